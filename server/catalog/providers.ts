@@ -1,0 +1,105 @@
+// The inference providers Darkroom can route to. Adapters (server/providers) implement them;
+// this file only describes them, so the library, health and routing read one definition.
+
+export const providerIds = ["local", "local-backup", "replicate", "fal", "openai"] as const;
+export type ProviderId = (typeof providerIds)[number];
+
+export type DeliveryMethod = "webhook" | "polling" | "synchronous";
+export type ProviderCapability = "text-to-image" | "image-to-image" | "text-to-video" | "image-to-video" | "audio";
+export type ProviderStatus = "active" | "not_configured";
+
+export type ProviderDefinition = {
+  id: ProviderId;
+  name: string;
+  description: string;
+  website: string;
+  docs: string;
+  deliveryMethod: DeliveryMethod;
+  /** Scheme and header of the provider's callbacks to us; "none" when it sends none. */
+  webhookSignature: string;
+  supportsCancel: boolean;
+  timeoutSeconds: number;
+  capabilities: readonly ProviderCapability[];
+  /** The env var whose presence configures it; null for built-ins, which always work. */
+  credentialEnv: string | null;
+};
+
+const allCapabilities: readonly ProviderCapability[] = [
+  "text-to-image",
+  "image-to-image",
+  "text-to-video",
+  "image-to-video",
+  "audio",
+];
+
+// Two built-in providers serving the same models, so failover can be exercised offline.
+const local: ProviderDefinition = {
+  id: "local",
+  name: "Darkroom Local",
+  description: "Built-in renderer: deterministic PNG, JPG and WebP images (sharp) and MP4 videos (ffmpeg) from prompt and seed, with no network.",
+  website: "/",
+  docs: "/docs/providers/local",
+  deliveryMethod: "synchronous",
+  webhookSignature: "none",
+  supportsCancel: true,
+  timeoutSeconds: 120,
+  capabilities: allCapabilities,
+  credentialEnv: null,
+};
+
+const localBackup: ProviderDefinition = {
+  ...local,
+  id: "local-backup",
+  name: "Darkroom Local (backup)",
+  description: "A second built-in renderer serving the same local models, the failover target when local fails.",
+  docs: "/docs/providers/local-backup",
+};
+
+const replicate: ProviderDefinition = {
+  id: "replicate",
+  name: "Replicate",
+  description: "Hosted open and proprietary models through the Replicate predictions API, with signed completion webhooks.",
+  website: "https://replicate.com",
+  docs: "https://replicate.com/docs/reference/http",
+  deliveryMethod: "webhook",
+  webhookSignature: "svix-hmac-sha256 (webhook-signature)",
+  supportsCancel: true,
+  timeoutSeconds: 900,
+  capabilities: allCapabilities,
+  credentialEnv: "REPLICATE_API_TOKEN",
+};
+
+const fal: ProviderDefinition = {
+  id: "fal",
+  name: "fal",
+  description: "Fast hosted image and video models through the fal queue API, with signed completion webhooks.",
+  website: "https://fal.ai",
+  docs: "https://docs.fal.ai/model-apis/model-endpoints/queue",
+  deliveryMethod: "webhook",
+  webhookSignature: "ed25519 (x-fal-webhook-signature)",
+  supportsCancel: true,
+  timeoutSeconds: 900,
+  capabilities: allCapabilities,
+  credentialEnv: "FAL_KEY",
+};
+
+const openai: ProviderDefinition = {
+  id: "openai",
+  name: "OpenAI",
+  description: "OpenAI Images API; the response carries the images, so there is nothing to poll or cancel.",
+  website: "https://openai.com",
+  docs: "https://platform.openai.com/docs/guides/image-generation",
+  deliveryMethod: "synchronous",
+  webhookSignature: "none",
+  supportsCancel: false,
+  timeoutSeconds: 300,
+  capabilities: ["text-to-image", "image-to-image"],
+  credentialEnv: "OPENAI_API_KEY",
+};
+
+export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai];
+
+/** Whether callers can use it; `configured` is decided by the env reader, not here. */
+export function providerStatus(provider: ProviderDefinition, configured: boolean): ProviderStatus {
+  return provider.credentialEnv === null || configured ? "active" : "not_configured";
+}

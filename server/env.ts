@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+// The only reader of process.env. Parsed once, on first use, so that the CLI, the test runner
+// and the server can settle DATABASE_URL (embedded PostgreSQL) before anything reads it.
+
+const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const flag = z.preprocess(emptyAsUndefined, z.enum(["0", "1", "true", "false"]).optional()).transform((v) => v === "1" || v === "true");
+
+export const regions = ["us", "eu", "jp"] as const;
+export type RegionName = (typeof regions)[number];
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.preprocess(emptyAsUndefined, z.string().default("0.0.0.0")),
+  /** Public base address of this deployment, used in signed file URLs and e-mails. */
+  APP_URL: optionalString,
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default(".data")),
+  DATABASE_URL: optionalString,
+  REDIS_URL: optionalString,
+  /** The region this deployment serves when the request's host is not listed in REGION_HOSTS. */
+  REGION: z.preprocess(emptyAsUndefined, z.enum(regions).default("us")),
+  /** "api.eu.example.com=eu,api.jp.example.com=jp": request host → region. */
+  REGION_HOSTS: optionalString,
+  /** Comma list of IPs or CIDRs whose X-Forwarded-For is believed. */
+  TRUSTED_PROXIES: optionalString,
+  /** Secret for signed file URLs and session cookies; generated into DATA_DIR when unset. */
+  AUTH_SECRET: optionalString,
+  LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error", "silent"]).default("info")),
+  WEBHOOK_ALLOW_LOOPBACK: flag,
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (!cached) {
+    const parsed = envSchema.safeParse(process.env);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+      throw new Error(`Invalid configuration: ${problems}`);
+    }
+    if (parsed.data.WEBHOOK_ALLOW_LOOPBACK && parsed.data.NODE_ENV === "production") {
+      throw new Error("Invalid configuration: WEBHOOK_ALLOW_LOOPBACK is for development and tests; refused in production");
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+/** For tests and boot code that change process.env after a first read. */
+export function resetEnvCache() {
+  cached = undefined;
+}
+
+/** Sets a variable for this process (boot code only: embedded database URL, generated secrets). */
+export function setRuntimeEnv(name: keyof Env, value: string) {
+  process.env[name] = value;
+  cached = undefined;
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { findModel, findProvider, listModels, listProviders, modelsForProvider, providerIds, providerStatus } from "../../../server/catalog/index";
+import type { ModelDefinition } from "../../../server/catalog/index";
+
+const isMillis = (value: number) => Number.isSafeInteger(value) && value > 0;
+
+describe("catalog models", () => {
+  const models = listModels();
+
+  it("has unique identifiers of the form <vendor>/<model>", () => {
+    const ids = models.map((model) => model.identifier);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._-]*$/);
+  });
+
+  it.each(models.map((model) => [model.identifier, model] as [string, ModelDefinition]))("%s is self-consistent", (_id, model) => {
+    expect(model.providers.length).toBeGreaterThan(0);
+    expect(new Set(model.providers).size).toBe(model.providers.length);
+    for (const provider of model.providers) {
+      expect(findProvider(provider), provider).toBeDefined();
+      expect(model.providerModelIds[provider], provider).toMatch(/\S/);
+    }
+    // No provider id for a provider the model does not list.
+    expect(Object.keys(model.providerModelIds).sort()).toEqual([...model.providers].sort());
+
+    expect(new Set(model.ratios).size).toBe(model.ratios.length);
+    for (const ratio of model.ratios) expect(ratio).toMatch(/^\d+:\d+$/);
+    expect(new Set(model.formats).size).toBe(model.formats.length);
+    expect(Number.isInteger(model.maxOutputs) && model.maxOutputs >= 1).toBe(true);
+    expect(Number.isInteger(model.timeoutSeconds) && model.timeoutSeconds > 0).toBe(true);
+    if (model.inputFiles) expect(Number.isInteger(model.inputFiles.max) && model.inputFiles.max >= 1).toBe(true);
+
+    if (model.type === "image") {
+      expect(isMillis(model.pricePerOutputMillis)).toBe(true);
+      for (const format of model.formats) expect(["png", "jpg", "webp"]).toContain(format);
+    } else {
+      expect(model.formats).toEqual(["mp4"]);
+      expect(model.maxOutputs).toBe(1);
+      expect(model.durations).toContain(model.defaultDuration);
+      for (const seconds of model.durations) expect(Number.isInteger(seconds) && seconds > 0).toBe(true);
+      expect(model.resolutions.map((entry) => entry.id)).toContain(model.defaultResolution);
+      for (const entry of model.resolutions) expect(isMillis(entry.perSecondMillis)).toBe(true);
+      if (model.audioPerSecondMillis !== null) expect(isMillis(model.audioPerSecondMillis)).toBe(true);
+    }
+  });
+
+  it("serves the built-in models on both local providers, so failover works offline", () => {
+    for (const id of ["darkroom/lumen-image", "darkroom/lumen-video"]) {
+      expect(findModel(id)?.providers).toEqual(["local", "local-backup"]);
+    }
+    expect(modelsForProvider("local").map((m) => m.identifier)).toEqual(modelsForProvider("local-backup").map((m) => m.identifier));
+  });
+
+  it("finds models by identifier only", () => {
+    expect(findModel("black-forest-labs/flux-schnell")?.providerModelIds).toEqual({
+      replicate: "black-forest-labs/flux-schnell",
+      fal: "fal-ai/flux/schnell",
+    });
+    expect(findModel("flux-schnell")).toBeUndefined();
+    expect(findModel("")).toBeUndefined();
+  });
+});
+
+describe("catalog providers", () => {
+  it("lists the five providers in order with complete definitions", () => {
+    expect(listProviders().map((provider) => provider.id)).toEqual([...providerIds]);
+    expect(providerIds).toEqual(["local", "local-backup", "replicate", "fal", "openai"]);
+    for (const provider of listProviders()) {
+      expect(provider.name).toMatch(/\S/);
+      expect(provider.description).toMatch(/\S/);
+      expect(["webhook", "polling", "synchronous"]).toContain(provider.deliveryMethod);
+      expect(Number.isInteger(provider.timeoutSeconds) && provider.timeoutSeconds > 0).toBe(true);
+      expect(provider.capabilities.length).toBeGreaterThan(0);
+      expect(modelsForProvider(provider.id).length, provider.id).toBeGreaterThan(0);
+    }
+  });
+
+  it("serves every model type only on providers with a matching capability", () => {
+    for (const model of listModels()) {
+      for (const id of model.providers) {
+        const capabilities = findProvider(id)?.capabilities ?? [];
+        expect(capabilities.some((capability) => capability.endsWith(`to-${model.type}`)), `${id} ${model.identifier}`).toBe(true);
+      }
+    }
+  });
+
+  it("names the credential env var of external providers and none for built-ins", () => {
+    expect(findProvider("replicate")?.credentialEnv).toBe("REPLICATE_API_TOKEN");
+    expect(findProvider("fal")?.credentialEnv).toBe("FAL_KEY");
+    expect(findProvider("openai")?.credentialEnv).toBe("OPENAI_API_KEY");
+    expect(findProvider("local")?.credentialEnv).toBeNull();
+    expect(findProvider("local-backup")?.credentialEnv).toBeNull();
+    expect(findProvider("nope")).toBeUndefined();
+  });
+
+  it("reports built-ins active always and external providers active only when configured", () => {
+    const local = findProvider("local");
+    const replicate = findProvider("replicate");
+    if (!local || !replicate) throw new Error("catalog incomplete");
+    expect(providerStatus(local, false)).toBe("active");
+    expect(providerStatus(replicate, false)).toBe("not_configured");
+    expect(providerStatus(replicate, true)).toBe("active");
+  });
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { findModel, findProvider, listModels, listProviders, type ModelDefinition } from "../../../server/catalog/index";
+import { shapeLibraryModel, shapeLibraryProvider } from "../../../server/catalog/library-shapes";
+
+function model(identifier: string): ModelDefinition {
+  const found = findModel(identifier);
+  if (!found) throw new Error(`missing ${identifier}`);
+  return found;
+}
+
+const sortedKeys = (value: object) => Object.keys(value).sort();
+const isStringArray = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === "string");
+
+describe("shapeLibraryModel", () => {
+  it.each(listModels().map((entry) => [entry.identifier, entry] as [string, ModelDefinition]))("%s has exactly the spec's fields and types", (_id, entry) => {
+    const shaped = shapeLibraryModel(entry);
+    expect(sortedKeys(shaped)).toEqual(
+      ["model_identifier", "model_pricing", "model_supported_provider", "model_type", "schema", "specific_schema", "specific_schema_options"].sort(),
+    );
+    expect(["image", "video"]).toContain(shaped.model_type);
+    expect(typeof shaped.model_identifier).toBe("string");
+    expect(typeof shaped.model_pricing).toBe("number");
+    expect(shaped.model_pricing).toBeGreaterThan(0);
+    expect(Math.round(shaped.model_pricing * 1000) / 1000).toBe(shaped.model_pricing);
+    expect(isStringArray(shaped.model_supported_provider)).toBe(true);
+    expect(sortedKeys(shaped.schema)).toEqual(
+      ["generation_input_file", "generation_output_format", "generation_output_number", "generation_prompt", "generation_ratio"].sort(),
+    );
+    expect(typeof shaped.schema.generation_prompt).toBe("boolean");
+    expect(isStringArray(shaped.schema.generation_ratio)).toBe(true);
+    expect(isStringArray(shaped.schema.generation_output_format)).toBe(true);
+    expect(Number.isInteger(shaped.schema.generation_output_number)).toBe(true);
+    expect(typeof shaped.schema.generation_input_file).toBe("boolean");
+    expect(isStringArray(shaped.specific_schema)).toBe(true);
+    // Every option listed belongs to a field named in specific_schema.
+    for (const key of Object.keys(shaped.specific_schema_options)) expect(shaped.specific_schema).toContain(key);
+    // JSON round trip keeps it identical: no undefined, no class instances.
+    expect(JSON.parse(JSON.stringify(shaped))).toEqual(shaped);
+  });
+
+  it("shapes an image model", () => {
+    expect(shapeLibraryModel(model("darkroom/lumen-image"))).toEqual({
+      model_type: "image",
+      model_identifier: "darkroom/lumen-image",
+      model_pricing: 0.002,
+      model_supported_provider: ["local", "local-backup"],
+      schema: {
+        generation_prompt: true,
+        generation_ratio: ["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+        generation_output_format: ["png", "jpg", "webp"],
+        generation_output_number: 4,
+        generation_input_file: true,
+      },
+      specific_schema: [],
+      specific_schema_options: {},
+    });
+    expect(shapeLibraryModel(model("black-forest-labs/flux-schnell")).schema.generation_input_file).toBe(false);
+  });
+
+  it("shapes a video model with its specific fields and their allowed values", () => {
+    expect(shapeLibraryModel(model("darkroom/lumen-video"))).toMatchObject({
+      model_type: "video",
+      model_pricing: 0.01,
+      specific_schema: ["generation_duration", "generation_resolution", "generation_generate_audio", "generation_input_file_last_content"],
+      specific_schema_options: {
+        generation_duration: [2, 4, 6],
+        generation_resolution: ["480p", "720p"],
+        generation_generate_audio: [false, true],
+      },
+    });
+    const kling = shapeLibraryModel(model("kwaivgi/kling-v2.1"));
+    expect(kling.specific_schema).toEqual(["generation_duration", "generation_resolution"]);
+    expect(kling.specific_schema_options).toEqual({ generation_duration: [5, 10], generation_resolution: ["720p", "1080p"] });
+  });
+});
+
+describe("shapeLibraryProvider", () => {
+  it.each(listProviders().map((provider) => [provider.id, provider] as const))("%s has exactly the spec's fields and types", (_id, provider) => {
+    const shaped = shapeLibraryProvider(provider, new Set());
+    expect(sortedKeys(shaped)).toEqual(
+      ["darkroom_implementation", "provider_description", "provider_docs", "provider_id", "provider_name", "provider_status", "provider_website"].sort(),
+    );
+    for (const key of ["provider_id", "provider_name", "provider_description", "provider_website", "provider_docs", "provider_status"] as const) {
+      expect(typeof shaped[key]).toBe("string");
+    }
+    const implementation = shaped.darkroom_implementation;
+    expect(sortedKeys(implementation)).toEqual(["capabilities", "integration", "supported_models"]);
+    expect(sortedKeys(implementation.integration)).toEqual(["delivery_method", "supports_cancel", "timeout_seconds", "webhook_signature"]);
+    expect(typeof implementation.integration.delivery_method).toBe("string");
+    expect(typeof implementation.integration.webhook_signature).toBe("string");
+    expect(typeof implementation.integration.supports_cancel).toBe("boolean");
+    expect(Number.isInteger(implementation.integration.timeout_seconds)).toBe(true);
+    expect(isStringArray(implementation.capabilities)).toBe(true);
+    expect(isStringArray(implementation.supported_models)).toBe(true);
+    expect(JSON.parse(JSON.stringify(shaped))).toEqual(shaped);
+  });
+
+  it("reports status from the configured set, built-ins always active", () => {
+    const replicate = findProvider("replicate");
+    const local = findProvider("local-backup");
+    if (!replicate || !local) throw new Error("catalog incomplete");
+    expect(shapeLibraryProvider(replicate, new Set()).provider_status).toBe("not_configured");
+    expect(shapeLibraryProvider(replicate, new Set(["replicate"])).provider_status).toBe("active");
+    expect(shapeLibraryProvider(local, new Set()).provider_status).toBe("active");
+  });
+
+  it("lists the provider's models and integration", () => {
+    const fal = findProvider("fal");
+    if (!fal) throw new Error("catalog incomplete");
+    expect(shapeLibraryProvider(fal, new Set(["fal"])).darkroom_implementation).toEqual({
+      integration: { delivery_method: "webhook", webhook_signature: "ed25519 (x-fal-webhook-signature)", supports_cancel: true, timeout_seconds: 900 },
+      capabilities: ["text-to-image", "image-to-image", "text-to-video", "image-to-video", "audio"],
+      supported_models: ["black-forest-labs/flux-schnell", "black-forest-labs/flux-1.1-pro", "google/veo-3", "kwaivgi/kling-v2.1"],
+    });
+  });
+});
