@@ -29,6 +29,10 @@ const envSchema = z.object({
   AUTH_SECRET: optionalString,
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error", "silent"]).default("info")),
   WEBHOOK_ALLOW_LOOPBACK: flag,
+  /** Inference provider credentials; a provider without its credential is "not_configured". */
+  REPLICATE_API_TOKEN: optionalString,
+  FAL_KEY: optionalString,
+  OPENAI_API_KEY: optionalString,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -57,6 +61,6 @@ export function resetEnvCache() {
 
 /** Sets a variable for this process (boot code only: embedded database URL, generated secrets). */
 export function setRuntimeEnv(name: keyof Env, value: string) {
-  process.env[name] = value;
+  (process.env as Record<string, string>)[name] = value;
   cached = undefined;
 }

@@ -13,6 +13,7 @@ const handWrittenIndexes = [
   "ledger_entry_one_reserve_per_generation",
   "ledger_entry_one_charge_per_generation",
   "ledger_entry_one_refund_per_generation",
+  "ledger_entry_one_settlement_per_generation",
   "ledger_entry_one_add_per_source",
   "membership_one_primary_owner_per_account",
 ];

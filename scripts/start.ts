@@ -1,0 +1,53 @@
+import { env } from "../server/env";
+import { bootRuntime } from "../server/runtime/boot";
+import { ensureBuild } from "../server/runtime/build";
+import { startHttpServer } from "../server/runtime/http-server";
+import { log } from "../server/runtime/log";
+import { seedDemo } from "../prisma/seed";
+
+// `npm start`: database (embedded unless DATABASE_URL), migrations, demo seed, build if the
+// sources changed, then serve on PORT. Flags: --dev (next dev), --no-seed, --no-build.
+
+const flags = new Set(process.argv.slice(2));
+
+async function main() {
+  const database = await bootRuntime();
+  const demo = flags.has("--no-seed") ? null : await seedDemo();
+  const dev = flags.has("--dev");
+  if (!dev && !flags.has("--no-build")) ensureBuild();
+
+  const config = env();
+  const server = await startHttpServer({ port: config.PORT, host: config.HOST, dev });
+  const lines = [
+    "",
+    `  Darkroom is serving on ${server.url}`,
+    `  API base:      ${server.url}/v1   (OpenAPI: ${server.url}/v1/openapi.json)`,
+    `  Database:      ${database.embedded ? `embedded PostgreSQL in ${config.DATA_DIR}` : "DATABASE_URL"}`,
+  ];
+  if (demo) {
+    lines.push(
+      `  Demo login:    ${demo.email}   (account ${demo.accountId}, ${demo.plan} plan, ${demo.balance} credits)`,
+      `  Demo API key:  ${demo.key}`,
+      "",
+      `  curl -H "Authorization: Bearer ${demo.key}" ${server.url}/v1/status`,
+    );
+  }
+  console.log(lines.join("\n") + "\n");
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal });
+    await server.close();
+    await database.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((error) => {
+  log.error("start failed", { error: error instanceof Error ? error.stack : String(error) });
+  process.exit(1);
+});

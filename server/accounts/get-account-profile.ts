@@ -1,0 +1,16 @@
+import { db } from "../db";
+import { ApiError } from "../http/errors";
+
+/** GET /v1/user/account (shape fixed in ARCHITECTURE §4). */
+export async function getAccountProfile(accountId: string) {
+  const account = await db.account.findUnique({ where: { id: accountId } });
+  if (!account) throw new ApiError("ERR1006", "The account was not found.");
+  return {
+    account_id: account.id,
+    account_name: account.name,
+    account_email: account.email,
+    account_is_personal: account.isPersonal,
+    account_picture_url: account.pictureUrl,
+    account_created_at: account.createdAt.toISOString(),
+  };
+}

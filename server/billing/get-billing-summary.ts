@@ -1,0 +1,26 @@
+import { db } from "../db";
+import { ApiError } from "../http/errors";
+import { formatCredits } from "../catalog/money";
+import { decimalToMillis } from "../credits/money";
+
+/**
+ * GET /v1/user/billing (shape fixed in ARCHITECTURE §4). Without a Stripe subscription the status
+ * is "none" on Free and "manual" on a plan an operator assigned; the period fields are then null.
+ */
+export async function getBillingSummary(accountId: string) {
+  const account = await db.account.findUnique({ where: { id: accountId }, include: { subscription: true } });
+  if (!account) throw new ApiError("ERR1006", "The account was not found.");
+  const subscription = account.subscription;
+  return {
+    account_id: account.id,
+    billing_plan: account.plan,
+    billing_credit_balance: formatCredits(decimalToMillis(account.creditBalance)),
+    billing_subscription_status: subscription?.status ?? (account.plan === "free" ? "none" : "manual"),
+    billing_cancel_at_period_end: subscription?.cancelAtPeriodEnd ?? false,
+    billing_currency: subscription?.currency ?? "usd",
+    billing_period_starts_at: subscription?.currentPeriodStart.toISOString() ?? null,
+    billing_period_ends_at: subscription?.currentPeriodEnd.toISOString() ?? null,
+    billing_created_at: (subscription?.createdAt ?? account.createdAt).toISOString(),
+    billing_updated_at: (subscription?.updatedAt ?? account.updatedAt).toISOString(),
+  };
+}

@@ -1,0 +1,34 @@
+import { db } from "../db";
+import { ApiError } from "../http/errors";
+import { decimalToMillis } from "../credits/money";
+import { estimateCost } from "./estimate";
+import { findModel } from "./index";
+import { formatCredits } from "./money";
+
+/** GET /v1/estimate/{model_identifier}: the price breakdown plus what the balance can pay for. */
+export async function estimateForAccount(accountId: string, modelIdentifier: string, query: URLSearchParams) {
+  const model = findModel(modelIdentifier);
+  if (!model) throw new ApiError("ERR1012", `No model ${modelIdentifier}. See GET /v1/library/models.`, { model_identifier: modelIdentifier });
+  const estimate = estimateCost(model, query);
+  const account = await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { creditBalance: true } });
+  const balance = decimalToMillis(account.creditBalance);
+  return {
+    model_identifier: model.identifier,
+    model_type: model.type,
+    assets_count: estimate.assetsCount,
+    cost_per_generation: formatCredits(estimate.costPerGenerationMillis),
+    cost_total_consumed: formatCredits(estimate.totalMillis),
+    credit_balance: formatCredits(balance),
+    credit_balance_can_afford: balance >= estimate.totalMillis,
+    // How many outputs of this configuration the balance pays for.
+    credit_balance_max_affordable: Math.floor(balance / estimate.costPerGenerationMillis),
+    ...(model.type === "video"
+      ? {
+          cost_per_second: formatCredits(estimate.costPerSecondMillis ?? 0),
+          duration_seconds: estimate.durationSeconds,
+          resolution: estimate.resolution,
+          generate_audio: estimate.audio ?? false,
+        }
+      : {}),
+  };
+}

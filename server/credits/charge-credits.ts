@@ -1,0 +1,47 @@
+import type { ActivityActor } from "../activity/record-activity";
+import type { Tx } from "../db";
+import { appendLedgerEntry } from "./append-ledger-entry";
+import { findReservation } from "./find-reservation";
+import { millisToDecimalString, type Millicredits } from "./money";
+
+// A `charge` entry when a reserved generation succeeds: it confirms the reservation for the
+// reserved amount and leaves the balance as it is. A repeated charge, or a charge after a refund,
+// is a no-op with a reason (and a partial unique index refuses it at the database too).
+
+export type SettleCreditsInput = {
+  accountId: string;
+  generationId: string;
+  description?: string;
+  actor?: ActivityActor;
+};
+
+export type SettleCreditsResult = {
+  applied: boolean;
+  reason?: "not_reserved" | "already_charged" | "already_refunded";
+  /** The reserved amount (0 when nothing was reserved). */
+  amountMillis: Millicredits;
+  balanceMillis: Millicredits;
+  entryId?: string;
+};
+
+export async function chargeCredits(tx: Tx, input: SettleCreditsInput): Promise<SettleCreditsResult> {
+  const { accountId, generationId } = input;
+  const reservation = await findReservation(tx, accountId, generationId);
+  if (reservation.state === "not_reserved") return { applied: false, reason: "not_reserved", amountMillis: 0, balanceMillis: reservation.balanceMillis };
+  const { amountMillis, balanceMillis } = reservation;
+  if (reservation.state !== "open") return { applied: false, reason: reservation.state === "charged" ? "already_charged" : "already_refunded", amountMillis, balanceMillis };
+
+  const entryId = await appendLedgerEntry(tx, {
+    accountId,
+    type: "charge",
+    amountMillis,
+    balanceBeforeMillis: balanceMillis,
+    balanceAfterMillis: balanceMillis,
+    generationId,
+    modelIdentifier: reservation.modelIdentifier,
+    description: input.description ?? `Charge for generation ${generationId}`,
+    actor: input.actor,
+    activity: { action: "credit.charged", description: `${millisToDecimalString(amountMillis)} credits charged for generation ${generationId}` },
+  });
+  return { applied: true, amountMillis, balanceMillis, entryId };
+}

@@ -1,0 +1,67 @@
+import { z } from "zod";
+import type { ActivityActor } from "../activity/record-activity";
+import { appendLedgerEntry } from "./append-ledger-entry";
+import type { Tx } from "../db";
+import { formatCredits } from "../catalog/money";
+import { ApiError, invalidRequest } from "../http/errors";
+import { getBalance } from "./get-balance";
+import { millisToDecimalString, type Millicredits } from "./money";
+
+// A `reserve` entry when a generation starts (spec §1): the estimated cost leaves the balance now
+// and is later either confirmed by a charge or given back by a refund. A short balance is ERR1004
+// and writes nothing; the balance never goes negative.
+
+export type ReserveCreditsInput = {
+  accountId: string;
+  generationId: string;
+  amountMillis: Millicredits;
+  modelIdentifier: string;
+  description: string;
+  actor?: ActivityActor;
+};
+
+export type ReserveCreditsResult = {
+  applied: boolean;
+  reason?: "already_reserved";
+  amountMillis: Millicredits;
+  balanceMillis: Millicredits;
+  entryId?: string;
+};
+
+export async function reserveCredits(tx: Tx, input: ReserveCreditsInput): Promise<ReserveCreditsResult> {
+  const { accountId, generationId, amountMillis, modelIdentifier, description } = input;
+  if (!Number.isSafeInteger(amountMillis) || amountMillis < 0) {
+    throw invalidRequest("The amount must be a non-negative number of millicredits.", [{ field: "amount", message: "must not be negative" }]);
+  }
+  if (!z.guid().safeParse(generationId).success) {
+    throw invalidRequest("The generation id must be a UUID.", [{ field: "generation_id", message: "must be a UUID" }]);
+  }
+
+  const balance = await getBalance(tx, accountId, { lock: true });
+  const existing = await tx.ledgerEntry.findFirst({ where: { type: "reserve", generationId }, select: { id: true, accountId: true } });
+  if (existing) {
+    if (existing.accountId !== accountId) throw new Error(`generation ${generationId} is already reserved by another account`);
+    return { applied: false, reason: "already_reserved", amountMillis, balanceMillis: balance };
+  }
+  if (balance < amountMillis) {
+    throw new ApiError("ERR1004", `The balance of ${millisToDecimalString(balance)} credits is too low for the estimated cost of ${millisToDecimalString(amountMillis)}.`, {
+      required: formatCredits(amountMillis),
+      balance: formatCredits(balance),
+    });
+  }
+
+  const balanceAfter = balance - amountMillis;
+  const entryId = await appendLedgerEntry(tx, {
+    accountId,
+    type: "reserve",
+    amountMillis,
+    balanceBeforeMillis: balance,
+    balanceAfterMillis: balanceAfter,
+    generationId,
+    modelIdentifier,
+    description,
+    actor: input.actor,
+    activity: { action: "credit.reserved", description: `${millisToDecimalString(amountMillis)} credits reserved for ${modelIdentifier} generation ${generationId}` },
+  });
+  return { applied: true, amountMillis, balanceMillis: balanceAfter, entryId };
+}

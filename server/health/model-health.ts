@@ -1,0 +1,47 @@
+import { listModels } from "../catalog/index";
+import { formatCredits } from "../catalog/money";
+import { listPriceMillis } from "../catalog/pricing";
+import { getProviderHealth, type ProviderHealthOptions, type ProvidersHealth } from "./provider-health";
+
+// GET /v1/health/inference/models (ARCHITECTURE §4): per model, which of its providers can take
+// work now. A provider is available when it is configured and not down.
+
+export type ModelProviderAvailability = { available: boolean; raw_model_id: string | null };
+
+export type ModelHealthEntry = {
+  model_identifier: string;
+  model_pricing: number;
+  providers: Record<string, ModelProviderAvailability>;
+};
+
+export type ModelsHealth = {
+  service: "models";
+  /** Every model with a configured provider has an available one; unconfigured is not an outage. */
+  healthy: boolean;
+  models_total: number;
+  models: ModelHealthEntry[];
+};
+
+export async function getModelHealth(options: ProviderHealthOptions): Promise<ModelsHealth> {
+  return shapeModelHealth(await getProviderHealth(options));
+}
+
+export function shapeModelHealth(providersHealth: ProvidersHealth): ModelsHealth {
+  const statusById = new Map(providersHealth.providers.map((entry) => [entry.provider as string, entry.status]));
+  let healthy = true;
+  const models = listModels().map((model): ModelHealthEntry => {
+    const providers: Record<string, ModelProviderAvailability> = {};
+    let anyConfigured = false;
+    let anyAvailable = false;
+    for (const id of model.providers) {
+      const status = statusById.get(id) ?? "not_configured";
+      const available = status !== "not_configured" && status !== "down";
+      anyConfigured ||= status !== "not_configured";
+      anyAvailable ||= available;
+      providers[id] = { available, raw_model_id: model.providerModelIds[id] ?? null };
+    }
+    if (anyConfigured && !anyAvailable) healthy = false;
+    return { model_identifier: model.identifier, model_pricing: formatCredits(listPriceMillis(model)), providers };
+  });
+  return { service: "models", healthy, models_total: models.length, models };
+}

@@ -1,0 +1,72 @@
+import { db } from "../db";
+import type { RegionName } from "../env";
+import { hashApiKey } from "../keys/generate-key";
+import { keyStateAt } from "../keys/key-state";
+import type { PlanName } from "../plans/plan-limits";
+import { ApiError } from "./errors";
+
+// Bearer key → the key row and its account. Every failure is the same ERR1002 to the client
+// (no oracle for which keys exist); the reason goes to the request log when the key is known.
+
+export type AuthenticatedKey = {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  region: RegionName;
+  status: string;
+  ipAllowlist: string[] | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  account: { id: string; plan: PlanName; region: RegionName };
+};
+
+const KEY_SHAPE = /^dkr_[A-Za-z0-9]{40}$/;
+
+export class KeyRefused extends ApiError {
+  constructor(
+    readonly reason: string,
+    readonly key: AuthenticatedKey | null,
+  ) {
+    super("ERR1002", undefined, { reason });
+  }
+}
+
+export function bearerToken(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+export async function authenticate(request: Request, region: RegionName, now = new Date()): Promise<AuthenticatedKey> {
+  const token = bearerToken(request);
+  if (!token) throw new KeyRefused(request.headers.has("authorization") ? "malformed_authorization" : "missing_key", null);
+  if (!KEY_SHAPE.test(token)) throw new KeyRefused("malformed_key", null);
+
+  const row = await db.apiKey.findUnique({
+    where: { hash: hashApiKey(token) },
+    include: { account: { select: { id: true, plan: true, region: true } } },
+  });
+  if (!row) throw new KeyRefused("unknown_key", null);
+
+  const key: AuthenticatedKey = {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    region: row.region,
+    status: row.status,
+    ipAllowlist: Array.isArray(row.ipAllowlist) ? (row.ipAllowlist as string[]) : null,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    expiresAt: row.expiresAt,
+    account: row.account,
+  };
+  const state = keyStateAt(row, now);
+  key.status = state.state;
+  if (!state.acceptsRequests) throw new KeyRefused(state.state === "rotated" ? "rotation_grace_ended" : state.state, key);
+  if (row.region !== region) throw new KeyRefused("wrong_region", key);
+  return key;
+}

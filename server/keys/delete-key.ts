@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { recordActivity, type ActivityActor } from "../activity/record-activity";
+import type { Tx } from "../db";
+import { ApiError } from "../http/errors";
+
+// Delete (spec §3, §5): the key row goes for good and its request logs with it (ON DELETE
+// CASCADE). The activity event stays, naming only the key's id, name and display prefix.
+
+export type DeleteApiKeyInput = {
+  keyId: string;
+  /** When given, the key must belong to this account (dashboard callers). */
+  accountId?: string;
+  actor: ActivityActor;
+};
+
+export async function deleteApiKey(tx: Tx, input: DeleteApiKeyInput): Promise<{ apikey_id: string; deleted: true }> {
+  const key = z.guid().safeParse(input.keyId).success
+    ? await tx.apiKey.findUnique({ where: { id: input.keyId }, select: { id: true, accountId: true, name: true, prefix: true } })
+    : null;
+  if (!key || (input.accountId !== undefined && key.accountId !== input.accountId)) {
+    throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
+  }
+
+  // deleteMany: a concurrent delete leaves nothing to delete, which is the same outcome.
+  const { count } = await tx.apiKey.deleteMany({ where: { id: key.id } });
+  if (count === 0) throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
+
+  await recordActivity(tx, {
+    accountId: key.accountId,
+    actor: input.actor,
+    category: "api_key",
+    action: "api_key.deleted",
+    description: `API key "${key.name}" (${key.prefix}) deleted with its request logs`,
+    metadata: { apikey_id: key.id, apikey_prefix: key.prefix },
+  });
+  return { apikey_id: key.id, deleted: true };
+}

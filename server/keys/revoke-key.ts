@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { recordActivity, type ActivityActor } from "../activity/record-activity";
+import type { Tx } from "../db";
+import { ApiError } from "../http/errors";
+
+// Revoke (spec §3, §5): the key stops working at once, including a rotated key still in its
+// grace period; its metadata stays for audit. Revoking a revoked key changes nothing.
+
+export type RevokeApiKeyInput = {
+  keyId: string;
+  /** When given, the key must belong to this account (dashboard callers). */
+  accountId?: string;
+  actor: ActivityActor;
+};
+
+export async function revokeApiKey(tx: Tx, input: RevokeApiKeyInput): Promise<{ apikey_id: string; status: "revoked"; changed: boolean }> {
+  const key = z.guid().safeParse(input.keyId).success
+    ? await tx.apiKey.findUnique({ where: { id: input.keyId }, select: { id: true, accountId: true, name: true, prefix: true, status: true } })
+    : null;
+  if (!key || (input.accountId !== undefined && key.accountId !== input.accountId)) {
+    throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
+  }
+
+  const { count } = await tx.apiKey.updateMany({
+    where: { id: key.id, status: { not: "revoked" } },
+    data: { status: "revoked", revokedAt: new Date() },
+  });
+  if (count === 0) return { apikey_id: key.id, status: "revoked", changed: false };
+
+  await recordActivity(tx, {
+    accountId: key.accountId,
+    actor: input.actor,
+    category: "api_key",
+    action: "api_key.revoked",
+    description: `API key "${key.name}" (${key.prefix}) revoked`,
+    metadata: { apikey_id: key.id, apikey_prefix: key.prefix, previous_status: key.status },
+  });
+  return { apikey_id: key.id, status: "revoked", changed: true };
+}

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { creditsSchema, modelIdentifierSchema } from "./common";
+import { providerIdSchema } from "./catalog";
+
+// The four GET /v1/health/... routes (spec §4 for providers; ARCHITECTURE §4 for the rest).
+
+export const providerHealthSchema = z.object({
+  provider: providerIdSchema,
+  status: z.enum(["healthy", "degraded", "down", "not_configured"]),
+  failure_rate: z.number().min(0).max(1).describe("failures / total_attempts in the window, three decimals; 0 without attempts."),
+  window: z.object({
+    total_attempts: z.int().min(0).describe("Finished attempts of any outcome."),
+    failures: z.int().min(0),
+    successes: z.int().min(0),
+    duration_seconds: z.int().min(1),
+  }),
+});
+
+export const providersHealthSchema = z.object({
+  service: z.literal("providers"),
+  healthy: z.boolean().describe("No configured provider is down."),
+  providers_total: z.int().min(0),
+  providers: z.array(providerHealthSchema),
+});
+
+export const modelProviderAvailabilitySchema = z.object({
+  available: z.boolean(),
+  raw_model_id: z.string().nullable().describe("The provider's own id for the model."),
+});
+
+export const modelsHealthSchema = z.object({
+  service: z.literal("models"),
+  healthy: z.boolean().describe("Every model with a configured provider has an available one."),
+  models_total: z.int().min(0),
+  models: z.array(
+    z.object({
+      model_identifier: modelIdentifierSchema,
+      model_pricing: creditsSchema,
+      providers: z.record(z.string(), modelProviderAvailabilitySchema).describe("Provider id → availability, for each of the model's providers."),
+    }),
+  ),
+});
+
+const latencySchema = z.number().min(0).describe("Duration of the probe in milliseconds.");
+
+export const storageHealthSchema = z.object({
+  service: z.literal("storage"),
+  healthy: z.boolean().describe("A write, read-back and delete succeeded within the check timeout."),
+  latency_ms: latencySchema,
+  driver: z.enum(["local-disk", "s3"]),
+});
+
+export const cacheHealthSchema = z.object({
+  service: z.literal("cache"),
+  healthy: z.boolean(),
+  latency_ms: latencySchema,
+  backend: z.enum(["redis", "postgres"]).describe("Where rate-limit and routing counters live."),
+});
+
+export type ProvidersHealthData = z.infer<typeof providersHealthSchema>;
+export type ModelsHealthData = z.infer<typeof modelsHealthSchema>;
+export type StorageHealthData = z.infer<typeof storageHealthSchema>;
+export type CacheHealthData = z.infer<typeof cacheHealthSchema>;

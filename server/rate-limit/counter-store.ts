@@ -1,0 +1,62 @@
+import { db } from "../db";
+import { getRedis } from "../cache/redis";
+
+// Fixed-window counters: Redis when REDIS_URL is set, else PostgreSQL (atomic upsert). Both count
+// exactly, so the limit holds across any number of app instances.
+
+export type CounterStore = {
+  readonly backend: "redis" | "postgres";
+  /** Adds one to the window's counter and returns the new count. */
+  increment(bucket: string, windowStart: Date, windowSeconds: number): Promise<number>;
+  /** The window's count without adding to it. */
+  peek(bucket: string, windowStart: Date): Promise<number>;
+};
+
+const redisKey = (bucket: string, windowStart: Date) => `rl:${bucket}:${Math.floor(windowStart.getTime() / 1000)}`;
+
+export function redisCounterStore(): CounterStore | null {
+  const redis = getRedis();
+  if (!redis) return null;
+  return {
+    backend: "redis",
+    async increment(bucket, windowStart, windowSeconds) {
+      const key = redisKey(bucket, windowStart);
+      const results = await redis.multi().incr(key).expire(key, windowSeconds * 2).exec();
+      const [error, count] = results?.[0] ?? [new Error("empty redis reply"), 0];
+      if (error) throw error;
+      return Number(count);
+    },
+    async peek(bucket, windowStart) {
+      return Number((await redis.get(redisKey(bucket, windowStart))) ?? 0);
+    },
+  };
+}
+
+let lastSweep = 0;
+
+export function postgresCounterStore(): CounterStore {
+  return {
+    backend: "postgres",
+    async increment(bucket, windowStart) {
+      const rows = await db.$queryRaw<Array<{ count: number }>>`
+        INSERT INTO rate_limit_counter (bucket, window_start, count) VALUES (${bucket}, ${windowStart}, 1)
+        ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counter.count + 1
+        RETURNING count`;
+      // Old windows are worthless; clear them now and then rather than on every request.
+      if (Date.now() - lastSweep > 60_000) {
+        lastSweep = Date.now();
+        void db.$executeRaw`DELETE FROM rate_limit_counter WHERE window_start < now() - interval '10 minutes'`.catch(() => undefined);
+      }
+      return rows[0]?.count ?? 1;
+    },
+    async peek(bucket, windowStart) {
+      const rows = await db.$queryRaw<Array<{ count: number }>>`
+        SELECT count FROM rate_limit_counter WHERE bucket = ${bucket} AND window_start = ${windowStart}`;
+      return rows[0]?.count ?? 0;
+    },
+  };
+}
+
+export function counterStore(): CounterStore {
+  return redisCounterStore() ?? postgresCounterStore();
+}

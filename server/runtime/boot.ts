@@ -1,0 +1,18 @@
+import { env, setRuntimeEnv } from "../env";
+import { ensureDatabase, type DatabaseHandle } from "./database";
+import { applyMigrations } from "./migrations";
+import { ensureAuthSecret } from "./secrets";
+import { log } from "./log";
+
+// Everything before serving: configuration, the database (embedded when DATABASE_URL is unset),
+// migrations. Shared by `npm start`, the CLI and the test runner.
+
+export async function bootRuntime(options: { quiet?: boolean } = {}): Promise<DatabaseHandle> {
+  const config = env();
+  ensureAuthSecret();
+  const database = await ensureDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, quiet: options.quiet });
+  setRuntimeEnv("DATABASE_URL", database.url);
+  const applied = await applyMigrations(database.url);
+  if (applied.length > 0 && !options.quiet) log.info("migrations applied", { applied });
+  return database;
+}

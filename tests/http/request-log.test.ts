@@ -1,0 +1,70 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { db } from "@/server/db";
+import { api, expectError, expectSuccess } from "../support/http";
+import { accountWithKey, createTestKey } from "../support/fixtures";
+
+// Spec §2 "Request log entry": what is kept, and what never is (raw IPs, raw keys, bodies).
+
+describe("request log", () => {
+  it("records each request with the spec's fields, a hashed IP and a sanitized query", async () => {
+    const { key, keyId, prefix, accountId } = await accountWithKey();
+    const before = await db.apiKey.findUniqueOrThrow({ where: { id: keyId } });
+    expect(before.lastUsedAt).toBeNull();
+
+    const reply = await api("/v1/usage?days=7&api_key=should-not-be-kept&token=abc", {
+      key,
+      headers: { "x-forwarded-for": "198.51.100.23", "user-agent": "darkroom-tests/1.0" },
+    });
+    const requestId = reply.body.request_id;
+    expectSuccess(reply);
+
+    const row = await db.requestLog.findFirstOrThrow({ where: { requestId } });
+    expect(row).toMatchObject({
+      accountId,
+      apiKeyId: keyId,
+      keyName: "test key",
+      keyPrefix: prefix,
+      keyStatus: "active",
+      method: "GET",
+      endpoint: "/v1/usage",
+      statusCode: 200,
+      errorCode: null,
+      idempotentReplay: false,
+      userAgent: "darkroom-tests/1.0",
+      ipHash: createHash("sha256").update("198.51.100.23").digest("hex"),
+    });
+    expect(prefix).toHaveLength(9);
+    expect(row.query).toEqual({ days: "7", api_key: "[redacted]", token: "[redacted]" });
+    const stored = JSON.stringify(row);
+    expect(stored).not.toContain("198.51.100.23");
+    expect(stored).not.toContain(key);
+    expect(stored).not.toContain("should-not-be-kept");
+
+    const after = await db.apiKey.findUniqueOrThrow({ where: { id: keyId } });
+    expect(after.lastUsedAt).not.toBeNull();
+  });
+
+  it("records refused requests of a known key with their error code", async () => {
+    const { accountId } = await accountWithKey();
+    const monitor = await createTestKey(accountId, { preset: "monitor", name: "monitor key" });
+    const reply = await api("/v1/status", { key: monitor.key });
+    expectError(reply, "ERR1003", "insufficient_scope", 403, false);
+    const row = await db.requestLog.findFirstOrThrow({ where: { requestId: reply.body.request_id } });
+    expect(row).toMatchObject({ apiKeyId: monitor.apikey_id, keyName: "monitor key", statusCode: 403, errorCode: "ERR1003", endpoint: "/v1/status" });
+  });
+
+  it("keeps no row for a key that does not exist", async () => {
+    const reply = await api("/v1/status", { key: `dkr_${"Z".repeat(40)}` });
+    expect(reply.status).toBe(401);
+    expect(await db.requestLog.count({ where: { requestId: reply.body.request_id } })).toBe(0);
+  });
+
+  it("logs legacy paths under the modern endpoint", async () => {
+    const { key } = await accountWithKey();
+    const reply = await api("/api/v1/user/account", { key });
+    expectSuccess(reply);
+    const row = await db.requestLog.findFirstOrThrow({ where: { requestId: reply.body.request_id } });
+    expect(row.endpoint).toBe("/v1/user/account");
+  });
+});

@@ -1,0 +1,321 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRedisClient, disconnectRedis } from "../../server/cache/redis";
+import { listModels, listProviders } from "../../server/catalog/index";
+import { db, disconnectDb } from "../../server/db";
+import { env } from "../../server/env";
+import type { AttemptOutcome } from "../../server/generated/prisma/client";
+import { checkCache } from "../../server/health/check-cache";
+import { checkDatabase } from "../../server/health/check-database";
+import { checkStorage } from "../../server/health/check-storage";
+import { getModelHealth } from "../../server/health/model-health";
+import { getProviderHealth, PROVIDER_HEALTH_WINDOW_SECONDS, type ProviderHealthEntry } from "../../server/health/provider-health";
+import { localDiskStorage } from "../../server/storage/local-disk";
+import { InvalidStorageKeyError, type OutputStorage } from "../../server/storage/storage";
+
+// Provider health reads every account's attempts, so each scenario lives at its own moment in
+// the 1990s, where no other suite writes: the database need not be empty.
+
+const MINUTE_MS = 60_000;
+const WINDOW_MS = PROVIDER_HEALTH_WINDOW_SECONDS * 1000;
+const epoch = Date.UTC(1990, 0, 1) + Math.floor(Math.random() * 3_000) * 86_400_000;
+const scenarioTime = (scenario: number) => new Date(epoch + scenario * 86_400_000);
+
+let accountId: string;
+let generationId: string;
+let attemptNumber = 0;
+
+async function recordAttempts(finishedAt: Date, provider: string, outcome: AttemptOutcome, count = 1) {
+  await db.providerAttempt.createMany({
+    data: Array.from({ length: count }, () => ({
+      generationId,
+      accountId,
+      region: "us" as const,
+      modelIdentifier: "black-forest-labs/flux-schnell",
+      provider,
+      attemptNumber: ++attemptNumber,
+      outcome,
+      startedAt: new Date(finishedAt.getTime() - 10_000),
+      finishedAt: outcome === "running" ? null : finishedAt,
+    })),
+  });
+}
+
+beforeAll(async () => {
+  const account = await db.account.create({ data: { name: "Health test", email: `health-${randomUUID()}@example.test` } });
+  accountId = account.id;
+  const generation = await db.generation.create({
+    data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "black-forest-labs/flux-schnell", providerOrder: ["replicate", "fal"], estimatedCost: "0.003" },
+  });
+  generationId = generation.id;
+});
+
+afterAll(async () => {
+  await db.account.deleteMany({ where: { id: accountId } });
+  await disconnectDb();
+  await disconnectRedis();
+});
+
+const byProvider = (entries: ProviderHealthEntry[]) => Object.fromEntries(entries.map((entry) => [entry.provider, entry]));
+
+describe("provider health", () => {
+  const now = scenarioTime(1);
+  const inWindow = new Date(now.getTime() - 5 * MINUTE_MS);
+  const configured = new Set(["replicate", "fal"]);
+
+  beforeAll(async () => {
+    // local: 11 finished, 5 failed (one exactly on the window's start) → 0.455, healthy.
+    await recordAttempts(inWindow, "local", "succeeded", 4);
+    await recordAttempts(inWindow, "local", "failed", 4);
+    await recordAttempts(inWindow, "local", "discarded");
+    await recordAttempts(inWindow, "local", "canceled");
+    await recordAttempts(new Date(now.getTime() - WINDOW_MS), "local", "failed");
+    // Not counted: still running, finished a millisecond before the window, or after now.
+    await recordAttempts(inWindow, "local", "running", 3);
+    await recordAttempts(new Date(now.getTime() - WINDOW_MS - 1), "local", "failed", 5);
+    await recordAttempts(new Date(now.getTime() + 1), "local", "failed", 5);
+    // local-backup: 4 attempts, half failed → degraded.
+    await recordAttempts(inWindow, "local-backup", "succeeded", 2);
+    await recordAttempts(inWindow, "local-backup", "failed", 2);
+    // replicate: 9 of 10 failed → down.
+    await recordAttempts(inWindow, "replicate", "succeeded");
+    await recordAttempts(inWindow, "replicate", "failed", 9);
+    // fal: every attempt failed, but 3 are too few to judge.
+    await recordAttempts(inWindow, "fal", "failed", 3);
+    // openai: failing, but its credentials are not configured.
+    await recordAttempts(inWindow, "openai", "failed", 5);
+    // Not a catalog provider: ignored.
+    await recordAttempts(inWindow, "someone-else", "failed", 5);
+  });
+
+  it("judges each catalog provider by its window", async () => {
+    const health = await getProviderHealth({ configuredProviders: configured, now });
+    expect(health.service).toBe("providers");
+    expect(health.providers_total).toBe(listProviders().length);
+    expect(health.providers.map((entry) => entry.provider)).toEqual(listProviders().map((provider) => provider.id));
+    const window = (total_attempts: number, failures: number, successes: number) => ({ total_attempts, failures, successes, duration_seconds: 900 });
+    expect(byProvider(health.providers)).toEqual({
+      local: { provider: "local", status: "healthy", failure_rate: 0.455, window: window(11, 5, 4) },
+      "local-backup": { provider: "local-backup", status: "degraded", failure_rate: 0.5, window: window(4, 2, 2) },
+      replicate: { provider: "replicate", status: "down", failure_rate: 0.9, window: window(10, 9, 1) },
+      fal: { provider: "fal", status: "healthy", failure_rate: 1, window: window(3, 3, 0) },
+      openai: { provider: "openai", status: "not_configured", failure_rate: 1, window: window(5, 5, 0) },
+    });
+    // A configured provider is down.
+    expect(health.healthy).toBe(false);
+  });
+
+  it("is healthy when only unconfigured providers are down", async () => {
+    const health = await getProviderHealth({ configuredProviders: new Set(["fal"]), now });
+    expect(byProvider(health.providers).replicate?.status).toBe("not_configured");
+    expect(byProvider(health.providers)["local-backup"]?.status).toBe("degraded");
+    expect(health.healthy).toBe(true);
+  });
+
+  it("moves with now: the start is inclusive and the end is now", async () => {
+    // One millisecond later the failure stamped on the window's start drops out and the 5 failures
+    // finished at now + 1 ms come in: 15 attempts, 9 failed → 0.6, degraded.
+    const later = await getProviderHealth({ configuredProviders: configured, now: new Date(now.getTime() + 1) });
+    expect(byProvider(later.providers).local?.window).toEqual({ total_attempts: 15, failures: 9, successes: 4, duration_seconds: 900 });
+    expect(byProvider(later.providers).local?.status).toBe("degraded");
+
+    // One millisecond earlier the window reaches back to the 5 failures finished just before it,
+    // keeps the one on its old start and loses those after now: 16 attempts, 10 failed.
+    const earlier = await getProviderHealth({ configuredProviders: configured, now: new Date(now.getTime() - 1) });
+    expect(byProvider(earlier.providers).local?.window).toEqual({ total_attempts: 16, failures: 10, successes: 4, duration_seconds: 900 });
+  });
+
+  it("takes the window length as an option", async () => {
+    const health = await getProviderHealth({ configuredProviders: configured, now, windowSeconds: 60 });
+    for (const entry of health.providers) {
+      expect(entry.window).toEqual({ total_attempts: 0, failures: 0, successes: 0, duration_seconds: 60 });
+      expect(entry.failure_rate).toBe(0);
+    }
+    expect(health.healthy).toBe(true);
+  });
+
+  it("reports every configured provider healthy with no attempts at all", async () => {
+    const health = await getProviderHealth({ configuredProviders: configured, now: scenarioTime(2) });
+    expect(Object.fromEntries(health.providers.map((entry) => [entry.provider, entry.status]))).toEqual({
+      local: "healthy",
+      "local-backup": "healthy",
+      replicate: "healthy",
+      fal: "healthy",
+      openai: "not_configured",
+    });
+    expect(health.healthy).toBe(true);
+  });
+
+  it("marks a provider down at a 90% failure rate with 4 attempts, not with 3", async () => {
+    const now = scenarioTime(3);
+    const at = new Date(now.getTime() - MINUTE_MS);
+    await recordAttempts(at, "fal", "failed", 3);
+    let health = await getProviderHealth({ configuredProviders: configured, now });
+    expect(byProvider(health.providers).fal?.status).toBe("healthy");
+    await recordAttempts(at, "fal", "failed");
+    health = await getProviderHealth({ configuredProviders: configured, now });
+    expect(byProvider(health.providers).fal).toMatchObject({ status: "down", failure_rate: 1 });
+    expect(health.healthy).toBe(false);
+  });
+});
+
+describe("model health", () => {
+  const now = scenarioTime(1); // the provider-health scenario: replicate down, local-backup degraded
+
+  it("lists every model with each provider's availability and raw model id", async () => {
+    const health = await getModelHealth({ configuredProviders: new Set(["replicate", "fal"]), now });
+    expect(health.service).toBe("models");
+    expect(health.models_total).toBe(listModels().length);
+    expect(health.models.map((model) => model.model_identifier)).toEqual(listModels().map((model) => model.identifier));
+    const models = Object.fromEntries(health.models.map((model) => [model.model_identifier, model]));
+    expect(models["darkroom/lumen-image"]).toEqual({
+      model_identifier: "darkroom/lumen-image",
+      model_pricing: 0.002,
+      providers: {
+        local: { available: true, raw_model_id: "lumen-image" },
+        "local-backup": { available: true, raw_model_id: "lumen-image" },
+      },
+    });
+    expect(models["black-forest-labs/flux-schnell"]).toEqual({
+      model_identifier: "black-forest-labs/flux-schnell",
+      model_pricing: 0.003,
+      providers: {
+        replicate: { available: false, raw_model_id: "black-forest-labs/flux-schnell" },
+        fal: { available: true, raw_model_id: "fal-ai/flux/schnell" },
+      },
+    });
+    expect(models["openai/gpt-image-1"]?.providers).toEqual({ openai: { available: false, raw_model_id: "gpt-image-1" } });
+    expect(models["google/veo-3"]?.model_pricing).toBe(0.4);
+    // Every model with a configured provider still has an available one.
+    expect(health.healthy).toBe(true);
+  });
+
+  it("is unhealthy when a model's configured providers are all unavailable", async () => {
+    const health = await getModelHealth({ configuredProviders: new Set(["replicate"]), now });
+    const schnell = health.models.find((model) => model.model_identifier === "black-forest-labs/flux-schnell");
+    expect(schnell?.providers).toEqual({
+      replicate: { available: false, raw_model_id: "black-forest-labs/flux-schnell" },
+      fal: { available: false, raw_model_id: "fal-ai/flux/schnell" },
+    });
+    expect(health.healthy).toBe(false);
+  });
+
+  it("is healthy when unconfigured providers are the only gaps", async () => {
+    const health = await getModelHealth({ configuredProviders: new Set(), now: scenarioTime(2) });
+    expect(health.healthy).toBe(true);
+    const lumen = health.models.find((model) => model.model_identifier === "darkroom/lumen-video");
+    expect(lumen?.providers).toEqual({ local: { available: true, raw_model_id: "lumen-video" }, "local-backup": { available: true, raw_model_id: "lumen-video" } });
+  });
+});
+
+describe("database health", () => {
+  it("runs select 1 and times it", async () => {
+    const health = await checkDatabase();
+    expect(health).toEqual({ service: "database", healthy: true, latency_ms: expect.any(Number) });
+    expect(health.latency_ms).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe("cache health", () => {
+  it.skipIf(!env().REDIS_URL)("pings Redis when REDIS_URL is set", async () => {
+    const health = await checkCache();
+    expect(health).toEqual({ service: "cache", healthy: true, latency_ms: expect.any(Number), backend: "redis" });
+  });
+
+  it("reports an unreachable Redis as unhealthy", async () => {
+    const unreachable = createRedisClient("redis://127.0.0.1:1");
+    try {
+      const health = await checkCache({ redis: unreachable });
+      expect(health).toMatchObject({ service: "cache", healthy: false, backend: "redis" });
+    } finally {
+      unreachable.disconnect();
+    }
+  });
+
+  it("checks the PostgreSQL counter table without Redis", async () => {
+    const health = await checkCache({ redis: null });
+    expect(health).toEqual({ service: "cache", healthy: true, latency_ms: expect.any(Number), backend: "postgres" });
+  });
+});
+
+describe("local-disk storage", () => {
+  let root: string;
+  let storage: OutputStorage;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), "darkroom-storage-"));
+    storage = localDiskStorage(path.join(root, "files"));
+  });
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("puts, gets, overwrites and deletes an object", async () => {
+    const key = `outputs/${randomUUID()}/${randomUUID()}/0.png`;
+    const bytes = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
+    await storage.put(key, bytes, "image/png");
+    const stored = await storage.get(key);
+    expect(stored?.contentType).toBe("image/png");
+    expect(Buffer.from(stored?.bytes ?? []).equals(Buffer.from(bytes))).toBe(true);
+
+    await storage.put(key, Buffer.from("webp now"), "image/webp");
+    const replaced = await storage.get(key);
+    expect(replaced?.contentType).toBe("image/webp");
+    expect(Buffer.from(replaced?.bytes ?? []).toString()).toBe("webp now");
+
+    expect(await storage.delete(key)).toBe(true);
+    expect(await storage.get(key)).toBeNull();
+    expect(await storage.delete(key)).toBe(false);
+  });
+
+  it("writes under its root and removes emptied directories on delete", async () => {
+    const sibling = `outputs/acct/gen/1.png`;
+    const key = `outputs/acct/gen/0.png`;
+    await storage.put(key, Buffer.from("zero"), "image/png");
+    await storage.put(sibling, Buffer.from("one"), "image/png");
+    expect((await readdir(path.join(root, "files", "outputs", "acct", "gen"))).filter((name) => !name.startsWith(".")).sort()).toEqual(["0.png", "1.png"]);
+
+    await storage.delete(key);
+    expect((await readdir(path.join(root, "files", "outputs", "acct", "gen"))).sort()).toEqual([".1.png.content-type", "1.png"]);
+    await storage.delete(sibling);
+    expect(await readdir(path.join(root, "files"))).toEqual([]);
+  });
+
+  it("answers null for a missing key and for a directory", async () => {
+    expect(await storage.get("outputs/nothing/here.png")).toBeNull();
+    await storage.put("outputs/dir/file.bin", Buffer.from("x"), "application/octet-stream");
+    expect(await storage.get("outputs/dir")).toBeNull();
+    await storage.delete("outputs/dir/file.bin");
+  });
+
+  it.each(["../escape.png", "/etc/passwd", "outputs/../../escape", "outputs/./0.png", "outputs//0.png", "outputs/0.png/", "", ".hidden", "outputs\\0.png", "outputs/\u0000.png", "a/.."])(
+    "rejects the key %j",
+    async (key) => {
+      await expect(storage.put(key, Buffer.from("x"), "text/plain")).rejects.toBeInstanceOf(InvalidStorageKeyError);
+      await expect(storage.get(key)).rejects.toBeInstanceOf(InvalidStorageKeyError);
+      await expect(storage.delete(key)).rejects.toBeInstanceOf(InvalidStorageKeyError);
+    },
+  );
+
+  it("probes with a round trip and leaves nothing behind", async () => {
+    const probe = await storage.probe();
+    expect(probe).toEqual({ healthy: true, latency_ms: expect.any(Number), driver: "local-disk" });
+    expect(await readdir(path.join(root, "files"))).toEqual([]);
+  });
+
+  it("checks storage health through the probe", async () => {
+    expect(await checkStorage(storage)).toEqual({ service: "storage", healthy: true, latency_ms: expect.any(Number), driver: "local-disk" });
+  });
+
+  it("is unhealthy when the root cannot be written", async () => {
+    const blocker = path.join(root, "not-a-directory");
+    await writeFile(blocker, "a file where the root should be");
+    const broken = localDiskStorage(path.join(blocker, "files"));
+    expect(await broken.probe()).toMatchObject({ healthy: false, driver: "local-disk" });
+    expect(await checkStorage(broken)).toMatchObject({ service: "storage", healthy: false, driver: "local-disk" });
+  });
+});

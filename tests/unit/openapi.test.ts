@@ -1,0 +1,501 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { getAccountProfile } from "../../server/accounts/get-account-profile";
+import type { getBillingSummary } from "../../server/billing/get-billing-summary";
+import { listModels, listProviders } from "../../server/catalog/index";
+import type { estimateForAccount } from "../../server/catalog/estimate-for-account";
+import { shapeLibraryModel, shapeLibraryProvider, type LibraryModelEntry, type LibraryProviderEntry } from "../../server/catalog/library-shapes";
+import { generationRequestSchema } from "../../server/catalog/request-schema";
+import type { CacheHealth } from "../../server/health/check-cache";
+import type { StorageHealth } from "../../server/health/check-storage";
+import { shapeModelHealth, type ModelsHealth } from "../../server/health/model-health";
+import type { ProvidersHealth } from "../../server/health/provider-health";
+import { errorBody, successBody } from "../../server/http/envelope";
+import { ApiError, errorTable, type ErrorCode } from "../../server/http/errors";
+import { integerParam } from "../../server/http/query-params";
+import { apiKeyScopes } from "../../server/keys/scopes";
+import type { SubscriptionStatus } from "../../server/generated/prisma/enums";
+import type { UsageSummary } from "../../server/usage/get-usage";
+import { buildOpenApiDocument, type OpenApiDocument } from "../../server/openapi/build-document";
+import { exampleGenerationBody } from "../../server/openapi/operation-object";
+import { allOperations, legacyOperations, v1Operations } from "../../server/openapi/routes";
+import {
+  accountProfileSchema,
+  billingSummarySchema,
+  cacheHealthSchema,
+  contentListQuerySchema,
+  errorEnvelopeSchema,
+  estimateQuerySchema,
+  estimateSchema,
+  libraryModelSchema,
+  libraryModelsSchema,
+  libraryProviderSchema,
+  libraryProvidersSchema,
+  mediaKindRequestSchema,
+  modelRequestComponentName,
+  modelsHealthSchema,
+  paginatedEnvelopeSchema,
+  parseQuery,
+  providersHealthSchema,
+  responseComponents,
+  storageHealthSchema,
+  successEnvelopeSchema,
+  usageQuerySchema,
+  usageSummarySchema,
+} from "../../server/openapi/schemas/index";
+
+// The generated document: structurally valid OpenAPI 3.1, complete against the spec and the
+// route files, and its zod schemas agree with what the code really returns.
+
+const document = buildOpenApiDocument({ serverUrl: "https://api.example.test" });
+type Json = Record<string, any>;
+const methods = ["get", "post", "put", "patch", "delete"] as const;
+
+function operations(doc: OpenApiDocument = document) {
+  return Object.entries(doc.paths).flatMap(([route, item]) =>
+    methods.flatMap((method) => (item[method as keyof typeof item] ? [{ route, method, operation: item[method as keyof typeof item] as Json }] : [])),
+  );
+}
+
+function resolvePointer(pointer: string): unknown {
+  expect(pointer.startsWith("#/"), pointer).toBe(true);
+  let node: unknown = document;
+  for (const raw of pointer.slice(2).split("/")) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (typeof node !== "object" || node === null || !(key in node)) return undefined;
+    node = (node as Json)[key];
+  }
+  return node;
+}
+
+const deref = (node: Json): Json => (typeof node.$ref === "string" ? (resolvePointer(node.$ref) as Json) : node);
+
+function collectRefs(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) collectRefs(item, found);
+  else if (typeof node === "object" && node !== null) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$ref" && typeof value === "string") found.push(value);
+      else collectRefs(value, found);
+    }
+  }
+  return found;
+}
+
+// Type-level agreement between the zod schemas and the types the code already returns.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+function sameType<T extends true>(_proof?: T) {}
+sameType<Same<z.infer<typeof usageSummarySchema>, UsageSummary>>();
+sameType<Same<z.infer<typeof accountProfileSchema>, Awaited<ReturnType<typeof getAccountProfile>>>>();
+// The summary's status is typed `string` there (a widened literal); the schema names the values.
+sameType<Same<Omit<z.infer<typeof billingSummarySchema>, "billing_subscription_status">, Omit<Awaited<ReturnType<typeof getBillingSummary>>, "billing_subscription_status">>>();
+sameType<Same<z.infer<typeof billingSummarySchema>["billing_subscription_status"], SubscriptionStatus | "none" | "manual">>();
+sameType<Same<z.infer<typeof estimateSchema>, Awaited<ReturnType<typeof estimateForAccount>>>>();
+sameType<Same<z.infer<typeof libraryModelSchema>, LibraryModelEntry>>();
+sameType<Same<z.infer<typeof libraryProviderSchema>, LibraryProviderEntry>>();
+sameType<Same<z.infer<typeof providersHealthSchema>, ProvidersHealth>>();
+sameType<Same<z.infer<typeof modelsHealthSchema>, ModelsHealth>>();
+sameType<Same<z.infer<typeof storageHealthSchema>, StorageHealth>>();
+sameType<Same<z.infer<typeof cacheHealthSchema>, CacheHealth>>();
+
+describe("the OpenAPI document: structure", () => {
+  it("is OpenAPI 3.1.0 with info, a server and the bearer scheme", () => {
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info).toMatchObject({ title: "Darkroom API", version: "1" });
+    expect(document.servers).toEqual([{ url: "https://api.example.test", description: expect.any(String) }]);
+    expect(buildOpenApiDocument({ serverUrl: "http://localhost:3000/" }).servers[0]?.url).toBe("http://localhost:3000");
+    expect(document.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(JSON.parse(JSON.stringify(document))).toEqual(document);
+  });
+
+  it("puts every path under /v1 or /api/v1, with unique operation ids", () => {
+    for (const route of Object.keys(document.paths)) expect(route).toMatch(/^\/(api\/)?v1\//);
+    const ids = operations().map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBe(allOperations.length + 1);
+  });
+
+  it("resolves every $ref", () => {
+    const refs = collectRefs(document);
+    expect(refs.length).toBeGreaterThan(100);
+    for (const ref of new Set(refs)) expect(resolvePointer(ref), ref).toBeDefined();
+  });
+
+  it("gives components JSON Schema 2020-12 without per-schema $schema or fragment $id", () => {
+    for (const [name, schema] of Object.entries(document.components.schemas)) {
+      expect(name).toMatch(/^[A-Za-z0-9._-]+$/);
+      expect(schema).not.toHaveProperty("$schema");
+      expect(schema).not.toHaveProperty("$id");
+    }
+  });
+
+  it("uses only the fields OpenAPI 3.1 defines (or x- extensions) on operations, parameters, bodies and responses", () => {
+    const allowed = {
+      operation: ["tags", "summary", "description", "externalDocs", "operationId", "parameters", "requestBody", "responses", "callbacks", "deprecated", "security", "servers"],
+      parameter: ["name", "in", "description", "required", "deprecated", "allowEmptyValue", "schema", "content", "style", "explode", "allowReserved", "example", "examples"],
+      requestBody: ["description", "content", "required"],
+      response: ["description", "headers", "content", "links"],
+      mediaType: ["schema", "example", "examples", "encoding"],
+      header: ["description", "required", "deprecated", "schema", "example", "examples"],
+    };
+    const check = (kind: keyof typeof allowed, node: Json, where: string) => {
+      if (typeof node.$ref === "string") return expect(Object.keys(node), where).toEqual(["$ref"]);
+      for (const key of Object.keys(node)) if (!key.startsWith("x-")) expect(allowed[kind], `${where}: ${key}`).toContain(key);
+    };
+    for (const { route, method, operation } of operations()) {
+      const where = `${method} ${route}`;
+      check("operation", operation, where);
+      for (const parameter of operation.parameters ?? []) check("parameter", deref(parameter), where);
+      if (operation.requestBody) {
+        check("requestBody", operation.requestBody, where);
+        for (const media of Object.values(operation.requestBody.content as Record<string, Json>)) check("mediaType", media, where);
+      }
+      for (const raw of Object.values(operation.responses as Record<string, Json>)) {
+        const response = deref(raw);
+        check("response", response, where);
+        expect(typeof response.description).toBe("string");
+        for (const media of Object.values((response.content ?? {}) as Record<string, Json>)) check("mediaType", media, where);
+        for (const header of Object.values((response.headers ?? {}) as Record<string, Json>)) check("header", deref(header), where);
+      }
+    }
+  });
+
+  it("declares every path template parameter, and only those", () => {
+    for (const { route, operation } of operations()) {
+      const templated = [...route.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]).sort();
+      const declared = (operation.parameters ?? []).map(deref).filter((parameter: Json) => parameter.in === "path");
+      expect(declared.map((parameter: Json) => parameter.name).sort(), route).toEqual(templated);
+      for (const parameter of declared) expect(parameter.required).toBe(true);
+    }
+  });
+
+  it("gives every operation its success response, and every authenticated one 401, 403, 429 and 500", () => {
+    for (const { route, method, operation } of operations()) {
+      const codes = Object.keys(operation.responses);
+      const success = codes.filter((code) => code.startsWith("2"));
+      expect(success, `${method} ${route}`).toHaveLength(1);
+      if (route.endsWith("/openapi.json")) {
+        expect(operation.security).toEqual([]);
+        continue;
+      }
+      expect(codes, `${method} ${route}`).toEqual(expect.arrayContaining(["401", "403", "429", "500"]));
+      expect(operation.security).toEqual([{ bearer: [operation["x-required-scope"]] }]);
+      expect(["general", "generation"]).toContain(operation["x-rate-limit-bucket"]);
+    }
+  });
+
+  it("wraps success data in the envelope and errors in the error envelope", () => {
+    for (const { route, operation } of operations()) {
+      if (route.endsWith("/openapi.json")) continue;
+      for (const [code, raw] of Object.entries(operation.responses as Record<string, Json>)) {
+        const response = deref(raw);
+        const schema = deref(response.content["application/json"].schema);
+        if (code.startsWith("2")) {
+          expect(schema.required).toEqual(expect.arrayContaining(["status", "request_id", "message", "timestamp", "data"]));
+          expect(schema.properties.status).toEqual({ type: "string", const: "success" });
+          expect(schema.properties.data.$ref).toMatch(/^#\/components\/schemas\//);
+        } else {
+          expect(response.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ErrorResponse" });
+          const examples = Object.keys(response.content["application/json"].examples);
+          for (const example of examples) expect(String(errorTable[example as ErrorCode].status)).toBe(code);
+        }
+        expect(response.headers["X-Request-Id"]).toBeDefined();
+        if (code !== "401") expect(response.headers["X-RateLimit-Remaining"], `${route} ${code}`).toBeDefined();
+        if (code === "429") expect(response.headers["Retry-After"]).toBeDefined();
+      }
+    }
+  });
+
+  it("uses 202 for the creates and 200 elsewhere, and pages the list", () => {
+    for (const entry of allOperations) expect(entry.success.status).toBe(entry.body ? 202 : 200);
+    const list = deref((document.paths["/v1/content/list"]?.get as Json).responses["200"]);
+    const schema = deref(list.content["application/json"].schema);
+    expect(schema.required).toEqual(expect.arrayContaining(["total", "limit", "offset", "data"]));
+  });
+});
+
+describe("the OpenAPI document: completeness", () => {
+  it("documents every route file under app/v1", () => {
+    const root = path.resolve(import.meta.dirname, "../../app/v1");
+    const routes: string[] = [];
+    const walk = (dir: string, segments: string[]) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(path.join(dir, entry.name), [...segments, entry.name]);
+        else if (entry.name === "route.ts") routes.push(`/v1/${segments.join("/")}`);
+      }
+    };
+    walk(root, []);
+    const documented = routes
+      .filter((route) => route !== "/v1/[...path]")
+      .map((route) => route.replace(/\[\.\.\.([^\]]+)\]/g, "{$1}").replace(/\[([^\]]+)\]/g, "{$1}"));
+    expect(documented.length).toBeGreaterThanOrEqual(12);
+    for (const route of documented) expect(Object.keys(document.paths), route).toContain(route);
+  });
+
+  it("has the 17 routes of spec §4 with the scopes of spec §5", () => {
+    const scopeTable: Record<string, string[]> = {
+      "generation:write": ["POST /v1/generate/image/{model_identifier}", "POST /v1/generate/video/{model_identifier}"],
+      "generation:read": ["GET /v1/content/{generation_id}", "GET /v1/content/list"],
+      "generation:delete": ["DELETE /v1/content/{generation_id}", "POST /v1/content/generation/cancel/{generation_id}"],
+      "account:read": ["GET /v1/status", "GET /v1/usage", "GET /v1/user/account", "GET /v1/user/billing"],
+      "health:read": ["GET /v1/health/inference/providers", "GET /v1/health/inference/models", "GET /v1/health/storage", "GET /v1/health/cache"],
+      "library:read": ["GET /v1/library/providers", "GET /v1/library/models", "GET /v1/estimate/{model_identifier}"],
+    };
+    expect(Object.keys(scopeTable).sort()).toEqual([...apiKeyScopes].sort());
+    const documented: Record<string, string[]> = {};
+    for (const { route, method, operation } of operations()) {
+      if (operation.deprecated || route.endsWith("/openapi.json")) continue;
+      (documented[operation["x-required-scope"]] ??= []).push(`${method.toUpperCase()} ${route}`);
+    }
+    for (const scope of apiKeyScopes) expect(documented[scope]?.sort(), scope).toEqual(scopeTable[scope]?.sort());
+    expect(v1Operations).toHaveLength(17);
+  });
+
+  it("counts the creates toward the generation bucket and everything else toward the general one", () => {
+    for (const entry of allOperations) expect(entry.bucket).toBe(entry.body ? "generation" : "general");
+  });
+
+  it("lists the legacy forms and the /api/v1 base as deprecated aliases with the same shapes", () => {
+    const legacy = ["GET /v1/list/image", "GET /v1/image-generation/{generation_id}", "GET /v1/health/providers", "GET /v1/data/account", "GET /v1/data/list/image", "POST /v1/image-generation/{modelIdentifier}"];
+    const aliases = new Map(legacyOperations.map((entry) => [`${entry.method.toUpperCase()} ${entry.path}`, entry]));
+    for (const form of legacy) {
+      expect(aliases.has(form), form).toBe(true);
+      expect(aliases.has(form.replace(" /v1/", " /api/v1/")), form).toBe(true);
+    }
+    for (const entry of v1Operations) expect(aliases.has(`${entry.method.toUpperCase()} /api${entry.path}`), entry.path).toBe(true);
+    for (const entry of legacyOperations) {
+      const [method, route] = (entry.aliasOf ?? "").split(" ") as [string, string];
+      const modern = document.paths[route]?.[method.toLowerCase() as "get"] as Json;
+      const alias = document.paths[entry.path]?.[entry.method] as Json;
+      expect(modern, entry.aliasOf).toBeDefined();
+      expect(alias.deprecated).toBe(true);
+      expect(alias.responses).toEqual(modern.responses);
+      expect(alias.requestBody).toEqual(modern.requestBody);
+      expect(alias["x-required-scope"]).toBe(modern["x-required-scope"]);
+    }
+  });
+
+  it("mentions every error code of the table, with its status, and uses the route-level ones", () => {
+    expect(document.components.schemas.ErrorCode).toMatchObject({ enum: Object.keys(errorTable) });
+    for (const [code, entry] of Object.entries(errorTable)) {
+      const example = document.components.examples[code] as Json;
+      expect(example.summary).toContain(`HTTP ${entry.status}`);
+      expect(errorEnvelopeSchema.parse(example.value)).toEqual(example.value);
+      expect(example.value.error).toMatchObject({ code, type: entry.type, retryable: entry.retryable });
+    }
+    const used = new Set(collectRefs(document.paths).flatMap((ref) => collectRefs(resolvePointer(ref))).filter((ref) => ref.startsWith("#/components/examples/")).map((ref) => ref.split("/").pop()));
+    const routeLevel = ["ERR1001", "ERR1002", "ERR1003", "ERR1004", "ERR1005", "ERR1006", "ERR1007", "ERR1009", "ERR1010", "ERR1011", "ERR1012", "ERR2014", "ERR2015", "ERR2016", "ERR5000"];
+    for (const code of routeLevel) expect(used.has(code), code).toBe(true);
+  });
+
+  it("documents the route-specific errors the brief and ARCHITECTURE §4 give", () => {
+    const codesOf = (route: string, method: "get" | "post" | "delete") => {
+      const operation = document.paths[route]?.[method] as Json;
+      return Object.values(operation.responses as Record<string, Json>).flatMap((response) => Object.keys(deref(response).content["application/json"].examples ?? {}));
+    };
+    expect(codesOf("/v1/usage", "get")).toContain("ERR1001");
+    expect(codesOf("/v1/estimate/{model_identifier}", "get")).toEqual(expect.arrayContaining(["ERR1001", "ERR1012"]));
+    for (const kind of ["image", "video"]) {
+      expect(codesOf(`/v1/generate/${kind}/{model_identifier}`, "post")).toEqual(
+        expect.arrayContaining(["ERR1001", "ERR1004", "ERR1009", "ERR1011", "ERR1012", "ERR2014", "ERR2015", "ERR2016"]),
+      );
+    }
+    expect(codesOf("/v1/content/{generation_id}", "get")).toContain("ERR1006");
+    expect(codesOf("/v1/content/{generation_id}", "delete")).toContain("ERR1006");
+    expect(codesOf("/v1/content/generation/cancel/{generation_id}", "post")).toEqual(expect.arrayContaining(["ERR1006", "ERR1010"]));
+    expect(codesOf("/v1/content/list", "get")).toContain("ERR1001");
+  });
+
+  it("documents the query bounds of spec §8", () => {
+    const query = (route: string) =>
+      Object.fromEntries(((document.paths[route]?.get as Json).parameters as Json[]).filter((parameter) => parameter.in === "query").map((parameter) => [parameter.name, parameter.schema]));
+    expect(query("/v1/usage").days).toEqual({ type: "integer", minimum: 1, maximum: 90, default: 30 });
+    expect(query("/v1/content/list")).toEqual({ limit: { type: "integer", minimum: 1, maximum: 100, default: 50 }, offset: { type: "integer", minimum: 0, default: 0 } });
+    expect(query("/v1/estimate/{model_identifier}").count).toEqual({ type: "integer", default: 1 });
+  });
+
+  it("takes an optional Idempotency-Key with the spec's pattern on the creates, and says when a response is a replay", () => {
+    const idempotencyKey = resolvePointer("#/components/parameters/IdempotencyKey") as Json;
+    expect(idempotencyKey).toMatchObject({ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", pattern: "^[A-Za-z0-9_\\-:.]{1,255}$" } });
+    for (const { route, operation } of operations()) {
+      const takesKey = (operation.parameters ?? []).some((parameter: Json) => parameter.$ref === "#/components/parameters/IdempotencyKey");
+      expect(takesKey, route).toBe(Boolean(operation.requestBody));
+      if (takesKey) expect(deref(operation.responses["202"]).headers["Idempotency-Replayed"]).toBeDefined();
+    }
+  });
+});
+
+describe("the create body", () => {
+  const schemas = document.components.schemas as Record<string, Json>;
+
+  it("refuses unknown fields in the per-kind and per-model schemas", () => {
+    for (const name of ["GenerationRequestImage", "GenerationRequestVideo", ...listModels().map(modelRequestComponentName)]) {
+      expect(schemas[name]?.additionalProperties, name).toBe(false);
+      expect(Object.keys(schemas[name]?.properties ?? {})).not.toContain("generation_unknown");
+    }
+    expect(mediaKindRequestSchema("image").safeParse({ generation_prompt: "a fox", generation_unknown: 1 }).success).toBe(false);
+    expect(mediaKindRequestSchema("video").safeParse({ generation_prompt: "a fox", generation_duration: 4, generation_unknown: 1 }).success).toBe(false);
+  });
+
+  it("lists only the fields each model supports, with its allowed values", () => {
+    for (const model of listModels()) {
+      const schema = schemas[modelRequestComponentName(model)] as Json;
+      expect(schema.title ?? model.identifier).toBe(model.identifier);
+      expect(schema.properties.generation_ratio.enum).toEqual([...model.ratios]);
+      expect(schema.properties.generation_output_number.maximum).toBe(model.maxOutputs);
+      expect("generation_duration" in schema.properties).toBe(model.type === "video");
+      expect("generation_input_file" in schema.properties).toBe(model.inputFiles !== null);
+      expect(schema.required.includes("generation_prompt")).toBe(model.promptRequired);
+    }
+  });
+
+  it("maps every model of the kind to its schema in x-darkroom-models, with an example that passes it", () => {
+    for (const kind of ["image", "video"] as const) {
+      const body = (document.paths[`/v1/generate/${kind}/{model_identifier}`]?.post as Json).requestBody;
+      const models = listModels().filter((model) => model.type === kind);
+      expect(Object.keys(body["x-darkroom-models"])).toEqual(models.map((model) => model.identifier));
+      for (const model of models) {
+        expect(resolvePointer(body["x-darkroom-models"][model.identifier].$ref)).toBeDefined();
+        const example = exampleGenerationBody(model.identifier);
+        expect(generationRequestSchema(model).safeParse(example).success, model.identifier).toBe(true);
+        expect(mediaKindRequestSchema(kind).safeParse(example).success, model.identifier).toBe(true);
+      }
+    }
+  });
+
+  it("accepts in the per-kind schema every body a model accepts", () => {
+    for (const model of listModels()) {
+      const full = {
+        ...exampleGenerationBody(model.identifier),
+        generation_output_format: model.formats.at(-1),
+        generation_output_number: model.maxOutputs,
+        generation_provider_order: "fastest",
+        ...(model.inputFiles ? { generation_input_file: Array.from({ length: model.inputFiles.max }, (_, index) => `https://example.com/${index}.png`) } : {}),
+        ...(model.type === "video" ? { generation_duration: model.durations.at(-1), generation_resolution: model.resolutions.at(-1)?.id } : {}),
+      };
+      expect(generationRequestSchema(model).safeParse(full).success, model.identifier).toBe(true);
+      expect(mediaKindRequestSchema(model.type).safeParse(full).success, model.identifier).toBe(true);
+    }
+  });
+});
+
+describe("the zod schemas against real responses", () => {
+  it("parse shapeLibraryModel for every catalog model unchanged", () => {
+    const models = listModels().map(shapeLibraryModel);
+    for (const model of models) expect(libraryModelSchema.parse(model)).toEqual(model);
+    const data = { models_total: models.length, models };
+    expect(libraryModelsSchema.parse(data)).toEqual(data);
+  });
+
+  it("parse shapeLibraryProvider for every provider, configured or not", () => {
+    for (const configured of [new Set<string>(), new Set(listProviders().map((provider) => provider.id))]) {
+      const providers = listProviders().map((provider) => shapeLibraryProvider(provider, configured));
+      const data = { providers_total: providers.length, providers };
+      expect(libraryProvidersSchema.parse(data)).toEqual(data);
+    }
+  });
+
+  it("parse provider and model health", () => {
+    const statuses = ["healthy", "degraded", "down", "not_configured"] as const;
+    const providersHealth: ProvidersHealth = {
+      service: "providers",
+      healthy: false,
+      providers_total: listProviders().length,
+      providers: listProviders().map((provider, index) => ({
+        provider: provider.id,
+        status: statuses[index % statuses.length] ?? "healthy",
+        failure_rate: 0.25,
+        window: { total_attempts: 8, failures: 2, successes: 6, duration_seconds: 900 },
+      })),
+    };
+    expect(providersHealthSchema.parse(providersHealth)).toEqual(providersHealth);
+    const modelsHealth = shapeModelHealth(providersHealth);
+    expect(modelsHealthSchema.parse(modelsHealth)).toEqual(modelsHealth);
+    const storage: StorageHealth = { service: "storage", healthy: true, latency_ms: 1.5, driver: "local-disk" };
+    expect(storageHealthSchema.parse(storage)).toEqual(storage);
+    const cache: CacheHealth = { service: "cache", healthy: false, latency_ms: 3000.2, backend: "postgres" };
+    expect(cacheHealthSchema.parse(cache)).toEqual(cache);
+  });
+
+  it("parse the success and error envelopes the server writes", () => {
+    const requestId = "0b9e3c1d-2f4a-4b6c-8d7e-1a2b3c4d5e6f";
+    const data = { models_total: 0, models: [] };
+    const body = JSON.parse(JSON.stringify(successBody(data, { requestId })));
+    expect(successEnvelopeSchema(responseComponents.LibraryModelList).parse(body)).toEqual(body);
+    const page = JSON.parse(JSON.stringify(successBody({ generations: [] }, { requestId, pagination: { total: 0, limit: 50, offset: 0 } })));
+    expect(paginatedEnvelopeSchema(responseComponents.GenerationList).parse(page)).toEqual(page);
+    for (const code of Object.keys(errorTable) as ErrorCode[]) {
+      const error = JSON.parse(JSON.stringify(errorBody(new ApiError(code), requestId)));
+      expect(errorEnvelopeSchema.parse(error)).toEqual(error);
+    }
+    const invalid = JSON.parse(JSON.stringify(errorBody(new ApiError("ERR1001", "bad", { fields: [{ field: "days", message: "must be an integer" }] }), requestId)));
+    expect(errorEnvelopeSchema.parse(invalid)).toEqual(invalid);
+  });
+
+  it("parse a generation record in each state", () => {
+    const base = {
+      account_id: "0b9e3c1d-2f4a-4b6c-8d7e-1a2b3c4d5e6f",
+      generation_id: "6f1c2a4e-8b3d-4c5e-9f7a-0b1c2d3e4f5a",
+      model_identifier: "darkroom/lumen-image",
+      generation_status: "pending",
+      generation_prompt: "a fox",
+      generation_ratio: "1:1",
+      generation_output_format: "png",
+      generation_output_number: 1,
+      generation_provider_order: ["local", "local-backup"],
+      generation_created_at: "2026-01-31T12:00:00.000Z",
+      generation_input_file: [],
+      generation_output_file: [],
+      generation_provider_used: null,
+      generation_prediction_id: null,
+      generation_started_at: null,
+      generation_completed_at: null,
+      generation_metrics_total_time: null,
+      generation_metrics_predict_time: null,
+      generation_error: null,
+      generation_error_code: null,
+    };
+    const record = responseComponents.GenerationRecord;
+    expect(record.parse(base)).toEqual(base);
+    const succeeded = { ...base, generation_status: "succeeded", generation_output_file: ["https://api.example.test/files/a.png?sig=x"], generation_provider_used: "local", generation_prediction_id: "p1", generation_started_at: base.generation_created_at, generation_completed_at: base.generation_created_at, generation_metrics_total_time: 1.2, generation_metrics_predict_time: 0.8, generation_removed: "true" };
+    expect(record.parse(succeeded)).toEqual(succeeded);
+    expect(record.safeParse({ ...base, generation_removed: true }).success).toBe(false);
+    expect(record.safeParse({ ...base, generation_status: "failed", generation_error: "timeout", generation_error_code: "ERR4001" }).success).toBe(true);
+  });
+});
+
+describe("the query schemas", () => {
+  const attempt = (run: () => unknown) => {
+    try {
+      return { value: run() };
+    } catch (error) {
+      const apiError = error as ApiError;
+      return { code: apiError.code, message: apiError.message, details: apiError.details };
+    }
+  };
+
+  it("read days, limit and offset exactly as integerParam does", () => {
+    const cases = ["", "1", "30", "90", "0", "91", "-1", "abc", "1.5", " 7 ", "1e1", "007"];
+    for (const raw of cases) {
+      const days = new URLSearchParams({ days: raw });
+      expect(attempt(() => parseQuery(usageQuerySchema, days).days), `days=${raw}`).toEqual(attempt(() => integerParam(days, "days", { default: 30, min: 1, max: 90 })));
+      const limit = new URLSearchParams({ limit: raw });
+      expect(attempt(() => parseQuery(contentListQuerySchema, limit).limit), `limit=${raw}`).toEqual(attempt(() => integerParam(limit, "limit", { default: 50, min: 1, max: 100 })));
+      const offset = new URLSearchParams({ offset: raw });
+      expect(attempt(() => parseQuery(contentListQuerySchema, offset).offset), `offset=${raw}`).toEqual(attempt(() => integerParam(offset, "offset", { default: 0, min: 0 })));
+    }
+    expect(parseQuery(usageQuerySchema, new URLSearchParams())).toEqual({ days: 30 });
+    expect(parseQuery(contentListQuerySchema, new URLSearchParams("limit=10"))).toEqual({ limit: 10, offset: 0 });
+    expect(attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams("offset=-1")))).toMatchObject({ code: "ERR1001", details: { fields: [{ field: "offset" }] } });
+  });
+
+  it("clamp the estimate count and read the video options", () => {
+    expect(parseQuery(estimateQuerySchema, new URLSearchParams("count=500"))).toMatchObject({ count: 100 });
+    expect(parseQuery(estimateQuerySchema, new URLSearchParams("count=0"))).toMatchObject({ count: 1 });
+    expect(parseQuery(estimateQuerySchema, new URLSearchParams())).toEqual({ count: 1 });
+    expect(parseQuery(estimateQuerySchema, new URLSearchParams("duration=6&resolution=720p&audio=TRUE"))).toEqual({ count: 1, duration: 6, resolution: "720p", audio: true });
+    expect(attempt(() => parseQuery(estimateQuerySchema, new URLSearchParams("count=abc")))).toMatchObject({ code: "ERR1001", details: { fields: [{ field: "count" }] } });
+    expect(attempt(() => parseQuery(estimateQuerySchema, new URLSearchParams("audio=maybe")))).toMatchObject({ code: "ERR1001", details: { fields: [{ field: "audio" }] } });
+  });
+});
