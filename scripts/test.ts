@@ -66,6 +66,8 @@ async function main() {
       REGION: "us",
       REGION_HOSTS: `eu.localhost:${port}=eu,jp.localhost:${port}=jp`,
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+      NODE_ENV: "test",
+      LOCAL_PROVIDER_PROMPT_FAULTS: "1",
       NEXT_TELEMETRY_DISABLED: "1",
     };
     server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "inherit", "inherit"], detached: true });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { localProviderFaultsEnvSchema } from "./providers/local/fault-config";
 
 // The only reader of process.env. Parsed once, on first use, so that the CLI, the test runner
 // and the server can settle DATABASE_URL (embedded PostgreSQL) before anything reads it.
@@ -29,10 +30,33 @@ const envSchema = z.object({
   AUTH_SECRET: optionalString,
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error", "silent"]).default("info")),
   WEBHOOK_ALLOW_LOOPBACK: flag,
+  /** Tests and demos: prompts like "[local:fail]" steer the built-in providers' faults. */
+  LOCAL_PROVIDER_PROMPT_FAULTS: flag,
+  /** Inngest Cloud or a self-hosted server; with neither this nor the event key, the embedded executor runs the functions. */
+  INNGEST_BASE_URL: optionalString,
+  INNGEST_EVENT_KEY: optionalString,
+  INNGEST_SIGNING_KEY: optionalString,
+  /** Output files in any S3-compatible store when S3_BUCKET is set; local disk otherwise. */
+  S3_ENDPOINT: optionalString,
+  S3_REGION: z.preprocess(emptyAsUndefined, z.string().default("us-east-1")),
+  S3_BUCKET: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  /** Unset: path-style with S3_ENDPOINT, virtual-hosted without (AWS). */
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyAsUndefined, z.enum(["0", "1", "true", "false"]).optional()).transform((v) => (v === undefined ? undefined : v === "1" || v === "true")),
   /** Inference provider credentials; a provider without its credential is "not_configured". */
   REPLICATE_API_TOKEN: optionalString,
   FAL_KEY: optionalString,
   OPENAI_API_KEY: optionalString,
+  /** Provider endpoints (overridable for the local fake servers) and callback verification. */
+  REPLICATE_API_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.replicate.com")),
+  /** `whsec_...` from GET /v1/webhooks/default/secret; without it Replicate is polled, not called back. */
+  REPLICATE_WEBHOOK_SECRET: optionalString,
+  FAL_QUEUE_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://queue.fal.run")),
+  FAL_JWKS_URL: z.preprocess(emptyAsUndefined, z.url().default("https://rest.alpha.fal.ai/.well-known/jwks.json")),
+  OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.openai.com")),
+  /** JSON: how the built-in local providers fail, stall or slow down (server/providers/local/fault-config.ts). */
+  LOCAL_PROVIDER_FAULTS: z.preprocess(emptyAsUndefined, localProviderFaultsEnvSchema.optional()),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -49,9 +73,18 @@ export function env(): Env {
     if (parsed.data.WEBHOOK_ALLOW_LOOPBACK && parsed.data.NODE_ENV === "production") {
       throw new Error("Invalid configuration: WEBHOOK_ALLOW_LOOPBACK is for development and tests; refused in production");
     }
+    if (parsed.data.LOCAL_PROVIDER_PROMPT_FAULTS && parsed.data.NODE_ENV === "production") {
+      throw new Error("Invalid configuration: LOCAL_PROVIDER_PROMPT_FAULTS is for tests and demos; refused in production");
+    }
     cached = parsed.data;
   }
   return cached;
+}
+
+/** APP_URL without a trailing slash, or http://localhost:PORT when unset. */
+export function appUrl(): string {
+  const config = env();
+  return (config.APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, "");
 }
 
 /** For tests and boot code that change process.env after a first read. */

@@ -34,7 +34,10 @@ export type ApiResult = {
 /** A stored response returned as it was (idempotent replay): same request_id, status and body. */
 export type ReplayedResult = { replay: { requestId: string; status: number; body: unknown } };
 
-export type ApiHandler = (context: ApiContext) => Promise<ApiResult | ReplayedResult>;
+/** A body the handler already enveloped (and stored, for idempotency), sent as it is. */
+export type PrebuiltResult = { prebuilt: { status: number; body: unknown } };
+
+export type ApiHandler = (context: ApiContext) => Promise<ApiResult | ReplayedResult | PrebuiltResult>;
 
 export type RouteOptions = {
   scope: ApiKeyScope;
@@ -88,6 +91,8 @@ export function withApiKey(handler: ApiHandler, options: RouteOptions) {
         response = jsonResponse(replay.body, replay.status, replay.requestId, { ...headers, "idempotency-replayed": "true" });
         const body = replay.body as { error?: { code?: string } };
         errorCode = body.error?.code ?? null;
+      } else if ("prebuilt" in result) {
+        response = jsonResponse(result.prebuilt.body, result.prebuilt.status, requestId, headers);
       } else {
         response = successResponse(result.data, { requestId, message: result.message, status: result.status, pagination: result.pagination, headers: { ...headers, ...result.headers } });
       }

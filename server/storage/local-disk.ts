@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, rmdir, unlink, writeFile } from "node:fs/promises";
+import { mkdir, open as openFile, readFile, rename, rmdir, stat, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { env } from "../env";
-import { assertStorageKey, InvalidStorageKeyError, type OutputStorage, type StorageProbe } from "./storage";
+import { assertContentType, assertStorageKey, InvalidStorageKeyError, type ObjectInfo, type ObjectStream, type OutputStorage, type StorageProbe } from "./storage";
 
 // Objects are plain files under the root, named by their key. The content type sits beside each
 // file as ".<name>.content-type": keys never have dot-led segments, so the sidecars, temporary
@@ -23,7 +23,7 @@ export function localDiskStorage(root: string = path.resolve(/*turbopackIgnore: 
 
   async function put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
     const file = fileFor(key);
-    if (!/^[\x21-\x7e][\x20-\x7e]{0,254}$/.test(contentType)) throw new TypeError(`Invalid content type for ${key}`);
+    assertContentType(key, contentType);
     // A concurrent delete may prune the directory between mkdir and the write: try once more.
     for (let attempt = 1; ; attempt++) {
       try {
@@ -47,13 +47,43 @@ export function localDiskStorage(root: string = path.resolve(/*turbopackIgnore: 
       if (isMissing(error)) return null;
       throw error;
     }
-    let contentType = DEFAULT_CONTENT_TYPE;
+    return { bytes, contentType: await readContentType(file) };
+  }
+
+  async function head(key: string): Promise<ObjectInfo | null> {
+    const file = fileFor(key);
     try {
-      contentType = (await readFile(contentTypeFile(file), "utf8")).trim() || DEFAULT_CONTENT_TYPE;
+      const stats = await stat(file);
+      if (!stats.isFile()) return null;
+      return { contentType: await readContentType(file), size: stats.size };
     } catch (error) {
-      if (!isMissing(error)) throw error;
+      if (isMissing(error)) return null;
+      throw error;
     }
-    return { bytes, contentType };
+  }
+
+  // The descriptor is opened first: a delete after that unlinks the name, not the open file.
+  async function open(key: string): Promise<ObjectStream | null> {
+    const file = fileFor(key);
+    let handle: FileHandle;
+    try {
+      handle = await openFile(file, "r");
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) {
+        await handle.close();
+        return null;
+      }
+      const contentType = await readContentType(file);
+      return { contentType, size: stats.size, body: fileStream(handle) };
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
   }
 
   async function remove(key: string): Promise<boolean> {
@@ -103,7 +133,43 @@ export function localDiskStorage(root: string = path.resolve(/*turbopackIgnore: 
     return { healthy, latency_ms: elapsedMs(started), driver: "local-disk" };
   }
 
-  return { driver: "local-disk", put, get, delete: remove, probe };
+  return { driver: "local-disk", put, get, head, open, delete: remove, probe };
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/** Pull-based, so a slow client holds back the reads; the handle closes at the end or on cancel. */
+function fileStream(handle: FileHandle): ReadableStream<Uint8Array> {
+  let position = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { bytesRead, buffer } = await handle.read(Buffer.alloc(CHUNK_BYTES), 0, CHUNK_BYTES, position);
+        if (bytesRead === 0) {
+          await handle.close();
+          controller.close();
+          return;
+        }
+        position += bytesRead;
+        controller.enqueue(buffer.subarray(0, bytesRead));
+      } catch (error) {
+        await handle.close().catch(() => undefined);
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await handle.close().catch(() => undefined);
+    },
+  });
+}
+
+async function readContentType(file: string): Promise<string> {
+  try {
+    return (await readFile(contentTypeFile(file), "utf8")).trim() || DEFAULT_CONTENT_TYPE;
+  } catch (error) {
+    if (isMissing(error)) return DEFAULT_CONTENT_TYPE;
+    throw error;
+  }
 }
 
 async function writeAtomically(file: string, data: Uint8Array | string) {

@@ -1,9 +1,15 @@
-// Where output files live. Local disk now (ARCHITECTURE §2); an S3 driver implements the same
-// interface later, so callers never learn which one they hold.
+// Where output files live: local disk or any S3-compatible store (ARCHITECTURE §2), behind one
+// interface, so callers never learn which one they hold.
 
 export type StorageDriver = "local-disk" | "s3";
 
 export type StoredObject = { bytes: Uint8Array; contentType: string };
+
+/** What a download needs before the bytes: the type and the length. */
+export type ObjectInfo = { contentType: string; size: number };
+
+/** An object opened for streaming; the stream must be read or canceled. */
+export type ObjectStream = ObjectInfo & { body: ReadableStream<Uint8Array> };
 
 export type StorageProbe = { healthy: boolean; latency_ms: number; driver: StorageDriver };
 
@@ -12,6 +18,9 @@ export interface OutputStorage {
   /** Overwrites an existing object; readers never see a half-written one. */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   get(key: string): Promise<StoredObject | null>;
+  head(key: string): Promise<ObjectInfo | null>;
+  /** For serving large files (videos) without holding them in memory. */
+  open(key: string): Promise<ObjectStream | null>;
   /** True when an object was removed; deleting a missing key is not an error. */
   delete(key: string): Promise<boolean>;
   /** Writes, reads back and deletes a small random object. Never throws. */
@@ -32,4 +41,11 @@ const MAX_KEY_LENGTH = 1024;
 
 export function assertStorageKey(key: string): void {
   if (typeof key !== "string" || key.length > MAX_KEY_LENGTH || !keyPattern.test(key)) throw new InvalidStorageKeyError(String(key));
+}
+
+// One printable-ASCII header value, as both drivers store and serve it.
+const contentTypePattern = /^[\x21-\x7e][\x20-\x7e]{0,254}$/;
+
+export function assertContentType(key: string, contentType: string): void {
+  if (!contentTypePattern.test(contentType)) throw new TypeError(`Invalid content type for ${key}`);
 }

@@ -1,0 +1,6 @@
+import { deleteContent, getContent } from "@/server/generations/handlers";
+import { v1Route } from "@/server/http/v1-route";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, POST, PUT, PATCH, DELETE } = v1Route({ GET: getContent, DELETE: deleteContent });

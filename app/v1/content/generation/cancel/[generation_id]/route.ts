@@ -1,0 +1,6 @@
+import { cancelContent } from "@/server/generations/handlers";
+import { v1Route } from "@/server/http/v1-route";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, POST, PUT, PATCH, DELETE } = v1Route({ POST: cancelContent });

@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+import { ensureDatabase, freePort, recreateDatabase } from "../server/runtime/database";
+import { applyMigrations } from "../server/runtime/migrations";
+import { ensureBuild } from "../server/runtime/build";
+
+// `npm run bench`: the built app on a fresh database, loaded from this process on loopback.
+// Reports ratios against a bare route handler measured in the same run (the /v1 404 envelope:
+// a Next route handler with no database, no auth). Results: bench/results/latest.{json,md}.
+
+const root = path.resolve(import.meta.dirname, "..");
+const dataDir = path.join(root, ".data-bench");
+const ACCOUNTS = 40;
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 60);
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+async function waitForServer(url: string, child: ChildProcess) {
+  for (let i = 0; i < 480; i += 1) {
+    if (child.exitCode !== null) throw new Error(`app exited with ${child.exitCode}`);
+    const status = await fetch(`${url}/v1/status`).then((response) => response.status, () => 0);
+    if (status === 401) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error("app did not start");
+}
+
+function cannon(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => autocannon(options, (error, result) => (error ? reject(error) : resolve(result))));
+}
+
+async function main() {
+  const cluster = await ensureDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir, quiet: true });
+  let app: ChildProcess | null = null;
+  try {
+    const databaseUrl = await recreateDatabase(cluster.url, "darkroom_bench");
+    await applyMigrations(databaseUrl);
+    ensureBuild();
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    fs.rmSync(path.join(dataDir, "app"), { recursive: true, force: true });
+    const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: path.join(dataDir, "app"), PORT: String(port), HOST: "127.0.0.1", APP_URL: baseUrl, NODE_ENV: "production" as const, AUTH_SECRET: randomBytes(32).toString("base64url"), LOG_LEVEL: "error" };
+    app = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "inherit", "inherit"], detached: true });
+    await waitForServer(baseUrl, app);
+
+    // Accounts through the real domain functions, in this process, on the same database.
+    process.env.DATABASE_URL = databaseUrl;
+    process.env.AUTH_SECRET = env.AUTH_SECRET;
+    const { db } = await import("../server/db");
+    const { createAccount } = await import("../server/accounts/create-account");
+    const { createApiKey } = await import("../server/keys/create-key");
+    const keys: string[] = [];
+    for (let index = 0; index < ACCOUNTS; index += 1) {
+      const { account_id } = await db.$transaction((tx) => createAccount(tx, { email: `bench-${index}@bench.local`, plan: "enterprise", credits: 1_000_000 }));
+      keys.push((await db.$transaction((tx) => createApiKey(tx, { accountId: account_id, name: "bench", preset: "full", actor: "system" }))).key);
+    }
+
+    const common = { connections: CONNECTIONS, duration: DURATION_S };
+    const baseline = await cannon({ ...common, url: `${baseUrl}/v1/bench-baseline-not-a-route` });
+    const status = await cannon({ ...common, url: `${baseUrl}/v1/status`, requests: [{ setupRequest: (request: any) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${keys[Math.floor(Math.random() * keys.length)]}` } }) }] });
+    let counter = 0;
+    const create = await cannon({
+      ...common,
+      url: `${baseUrl}/v1/generate/image/darkroom/lumen-image`,
+      method: "POST",
+      requests: [
+        {
+          setupRequest: (request: any) => ({
+            ...request,
+            method: "POST",
+            headers: { ...request.headers, "content-type": "application/json", authorization: `Bearer ${keys[counter++ % keys.length]}` },
+            body: JSON.stringify({ generation_prompt: `bench ${counter}`, generation_provider_order: "local" }),
+          }),
+        },
+      ],
+    });
+
+    // Let the create burst drain before measuring create → succeeded on a quiet system.
+    for (let i = 0; i < 600; i += 1) {
+      const inFlight = await db.generation.count({ where: { status: { in: ["pending", "processing"] } } });
+      if (inFlight === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const drained = await db.generation.groupBy({ by: ["status"], _count: true });
+
+    const observed: number[] = [];
+    const serverSide: number[] = [];
+    const key = keys[0]!;
+    for (let index = 0; index < LATENCY_SAMPLES; index += 1) {
+      const started = performance.now();
+      const reply = await fetch(`${baseUrl}/v1/generate/image/darkroom/lumen-image`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ generation_prompt: `latency ${index}`, generation_provider_order: "local" }) });
+      const { data } = (await reply.json()) as { data: { generation_id: string } };
+      while (true) {
+        const record = (await (await fetch(`${baseUrl}/v1/content/${data.generation_id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { generation_status: string; generation_metrics_total_time: number } };
+        if (["succeeded", "failed", "canceled"].includes(record.data.generation_status)) {
+          observed.push(performance.now() - started);
+          serverSide.push(record.data.generation_metrics_total_time * 1000);
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    }
+    observed.sort((a, b) => a - b);
+    serverSide.sort((a, b) => a - b);
+
+    const results = {
+      measured_at: new Date().toISOString(),
+      machine: { cores: (await import("node:os")).cpus().length, node: process.version },
+      settings: { duration_s: DURATION_S, connections: CONNECTIONS, accounts: ACCOUNTS, latency_samples: LATENCY_SAMPLES },
+      baseline_bare_route: { requests_per_s: round(baseline.requests.average), latency_p50_ms: baseline.latency.p50, latency_p99_ms: baseline.latency.p99 },
+      status_route: { requests_per_s: round(status.requests.average), latency_p50_ms: status.latency.p50, latency_p99_ms: status.latency.p99, non2xx: status.non2xx, ratio_to_baseline: round(status.requests.average / baseline.requests.average, 3) },
+      create_route: { requests_per_s: round(create.requests.average), accepted_2xx: create["2xx"], non2xx: create.non2xx, latency_p50_ms: create.latency.p50, latency_p99_ms: create.latency.p99, ratio_to_baseline: round(create.requests.average / baseline.requests.average, 3) },
+      after_burst: Object.fromEntries(drained.map((row) => [row.status, row._count])),
+      create_to_succeeded_ms: {
+        observed_by_polling: { p50: round(percentile(observed, 50)), p99: round(percentile(observed, 99)) },
+        server_metrics_total_time: { p50: round(percentile(serverSide, 50)), p99: round(percentile(serverSide, 99)) },
+        ratio_p50_to_baseline_p50: round(percentile(observed, 50) / Math.max(baseline.latency.p50, 0.1), 1),
+      },
+    };
+    fs.mkdirSync(path.join(root, "bench", "results"), { recursive: true });
+    fs.writeFileSync(path.join(root, "bench", "results", "latest.json"), JSON.stringify(results, null, 2) + "\n");
+    console.log(JSON.stringify(results, null, 2));
+    await db.$disconnect();
+  } finally {
+    if (app?.pid) {
+      try {
+        process.kill(-app.pid, "SIGTERM");
+      } catch {
+        // gone
+      }
+    }
+    await cluster.stop();
+  }
+  process.exit(0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,36 @@
+import type { Generation } from "../generated/prisma/client";
+import type { PlanName } from "../plans/plan-limits";
+import { outputFileUrls } from "./output-files";
+
+// A generation row as the spec's record (spec §2; null for what is not known yet, [] for empty
+// lists, output URLs signed and expiring with the plan's output retention).
+
+export type GenerationRecord = ReturnType<typeof toGenerationRecord>;
+
+const seconds = (value: number | null) => (value === null ? null : Math.round(value * 1000) / 1000);
+
+export function toGenerationRecord(row: Generation, plan: PlanName) {
+  return {
+    account_id: row.accountId,
+    generation_id: row.id,
+    model_identifier: row.modelIdentifier,
+    generation_status: row.status,
+    generation_prompt: row.prompt,
+    generation_ratio: row.ratio,
+    generation_output_format: row.outputFormat,
+    generation_output_number: row.outputNumber,
+    generation_provider_order: row.providerOrder,
+    generation_created_at: row.createdAt.toISOString(),
+    generation_input_file: row.inputFiles,
+    generation_output_file: row.status === "succeeded" && !row.removedAt ? outputFileUrls(row, plan) : [],
+    generation_provider_used: row.providerUsed,
+    generation_prediction_id: row.predictionId,
+    generation_started_at: row.startedAt?.toISOString() ?? null,
+    generation_completed_at: row.completedAt?.toISOString() ?? null,
+    generation_metrics_total_time: seconds(row.metricsTotalTime),
+    generation_metrics_predict_time: seconds(row.metricsPredictTime),
+    generation_error: row.errorMessage,
+    generation_error_code: row.errorCode,
+    ...(row.removedAt ? { generation_removed: "true" as const } : {}),
+  };
+}

@@ -1,0 +1,70 @@
+import { createHash } from "node:crypto";
+import { db, type Tx } from "../db";
+import { Prisma } from "../generated/prisma/client";
+import { ApiError } from "../http/errors";
+import type { ReplayedResult } from "../http/with-api-key";
+
+// Idempotency-Key on the create routes (spec §8): per account; the first request claims the key
+// in its own committed row, so a duplicate arriving meanwhile sees "in progress" (ERR2016); a
+// finished request's status, body and request_id are replayed for 24 h; a different body under
+// the same key is ERR2015. Only accepted creates are stored: a refused request (ERR1004, ERR1009)
+// releases the key, so the client can retry with it.
+
+const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{1,255}$/;
+const RETENTION_MS = 24 * 60 * 60 * 1000;
+/** A claim older than this belongs to a request that died: it is taken over. */
+const ABANDONED_AFTER_MS = 60_000;
+
+export type IdempotencyClaim = { recordId: string } | ReplayedResult | null;
+
+export function readIdempotencyKey(request: Request): string | null {
+  const key = request.headers.get("idempotency-key");
+  if (key === null) return null;
+  if (!KEY_PATTERN.test(key)) throw new ApiError("ERR2014", undefined, { pattern: "[A-Za-z0-9_\\-:.]{1,255}" });
+  return key;
+}
+
+export function requestHash(parts: unknown): string {
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+}
+
+/** Claims the key, or returns the stored response to replay; throws ERR2015 / ERR2016. */
+export async function claimIdempotencyKey(accountId: string, key: string, hash: string, requestId: string): Promise<IdempotencyClaim> {
+  for (let tries = 0; tries < 3; tries += 1) {
+    try {
+      const record = await db.idempotencyRecord.create({ data: { accountId, key, requestHash: hash, requestId }, select: { id: true } });
+      return { recordId: record.id };
+    } catch (error) {
+      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")) throw error;
+    }
+    const existing = await db.idempotencyRecord.findUnique({ where: { accountId_key: { accountId, key } } });
+    if (!existing) continue;
+    const expired = existing.expiresAt !== null && existing.expiresAt.getTime() < Date.now();
+    const abandoned = existing.state === "in_progress" && Date.now() - existing.createdAt.getTime() > ABANDONED_AFTER_MS;
+    if (expired || abandoned) {
+      await db.idempotencyRecord.deleteMany({ where: { id: existing.id } });
+      continue;
+    }
+    if (existing.requestHash !== hash) {
+      throw new ApiError("ERR2015", "This Idempotency-Key was used with a different request.", { idempotency_key: key });
+    }
+    if (existing.state === "in_progress") {
+      throw new ApiError("ERR2016", undefined, { idempotency_key: key, original_request_id: existing.requestId });
+    }
+    return { replay: { requestId: existing.requestId, status: existing.statusCode ?? 200, body: existing.responseBody } };
+  }
+  throw new ApiError("ERR2016", undefined, { idempotency_key: key });
+}
+
+/** Stores the accepted response in the create transaction. */
+export async function completeIdempotencyKey(tx: Tx, recordId: string, statusCode: number, responseBody: unknown) {
+  const now = new Date();
+  await tx.idempotencyRecord.update({
+    where: { id: recordId },
+    data: { state: "completed", statusCode, responseBody: responseBody as Prisma.InputJsonValue, completedAt: now, expiresAt: new Date(now.getTime() + RETENTION_MS) },
+  });
+}
+
+export async function releaseIdempotencyKey(recordId: string) {
+  await db.idempotencyRecord.deleteMany({ where: { id: recordId, state: "in_progress" } });
+}

@@ -1,0 +1,64 @@
+import type { ModelDefinition } from "../catalog";
+import type { ProviderId } from "../catalog/providers";
+import type { GenerationRequest } from "../catalog/request-schema";
+import { reserveCredits } from "../credits/reserve-credits";
+import { millisToDecimalString } from "../credits/money";
+import type { Tx } from "../db";
+import type { RegionName } from "../env";
+import { ApiError } from "../http/errors";
+import { planLimits } from "../plans/plan-limits";
+
+// Inside the create transaction, under the account's row lock: the concurrency cap (ERR1009),
+// the `pending` record, and the reservation (ERR1004). Either all of it commits or none.
+
+type Input = {
+  accountId: string;
+  apiKeyId: string;
+  region: RegionName;
+  generationId: string;
+  model: ModelDefinition;
+  fields: GenerationRequest;
+  providerOrder: ProviderId[];
+  costMillis: number;
+};
+
+export async function reserveAndRecord(tx: Tx, input: Input) {
+  const { accountId, model, fields } = input;
+  const [account] = await tx.$queryRaw<Array<{ plan: keyof typeof planLimits }>>`SELECT plan FROM account WHERE id = ${accountId}::uuid FOR UPDATE`;
+  if (!account) throw new ApiError("ERR1006", "The account was not found.");
+  const cap = planLimits[account.plan].concurrency[model.type];
+  const inFlight = await tx.generation.count({ where: { accountId, mediaKind: model.type, status: { in: ["pending", "processing"] } } });
+  if (inFlight >= cap) {
+    throw new ApiError("ERR1009", `At most ${cap} ${model.type} generations may be in flight on the ${account.plan} plan.`, { media_kind: model.type, limit: cap, in_flight: inFlight });
+  }
+
+  await tx.generation.create({
+    data: {
+      id: input.generationId,
+      accountId,
+      apiKeyId: input.apiKeyId,
+      region: input.region,
+      mediaKind: model.type,
+      modelIdentifier: model.identifier,
+      prompt: fields.generation_prompt ?? null,
+      ratio: fields.generation_ratio,
+      outputFormat: fields.generation_output_format,
+      outputNumber: fields.generation_output_number,
+      durationSeconds: fields.generation_duration ?? null,
+      resolution: fields.generation_resolution ?? null,
+      generateAudio: fields.generation_generate_audio ?? null,
+      inputFiles: fields.generation_input_file ?? [],
+      inputFileLastContent: fields.generation_input_file_last_content ?? null,
+      params: JSON.parse(JSON.stringify(fields)),
+      providerOrder: input.providerOrder,
+      estimatedCost: millisToDecimalString(input.costMillis),
+    },
+  });
+  await reserveCredits(tx, {
+    accountId,
+    generationId: input.generationId,
+    amountMillis: input.costMillis,
+    modelIdentifier: model.identifier,
+    description: `Reserve for ${model.identifier} generation ${input.generationId}`,
+  });
+}

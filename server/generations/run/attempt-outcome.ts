@@ -1,0 +1,13 @@
+import type { ProviderErrorCode } from "../../providers/types";
+
+// What one step of an attempt reports back to the run (JSON: it is memoized by Inngest).
+
+export type AttemptError = { provider: string; code: ProviderErrorCode | "ERR5000"; message: string; failover: boolean };
+
+export type AttemptOutcome =
+  | { outcome: "accepted"; predictionId: string; startedAtMs: number; timeoutSeconds: number }
+  | { outcome: "running" }
+  | { outcome: "succeeded"; predictionId: string; outputKeys: string[]; predictTimeSeconds: number | null }
+  | { outcome: "failed"; error: AttemptError }
+  /** The generation left the in-flight states meanwhile (canceled, swept): stop. */
+  | { outcome: "abandoned" };

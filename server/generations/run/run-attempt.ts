@@ -1,0 +1,100 @@
+import type { ProviderId } from "../../catalog/providers";
+import { db } from "../../db";
+import { ProviderError, type ProviderResult } from "../../providers/types";
+import { adapterFor } from "../../providers/registry";
+import { log } from "../../runtime/log";
+import type { AttemptError, AttemptOutcome } from "./attempt-outcome";
+import { providerJobFor } from "./provider-job";
+import { storeOutputs } from "./store-outputs";
+
+// One provider attempt, in two kinds of step: `startAttempt` submits (a synchronous provider
+// answers at once), `checkAttempt` polls an accepted job until it ends or the model's timeout
+// passes. Every attempt is a provider_attempt row: provider, outcome, latency, cost, wasted.
+
+function asAttemptError(provider: ProviderId, error: unknown): AttemptError {
+  if (error instanceof ProviderError) return { provider, code: error.code, message: error.message, failover: error.failover };
+  log.error("provider attempt crashed", { provider, error: error instanceof Error ? error.stack : String(error) });
+  return { provider, code: "ERR4002", message: "The provider call failed unexpectedly.", failover: true };
+}
+
+async function inFlightRow(generationId: string) {
+  const row = await db.generation.findUniqueOrThrow({ where: { id: generationId } });
+  return row.status === "pending" || row.status === "processing" ? row : null;
+}
+
+async function recordFailure(generationId: string, attempt: number, error: AttemptError, startedAtMs: number) {
+  await db.providerAttempt.updateMany({
+    where: { generationId, attemptNumber: attempt, outcome: "running" },
+    data: { outcome: "failed", errorCode: error.code, errorMessage: error.message.slice(0, 1000), finishedAt: new Date(), latencyMs: Date.now() - startedAtMs },
+  });
+}
+
+async function settle(generationId: string, provider: ProviderId, attempt: number, predictionId: string, result: ProviderResult, startedAtMs: number): Promise<AttemptOutcome> {
+  if (result.status === "running") return { outcome: "running" };
+  if (result.status === "succeeded") {
+    const row = await db.generation.findUniqueOrThrow({ where: { id: generationId } });
+    try {
+      const outputKeys = await storeOutputs({ accountId: row.accountId, generationId, attempt, provider, outputs: result.outputs, format: row.outputFormat });
+      return { outcome: "succeeded", predictionId, outputKeys, predictTimeSeconds: result.predictTimeSeconds };
+    } catch (error) {
+      const failure = asAttemptError(provider, error);
+      await recordFailure(generationId, attempt, failure, startedAtMs);
+      return { outcome: "failed", error: failure };
+    }
+  }
+  const failure = result.status === "failed" ? asAttemptError(provider, result.error) : { provider, code: "ERR4002" as const, message: "The provider canceled the job.", failover: true };
+  await recordFailure(generationId, attempt, failure, startedAtMs);
+  return { outcome: "failed", error: failure };
+}
+
+export async function startAttempt(generationId: string, provider: ProviderId, attempt: number): Promise<AttemptOutcome> {
+  const row = await inFlightRow(generationId);
+  if (!row) return { outcome: "abandoned" };
+  const job = providerJobFor(row, provider, attempt);
+  const startedAt = new Date();
+  // A retried step finds its row and carries on: one row per (generation, attempt).
+  await db.providerAttempt.upsert({
+    where: { generationId_attemptNumber: { generationId, attemptNumber: attempt } },
+    create: { generationId, accountId: row.accountId, region: row.region, modelIdentifier: row.modelIdentifier, provider, attemptNumber: attempt, estimatedCost: row.estimatedCost, startedAt },
+    update: { outcome: "running", startedAt, finishedAt: null, errorCode: null, errorMessage: null },
+  });
+  const adapter = adapterFor(provider);
+  // A synchronous provider names its prediction up front, so a cancel can reach it mid-submit.
+  const namedUpFront = adapter.predictionIdFor?.(job) ?? null;
+  await db.generation.updateMany({
+    where: { id: generationId, status: { in: ["pending", "processing"] } },
+    data: { status: "processing", providerUsed: provider, predictionId: namedUpFront, startedAt: row.startedAt ?? startedAt },
+  });
+
+  try {
+    const submitted = await adapter.submit(job);
+    await db.providerAttempt.updateMany({ where: { generationId, attemptNumber: attempt }, data: { predictionId: submitted.predictionId } });
+    await db.generation.updateMany({ where: { id: generationId, status: "processing", providerUsed: provider }, data: { predictionId: submitted.predictionId } });
+    if (submitted.kind === "accepted") return { outcome: "accepted", predictionId: submitted.predictionId, startedAtMs: startedAt.getTime(), timeoutSeconds: job.model.timeoutSeconds };
+    return settle(generationId, provider, attempt, submitted.predictionId, submitted.result, startedAt.getTime());
+  } catch (error) {
+    const failure = asAttemptError(provider, error);
+    await recordFailure(generationId, attempt, failure, startedAt.getTime());
+    return { outcome: "failed", error: failure };
+  }
+}
+
+export async function checkAttempt(generationId: string, provider: ProviderId, attempt: number, accepted: Extract<AttemptOutcome, { outcome: "accepted" }>): Promise<AttemptOutcome> {
+  const row = await inFlightRow(generationId);
+  if (!row) return { outcome: "abandoned" };
+  const adapter = adapterFor(provider);
+  if (Date.now() - accepted.startedAtMs > accepted.timeoutSeconds * 1000) {
+    await adapter.cancel(accepted.predictionId).catch(() => false);
+    const failure: AttemptError = { provider, code: "ERR4001", message: `No result within ${accepted.timeoutSeconds} s.`, failover: true };
+    await recordFailure(generationId, attempt, failure, accepted.startedAtMs);
+    return { outcome: "failed", error: failure };
+  }
+  try {
+    const result = await adapter.poll(accepted.predictionId, providerJobFor(row, provider, attempt));
+    return settle(generationId, provider, attempt, accepted.predictionId, result, accepted.startedAtMs);
+  } catch (error) {
+    // A poll that cannot reach the provider is not yet a failed job: try again until timeout.
+    log.warn("provider poll failed", { generationId, provider, error: String(error) });
+    return { outcome: "running" };
+  }
+}

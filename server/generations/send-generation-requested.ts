@@ -1,0 +1,7 @@
+import { inngest } from "../inngest/client";
+import { generationRequested } from "../inngest/events";
+
+/** The event id is the generation's: re-sending (the sweeper does) never starts a second run. */
+export async function sendGenerationRequested(generationId: string, accountId: string) {
+  await inngest.send(generationRequested.create({ generationId, accountId }, { id: `generation-requested:${generationId}` }));
+}

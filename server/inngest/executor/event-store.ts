@@ -1,0 +1,59 @@
+import { randomBytes } from "node:crypto";
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { EventPayload, JsonObject } from "./types";
+
+// Events are durable before they are acknowledged: one INSERT … ON CONFLICT DO NOTHING, so a
+// repeated caller id is accepted once (Inngest's idempotency; rows are purged after 24 h). Events
+// without an id get a ULID; the SDK's x-inngest-event-id-seed makes a retried send reuse them.
+
+export const EVENT_RETENTION_MS = 24 * 3_600_000;
+
+const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+function encode(value: bigint, length: number): string {
+  let text = "";
+  for (let i = 0; i < length; i += 1) {
+    text = crockford[Number(value & 31n)] + text;
+    value >>= 5n;
+  }
+  return text;
+}
+
+/** ULIDs for a batch: from the SDK's seed ("<ms>,<base64 entropy>") when given, else random. */
+export function eventIds(count: number, seed: string | null, now: number): string[] {
+  let time = now;
+  let entropy = randomBytes(10);
+  const [seedTime, seedEntropy] = seed?.split(",") ?? [];
+  if (seedTime && seedEntropy && Number.isFinite(Number(seedTime))) {
+    const bytes = Buffer.from(seedEntropy, "base64");
+    if (bytes.length === 10) [time, entropy] = [Number(seedTime), bytes];
+  }
+  const base = BigInt(`0x${entropy.toString("hex")}`);
+  return Array.from({ length: count }, (_, index) => encode(BigInt(time), 10) + encode((base + BigInt(index)) % (1n << 80n), 16));
+}
+
+export class InvalidEventError extends Error {}
+
+/** The event as functions will see it: the caller's fields plus id, ts and data filled in. */
+export function normalizeEvent(raw: unknown, fallbackId: string, now: number): EventPayload {
+  if (!raw || typeof raw !== "object" || typeof (raw as JsonObject).name !== "string" || !(raw as JsonObject).name) {
+    throw new InvalidEventError("every event needs a name");
+  }
+  const event = raw as JsonObject;
+  const data = event.data && typeof event.data === "object" && !Array.isArray(event.data) ? (event.data as JsonObject) : {};
+  const id = typeof event.id === "string" && event.id !== "" ? event.id : fallbackId;
+  const ts = typeof event.ts === "number" && Number.isFinite(event.ts) && event.ts > 0 ? event.ts : now;
+  return { ...event, id, name: event.name as string, data, ts };
+}
+
+/** Writes the events (a repeated id is skipped) and returns their ids in order. */
+export async function persistEvents(db: PrismaClient, appId: string, rawEvents: unknown[], options: { now: number; seed?: string | null }): Promise<string[]> {
+  const fallbackIds = eventIds(rawEvents.length, options.seed ?? null, options.now);
+  const events = rawEvents.map((raw, index) => normalizeEvent(raw, fallbackIds[index] as string, options.now));
+  if (events.length === 0) return [];
+  await db.inngestEvent.createMany({
+    data: events.map((event) => ({ appId, id: event.id, name: event.name, payload: event as object, receivedAt: new Date(options.now) })),
+    skipDuplicates: true,
+  });
+  return events.map((event) => event.id);
+}

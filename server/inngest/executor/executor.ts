@@ -1,0 +1,262 @@
+import type { PrismaClient } from "../../generated/prisma/client";
+import { log } from "../../runtime/log";
+import { nextCronTick } from "./cron";
+import { catchUpWaits, dispatchEvents } from "./dispatch";
+import { defaultRetryBackoff } from "./durations";
+import { persistEvents } from "./event-store";
+import { followUpEvents } from "./follow-up-events";
+import { isOwnerGone, liveOwners, newOwnerId, type EventSink } from "./registry";
+import { driveRun, type DriverDeps } from "./run-driver";
+import { RunQueue } from "./run-queue";
+import { RunStore } from "./run-store";
+import { Timers } from "./scheduler";
+import { ServeEndpoint } from "./serve-endpoint";
+import { interpretReply } from "./step-protocol";
+import type { EventPayload, FunctionDefinition } from "./types";
+
+// The embedded executor: learns the app's functions from its serve handler (in-band sync), turns
+// events into runs, drives runs with bounded concurrency on millisecond timers, fires cron ticks,
+// and after a restart picks up every run the database shows in flight. A re-scan every few
+// seconds covers what no timer knows about (events written by other processes, expired leases).
+
+export type EmbeddedExecutorOptions = {
+  /** Where the app listens, e.g. http://127.0.0.1:3000. */
+  appUrl: string;
+  servePath?: string;
+  db: PrismaClient;
+  /** The key the serve handler verifies requests with. */
+  signingKey: string;
+  /** Runs driven at once (default 16). */
+  concurrency?: number;
+  /** The clock for wake-ups and cron ticks (tests shift it). */
+  now?: () => number;
+  /** Delay before attempt n+1 after n failures, when the SDK gave no Retry-After. */
+  retryBackoffMs?: (failedAttempts: number) => number;
+  scanIntervalMs?: number;
+  leaseMs?: number;
+  requestTimeoutMs?: number;
+  /** How long stop() lets in-flight Call Requests finish before aborting them. */
+  stopGraceMs?: number;
+};
+
+const HORIZON_MS = 60_000;
+const PURGE_EVERY_MS = 10 * 60_000;
+
+export class EmbeddedExecutor implements EventSink {
+  readonly owner = newOwnerId();
+  private readonly now: () => number;
+  private readonly leaseMs: number;
+  private readonly store: RunStore;
+  private readonly endpoint: ServeEndpoint;
+  private readonly queue: RunQueue;
+  private readonly runTimers: Timers;
+  private readonly cronTimers: Timers;
+  private readonly abort = new AbortController();
+  private functions = new Map<string, FunctionDefinition>();
+  private appId: string | null = null;
+  private dispatching: Promise<void> | null = null;
+  private dispatchAgain = false;
+  private scanTimer: NodeJS.Timeout | null = null;
+  private scanning = false;
+  private lastPurge = 0;
+  private syncFailures = 0;
+  private nextSyncAt = 0;
+  private stopping = false;
+
+  constructor(private readonly options: EmbeddedExecutorOptions) {
+    this.now = options.now ?? Date.now;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.store = new RunStore(options.db, this.owner, this.leaseMs, this.now);
+    this.endpoint = new ServeEndpoint(new URL(options.servePath ?? "/api/inngest", options.appUrl), options.signingKey, options.requestTimeoutMs ?? 15 * 60_000);
+    this.queue = new RunQueue(options.concurrency ?? 16, (runId) => this.drive(runId));
+    this.runTimers = new Timers(this.now);
+    this.cronTimers = new Timers(this.now);
+  }
+
+  /** Syncs with the serve handler (retried by the scan until it works) and resumes work in flight. */
+  async start() {
+    liveOwners().add(this.owner);
+    this.scanTimer = setInterval(() => void this.scan(), this.options.scanIntervalMs ?? 2000);
+    this.scanTimer.unref();
+    await this.scan();
+  }
+
+  /** Stops timers, lets in-flight requests finish (then aborts them); their runs park as due. */
+  async stop() {
+    if (this.stopping) return;
+    this.stopping = true;
+    if (this.scanTimer) clearInterval(this.scanTimer);
+    this.runTimers.clearAll();
+    this.cronTimers.clearAll();
+    const grace = setTimeout(() => this.abort.abort(), this.options.stopGraceMs ?? 5000);
+    await this.queue.close();
+    clearTimeout(grace);
+    this.abort.abort();
+    await this.dispatching;
+    this.endpoint.close();
+    liveOwners().delete(this.owner);
+  }
+
+  get synced() {
+    return this.appId !== null;
+  }
+
+  functionIds(): string[] {
+    return [...this.functions.keys()];
+  }
+
+  /** The event API: persist (a repeated id is accepted once), acknowledge, dispatch. */
+  async ingestEvents(appId: string, events: unknown[], seed: string | null): Promise<string[]> {
+    const ids = await persistEvents(this.options.db, appId, events, { now: this.now(), seed });
+    if (appId === this.appId) this.kickDispatch();
+    return ids;
+  }
+
+  /** Fires one cron tick (also the test hook): the first process to claim it starts the run. */
+  async fireCronTick(functionId: string, tickAt: Date): Promise<string | null> {
+    const trigger = this.functions.get(functionId)?.triggers.find((candidate) => "cron" in candidate);
+    if (!trigger || !("cron" in trigger) || !this.appId) throw new Error(`${functionId} has no cron trigger`);
+    const event: EventPayload = { id: `cron:${functionId}:${tickAt.toISOString()}`, name: "inngest/scheduled.timer", data: { cron: trigger.cron }, ts: tickAt.getTime() };
+    const runId = await this.store.claimCronTick(this.appId, functionId, tickAt, event);
+    if (runId) this.queue.add(runId);
+    return runId;
+  }
+
+  private async scan() {
+    if (this.stopping || this.scanning) return;
+    this.scanning = true;
+    try {
+      if (!this.appId && (Date.now() < this.nextSyncAt || !(await this.sync()))) return;
+      this.kickDispatch();
+      const now = this.now();
+      for (const row of await this.store.dueRuns(this.appId as string, now + HORIZON_MS, 500)) {
+        if (!this.queue.has(row.id)) this.schedule(row.id, row.wakeAt?.getTime() ?? now);
+      }
+      if (now - this.lastPurge > PURGE_EVERY_MS) {
+        this.lastPurge = now;
+        await this.store.purge();
+      }
+    } catch (error) {
+      log.warn("embedded executor scan failed", { error: String(error) });
+    } finally {
+      this.scanning = false;
+    }
+  }
+
+  private async sync(): Promise<boolean> {
+    try {
+      const { appId, functions } = await this.endpoint.sync();
+      this.functions = new Map(functions.map((fn) => [fn.id, fn]));
+      const releasedLeases = await this.store.releaseLeasesOf(appId, isOwnerGone);
+      this.appId = appId;
+      this.scheduleCrons();
+      log.info("embedded inngest executor ready", { appId, functions: functions.length, releasedLeases });
+      return true;
+    } catch (error) {
+      // Retried by the scan with backoff: the app may still be starting or compiling the route.
+      this.syncFailures += 1;
+      this.nextSyncAt = Date.now() + Math.min(500 * 2 ** this.syncFailures, 60_000);
+      log.warn("embedded inngest executor could not sync yet", { error: error instanceof Error ? error.message : String(error), attempt: this.syncFailures });
+      return false;
+    }
+  }
+
+  private scheduleCrons() {
+    this.cronTimers.clearAll();
+    for (const fn of this.functions.values()) {
+      for (const trigger of fn.triggers) if ("cron" in trigger) this.scheduleCron(fn.id, trigger.cron, this.now());
+    }
+  }
+
+  private scheduleCron(functionId: string, cron: string, after: number) {
+    let tickAt: number;
+    try {
+      tickAt = nextCronTick(cron, after);
+    } catch (error) {
+      log.warn("cron trigger skipped", { functionId, cron, error: String(error) });
+      return;
+    }
+    this.cronTimers.at(`${functionId} ${cron}`, tickAt, () => {
+      if (this.stopping) return;
+      this.fireCronTick(functionId, new Date(tickAt)).catch((error) => log.error("cron tick failed", { functionId, error: String(error) }));
+      // After a pause (a suspended laptop) the missed ticks are not fired in a burst.
+      this.scheduleCron(functionId, cron, Math.max(tickAt, this.now()));
+    });
+  }
+
+  private kickDispatch() {
+    if (!this.appId || this.stopping) return;
+    if (this.dispatching) {
+      this.dispatchAgain = true;
+      return;
+    }
+    const appId = this.appId;
+    this.dispatching = (async () => {
+      do {
+        this.dispatchAgain = false;
+        for (const runId of await dispatchEvents(this.store, appId, [...this.functions.values()], this.now)) this.queue.add(runId);
+      } while (this.dispatchAgain && !this.stopping);
+    })()
+      .catch((error) => log.error("event dispatch failed", { error: String(error) }))
+      .finally(() => {
+        this.dispatching = null;
+      });
+  }
+
+  /** A timer for runs due within the horizon; later ones are found by a later scan. */
+  private schedule(runId: string, at: number) {
+    if (this.stopping) return;
+    if (at <= this.now()) this.queue.add(runId);
+    else if (at - this.now() <= HORIZON_MS) this.runTimers.at(runId, at, () => this.queue.add(runId));
+  }
+
+  private async drive(runId: string) {
+    this.runTimers.clear(runId);
+    try {
+      const run = await this.store.claim(runId);
+      if (!run) {
+        // Not due yet (a timer a millisecond early), finished, or another process has it.
+        const row = await this.store.peek(runId);
+        const wakeAt = row?.wakeAt?.getTime();
+        if (row && row.status !== "completed" && row.status !== "failed" && wakeAt && wakeAt > this.now()) this.schedule(runId, wakeAt);
+        return;
+      }
+      const renew = setInterval(() => void this.store.renew(runId).catch(() => undefined), this.leaseMs / 3);
+      renew.unref();
+      try {
+        await driveRun(this.driverDeps, run);
+      } finally {
+        clearInterval(renew);
+      }
+    } catch (error) {
+      log.error("embedded executor could not drive a run", { runId, error: error instanceof Error ? error.stack : String(error) });
+      const retryAt = this.now() + 1000;
+      await this.store.release(runId, retryAt).catch(() => undefined);
+      this.schedule(runId, retryAt);
+    }
+  }
+
+  private readonly driverDeps: DriverDeps = {
+    now: () => this.now(),
+    fn: (functionId) => this.functions.get(functionId),
+    call: async (functionId, stepId, body) => {
+      try {
+        return interpretReply(await this.endpoint.call(functionId, stepId, body, this.abort.signal));
+      } catch (error) {
+        if (this.abort.signal.aborted) return { kind: "aborted" };
+        throw error;
+      }
+    },
+    store: () => this.store,
+    backoff: (failedAttempts) => (this.options.retryBackoffMs ?? defaultRetryBackoff)(failedAttempts),
+    stopping: () => this.stopping,
+    followUps: (run, result) => followUpEvents(this.functions.values(), run, result, this.now()),
+    afterPark: async (run) => {
+      if (run.wakeAt !== null) this.schedule(run.id, run.wakeAt);
+      if (await catchUpWaits(this.store, run, this.now)) this.queue.add(run.id);
+    },
+    afterFinish: (followUps) => {
+      if (followUps.length > 0) this.kickDispatch();
+    },
+  };
+}

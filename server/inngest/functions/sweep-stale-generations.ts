@@ -1,0 +1,35 @@
+import { findModel } from "../../catalog";
+import { db } from "../../db";
+import { finishFailed } from "../../generations/run/finish-generation";
+import { inngest } from "../client";
+
+// No reservation is ever orphaned (issue: sweeper): a generation still pending or processing past
+// its model's timeout for every provider in its chain, plus a margin, is failed and refunded.
+
+const MARGIN_SECONDS = 60;
+
+export async function sweepStaleGenerations(now = new Date()) {
+  const inFlight = await db.generation.findMany({
+    where: { status: { in: ["pending", "processing"] }, createdAt: { lt: new Date(now.getTime() - MARGIN_SECONDS * 1000) } },
+    select: { id: true, modelIdentifier: true, providerOrder: true, createdAt: true },
+    take: 500,
+  });
+  const swept: string[] = [];
+  for (const row of inFlight) {
+    const timeout = findModel(row.modelIdentifier)?.timeoutSeconds ?? 600;
+    const deadline = row.createdAt.getTime() + (timeout * Math.max(1, row.providerOrder.length) + MARGIN_SECONDS) * 1000;
+    if (deadline > now.getTime()) continue;
+    const result = await finishFailed({
+      generationId: row.id,
+      code: "ERR4001",
+      errors: [{ provider: row.providerOrder.join(","), code: "ERR4001", message: "No provider finished within the model's timeout.", failover: true }],
+    });
+    if (result.failed) swept.push(row.id);
+  }
+  return { swept };
+}
+
+export const sweepStaleGenerationsFunction = inngest.createFunction(
+  { id: "sweep-stale-generations", triggers: [{ cron: "* * * * *" }], retries: 1 },
+  async ({ step }) => step.run("sweep", () => sweepStaleGenerations()),
+);

@@ -1,0 +1,34 @@
+import { InputFileRejected } from "./errors";
+import { safeFetch, type SafeFetchOptions } from "./safe-fetch";
+
+// Image and video inputs given by URL (image-to-image, image-to-video): fetched under the same
+// destination rules as webhooks, so a generation request cannot make the service read its own
+// network.
+
+export const INPUT_FILE_MAX_BYTES = 20 * 1024 * 1024;
+const INPUT_FILE_TIMEOUT_MS = 30_000;
+
+export type InputFile = { bytes: Buffer; contentType: string };
+
+/**
+ * GET with a 20 MB cap; a 2xx answer with an image/* or video/* content type, else
+ * InputFileRejected. Also throws what safeFetch throws (DestinationRefused, FetchTimeout,
+ * ResponseTooLarge, FetchFailed). A redirect is not followed: it is rejected as a status.
+ */
+export async function fetchInputFile(url: string, options: Pick<SafeFetchOptions, "allowLoopback" | "resolver" | "timeoutMs"> = {}): Promise<InputFile> {
+  const response = await safeFetch(url, {
+    ...options,
+    method: "GET",
+    headers: { accept: "image/*, video/*" },
+    timeoutMs: options.timeoutMs ?? INPUT_FILE_TIMEOUT_MS,
+    maxBytes: INPUT_FILE_MAX_BYTES,
+  });
+  if (response.status < 200 || response.status > 299) {
+    throw new InputFileRejected("http_status", `The input file URL answered HTTP ${response.status}`, response.status);
+  }
+  const contentType = (response.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (!/^(image|video)\/[a-z0-9.+-]+$/.test(contentType)) {
+    throw new InputFileRejected("content_type", `The input file URL served ${contentType || "no content type"}, not an image or video`, response.status);
+  }
+  return { bytes: response.body, contentType };
+}

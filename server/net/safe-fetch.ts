@@ -1,0 +1,150 @@
+import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import https from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
+import { DestinationRefused, FetchFailed, FetchTimeout, ResponseTooLarge } from "./errors";
+import { resolveAndCheck, type ResolvedAddress, type Resolver } from "./resolve-and-check";
+
+// Fetches a customer-given URL under the destination rules (ARCHITECTURE §8): the host is
+// resolved and checked once, the socket connects to a checked address through a pinned lookup
+// (TLS still verifies the certificate for the name), no redirect is followed, and the whole
+// exchange is bounded in time and size. Node's http client is used rather than fetch because
+// only it lets us hand the connection its address.
+
+export type SafeFetchOptions = {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** The whole exchange: lookup, connect, request, response body. */
+  timeoutMs?: number;
+  maxBytes?: number;
+  allowLoopback?: boolean;
+  resolver?: Resolver;
+};
+
+export type SafeFetchResponse = {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** The checked address the connection went to. */
+  remoteAddress: string;
+};
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+export async function safeFetch(url: string | URL, options: SafeFetchOptions = {}): Promise<SafeFetchResponse> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new FetchTimeout(timeoutMs)), timeoutMs);
+  try {
+    const destination = await raceAbort(resolveAndCheck(url, options), controller.signal);
+    return await request(destination, options, maxBytes, controller.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function request(
+  destination: Awaited<ReturnType<typeof resolveAndCheck>>,
+  options: SafeFetchOptions,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<SafeFetchResponse> {
+  const { url, hostname, port, addresses } = destination;
+  const body = typeof options.body === "string" ? Buffer.from(options.body) : options.body;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) if (name.toLowerCase() !== "host") headers[name] = value;
+  headers.host = url.host;
+  if (body) headers["content-length"] = String(body.byteLength);
+
+  return new Promise<SafeFetchResponse>((resolve, reject) => {
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      req.destroy();
+      reject(signal.aborted ? signal.reason : error instanceof DestinationRefused || error instanceof ResponseTooLarge ? error : new FetchFailed(`Request to ${url.host} failed: ${describe(error)}`, { cause: error }));
+    };
+
+    const transport = url.protocol === "https:" ? https : http;
+    const req = transport.request({
+      host: hostname,
+      port,
+      path: `${url.pathname}${url.search}`,
+      method: options.method ?? "GET",
+      headers,
+      agent: false, // no pooled socket from an earlier resolution
+      lookup: pinnedLookup(addresses),
+      ...(url.protocol === "https:" && !isIP(hostname) ? { servername: hostname } : {}),
+    });
+
+    const onAbort = () => fail(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    req.on("close", () => signal.removeEventListener("abort", onAbort));
+    req.on("error", fail);
+
+    req.on("response", (res: IncomingMessage) => {
+      const remoteAddress = res.socket?.remoteAddress ?? "";
+      // Belt and braces: the pinned lookup is the only way this socket could have been opened.
+      if (!isCheckedAddress(remoteAddress, addresses)) {
+        return fail(new DestinationRefused("invalid_address", `Connected to ${remoteAddress}, which was not the checked address`, remoteAddress));
+      }
+      const declared = Number(res.headers["content-length"]);
+      if (Number.isFinite(declared) && declared > maxBytes) return fail(new ResponseTooLarge(maxBytes));
+
+      const chunks: Buffer[] = [];
+      let received = 0;
+      res.on("data", (chunk: Buffer) => {
+        received += chunk.byteLength;
+        if (received > maxBytes) return fail(new ResponseTooLarge(maxBytes));
+        chunks.push(chunk);
+      });
+      res.on("error", fail);
+      res.on("end", () => {
+        if (settled) return;
+        settled = true;
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), remoteAddress });
+      });
+    });
+
+    req.end(body);
+  });
+}
+
+/** Answers every lookup with the checked addresses, whatever name the socket asks for. */
+function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
+  return (_hostname, options, callback) => {
+    const family = options.family === 4 || options.family === "IPv4" ? 4 : options.family === 6 || options.family === "IPv6" ? 6 : 0;
+    const candidates = family === 0 ? addresses : addresses.filter((entry) => entry.family === family);
+    const first = candidates[0];
+    if (!first) {
+      const error: NodeJS.ErrnoException = new Error(`No checked IPv${family} address`);
+      error.code = "ENOTFOUND";
+      return callback(error, "", undefined);
+    }
+    if (options.all) return callback(null, candidates);
+    return callback(null, first.address, first.family);
+  };
+}
+
+function isCheckedAddress(remote: string, addresses: ResolvedAddress[]) {
+  if (!ipaddr.isValid(remote)) return false;
+  const normalized = ipaddr.process(remote).toNormalizedString();
+  return addresses.some(({ address }) => ipaddr.isValid(address) && ipaddr.process(address).toNormalizedString() === normalized);
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function describe(error: unknown) {
+  if (error instanceof Error) return "code" in error && error.code ? `${String(error.code)}: ${error.message}` : error.message;
+  return String(error);
+}

@@ -1,0 +1,76 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { providerErrorFromResponse, sendProviderRequest, type FetchLike } from "../http-errors";
+import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type SubmitResult } from "../types";
+
+// OpenAI Images (https://platform.openai.com/docs/api-reference/images): one synchronous call
+// returns the pictures as base64, so there is nothing to poll, cancel or call back. Input images
+// go to /v1/images/edits as URL references (its JSON form); everything else to /generations.
+
+export type OpenAIAdapterOptions = {
+  token: string;
+  /** https://api.openai.com, or a local fake. */
+  baseUrl: string;
+  fetch?: FetchLike;
+  /** Default: the model's own timeout, since this one call is the whole generation. */
+  timeoutMs?: number;
+};
+
+const sizes: Record<string, string> = { "1:1": "1024x1024", "3:2": "1536x1024", "2:3": "1024x1536" };
+const contentTypes: Record<string, string> = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp" };
+
+const imagesResponseSchema = z.object({
+  created: z.number().optional(),
+  data: z.array(z.object({ b64_json: z.string().min(1) })).min(1),
+});
+
+export function createOpenAIAdapter(options: OpenAIAdapterOptions): ProviderAdapter {
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const fetchImpl = options.fetch ?? fetch;
+
+  return {
+    id: "openai",
+
+    async submit(job: ProviderJob): Promise<SubmitResult> {
+      const outputFormat = job.outputFormat === "jpg" ? "jpeg" : job.outputFormat;
+      const edit = job.inputFiles.length > 0;
+      const body = {
+        model: job.providerModelId,
+        prompt: job.prompt ?? "",
+        n: job.outputCount,
+        size: sizes[job.ratio] ?? "auto",
+        // The catalog prices gpt-image-1 at the medium-quality rate; "auto" may pick high.
+        quality: "medium",
+        output_format: outputFormat,
+        ...(edit ? { images: job.inputFiles.map((url) => ({ image_url: url })) } : {}),
+      };
+      const init: RequestInit = {
+        method: "POST",
+        headers: { Authorization: `Bearer ${options.token}`, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      };
+      const timeoutMs = options.timeoutMs ?? job.model.timeoutSeconds * 1000;
+      const path = edit ? "/v1/images/edits" : "/v1/images/generations";
+      const response = await sendProviderRequest("openai", fetchImpl, `${baseUrl}${path}`, init, timeoutMs);
+      if (!response.ok) throw providerErrorFromResponse("openai", response);
+
+      const parsed = imagesResponseSchema.safeParse(response.body);
+      if (!parsed.success) throw new ProviderError("openai", "ERR4002", "openai: the answer carries no images", `HTTP ${response.status} unexpected body`);
+      const contentType = contentTypes[outputFormat] ?? "image/png";
+      const outputs = parsed.data.data.map((image): ProviderOutput => ({ kind: "bytes", bytes: Buffer.from(image.b64_json, "base64"), contentType }));
+      return {
+        kind: "completed",
+        predictionId: response.headers.get("x-request-id") ?? randomUUID(),
+        result: { status: "succeeded", outputs, predictTimeSeconds: null },
+      };
+    },
+
+    async poll() {
+      throw new ProviderError("openai", "ERR4002", "openai: Images calls are synchronous; there is nothing to poll", "synchronous");
+    },
+
+    async cancel() {
+      return false;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { ProviderJob } from "../types";
+
+// A job in the `input` shape of the Replicate model it runs on. The common image (FLUX) and video
+// (Veo) field names cover most models; the ones whose published schema differs are listed.
+
+type ReplicateInput = Record<string, unknown>;
+
+const modelInputs: Record<string, (job: ProviderJob) => ReplicateInput> = {
+  // One image per prediction: this model has no num_outputs (the catalog caps outputs at 1).
+  "black-forest-labs/flux-1.1-pro": (job) => ({
+    prompt: job.prompt,
+    aspect_ratio: job.ratio,
+    output_format: job.outputFormat,
+    seed: job.seed,
+  }),
+  // Image-to-video: the ratio follows the start image; `mode` is the 720p or 1080p tier, and
+  // only the pro tier takes an end frame.
+  "kwaivgi/kling-v2.1": (job) => {
+    const pro = job.resolution === "1080p";
+    return {
+      prompt: job.prompt,
+      start_image: job.inputFiles[0],
+      mode: pro ? "pro" : "standard",
+      duration: job.durationSeconds,
+      end_image: pro ? job.inputFileLastContent : null,
+    };
+  },
+};
+
+export function buildReplicateInput(job: ProviderJob): ReplicateInput {
+  const build = modelInputs[modelName(job.providerModelId)] ?? (job.model.type === "image" ? imageInput : videoInput);
+  return withoutEmptyFields(build(job));
+}
+
+/** `owner/name` without a pinned `:version`. */
+export function modelName(providerModelId: string): string {
+  return providerModelId.split(":")[0] ?? providerModelId;
+}
+
+function imageInput(job: ProviderJob): ReplicateInput {
+  return {
+    prompt: job.prompt,
+    aspect_ratio: job.ratio,
+    num_outputs: job.outputCount,
+    output_format: job.outputFormat,
+    seed: job.seed,
+    image: job.inputFiles[0],
+  };
+}
+
+function videoInput(job: ProviderJob): ReplicateInput {
+  return {
+    prompt: job.prompt,
+    aspect_ratio: job.ratio,
+    duration: job.durationSeconds,
+    resolution: job.resolution,
+    generate_audio: job.generateAudio,
+    seed: job.seed,
+    image: job.inputFiles[0],
+    last_frame: job.inputFileLastContent,
+  };
+}
+
+// Absent beats null: Replicate validates null against the field's type and rejects it.
+function withoutEmptyFields(input: ReplicateInput): ReplicateInput {
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
+}

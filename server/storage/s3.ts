@@ -1,0 +1,159 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { AwsClient } from "aws4fetch";
+import { env } from "../env";
+import { assertContentType, assertStorageKey, type ObjectInfo, type ObjectStream, type OutputStorage, type StorageProbe, type StoredObject } from "./storage";
+
+// Output files in any S3-compatible store (AWS S3, MinIO, R2, Backblaze, s3rver in tests),
+// spoken to over plain HTTP with SigV4 (aws4fetch). The credentials need GetObject, PutObject,
+// DeleteObject and ListBucket: without ListBucket a missing key answers 403, not 404.
+
+export type S3Config = {
+  /** Unset: AWS (https://s3.<region>.amazonaws.com). */
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** https://host/bucket/key rather than https://bucket.host/key. */
+  forcePathStyle: boolean;
+};
+
+export function s3ConfigFromEnv(): S3Config {
+  const config = env();
+  if (!config.S3_BUCKET) throw new Error("Invalid configuration: S3_BUCKET is not set");
+  if (!config.S3_ACCESS_KEY_ID || !config.S3_SECRET_ACCESS_KEY) {
+    throw new Error("Invalid configuration: S3_BUCKET is set, so S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required");
+  }
+  return {
+    endpoint: config.S3_ENDPOINT,
+    region: config.S3_REGION,
+    bucket: config.S3_BUCKET,
+    accessKeyId: config.S3_ACCESS_KEY_ID,
+    secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: config.S3_FORCE_PATH_STYLE ?? Boolean(config.S3_ENDPOINT),
+  };
+}
+
+export class S3RequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = "S3RequestError";
+  }
+}
+
+const DEFAULT_CONTENT_TYPE = "application/octet-stream";
+/** Until the response headers (open) or the whole body (everything else). */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+export function s3Storage(config: S3Config): OutputStorage {
+  // aws4fetch retries 5xx and 429 with backoff; two retries keep a probe within its check time.
+  const client = new AwsClient({ accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, service: "s3", region: config.region, retries: 2 });
+  const endpoint = new URL(config.endpoint ?? `https://s3.${config.region}.amazonaws.com`);
+  const basePath = endpoint.pathname.replace(/\/+$/, "");
+
+  function objectUrl(key: string): string {
+    assertStorageKey(key);
+    const path = key.split("/").map(encodeURIComponent).join("/");
+    return config.forcePathStyle
+      ? `${endpoint.origin}${basePath}/${encodeURIComponent(config.bucket)}/${path}`
+      : `${endpoint.protocol}//${config.bucket}.${endpoint.host}${basePath}/${path}`;
+  }
+
+  /** One signed request; `use` reads what it needs from the response within the timeout. */
+  async function send<T>(method: string, key: string, init: { body?: Uint8Array; headers?: Record<string, string> }, use: (response: Response) => Promise<T>): Promise<T> {
+    const url = objectUrl(key);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error(`S3 ${method} ${key} timed out after ${REQUEST_TIMEOUT_MS} ms`)), REQUEST_TIMEOUT_MS);
+    try {
+      // fetch takes views over an ArrayBuffer only; a SharedArrayBuffer-backed view is copied.
+      const body = init.body && (init.body.buffer instanceof ArrayBuffer ? (init.body as Uint8Array<ArrayBuffer>) : new Uint8Array(init.body));
+      const response = await client.fetch(url, { method, headers: init.headers, body, signal: controller.signal });
+      return await use(response);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    assertContentType(key, contentType);
+    const headers = { "content-type": contentType, "x-amz-content-sha256": createHash("sha256").update(bytes).digest("hex") };
+    await send("PUT", key, { body: bytes, headers }, async (response) => {
+      if (!response.ok) throw await requestError(response, "PUT", key);
+      await response.body?.cancel();
+    });
+  }
+
+  async function get(key: string): Promise<StoredObject | null> {
+    return send("GET", key, {}, async (response) => {
+      if (await isMissing(response, "GET", key)) return null;
+      return { bytes: new Uint8Array(await response.arrayBuffer()), contentType: response.headers.get("content-type") ?? DEFAULT_CONTENT_TYPE };
+    });
+  }
+
+  async function head(key: string): Promise<ObjectInfo | null> {
+    return send("HEAD", key, {}, async (response) => {
+      if (await isMissing(response, "HEAD", key)) return null;
+      return objectInfo(response);
+    });
+  }
+
+  // The timeout covers the response headers; the body then streams at the client's pace.
+  async function open(key: string): Promise<ObjectStream | null> {
+    return send("GET", key, {}, async (response) => {
+      if (await isMissing(response, "GET", key)) return null;
+      if (!response.body) throw new S3RequestError(response.status, undefined, `S3 GET ${key} answered without a body`);
+      return { ...objectInfo(response), body: response.body };
+    });
+  }
+
+  // S3 answers 204 to a delete whether or not the key existed: a HEAD tells which.
+  async function remove(key: string): Promise<boolean> {
+    if (!(await head(key))) return false;
+    await send("DELETE", key, {}, async (response) => {
+      if (!response.ok && response.status !== 404) throw await requestError(response, "DELETE", key);
+      await response.body?.cancel();
+    });
+    return true;
+  }
+
+  async function probe(): Promise<StorageProbe> {
+    const started = performance.now();
+    const key = `probes/${randomUUID()}`;
+    const payload = randomBytes(32);
+    let healthy = false;
+    try {
+      await put(key, payload, DEFAULT_CONTENT_TYPE);
+      const stored = await get(key);
+      const roundTripped = stored !== null && Buffer.from(stored.bytes).equals(payload);
+      healthy = (await remove(key)) && roundTripped;
+    } catch {
+      await remove(key).catch(() => false);
+    }
+    return { healthy, latency_ms: Math.round((performance.now() - started) * 10) / 10, driver: "s3" };
+  }
+
+  return { driver: "s3", put, get, head, open, delete: remove, probe };
+}
+
+function objectInfo(response: Response): ObjectInfo {
+  return { contentType: response.headers.get("content-type") ?? DEFAULT_CONTENT_TYPE, size: Number(response.headers.get("content-length") ?? 0) };
+}
+
+/** 404 for the key means no object; any other failure (a missing bucket included) throws. */
+async function isMissing(response: Response, method: string, key: string): Promise<boolean> {
+  if (response.ok) return false;
+  const error = await requestError(response, method, key);
+  if (response.status === 404 && error.code !== "NoSuchBucket") return true;
+  throw error;
+}
+
+async function requestError(response: Response, method: string, key: string): Promise<S3RequestError> {
+  const text = await response.text().catch(() => "");
+  const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
+  const message = /<Message>([^<]+)<\/Message>/.exec(text)?.[1];
+  return new S3RequestError(response.status, code, `S3 ${method} ${key} failed: HTTP ${response.status}${code ? ` ${code}` : ""}${message ? `: ${message}` : ""}`);
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+import type { ServerResponse } from "node:http";
+import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeServer, type RecordedRequest } from "./fake-server";
+
+// A local OpenAI Images API (https://platform.openai.com/docs/api-reference/images) for adapter
+// tests: POST /v1/images/generations and the JSON form of /v1/images/edits, validated like the real
+// one for GPT image models, answering `{created, data: [{b64_json}]}` after `delayMs`, with Bearer
+// auth and OpenAI's `{error: {message, type, param, code}}` bodies.
+
+export type OpenAIFakeFailure = "rate_limit" | "insufficient_quota" | "server_error" | "content_policy" | "unauthorized";
+export type OpenAIFakeScript = { fail?: OpenAIFakeFailure | null; delayMs?: number };
+
+export type OpenAIFake = FakeServer & {
+  token: string;
+  script(script: OpenAIFakeScript): void;
+  reset(): void;
+};
+
+const models = new Set(["gpt-image-1", "gpt-image-1-mini", "gpt-image-1.5"]);
+const sizes = new Set(["auto", "1024x1024", "1536x1024", "1024x1536"]);
+const formats = new Set(["png", "jpeg", "webp"]);
+const qualities = new Set(["auto", "low", "medium", "high"]);
+
+export async function startOpenAIFake(options: { token?: string } = {}): Promise<OpenAIFake> {
+  const token = options.token ?? "sk-test-openai-key";
+  let current: OpenAIFakeScript = {};
+
+  const server = await startFakeServer(async (request, response) => {
+    if (current.delayMs) await sleep(current.delayMs);
+    if (header(request, "authorization") !== `Bearer ${token}` || current.fail === "unauthorized") {
+      const shown = (header(request, "authorization") ?? "").replace(/^Bearer /, "").slice(0, 5);
+      return error(response, 401, `Incorrect API key provided: ${shown}***. You can find your API key at https://platform.openai.com/account/api-keys.`, "invalid_request_error", null, "invalid_api_key");
+    }
+    if (current.fail === "rate_limit") {
+      return error(response, 429, "Rate limit reached for gpt-image-1 in organization org-test on images per minute (IPM): Limit 5, Used 5, Requested 1. Please try again in 12s.", "requests", null, "rate_limit_exceeded", { "Retry-After": "12" });
+    }
+    if (current.fail === "insufficient_quota") {
+      return error(response, 429, "You exceeded your current quota, please check your plan and billing details.", "insufficient_quota", null, "insufficient_quota");
+    }
+    if (current.fail === "server_error") return error(response, 500, "The server had an error while processing your request. Sorry about that!", "server_error", null, null);
+    if (request.method === "POST" && (request.path === "/v1/images/generations" || request.path === "/v1/images/edits")) {
+      return generate(request, response, request.path.endsWith("/edits"));
+    }
+    return error(response, 404, `Invalid URL (${request.method} ${request.path})`, "invalid_request_error", null, null);
+  });
+
+  async function generate(request: RecordedRequest, response: ServerResponse, edit: boolean) {
+    const body = request.body as Record<string, unknown> | null;
+    if (!body) return error(response, 400, "We could not parse the JSON body of your request.", "invalid_request_error", null, null);
+    const invalid = invalidParam(body, edit);
+    if (invalid) return error(response, 400, invalid.message, "invalid_request_error", invalid.param, "invalid_value");
+    if (current.fail === "content_policy") {
+      return error(response, 400, "Your request was rejected as a result of our safety system. Your request may contain content that is not allowed by our safety system.", "image_generation_user_error", null, "moderation_blocked");
+    }
+    const outputFormat = String(body.output_format ?? "png");
+    const sample = await sampleOutput(outputFormat);
+    const count = Number(body.n ?? 1);
+    return sendJson(
+      response,
+      200,
+      {
+        created: Math.floor(Date.now() / 1000),
+        background: "opaque",
+        data: Array.from({ length: count }, () => ({ b64_json: sample.bytes.toString("base64") })),
+        output_format: outputFormat,
+        quality: body.quality ?? "auto",
+        size: body.size ?? "auto",
+        usage: { input_tokens: 20, output_tokens: 1056 * count, total_tokens: 20 + 1056 * count, input_tokens_details: { text_tokens: 20, image_tokens: 0 } },
+      },
+      { "x-request-id": `req_${randomBytes(16).toString("hex")}` },
+    );
+  }
+
+  return {
+    ...server,
+    token,
+    script(script) {
+      current = { ...script };
+    },
+    reset() {
+      current = {};
+      server.requests.length = 0;
+    },
+  };
+}
+
+function invalidParam(body: Record<string, unknown>, edit: boolean): { param: string; message: string } | null {
+  if (typeof body.prompt !== "string" || body.prompt === "") return { param: "prompt", message: "Missing required parameter: 'prompt'." };
+  if (!models.has(String(body.model))) return { param: "model", message: `Invalid value: '${String(body.model)}'. Value must be a GPT image model.` };
+  const n = body.n ?? 1;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 10) return { param: "n", message: "Invalid 'n': integer between 1 and 10 expected." };
+  if (body.size !== undefined && !sizes.has(String(body.size))) return { param: "size", message: `Invalid value: '${String(body.size)}'. Supported values are: 'auto', '1024x1024', '1536x1024', and '1024x1536'.` };
+  if (body.output_format !== undefined && !formats.has(String(body.output_format))) {
+    return { param: "output_format", message: `Invalid value: '${String(body.output_format)}'. Supported values are: 'png', 'jpeg', and 'webp'.` };
+  }
+  if (body.quality !== undefined && !qualities.has(String(body.quality))) return { param: "quality", message: `Invalid value: '${String(body.quality)}'.` };
+  if (edit && (!Array.isArray(body.images) || body.images.length === 0 || body.images.length > 16)) {
+    return { param: "images", message: "Invalid 'images': between 1 and 16 image references expected." };
+  }
+  return null;
+}
+
+function error(response: ServerResponse, status: number, message: string, type: string, param: string | null, code: string | null, headers: Record<string, string> = {}) {
+  sendJson(response, status, { error: { message, type, param, code } }, headers);
+}

@@ -1,0 +1,404 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Inngest, NonRetriableError, RetryAfterError } from "inngest";
+import { serve } from "inngest/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db, disconnectDb } from "../../server/db";
+import { embeddedClientOptions } from "../../server/inngest/executor/embedded-client";
+import { persistEvents } from "../../server/inngest/executor/event-store";
+import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "../../server/inngest/executor/executor";
+
+// The embedded executor against real PostgreSQL and the real SDK: test functions served by the
+// SDK's own Node handler on a local port, a test client whose sends go to the executor under
+// test, no mocks. Each test uses its own event ids; the app id is unique to this run.
+
+const appId = `executor-test-${randomUUID().slice(0, 8)}`;
+const signingKey = `signkey-test-${randomBytes(32).toString("hex")}`;
+const silent = { info() {}, warn() {}, error() {}, debug() {} };
+let current: EmbeddedExecutor;
+const client = new Inngest(embeddedClientOptions({ id: appId, sink: () => current, signingKey: () => signingKey, logger: silent }));
+const fnId = (id: string) => `${appId}-${id}`;
+
+const calls = new Map<string, number>();
+const bump = (key: string) => {
+  const next = (calls.get(key) ?? 0) + 1;
+  calls.set(key, next);
+  return next;
+};
+const seen = new Map<string, unknown[]>();
+const record = (key: string, value: unknown) => seen.set(key, [...(seen.get(key) ?? []), value]);
+type TokenData = { token: string };
+const inFlight = { now: 0, max: 0 };
+
+const functions = [
+  client.createFunction({ id: "multi-step", triggers: [{ event: "test/multi" }] }, async ({ event, step }) => {
+    const { token } = event.data as TokenData;
+    const a = await step.run("a", () => (record(`${token}:times`, Date.now()), bump(`${token}:a`), 1));
+    const b = await step.run("b", () => (record(`${token}:times`, Date.now()), bump(`${token}:b`), a + 1));
+    const c = await step.run("c", () => (record(`${token}:times`, Date.now()), bump(`${token}:c`), b + 1));
+    return { sum: a + b + c };
+  }),
+  client.createFunction({ id: "parallel", triggers: [{ event: "test/parallel" }] }, async ({ event, step }) => {
+    const { token } = event.data as TokenData;
+    const [x, y] = await Promise.all([step.run("x", () => (bump(`${token}:x`), "x")), step.run("y", () => (bump(`${token}:y`), "y"))]);
+    return step.run("z", () => (bump(`${token}:z`), `${x}${y}z`));
+  }),
+  client.createFunction({ id: "slow", triggers: [{ event: "test/slow" }] }, async ({ step }) =>
+    step.run("work", async () => {
+      inFlight.now += 1;
+      inFlight.max = Math.max(inFlight.max, inFlight.now);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      inFlight.now -= 1;
+      return "done";
+    }),
+  ),
+  client.createFunction({ id: "flaky-step", triggers: [{ event: "test/flaky" }] }, async ({ event, step }) => {
+    const { token } = event.data as TokenData;
+    return step.run("flaky", () => {
+      if (bump(token) <= 2) throw new Error(`flaky ${calls.get(token)}`);
+      return "ok";
+    });
+  }),
+  client.createFunction({ id: "catches", retries: 1, triggers: [{ event: "test/catches" }] }, async ({ event, step }) => {
+    const { token } = event.data as TokenData;
+    try {
+      await step.run("hopeless", () => {
+        throw new Error(`hopeless ${bump(token)}`);
+      });
+      return "unreachable";
+    } catch (error) {
+      return { caught: (error as Error).message };
+    }
+  }),
+  client.createFunction(
+    {
+      id: "doomed",
+      retries: 1,
+      triggers: [{ event: "test/doomed" }],
+      onFailure: async ({ event, error }) => {
+        record(`${(event.data.event.data as TokenData).token}:failure`, { message: error.message, functionId: event.data.function_id, runId: event.data.run_id });
+      },
+    },
+    async ({ event }) => {
+      const { token } = event.data as TokenData;
+      bump(token);
+      throw new Error(`always fails ${token}`);
+    },
+  ),
+  client.createFunction({ id: "refuses", retries: 3, triggers: [{ event: "test/refuses" }] }, async ({ event }) => {
+    bump((event.data as TokenData).token);
+    throw new NonRetriableError("will never work");
+  }),
+  client.createFunction({ id: "sleeper", triggers: [{ event: "test/sleep" }] }, async ({ step }) => {
+    const before = await step.run("before", () => Date.now());
+    await step.sleep("nap", "1s");
+    const after = await step.run("after", () => Date.now());
+    return { slept: after - before };
+  }),
+  client.createFunction({ id: "retry-after", retries: 4, triggers: [{ event: "test/retry-after" }] }, async ({ event, step }) => {
+    const { token } = event.data as TokenData;
+    return step.run("deliver", () => {
+      record(token, Date.now());
+      const times = seen.get(token) as number[];
+      const offsets = [500, 1500, 3000, 5000];
+      if (times.length <= offsets.length) throw new RetryAfterError("not yet", new Date((times[0] as number) + (offsets[times.length - 1] as number)));
+      return times.length;
+    });
+  }),
+  client.createFunction({ id: "parent", triggers: [{ event: "test/parent" }] }, async ({ event, step }) => {
+    const { token } = event.data as TokenData;
+    return step.sendEvent("notify-child", { name: "test/child", data: { token } });
+  }),
+  client.createFunction({ id: "child", triggers: [{ event: "test/child" }] }, async ({ event }) => {
+    record((event.data as TokenData).token, "child ran");
+    return "child done";
+  }),
+  client.createFunction({ id: "waiter", triggers: [{ event: "test/wait-start" }] }, async ({ event, step }) => {
+    const approval = await step.waitForEvent("approval", { event: "test/approved", timeout: (event.data as { timeout: string }).timeout, match: "data.requestId" });
+    return { approvedBy: (approval?.data as { by?: string } | undefined)?.by ?? null };
+  }),
+  client.createFunction({ id: "literal-waiter", triggers: [{ event: "test/literal-start" }] }, async ({ step }) => {
+    const signal = await step.waitForEvent("go", { event: "test/signal", timeout: "10s", if: 'async.data.kind == "go" && async.data.requestId == event.data.requestId' });
+    return { kind: (signal?.data as { kind?: string } | undefined)?.kind ?? null };
+  }),
+  client.createFunction({ id: "napper", triggers: [{ event: "test/nap" }] }, async ({ event, step }) => {
+    const { token } = event.data as TokenData;
+    await step.run("before", () => bump(`${token}:before`));
+    await step.sleep("long-nap", "2s");
+    await step.run("after", () => bump(`${token}:after`));
+    return "rested";
+  }),
+];
+
+let server: http.Server;
+let appUrl: string;
+const executors: EmbeddedExecutor[] = [];
+
+async function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
+  const created = http.createServer(handler);
+  await new Promise<void>((resolve) => created.listen(0, "127.0.0.1", resolve));
+  return { server: created, url: `http://127.0.0.1:${(created.address() as AddressInfo).port}` };
+}
+
+async function startExecutor(overrides: Partial<EmbeddedExecutorOptions> = {}) {
+  const executor = new EmbeddedExecutor({ appUrl, db, signingKey, retryBackoffMs: () => 100, scanIntervalMs: 500, ...overrides });
+  executors.push(executor);
+  await executor.start();
+  return executor;
+}
+
+async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const runFor = (functionId: string, eventId: string) => db.inngestRun.findFirst({ where: { appId, functionId: fnId(functionId), eventId } });
+const finishedRun = (functionId: string, eventId: string, timeoutMs?: number) =>
+  waitFor(async () => {
+    const run = await runFor(functionId, eventId);
+    return run && (run.status === "completed" || run.status === "failed") ? run : null;
+  }, timeoutMs);
+
+beforeAll(async () => {
+  ({ server, url: appUrl } = await listen(serve({ client, functions })));
+  current = await startExecutor();
+  expect(current.synced).toBe(true);
+});
+
+afterAll(async () => {
+  for (const executor of executors) await executor.stop();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await db.inngestRun.deleteMany({ where: { appId } });
+  await db.inngestEvent.deleteMany({ where: { appId } });
+  await db.inngestCronTick.deleteMany({ where: { functionId: { startsWith: `${appId}` } } });
+  await disconnectDb();
+});
+
+describe("embedded inngest executor", () => {
+  it("learns the served functions, onFailure handlers included, through the sync", () => {
+    expect(current.functionIds()).toEqual(expect.arrayContaining([fnId("multi-step"), fnId("doomed"), fnId("doomed-failure")]));
+  });
+
+  it("runs a multi-step function to completion, each step body once", async () => {
+    const token = randomUUID();
+    const sentAt = Date.now();
+    const { ids } = await client.send({ id: token, name: "test/multi", data: { token } });
+    expect(ids).toEqual([token]);
+    const run = await finishedRun("multi-step", token);
+    expect(run.status).toBe("completed");
+    expect(run.output).toEqual({ sum: 6 });
+    expect([calls.get(`${token}:a`), calls.get(`${token}:b`), calls.get(`${token}:c`)]).toEqual([1, 1, 1]);
+    expect(Object.values(run.steps as object)).toHaveLength(3);
+    const [first, second, third] = seen.get(`${token}:times`) as number[];
+    console.log(`embedded executor timings: event→first step ${(first as number) - sentAt} ms, step→step ${(second as number) - (first as number)} ms and ${(third as number) - (second as number)} ms`);
+  });
+
+  it("runs parallel steps (Promise.all) each once, then continues", async () => {
+    const token = randomUUID();
+    await client.send({ id: token, name: "test/parallel", data: { token } });
+    const run = await finishedRun("parallel", token);
+    expect(run.output).toBe("xyz");
+    expect([calls.get(`${token}:x`), calls.get(`${token}:y`), calls.get(`${token}:z`)]).toEqual([1, 1, 1]);
+  });
+
+  it("drives runs in parallel, at most 16 at once", async () => {
+    const tokens = Array.from({ length: 24 }, () => randomUUID());
+    const startedAt = Date.now();
+    await client.send(tokens.map((token) => ({ id: token, name: "test/slow", data: { token } })));
+    for (const token of tokens) expect((await finishedRun("slow", token)).output).toBe("done");
+    expect(inFlight.max).toBeLessThanOrEqual(16);
+    expect(inFlight.max).toBeGreaterThanOrEqual(8);
+    expect(Date.now() - startedAt).toBeLessThan(24 * 300 / 3);
+  });
+
+  it("retries a failing step with backoff until it succeeds", async () => {
+    const token = randomUUID();
+    await client.send({ id: token, name: "test/flaky", data: { token } });
+    const run = await finishedRun("flaky-step", token);
+    expect(run.status).toBe("completed");
+    expect(run.output).toBe("ok");
+    expect(calls.get(token)).toBe(3);
+  });
+
+  it("memoizes a step's final error for the function to catch", async () => {
+    const token = randomUUID();
+    await client.send({ id: token, name: "test/catches", data: { token } });
+    const run = await finishedRun("catches", token);
+    expect(run.status).toBe("completed");
+    expect(run.output).toEqual({ caught: "hopeless 2" });
+    expect(calls.get(token)).toBe(2);
+  });
+
+  it("runs onFailure with the error once the retries are exhausted", async () => {
+    const token = randomUUID();
+    await client.send({ id: token, name: "test/doomed", data: { token } });
+    const run = await finishedRun("doomed", token);
+    expect(run.status).toBe("failed");
+    expect(calls.get(token)).toBe(2);
+    expect(run.error).toMatchObject({ message: `always fails ${token}` });
+    const failure = await waitFor(async () => seen.get(`${token}:failure`)?.[0]);
+    expect(failure).toEqual({ message: `always fails ${token}`, functionId: fnId("doomed"), runId: run.id });
+    const handlerRun = await finishedRun("doomed-failure", `inngest/function.failed:${run.id}`);
+    expect(handlerRun.status).toBe("completed");
+  });
+
+  it("fails at once on NonRetriableError", async () => {
+    const token = randomUUID();
+    await client.send({ id: token, name: "test/refuses", data: { token } });
+    const run = await finishedRun("refuses", token);
+    expect(run.status).toBe("failed");
+    expect(calls.get(token)).toBe(1);
+  });
+
+  it("wakes a step.sleep after about a second", async () => {
+    const token = randomUUID();
+    await client.send({ id: token, name: "test/sleep", data: { token } });
+    const run = await finishedRun("sleeper", token);
+    const { slept } = run.output as { slept: number };
+    expect(slept).toBeGreaterThanOrEqual(990);
+    expect(slept).toBeLessThan(1400);
+  });
+
+  it("retries at a RetryAfterError's date to the millisecond (0.5, 1.5, 3, 5 s)", async () => {
+    const token = randomUUID();
+    await client.send({ id: token, name: "test/retry-after", data: { token } });
+    const run = await finishedRun("retry-after", token);
+    expect(run.output).toBe(5);
+    const [start, ...retries] = seen.get(token) as number[];
+    const offsets = retries.map((time) => time - (start as number));
+    console.log(`RetryAfterError attempts at +${offsets.join(", +")} ms`);
+    // Never early; late only by scheduling noise (2 shared cores under a full suite).
+    [500, 1500, 3000, 5000].forEach((expected, index) => {
+      const offset = offsets[index] as number;
+      expect(offset).toBeGreaterThanOrEqual(expected - 20);
+      expect(offset).toBeLessThanOrEqual(expected + 1000);
+    });
+    // The spacing between attempts follows the schedule, whatever the start lag.
+    expect((offsets[3] as number) - (offsets[0] as number)).toBeGreaterThanOrEqual(4500 - 40);
+  });
+
+  it("step.sendEvent starts the function the event triggers", async () => {
+    const token = randomUUID();
+    await client.send({ id: token, name: "test/parent", data: { token } });
+    const parent = await finishedRun("parent", token);
+    const { ids } = parent.output as { ids: string[] };
+    expect(ids).toHaveLength(1);
+    const child = await finishedRun("child", ids[0] as string);
+    expect(child.output).toBe("child done");
+    expect(seen.get(token)).toEqual(["child ran"]);
+  });
+
+  it("step.waitForEvent resumes on the matching event only", async () => {
+    const requestId = randomUUID();
+    await client.send({ id: requestId, name: "test/wait-start", data: { requestId, timeout: "10s" } });
+    await waitFor(async () => (await runFor("waiter", requestId))?.status === "waiting");
+    await client.send({ name: "test/approved", data: { requestId: randomUUID(), by: "mallory" } });
+    await client.send({ name: "test/approved", data: { requestId, by: "alice" } });
+    const run = await finishedRun("waiter", requestId);
+    expect(run.output).toEqual({ approvedBy: "alice" });
+  });
+
+  it("step.waitForEvent matches a literal condition", async () => {
+    const requestId = randomUUID();
+    await client.send({ id: requestId, name: "test/literal-start", data: { requestId } });
+    await waitFor(async () => (await runFor("literal-waiter", requestId))?.status === "waiting");
+    await client.send([
+      { name: "test/signal", data: { requestId, kind: "stop" } },
+      { name: "test/signal", data: { requestId, kind: "go" } },
+    ]);
+    const run = await finishedRun("literal-waiter", requestId);
+    expect(run.output).toEqual({ kind: "go" });
+  });
+
+  it("step.waitForEvent times out to null", async () => {
+    const requestId = randomUUID();
+    const sentAt = Date.now();
+    await client.send({ id: requestId, name: "test/wait-start", data: { requestId, timeout: "1s" } });
+    const run = await finishedRun("waiter", requestId);
+    expect(run.output).toEqual({ approvedBy: null });
+    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("accepts a repeated event id once", async () => {
+    const token = randomUUID();
+    const first = await client.send({ id: token, name: "test/multi", data: { token } });
+    const again = await client.send([
+      { id: token, name: "test/multi", data: { token } },
+      { id: token, name: "test/multi", data: { token } },
+    ]);
+    expect(first.ids).toEqual([token]);
+    expect(again.ids).toEqual([token, token]);
+    await finishedRun("multi-step", token);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await db.inngestRun.count({ where: { appId, functionId: fnId("multi-step"), eventId: token } })).toBe(1);
+    expect(calls.get(`${token}:a`)).toBe(1);
+  });
+
+  it("re-drives a sleeping run and an undispatched event after a restart", async () => {
+    const token = randomUUID();
+    await client.send({ id: token, name: "test/nap", data: { token } });
+    const sleeping = await waitFor(async () => {
+      const run = await runFor("napper", token);
+      return run?.status === "sleeping" ? run : null;
+    });
+    await current.stop();
+    // Written while no executor runs: what a send just before a crash leaves behind.
+    const lateToken = randomUUID();
+    await persistEvents(db, appId, [{ id: lateToken, name: "test/multi", data: { token: lateToken } }], { now: Date.now() });
+
+    current = await startExecutor();
+    const run = await finishedRun("napper", token);
+    expect(run.id).toBe(sleeping.id);
+    expect(run.status).toBe("completed");
+    expect([calls.get(`${token}:before`), calls.get(`${token}:after`)]).toEqual([1, 1]);
+    const late = await finishedRun("multi-step", lateToken);
+    expect(late.output).toEqual({ sum: 6 });
+  });
+});
+
+describe("cron triggers", () => {
+  const cronClient = new Inngest(embeddedClientOptions({ id: `${appId}-cron`, sink: () => current, signingKey: () => signingKey, logger: silent }));
+  const ticks: Array<{ name: string; cron: unknown; ts: number }> = [];
+  const ticker = cronClient.createFunction({ id: "ticker", triggers: [{ cron: "* * * * *" }] }, async ({ event }) => {
+    ticks.push({ name: event.name, cron: (event.data as { cron?: unknown }).cron, ts: event.ts ?? 0 });
+    return "ticked";
+  });
+  const tickerId = `${appId}-cron-ticker`;
+  let cronServer: http.Server;
+  let cronUrl: string;
+
+  beforeAll(async () => {
+    ({ server: cronServer, url: cronUrl } = await listen(serve({ client: cronClient, functions: [ticker] })));
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => cronServer.close(() => resolve()));
+    await db.inngestRun.deleteMany({ where: { appId: `${appId}-cron` } });
+  });
+
+  it("fires a tick on the minute, claimed by exactly one executor", async () => {
+    // A clock 0.3 s before a whole minute: the real timer path, without a one-minute wait.
+    const offset = (((59_700 - (Date.now() % 60_000)) % 60_000) + 60_000) % 60_000;
+    const shifted = await startExecutor({ appUrl: cronUrl, now: () => Date.now() + offset });
+    const other = await startExecutor({ appUrl: cronUrl });
+    const tickAt = Math.ceil((Date.now() + offset) / 60_000) * 60_000;
+
+    const run = await waitFor(async () => {
+      const found = await db.inngestRun.findFirst({ where: { functionId: tickerId, eventId: `cron:${tickerId}:${new Date(tickAt).toISOString()}` } });
+      return found?.status === "completed" ? found : null;
+    }, 5000);
+    expect(run.output).toBe("ticked");
+    expect(await other.fireCronTick(tickerId, new Date(tickAt))).toBeNull();
+    expect(await shifted.fireCronTick(tickerId, new Date(tickAt))).toBeNull();
+    expect(ticks.filter((tick) => tick.ts === tickAt)).toEqual([{ name: "inngest/scheduled.timer", cron: "* * * * *", ts: tickAt }]);
+
+    await shifted.stop();
+    await other.stop();
+  });
+});
