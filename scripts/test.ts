@@ -1,9 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { ensureDatabase, freePort, recreateDatabase } from "../server/runtime/database";
 import { applyMigrations } from "../server/runtime/migrations";
 import { ensureBuild } from "../server/runtime/build";
+import { startReplicateFake } from "../tests/fakes/replicate-fake";
 
 // `npm test`: a fresh, migrated database (on DATABASE_URL's server, or an embedded PostgreSQL),
 // the built app served on a free port, then vitest (unit + integration over HTTP) and Playwright.
@@ -12,9 +13,13 @@ import { ensureBuild } from "../server/runtime/build";
 const root = path.resolve(import.meta.dirname, "..");
 const testDataDir = path.join(root, ".data-test");
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv) {
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env });
-  return result.status ?? 1;
+/** Asynchronous on purpose: the provider fakes live in this process and must keep answering. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: "inherit", env });
+    child.on("exit", (code) => resolve(code ?? 1));
+    child.on("error", () => resolve(1));
+  });
 }
 
 async function waitForServer(url: string, child: ChildProcess) {
@@ -43,6 +48,7 @@ async function main() {
   const started = Date.now();
   const cluster = await ensureDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: testDataDir, quiet: true });
   let server: ChildProcess | null = null;
+  const fakes: Array<{ close: () => Promise<void> }> = [];
   let status = 1;
   let summary = "";
   try {
@@ -54,7 +60,14 @@ async function main() {
     const appDataDir = path.join(testDataDir, "app");
     fs.rmSync(appDataDir, { recursive: true, force: true });
     const baseUrl = `http://127.0.0.1:${port}`;
+    // A Replicate that follows the published protocol, so the webhook-and-poll path of the
+    // generation run is exercised end to end (it POSTs signed webhooks back to the app).
+    const replicate = await startReplicateFake();
+    fakes.push(replicate);
     const env: NodeJS.ProcessEnv = {
+      REPLICATE_API_TOKEN: replicate.token,
+      REPLICATE_API_BASE_URL: replicate.baseUrl,
+      REPLICATE_WEBHOOK_SECRET: replicate.webhookSecret,
       ...process.env,
       DATABASE_URL: databaseUrl,
       DATA_DIR: appDataDir,
@@ -76,7 +89,7 @@ async function main() {
     const testEnv = { ...env, TEST_BASE_URL: baseUrl };
     const report = path.join(testDataDir, "vitest-report.json");
     fs.rmSync(report, { force: true });
-    status = run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)], testEnv);
+    status = await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)], testEnv);
     summary = summarize(report);
   } finally {
     if (server?.pid) {
@@ -86,6 +99,7 @@ async function main() {
         // already gone
       }
     }
+    for (const fake of fakes) await fake.close().catch(() => undefined);
     await cluster.stop();
   }
   console.log(`npm test finished in ${Math.round((Date.now() - started) / 1000)} s`);

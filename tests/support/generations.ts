@@ -15,7 +15,8 @@ export async function waitForStatus(key: string, generationId: string, wanted: s
   while (Date.now() < deadline) {
     last = expectSuccess(await api(`/v1/content/${generationId}`, { key }));
     if (wanted.includes(last.generation_status)) return last;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // ~120 polls a minute at most: under every plan's general rate limit but Free's.
+    await new Promise((resolve) => setTimeout(resolve, 450));
   }
   expect.fail(`generation ${generationId} stayed ${last?.generation_status} instead of ${wanted.join("/")}`);
 }

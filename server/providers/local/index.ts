@@ -1,10 +1,14 @@
+import { env } from "../../env";
+import { fetchInputFile } from "../../net/fetch-input-file";
 import { createLocalAdapter } from "./local-adapter";
 
-// The built-in providers. The lead wires the SSRF-safe input fetcher through createLocalAdapter
-// options; these default instances ignore input files.
+// The built-in providers. Input files (image-to-image, image-to-video) come through the same
+// SSRF-safe fetcher as webhooks: public HTTPS only, the checked address, no redirects.
 
-export const localAdapter = createLocalAdapter("local");
-export const localBackupAdapter = createLocalAdapter("local-backup");
+const fetchInput = async (url: string) => (await fetchInputFile(url, { allowLoopback: env().WEBHOOK_ALLOW_LOOPBACK })).bytes;
+
+export const localAdapter = createLocalAdapter("local", { fetchInput });
+export const localBackupAdapter = createLocalAdapter("local-backup", { fetchInput });
 
 export { createLocalAdapter, localPredictionId, type LocalAdapterOptions } from "./local-adapter";
 export { localProviderFaults, planFaults, setLocalProviderFaults, type FaultOutcome, type FaultPlan } from "./faults";

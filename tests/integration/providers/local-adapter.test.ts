@@ -97,6 +97,7 @@ describe("local adapter: success", () => {
   });
 
   it("fetches input files through the injected fetcher, and ignores them without one", async () => {
+    // The app's own instances use the SSRF-safe fetcher (server/providers/local/index.ts).
     const requested: string[] = [];
     const green = await png("#00ff00");
     const withFetcher = createLocalAdapter("local", {
@@ -107,8 +108,9 @@ describe("local adapter: success", () => {
     });
     const job = imageJob({ inputFiles: ["https://example.com/input.png"] });
     const blended = outputsOf(await withFetcher.submit(job))[0]!;
-    const ignored = outputsOf(await localAdapter.submit(job))[0]!;
-    const plain = outputsOf(await localAdapter.submit({ ...job, inputFiles: [] }))[0]!;
+    const withoutFetcher = createLocalAdapter("local");
+    const ignored = outputsOf(await withoutFetcher.submit(job))[0]!;
+    const plain = outputsOf(await withoutFetcher.submit({ ...job, inputFiles: [] }))[0]!;
     expect(requested).toEqual(["https://example.com/input.png"]);
     expect(Buffer.from(blended.bytes).equals(Buffer.from(plain.bytes))).toBe(false);
     expect(Buffer.from(ignored.bytes).equals(Buffer.from(plain.bytes))).toBe(true);

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import sharp from "sharp";
+import { db } from "@/server/db";
+import { api, expectError, expectSuccess } from "../support/http";
+import { accountWithKey } from "../support/fixtures";
+import { waitForStatus } from "../support/generations";
+
+// The accepted-then-callback path: the test server talks to a local Replicate that follows the
+// published protocol (scripts/test.ts starts it). The prediction is accepted, the fake POSTs a
+// signed webhook to /api/providers/replicate/callback, the run wakes, polls, downloads the output.
+
+describe("a webhook provider end to end (Replicate protocol)", () => {
+  it("runs accepted → processing → succeeded through the signed callback", async () => {
+    const { key, accountId } = await accountWithKey();
+    const created = await api("/v1/generate/image/black-forest-labs/flux-schnell", { key, method: "POST", body: { generation_prompt: "a red kite", generation_provider_order: "replicate" } });
+    const data = expectSuccess(created, 202);
+    expect(data.generation_provider_order).toEqual(["replicate"]);
+    const record = await waitForStatus(key, data.generation_id);
+    expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
+    expect(record.generation_prediction_id).toEqual(expect.any(String));
+    const file = await fetch(record.generation_output_file[0]);
+    expect(file.status).toBe(200);
+    const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
+    expect(["png", "jpeg", "webp"]).toContain(meta.format);
+    const attempt = await db.providerAttempt.findFirstOrThrow({ where: { generationId: data.generation_id } });
+    expect(attempt).toMatchObject({ provider: "replicate", outcome: "succeeded", predictionId: record.generation_prediction_id });
+    expect((await db.ledgerEntry.findMany({ where: { generationId: data.generation_id } })).map((entry) => entry.type).sort()).toEqual(["charge", "reserve"]);
+    expect(accountId).toBeTruthy();
+  });
+});
+
+describe("POST /api/providers/{provider}/callback", () => {
+  it("refuses an unsigned callback, an unknown provider and an oversized body in the envelope", async () => {
+    const unsigned = await api("/api/providers/replicate/callback", { method: "POST", body: { id: "p1", status: "succeeded" } });
+    expectError(unsigned, "ERR1002", "authentication_failed", 401, false);
+    expectError(await api("/api/providers/nobody/callback", { method: "POST", body: {} }), "ERR1006", "not_found", 404, false);
+    expectError(await api("/api/providers/local/callback", { method: "POST", body: {} }), "ERR1006", "not_found", 404, false);
+    const huge = await api("/api/providers/replicate/callback", { method: "POST", rawBody: JSON.stringify({ pad: "x".repeat(1_100_000) }) });
+    expectError(huge, "ERR1011", "payload_too_large", 413, false);
+  });
+});

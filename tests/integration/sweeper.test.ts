@@ -1,0 +1,45 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { db } from "@/server/db";
+import { createAccount } from "@/server/accounts/create-account";
+import { reserveCredits } from "@/server/credits/reserve-credits";
+import { sweepStaleGenerations } from "@/server/inngest/functions/sweep-stale-generations";
+
+// The sweeper: no reservation is ever orphaned by a generation stuck in flight.
+
+async function stuckGeneration(accountId: string, status: "pending" | "processing", createdAt: Date) {
+  const generation = await db.generation.create({
+    data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status, estimatedCost: "0.002", providerOrder: ["local", "local-backup"], createdAt },
+  });
+  await db.$transaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 2, modelIdentifier: "darkroom/lumen-image", description: "test" }));
+  return generation.id;
+}
+
+describe("sweepStaleGenerations", () => {
+  it("fails and refunds generations past every provider's timeout, and leaves younger ones", async () => {
+    const { account_id: accountId } = await db.$transaction((tx) => createAccount(tx, { email: `sweep-${randomUUID()}@test.local` }));
+    const now = new Date();
+    // lumen-image: 60 s timeout × 2 providers + 60 s margin = 180 s.
+    const stale = await stuckGeneration(accountId, "processing", new Date(now.getTime() - 200_000));
+    const stalePending = await stuckGeneration(accountId, "pending", new Date(now.getTime() - 500_000));
+    const young = await stuckGeneration(accountId, "processing", new Date(now.getTime() - 100_000));
+
+    // The running app's own cron may sweep them first; either way each ends failed exactly once.
+    const { swept } = await sweepStaleGenerations(now);
+    expect(swept).not.toContain(young);
+
+    for (const id of [stale, stalePending]) {
+      const row = await db.generation.findUniqueOrThrow({ where: { id } });
+      expect(row).toMatchObject({ status: "failed", errorCode: "ERR4001" });
+      expect((await db.ledgerEntry.findMany({ where: { generationId: id } })).map((entry) => entry.type).sort()).toEqual(["refund", "reserve"]);
+    }
+    expect((await db.generation.findUniqueOrThrow({ where: { id: young } })).status).toBe("processing");
+    const account = await db.account.findUniqueOrThrow({ where: { id: accountId } });
+    expect(Number(account.creditBalance)).toBe(0.998);
+
+    // A second sweep changes nothing.
+    const again = await sweepStaleGenerations(now);
+    expect(again.swept).not.toContain(stale);
+    expect(await db.ledgerEntry.count({ where: { generationId: stale, type: "refund" } })).toBe(1);
+  });
+});
