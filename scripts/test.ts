@@ -81,6 +81,8 @@ async function main() {
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
       NODE_ENV: "test",
       LOCAL_PROVIDER_PROMPT_FAULTS: "1",
+      // Webhook receivers in the suites listen on 127.0.0.1 (refused in production).
+      WEBHOOK_ALLOW_LOOPBACK: "1",
       NEXT_TELEMETRY_DISABLED: "1",
     };
     server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "inherit", "inherit"], detached: true });

@@ -55,6 +55,11 @@ const envSchema = z.object({
   FAL_QUEUE_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://queue.fal.run")),
   FAL_JWKS_URL: z.preprocess(emptyAsUndefined, z.url().default("https://rest.alpha.fal.ai/.well-known/jwks.json")),
   OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.openai.com")),
+  /** E-mail through Resend when set; without it the outbox table is the delivery (the dashboard's dev mailbox). */
+  RESEND_API_KEY: optionalString,
+  /** Resend's API address, for a local server in tests and offline demos. */
+  RESEND_BASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  EMAIL_FROM: z.preprocess(emptyAsUndefined, z.string().default("Darkroom <alerts@darkroom.local>")),
   /** JSON: how the built-in local providers fail, stall or slow down (server/providers/local/fault-config.ts). */
   LOCAL_PROVIDER_FAULTS: z.preprocess(emptyAsUndefined, localProviderFaultsEnvSchema.optional()),
 });
@@ -70,10 +75,13 @@ export function env(): Env {
       const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
       throw new Error(`Invalid configuration: ${problems}`);
     }
-    if (parsed.data.WEBHOOK_ALLOW_LOOPBACK && parsed.data.NODE_ENV === "production") {
+    // Next's server runtime forces NODE_ENV=production even for a local `npm start`; the boot
+    // process records the environment the operator chose, and the guards judge by that.
+    const deployment = process.env.DARKROOM_DEPLOYMENT_ENV ?? parsed.data.NODE_ENV;
+    if (parsed.data.WEBHOOK_ALLOW_LOOPBACK && deployment === "production") {
       throw new Error("Invalid configuration: WEBHOOK_ALLOW_LOOPBACK is for development and tests; refused in production");
     }
-    if (parsed.data.LOCAL_PROVIDER_PROMPT_FAULTS && parsed.data.NODE_ENV === "production") {
+    if (parsed.data.LOCAL_PROVIDER_PROMPT_FAULTS && deployment === "production") {
       throw new Error("Invalid configuration: LOCAL_PROVIDER_PROMPT_FAULTS is for tests and demos; refused in production");
     }
     cached = parsed.data;
@@ -85,6 +93,11 @@ export function env(): Env {
 export function appUrl(): string {
   const config = env();
   return (config.APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, "");
+}
+
+/** "production" when the operator runs a production deployment (see DARKROOM_DEPLOYMENT_ENV). */
+export function isProductionDeployment() {
+  return (process.env.DARKROOM_DEPLOYMENT_ENV ?? env().NODE_ENV) === "production";
 }
 
 /** For tests and boot code that change process.env after a first read. */

@@ -4,7 +4,6 @@ import { changePlan } from "../accounts/change-plan";
 import { createAccount, plans } from "../accounts/create-account";
 import { formatCredits, parseCreditsToMillis } from "../catalog/money";
 import { addCredits } from "../credits/add-credits";
-import type { Tx } from "../db";
 import { env, regions, setRuntimeEnv } from "../env";
 import { ApiError, invalidRequest } from "../http/errors";
 import { createApiKey } from "../keys/create-key";
@@ -15,35 +14,12 @@ import { rotateApiKey } from "../keys/rotate-key";
 import { resolveScopes, scopePresetNames } from "../keys/scopes";
 import type { DatabaseHandle } from "../runtime/database";
 import { log } from "../runtime/log";
+import { ACTOR, list, oneOf, uuidFlag, type Command, type Flags } from "./commands/command";
+import { webhookCommands } from "./commands/webhook";
 
 // The operator CLI: `npm run cli -- <command> [--flag value]`. Prints exactly one JSON object on
 // stdout (logs go to stderr). Exit 0 on success, 2 on bad input (ERR1001, ERR1006), 1 otherwise.
 // Flags are checked before the database starts; every mutation is one transaction, actor system.
-
-type Flags = Record<string, string>;
-type Command = {
-  usage: string;
-  required: string[];
-  optional: string[];
-  /** Validates flags without the database; returns the work to run in a transaction. */
-  prepare(flags: Flags): (tx: Tx) => Promise<Record<string, unknown>>;
-};
-
-const ACTOR = "system";
-
-function uuidFlag(flags: Flags, name: string): string {
-  const value = flags[name] ?? "";
-  if (!z.guid().safeParse(value).success) throw invalidRequest(`--${name} must be a UUID.`, [{ field: name, message: "must be a UUID" }]);
-  return value;
-}
-
-function oneOf(flags: Flags, name: string, allowed: readonly string[]): string | undefined {
-  const value = flags[name];
-  if (value !== undefined && !allowed.includes(value)) {
-    throw invalidRequest(`--${name} must be one of ${allowed.join(", ")}.`, [{ field: name, message: `must be one of ${allowed.join(", ")}` }]);
-  }
-  return value;
-}
 
 function positiveCredits(flags: Flags, name: string): number | undefined {
   const value = flags[name];
@@ -51,10 +27,6 @@ function positiveCredits(flags: Flags, name: string): number | undefined {
   const millis = parseCreditsToMillis(value, name);
   if (millis <= 0) throw invalidRequest(`--${name} must be greater than zero.`, [{ field: name, message: "must be greater than zero" }]);
   return millis;
-}
-
-function list(value: string | undefined): string[] | undefined {
-  return value?.split(",").map((item) => item.trim()).filter((item) => item !== "");
 }
 
 const isoDateTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -174,6 +146,7 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  ...webhookCommands,
 };
 
 function usageError(message: string): ApiError {

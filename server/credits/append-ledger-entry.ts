@@ -1,11 +1,13 @@
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
+import { evaluateThresholds } from "../alerts/evaluate-thresholds";
 import type { Tx } from "../db";
 import type { LedgerEntryType } from "../generated/prisma/enums";
 import { formatCredits } from "../catalog/money";
 import { millisToDecimalString, type Millicredits } from "./money";
 
-// The one place a ledger row is written: the entry, the account's balance (when it moves) and
-// the activity event, all in the caller's transaction, after the caller locked the account row.
+// The one place a ledger row is written: the entry, the account's balance (when it moves), the
+// activity event and the low-balance thresholds, all in the caller's transaction, after the caller
+// locked the account row.
 
 type AppendInput = {
   accountId: string;
@@ -52,5 +54,9 @@ export async function appendLedgerEntry(tx: Tx, input: AppendInput): Promise<str
       ...(input.sourceKey ? { source_key: input.sourceKey } : {}),
     },
   });
+  // Low-balance alerts fire and re-arm in the same transaction as the movement (spec §6.7).
+  if (input.balanceAfterMillis !== input.balanceBeforeMillis) {
+    await evaluateThresholds(tx, { accountId: input.accountId, balanceBeforeMillis: input.balanceBeforeMillis, balanceAfterMillis: input.balanceAfterMillis, ledgerEntryId: entry.id });
+  }
   return entry.id;
 }

@@ -18,11 +18,28 @@ export const providerResultReceived = eventType("provider/result.received", {
   }),
 });
 
-/** A generation reached a terminal state: fan out webhook deliveries (next issue). */
+/** A generation reached a terminal state: fan out webhook deliveries (webhook-fan-out). */
 export const generationFinished = eventType("generation/finished", {
   schema: z.object({
     generationId: z.string().uuid(),
     accountId: z.string().uuid(),
     status: z.enum(["succeeded", "failed", "canceled"]),
   }),
+});
+
+/**
+ * A webhook delivery is due: attempt it, retrying on the spec's schedule. `fromAttempt` numbers
+ * the first attempt of this run (1, or the next number when a failed delivery is re-sent).
+ * Event id `webhook-delivery:<delivery id>`; a re-send of a failed delivery has its own.
+ */
+export const webhookDeliveryRequested = eventType("webhook/delivery.requested", {
+  schema: z.object({ deliveryId: z.string().uuid(), fromAttempt: z.number().int().min(1) }),
+});
+
+/**
+ * One or more low-balance thresholds fired in a committed ledger movement: send the alert's
+ * email and `credits.low_balance` webhook event. Id `low-balance:<notification id>`.
+ */
+export const lowBalanceFired = eventType("alerts/low-balance.fired", {
+  schema: z.object({ accountId: z.string().uuid(), notificationId: z.string().uuid() }),
 });

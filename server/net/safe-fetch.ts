@@ -20,6 +20,8 @@ export type SafeFetchOptions = {
   maxBytes?: number;
   allowLoopback?: boolean;
   resolver?: Resolver;
+  /** Certificate authorities for https instead of Node's bundled ones (tests trust a self-signed receiver). */
+  ca?: string | Buffer | Array<string | Buffer>;
 };
 
 export type SafeFetchResponse = {
@@ -78,6 +80,7 @@ function request(
       agent: false, // no pooled socket from an earlier resolution
       lookup: pinnedLookup(addresses),
       ...(url.protocol === "https:" && !isIP(hostname) ? { servername: hostname } : {}),
+      ...(url.protocol === "https:" && options.ca ? { ca: options.ca } : {}),
     });
 
     const onAbort = () => fail(signal.reason);

@@ -9,6 +9,8 @@ import { log } from "./log";
 
 export async function bootRuntime(options: { quiet?: boolean } = {}): Promise<DatabaseHandle> {
   const config = env();
+  // Decided once, from the operator's NODE_ENV, before Next sets its own (server/env.ts).
+  process.env.DARKROOM_DEPLOYMENT_ENV ??= config.NODE_ENV;
   ensureAuthSecret();
   const database = await ensureDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, quiet: options.quiet });
   setRuntimeEnv("DATABASE_URL", database.url);

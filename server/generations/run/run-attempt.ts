@@ -3,6 +3,7 @@ import { db } from "../../db";
 import { ProviderError, type ProviderResult } from "../../providers/types";
 import { adapterFor } from "../../providers/registry";
 import { log } from "../../runtime/log";
+import { emitGenerationStarted } from "../../webhooks/emit-generation-event";
 import type { AttemptError, AttemptOutcome } from "./attempt-outcome";
 import { providerJobFor } from "./provider-job";
 import { storeOutputs } from "./store-outputs";
@@ -61,10 +62,12 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
   const adapter = adapterFor(provider);
   // A synchronous provider names its prediction up front, so a cancel can reach it mid-submit.
   const namedUpFront = adapter.predictionIdFor?.(job) ?? null;
-  await db.generation.updateMany({
+  const moved = await db.generation.updateMany({
     where: { id: generationId, status: { in: ["pending", "processing"] } },
     data: { status: "processing", providerUsed: provider, predictionId: namedUpFront, startedAt: row.startedAt ?? startedAt },
   });
+  // The first time a provider takes it: generation.started to subscribed endpoints.
+  if (moved.count === 1 && row.status === "pending") await emitGenerationStarted(generationId);
 
   try {
     const submitted = await adapter.submit(job);

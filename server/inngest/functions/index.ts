@@ -1,8 +1,21 @@
 import type { InngestFunction } from "inngest";
+import { alertDispatch } from "./alert-dispatch";
+import { alertDispatchSweep } from "./alert-dispatch-sweep";
 import { runGeneration } from "./run-generation";
 import { sweepStaleGenerationsFunction } from "./sweep-stale-generations";
+import { webhookDelivery } from "./webhook-delivery";
+import { webhookFanOut } from "./webhook-fan-out";
+import { webhookLogRetention } from "./webhook-log-retention";
 
 // Every function the app serves (app/api/inngest/route.ts) and so every function either executor
 // runs. Add a new function here; nothing else registers it.
 
-export const functions: InngestFunction.Any[] = [runGeneration, sweepStaleGenerationsFunction];
+export const functions: InngestFunction.Any[] = [
+  runGeneration,
+  sweepStaleGenerationsFunction,
+  webhookFanOut,
+  webhookDelivery,
+  webhookLogRetention,
+  alertDispatch,
+  alertDispatchSweep,
+];

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import type { Tx } from "../../db";
+import { invalidRequest } from "../../http/errors";
+
+// What every CLI command is, and the flag readers they share (server/cli/main.ts runs them).
+
+export type Flags = Record<string, string>;
+
+export type Command = {
+  usage: string;
+  required: string[];
+  optional: string[];
+  /** Validates flags without the database; returns the work to run in a transaction. */
+  prepare(flags: Flags): (tx: Tx) => Promise<Record<string, unknown>>;
+};
+
+export const ACTOR = "system";
+
+export function uuidFlag(flags: Flags, name: string): string {
+  const value = flags[name] ?? "";
+  if (!z.guid().safeParse(value).success) throw invalidRequest(`--${name} must be a UUID.`, [{ field: name, message: "must be a UUID" }]);
+  return value;
+}
+
+export function oneOf(flags: Flags, name: string, allowed: readonly string[]): string | undefined {
+  const value = flags[name];
+  if (value !== undefined && !allowed.includes(value)) {
+    throw invalidRequest(`--${name} must be one of ${allowed.join(", ")}.`, [{ field: name, message: `must be one of ${allowed.join(", ")}` }]);
+  }
+  return value;
+}
+
+export function list(value: string | undefined): string[] | undefined {
+  return value?.split(",").map((item) => item.trim()).filter((item) => item !== "");
+}

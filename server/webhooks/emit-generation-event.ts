@@ -1,0 +1,31 @@
+import { db } from "../db";
+import { toGenerationRecord } from "../generations/generation-record";
+import { log } from "../runtime/log";
+import { emitWebhookEvent } from "./emit-webhook-event";
+import type { QueueResult } from "./queue-deliveries";
+
+// Generation events carry the generation record as GET /v1/content/{id} shows it. Each kind is
+// emitted once per generation: the event key is `<event>:<generation id>`.
+
+export type GenerationEventKind = "generation.started" | "generation.completed" | "generation.failed" | "generation.canceled";
+
+const terminalEvents = { succeeded: "generation.completed", failed: "generation.failed", canceled: "generation.canceled" } as const;
+
+/** The terminal event for a generation's status, or null while it is in flight. */
+export function terminalEventFor(status: string): GenerationEventKind | null {
+  return status in terminalEvents ? terminalEvents[status as keyof typeof terminalEvents] : null;
+}
+
+export async function emitGenerationEvent(generationId: string, event: GenerationEventKind): Promise<QueueResult | null> {
+  const row = await db.generation.findUnique({ where: { id: generationId }, include: { account: { select: { plan: true } } } });
+  if (!row) return null;
+  const { account, ...generation } = row;
+  return emitWebhookEvent({ accountId: row.accountId, event, eventKey: `${event}:${generationId}`, data: toGenerationRecord(generation, account.plan) });
+}
+
+/** For the run (run-attempt.ts): queued once per generation, and a webhook problem never stops the run. */
+export async function emitGenerationStarted(generationId: string): Promise<void> {
+  await emitGenerationEvent(generationId, "generation.started").catch((error: unknown) => {
+    log.error("generation.started webhook not queued", { generationId, error: error instanceof Error ? error.message : String(error) });
+  });
+}

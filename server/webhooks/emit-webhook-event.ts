@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { db } from "../db";
+import { isWebhookEventKind, type WebhookEventKind } from "./event-kinds";
+import { queueDeliveries, type QueueResult } from "./queue-deliveries";
+
+// The one way an event reaches customer endpoints: every endpoint of the account subscribed to it
+// gets a delivery (enabled) or a dead letter (disabled). `eventKey` names the event itself:
+// `generation.completed:<generation id>`, `credits.low_balance:<unique>`; emitting the same key
+// again is a no-op per endpoint. Call it after the change it reports has committed.
+
+export type EmitWebhookEventInput = {
+  accountId: string;
+  event: WebhookEventKind;
+  eventKey: string;
+  /** The event's `webhook_data`: plain JSON. */
+  data: Record<string, unknown>;
+};
+
+export async function emitWebhookEvent(input: EmitWebhookEventInput): Promise<QueueResult> {
+  if (!isWebhookEventKind(input.event)) throw new Error(`Unknown webhook event: ${String(input.event)}`);
+  if (input.eventKey.trim() === "") throw new Error("A webhook event needs an event key");
+  if (!z.guid().safeParse(input.accountId).success) return { created: [], duplicates: [], deadLetters: [] };
+  const endpoints = await db.webhookEndpoint.findMany({ where: { accountId: input.accountId, events: { has: input.event } }, select: { id: true, enabled: true } });
+  return queueDeliveries(endpoints, input);
+}

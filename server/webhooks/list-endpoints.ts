@@ -1,0 +1,10 @@
+import { z } from "zod";
+import type { Db } from "../db";
+import { toWebhookEndpointRecord, type WebhookEndpointRecord } from "./endpoint-record";
+
+/** An account's endpoints, newest first, without their secrets. */
+export async function listWebhookEndpoints(db: Db, accountId: string): Promise<WebhookEndpointRecord[]> {
+  if (!z.guid().safeParse(accountId).success) return [];
+  const rows = await db.webhookEndpoint.findMany({ where: { accountId }, orderBy: [{ createdAt: "desc" }, { id: "asc" }] });
+  return rows.map(toWebhookEndpointRecord);
+}

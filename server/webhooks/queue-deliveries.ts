@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import { db } from "../db";
+import type { Prisma } from "../generated/prisma/client";
+import { inngest } from "../inngest/client";
+import { webhookDeliveryRequested } from "../inngest/events";
+import type { WebhookEventKind } from "./event-kinds";
+import type { WebhookBody } from "./webhook-body";
+
+// One event to a set of endpoints: an enabled endpoint gets a webhook_delivery and a delivery run,
+// a disabled one a dead letter (spec §6 rule 6). Both are unique per (endpoint, event key), so a
+// repeated or overlapping emit of the same event changes nothing: one delivery per endpoint.
+
+export type QueuedEvent = {
+  accountId: string;
+  event: WebhookEventKind;
+  eventKey: string;
+  data: Record<string, unknown>;
+  /** When the event happened (default now). */
+  occurredAt?: Date;
+};
+
+export type QueueResult = {
+  /** Deliveries created by this call, each with its run requested. */
+  created: string[];
+  /** Deliveries that already existed for this event key (not sent again). */
+  duplicates: string[];
+  /** Dead letters for disabled endpoints (new or existing). */
+  deadLetters: string[];
+};
+
+/**
+ * `webhook/delivery.requested` for each delivery. A first run's event id is
+ * `webhook-delivery:<delivery id>`, so requesting it again is harmless; a re-send names its own
+ * (the database allows one re-send at a time).
+ */
+export async function requestDeliveries(deliveries: Array<{ deliveryId: string; fromAttempt: number; eventId?: string }>) {
+  if (deliveries.length === 0) return;
+  await inngest.send(
+    deliveries.map(({ deliveryId, fromAttempt, eventId }) => webhookDeliveryRequested.create({ deliveryId, fromAttempt }, { id: eventId ?? `webhook-delivery:${deliveryId}` })),
+  );
+}
+
+export async function queueDeliveries(endpoints: Array<{ id: string; enabled: boolean }>, input: QueuedEvent): Promise<QueueResult> {
+  const occurredAt = (input.occurredAt ?? new Date()).toISOString();
+  // Plain JSON from here on: what is stored is exactly what will be sent.
+  const data = JSON.parse(JSON.stringify(input.data)) as Record<string, unknown>;
+  const enabled = endpoints.filter((endpoint) => endpoint.enabled);
+  const disabled = endpoints.filter((endpoint) => !endpoint.enabled);
+  const result: QueueResult = { created: [], duplicates: [], deadLetters: [] };
+
+  if (enabled.length > 0) {
+    const planned = new Map(enabled.map((endpoint) => [endpoint.id, randomUUID()]));
+    await db.webhookDelivery.createMany({
+      data: enabled.map((endpoint) => {
+        const id = planned.get(endpoint.id) as string;
+        const body: WebhookBody = { webhook_event: input.event, webhook_timestamp: occurredAt, webhook_delivery_id: id, webhook_data: data };
+        return { id, endpointId: endpoint.id, accountId: input.accountId, event: input.event, eventKey: input.eventKey, payload: body as unknown as Prisma.InputJsonObject };
+      }),
+      skipDuplicates: true,
+    });
+    const rows = await db.webhookDelivery.findMany({
+      where: { endpointId: { in: enabled.map((endpoint) => endpoint.id) }, eventKey: input.eventKey },
+      select: { id: true, endpointId: true, status: true, attemptCount: true },
+    });
+    const toRequest: string[] = [];
+    for (const row of rows) {
+      if (planned.get(row.endpointId) === row.id) {
+        result.created.push(row.id);
+        toRequest.push(row.id);
+      } else {
+        result.duplicates.push(row.id);
+        // Created by an emit that stopped before its request went out: request it (same event id).
+        if (row.status === "pending" && row.attemptCount === 0) toRequest.push(row.id);
+      }
+    }
+    await requestDeliveries(toRequest.map((deliveryId) => ({ deliveryId, fromAttempt: 1 })));
+  }
+
+  if (disabled.length > 0) {
+    const payload = { webhook_event: input.event, webhook_timestamp: occurredAt, webhook_data: data } as unknown as Prisma.InputJsonObject;
+    await db.deadLetter.createMany({
+      data: disabled.map((endpoint) => ({ endpointId: endpoint.id, accountId: input.accountId, event: input.event, eventKey: input.eventKey, payload, reason: "endpoint_disabled" })),
+      skipDuplicates: true,
+    });
+    const rows = await db.deadLetter.findMany({ where: { endpointId: { in: disabled.map((endpoint) => endpoint.id) }, eventKey: input.eventKey }, select: { id: true } });
+    result.deadLetters.push(...rows.map((row) => row.id));
+  }
+  return result;
+}

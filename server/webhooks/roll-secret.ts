@@ -1,0 +1,29 @@
+import { recordActivity, type ActivityActor } from "../activity/record-activity";
+import type { Tx } from "../db";
+import { newWebhookSecret } from "./endpoint-secret";
+import { findWebhookEndpoint } from "./find-endpoint";
+
+// Replaces the signing secret at once: attempts from now on are signed with the new one. The new
+// secret is returned once.
+
+export type RollWebhookSecretInput = {
+  webhookId: string;
+  /** When given, the endpoint must belong to this account (dashboard callers). */
+  accountId?: string;
+  actor: ActivityActor;
+};
+
+export async function rollWebhookSecret(tx: Tx, input: RollWebhookSecretInput): Promise<{ webhook_id: string; secret: string }> {
+  const endpoint = await findWebhookEndpoint(tx, input.webhookId, input.accountId);
+  const secret = newWebhookSecret();
+  await tx.webhookEndpoint.update({ where: { id: endpoint.id }, data: { secret } });
+  await recordActivity(tx, {
+    accountId: endpoint.accountId,
+    actor: input.actor,
+    category: "webhook",
+    action: "webhook.secret_rolled",
+    description: `Signing secret of webhook endpoint ${endpoint.url} rolled`,
+    metadata: { webhook_id: endpoint.id, url: endpoint.url },
+  });
+  return { webhook_id: endpoint.id, secret };
+}

@@ -1,0 +1,40 @@
+import { randomUUID } from "node:crypto";
+import { recordActivity, type ActivityActor } from "../activity/record-activity";
+import { db } from "../db";
+import { invalidRequest } from "../http/errors";
+import { findWebhookEndpoint } from "./find-endpoint";
+import { queueDeliveries } from "./queue-deliveries";
+
+// "Send test event": a `webhook.test` delivery to this endpoint only, whatever it subscribes to,
+// signed and retried like any other, so a receiver can be checked end to end.
+
+export type SendTestEventInput = {
+  webhookId: string;
+  /** When given, the endpoint must belong to this account (dashboard callers). */
+  accountId?: string;
+  actor: ActivityActor;
+};
+
+export async function sendTestEvent(input: SendTestEventInput): Promise<{ webhook_id: string; delivery_id: string; webhook_event: "webhook.test" }> {
+  const endpoint = await findWebhookEndpoint(db, input.webhookId, input.accountId);
+  if (!endpoint.enabled) throw invalidRequest("The webhook endpoint is disabled: enable it before sending a test event.", [{ field: "webhook_id", message: "endpoint is disabled" }]);
+
+  const queued = await queueDeliveries([endpoint], {
+    accountId: endpoint.accountId,
+    event: "webhook.test",
+    eventKey: `webhook.test:${randomUUID()}`,
+    data: { webhook_id: endpoint.id, message: "A test event from Darkroom: your endpoint receives and verifies webhooks." },
+  });
+  const deliveryId = queued.created[0] as string;
+  await db.$transaction((tx) =>
+    recordActivity(tx, {
+      accountId: endpoint.accountId,
+      actor: input.actor,
+      category: "webhook",
+      action: "webhook.test_sent",
+      description: `Test event sent to webhook endpoint ${endpoint.url}`,
+      metadata: { webhook_id: endpoint.id, delivery_id: deliveryId },
+    }),
+  );
+  return { webhook_id: endpoint.id, delivery_id: deliveryId, webhook_event: "webhook.test" };
+}

@@ -1,0 +1,334 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db, disconnectDb } from "../../../server/db";
+import { ApiError } from "../../../server/http/errors";
+import { registerExecutor, unregisterExecutor, type EventSink } from "../../../server/inngest/executor/registry";
+import type { Resolver } from "../../../server/net/resolve-and-check";
+import { createWebhookEndpoint } from "../../../server/webhooks/create-endpoint";
+import { emitWebhookEvent } from "../../../server/webhooks/emit-webhook-event";
+import { failDelivery } from "../../../server/webhooks/fail-delivery";
+import { listWebhookEndpoints } from "../../../server/webhooks/list-endpoints";
+import { purgeWebhookLogs } from "../../../server/webhooks/purge-webhook-logs";
+import { replayDeadLetter } from "../../../server/webhooks/replay-dead-letter";
+import { resendDelivery } from "../../../server/webhooks/resend-delivery";
+import { rollWebhookSecret } from "../../../server/webhooks/roll-secret";
+import { sendTestEvent } from "../../../server/webhooks/send-test-event";
+import { updateWebhookEndpoint } from "../../../server/webhooks/update-endpoint";
+import { createTestAccount } from "../../support/fixtures";
+
+// Endpoints, events, dead letters, replay, re-send and retention against the real database. The
+// events these functions send are caught by a sink registered in this process, so the running
+// test app does not deliver them: what is checked here is exactly what was queued.
+
+type SentEvent = { id: string; name: string; data: { deliveryId: string; fromAttempt: number } };
+const sent: SentEvent[] = [];
+const sink: EventSink = {
+  async ingestEvents(_appId, events) {
+    sent.push(...(events as SentEvent[]));
+    return (events as SentEvent[]).map((event) => event.id);
+  },
+};
+
+const publicResolver: Resolver = async () => [{ address: "93.184.215.14", family: 4 }];
+const strict = { allowLoopback: false, resolver: publicResolver };
+const PUBLIC_URL = "https://hooks.example.com/darkroom";
+
+async function endpoint(accountId: string, options: { events?: string[]; url?: string } = {}) {
+  return db.$transaction((tx) => createWebhookEndpoint(tx, { accountId, url: options.url ?? PUBLIC_URL, events: options.events, actor: "system", network: { resolver: publicResolver } }));
+}
+
+async function setEnabled(webhookId: string, enabled: boolean) {
+  return db.$transaction((tx) => updateWebhookEndpoint(tx, { webhookId, enabled, actor: "system" }));
+}
+
+async function caught(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => null,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+const sentFor = (deliveryId: string) => sent.filter((event) => event.data.deliveryId === deliveryId);
+
+beforeAll(() => registerExecutor(sink));
+
+afterAll(async () => {
+  unregisterExecutor(sink);
+  await disconnectDb();
+});
+
+describe("webhook endpoints", () => {
+  it("creates an endpoint with a whsec_ secret shown once, the default events and an audit entry", async () => {
+    const { accountId } = await createTestAccount();
+    const created = await endpoint(accountId);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(created).toMatchObject({
+      account_id: accountId,
+      webhook_url: PUBLIC_URL,
+      webhook_enabled: true,
+      webhook_events: ["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance"],
+      webhook_disabled_at: null,
+    });
+    const row = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.webhook_id } });
+    expect(row.secret).toBe(created.secret);
+
+    const listed = await listWebhookEndpoints(db, accountId);
+    expect(listed).toHaveLength(1);
+    expect(JSON.stringify(listed)).not.toContain(created.secret);
+
+    const activity = await db.activityEvent.findFirstOrThrow({ where: { accountId, action: "webhook.created" } });
+    expect(activity).toMatchObject({ category: "webhook", actor: "system" });
+    expect(JSON.stringify(activity)).not.toContain(created.secret);
+  });
+
+  it("keeps the subscribed events and refuses unknown ones, an empty list, an unknown account", async () => {
+    const { accountId } = await createTestAccount();
+    expect((await endpoint(accountId, { events: ["webhook.test", "credits.low_balance"] })).webhook_events).toEqual(["credits.low_balance", "webhook.test"]);
+    expect((await caught(endpoint(accountId, { events: ["generation.done"] }))).code).toBe("ERR1001");
+    expect((await caught(endpoint(accountId, { events: [] }))).code).toBe("ERR1001");
+    expect((await caught(endpoint(randomUUID()))).code).toBe("ERR1006");
+  });
+
+  const refusals: Array<[string, string, string, Resolver?]> = [
+    ["a private IPv4 literal", "https://10.0.0.5/hook", "private"],
+    ["the cloud metadata address", "https://169.254.169.254/latest", "link_local"],
+    ["a loopback literal (without the development setting)", "https://127.0.0.1/hook", "loopback"],
+    ["an IPv6 loopback literal", "https://[::1]/hook", "loopback"],
+    ["a NAT64 address", "https://[64:ff9b::a00:1]/hook", "translated"],
+    ["localhost", "https://localhost/hook", "localhost"],
+    ["http", "http://hooks.example.com/hook", "scheme_not_https"],
+    ["a port other than 443", "https://hooks.example.com:8443/hook", "port_not_443"],
+    ["credentials in the URL", "https://user:secret@hooks.example.com/hook", "credentials_in_url"],
+    ["a host resolving to a private address", "https://inside.example.com/hook", "private", async () => [{ address: "192.168.1.20", family: 4 }]],
+    ["a host with one public and one private address", "https://mixed.example.com/hook", "private", async () => [{ address: "93.184.215.14", family: 4 }, { address: "10.1.2.3", family: 4 }]],
+    ["a host resolving to IPv4-mapped loopback", "https://mapped.example.com/hook", "loopback", async () => [{ address: "::ffff:127.0.0.1", family: 6 }]],
+    ["a host that does not resolve", "https://nowhere.example.com/hook", "unresolvable", async () => Promise.reject(Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" }))],
+    ["not a URL", "hooks dot example", "invalid_url"],
+  ];
+
+  it.each(refusals)("refuses %s at save time with ERR1001 naming the URL and the reason", async (_label, url, reason, resolver) => {
+    const { accountId } = await createTestAccount();
+    const error = await caught(db.$transaction((tx) => createWebhookEndpoint(tx, { accountId, url, actor: "system", network: { ...strict, ...(resolver ? { resolver } : {}) } })));
+    expect(error.code).toBe("ERR1001");
+    expect(error.message).toContain(url);
+    expect(error.details).toMatchObject({ url, reason, fields: [{ field: "url", message: expect.any(String) }] });
+    expect(await db.webhookEndpoint.count({ where: { accountId } })).toBe(0);
+  });
+
+  it("enables and disables, idempotently, with audit entries; another account's endpoint is not found", async () => {
+    const { accountId } = await createTestAccount();
+    const created = await endpoint(accountId);
+    expect(await setEnabled(created.webhook_id, false)).toEqual({ webhook_id: created.webhook_id, enabled: false, changed: true });
+    expect(await setEnabled(created.webhook_id, false)).toEqual({ webhook_id: created.webhook_id, enabled: false, changed: false });
+    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.webhook_id } })).disabledAt).toBeInstanceOf(Date);
+    expect(await setEnabled(created.webhook_id, true)).toEqual({ webhook_id: created.webhook_id, enabled: true, changed: true });
+    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.webhook_id } })).disabledAt).toBeNull();
+    const actions = (await db.activityEvent.findMany({ where: { accountId, category: "webhook" }, orderBy: { createdAt: "asc" } })).map((event) => event.action);
+    expect(actions).toEqual(["webhook.created", "webhook.disabled", "webhook.enabled"]);
+
+    const other = await createTestAccount();
+    expect((await caught(db.$transaction((tx) => updateWebhookEndpoint(tx, { webhookId: created.webhook_id, accountId: other.accountId, enabled: false, actor: "system" })))).code).toBe("ERR1006");
+    expect((await caught(db.$transaction((tx) => updateWebhookEndpoint(tx, { webhookId: "nope", enabled: false, actor: "system" })))).code).toBe("ERR1006");
+  });
+
+  it("rolls the secret: a new one, returned once", async () => {
+    const { accountId } = await createTestAccount();
+    const created = await endpoint(accountId);
+    const rolled = await db.$transaction((tx) => rollWebhookSecret(tx, { webhookId: created.webhook_id, actor: "system" }));
+    expect(rolled.webhook_id).toBe(created.webhook_id);
+    expect(rolled.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(rolled.secret).not.toBe(created.secret);
+    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.webhook_id } })).secret).toBe(rolled.secret);
+    expect(await db.activityEvent.count({ where: { accountId, action: "webhook.secret_rolled" } })).toBe(1);
+  });
+});
+
+describe("emitWebhookEvent", () => {
+  it("queues one delivery per subscribed enabled endpoint, a dead letter per disabled one, nothing for the rest", async () => {
+    const { accountId } = await createTestAccount();
+    const a = await endpoint(accountId);
+    const b = await endpoint(accountId, { events: ["credits.low_balance"] });
+    const unsubscribed = await endpoint(accountId, { events: ["generation.completed"] });
+    const off = await endpoint(accountId);
+    await setEnabled(off.webhook_id, false);
+
+    const eventKey = `credits.low_balance:${randomUUID()}`;
+    const data = { account_id: accountId, current_balance: 0.42, thresholds_crossed: [{ threshold: 0.5, balance_at: "2026-01-01T00:00:00.000Z" }] };
+    const result = await emitWebhookEvent({ accountId, event: "credits.low_balance", eventKey, data });
+    expect(result.created).toHaveLength(2);
+    expect(result.duplicates).toEqual([]);
+    expect(result.deadLetters).toHaveLength(1);
+
+    const deliveries = await db.webhookDelivery.findMany({ where: { accountId } });
+    expect(deliveries.map((row) => row.endpointId).sort()).toEqual([a.webhook_id, b.webhook_id].sort());
+    expect(deliveries.some((row) => row.endpointId === unsubscribed.webhook_id)).toBe(false);
+    for (const row of deliveries) {
+      expect(row).toMatchObject({ event: "credits.low_balance", eventKey, status: "pending", attemptCount: 0 });
+      expect(row.payload).toEqual({ webhook_event: "credits.low_balance", webhook_timestamp: expect.any(String), webhook_delivery_id: row.id, webhook_data: data });
+      expect(sentFor(row.id)).toEqual([expect.objectContaining({ id: `webhook-delivery:${row.id}`, name: "webhook/delivery.requested", data: { deliveryId: row.id, fromAttempt: 1 } })]);
+    }
+    const letter = await db.deadLetter.findFirstOrThrow({ where: { endpointId: off.webhook_id } });
+    expect(letter).toMatchObject({ event: "credits.low_balance", eventKey, reason: "endpoint_disabled", replayedAt: null });
+    expect(letter.payload).toMatchObject({ webhook_event: "credits.low_balance", webhook_data: data });
+  });
+
+  it("de-duplicates: the same event key emitted again, or ten times at once, stays one delivery per endpoint", async () => {
+    const { accountId } = await createTestAccount();
+    const a = await endpoint(accountId);
+    const b = await endpoint(accountId);
+    const off = await endpoint(accountId);
+    await setEnabled(off.webhook_id, false);
+    const generationId = randomUUID();
+    const emit = () => emitWebhookEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${generationId}`, data: { generation_id: generationId } });
+
+    const first = await emit();
+    const again = await emit();
+    expect(again.created).toEqual([]);
+    expect(again.duplicates.sort()).toEqual(first.created.sort());
+    const overlapping = await Promise.all(Array.from({ length: 10 }, emit));
+    expect(overlapping.flatMap((result) => result.created)).toEqual([]);
+
+    const rows = await db.webhookDelivery.findMany({ where: { accountId } });
+    expect(rows.map((row) => row.endpointId).sort()).toEqual([a.webhook_id, b.webhook_id].sort());
+    expect(await db.deadLetter.count({ where: { accountId } })).toBe(1);
+    // Re-requests of a not-yet-attempted delivery reuse its event id: at most one run each.
+    for (const row of rows) expect(new Set(sentFor(row.id).map((event) => event.id))).toEqual(new Set([`webhook-delivery:${row.id}`]));
+  });
+
+  it("sends nothing once a delivery has been attempted, whatever is emitted again", async () => {
+    const { accountId } = await createTestAccount();
+    await endpoint(accountId);
+    const eventKey = `generation.failed:${randomUUID()}`;
+    const [deliveryId] = (await emitWebhookEvent({ accountId, event: "generation.failed", eventKey, data: {} })).created;
+    await db.webhookDelivery.update({ where: { id: deliveryId }, data: { attemptCount: 1, status: "delivered" } });
+    const before = sentFor(deliveryId as string).length;
+    expect((await emitWebhookEvent({ accountId, event: "generation.failed", eventKey, data: {} })).duplicates).toEqual([deliveryId]);
+    expect(sentFor(deliveryId as string)).toHaveLength(before);
+  });
+});
+
+describe("dead letters and their replay", () => {
+  it("replays only once the endpoint is enabled again, once, with the original event", async () => {
+    const { accountId } = await createTestAccount();
+    const created = await endpoint(accountId);
+    await setEnabled(created.webhook_id, false);
+    const eventKey = `generation.canceled:${randomUUID()}`;
+    const { deadLetters } = await emitWebhookEvent({ accountId, event: "generation.canceled", eventKey, data: { generation_status: "canceled" } });
+    const deadLetterId = deadLetters[0] as string;
+    const letter = await db.deadLetter.findUniqueOrThrow({ where: { id: deadLetterId } });
+
+    const refused = await caught(replayDeadLetter({ deadLetterId, actor: "system" }));
+    expect(refused.code).toBe("ERR1001");
+    expect(refused.message).toContain("disabled");
+
+    await setEnabled(created.webhook_id, true);
+    const other = await createTestAccount();
+    expect((await caught(replayDeadLetter({ deadLetterId, accountId: other.accountId, actor: "system" }))).code).toBe("ERR1006");
+
+    const replayed = await replayDeadLetter({ deadLetterId, accountId, actor: "system" });
+    expect(replayed).toEqual({ dead_letter_id: deadLetterId, delivery_id: expect.any(String), already_replayed: false });
+    const delivery = await db.webhookDelivery.findUniqueOrThrow({ where: { id: replayed.delivery_id } });
+    expect(delivery).toMatchObject({ endpointId: created.webhook_id, event: "generation.canceled", eventKey: `replay:${deadLetterId}`, status: "pending" });
+    expect(delivery.payload).toEqual({ ...(letter.payload as object), webhook_delivery_id: delivery.id });
+    expect(sentFor(delivery.id).map((event) => event.id)).toEqual([`webhook-delivery:${delivery.id}`]);
+    const after = await db.deadLetter.findUniqueOrThrow({ where: { id: deadLetterId } });
+    expect(after.replayedAt).toBeInstanceOf(Date);
+    expect(after.replayDeliveryId).toBe(delivery.id);
+    expect(await db.activityEvent.count({ where: { accountId, action: "webhook.dead_letter_replayed" } })).toBe(1);
+
+    expect(await replayDeadLetter({ deadLetterId, actor: "system" })).toEqual({ dead_letter_id: deadLetterId, delivery_id: delivery.id, already_replayed: true });
+    expect(await db.webhookDelivery.count({ where: { endpointId: created.webhook_id } })).toBe(1);
+  });
+
+  it("replays concurrently requested only once", async () => {
+    const { accountId } = await createTestAccount();
+    const created = await endpoint(accountId);
+    await setEnabled(created.webhook_id, false);
+    const { deadLetters } = await emitWebhookEvent({ accountId, event: "credits.low_balance", eventKey: `credits.low_balance:${randomUUID()}`, data: {} });
+    await setEnabled(created.webhook_id, true);
+    const results = await Promise.all(Array.from({ length: 5 }, () => replayDeadLetter({ deadLetterId: deadLetters[0] as string, actor: "system" })));
+    expect(new Set(results.map((result) => result.delivery_id)).size).toBe(1);
+    expect(results.filter((result) => !result.already_replayed)).toHaveLength(1);
+    expect(await db.webhookDelivery.count({ where: { endpointId: created.webhook_id } })).toBe(1);
+  });
+});
+
+describe("re-send and test events", () => {
+  it("re-sends a failed delivery once, numbering on from its last attempt", async () => {
+    const { accountId } = await createTestAccount();
+    const created = await endpoint(accountId);
+    const [deliveryId] = (await emitWebhookEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, data: {} })).created as [string];
+
+    expect((await caught(resendDelivery({ deliveryId, actor: "system" }))).message).toContain("pending");
+    await db.webhookDelivery.update({ where: { id: deliveryId }, data: { attemptCount: 5 } });
+    expect(await failDelivery(deliveryId)).toEqual({ failed: true });
+
+    const resent = await resendDelivery({ deliveryId, accountId, actor: "system" });
+    expect(resent).toEqual({ delivery_id: deliveryId, delivery_status: "pending", from_attempt: 6 });
+    const request = sentFor(deliveryId).at(-1) as SentEvent;
+    expect(request.id).toMatch(new RegExp(`^webhook-delivery:${deliveryId}:resend:`));
+    expect(request.data).toEqual({ deliveryId, fromAttempt: 6 });
+    expect((await caught(resendDelivery({ deliveryId, actor: "system" }))).code).toBe("ERR1001");
+    expect(await db.activityEvent.count({ where: { accountId, action: "webhook.delivery_resent" } })).toBe(1);
+
+    await failDelivery(deliveryId);
+    await setEnabled(created.webhook_id, false);
+    expect((await caught(resendDelivery({ deliveryId, actor: "system" }))).message).toContain("disabled");
+    expect((await caught(resendDelivery({ deliveryId: randomUUID(), actor: "system" }))).code).toBe("ERR1006");
+  });
+
+  it("sends webhook.test to that endpoint only, subscribed or not; not to a disabled one", async () => {
+    const { accountId } = await createTestAccount();
+    const target = await endpoint(accountId, { events: ["generation.completed"] });
+    const bystander = await endpoint(accountId, { events: ["webhook.test"] });
+    const sentTest = await sendTestEvent({ webhookId: target.webhook_id, accountId, actor: "system" });
+    expect(sentTest).toEqual({ webhook_id: target.webhook_id, delivery_id: expect.any(String), webhook_event: "webhook.test" });
+    const rows = await db.webhookDelivery.findMany({ where: { accountId } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: sentTest.delivery_id, endpointId: target.webhook_id, event: "webhook.test" });
+    expect((rows[0]!.payload as { webhook_data: object }).webhook_data).toMatchObject({ webhook_id: target.webhook_id });
+    expect(sentFor(sentTest.delivery_id)).toHaveLength(1);
+    expect(bystander.webhook_id).not.toBe(target.webhook_id);
+
+    await setEnabled(target.webhook_id, false);
+    expect((await caught(sendTestEvent({ webhookId: target.webhook_id, actor: "system" }))).code).toBe("ERR1001");
+  });
+});
+
+describe("webhook log retention", () => {
+  it("purges deliveries and attempts past the plan's window, keeps newer ones and pending ones", async () => {
+    const free = await createTestAccount({ plan: "free" });
+    const pro = await createTestAccount({ plan: "pro" });
+    await endpoint(free.accountId);
+    await endpoint(pro.accountId);
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600_000);
+    const emitFor = async (accountId: string) =>
+      (await emitWebhookEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, data: {} })).created[0] as string;
+    const backdate = async (deliveryId: string, status: "delivered" | "pending") => {
+      await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status, createdAt: twoDaysAgo, lastAttemptAt: twoDaysAgo, attemptCount: 1 } });
+      await db.webhookAttempt.create({ data: { deliveryId, attemptNumber: 1, statusCode: 200, latencyMs: 5, createdAt: twoDaysAgo } });
+    };
+
+    const oldFree = await emitFor(free.accountId);
+    const oldFreePending = await emitFor(free.accountId);
+    const newFree = await emitFor(free.accountId);
+    const oldPro = await emitFor(pro.accountId);
+    await backdate(oldFree, "delivered");
+    await backdate(oldFreePending, "pending");
+    await backdate(oldPro, "delivered");
+
+    const purged = await purgeWebhookLogs();
+    expect(purged.deliveries).toBeGreaterThanOrEqual(1);
+    expect(await db.webhookDelivery.findUnique({ where: { id: oldFree } })).toBeNull();
+    expect(await db.webhookAttempt.count({ where: { deliveryId: oldFree } })).toBe(0);
+    // Pending: its attempt log is old and goes, the delivery itself stays until it ends.
+    expect(await db.webhookDelivery.findUnique({ where: { id: oldFreePending } })).not.toBeNull();
+    expect(await db.webhookAttempt.count({ where: { deliveryId: oldFreePending } })).toBe(0);
+    expect(await db.webhookDelivery.findUnique({ where: { id: newFree } })).not.toBeNull();
+    // Pro keeps 30 days.
+    expect(await db.webhookDelivery.findUnique({ where: { id: oldPro } })).not.toBeNull();
+    expect(await db.webhookAttempt.count({ where: { deliveryId: oldPro } })).toBe(1);
+  });
+});
