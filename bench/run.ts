@@ -45,19 +45,24 @@ async function main() {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     fs.rmSync(path.join(dataDir, "app"), { recursive: true, force: true });
-    const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: path.join(dataDir, "app"), PORT: String(port), HOST: "127.0.0.1", APP_URL: baseUrl, NODE_ENV: "production" as const, AUTH_SECRET: randomBytes(32).toString("base64url"), LOG_LEVEL: "error" };
+    // NODE_ENV=test only so the webhook receiver on 127.0.0.1 is allowed (WEBHOOK_ALLOW_LOOPBACK);
+    // Next still serves its production build.
+    const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: path.join(dataDir, "app"), PORT: String(port), HOST: "127.0.0.1", APP_URL: baseUrl, NODE_ENV: "test" as const, WEBHOOK_ALLOW_LOOPBACK: "1", AUTH_SECRET: randomBytes(32).toString("base64url"), LOG_LEVEL: "error" };
     app = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "inherit", "inherit"], detached: true });
     await waitForServer(baseUrl, app);
 
     // Accounts through the real domain functions, in this process, on the same database.
     process.env.DATABASE_URL = databaseUrl;
     process.env.AUTH_SECRET = env.AUTH_SECRET;
+    process.env.WEBHOOK_ALLOW_LOOPBACK = "1";
     const { db } = await import("../server/db");
     const { createAccount } = await import("../server/accounts/create-account");
     const { createApiKey } = await import("../server/keys/create-key");
     const keys: string[] = [];
+    const accountIds: string[] = [];
     for (let index = 0; index < ACCOUNTS; index += 1) {
       const { account_id } = await db.$transaction((tx) => createAccount(tx, { email: `bench-${index}@bench.local`, plan: "enterprise", credits: 1_000_000 }));
+      accountIds.push(account_id);
       keys.push((await db.$transaction((tx) => createApiKey(tx, { accountId: account_id, name: "bench", preset: "full", actor: "system" }))).key);
     }
 
@@ -89,13 +94,26 @@ async function main() {
     }
     const drained = await db.generation.groupBy({ by: ["status"], _count: true });
 
+    // A webhook receiver for the latency account: terminal state → first delivery attempt.
+    const http = await import("node:http");
+    const receiver = http.createServer((request, response) => {
+      request.resume();
+      request.on("end", () => response.writeHead(200).end("ok"));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const receiverPort = (receiver.address() as { port: number }).port;
+    const { createWebhookEndpoint } = await import("../server/webhooks/create-endpoint");
+    await db.$transaction((tx) => createWebhookEndpoint(tx, { accountId: accountIds[0]!, url: `http://127.0.0.1:${receiverPort}/hook`, events: ["generation.completed"], actor: "system" }));
+
     const observed: number[] = [];
+    const generationIds: string[] = [];
     const serverSide: number[] = [];
     const key = keys[0]!;
     for (let index = 0; index < LATENCY_SAMPLES; index += 1) {
       const started = performance.now();
       const reply = await fetch(`${baseUrl}/v1/generate/image/darkroom/lumen-image`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ generation_prompt: `latency ${index}`, generation_provider_order: "local" }) });
       const { data } = (await reply.json()) as { data: { generation_id: string } };
+      generationIds.push(data.generation_id);
       while (true) {
         const record = (await (await fetch(`${baseUrl}/v1/content/${data.generation_id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { generation_status: string; generation_metrics_total_time: number } };
         if (["succeeded", "failed", "canceled"].includes(record.data.generation_status)) {
@@ -108,6 +126,16 @@ async function main() {
     }
     observed.sort((a, b) => a - b);
     serverSide.sort((a, b) => a - b);
+
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const webhookDelays: number[] = [];
+    for (const generationId of generationIds) {
+      const generation = await db.generation.findUniqueOrThrow({ where: { id: generationId }, select: { completedAt: true } });
+      const attempt = await db.webhookAttempt.findFirst({ where: { attemptNumber: 1, delivery: { eventKey: `generation.completed:${generationId}` } }, select: { createdAt: true } });
+      if (generation.completedAt && attempt) webhookDelays.push(attempt.createdAt.getTime() - generation.completedAt.getTime());
+    }
+    webhookDelays.sort((a, b) => a - b);
+    receiver.close();
 
     const results = {
       measured_at: new Date().toISOString(),
@@ -122,6 +150,7 @@ async function main() {
         server_metrics_total_time: { p50: round(percentile(serverSide, 50)), p99: round(percentile(serverSide, 99)) },
         ratio_p50_to_baseline_p50: round(percentile(observed, 50) / Math.max(baseline.latency.p50, 0.1), 1),
       },
+      terminal_state_to_first_webhook_attempt_ms: { samples: webhookDelays.length, p50: round(percentile(webhookDelays, 50)), p99: round(percentile(webhookDelays, 99)) },
     };
     fs.mkdirSync(path.join(root, "bench", "results"), { recursive: true });
     fs.writeFileSync(path.join(root, "bench", "results", "latest.json"), JSON.stringify(results, null, 2) + "\n");
