@@ -1,6 +1,7 @@
 import type { InngestFunction } from "inngest";
 import { alertDispatch } from "./alert-dispatch";
 import { alertDispatchSweep } from "./alert-dispatch-sweep";
+import { expireOutputFilesFunction } from "./expire-output-files";
 import { runGeneration } from "./run-generation";
 import { sweepStaleGenerationsFunction } from "./sweep-stale-generations";
 import { webhookDelivery } from "./webhook-delivery";
@@ -13,6 +14,7 @@ import { webhookLogRetention } from "./webhook-log-retention";
 export const functions: InngestFunction.Any[] = [
   runGeneration,
   sweepStaleGenerationsFunction,
+  expireOutputFilesFunction,
   webhookFanOut,
   webhookDelivery,
   webhookLogRetention,

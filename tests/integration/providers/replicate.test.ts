@@ -148,8 +148,8 @@ describe("results", () => {
     await expect(parse(forged, webhook.rawBody)).rejects.toBeInstanceOf(CallbackRejectedError);
 
     const now = Math.floor(Date.now() / 1000);
-    await expect(parse(resign(webhook.rawBody, now - 301), webhook.rawBody)).rejects.toThrow(/5 minutes/);
-    await expect(parse(resign(webhook.rawBody, now + 301), webhook.rawBody)).rejects.toThrow(/5 minutes/);
+    await expect(parse(resign(webhook.rawBody, now - 305), webhook.rawBody)).rejects.toThrow(/5 minutes/);
+    await expect(parse(resign(webhook.rawBody, now + 305), webhook.rawBody)).rejects.toThrow(/5 minutes/);
     await expect(parse(new Headers(), webhook.rawBody)).rejects.toBeInstanceOf(CallbackRejectedError);
 
     // The control: the same body signed now, with a second (rotated) signature listed first, passes.
