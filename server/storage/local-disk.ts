@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { mkdir, open as openFile, readFile, rename, rmdir, stat, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { env } from "../env";
 import { assertContentType, assertStorageKey, InvalidStorageKeyError, type ObjectInfo, type ObjectStream, type OutputStorage, type StorageProbe } from "./storage";
+import { probeStorage } from "./probe-storage";
 
 // Objects are plain files under the root, named by their key. The content type sits beside each
 // file as ".<name>.content-type": keys never have dot-led segments, so the sidecars, temporary
@@ -117,21 +118,10 @@ export function localDiskStorage(root: string = path.resolve(/*turbopackIgnore: 
     }
   }
 
-  async function probe(): Promise<StorageProbe> {
-    const started = performance.now();
-    const key = `probes/${randomUUID()}`;
-    const payload = randomBytes(32);
-    let healthy = false;
-    try {
-      await put(key, payload, DEFAULT_CONTENT_TYPE);
-      const stored = await get(key);
-      const roundTripped = stored !== null && Buffer.from(stored.bytes).equals(payload);
-      healthy = (await remove(key)) && roundTripped;
-    } catch {
-      await remove(key).catch(() => false);
-    }
-    return { healthy, latency_ms: elapsedMs(started), driver: "local-disk" };
+  function probe(): Promise<StorageProbe> {
+    return probeStorage({ put, get, delete: remove }, "local-disk");
   }
+
 
   return { driver: "local-disk", put, get, head, open, delete: remove, probe };
 }
@@ -197,6 +187,3 @@ function isMissing(error: unknown) {
   return code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR";
 }
 
-function elapsedMs(started: number) {
-  return Math.round((performance.now() - started) * 10) / 10;
-}

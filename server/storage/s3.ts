@@ -1,7 +1,8 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { AwsClient } from "aws4fetch";
 import { env } from "../env";
 import { assertContentType, assertStorageKey, type ObjectInfo, type ObjectStream, type OutputStorage, type StorageProbe, type StoredObject } from "./storage";
+import { probeStorage } from "./probe-storage";
 
 // Output files in any S3-compatible store (AWS S3, MinIO, R2, Backblaze, s3rver in tests),
 // spoken to over plain HTTP with SigV4 (aws4fetch). The credentials need GetObject, PutObject,
@@ -120,21 +121,10 @@ export function s3Storage(config: S3Config): OutputStorage {
     return true;
   }
 
-  async function probe(): Promise<StorageProbe> {
-    const started = performance.now();
-    const key = `probes/${randomUUID()}`;
-    const payload = randomBytes(32);
-    let healthy = false;
-    try {
-      await put(key, payload, DEFAULT_CONTENT_TYPE);
-      const stored = await get(key);
-      const roundTripped = stored !== null && Buffer.from(stored.bytes).equals(payload);
-      healthy = (await remove(key)) && roundTripped;
-    } catch {
-      await remove(key).catch(() => false);
-    }
-    return { healthy, latency_ms: Math.round((performance.now() - started) * 10) / 10, driver: "s3" };
+  function probe(): Promise<StorageProbe> {
+    return probeStorage({ put, get, delete: remove }, "s3");
   }
+
 
   return { driver: "s3", put, get, head, open, delete: remove, probe };
 }
