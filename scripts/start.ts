@@ -1,4 +1,5 @@
-import { env } from "../server/env";
+import { devMailboxEnabled } from "../server/email/dev-mailbox";
+import { appUrl, env } from "../server/env";
 import { bootRuntime } from "../server/runtime/boot";
 import { ensureBuild } from "../server/runtime/build";
 import { startHttpServer } from "../server/runtime/http-server";
@@ -22,6 +23,7 @@ async function main() {
     "",
     `  Darkroom is serving on ${server.url}`,
     `  API base:      ${server.url}/v1   (OpenAPI: ${server.url}/v1/openapi.json)`,
+    `  Dashboard:     ${appUrl()}/login${devMailboxEnabled() ? `   (sign-in links land in the dev mailbox: ${appUrl()}/dev/mailbox)` : ""}`,
     `  Database:      ${database.embedded ? `embedded PostgreSQL in ${config.DATA_DIR}` : "DATABASE_URL"}`,
   ];
   if (demo) {

@@ -5,10 +5,13 @@ import { ensureDatabase, freePort, recreateDatabase } from "../server/runtime/da
 import { applyMigrations } from "../server/runtime/migrations";
 import { ensureBuild } from "../server/runtime/build";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
+import { chromiumAvailable } from "../e2e/support/chromium";
 
 // `npm test`: a fresh, migrated database (on DATABASE_URL's server, or an embedded PostgreSQL),
-// the built app served on a free port, then vitest (unit + integration over HTTP) and Playwright.
-// Works the same on a fresh machine and in CI; REDIS_URL, when set, is passed through.
+// the built app served on a free port, then vitest (unit + integration over HTTP) and Playwright
+// (e2e/, in a headless Chromium). Works the same on a fresh machine and in CI; REDIS_URL, when
+// set, is passed through. `npm test -- <vitest filters>` runs only those files and no e2e (E2E=1
+// adds it back); E2E=0 always leaves e2e out.
 
 const root = path.resolve(import.meta.dirname, "..");
 const testDataDir = path.join(root, ".data-test");
@@ -37,11 +40,39 @@ async function waitForServer(url: string, child: ChildProcess) {
   throw new Error("the app server did not answer within 120 s");
 }
 
-/** The closing line CI reads: "tests: N passed, N failed, N skipped". */
-function summarize(reportPath: string) {
-  if (!fs.existsSync(reportPath)) return "tests: 0 passed, 1 failed (no report: the run did not complete)";
+type Counts = { passed: number; failed: number; skipped: number; flaky: number; note?: string };
+
+// A stage that left no report crashed or was killed: it counts as one failure, never as green.
+const noReport: Counts = { passed: 0, failed: 1, skipped: 0, flaky: 0, note: "no report: the run did not complete" };
+
+function vitestCounts(reportPath: string): Counts {
+  if (!fs.existsSync(reportPath)) return noReport;
   const report = JSON.parse(fs.readFileSync(reportPath, "utf8")) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
-  return `tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped`;
+  return { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests, flaky: 0 };
+}
+
+/** Playwright's JSON stats: "expected" passed, "unexpected" failed; flaky (passed on a retry) counts as passed. */
+function playwrightCounts(reportPath: string): Counts {
+  if (!fs.existsSync(reportPath)) return noReport;
+  const report = JSON.parse(fs.readFileSync(reportPath, "utf8")) as { stats?: { expected: number; unexpected: number; skipped: number; flaky: number }; errors?: unknown[] };
+  if (!report.stats) return noReport;
+  const { expected, unexpected, skipped, flaky } = report.stats;
+  // Errors outside any test (a spec that does not compile, a failing global setup) leave the stats at zero failed.
+  const outside = unexpected === 0 && (report.errors?.length ?? 0) > 0 ? 1 : 0;
+  return { passed: expected + flaky, failed: unexpected + outside, skipped, flaky, note: outside ? "errors outside tests: see the output above" : undefined };
+}
+
+function countsLine(label: string, counts: Counts) {
+  const extras = [counts.flaky ? `${counts.flaky} flaky, counted as passed` : "", counts.note ?? ""].filter(Boolean);
+  return `${label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${extras.length ? ` (${extras.join("; ")})` : ""}`;
+}
+
+/** Why the e2e stage does not run, or null when it does. */
+function e2eSkipReason(filters: string[]): string | null {
+  if (process.env.E2E === "0") return "E2E=0";
+  if (filters.length > 0 && process.env.E2E !== "1") return "vitest filters given; E2E=1 runs it as well";
+  if (!chromiumAvailable()) return "no Chromium; install Debian's chromium or set CHROMIUM_PATH";
+  return null;
 }
 
 async function main() {
@@ -50,7 +81,8 @@ async function main() {
   let server: ChildProcess | null = null;
   const fakes: Array<{ close: () => Promise<void> }> = [];
   let status = 1;
-  let summary = "";
+  const summary: string[] = [];
+  let e2eSeconds: number | null = null;
   try {
     const databaseUrl = await recreateDatabase(cluster.url, "darkroom_test");
     await applyMigrations(databaseUrl);
@@ -89,10 +121,33 @@ async function main() {
     await waitForServer(baseUrl, server);
 
     const testEnv = { ...env, TEST_BASE_URL: baseUrl };
+    const filters = process.argv.slice(2);
     const report = path.join(testDataDir, "vitest-report.json");
     fs.rmSync(report, { force: true });
-    status = await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)], testEnv);
-    summary = summarize(report);
+    const vitestStatus = await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters], testEnv);
+    const vitest = vitestCounts(report);
+    let total = vitest;
+    status = vitestStatus;
+
+    // Runs even when vitest failed: the browser's view of the same server is worth seeing either way.
+    const skipE2e = e2eSkipReason(filters);
+    if (skipE2e) {
+      summary.push(`e2e: skipped (${skipE2e})`);
+    } else {
+      const e2eReport = path.join(testDataDir, "playwright-report.json");
+      fs.rmSync(e2eReport, { force: true });
+      fs.rmSync(path.join(testDataDir, "screenshots"), { recursive: true, force: true });
+      const e2eStarted = Date.now();
+      const e2eStatus = await run(process.execPath, ["node_modules/@playwright/test/cli.js", "test"], { ...testEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
+      e2eSeconds = Math.round((Date.now() - e2eStarted) / 1000);
+      const e2e = { ...playwrightCounts(e2eReport) };
+      if (e2eStatus !== 0 && e2e.failed === 0) e2e.failed = 1; // a non-zero exit is a failure even when no test says so
+      summary.push(countsLine("e2e", e2e));
+      total = { passed: vitest.passed + e2e.passed, failed: vitest.failed + e2e.failed, skipped: vitest.skipped + e2e.skipped, flaky: 0, note: vitest.note };
+      if (status === 0) status = e2eStatus;
+    }
+    // The closing line CI reads: "tests: N passed, N failed, N skipped" (vitest and Playwright together).
+    summary.push(countsLine("tests", total));
   } finally {
     if (server?.pid) {
       try {
@@ -104,8 +159,8 @@ async function main() {
     for (const fake of fakes) await fake.close().catch(() => undefined);
     await cluster.stop();
   }
-  console.log(`npm test finished in ${Math.round((Date.now() - started) / 1000)} s`);
-  if (summary) console.log(summary);
+  console.log(`npm test finished in ${Math.round((Date.now() - started) / 1000)} s${e2eSeconds === null ? "" : ` (e2e ${e2eSeconds} s)`}`);
+  for (const line of summary) console.log(line);
   process.exit(status);
 }
 

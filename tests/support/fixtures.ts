@@ -3,6 +3,7 @@ import { createAccount } from "@/server/accounts/create-account";
 import { createApiKey, type CreateApiKeyInput } from "@/server/keys/create-key";
 import type { PlanName } from "@/server/plans/plan-limits";
 import type { RegionName } from "@/server/env";
+import type { MemberRole } from "@/server/generated/prisma/enums";
 import { uniqueEmail } from "./http";
 
 // Accounts and keys made through the real domain functions, each test with its own account.
@@ -30,4 +31,11 @@ export async function accountWithKey(options: { plan?: PlanName; region?: Region
 export async function awayFromWindowEdge(secondsNeeded = 15) {
   const intoMinute = (Date.now() / 1000) % 60;
   if (60 - intoMinute < secondsNeeded) await new Promise((resolve) => setTimeout(resolve, (60 - intoMinute) * 1000 + 200));
+}
+
+/** A new user with this role in the account (dashboard role tests). Returns the user id. */
+export async function addTeamMember(accountId: string, role: MemberRole): Promise<string> {
+  const user = await db.user.create({ data: { email: uniqueEmail(role) } });
+  await db.membership.create({ data: { accountId, userId: user.id, role } });
+  return user.id;
 }

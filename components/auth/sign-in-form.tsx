@@ -1,0 +1,72 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+// Asks Auth.js for a magic link; the e-mail goes through Resend or into the dev mailbox.
+
+export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
+  const router = useRouter();
+  const [email, setEmail] = useState("");
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError(null);
+    setPending(true);
+    try {
+      const result = await signIn("email", { email, redirect: false, redirectTo: callbackUrl });
+      if (result?.error) {
+        setError(
+          result.error === "AccessDenied"
+            ? "Too many sign-in links were asked for this address. Wait a few minutes and try again."
+            : "We could not send a sign-in link to this address. Try again in a few minutes.",
+        );
+        return;
+      }
+      router.push(`/login/check-email?email=${encodeURIComponent(email.trim().toLowerCase())}`);
+    } catch {
+      setError("We could not reach the server. Check your connection and try again.");
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-4" noValidate={false}>
+      <div className="space-y-1.5">
+        <label htmlFor="email" className="block text-sm font-medium text-zinc-800">
+          Work e-mail
+        </label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          required
+          autoComplete="email"
+          autoFocus
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          placeholder="you@company.com"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "email-error" : undefined}
+          className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm shadow-sm outline-none placeholder:text-zinc-400 focus:border-zinc-900 focus:ring-2 focus:ring-zinc-900/10"
+        />
+        {error ? (
+          <p id="email-error" role="alert" className="text-sm text-red-600">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      <button
+        type="submit"
+        disabled={pending || email.trim() === ""}
+        className="flex w-full items-center justify-center rounded-md bg-zinc-900 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-zinc-700 disabled:cursor-not-allowed disabled:opacity-60"
+      >
+        {pending ? "Sending link…" : "Send sign-in link"}
+      </button>
+    </form>
+  );
+}

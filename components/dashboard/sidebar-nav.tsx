@@ -1,0 +1,42 @@
+"use client";
+
+import { Bell, LayoutDashboard, Webhook } from "lucide-react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { cn } from "@/components/ui";
+
+// The dashboard's sections. Pages of later issues (keys, billing, team…) join this list.
+
+const sections = [
+  { href: "", label: "Overview", icon: LayoutDashboard },
+  { href: "/webhooks", label: "Webhooks", icon: Webhook },
+  { href: "/alerts", label: "Alerts", icon: Bell },
+] as const;
+
+export function SidebarNav({ accountId }: { accountId: string }) {
+  const pathname = usePathname();
+  const base = `/dashboard/${accountId}`;
+  return (
+    <nav aria-label="Dashboard" className="flex flex-col gap-0.5">
+      {sections.map((section) => {
+        const href = `${base}${section.href}`;
+        const active = section.href === "" ? pathname === base : pathname === href || pathname.startsWith(`${href}/`);
+        const Icon = section.icon;
+        return (
+          <Link
+            key={section.label}
+            href={href}
+            aria-current={active ? "page" : undefined}
+            className={cn(
+              "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm font-medium transition-colors",
+              active ? "bg-zinc-900/5 text-zinc-900" : "text-zinc-500 hover:bg-zinc-900/5 hover:text-zinc-900",
+            )}
+          >
+            <Icon className="size-4" aria-hidden />
+            {section.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

@@ -1,0 +1,21 @@
+// What each webhook event means, in the words the "Add endpoint" form shows next to it.
+
+export const eventDescriptions: Record<string, string> = {
+  "generation.started": "A provider started working on a generation.",
+  "generation.completed": "A generation succeeded and its files are ready.",
+  "generation.failed": "A generation failed.",
+  "generation.canceled": "A generation was canceled.",
+  "credits.low_balance": "The balance dropped below a low-balance threshold.",
+  "webhook.test": "Sent by “Send test event” (test events arrive whether or not this is checked).",
+};
+
+/** The events an endpoint gets when it subscribes to everything but the test event. */
+export const allRealEvents = ["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance"];
+
+export function subscribesToAll(events: readonly string[]): boolean {
+  return allRealEvents.every((event) => events.includes(event));
+}
+
+export const deadLetterReasons: Record<string, string> = {
+  endpoint_disabled: "Endpoint was disabled",
+};

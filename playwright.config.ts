@@ -1,0 +1,36 @@
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+import { chromiumArgs, chromiumExecutablePath } from "./e2e/support/chromium";
+
+// Playwright end-to-end specs (e2e/). `npm test` (scripts/test.ts) runs them after vitest against
+// the same built app and database, passing TEST_BASE_URL, DATABASE_URL and the report path.
+
+const root = import.meta.dirname;
+
+export default defineConfig({
+  testDir: "e2e",
+  // One browser at a time: CI machines have 2 cores and the app server shares them.
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  outputDir: path.join(root, ".data-test/playwright"),
+  reporter: [
+    ["list"],
+    ["json", { outputFile: path.resolve(root, process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? ".data-test/playwright-report.json") }],
+  ],
+  use: {
+    baseURL: process.env.TEST_BASE_URL,
+    screenshot: "only-on-failure",
+    trace: "off",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        browserName: "chromium",
+        launchOptions: { executablePath: chromiumExecutablePath(), args: chromiumArgs },
+      },
+    },
+  ],
+});

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { db } from "../db";
+import type { MemberRole } from "../generated/prisma/enums";
+
+// The user's place in an account, or null when they are not in it (or the id is malformed).
+// The dashboard's layout and every tRPC procedure ask this before anything else.
+
+export type AccountMembership = { accountId: string; role: MemberRole };
+
+export async function findMembership(accountId: string, userId: string): Promise<AccountMembership | null> {
+  if (!z.guid().safeParse(accountId).success || !z.guid().safeParse(userId).success) return null;
+  return db.membership.findUnique({ where: { accountId_userId: { accountId, userId } }, select: { accountId: true, role: true } });
+}
+
+/** The accounts a user belongs to, oldest membership first (the first is where /dashboard lands). */
+export async function listMemberships(userId: string) {
+  const memberships = await db.membership.findMany({
+    where: { userId },
+    include: { account: { select: { id: true, name: true, plan: true, region: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  return memberships.map((m) => ({ accountId: m.account.id, name: m.account.name, plan: m.account.plan, region: m.account.region, role: m.role }));
+}

@@ -1,0 +1,16 @@
+import { accountRouter } from "./routers/account";
+import { alertsRouter } from "./routers/alerts";
+import { notificationsRouter } from "./routers/notifications";
+import { webhooksRouter } from "./routers/webhooks";
+import { createCallerFactory, createTRPCRouter } from "./trpc";
+
+// Every dashboard router, mounted at /api/trpc.
+export const appRouter = createTRPCRouter({
+  account: accountRouter,
+  alerts: alertsRouter,
+  notifications: notificationsRouter,
+  webhooks: webhooksRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);

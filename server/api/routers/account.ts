@@ -1,0 +1,30 @@
+import { millisToDecimalString, decimalToMillis } from "../../credits/money";
+import { listMemberships } from "../../accounts/find-membership";
+import { listRecentActivity } from "../../activity/list-recent-activity";
+import { getDailyActivity } from "../../usage/daily-activity";
+import { db } from "../../db";
+import { authedProcedure, createTRPCRouter, memberProcedure } from "../trpc";
+
+// The accounts a user belongs to (the account switcher) and the one being viewed.
+
+export const accountRouter = createTRPCRouter({
+  list: authedProcedure.query(({ ctx }) => listMemberships(ctx.userId)),
+
+  get: memberProcedure.query(async ({ ctx }) => {
+    const account = await db.account.findUniqueOrThrow({ where: { id: ctx.membership.accountId } });
+    return {
+      accountId: account.id,
+      name: account.name,
+      email: account.email,
+      plan: account.plan,
+      region: account.region,
+      creditBalance: millisToDecimalString(decimalToMillis(account.creditBalance)),
+      role: ctx.membership.role,
+      createdAt: account.createdAt,
+    };
+  }),
+
+  dailyActivity: memberProcedure.query(({ ctx }) => getDailyActivity(ctx.membership.accountId, 30)),
+
+  recentActivity: memberProcedure.query(({ ctx }) => listRecentActivity(ctx.membership.accountId, 8)),
+});

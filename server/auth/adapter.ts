@@ -1,0 +1,63 @@
+import type { Adapter, AdapterUser } from "next-auth/adapters";
+import { createAccount } from "../accounts/create-account";
+import { db } from "../db";
+import type { User } from "../generated/prisma/client";
+
+// The Auth.js adapter for e-mail sign-in with JWT sessions: verification tokens and users only.
+// @auth/prisma-adapter does not fit: its `Account` model (OAuth links) would collide with ours
+// (the billing account). A first sign-in creates the user together with a personal account
+// (primary owner, default alert, welcome credit once), like the CLI's account:create.
+
+function toAdapterUser(user: User): AdapterUser {
+  return { id: user.id, email: user.email, name: user.name, image: user.image, emailVerified: user.emailVerified };
+}
+
+export function darkroomAuthAdapter(): Adapter {
+  return {
+    async createVerificationToken(token) {
+      // Auth.js hands over SHA-256(token + secret): the raw link token is never stored.
+      await db.verificationToken.create({ data: { identifier: token.identifier, token: token.token, expires: token.expires } });
+      return token;
+    },
+
+    async useVerificationToken({ identifier, token }) {
+      // Delete-and-return makes a link single-use even when it is opened twice at once.
+      const [row] = await db.$queryRaw<Array<{ identifier: string; token: string; expires: Date }>>`
+        DELETE FROM verification_token WHERE identifier = ${identifier} AND token = ${token} RETURNING identifier, token, expires`;
+      return row ?? null;
+    },
+
+    async getUserByEmail(email) {
+      const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
+      return user ? toAdapterUser(user) : null;
+    },
+
+    async getUser(id) {
+      const user = await db.user.findUnique({ where: { id } });
+      return user ? toAdapterUser(user) : null;
+    },
+
+    async createUser(profile) {
+      const email = profile.email.trim().toLowerCase();
+      await db.$transaction((tx) => createAccount(tx, { email, actor: "system" }));
+      const user = await db.user.update({ where: { email }, data: { emailVerified: profile.emailVerified ?? new Date() } });
+      return toAdapterUser(user);
+    },
+
+    async updateUser(patch) {
+      const user = await db.user.update({
+        where: { id: patch.id },
+        data: { ...(patch.emailVerified !== undefined ? { emailVerified: patch.emailVerified } : {}), ...(patch.name !== undefined ? { name: patch.name } : {}) },
+      });
+      return toAdapterUser(user);
+    },
+
+    // E-mail is the only provider: no OAuth accounts to look up or link.
+    async getUserByAccount() {
+      return null;
+    },
+    async linkAccount() {
+      return undefined;
+    },
+  };
+}

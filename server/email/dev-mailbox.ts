@@ -1,0 +1,23 @@
+import { db } from "../db";
+import { env, isProductionDeployment } from "../env";
+
+// The dev mailbox (ARCHITECTURE §2): without RESEND_API_KEY the outbox is where e-mail goes, and
+// this page is how a local user reads it, sign-in links included. It does not exist once Resend is
+// configured, nor in production.
+
+export function devMailboxEnabled(): boolean {
+  return !env().RESEND_API_KEY && !isProductionDeployment();
+}
+
+export type DevMailboxMessage = { id: string; to: string; subject: string; text: string; html: string; kind: string; createdAt: Date };
+
+export async function listDevMailbox(options: { to?: string; limit?: number } = {}): Promise<DevMailboxMessage[]> {
+  if (!devMailboxEnabled()) return [];
+  const to = options.to?.trim().toLowerCase();
+  return db.emailOutbox.findMany({
+    where: to ? { to } : {},
+    orderBy: { createdAt: "desc" },
+    take: Math.min(Math.max(options.limit ?? 50, 1), 200),
+    select: { id: true, to: true, subject: true, text: true, html: true, kind: true, createdAt: true },
+  });
+}

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { db } from "../db";
+import type { Prisma } from "../generated/prisma/client";
+import { findWebhookEndpoint } from "./find-endpoint";
+import { webhookLogPage } from "./list-deliveries";
+
+// Dead letters (spec §6 rule 6): events that reached a disabled endpoint, newest first, each
+// replayable once its endpoint is enabled again (replay-dead-letter.ts).
+
+export const deadLetterFilters = z.object({
+  webhookId: z.string().max(100).optional(),
+  /** true: only replayed ones; false: only those still waiting. */
+  replayed: z.boolean().optional(),
+  ...webhookLogPage,
+});
+
+/** Another account's (or a malformed) webhook id is ERR1006, like one that does not exist. */
+export async function listDeadLetters(accountId: string, filters: z.input<typeof deadLetterFilters> = {}) {
+  const { webhookId, replayed, limit, offset } = deadLetterFilters.parse(filters);
+  if (webhookId !== undefined) await findWebhookEndpoint(db, webhookId, accountId);
+  const where: Prisma.DeadLetterWhereInput = { accountId, endpointId: webhookId, ...(replayed === undefined ? {} : { replayedAt: replayed ? { not: null } : null }) };
+  const [total, rows] = await Promise.all([
+    db.deadLetter.count({ where }),
+    db.deadLetter.findMany({ where, include: { endpoint: { select: { url: true } } }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset }),
+  ]);
+  const data = rows.map((row) => ({
+    dead_letter_id: row.id,
+    webhook_id: row.endpointId,
+    webhook_url: row.endpoint.url,
+    event: row.event,
+    reason: row.reason,
+    created_at: row.createdAt.toISOString(),
+    replayed_at: row.replayedAt?.toISOString() ?? null,
+    replay_delivery_id: row.replayDeliveryId,
+  }));
+  return { data, total, limit, offset };
+}
