@@ -65,7 +65,7 @@ export async function recordLowBalanceAlert(tx: Tx, input: RecordAlertInput): Pr
     select: { id: true },
   });
 
-  const message = lowBalanceEmail({ accountName: account.name, balanceMillis: balanceAfterMillis, thresholdsCrossed: crossed });
+  const message = lowBalanceEmail({ accountId, accountName: account.name, balanceMillis: balanceAfterMillis, thresholdsCrossed: crossed });
   const emailIds: string[] = [];
   for (const to of recipients) emailIds.push((await queueEmail(tx, { ...message, to, kind: LOW_BALANCE_KIND })).id);
 

@@ -2,9 +2,10 @@ import { millisToDecimalString, type Millicredits } from "../../credits/money";
 import { appUrl } from "../../env";
 
 // The low-balance alert e-mail (spec §6.7): the balance, every threshold the movement crossed
-// (highest first) and where to buy credits. Plain text plus a small HTML version.
+// (highest first) and where to see the balance. Plain text plus a small HTML version.
 
 export type LowBalanceEmailInput = {
+  accountId: string;
   accountName: string;
   balanceMillis: Millicredits;
   thresholdsCrossed: Array<{ thresholdMillis: Millicredits; balanceAtMillis: Millicredits }>;
@@ -19,7 +20,8 @@ export function lowBalanceEmail(input: LowBalanceEmailInput): RenderedEmail {
   const crossed = [...input.thresholdsCrossed].sort((a, b) => b.thresholdMillis - a.thresholdMillis);
   const balance = millisToDecimalString(input.balanceMillis);
   const lowest = crossed.at(-1);
-  const billingUrl = `${appUrl()}/billing`;
+  // The account's dashboard (balance, alerts); billing pages are to come.
+  const dashboardUrl = `${appUrl()}/dashboard/${input.accountId}`;
   const name = input.accountName.replace(/[\u0000-\u001f\u007f]+/g, " ");
   const subject = lowest
     ? `Low balance: ${name} is below ${millisToDecimalString(lowest.thresholdMillis)} credits`
@@ -33,7 +35,7 @@ export function lowBalanceEmail(input: LowBalanceEmailInput): RenderedEmail {
     ...lines.map((line) => `  - ${line}`),
     "",
     "Generations stop when the balance cannot cover their estimated cost.",
-    `Add credits: ${billingUrl}`,
+    `Balance and alerts: ${dashboardUrl}`,
     "",
     "You receive this because you own this Darkroom account. Each alert fires once until the balance is back above it.",
   ].join("\n");
@@ -44,7 +46,7 @@ export function lowBalanceEmail(input: LowBalanceEmailInput): RenderedEmail {
 <p>${crossed.length === 1 ? "It crossed your low-balance alert:" : "It crossed these low-balance alerts:"}</p>
 <ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>
 <p>Generations stop when the balance cannot cover their estimated cost.</p>
-<p><a href="${escapeHtml(billingUrl)}">Add credits</a></p>
+<p><a href="${escapeHtml(dashboardUrl)}">Balance and alerts</a></p>
 <p style="color: #666; font-size: 12px">You receive this because you own this Darkroom account. Each alert fires once until the balance is back above it.</p>
 </body></html>`;
 

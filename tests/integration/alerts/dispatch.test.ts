@@ -94,7 +94,7 @@ describe("dispatchLowBalanceAlert", () => {
     const emails = await db.emailOutbox.findMany({ where: { id: { in: loaded!.alert.emailIds } } });
     expect(emails.map((email) => email.to).sort()).toEqual(recipients);
     expect(emails.every((email) => email.status === "sent" && email.kind === LOW_BALANCE_KIND)).toBe(true);
-    expect(emails[0]!.text).toContain(`${appUrl()}/billing`);
+    expect(emails[0]!.text).toContain(`${appUrl()}/dashboard/${accountId}`);
 
     // The webhook event: one delivery to the subscribed endpoint, a dead letter for the disabled one.
     const eventKey = `credits.low_balance:${notificationId}`;
@@ -121,7 +121,7 @@ describe("dispatchLowBalanceAlert", () => {
 
   it("with RESEND_API_KEY: the owners' e-mails go through Resend and carry its ids", async () => {
     useResend();
-    const { notificationId, recipients } = await firedAlert({ name: "Acme <Studio>" });
+    const { accountId, notificationId, recipients } = await firedAlert({ name: "Acme <Studio>" });
     const result = await dispatchLowBalanceAlert(notificationId);
     expect(result.status).toBe("dispatched");
 
@@ -131,7 +131,7 @@ describe("dispatchLowBalanceAlert", () => {
       expect(email.subject).toBe("Low balance: Acme <Studio> is below 0.500 credits");
       expect(email.text).toContain("The credit balance of Acme <Studio> is 0.300.");
       expect(email.html).toContain("Acme &lt;Studio&gt;");
-      expect(email.html).toContain(`href="${appUrl()}/billing"`);
+      expect(email.html).toContain(`href="${appUrl()}/dashboard/${accountId}"`);
     }
     const loaded = await loadLowBalanceAlert(notificationId);
     const rows = await db.emailOutbox.findMany({ where: { id: { in: loaded!.alert.emailIds } } });

@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 import { appUrl } from "../../../server/env";
 import { lowBalanceEmail } from "../../../server/email/templates/low-balance";
 
-// The alert e-mail: balance, every crossed threshold (highest first), the billing link; the
+// The alert e-mail: balance, every crossed threshold (highest first), the dashboard link; the
 // account name escaped in HTML and kept on one line in the subject.
 
 describe("lowBalanceEmail", () => {
-  it("lists every crossed threshold, highest first, with the balance and the billing link", () => {
+  it("lists every crossed threshold, highest first, with the balance and the dashboard link", () => {
     const email = lowBalanceEmail({
+      accountId: "0b9f7a52-5a1e-4c53-9a57-8a1f7e0c2d11",
       accountName: "Acme",
       balanceMillis: 50,
       thresholdsCrossed: [
@@ -22,19 +23,19 @@ describe("lowBalanceEmail", () => {
     const order = ["below 5.000", "below 0.500", "below 0.100"].map((needle) => email.text.indexOf(needle));
     expect(order.every((position) => position >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(email.text).toContain(`Add credits: ${appUrl()}/billing`);
-    expect(email.html).toContain(`<a href="${appUrl()}/billing">Add credits</a>`);
+    expect(email.text).toContain(`Balance and alerts: ${appUrl()}/dashboard/0b9f7a52-5a1e-4c53-9a57-8a1f7e0c2d11`);
+    expect(email.html).toContain(`<a href="${appUrl()}/dashboard/0b9f7a52-5a1e-4c53-9a57-8a1f7e0c2d11">Balance and alerts</a>`);
     expect(email.html).toContain("<li>below 5.000 (balance 0.050)</li>");
   });
 
   it("speaks of one alert in the singular", () => {
-    const email = lowBalanceEmail({ accountName: "Solo", balanceMillis: 499, thresholdsCrossed: [{ thresholdMillis: 500, balanceAtMillis: 499 }] });
+    const email = lowBalanceEmail({ accountId: "0b9f7a52-5a1e-4c53-9a57-8a1f7e0c2d11", accountName: "Solo", balanceMillis: 499, thresholdsCrossed: [{ thresholdMillis: 500, balanceAtMillis: 499 }] });
     expect(email.subject).toBe("Low balance: Solo is below 0.500 credits");
     expect(email.text).toContain("It crossed your low-balance alert:");
   });
 
   it("escapes the account name in HTML and keeps the subject on one line", () => {
-    const email = lowBalanceEmail({ accountName: `<img src=x onerror="alert(1)">\r\nBcc: x@y.z`, balanceMillis: 0, thresholdsCrossed: [{ thresholdMillis: 500, balanceAtMillis: 0 }] });
+    const email = lowBalanceEmail({ accountId: "0b9f7a52-5a1e-4c53-9a57-8a1f7e0c2d11", accountName: `<img src=x onerror="alert(1)">\r\nBcc: x@y.z`, balanceMillis: 0, thresholdsCrossed: [{ thresholdMillis: 500, balanceAtMillis: 0 }] });
     expect(email.html).not.toContain("<img");
     expect(email.html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
     expect(email.subject).not.toMatch(/[\r\n]/);
