@@ -13,11 +13,11 @@ const sections = [
   { href: "/alerts", label: "Alerts", icon: Bell },
 ] as const;
 
-export function SidebarNav({ accountId }: { accountId: string }) {
+export function SidebarNav({ accountId, orientation = "vertical" }: { accountId: string; orientation?: "vertical" | "horizontal" }) {
   const pathname = usePathname();
   const base = `/dashboard/${accountId}`;
   return (
-    <nav aria-label="Dashboard" className="flex flex-col gap-0.5">
+    <nav aria-label="Dashboard" className={cn("flex gap-0.5", orientation === "vertical" ? "flex-col" : "flex-row overflow-x-auto")}>
       {sections.map((section) => {
         const href = `${base}${section.href}`;
         const active = section.href === "" ? pathname === base : pathname === href || pathname.startsWith(`${href}/`);

@@ -39,8 +39,8 @@ export default async function AccountLayout({ children, params }: { children: Re
         </aside>
         <div className="flex min-w-0 flex-1 flex-col md:pl-60">
           <header className="sticky top-0 z-20 flex h-14 items-center justify-between gap-4 border-b border-zinc-200 bg-white/80 px-6 backdrop-blur">
-            <div className="md:hidden">
-              <SidebarNav accountId={accountId} />
+            <div className="min-w-0 md:hidden">
+              <SidebarNav accountId={accountId} orientation="horizontal" />
             </div>
             <div className="ml-auto flex items-center gap-2">
               <NotificationBell accountId={accountId} />
