@@ -2,18 +2,27 @@
 
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 
 // Asks Auth.js for a magic link; the e-mail goes through Resend or into the dev mailbox.
 
 export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();
-  const [email, setEmail] = useState("");
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Marks the form as interactive, so browser tests (and impatient people) never type into a
+  // form whose submit handler is not attached yet.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
 
   async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    // Read from the form rather than state: text typed before hydration counts too.
+    const email = String(new FormData(event.currentTarget).get("email") ?? "").trim();
+    if (email === "") {
+      setError("Enter your e-mail address.");
+      return;
+    }
     setError(null);
     setPending(true);
     try {
@@ -26,7 +35,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
         );
         return;
       }
-      router.push(`/login/check-email?email=${encodeURIComponent(email.trim().toLowerCase())}`);
+      router.push(`/login/check-email?email=${encodeURIComponent(email.toLowerCase())}`);
     } catch {
       setError("We could not reach the server. Check your connection and try again.");
     } finally {
@@ -35,7 +44,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   }
 
   return (
-    <form onSubmit={submit} className="space-y-4" noValidate={false}>
+    <form onSubmit={submit} className="space-y-4" data-ready={ready || undefined}>
       <div className="space-y-1.5">
         <label htmlFor="email" className="block text-sm font-medium text-zinc-800">
           Work e-mail
@@ -47,8 +56,6 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
           required
           autoComplete="email"
           autoFocus
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
           placeholder="you@company.com"
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? "email-error" : undefined}
@@ -62,7 +69,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
       </div>
       <button
         type="submit"
-        disabled={pending || email.trim() === ""}
+        disabled={pending}
         className="flex w-full items-center justify-center rounded-md bg-zinc-900 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-zinc-700 disabled:cursor-not-allowed disabled:opacity-60"
       >
         {pending ? "Sending link…" : "Send sign-in link"}
