@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { BellRing, Lock, Mail, Webhook } from "lucide-react";
 import { useAccount } from "@/components/dashboard/account-context";
+import { formatCredits } from "@/components/dashboard/format-credits";
 import { useTRPC } from "@/components/trpc/react";
 import { Badge, Card, CardBody, CardHeader, PageHeader, RelativeTime, Skeleton } from "@/components/ui";
 import { ThresholdEditor } from "./threshold-editor";
@@ -27,7 +28,7 @@ export function AlertsPage() {
           <CardHeader
             title="Thresholds"
             description="Each fires once when the balance drops below it, and re-arms when credits are added or refunded above it."
-            actions={alerts.data ? <Badge tone="neutral">Balance {Number(alerts.data.balance).toFixed(2)}</Badge> : null}
+            actions={alerts.data ? <Badge tone="neutral">Balance {formatCredits(alerts.data.balance)}</Badge> : null}
           />
           <CardBody>
             {alerts.isPending ? (
@@ -51,7 +52,7 @@ export function AlertsPage() {
                   <ul className="divide-y divide-zinc-100 rounded-md border border-zinc-200">
                     {alerts.data.thresholds.map((threshold) => (
                       <li key={threshold.amount} className="flex items-center justify-between px-4 py-2.5 text-sm">
-                        <span className="tabular-nums">Below {threshold.amount.toFixed(2)} credits</span>
+                        <span className="tabular-nums">Below {formatCredits(threshold.amount)} credits</span>
                         {threshold.armed ? (
                           <Badge tone="green" dot>
                             Armed

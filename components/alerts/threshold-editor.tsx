@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Plus, X } from "lucide-react";
 import { useState } from "react";
+import { formatCredits } from "@/components/dashboard/format-credits";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
 import { Badge, Button, Input, toast } from "@/components/ui";
 
@@ -15,14 +16,14 @@ export function ThresholdEditor({ accountId, initial, max }: { accountId: string
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [nextKey, setNextKey] = useState(initial.length);
-  const [rows, setRows] = useState<Row[]>(initial.map((threshold, key) => ({ key, value: threshold.amount.toFixed(2) })));
+  const [rows, setRows] = useState<Row[]>(initial.map((threshold, key) => ({ key, value: formatCredits(threshold.amount, { grouping: false }) })));
   const [error, setError] = useState<{ message: string; fields: string[] } | null>(null);
 
   const save = useMutation(
     trpc.alerts.set.mutationOptions({
       onSuccess: async (data) => {
         setError(null);
-        setRows(data.thresholds.map((threshold, key) => ({ key, value: threshold.amount.toFixed(2) })));
+        setRows(data.thresholds.map((threshold, key) => ({ key, value: formatCredits(threshold.amount, { grouping: false }) })));
         setNextKey(data.thresholds.length);
         await queryClient.invalidateQueries({ queryKey: trpc.alerts.get.queryKey({ accountId }) });
         toast.success(data.thresholds.length > 0 ? "Low-balance alerts saved" : "Low-balance alerts turned off");

@@ -25,3 +25,11 @@ export function apiErrorFields(error: unknown): Record<string, string> {
 export function isNotFound(error: unknown): boolean {
   return apiErrorCode(error) === "ERR1006";
 }
+
+/** A field message as a sentence: "must use https" → "Must use https." */
+export function asSentence(message: string): string {
+  const trimmed = message.trim();
+  if (trimmed === "") return trimmed;
+  const capitalized = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capitalized) ? capitalized : `${capitalized}.`;
+}

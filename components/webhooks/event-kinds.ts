@@ -6,7 +6,7 @@ export const eventDescriptions: Record<string, string> = {
   "generation.failed": "A generation failed.",
   "generation.canceled": "A generation was canceled.",
   "credits.low_balance": "The balance dropped below a low-balance threshold.",
-  "webhook.test": "Sent by “Send test event” (test events arrive whether or not this is checked).",
+  "webhook.test": "Sent by “Send test event”, checked or not.",
 };
 
 /** The events an endpoint gets when it subscribes to everything but the test event. */
@@ -17,5 +17,5 @@ export function subscribesToAll(events: readonly string[]): boolean {
 }
 
 export const deadLetterReasons: Record<string, string> = {
-  endpoint_disabled: "Endpoint was disabled",
+  endpoint_disabled: "Arrived while the endpoint was disabled",
 };

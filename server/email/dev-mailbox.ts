@@ -1,12 +1,22 @@
+import ipaddr from "ipaddr.js";
 import { db } from "../db";
 import { env, isProductionDeployment } from "../env";
+import { clientIpOf } from "../http/client-ip";
 
 // The dev mailbox (ARCHITECTURE §2): without RESEND_API_KEY the outbox is where e-mail goes, and
 // this page is how a local user reads it, sign-in links included. It does not exist once Resend is
-// configured, nor in production.
+// configured, nor in production, and it opens only to this machine: a dev server listening on a
+// LAN must not hand out everyone's sign-in links.
 
 export function devMailboxEnabled(): boolean {
   return !env().RESEND_API_KEY && !isProductionDeployment();
+}
+
+/** Whether this request may read the dev mailbox: enabled, and coming from a loopback address. */
+export function devMailboxOpenTo(request: Request): boolean {
+  if (!devMailboxEnabled()) return false;
+  const ip = clientIpOf(request);
+  return ipaddr.isValid(ip) && ipaddr.parse(ip).range() === "loopback";
 }
 
 export type DevMailboxMessage = { id: string; to: string; subject: string; text: string; html: string; kind: string; createdAt: Date };

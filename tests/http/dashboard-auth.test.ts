@@ -107,6 +107,13 @@ describe("dashboard pages and tRPC without a session", () => {
     expect(html).toContain("Sign in to Darkroom");
     expect(html).toContain("/api/auth/callback/email?");
   });
+
+  it("keeps the dev mailbox to this machine", async () => {
+    // The suite's server trusts 127.0.0.1 as a proxy, so this plays a client on another machine.
+    const remote = await fetch(`${baseUrl()}/dev/mailbox`, { headers: { "x-forwarded-for": "203.0.113.9" } });
+    expect(remote.status).toBe(404);
+    expect(await remote.text()).not.toContain("/api/auth/callback/email?");
+  });
 });
 
 describe("tRPC speaks the error table", () => {

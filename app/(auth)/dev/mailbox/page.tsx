@@ -1,6 +1,7 @@
 import Link from "next/link";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
-import { devMailboxEnabled, listDevMailbox } from "@/server/email/dev-mailbox";
+import { devMailboxOpenTo, listDevMailbox } from "@/server/email/dev-mailbox";
 
 export const metadata = { title: "Dev mailbox" };
 export const dynamic = "force-dynamic";
@@ -27,7 +28,7 @@ function TextWithLinks({ text }: { text: string }) {
 }
 
 export default async function DevMailboxPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  if (!devMailboxEnabled()) notFound();
+  if (!devMailboxOpenTo(new Request("http://dev-mailbox.local", { headers: await headers() }))) notFound();
   const { to } = await searchParams;
   const messages = await listDevMailbox({ to });
   return (

@@ -1,0 +1,60 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { errorMessage, useTRPC } from "@/components/trpc/react";
+import { Button, Dialog, toast } from "@/components/ui";
+import { EndpointUrl } from "./endpoint-url";
+
+export function DeleteEndpointDialog({ accountId, webhookId, url, open, onOpenChange }: { accountId: string; webhookId: string; url: string; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const remove = useMutation(
+    trpc.webhooks.delete.mutationOptions({
+      onSuccess: async () => {
+        onOpenChange(false);
+        toast.success("Endpoint deleted", { description: url });
+        router.push(`/dashboard/${accountId}/webhooks`);
+        // Marked stale without refetching: this page's own queries would only answer "not found".
+        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey(), refetchType: "none" });
+      },
+    }),
+  );
+
+  function close() {
+    onOpenChange(false);
+    remove.reset();
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      title="Delete this endpoint?"
+      description="It stops receiving events at once. Its delivery log and dead letters are deleted with it. This cannot be undone."
+      size="md"
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate({ accountId, webhookId })}>
+            Delete endpoint
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-3 pb-2">
+        <div className="rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2">
+          <EndpointUrl url={url} />
+        </div>
+        {remove.isError && (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+            {errorMessage(remove.error)}
+          </p>
+        )}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,113 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { ArrowLeft } from "lucide-react";
+import Link from "next/link";
+import { useState } from "react";
+import { useAccount } from "@/components/dashboard/account-context";
+import { errorMessage, useTRPC } from "@/components/trpc/react";
+import { Button, Card, CardBody, Skeleton } from "@/components/ui";
+import { isNotFound } from "./api-error";
+import { DeadLettersCard } from "./dead-letters-card";
+import { DeliveriesCard } from "./deliveries-card";
+import { DeliveryDialog } from "./delivery-dialog";
+import { EndpointActions } from "./endpoint-actions";
+import { EndpointDetailsCard } from "./endpoint-details-card";
+import { EndpointNotFound } from "./endpoint-not-found";
+import { EndpointStatusBadge } from "./endpoint-status-badge";
+import { OwnerOnlyNote } from "./owner-only-note";
+import { SigningCard } from "./signing-card";
+
+// One endpoint: its actions (owners), the delivery log with each delivery's attempts, its dead
+// letters, and how to verify what it receives.
+
+export function EndpointDetailPage({ webhookId }: { webhookId: string }) {
+  const { accountId, isOwner } = useAccount();
+  const trpc = useTRPC();
+  const endpoint = useQuery(trpc.webhooks.get.queryOptions({ accountId, webhookId }));
+  const [openDelivery, setOpenDelivery] = useState<string | null>(null);
+
+  const backLink = (
+    <Link href={`/dashboard/${accountId}/webhooks`} className="inline-flex items-center gap-1.5 text-sm text-zinc-500 transition-colors hover:text-zinc-900">
+      <ArrowLeft className="size-4" aria-hidden />
+      Webhooks
+    </Link>
+  );
+
+  if (endpoint.isPending) {
+    return (
+      <div className="space-y-8">
+        {backLink}
+        <div className="space-y-3">
+          <Skeleton className="h-7 w-96 max-w-full" />
+          <Skeleton className="h-4 w-48" />
+        </div>
+        <div className="grid gap-6 xl:grid-cols-3">
+          <Skeleton className="h-72 xl:col-span-2" />
+          <Skeleton className="h-72" />
+        </div>
+      </div>
+    );
+  }
+
+  if (endpoint.isError) {
+    return (
+      <div className="space-y-8">
+        {backLink}
+        {isNotFound(endpoint.error) ? (
+          <EndpointNotFound accountId={accountId} />
+        ) : (
+          <Card>
+            <CardBody className="flex items-center justify-between gap-4">
+              <p className="text-sm text-red-600">The endpoint could not be loaded: {errorMessage(endpoint.error)}</p>
+              <Button variant="secondary" size="sm" onClick={() => endpoint.refetch()}>
+                Try again
+              </Button>
+            </CardBody>
+          </Card>
+        )}
+      </div>
+    );
+  }
+
+  const data = endpoint.data;
+  const isEnabled = (id: string) => (id === data.webhook_id ? data.webhook_enabled : undefined);
+
+  return (
+    <div className="space-y-8">
+      <div className="space-y-4">
+        {backLink}
+        <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-4">
+          <div className="min-w-0 flex-1 space-y-1.5">
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+              <h1 title={data.webhook_url} className="line-clamp-2 min-w-0 font-mono text-lg font-semibold tracking-tight break-all text-zinc-900">
+                {data.webhook_url}
+              </h1>
+              <EndpointStatusBadge enabled={data.webhook_enabled} />
+            </div>
+            {data.webhook_description && <p className="text-sm text-zinc-500">{data.webhook_description}</p>}
+          </div>
+          {isOwner ? <EndpointActions accountId={accountId} endpoint={data} onTestSent={setOpenDelivery} /> : <OwnerOnlyNote className="mt-1" />}
+        </div>
+        {!data.webhook_enabled && (
+          <p className="rounded-md border border-amber-200 bg-amber-50 px-3.5 py-2.5 text-sm text-amber-900">
+            This endpoint is disabled: nothing is sent to it. Events it subscribes to are kept as dead letters below, to replay once it is enabled again.
+          </p>
+        )}
+      </div>
+
+      {/* Three columns only where the details column is wide enough for URLs and event names. */}
+      <div className="grid items-start gap-6 xl:grid-cols-3">
+        <div className="min-w-0 space-y-6 xl:col-span-2">
+          <DeliveriesCard webhookId={webhookId} onOpen={setOpenDelivery} />
+          <DeadLettersCard webhookId={webhookId} isEnabled={isEnabled} onOpenDelivery={setOpenDelivery} pageSize={25} />
+        </div>
+        <EndpointDetailsCard endpoint={data} />
+      </div>
+
+      <SigningCard />
+
+      <DeliveryDialog deliveryId={openDelivery} onClose={() => setOpenDelivery(null)} isEnabled={isEnabled} />
+    </div>
+  );
+}

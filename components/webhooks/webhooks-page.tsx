@@ -1,0 +1,96 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { Plus, Webhook } from "lucide-react";
+import { useState } from "react";
+import { useAccount } from "@/components/dashboard/account-context";
+import { errorMessage, useTRPC } from "@/components/trpc/react";
+import { Button, Card, CardHeader, EmptyState, PageHeader, SkeletonRows, Table, TBody } from "@/components/ui";
+import { AddEndpointDialog } from "./add-endpoint-dialog";
+import { DeadLettersCard } from "./dead-letters-card";
+import { DeliveryDialog } from "./delivery-dialog";
+import { EndpointsTable } from "./endpoints-table";
+import { OwnerOnlyNote } from "./owner-only-note";
+import { RecentDeliveriesCard } from "./recent-deliveries-card";
+
+// The webhooks page: the account's endpoints, the newest deliveries across them, and the dead
+// letters still waiting for a replay. Owners add endpoints; members read.
+
+export function WebhooksPage() {
+  const { accountId, isOwner } = useAccount();
+  const trpc = useTRPC();
+  const endpoints = useQuery(trpc.webhooks.list.queryOptions({ accountId }));
+  const [adding, setAdding] = useState(false);
+  const [openDelivery, setOpenDelivery] = useState<string | null>(null);
+
+  const enabledById = new Map((endpoints.data ?? []).map((endpoint) => [endpoint.webhook_id, endpoint.webhook_enabled]));
+  const isEnabled = (webhookId: string) => enabledById.get(webhookId);
+
+  const addButton = (
+    <Button onClick={() => setAdding(true)}>
+      <Plus aria-hidden />
+      Add endpoint
+    </Button>
+  );
+
+  const hasEndpoints = (endpoints.data?.length ?? 0) > 0;
+
+  return (
+    <div className="space-y-8">
+      <PageHeader
+        title="Webhooks"
+        description="Signed HTTPS requests to your servers when generations start, finish or fail, and when credits run low."
+        actions={isOwner ? (hasEndpoints ? addButton : null) : <OwnerOnlyNote />}
+      />
+
+      <Card>
+        {endpoints.isPending ? (
+          <>
+            <CardHeader title="Endpoints" />
+            <Table>
+              <TBody>
+                <SkeletonRows rows={3} columns={5} />
+              </TBody>
+            </Table>
+          </>
+        ) : endpoints.isError ? (
+          <>
+            <CardHeader title="Endpoints" />
+            <div className="flex items-center justify-between gap-4 px-5 py-4">
+              <p className="text-sm text-red-600">The endpoints could not be loaded: {errorMessage(endpoints.error)}</p>
+              <Button variant="secondary" size="sm" onClick={() => endpoints.refetch()}>
+                Try again
+              </Button>
+            </div>
+          </>
+        ) : endpoints.data.length === 0 ? (
+          <EmptyState
+            icon={Webhook}
+            className="py-16"
+            title="No webhook endpoints yet"
+            description="Webhooks push events to a URL you choose the moment they happen: a generation starts, completes, fails or is canceled, or your balance runs low. Every request is signed, retried on failure and logged here."
+            action={isOwner ? addButton : <p className="text-sm text-zinc-500">Ask an owner of this account to add one.</p>}
+          />
+        ) : (
+          <>
+            <CardHeader
+              title="Endpoints"
+              description={`${endpoints.data.length} ${endpoints.data.length === 1 ? "endpoint" : "endpoints"}. ${isOwner ? "Open one to send a test event, see its deliveries or manage its secret." : "Open one to see its deliveries and dead letters."}`}
+            />
+            <EndpointsTable accountId={accountId} endpoints={endpoints.data} />
+          </>
+        )}
+      </Card>
+
+      {hasEndpoints && (
+        <>
+          <RecentDeliveriesCard onOpen={setOpenDelivery} />
+          <DeadLettersCard waitingOnly isEnabled={isEnabled} onOpenDelivery={setOpenDelivery} />
+        </>
+      )}
+
+      <DeliveryDialog deliveryId={openDelivery} onClose={() => setOpenDelivery(null)} isEnabled={isEnabled} />
+      {isOwner && <AddEndpointDialog accountId={accountId} open={adding} onOpenChange={setAdding} />}
+    </div>
+  );
+}
