@@ -213,12 +213,14 @@ export class EmbeddedExecutor implements EventSink {
   private async drive(runId: string) {
     this.runTimers.clear(runId);
     try {
+      const claimedAt = this.now();
       const run = await this.store.claim(runId);
       if (!run) {
         // Not due yet (a timer a millisecond early), finished, or another process has it.
         const row = await this.store.peek(runId);
         const wakeAt = row?.wakeAt?.getTime();
-        if (row && row.status !== "completed" && row.status !== "failed" && wakeAt && wakeAt > this.now()) this.schedule(runId, wakeAt);
+        // Not due at the claim, though it may be by now: re-arm it (re-driven at once if so), never leave it to the re-scan.
+        if (row && row.status !== "completed" && row.status !== "failed" && wakeAt && wakeAt > claimedAt) this.schedule(runId, wakeAt);
         return;
       }
       const renew = setInterval(() => void this.store.renew(runId).catch(() => undefined), this.leaseMs / 3);

@@ -15,7 +15,8 @@ export class Timers {
     const delay = Math.max(0, at - this.now());
     const timer = setTimeout(() => {
       this.timers.delete(key);
-      if (delay > MAX_DELAY) this.at(key, at, fire);
+      // Past setTimeout's limit, or early: Node counts from the loop's cached time, not from now().
+      if (this.now() < at) this.at(key, at, fire);
       else fire();
     }, Math.min(delay, MAX_DELAY));
     timer.unref();
