@@ -125,7 +125,9 @@ describe("webhook delivery retries (spec §6 rule 4)", () => {
       // Never early (the schedule counts from the first attempt's start); late by scheduling only.
       expect(started[index]).toBeGreaterThanOrEqual(expected);
       expect(started[index]).toBeLessThan(expected + 1000);
-      expect(arrived[index]).toBeGreaterThanOrEqual(expected - 50);
+      // Arrivals are seen at the receiver: the first attempt's TLS handshake can delay its arrival,
+      // shortening the gap to the next one by that much on a loaded machine.
+      expect(arrived[index]).toBeGreaterThanOrEqual(expected - 200);
       expect(arrived[index]).toBeLessThan(expected + 1000);
     });
   }, 40_000);
