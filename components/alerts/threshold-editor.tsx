@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Plus, X } from "lucide-react";
 import { useState } from "react";
 import { formatCredits } from "@/components/dashboard/format-credits";
+import { apiErrorFields } from "@/components/trpc/api-error";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
 import { Badge, Button, Input, toast } from "@/components/ui";
 
@@ -29,8 +30,7 @@ export function ThresholdEditor({ accountId, initial, max }: { accountId: string
         toast.success(data.thresholds.length > 0 ? "Low-balance alerts saved" : "Low-balance alerts turned off");
       },
       onError: (failure) => {
-        const fields = ((failure.data as { apiError?: { details?: { fields?: Array<{ field: string }> } } } | undefined)?.apiError?.details?.fields ?? []).map((f) => f.field);
-        setError({ message: errorMessage(failure), fields });
+        setError({ message: errorMessage(failure), fields: Object.keys(apiErrorFields(failure)) });
       },
     }),
   );

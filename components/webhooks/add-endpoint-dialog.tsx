@@ -7,7 +7,7 @@ import { useState } from "react";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
 import { Button, Dialog, SecretReveal } from "@/components/ui";
 import { AddEndpointForm, type AddEndpointValues } from "./add-endpoint-form";
-import { apiErrorFields } from "./api-error";
+import { apiErrorFields } from "@/components/trpc/api-error";
 import { EndpointUrl } from "./endpoint-url";
 
 // "Add endpoint": the form, then, once created, the signing secret, shown this one time. Done

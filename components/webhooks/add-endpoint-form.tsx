@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/trpc/react";
 import { Checkbox, Field, Input, Skeleton } from "@/components/ui";
-import { asSentence } from "./api-error";
+import { asSentence } from "@/components/trpc/api-error";
 import { eventDescriptions } from "./event-kinds";
 import { EventName } from "./event-name";
 

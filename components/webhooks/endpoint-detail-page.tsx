@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
 import { Button, Card, CardBody, Skeleton } from "@/components/ui";
-import { isNotFound } from "./api-error";
+import { isNotFound } from "@/components/trpc/api-error";
 import { DeadLettersCard } from "./dead-letters-card";
 import { DeliveriesCard } from "./deliveries-card";
 import { DeliveryDialog } from "./delivery-dialog";

@@ -9,21 +9,15 @@ import { reserveCredits } from "../../../server/credits/reserve-credits";
 import { db, disconnectDb } from "../../../server/db";
 import { EmailRetryableError } from "../../../server/email/send-email";
 import { appUrl, resetEnvCache } from "../../../server/env";
-import { registerExecutor, unregisterExecutor, type EventSink } from "../../../server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "../../../server/inngest/executor/registry";
 import { startResendFake, type ResendFake } from "../../fakes/resend-fake";
+import { recordingEventSink } from "../../support/event-sink";
 
 // After commit: an alert's e-mails (Resend through the local fake, or the dev outbox), its
 // `credits.low_balance` webhook event (a delivery per subscribed endpoint, a dead letter for a
 // disabled one), the dispatched marker, and the sweep that catches alerts whose event was lost.
 
-type SentEvent = { id?: string; name: string; data: Record<string, unknown> };
-const sent: SentEvent[] = [];
-const sink: EventSink = {
-  async ingestEvents(_appId, events) {
-    sent.push(...(events as SentEvent[]));
-    return (events as SentEvent[]).map((event) => event.id ?? randomUUID());
-  },
-};
+const { sink, sent } = recordingEventSink();
 const txOptions = { maxWait: 60_000, timeout: 60_000 };
 const saved = { ...process.env };
 let resend: ResendFake;

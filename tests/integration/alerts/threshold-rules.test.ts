@@ -11,21 +11,15 @@ import { getBalance } from "../../../server/credits/get-balance";
 import { refundCredits } from "../../../server/credits/refund-credits";
 import { reserveCredits } from "../../../server/credits/reserve-credits";
 import { db, disconnectDb } from "../../../server/db";
-import { registerExecutor, unregisterExecutor, type EventSink } from "../../../server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "../../../server/inngest/executor/registry";
+import { recordingEventSink } from "../../support/event-sink";
 
 // The low-balance rules of spec §6.7 against real PostgreSQL, driven by the real credit functions:
 // fire once, re-arm on add and refund (not on charge), several at once → one alert, everything in
 // the movement's transaction, exactly one alert under concurrency, the event only after commit.
 // Events this process sends are captured here (never left for another process's executor).
 
-type SentEvent = { id?: string; name: string; data: Record<string, unknown> };
-const sent: SentEvent[] = [];
-const sink: EventSink = {
-  async ingestEvents(_appId, events) {
-    sent.push(...(events as SentEvent[]));
-    return (events as SentEvent[]).map((event) => event.id ?? randomUUID());
-  },
-};
+const { sink, sent } = recordingEventSink();
 
 const txOptions = { maxWait: 60_000, timeout: 60_000 };
 

@@ -8,12 +8,13 @@ import { addCredits } from "../../../server/credits/add-credits";
 import { reserveCredits } from "../../../server/credits/reserve-credits";
 import { db, disconnectDb } from "../../../server/db";
 import { ApiError } from "../../../server/http/errors";
-import { registerExecutor, unregisterExecutor, type EventSink } from "../../../server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "../../../server/inngest/executor/registry";
+import { recordingEventSink } from "../../support/event-sink";
 
 // Editing low-balance thresholds (spec §6.7, §8): default 0.50, up to 10 positive amounts with at
 // most 3 decimals, de-duplicated, primary owner only, and no retroactive firing on save.
 
-const sink: EventSink = { ingestEvents: async (_appId, events) => (events as Array<{ id?: string }>).map((event) => event.id ?? randomUUID()) };
+const { sink } = recordingEventSink();
 const txOptions = { maxWait: 60_000, timeout: 60_000 };
 
 beforeAll(() => registerExecutor(sink));

@@ -6,13 +6,14 @@ import { createCaller } from "@/server/api/root";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db, disconnectDb } from "@/server/db";
 import { ApiError } from "@/server/http/errors";
-import { registerExecutor, unregisterExecutor, type EventSink } from "@/server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
 import { addTeamMember, createTestAccount } from "../../support/fixtures";
+import { recordingEventSink } from "../../support/event-sink";
 
 // The alerts and notifications routers through createCaller: thresholds are read by everyone and
 // changed by the primary owner only; the bell lists what a low-balance alert wrote.
 
-const sink: EventSink = { ingestEvents: async (_appId, events) => (events as Array<{ id: string }>).map((event) => event.id) };
+const { sink } = recordingEventSink();
 beforeAll(() => registerExecutor(sink));
 afterAll(async () => {
   await settleLowBalanceSends();

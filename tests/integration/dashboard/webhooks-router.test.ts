@@ -5,15 +5,16 @@ import { createCaller } from "@/server/api/root";
 import { db, disconnectDb } from "@/server/db";
 import type { DeliveryStatus } from "@/server/generated/prisma/enums";
 import { ApiError } from "@/server/http/errors";
-import { registerExecutor, unregisterExecutor, type EventSink } from "@/server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
 import { emitWebhookEvent } from "@/server/webhooks/emit-webhook-event";
 import { addTeamMember, createTestAccount } from "../../support/fixtures";
+import { recordingEventSink } from "../../support/event-sink";
 
 // The dashboard's webhooks router through createCaller, against the real database: members read,
 // owners change, other accounts see nothing. The delivery runs it requests are caught by a sink
 // in this process (nothing is sent anywhere); deliveries for the log views are inserted directly.
 
-const sink: EventSink = { ingestEvents: async (_appId, events) => (events as Array<{ id: string }>).map((event) => event.id) };
+const { sink } = recordingEventSink();
 beforeAll(() => registerExecutor(sink));
 afterAll(async () => {
   unregisterExecutor(sink);

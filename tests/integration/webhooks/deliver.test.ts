@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "../../../server/db";
-import { registerExecutor, unregisterExecutor, type EventSink } from "../../../server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "../../../server/inngest/executor/registry";
 import type { Resolver } from "../../../server/net/resolve-and-check";
 import { createWebhookEndpoint } from "../../../server/webhooks/create-endpoint";
 import { attemptDelivery } from "../../../server/webhooks/deliver";
@@ -16,6 +16,7 @@ import { rollWebhookSecret } from "../../../server/webhooks/roll-secret";
 import { verifySignature } from "../../../server/webhooks/sign";
 import { updateWebhookEndpoint } from "../../../server/webhooks/update-endpoint";
 import { createTestAccount } from "../../support/fixtures";
+import { recordingEventSink } from "../../support/event-sink";
 
 // One delivery attempt (deliver.ts) against a real HTTPS receiver on 127.0.0.1 with a
 // self-signed certificate made by openssl for this run and trusted through safeFetch's `ca`.
@@ -24,7 +25,7 @@ import { createTestAccount } from "../../support/fixtures";
 
 type Received = { path: string; headers: Record<string, string | string[] | undefined>; rawBody: string };
 
-const sink: EventSink = { ingestEvents: async (_appId, events) => (events as Array<{ id: string }>).map((event) => event.id) };
+const { sink } = recordingEventSink();
 let server: https.Server;
 let port = 0;
 let cert = "";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "../../../server/db";
 import { ApiError } from "../../../server/http/errors";
-import { registerExecutor, unregisterExecutor, type EventSink } from "../../../server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "../../../server/inngest/executor/registry";
 import type { Resolver } from "../../../server/net/resolve-and-check";
 import { createWebhookEndpoint } from "../../../server/webhooks/create-endpoint";
 import { emitWebhookEvent } from "../../../server/webhooks/emit-webhook-event";
@@ -15,19 +15,13 @@ import { rollWebhookSecret } from "../../../server/webhooks/roll-secret";
 import { sendTestEvent } from "../../../server/webhooks/send-test-event";
 import { updateWebhookEndpoint } from "../../../server/webhooks/update-endpoint";
 import { createTestAccount } from "../../support/fixtures";
+import { recordingEventSink, type SentEvent } from "../../support/event-sink";
 
 // Endpoints, events, dead letters, replay, re-send and retention against the real database. The
 // events these functions send are caught by a sink registered in this process, so the running
 // test app does not deliver them: what is checked here is exactly what was queued.
 
-type SentEvent = { id: string; name: string; data: { deliveryId: string; fromAttempt: number } };
-const sent: SentEvent[] = [];
-const sink: EventSink = {
-  async ingestEvents(_appId, events) {
-    sent.push(...(events as SentEvent[]));
-    return (events as SentEvent[]).map((event) => event.id);
-  },
-};
+const { sink, sent } = recordingEventSink();
 
 const publicResolver: Resolver = async () => [{ address: "93.184.215.14", family: 4 }];
 const strict = { allowLoopback: false, resolver: publicResolver };

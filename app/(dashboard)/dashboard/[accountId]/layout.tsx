@@ -5,7 +5,7 @@ import { AccountSwitcher } from "@/components/dashboard/account-switcher";
 import { NotificationBell } from "@/components/dashboard/notification-bell";
 import { SidebarNav } from "@/components/dashboard/sidebar-nav";
 import { UserMenu } from "@/components/dashboard/user-menu";
-import { findMembership, listMemberships } from "@/server/accounts/find-membership";
+import { listMemberships } from "@/server/accounts/find-membership";
 import { auth } from "@/server/auth";
 
 export const dynamic = "force-dynamic";
@@ -15,12 +15,12 @@ export default async function AccountLayout({ children, params }: { children: Re
   const session = await auth();
   const userId = session?.user?.id;
   if (!userId) redirect(`/login?callbackUrl=${encodeURIComponent(`/dashboard/${accountId}`)}`);
-  const [membership, accounts] = await Promise.all([findMembership(accountId, userId), listMemberships(userId)]);
-  if (!membership) notFound();
+  const accounts = await listMemberships(userId);
   const current = accounts.find((account) => account.accountId === accountId);
+  if (!current) notFound();
 
   return (
-    <AccountProvider account={{ accountId, name: current?.name ?? "Account", role: membership.role }}>
+    <AccountProvider account={{ accountId, name: current.name, role: current.role }}>
       <div className="flex min-h-screen">
         <aside className="fixed inset-y-0 left-0 hidden w-60 flex-col border-r border-zinc-200 bg-zinc-50/80 px-3 py-4 md:flex">
           <Link href="/dashboard" className="mb-5 flex items-center gap-2 px-2 text-[15px] font-semibold tracking-tight text-zinc-900">
