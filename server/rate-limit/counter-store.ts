@@ -2,7 +2,8 @@ import { db } from "../db";
 import { getRedis } from "../cache/redis";
 
 // Fixed-window counters: Redis when REDIS_URL is set, else PostgreSQL (atomic upsert). Both count
-// exactly, so the limit holds across any number of app instances.
+// exactly, so the limit holds across any number of app instances. Old PostgreSQL windows are
+// deleted by the rate-limit-sweep cron, not here.
 
 export type CounterStore = {
   readonly backend: "redis" | "postgres";
@@ -32,8 +33,6 @@ export function redisCounterStore(): CounterStore | null {
   };
 }
 
-let lastSweep = 0;
-
 export function postgresCounterStore(): CounterStore {
   return {
     backend: "postgres",
@@ -42,11 +41,6 @@ export function postgresCounterStore(): CounterStore {
         INSERT INTO rate_limit_counter (bucket, window_start, count) VALUES (${bucket}, ${windowStart}, 1)
         ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counter.count + 1
         RETURNING count`;
-      // Old windows are worthless; clear them now and then rather than on every request.
-      if (Date.now() - lastSweep > 60_000) {
-        lastSweep = Date.now();
-        void db.$executeRaw`DELETE FROM rate_limit_counter WHERE window_start < now() - interval '10 minutes'`.catch(() => undefined);
-      }
       return rows[0]?.count ?? 1;
     },
     async peek(bucket, windowStart) {

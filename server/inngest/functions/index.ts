@@ -2,6 +2,7 @@ import type { InngestFunction } from "inngest";
 import { alertDispatch } from "./alert-dispatch";
 import { alertDispatchSweep } from "./alert-dispatch-sweep";
 import { expireOutputFilesFunction } from "./expire-output-files";
+import { rateLimitSweep } from "./rate-limit-sweep";
 import { runGeneration } from "./run-generation";
 import { sweepStaleGenerationsFunction } from "./sweep-stale-generations";
 import { webhookDelivery } from "./webhook-delivery";
@@ -20,4 +21,5 @@ export const functions: InngestFunction.Any[] = [
   webhookLogRetention,
   alertDispatch,
   alertDispatchSweep,
+  rateLimitSweep,
 ];
