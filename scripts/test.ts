@@ -115,6 +115,8 @@ async function main() {
       LOCAL_PROVIDER_PROMPT_FAULTS: "1",
       // Webhook receivers in the suites listen on 127.0.0.1 (refused in production).
       WEBHOOK_ALLOW_LOOPBACK: "1",
+      // Every /v1 success body is checked against its operation's response schema.
+      RESPONSE_VALIDATION: "1",
       NEXT_TELEMETRY_DISABLED: "1",
     };
     server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "inherit", "inherit"], detached: true });

@@ -30,6 +30,8 @@ const envSchema = z.object({
   AUTH_SECRET: optionalString,
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error", "silent"]).default("info")),
   WEBHOOK_ALLOW_LOOPBACK: flag,
+  /** Checks every /v1 success body against its operation's response schema (`npm test` sets it); a mismatch is ERR5000 and a log line. */
+  RESPONSE_VALIDATION: flag,
   /** Tests and demos: prompts like "[local:fail]" steer the built-in providers' faults. */
   LOCAL_PROVIDER_PROMPT_FAULTS: flag,
   /** Inngest Cloud or a self-hosted server; with neither this nor the event key, the embedded executor runs the functions. */

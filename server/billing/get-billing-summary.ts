@@ -15,7 +15,7 @@ export async function getBillingSummary(accountId: string) {
     account_id: account.id,
     billing_plan: account.plan,
     billing_credit_balance: formatCredits(decimalToMillis(account.creditBalance)),
-    billing_subscription_status: subscription?.status ?? (account.plan === "free" ? "none" : "manual"),
+    billing_subscription_status: subscription?.status ?? (account.plan === "free" ? ("none" as const) : ("manual" as const)),
     billing_cancel_at_period_end: subscription?.cancelAtPeriodEnd ?? false,
     billing_currency: subscription?.currency ?? "usd",
     billing_period_starts_at: subscription?.currentPeriodStart.toISOString() ?? null,

@@ -1,12 +1,12 @@
-import { db } from "../db";
+import type { Db } from "../db";
 import { ApiError } from "../http/errors";
 import { decimalToMillis } from "../credits/money";
-import { estimateCost } from "./estimate";
+import { estimateCost, type EstimateQuery } from "./estimate";
 import { findModel } from "./index";
 import { formatCredits } from "./money";
 
 /** GET /v1/estimate/{model_identifier}: the price breakdown plus what the balance can pay for. */
-export async function estimateForAccount(accountId: string, modelIdentifier: string, query: URLSearchParams) {
+export async function estimateForAccount(db: Db, accountId: string, modelIdentifier: string, query: EstimateQuery) {
   const model = findModel(modelIdentifier);
   if (!model) throw new ApiError("ERR1012", `No model ${modelIdentifier}. See GET /v1/library/models.`, { model_identifier: modelIdentifier });
   const estimate = estimateCost(model, query);

@@ -1,40 +1,48 @@
+import { recordActivity } from "../activity/record-activity";
 import { formatCredits } from "../catalog/money";
 import { refundCredits } from "../credits/refund-credits";
-import { db } from "../db";
+import type { Tx } from "../db";
 import { ApiError } from "../http/errors";
-import { log } from "../runtime/log";
 import { adapterFor } from "../providers/registry";
+import { log } from "../runtime/log";
+import { afterCommit } from "../transaction";
 import { findOwnGeneration } from "./read-generations";
 import { sendGenerationFinished } from "./send-generation-finished";
-import { recordActivity } from "../activity/record-activity";
 
-// POST /v1/content/generation/cancel/{id}: while pending or processing, the generation becomes
-// `canceled` and its reservation is refunded in one transaction; the provider is then asked to
-// stop (best effort). A provider result arriving later changes nothing (finish-generation checks).
+// Canceling a generation: while pending or processing it becomes `canceled` and its reservation
+// is refunded, in the caller's transaction; the terminal event leaves after commit. The provider
+// is then asked to stop (best effort). A provider result arriving later changes nothing
+// (finish-generation checks the status under the same row lock).
 
-export async function cancelGeneration(accountId: string, generationId: string, actor = "system") {
-  await findOwnGeneration(accountId, generationId);
-  const outcome = await db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<Array<{ status: string; provider_used: string | null; prediction_id: string | null; created_at: Date }>>`
-      SELECT status, provider_used, prediction_id, created_at FROM generation WHERE id = ${generationId}::uuid FOR UPDATE`;
-    if (!row || (row.status !== "pending" && row.status !== "processing")) {
-      throw new ApiError("ERR1010", `The generation is ${row?.status ?? "gone"} and can no longer be canceled.`, { generation_id: generationId, generation_status: row?.status });
-    }
-    const now = new Date();
-    await tx.generation.update({ where: { id: generationId }, data: { status: "canceled", completedAt: now, metricsTotalTime: (now.getTime() - row.created_at.getTime()) / 1000 } });
-    const refund = await refundCredits(tx, { accountId, generationId, description: `Refund for canceled generation ${generationId}` });
-    await recordActivity(tx, { accountId, actor, category: "generation", action: "generation.canceled", description: `Generation ${generationId} canceled`, metadata: { generation_id: generationId } });
-    return { refundedMillis: refund.applied ? refund.amountMillis : 0, provider: row.provider_used, predictionId: row.prediction_id };
-  });
+export type CanceledGeneration = { generationId: string; refundedMillis: number; provider: string | null; predictionId: string | null };
 
-  let providerCancelSent = false;
-  if (outcome.provider && outcome.predictionId) {
-    try {
-      providerCancelSent = await adapterFor(outcome.provider).cancel(outcome.predictionId);
-    } catch (error) {
-      log.warn("provider cancel failed", { generationId, provider: outcome.provider, error: String(error) });
-    }
+export async function cancelGeneration(tx: Tx, accountId: string, generationId: string, actor = "system"): Promise<CanceledGeneration> {
+  await findOwnGeneration(tx, accountId, generationId);
+  const [row] = await tx.$queryRaw<Array<{ status: string; provider_used: string | null; prediction_id: string | null; created_at: Date }>>`
+    SELECT status, provider_used, prediction_id, created_at FROM generation WHERE id = ${generationId}::uuid FOR UPDATE`;
+  if (!row || (row.status !== "pending" && row.status !== "processing")) {
+    throw new ApiError("ERR1010", `The generation is ${row?.status ?? "gone"} and can no longer be canceled.`, { generation_id: generationId, generation_status: row?.status });
   }
-  await sendGenerationFinished(generationId, accountId, "canceled");
-  return { generation_id: generationId, generation_status: "canceled" as const, provider_cancel_sent: providerCancelSent, credits_refunded: formatCredits(outcome.refundedMillis) };
+  const now = new Date();
+  await tx.generation.update({ where: { id: generationId }, data: { status: "canceled", completedAt: now, metricsTotalTime: (now.getTime() - row.created_at.getTime()) / 1000 } });
+  const refund = await refundCredits(tx, { accountId, generationId, description: `Refund for canceled generation ${generationId}` });
+  await recordActivity(tx, { accountId, actor, category: "generation", action: "generation.canceled", description: `Generation ${generationId} canceled`, metadata: { generation_id: generationId } });
+  afterCommit(tx, "generation/finished", () => sendGenerationFinished(generationId, accountId, "canceled"));
+  return { generationId, refundedMillis: refund.applied ? refund.amountMillis : 0, provider: row.provider_used, predictionId: row.prediction_id };
+}
+
+/** Best effort, after the cancel committed: true when the provider took the cancel request. */
+export async function sendProviderCancel(canceled: CanceledGeneration): Promise<boolean> {
+  if (!canceled.provider || !canceled.predictionId) return false;
+  try {
+    return await adapterFor(canceled.provider).cancel(canceled.predictionId);
+  } catch (error) {
+    log.warn("provider cancel failed", { generationId: canceled.generationId, provider: canceled.provider, error: String(error) });
+    return false;
+  }
+}
+
+/** The cancel route's answer. */
+export function canceledResponse(canceled: CanceledGeneration, providerCancelSent: boolean) {
+  return { generation_id: canceled.generationId, generation_status: "canceled" as const, provider_cancel_sent: providerCancelSent, credits_refunded: formatCredits(canceled.refundedMillis) };
 }

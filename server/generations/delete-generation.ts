@@ -1,25 +1,29 @@
-import { db } from "../db";
-import { getStorage } from "../storage/get-storage";
-import { cancelGeneration } from "./cancel-generation";
-import { findOwnGeneration } from "./read-generations";
 import { recordActivity } from "../activity/record-activity";
+import type { Tx } from "../db";
+import type { Generation } from "../generated/prisma/client";
+import { getStorage } from "../storage/get-storage";
 
-// DELETE /v1/content/{id}: removes the stored output files and marks the record removed
-// (`generation_removed: "true"`); an in-flight generation is canceled (and refunded) first.
-// The record itself stays until its retention ends, so the ledger keeps its context.
+// Deleting a generation: its stored output files go, and the record is marked removed
+// (`generation_removed: "true"`). The record itself stays until its retention ends, so the ledger
+// keeps its context. An in-flight generation is canceled first (the caller does that).
 
-export async function deleteGeneration(accountId: string, generationId: string, actor = "system") {
-  let row = await findOwnGeneration(accountId, generationId);
-  if (row.status === "pending" || row.status === "processing") {
-    await cancelGeneration(accountId, generationId, actor).catch(() => undefined);
-    row = await findOwnGeneration(accountId, generationId);
-  }
+/** Deletes the stored output files; returns how many there were. */
+export async function deleteOutputFiles(row: Pick<Generation, "outputKeys">): Promise<number> {
   const storage = getStorage();
-  let filesDeleted = 0;
-  for (const key of row.outputKeys) if (await storage.delete(key)) filesDeleted += 1;
-  await db.$transaction(async (tx) => {
-    await tx.generation.update({ where: { id: generationId }, data: { removedAt: row.removedAt ?? new Date() } });
-    await recordActivity(tx, { accountId, actor, category: "generation", action: "generation.deleted", description: `Generation ${generationId} and ${filesDeleted} output files deleted`, metadata: { generation_id: generationId, files_deleted: filesDeleted } });
+  let deleted = 0;
+  for (const key of row.outputKeys) if (await storage.delete(key)) deleted += 1;
+  return deleted;
+}
+
+export async function markGenerationRemoved(tx: Tx, row: Pick<Generation, "id" | "accountId" | "removedAt">, filesDeleted: number, actor = "system") {
+  await tx.generation.update({ where: { id: row.id }, data: { removedAt: row.removedAt ?? new Date() } });
+  await recordActivity(tx, {
+    accountId: row.accountId,
+    actor,
+    category: "generation",
+    action: "generation.deleted",
+    description: `Generation ${row.id} and ${filesDeleted} output files deleted`,
+    metadata: { generation_id: row.id, files_deleted: filesDeleted },
   });
-  return { generation_id: generationId, files_deleted: filesDeleted };
+  return { generation_id: row.id, files_deleted: filesDeleted };
 }

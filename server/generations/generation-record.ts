@@ -1,4 +1,5 @@
 import type { Generation } from "../generated/prisma/client";
+import type { ErrorCode } from "../http/errors";
 import type { PlanName } from "../plans/plan-limits";
 import { outputFileUrls } from "./output-files";
 
@@ -30,7 +31,7 @@ export function toGenerationRecord(row: Generation, plan: PlanName) {
     generation_metrics_total_time: seconds(row.metricsTotalTime),
     generation_metrics_predict_time: seconds(row.metricsPredictTime),
     generation_error: row.errorMessage,
-    generation_error_code: row.errorCode,
+    generation_error_code: row.errorCode as ErrorCode | null,
     ...(row.removedAt ? { generation_removed: "true" as const } : {}),
   };
 }

@@ -1,43 +1,48 @@
-import { integerParam } from "../http/query-params";
+import { db } from "../db";
+import { generations } from "../http/operations";
 import { withApiKey } from "../http/with-api-key";
-import { cancelGeneration } from "./cancel-generation";
-import { deleteGeneration } from "./delete-generation";
-import { getGeneration, listGenerations } from "./read-generations";
-import { startGeneration } from "./start-generation";
+import { inTransaction } from "../transaction";
+import { cancelGeneration, canceledResponse, sendProviderCancel } from "./cancel-generation";
+import { deleteOutputFiles, markGenerationRemoved } from "./delete-generation";
+import { findModelFor } from "./generation-body";
+import { findOwnGeneration, getGeneration, listGenerations } from "./read-generations";
+import { planGeneration, startGeneration } from "./start-generation";
 
-// The /v1 generation handlers, shared by the modern routes and their legacy aliases.
+// The /v1 generation handlers, shared by the modern routes and their legacy aliases. Each owns
+// its transactions and calls the domain; the operations say everything else.
 
-const create = (kind: "image" | "video") =>
-  withApiKey(
-    async ({ request, requestId, accountId, key, params }) =>
-      startGeneration({ request, requestId, accountId, apiKeyId: key.id, region: key.region, kind, modelIdentifier: params.model_identifier ?? "" }),
-    { scope: "generation:write", endpoint: `/v1/generate/${kind}/{model_identifier}`, bucket: "generation" },
-  );
+const create = (operation: typeof generations.createImageGeneration | typeof generations.createVideoGeneration, kind: "image" | "video") =>
+  withApiKey(operation, async ({ accountId, key, params, body }) => {
+    const model = findModelFor(kind, params.model_identifier ?? "");
+    const plan = await planGeneration({ accountId, apiKeyId: key.id, region: key.region, model, fields: body });
+    return (tx) => startGeneration(tx, plan);
+  });
 
-export const createImageGeneration = create("image");
-export const createVideoGeneration = create("video");
+export const createImageGeneration = create(generations.createImageGeneration, "image");
+export const createVideoGeneration = create(generations.createVideoGeneration, "video");
 
-export const getContent = withApiKey(async ({ accountId, params }) => ({ data: await getGeneration(accountId, params.generation_id ?? "") }), {
-  scope: "generation:read",
-  endpoint: "/v1/content/{generation_id}",
+export const getContent = withApiKey(generations.getGeneration, async ({ accountId, params }) => getGeneration(db, accountId, params.generation_id ?? ""));
+
+export const listContent = withApiKey(generations.listGenerations, async ({ accountId, query }) => {
+  const { total, generations } = await listGenerations(db, accountId, query);
+  return { data: { generations }, pagination: { total, limit: query.limit, offset: query.offset } };
 });
 
-export const deleteContent = withApiKey(async ({ accountId, params }) => ({ data: await deleteGeneration(accountId, params.generation_id ?? ""), message: "Generation deleted." }), {
-  scope: "generation:delete",
-  endpoint: "/v1/content/{generation_id}",
-});
+async function cancel(accountId: string, generationId: string) {
+  const canceled = await inTransaction((tx) => cancelGeneration(tx, accountId, generationId));
+  return canceledResponse(canceled, await sendProviderCancel(canceled));
+}
 
-export const listContent = withApiKey(
-  async ({ accountId, query }) => {
-    const limit = integerParam(query, "limit", { default: 50, min: 1, max: 100 });
-    const offset = integerParam(query, "offset", { default: 0, min: 0 });
-    const { total, generations } = await listGenerations(accountId, { limit, offset });
-    return { data: { generations }, pagination: { total, limit, offset } };
-  },
-  { scope: "generation:read", endpoint: "/v1/content/list" },
-);
+export const cancelContent = withApiKey(generations.cancelGeneration, async ({ accountId, params }) => cancel(accountId, params.generation_id ?? ""));
 
-export const cancelContent = withApiKey(async ({ accountId, params }) => ({ data: await cancelGeneration(accountId, params.generation_id ?? ""), message: "Generation canceled." }), {
-  scope: "generation:delete",
-  endpoint: "/v1/content/generation/cancel/{generation_id}",
+export const deleteContent = withApiKey(generations.deleteGeneration, async ({ accountId, params }) => {
+  const generationId = params.generation_id ?? "";
+  let row = await findOwnGeneration(db, accountId, generationId);
+  if (row.status === "pending" || row.status === "processing") {
+    // A run that finished meanwhile is simply deleted as it is.
+    await cancel(accountId, generationId).catch(() => undefined);
+    row = await findOwnGeneration(db, accountId, generationId);
+  }
+  const filesDeleted = await deleteOutputFiles(row);
+  return inTransaction((tx) => markGenerationRemoved(tx, row, filesDeleted));
 });

@@ -1,9 +1,10 @@
 import { errorResponse, newRequestId } from "./envelope";
 import { ApiError } from "./errors";
-import type { NextRouteContext } from "./with-api-key";
+import type { NextRouteContext, OperationRoute } from "./with-api-key";
 
-// A /v1 route file exports every method: the ones it serves, and an ERR1008 envelope for the
-// rest (Next would otherwise answer 405 with an empty body).
+// A /v1 route file exports every method: the operations it serves, and an ERR1008 envelope with
+// an Allow header (read from those operations) for the rest; Next would otherwise answer 405
+// with an empty body.
 
 type RouteHandler = (request: Request, context: NextRouteContext) => Promise<Response>;
 const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -14,8 +15,9 @@ export function methodNotAllowed(allowed: string[]): RouteHandler {
     errorResponse(new ApiError("ERR1008", `Allowed methods: ${allowed.join(", ")}.`, { allowed_methods: allowed }), newRequestId(), { allow: allowed.join(", ") });
 }
 
-export function v1Route(handlers: Partial<Record<Method, RouteHandler>>): Record<Method, RouteHandler> {
-  const allowed = methods.filter((method) => handlers[method]);
-  const refuse = methodNotAllowed(allowed);
-  return Object.fromEntries(methods.map((method) => [method, handlers[method] ?? refuse])) as Record<Method, RouteHandler>;
+export function v1Route(...routes: OperationRoute[]): Record<Method, RouteHandler> {
+  const served = new Map<string, RouteHandler>(routes.map((route) => [route.operation.method, route]));
+  if (served.size !== routes.length) throw new Error("v1Route: two operations with one method");
+  const refuse = methodNotAllowed(methods.filter((method) => served.has(method)));
+  return Object.fromEntries(methods.map((method) => [method, served.get(method) ?? refuse])) as Record<Method, RouteHandler>;
 }

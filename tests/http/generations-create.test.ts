@@ -69,7 +69,7 @@ describe("Idempotency-Key", () => {
     const { key, accountId } = await accountWithKey();
     const idem = `running-${randomUUID()}`;
     const body = { generation_prompt: "in progress" };
-    const { requestHash } = await import("@/server/generations/idempotency");
+    const { requestHash } = await import("@/server/http/idempotency");
     await db.idempotencyRecord.create({ data: { accountId, key: idem, requestHash: requestHash({ kind: "image", model: "darkroom/lumen-image", body }), requestId: randomUUID() } });
     expectError(await createImage(key, body, { "idempotency-key": idem }), "ERR2016", "idempotency_request_in_progress", 409, true);
     expectError(await createImage(key, body, { "idempotency-key": "has spaces" }), "ERR2014", "invalid_idempotency_key", 400, false);

@@ -14,7 +14,6 @@ import { shapeModelHealth, type ModelsHealth } from "../../server/health/model-h
 import type { ProvidersHealth } from "../../server/health/provider-health";
 import { errorBody, successBody } from "../../server/http/envelope";
 import { ApiError, errorTable, type ErrorCode } from "../../server/http/errors";
-import { integerParam } from "../../server/http/query-params";
 import { apiKeyScopes } from "../../server/keys/scopes";
 import type { SubscriptionStatus } from "../../server/generated/prisma/enums";
 import type { UsageSummary } from "../../server/usage/get-usage";
@@ -479,16 +478,25 @@ describe("the query schemas", () => {
     }
   };
 
-  it("read days, limit and offset exactly as integerParam does", () => {
-    const cases = ["", "1", "30", "90", "0", "91", "-1", "abc", "1.5", " 7 ", "1e1", "007"];
-    for (const raw of cases) {
-      const days = new URLSearchParams({ days: raw });
-      expect(attempt(() => parseQuery(usageQuerySchema, days).days), `days=${raw}`).toEqual(attempt(() => integerParam(days, "days", { default: 30, min: 1, max: 90 })));
-      const limit = new URLSearchParams({ limit: raw });
-      expect(attempt(() => parseQuery(contentListQuerySchema, limit).limit), `limit=${raw}`).toEqual(attempt(() => integerParam(limit, "limit", { default: 50, min: 1, max: 100 })));
-      const offset = new URLSearchParams({ offset: raw });
-      expect(attempt(() => parseQuery(contentListQuerySchema, offset).offset), `offset=${raw}`).toEqual(attempt(() => integerParam(offset, "offset", { default: 0, min: 0 })));
+  it("read days, limit and offset as plain integers within their bounds, naming the parameter", () => {
+    const bounded = (name: string, bounds: string) => ({ code: "ERR1001", message: `${name} must be ${bounds}.`, details: { fields: [{ field: name, message: `must be ${bounds}` }] } });
+    const notInteger = (name: string) => ({ code: "ERR1001", message: `${name} must be an integer.`, details: { fields: [{ field: name, message: "must be an integer" }] } });
+    const expected: Record<string, (name: string, fallback: number, bounds: string) => unknown> = {
+      "": (_name, fallback) => ({ value: fallback }),
+      " 7 ": () => ({ value: 7 }),
+      "007": () => ({ value: 7 }),
+      abc: (name) => notInteger(name),
+      "1.5": (name) => notInteger(name),
+      "1e1": (name) => notInteger(name),
+      "-1": (name, _fallback, bounds) => bounded(name, bounds),
+    };
+    for (const [raw, outcome] of Object.entries(expected)) {
+      expect(attempt(() => parseQuery(usageQuerySchema, new URLSearchParams({ days: raw })).days), `days=${raw}`).toEqual(outcome("days", 30, "between 1 and 90"));
+      expect(attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams({ limit: raw })).limit), `limit=${raw}`).toEqual(outcome("limit", 50, "between 1 and 100"));
+      expect(attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams({ offset: raw })).offset), `offset=${raw}`).toEqual(outcome("offset", 0, "at least 0"));
     }
+    for (const raw of ["0", "91"]) expect(attempt(() => parseQuery(usageQuerySchema, new URLSearchParams({ days: raw })))).toEqual(bounded("days", "between 1 and 90"));
+    for (const raw of ["1", "30", "90"]) expect(parseQuery(usageQuerySchema, new URLSearchParams({ days: raw })).days).toBe(Number(raw));
     expect(parseQuery(usageQuerySchema, new URLSearchParams())).toEqual({ days: 30 });
     expect(parseQuery(contentListQuerySchema, new URLSearchParams("limit=10"))).toEqual({ limit: 10, offset: 0 });
     expect(attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams("offset=-1")))).toMatchObject({ code: "ERR1001", details: { fields: [{ field: "offset" }] } });

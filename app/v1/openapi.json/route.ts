@@ -1,5 +1,5 @@
 import { newRequestId } from "@/server/http/envelope";
-import { v1Route } from "@/server/http/v1-route";
+import { methodNotAllowed } from "@/server/http/v1-route";
 import { buildOpenApiDocument, openApiServers, type OpenApiDocument } from "@/server/openapi/build-document";
 
 // The OpenAPI document, public (no API key): built once per process; only `servers` follows the
@@ -16,13 +16,14 @@ function originOf(request: Request): string {
   return `${url.protocol}//${host && /^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : url.host}`;
 }
 
-export const { GET, POST, PUT, PATCH, DELETE } = v1Route({
-  GET: async (request) => {
-    const origin = originOf(request);
-    document ??= buildOpenApiDocument({ serverUrl: origin });
-    return new Response(JSON.stringify({ ...document, servers: openApiServers(origin) }), {
-      status: 200,
-      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "public, max-age=60", "x-request-id": newRequestId() },
-    });
-  },
-});
+export async function GET(request: Request) {
+  const origin = originOf(request);
+  document ??= buildOpenApiDocument({ serverUrl: origin });
+  return new Response(JSON.stringify({ ...document, servers: openApiServers(origin) }), {
+    status: 200,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "public, max-age=60", "x-request-id": newRequestId() },
+  });
+}
+
+export const POST = methodNotAllowed(["GET"]);
+export { POST as PUT, POST as PATCH, POST as DELETE };

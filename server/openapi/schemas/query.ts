@@ -2,9 +2,9 @@ import { z } from "zod";
 import { invalidRequest } from "../../http/errors";
 import { fieldErrorsFromZod } from "../../catalog/request-schema";
 
-// Query strings arrive as text. These helpers read them the way server/http/query-params.ts does
-// (empty means absent, only plain integers count), so a route can swap integerParam for a schema
-// without changing a single response, and the document shows real types and bounds.
+// Query strings arrive as text. These schemas read them (empty means absent, only plain integers
+// count) and are what withApiKey parses an operation's query with, so the document shows the
+// real types and bounds and the routes enforce exactly those.
 
 const INTEGER_TEXT = /^-?\d+$/;
 
@@ -27,11 +27,13 @@ export function integerQueryParam(options: { min: number; max?: number; default:
   return z.preprocess(integerFromText, integer.default(options.default));
 }
 
-/** An integer that is clamped into the bounds rather than refused (estimate `count`). */
+/** An integer that is clamped into the bounds rather than refused (estimate `count`), however large. */
 export function clampedIntegerQueryParam(options: { min: number; max: number; default: number }) {
-  return z
-    .preprocess(integerFromText, z.int({ error: "must be an integer" }).default(options.default))
-    .transform((value) => Math.min(options.max, Math.max(options.min, value)));
+  const clamped = (value: unknown) => {
+    const number = integerFromText(value);
+    return typeof number === "number" ? Math.min(options.max, Math.max(options.min, number)) : number;
+  };
+  return z.preprocess(clamped, z.int({ error: "must be an integer" }).default(options.default));
 }
 
 /** An optional number query parameter; an empty value counts as absent. */

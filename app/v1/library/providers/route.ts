@@ -1,18 +1,16 @@
 import { listProviders } from "@/server/catalog";
 import { shapeLibraryProvider } from "@/server/catalog/library-shapes";
+import { catalog } from "@/server/http/operations";
 import { v1Route } from "@/server/http/v1-route";
 import { withApiKey } from "@/server/http/with-api-key";
 import { configuredProviders } from "@/server/providers/configured-providers";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = v1Route({
-  GET: withApiKey(
-    async () => {
-      const configured = configuredProviders();
-      const providers = listProviders().map((provider) => shapeLibraryProvider(provider, configured));
-      return { data: { providers_total: providers.length, providers } };
-    },
-    { scope: "library:read", endpoint: "/v1/library/providers" },
-  ),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = v1Route(
+  withApiKey(catalog.listProviders, async () => {
+    const configured = configuredProviders();
+    const providers = listProviders().map((provider) => shapeLibraryProvider(provider, configured));
+    return { providers_total: providers.length, providers };
+  }),
+);

@@ -1,9 +1,8 @@
 import { getAccountProfile } from "@/server/accounts/get-account-profile";
+import { account } from "@/server/http/operations";
 import { v1Route } from "@/server/http/v1-route";
 import { withApiKey } from "@/server/http/with-api-key";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = v1Route({
-  GET: withApiKey(async ({ accountId }) => ({ data: await getAccountProfile(accountId) }), { scope: "account:read", endpoint: "/v1/user/account" }),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = v1Route(withApiKey(account.getAccount, async ({ accountId }) => getAccountProfile(accountId)));

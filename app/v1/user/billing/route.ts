@@ -1,9 +1,8 @@
 import { getBillingSummary } from "@/server/billing/get-billing-summary";
+import { account } from "@/server/http/operations";
 import { v1Route } from "@/server/http/v1-route";
 import { withApiKey } from "@/server/http/with-api-key";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = v1Route({
-  GET: withApiKey(async ({ accountId }) => ({ data: await getBillingSummary(accountId) }), { scope: "account:read", endpoint: "/v1/user/billing" }),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = v1Route(withApiKey(account.getBilling, async ({ accountId }) => getBillingSummary(accountId)));

@@ -3,4 +3,4 @@ import { v1Route } from "@/server/http/v1-route";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = v1Route({ POST: createVideoGeneration });
+export const { GET, POST, PUT, PATCH, DELETE } = v1Route(createVideoGeneration);

@@ -1,26 +1,28 @@
 import { createHash } from "node:crypto";
 import { db, type Tx } from "../db";
 import { Prisma } from "../generated/prisma/client";
-import { ApiError } from "../http/errors";
-import type { ReplayedResult } from "../http/with-api-key";
+import { IDEMPOTENCY_KEY_PATTERN } from "../openapi/schemas/generations";
+import { ApiError } from "./errors";
 
-// Idempotency-Key on the create routes (spec §8): per account; the first request claims the key
-// in its own committed row, so a duplicate arriving meanwhile sees "in progress" (ERR2016); a
-// finished request's status, body and request_id are replayed for 24 h; a different body under
-// the same key is ERR2015. Only accepted creates are stored: a refused request (ERR1004, ERR1009)
-// releases the key, so the client can retry with it.
+// Idempotency-Key on the idempotent operations (the create routes), per account. The first
+// request claims the key in its own committed row, so a duplicate arriving meanwhile sees "in
+// progress" (ERR2016); a finished request's status, body and request_id are replayed for 24 h; a
+// different body under the same key is ERR2015. Only accepted requests are stored: a refused one
+// (ERR1004, ERR1009) releases the key, so the client can retry with it.
 
-const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A claim older than this belongs to a request that died: it is taken over. */
 const ABANDONED_AFTER_MS = 60_000;
 
-export type IdempotencyClaim = { recordId: string } | ReplayedResult | null;
+/** A stored response, returned as it was: same request_id, status and body. */
+export type StoredResponse = { requestId: string; status: number; body: unknown };
+
+export type IdempotencyClaim = { recordId: string } | { replay: StoredResponse };
 
 export function readIdempotencyKey(request: Request): string | null {
   const key = request.headers.get("idempotency-key");
   if (key === null) return null;
-  if (!KEY_PATTERN.test(key)) throw new ApiError("ERR2014", undefined, { pattern: "[A-Za-z0-9_\\-:.]{1,255}" });
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new ApiError("ERR2014", undefined, { pattern: "[A-Za-z0-9_\\-:.]{1,255}" });
   return key;
 }
 

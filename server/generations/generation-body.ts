@@ -1,0 +1,27 @@
+import { findModel, type ModelDefinition, type ModelType } from "../catalog/index";
+import { generationRequestSchema, type GenerationRequest } from "../catalog/request-schema";
+import type { OperationBody } from "../http/define-operation";
+import { ApiError, invalidRequest } from "../http/errors";
+
+// The create routes' body: the strict schema of the model the path names. An unknown model is
+// ERR1012 and a model of the other media kind is ERR1001, both before the body is read.
+
+export function findModelFor(kind: ModelType, identifier: string): ModelDefinition {
+  const model = findModel(identifier);
+  if (!model) throw new ApiError("ERR1012", `No model ${identifier}. See GET /v1/library/models.`, { model_identifier: identifier });
+  if (model.type !== kind) {
+    throw invalidRequest(`${identifier} is a ${model.type} model: use POST /v1/generate/${model.type}/${identifier}.`, [
+      { field: "model_identifier", message: `is a ${model.type} model, not ${kind === "image" ? "an image" : "a video"} model` },
+    ]);
+  }
+  return model;
+}
+
+export function generationBody(kind: ModelType): OperationBody<GenerationRequest> {
+  return {
+    mediaKind: kind,
+    schemaFor: (params) => generationRequestSchema(findModelFor(kind, params.model_identifier ?? "")),
+    // The shape stored keys were hashed with since idempotency shipped: keep it, or replays break.
+    fingerprint: (params, rawBody) => ({ kind, model: params.model_identifier, body: rawBody }),
+  };
+}

@@ -1,0 +1,59 @@
+import type { Tx } from "../db";
+import { env } from "../env";
+import { log } from "../runtime/log";
+import { inTransaction } from "../transaction";
+import type { AnyOperation, OperationHandler, OperationInput } from "./define-operation";
+import { successBody, type Pagination } from "./envelope";
+import { ApiError } from "./errors";
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash, type StoredResponse } from "./idempotency";
+import type { ParsedInput } from "./operation-input";
+
+// Runs an operation's handler and builds its success envelope. Idempotent operations claim the
+// key first (or replay what it stored), let the handler prepare, then run its commit step in a
+// transaction that also stores the response, so the work and its replayable answer commit
+// together; a refusal frees the key. Preparing outside the transaction keeps a connection from
+// being held while the handler reads on others.
+
+export type OperationOutcome = { status: number; body: unknown; replayed?: StoredResponse };
+
+type Context = Omit<OperationInput<AnyOperation>, "query" | "body"> & { input: ParsedInput };
+type CommitStep = (tx: Tx) => Promise<unknown>;
+
+function envelope(operation: AnyOperation, result: unknown, requestId: string) {
+  const { data, pagination } = operation.response.paginated ? (result as { data: unknown; pagination: Pagination }) : { data: result, pagination: undefined };
+  // Tests (and any deployment that asks) check every answer against the schema its document shows.
+  if (env().RESPONSE_VALIDATION) {
+    const checked = operation.response.schema.safeParse(data);
+    if (!checked.success) {
+      log.error("response does not match its schema", { operation: operation.operationId, issues: checked.error.issues.slice(0, 5) });
+      throw new ApiError("ERR5000");
+    }
+  }
+  return successBody(data, { requestId, message: operation.response.message, pagination });
+}
+
+export async function runOperation(operation: AnyOperation, handler: OperationHandler<AnyOperation>, context: Context): Promise<OperationOutcome> {
+  const { input, ...rest } = context;
+  const handlerInput = { ...rest, query: input.query, body: input.body };
+  if (!operation.idempotent) {
+    const result = await handler(handlerInput as OperationInput<AnyOperation>);
+    return { status: operation.response.status, body: envelope(operation, result, context.requestId) };
+  }
+
+  const fingerprint = requestHash(operation.body ? operation.body.fingerprint(context.params, input.rawBody) : { operation: operation.operationId, params: context.params });
+  const claim = input.idempotencyKey ? await claimIdempotencyKey(context.accountId, input.idempotencyKey, fingerprint, context.requestId) : null;
+  if (claim && "replay" in claim) return { status: claim.replay.status, body: claim.replay.body, replayed: claim.replay };
+  try {
+    const commit = (await handler(handlerInput as OperationInput<AnyOperation>)) as unknown as CommitStep;
+    const body = await inTransaction(async (tx) => {
+      const result = await commit(tx);
+      const built = envelope(operation, result, context.requestId);
+      if (claim) await completeIdempotencyKey(tx, claim.recordId, operation.response.status, built);
+      return built;
+    }, operation.transaction);
+    return { status: operation.response.status, body };
+  } catch (error) {
+    if (claim) await releaseIdempotencyKey(claim.recordId);
+    throw error;
+  }
+}

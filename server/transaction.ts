@@ -1,0 +1,39 @@
+import { db, type Tx } from "./db";
+import { log } from "./runtime/log";
+
+// The caller owns the transaction: a route handler, tRPC procedure, Inngest step or CLI command
+// opens it with inTransaction and passes `tx` down. Work that must only happen once the rows are
+// committed (events, e-mails, webhooks) is put on the transaction's outbox with afterCommit and
+// run by inTransaction after the commit; a rollback drops it. No lock waits across connections.
+
+type AfterCommitJob = { label: string; run: () => Promise<unknown> };
+type TransactionOptions = { maxWait?: number; timeout?: number };
+
+const outboxes = new WeakMap<object, AfterCommitJob[]>();
+
+/** Queues `run` for after this transaction commits. The transaction must come from inTransaction. */
+export function afterCommit(tx: Tx, label: string, run: () => Promise<unknown>): void {
+  const outbox = outboxes.get(tx);
+  if (!outbox) throw new Error(`afterCommit(${label}): the transaction was not opened with inTransaction, so nothing would run after it commits`);
+  outbox.push({ label, run });
+}
+
+/**
+ * Runs `body` in one transaction, then the after-commit jobs it queued, in order. A job that
+ * fails is logged and does not undo the commit: each has a sweep that picks up what it missed.
+ */
+export async function inTransaction<T>(body: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+  const outbox: AfterCommitJob[] = [];
+  const result = await db.$transaction(async (tx) => {
+    outboxes.set(tx, outbox);
+    return body(tx);
+  }, options);
+  for (const job of outbox) {
+    try {
+      await job.run();
+    } catch (error) {
+      log.warn("after-commit job failed", { job: job.label, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return result;
+}
