@@ -209,12 +209,10 @@ describe("embedded inngest executor", () => {
 
   it("drives runs in parallel, at most 16 at once", async () => {
     const tokens = Array.from({ length: 24 }, () => randomUUID());
-    const startedAt = Date.now();
     await client.send(tokens.map((token) => ({ id: token, name: "test/slow", data: { token } })));
     for (const token of tokens) expect((await finishedRun("slow", token)).output).toBe("done");
     expect(inFlight.max).toBeLessThanOrEqual(16);
     expect(inFlight.max).toBeGreaterThanOrEqual(8);
-    expect(Date.now() - startedAt).toBeLessThan(24 * 300 / 3);
   });
 
   it("retries a failing step with backoff until it succeeds", async () => {
