@@ -4,7 +4,8 @@ import { millisToDecimalString, type Millicredits } from "../credits/money";
 import type { Tx } from "../db";
 import { queueEmail } from "../email/queue-email";
 import { lowBalanceEmail } from "../email/templates/low-balance";
-import { sendLowBalanceFiredAfterCommit } from "./send-low-balance-fired";
+import { afterCommit } from "../transaction";
+import { sendLowBalanceFired } from "./send-low-balance-fired";
 
 // Everything a fired alert writes, inside the ledger movement's transaction: the in-app
 // notification (account-wide: userId null, every member's bell shows it), one queued e-mail per
@@ -85,6 +86,7 @@ export async function recordLowBalanceAlert(tx: Tx, input: RecordAlertInput): Pr
     },
   });
 
-  sendLowBalanceFiredAfterCommit({ accountId, notificationId: notification.id });
+  // Best effort: if this process dies before sending, the one-minute sweep dispatches the alert.
+  afterCommit(tx, "alerts/low-balance.fired", () => sendLowBalanceFired({ accountId, notificationId: notification.id }));
   return { notificationId: notification.id, accountId, balanceMillis: balanceAfterMillis, thresholdsCrossed: crossed, emailIds };
 }

@@ -1,7 +1,8 @@
 import { recordActivity } from "../../activity/record-activity";
 import { chargeCredits } from "../../credits/charge-credits";
 import { refundCredits } from "../../credits/refund-credits";
-import { db, type Tx } from "../../db";
+import type { Tx } from "../../db";
+import { inTransaction } from "../../transaction";
 import { getStorage } from "../../storage/get-storage";
 import { sendGenerationFinished } from "../send-generation-finished";
 import type { AttemptError } from "./attempt-outcome";
@@ -20,10 +21,12 @@ async function lockGeneration(tx: Tx, generationId: string): Promise<Locked | nu
 export async function finishSucceeded(input: { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null }) {
   const { generationId, attempt } = input;
   const now = new Date();
-  const done = await db.$transaction(async (tx) => {
+  const done = await inTransaction(async (tx) => {
     const attemptRow = await tx.providerAttempt.findUniqueOrThrow({ where: { generationId_attemptNumber: { generationId, attemptNumber: attempt } } });
     const latencyMs = now.getTime() - attemptRow.startedAt.getTime();
     const locked = await lockGeneration(tx, generationId);
+    // A retried step whose first try committed: the success stands, only the event is re-sent.
+    if (!locked && attemptRow.outcome === "succeeded") return attemptRow.accountId;
     if (!locked) {
       await tx.providerAttempt.update({ where: { id: attemptRow.id }, data: { outcome: "discarded", wasted: true, finishedAt: now, latencyMs } });
       return null;
@@ -65,7 +68,7 @@ export async function finishFailed(input: { generationId: string; errors: Attemp
       ? `All providers failed: ${errors.map((error) => `${error.provider} ${error.code} (${error.message})`).join("; ")}`
       : "The generation could not run.";
   const now = new Date();
-  const accountId = await db.$transaction(async (tx) => {
+  const accountId = await inTransaction(async (tx) => {
     const locked = await lockGeneration(tx, generationId);
     if (!locked) return null;
     await tx.generation.update({

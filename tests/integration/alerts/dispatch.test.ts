@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../../server/accounts/create-account";
 import { dispatchLowBalanceAlert, loadLowBalanceAlert } from "../../../server/alerts/dispatch-low-balance-alert";
 import { LOW_BALANCE_KIND } from "../../../server/alerts/record-low-balance-alert";
-import { settleLowBalanceSends } from "../../../server/alerts/send-low-balance-fired";
+import { inTransaction } from "@/server/transaction";
 import { findUndispatchedAlerts, sweepUndispatchedAlerts } from "../../../server/alerts/sweep-undispatched-alerts";
 import { reserveCredits } from "../../../server/credits/reserve-credits";
 import { db, disconnectDb } from "../../../server/db";
@@ -39,7 +39,6 @@ beforeAll(async () => {
 });
 afterEach(() => resend.reset());
 afterAll(async () => {
-  await settleLowBalanceSends();
   unregisterExecutor(sink);
   for (const name of ["RESEND_API_KEY", "RESEND_BASE_URL"]) {
     if (saved[name] === undefined) delete process.env[name];
@@ -53,12 +52,11 @@ afterAll(async () => {
 /** An account (primary owner + one owner) whose 0.50 threshold fired; returns the notification id. */
 async function firedAlert(options: { name?: string } = {}) {
   const email = `dispatch-${randomUUID()}@test.local`;
-  const { account_id: accountId } = await db.$transaction((tx) => createAccount(tx, { email, ...(options.name ? { name: options.name } : {}) }), txOptions);
+  const { account_id: accountId } = await inTransaction((tx) => createAccount(tx, { email, ...(options.name ? { name: options.name } : {}) }), txOptions);
   const owner = await db.user.create({ data: { email: `owner-${randomUUID()}@test.local` } });
   await db.membership.create({ data: { accountId, userId: owner.id, role: "owner" } });
   const generation = await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.700" }, select: { id: true } });
-  await db.$transaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 700, modelIdentifier: "test/model", description: "test" }), txOptions);
-  await settleLowBalanceSends();
+  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 700, modelIdentifier: "test/model", description: "test" }), txOptions);
   const notification = await db.notification.findFirstOrThrow({ where: { accountId, kind: LOW_BALANCE_KIND } });
   return { accountId, notificationId: notification.id, recipients: [email, owner.email].sort() };
 }

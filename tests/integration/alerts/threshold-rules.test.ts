@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAccount } from "../../../server/accounts/create-account";
 import { evaluateThresholds } from "../../../server/alerts/evaluate-thresholds";
 import { LOW_BALANCE_KIND } from "../../../server/alerts/record-low-balance-alert";
-import { settleLowBalanceSends } from "../../../server/alerts/send-low-balance-fired";
+import { inTransaction } from "@/server/transaction";
 import { setThresholds } from "../../../server/alerts/thresholds";
 import { addCredits } from "../../../server/credits/add-credits";
 import { chargeCredits } from "../../../server/credits/charge-credits";
@@ -25,11 +25,9 @@ const txOptions = { maxWait: 60_000, timeout: 60_000 };
 
 beforeAll(() => registerExecutor(sink));
 beforeEach(async () => {
-  await settleLowBalanceSends();
   sent.length = 0;
 });
 afterAll(async () => {
-  await settleLowBalanceSends();
   unregisterExecutor(sink);
   await disconnectDb();
 });
@@ -37,19 +35,19 @@ afterAll(async () => {
 /** A new account: primary owner, default 0.50 threshold, 1.000 welcome credit (+ `extraMillis`). */
 async function newAccount(extraMillis?: number) {
   const email = `alerts-${randomUUID()}@test.local`;
-  const created = await db.$transaction((tx) => createAccount(tx, { email, ...(extraMillis ? { credits: extraMillis } : {}) }), txOptions);
+  const created = await inTransaction((tx) => createAccount(tx, { email, ...(extraMillis ? { credits: extraMillis } : {}) }), txOptions);
   return { accountId: created.account_id, userId: created.user_id, email };
 }
 
 async function reserve(accountId: string, amountMillis: number): Promise<string> {
   const generation = await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.010" }, select: { id: true } });
-  await db.$transaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test reserve" }), txOptions);
+  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test reserve" }), txOptions);
   return generation.id;
 }
 const add = (accountId: string, amountMillis: number) =>
-  db.$transaction((tx) => addCredits(tx, { accountId, amountMillis, sourceKey: `test:${randomUUID()}`, description: "test add" }), txOptions);
-const charge = (accountId: string, generationId: string) => db.$transaction((tx) => chargeCredits(tx, { accountId, generationId }), txOptions);
-const refund = (accountId: string, generationId: string) => db.$transaction((tx) => refundCredits(tx, { accountId, generationId }), txOptions);
+  inTransaction((tx) => addCredits(tx, { accountId, amountMillis, sourceKey: `test:${randomUUID()}`, description: "test add" }), txOptions);
+const charge = (accountId: string, generationId: string) => inTransaction((tx) => chargeCredits(tx, { accountId, generationId }), txOptions);
+const refund = (accountId: string, generationId: string) => inTransaction((tx) => refundCredits(tx, { accountId, generationId }), txOptions);
 
 const firedEventsOf = (accountId: string) => sent.filter((event) => event.name === "alerts/low-balance.fired" && event.data.accountId === accountId);
 const alertsOf = (accountId: string) => db.notification.findMany({ where: { accountId, kind: LOW_BALANCE_KIND }, orderBy: { createdAt: "asc" } });
@@ -130,7 +128,7 @@ describe("re-arming", () => {
 
   it("only the thresholds the balance reaches are re-armed", async () => {
     const { accountId, userId } = await newAccount(2000); // 3.000
-    await db.$transaction((tx) => setThresholds(tx, { accountId, amounts: ["2", "1", "0.5"], actorUserId: userId }), txOptions);
+    await inTransaction((tx) => setThresholds(tx, { accountId, amounts: ["2", "1", "0.5"], actorUserId: userId }), txOptions);
     await reserve(accountId, 2800); // 0.200: all three fire, one alert
     await add(accountId, 1000); // 1.200: 1 and 0.5 re-armed, 2 not
     expect(await thresholdState(accountId)).toEqual([
@@ -147,7 +145,7 @@ describe("several thresholds crossed in one movement", () => {
     const owner = await db.user.create({ data: { email: `owner-${randomUUID()}@test.local` } });
     const member = await db.user.create({ data: { email: `member-${randomUUID()}@test.local` } });
     await db.membership.createMany({ data: [{ accountId, userId: owner.id, role: "owner" }, { accountId, userId: member.id, role: "member" }] });
-    await db.$transaction((tx) => setThresholds(tx, { accountId, amounts: ["0.9", "0.6", "0.5", "0.1"], actorUserId: userId }), txOptions);
+    await inTransaction((tx) => setThresholds(tx, { accountId, amounts: ["0.9", "0.6", "0.5", "0.1"], actorUserId: userId }), txOptions);
 
     await reserve(accountId, 500); // 0.500: crosses 0.9 and 0.6; 0.5 is not crossed (not below)
     let alerts = await alertsOf(accountId);
@@ -185,18 +183,15 @@ describe("atomicity", () => {
     const outboxBefore = await db.emailOutbox.count({ where: { to: email } });
 
     const failure = new Error("the caller failed after the reserve");
-    const outcome = await db
-      .$transaction(async (tx) => {
+    const outcome = await inTransaction(async (tx) => {
         await reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 800, modelIdentifier: "test/model", description: "rolled back" });
         // Inside: the alert exists. Outside (another connection): not yet.
         expect(await tx.notification.count({ where: { accountId, kind: LOW_BALANCE_KIND } })).toBe(1);
         expect(await db.notification.count({ where: { accountId, kind: LOW_BALANCE_KIND } })).toBe(0);
         throw failure;
-      }, txOptions)
-      .catch((error: unknown) => error);
+    }, txOptions).catch((error: unknown) => error);
     expect(outcome).toBe(failure);
 
-    await settleLowBalanceSends();
     expect(await alertsOf(accountId)).toHaveLength(0);
     expect(await firedRecords(accountId)).toHaveLength(0);
     expect(await db.emailOutbox.count({ where: { to: email } })).toBe(outboxBefore);
@@ -208,7 +203,6 @@ describe("atomicity", () => {
   it("sends alerts/low-balance.fired once the movement committed, with the id low-balance:<notification id>", async () => {
     const { accountId } = await newAccount();
     await reserve(accountId, 800);
-    await settleLowBalanceSends();
     const [alert] = await alertsOf(accountId);
     expect(firedEventsOf(accountId)).toEqual([
       expect.objectContaining({ id: `low-balance:${alert!.id}`, data: { accountId, notificationId: alert!.id } }),
@@ -217,9 +211,9 @@ describe("atomicity", () => {
 
   it("evaluateThresholds returns the alert it wrote, or null", async () => {
     const { accountId } = await newAccount();
-    const none = await db.$transaction((tx) => evaluateThresholds(tx, { accountId, balanceBeforeMillis: 1000, balanceAfterMillis: 900 }), txOptions);
+    const none = await inTransaction((tx) => evaluateThresholds(tx, { accountId, balanceBeforeMillis: 1000, balanceAfterMillis: 900 }), txOptions);
     expect(none).toBeNull();
-    const fired = await db.$transaction((tx) => evaluateThresholds(tx, { accountId, balanceBeforeMillis: 900, balanceAfterMillis: 100 }), txOptions);
+    const fired = await inTransaction((tx) => evaluateThresholds(tx, { accountId, balanceBeforeMillis: 900, balanceAfterMillis: 100 }), txOptions);
     expect(fired).toMatchObject({ accountId, balanceMillis: 100, thresholdsCrossed: [{ thresholdMillis: 500, balanceAtMillis: 100 }] });
     expect(fired!.emailIds).toHaveLength(1);
     expect((await alertsOf(accountId)).map((row) => row.id)).toEqual([fired!.notificationId]);
@@ -234,11 +228,10 @@ describe("concurrency", () => {
     );
     await Promise.all(
       generations.map((generation) =>
-        db.$transaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 90, modelIdentifier: "test/model", description: "concurrent" }), txOptions),
+        inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 90, modelIdentifier: "test/model", description: "concurrent" }), txOptions),
       ),
     );
     expect(await getBalance(db, accountId)).toBe(200);
-    await settleLowBalanceSends();
 
     const alerts = await alertsOf(accountId);
     expect(alerts).toHaveLength(1);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../../server/accounts/create-account";
 import { LOW_BALANCE_KIND } from "../../../server/alerts/record-low-balance-alert";
-import { settleLowBalanceSends } from "../../../server/alerts/send-low-balance-fired";
+import { inTransaction } from "@/server/transaction";
 import { getThresholds, setThresholds } from "../../../server/alerts/thresholds";
 import { addCredits } from "../../../server/credits/add-credits";
 import { reserveCredits } from "../../../server/credits/reserve-credits";
@@ -19,22 +19,21 @@ const txOptions = { maxWait: 60_000, timeout: 60_000 };
 
 beforeAll(() => registerExecutor(sink));
 afterAll(async () => {
-  await settleLowBalanceSends();
   unregisterExecutor(sink);
   await disconnectDb();
 });
 
 async function newAccount(extraMillis?: number) {
-  const created = await db.$transaction((tx) => createAccount(tx, { email: `thresholds-${randomUUID()}@test.local`, ...(extraMillis ? { credits: extraMillis } : {}) }), txOptions);
+  const created = await inTransaction((tx) => createAccount(tx, { email: `thresholds-${randomUUID()}@test.local`, ...(extraMillis ? { credits: extraMillis } : {}) }), txOptions);
   return { accountId: created.account_id, userId: created.user_id };
 }
 
 const set = (accountId: string, actorUserId: string, amounts: Array<string | number>) =>
-  db.$transaction((tx) => setThresholds(tx, { accountId, amounts, actorUserId }), txOptions);
+  inTransaction((tx) => setThresholds(tx, { accountId, amounts, actorUserId }), txOptions);
 
 async function reserve(accountId: string, amountMillis: number) {
   const generation = await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.010" }, select: { id: true } });
-  await db.$transaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test" }), txOptions);
+  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test" }), txOptions);
 }
 
 async function expectApiError(promise: Promise<unknown>, code: string, field?: string): Promise<ApiError> {
@@ -140,7 +139,7 @@ describe("setThresholds", () => {
     expect(records.map((record) => (record.metadata as { thresholds_crossed: unknown }).thresholds_crossed)).toEqual([[{ threshold: 1, balance_at: 0.9 }]]);
 
     // Once the balance reaches 2, it is armed like any other.
-    await db.$transaction((tx) => addCredits(tx, { accountId, amountMillis: 1500, sourceKey: `test:${randomUUID()}`, description: "top-up" }), txOptions); // 2.400
+    await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 1500, sourceKey: `test:${randomUUID()}`, description: "top-up" }), txOptions); // 2.400
     expect((await getThresholds(accountId)).map((threshold) => threshold.armed)).toEqual([true, true, true]);
   });
 

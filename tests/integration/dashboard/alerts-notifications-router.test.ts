@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { settleLowBalanceSends } from "@/server/alerts/send-low-balance-fired";
+import { inTransaction } from "@/server/transaction";
 import { createCaller } from "@/server/api/root";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db, disconnectDb } from "@/server/db";
@@ -16,7 +16,6 @@ import { recordingEventSink } from "../../support/event-sink";
 const { sink } = recordingEventSink();
 beforeAll(() => registerExecutor(sink));
 afterAll(async () => {
-  await settleLowBalanceSends();
   unregisterExecutor(sink);
   await disconnectDb();
 });
@@ -32,7 +31,7 @@ async function team() {
 
 async function reserve(accountId: string, amountMillis: number) {
   const generation = await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.010" }, select: { id: true } });
-  await db.$transaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test" }), txOptions);
+  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test" }), txOptions);
 }
 
 async function refusal(promise: Promise<unknown>) {
