@@ -1,3 +1,4 @@
+import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { db } from "../db";
 import { log } from "../runtime/log";
 import { dispatchLowBalanceAlert, type DispatchResult } from "./dispatch-low-balance-alert";
@@ -16,18 +17,17 @@ export type SweepOptions = {
   graceMs?: number;
   windowMs?: number;
   limit?: number;
-  /** One account only (tests, operators). */
-  accountId?: string;
 };
 
-export async function findUndispatchedAlerts(options: SweepOptions = {}): Promise<string[]> {
+export async function findUndispatchedAlerts(scope: AccountScope, options: SweepOptions = {}): Promise<string[]> {
   const now = options.now ?? new Date();
   const olderThan = new Date(now.getTime() - (options.graceMs ?? SWEEP_GRACE_MS));
   const newerThan = new Date(now.getTime() - (options.windowMs ?? SWEEP_WINDOW_MS));
+  const accountId = scopeWhere(scope).accountId ?? null;
   const rows = await db.$queryRaw<Array<{ id: string }>>`
     SELECT n.id::text AS id FROM notification n
     WHERE n.kind = ${LOW_BALANCE_KIND} AND n.created_at < ${olderThan} AND n.created_at > ${newerThan}
-      AND (${options.accountId ?? null}::uuid IS NULL OR n.account_id = ${options.accountId ?? null}::uuid)
+      AND (${accountId}::uuid IS NULL OR n.account_id = ${accountId}::uuid)
       AND NOT EXISTS (
         SELECT 1 FROM activity_event a
         WHERE a.account_id = n.account_id AND a.action = 'alert.dispatched'
@@ -38,9 +38,9 @@ export async function findUndispatchedAlerts(options: SweepOptions = {}): Promis
   return rows.map((row) => row.id);
 }
 
-export async function sweepUndispatchedAlerts(options: SweepOptions = {}) {
+export async function sweepUndispatchedAlerts(scope: AccountScope, options: SweepOptions = {}) {
   const results: Record<string, DispatchResult["status"] | "error"> = {};
-  for (const id of await findUndispatchedAlerts(options)) {
+  for (const id of await findUndispatchedAlerts(scope, options)) {
     try {
       results[id] = (await dispatchLowBalanceAlert(id)).status;
     } catch (error) {

@@ -1,6 +1,7 @@
 import { initTRPC } from "@trpc/server";
 import superjson from "superjson";
 import { z } from "zod";
+import { accountScope } from "../accounts/account-scope";
 import { findMembership } from "../accounts/find-membership";
 import { ApiError } from "../http/errors";
 import { toDashboardApiError, toTRPCError } from "./errors";
@@ -39,7 +40,8 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
 export const memberProcedure = authedProcedure.input(z.object({ accountId: z.string() })).use(async ({ ctx, input, next }) => {
   const membership = await findMembership(input.accountId, ctx.userId);
   if (!membership) throw new ApiError("ERR1006", "Account not found.", { account_id: input.accountId });
-  return next({ ctx: { membership } });
+  // The dashboard only ever acts within the account it was asked about, never as the operator.
+  return next({ ctx: { membership, scope: accountScope(membership.accountId) } });
 });
 
 export const ownerProcedure = memberProcedure.use(({ ctx, next }) => {

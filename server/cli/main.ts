@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { OPERATOR } from "../accounts/account-scope";
 import { changePlan } from "../accounts/change-plan";
 import { createAccount, plans } from "../accounts/create-account";
 import { formatCredits, parseCreditsToMillis } from "../catalog/money";
@@ -93,7 +94,7 @@ const commands: Record<string, Command> = {
       const hours = flags["grace-hours"];
       if (hours !== undefined && !/^\d{1,3}$/.test(hours)) throw invalidRequest("--grace-hours must be a whole number of hours from 1 to 168.", [{ field: "grace-hours", message: "must be an integer from 1 to 168" }]);
       return async (tx) => {
-        const rotated = await rotateApiKey(tx, { keyId, graceHours: hours === undefined ? undefined : Number(hours), actor: ACTOR });
+        const rotated = await rotateApiKey(tx, OPERATOR, { keyId, graceHours: hours === undefined ? undefined : Number(hours), actor: ACTOR });
         return { apikey_id: rotated.apikey_id, key: rotated.key, old_key_valid_until: rotated.old_key_valid_until };
       };
     },
@@ -105,7 +106,7 @@ const commands: Record<string, Command> = {
     prepare(flags) {
       const keyId = uuidFlag(flags, "key-id");
       return async (tx) => {
-        const revoked = await revokeApiKey(tx, { keyId, actor: ACTOR });
+        const revoked = await revokeApiKey(tx, OPERATOR, { keyId, actor: ACTOR });
         return { apikey_id: revoked.apikey_id, status: revoked.status };
       };
     },
@@ -116,7 +117,7 @@ const commands: Record<string, Command> = {
     optional: [],
     prepare(flags) {
       const keyId = uuidFlag(flags, "key-id");
-      return async (tx) => deleteApiKey(tx, { keyId, actor: ACTOR });
+      return async (tx) => deleteApiKey(tx, OPERATOR, { keyId, actor: ACTOR });
     },
   },
   "credits:add": {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { ApiError } from "../http/errors";
@@ -8,18 +9,14 @@ import { ApiError } from "../http/errors";
 
 export type RevokeApiKeyInput = {
   keyId: string;
-  /** When given, the key must belong to this account (dashboard callers). */
-  accountId?: string;
   actor: ActivityActor;
 };
 
-export async function revokeApiKey(tx: Tx, input: RevokeApiKeyInput): Promise<{ apikey_id: string; status: "revoked"; changed: boolean }> {
+export async function revokeApiKey(tx: Tx, scope: AccountScope, input: RevokeApiKeyInput): Promise<{ apikey_id: string; status: "revoked"; changed: boolean }> {
   const key = z.guid().safeParse(input.keyId).success
-    ? await tx.apiKey.findUnique({ where: { id: input.keyId }, select: { id: true, accountId: true, name: true, prefix: true, status: true } })
+    ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) }, select: { id: true, accountId: true, name: true, prefix: true, status: true } })
     : null;
-  if (!key || (input.accountId !== undefined && key.accountId !== input.accountId)) {
-    throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
-  }
+  if (!key) throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
 
   const { count } = await tx.apiKey.updateMany({
     where: { id: key.id, status: { not: "revoked" } },

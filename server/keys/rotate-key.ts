@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { ApiError, invalidRequest } from "../http/errors";
@@ -16,8 +17,6 @@ const HOUR_MS = 3_600_000;
 export type RotateApiKeyInput = {
   keyId: string;
   graceHours?: number;
-  /** When given, the key must belong to this account (dashboard callers). */
-  accountId?: string;
   actor: ActivityActor;
 };
 
@@ -34,7 +33,7 @@ export type RotatedApiKey = {
   old_key_valid_until: string;
 };
 
-export async function rotateApiKey(tx: Tx, input: RotateApiKeyInput): Promise<RotatedApiKey> {
+export async function rotateApiKey(tx: Tx, scope: AccountScope, input: RotateApiKeyInput): Promise<RotatedApiKey> {
   const graceHours = input.graceHours ?? DEFAULT_GRACE_HOURS;
   if (!Number.isInteger(graceHours) || graceHours < MIN_GRACE_HOURS || graceHours > MAX_GRACE_HOURS) {
     throw invalidRequest(`The grace period must be a whole number of hours from ${MIN_GRACE_HOURS} to ${MAX_GRACE_HOURS}.`, [
@@ -42,10 +41,8 @@ export async function rotateApiKey(tx: Tx, input: RotateApiKeyInput): Promise<Ro
     ]);
   }
 
-  const old = z.guid().safeParse(input.keyId).success ? await tx.apiKey.findUnique({ where: { id: input.keyId } }) : null;
-  if (!old || (input.accountId !== undefined && old.accountId !== input.accountId)) {
-    throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
-  }
+  const old = z.guid().safeParse(input.keyId).success ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) } }) : null;
+  if (!old) throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
   const now = new Date();
   const { state } = keyStateAt(old, now);
   if (state !== "active") {

@@ -1,3 +1,4 @@
+import { accountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { ApiError } from "../http/errors";
@@ -14,7 +15,7 @@ export type DeleteWebhookEndpointInput = {
 };
 
 export async function deleteWebhookEndpoint(tx: Tx, input: DeleteWebhookEndpointInput): Promise<{ webhook_id: string; deleted: true }> {
-  const endpoint = await findWebhookEndpoint(tx, input.webhookId, input.accountId);
+  const endpoint = await findWebhookEndpoint(tx, accountScope(input.accountId), input.webhookId);
   // Conditional, so a concurrent second delete is ERR1006 rather than a failed query.
   const { count } = await tx.webhookEndpoint.deleteMany({ where: { id: endpoint.id } });
   if (count === 0) throw new ApiError("ERR1006", "Webhook endpoint not found.", { webhook_id: input.webhookId });

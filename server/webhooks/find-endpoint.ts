@@ -1,13 +1,12 @@
 import { z } from "zod";
+import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import type { Db } from "../db";
 import type { WebhookEndpoint } from "../generated/prisma/client";
 import { ApiError } from "../http/errors";
 
-/** The endpoint, or ERR1006; with `accountId` (dashboard callers) it must belong to that account. */
-export async function findWebhookEndpoint(db: Db, webhookId: string, accountId?: string): Promise<WebhookEndpoint> {
-  const row = z.guid().safeParse(webhookId).success ? await db.webhookEndpoint.findUnique({ where: { id: webhookId } }) : null;
-  if (!row || (accountId !== undefined && row.accountId !== accountId)) {
-    throw new ApiError("ERR1006", "Webhook endpoint not found.", { webhook_id: webhookId });
-  }
+/** The endpoint, or ERR1006; under an account scope another account's endpoint is not found. */
+export async function findWebhookEndpoint(db: Db, scope: AccountScope, webhookId: string): Promise<WebhookEndpoint> {
+  const row = z.guid().safeParse(webhookId).success ? await db.webhookEndpoint.findFirst({ where: { id: webhookId, ...scopeWhere(scope) } }) : null;
+  if (!row) throw new ApiError("ERR1006", "Webhook endpoint not found.", { webhook_id: webhookId });
   return row;
 }

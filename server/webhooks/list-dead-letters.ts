@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { accountScope } from "../accounts/account-scope";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { findWebhookEndpoint } from "./find-endpoint";
@@ -17,7 +18,7 @@ export const deadLetterFilters = z.object({
 /** Another account's (or a malformed) webhook id is ERR1006, like one that does not exist. */
 export async function listDeadLetters(accountId: string, filters: z.input<typeof deadLetterFilters> = {}) {
   const { webhookId, replayed, limit, offset } = deadLetterFilters.parse(filters);
-  if (webhookId !== undefined) await findWebhookEndpoint(db, webhookId, accountId);
+  if (webhookId !== undefined) await findWebhookEndpoint(db, accountScope(accountId), webhookId);
   const where: Prisma.DeadLetterWhereInput = { accountId, endpointId: webhookId, ...(replayed === undefined ? {} : { replayedAt: replayed ? { not: null } : null }) };
   const [total, rows] = await Promise.all([
     db.deadLetter.count({ where }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { accountScope } from "../accounts/account-scope";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { DeliveryStatus } from "../generated/prisma/enums";
@@ -50,7 +51,7 @@ export type WebhookDeliverySummary = ReturnType<typeof toWebhookDeliverySummary>
 /** Another account's (or a malformed) webhook id is ERR1006, like one that does not exist. */
 export async function listWebhookDeliveries(accountId: string, filters: z.input<typeof webhookDeliveryFilters> = {}) {
   const { webhookId, status, event, limit, offset } = webhookDeliveryFilters.parse(filters);
-  if (webhookId !== undefined) await findWebhookEndpoint(db, webhookId, accountId);
+  if (webhookId !== undefined) await findWebhookEndpoint(db, accountScope(accountId), webhookId);
   const where: Prisma.WebhookDeliveryWhereInput = { accountId, endpointId: webhookId, status, event };
   // One snapshot: the include reads attempts in a second query, and an attempt committed between
   // the two would otherwise show "pending, 0 attempts" beside its HTTP status.

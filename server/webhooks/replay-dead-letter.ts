@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
@@ -13,21 +14,17 @@ import type { WebhookBody } from "./webhook-body";
 
 export type ReplayDeadLetterInput = {
   deadLetterId: string;
-  /** When given, the dead letter must belong to this account (dashboard callers). */
-  accountId?: string;
   actor: ActivityActor;
 };
 
 export type ReplayedDeadLetter = { dead_letter_id: string; delivery_id: string; already_replayed: boolean };
 
-export async function replayDeadLetter(input: ReplayDeadLetterInput): Promise<ReplayedDeadLetter> {
+export async function replayDeadLetter(scope: AccountScope, input: ReplayDeadLetterInput): Promise<ReplayedDeadLetter> {
   const known = z.guid().safeParse(input.deadLetterId).success;
   const outcome = await db.$transaction(async (tx) => {
     const [locked] = known ? await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM dead_letter WHERE id = ${input.deadLetterId}::uuid FOR UPDATE` : [];
-    const letter = locked ? await tx.deadLetter.findUnique({ where: { id: locked.id }, include: { endpoint: { select: { url: true, enabled: true } } } }) : null;
-    if (!letter || (input.accountId !== undefined && letter.accountId !== input.accountId)) {
-      throw new ApiError("ERR1006", "Dead letter not found.", { dead_letter_id: input.deadLetterId });
-    }
+    const letter = locked ? await tx.deadLetter.findFirst({ where: { id: locked.id, ...scopeWhere(scope) }, include: { endpoint: { select: { url: true, enabled: true } } } }) : null;
+    if (!letter) throw new ApiError("ERR1006", "Dead letter not found.", { dead_letter_id: input.deadLetterId });
     if (letter.replayedAt && letter.replayDeliveryId) return { deliveryId: letter.replayDeliveryId, already: true };
     if (!letter.endpoint.enabled) {
       throw invalidRequest("The webhook endpoint is still disabled: enable it before replaying its dead letters.", [{ field: "dead_letter_id", message: "endpoint is disabled" }]);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import { db } from "../db";
 import { ApiError, invalidRequest } from "../http/errors";
@@ -11,18 +12,14 @@ import { requestDeliveries } from "./queue-deliveries";
 
 export type ResendDeliveryInput = {
   deliveryId: string;
-  /** When given, the delivery must belong to this account (dashboard callers). */
-  accountId?: string;
   actor: ActivityActor;
 };
 
-export async function resendDelivery(input: ResendDeliveryInput): Promise<{ delivery_id: string; delivery_status: "pending"; from_attempt: number }> {
+export async function resendDelivery(scope: AccountScope, input: ResendDeliveryInput): Promise<{ delivery_id: string; delivery_status: "pending"; from_attempt: number }> {
   const delivery = z.guid().safeParse(input.deliveryId).success
-    ? await db.webhookDelivery.findUnique({ where: { id: input.deliveryId }, include: { endpoint: { select: { url: true, enabled: true } } } })
+    ? await db.webhookDelivery.findFirst({ where: { id: input.deliveryId, ...scopeWhere(scope) }, include: { endpoint: { select: { url: true, enabled: true } } } })
     : null;
-  if (!delivery || (input.accountId !== undefined && delivery.accountId !== input.accountId)) {
-    throw new ApiError("ERR1006", "Webhook delivery not found.", { delivery_id: input.deliveryId });
-  }
+  if (!delivery) throw new ApiError("ERR1006", "Webhook delivery not found.", { delivery_id: input.deliveryId });
   if (!delivery.endpoint.enabled) {
     throw invalidRequest("The webhook endpoint is disabled: enable it before re-sending.", [{ field: "delivery_id", message: "endpoint is disabled" }]);
   }

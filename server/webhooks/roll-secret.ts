@@ -1,3 +1,4 @@
+import type { AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { newWebhookSecret } from "./endpoint-secret";
@@ -8,13 +9,11 @@ import { findWebhookEndpoint } from "./find-endpoint";
 
 export type RollWebhookSecretInput = {
   webhookId: string;
-  /** When given, the endpoint must belong to this account (dashboard callers). */
-  accountId?: string;
   actor: ActivityActor;
 };
 
-export async function rollWebhookSecret(tx: Tx, input: RollWebhookSecretInput): Promise<{ webhook_id: string; secret: string }> {
-  const endpoint = await findWebhookEndpoint(tx, input.webhookId, input.accountId);
+export async function rollWebhookSecret(tx: Tx, scope: AccountScope, input: RollWebhookSecretInput): Promise<{ webhook_id: string; secret: string }> {
+  const endpoint = await findWebhookEndpoint(tx, scope, input.webhookId);
   const secret = newWebhookSecret();
   await tx.webhookEndpoint.update({ where: { id: endpoint.id }, data: { secret } });
   await recordActivity(tx, {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import { db } from "../db";
 import { invalidRequest } from "../http/errors";
@@ -10,13 +11,11 @@ import { queueDeliveries } from "./queue-deliveries";
 
 export type SendTestEventInput = {
   webhookId: string;
-  /** When given, the endpoint must belong to this account (dashboard callers). */
-  accountId?: string;
   actor: ActivityActor;
 };
 
-export async function sendTestEvent(input: SendTestEventInput): Promise<{ webhook_id: string; delivery_id: string; webhook_event: "webhook.test" }> {
-  const endpoint = await findWebhookEndpoint(db, input.webhookId, input.accountId);
+export async function sendTestEvent(scope: AccountScope, input: SendTestEventInput): Promise<{ webhook_id: string; delivery_id: string; webhook_event: "webhook.test" }> {
+  const endpoint = await findWebhookEndpoint(db, scope, input.webhookId);
   if (!endpoint.enabled) throw invalidRequest("The webhook endpoint is disabled: enable it before sending a test event.", [{ field: "webhook_id", message: "endpoint is disabled" }]);
 
   const queued = await queueDeliveries([endpoint], {

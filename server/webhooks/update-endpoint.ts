@@ -1,3 +1,4 @@
+import type { AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { findWebhookEndpoint } from "./find-endpoint";
@@ -7,14 +8,12 @@ import { findWebhookEndpoint } from "./find-endpoint";
 
 export type UpdateWebhookEndpointInput = {
   webhookId: string;
-  /** When given, the endpoint must belong to this account (dashboard callers). */
-  accountId?: string;
   enabled: boolean;
   actor: ActivityActor;
 };
 
-export async function updateWebhookEndpoint(tx: Tx, input: UpdateWebhookEndpointInput): Promise<{ webhook_id: string; enabled: boolean; changed: boolean }> {
-  const endpoint = await findWebhookEndpoint(tx, input.webhookId, input.accountId);
+export async function updateWebhookEndpoint(tx: Tx, scope: AccountScope, input: UpdateWebhookEndpointInput): Promise<{ webhook_id: string; enabled: boolean; changed: boolean }> {
+  const endpoint = await findWebhookEndpoint(tx, scope, input.webhookId);
   const { count } = await tx.webhookEndpoint.updateMany({
     where: { id: endpoint.id, enabled: !input.enabled },
     data: { enabled: input.enabled, disabledAt: input.enabled ? null : new Date() },

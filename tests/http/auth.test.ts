@@ -1,5 +1,6 @@
 import http from "node:http";
 import { describe, expect, it } from "vitest";
+import { OPERATOR } from "@/server/accounts/account-scope";
 import { db } from "@/server/db";
 import { revokeApiKey } from "@/server/keys/revoke-key";
 import { rotateApiKey } from "@/server/keys/rotate-key";
@@ -55,19 +56,19 @@ describe("authentication (ERR1002)", () => {
 
   it("refuses a revoked key", async () => {
     const { key, keyId } = await accountWithKey();
-    await db.$transaction((tx) => revokeApiKey(tx, { keyId, actor: "system" }));
+    await db.$transaction((tx) => revokeApiKey(tx, OPERATOR, { keyId, actor: "system" }));
     refused(await api("/v1/status", { key }));
   });
 
   it("refuses a deleted key", async () => {
     const { key, keyId } = await accountWithKey();
-    await db.$transaction((tx) => deleteApiKey(tx, { keyId, actor: "system" }));
+    await db.$transaction((tx) => deleteApiKey(tx, OPERATOR, { keyId, actor: "system" }));
     refused(await api("/v1/status", { key }));
   });
 
   it("accepts a rotated key during its grace period and refuses it after", async () => {
     const { key, keyId } = await accountWithKey();
-    const rotated = await db.$transaction((tx) => rotateApiKey(tx, { keyId, graceHours: 1, actor: "system" }));
+    const rotated = await db.$transaction((tx) => rotateApiKey(tx, OPERATOR, { keyId, graceHours: 1, actor: "system" }));
     expectSuccess(await api("/v1/status", { key }));
     expectSuccess(await api("/v1/status", { key: rotated.key }));
     await db.apiKey.update({ where: { id: keyId }, data: { graceEndsAt: new Date(Date.now() - 1000) } });
@@ -90,7 +91,7 @@ describe("authentication (ERR1002)", () => {
 
   it("gives every refusal the same message, whatever the reason", async () => {
     const { key, keyId } = await accountWithKey();
-    await db.$transaction((tx) => revokeApiKey(tx, { keyId, actor: "system" }));
+    await db.$transaction((tx) => revokeApiKey(tx, OPERATOR, { keyId, actor: "system" }));
     const revoked = refused(await api("/v1/status", { key }));
     const unknown = refused(await api("/v1/status", { key: `dkr_${"B".repeat(40)}` }));
     expect(revoked).toEqual(unknown);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPERATOR } from "@/server/accounts/account-scope";
 import { db, disconnectDb } from "@/server/db";
 import { inngest } from "@/server/inngest/client";
 import { generationFinished } from "@/server/inngest/events";
@@ -101,7 +102,7 @@ describe("webhook delivery retries (spec §6 rule 4)", () => {
     const { accountId } = await createTestAccount();
     const path = script((n) => (n <= 3 ? { status: 503, body: `not yet ${n}` } : { status: 200, body: "finally" }));
     const endpoint = await endpointFor(accountId, path);
-    const { delivery_id } = await sendTestEvent({ webhookId: endpoint.webhook_id, actor: "system" });
+    const { delivery_id } = await sendTestEvent(OPERATOR, { webhookId: endpoint.webhook_id, actor: "system" });
 
     const row = await settled(delivery_id);
     expect(row.status).toBe("delivered");
@@ -137,7 +138,7 @@ describe("webhook delivery retries (spec §6 rule 4)", () => {
     let healed = false;
     const path = script(() => (healed ? { status: 204 } : { status: 500, body: "down" }));
     const endpoint = await endpointFor(accountId, path);
-    const { delivery_id } = await sendTestEvent({ webhookId: endpoint.webhook_id, actor: "system" });
+    const { delivery_id } = await sendTestEvent(OPERATOR, { webhookId: endpoint.webhook_id, actor: "system" });
 
     const row = await settled(delivery_id);
     expect(row.status).toBe("failed");
@@ -153,7 +154,7 @@ describe("webhook delivery retries (spec §6 rule 4)", () => {
     expect(arrivalsAt(path)).toHaveLength(5);
 
     healed = true;
-    expect(await resendDelivery({ deliveryId: delivery_id, actor: "system" })).toEqual({ delivery_id, delivery_status: "pending", from_attempt: 6 });
+    expect(await resendDelivery(OPERATOR, { deliveryId: delivery_id, actor: "system" })).toEqual({ delivery_id, delivery_status: "pending", from_attempt: 6 });
     const resent = await settled(delivery_id);
     expect(resent.status).toBe("delivered");
     expect(resent.attempts.map((attempt) => [attempt.attemptNumber, attempt.statusCode])).toEqual([[1, 500], [2, 500], [3, 500], [4, 500], [5, 500], [6, 204]]);
@@ -165,7 +166,7 @@ describe("webhook delivery retries (spec §6 rule 4)", () => {
     const target = script(() => ({ status: 200 }));
     const path = script(() => ({ status: 302, headers: { location: `${base}${target}` } }));
     const endpoint = await endpointFor(accountId, path);
-    const { delivery_id } = await sendTestEvent({ webhookId: endpoint.webhook_id, actor: "system" });
+    const { delivery_id } = await sendTestEvent(OPERATOR, { webhookId: endpoint.webhook_id, actor: "system" });
     const row = await settled(delivery_id);
     expect(row.status).toBe("failed");
     expect(row.attempts).toHaveLength(5);
@@ -185,7 +186,7 @@ describe("generation events", () => {
     const endpoint = await endpointFor(accountId, path);
     const offPath = script(() => ({ status: 200 }));
     const off = await endpointFor(accountId, offPath);
-    await db.$transaction((tx) => updateWebhookEndpoint(tx, { webhookId: off.webhook_id, enabled: false, actor: "system" }));
+    await db.$transaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: off.webhook_id, enabled: false, actor: "system" }));
 
     const created = expectSuccess(await createImage(key, { generation_prompt: "a lighthouse for webhooks", generation_provider_order: "local" }), 202);
     const record = await waitForStatus(key, created.generation_id);
@@ -210,8 +211,8 @@ describe("generation events", () => {
       return rows.length === 2 ? rows : null;
     });
     expect(letters.map((letter) => letter.eventKey)).toEqual([`generation.started:${created.generation_id}`, `generation.completed:${created.generation_id}`]);
-    await db.$transaction((tx) => updateWebhookEndpoint(tx, { webhookId: off.webhook_id, enabled: true, actor: "system" }));
-    for (const letter of letters) await replayDeadLetter({ deadLetterId: letter.id, actor: "system" });
+    await db.$transaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: off.webhook_id, enabled: true, actor: "system" }));
+    for (const letter of letters) await replayDeadLetter(OPERATOR, { deadLetterId: letter.id, actor: "system" });
     await waitFor(() => arrivalsAt(offPath).length >= 2, 20_000, "replayed dead letters");
     const replayed = arrivalsAt(offPath);
     expect(replayed.map((arrival) => arrival.body.webhook_event).sort()).toEqual(["generation.completed", "generation.started"]);

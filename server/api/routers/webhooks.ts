@@ -39,7 +39,7 @@ export const webhooksRouter = createTRPCRouter({
     }));
   }),
 
-  get: memberProcedure.input(webhookInput).query(async ({ ctx, input }) => toWebhookEndpointRecord(await findWebhookEndpoint(db, input.webhookId, ctx.membership.accountId))),
+  get: memberProcedure.input(webhookInput).query(async ({ ctx, input }) => toWebhookEndpointRecord(await findWebhookEndpoint(db, ctx.scope, input.webhookId))),
 
   deliveries: memberProcedure.input(webhookDeliveryFilters).query(({ ctx, input }) => listWebhookDeliveries(ctx.membership.accountId, input)),
 
@@ -62,23 +62,23 @@ export const webhooksRouter = createTRPCRouter({
 
   setEnabled: ownerProcedure
     .input(z.object({ webhookId: id, enabled: z.boolean() }))
-    .mutation(({ ctx, input }) => db.$transaction((tx) => updateWebhookEndpoint(tx, { ...input, accountId: ctx.membership.accountId, actor: ctx.userId }))),
+    .mutation(({ ctx, input }) => db.$transaction((tx) => updateWebhookEndpoint(tx, ctx.scope, { ...input, actor: ctx.userId }))),
 
   rollSecret: ownerProcedure
     .input(webhookInput)
-    .mutation(({ ctx, input }) => db.$transaction((tx) => rollWebhookSecret(tx, { webhookId: input.webhookId, accountId: ctx.membership.accountId, actor: ctx.userId }))),
+    .mutation(({ ctx, input }) => db.$transaction((tx) => rollWebhookSecret(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId }))),
 
   sendTest: ownerProcedure
     .input(webhookInput)
-    .mutation(({ ctx, input }) => sendTestEvent({ webhookId: input.webhookId, accountId: ctx.membership.accountId, actor: ctx.userId })),
+    .mutation(({ ctx, input }) => sendTestEvent(ctx.scope, { webhookId: input.webhookId, actor: ctx.userId })),
 
   resendDelivery: ownerProcedure
     .input(z.object({ deliveryId: id }))
-    .mutation(({ ctx, input }) => resendDelivery({ deliveryId: input.deliveryId, accountId: ctx.membership.accountId, actor: ctx.userId })),
+    .mutation(({ ctx, input }) => resendDelivery(ctx.scope, { deliveryId: input.deliveryId, actor: ctx.userId })),
 
   replayDeadLetter: ownerProcedure
     .input(z.object({ deadLetterId: id }))
-    .mutation(({ ctx, input }) => replayDeadLetter({ deadLetterId: input.deadLetterId, accountId: ctx.membership.accountId, actor: ctx.userId })),
+    .mutation(({ ctx, input }) => replayDeadLetter(ctx.scope, { deadLetterId: input.deadLetterId, actor: ctx.userId })),
 
   delete: ownerProcedure
     .input(webhookInput)

@@ -1,3 +1,4 @@
+import { OPERATOR } from "../../accounts/account-scope";
 import { createWebhookEndpoint } from "../../webhooks/create-endpoint";
 import { webhookEventKinds, parseWebhookEvents } from "../../webhooks/event-kinds";
 import { rollWebhookSecret } from "../../webhooks/roll-secret";
@@ -16,7 +17,7 @@ function enableCommand(enabled: boolean): Command {
     prepare(flags) {
       const webhookId = uuidFlag(flags, "webhook-id");
       return async (tx) => {
-        const updated = await updateWebhookEndpoint(tx, { webhookId, enabled, actor: ACTOR });
+        const updated = await updateWebhookEndpoint(tx, OPERATOR, { webhookId, enabled, actor: ACTOR });
         return { webhook_id: updated.webhook_id, enabled: updated.enabled };
       };
     },
@@ -46,7 +47,7 @@ export const webhookCommands: Record<string, Command> = {
     optional: [],
     prepare(flags) {
       const webhookId = uuidFlag(flags, "webhook-id");
-      return async (tx) => rollWebhookSecret(tx, { webhookId, actor: ACTOR });
+      return async (tx) => rollWebhookSecret(tx, OPERATOR, { webhookId, actor: ACTOR });
     },
   },
 };

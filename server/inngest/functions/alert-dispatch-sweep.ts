@@ -1,3 +1,4 @@
+import { OPERATOR } from "../../accounts/account-scope";
 import { sweepUndispatchedAlerts } from "../../alerts/sweep-undispatched-alerts";
 import { inngest } from "../client";
 
@@ -6,5 +7,5 @@ import { inngest } from "../client";
 
 export const alertDispatchSweep = inngest.createFunction(
   { id: "alerts-dispatch-sweep", triggers: [{ cron: "* * * * *" }], retries: 1 },
-  async ({ step }) => step.run("sweep", () => sweepUndispatchedAlerts()),
+  async ({ step }) => step.run("sweep", () => sweepUndispatchedAlerts(OPERATOR)),
 );

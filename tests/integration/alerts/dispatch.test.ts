@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { accountScope } from "../../../server/accounts/account-scope";
 import { createAccount } from "../../../server/accounts/create-account";
 import { dispatchLowBalanceAlert, loadLowBalanceAlert } from "../../../server/alerts/dispatch-low-balance-alert";
 import { LOW_BALANCE_KIND } from "../../../server/alerts/record-low-balance-alert";
@@ -140,15 +141,15 @@ describe("dispatchLowBalanceAlert", () => {
     expect(await dispatchedMarkers(accountId)).toHaveLength(0);
 
     // Not swept during the grace (the event-driven run has its turn); swept after it.
-    expect(await findUndispatchedAlerts({ accountId })).toEqual([]);
+    expect(await findUndispatchedAlerts(accountScope(accountId))).toEqual([]);
     const later = new Date(Date.now() + 3 * 60_000);
-    expect(await findUndispatchedAlerts({ accountId, now: later })).toEqual([notificationId]);
-    expect(await sweepUndispatchedAlerts({ accountId, now: later })).toEqual({ [notificationId]: "dispatched" });
+    expect(await findUndispatchedAlerts(accountScope(accountId), { now: later })).toEqual([notificationId]);
+    expect(await sweepUndispatchedAlerts(accountScope(accountId), { now: later })).toEqual({ [notificationId]: "dispatched" });
 
     expect(resend.emails).toHaveLength(2);
     expect(new Set(resend.emails.map((email) => email.to[0])).size).toBe(2);
     expect(await dispatchedMarkers(accountId)).toHaveLength(1);
-    expect(await findUndispatchedAlerts({ accountId, now: later })).toEqual([]);
+    expect(await findUndispatchedAlerts(accountScope(accountId), { now: later })).toEqual([]);
   });
 
   it("skips what is not a committed low-balance alert", async () => {

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { OPERATOR } from "@/server/accounts/account-scope";
 import { db, disconnectDb } from "../../../server/db";
 import { registerExecutor, unregisterExecutor } from "../../../server/inngest/executor/registry";
 import type { Resolver } from "../../../server/net/resolve-and-check";
@@ -174,7 +175,7 @@ describe("attemptDelivery over HTTPS", () => {
 
   it("signs with the current secret after a roll", async () => {
     const { endpoint, deliveryId } = await deliveryTo("/ok");
-    const rolled = await db.$transaction((tx) => rollWebhookSecret(tx, { webhookId: endpoint.webhook_id, actor: "system" }));
+    const rolled = await db.$transaction((tx) => rollWebhookSecret(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system" }));
     await attemptDelivery({ deliveryId, attemptNumber: 1 }, { ca: cert });
     const [request] = received as [Received];
     expect(verifySignature(request.headers["x-service-signature"] as string, rolled.secret, request.rawBody).valid).toBe(true);
@@ -183,7 +184,7 @@ describe("attemptDelivery over HTTPS", () => {
 
   it("turns a delivery whose endpoint was disabled meanwhile into a dead letter, sending nothing", async () => {
     const { endpoint, deliveryId } = await deliveryTo("/ok");
-    await db.$transaction((tx) => updateWebhookEndpoint(tx, { webhookId: endpoint.webhook_id, enabled: false, actor: "system" }));
+    await db.$transaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: endpoint.webhook_id, enabled: false, actor: "system" }));
     expect(await attemptDelivery({ deliveryId, attemptNumber: 1 }, { ca: cert })).toEqual({ outcome: "skipped", reason: "endpoint_disabled" });
     expect(received).toHaveLength(0);
     const delivery = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accountScope, OPERATOR } from "@/server/accounts/account-scope";
 import { db, disconnectDb } from "../../../server/db";
 import { ApiError } from "../../../server/http/errors";
 import { registerExecutor, unregisterExecutor } from "../../../server/inngest/executor/registry";
@@ -32,7 +33,7 @@ async function endpoint(accountId: string, options: { events?: string[]; url?: s
 }
 
 async function setEnabled(webhookId: string, enabled: boolean) {
-  return db.$transaction((tx) => updateWebhookEndpoint(tx, { webhookId, enabled, actor: "system" }));
+  return db.$transaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId, enabled, actor: "system" }));
 }
 
 async function caught(promise: Promise<unknown>): Promise<ApiError> {
@@ -123,14 +124,14 @@ describe("webhook endpoints", () => {
     expect(actions).toEqual(["webhook.created", "webhook.disabled", "webhook.enabled"]);
 
     const other = await createTestAccount();
-    expect((await caught(db.$transaction((tx) => updateWebhookEndpoint(tx, { webhookId: created.webhook_id, accountId: other.accountId, enabled: false, actor: "system" })))).code).toBe("ERR1006");
-    expect((await caught(db.$transaction((tx) => updateWebhookEndpoint(tx, { webhookId: "nope", enabled: false, actor: "system" })))).code).toBe("ERR1006");
+    expect((await caught(db.$transaction((tx) => updateWebhookEndpoint(tx, accountScope(other.accountId), { webhookId: created.webhook_id, enabled: false, actor: "system" })))).code).toBe("ERR1006");
+    expect((await caught(db.$transaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: "nope", enabled: false, actor: "system" })))).code).toBe("ERR1006");
   });
 
   it("rolls the secret: a new one, returned once", async () => {
     const { accountId } = await createTestAccount();
     const created = await endpoint(accountId);
-    const rolled = await db.$transaction((tx) => rollWebhookSecret(tx, { webhookId: created.webhook_id, actor: "system" }));
+    const rolled = await db.$transaction((tx) => rollWebhookSecret(tx, OPERATOR, { webhookId: created.webhook_id, actor: "system" }));
     expect(rolled.webhook_id).toBe(created.webhook_id);
     expect(rolled.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(rolled.secret).not.toBe(created.secret);
@@ -213,15 +214,15 @@ describe("dead letters and their replay", () => {
     const deadLetterId = deadLetters[0] as string;
     const letter = await db.deadLetter.findUniqueOrThrow({ where: { id: deadLetterId } });
 
-    const refused = await caught(replayDeadLetter({ deadLetterId, actor: "system" }));
+    const refused = await caught(replayDeadLetter(OPERATOR, { deadLetterId, actor: "system" }));
     expect(refused.code).toBe("ERR1001");
     expect(refused.message).toContain("disabled");
 
     await setEnabled(created.webhook_id, true);
     const other = await createTestAccount();
-    expect((await caught(replayDeadLetter({ deadLetterId, accountId: other.accountId, actor: "system" }))).code).toBe("ERR1006");
+    expect((await caught(replayDeadLetter(accountScope(other.accountId), { deadLetterId, actor: "system" }))).code).toBe("ERR1006");
 
-    const replayed = await replayDeadLetter({ deadLetterId, accountId, actor: "system" });
+    const replayed = await replayDeadLetter(accountScope(accountId), { deadLetterId, actor: "system" });
     expect(replayed).toEqual({ dead_letter_id: deadLetterId, delivery_id: expect.any(String), already_replayed: false });
     const delivery = await db.webhookDelivery.findUniqueOrThrow({ where: { id: replayed.delivery_id } });
     expect(delivery).toMatchObject({ endpointId: created.webhook_id, event: "generation.canceled", eventKey: `replay:${deadLetterId}`, status: "pending" });
@@ -232,7 +233,7 @@ describe("dead letters and their replay", () => {
     expect(after.replayDeliveryId).toBe(delivery.id);
     expect(await db.activityEvent.count({ where: { accountId, action: "webhook.dead_letter_replayed" } })).toBe(1);
 
-    expect(await replayDeadLetter({ deadLetterId, actor: "system" })).toEqual({ dead_letter_id: deadLetterId, delivery_id: delivery.id, already_replayed: true });
+    expect(await replayDeadLetter(OPERATOR, { deadLetterId, actor: "system" })).toEqual({ dead_letter_id: deadLetterId, delivery_id: delivery.id, already_replayed: true });
     expect(await db.webhookDelivery.count({ where: { endpointId: created.webhook_id } })).toBe(1);
   });
 
@@ -242,7 +243,7 @@ describe("dead letters and their replay", () => {
     await setEnabled(created.webhook_id, false);
     const { deadLetters } = await emitWebhookEvent({ accountId, event: "credits.low_balance", eventKey: `credits.low_balance:${randomUUID()}`, data: {} });
     await setEnabled(created.webhook_id, true);
-    const results = await Promise.all(Array.from({ length: 5 }, () => replayDeadLetter({ deadLetterId: deadLetters[0] as string, actor: "system" })));
+    const results = await Promise.all(Array.from({ length: 5 }, () => replayDeadLetter(OPERATOR, { deadLetterId: deadLetters[0] as string, actor: "system" })));
     expect(new Set(results.map((result) => result.delivery_id)).size).toBe(1);
     expect(results.filter((result) => !result.already_replayed)).toHaveLength(1);
     expect(await db.webhookDelivery.count({ where: { endpointId: created.webhook_id } })).toBe(1);
@@ -255,29 +256,29 @@ describe("re-send and test events", () => {
     const created = await endpoint(accountId);
     const [deliveryId] = (await emitWebhookEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, data: {} })).created as [string];
 
-    expect((await caught(resendDelivery({ deliveryId, actor: "system" }))).message).toContain("pending");
+    expect((await caught(resendDelivery(OPERATOR, { deliveryId, actor: "system" }))).message).toContain("pending");
     await db.webhookDelivery.update({ where: { id: deliveryId }, data: { attemptCount: 5 } });
     expect(await failDelivery(deliveryId)).toEqual({ failed: true });
 
-    const resent = await resendDelivery({ deliveryId, accountId, actor: "system" });
+    const resent = await resendDelivery(accountScope(accountId), { deliveryId, actor: "system" });
     expect(resent).toEqual({ delivery_id: deliveryId, delivery_status: "pending", from_attempt: 6 });
     const request = sentFor(deliveryId).at(-1) as SentEvent;
     expect(request.id).toMatch(new RegExp(`^webhook-delivery:${deliveryId}:resend:`));
     expect(request.data).toEqual({ deliveryId, fromAttempt: 6 });
-    expect((await caught(resendDelivery({ deliveryId, actor: "system" }))).code).toBe("ERR1001");
+    expect((await caught(resendDelivery(OPERATOR, { deliveryId, actor: "system" }))).code).toBe("ERR1001");
     expect(await db.activityEvent.count({ where: { accountId, action: "webhook.delivery_resent" } })).toBe(1);
 
     await failDelivery(deliveryId);
     await setEnabled(created.webhook_id, false);
-    expect((await caught(resendDelivery({ deliveryId, actor: "system" }))).message).toContain("disabled");
-    expect((await caught(resendDelivery({ deliveryId: randomUUID(), actor: "system" }))).code).toBe("ERR1006");
+    expect((await caught(resendDelivery(OPERATOR, { deliveryId, actor: "system" }))).message).toContain("disabled");
+    expect((await caught(resendDelivery(OPERATOR, { deliveryId: randomUUID(), actor: "system" }))).code).toBe("ERR1006");
   });
 
   it("sends webhook.test to that endpoint only, subscribed or not; not to a disabled one", async () => {
     const { accountId } = await createTestAccount();
     const target = await endpoint(accountId, { events: ["generation.completed"] });
     const bystander = await endpoint(accountId, { events: ["webhook.test"] });
-    const sentTest = await sendTestEvent({ webhookId: target.webhook_id, accountId, actor: "system" });
+    const sentTest = await sendTestEvent(accountScope(accountId), { webhookId: target.webhook_id, actor: "system" });
     expect(sentTest).toEqual({ webhook_id: target.webhook_id, delivery_id: expect.any(String), webhook_event: "webhook.test" });
     const rows = await db.webhookDelivery.findMany({ where: { accountId } });
     expect(rows).toHaveLength(1);
@@ -287,7 +288,7 @@ describe("re-send and test events", () => {
     expect(bystander.webhook_id).not.toBe(target.webhook_id);
 
     await setEnabled(target.webhook_id, false);
-    expect((await caught(sendTestEvent({ webhookId: target.webhook_id, actor: "system" }))).code).toBe("ERR1001");
+    expect((await caught(sendTestEvent(OPERATOR, { webhookId: target.webhook_id, actor: "system" }))).code).toBe("ERR1001");
   });
 });
 

@@ -1,0 +1,17 @@
+// Whose data a domain function may touch. Always passed, never optional ("the workspace is always
+// passed"): the dashboard and /v1 pass one account; only the operator CLI and crons/Inngest
+// functions pass OPERATOR, which reaches every account.
+
+export type AccountScope = { accountId: string } | { operator: true };
+
+export const OPERATOR: AccountScope = { operator: true };
+
+export function accountScope(accountId: string): AccountScope {
+  return { accountId };
+}
+
+/** The Prisma `where` fragment of a scope: `{ accountId }`, or `{}` for the operator. */
+export function scopeWhere(scope: AccountScope): { accountId?: string } {
+  // Checked on accountId, not operator: a scope carrying an account is always narrowed to it.
+  return "accountId" in scope ? { accountId: scope.accountId } : {};
+}
