@@ -30,6 +30,12 @@ const seen = new Map<string, unknown[]>();
 const record = (key: string, value: unknown) => seen.set(key, [...(seen.get(key) ?? []), value]);
 type TokenData = { token: string };
 const inFlight = { now: 0, max: 0 };
+// The slow runs hold until the test opens the gate, so "how many at once" does not depend on timing.
+const gate: { open: () => void; opened: Promise<void> } = (() => {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+})();
 
 const functions = [
   client.createFunction({ id: "multi-step", triggers: [{ event: "test/multi" }] }, async ({ event, step }) => {
@@ -48,7 +54,7 @@ const functions = [
     step.run("work", async () => {
       inFlight.now += 1;
       inFlight.max = Math.max(inFlight.max, inFlight.now);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await gate.opened;
       inFlight.now -= 1;
       return "done";
     }),
@@ -210,9 +216,13 @@ describe("embedded inngest executor", () => {
   it("drives runs in parallel, at most 16 at once", async () => {
     const tokens = Array.from({ length: 24 }, () => randomUUID());
     await client.send(tokens.map((token) => ({ id: token, name: "test/slow", data: { token } })));
-    for (const token of tokens) expect((await finishedRun("slow", token)).output).toBe("done");
-    expect(inFlight.max).toBeLessThanOrEqual(16);
-    expect(inFlight.max).toBeGreaterThanOrEqual(8);
+    // All 16 slots fill while every run is held; the other 8 wait for a slot.
+    await waitFor(async () => inFlight.now === 16, 60_000);
+    const held = await db.inngestRun.count({ where: { appId, functionId: fnId("slow"), status: "running" } });
+    expect(held).toBe(24);
+    gate.open();
+    for (const token of tokens) expect((await finishedRun("slow", token, 60_000)).output).toBe("done");
+    expect(inFlight.max).toBe(16);
   });
 
   it("retries a failing step with backoff until it succeeds", async () => {
