@@ -24,7 +24,7 @@ export async function cancelGeneration(accountId: string, generationId: string, 
     await tx.generation.update({ where: { id: generationId }, data: { status: "canceled", completedAt: now, metricsTotalTime: (now.getTime() - row.created_at.getTime()) / 1000 } });
     const refund = await refundCredits(tx, { accountId, generationId, description: `Refund for canceled generation ${generationId}` });
     await recordActivity(tx, { accountId, actor, category: "generation", action: "generation.canceled", description: `Generation ${generationId} canceled`, metadata: { generation_id: generationId } });
-    return { refundedMillis: refund.applied ? refund.amountMillis : 0, provider: row.provider_used, predictionId: row.prediction_id };
+    return { refunded: refund.applied, refundedMillis: refund.applied ? refund.amountMillis : 0, provider: row.provider_used, predictionId: row.prediction_id };
   });
 
   let providerCancelSent = false;
@@ -36,5 +36,11 @@ export async function cancelGeneration(accountId: string, generationId: string, 
     }
   }
   await sendGenerationFinished(generationId, accountId, "canceled");
-  return { generation_id: generationId, generation_status: "canceled" as const, provider_cancel_sent: providerCancelSent, credits_refunded: formatCredits(outcome.refundedMillis) };
+  return {
+    generation_id: generationId,
+    generation_status: "canceled" as const,
+    provider_cancel_sent: providerCancelSent,
+    credits_refunded: outcome.refunded,
+    credits_refunded_amount: formatCredits(outcome.refundedMillis),
+  };
 }
