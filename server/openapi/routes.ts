@@ -200,7 +200,7 @@ export const v1Operations: readonly V1Operation[] = [
     method: "get",
     path: "/v1/health/inference/providers",
     summary: "Provider availability",
-    description: "Each provider judged by its finished attempts in a rolling window.",
+    description: "Each provider judged by its finished attempts in a rolling window, with the routing circuit breaker: `healthy`, `recovering`, `degraded`, or `unknown` when not configured; `status_reason` says why.",
     scope: "health:read",
     bucket: "general",
     success: { data: "ProvidersHealth" },
