@@ -2,6 +2,7 @@ import { modelsForProvider } from "./index";
 import type { ModelDefinition, ModelType } from "./models";
 import { formatCredits } from "./money";
 import { listPriceMillis } from "./pricing";
+import { providerImplementation, type ImplementationSettings, type ProviderImplementation } from "../providers/implementation";
 import { providerStatus, type DeliveryMethod, type ProviderDefinition, type ProviderId, type ProviderStatus } from "./providers";
 
 // The /v1/library entries, field for field as the spec names them. The routes wrap these in
@@ -20,18 +21,26 @@ export type SpecificSchemaOptions = {
   generation_generate_audio?: boolean[];
 };
 
+/** Video models only: allowed durations and resolutions, and whether audio can be generated. */
+export type VideoSchemaFields = {
+  generation_duration?: number[];
+  generation_resolution?: string[];
+  generation_generate_audio?: boolean;
+};
+
 export type LibraryModelEntry = {
   model_type: ModelType;
   model_identifier: string;
   model_pricing: number;
   model_supported_provider: ProviderId[];
+  /** The common fields; a video model also lists its duration, resolution and audio values here. */
   schema: {
     generation_prompt: boolean;
     generation_ratio: string[];
     generation_output_format: string[];
     generation_output_number: number;
     generation_input_file: boolean;
-  };
+  } & VideoSchemaFields;
   specific_schema: SpecificField[];
   specific_schema_options: SpecificSchemaOptions;
 };
@@ -43,7 +52,10 @@ export type LibraryProviderEntry = {
   provider_website: string;
   provider_docs: string;
   provider_status: ProviderStatus;
-  darkroom_implementation: {
+  /** The spec's `integration` and arrays, plus, flat, the fields existing clients read. */
+  darkroom_implementation: ProviderImplementation & {
+    supported_media_types: ModelType[];
+    supported_models_total: number;
     integration: {
       delivery_method: DeliveryMethod;
       webhook_signature: string;
@@ -58,11 +70,15 @@ export type LibraryProviderEntry = {
 export function shapeLibraryModel(model: ModelDefinition): LibraryModelEntry {
   const specific: SpecificField[] = [];
   const options: SpecificSchemaOptions = {};
+  const video: VideoSchemaFields = {};
   if (model.type === "video") {
     specific.push("generation_duration", "generation_resolution");
-    options.generation_duration = [...model.durations];
-    options.generation_resolution = model.resolutions.map((entry) => entry.id);
-    if (model.audioPerSecondMillis !== null) {
+    video.generation_duration = [...model.durations];
+    video.generation_resolution = model.resolutions.map((entry) => entry.id);
+    video.generation_generate_audio = model.audioPerSecondMillis !== null;
+    options.generation_duration = [...video.generation_duration];
+    options.generation_resolution = [...video.generation_resolution];
+    if (video.generation_generate_audio) {
       specific.push("generation_generate_audio");
       options.generation_generate_audio = [false, true];
     }
@@ -73,20 +89,32 @@ export function shapeLibraryModel(model: ModelDefinition): LibraryModelEntry {
     model_identifier: model.identifier,
     model_pricing: formatCredits(listPriceMillis(model)),
     model_supported_provider: [...model.providers],
+    // Clients of this API shape read a video model's values from `schema` (ARCHITECTURE §4): its
+    // durations and resolutions, and (like `generation_input_file`) whether audio is offered.
     schema: {
       generation_prompt: model.promptRequired,
       generation_ratio: [...model.ratios],
       generation_output_format: [...model.formats],
       generation_output_number: model.maxOutputs,
       generation_input_file: model.inputFiles !== null,
+      ...video,
     },
     specific_schema: specific,
     specific_schema_options: options,
   };
 }
 
-/** `configuredProviders` holds the ids whose credentials the env provides. */
-export function shapeLibraryProvider(provider: ProviderDefinition, configuredProviders: ReadonlySet<string>): LibraryProviderEntry {
+/**
+ * `configuredProviders` holds the ids whose credentials the env provides; `settings` what else
+ * the env decides about the adapters (by default, what they do with no optional setting).
+ */
+export function shapeLibraryProvider(
+  provider: ProviderDefinition,
+  configuredProviders: ReadonlySet<string>,
+  settings: ImplementationSettings = { replicateWebhooks: false },
+): LibraryProviderEntry {
+  const implementation = providerImplementation(provider.id, settings);
+  const supported = modelsForProvider(provider.id);
   return {
     provider_id: provider.id,
     provider_name: provider.name,
@@ -95,14 +123,22 @@ export function shapeLibraryProvider(provider: ProviderDefinition, configuredPro
     provider_docs: provider.docs,
     provider_status: providerStatus(provider, configuredProviders.has(provider.id)),
     darkroom_implementation: {
+      ...implementation,
+      supported_media_types: mediaTypesOf(supported),
+      supported_models_total: supported.length,
       integration: {
-        delivery_method: provider.deliveryMethod,
+        delivery_method: implementation.delivery_method,
         webhook_signature: provider.webhookSignature,
         supports_cancel: provider.supportsCancel,
         timeout_seconds: provider.timeoutSeconds,
       },
       capabilities: [...provider.capabilities],
-      supported_models: modelsForProvider(provider.id).map((model) => model.identifier),
+      supported_models: supported.map((model) => model.identifier),
     },
   };
+}
+
+/** Image before video, each once. */
+function mediaTypesOf(supported: readonly ModelDefinition[]): ModelType[] {
+  return (["image", "video"] as const).filter((type) => supported.some((model) => model.type === type));
 }

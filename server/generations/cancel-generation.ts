@@ -14,7 +14,7 @@ import { sendGenerationFinished } from "./send-generation-finished";
 // is then asked to stop (best effort). A provider result arriving later changes nothing
 // (finish-generation checks the status under the same row lock).
 
-export type CanceledGeneration = { generationId: string; refundedMillis: number; provider: string | null; predictionId: string | null };
+export type CanceledGeneration = { generationId: string; refunded: boolean; refundedMillis: number; provider: string | null; predictionId: string | null };
 
 export async function cancelGeneration(tx: Tx, accountId: string, generationId: string, actor = "system"): Promise<CanceledGeneration> {
   await findOwnGeneration(tx, accountId, generationId);
@@ -28,7 +28,7 @@ export async function cancelGeneration(tx: Tx, accountId: string, generationId: 
   const refund = await refundCredits(tx, { accountId, generationId, description: `Refund for canceled generation ${generationId}` });
   await recordActivity(tx, { accountId, actor, category: "generation", action: "generation.canceled", description: `Generation ${generationId} canceled`, metadata: { generation_id: generationId } });
   afterCommit(tx, "generation/finished", () => sendGenerationFinished(generationId, accountId, "canceled"));
-  return { generationId, refundedMillis: refund.applied ? refund.amountMillis : 0, provider: row.provider_used, predictionId: row.prediction_id };
+  return { generationId, refunded: refund.applied, refundedMillis: refund.applied ? refund.amountMillis : 0, provider: row.provider_used, predictionId: row.prediction_id };
 }
 
 /** Best effort, after the cancel committed: true when the provider took the cancel request. */
@@ -44,5 +44,11 @@ export async function sendProviderCancel(canceled: CanceledGeneration): Promise<
 
 /** The cancel route's answer. */
 export function canceledResponse(canceled: CanceledGeneration, providerCancelSent: boolean) {
-  return { generation_id: canceled.generationId, generation_status: "canceled" as const, provider_cancel_sent: providerCancelSent, credits_refunded: formatCredits(canceled.refundedMillis) };
+  return {
+    generation_id: canceled.generationId,
+    generation_status: "canceled" as const,
+    provider_cancel_sent: providerCancelSent,
+    credits_refunded: canceled.refunded,
+    credits_refunded_amount: formatCredits(canceled.refundedMillis),
+  };
 }

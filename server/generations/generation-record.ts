@@ -4,7 +4,8 @@ import type { PlanName } from "../plans/plan-limits";
 import { outputFileUrls } from "./output-files";
 
 // A generation row as the spec's record (spec §2; null for what is not known yet, [] for empty
-// lists, output URLs signed and expiring with the plan's output retention).
+// lists, output URLs signed and expiring with the plan's output retention). The error fields
+// appear only on failed records; video records add their settings (ARCHITECTURE §4).
 
 export type GenerationRecord = ReturnType<typeof toGenerationRecord>;
 
@@ -30,8 +31,23 @@ export function toGenerationRecord(row: Generation, plan: PlanName) {
     generation_completed_at: row.completedAt?.toISOString() ?? null,
     generation_metrics_total_time: seconds(row.metricsTotalTime),
     generation_metrics_predict_time: seconds(row.metricsPredictTime),
-    generation_error: row.errorMessage,
-    generation_error_code: row.errorCode as ErrorCode | null,
+    ...(row.status === "failed" ? { generation_error: row.errorMessage, generation_error_code: row.errorCode as ErrorCode | null } : {}),
+    ...videoFields(row),
     ...(row.removedAt ? { generation_removed: "true" as const } : {}),
+  };
+}
+
+type VideoFields = { generation_duration?: number | null; generation_resolution?: string | null; generation_generate_audio?: boolean };
+
+/**
+ * Video records carry the duration, resolution and audio setting they were made with, from their
+ * columns (the create stores them, defaults applied); a model without audio never generates it.
+ */
+function videoFields(row: Generation): VideoFields {
+  if (row.mediaKind !== "video") return {};
+  return {
+    generation_duration: row.durationSeconds,
+    generation_resolution: row.resolution,
+    generation_generate_audio: row.generateAudio ?? false,
   };
 }

@@ -7,6 +7,7 @@ import type { Tx } from "../db";
 import type { RegionName } from "../env";
 import { ApiError } from "../http/errors";
 import { planLimits } from "../plans/plan-limits";
+import { concurrencyRetryAfter } from "./concurrency-retry-after";
 
 // Inside the create transaction, under the account's row lock: the concurrency cap (ERR1009),
 // the `pending` record, and the reservation (ERR1004). Either all of it commits or none.
@@ -29,7 +30,15 @@ export async function reserveAndRecord(tx: Tx, input: Input) {
   const cap = planLimits[account.plan].concurrency[model.type];
   const inFlight = await tx.generation.count({ where: { accountId, mediaKind: model.type, status: { in: ["pending", "processing"] } } });
   if (inFlight >= cap) {
-    throw new ApiError("ERR1009", `At most ${cap} ${model.type} generations may be in flight on the ${account.plan} plan.`, { media_kind: model.type, limit: cap, in_flight: inFlight });
+    // Every 429 carries Retry-After (ARCHITECTURE §4); this request had no capacity, so the
+    // remaining count says 0 whatever the minute window still allows (Limit and Reset stay).
+    const retryAfter = await concurrencyRetryAfter(tx, accountId, model.type);
+    throw new ApiError(
+      "ERR1009",
+      `At most ${cap} ${model.type} generations may be in flight on the ${account.plan} plan.`,
+      { media_kind: model.type, limit: cap, in_flight: inFlight, retry_after_seconds: retryAfter },
+      { "retry-after": String(retryAfter), "x-ratelimit-remaining": "0" },
+    );
   }
 
   await tx.generation.create({

@@ -4,7 +4,8 @@ import { listPriceMillis } from "../catalog/pricing";
 import { getProviderHealth, type ProviderHealthOptions, type ProvidersHealth } from "./provider-health";
 
 // GET /v1/health/inference/models (ARCHITECTURE §4): per model, which of its providers can take
-// work now. A provider is available when it is configured and not down.
+// work now: the provider's `available` from provider health (configured and not failing nearly
+// every attempt).
 
 export type ModelProviderAvailability = { available: boolean; raw_model_id: string | null };
 
@@ -27,16 +28,16 @@ export async function getModelHealth(options: ProviderHealthOptions): Promise<Mo
 }
 
 export function shapeModelHealth(providersHealth: ProvidersHealth): ModelsHealth {
-  const statusById = new Map(providersHealth.providers.map((entry) => [entry.provider as string, entry.status]));
+  const byId = new Map(providersHealth.providers.map((entry) => [entry.provider as string, entry]));
   let healthy = true;
   const models = listModels().map((model): ModelHealthEntry => {
     const providers: Record<string, ModelProviderAvailability> = {};
     let anyConfigured = false;
     let anyAvailable = false;
     for (const id of model.providers) {
-      const status = statusById.get(id) ?? "not_configured";
-      const available = status !== "not_configured" && status !== "down";
-      anyConfigured ||= status !== "not_configured";
+      const entry = byId.get(id);
+      const available = entry?.available ?? false;
+      anyConfigured ||= entry !== undefined && entry.status !== "unknown";
       anyAvailable ||= available;
       providers[id] = { available, raw_model_id: model.providerModelIds[id] ?? null };
     }

@@ -1,19 +1,29 @@
 import { listProviders, type ProviderDefinition, type ProviderId } from "../catalog/index";
 import { db, type Db } from "../db";
+import { loadProviderStats } from "../routing/provider-stats";
+import { circuitState, type ProviderStats } from "../routing/rank-providers";
 
 // GET /v1/health/inference/providers: each catalog provider judged by its attempts that finished
-// in a rolling window (this region's database holds this region's attempts only).
+// in a rolling window (this region's database holds this region's attempts only), with the
+// routing circuit breaker's rule (server/routing/rank-providers.ts) over all its models:
+//
+//   unknown     not configured (no credentials), so nothing can be judged
+//   degraded    the circuit is open (failures within the cool-down), or at least half of the
+//               window's attempts failed and the latest decided one failed too
+//   recovering  it was failing (circuit tripped, or half the window failed) but has succeeded
+//               since its last failure, or its circuit is half-open: new attempts are let through
+//   healthy     otherwise, including too few attempts to judge
+//
+// `available` (and the overall `healthy`) is false only for a configured provider failing at
+// least 90% of the window with no success since.
 
 export const PROVIDER_HEALTH_WINDOW_SECONDS = 900;
-/** Below this many attempts in the window a provider is not judged: too little evidence. */
+/** Below this many attempts in the window the failure rate is not judged: too little evidence. */
 export const MIN_ATTEMPTS_TO_JUDGE = 4;
 export const DEGRADED_FAILURE_RATE = 0.5;
 export const DOWN_FAILURE_RATE = 0.9;
-// Bounds the scan on started_at (indexed) as well as finished_at: no attempt outlives this,
-// since the sweeper fails generations past their model's timeout (at most 900 s).
-const LONGEST_ATTEMPT_SECONDS = 3_600;
 
-export type ProviderHealthStatus = "healthy" | "degraded" | "down" | "not_configured";
+export type ProviderHealthStatus = "healthy" | "recovering" | "degraded" | "unknown";
 
 export type ProviderHealthWindow = {
   /** Finished attempts of any outcome: succeeded, failed, canceled, discarded. */
@@ -26,6 +36,10 @@ export type ProviderHealthWindow = {
 export type ProviderHealthEntry = {
   provider: ProviderId;
   status: ProviderHealthStatus;
+  /** Why the status is what it is, in words. */
+  status_reason: string;
+  /** Configured and not failing nearly every attempt: routing can count on it. */
+  available: boolean;
   /** failures / total_attempts, 3 decimals; 0 without attempts. */
   failure_rate: number;
   window: ProviderHealthWindow;
@@ -33,7 +47,7 @@ export type ProviderHealthEntry = {
 
 export type ProvidersHealth = {
   service: "providers";
-  /** Every configured provider is up (healthy or degraded). */
+  /** Every configured provider is available. */
   healthy: boolean;
   providers_total: number;
   providers: ProviderHealthEntry[];
@@ -47,40 +61,33 @@ export type ProviderHealthOptions = {
   database?: Db;
 };
 
-type WindowCounts = { provider: string; total_attempts: number; failures: number; successes: number };
+/** The stats of a provider without a finished attempt in the window. */
+export const NO_ATTEMPTS: Readonly<ProviderStats> = {
+  attempts: 0,
+  successes: 0,
+  failures: 0,
+  wasted: 0,
+  p95LatencyMs: null,
+  consecutiveFailures: 0,
+  lastFailureAt: null,
+  lastSuccessAt: null,
+};
 
 export async function getProviderHealth(options: ProviderHealthOptions): Promise<ProvidersHealth> {
   const { configuredProviders, now = new Date(), windowSeconds = PROVIDER_HEALTH_WINDOW_SECONDS, database = db } = options;
-  if (!Number.isInteger(windowSeconds) || windowSeconds < 1) throw new RangeError(`windowSeconds must be a positive integer, got ${windowSeconds}`);
   const providers = listProviders();
-  const since = new Date(now.getTime() - windowSeconds * 1000);
-  const earliestStart = new Date(since.getTime() - LONGEST_ATTEMPT_SECONDS * 1000);
-
-  const rows = await database.$queryRaw<WindowCounts[]>`
-    SELECT provider,
-           count(*)::int                                        AS total_attempts,
-           count(*) FILTER (WHERE outcome = 'failed')::int      AS failures,
-           count(*) FILTER (WHERE outcome = 'succeeded')::int   AS successes
-      FROM provider_attempt
-     WHERE provider = ANY(${providers.map((provider) => provider.id)}::text[])
-       AND started_at >= ${earliestStart.toISOString()}::timestamptz
-       AND finished_at >= ${since.toISOString()}::timestamptz
-       AND finished_at <= ${now.toISOString()}::timestamptz
-       AND outcome <> 'running'
-     GROUP BY provider`;
-  const countsByProvider = new Map(rows.map((row) => [row.provider, row]));
+  const statsByProvider = await loadProviderStats({ providers: providers.map((provider) => provider.id), now, windowSeconds, db: database });
 
   const entries = providers.map((provider): ProviderHealthEntry => {
-    const counts = countsByProvider.get(provider.id) ?? { total_attempts: 0, failures: 0, successes: 0 };
-    const configured = isConfigured(provider, configuredProviders);
+    const stats = statsByProvider.get(provider.id) ?? NO_ATTEMPTS;
     return {
       provider: provider.id,
-      status: providerHealthStatus(counts, configured),
-      failure_rate: failureRate(counts),
+      ...judgeProvider(stats, isConfigured(provider, configuredProviders) ? null : provider.credentialEnv, now),
+      failure_rate: failureRate(stats),
       window: {
-        total_attempts: counts.total_attempts,
-        failures: counts.failures,
-        successes: counts.successes,
+        total_attempts: stats.attempts,
+        failures: stats.failures,
+        successes: stats.successes,
         duration_seconds: windowSeconds,
       },
     };
@@ -88,7 +95,7 @@ export async function getProviderHealth(options: ProviderHealthOptions): Promise
 
   return {
     service: "providers",
-    healthy: entries.every((entry) => entry.status !== "down"),
+    healthy: entries.every((entry) => entry.available || entry.status === "unknown"),
     providers_total: entries.length,
     providers: entries,
   };
@@ -98,20 +105,39 @@ export function isConfigured(provider: ProviderDefinition, configuredProviders: 
   return provider.credentialEnv === null || configuredProviders.has(provider.id);
 }
 
-/** Judged on the exact rate; the reported failure_rate is rounded. */
-export function providerHealthStatus(
-  counts: { total_attempts: number; failures: number },
-  configured: boolean,
-): ProviderHealthStatus {
-  if (!configured) return "not_configured";
-  if (counts.total_attempts < MIN_ATTEMPTS_TO_JUDGE) return "healthy";
-  const rate = counts.failures / counts.total_attempts;
-  if (rate >= DOWN_FAILURE_RATE) return "down";
-  if (rate >= DEGRADED_FAILURE_RATE) return "degraded";
-  return "healthy";
+export type ProviderJudgement = Pick<ProviderHealthEntry, "status" | "status_reason" | "available">;
+
+/**
+ * `missingCredential` names the env var an unconfigured provider lacks (null when configured).
+ * Judged on the exact rate; the reported failure_rate is rounded.
+ */
+export function judgeProvider(stats: ProviderStats, missingCredential: string | null, now: Date): ProviderJudgement {
+  if (missingCredential !== null) {
+    return { status: "unknown", status_reason: `not configured: ${missingCredential} is not set`, available: false };
+  }
+  const rate = stats.attempts === 0 ? 0 : stats.failures / stats.attempts;
+  const judged = stats.attempts >= MIN_ATTEMPTS_TO_JUDGE;
+  const failing = judged && rate >= DEGRADED_FAILURE_RATE;
+  const succeededSinceFailure = stats.lastSuccessAt !== null && stats.lastFailureAt !== null && stats.lastSuccessAt > stats.lastFailureAt;
+  const rateText = `failure rate ${rate.toFixed(2)} over ${stats.attempts} attempts`;
+  const circuit = circuitState(stats, { now });
+
+  if (circuit.state === "open") {
+    return { status: "degraded", status_reason: `circuit open: ${circuit.tripped}`, available: !(failing && rate >= DOWN_FAILURE_RATE) };
+  }
+  if ((failing || circuit.state === "half-open") && succeededSinceFailure) {
+    return { status: "recovering", status_reason: `${rateText}, but the latest attempt succeeded`, available: true };
+  }
+  if (failing) {
+    return { status: "degraded", status_reason: rateText, available: rate < DOWN_FAILURE_RATE };
+  }
+  if (circuit.state === "half-open") {
+    return { status: "recovering", status_reason: `circuit half-open after ${circuit.tripped}: new attempts are let through`, available: true };
+  }
+  return { status: "healthy", status_reason: judged ? rateText : `${stats.attempts} attempts in the window, too few to judge`, available: true };
 }
 
-function failureRate(counts: { total_attempts: number; failures: number }): number {
-  if (counts.total_attempts === 0) return 0;
-  return Math.round((counts.failures / counts.total_attempts) * 1000) / 1000;
+function failureRate(stats: Pick<ProviderStats, "attempts" | "failures">): number {
+  if (stats.attempts === 0) return 0;
+  return Math.round((stats.failures / stats.attempts) * 1000) / 1000;
 }

@@ -1,5 +1,6 @@
 import { env, type Env } from "../env";
 import { listProviders } from "../catalog";
+import type { ImplementationSettings } from "./implementation";
 
 /** Providers this deployment can call: built-ins always, others when their credential is set. */
 export function configuredProviders(): ReadonlySet<string> {
@@ -9,4 +10,9 @@ export function configuredProviders(): ReadonlySet<string> {
       .filter((provider) => provider.credentialEnv === null || Boolean(config[provider.credentialEnv as keyof Env]))
       .map((provider) => provider.id),
   );
+}
+
+/** What the env decides about how the configured adapters behave (see providerImplementation). */
+export function implementationSettings(): ImplementationSettings {
+  return { replicateWebhooks: Boolean(env().REPLICATE_WEBHOOK_SECRET) };
 }

@@ -1,10 +1,12 @@
 import type { ProviderId } from "../catalog/index";
 import { db as defaultDb, type Db } from "../db";
+import { Prisma } from "../generated/prisma/client";
 import type { RegionName } from "../env";
 import type { ProviderStats } from "./rank-providers";
 
 // The evidence `fastest` ranks on: each provider's attempts for one (region, model) that finished
-// in a rolling window, read in one query from the service's own attempt records.
+// in a rolling window, read in one query from the service's own attempt records. Health reads
+// the same evidence over every region and model (leave those out).
 
 export const ROUTING_WINDOW_SECONDS = 900;
 // Bounds the scan on started_at, the last column of the (region, model_identifier, provider,
@@ -13,8 +15,10 @@ export const ROUTING_WINDOW_SECONDS = 900;
 const LONGEST_ATTEMPT_SECONDS = 3_600;
 
 export type LoadProviderStatsInput = {
-  region: RegionName;
-  modelIdentifier: string;
+  /** Omitted: every region. */
+  region?: RegionName;
+  /** Omitted: every model. */
+  modelIdentifier?: string;
   providers: readonly ProviderId[];
   now?: Date;
   windowSeconds?: number;
@@ -40,6 +44,8 @@ export async function loadProviderStats(input: LoadProviderStatsInput): Promise<
   if (providers.length === 0) return new Map();
   const since = new Date(now.getTime() - windowSeconds * 1000);
   const earliestStart = new Date(since.getTime() - LONGEST_ATTEMPT_SECONDS * 1000);
+  const inRegion = region === undefined ? Prisma.empty : Prisma.sql`AND region = ${region}::"Region"`;
+  const ofModel = modelIdentifier === undefined ? Prisma.empty : Prisma.sql`AND model_identifier = ${modelIdentifier}`;
 
   // successes_since counts, newest first, the successes at or after each attempt: the failures
   // still at zero are the current run of consecutive failures.
@@ -50,9 +56,9 @@ export async function loadProviderStats(input: LoadProviderStatsInput): Promise<
                OVER (PARTITION BY provider ORDER BY finished_at DESC, started_at DESC, id DESC
                      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS successes_since
         FROM provider_attempt
-       WHERE region = ${region}::"Region"
-         AND model_identifier = ${modelIdentifier}
-         AND provider = ANY(${[...providers]}::text[])
+       WHERE provider = ANY(${[...providers]}::text[])
+         ${inRegion}
+         ${ofModel}
          AND started_at >= ${earliestStart.toISOString()}::timestamptz
          AND started_at <= ${now.toISOString()}::timestamptz
          AND finished_at >= ${since.toISOString()}::timestamptz

@@ -96,26 +96,15 @@ function place(
   const unranked = { provider, catalogIndex, band: 0, score: 0, p95: Infinity };
   if (!stats || stats.attempts === 0) return { ...unranked, tier: Tier.Unscored, reason: "no data" };
 
-  const decided = stats.successes + stats.failures;
-  const failureRate = decided === 0 ? 0 : stats.failures / decided;
-  const tripped =
-    stats.consecutiveFailures >= settings.breakerConsecutiveFailures
-      ? `${stats.consecutiveFailures} consecutive failures`
-      : decided >= settings.minAttempts && failureRate >= settings.breakerFailureRate
-        ? `failure rate ${failureRate.toFixed(2)} over ${decided} attempts`
-        : null;
+  const circuit = circuitState(stats, settings);
   let prefix = "";
-  if (tripped) {
-    // Without a failure time the cool-down cannot be measured: stay open.
-    const sinceFailureMs = stats.lastFailureAt ? settings.now.getTime() - stats.lastFailureAt.getTime() : -Infinity;
-    if (!(sinceFailureMs >= settings.coolDownMs)) {
-      const waitSeconds = Number.isFinite(sinceFailureMs) ? Math.ceil((settings.coolDownMs - sinceFailureMs) / 1000) : null;
-      const wait = waitSeconds === null ? "" : `, half-open in ${waitSeconds} s`;
-      return { ...unranked, tier: Tier.Open, reason: `open circuit (${tripped}${wait})` };
-    }
-    prefix = `half-open circuit (${tripped}), `;
+  if (circuit.state === "open") {
+    const wait = circuit.halfOpenInSeconds === null ? "" : `, half-open in ${circuit.halfOpenInSeconds} s`;
+    return { ...unranked, tier: Tier.Open, reason: `open circuit (${circuit.tripped}${wait})` };
   }
+  if (circuit.state === "half-open") prefix = `half-open circuit (${circuit.tripped}), `;
 
+  const decided = stats.successes + stats.failures;
   if (decided < settings.minAttempts) {
     return { ...unranked, tier: Tier.Unscored, reason: `${prefix}${decided} decided attempts, fewer than ${settings.minAttempts}: catalog order` };
   }
@@ -131,6 +120,34 @@ function place(
     p95: stats.p95LatencyMs ?? Infinity,
     reason: `${prefix}score ${score.toFixed(2)}, ${latency}`,
   };
+}
+
+export type CircuitState =
+  | { state: "closed" }
+  /** Tripped, and its last failure is less than the cool-down ago: ranked last. */
+  | { state: "open"; tripped: string; halfOpenInSeconds: number | null }
+  /** Tripped, but the cool-down has passed: ranked again, and one more failure re-opens it. */
+  | { state: "half-open"; tripped: string };
+
+type BreakerSettings = Pick<Required<RankProvidersOptions>, "now" | "minAttempts" | "breakerConsecutiveFailures" | "breakerFailureRate" | "coolDownMs">;
+
+/** The breaker of rule 3 for one provider's stats; health reports it too. */
+export function circuitState(stats: ProviderStats, options: Pick<RankProvidersOptions, "now"> & Partial<BreakerSettings>): CircuitState {
+  const settings: BreakerSettings = { ...RANKING_DEFAULTS, ...definedOnly(options) };
+  const decided = stats.successes + stats.failures;
+  const failureRate = decided === 0 ? 0 : stats.failures / decided;
+  const tripped =
+    stats.consecutiveFailures >= settings.breakerConsecutiveFailures
+      ? `${stats.consecutiveFailures} consecutive failures`
+      : decided >= settings.minAttempts && failureRate >= settings.breakerFailureRate
+        ? `failure rate ${failureRate.toFixed(2)} over ${decided} attempts`
+        : null;
+  if (!tripped) return { state: "closed" };
+  // Without a failure time the cool-down cannot be measured: stay open.
+  const sinceFailureMs = stats.lastFailureAt ? settings.now.getTime() - stats.lastFailureAt.getTime() : -Infinity;
+  if (sinceFailureMs >= settings.coolDownMs) return { state: "half-open", tripped };
+  const halfOpenInSeconds = Number.isFinite(sinceFailureMs) ? Math.ceil((settings.coolDownMs - sinceFailureMs) / 1000) : null;
+  return { state: "open", tripped, halfOpenInSeconds };
 }
 
 function comparePlacements(a: Placement, b: Placement): number {

@@ -123,7 +123,7 @@ export function localDiskStorage(root: string = path.resolve(/*turbopackIgnore: 
   }
 
 
-  return { driver: "local-disk", put, get, head, open, delete: remove, probe };
+  return { driver: "local-disk", bucket: localBucketLabel(base), put, get, head, open, delete: remove, probe };
 }
 
 const CHUNK_BYTES = 64 * 1024;
@@ -187,3 +187,10 @@ function isMissing(error: unknown) {
   return code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR";
 }
 
+
+/** `local:<directory>`, relative to the working directory when inside it: no absolute server paths in health answers. */
+export function localBucketLabel(directory: string): string {
+  const relative = path.relative(/*turbopackIgnore: true*/ process.cwd(), directory);
+  const inside = relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+  return `local:${inside ? relative.split(path.sep).join("/") : path.basename(directory)}`;
+}

@@ -126,7 +126,7 @@ export function s3Storage(config: S3Config): OutputStorage {
   }
 
 
-  return { driver: "s3", put, get, head, open, delete: remove, probe };
+  return { driver: "s3", bucket: config.bucket, put, get, head, open, delete: remove, probe };
 }
 
 function objectInfo(response: Response): ObjectInfo {

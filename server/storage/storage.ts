@@ -15,6 +15,8 @@ export type StorageProbe = { healthy: boolean; latency_ms: number; driver: Stora
 
 export interface OutputStorage {
   readonly driver: StorageDriver;
+  /** Where objects go: the S3 bucket's name, or `local:<directory>` for local disk. */
+  readonly bucket: string;
   /** Overwrites an existing object; readers never see a half-written one. */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   get(key: string): Promise<StoredObject | null>;

@@ -1,11 +1,15 @@
+import { formatCredits } from "../catalog/money";
+import { findRefundMillis } from "../credits/find-refund";
 import { db } from "../db";
 import { toGenerationRecord } from "../generations/generation-record";
 import { log } from "../runtime/log";
 import { emitWebhookEvent } from "./emit-webhook-event";
 import type { QueueResult } from "./queue-deliveries";
 
-// Generation events carry the generation record as GET /v1/content/{id} shows it. Each kind is
-// emitted once per generation: the event key is `<event>:<generation id>`.
+// Generation events carry the generation record as GET /v1/content/{id} shows it; a canceled one
+// adds what the cancel answered about the refund (`credits_refunded`, `credits_refunded_amount`),
+// read from the ledger. Each kind is emitted once per generation: the event key is
+// `<event>:<generation id>`.
 
 export type GenerationEventKind = "generation.started" | "generation.completed" | "generation.failed" | "generation.canceled";
 
@@ -20,7 +24,13 @@ export async function emitGenerationEvent(generationId: string, event: Generatio
   const row = await db.generation.findUnique({ where: { id: generationId }, include: { account: { select: { plan: true } } } });
   if (!row) return null;
   const { account, ...generation } = row;
-  return emitWebhookEvent({ accountId: row.accountId, event, eventKey: `${event}:${generationId}`, data: toGenerationRecord(generation, account.plan) });
+  const data: Record<string, unknown> = toGenerationRecord(generation, account.plan);
+  if (event === "generation.canceled") {
+    const refundedMillis = await findRefundMillis(db, row.accountId, generationId);
+    data.credits_refunded = refundedMillis !== null;
+    data.credits_refunded_amount = formatCredits(refundedMillis ?? 0);
+  }
+  return emitWebhookEvent({ accountId: row.accountId, event, eventKey: `${event}:${generationId}`, data });
 }
 
 /** For the run (run-attempt.ts): queued once per generation, and a webhook problem never stops the run. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/server/db";
 import { api, expectError, expectSuccess } from "../support/http";
 import { accountWithKey } from "../support/fixtures";
+import { IMPLEMENTATION_KEYS } from "../support/client-shapes";
 
 // The shape of every read route: spec §4 fields, ARCHITECTURE §4 where the spec shows none.
 
@@ -75,7 +76,8 @@ describe("GET /v1/library/*", () => {
     expect(data.providers_total).toBe(data.providers.length);
     const local = data.providers.find((provider: any) => provider.provider_id === "local");
     expect(local).toMatchObject({ provider_status: "active" });
-    expect(Object.keys(local.darkroom_implementation).sort()).toEqual(["capabilities", "integration", "supported_models"]);
+    // The spec's integration and arrays, plus the flat fields of ARCHITECTURE §4.
+    expect(Object.keys(local.darkroom_implementation).sort()).toEqual(IMPLEMENTATION_KEYS);
     expect(Object.keys(local.darkroom_implementation.integration).sort()).toEqual(["delivery_method", "supports_cancel", "timeout_seconds", "webhook_signature"]);
     expect(local.darkroom_implementation.supported_models).toContain("darkroom/lumen-image");
     // The test server configures Replicate (against a local fake) and not fal.
@@ -160,6 +162,6 @@ describe("GET /v1/health/*", () => {
     expect(storage).toMatchObject({ service: "storage", healthy: true, driver: "local-disk" });
     expect(typeof storage.latency_ms).toBe("number");
     const cache = expectSuccess(await api("/v1/health/cache", { key }));
-    expect(cache).toMatchObject({ service: "cache", healthy: true, backend: process.env.REDIS_URL ? "redis" : "postgres" });
+    expect(cache).toMatchObject({ service: "redis", healthy: true, backend: process.env.REDIS_URL ? "redis" : "postgres" });
   });
 });

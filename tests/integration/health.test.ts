@@ -67,7 +67,8 @@ describe("provider health", () => {
   const configured = new Set(["replicate", "fal"]);
 
   beforeAll(async () => {
-    // local: 11 finished, 5 failed (one exactly on the window's start) → 0.455, healthy.
+    // local: 11 finished, 5 failed (one exactly on the window's start) → 0.455, but 5 of its 9
+    // decided attempts failed: the routing breaker tripped, and is half-open 5 minutes on → recovering.
     await recordAttempts(inWindow, "local", "succeeded", 4);
     await recordAttempts(inWindow, "local", "failed", 4);
     await recordAttempts(inWindow, "local", "discarded");
@@ -77,13 +78,14 @@ describe("provider health", () => {
     await recordAttempts(inWindow, "local", "running", 3);
     await recordAttempts(new Date(now.getTime() - WINDOW_MS - 1), "local", "failed", 5);
     await recordAttempts(new Date(now.getTime() + 1), "local", "failed", 5);
-    // local-backup: 4 attempts, half failed → degraded.
+    // local-backup: 4 attempts, half failed, none succeeded after the last failure → degraded.
     await recordAttempts(inWindow, "local-backup", "succeeded", 2);
     await recordAttempts(inWindow, "local-backup", "failed", 2);
-    // replicate: 9 of 10 failed → down.
+    // replicate: 9 of 10 failed → degraded and unavailable.
     await recordAttempts(inWindow, "replicate", "succeeded");
     await recordAttempts(inWindow, "replicate", "failed", 9);
-    // fal: every attempt failed, but 3 are too few to judge.
+    // fal: every attempt failed, 3 too few to judge the rate, but 3 in a row trip the breaker,
+    // half-open 5 minutes on → recovering.
     await recordAttempts(inWindow, "fal", "failed", 3);
     // openai: failing, but its credentials are not configured.
     await recordAttempts(inWindow, "openai", "failed", 5);
@@ -98,19 +100,19 @@ describe("provider health", () => {
     expect(health.providers.map((entry) => entry.provider)).toEqual(listProviders().map((provider) => provider.id));
     const window = (total_attempts: number, failures: number, successes: number) => ({ total_attempts, failures, successes, duration_seconds: 900 });
     expect(byProvider(health.providers)).toEqual({
-      local: { provider: "local", status: "healthy", failure_rate: 0.455, window: window(11, 5, 4) },
-      "local-backup": { provider: "local-backup", status: "degraded", failure_rate: 0.5, window: window(4, 2, 2) },
-      replicate: { provider: "replicate", status: "down", failure_rate: 0.9, window: window(10, 9, 1) },
-      fal: { provider: "fal", status: "healthy", failure_rate: 1, window: window(3, 3, 0) },
-      openai: { provider: "openai", status: "not_configured", failure_rate: 1, window: window(5, 5, 0) },
+      local: { provider: "local", status: "recovering", status_reason: expect.stringContaining("half-open"), available: true, failure_rate: 0.455, window: window(11, 5, 4) },
+      "local-backup": { provider: "local-backup", status: "degraded", status_reason: "failure rate 0.50 over 4 attempts", available: true, failure_rate: 0.5, window: window(4, 2, 2) },
+      replicate: { provider: "replicate", status: "degraded", status_reason: "failure rate 0.90 over 10 attempts", available: false, failure_rate: 0.9, window: window(10, 9, 1) },
+      fal: { provider: "fal", status: "recovering", status_reason: "circuit half-open after 3 consecutive failures: new attempts are let through", available: true, failure_rate: 1, window: window(3, 3, 0) },
+      openai: { provider: "openai", status: "unknown", status_reason: "not configured: OPENAI_API_KEY is not set", available: false, failure_rate: 1, window: window(5, 5, 0) },
     });
-    // A configured provider is down.
+    // A configured provider is unavailable.
     expect(health.healthy).toBe(false);
   });
 
   it("is healthy when only unconfigured providers are down", async () => {
     const health = await getProviderHealth({ configuredProviders: new Set(["fal"]), now });
-    expect(byProvider(health.providers).replicate?.status).toBe("not_configured");
+    expect(byProvider(health.providers).replicate?.status).toBe("unknown");
     expect(byProvider(health.providers)["local-backup"]?.status).toBe("degraded");
     expect(health.healthy).toBe(true);
   });
@@ -144,26 +146,26 @@ describe("provider health", () => {
       "local-backup": "healthy",
       replicate: "healthy",
       fal: "healthy",
-      openai: "not_configured",
+      openai: "unknown",
     });
     expect(health.healthy).toBe(true);
   });
 
-  it("marks a provider down at a 90% failure rate with 4 attempts, not with 3", async () => {
+  it("marks a provider unavailable at a 90% failure rate with 4 attempts, not with 3", async () => {
     const now = scenarioTime(3);
     const at = new Date(now.getTime() - MINUTE_MS);
     await recordAttempts(at, "fal", "failed", 3);
     let health = await getProviderHealth({ configuredProviders: configured, now });
-    expect(byProvider(health.providers).fal?.status).toBe("healthy");
+    expect(byProvider(health.providers).fal).toMatchObject({ status: "recovering", available: true });
     await recordAttempts(at, "fal", "failed");
     health = await getProviderHealth({ configuredProviders: configured, now });
-    expect(byProvider(health.providers).fal).toMatchObject({ status: "down", failure_rate: 1 });
+    expect(byProvider(health.providers).fal).toMatchObject({ status: "degraded", available: false, failure_rate: 1 });
     expect(health.healthy).toBe(false);
   });
 });
 
 describe("model health", () => {
-  const now = scenarioTime(1); // the provider-health scenario: replicate down, local-backup degraded
+  const now = scenarioTime(1); // the provider-health scenario: replicate unavailable, local-backup degraded
 
   it("lists every model with each provider's availability and raw model id", async () => {
     const health = await getModelHealth({ configuredProviders: new Set(["replicate", "fal"]), now });
@@ -222,14 +224,14 @@ describe("database health", () => {
 describe("cache health", () => {
   it.skipIf(!env().REDIS_URL)("pings Redis when REDIS_URL is set", async () => {
     const health = await checkCache();
-    expect(health).toEqual({ service: "cache", healthy: true, latency_ms: expect.any(Number), backend: "redis" });
+    expect(health).toEqual({ service: "redis", healthy: true, latency_ms: expect.any(Number), backend: "redis" });
   });
 
   it("reports an unreachable Redis as unhealthy", async () => {
     const unreachable = createRedisClient("redis://127.0.0.1:1");
     try {
       const health = await checkCache({ redis: unreachable });
-      expect(health).toMatchObject({ service: "cache", healthy: false, backend: "redis" });
+      expect(health).toMatchObject({ service: "redis", healthy: false, backend: "redis" });
     } finally {
       unreachable.disconnect();
     }
@@ -237,7 +239,7 @@ describe("cache health", () => {
 
   it("checks the PostgreSQL counter table without Redis", async () => {
     const health = await checkCache({ redis: null });
-    expect(health).toEqual({ service: "cache", healthy: true, latency_ms: expect.any(Number), backend: "postgres" });
+    expect(health).toEqual({ service: "redis", healthy: true, latency_ms: expect.any(Number), backend: "postgres" });
   });
 });
 
@@ -308,7 +310,7 @@ describe("local-disk storage", () => {
   });
 
   it("checks storage health through the probe", async () => {
-    expect(await checkStorage(storage)).toEqual({ service: "storage", healthy: true, latency_ms: expect.any(Number), driver: "local-disk" });
+    expect(await checkStorage(storage)).toEqual({ service: "storage", healthy: true, latency_ms: expect.any(Number), bucket: "local:files", driver: "local-disk" });
   });
 
   it("is unhealthy when the root cannot be written", async () => {

@@ -400,7 +400,7 @@ describe("the zod schemas against real responses", () => {
   });
 
   it("parse provider and model health", () => {
-    const statuses = ["healthy", "degraded", "down", "not_configured"] as const;
+    const statuses = ["healthy", "recovering", "degraded", "unknown"] as const;
     const providersHealth: ProvidersHealth = {
       service: "providers",
       healthy: false,
@@ -408,6 +408,8 @@ describe("the zod schemas against real responses", () => {
       providers: listProviders().map((provider, index) => ({
         provider: provider.id,
         status: statuses[index % statuses.length] ?? "healthy",
+        status_reason: "failure rate 0.25 over 8 attempts",
+        available: index % 2 === 0,
         failure_rate: 0.25,
         window: { total_attempts: 8, failures: 2, successes: 6, duration_seconds: 900 },
       })),
@@ -415,9 +417,9 @@ describe("the zod schemas against real responses", () => {
     expect(providersHealthSchema.parse(providersHealth)).toEqual(providersHealth);
     const modelsHealth = shapeModelHealth(providersHealth);
     expect(modelsHealthSchema.parse(modelsHealth)).toEqual(modelsHealth);
-    const storage: StorageHealth = { service: "storage", healthy: true, latency_ms: 1.5, driver: "local-disk" };
+    const storage: StorageHealth = { service: "storage", healthy: true, latency_ms: 1.5, bucket: "local:.data/files", driver: "local-disk" };
     expect(storageHealthSchema.parse(storage)).toEqual(storage);
-    const cache: CacheHealth = { service: "cache", healthy: false, latency_ms: 3000.2, backend: "postgres" };
+    const cache: CacheHealth = { service: "redis", healthy: false, latency_ms: 3000.2, backend: "postgres" };
     expect(cacheHealthSchema.parse(cache)).toEqual(cache);
   });
 

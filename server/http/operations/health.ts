@@ -7,7 +7,7 @@ export const getProviderHealth = defineOperation({
   legacyPaths: [{ operationId: "legacyGetProviderHealth", path: "/v1/health/providers" }],
   tag: "Health",
   summary: "Provider availability",
-  description: "Each provider judged by its finished attempts in a rolling window.",
+  description: "Each provider judged by its finished attempts in a rolling window, with the routing circuit breaker: `healthy`, `recovering`, `degraded`, or `unknown` when not configured; `status_reason` says why.",
   scope: "health:read",
   response: { component: "ProvidersHealth" },
   errors: [],

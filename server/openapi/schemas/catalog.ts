@@ -9,6 +9,7 @@ import { booleanQueryParam, clampedIntegerQueryParam, numberQueryParam, textQuer
 
 export const modelTypeSchema = z.enum(["image", "video"]);
 export const providerIdSchema = z.enum(providerIds);
+const deliveryMethodSchema = z.enum(["webhook", "polling", "synchronous"]);
 
 export const specificFields = [
   "generation_duration",
@@ -29,8 +30,11 @@ export const libraryModelSchema = z.object({
       generation_output_format: z.array(z.string()).describe("Allowed `generation_output_format` values; the first is the default."),
       generation_output_number: z.int().min(1).describe("The maximum `generation_output_number`."),
       generation_input_file: z.boolean().describe("Whether the model takes `generation_input_file`."),
+      generation_duration: z.array(z.number()).optional().describe("Video models only: allowed `generation_duration` values (seconds)."),
+      generation_resolution: z.array(z.string()).optional().describe("Video models only: allowed `generation_resolution` values."),
+      generation_generate_audio: z.boolean().optional().describe("Video models only: whether `generation_generate_audio` can be true."),
     })
-    .describe("The common create fields as this model accepts them."),
+    .describe("The create fields as this model accepts them; video models also list duration, resolution and audio here."),
   specific_schema: z.array(z.enum(specificFields)).describe("Model-specific create fields this model accepts."),
   specific_schema_options: z
     .object({
@@ -55,8 +59,18 @@ export const libraryProviderSchema = z.object({
   provider_status: z.enum(["active", "not_configured"]).describe("`not_configured`: this deployment has no credentials for it."),
   darkroom_implementation: z
     .object({
+      delivery_method: deliveryMethodSchema.describe("How results reach Darkroom with this deployment's settings; the same as `integration.delivery_method`."),
+      cancel_method: z.string().describe("How a cancel reaches the provider."),
+      webhook_verification: z.string().describe("How the provider's callbacks are verified; `none…` when it sends none."),
+      error_mapping: z.string().describe("How the provider's failures map to ERR4001/ERR4002/ERR4005."),
+      cost_tracking: z.string().describe("How the cost of each attempt is recorded."),
+      schema_conversion: z.string().describe("How the normalized request becomes the provider's input."),
+      failover_strategy: z.string().describe("When the next provider in the chain takes over."),
+      health_monitoring: z.string().describe("What health and routing judge the provider by."),
+      supported_media_types: z.array(modelTypeSchema).describe("Media types of the models it serves."),
+      supported_models_total: z.int().min(0).describe("Length of `supported_models`."),
       integration: z.object({
-        delivery_method: z.enum(["webhook", "polling", "synchronous"]),
+        delivery_method: deliveryMethodSchema,
         webhook_signature: z.string().describe("Scheme and header of the provider's callbacks; `none` when it sends none."),
         supports_cancel: z.boolean(),
         timeout_seconds: z.int().min(1),

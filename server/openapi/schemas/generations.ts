@@ -45,8 +45,14 @@ export const generationRecordSchema = z.object({
   generation_completed_at: dateTimeSchema.nullable().describe("When the generation reached a terminal state."),
   generation_metrics_total_time: secondsSchema.describe("Seconds from creation to completion; null until terminal."),
   generation_metrics_predict_time: secondsSchema.describe("Seconds the provider spent on the job; null until known."),
-  generation_error: z.string().nullable().describe("Why it failed; null unless `failed`."),
-  generation_error_code: errorCodeSchema.nullable().describe("An ERR4xxx provider code (or ERR5000); null unless `failed`."),
+  generation_error: z.string().nullable().optional().describe("Why it failed. Present only when the status is `failed`."),
+  generation_error_code: errorCodeSchema
+    .nullable()
+    .optional()
+    .describe("An ERR4xxx provider code (or ERR5000). Present only when the status is `failed`."),
+  generation_duration: z.number().nullable().optional().describe("Video records only: the duration in seconds."),
+  generation_resolution: z.string().nullable().optional().describe("Video records only: the resolution."),
+  generation_generate_audio: z.boolean().optional().describe("Video records only: whether audio was generated."),
   generation_removed: z.literal("true").optional().describe("Present, as the text `true`, only when the output files were removed."),
 });
 
@@ -74,7 +80,8 @@ export const cancelGenerationResponseSchema = z.object({
   generation_id: uuidSchema,
   generation_status: z.literal("canceled"),
   provider_cancel_sent: z.boolean().describe("Whether a cancel request reached the provider (best effort)."),
-  credits_refunded: creditsSchema.min(0).describe("Credits returned to the balance by this cancel; 0 when none were held."),
+  credits_refunded: z.boolean().describe("Whether this cancel returned credits to the balance."),
+  credits_refunded_amount: creditsSchema.min(0).describe("Credits returned to the balance by this cancel; 0 when none were held."),
 });
 
 export const deleteGenerationResponseSchema = z.object({

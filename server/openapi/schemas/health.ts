@@ -6,7 +6,13 @@ import { providerIdSchema } from "./catalog";
 
 export const providerHealthSchema = z.object({
   provider: providerIdSchema,
-  status: z.enum(["healthy", "degraded", "down", "not_configured"]),
+  status: z
+    .enum(["healthy", "recovering", "degraded", "unknown"])
+    .describe(
+      "`unknown`: not configured. `degraded`: circuit open, or half the window's attempts failed with the latest failing. `recovering`: it was failing but has succeeded since, or its circuit is half-open. `healthy`: otherwise, including too few attempts to judge.",
+    ),
+  status_reason: z.string().describe("Why the status is what it is, e.g. `not configured: FAL_KEY is not set`."),
+  available: z.boolean().describe("Configured and not failing 90% or more of the window with no success since."),
   failure_rate: z.number().min(0).max(1).describe("failures / total_attempts in the window, three decimals; 0 without attempts."),
   window: z.object({
     total_attempts: z.int().min(0).describe("Finished attempts of any outcome."),
@@ -18,7 +24,7 @@ export const providerHealthSchema = z.object({
 
 export const providersHealthSchema = z.object({
   service: z.literal("providers"),
-  healthy: z.boolean().describe("No configured provider is down."),
+  healthy: z.boolean().describe("Every configured provider is available."),
   providers_total: z.int().min(0),
   providers: z.array(providerHealthSchema),
 });
@@ -47,14 +53,15 @@ export const storageHealthSchema = z.object({
   service: z.literal("storage"),
   healthy: z.boolean().describe("A write, read-back and delete succeeded within the check timeout."),
   latency_ms: latencySchema,
+  bucket: z.string().describe("The S3 bucket, or `local:<directory>` for local-disk storage."),
   driver: z.enum(["local-disk", "s3"]),
 });
 
 export const cacheHealthSchema = z.object({
-  service: z.literal("cache"),
+  service: z.literal("redis").describe("Always `redis`, the name clients of this API shape expect; `backend` says what answered."),
   healthy: z.boolean(),
   latency_ms: latencySchema,
-  backend: z.enum(["redis", "postgres"]).describe("Where rate-limit and routing counters live."),
+  backend: z.enum(["redis", "postgres"]).describe("Where rate-limit and routing counters live: Redis when REDIS_URL is set, else PostgreSQL."),
 });
 
 export type ProvidersHealthData = z.infer<typeof providersHealthSchema>;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findModel, findProvider, listModels, listProviders, type ModelDefinition } from "../../../server/catalog/index";
 import { shapeLibraryModel, shapeLibraryProvider } from "../../../server/catalog/library-shapes";
+import { IMPLEMENTATION_KEYS } from "../../support/client-shapes";
 
 function model(identifier: string): ModelDefinition {
   const found = findModel(identifier);
@@ -23,8 +24,9 @@ describe("shapeLibraryModel", () => {
     expect(shaped.model_pricing).toBeGreaterThan(0);
     expect(Math.round(shaped.model_pricing * 1000) / 1000).toBe(shaped.model_pricing);
     expect(isStringArray(shaped.model_supported_provider)).toBe(true);
+    const videoKeys = entry.type === "video" ? ["generation_duration", "generation_generate_audio", "generation_resolution"] : [];
     expect(sortedKeys(shaped.schema)).toEqual(
-      ["generation_input_file", "generation_output_format", "generation_output_number", "generation_prompt", "generation_ratio"].sort(),
+      ["generation_input_file", "generation_output_format", "generation_output_number", "generation_prompt", "generation_ratio", ...videoKeys].sort(),
     );
     expect(typeof shaped.schema.generation_prompt).toBe("boolean");
     expect(isStringArray(shaped.schema.generation_ratio)).toBe(true);
@@ -84,7 +86,7 @@ describe("shapeLibraryProvider", () => {
       expect(typeof shaped[key]).toBe("string");
     }
     const implementation = shaped.darkroom_implementation;
-    expect(sortedKeys(implementation)).toEqual(["capabilities", "integration", "supported_models"]);
+    expect(sortedKeys(implementation)).toEqual(IMPLEMENTATION_KEYS);
     expect(sortedKeys(implementation.integration)).toEqual(["delivery_method", "supports_cancel", "timeout_seconds", "webhook_signature"]);
     expect(typeof implementation.integration.delivery_method).toBe("string");
     expect(typeof implementation.integration.webhook_signature).toBe("string");
@@ -107,7 +109,7 @@ describe("shapeLibraryProvider", () => {
   it("lists the provider's models and integration", () => {
     const fal = findProvider("fal");
     if (!fal) throw new Error("catalog incomplete");
-    expect(shapeLibraryProvider(fal, new Set(["fal"])).darkroom_implementation).toEqual({
+    expect(shapeLibraryProvider(fal, new Set(["fal"])).darkroom_implementation).toMatchObject({
       integration: { delivery_method: "webhook", webhook_signature: "ed25519 (x-fal-webhook-signature)", supports_cancel: true, timeout_seconds: 900 },
       capabilities: ["text-to-image", "image-to-image", "text-to-video", "image-to-video", "audio"],
       supported_models: ["black-forest-labs/flux-schnell", "black-forest-labs/flux-1.1-pro", "google/veo-3", "kwaivgi/kling-v2.1"],

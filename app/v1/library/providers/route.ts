@@ -3,14 +3,15 @@ import { shapeLibraryProvider } from "@/server/catalog/library-shapes";
 import { catalog } from "@/server/http/operations";
 import { v1Route } from "@/server/http/v1-route";
 import { withApiKey } from "@/server/http/with-api-key";
-import { configuredProviders } from "@/server/providers/configured-providers";
+import { configuredProviders, implementationSettings } from "@/server/providers/configured-providers";
 
 export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE } = v1Route(
   withApiKey(catalog.listProviders, async () => {
     const configured = configuredProviders();
-    const providers = listProviders().map((provider) => shapeLibraryProvider(provider, configured));
+    const settings = implementationSettings();
+    const providers = listProviders().map((provider) => shapeLibraryProvider(provider, configured, settings));
     return { providers_total: providers.length, providers };
   }),
 );

@@ -1,0 +1,97 @@
+import type { DeliveryMethod, ProviderId } from "../catalog/providers";
+
+// How Darkroom really integrates each provider, as the flat fields of the library's
+// `darkroom_implementation` (ARCHITECTURE §4). Each line describes what the adapter in
+// server/providers/<id>/ and the run (server/generations/run, run-generation) do; change them
+// together. Only type imports here, so the catalog can read it without loading any adapter.
+
+export type ProviderImplementation = {
+  /** How a result reaches us: in the submit answer, by signed webhook, or by polling. */
+  delivery_method: DeliveryMethod;
+  cancel_method: string;
+  webhook_verification: string;
+  error_mapping: string;
+  cost_tracking: string;
+  schema_conversion: string;
+  failover_strategy: string;
+  health_monitoring: string;
+};
+
+/** What the deployment's env decides about an adapter's behaviour (not its credentials). */
+export type ImplementationSettings = {
+  /** REPLICATE_WEBHOOK_SECRET is set: Replicate is asked for completion webhooks, else polled. */
+  replicateWebhooks: boolean;
+};
+
+// Shared by every adapter: the run, the attempt records and the mapping in http-errors.ts.
+const FAILOVER =
+  "Attempts follow generation_provider_order (explicit list, or `fastest` ranking with a circuit breaker); ERR4001/ERR4002/ERR4003 hand the job to the next provider, ERR4005 (content policy or invalid input) fails the generation at once";
+const HEALTH =
+  "Every attempt is recorded (outcome, latency, cost, wasted); health and `fastest` routing judge the last 900 s: failure rate, p95 latency, circuit open after 3 consecutive failures or a failure rate of 0.5, half-open 30 s after the last failure";
+const COST_ESTIMATED =
+  "Estimated: each attempt records the catalog price of the generation (no provider billing API is read); attempts whose work is thrown away are flagged wasted; reserved credits are charged on success, refunded on failure or cancel";
+const HTTP_ERRORS =
+  "HTTP 408/504 and timeouts → ERR4001; 429, 5xx, 401/403, network errors, quota or capacity text → ERR4002; content-policy text or 400/413/422 → ERR4005";
+const POLL_EVERY = "polled every 3 s until the model's timeout";
+
+const local: ProviderImplementation = {
+  delivery_method: "synchronous",
+  cancel_method: "Aborts the in-process render (AbortController) of the prediction",
+  webhook_verification: "none (results return from the submit call; no callbacks)",
+  error_mapping: "Configured faults → ERR4002 (unavailable, fail), ERR4005 (reject), ERR4001 (stall); unreadable input → ERR4005; render timeout → ERR4001; other render errors → ERR4002",
+  cost_tracking: COST_ESTIMATED,
+  schema_conversion: "None: renders the normalized request directly (sharp images, ffmpeg videos), seeded from the generation id",
+  failover_strategy: FAILOVER,
+  health_monitoring: HEALTH,
+};
+
+function replicate(settings: ImplementationSettings): ProviderImplementation {
+  return {
+    delivery_method: settings.replicateWebhooks ? "webhook" : "polling",
+    cancel_method: "POST /v1/predictions/{id}/cancel",
+    webhook_verification: settings.replicateWebhooks
+      ? "Standard Webhooks HMAC-SHA256 of `id.timestamp.body` (webhook-id, webhook-timestamp, webhook-signature), keyed by the whsec_ secret, timestamps within 300 s"
+      : "none: REPLICATE_WEBHOOK_SECRET is not set, so no webhook is requested and predictions are polled",
+    error_mapping: `${HTTP_ERRORS}; a failed prediction → ERR4005 when its error mentions NSFW or policy, else ERR4002`,
+    cost_tracking: `${COST_ESTIMATED}; the prediction's metrics.predict_time is kept as predict time`,
+    schema_conversion: "To the model's Replicate `input` (prompt, aspect_ratio, num_outputs, output_format, seed, image; for videos duration, resolution, generate_audio, last_frame; per-model fields such as Kling's start_image and mode), empty fields left out; official models run at /v1/models/{owner}/{name}/predictions",
+    failover_strategy: FAILOVER,
+    health_monitoring: `${HEALTH}; a webhook-less or silent prediction is ${POLL_EVERY}`,
+  };
+}
+
+const fal: ProviderImplementation = {
+  delivery_method: "webhook",
+  cancel_method: "PUT /{app}/requests/{request_id}/cancel on the queue API",
+  webhook_verification: "ED25519 over `request_id\\nuser_id\\ntimestamp\\nsha256(body)` (x-fal-webhook-* headers) against fal's JWKS, timestamps within 300 s",
+  error_mapping: `${HTTP_ERRORS}; a failed result or ERROR webhook is mapped by its status and text the same way, a client_cancelled result is a cancel`,
+  cost_tracking: `${COST_ESTIMATED}; the queue status's metrics.inference_time is kept as predict time`,
+  schema_conversion: "To the endpoint's published input (images: prompt, image_size from the ratio, num_images, output_format with jpg → jpeg, seed, image_url, safety checker on; videos: aspect_ratio, duration, resolution, generate_audio, image_url); Kling's resolution picks the standard or pro endpoint",
+  failover_strategy: FAILOVER,
+  health_monitoring: `${HEALTH}; besides the webhook, the request status is ${POLL_EVERY}`,
+};
+
+const openai: ProviderImplementation = {
+  delivery_method: "synchronous",
+  cancel_method: "none: the Images call is synchronous, there is nothing to cancel",
+  webhook_verification: "none (results return from the Images call; no callbacks)",
+  error_mapping: HTTP_ERRORS,
+  cost_tracking: `${COST_ESTIMATED}; priced at the medium-quality rate, and requests are sent with quality \`medium\``,
+  schema_conversion: "To /v1/images/generations (or /v1/images/edits with input images as image_url): ratio → size (1024x1024, 1536x1024, 1024x1536), jpg → jpeg, n, quality medium",
+  failover_strategy: FAILOVER,
+  health_monitoring: HEALTH,
+};
+
+export function providerImplementation(id: ProviderId, settings: ImplementationSettings): ProviderImplementation {
+  switch (id) {
+    case "local":
+    case "local-backup":
+      return local;
+    case "replicate":
+      return replicate(settings);
+    case "fal":
+      return fal;
+    case "openai":
+      return openai;
+  }
+}
