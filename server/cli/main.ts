@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { parseArgs } from "node:util";
 import { z } from "zod";
 import { OPERATOR } from "../accounts/account-scope";
 import { changePlan } from "../accounts/change-plan";
 import { createAccount, plans } from "../accounts/create-account";
 import { formatCredits, parseCreditsToMillis } from "../catalog/money";
 import { addCredits } from "../credits/add-credits";
-import { env, regions, setRuntimeEnv } from "../env";
+import { regions } from "../env";
 import { ApiError, invalidRequest } from "../http/errors";
 import { createApiKey } from "../keys/create-key";
 import { deleteApiKey } from "../keys/delete-key";
@@ -20,7 +21,8 @@ import { webhookCommands } from "./commands/webhook";
 
 // The operator CLI: `npm run cli -- <command> [--flag value]`. Prints exactly one JSON object on
 // stdout (logs go to stderr). Exit 0 on success, 2 on bad input (ERR1001, ERR1006), 1 otherwise.
-// Flags are checked before the database starts; every mutation is one transaction, actor system.
+// Flags are parsed strictly (node:util parseArgs) and checked before the runtime boots (bootRuntime,
+// as the server); every mutation is one transaction, actor system.
 
 function positiveCredits(flags: Flags, name: string): number | undefined {
   const value = flags[name];
@@ -154,25 +156,48 @@ function usageError(message: string): ApiError {
   return new ApiError("ERR1001", message, { usage: Object.values(commands).map((command) => `npm run cli -- ${command.usage}`) });
 }
 
+function needsValue(flag: string, hint = ""): ApiError {
+  return invalidRequest(`--${flag} needs a value${hint}.`, [{ field: flag, message: "needs a value" }]);
+}
+
+type FlagOptions = Record<string, { type: "string"; multiple: true }>;
+
+/** Why a strict parse failed, in the CLI's words: the first offending argument, read again leniently. */
+function rejection(name: string, args: string[], options: FlagOptions, error: unknown): ApiError {
+  const { tokens = [] } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== "option") return usageError(`Unexpected argument: ${args[token.index]}.`);
+    if (!options[token.name]) return usageError(`Unknown flag for ${name}: ${token.rawName}.`);
+    if (token.value === undefined) return needsValue(token.name);
+    if (!token.inlineValue && token.value.startsWith("--")) return needsValue(token.name);
+    if (!token.inlineValue && token.value.startsWith("-")) return needsValue(token.name, ` (for one that starts with "-", write --${token.name}=${token.value})`);
+  }
+  return usageError(error instanceof Error ? error.message : String(error));
+}
+
+/** Every flag is a string given at most once; anything else is refused (node:util parseArgs). */
+function strictParse(name: string, args: string[], known: string[]) {
+  const options: FlagOptions = Object.fromEntries(known.map((flag) => [flag, { type: "string", multiple: true }]));
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false, tokens: true });
+  } catch (error) {
+    throw rejection(name, args, options, error);
+  }
+}
+
 /** `<command> --flag value --flag=value ...` → the command and its flags, all checked. */
-function parseArgs(argv: string[]): { name: string; command: Command; flags: Flags } {
-  const [name, ...rest] = argv;
+function parseCommandLine(argv: string[]): { name: string; command: Command; flags: Flags } {
+  const [name, ...args] = argv;
   const command = name === undefined ? undefined : commands[name];
   if (!name || !command) throw usageError(name ? `Unknown command: ${name}.` : "No command given.");
-  const known = [...command.required, ...command.optional];
+  const parsed = strictParse(name, args, [...command.required, ...command.optional]);
+  // A lone "--" ends the options in parseArgs; here nothing may follow the flags.
+  if (parsed.tokens.some((token) => token.kind === "option-terminator")) throw usageError("Unexpected argument: --.");
   const flags: Flags = {};
-  for (let index = 0; index < rest.length; index++) {
-    const token = rest[index] ?? "";
-    if (!token.startsWith("--")) throw usageError(`Unexpected argument: ${token}.`);
-    const equals = token.indexOf("=");
-    const flag = token.slice(2, equals === -1 ? undefined : equals);
-    let value: string | undefined;
-    if (equals !== -1) value = token.slice(equals + 1);
-    else if (rest[index + 1] !== undefined && !rest[index + 1]!.startsWith("--")) value = rest[++index];
-    if (!known.includes(flag)) throw usageError(`Unknown flag for ${name}: --${flag}.`);
-    if (value === undefined || value.trim() === "") throw invalidRequest(`--${flag} needs a value.`, [{ field: flag, message: "needs a value" }]);
-    if (flag in flags) throw invalidRequest(`--${flag} is given twice.`, [{ field: flag, message: "given twice" }]);
-    flags[flag] = value;
+  for (const [flag, values = []] of Object.entries(parsed.values)) {
+    if (values.length > 1) throw invalidRequest(`--${flag} is given twice.`, [{ field: flag, message: "given twice" }]);
+    if (!values[0]?.trim()) throw needsValue(flag);
+    flags[flag] = values[0];
   }
   for (const flag of command.required) {
     if (!(flag in flags)) throw invalidRequest(`${name} needs --${flag}.`, [{ field: flag, message: "required" }]);
@@ -188,16 +213,13 @@ async function main(): Promise<number> {
   let database: DatabaseHandle | undefined;
   let disconnectDb: (() => Promise<void>) | undefined;
   try {
-    const { name, command, flags } = parseArgs(process.argv.slice(2));
+    const { name, command, flags } = parseCommandLine(process.argv.slice(2));
     const work = command.prepare(flags);
-    // Loaded only once the input is known to be good: bad input answers quickly.
-    const [{ ensureDatabase }, { applyMigrations }, dbModule] = await Promise.all([import("../runtime/database"), import("../runtime/migrations"), import("../db")]);
+    // Loaded only once the input is known to be good: bad input answers quickly. The same boot as
+    // the server: configuration, the database (embedded unless DATABASE_URL), migrations.
+    const [{ bootRuntime }, dbModule] = await Promise.all([import("../runtime/boot"), import("../db")]);
     disconnectDb = dbModule.disconnectDb;
-    const config = env();
-    database = await ensureDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, quiet: true });
-    const applied = await applyMigrations(database.url);
-    if (applied.length > 0) log.info("cli: migrations applied", { applied });
-    setRuntimeEnv("DATABASE_URL", database.url);
+    database = await bootRuntime({ quiet: true });
     const result = await dbModule.db.$transaction(work, { maxWait: 10_000, timeout: 30_000 });
     log.info("cli: done", { command: name });
     await print(result);

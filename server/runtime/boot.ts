@@ -15,6 +15,7 @@ export async function bootRuntime(options: { quiet?: boolean } = {}): Promise<Da
   const database = await ensureDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, quiet: options.quiet });
   setRuntimeEnv("DATABASE_URL", database.url);
   const applied = await applyMigrations(database.url);
-  if (applied.length > 0 && !options.quiet) log.info("migrations applied", { applied });
+  // A log line on stderr, not the embedded database's chatter that `quiet` silences.
+  if (applied.length > 0) log.info("migrations applied", { applied });
   return database;
 }

@@ -190,6 +190,10 @@ describe("cli: bad input exits 2 with a JSON error", () => {
     ["flag without a value", () => ["credits:add", "--account", accountId, "--amount"], "ERR1001"],
     ["flag given twice", () => ["credits:add", "--account", accountId, "--amount", "1", "--amount", "2"], "ERR1001"],
     ["stray argument", () => ["credits:add", "extra", "--account", accountId, "--amount", "1"], "ERR1001"],
+    ["lone --", () => ["credits:add", "--account", accountId, "--amount", "1", "--"], "ERR1001"],
+    ["short flag", () => ["credits:add", "--account", accountId, "--amount", "1", "-a"], "ERR1001"],
+    ["empty inline value", () => ["credits:add", "--account", accountId, "--amount="], "ERR1001"],
+    ["value starting with a dash, not inline", () => ["credits:add", "--account", accountId, "--amount", "-1"], "ERR1001"],
     ["amount with 4 decimals", () => ["credits:add", "--account", accountId, "--amount", "1.0001"], "ERR1001"],
     ["negative amount", () => ["credits:add", "--account", accountId, "--amount=-1"], "ERR1001"],
     ["zero amount", () => ["credits:add", "--account", accountId, "--amount", "0"], "ERR1001"],
@@ -230,6 +234,23 @@ describe("cli: bad input exits 2 with a JSON error", () => {
     // None of them wrote anything.
     expect(await db.apiKey.count({ where: { accountId } })).toBe(before);
   }, 300_000);
+
+  it("names the offending argument", async () => {
+    const runs = await Promise.all([
+      cli(["credits:add", "--account", accountId, "--amount", "1", "--force", "yes"]),
+      cli(["credits:add", "--amount", "--account", accountId]),
+      cli(["credits:add", "--account", accountId, "--amount", "1", "--amount=2"]),
+      cli(["credits:add", "--account", accountId, "stray", "--amount", "1"]),
+    ]);
+    expect(runs.map((run) => [run.code, run.body.error.message])).toEqual([
+      [2, "Unknown flag for credits:add: --force."],
+      [2, "--amount needs a value."],
+      [2, "--amount is given twice."],
+      [2, "Unexpected argument: stray."],
+    ]);
+    expect(runs[0]?.body.error.details.usage).toContain("npm run cli -- credits:add --account A --amount X [--description D]");
+    expect(runs[1]?.body.error.details.fields).toEqual([{ field: "amount", message: "needs a value" }]);
+  }, 60_000);
 
   it("unexpected failures exit 1 with a JSON error", async () => {
     const missing = new URL(databaseUrl);

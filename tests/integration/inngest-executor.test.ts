@@ -389,11 +389,12 @@ describe("cron triggers", () => {
   });
 
   it("fires a tick on the minute, claimed by exactly one executor", async () => {
-    // A clock 0.3 s before a whole minute: the real timer path, without a one-minute wait.
-    const offset = (((59_700 - (Date.now() % 60_000)) % 60_000) + 60_000) % 60_000;
+    // A clock 1.5 s before a whole minute: the real timer path, without a one-minute wait, and room
+    // for both executors to start on a busy machine before that minute comes.
+    const offset = (((58_500 - (Date.now() % 60_000)) % 60_000) + 60_000) % 60_000;
+    const tickAt = Math.ceil((Date.now() + offset) / 60_000) * 60_000;
     const shifted = await startExecutor({ appUrl: cronUrl, now: () => Date.now() + offset });
     const other = await startExecutor({ appUrl: cronUrl });
-    const tickAt = Math.ceil((Date.now() + offset) / 60_000) * 60_000;
 
     const run = await waitFor(async () => {
       const found = await db.inngestRun.findFirst({ where: { functionId: tickerId, eventId: `cron:${tickerId}:${new Date(tickAt).toISOString()}` } });

@@ -1,135 +1,48 @@
+import { Environment, EvaluationError } from "@marcbachmann/cel-js";
 import type { EventPayload, FunctionTrigger } from "./types";
 
 // The expressions of triggers (`if`, variable `event`) and of waitForEvent (`if`/`match`,
-// variables `event` for the run's trigger and `async` for the candidate). Inngest speaks CEL; this
-// is the subset Darkroom's functions use: paths, string/number/boolean/null literals, == != < <= >
-// >=, &&, ||, ! and parentheses. Anything else fails to compile and never matches.
+// variables `event` for the run's trigger and `async` for the candidate) are CEL, as on Inngest,
+// evaluated by @marcbachmann/cel-js. An expression that does not parse or type-check throws; one
+// that fails while evaluating (a missing key, no overload for the operand types) does not match,
+// nor does one whose value is anything but `true`.
 
-type Vars = Record<string, unknown>;
-type Node = (vars: Vars) => unknown;
-type Token = { kind: "op" | "str" | "num" | "ident"; text: string; value?: unknown };
+const env = new Environment().registerVariable("event", "dyn").registerVariable("async", "dyn");
 
-const tokenPattern = /\s*(?:(\d+(?:\.\d+)?)|("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(&&|\|\||==|!=|<=|>=|[<>!().[\]])|([A-Za-z_][A-Za-z0-9_]*))/y;
+type Compiled = ReturnType<typeof env.parse> | Error;
 
-function tokenize(source: string): Token[] {
-  const tokens: Token[] = [];
-  tokenPattern.lastIndex = 0;
-  while (tokenPattern.lastIndex < source.length) {
-    if (/^\s*$/.test(source.slice(tokenPattern.lastIndex))) break;
-    const match = tokenPattern.exec(source);
-    if (!match) throw new Error(`unsupported expression near "${source.slice(tokenPattern.lastIndex)}"`);
-    const [, num, str, op, ident] = match;
-    if (num !== undefined) tokens.push({ kind: "num", text: num, value: Number(num) });
-    else if (str !== undefined) tokens.push({ kind: "str", text: str, value: str.slice(1, -1).replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c)) });
-    else if (op !== undefined) tokens.push({ kind: "op", text: op });
-    else if (ident !== undefined) tokens.push({ kind: "ident", text: ident });
+// waitForEvent conditions often embed an id (`async.data.predictionId == "…"`): keep a bounded
+// number of compiled expressions, dropping the oldest first.
+const MAX_COMPILED = 1000;
+const compiled = new Map<string, Compiled>();
+
+function compile(source: string): Compiled {
+  try {
+    const program = env.parse(source);
+    const checked = program.check();
+    if (!checked.valid) return checked.error ?? new Error("does not type-check");
+    if (checked.type !== "bool" && checked.type !== "dyn") return new Error(`is a ${checked.type}, not a condition`);
+    return program;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
   }
-  return tokens;
 }
-
-function compare(op: string, left: unknown, right: unknown): boolean {
-  if (left === undefined || right === undefined) return false;
-  if (op === "==") return JSON.stringify(left) === JSON.stringify(right);
-  if (op === "!=") return JSON.stringify(left) !== JSON.stringify(right);
-  const sameKind = (typeof left === "number" && typeof right === "number") || (typeof left === "string" && typeof right === "string");
-  if (!sameKind) return false;
-  const [a, b] = [left as number | string, right as number | string];
-  return op === "<" ? a < b : op === "<=" ? a <= b : op === ">" ? a > b : a >= b;
-}
-
-function parse(tokens: Token[]): Node {
-  let index = 0;
-  const peek = () => tokens[index];
-  const take = (text?: string) => {
-    const token = tokens[index];
-    if (!token || (text !== undefined && token.text !== text)) throw new Error(`expected ${text ?? "a value"} at token ${index + 1}`);
-    index += 1;
-    return token;
-  };
-
-  const primary = (): Node => {
-    const token = take();
-    if (token.kind === "op" && token.text === "(") {
-      const inner = or();
-      take(")");
-      return inner;
-    }
-    if (token.kind === "str" || token.kind === "num") return () => token.value;
-    if (token.kind === "ident") {
-      if (token.text === "true" || token.text === "false") return () => token.text === "true";
-      if (token.text === "null") return () => null;
-      const path: Array<string | number> = [];
-      while (peek()?.text === "." || peek()?.text === "[") {
-        if (take().text === ".") path.push(take().text);
-        else {
-          const key = take();
-          if (key.kind !== "str" && key.kind !== "num") throw new Error("index must be a literal");
-          path.push(key.value as string | number);
-          take("]");
-        }
-      }
-      const root = token.text;
-      return (vars) => path.reduce<unknown>((value, key) => (value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined), vars[root]);
-    }
-    throw new Error(`unexpected "${token.text}"`);
-  };
-  const comparison = (): Node => {
-    const left = primary();
-    const op = peek();
-    if (op?.kind === "op" && ["==", "!=", "<", "<=", ">", ">="].includes(op.text)) {
-      index += 1;
-      const right = primary();
-      return (vars) => compare(op.text, left(vars), right(vars));
-    }
-    return left;
-  };
-  const unary = (): Node => {
-    if (peek()?.text === "!") {
-      index += 1;
-      const inner = unary();
-      return (vars) => !inner(vars);
-    }
-    return comparison();
-  };
-  const and = (): Node => {
-    let node = unary();
-    while (peek()?.text === "&&") {
-      index += 1;
-      const [left, right] = [node, unary()];
-      node = (vars) => Boolean(left(vars)) && Boolean(right(vars));
-    }
-    return node;
-  };
-  const or = (): Node => {
-    let node = and();
-    while (peek()?.text === "||") {
-      index += 1;
-      const [left, right] = [node, and()];
-      node = (vars) => Boolean(left(vars)) || Boolean(right(vars));
-    }
-    return node;
-  };
-
-  const root = or();
-  if (index !== tokens.length) throw new Error(`unexpected "${tokens[index]?.text}"`);
-  return root;
-}
-
-const compiled = new Map<string, Node | Error>();
 
 /** Compiles (once) and evaluates an expression; an expression that does not compile throws. */
-export function evaluateExpression(source: string, vars: Vars): boolean {
-  let node = compiled.get(source);
-  if (!node) {
-    try {
-      node = parse(tokenize(source));
-    } catch (error) {
-      node = error instanceof Error ? error : new Error(String(error));
-    }
-    compiled.set(source, node);
+export function evaluateExpression(source: string, vars: Record<string, unknown>): boolean {
+  let program = compiled.get(source);
+  if (!program) {
+    program = compile(source);
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
+    compiled.set(source, program);
   }
-  if (node instanceof Error) throw new Error(`expression "${source}": ${node.message}`);
-  return Boolean(node(vars));
+  if (program instanceof Error) throw new Error(`expression "${source}": ${program.message}`);
+  try {
+    return program(vars) === true;
+  } catch (error) {
+    if (error instanceof EvaluationError) return false;
+    throw error;
+  }
 }
 
 /** Event names match exactly, or by prefix for a trailing "*" ("app/*"). */
