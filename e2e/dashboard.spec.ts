@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { expect, test } from "./support/fixtures";
-import { close, query } from "./support/db";
-import { signInThroughMailbox, uniqueEmail } from "./support/sign-in";
+import { expect, test } from "@/e2e/support/fixtures";
+import { close, query } from "@/e2e/support/db";
+import { signInThroughMailbox, uniqueEmail } from "@/e2e/support/sign-in";
 
 // The dashboard's foundation in a real browser: magic-link sign-in through the dev mailbox, the
 // overview, low-balance alerts edited by the primary owner (read-only for a member), and the

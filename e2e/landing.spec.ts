@@ -1,4 +1,4 @@
-import { expect, test } from "./support/fixtures";
+import { expect, test } from "@/e2e/support/fixtures";
 
 // The public landing page and the two documents it points API users at.
 

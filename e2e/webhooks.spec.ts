@@ -2,9 +2,9 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
-import { close, query } from "./support/db";
-import { expect, test } from "./support/fixtures";
-import { signInThroughMailbox, uniqueEmail } from "./support/sign-in";
+import { close, query } from "@/e2e/support/db";
+import { expect, test } from "@/e2e/support/fixtures";
+import { signInThroughMailbox, uniqueEmail } from "@/e2e/support/sign-in";
 
 // Webhooks from the dashboard, against a receiver this spec runs: add an endpoint (secret shown
 // once), a signed test event, a failure after five attempts and its re-send, a dead letter made

@@ -5,8 +5,7 @@ import { env } from "../server/env";
 import { createAccount } from "../server/accounts/create-account";
 import { createApiKey } from "../server/keys/create-key";
 import { hashApiKey } from "../server/keys/generate-key";
-import { formatCredits } from "../server/catalog/money";
-import { decimalToMillis } from "../server/credits/money";
+import { formatCredits, decimalToMillis } from "../server/credits/money";
 
 // The demo account `npm start` prints: Pro plan, 25.000 credits (the 1.000 welcome credit plus a
 // 24.000 operator top-up), one member login and a Full Access key. Idempotent: later starts reuse

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { recordActivity } from "../activity/record-activity";
-import { formatCredits } from "../catalog/money";
+import { formatCredits } from "../credits/money";
 import { getBalance } from "../credits/get-balance";
 import { db, type Db } from "../db";
 import { sendEmail, type SendEmailResult } from "../email/send-email";

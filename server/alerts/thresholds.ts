@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { recordActivity } from "../activity/record-activity";
-import { formatCredits, parseCreditsToMillis } from "../catalog/money";
+import { formatCredits, parseCreditsToMillis, decimalToMillis, MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "../credits/money";
 import { getBalance } from "../credits/get-balance";
-import { decimalToMillis, MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "../credits/money";
 import { db, type Db, type Tx } from "../db";
 import { ApiError, invalidRequest } from "../http/errors";
 

@@ -2,6 +2,7 @@ import type { Adapter, AdapterUser } from "next-auth/adapters";
 import { createAccount } from "../accounts/create-account";
 import { db } from "../db";
 import type { User } from "../generated/prisma/client";
+import { inTransaction } from "../transaction";
 
 // The Auth.js adapter for e-mail sign-in with JWT sessions: verification tokens and users only.
 // @auth/prisma-adapter does not fit: its `Account` model (OAuth links) would collide with ours
@@ -39,7 +40,7 @@ export function darkroomAuthAdapter(): Adapter {
 
     async createUser(profile) {
       const email = profile.email.trim().toLowerCase();
-      await db.$transaction((tx) => createAccount(tx, { email, actor: "system" }));
+      await inTransaction((tx) => createAccount(tx, { email, actor: "system" }));
       const user = await db.user.update({ where: { email }, data: { emailVerified: profile.emailVerified ?? new Date() } });
       return toAdapterUser(user);
     },

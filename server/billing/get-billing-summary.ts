@@ -1,7 +1,7 @@
 import { db } from "../db";
 import { ApiError } from "../http/errors";
-import { formatCredits } from "../catalog/money";
-import { decimalToMillis } from "../credits/money";
+import { formatCredits } from "../credits/money";
+import { getBalance } from "../credits/get-balance";
 
 /**
  * GET /v1/user/billing (shape fixed in ARCHITECTURE §4). Without a Stripe subscription the status
@@ -14,7 +14,7 @@ export async function getBillingSummary(accountId: string) {
   return {
     account_id: account.id,
     billing_plan: account.plan,
-    billing_credit_balance: formatCredits(decimalToMillis(account.creditBalance)),
+    billing_credit_balance: formatCredits(await getBalance(db, accountId)),
     billing_subscription_status: subscription?.status ?? (account.plan === "free" ? ("none" as const) : ("manual" as const)),
     billing_cancel_at_period_end: subscription?.cancelAtPeriodEnd ?? false,
     billing_currency: subscription?.currency ?? "usd",

@@ -1,17 +1,16 @@
 import type { Db } from "../db";
 import { ApiError } from "../http/errors";
-import { decimalToMillis } from "../credits/money";
+import { getBalance } from "../credits/get-balance";
 import { estimateCost, type EstimateQuery } from "./estimate";
 import { findModel } from "./index";
-import { formatCredits } from "./money";
+import { formatCredits } from "../credits/money";
 
 /** GET /v1/estimate/{model_identifier}: the price breakdown plus what the balance can pay for. */
 export async function estimateForAccount(db: Db, accountId: string, modelIdentifier: string, query: EstimateQuery) {
   const model = findModel(modelIdentifier);
   if (!model) throw new ApiError("ERR1012", `No model ${modelIdentifier}. See GET /v1/library/models.`, { model_identifier: modelIdentifier });
   const estimate = estimateCost(model, query);
-  const account = await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { creditBalance: true } });
-  const balance = decimalToMillis(account.creditBalance);
+  const balance = await getBalance(db, accountId);
   return {
     model_identifier: model.identifier,
     model_type: model.type,

@@ -1,6 +1,6 @@
 import { modelsForProvider } from "./index";
 import type { ModelDefinition, ModelType } from "./models";
-import { formatCredits } from "./money";
+import { formatCredits } from "../credits/money";
 import { listPriceMillis } from "./pricing";
 import { providerImplementation, type ImplementationSettings, type ProviderImplementation } from "../providers/implementation";
 import { providerStatus, type DeliveryMethod, type ProviderDefinition, type ProviderId, type ProviderStatus } from "./providers";

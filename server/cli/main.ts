@@ -4,7 +4,7 @@ import { z } from "zod";
 import { OPERATOR } from "../accounts/account-scope";
 import { changePlan } from "../accounts/change-plan";
 import { createAccount, plans } from "../accounts/create-account";
-import { formatCredits, parseCreditsToMillis } from "../catalog/money";
+import { formatCredits, parseCreditsToMillis } from "../credits/money";
 import { addCredits } from "../credits/add-credits";
 import { regions } from "../env";
 import { ApiError, invalidRequest } from "../http/errors";
@@ -217,10 +217,10 @@ async function main(): Promise<number> {
     const work = command.prepare(flags);
     // Loaded only once the input is known to be good: bad input answers quickly. The same boot as
     // the server: configuration, the database (embedded unless DATABASE_URL), migrations.
-    const [{ bootRuntime }, dbModule] = await Promise.all([import("../runtime/boot"), import("../db")]);
+    const [{ bootRuntime }, dbModule, { inTransaction }] = await Promise.all([import("../runtime/boot"), import("../db"), import("../transaction")]);
     disconnectDb = dbModule.disconnectDb;
     database = await bootRuntime({ quiet: true });
-    const result = await dbModule.db.$transaction(work, { maxWait: 10_000, timeout: 30_000 });
+    const result = await inTransaction(work, { maxWait: 10_000, timeout: 30_000 });
     log.info("cli: done", { command: name });
     await print(result);
     return 0;

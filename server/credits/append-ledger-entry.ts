@@ -2,8 +2,7 @@ import { recordActivity, type ActivityActor } from "../activity/record-activity"
 import { evaluateThresholds } from "../alerts/evaluate-thresholds";
 import type { Tx } from "../db";
 import type { LedgerEntryType } from "../generated/prisma/enums";
-import { formatCredits } from "../catalog/money";
-import { millisToDecimalString, type Millicredits } from "./money";
+import { formatCredits, millisToDecimalString, type Millicredits } from "./money";
 
 // The one place a ledger row is written: the entry, the account's balance (when it moves), the
 // activity event and the low-balance thresholds, all in the caller's transaction, after the caller

@@ -2,10 +2,9 @@ import { z } from "zod";
 import type { ActivityActor } from "../activity/record-activity";
 import { appendLedgerEntry } from "./append-ledger-entry";
 import type { Tx } from "../db";
-import { formatCredits } from "../catalog/money";
+import { formatCredits, millisToDecimalString, type Millicredits } from "./money";
 import { ApiError, invalidRequest } from "../http/errors";
 import { getBalance } from "./get-balance";
-import { millisToDecimalString, type Millicredits } from "./money";
 
 // A `reserve` entry when a generation starts (spec §1): the estimated cost leaves the balance now
 // and is later either confirmed by a charge or given back by a refund. A short balance is ERR1004

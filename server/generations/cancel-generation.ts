@@ -1,5 +1,5 @@
 import { recordActivity } from "../activity/record-activity";
-import { formatCredits } from "../catalog/money";
+import { formatCredits } from "../credits/money";
 import { refundCredits } from "../credits/refund-credits";
 import type { Tx } from "../db";
 import { ApiError } from "../http/errors";

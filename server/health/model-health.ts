@@ -1,5 +1,5 @@
 import { listModels } from "../catalog/index";
-import { formatCredits } from "../catalog/money";
+import { formatCredits } from "../credits/money";
 import { listPriceMillis } from "../catalog/pricing";
 import { getProviderHealth, type ProviderHealthOptions, type ProvidersHealth } from "./provider-health";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatCredits } from "../catalog/money";
+import { formatCredits } from "../credits/money";
 import { db } from "../db";
 import { ApiError } from "../http/errors";
 

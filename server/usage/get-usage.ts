@@ -1,6 +1,6 @@
-import { formatCredits, parseCreditsToMillis } from "../catalog/money";
+import { formatCredits } from "../credits/money";
+import { getBalance } from "../credits/get-balance";
 import { db, type Db } from "../db";
-import { ApiError } from "../http/errors";
 
 // GET /v1/usage: what an account did in the last `days` days, counted by PostgreSQL. Money is
 // summed as NUMERIC and leaves SQL as integer millicredits, so no float ever accumulates.
@@ -58,8 +58,8 @@ export async function getUsage(accountId: string, days: number, options: { now?:
   const since = new Date(now.getTime() - days * DAY_MS).toISOString();
   const until = now.toISOString();
 
-  const [account, endpointRows, errorCodeRows, generationRows, providerRows] = await Promise.all([
-    database.account.findUnique({ where: { id: accountId }, select: { creditBalance: true } }),
+  const [balanceMillis, endpointRows, errorCodeRows, generationRows, providerRows] = await Promise.all([
+    getBalance(database, accountId),
     database.$queryRaw<EndpointRow[]>`
       SELECT endpoint,
              count(*)::int                                                 AS total_requests,
@@ -102,7 +102,6 @@ export async function getUsage(accountId: string, days: number, options: { now?:
        GROUP BY provider
        ORDER BY total_submissions DESC, provider`,
   ]);
-  if (!account) throw new ApiError("ERR1006", "The account was not found.");
 
   const errorCodesByEndpoint = new Map<string, Record<string, number>>();
   for (const row of errorCodeRows) {
@@ -124,7 +123,7 @@ export async function getUsage(accountId: string, days: number, options: { now?:
   return {
     account_id: accountId,
     usage_period_days: days,
-    usage_credit_balance: formatCredits(parseCreditsToMillis(account.creditBalance.toFixed(3), "credit_balance")),
+    usage_credit_balance: formatCredits(balanceMillis),
     usage_total_requests: sum(endpoints, (row) => row.total_requests),
     usage_total_success: sum(endpoints, (row) => row.success_count),
     usage_total_client_errors: sum(endpoints, (row) => row.client_error_count),

@@ -1,4 +1,4 @@
-import { formatCredits } from "../catalog/money";
+import { formatCredits } from "../credits/money";
 import { findRefundMillis } from "../credits/find-refund";
 import { db } from "../db";
 import { toGenerationRecord } from "../generations/generation-record";

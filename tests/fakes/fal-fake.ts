@@ -1,6 +1,6 @@
 import { createHash, generateKeyPairSync, randomUUID, sign } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeScript, type FakeServer, type RecordedRequest } from "./fake-server";
+import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeScript, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
 
 // A local fal queue (https://docs.fal.ai/model-apis/model-endpoints/queue) for adapter tests:
 // submit to `/{endpoint}?fal_webhook=`, `IN_QUEUE → IN_PROGRESS → COMPLETED` over `delayMs`,

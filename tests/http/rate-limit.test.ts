@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { api, expectError, expectSuccess } from "../support/http";
-import { awayFromWindowEdge, createTestAccount, createTestKey } from "../support/fixtures";
+import { api, expectError, expectSuccess } from "@/tests/support/http";
+import { awayFromWindowEdge, createTestAccount, createTestKey } from "@/tests/support/fixtures";
 
 // The general bucket at the exact plan limit, over HTTP, with the server's counter backend
 // (Redis in CI, PostgreSQL on a fresh machine). Both backends are also tested directly in
@@ -23,7 +23,7 @@ describe("per-account rate limit over HTTP (ERR1005)", () => {
     }
 
     const refused = await api("/v1/library/models", { key: second.key });
-    const error = expectError(refused, "ERR1005", "rate_limit_exceeded", 429, true);
+    const error = expectError(refused, "ERR1005");
     expect(error.details).toMatchObject({ limit: 30, bucket: "general" });
     expect(refused.headers.get("x-ratelimit-limit")).toBe("30");
     expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
@@ -40,7 +40,7 @@ describe("per-account rate limit over HTTP (ERR1005)", () => {
     const quietKey = await createTestKey(quiet.accountId);
     await awayFromWindowEdge();
     await Promise.all(Array.from({ length: 31 }, () => api("/v1/status", { key: busyKey.key })));
-    expectError(await api("/v1/status", { key: busyKey.key }), "ERR1005", "rate_limit_exceeded", 429, true);
+    expectError(await api("/v1/status", { key: busyKey.key }), "ERR1005");
     const reply = await api("/v1/status", { key: quietKey.key });
     expectSuccess(reply);
     expect(reply.headers.get("x-ratelimit-remaining")).toBe("29");
@@ -60,7 +60,7 @@ describe("per-account rate limit over HTTP (ERR1005)", () => {
     const key = await createTestKey(account.accountId, { preset: "monitor" });
     await awayFromWindowEdge();
     const refused = await api("/v1/status", { key: key.key });
-    expectError(refused, "ERR1003", "insufficient_scope", 403, false);
+    expectError(refused, "ERR1003");
     expect(refused.headers.get("x-ratelimit-limit")).toBe("150");
     expect(refused.headers.get("x-ratelimit-remaining")).toBe("150");
     const counted = await api("/v1/library/models", { key: key.key });

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { v1Operations } from "@/server/http/operations";
 import type { AnyOperation } from "@/server/http/define-operation";
 import { scopePresets, type ScopePreset } from "@/server/keys/scopes";
-import { api, expectError } from "../support/http";
-import { createTestAccount, createTestKey } from "../support/fixtures";
+import { api, expectError } from "@/tests/support/http";
+import { createTestAccount, createTestKey } from "@/tests/support/fixtures";
 
 // Each preset against every operation of the registry: a key lacking the operation's scope gets
 // ERR1003 naming it; a key that has it gets past the scope check (creates are sent an empty body,
@@ -35,7 +35,7 @@ describe("scope matrix", () => {
           expect(reply.body?.error?.code, `${preset} ${method} ${path}: ${JSON.stringify(reply.body)}`).not.toBe("ERR1003");
           expect(reply.status, `${preset} ${method} ${path}`).toBeLessThan(500);
         } else {
-          const error = expectError(reply, "ERR1003", "insufficient_scope", 403, false);
+          const error = expectError(reply, "ERR1003");
           expect(error.details.required_scope).toBe(operation.scope);
         }
       }
@@ -45,13 +45,13 @@ describe("scope matrix", () => {
   it("Generate Only refuses GET /v1/status, as the spec says", async () => {
     const account = await createTestAccount();
     const key = await createTestKey(account.accountId, { preset: "generate" });
-    expectError(await api("/v1/status", { key: key.key }), "ERR1003", "insufficient_scope", 403, false);
+    expectError(await api("/v1/status", { key: key.key }), "ERR1003");
   });
 
   it("a custom scope set is honoured", async () => {
     const account = await createTestAccount();
     const key = await createTestKey(account.accountId, { scopes: ["health:read"] });
     expect((await api("/v1/health/cache", { key: key.key })).status).toBe(200);
-    expectError(await api("/v1/library/models", { key: key.key }), "ERR1003", "insufficient_scope", 403, false);
+    expectError(await api("/v1/library/models", { key: key.key }), "ERR1003");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { api, expectError, expectSuccess } from "../support/http";
-import { accountWithKey, createTestKey } from "../support/fixtures";
+import { api, expectError, expectSuccess } from "@/tests/support/http";
+import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
 
 // GET /v1/usage after a known sequence of requests.
 
@@ -29,9 +29,9 @@ describe("GET /v1/usage", () => {
     const monitor = await createTestKey(accountId, { preset: "monitor" });
     for (let index = 0; index < 3; index += 1) expectSuccess(await api("/v1/status", { key }));
     expectSuccess(await api("/v1/library/models", { key }));
-    expectError(await api("/v1/usage?days=0", { key }), "ERR1001", "invalid_request", 400, false);
-    expectError(await api("/v1/estimate/nobody/nothing", { key }), "ERR1012", "model_not_found", 404, false);
-    expectError(await api("/v1/status", { key: monitor.key }), "ERR1003", "insufficient_scope", 403, false);
+    expectError(await api("/v1/usage?days=0", { key }), "ERR1001");
+    expectError(await api("/v1/estimate/nobody/nothing", { key }), "ERR1012");
+    expectError(await api("/v1/status", { key: monitor.key }), "ERR1003");
 
     const data = expectSuccess(await api("/v1/usage?days=7", { key }));
     expect(data).toMatchObject({
@@ -52,7 +52,7 @@ describe("GET /v1/usage", () => {
   it("refuses days outside 1..90 naming the parameter", async () => {
     const { key } = await accountWithKey();
     for (const days of ["0", "91", "abc", "1.5", "-3"]) {
-      const error = expectError(await api(`/v1/usage?days=${days}`, { key }), "ERR1001", "invalid_request", 400, false);
+      const error = expectError(await api(`/v1/usage?days=${days}`, { key }), "ERR1001");
       expect(error.details.fields[0].field).toBe("days");
     }
     expect(expectSuccess(await api("/v1/usage?days=90", { key })).usage_period_days).toBe(90);

@@ -13,9 +13,10 @@ import { resendDelivery } from "@/server/webhooks/resend-delivery";
 import { sendTestEvent } from "@/server/webhooks/send-test-event";
 import { verifySignature } from "@/server/webhooks/sign";
 import { updateWebhookEndpoint } from "@/server/webhooks/update-endpoint";
-import { accountWithKey, createTestAccount } from "../support/fixtures";
-import { api, expectSuccess } from "../support/http";
-import { createImage, waitForStatus } from "../support/generations";
+import { accountWithKey, createTestAccount } from "@/tests/support/fixtures";
+import { api, expectSuccess } from "@/tests/support/http";
+import { createImage, waitForStatus } from "@/tests/support/generations";
+import { inTransaction } from "@/server/transaction";
 
 // Webhook delivery end to end: the test app's embedded executor runs webhook-fan-out and
 // webhook-delivery; receivers are plain HTTP servers on 127.0.0.1 (allowed by
@@ -50,7 +51,7 @@ async function waitFor<T>(probe: () => Promise<T | null | undefined | false> | T
 }
 
 async function endpointFor(accountId: string, path: string, events?: string[]) {
-  return db.$transaction((tx) => createWebhookEndpoint(tx, { accountId, url: `${base}${path}`, events, actor: "system" }));
+  return inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: `${base}${path}`, events, actor: "system" }));
 }
 
 const deliveryRow = (id: string) => db.webhookDelivery.findUniqueOrThrow({ where: { id }, include: { attempts: { orderBy: { attemptNumber: "asc" } } } });
@@ -186,7 +187,7 @@ describe("generation events", () => {
     const endpoint = await endpointFor(accountId, path);
     const offPath = script(() => ({ status: 200 }));
     const off = await endpointFor(accountId, offPath);
-    await db.$transaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: off.webhook_id, enabled: false, actor: "system" }));
+    await inTransaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: off.webhook_id, enabled: false, actor: "system" }));
 
     const created = expectSuccess(await createImage(key, { generation_prompt: "a lighthouse for webhooks", generation_provider_order: "local" }), 202);
     const record = await waitForStatus(key, created.generation_id);
@@ -211,7 +212,7 @@ describe("generation events", () => {
       return rows.length === 2 ? rows : null;
     });
     expect(letters.map((letter) => letter.eventKey)).toEqual([`generation.started:${created.generation_id}`, `generation.completed:${created.generation_id}`]);
-    await db.$transaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: off.webhook_id, enabled: true, actor: "system" }));
+    await inTransaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: off.webhook_id, enabled: true, actor: "system" }));
     for (const letter of letters) await replayDeadLetter(OPERATOR, { deadLetterId: letter.id, actor: "system" });
     await waitFor(() => arrivalsAt(offPath).length >= 2, 20_000, "replayed dead letters");
     const replayed = arrivalsAt(offPath);

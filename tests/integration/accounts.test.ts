@@ -1,16 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { changePlan } from "../../server/accounts/change-plan";
-import { createAccount, type CreateAccountInput } from "../../server/accounts/create-account";
-import { getBalance } from "../../server/credits/get-balance";
-import { db, disconnectDb } from "../../server/db";
-import { ApiError } from "../../server/http/errors";
+import { changePlan } from "@/server/accounts/change-plan";
+import { createAccount, type CreateAccountInput } from "@/server/accounts/create-account";
+import { getBalance } from "@/server/credits/get-balance";
+import { db, disconnectDb } from "@/server/db";
+import { ApiError } from "@/server/http/errors";
+import { inTransaction } from "@/server/transaction";
 
 // Accounts against real PostgreSQL: the user found or created by e-mail, the primary owner, the
 // default alert threshold and the welcome credit once per user.
 
 const email = () => `Account-${randomUUID()}@Example.test`;
-const create = (input: CreateAccountInput) => db.$transaction((tx) => createAccount(tx, input), { maxWait: 30_000, timeout: 30_000 });
+const create = (input: CreateAccountInput) => inTransaction((tx) => createAccount(tx, input), { maxWait: 30_000, timeout: 30_000 });
 
 async function expectApiError(promise: Promise<unknown>, code: string): Promise<ApiError> {
   const error = await promise.then(
@@ -117,7 +118,7 @@ describe("createAccount", () => {
 describe("changePlan", () => {
   it("changes the plan and records it", async () => {
     const { account_id } = await create({ email: email() });
-    const result = await db.$transaction((tx) => changePlan(tx, { accountId: account_id, plan: "scale" }));
+    const result = await inTransaction((tx) => changePlan(tx, { accountId: account_id, plan: "scale" }));
     expect(result).toEqual({ account_id, plan: "scale", previous_plan: "free" });
     expect((await db.account.findUniqueOrThrow({ where: { id: account_id } })).plan).toBe("scale");
     const events = await db.activityEvent.findMany({ where: { accountId: account_id, action: "account.plan_changed" } });
@@ -125,15 +126,15 @@ describe("changePlan", () => {
     expect(events[0]!.metadata).toEqual({ previous_plan: "free", plan: "scale" });
 
     // The same plan again changes nothing.
-    await db.$transaction((tx) => changePlan(tx, { accountId: account_id, plan: "scale" }));
+    await inTransaction((tx) => changePlan(tx, { accountId: account_id, plan: "scale" }));
     expect(await db.activityEvent.count({ where: { accountId: account_id, action: "account.plan_changed" } })).toBe(1);
   });
 
   it("refuses unknown plans (ERR1001) and unknown accounts (ERR1006)", async () => {
     const { account_id } = await create({ email: email() });
-    await expectApiError(db.$transaction((tx) => changePlan(tx, { accountId: account_id, plan: "gold" })), "ERR1001");
-    await expectApiError(db.$transaction((tx) => changePlan(tx, { accountId: randomUUID(), plan: "pro" })), "ERR1006");
-    await expectApiError(db.$transaction((tx) => changePlan(tx, { accountId: "nope", plan: "pro" })), "ERR1006");
+    await expectApiError(inTransaction((tx) => changePlan(tx, { accountId: account_id, plan: "gold" })), "ERR1001");
+    await expectApiError(inTransaction((tx) => changePlan(tx, { accountId: randomUUID(), plan: "pro" })), "ERR1006");
+    await expectApiError(inTransaction((tx) => changePlan(tx, { accountId: "nope", plan: "pro" })), "ERR1006");
     expect((await db.account.findUniqueOrThrow({ where: { id: account_id } })).plan).toBe("free");
   });
 });

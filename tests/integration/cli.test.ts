@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "../../server/db";
-import { keyStateAt } from "../../server/keys/key-state";
+import { db, disconnectDb } from "@/server/db";
+import { keyStateAt } from "@/server/keys/key-state";
 
 // The operator CLI as operators run it: a separate process, one JSON object on stdout, exit codes
 // 0 / 1 / 2, checked against the database it wrote.

@@ -4,6 +4,7 @@ import { db } from "@/server/db";
 import { createAccount } from "@/server/accounts/create-account";
 import { expireOutputFiles } from "@/server/generations/expire-output-files";
 import { getStorage } from "@/server/storage/get-storage";
+import { inTransaction } from "@/server/transaction";
 
 // Output files are deleted once the plan's output retention has passed (spec §8), and not before.
 
@@ -19,8 +20,8 @@ async function succeededWithFile(accountId: string, completedAt: Date) {
 
 describe("expireOutputFiles", () => {
   it("deletes files past the plan's output retention and keeps younger ones", async () => {
-    const { account_id: free } = await db.$transaction((tx) => createAccount(tx, { email: `expire-${randomUUID()}@test.local`, plan: "free" }));
-    const { account_id: pro } = await db.$transaction((tx) => createAccount(tx, { email: `expire-${randomUUID()}@test.local`, plan: "pro" }));
+    const { account_id: free } = await inTransaction((tx) => createAccount(tx, { email: `expire-${randomUUID()}@test.local`, plan: "free" }));
+    const { account_id: pro } = await inTransaction((tx) => createAccount(tx, { email: `expire-${randomUUID()}@test.local`, plan: "pro" }));
     const now = new Date();
     const hour = 3600_000;
     const freeOld = await succeededWithFile(free, new Date(now.getTime() - 2 * hour)); // Free keeps 1 hour

@@ -3,18 +3,18 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedisClient, disconnectRedis } from "../../server/cache/redis";
-import { listModels, listProviders } from "../../server/catalog/index";
-import { db, disconnectDb } from "../../server/db";
-import { env } from "../../server/env";
-import type { AttemptOutcome } from "../../server/generated/prisma/client";
-import { checkCache } from "../../server/health/check-cache";
-import { checkDatabase } from "../../server/health/check-database";
-import { checkStorage } from "../../server/health/check-storage";
-import { getModelHealth } from "../../server/health/model-health";
-import { getProviderHealth, PROVIDER_HEALTH_WINDOW_SECONDS, type ProviderHealthEntry } from "../../server/health/provider-health";
-import { localDiskStorage } from "../../server/storage/local-disk";
-import { InvalidStorageKeyError, type OutputStorage } from "../../server/storage/storage";
+import { createRedisClient, disconnectRedis } from "@/server/cache/redis";
+import { listModels, listProviders } from "@/server/catalog/index";
+import { db, disconnectDb } from "@/server/db";
+import { env } from "@/server/env";
+import type { AttemptOutcome } from "@/server/generated/prisma/client";
+import { checkCache } from "@/server/health/check-cache";
+import { checkDatabase } from "@/server/health/check-database";
+import { checkStorage } from "@/server/health/check-storage";
+import { getModelHealth } from "@/server/health/model-health";
+import { getProviderHealth, PROVIDER_HEALTH_WINDOW_SECONDS, type ProviderHealthEntry } from "@/server/health/provider-health";
+import { localDiskStorage } from "@/server/storage/local-disk";
+import { InvalidStorageKeyError, type OutputStorage } from "@/server/storage/storage";
 
 // Provider health reads every account's attempts, so each scenario lives at its own moment in
 // the 1990s, where no other suite writes: the database need not be empty.

@@ -4,11 +4,11 @@ import type { AddressInfo } from "node:net";
 import { Inngest } from "inngest";
 import { serve } from "inngest/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "../../server/db";
-import type { PrismaClient } from "../../server/generated/prisma/client";
-import { embeddedClientOptions } from "../../server/inngest/executor/embedded-client";
-import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "../../server/inngest/executor/executor";
-import { Timers } from "../../server/inngest/executor/scheduler";
+import { db, disconnectDb } from "@/server/db";
+import type { PrismaClient } from "@/server/generated/prisma/client";
+import { embeddedClientOptions } from "@/server/inngest/executor/embedded-client";
+import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/server/inngest/executor/executor";
+import { Timers } from "@/server/inngest/executor/scheduler";
 
 // Every wake-up of the embedded executor must come from its own signals (an ingested event, a
 // freed slot, a run's timer), never from the periodic re-scan, which is only the safety net for

@@ -4,10 +4,10 @@ import type { AddressInfo } from "node:net";
 import { Inngest, NonRetriableError, RetryAfterError } from "inngest";
 import { serve } from "inngest/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "../../server/db";
-import { embeddedClientOptions } from "../../server/inngest/executor/embedded-client";
-import { persistEvents } from "../../server/inngest/executor/event-store";
-import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "../../server/inngest/executor/executor";
+import { db, disconnectDb } from "@/server/db";
+import { embeddedClientOptions } from "@/server/inngest/executor/embedded-client";
+import { persistEvents } from "@/server/inngest/executor/event-store";
+import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/server/inngest/executor/executor";
 
 // The embedded executor against real PostgreSQL and the real SDK: test functions served by the
 // SDK's own Node handler on a local port, a test client whose sends go to the executor under

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { addCredits } from "../../server/credits/add-credits";
-import { chargeCredits } from "../../server/credits/charge-credits";
-import { getBalance } from "../../server/credits/get-balance";
-import { decimalToMillis, millisToDecimalString } from "../../server/credits/money";
-import { refundCredits } from "../../server/credits/refund-credits";
-import { reserveCredits } from "../../server/credits/reserve-credits";
-import { db, disconnectDb } from "../../server/db";
-import { ApiError } from "../../server/http/errors";
+import { addCredits } from "@/server/credits/add-credits";
+import { chargeCredits } from "@/server/credits/charge-credits";
+import { getBalance } from "@/server/credits/get-balance";
+import { decimalToMillis, millisToDecimalString } from "@/server/credits/money";
+import { refundCredits } from "@/server/credits/refund-credits";
+import { reserveCredits } from "@/server/credits/reserve-credits";
+import { db, disconnectDb } from "@/server/db";
+import { ApiError } from "@/server/http/errors";
+import { inTransaction } from "@/server/transaction";
 
 // The ledger against real PostgreSQL: idempotency, exactly-once settlement, the database's own
 // refusals (trigger, CHECKs, partial unique indexes) and the account lock under concurrency.
@@ -18,7 +19,7 @@ const txOptions = { maxWait: 60_000, timeout: 60_000 };
 async function newAccount(fundsMillis = 0): Promise<string> {
   const account = await db.account.create({ data: { name: "ledger test", email: `ledger-${randomUUID()}@test.invalid` }, select: { id: true } });
   if (fundsMillis > 0) {
-    await db.$transaction((tx) => addCredits(tx, { accountId: account.id, amountMillis: fundsMillis, sourceKey: `test:${randomUUID()}`, description: "test funds" }));
+    await inTransaction((tx) => addCredits(tx, { accountId: account.id, amountMillis: fundsMillis, sourceKey: `test:${randomUUID()}`, description: "test funds" }));
   }
   return account.id;
 }
@@ -32,9 +33,9 @@ async function newGeneration(accountId: string): Promise<string> {
 }
 
 const reserve = (accountId: string, generationId: string, amountMillis: number) =>
-  db.$transaction((tx) => reserveCredits(tx, { accountId, generationId, amountMillis, modelIdentifier: "test/model", description: "test reserve" }), txOptions);
-const charge = (accountId: string, generationId: string) => db.$transaction((tx) => chargeCredits(tx, { accountId, generationId }), txOptions);
-const refund = (accountId: string, generationId: string) => db.$transaction((tx) => refundCredits(tx, { accountId, generationId }), txOptions);
+  inTransaction((tx) => reserveCredits(tx, { accountId, generationId, amountMillis, modelIdentifier: "test/model", description: "test reserve" }), txOptions);
+const charge = (accountId: string, generationId: string) => inTransaction((tx) => chargeCredits(tx, { accountId, generationId }), txOptions);
+const refund = (accountId: string, generationId: string) => inTransaction((tx) => refundCredits(tx, { accountId, generationId }), txOptions);
 const balanceOf = (accountId: string) => getBalance(db, accountId);
 
 /** adds − reserves + refunds over the account's ledger, in millicredits. */
@@ -86,8 +87,8 @@ describe("money helpers", () => {
     const account = await db.account.findUniqueOrThrow({ where: { id: accountId } });
     expect(decimalToMillis(account.creditBalance)).toBe(1234);
     // 0.1 + 0.2 in floats is 0.30000000000000004; in millis it is exact.
-    await db.$transaction((tx) => addCredits(tx, { accountId, amountMillis: 100, sourceKey: `test:${randomUUID()}`, description: "a" }));
-    await db.$transaction((tx) => addCredits(tx, { accountId, amountMillis: 200, sourceKey: `test:${randomUUID()}`, description: "b" }));
+    await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 100, sourceKey: `test:${randomUUID()}`, description: "a" }));
+    await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 200, sourceKey: `test:${randomUUID()}`, description: "b" }));
     expect(await balanceOf(accountId)).toBe(1534);
   });
 });
@@ -96,9 +97,9 @@ describe("addCredits", () => {
   it("adds once per source; the second call is a no-op", async () => {
     const accountId = await newAccount();
     const sourceKey = `invoice:${randomUUID()}`;
-    const first = await db.$transaction((tx) => addCredits(tx, { accountId, amountMillis: 9000, sourceKey, description: "Starter renewal" }));
+    const first = await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 9000, sourceKey, description: "Starter renewal" }));
     expect(first).toMatchObject({ applied: true, balanceMillis: 9000 });
-    const second = await db.$transaction((tx) => addCredits(tx, { accountId, amountMillis: 9000, sourceKey, description: "Starter renewal" }));
+    const second = await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 9000, sourceKey, description: "Starter renewal" }));
     expect(second).toEqual({ applied: false, reason: "duplicate_source", balanceMillis: 9000 });
 
     const entries = await db.ledgerEntry.findMany({ where: { sourceKey } });
@@ -113,18 +114,18 @@ describe("addCredits", () => {
   it("does not credit a source twice even to another account", async () => {
     const [a, b] = [await newAccount(), await newAccount()];
     const sourceKey = `checkout:${randomUUID()}`;
-    expect((await db.$transaction((tx) => addCredits(tx, { accountId: a, amountMillis: 10_000, sourceKey, description: "pack" }))).applied).toBe(true);
-    expect((await db.$transaction((tx) => addCredits(tx, { accountId: b, amountMillis: 10_000, sourceKey, description: "pack" }))).applied).toBe(false);
+    expect((await inTransaction((tx) => addCredits(tx, { accountId: a, amountMillis: 10_000, sourceKey, description: "pack" }))).applied).toBe(true);
+    expect((await inTransaction((tx) => addCredits(tx, { accountId: b, amountMillis: 10_000, sourceKey, description: "pack" }))).applied).toBe(false);
     expect(await balanceOf(b)).toBe(0);
   });
 
   it("refuses zero, negative and fractional millicredits, and unknown accounts", async () => {
     const accountId = await newAccount();
     for (const amountMillis of [0, -1000, 1.5, Number.NaN]) {
-      await expectApiError(db.$transaction((tx) => addCredits(tx, { accountId, amountMillis, sourceKey: `test:${randomUUID()}`, description: "x" })), "ERR1001");
+      await expectApiError(inTransaction((tx) => addCredits(tx, { accountId, amountMillis, sourceKey: `test:${randomUUID()}`, description: "x" })), "ERR1001");
     }
-    await expectApiError(db.$transaction((tx) => addCredits(tx, { accountId: randomUUID(), amountMillis: 1, sourceKey: `test:${randomUUID()}`, description: "x" })), "ERR1006");
-    await expectApiError(db.$transaction((tx) => addCredits(tx, { accountId: "not-a-uuid", amountMillis: 1, sourceKey: `test:${randomUUID()}`, description: "x" })), "ERR1006");
+    await expectApiError(inTransaction((tx) => addCredits(tx, { accountId: randomUUID(), amountMillis: 1, sourceKey: `test:${randomUUID()}`, description: "x" })), "ERR1006");
+    await expectApiError(inTransaction((tx) => addCredits(tx, { accountId: "not-a-uuid", amountMillis: 1, sourceKey: `test:${randomUUID()}`, description: "x" })), "ERR1006");
     expect(await db.ledgerEntry.count({ where: { accountId } })).toBe(0);
   });
 
@@ -132,7 +133,7 @@ describe("addCredits", () => {
     const accountId = await newAccount();
     const sourceKey = `invoice:${randomUUID()}`;
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => db.$transaction((tx) => addCredits(tx, { accountId, amountMillis: 2500, sourceKey, description: "renewal" }), txOptions)),
+      Array.from({ length: 20 }, () => inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 2500, sourceKey, description: "renewal" }), txOptions)),
     );
     expect(results.filter((result) => result.applied)).toHaveLength(1);
     expect(await balanceOf(accountId)).toBe(2500);

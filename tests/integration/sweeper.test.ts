@@ -4,6 +4,7 @@ import { db } from "@/server/db";
 import { createAccount } from "@/server/accounts/create-account";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { sweepStaleGenerations } from "@/server/inngest/functions/sweep-stale-generations";
+import { inTransaction } from "@/server/transaction";
 
 // The sweeper: no reservation is ever orphaned by a generation stuck in flight.
 
@@ -11,13 +12,13 @@ async function stuckGeneration(accountId: string, status: "pending" | "processin
   const generation = await db.generation.create({
     data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status, estimatedCost: "0.002", providerOrder: ["local", "local-backup"], createdAt },
   });
-  await db.$transaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 2, modelIdentifier: "darkroom/lumen-image", description: "test" }));
+  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 2, modelIdentifier: "darkroom/lumen-image", description: "test" }));
   return generation.id;
 }
 
 describe("sweepStaleGenerations", () => {
   it("fails and refunds generations past every provider's timeout, and leaves younger ones", async () => {
-    const { account_id: accountId } = await db.$transaction((tx) => createAccount(tx, { email: `sweep-${randomUUID()}@test.local` }));
+    const { account_id: accountId } = await inTransaction((tx) => createAccount(tx, { email: `sweep-${randomUUID()}@test.local` }));
     const now = new Date();
     // lumen-image: 60 s timeout × 2 providers + 60 s margin = 180 s.
     const stale = await stuckGeneration(accountId, "processing", new Date(now.getTime() - 200_000));

@@ -4,20 +4,21 @@ import { createApiKey, type CreateApiKeyInput } from "@/server/keys/create-key";
 import type { PlanName } from "@/server/plans/plan-limits";
 import type { RegionName } from "@/server/env";
 import type { MemberRole } from "@/server/generated/prisma/enums";
-import { uniqueEmail } from "./http";
+import { uniqueEmail } from "@/tests/support/http";
+import { inTransaction } from "@/server/transaction";
 
 // Accounts and keys made through the real domain functions, each test with its own account.
 
 export async function createTestAccount(options: { plan?: PlanName; region?: RegionName; email?: string } = {}) {
   const email = options.email ?? uniqueEmail("account");
-  const created = await db.$transaction((tx) => createAccount(tx, { email, plan: options.plan ?? "pro", region: options.region ?? "us" }));
+  const created = await inTransaction((tx) => createAccount(tx, { email, plan: options.plan ?? "pro", region: options.region ?? "us" }));
   return { accountId: created.account_id, userId: created.user_id, email };
 }
 
 export async function createTestKey(accountId: string, options: Partial<Omit<CreateApiKeyInput, "accountId" | "actor">> = {}) {
   const input = { name: options.name ?? "test key", ...options, accountId, actor: "system" as const };
   if (!input.preset && !input.scopes) input.preset = "full";
-  return db.$transaction((tx) => createApiKey(tx, input));
+  return inTransaction((tx) => createApiKey(tx, input));
 }
 
 /** An account with one Full Access key: the common starting point. */

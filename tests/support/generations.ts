@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { api, expectSuccess } from "./http";
+import { api, expectSuccess } from "@/tests/support/http";
 
 // Polling helpers for the generation suites: clients poll until a terminal state (spec §3).
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
+import { errorTable, type ErrorCode } from "@/server/http/errors";
 
 // Talks to the app that `npm test` started (TEST_BASE_URL), as an API client would.
 
@@ -44,8 +45,9 @@ export function expectSuccess(reply: ApiReply, status = 200) {
   return reply.body.data;
 }
 
-/** The error envelope: code, type, HTTP status and retryable as the error table says. */
-export function expectError(reply: ApiReply, code: string, type: string, status: number, retryable: boolean) {
+/** The error envelope of `code`: HTTP status, type and retryable as the error table says. */
+export function expectError(reply: ApiReply, code: ErrorCode) {
+  const { status, type, retryable } = errorTable[code];
   expect(reply.status, JSON.stringify(reply.body)).toBe(status);
   expect(reply.headers.get("content-type")).toContain("application/json");
   expect(reply.body.status).toBe("error");

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { db } from "@/server/db";
-import { baseUrl } from "./http";
+import { baseUrl } from "@/tests/support/http";
 
 // Signs in to the dashboard the way a person does: ask for a magic link, read it from the dev
 // mailbox (the outbox), open it. Returns the session cookie for later requests.

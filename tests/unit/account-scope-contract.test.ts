@@ -24,7 +24,7 @@ describe("account scope contract", () => {
     const program = inMemoryProgram({
       "scope.ts": "export type AccountScope = { accountId: string } | { operator: true };",
       "bad.ts": [
-        'import type { AccountScope } from "./scope";',
+        'import type { AccountScope } from "@/tests/unit/scope";',
         "export function findThing(db: unknown, id: string, accountId?: string) { return id; }",
         "export type UpdateThingInput = { thingId: string; accountId?: string };",
         "export async function updateThing(tx: unknown, input: UpdateThingInput) { return input; }",
@@ -35,7 +35,7 @@ describe("account scope contract", () => {
         "export const findLater = findQuietly;",
       ].join("\n"),
       "good.ts": [
-        'import type { AccountScope } from "./scope";',
+        'import type { AccountScope } from "@/tests/unit/scope";',
         "export function findThing(db: unknown, scope: AccountScope, id: string) { return [scope, id]; }",
         "export async function updateThing(tx: unknown, input: { thingId: string; accountId: string; limit?: number }) { return input; }",
         "export function formatCredits(millis: number) { return String(millis); }",

@@ -1,4 +1,5 @@
-import { millisToDecimalString, decimalToMillis } from "../../credits/money";
+import { getBalance } from "../../credits/get-balance";
+import { millisToDecimalString } from "../../credits/money";
 import { listMemberships } from "../../accounts/find-membership";
 import { listRecentActivity } from "../../activity/list-recent-activity";
 import { getDailyActivity } from "../../usage/daily-activity";
@@ -18,7 +19,7 @@ export const accountRouter = createTRPCRouter({
       email: account.email,
       plan: account.plan,
       region: account.region,
-      creditBalance: millisToDecimalString(decimalToMillis(account.creditBalance)),
+      creditBalance: millisToDecimalString(await getBalance(db, account.id)),
       role: ctx.membership.role,
       createdAt: account.createdAt,
     };

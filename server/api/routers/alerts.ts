@@ -4,6 +4,7 @@ import { millisToDecimalString } from "../../credits/money";
 import { db } from "../../db";
 import { getThresholds, MAX_THRESHOLDS, setThresholds } from "../../alerts/thresholds";
 import { createTRPCRouter, memberProcedure, primaryOwnerProcedure } from "../trpc";
+import { inTransaction } from "../../transaction";
 
 // Low-balance alert thresholds (spec §6.7): everyone in the account sees them; only the primary
 // owner replaces the list (the role rule is enforced again inside setThresholds).
@@ -18,7 +19,7 @@ export const alertsRouter = createTRPCRouter({
   set: primaryOwnerProcedure
     .input(z.object({ thresholds: z.array(z.union([z.string().max(32), z.number()])).max(100) }))
     .mutation(async ({ ctx, input }) => {
-      const thresholds = await db.$transaction((tx) => setThresholds(tx, { accountId: ctx.membership.accountId, amounts: input.thresholds, actorUserId: ctx.userId }));
+      const thresholds = await inTransaction((tx) => setThresholds(tx, { accountId: ctx.membership.accountId, amounts: input.thresholds, actorUserId: ctx.userId }));
       return { thresholds };
     }),
 });

@@ -17,6 +17,7 @@ import { rollWebhookSecret } from "../../webhooks/roll-secret";
 import { sendTestEvent } from "../../webhooks/send-test-event";
 import { updateWebhookEndpoint } from "../../webhooks/update-endpoint";
 import { createTRPCRouter, memberProcedure, ownerProcedure } from "../trpc";
+import { inTransaction } from "../../transaction";
 
 // Webhook endpoints, their delivery log and dead letters (issue: "managed from the dashboard,
 // owners only; members read"). Every call is scoped to the caller's account: another account's
@@ -57,16 +58,16 @@ export const webhooksRouter = createTRPCRouter({
       }),
     )
     .mutation(({ ctx, input }) =>
-      db.$transaction((tx) => createWebhookEndpoint(tx, { url: input.url, events: input.events, description: input.description, accountId: ctx.membership.accountId, actor: ctx.userId })),
+      inTransaction((tx) => createWebhookEndpoint(tx, { url: input.url, events: input.events, description: input.description, accountId: ctx.membership.accountId, actor: ctx.userId })),
     ),
 
   setEnabled: ownerProcedure
     .input(z.object({ webhookId: id, enabled: z.boolean() }))
-    .mutation(({ ctx, input }) => db.$transaction((tx) => updateWebhookEndpoint(tx, ctx.scope, { ...input, actor: ctx.userId }))),
+    .mutation(({ ctx, input }) => inTransaction((tx) => updateWebhookEndpoint(tx, ctx.scope, { ...input, actor: ctx.userId }))),
 
   rollSecret: ownerProcedure
     .input(webhookInput)
-    .mutation(({ ctx, input }) => db.$transaction((tx) => rollWebhookSecret(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId }))),
+    .mutation(({ ctx, input }) => inTransaction((tx) => rollWebhookSecret(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId }))),
 
   sendTest: ownerProcedure
     .input(webhookInput)
@@ -82,5 +83,5 @@ export const webhooksRouter = createTRPCRouter({
 
   delete: ownerProcedure
     .input(webhookInput)
-    .mutation(({ ctx, input }) => db.$transaction((tx) => deleteWebhookEndpoint(tx, { webhookId: input.webhookId, accountId: ctx.membership.accountId, actor: ctx.userId }))),
+    .mutation(({ ctx, input }) => inTransaction((tx) => deleteWebhookEndpoint(tx, { webhookId: input.webhookId, accountId: ctx.membership.accountId, actor: ctx.userId }))),
 });

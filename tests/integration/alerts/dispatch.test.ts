@@ -1,18 +1,18 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { accountScope } from "../../../server/accounts/account-scope";
-import { createAccount } from "../../../server/accounts/create-account";
-import { dispatchLowBalanceAlert, loadLowBalanceAlert } from "../../../server/alerts/dispatch-low-balance-alert";
-import { LOW_BALANCE_KIND } from "../../../server/alerts/record-low-balance-alert";
+import { accountScope } from "@/server/accounts/account-scope";
+import { createAccount } from "@/server/accounts/create-account";
+import { dispatchLowBalanceAlert, loadLowBalanceAlert } from "@/server/alerts/dispatch-low-balance-alert";
+import { LOW_BALANCE_KIND } from "@/server/alerts/record-low-balance-alert";
 import { inTransaction } from "@/server/transaction";
-import { findUndispatchedAlerts, sweepUndispatchedAlerts } from "../../../server/alerts/sweep-undispatched-alerts";
-import { reserveCredits } from "../../../server/credits/reserve-credits";
-import { db, disconnectDb } from "../../../server/db";
-import { EmailRetryableError } from "../../../server/email/send-email";
-import { appUrl, resetEnvCache } from "../../../server/env";
-import { registerExecutor, unregisterExecutor } from "../../../server/inngest/executor/registry";
-import { startResendFake, type ResendFake } from "../../fakes/resend-fake";
-import { recordingEventSink } from "../../support/event-sink";
+import { findUndispatchedAlerts, sweepUndispatchedAlerts } from "@/server/alerts/sweep-undispatched-alerts";
+import { reserveCredits } from "@/server/credits/reserve-credits";
+import { db, disconnectDb } from "@/server/db";
+import { EmailRetryableError } from "@/server/email/send-email";
+import { appUrl, resetEnvCache } from "@/server/env";
+import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { startResendFake, type ResendFake } from "@/tests/fakes/resend-fake";
+import { recordingEventSink } from "@/tests/support/event-sink";
 
 // After commit: an alert's e-mails (Resend through the local fake, or the dev outbox), its
 // `credits.low_balance` webhook event (a delivery per subscribed endpoint, a dead letter for a

@@ -1,18 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createAccount } from "../../../server/accounts/create-account";
-import { evaluateThresholds } from "../../../server/alerts/evaluate-thresholds";
-import { LOW_BALANCE_KIND } from "../../../server/alerts/record-low-balance-alert";
+import { createAccount } from "@/server/accounts/create-account";
+import { evaluateThresholds } from "@/server/alerts/evaluate-thresholds";
+import { LOW_BALANCE_KIND } from "@/server/alerts/record-low-balance-alert";
 import { inTransaction } from "@/server/transaction";
-import { setThresholds } from "../../../server/alerts/thresholds";
-import { addCredits } from "../../../server/credits/add-credits";
-import { chargeCredits } from "../../../server/credits/charge-credits";
-import { getBalance } from "../../../server/credits/get-balance";
-import { refundCredits } from "../../../server/credits/refund-credits";
-import { reserveCredits } from "../../../server/credits/reserve-credits";
-import { db, disconnectDb } from "../../../server/db";
-import { registerExecutor, unregisterExecutor } from "../../../server/inngest/executor/registry";
-import { recordingEventSink } from "../../support/event-sink";
+import { setThresholds } from "@/server/alerts/thresholds";
+import { addCredits } from "@/server/credits/add-credits";
+import { chargeCredits } from "@/server/credits/charge-credits";
+import { getBalance } from "@/server/credits/get-balance";
+import { refundCredits } from "@/server/credits/refund-credits";
+import { reserveCredits } from "@/server/credits/reserve-credits";
+import { db, disconnectDb } from "@/server/db";
+import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { recordingEventSink } from "@/tests/support/event-sink";
 
 // The low-balance rules of spec §6.7 against real PostgreSQL, driven by the real credit functions:
 // fire once, re-arm on add and refund (not on charge), several at once → one alert, everything in

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount } from "../../../server/accounts/create-account";
-import { LOW_BALANCE_KIND } from "../../../server/alerts/record-low-balance-alert";
+import { createAccount } from "@/server/accounts/create-account";
+import { LOW_BALANCE_KIND } from "@/server/alerts/record-low-balance-alert";
 import { inTransaction } from "@/server/transaction";
-import { getThresholds, setThresholds } from "../../../server/alerts/thresholds";
-import { addCredits } from "../../../server/credits/add-credits";
-import { reserveCredits } from "../../../server/credits/reserve-credits";
-import { db, disconnectDb } from "../../../server/db";
-import { ApiError } from "../../../server/http/errors";
-import { registerExecutor, unregisterExecutor } from "../../../server/inngest/executor/registry";
-import { recordingEventSink } from "../../support/event-sink";
+import { getThresholds, setThresholds } from "@/server/alerts/thresholds";
+import { addCredits } from "@/server/credits/add-credits";
+import { reserveCredits } from "@/server/credits/reserve-credits";
+import { db, disconnectDb } from "@/server/db";
+import { ApiError } from "@/server/http/errors";
+import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { recordingEventSink } from "@/tests/support/event-sink";
 
 // Editing low-balance thresholds (spec §6.7, §8): default 0.50, up to 10 positive amounts with at
 // most 3 decimals, de-duplicated, primary owner only, and no retroactive firing on save.

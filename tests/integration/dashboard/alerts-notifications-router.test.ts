@@ -7,8 +7,8 @@ import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db, disconnectDb } from "@/server/db";
 import { ApiError } from "@/server/http/errors";
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
-import { addTeamMember, createTestAccount } from "../../support/fixtures";
-import { recordingEventSink } from "../../support/event-sink";
+import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
+import { recordingEventSink } from "@/tests/support/event-sink";
 
 // The alerts and notifications routers through createCaller: thresholds are read by everyone and
 // changed by the primary owner only; the bell lists what a low-balance alert wrote.

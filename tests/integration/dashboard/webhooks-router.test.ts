@@ -7,8 +7,8 @@ import type { DeliveryStatus } from "@/server/generated/prisma/enums";
 import { ApiError } from "@/server/http/errors";
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
 import { emitWebhookEvent } from "@/server/webhooks/emit-webhook-event";
-import { addTeamMember, createTestAccount } from "../../support/fixtures";
-import { recordingEventSink } from "../../support/event-sink";
+import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
+import { recordingEventSink } from "@/tests/support/event-sink";
 
 // The dashboard's webhooks router through createCaller, against the real database: members read,
 // owners change, other accounts see nothing. The delivery runs it requests are caught by a sink

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "../../../server/db";
-import { queueEmail } from "../../../server/email/queue-email";
-import { EmailRetryableError, sendEmail } from "../../../server/email/send-email";
-import { resetEnvCache } from "../../../server/env";
-import { startResendFake, type ResendFake } from "../../fakes/resend-fake";
+import { db, disconnectDb } from "@/server/db";
+import { queueEmail } from "@/server/email/queue-email";
+import { EmailRetryableError, sendEmail } from "@/server/email/send-email";
+import { resetEnvCache } from "@/server/env";
+import { startResendFake, type ResendFake } from "@/tests/fakes/resend-fake";
 
 // The outbox delivered through the real Resend SDK against a local Resend (tests/fakes/resend-fake)
 // when RESEND_API_KEY is set, and by the dev mailbox (the row itself, plus a log line) when not.

@@ -4,10 +4,10 @@ import { env } from "@/server/env";
 import { createFalAdapter, falFromEnv } from "@/server/providers/fal";
 import { CallbackRejectedError } from "@/server/providers/http-errors";
 import { ProviderError, type ProviderAdapter } from "@/server/providers/types";
-import { pollUntilSettled, providerErrorOf } from "../../fakes/expect-provider-error";
-import { startFalFake, type FalFake } from "../../fakes/fal-fake";
-import { providerJob } from "../../fakes/provider-job";
-import { startWebhookReceiver, type WebhookReceiver } from "../../fakes/webhook-receiver";
+import { pollUntilSettled, providerErrorOf } from "@/tests/fakes/expect-provider-error";
+import { startFalFake, type FalFake } from "@/tests/fakes/fal-fake";
+import { providerJob } from "@/tests/fakes/provider-job";
+import { startWebhookReceiver, type WebhookReceiver } from "@/tests/fakes/webhook-receiver";
 
 // The fal adapter against a local fake of fal's queue API that signs its webhooks with its own
 // ED25519 key and serves the matching JWKS. Real HTTP both ways, no mocks.

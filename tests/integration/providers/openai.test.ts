@@ -2,9 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { env } from "@/server/env";
 import { createOpenAIAdapter, openaiFromEnv } from "@/server/providers/openai";
 import type { ProviderAdapter } from "@/server/providers/types";
-import { providerErrorOf } from "../../fakes/expect-provider-error";
-import { startOpenAIFake, type OpenAIFake } from "../../fakes/openai-fake";
-import { providerJob } from "../../fakes/provider-job";
+import { providerErrorOf } from "@/tests/fakes/expect-provider-error";
+import { startOpenAIFake, type OpenAIFake } from "@/tests/fakes/openai-fake";
+import { providerJob } from "@/tests/fakes/provider-job";
 
 // The OpenAI Images adapter against a local fake of the Images API. Synchronous: the answer of
 // submit is the finished result. Real HTTP, no mocks.

@@ -4,10 +4,10 @@ import { env } from "@/server/env";
 import { CallbackRejectedError, classifyHttpFailure, providerErrorFromJobFailure } from "@/server/providers/http-errors";
 import { createReplicateAdapter, replicateFromEnv } from "@/server/providers/replicate";
 import type { ProviderAdapter } from "@/server/providers/types";
-import { pollUntilSettled, providerErrorOf } from "../../fakes/expect-provider-error";
-import { providerJob } from "../../fakes/provider-job";
-import { startReplicateFake, type ReplicateFake } from "../../fakes/replicate-fake";
-import { startWebhookReceiver, type WebhookReceiver } from "../../fakes/webhook-receiver";
+import { pollUntilSettled, providerErrorOf } from "@/tests/fakes/expect-provider-error";
+import { providerJob } from "@/tests/fakes/provider-job";
+import { startReplicateFake, type ReplicateFake } from "@/tests/fakes/replicate-fake";
+import { startWebhookReceiver, type WebhookReceiver } from "@/tests/fakes/webhook-receiver";
 
 // The Replicate adapter against a local fake that follows Replicate's HTTP API and signs its
 // webhooks per Standard Webhooks. Real HTTP both ways, no mocks.

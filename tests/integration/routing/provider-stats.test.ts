@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ProviderId } from "../../../server/catalog/index";
-import { db, disconnectDb, type Db } from "../../../server/db";
-import type { RegionName } from "../../../server/env";
-import type { AttemptOutcome } from "../../../server/generated/prisma/client";
-import { log } from "../../../server/runtime/log";
-import { loadProviderStats, ROUTING_WINDOW_SECONDS } from "../../../server/routing/provider-stats";
-import { resolveProviderOrder } from "../../../server/routing/resolve-provider-order";
+import type { ProviderId } from "@/server/catalog/index";
+import { db, disconnectDb, type Db } from "@/server/db";
+import type { RegionName } from "@/server/env";
+import type { AttemptOutcome } from "@/server/generated/prisma/client";
+import { log } from "@/server/runtime/log";
+import { loadProviderStats, ROUTING_WINDOW_SECONDS } from "@/server/routing/provider-stats";
+import { resolveProviderOrder } from "@/server/routing/resolve-provider-order";
 
 // Routing reads every account's attempts for a (region, model), so each scenario uses its own
 // model identifier at its own moment in 2001, where no other suite writes.

@@ -5,11 +5,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvCache } from "../../../server/env";
-import { getStorage } from "../../../server/storage/get-storage";
-import { localDiskStorage } from "../../../server/storage/local-disk";
-import { s3ConfigFromEnv, S3RequestError, s3Storage, type S3Config } from "../../../server/storage/s3";
-import { InvalidStorageKeyError, type OutputStorage } from "../../../server/storage/storage";
+import { resetEnvCache } from "@/server/env";
+import { getStorage } from "@/server/storage/get-storage";
+import { localDiskStorage } from "@/server/storage/local-disk";
+import { s3ConfigFromEnv, S3RequestError, s3Storage, type S3Config } from "@/server/storage/s3";
+import { InvalidStorageKeyError, type OutputStorage } from "@/server/storage/storage";
 
 // One contract, both drivers: local disk, and S3 spoken to s3rver on 127.0.0.1.
 

@@ -2,11 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvCache } from "../../../server/env";
-import { localDiskStorage } from "../../../server/storage/local-disk";
-import { serveSignedFile } from "../../../server/storage/serve-signed-file";
-import { signFileUrl } from "../../../server/storage/signed-url";
-import type { OutputStorage } from "../../../server/storage/storage";
+import { resetEnvCache } from "@/server/env";
+import { localDiskStorage } from "@/server/storage/local-disk";
+import { serveSignedFile } from "@/server/storage/serve-signed-file";
+import { signFileUrl } from "@/server/storage/signed-url";
+import type { OutputStorage } from "@/server/storage/storage";
 
 // The /files/<key> handler without the app: signature first, then the object, streamed.
 

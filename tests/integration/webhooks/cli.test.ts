@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "../../../server/db";
-import { createTestAccount } from "../../support/fixtures";
+import { db, disconnectDb } from "@/server/db";
+import { createTestAccount } from "@/tests/support/fixtures";
 
 // The four webhook commands as operators run them: a separate process, one JSON object on stdout,
 // exit 0 or 2 (bad input), checked against the database.

@@ -7,17 +7,18 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { OPERATOR } from "@/server/accounts/account-scope";
-import { db, disconnectDb } from "../../../server/db";
-import { registerExecutor, unregisterExecutor } from "../../../server/inngest/executor/registry";
-import type { Resolver } from "../../../server/net/resolve-and-check";
-import { createWebhookEndpoint } from "../../../server/webhooks/create-endpoint";
-import { attemptDelivery } from "../../../server/webhooks/deliver";
-import { emitWebhookEvent } from "../../../server/webhooks/emit-webhook-event";
-import { rollWebhookSecret } from "../../../server/webhooks/roll-secret";
-import { verifySignature } from "../../../server/webhooks/sign";
-import { updateWebhookEndpoint } from "../../../server/webhooks/update-endpoint";
-import { createTestAccount } from "../../support/fixtures";
-import { recordingEventSink } from "../../support/event-sink";
+import { db, disconnectDb } from "@/server/db";
+import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import type { Resolver } from "@/server/net/resolve-and-check";
+import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
+import { attemptDelivery } from "@/server/webhooks/deliver";
+import { emitWebhookEvent } from "@/server/webhooks/emit-webhook-event";
+import { rollWebhookSecret } from "@/server/webhooks/roll-secret";
+import { verifySignature } from "@/server/webhooks/sign";
+import { updateWebhookEndpoint } from "@/server/webhooks/update-endpoint";
+import { createTestAccount } from "@/tests/support/fixtures";
+import { recordingEventSink } from "@/tests/support/event-sink";
+import { inTransaction } from "@/server/transaction";
 
 // One delivery attempt (deliver.ts) against a real HTTPS receiver on 127.0.0.1 with a
 // self-signed certificate made by openssl for this run and trusted through safeFetch's `ca`.
@@ -45,7 +46,7 @@ const url = (route: string) => `https://127.0.0.1:${port}${route}`;
 
 async function deliveryTo(route: string, options: { url?: string; resolver?: Resolver } = {}) {
   const { accountId } = await createTestAccount();
-  const endpoint = await db.$transaction((tx) =>
+  const endpoint = await inTransaction((tx) =>
     createWebhookEndpoint(tx, { accountId, url: options.url ?? url(route), events: ["generation.completed"], actor: "system", network: options.resolver ? { resolver: options.resolver } : {} }),
   );
   const data = { generation_id: randomUUID(), generation_status: "succeeded", note: "naïve ✓" };
@@ -175,7 +176,7 @@ describe("attemptDelivery over HTTPS", () => {
 
   it("signs with the current secret after a roll", async () => {
     const { endpoint, deliveryId } = await deliveryTo("/ok");
-    const rolled = await db.$transaction((tx) => rollWebhookSecret(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system" }));
+    const rolled = await inTransaction((tx) => rollWebhookSecret(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system" }));
     await attemptDelivery({ deliveryId, attemptNumber: 1 }, { ca: cert });
     const [request] = received as [Received];
     expect(verifySignature(request.headers["x-service-signature"] as string, rolled.secret, request.rawBody).valid).toBe(true);
@@ -184,7 +185,7 @@ describe("attemptDelivery over HTTPS", () => {
 
   it("turns a delivery whose endpoint was disabled meanwhile into a dead letter, sending nothing", async () => {
     const { endpoint, deliveryId } = await deliveryTo("/ok");
-    await db.$transaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: endpoint.webhook_id, enabled: false, actor: "system" }));
+    await inTransaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: endpoint.webhook_id, enabled: false, actor: "system" }));
     expect(await attemptDelivery({ deliveryId, attemptNumber: 1 }, { ca: cert })).toEqual({ outcome: "skipped", reason: "endpoint_disabled" });
     expect(received).toHaveLength(0);
     const delivery = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });

@@ -1,22 +1,23 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountScope, OPERATOR } from "@/server/accounts/account-scope";
-import { db, disconnectDb } from "../../../server/db";
-import { ApiError } from "../../../server/http/errors";
-import { registerExecutor, unregisterExecutor } from "../../../server/inngest/executor/registry";
-import type { Resolver } from "../../../server/net/resolve-and-check";
-import { createWebhookEndpoint } from "../../../server/webhooks/create-endpoint";
-import { emitWebhookEvent } from "../../../server/webhooks/emit-webhook-event";
-import { failDelivery } from "../../../server/webhooks/fail-delivery";
-import { listWebhookEndpoints } from "../../../server/webhooks/list-endpoints";
-import { purgeWebhookLogs } from "../../../server/webhooks/purge-webhook-logs";
-import { replayDeadLetter } from "../../../server/webhooks/replay-dead-letter";
-import { resendDelivery } from "../../../server/webhooks/resend-delivery";
-import { rollWebhookSecret } from "../../../server/webhooks/roll-secret";
-import { sendTestEvent } from "../../../server/webhooks/send-test-event";
-import { updateWebhookEndpoint } from "../../../server/webhooks/update-endpoint";
-import { createTestAccount } from "../../support/fixtures";
-import { recordingEventSink, type SentEvent } from "../../support/event-sink";
+import { db, disconnectDb } from "@/server/db";
+import { ApiError } from "@/server/http/errors";
+import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import type { Resolver } from "@/server/net/resolve-and-check";
+import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
+import { emitWebhookEvent } from "@/server/webhooks/emit-webhook-event";
+import { failDelivery } from "@/server/webhooks/fail-delivery";
+import { listWebhookEndpoints } from "@/server/webhooks/list-endpoints";
+import { purgeWebhookLogs } from "@/server/webhooks/purge-webhook-logs";
+import { replayDeadLetter } from "@/server/webhooks/replay-dead-letter";
+import { resendDelivery } from "@/server/webhooks/resend-delivery";
+import { rollWebhookSecret } from "@/server/webhooks/roll-secret";
+import { sendTestEvent } from "@/server/webhooks/send-test-event";
+import { updateWebhookEndpoint } from "@/server/webhooks/update-endpoint";
+import { createTestAccount } from "@/tests/support/fixtures";
+import { recordingEventSink, type SentEvent } from "@/tests/support/event-sink";
+import { inTransaction } from "@/server/transaction";
 
 // Endpoints, events, dead letters, replay, re-send and retention against the real database. The
 // events these functions send are caught by a sink registered in this process, so the running
@@ -29,11 +30,11 @@ const strict = { allowLoopback: false, resolver: publicResolver };
 const PUBLIC_URL = "https://hooks.example.com/darkroom";
 
 async function endpoint(accountId: string, options: { events?: string[]; url?: string } = {}) {
-  return db.$transaction((tx) => createWebhookEndpoint(tx, { accountId, url: options.url ?? PUBLIC_URL, events: options.events, actor: "system", network: { resolver: publicResolver } }));
+  return inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: options.url ?? PUBLIC_URL, events: options.events, actor: "system", network: { resolver: publicResolver } }));
 }
 
 async function setEnabled(webhookId: string, enabled: boolean) {
-  return db.$transaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId, enabled, actor: "system" }));
+  return inTransaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId, enabled, actor: "system" }));
 }
 
 async function caught(promise: Promise<unknown>): Promise<ApiError> {
@@ -105,7 +106,7 @@ describe("webhook endpoints", () => {
 
   it.each(refusals)("refuses %s at save time with ERR1001 naming the URL and the reason", async (_label, url, reason, resolver) => {
     const { accountId } = await createTestAccount();
-    const error = await caught(db.$transaction((tx) => createWebhookEndpoint(tx, { accountId, url, actor: "system", network: { ...strict, ...(resolver ? { resolver } : {}) } })));
+    const error = await caught(inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url, actor: "system", network: { ...strict, ...(resolver ? { resolver } : {}) } })));
     expect(error.code).toBe("ERR1001");
     expect(error.message).toContain(url);
     expect(error.details).toMatchObject({ url, reason, fields: [{ field: "url", message: expect.any(String) }] });
@@ -124,14 +125,14 @@ describe("webhook endpoints", () => {
     expect(actions).toEqual(["webhook.created", "webhook.disabled", "webhook.enabled"]);
 
     const other = await createTestAccount();
-    expect((await caught(db.$transaction((tx) => updateWebhookEndpoint(tx, accountScope(other.accountId), { webhookId: created.webhook_id, enabled: false, actor: "system" })))).code).toBe("ERR1006");
-    expect((await caught(db.$transaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: "nope", enabled: false, actor: "system" })))).code).toBe("ERR1006");
+    expect((await caught(inTransaction((tx) => updateWebhookEndpoint(tx, accountScope(other.accountId), { webhookId: created.webhook_id, enabled: false, actor: "system" })))).code).toBe("ERR1006");
+    expect((await caught(inTransaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: "nope", enabled: false, actor: "system" })))).code).toBe("ERR1006");
   });
 
   it("rolls the secret: a new one, returned once", async () => {
     const { accountId } = await createTestAccount();
     const created = await endpoint(accountId);
-    const rolled = await db.$transaction((tx) => rollWebhookSecret(tx, OPERATOR, { webhookId: created.webhook_id, actor: "system" }));
+    const rolled = await inTransaction((tx) => rollWebhookSecret(tx, OPERATOR, { webhookId: created.webhook_id, actor: "system" }));
     expect(rolled.webhook_id).toBe(created.webhook_id);
     expect(rolled.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(rolled.secret).not.toBe(created.secret);

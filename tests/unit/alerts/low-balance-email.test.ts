@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { appUrl } from "../../../server/env";
-import { lowBalanceEmail } from "../../../server/email/templates/low-balance";
+import { appUrl } from "@/server/env";
+import { lowBalanceEmail } from "@/server/email/templates/low-balance";
 
 // The alert e-mail: balance, every crossed threshold (highest first), the dashboard link; the
 // account name escaped in HTML and kept on one line in the subject.

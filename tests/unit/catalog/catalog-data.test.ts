@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findModel, findProvider, listModels, listProviders, modelsForProvider, providerIds, providerStatus } from "../../../server/catalog/index";
-import type { ModelDefinition } from "../../../server/catalog/index";
+import { findModel, findProvider, listModels, listProviders, modelsForProvider, providerIds, providerStatus } from "@/server/catalog/index";
+import type { ModelDefinition } from "@/server/catalog/index";
 
 const isMillis = (value: number) => Number.isSafeInteger(value) && value > 0;
 

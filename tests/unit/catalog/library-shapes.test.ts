@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { findModel, findProvider, listModels, listProviders, type ModelDefinition } from "../../../server/catalog/index";
-import { shapeLibraryModel, shapeLibraryProvider } from "../../../server/catalog/library-shapes";
-import { IMPLEMENTATION_KEYS } from "../../support/client-shapes";
+import { findModel, findProvider, listModels, listProviders, type ModelDefinition } from "@/server/catalog/index";
+import { shapeLibraryModel, shapeLibraryProvider } from "@/server/catalog/library-shapes";
+import { IMPLEMENTATION_KEYS } from "@/tests/support/client-shapes";
 
 function model(identifier: string): ModelDefinition {
   const found = findModel(identifier);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findModel, type ImageModel, type ModelDefinition } from "../../../server/catalog/index";
-import { fieldErrorsFromZod, generationRequestSchema } from "../../../server/catalog/request-schema";
+import { findModel, type ImageModel, type ModelDefinition } from "@/server/catalog/index";
+import { fieldErrorsFromZod, generationRequestSchema } from "@/server/catalog/request-schema";
 
 function model(identifier: string): ModelDefinition {
   const found = findModel(identifier);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { nextCronTick } from "../../../server/inngest/executor/cron";
+import { nextCronTick } from "@/server/inngest/executor/cron";
 
 // The embedded executor's cron adapter (croner): the next tick strictly after a moment, in UTC.
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { evaluateExpression, eventNameMatches, triggerMatches } from "../../../server/inngest/executor/event-matcher";
-import type { EventPayload } from "../../../server/inngest/executor/types";
+import { evaluateExpression, eventNameMatches, triggerMatches } from "@/server/inngest/executor/event-matcher";
+import type { EventPayload } from "@/server/inngest/executor/types";
 
 // The embedded executor's expressions (CEL through @marcbachmann/cel-js): `event` is the run's
 // triggering event, `async` the candidate event of a waitForEvent.

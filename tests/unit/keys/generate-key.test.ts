@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { apiKeyPattern, hashApiKey, newApiKey } from "../../../server/keys/generate-key";
+import { apiKeyPattern, hashApiKey, newApiKey } from "@/server/keys/generate-key";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 

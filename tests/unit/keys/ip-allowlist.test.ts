@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../../server/http/errors";
-import { isIpAllowed, parseIpAllowlist } from "../../../server/keys/ip-allowlist";
+import { ApiError } from "@/server/http/errors";
+import { isIpAllowed, parseIpAllowlist } from "@/server/keys/ip-allowlist";
 
 function errorOf(run: () => unknown): ApiError {
   try {

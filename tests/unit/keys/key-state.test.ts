@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keyStateAt, type KeyStateFields } from "../../../server/keys/key-state";
+import { keyStateAt, type KeyStateFields } from "@/server/keys/key-state";
 
 const now = new Date("2030-06-01T12:00:00.000Z");
 const at = (offsetMs: number) => new Date(now.getTime() + offsetMs);

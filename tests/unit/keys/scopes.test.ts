@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../../server/http/errors";
-import { apiKeyScopes, isApiKeyScope, resolveScopes, scopePresetLabels, scopePresets } from "../../../server/keys/scopes";
+import { ApiError } from "@/server/http/errors";
+import { apiKeyScopes, isApiKeyScope, resolveScopes, scopePresetLabels, scopePresets } from "@/server/keys/scopes";
 
 function errorOf(run: () => unknown): ApiError {
   try {

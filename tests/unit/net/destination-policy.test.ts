@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { checkDestinationUrl, classifyAddress } from "../../../server/net/destination-policy";
-import { DestinationRefused, FetchFailed } from "../../../server/net/errors";
-import { resolveAndCheck, type Resolver } from "../../../server/net/resolve-and-check";
+import { checkDestinationUrl, classifyAddress } from "@/server/net/destination-policy";
+import { DestinationRefused, FetchFailed } from "@/server/net/errors";
+import { resolveAndCheck, type Resolver } from "@/server/net/resolve-and-check";
 
 // Spec §6 rules 2-3, address class by class (ARCHITECTURE §8).
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ProviderId } from "../../../server/catalog/index";
-import { rankProviders, type ProviderStats } from "../../../server/routing/rank-providers";
+import type { ProviderId } from "@/server/catalog/index";
+import { rankProviders, type ProviderStats } from "@/server/routing/rank-providers";
 
 const now = new Date("2001-05-01T12:00:00.000Z");
 const secondsAgo = (seconds: number) => new Date(now.getTime() - seconds * 1000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { outputExpiresAt, outputKey } from "../../../server/storage/output-expiry";
+import { outputExpiresAt, outputKey } from "@/server/storage/output-expiry";
 
 // Spec §8 "Output files": 1 hour, 12 hours, 1 day, 5 days, 7 days.
 

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvCache } from "../../../server/env";
-import { fileSignature, signFileUrl, verifyFileSignature } from "../../../server/storage/signed-url";
+import { resetEnvCache } from "@/server/env";
+import { fileSignature, signFileUrl, verifyFileSignature } from "@/server/storage/signed-url";
 
 const SECRET = "test-secret-for-file-links";
 const saved = { AUTH_SECRET: process.env.AUTH_SECRET, APP_URL: process.env.APP_URL, PORT: process.env.PORT };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../../server/http/errors";
-import { defaultWebhookEvents, parseWebhookEvents, webhookEventKinds } from "../../../server/webhooks/event-kinds";
-import { responseSnippet } from "../../../server/webhooks/deliver";
-import { serializeWebhookBody } from "../../../server/webhooks/webhook-body";
+import { ApiError } from "@/server/http/errors";
+import { defaultWebhookEvents, parseWebhookEvents, webhookEventKinds } from "@/server/webhooks/event-kinds";
+import { responseSnippet } from "@/server/webhooks/deliver";
+import { serializeWebhookBody } from "@/server/webhooks/webhook-body";
 
 describe("webhook event subscriptions", () => {
   it("knows the six events; new endpoints get all but webhook.test", () => {
