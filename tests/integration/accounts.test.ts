@@ -4,24 +4,14 @@ import { changePlan } from "@/server/accounts/change-plan";
 import { createAccount, type CreateAccountInput } from "@/server/accounts/create-account";
 import { getBalance } from "@/server/credits/get-balance";
 import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/http/errors";
 import { inTransaction } from "@/server/transaction";
+import { expectApiError } from "@/tests/support/api-error";
 
 // Accounts against real PostgreSQL: the user found or created by e-mail, the primary owner, the
 // default alert threshold and the welcome credit once per user.
 
 const email = () => `Account-${randomUUID()}@Example.test`;
 const create = (input: CreateAccountInput) => inTransaction((tx) => createAccount(tx, input), { maxWait: 30_000, timeout: 30_000 });
-
-async function expectApiError(promise: Promise<unknown>, code: string): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  expect((error as ApiError).code).toBe(code);
-  return error as ApiError;
-}
 
 afterAll(async () => {
   await disconnectDb();

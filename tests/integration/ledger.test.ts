@@ -9,6 +9,7 @@ import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db, disconnectDb } from "@/server/db";
 import { ApiError } from "@/server/http/errors";
 import { inTransaction } from "@/server/transaction";
+import { expectApiError } from "@/tests/support/api-error";
 
 // The ledger against real PostgreSQL: idempotency, exactly-once settlement, the database's own
 // refusals (trigger, CHECKs, partial unique indexes) and the account lock under concurrency.
@@ -44,16 +45,6 @@ async function ledgerSum(accountId: string): Promise<number> {
     SELECT coalesce(sum(CASE type WHEN 'add' THEN amount WHEN 'reserve' THEN -amount WHEN 'refund' THEN amount ELSE 0 END), 0)::text AS total
     FROM ledger_entry WHERE account_id = ${accountId}::uuid`;
   return decimalToMillis(row!.total);
-}
-
-async function expectApiError(promise: Promise<unknown>, code: string): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  expect((error as ApiError).code).toBe(code);
-  return error as ApiError;
 }
 
 afterAll(async () => {

@@ -1,17 +1,13 @@
 import { usageQuerySchema } from "../../openapi/schemas/account";
-import { defineOperation } from "../define-operation";
+import type { ResponseComponentName } from "../../openapi/schemas/index";
+import { defineOperation, type LegacyPath } from "../define-operation";
 
-export const getStatus = defineOperation({
-  operationId: "getStatus",
-  method: "GET",
-  path: "/v1/status",
-  tag: "Account",
-  summary: "Key and account identity",
-  description: "Identifies the API key making the request and its account.",
-  scope: "account:read",
-  response: { component: "KeyStatus" },
-  errors: [],
-});
+// The account reads without parameters: `account:read`, the general bucket, no route-specific errors.
+function accountRead<Response extends ResponseComponentName>(operationId: string, path: string, component: Response, summary: string, description: string, legacyPaths: LegacyPath[] = []) {
+  return defineOperation({ operationId, method: "GET", path, legacyPaths, tag: "Account", summary, description, scope: "account:read", response: { component }, errors: [] });
+}
+
+export const getStatus = accountRead("getStatus", "/v1/status", "KeyStatus", "Key and account identity", "Identifies the API key making the request and its account.");
 
 export const getUsage = defineOperation({
   operationId: "getUsage",
@@ -26,27 +22,8 @@ export const getUsage = defineOperation({
   errors: ["ERR1001"],
 });
 
-export const getAccount = defineOperation({
-  operationId: "getAccount",
-  method: "GET",
-  path: "/v1/user/account",
-  legacyPaths: [{ operationId: "legacyGetAccount", path: "/v1/data/account" }],
-  tag: "Account",
-  summary: "Account profile",
-  description: "The profile of the key's account.",
-  scope: "account:read",
-  response: { component: "AccountProfile" },
-  errors: [],
-});
+export const getAccount = accountRead("getAccount", "/v1/user/account", "AccountProfile", "Account profile", "The profile of the key's account.", [
+  { operationId: "legacyGetAccount", path: "/v1/data/account" },
+]);
 
-export const getBilling = defineOperation({
-  operationId: "getBilling",
-  method: "GET",
-  path: "/v1/user/billing",
-  tag: "Account",
-  summary: "Plan, credit balance and subscription period",
-  description: "The account's plan, credit balance and subscription state.",
-  scope: "account:read",
-  response: { component: "BillingSummary" },
-  errors: [],
-});
+export const getBilling = accountRead("getBilling", "/v1/user/billing", "BillingSummary", "Plan, credit balance and subscription period", "The account's plan, credit balance and subscription state.");

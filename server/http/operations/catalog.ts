@@ -1,5 +1,11 @@
 import { estimateQuerySchema } from "../../openapi/schemas/catalog";
+import type { ResponseComponentName } from "../../openapi/schemas/index";
 import { defineOperation } from "../define-operation";
+
+// The library reads without parameters: `library:read`, the general bucket, no route-specific errors.
+function libraryRead<Response extends ResponseComponentName>(operationId: string, path: string, component: Response, summary: string, description: string) {
+  return defineOperation({ operationId, method: "GET", path, tag: "Catalog", summary, description, scope: "library:read", response: { component }, errors: [] });
+}
 
 export const getEstimate = defineOperation({
   operationId: "getEstimate",
@@ -14,26 +20,6 @@ export const getEstimate = defineOperation({
   errors: ["ERR1001", "ERR1012"],
 });
 
-export const listProviders = defineOperation({
-  operationId: "listProviders",
-  method: "GET",
-  path: "/v1/library/providers",
-  tag: "Catalog",
-  summary: "Provider catalog",
-  description: "The inference providers Darkroom routes to and how each is integrated.",
-  scope: "library:read",
-  response: { component: "LibraryProviderList" },
-  errors: [],
-});
+export const listProviders = libraryRead("listProviders", "/v1/library/providers", "LibraryProviderList", "Provider catalog", "The inference providers Darkroom routes to and how each is integrated.");
 
-export const listModels = defineOperation({
-  operationId: "listModels",
-  method: "GET",
-  path: "/v1/library/models",
-  tag: "Catalog",
-  summary: "Model catalog",
-  description: "Every model with its create schema, providers and pricing.",
-  scope: "library:read",
-  response: { component: "LibraryModelList" },
-  errors: [],
-});
+export const listModels = libraryRead("listModels", "/v1/library/models", "LibraryModelList", "Model catalog", "Every model with its create schema, providers and pricing.");

@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/server/http/errors";
 import { isIpAllowed, parseIpAllowlist } from "@/server/keys/ip-allowlist";
-
-function errorOf(run: () => unknown): ApiError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error("expected an ApiError");
-}
+import { errorOf } from "@/tests/support/api-error";
 
 describe("parseIpAllowlist", () => {
   it("null (and an empty list) mean every address is allowed", () => {

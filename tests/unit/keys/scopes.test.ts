@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/server/http/errors";
 import { apiKeyScopes, isApiKeyScope, resolveScopes, scopePresetLabels, scopePresets } from "@/server/keys/scopes";
-
-function errorOf(run: () => unknown): ApiError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error("expected an ApiError");
-}
+import { errorOf } from "@/tests/support/api-error";
 
 describe("scopes and presets (spec §5)", () => {
   it("has exactly the six scopes", () => {
