@@ -68,7 +68,7 @@ async function main() {
 
     const common = { connections: CONNECTIONS, duration: DURATION_S };
     const baseline = await cannon({ ...common, url: `${baseUrl}/v1/bench-baseline-not-a-route` });
-    const status = await cannon({ ...common, url: `${baseUrl}/v1/status`, requests: [{ setupRequest: (request: any) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${keys[Math.floor(Math.random() * keys.length)]}` } }) }] });
+    const status = await cannon({ ...common, url: `${baseUrl}/v1/status`, requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${keys[Math.floor(Math.random() * keys.length)]}` } }) }] });
     let counter = 0;
     const create = await cannon({
       ...common,
@@ -76,7 +76,7 @@ async function main() {
       method: "POST",
       requests: [
         {
-          setupRequest: (request: any) => ({
+          setupRequest: (request) => ({
             ...request,
             method: "POST",
             headers: { ...request.headers, "content-type": "application/json", authorization: `Bearer ${keys[counter++ % keys.length]}` },

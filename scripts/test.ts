@@ -10,8 +10,9 @@ import { chromiumAvailable } from "../e2e/support/chromium";
 // `npm test`: a fresh, migrated database (on DATABASE_URL's server, or an embedded PostgreSQL),
 // the built app served on a free port, then vitest (unit + integration over HTTP) and Playwright
 // (e2e/, in a headless Chromium). Works the same on a fresh machine and in CI; REDIS_URL, when
-// set, is passed through. `npm test -- <vitest filters>` runs only those files and no e2e (E2E=1
-// adds it back); E2E=0 always leaves e2e out.
+// set, is passed through. ESLint and the Prettier check run first. `npm test -- <vitest filters>`
+// runs only those files, with no lint and no e2e (LINT=1 and E2E=1 add them back); LINT=0 and
+// E2E=0 always leave them out.
 
 const root = path.resolve(import.meta.dirname, "..");
 const testDataDir = path.join(root, ".data-test");
@@ -62,9 +63,35 @@ function playwrightCounts(reportPath: string): Counts {
   return { passed: expected + flaky, failed: unexpected + outside, skipped, flaky, note: outside ? "errors outside tests: see the output above" : undefined };
 }
 
+/** Stage counts added up; flaky and notes stay on the stages' own lines. */
+function sum(a: Counts, b: Counts): Counts {
+  return { passed: a.passed + b.passed, failed: a.failed + b.failed, skipped: a.skipped + b.skipped, flaky: 0 };
+}
+
 function countsLine(label: string, counts: Counts) {
   const extras = [counts.flaky ? `${counts.flaky} flaky, counted as passed` : "", counts.note ?? ""].filter(Boolean);
   return `${label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${extras.length ? ` (${extras.join("; ")})` : ""}`;
+}
+
+/** Why the lint stage does not run, or null when it does. */
+function lintSkipReason(filters: string[]): string | null {
+  if (process.env.LINT === "0") return "LINT=0";
+  if (filters.length > 0 && process.env.LINT !== "1") return "vitest filters given; LINT=1 runs it as well";
+  return null;
+}
+
+/** ESLint, then Prettier's check (both run, so one report shows every finding); each is one check, passed or failed. */
+async function lint(): Promise<Counts> {
+  const checks: Array<[label: string, script: string, ...args: string[]]> = [
+    ["ESLint", "node_modules/eslint/bin/eslint.js", "."],
+    ["Prettier", "node_modules/prettier/bin/prettier.cjs", "--check", "."],
+  ];
+  const failed: string[] = [];
+  for (const [label, script, ...args] of checks) {
+    if ((await run(process.execPath, [script, ...args], process.env)) !== 0) failed.push(label);
+  }
+  const note = failed.length ? `${failed.join(" and ")} failed: see above; npm run format fixes layout` : undefined;
+  return { passed: checks.length - failed.length, failed: failed.length, skipped: 0, flaky: 0, note };
 }
 
 /** Why the e2e stage does not run, or null when it does. */
@@ -77,11 +104,16 @@ function e2eSkipReason(filters: string[]): string | null {
 
 async function main() {
   const started = Date.now();
+  const filters = process.argv.slice(2);
+  const summary: string[] = [];
+  // Before the database and the build: a lint failure shows in seconds, and the suites still run.
+  const skipLint = lintSkipReason(filters);
+  const linted: Counts = skipLint ? { passed: 0, failed: 0, skipped: 0, flaky: 0 } : await lint();
+  summary.push(skipLint ? `lint: skipped (${skipLint})` : countsLine("lint", linted));
   const cluster = await ensureDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: testDataDir, quiet: true });
   let server: ChildProcess | null = null;
   const fakes: Array<{ close: () => Promise<void> }> = [];
   let status = 1;
-  const summary: string[] = [];
   let e2eSeconds: number | null = null;
   try {
     const databaseUrl = await recreateDatabase(cluster.url, "darkroom_test");
@@ -123,13 +155,12 @@ async function main() {
     await waitForServer(baseUrl, server);
 
     const testEnv = { ...env, TEST_BASE_URL: baseUrl };
-    const filters = process.argv.slice(2);
     const report = path.join(testDataDir, "vitest-report.json");
     fs.rmSync(report, { force: true });
     const vitestStatus = await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters], testEnv);
     const vitest = vitestCounts(report);
-    let total = vitest;
-    status = vitestStatus;
+    let total: Counts = { ...sum(linted, vitest), note: vitest.note };
+    status = vitestStatus === 0 && linted.failed > 0 ? 1 : vitestStatus;
 
     // Runs even when vitest failed: the browser's view of the same server is worth seeing either way.
     const skipE2e = e2eSkipReason(filters);
@@ -145,10 +176,10 @@ async function main() {
       const e2e = { ...playwrightCounts(e2eReport) };
       if (e2eStatus !== 0 && e2e.failed === 0) e2e.failed = 1; // a non-zero exit is a failure even when no test says so
       summary.push(countsLine("e2e", e2e));
-      total = { passed: vitest.passed + e2e.passed, failed: vitest.failed + e2e.failed, skipped: vitest.skipped + e2e.skipped, flaky: 0, note: vitest.note };
+      total = { ...sum(total, e2e), note: vitest.note };
       if (status === 0) status = e2eStatus;
     }
-    // The closing line CI reads: "tests: N passed, N failed, N skipped" (vitest and Playwright together).
+    // The closing line CI reads: "tests: N passed, N failed, N skipped" (lint, vitest and Playwright together).
     summary.push(countsLine("tests", total));
   } finally {
     if (server?.pid) {

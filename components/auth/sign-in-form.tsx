@@ -13,6 +13,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   // Marks the form as interactive, so browser tests (and impatient people) never type into a
   // form whose submit handler is not attached yet.
   const [ready, setReady] = useState(false);
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- the one re-render after hydration is the signal itself
   useEffect(() => setReady(true), []);
 
   async function submit(event: React.FormEvent<HTMLFormElement>) {

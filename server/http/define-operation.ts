@@ -68,7 +68,7 @@ export type Operation<Query extends QuerySchema = QuerySchema, Body = unknown, R
   }
 >;
 
-export type AnyOperation = Operation<QuerySchema, any, ResponseComponentName, boolean, boolean>;
+export type AnyOperation = Operation<QuerySchema, unknown, ResponseComponentName, boolean, boolean>;
 
 /** What every authenticated route can answer, before or around its own logic. */
 export const authenticatedRouteErrors: readonly ErrorCode[] = ["ERR1002", "ERR1003", "ERR1005", "ERR1007", "ERR5000"];

@@ -64,8 +64,8 @@ export function s3Storage(config: S3Config): OutputStorage {
       : `${endpoint.protocol}//${config.bucket}.${endpoint.host}${basePath}/${path}`;
   }
 
-  /** One signed request; `use` reads what it needs from the response within the timeout. */
-  async function send<T>(method: string, key: string, init: { body?: Uint8Array; headers?: Record<string, string> }, use: (response: Response) => Promise<T>): Promise<T> {
+  /** One signed request; `read` takes what it needs from the response within the timeout. */
+  async function send<T>(method: string, key: string, init: { body?: Uint8Array; headers?: Record<string, string> }, read: (response: Response) => Promise<T>): Promise<T> {
     const url = objectUrl(key);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error(`S3 ${method} ${key} timed out after ${REQUEST_TIMEOUT_MS} ms`)), REQUEST_TIMEOUT_MS);
@@ -73,7 +73,7 @@ export function s3Storage(config: S3Config): OutputStorage {
       // fetch takes views over an ArrayBuffer only; a SharedArrayBuffer-backed view is copied.
       const body = init.body && (init.body.buffer instanceof ArrayBuffer ? (init.body as Uint8Array<ArrayBuffer>) : new Uint8Array(init.body));
       const response = await client.fetch(url, { method, headers: init.headers, body, signal: controller.signal });
-      return await use(response);
+      return await read(response);
     } finally {
       clearTimeout(timer);
     }

@@ -39,9 +39,9 @@ export function findOptionalAccountArguments(program: ts.Program, files: string[
   const findings: string[] = [];
   for (const file of files) {
     const source = program.getSourceFile(file);
-    const module = source && checker.getSymbolAtLocation(source);
-    if (!source || !module) continue;
-    for (const exported of checker.getExportsOfModule(module)) {
+    const moduleSymbol = source && checker.getSymbolAtLocation(source);
+    if (!source || !moduleSymbol) continue;
+    for (const exported of checker.getExportsOfModule(moduleSymbol)) {
       const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
       // Re-exports are checked where they are declared.
       if (!(symbol.flags & ts.SymbolFlags.Value) || !symbol.declarations?.some((declaration) => declaration.getSourceFile() === source)) continue;

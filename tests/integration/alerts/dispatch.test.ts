@@ -18,7 +18,7 @@ import { recordingEventSink } from "@/tests/support/event-sink";
 // `credits.low_balance` webhook event (a delivery per subscribed endpoint, a dead letter for a
 // disabled one), the dispatched marker, and the sweep that catches alerts whose event was lost.
 
-const { sink, sent } = recordingEventSink();
+const { sink } = recordingEventSink();
 const txOptions = { maxWait: 60_000, timeout: 60_000 };
 const saved = { ...process.env };
 let resend: ResendFake;
