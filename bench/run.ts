@@ -24,7 +24,10 @@ const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 
 async function waitForServer(url: string, child: ChildProcess) {
   for (let i = 0; i < 480; i += 1) {
     if (child.exitCode !== null) throw new Error(`app exited with ${child.exitCode}`);
-    const status = await fetch(`${url}/v1/status`).then((response) => response.status, () => 0);
+    const status = await fetch(`${url}/v1/status`).then(
+      (response) => response.status,
+      () => 0,
+    );
     if (status === 401) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -47,7 +50,18 @@ async function main() {
     fs.rmSync(path.join(dataDir, "app"), { recursive: true, force: true });
     // NODE_ENV=test only so the webhook receiver on 127.0.0.1 is allowed (WEBHOOK_ALLOW_LOOPBACK);
     // Next still serves its production build.
-    const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: path.join(dataDir, "app"), PORT: String(port), HOST: "127.0.0.1", APP_URL: baseUrl, NODE_ENV: "test" as const, WEBHOOK_ALLOW_LOOPBACK: "1", AUTH_SECRET: randomBytes(32).toString("base64url"), LOG_LEVEL: "error" };
+    const env = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: path.join(dataDir, "app"),
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      APP_URL: baseUrl,
+      NODE_ENV: "test" as const,
+      WEBHOOK_ALLOW_LOOPBACK: "1",
+      AUTH_SECRET: randomBytes(32).toString("base64url"),
+      LOG_LEVEL: "error",
+    };
     app = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "inherit", "inherit"], detached: true });
     await waitForServer(baseUrl, app);
 
@@ -68,7 +82,11 @@ async function main() {
 
     const common = { connections: CONNECTIONS, duration: DURATION_S };
     const baseline = await cannon({ ...common, url: `${baseUrl}/v1/bench-baseline-not-a-route` });
-    const status = await cannon({ ...common, url: `${baseUrl}/v1/status`, requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${keys[Math.floor(Math.random() * keys.length)]}` } }) }] });
+    const status = await cannon({
+      ...common,
+      url: `${baseUrl}/v1/status`,
+      requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${keys[Math.floor(Math.random() * keys.length)]}` } }) }],
+    });
     let counter = 0;
     const create = await cannon({
       ...common,
@@ -119,11 +137,17 @@ async function main() {
     const key = keys[0]!;
     for (let index = 0; index < LATENCY_SAMPLES; index += 1) {
       const started = performance.now();
-      const reply = await fetch(`${baseUrl}/v1/generate/image/darkroom/lumen-image`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ generation_prompt: `latency ${index}`, generation_provider_order: "local" }) });
+      const reply = await fetch(`${baseUrl}/v1/generate/image/darkroom/lumen-image`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ generation_prompt: `latency ${index}`, generation_provider_order: "local" }),
+      });
       const { data } = (await reply.json()) as { data: { generation_id: string } };
       generationIds.push(data.generation_id);
       while (true) {
-        const record = (await (await fetch(`${baseUrl}/v1/content/${data.generation_id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { generation_status: string; generation_metrics_total_time: number } };
+        const record = (await (await fetch(`${baseUrl}/v1/content/${data.generation_id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+          data: { generation_status: string; generation_metrics_total_time: number };
+        };
         if (["succeeded", "failed", "canceled"].includes(record.data.generation_status)) {
           observed.push(performance.now() - started);
           serverSide.push(record.data.generation_metrics_total_time * 1000);
@@ -150,8 +174,21 @@ async function main() {
       machine: { cores: (await import("node:os")).cpus().length, node: process.version },
       settings: { duration_s: DURATION_S, connections: CONNECTIONS, accounts: ACCOUNTS, latency_samples: LATENCY_SAMPLES },
       baseline_bare_route: { requests_per_s: round(baseline.requests.average), latency_p50_ms: baseline.latency.p50, latency_p99_ms: baseline.latency.p99 },
-      status_route: { requests_per_s: round(status.requests.average), latency_p50_ms: status.latency.p50, latency_p99_ms: status.latency.p99, non2xx: status.non2xx, ratio_to_baseline: round(status.requests.average / baseline.requests.average, 3) },
-      create_route: { requests_per_s: round(create.requests.average), accepted_2xx: create["2xx"], non2xx: create.non2xx, latency_p50_ms: create.latency.p50, latency_p99_ms: create.latency.p99, ratio_to_baseline: round(create.requests.average / baseline.requests.average, 3) },
+      status_route: {
+        requests_per_s: round(status.requests.average),
+        latency_p50_ms: status.latency.p50,
+        latency_p99_ms: status.latency.p99,
+        non2xx: status.non2xx,
+        ratio_to_baseline: round(status.requests.average / baseline.requests.average, 3),
+      },
+      create_route: {
+        requests_per_s: round(create.requests.average),
+        accepted_2xx: create["2xx"],
+        non2xx: create.non2xx,
+        latency_p50_ms: create.latency.p50,
+        latency_p99_ms: create.latency.p99,
+        ratio_to_baseline: round(create.requests.average / baseline.requests.average, 3),
+      },
       after_burst: Object.fromEntries(drained.map((row) => [row.status, row._count])),
       burst_drain_ms: { generations_terminal: round(generationsTerminalMs, 0), executor_runs_done: round(executorIdleMs, 0) },
       create_to_succeeded_ms: {

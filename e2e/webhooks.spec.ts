@@ -68,17 +68,23 @@ function signatureIsValid(header: string | string[] | undefined, secret: string,
 async function nextDeliveryId(receiver: Awaited<ReturnType<typeof startReceiver>>, seen: string[]): Promise<string> {
   let fresh: string | undefined;
   await expect
-    .poll(() => {
-      fresh = receiver.deliveryIds().find((id) => !seen.includes(id));
-      return fresh;
-    }, { timeout: 20_000 })
+    .poll(
+      () => {
+        fresh = receiver.deliveryIds().find((id) => !seen.includes(id));
+        return fresh;
+      },
+      { timeout: 20_000 },
+    )
     .toBeTruthy();
   seen.push(fresh as string);
   return fresh as string;
 }
 
 function deliveryRow(page: Page, deliveryId: string) {
-  return page.getByRole("region", { name: "Deliveries" }).getByRole("row").filter({ has: page.getByRole("button", { name: `Open webhook.test delivery ${deliveryId}` }) });
+  return page
+    .getByRole("region", { name: "Deliveries" })
+    .getByRole("row")
+    .filter({ has: page.getByRole("button", { name: `Open webhook.test delivery ${deliveryId}` }) });
 }
 
 /** What the member test needs from the owner's. */

@@ -26,9 +26,7 @@ export async function seedDemo() {
   }
   const accountId = membership.accountId;
 
-  const keyStillWorks =
-    remembered?.accountId === accountId &&
-    (await db.apiKey.count({ where: { hash: hashApiKey(remembered.key), status: "active", accountId } })) === 1;
+  const keyStillWorks = remembered?.accountId === accountId && (await db.apiKey.count({ where: { hash: hashApiKey(remembered.key), status: "active", accountId } })) === 1;
   if (!keyStillWorks) {
     const key = await db.$transaction((tx) => createApiKey(tx, { accountId, name: "Demo key", preset: "full", actor: "system" }));
     remembered = { accountId, key: key.key };

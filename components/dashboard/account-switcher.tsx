@@ -21,18 +21,11 @@ export function AccountSwitcher({ accounts, current }: { accounts: AccountChoice
         </span>
         <span className="min-w-0 flex-1">
           <span className="block truncate text-sm font-medium text-zinc-900">{selected?.name ?? "Account"}</span>
-          <span className="block truncate text-xs text-zinc-500 capitalize">
-            {selected ? `${selected.plan} · ${roleLabels[selected.role]}` : ""}
-          </span>
+          <span className="block truncate text-xs text-zinc-500 capitalize">{selected ? `${selected.plan} · ${roleLabels[selected.role]}` : ""}</span>
         </span>
         <ChevronsUpDown className="size-4 text-zinc-400" aria-hidden />
       </div>
-      <select
-        aria-label="Account"
-        value={current}
-        onChange={(event) => router.push(`/dashboard/${event.target.value}`)}
-        className="absolute inset-0 cursor-pointer opacity-0"
-      >
+      <select aria-label="Account" value={current} onChange={(event) => router.push(`/dashboard/${event.target.value}`)} className="absolute inset-0 cursor-pointer opacity-0">
         {accounts.map((account) => (
           <option key={account.accountId} value={account.accountId}>
             {account.name} ({roleLabels[account.role]})

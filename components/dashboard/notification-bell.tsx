@@ -14,9 +14,7 @@ export function NotificationBell({ accountId }: { accountId: string }) {
   const [open, setOpen] = useState(false);
   const panel = useRef<HTMLDivElement>(null);
   const list = useQuery(trpc.notifications.list.queryOptions({ accountId }, { refetchInterval: 30_000 }));
-  const markRead = useMutation(
-    trpc.notifications.markRead.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.notifications.list.queryKey({ accountId }) }) }),
-  );
+  const markRead = useMutation(trpc.notifications.markRead.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.notifications.list.queryKey({ accountId }) }) }));
 
   useEffect(() => {
     if (!open) return;
@@ -43,7 +41,10 @@ export function NotificationBell({ accountId }: { accountId: string }) {
       >
         <Bell className="size-[18px]" aria-hidden />
         {unread > 0 ? (
-          <span data-testid="notification-count" className="absolute top-1 right-1 flex min-w-4 items-center justify-center rounded-full bg-red-600 px-1 text-[10px] leading-4 font-semibold text-white">
+          <span
+            data-testid="notification-count"
+            className="absolute top-1 right-1 flex min-w-4 items-center justify-center rounded-full bg-red-600 px-1 text-[10px] leading-4 font-semibold text-white"
+          >
             {unread > 9 ? "9+" : unread}
           </span>
         ) : null}

@@ -8,7 +8,6 @@ import { useTRPC } from "@/components/trpc/react";
 import { Card, CardBody, CardHeader, EmptyState, PageHeader, RelativeTime, Skeleton, Stat } from "@/components/ui";
 import { ActivityChart } from "./activity-chart";
 
-
 export function OverviewPage() {
   const { accountId, name } = useAccount();
   const trpc = useTRPC();
@@ -28,9 +27,19 @@ export function OverviewPage() {
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Stat label="Credit balance" icon={Coins} value={account.data ? formatCredits(account.data.creditBalance) : <Skeleton className="h-7 w-24" />} hint="1 credit = 1 USD" />
-        <Stat label="Plan" icon={Sparkles} value={account.data ? <span className="capitalize">{account.data.plan}</span> : <Skeleton className="h-7 w-20" />} hint="Limits and retention follow the plan" />
+        <Stat
+          label="Plan"
+          icon={Sparkles}
+          value={account.data ? <span className="capitalize">{account.data.plan}</span> : <Skeleton className="h-7 w-20" />}
+          hint="Limits and retention follow the plan"
+        />
         <Stat label="Generations, 30 days" icon={BarChart3} value={daily.data ? totals.generations.toLocaleString("en") : <Skeleton className="h-7 w-16" />} hint={daily.data ? successRate : " "} />
-        <Stat label="Spent, 30 days" icon={Activity} value={daily.data ? formatCredits(totals.charged) : <Skeleton className="h-7 w-16" />} hint={account.data ? `Region ${account.data.region.toUpperCase()}` : " "} />
+        <Stat
+          label="Spent, 30 days"
+          icon={Activity}
+          value={daily.data ? formatCredits(totals.charged) : <Skeleton className="h-7 w-16" />}
+          hint={account.data ? `Region ${account.data.region.toUpperCase()}` : " "}
+        />
       </div>
 
       <Card>

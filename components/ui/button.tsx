@@ -25,11 +25,7 @@ const sizes: Record<ButtonSize, string> = {
 };
 
 /** Classes for anything that should look like a button, e.g. a Next `<Link>`. */
-export function buttonClassName(
-  variant: ButtonVariant = "primary",
-  size: ButtonSize = "md",
-  className?: string,
-): string {
+export function buttonClassName(variant: ButtonVariant = "primary", size: ButtonSize = "md", className?: string): string {
   return cn(base, variants[variant], sizes[size], className);
 }
 
@@ -40,24 +36,9 @@ export type ButtonProps = ComponentProps<"button"> & {
   loading?: boolean;
 };
 
-export function Button({
-  variant = "primary",
-  size = "md",
-  loading = false,
-  disabled,
-  type = "button",
-  className,
-  children,
-  ...props
-}: ButtonProps) {
+export function Button({ variant = "primary", size = "md", loading = false, disabled, type = "button", className, children, ...props }: ButtonProps) {
   return (
-    <button
-      type={type}
-      disabled={disabled || loading}
-      aria-busy={loading || undefined}
-      className={buttonClassName(variant, size, className)}
-      {...props}
-    >
+    <button type={type} disabled={disabled || loading} aria-busy={loading || undefined} className={buttonClassName(variant, size, className)} {...props}>
       {loading && <Loader2 aria-hidden className="animate-spin" />}
       {children}
     </button>

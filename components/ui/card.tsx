@@ -2,12 +2,7 @@ import type { ComponentProps, ReactNode } from "react";
 import { cn } from "./cn";
 
 export function Card({ className, ...props }: ComponentProps<"div">) {
-  return (
-    <div
-      className={cn("rounded-lg border border-zinc-200 bg-white text-sm shadow-xs", className)}
-      {...props}
-    />
-  );
+  return <div className={cn("rounded-lg border border-zinc-200 bg-white text-sm shadow-xs", className)} {...props} />;
 }
 
 export type CardHeaderProps = Omit<ComponentProps<"div">, "title"> & {
@@ -19,10 +14,7 @@ export type CardHeaderProps = Omit<ComponentProps<"div">, "title"> & {
 
 export function CardHeader({ title, description, actions, className, children, ...props }: CardHeaderProps) {
   return (
-    <div
-      className={cn("flex items-start justify-between gap-4 border-b border-zinc-200 px-5 py-4", className)}
-      {...props}
-    >
+    <div className={cn("flex items-start justify-between gap-4 border-b border-zinc-200 px-5 py-4", className)} {...props}>
       <div className="min-w-0 space-y-1">
         <h2 className="text-sm font-semibold text-zinc-900">{title}</h2>
         {description && <p className="text-sm text-zinc-500">{description}</p>}
@@ -38,13 +30,5 @@ export function CardBody({ className, ...props }: ComponentProps<"div">) {
 }
 
 export function CardFooter({ className, ...props }: ComponentProps<"div">) {
-  return (
-    <div
-      className={cn(
-        "flex items-center justify-end gap-2 rounded-b-lg border-t border-zinc-200 bg-zinc-50 px-5 py-3 text-zinc-500",
-        className,
-      )}
-      {...props}
-    />
-  );
+  return <div className={cn("flex items-center justify-end gap-2 rounded-b-lg border-t border-zinc-200 bg-zinc-50 px-5 py-3 text-zinc-500", className)} {...props} />;
 }

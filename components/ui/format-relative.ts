@@ -9,11 +9,7 @@ const units: ReadonlyArray<readonly [Intl.RelativeTimeFormatUnit, number]> = [
 ];
 
 /** "3 minutes ago" / "in 2 hours"; anything within 45 s is "now". */
-export function formatRelative(
-  time: number,
-  now: number = Date.now(),
-  format: Intl.RelativeTimeFormatStyle = "long",
-): string {
+export function formatRelative(time: number, now: number = Date.now(), format: Intl.RelativeTimeFormatStyle = "long"): string {
   const formatter = new Intl.RelativeTimeFormat("en", { numeric: "auto", style: format });
   const seconds = (time - now) / 1000;
   for (const [unit, size] of units) {

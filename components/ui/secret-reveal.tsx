@@ -22,11 +22,7 @@ export function SecretReveal({ label, value, className }: SecretRevealProps) {
         {label}
       </div>
       <div className="flex items-center gap-1 rounded-md border border-zinc-200 bg-zinc-50 py-1 pr-1 pl-3">
-        <code
-          ref={valueRef}
-          aria-labelledby={labelId}
-          className="min-w-0 flex-1 font-mono text-[13px] break-all text-zinc-900 select-all"
-        >
+        <code ref={valueRef} aria-labelledby={labelId} className="min-w-0 flex-1 font-mono text-[13px] break-all text-zinc-900 select-all">
           {value}
         </code>
         <CopyButton value={value} selectTarget={valueRef} label={`Copy ${label}`} />

@@ -24,13 +24,7 @@ export function TR({ className, ...props }: ComponentProps<"tr">) {
 }
 
 export function TH({ className, scope = "col", ...props }: ComponentProps<"th">) {
-  return (
-    <th
-      scope={scope}
-      className={cn("h-10 px-4 text-xs font-medium whitespace-nowrap text-zinc-500", className)}
-      {...props}
-    />
-  );
+  return <th scope={scope} className={cn("h-10 px-4 text-xs font-medium whitespace-nowrap text-zinc-500", className)} {...props} />;
 }
 
 export function TD({ className, ...props }: ComponentProps<"td">) {

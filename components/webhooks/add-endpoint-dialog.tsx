@@ -80,8 +80,8 @@ export function AddEndpointDialog({ accountId, open, onOpenChange }: { accountId
           </div>
           <SecretReveal label="Signing secret" value={created.secret} />
           <p className="text-xs text-zinc-500">
-            Every request carries <code className="font-mono text-zinc-700">X-Service-Signature: t=…,v1=…</code>, an HMAC-SHA256 of <code className="font-mono text-zinc-700">t.rawBody</code>{" "}
-            keyed with this secret. If you lose it, roll a new one from the endpoint&apos;s page.
+            Every request carries <code className="font-mono text-zinc-700">X-Service-Signature: t=…,v1=…</code>, an HMAC-SHA256 of <code className="font-mono text-zinc-700">t.rawBody</code> keyed
+            with this secret. If you lose it, roll a new one from the endpoint&apos;s page.
           </p>
         </div>
       </Dialog>

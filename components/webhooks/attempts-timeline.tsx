@@ -16,7 +16,9 @@ function offsetText(ms: number): string {
 
 export function AttemptsTimeline({ attempts, waiting }: { attempts: WebhookDeliveryAttempt[]; waiting: boolean }) {
   if (attempts.length === 0) {
-    return <p className="rounded-md border border-dashed border-zinc-200 px-4 py-5 text-center text-sm text-zinc-500">{waiting ? "The first attempt is about to be made…" : "No attempts were made."}</p>;
+    return (
+      <p className="rounded-md border border-dashed border-zinc-200 px-4 py-5 text-center text-sm text-zinc-500">{waiting ? "The first attempt is about to be made…" : "No attempts were made."}</p>
+    );
   }
   return (
     <ol className="relative space-y-4 before:absolute before:top-2 before:bottom-2 before:left-[9px] before:w-px before:bg-zinc-200">
@@ -45,9 +47,7 @@ export function AttemptsTimeline({ attempts, waiting }: { attempts: WebhookDeliv
                   {index > 0 && <span className="ml-1.5 text-zinc-400">{offsetText(Math.max(0, at.getTime() - first))}</span>}
                 </time>
               </div>
-              {attempt.error !== null && !(attempt.status_code !== null && attempt.error === `HTTP ${attempt.status_code}`) && (
-                <p className="text-xs break-words text-red-700">{attempt.error}</p>
-              )}
+              {attempt.error !== null && !(attempt.status_code !== null && attempt.error === `HTTP ${attempt.status_code}`) && <p className="text-xs break-words text-red-700">{attempt.error}</p>}
               {attempt.response_snippet !== null && (
                 <pre className="max-h-28 overflow-auto rounded-md border border-zinc-200 bg-zinc-50 px-2.5 py-1.5 font-mono text-xs break-all whitespace-pre-wrap text-zinc-700">
                   {attempt.response_snippet}

@@ -63,9 +63,7 @@ export function DeadLettersCard({ webhookId, waitingOnly = false, isEnabled, onO
       <CardHeader
         title="Dead letters"
         description={
-          waitingOnly
-            ? "Events that arrived while an endpoint was disabled, waiting to be replayed."
-            : "Events that arrived while this endpoint was disabled. Replay them once it is enabled again."
+          waitingOnly ? "Events that arrived while an endpoint was disabled, waiting to be replayed." : "Events that arrived while this endpoint was disabled. Replay them once it is enabled again."
         }
         actions={waitingOnly && total > 0 ? <Badge tone="amber">{total.toLocaleString("en")} waiting</Badge> : null}
       />
@@ -82,7 +80,11 @@ export function DeadLettersCard({ webhookId, waitingOnly = false, isEnabled, onO
           icon={Archive}
           className="py-8"
           title="No dead letters"
-          description={waitingOnly ? "Nothing is waiting. Events for a disabled endpoint are kept here so you can replay them later." : "Events that reach this endpoint while it is disabled are kept here, so nothing is lost."}
+          description={
+            waitingOnly
+              ? "Nothing is waiting. Events for a disabled endpoint are kept here so you can replay them later."
+              : "Events that reach this endpoint while it is disabled are kept here, so nothing is lost."
+          }
         />
       ) : (
         <>
@@ -121,7 +123,11 @@ export function DeadLettersCard({ webhookId, waitingOnly = false, isEnabled, onO
                         <span className="inline-flex items-center gap-2">
                           <Badge tone="green">Replayed</Badge>
                           {letter.replay_delivery_id && (
-                            <button type="button" className="text-xs font-medium whitespace-nowrap text-zinc-700 underline-offset-2 hover:underline" onClick={() => onOpenDelivery(letter.replay_delivery_id as string)}>
+                            <button
+                              type="button"
+                              className="text-xs font-medium whitespace-nowrap text-zinc-700 underline-offset-2 hover:underline"
+                              onClick={() => onOpenDelivery(letter.replay_delivery_id as string)}
+                            >
                               View delivery
                             </button>
                           )}

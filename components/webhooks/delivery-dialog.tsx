@@ -151,4 +151,3 @@ function Fact({ label, className, children }: { label: string; className?: strin
     </div>
   );
 }
-

@@ -22,7 +22,11 @@ const valid =
 export function SigningCard() {
   return (
     <Card>
-      <CardHeader title="Verifying requests" description="Every request is signed with this endpoint's secret, so your receiver can reject anything that did not come from Darkroom." actions={<ShieldCheck className="size-4 text-zinc-400" aria-hidden />} />
+      <CardHeader
+        title="Verifying requests"
+        description="Every request is signed with this endpoint's secret, so your receiver can reject anything that did not come from Darkroom."
+        actions={<ShieldCheck className="size-4 text-zinc-400" aria-hidden />}
+      />
       <CardBody className="grid gap-6 md:grid-cols-2">
         <div className="space-y-4">
           <code className="block rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-mono text-xs break-all text-zinc-800">X-Service-Signature: t=&lt;unix seconds&gt;,v1=&lt;hex&gt;</code>
@@ -38,8 +42,8 @@ export function SigningCard() {
             </li>
           </ol>
           <p className="text-xs text-zinc-500">
-            Also sent: <code className="font-mono">X-Service-Event</code>, <code className="font-mono">X-Service-Timestamp</code> and <code className="font-mono">X-Service-Delivery-Id</code>. The secret is shown only when the
-            endpoint is created and when its secret is rolled.
+            Also sent: <code className="font-mono">X-Service-Event</code>, <code className="font-mono">X-Service-Timestamp</code> and <code className="font-mono">X-Service-Delivery-Id</code>. The
+            secret is shown only when the endpoint is created and when its secret is rolled.
           </p>
         </div>
         <div className="min-w-0 space-y-1.5">

@@ -40,7 +40,7 @@ export function WebhooksPage() {
       <PageHeader
         title="Webhooks"
         description="Signed HTTPS requests to your servers when generations start, finish or fail, and when credits run low."
-        actions={isOwner ? (hasEndpoints ? addButton : null) : <OwnerOnlyNote />}
+        actions={isOwner ? hasEndpoints ? addButton : null : <OwnerOnlyNote />}
       />
 
       <Card>

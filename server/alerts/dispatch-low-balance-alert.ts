@@ -100,9 +100,7 @@ export async function markLowBalanceAlertDispatched(alert: LowBalanceAlert): Pro
   });
 }
 
-export type DispatchResult =
-  | { status: "dispatched"; emails: SendEmailResult[] }
-  | { status: "skipped"; reason: "not_found" | "already_dispatched" };
+export type DispatchResult = { status: "dispatched"; emails: SendEmailResult[] } | { status: "skipped"; reason: "not_found" | "already_dispatched" };
 
 /** The whole dispatch in one call (the sweep, tests). The Inngest function runs the same parts as steps. */
 export async function dispatchLowBalanceAlert(notificationId: string): Promise<DispatchResult> {

@@ -8,11 +8,7 @@ import { providerStatus, type DeliveryMethod, type ProviderDefinition, type Prov
 // The /v1/library entries, field for field as the spec names them. The routes wrap these in
 // `{models_total, models}` and `{providers_total, providers}`.
 
-export type SpecificField =
-  | "generation_duration"
-  | "generation_resolution"
-  | "generation_generate_audio"
-  | "generation_input_file_last_content";
+export type SpecificField = "generation_duration" | "generation_resolution" | "generation_generate_audio" | "generation_input_file_last_content";
 
 /** Allowed values of the model-specific fields; a free-form URL field has none to list. */
 export type SpecificSchemaOptions = {
@@ -108,11 +104,7 @@ export function shapeLibraryModel(model: ModelDefinition): LibraryModelEntry {
  * `configuredProviders` holds the ids whose credentials the env provides; `settings` what else
  * the env decides about the adapters (by default, what they do with no optional setting).
  */
-export function shapeLibraryProvider(
-  provider: ProviderDefinition,
-  configuredProviders: ReadonlySet<string>,
-  settings: ImplementationSettings = { replicateWebhooks: false },
-): LibraryProviderEntry {
+export function shapeLibraryProvider(provider: ProviderDefinition, configuredProviders: ReadonlySet<string>, settings: ImplementationSettings = { replicateWebhooks: false }): LibraryProviderEntry {
   const implementation = providerImplementation(provider.id, settings);
   const supported = modelsForProvider(provider.id);
   return {

@@ -24,13 +24,7 @@ export type ProviderDefinition = {
   credentialEnv: string | null;
 };
 
-const allCapabilities: readonly ProviderCapability[] = [
-  "text-to-image",
-  "image-to-image",
-  "text-to-video",
-  "image-to-video",
-  "audio",
-];
+const allCapabilities: readonly ProviderCapability[] = ["text-to-image", "image-to-image", "text-to-video", "image-to-video", "audio"];
 
 // Two built-in providers serving the same models, so failover can be exercised offline.
 const local: ProviderDefinition = {

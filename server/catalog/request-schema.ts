@@ -39,12 +39,9 @@ function buildSchema(model: ModelDefinition) {
     generation_provider_order: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(500).optional(),
     generation_input_file: !input ? unsupported() : input.required ? inputFiles(input.max) : inputFiles(input.max).optional(),
     generation_input_file_last_content: video?.lastFrame ? fileUrl().optional() : unsupported(),
-    generation_duration: video
-      ? z.literal(video.durations, { error: required(`must be one of ${video.durations.join(", ")}`) })
-      : unsupported(),
+    generation_duration: video ? z.literal(video.durations, { error: required(`must be one of ${video.durations.join(", ")}`) }) : unsupported(),
     generation_resolution: video ? oneOf(resolutionIds(video.resolutions)).default(video.defaultResolution) : unsupported(),
-    generation_generate_audio:
-      video && video.audioPerSecondMillis !== null ? z.boolean({ error: "must be true or false" }).default(false) : unsupported(),
+    generation_generate_audio: video && video.audioPerSecondMillis !== null ? z.boolean({ error: "must be true or false" }).default(false) : unsupported(),
   };
   return z.strictObject(shape, { error: (issue) => (issue.code === "invalid_type" ? "must be a JSON object" : undefined) });
 }

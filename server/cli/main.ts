@@ -94,7 +94,8 @@ const commands: Record<string, Command> = {
     prepare(flags) {
       const keyId = uuidFlag(flags, "key-id");
       const hours = flags["grace-hours"];
-      if (hours !== undefined && !/^\d{1,3}$/.test(hours)) throw invalidRequest("--grace-hours must be a whole number of hours from 1 to 168.", [{ field: "grace-hours", message: "must be an integer from 1 to 168" }]);
+      if (hours !== undefined && !/^\d{1,3}$/.test(hours))
+        throw invalidRequest("--grace-hours must be a whole number of hours from 1 to 168.", [{ field: "grace-hours", message: "must be an integer from 1 to 168" }]);
       return async (tx) => {
         const rotated = await rotateApiKey(tx, OPERATOR, { keyId, graceHours: hours === undefined ? undefined : Number(hours), actor: ACTOR });
         return { apikey_id: rotated.apikey_id, key: rotated.key, old_key_valid_until: rotated.old_key_valid_until };

@@ -8,8 +8,7 @@ import { decimalToMillis, type Millicredits } from "./money";
 // and whether it was already settled. Exactly one of charge and refund ever follows a reserve.
 
 export type Reservation =
-  | { state: "not_reserved"; balanceMillis: Millicredits }
-  | { state: "charged" | "refunded" | "open"; balanceMillis: Millicredits; amountMillis: Millicredits; modelIdentifier: string | null };
+  { state: "not_reserved"; balanceMillis: Millicredits } | { state: "charged" | "refunded" | "open"; balanceMillis: Millicredits; amountMillis: Millicredits; modelIdentifier: string | null };
 
 export async function findReservation(tx: Tx, accountId: string, generationId: string): Promise<Reservation> {
   if (!z.guid().safeParse(generationId).success) {

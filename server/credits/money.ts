@@ -4,7 +4,6 @@ import { invalidRequest } from "../http/errors";
 // millicredits (1 credit = 1000) so sums and products never pick up binary-float drift. The
 // database keeps NUMERIC(12,3) (Prisma Decimal); conversions go through decimal text only.
 
-
 /** An integer count of thousandths of a credit. */
 export type Millicredits = number;
 
@@ -18,9 +17,7 @@ export function parseCreditsToMillis(value: string | number, field = "amount"): 
   const text = typeof value === "number" ? String(value) : value.trim();
   const match = creditsPattern.exec(text);
   if (!match) {
-    throw invalidRequest(`${field} must be a non-negative amount with at most 3 decimals.`, [
-      { field, message: "must be a non-negative amount with at most 3 decimals" },
-    ]);
+    throw invalidRequest(`${field} must be a non-negative amount with at most 3 decimals.`, [{ field, message: "must be a non-negative amount with at most 3 decimals" }]);
   }
   const whole = Number(match[1]);
   const thousandths = Number((match[2] ?? "").padEnd(3, "0"));
@@ -41,8 +38,6 @@ export function formatCredits(millis: Millicredits): number {
 export function usd(amount: string): Millicredits {
   return parseCreditsToMillis(amount, "catalog price");
 }
-
-
 
 /** NUMERIC(12,3) holds at most 999,999,999.999 credits. */
 export const MAX_BALANCE_MILLIS: Millicredits = 999_999_999_999;

@@ -12,9 +12,7 @@ import { resendClient } from "./resend-client";
 const SEND_TIMEOUT_MS = 10_000;
 
 export type SendEmailResult =
-  | { status: "sent"; via: "resend" | "dev_outbox"; providerId: string | null }
-  | { status: "failed"; error: string }
-  | { status: "skipped"; reason: "not_found" | "already_sent" | "already_failed" };
+  { status: "sent"; via: "resend" | "dev_outbox"; providerId: string | null } | { status: "failed"; error: string } | { status: "skipped"; reason: "not_found" | "already_sent" | "already_failed" };
 
 /** Resend could not take it now (rate limit, quota, outage, timeout): the row stays queued. */
 export class EmailRetryableError extends Error {

@@ -55,6 +55,10 @@ export async function concurrencyRetryAfter(database: Db, accountId: string, med
     where: { accountId, mediaKind, status: { in: ["pending", "processing"] } },
     select: { modelIdentifier: true, createdAt: true },
   });
-  const typical = await typicalRunSeconds(database, inFlight.map((generation) => generation.modelIdentifier), now);
+  const typical = await typicalRunSeconds(
+    database,
+    inFlight.map((generation) => generation.modelIdentifier),
+    now,
+  );
   return estimateRetryAfterSeconds(inFlight, typical, now);
 }

@@ -13,7 +13,10 @@ export function parseProviderOrder(model: ModelDefinition, raw: string | undefin
   if (raw === undefined || raw.trim().toLowerCase() === "fastest") {
     return model.providers.length > 1 ? { mode: "fastest" } : { mode: "explicit", providers: [...model.providers] };
   }
-  const names = raw.split(",").map((name) => name.trim()).filter(Boolean);
+  const names = raw
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   const allowed = model.providers as readonly string[];
   const unknown = names.filter((name) => !allowed.includes(name));
   if (names.length === 0 || unknown.length > 0) {

@@ -35,7 +35,10 @@ export function clientIpOf(request: Request): string {
   const socketIp = normalizeIp(request.headers.get(CLIENT_IP_HEADER) ?? "") ?? "0.0.0.0";
   const trusted = parseRanges(env().TRUSTED_PROXIES);
   if (trusted.length === 0 || !inRanges(socketIp, trusted)) return socketIp;
-  const forwarded = (request.headers.get("x-forwarded-for") ?? "").split(",").map((part) => normalizeIp(part)).filter((ip): ip is string => ip !== null);
+  const forwarded = (request.headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((part) => normalizeIp(part))
+    .filter((ip): ip is string => ip !== null);
   for (let index = forwarded.length - 1; index >= 0; index -= 1) {
     const hop = forwarded[index]!;
     if (!inRanges(hop, trusted)) return hop;

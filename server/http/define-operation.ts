@@ -55,7 +55,13 @@ export type OperationDefinition<Query extends QuerySchema, Body, Response extend
   errors: readonly ErrorCode[];
 };
 
-export type Operation<Query extends QuerySchema = QuerySchema, Body = unknown, Response extends ResponseComponentName = ResponseComponentName, Paginated extends boolean = boolean, Idempotent extends boolean = boolean> = Readonly<
+export type Operation<
+  Query extends QuerySchema = QuerySchema,
+  Body = unknown,
+  Response extends ResponseComponentName = ResponseComponentName,
+  Paginated extends boolean = boolean,
+  Idempotent extends boolean = boolean,
+> = Readonly<
   Required<Pick<OperationDefinition<Query, Body, Response, Paginated, Idempotent>, "operationId" | "method" | "path" | "tag" | "summary" | "description" | "scope" | "errors">> & {
     bucket: RateLimitBucket;
     legacyPaths: readonly LegacyPath[];
@@ -77,9 +83,13 @@ export function pathParamsOf(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
 }
 
-export function defineOperation<Query extends QuerySchema = undefined, Body = never, Response extends ResponseComponentName = ResponseComponentName, Paginated extends boolean = false, Idempotent extends boolean = false>(
-  definition: OperationDefinition<Query, Body, Response, Paginated, Idempotent>,
-): Operation<Query, Body, Response, Paginated, Idempotent> {
+export function defineOperation<
+  Query extends QuerySchema = undefined,
+  Body = never,
+  Response extends ResponseComponentName = ResponseComponentName,
+  Paginated extends boolean = false,
+  Idempotent extends boolean = false,
+>(definition: OperationDefinition<Query, Body, Response, Paginated, Idempotent>): Operation<Query, Body, Response, Paginated, Idempotent> {
   return {
     ...definition,
     bucket: definition.bucket ?? "general",

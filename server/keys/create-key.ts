@@ -42,9 +42,7 @@ function validateKeyName(name: string): string {
   const trimmed = name.trim();
   const length = [...trimmed].length;
   if (length < 1 || length > MAX_KEY_NAME_LENGTH) {
-    throw invalidRequest(`The key name must be 1 to ${MAX_KEY_NAME_LENGTH} characters.`, [
-      { field: "name", message: `must be 1 to ${MAX_KEY_NAME_LENGTH} characters` },
-    ]);
+    throw invalidRequest(`The key name must be 1 to ${MAX_KEY_NAME_LENGTH} characters.`, [{ field: "name", message: `must be 1 to ${MAX_KEY_NAME_LENGTH} characters` }]);
   }
   return trimmed;
 }

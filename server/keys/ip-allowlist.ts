@@ -55,9 +55,7 @@ export function parseIpAllowlist(input: readonly unknown[] | null | undefined, f
   if (input === null || input === undefined) return null;
   if (!Array.isArray(input)) throw invalidRequest(`${field} must be a list of IP addresses or CIDRs, or null.`, [{ field, message: "must be a list or null" }]);
   if (input.length > MAX_ALLOWLIST_ENTRIES) {
-    throw invalidRequest(`${field} has ${input.length} entries; at most ${MAX_ALLOWLIST_ENTRIES} are allowed.`, [
-      { field, message: `at most ${MAX_ALLOWLIST_ENTRIES} entries` },
-    ]);
+    throw invalidRequest(`${field} has ${input.length} entries; at most ${MAX_ALLOWLIST_ENTRIES} are allowed.`, [{ field, message: `at most ${MAX_ALLOWLIST_ENTRIES} entries` }]);
   }
   const normalized: string[] = [];
   input.forEach((raw, index) => {
@@ -71,9 +69,7 @@ export function parseIpAllowlist(input: readonly unknown[] | null | undefined, f
     }
     const range = parseRange(entry);
     if (!range) {
-      throw invalidRequest(`IP allowlist entry "${entry}" is not an IPv4 or IPv6 address or CIDR.`, [
-        { field: entryField, message: "must be an IPv4 or IPv6 address or CIDR" },
-      ]);
+      throw invalidRequest(`IP allowlist entry "${entry}" is not an IPv4 or IPv6 address or CIDR.`, [{ field: entryField, message: "must be an IPv4 or IPv6 address or CIDR" }]);
     }
     const text = formatRange(range);
     if (!normalized.includes(text)) normalized.push(text);

@@ -81,7 +81,14 @@ export async function rotateApiKey(tx: Tx, scope: AccountScope, input: RotateApi
     category: "api_key",
     action: "api_key.rotated",
     description: `API key "${old.name}" (${old.prefix}) rotated to ${prefix}; the old key works until ${validUntil.toISOString()}`,
-    metadata: { apikey_id: replacement.id, apikey_prefix: prefix, replaced_apikey_id: old.id, replaced_apikey_prefix: old.prefix, grace_hours: graceHours, old_key_valid_until: validUntil.toISOString() },
+    metadata: {
+      apikey_id: replacement.id,
+      apikey_prefix: prefix,
+      replaced_apikey_id: old.id,
+      replaced_apikey_prefix: old.prefix,
+      grace_hours: graceHours,
+      old_key_valid_until: validUntil.toISOString(),
+    },
   });
 
   return {

@@ -132,7 +132,10 @@ export function checkDestinationUrl(input: string | URL, options: DestinationOpt
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new DestinationRefused("scheme_not_https", "The destination must use https");
   }
-  const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "").toLowerCase();
+  const hostname = url.hostname
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "")
+    .toLowerCase();
   const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
   const literalAddress = isIP(hostname) ? hostname : null;
   const isLocalhostName = hostname === "localhost" || hostname.endsWith(".localhost");

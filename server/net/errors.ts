@@ -1,28 +1,11 @@
 // What can go wrong when the service fetches a URL a customer gave it. Callers tell these apart:
 // a refusal is the customer's configuration, a timeout or a failure may pass on a retry.
 
-export type RefusalReason =
-  | "invalid_url"
-  | "scheme_not_https"
-  | "port_not_443"
-  | "credentials_in_url"
-  | "localhost"
-  | AddressClass;
+export type RefusalReason = "invalid_url" | "scheme_not_https" | "port_not_443" | "credentials_in_url" | "localhost" | AddressClass;
 
 /** Every class classifyAddress can answer except "public". */
 export type AddressClass =
-  | "invalid_address"
-  | "unspecified"
-  | "loopback"
-  | "private"
-  | "carrier_grade_nat"
-  | "link_local"
-  | "multicast"
-  | "broadcast"
-  | "reserved"
-  | "documentation"
-  | "benchmarking"
-  | "translated";
+  "invalid_address" | "unspecified" | "loopback" | "private" | "carrier_grade_nat" | "link_local" | "multicast" | "broadcast" | "reserved" | "documentation" | "benchmarking" | "translated";
 
 export class DestinationRefused extends Error {
   readonly reason: RefusalReason;

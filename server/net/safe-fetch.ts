@@ -48,12 +48,7 @@ export async function safeFetch(url: string | URL, options: SafeFetchOptions = {
   }
 }
 
-function request(
-  destination: Awaited<ReturnType<typeof resolveAndCheck>>,
-  options: SafeFetchOptions,
-  maxBytes: number,
-  signal: AbortSignal,
-): Promise<SafeFetchResponse> {
+function request(destination: Awaited<ReturnType<typeof resolveAndCheck>>, options: SafeFetchOptions, maxBytes: number, signal: AbortSignal): Promise<SafeFetchResponse> {
   const { url, hostname, port, addresses } = destination;
   const body = typeof options.body === "string" ? Buffer.from(options.body) : options.body;
   const headers: Record<string, string> = {};
@@ -67,7 +62,13 @@ function request(
       if (settled) return;
       settled = true;
       req.destroy();
-      reject(signal.aborted ? signal.reason : error instanceof DestinationRefused || error instanceof ResponseTooLarge ? error : new FetchFailed(`Request to ${url.host} failed: ${describe(error)}`, { cause: error }));
+      reject(
+        signal.aborted
+          ? signal.reason
+          : error instanceof DestinationRefused || error instanceof ResponseTooLarge
+            ? error
+            : new FetchFailed(`Request to ${url.host} failed: ${describe(error)}`, { cause: error }),
+      );
     };
 
     const transport = url.protocol === "https:" ? https : http;

@@ -88,7 +88,12 @@ const exampleDetails: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   ERR1008: { allowed_methods: ["GET"] },
   ERR1010: { generation_id: "0b9e3c1d-2f4a-4b6c-8d7e-1a2b3c4d5e6f", generation_status: "succeeded" },
   ERR1012: { model_identifier: "nobody/nothing" },
-  ERR4004: { provider_errors: [{ provider: "replicate", code: "ERR4001" }, { provider: "fal", code: "ERR4002" }] },
+  ERR4004: {
+    provider_errors: [
+      { provider: "replicate", code: "ERR4001" },
+      { provider: "fal", code: "ERR4002" },
+    ],
+  },
 };
 
 function exampleComponents() {

@@ -28,11 +28,7 @@ function queryParameters(entry: V1Operation) {
 }
 
 function parameters(entry: V1Operation) {
-  return [
-    ...entry.pathParams.map((name) => ref("parameters", pathParamComponent[name])),
-    ...queryParameters(entry),
-    ...(entry.idempotent ? [ref("parameters", "IdempotencyKey")] : []),
-  ];
+  return [...entry.pathParams.map((name) => ref("parameters", pathParamComponent[name])), ...queryParameters(entry), ...(entry.idempotent ? [ref("parameters", "IdempotencyKey")] : [])];
 }
 
 /** A body that passes the model's schema, for the request's examples. */
@@ -56,9 +52,7 @@ function requestBody(entry: V1Operation) {
     content: {
       "application/json": {
         schema: ref("schemas", mediaKindRequestComponentNames[entry.body]),
-        examples: Object.fromEntries(
-          models.map((model) => [model.identifier.replace(/[^A-Za-z0-9.-]/g, "_"), { summary: model.identifier, value: exampleGenerationBody(model.identifier) }]),
-        ),
+        examples: Object.fromEntries(models.map((model) => [model.identifier.replace(/[^A-Za-z0-9.-]/g, "_"), { summary: model.identifier, value: exampleGenerationBody(model.identifier) }])),
       },
     },
     "x-darkroom-models": Object.fromEntries(models.map((model) => [model.identifier, { $ref: `${COMPONENT_SCHEMA_PREFIX}${modelRequestComponentName(model)}` }])),

@@ -35,7 +35,12 @@ export async function handleProviderCallback(request: Request, provider: string)
     }
     const attempt = await db.providerAttempt.findFirst({ where: { provider, predictionId: parsed.predictionId }, select: { generationId: true } });
     if (attempt) {
-      await inngest.send(providerResultReceived.create({ generationId: attempt.generationId, provider, predictionId: parsed.predictionId }, { id: `provider-result:${provider}:${parsed.predictionId}:${parsed.result.status}` }));
+      await inngest.send(
+        providerResultReceived.create(
+          { generationId: attempt.generationId, provider, predictionId: parsed.predictionId },
+          { id: `provider-result:${provider}:${parsed.predictionId}:${parsed.result.status}` },
+        ),
+      );
     }
     return successResponse({ received: true, matched: attempt !== null }, { requestId });
   } catch (error) {

@@ -34,13 +34,7 @@ const timeoutCodes = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOU
 const MAX_MESSAGE_LENGTH = 300;
 
 /** Sends one request under a deadline. Transport failures become ProviderErrors; HTTP statuses do not. */
-export async function sendProviderRequest(
-  provider: ProviderId,
-  fetchImpl: FetchLike,
-  url: string,
-  init: RequestInit,
-  timeoutMs: number,
-): Promise<ProviderResponse> {
+export async function sendProviderRequest(provider: ProviderId, fetchImpl: FetchLike, url: string, init: RequestInit, timeoutMs: number): Promise<ProviderResponse> {
   try {
     const response = await fetchImpl(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     const text = await response.text();

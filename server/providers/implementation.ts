@@ -30,8 +30,7 @@ const HEALTH =
   "Every attempt is recorded (outcome, latency, cost, wasted); health and `fastest` routing judge the last 900 s: failure rate, p95 latency, circuit open after 3 consecutive failures or a failure rate of 0.5, half-open 30 s after the last failure";
 const COST_ESTIMATED =
   "Estimated: each attempt records the catalog price of the generation (no provider billing API is read); attempts whose work is thrown away are flagged wasted; reserved credits are charged on success, refunded on failure or cancel";
-const HTTP_ERRORS =
-  "HTTP 408/504 and timeouts → ERR4001; 429, 5xx, 401/403, network errors, quota or capacity text → ERR4002; content-policy text or 400/413/422 → ERR4005";
+const HTTP_ERRORS = "HTTP 408/504 and timeouts → ERR4001; 429, 5xx, 401/403, network errors, quota or capacity text → ERR4002; content-policy text or 400/413/422 → ERR4005";
 const POLL_EVERY = "polled every 3 s until the model's timeout";
 
 const local: ProviderImplementation = {
@@ -54,7 +53,8 @@ function replicate(settings: ImplementationSettings): ProviderImplementation {
       : "none: REPLICATE_WEBHOOK_SECRET is not set, so no webhook is requested and predictions are polled",
     error_mapping: `${HTTP_ERRORS}; a failed prediction → ERR4005 when its error mentions NSFW or policy, else ERR4002`,
     cost_tracking: `${COST_ESTIMATED}; the prediction's metrics.predict_time is kept as predict time`,
-    schema_conversion: "To the model's Replicate `input` (prompt, aspect_ratio, num_outputs, output_format, seed, image; for videos duration, resolution, generate_audio, last_frame; per-model fields such as Kling's start_image and mode), empty fields left out; official models run at /v1/models/{owner}/{name}/predictions",
+    schema_conversion:
+      "To the model's Replicate `input` (prompt, aspect_ratio, num_outputs, output_format, seed, image; for videos duration, resolution, generate_audio, last_frame; per-model fields such as Kling's start_image and mode), empty fields left out; official models run at /v1/models/{owner}/{name}/predictions",
     failover_strategy: FAILOVER,
     health_monitoring: `${HEALTH}; a webhook-less or silent prediction is ${POLL_EVERY}`,
   };
@@ -66,7 +66,8 @@ const fal: ProviderImplementation = {
   webhook_verification: "ED25519 over `request_id\\nuser_id\\ntimestamp\\nsha256(body)` (x-fal-webhook-* headers) against fal's JWKS, timestamps within 300 s",
   error_mapping: `${HTTP_ERRORS}; a failed result or ERROR webhook is mapped by its status and text the same way, a client_cancelled result is a cancel`,
   cost_tracking: `${COST_ESTIMATED}; the queue status's metrics.inference_time is kept as predict time`,
-  schema_conversion: "To the endpoint's published input (images: prompt, image_size from the ratio, num_images, output_format with jpg → jpeg, seed, image_url, safety checker on; videos: aspect_ratio, duration, resolution, generate_audio, image_url); Kling's resolution picks the standard or pro endpoint",
+  schema_conversion:
+    "To the endpoint's published input (images: prompt, image_size from the ratio, num_images, output_format with jpg → jpeg, seed, image_url, safety checker on; videos: aspect_ratio, duration, resolution, generate_audio, image_url); Kling's resolution picks the standard or pro endpoint",
   failover_strategy: FAILOVER,
   health_monitoring: `${HEALTH}; besides the webhook, the request status is ${POLL_EVERY}`,
 };

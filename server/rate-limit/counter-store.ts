@@ -22,7 +22,11 @@ export function redisCounterStore(): CounterStore | null {
     backend: "redis",
     async increment(bucket, windowStart, windowSeconds) {
       const key = redisKey(bucket, windowStart);
-      const results = await redis.multi().incr(key).expire(key, windowSeconds * 2).exec();
+      const results = await redis
+        .multi()
+        .incr(key)
+        .expire(key, windowSeconds * 2)
+        .exec();
       const [error, count] = results?.[0] ?? [new Error("empty redis reply"), 0];
       if (error) throw error;
       return Number(count);

@@ -71,15 +71,9 @@ type Placement = {
   reason: string;
 };
 
-export function rankProviders(
-  candidates: readonly ProviderId[],
-  stats: ReadonlyMap<string, ProviderStats>,
-  options: RankProvidersOptions,
-): ProviderRanking {
+export function rankProviders(candidates: readonly ProviderId[], stats: ReadonlyMap<string, ProviderStats>, options: RankProvidersOptions): ProviderRanking {
   const settings = { ...RANKING_DEFAULTS, ...definedOnly(options) };
-  const placements = unique(candidates).map((provider, catalogIndex) =>
-    place(provider, catalogIndex, stats.get(provider), settings),
-  );
+  const placements = unique(candidates).map((provider, catalogIndex) => place(provider, catalogIndex, stats.get(provider), settings));
   placements.sort(comparePlacements);
   return {
     order: placements.map((placement) => placement.provider),
@@ -87,12 +81,7 @@ export function rankProviders(
   };
 }
 
-function place(
-  provider: ProviderId,
-  catalogIndex: number,
-  stats: ProviderStats | undefined,
-  settings: Required<RankProvidersOptions>,
-): Placement {
+function place(provider: ProviderId, catalogIndex: number, stats: ProviderStats | undefined, settings: Required<RankProvidersOptions>): Placement {
   const unranked = { provider, catalogIndex, band: 0, score: 0, p95: Infinity };
   if (!stats || stats.attempts === 0) return { ...unranked, tier: Tier.Unscored, reason: "no data" };
 

@@ -46,12 +46,7 @@ export async function resolveProviderOrder(input: ResolveProviderOrderInput): Pr
   }
 }
 
-function cachedProviderStats(
-  db: Db,
-  region: RegionName,
-  model: ResolveProviderOrderInput["model"],
-  now: Date,
-): Promise<Map<ProviderId, ProviderStats>> {
+function cachedProviderStats(db: Db, region: RegionName, model: ResolveProviderOrderInput["model"], now: Date): Promise<Map<ProviderId, ProviderStats>> {
   let byModel = statsCache.get(db);
   if (!byModel) statsCache.set(db, (byModel = new Map()));
   const key = `${region} ${model.identifier}`;

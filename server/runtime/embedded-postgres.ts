@@ -96,7 +96,10 @@ export async function startEmbeddedCluster(options: { dataDir: string; port: num
     const passwordFile = path.join(os.tmpdir(), `darkroom-pg-pw-${process.pid}-${Date.now()}`);
     fs.writeFileSync(passwordFile, `${options.password}\n`, { mode: 0o644 });
     try {
-      const initdb = spawn(path.join(bin, "initdb"), [`--pgdata=${dir}`, "--auth=scram-sha-256", `--username=${options.user}`, `--pwfile=${passwordFile}`, "--encoding=UTF8", "--locale=C"], { ...ids, env });
+      const initdb = spawn(path.join(bin, "initdb"), [`--pgdata=${dir}`, "--auth=scram-sha-256", `--username=${options.user}`, `--pwfile=${passwordFile}`, "--encoding=UTF8", "--locale=C"], {
+        ...ids,
+        env,
+      });
       await runToEnd(initdb, "initdb");
     } finally {
       fs.rmSync(passwordFile, { force: true });

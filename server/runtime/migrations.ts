@@ -146,7 +146,10 @@ async function loadEngine(url: string): Promise<WasmEngine> {
 
 function migrationsList() {
   const names = fs.existsSync(migrationsDir)
-    ? fs.readdirSync(migrationsDir).filter((entry) => fs.statSync(path.join(migrationsDir, entry)).isDirectory()).sort()
+    ? fs
+        .readdirSync(migrationsDir)
+        .filter((entry) => fs.statSync(path.join(migrationsDir, entry)).isDirectory())
+        .sort()
     : [];
   const lockPath = path.join(migrationsDir, "migration_lock.toml");
   return {

@@ -122,7 +122,6 @@ export function localDiskStorage(root: string = path.resolve(/*turbopackIgnore: 
     return probeStorage({ put, get, delete: remove }, "local-disk");
   }
 
-
   return { driver: "local-disk", bucket: localBucketLabel(base), put, get, head, open, delete: remove, probe };
 }
 
@@ -186,7 +185,6 @@ function isMissing(error: unknown) {
   const code = errorCode(error);
   return code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR";
 }
-
 
 /** `local:<directory>`, relative to the working directory when inside it: no absolute server paths in health answers. */
 export function localBucketLabel(directory: string): string {

@@ -59,9 +59,7 @@ export function s3Storage(config: S3Config): OutputStorage {
   function objectUrl(key: string): string {
     assertStorageKey(key);
     const path = key.split("/").map(encodeURIComponent).join("/");
-    return config.forcePathStyle
-      ? `${endpoint.origin}${basePath}/${encodeURIComponent(config.bucket)}/${path}`
-      : `${endpoint.protocol}//${config.bucket}.${endpoint.host}${basePath}/${path}`;
+    return config.forcePathStyle ? `${endpoint.origin}${basePath}/${encodeURIComponent(config.bucket)}/${path}` : `${endpoint.protocol}//${config.bucket}.${endpoint.host}${basePath}/${path}`;
   }
 
   /** One signed request; `read` takes what it needs from the response within the timeout. */
@@ -124,7 +122,6 @@ export function s3Storage(config: S3Config): OutputStorage {
   function probe(): Promise<StorageProbe> {
     return probeStorage({ put, get, delete: remove }, "s3");
   }
-
 
   return { driver: "s3", bucket: config.bucket, put, get, head, open, delete: remove, probe };
 }

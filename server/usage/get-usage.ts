@@ -110,13 +110,11 @@ export async function getUsage(accountId: string, days: number, options: { now?:
     errorCodesByEndpoint.set(row.endpoint, codes);
   }
   const endpoints = endpointRows.map((row): UsageEndpoint => ({ ...row, error_codes: errorCodesByEndpoint.get(row.endpoint) ?? {} }));
-  const providers = providerRows.map(
-    ({ total_cost_millis, wasted_cost_millis, ...counts }): UsageProvider => ({
-      ...counts,
-      total_estimated_cost: millisToCredits(total_cost_millis),
-      wasted_estimated_cost: millisToCredits(wasted_cost_millis),
-    }),
-  );
+  const providers = providerRows.map(({ total_cost_millis, wasted_cost_millis, ...counts }): UsageProvider => ({
+    ...counts,
+    total_estimated_cost: millisToCredits(total_cost_millis),
+    wasted_estimated_cost: millisToCredits(wasted_cost_millis),
+  }));
   const generations = generationRows[0] ?? { total: 0, cost_millis: 0n };
   const sum = <T>(rows: T[], pick: (row: T) => number) => rows.reduce((total, row) => total + pick(row), 0);
 

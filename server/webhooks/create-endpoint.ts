@@ -27,7 +27,9 @@ export type CreatedWebhookEndpoint = WebhookEndpointRecord & { secret: string };
 function validateDescription(description: string | null | undefined): string | null {
   const trimmed = description?.trim() ?? "";
   if ([...trimmed].length > MAX_WEBHOOK_DESCRIPTION_LENGTH) {
-    throw invalidRequest(`The description must be at most ${MAX_WEBHOOK_DESCRIPTION_LENGTH} characters.`, [{ field: "description", message: `must be at most ${MAX_WEBHOOK_DESCRIPTION_LENGTH} characters` }]);
+    throw invalidRequest(`The description must be at most ${MAX_WEBHOOK_DESCRIPTION_LENGTH} characters.`, [
+      { field: "description", message: `must be at most ${MAX_WEBHOOK_DESCRIPTION_LENGTH} characters` },
+    ]);
   }
   return trimmed === "" ? null : trimmed;
 }

@@ -26,7 +26,10 @@ export type DeliveryAttemptResult =
 /** At most 1 KB of UTF-8, never ending in a broken character. */
 export function responseSnippet(body: Buffer): string | null {
   if (body.byteLength === 0) return null;
-  return body.subarray(0, RESPONSE_SNIPPET_BYTES).toString("utf8").replace(/\uFFFD+$/, "");
+  return body
+    .subarray(0, RESPONSE_SNIPPET_BYTES)
+    .toString("utf8")
+    .replace(/\uFFFD+$/, "");
 }
 
 function describeFailure(error: unknown): string {
@@ -108,14 +111,16 @@ async function deadLetterDelivery(delivery: { id: string; endpointId: string; ac
   const body = delivery.payload as unknown as WebhookBody;
   await db.$transaction(async (tx) => {
     await tx.deadLetter.createMany({
-      data: [{
-        endpointId: delivery.endpointId,
-        accountId: delivery.accountId,
-        event: delivery.event,
-        eventKey: delivery.eventKey,
-        payload: { webhook_event: body.webhook_event, webhook_timestamp: body.webhook_timestamp, webhook_data: body.webhook_data } as unknown as Prisma.InputJsonObject,
-        reason: "endpoint_disabled",
-      }],
+      data: [
+        {
+          endpointId: delivery.endpointId,
+          accountId: delivery.accountId,
+          event: delivery.event,
+          eventKey: delivery.eventKey,
+          payload: { webhook_event: body.webhook_event, webhook_timestamp: body.webhook_timestamp, webhook_data: body.webhook_data } as unknown as Prisma.InputJsonObject,
+          reason: "endpoint_disabled",
+        },
+      ],
       skipDuplicates: true,
     });
     await tx.webhookDelivery.updateMany({ where: { id: delivery.id, status: "pending" }, data: { status: "failed" } });

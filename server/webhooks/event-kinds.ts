@@ -3,14 +3,7 @@ import { invalidRequest } from "../http/errors";
 // The events an endpoint can subscribe to (ARCHITECTURE §8). `webhook.test` is only ever sent by
 // the "send test event" action, so new endpoints subscribe to everything else.
 
-export const webhookEventKinds = [
-  "generation.started",
-  "generation.completed",
-  "generation.failed",
-  "generation.canceled",
-  "credits.low_balance",
-  "webhook.test",
-] as const;
+export const webhookEventKinds = ["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance", "webhook.test"] as const;
 
 export type WebhookEventKind = (typeof webhookEventKinds)[number];
 
@@ -25,9 +18,7 @@ export function parseWebhookEvents(input: readonly string[] | undefined, field =
   if (input === undefined) return [...defaultWebhookEvents];
   const unknown = input.filter((kind) => !isWebhookEventKind(kind));
   if (unknown.length > 0) {
-    throw invalidRequest(`Unknown webhook event: ${unknown.join(", ")}. Known events: ${webhookEventKinds.join(", ")}.`, [
-      { field, message: `must be a list of ${webhookEventKinds.join(", ")}` },
-    ]);
+    throw invalidRequest(`Unknown webhook event: ${unknown.join(", ")}. Known events: ${webhookEventKinds.join(", ")}.`, [{ field, message: `must be a list of ${webhookEventKinds.join(", ")}` }]);
   }
   const events = webhookEventKinds.filter((kind) => input.includes(kind));
   if (events.length === 0) throw invalidRequest("A webhook endpoint needs at least one event.", [{ field, message: "must name at least one event" }]);

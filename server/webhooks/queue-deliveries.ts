@@ -35,9 +35,7 @@ export type QueueResult = {
  */
 export async function requestDeliveries(deliveries: Array<{ deliveryId: string; fromAttempt: number; eventId?: string }>) {
   if (deliveries.length === 0) return;
-  await inngest.send(
-    deliveries.map(({ deliveryId, fromAttempt, eventId }) => webhookDeliveryRequested.create({ deliveryId, fromAttempt }, { id: eventId ?? `webhook-delivery:${deliveryId}` })),
-  );
+  await inngest.send(deliveries.map(({ deliveryId, fromAttempt, eventId }) => webhookDeliveryRequested.create({ deliveryId, fromAttempt }, { id: eventId ?? `webhook-delivery:${deliveryId}` })));
 }
 
 export async function queueDeliveries(endpoints: Array<{ id: string; enabled: boolean }>, input: QueuedEvent): Promise<QueueResult> {

@@ -17,21 +17,14 @@ export function signPayload(secret: string, timestamp: number, rawBody: string):
   return `t=${timestamp},v1=${hmacHex(secret, timestamp, rawBody)}`;
 }
 
-export type SignatureCheck =
-  | { valid: true; timestamp: number }
-  | { valid: false; reason: "malformed_header" | "timestamp_out_of_tolerance" | "signature_mismatch" };
+export type SignatureCheck = { valid: true; timestamp: number } | { valid: false; reason: "malformed_header" | "timestamp_out_of_tolerance" | "signature_mismatch" };
 
 /**
  * Checks a received `X-Service-Signature` against the raw body (the exact bytes received, before
  * any JSON parsing). Any one `v1` entry may match; the timestamp must be within the tolerance of
  * `now` (milliseconds, default the clock) either way.
  */
-export function verifySignature(
-  header: string | null | undefined,
-  secret: string,
-  rawBody: string,
-  options: { toleranceSeconds?: number; now?: number } = {},
-): SignatureCheck {
+export function verifySignature(header: string | null | undefined, secret: string, rawBody: string, options: { toleranceSeconds?: number; now?: number } = {}): SignatureCheck {
   let timestamp: number | null = null;
   const signatures: string[] = [];
   for (const part of (header ?? "").split(",")) {

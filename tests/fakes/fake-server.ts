@@ -133,7 +133,9 @@ const videoBytes = Buffer.from("000000186674797069736f6d0000020069736f6d6d703431
 export async function sampleOutput(format: string): Promise<{ bytes: Buffer; contentType: string; extension: string }> {
   if (format === "mp4") return { bytes: videoBytes, contentType: "video/mp4", extension: "mp4" };
   const kind = format === "jpg" || format === "jpeg" ? "jpeg" : format === "webp" ? "webp" : "png";
-  const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#3a6ea5" } }).toFormat(kind).toBuffer();
+  const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#3a6ea5" } })
+    .toFormat(kind)
+    .toBuffer();
   return { bytes, contentType: `image/${kind}`, extension: kind === "jpeg" ? "jpg" : kind };
 }
 

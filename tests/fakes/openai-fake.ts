@@ -29,10 +29,25 @@ export async function startOpenAIFake(options: { token?: string } = {}): Promise
     if (current.delayMs) await sleep(current.delayMs);
     if (header(request, "authorization") !== `Bearer ${token}` || current.fail === "unauthorized") {
       const shown = (header(request, "authorization") ?? "").replace(/^Bearer /, "").slice(0, 5);
-      return error(response, 401, `Incorrect API key provided: ${shown}***. You can find your API key at https://platform.openai.com/account/api-keys.`, "invalid_request_error", null, "invalid_api_key");
+      return error(
+        response,
+        401,
+        `Incorrect API key provided: ${shown}***. You can find your API key at https://platform.openai.com/account/api-keys.`,
+        "invalid_request_error",
+        null,
+        "invalid_api_key",
+      );
     }
     if (current.fail === "rate_limit") {
-      return error(response, 429, "Rate limit reached for gpt-image-1 in organization org-test on images per minute (IPM): Limit 5, Used 5, Requested 1. Please try again in 12s.", "requests", null, "rate_limit_exceeded", { "Retry-After": "12" });
+      return error(
+        response,
+        429,
+        "Rate limit reached for gpt-image-1 in organization org-test on images per minute (IPM): Limit 5, Used 5, Requested 1. Please try again in 12s.",
+        "requests",
+        null,
+        "rate_limit_exceeded",
+        { "Retry-After": "12" },
+      );
     }
     if (current.fail === "insufficient_quota") {
       return error(response, 429, "You exceeded your current quota, please check your plan and billing details.", "insufficient_quota", null, "insufficient_quota");
@@ -50,7 +65,14 @@ export async function startOpenAIFake(options: { token?: string } = {}): Promise
     const invalid = invalidParam(body, edit);
     if (invalid) return error(response, 400, invalid.message, "invalid_request_error", invalid.param, "invalid_value");
     if (current.fail === "content_policy") {
-      return error(response, 400, "Your request was rejected as a result of our safety system. Your request may contain content that is not allowed by our safety system.", "image_generation_user_error", null, "moderation_blocked");
+      return error(
+        response,
+        400,
+        "Your request was rejected as a result of our safety system. Your request may contain content that is not allowed by our safety system.",
+        "image_generation_user_error",
+        null,
+        "moderation_blocked",
+      );
     }
     const outputFormat = String(body.output_format ?? "png");
     const sample = await sampleOutput(outputFormat);
@@ -89,7 +111,8 @@ function invalidParam(body: Record<string, unknown>, edit: boolean): { param: st
   if (!models.has(String(body.model))) return { param: "model", message: `Invalid value: '${String(body.model)}'. Value must be a GPT image model.` };
   const n = body.n ?? 1;
   if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 10) return { param: "n", message: "Invalid 'n': integer between 1 and 10 expected." };
-  if (body.size !== undefined && !sizes.has(String(body.size))) return { param: "size", message: `Invalid value: '${String(body.size)}'. Supported values are: 'auto', '1024x1024', '1536x1024', and '1024x1536'.` };
+  if (body.size !== undefined && !sizes.has(String(body.size)))
+    return { param: "size", message: `Invalid value: '${String(body.size)}'. Supported values are: 'auto', '1024x1024', '1536x1024', and '1024x1536'.` };
   if (body.output_format !== undefined && !formats.has(String(body.output_format))) {
     return { param: "output_format", message: `Invalid value: '${String(body.output_format)}'. Supported values are: 'png', 'jpeg', and 'webp'.` };
   }

@@ -24,7 +24,10 @@ describe("magic-link sign-in", () => {
     const opened = await openLink(link);
     expect(opened.status).toBe(302);
     expect(opened.headers.get("location")).toBe(`${baseUrl()}/dashboard`);
-    const cookie = opened.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c?.startsWith("authjs.session-token="));
+    const cookie = opened.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .find((c) => c?.startsWith("authjs.session-token="));
     expect(cookie).toBeTruthy();
     expect(opened.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))).toMatch(/HttpOnly/i);
 

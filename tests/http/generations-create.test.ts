@@ -23,7 +23,10 @@ describe("create validation", () => {
     ];
     for (const [body, field] of cases) {
       const error = expectError(await createImage(key, body), "ERR1001");
-      expect(error.details.fields.map((entry: any) => entry.field), JSON.stringify(body)).toContain(field);
+      expect(
+        error.details.fields.map((entry: any) => entry.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
   });
 
@@ -108,7 +111,9 @@ describe("limits", () => {
   it("accepts exactly 50 of 200 concurrent creates against a balance for 50, and the ledger sums to the balance", async () => {
     const { key, accountId } = await accountWithKey({ plan: "enterprise" });
     // Bring the 1.000 welcome balance to 0.100 = 50 × 0.002 through a real reservation.
-    const holder = await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "succeeded", estimatedCost: "0.900", providerOrder: [] } });
+    const holder = await db.generation.create({
+      data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "succeeded", estimatedCost: "0.900", providerOrder: [] },
+    });
     await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: holder.id, amountMillis: 900, modelIdentifier: "darkroom/lumen-image", description: "test hold" }));
     await awayFromWindowEdge(30);
 

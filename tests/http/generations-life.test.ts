@@ -20,9 +20,21 @@ async function balanceOf(accountId: string) {
 describe("image generation on the local providers", () => {
   it("runs pending → succeeded, stores real files and charges the reservation", async () => {
     const { key, accountId } = await accountWithKey();
-    const created = await createImage(key, { generation_prompt: "a lighthouse at dusk", generation_ratio: "16:9", generation_output_number: 2, generation_output_format: "png", generation_provider_order: "local" });
+    const created = await createImage(key, {
+      generation_prompt: "a lighthouse at dusk",
+      generation_ratio: "16:9",
+      generation_output_number: 2,
+      generation_output_format: "png",
+      generation_provider_order: "local",
+    });
     const data = expectSuccess(created, 202);
-    expect(data).toEqual({ model_identifier: "darkroom/lumen-image", generation_provider_order: ["local"], generation_prediction_id: null, generation_id: expect.any(String), generation_initialized: true });
+    expect(data).toEqual({
+      model_identifier: "darkroom/lumen-image",
+      generation_provider_order: ["local"],
+      generation_prediction_id: null,
+      generation_id: expect.any(String),
+      generation_initialized: true,
+    });
 
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({

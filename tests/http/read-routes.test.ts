@@ -112,7 +112,18 @@ describe("GET /v1/estimate/{model_identifier}", () => {
   it("prices video by duration, resolution and audio", async () => {
     const { key } = await accountWithKey();
     const data = expectSuccess(await api("/v1/estimate/darkroom/lumen-video?duration=6&resolution=720p&audio=true&count=2", { key }));
-    expect(data).toMatchObject({ model_type: "video", assets_count: 2, cost_per_second: 0.025, duration_seconds: 6, resolution: "720p", cost_per_generation: 0.15, cost_total_consumed: 0.3, credit_balance: 1, credit_balance_can_afford: true, credit_balance_max_affordable: 6 });
+    expect(data).toMatchObject({
+      model_type: "video",
+      assets_count: 2,
+      cost_per_second: 0.025,
+      duration_seconds: 6,
+      resolution: "720p",
+      cost_per_generation: 0.15,
+      cost_total_consumed: 0.3,
+      credit_balance: 1,
+      credit_balance_can_afford: true,
+      credit_balance_max_affordable: 6,
+    });
     const defaults = expectSuccess(await api("/v1/estimate/darkroom/lumen-video", { key }));
     expect(defaults).toMatchObject({ duration_seconds: 4, resolution: "480p", cost_per_second: 0.01, cost_per_generation: 0.04 });
   });

@@ -56,10 +56,14 @@ async function endpointFor(accountId: string, path: string, events?: string[]) {
 
 const deliveryRow = (id: string) => db.webhookDelivery.findUniqueOrThrow({ where: { id }, include: { attempts: { orderBy: { attemptNumber: "asc" } } } });
 const settled = (id: string, timeoutMs = 25_000) =>
-  waitFor(async () => {
-    const row = await deliveryRow(id);
-    return row.status !== "pending" ? row : null;
-  }, timeoutMs, `delivery ${id} to settle`);
+  waitFor(
+    async () => {
+      const row = await deliveryRow(id);
+      return row.status !== "pending" ? row : null;
+    },
+    timeoutMs,
+    `delivery ${id} to settle`,
+  );
 
 function expectSigned(arrival: Arrival, secret: string) {
   expect(verifySignature(arrival.headers["x-service-signature"] as string, secret, arrival.rawBody).valid).toBe(true);
@@ -158,7 +162,14 @@ describe("webhook delivery retries (spec §6 rule 4)", () => {
     expect(await resendDelivery(OPERATOR, { deliveryId: delivery_id, actor: "system" })).toEqual({ delivery_id, delivery_status: "pending", from_attempt: 6 });
     const resent = await settled(delivery_id);
     expect(resent.status).toBe("delivered");
-    expect(resent.attempts.map((attempt) => [attempt.attemptNumber, attempt.statusCode])).toEqual([[1, 500], [2, 500], [3, 500], [4, 500], [5, 500], [6, 204]]);
+    expect(resent.attempts.map((attempt) => [attempt.attemptNumber, attempt.statusCode])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 500],
+      [4, 500],
+      [5, 500],
+      [6, 204],
+    ]);
     expect(arrivalsAt(path)).toHaveLength(6);
   }, 45_000);
 

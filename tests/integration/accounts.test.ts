@@ -122,9 +122,18 @@ describe("changePlan", () => {
 
   it("refuses unknown plans (ERR1001) and unknown accounts (ERR1006)", async () => {
     const { account_id } = await create({ email: email() });
-    await expectApiError(inTransaction((tx) => changePlan(tx, { accountId: account_id, plan: "gold" })), "ERR1001");
-    await expectApiError(inTransaction((tx) => changePlan(tx, { accountId: randomUUID(), plan: "pro" })), "ERR1006");
-    await expectApiError(inTransaction((tx) => changePlan(tx, { accountId: "nope", plan: "pro" })), "ERR1006");
+    await expectApiError(
+      inTransaction((tx) => changePlan(tx, { accountId: account_id, plan: "gold" })),
+      "ERR1001",
+    );
+    await expectApiError(
+      inTransaction((tx) => changePlan(tx, { accountId: randomUUID(), plan: "pro" })),
+      "ERR1006",
+    );
+    await expectApiError(
+      inTransaction((tx) => changePlan(tx, { accountId: "nope", plan: "pro" })),
+      "ERR1006",
+    );
     expect((await db.account.findUniqueOrThrow({ where: { id: account_id } })).plan).toBe("free");
   });
 });

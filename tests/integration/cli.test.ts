@@ -93,7 +93,21 @@ describe("cli: accounts and credits", () => {
 describe("cli: keys", () => {
   it("key:create stores the hash, never the key", async () => {
     const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
-    const run = await cli(["key:create", "--account", accountId, "--name", "CI deploy", "--preset", "generate", "--region", "jp", "--expires-at", expiresAt, "--allow-ip", "203.0.113.7,10.1.2.3/8,2001:db8::/32"]);
+    const run = await cli([
+      "key:create",
+      "--account",
+      accountId,
+      "--name",
+      "CI deploy",
+      "--preset",
+      "generate",
+      "--region",
+      "jp",
+      "--expires-at",
+      expiresAt,
+      "--allow-ip",
+      "203.0.113.7,10.1.2.3/8,2001:db8::/32",
+    ]);
     expect(run.code).toBe(0);
     expect(Object.keys(run.body).sort()).toEqual(["apikey_id", "apikey_prefix", "key"]);
     const { apikey_id, key, apikey_prefix } = run.body;
@@ -115,10 +129,7 @@ describe("cli: keys", () => {
   }, 60_000);
 
   it("key:create defaults to Full Access in the account's region; --scopes sets a custom set", async () => {
-    const [full, custom] = await Promise.all([
-      cli(["key:create", "--account", accountId]),
-      cli(["key:create", "--account", accountId, "--name", "custom", "--scopes", "health:read,account:read"]),
-    ]);
+    const [full, custom] = await Promise.all([cli(["key:create", "--account", accountId]), cli(["key:create", "--account", accountId, "--name", "custom", "--scopes", "health:read,account:read"])]);
     expect(full.code).toBe(0);
     expect(custom.code).toBe(0);
     const fullRow = await db.apiKey.findUniqueOrThrow({ where: { id: full.body.apikey_id } });
@@ -159,7 +170,18 @@ describe("cli: keys", () => {
   it("key:revoke and key:delete", async () => {
     const [a, b] = await Promise.all([cli(["key:create", "--account", accountId, "--name", "to revoke"]), cli(["key:create", "--account", accountId, "--name", "to delete"])]);
     await db.requestLog.create({
-      data: { accountId, apiKeyId: b.body.apikey_id, requestId: randomUUID(), keyName: "to delete", keyPrefix: b.body.apikey_prefix, keyStatus: "active", method: "GET", endpoint: "/v1/status", statusCode: 200, ipHash: sha256("203.0.113.7") },
+      data: {
+        accountId,
+        apiKeyId: b.body.apikey_id,
+        requestId: randomUUID(),
+        keyName: "to delete",
+        keyPrefix: b.body.apikey_prefix,
+        keyStatus: "active",
+        method: "GET",
+        endpoint: "/v1/status",
+        statusCode: 200,
+        ipHash: sha256("203.0.113.7"),
+      },
     });
 
     const [revoked, deleted] = await Promise.all([cli(["key:revoke", "--key-id", a.body.apikey_id]), cli(["key:delete", "--key-id", b.body.apikey_id])]);

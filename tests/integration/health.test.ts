@@ -103,7 +103,14 @@ describe("provider health", () => {
       local: { provider: "local", status: "recovering", status_reason: expect.stringContaining("half-open"), available: true, failure_rate: 0.455, window: window(11, 5, 4) },
       "local-backup": { provider: "local-backup", status: "degraded", status_reason: "failure rate 0.50 over 4 attempts", available: true, failure_rate: 0.5, window: window(4, 2, 2) },
       replicate: { provider: "replicate", status: "degraded", status_reason: "failure rate 0.90 over 10 attempts", available: false, failure_rate: 0.9, window: window(10, 9, 1) },
-      fal: { provider: "fal", status: "recovering", status_reason: "circuit half-open after 3 consecutive failures: new attempts are let through", available: true, failure_rate: 1, window: window(3, 3, 0) },
+      fal: {
+        provider: "fal",
+        status: "recovering",
+        status_reason: "circuit half-open after 3 consecutive failures: new attempts are let through",
+        available: true,
+        failure_rate: 1,
+        window: window(3, 3, 0),
+      },
       openai: { provider: "openai", status: "unknown", status_reason: "not configured: OPENAI_API_KEY is not set", available: false, failure_rate: 1, window: window(5, 5, 0) },
     });
     // A configured provider is unavailable.

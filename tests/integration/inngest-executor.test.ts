@@ -202,7 +202,9 @@ describe("embedded inngest executor", () => {
     expect([calls.get(`${token}:a`), calls.get(`${token}:b`), calls.get(`${token}:c`)]).toEqual([1, 1, 1]);
     expect(Object.values(run.steps as object)).toHaveLength(3);
     const [first, second, third] = seen.get(`${token}:times`) as number[];
-    console.log(`embedded executor timings: event→first step ${(first as number) - sentAt} ms, step→step ${(second as number) - (first as number)} ms and ${(third as number) - (second as number)} ms`);
+    console.log(
+      `embedded executor timings: event→first step ${(first as number) - sentAt} ms, step→step ${(second as number) - (first as number)} ms and ${(third as number) - (second as number)} ms`,
+    );
   });
 
   it("runs parallel steps (Promise.all) each once, then continues", async () => {

@@ -113,19 +113,26 @@ describe("addCredits", () => {
   it("refuses zero, negative and fractional millicredits, and unknown accounts", async () => {
     const accountId = await newAccount();
     for (const amountMillis of [0, -1000, 1.5, Number.NaN]) {
-      await expectApiError(inTransaction((tx) => addCredits(tx, { accountId, amountMillis, sourceKey: `test:${randomUUID()}`, description: "x" })), "ERR1001");
+      await expectApiError(
+        inTransaction((tx) => addCredits(tx, { accountId, amountMillis, sourceKey: `test:${randomUUID()}`, description: "x" })),
+        "ERR1001",
+      );
     }
-    await expectApiError(inTransaction((tx) => addCredits(tx, { accountId: randomUUID(), amountMillis: 1, sourceKey: `test:${randomUUID()}`, description: "x" })), "ERR1006");
-    await expectApiError(inTransaction((tx) => addCredits(tx, { accountId: "not-a-uuid", amountMillis: 1, sourceKey: `test:${randomUUID()}`, description: "x" })), "ERR1006");
+    await expectApiError(
+      inTransaction((tx) => addCredits(tx, { accountId: randomUUID(), amountMillis: 1, sourceKey: `test:${randomUUID()}`, description: "x" })),
+      "ERR1006",
+    );
+    await expectApiError(
+      inTransaction((tx) => addCredits(tx, { accountId: "not-a-uuid", amountMillis: 1, sourceKey: `test:${randomUUID()}`, description: "x" })),
+      "ERR1006",
+    );
     expect(await db.ledgerEntry.count({ where: { accountId } })).toBe(0);
   });
 
   it("concurrent adds of one source apply once", async () => {
     const accountId = await newAccount();
     const sourceKey = `invoice:${randomUUID()}`;
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 2500, sourceKey, description: "renewal" }), txOptions)),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, () => inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 2500, sourceKey, description: "renewal" }), txOptions)));
     expect(results.filter((result) => result.applied)).toHaveLength(1);
     expect(await balanceOf(accountId)).toBe(2500);
     expect(await db.ledgerEntry.count({ where: { sourceKey } })).toBe(1);
@@ -279,7 +286,10 @@ describe("the database refuses what the code must never do", () => {
     const refunded = randomUUID();
     const sourceKey = `test:${randomUUID()}`;
     const row = (generationId: string, type: "reserve" | "charge" | "refund") => ({ accountId, type, amount: "0.010", balanceAfter: "1.000", description: "direct", generationId });
-    for (const [generationId, settlement] of [[charged, "charge"], [refunded, "refund"]] as const) {
+    for (const [generationId, settlement] of [
+      [charged, "charge"],
+      [refunded, "refund"],
+    ] as const) {
       for (const type of ["reserve", settlement] as const) {
         await db.ledgerEntry.create({ data: row(generationId, type) });
         await expect(db.ledgerEntry.create({ data: row(generationId, type) })).rejects.toThrow(/Unique constraint|unique/i);
@@ -294,7 +304,9 @@ describe("the database refuses what the code must never do", () => {
     await expect(db.ledgerEntry.create({ data: { accountId, type: "add", amount: "1.000", balanceAfter: "1.000", description: "direct", sourceKey } })).rejects.toThrow(/Unique constraint|unique/i);
     // An add must name its source and add something.
     await expect(db.ledgerEntry.create({ data: { accountId, type: "add", amount: "1.000", balanceAfter: "1.000", description: "direct" } })).rejects.toThrow();
-    await expect(db.ledgerEntry.create({ data: { accountId, type: "add", amount: "0.000", balanceAfter: "1.000", description: "direct", sourceKey: `test:${randomUUID()}` } })).rejects.toThrow(/ledger_entry_add_is_positive/);
+    await expect(db.ledgerEntry.create({ data: { accountId, type: "add", amount: "0.000", balanceAfter: "1.000", description: "direct", sourceKey: `test:${randomUUID()}` } })).rejects.toThrow(
+      /ledger_entry_add_is_positive/,
+    );
     expect(await db.ledgerEntry.count({ where: { generationId: { in: [charged, refunded] } } })).toBe(4);
     expect(await db.ledgerEntry.count({ where: { sourceKey } })).toBe(1);
   });

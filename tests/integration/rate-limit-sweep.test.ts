@@ -14,12 +14,14 @@ const past = Date.UTC(2001, 0, 1, 12, 0, 0);
 class Rollback extends Error {}
 
 async function insideRolledBackTransaction(body: (tx: Tx) => Promise<void>) {
-  await db.$transaction(async (tx) => {
-    await body(tx);
-    throw new Rollback();
-  }).catch((error: unknown) => {
-    if (!(error instanceof Rollback)) throw error;
-  });
+  await db
+    .$transaction(async (tx) => {
+      await body(tx);
+      throw new Rollback();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof Rollback)) throw error;
+    });
 }
 
 async function write(tx: Tx, bucket: string, windowStart: Date) {

@@ -148,9 +148,7 @@ describe("getUsage on an account with activity", () => {
       { provider: "fal", outcome: "succeeded", estimatedCost: "0.300", startedAt: sevenDaysAgo },
       { provider: "local", outcome: "failed", estimatedCost: "1.000", wasted: true, startedAt: at(-7 * DAY_MS - 1) },
     ]);
-    await recordAttempts(accountId, succeededB, [
-      { provider: "fal", outcome: "succeeded", estimatedCost: "0.300", startedAt: at(-3 * DAY_MS) },
-    ]);
+    await recordAttempts(accountId, succeededB, [{ provider: "fal", outcome: "succeeded", estimatedCost: "0.300", startedAt: at(-3 * DAY_MS) }]);
   });
 
   it("counts requests, generations, submissions and money in the window", async () => {

@@ -46,8 +46,15 @@ export async function signIn(email: string): Promise<{ cookie: string }> {
 export async function trpc(path: string, input: unknown, options: { cookie?: string; mutation?: boolean } = {}) {
   const wire = { json: input };
   const response = options.mutation
-    ? await fetch(`${baseUrl()}/api/trpc/${path}`, { method: "POST", headers: { "content-type": "application/json", ...(options.cookie ? { cookie: options.cookie } : {}) }, body: JSON.stringify(wire) })
+    ? await fetch(`${baseUrl()}/api/trpc/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(options.cookie ? { cookie: options.cookie } : {}) },
+        body: JSON.stringify(wire),
+      })
     : await fetch(`${baseUrl()}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(wire))}`, { headers: options.cookie ? { cookie: options.cookie } : {} });
-  const body = (await response.json()) as { result?: { data: { json: unknown } }; error?: { json: { message: string; data: { httpStatus: number; apiError: { code: string; type: string; details: Record<string, unknown> } } } } };
+  const body = (await response.json()) as {
+    result?: { data: { json: unknown } };
+    error?: { json: { message: string; data: { httpStatus: number; apiError: { code: string; type: string; details: Record<string, unknown> } } } };
+  };
   return { status: response.status, data: body.result?.data.json as any, error: body.error?.json };
 }

@@ -43,14 +43,16 @@ describe("account scope contract", () => {
         "export const count = notExported.length;",
       ].join("\n"),
     });
-    expect(findOptionalAccountArguments(program, ["/memory/bad.ts", "/memory/good.ts"], "/memory").sort()).toEqual([
-      "bad.ts: findThing(accountId?)",
-      "bad.ts: updateThing(input.accountId?)",
-      "bad.ts: sweepThings(options.scope?)",
-      "bad.ts: listThings(account?)",
-      "bad.ts: dropThing({ accountId }.accountId?)",
-      "bad.ts: findLater(scope?)",
-    ].sort());
+    expect(findOptionalAccountArguments(program, ["/memory/bad.ts", "/memory/good.ts"], "/memory").sort()).toEqual(
+      [
+        "bad.ts: findThing(accountId?)",
+        "bad.ts: updateThing(input.accountId?)",
+        "bad.ts: sweepThings(options.scope?)",
+        "bad.ts: listThings(account?)",
+        "bad.ts: dropThing({ accountId }.accountId?)",
+        "bad.ts: findLater(scope?)",
+      ].sort(),
+    );
   });
 
   it("finds no exported domain function in server/ with an optional account argument", () => {

@@ -49,7 +49,12 @@ describe("toTRPCError", () => {
     const apiError = error.cause as ApiError;
     expect(apiError.code).toBe("ERR1001");
     expect(apiError.message).toMatch(/^url: /);
-    expect(apiError.details).toEqual({ fields: [{ field: "url", message: expect.any(String) }, { field: "page.limit", message: expect.any(String) }] });
+    expect(apiError.details).toEqual({
+      fields: [
+        { field: "url", message: expect.any(String) },
+        { field: "page.limit", message: expect.any(String) },
+      ],
+    });
   });
 
   it("answers a redacted ERR5000 for an unknown error, and logs what it was", () => {

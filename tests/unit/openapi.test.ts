@@ -225,14 +225,10 @@ describe("the OpenAPI document: completeness", () => {
       }
     };
     walk(root, []);
-    const documented = routes
-      .filter((route) => route !== "/v1/[...path]")
-      .map((route) => route.replace(/\[\.\.\.([^\]]+)\]/g, "{$1}").replace(/\[([^\]]+)\]/g, "{$1}"));
+    const documented = routes.filter((route) => route !== "/v1/[...path]").map((route) => route.replace(/\[\.\.\.([^\]]+)\]/g, "{$1}").replace(/\[([^\]]+)\]/g, "{$1}"));
     expect(documented.length).toBeGreaterThanOrEqual(12);
     // One folder serves both legacy /v1/image-generation forms (read by id, create by model).
-    const expanded = documented.flatMap((route) =>
-      route === "/v1/image-generation/{target}" ? ["/v1/image-generation/{generation_id}", "/v1/image-generation/{modelIdentifier}"] : [route],
-    );
+    const expanded = documented.flatMap((route) => (route === "/v1/image-generation/{target}" ? ["/v1/image-generation/{generation_id}", "/v1/image-generation/{modelIdentifier}"] : [route]));
     for (const route of expanded) expect(Object.keys(document.paths), route).toContain(route);
   });
 
@@ -260,7 +256,14 @@ describe("the OpenAPI document: completeness", () => {
   });
 
   it("lists the legacy forms and the /api/v1 base as deprecated aliases with the same shapes", () => {
-    const legacy = ["GET /v1/list/image", "GET /v1/image-generation/{generation_id}", "GET /v1/health/providers", "GET /v1/data/account", "GET /v1/data/list/image", "POST /v1/image-generation/{modelIdentifier}"];
+    const legacy = [
+      "GET /v1/list/image",
+      "GET /v1/image-generation/{generation_id}",
+      "GET /v1/health/providers",
+      "GET /v1/data/account",
+      "GET /v1/data/list/image",
+      "POST /v1/image-generation/{modelIdentifier}",
+    ];
     const aliases = new Map(legacyOperations.map((entry) => [`${entry.method.toUpperCase()} ${entry.path}`, entry]));
     for (const form of legacy) {
       expect(aliases.has(form), form).toBe(true);
@@ -287,7 +290,12 @@ describe("the OpenAPI document: completeness", () => {
       expect(errorEnvelopeSchema.parse(example.value)).toEqual(example.value);
       expect(example.value.error).toMatchObject({ code, type: entry.type, retryable: entry.retryable });
     }
-    const used = new Set(collectRefs(document.paths).flatMap((ref) => collectRefs(resolvePointer(ref))).filter((ref) => ref.startsWith("#/components/examples/")).map((ref) => ref.split("/").pop()));
+    const used = new Set(
+      collectRefs(document.paths)
+        .flatMap((ref) => collectRefs(resolvePointer(ref)))
+        .filter((ref) => ref.startsWith("#/components/examples/"))
+        .map((ref) => ref.split("/").pop()),
+    );
     const routeLevel = ["ERR1001", "ERR1002", "ERR1003", "ERR1004", "ERR1005", "ERR1006", "ERR1007", "ERR1009", "ERR1010", "ERR1011", "ERR1012", "ERR2014", "ERR2015", "ERR2016", "ERR5000"];
     for (const code of routeLevel) expect(used.has(code), code).toBe(true);
   });
@@ -300,9 +308,7 @@ describe("the OpenAPI document: completeness", () => {
     expect(codesOf("/v1/usage", "get")).toContain("ERR1001");
     expect(codesOf("/v1/estimate/{model_identifier}", "get")).toEqual(expect.arrayContaining(["ERR1001", "ERR1012"]));
     for (const kind of ["image", "video"]) {
-      expect(codesOf(`/v1/generate/${kind}/{model_identifier}`, "post")).toEqual(
-        expect.arrayContaining(["ERR1001", "ERR1004", "ERR1009", "ERR1011", "ERR1012", "ERR2014", "ERR2015", "ERR2016"]),
-      );
+      expect(codesOf(`/v1/generate/${kind}/{model_identifier}`, "post")).toEqual(expect.arrayContaining(["ERR1001", "ERR1004", "ERR1009", "ERR1011", "ERR1012", "ERR2014", "ERR2015", "ERR2016"]));
     }
     expect(codesOf("/v1/content/{generation_id}", "get")).toContain("ERR1006");
     expect(codesOf("/v1/content/{generation_id}", "delete")).toContain("ERR1006");
@@ -463,7 +469,18 @@ describe("the zod schemas against real responses", () => {
     };
     const record = responseComponents.GenerationRecord;
     expect(record.parse(base)).toEqual(base);
-    const succeeded = { ...base, generation_status: "succeeded", generation_output_file: ["https://api.example.test/files/a.png?sig=x"], generation_provider_used: "local", generation_prediction_id: "p1", generation_started_at: base.generation_created_at, generation_completed_at: base.generation_created_at, generation_metrics_total_time: 1.2, generation_metrics_predict_time: 0.8, generation_removed: "true" };
+    const succeeded = {
+      ...base,
+      generation_status: "succeeded",
+      generation_output_file: ["https://api.example.test/files/a.png?sig=x"],
+      generation_provider_used: "local",
+      generation_prediction_id: "p1",
+      generation_started_at: base.generation_created_at,
+      generation_completed_at: base.generation_created_at,
+      generation_metrics_total_time: 1.2,
+      generation_metrics_predict_time: 0.8,
+      generation_removed: "true",
+    };
     expect(record.parse(succeeded)).toEqual(succeeded);
     expect(record.safeParse({ ...base, generation_removed: true }).success).toBe(false);
     expect(record.safeParse({ ...base, generation_status: "failed", generation_error: "timeout", generation_error_code: "ERR4001" }).success).toBe(true);
@@ -493,9 +510,18 @@ describe("the query schemas", () => {
       "-1": (name, _fallback, bounds) => bounded(name, bounds),
     };
     for (const [raw, outcome] of Object.entries(expected)) {
-      expect(attempt(() => parseQuery(usageQuerySchema, new URLSearchParams({ days: raw })).days), `days=${raw}`).toEqual(outcome("days", 30, "between 1 and 90"));
-      expect(attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams({ limit: raw })).limit), `limit=${raw}`).toEqual(outcome("limit", 50, "between 1 and 100"));
-      expect(attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams({ offset: raw })).offset), `offset=${raw}`).toEqual(outcome("offset", 0, "at least 0"));
+      expect(
+        attempt(() => parseQuery(usageQuerySchema, new URLSearchParams({ days: raw })).days),
+        `days=${raw}`,
+      ).toEqual(outcome("days", 30, "between 1 and 90"));
+      expect(
+        attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams({ limit: raw })).limit),
+        `limit=${raw}`,
+      ).toEqual(outcome("limit", 50, "between 1 and 100"));
+      expect(
+        attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams({ offset: raw })).offset),
+        `offset=${raw}`,
+      ).toEqual(outcome("offset", 0, "at least 0"));
     }
     for (const raw of ["0", "91"]) expect(attempt(() => parseQuery(usageQuerySchema, new URLSearchParams({ days: raw })))).toEqual(bounded("days", "between 1 and 90"));
     for (const raw of ["1", "30", "90"]) expect(parseQuery(usageQuerySchema, new URLSearchParams({ days: raw })).days).toBe(Number(raw));

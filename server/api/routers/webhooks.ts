@@ -65,21 +65,13 @@ export const webhooksRouter = createTRPCRouter({
     .input(z.object({ webhookId: id, enabled: z.boolean() }))
     .mutation(({ ctx, input }) => inTransaction((tx) => updateWebhookEndpoint(tx, ctx.scope, { ...input, actor: ctx.userId }))),
 
-  rollSecret: ownerProcedure
-    .input(webhookInput)
-    .mutation(({ ctx, input }) => inTransaction((tx) => rollWebhookSecret(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId }))),
+  rollSecret: ownerProcedure.input(webhookInput).mutation(({ ctx, input }) => inTransaction((tx) => rollWebhookSecret(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId }))),
 
-  sendTest: ownerProcedure
-    .input(webhookInput)
-    .mutation(({ ctx, input }) => sendTestEvent(ctx.scope, { webhookId: input.webhookId, actor: ctx.userId })),
+  sendTest: ownerProcedure.input(webhookInput).mutation(({ ctx, input }) => sendTestEvent(ctx.scope, { webhookId: input.webhookId, actor: ctx.userId })),
 
-  resendDelivery: ownerProcedure
-    .input(z.object({ deliveryId: id }))
-    .mutation(({ ctx, input }) => resendDelivery(ctx.scope, { deliveryId: input.deliveryId, actor: ctx.userId })),
+  resendDelivery: ownerProcedure.input(z.object({ deliveryId: id })).mutation(({ ctx, input }) => resendDelivery(ctx.scope, { deliveryId: input.deliveryId, actor: ctx.userId })),
 
-  replayDeadLetter: ownerProcedure
-    .input(z.object({ deadLetterId: id }))
-    .mutation(({ ctx, input }) => replayDeadLetter(ctx.scope, { deadLetterId: input.deadLetterId, actor: ctx.userId })),
+  replayDeadLetter: ownerProcedure.input(z.object({ deadLetterId: id })).mutation(({ ctx, input }) => replayDeadLetter(ctx.scope, { deadLetterId: input.deadLetterId, actor: ctx.userId })),
 
   delete: ownerProcedure
     .input(webhookInput)

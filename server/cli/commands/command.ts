@@ -31,5 +31,8 @@ export function oneOf(flags: Flags, name: string, allowed: readonly string[]): s
 }
 
 export function list(value: string | undefined): string[] | undefined {
-  return value?.split(",").map((item) => item.trim()).filter((item) => item !== "");
+  return value
+    ?.split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
 }

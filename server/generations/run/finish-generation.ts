@@ -45,14 +45,24 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
       },
     });
     await chargeCredits(tx, { accountId: locked.account_id, generationId });
-    await recordActivity(tx, { accountId: locked.account_id, actor: "system", category: "generation", action: "generation.succeeded", description: `Generation ${generationId} succeeded`, metadata: { generation_id: generationId, provider: attemptRow.provider } });
+    await recordActivity(tx, {
+      accountId: locked.account_id,
+      actor: "system",
+      category: "generation",
+      action: "generation.succeeded",
+      description: `Generation ${generationId} succeeded`,
+      metadata: { generation_id: generationId, provider: attemptRow.provider },
+    });
     return locked.account_id;
   });
   if (done) {
     await sendGenerationFinished(generationId, done, "succeeded");
   } else {
     // Canceled while the provider worked: its files are not ours to keep.
-    for (const key of input.outputKeys) await getStorage().delete(key).catch(() => false);
+    for (const key of input.outputKeys)
+      await getStorage()
+        .delete(key)
+        .catch(() => false);
   }
   return { succeeded: done !== null };
 }
@@ -77,7 +87,14 @@ export async function finishFailed(input: { generationId: string; errors: Attemp
     });
     await tx.providerAttempt.updateMany({ where: { generationId, outcome: "running" }, data: { outcome: "failed", errorCode: code, finishedAt: now } });
     await refundCredits(tx, { accountId: locked.account_id, generationId, description: `Refund for failed generation ${generationId}` });
-    await recordActivity(tx, { accountId: locked.account_id, actor: "system", category: "generation", action: "generation.failed", description: `Generation ${generationId} failed: ${code}`, metadata: { generation_id: generationId, error_code: code, provider_errors: errors } });
+    await recordActivity(tx, {
+      accountId: locked.account_id,
+      actor: "system",
+      category: "generation",
+      action: "generation.failed",
+      description: `Generation ${generationId} failed: ${code}`,
+      metadata: { generation_id: generationId, error_code: code, provider_errors: errors },
+    });
     return locked.account_id;
   });
   if (accountId) await sendGenerationFinished(generationId, accountId, "failed");

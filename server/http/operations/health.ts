@@ -15,7 +15,13 @@ export const getProviderHealth = healthRead(
   [{ operationId: "legacyGetProviderHealth", path: "/v1/health/providers" }],
 );
 
-export const getModelHealth = healthRead("getModelHealth", "/v1/health/inference/models", "ModelsHealth", "Model availability per provider", "For each model, which of its providers can take work now.");
+export const getModelHealth = healthRead(
+  "getModelHealth",
+  "/v1/health/inference/models",
+  "ModelsHealth",
+  "Model availability per provider",
+  "For each model, which of its providers can take work now.",
+);
 
 export const getStorageHealth = healthRead("getStorageHealth", "/v1/health/storage", "StorageHealth", "Storage health", "A real write, read-back and delete through the configured output storage.");
 

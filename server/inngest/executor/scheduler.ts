@@ -13,12 +13,15 @@ export class Timers {
     if (existing && existing.at <= at) return;
     if (existing) clearTimeout(existing.timer);
     const delay = Math.max(0, at - this.now());
-    const timer = setTimeout(() => {
-      this.timers.delete(key);
-      // Past setTimeout's limit, or early: Node counts from the loop's cached time, not from now().
-      if (this.now() < at) this.at(key, at, fire);
-      else fire();
-    }, Math.min(delay, MAX_DELAY));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(key);
+        // Past setTimeout's limit, or early: Node counts from the loop's cached time, not from now().
+        if (this.now() < at) this.at(key, at, fire);
+        else fire();
+      },
+      Math.min(delay, MAX_DELAY),
+    );
     timer.unref();
     this.timers.set(key, { at, timer });
   }

@@ -21,7 +21,9 @@ export function signBody(body: string, signingKey: string, nowMs: number): strin
   const t = Math.floor(nowMs / 1000).toString();
   const canonical = body === "" ? "" : canonicalJson(JSON.parse(body));
   const key = signingKey.replace(/^signkey-\w+-/, "");
-  const s = createHmac("sha256", key).update(canonical + t).digest("hex");
+  const s = createHmac("sha256", key)
+    .update(canonical + t)
+    .digest("hex");
   return `t=${t}&s=${s}`;
 }
 

@@ -8,26 +8,23 @@ import { lowBalanceFired } from "../events";
 // named steps: the webhook event, one step per owner's e-mail (Resend's Retry-After is honoured),
 // then the dispatched marker. A run that gives up leaves the alert undispatched for the sweep.
 
-export const alertDispatch = inngest.createFunction(
-  { id: "alerts-dispatch", triggers: [lowBalanceFired], retries: 5 },
-  async ({ event, step }) => {
-    const { notificationId } = event.data;
-    const loaded = await step.run("load", () => loadLowBalanceAlert(notificationId));
-    if (!loaded) return { skipped: "no such alert" };
-    if (loaded.dispatched) return { skipped: "already dispatched" };
-    const { alert } = loaded;
+export const alertDispatch = inngest.createFunction({ id: "alerts-dispatch", triggers: [lowBalanceFired], retries: 5 }, async ({ event, step }) => {
+  const { notificationId } = event.data;
+  const loaded = await step.run("load", () => loadLowBalanceAlert(notificationId));
+  if (!loaded) return { skipped: "no such alert" };
+  if (loaded.dispatched) return { skipped: "already dispatched" };
+  const { alert } = loaded;
 
-    await step.run("emit-webhook-event", () => emitLowBalanceWebhook(alert));
-    for (const emailId of alert.emailIds) {
-      await step.run(`email-${emailId}`, async () => {
-        try {
-          return await sendEmail(emailId);
-        } catch (error) {
-          if (error instanceof EmailRetryableError && error.retryAfterSeconds) throw new RetryAfterError(error.message, error.retryAfterSeconds * 1000);
-          throw error;
-        }
-      });
-    }
-    return step.run("mark-dispatched", async () => ({ dispatched: await markLowBalanceAlertDispatched(alert) }));
-  },
-);
+  await step.run("emit-webhook-event", () => emitLowBalanceWebhook(alert));
+  for (const emailId of alert.emailIds) {
+    await step.run(`email-${emailId}`, async () => {
+      try {
+        return await sendEmail(emailId);
+      } catch (error) {
+        if (error instanceof EmailRetryableError && error.retryAfterSeconds) throw new RetryAfterError(error.message, error.retryAfterSeconds * 1000);
+        throw error;
+      }
+    });
+  }
+  return step.run("mark-dispatched", async () => ({ dispatched: await markLowBalanceAlertDispatched(alert) }));
+});

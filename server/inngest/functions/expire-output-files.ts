@@ -3,7 +3,6 @@ import { inngest } from "../client";
 
 // Every 10 minutes: output files past the plan's output retention are deleted (spec §8).
 
-export const expireOutputFilesFunction = inngest.createFunction(
-  { id: "expire-output-files", triggers: [{ cron: "*/10 * * * *" }], retries: 2 },
-  async ({ step }) => step.run("expire", () => expireOutputFiles()),
+export const expireOutputFilesFunction = inngest.createFunction({ id: "expire-output-files", triggers: [{ cron: "*/10 * * * *" }], retries: 2 }, async ({ step }) =>
+  step.run("expire", () => expireOutputFiles()),
 );

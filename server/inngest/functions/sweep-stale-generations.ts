@@ -29,7 +29,6 @@ export async function sweepStaleGenerations(now = new Date()) {
   return { swept };
 }
 
-export const sweepStaleGenerationsFunction = inngest.createFunction(
-  { id: "sweep-stale-generations", triggers: [{ cron: "* * * * *" }], retries: 1 },
-  async ({ step }) => step.run("sweep", () => sweepStaleGenerations()),
+export const sweepStaleGenerationsFunction = inngest.createFunction({ id: "sweep-stale-generations", triggers: [{ cron: "* * * * *" }], retries: 1 }, async ({ step }) =>
+  step.run("sweep", () => sweepStaleGenerations()),
 );

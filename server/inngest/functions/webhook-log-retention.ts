@@ -3,7 +3,6 @@ import { inngest } from "../client";
 
 // Daily: webhook deliveries and attempts past the plan's retention are deleted (spec §8).
 
-export const webhookLogRetention = inngest.createFunction(
-  { id: "webhook-log-retention", triggers: [{ cron: "17 3 * * *" }], retries: 2 },
-  async ({ step }) => step.run("purge", () => purgeWebhookLogs()),
+export const webhookLogRetention = inngest.createFunction({ id: "webhook-log-retention", triggers: [{ cron: "17 3 * * *" }], retries: 2 }, async ({ step }) =>
+  step.run("purge", () => purgeWebhookLogs()),
 );

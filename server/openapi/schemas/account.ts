@@ -72,9 +72,7 @@ export const billingSummarySchema = z.object({
   account_id: uuidSchema,
   billing_plan: z.enum(planNames),
   billing_credit_balance: creditsSchema,
-  billing_subscription_status: z
-    .enum(subscriptionStatuses)
-    .describe("The Stripe subscription status; `none` on Free without one, `manual` on a plan an operator assigned."),
+  billing_subscription_status: z.enum(subscriptionStatuses).describe("The Stripe subscription status; `none` on Free without one, `manual` on a plan an operator assigned."),
   billing_cancel_at_period_end: z.boolean(),
   billing_currency: z.string().describe("ISO 4217 code in lower case, e.g. `usd`."),
   billing_period_starts_at: dateTimeSchema.nullable().describe("null without a subscription."),

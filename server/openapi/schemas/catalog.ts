@@ -11,12 +11,7 @@ export const modelTypeSchema = z.enum(["image", "video"]);
 export const providerIdSchema = z.enum(providerIds);
 const deliveryMethodSchema = z.enum(["webhook", "polling", "synchronous"]);
 
-export const specificFields = [
-  "generation_duration",
-  "generation_resolution",
-  "generation_generate_audio",
-  "generation_input_file_last_content",
-] as const;
+export const specificFields = ["generation_duration", "generation_resolution", "generation_generate_audio", "generation_input_file_last_content"] as const;
 
 export const libraryModelSchema = z.object({
   model_type: modelTypeSchema,

@@ -36,9 +36,7 @@ export const generationRecordSchema = z.object({
   generation_provider_order: z.array(z.string()).describe("Providers in attempt order."),
   generation_created_at: dateTimeSchema,
   generation_input_file: z.array(fileUrlSchema).describe("Input file URLs; empty when none were sent."),
-  generation_output_file: z
-    .array(fileUrlSchema)
-    .describe("Signed, expiring output URLs once the status is `succeeded`; empty before, and after the plan's output retention."),
+  generation_output_file: z.array(fileUrlSchema).describe("Signed, expiring output URLs once the status is `succeeded`; empty before, and after the plan's output retention."),
   generation_provider_used: z.string().nullable().describe("The provider that ran (or is running) the job; null before one accepted it."),
   generation_prediction_id: z.string().nullable().describe("The provider-side prediction id; null before a provider accepted the job."),
   generation_started_at: dateTimeSchema.nullable(),
@@ -46,10 +44,7 @@ export const generationRecordSchema = z.object({
   generation_metrics_total_time: secondsSchema.describe("Seconds from creation to completion; null until terminal."),
   generation_metrics_predict_time: secondsSchema.describe("Seconds the provider spent on the job; null until known."),
   generation_error: z.string().nullable().optional().describe("Why it failed. Present only when the status is `failed`."),
-  generation_error_code: errorCodeSchema
-    .nullable()
-    .optional()
-    .describe("An ERR4xxx provider code (or ERR5000). Present only when the status is `failed`."),
+  generation_error_code: errorCodeSchema.nullable().optional().describe("An ERR4xxx provider code (or ERR5000). Present only when the status is `failed`."),
   generation_duration: z.number().nullable().optional().describe("Video records only: the duration in seconds."),
   generation_resolution: z.string().nullable().optional().describe("Video records only: the resolution."),
   generation_generate_audio: z.boolean().optional().describe("Video records only: whether audio was generated."),
@@ -108,17 +103,14 @@ export function mediaKindRequestSchema(kind: ModelType) {
       z.string().min(1).max(PROMPT_MAX_LENGTH).describe("The prompt. Required when the model's `schema.generation_prompt` is true."),
       requiredByAll((model) => model.promptRequired),
     ),
-    generation_ratio: textEnum(union((model) => model.ratios)).optional().describe("Aspect ratio; allowed values are model-specific. Default: the model's first."),
+    generation_ratio: textEnum(union((model) => model.ratios))
+      .optional()
+      .describe("Aspect ratio; allowed values are model-specific. Default: the model's first."),
     generation_output_format: textEnum(union((model) => model.formats))
       .optional()
       .describe("Output format; allowed values are model-specific. Default: the model's first."),
     generation_output_number: z.int().min(1).max(maxOutputs).optional().describe("Outputs to make, up to the model's maximum. Default 1."),
-    generation_provider_order: z
-      .string()
-      .min(1)
-      .max(500)
-      .optional()
-      .describe("`fastest` or a comma-separated list of provider ids. Multi-provider models default to `fastest`."),
+    generation_provider_order: z.string().min(1).max(500).optional().describe("`fastest` or a comma-separated list of provider ids. Multi-provider models default to `fastest`."),
     ...(maxInputs > 0
       ? {
           generation_input_file: optionalUnless(

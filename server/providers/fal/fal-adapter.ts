@@ -1,12 +1,5 @@
 import { listModels } from "../../catalog";
-import {
-  CallbackRejectedError,
-  DEFAULT_PROVIDER_TIMEOUT_MS,
-  providerErrorFromResponse,
-  sendProviderRequest,
-  type FetchLike,
-  type ProviderResponse,
-} from "../http-errors";
+import { CallbackRejectedError, DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderRequest, type FetchLike, type ProviderResponse } from "../http-errors";
 import { ProviderError, type CallbackRequest, type ProviderAdapter, type ProviderJob, type ProviderResult, type SubmitResult } from "../types";
 import { buildFalInput, falAppId, falEndpointId } from "./build-fal-input";
 import { falFailure, falStatusSchema, falSubmitSchema, falSuccess, falWebhookFailure, falWebhookSchema } from "./fal-result";

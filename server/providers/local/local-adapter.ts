@@ -61,9 +61,7 @@ export function createLocalAdapter(id: LocalProviderId, options: LocalAdapterOpt
       return [{ kind: "bytes", bytes: video.bytes, contentType: video.contentType }];
     }
     const images = await Promise.all(
-      Array.from({ length: job.outputCount }, (_, index) =>
-        renderImage({ prompt, ratio: job.ratio, format: job.outputFormat, seed: job.seed, index, inputImage: firstInput }),
-      ),
+      Array.from({ length: job.outputCount }, (_, index) => renderImage({ prompt, ratio: job.ratio, format: job.outputFormat, seed: job.seed, index, inputImage: firstInput })),
     );
     signal.throwIfAborted();
     return images.map((image) => ({ kind: "bytes", bytes: image.bytes, contentType: image.contentType }));

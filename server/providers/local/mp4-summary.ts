@@ -47,8 +47,7 @@ function timedDuration(view: DataView, box: Box): number {
   return timescale > 0 ? duration / timescale : 0;
 }
 
-const fourCc = (view: DataView, at: number) =>
-  String.fromCharCode(view.getUint8(at), view.getUint8(at + 1), view.getUint8(at + 2), view.getUint8(at + 3));
+const fourCc = (view: DataView, at: number) => String.fromCharCode(view.getUint8(at), view.getUint8(at + 1), view.getUint8(at + 2), view.getUint8(at + 3));
 
 export function readMp4Summary(bytes: Uint8Array): Mp4Summary {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -117,8 +117,18 @@ const glyphs = glyphSource.map(parse);
 const missing = parse(missingGlyph);
 
 const lookalikes: Record<string, string> = {
-  "\u2018": "'", "\u2019": "'", "\u201a": ",", "\u201c": '"', "\u201d": '"', "\u201e": '"',
-  "\u2013": "-", "\u2014": "-", "\u2026": "...", "\u00a0": " ", "\u00ab": '"', "\u00bb": '"',
+  "\u2018": "'",
+  "\u2019": "'",
+  "\u201a": ",",
+  "\u201c": '"',
+  "\u201d": '"',
+  "\u201e": '"',
+  "\u2013": "-",
+  "\u2014": "-",
+  "\u2026": "...",
+  "\u00a0": " ",
+  "\u00ab": '"',
+  "\u00bb": '"',
 };
 
 /**
@@ -148,7 +158,7 @@ export function linePath(line: string, x: number, y: number, scale: number): str
     const left = x + column * (GLYPH_WIDTH + 1) * scale;
     glyphFor(char).forEach((row, rowIndex) => {
       const top = y + rowIndex * scale;
-      for (let start = row.indexOf("1"); start !== -1; ) {
+      for (let start = row.indexOf("1"); start !== -1;) {
         let end = start;
         while (row[end] === "1") end++;
         parts.push(`M${left + start * scale} ${top}h${(end - start) * scale}v${scale}h${-(end - start) * scale}z`);

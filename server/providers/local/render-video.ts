@@ -73,10 +73,7 @@ export async function renderVideo(params: RenderVideoParams): Promise<RenderedVi
     const pan = (from: number, to: number, axis: "iw-ow" | "ih-oh") => `'(${axis})*(${from.toFixed(4)}+${(to - from).toFixed(4)}*n*${step.toFixed(6)})'`;
     const still = `loop=loop=${frames - 1}:size=1:start=0,setpts=N/${FRAME_RATE}/TB`;
     // Converted to yuv420p once, before the loop, rather than once per frame.
-    const graph = [
-      `[0:v]format=yuv420p,${still},crop=${size.width}:${size.height}:x=${pan(fromX, toX, "iw-ow")}:y=${pan(fromY, toY, "ih-oh")}[moving]`,
-      `[1:v]format=yuva420p[caption]`,
-    ];
+    const graph = [`[0:v]format=yuv420p,${still},crop=${size.width}:${size.height}:x=${pan(fromX, toX, "iw-ow")}:y=${pan(fromY, toY, "ih-oh")}[moving]`, `[1:v]format=yuva420p[caption]`];
     let picture = "moving";
     const inputs = ["-i", background, "-i", caption];
     if (params.endImage) {
@@ -102,15 +99,34 @@ export async function renderVideo(params: RenderVideoParams): Promise<RenderedVi
     await runFfmpeg(
       [
         ...inputs,
-        "-filter_complex", graph.join(";"),
-        "-map", "[video]",
+        "-filter_complex",
+        graph.join(";"),
+        "-map",
+        "[video]",
         ...audio,
-        "-r", String(FRAME_RATE),
+        "-r",
+        String(FRAME_RATE),
         // A fixed thread count: x264's output depends on it, and outputs must not depend on the machine.
-        "-c:v", "libx264", "-preset", "ultrafast", "-crf", "23", "-pix_fmt", "yuv420p", "-threads", "2",
-        "-flags:v", "+bitexact", "-fflags", "+bitexact", "-map_metadata", "-1",
-        "-movflags", "+faststart",
-        "-y", output,
+        "-c:v",
+        "libx264",
+        "-preset",
+        "ultrafast",
+        "-crf",
+        "23",
+        "-pix_fmt",
+        "yuv420p",
+        "-threads",
+        "2",
+        "-flags:v",
+        "+bitexact",
+        "-fflags",
+        "+bitexact",
+        "-map_metadata",
+        "-1",
+        "-movflags",
+        "+faststart",
+        "-y",
+        output,
       ],
       { timeoutMs: params.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: params.signal },
     );

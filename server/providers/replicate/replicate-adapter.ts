@@ -1,11 +1,4 @@
-import {
-  CallbackRejectedError,
-  DEFAULT_PROVIDER_TIMEOUT_MS,
-  providerErrorFromResponse,
-  sendProviderRequest,
-  type FetchLike,
-  type ProviderResponse,
-} from "../http-errors";
+import { CallbackRejectedError, DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderRequest, type FetchLike, type ProviderResponse } from "../http-errors";
 import { ProviderError, type CallbackRequest, type ProviderAdapter, type ProviderJob, type SubmitResult } from "../types";
 import { buildReplicateInput, modelName } from "./build-replicate-input";
 import { isTerminal, predictionResult, replicatePredictionSchema, type ReplicatePrediction } from "./replicate-prediction";

@@ -44,8 +44,7 @@ async function reserve(accountId: string, amountMillis: number): Promise<string>
   await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test reserve" }), txOptions);
   return generation.id;
 }
-const add = (accountId: string, amountMillis: number) =>
-  inTransaction((tx) => addCredits(tx, { accountId, amountMillis, sourceKey: `test:${randomUUID()}`, description: "test add" }), txOptions);
+const add = (accountId: string, amountMillis: number) => inTransaction((tx) => addCredits(tx, { accountId, amountMillis, sourceKey: `test:${randomUUID()}`, description: "test add" }), txOptions);
 const charge = (accountId: string, generationId: string) => inTransaction((tx) => chargeCredits(tx, { accountId, generationId }), txOptions);
 const refund = (accountId: string, generationId: string) => inTransaction((tx) => refundCredits(tx, { accountId, generationId }), txOptions);
 
@@ -144,7 +143,12 @@ describe("several thresholds crossed in one movement", () => {
     const { accountId, userId, email } = await newAccount(); // 1.000
     const owner = await db.user.create({ data: { email: `owner-${randomUUID()}@test.local` } });
     const member = await db.user.create({ data: { email: `member-${randomUUID()}@test.local` } });
-    await db.membership.createMany({ data: [{ accountId, userId: owner.id, role: "owner" }, { accountId, userId: member.id, role: "member" }] });
+    await db.membership.createMany({
+      data: [
+        { accountId, userId: owner.id, role: "owner" },
+        { accountId, userId: member.id, role: "member" },
+      ],
+    });
     await inTransaction((tx) => setThresholds(tx, { accountId, amounts: ["0.9", "0.6", "0.5", "0.1"], actorUserId: userId }), txOptions);
 
     await reserve(accountId, 500); // 0.500: crosses 0.9 and 0.6; 0.5 is not crossed (not below)
@@ -184,11 +188,11 @@ describe("atomicity", () => {
 
     const failure = new Error("the caller failed after the reserve");
     const outcome = await inTransaction(async (tx) => {
-        await reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 800, modelIdentifier: "test/model", description: "rolled back" });
-        // Inside: the alert exists. Outside (another connection): not yet.
-        expect(await tx.notification.count({ where: { accountId, kind: LOW_BALANCE_KIND } })).toBe(1);
-        expect(await db.notification.count({ where: { accountId, kind: LOW_BALANCE_KIND } })).toBe(0);
-        throw failure;
+      await reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 800, modelIdentifier: "test/model", description: "rolled back" });
+      // Inside: the alert exists. Outside (another connection): not yet.
+      expect(await tx.notification.count({ where: { accountId, kind: LOW_BALANCE_KIND } })).toBe(1);
+      expect(await db.notification.count({ where: { accountId, kind: LOW_BALANCE_KIND } })).toBe(0);
+      throw failure;
     }, txOptions).catch((error: unknown) => error);
     expect(outcome).toBe(failure);
 
@@ -204,9 +208,7 @@ describe("atomicity", () => {
     const { accountId } = await newAccount();
     await reserve(accountId, 800);
     const [alert] = await alertsOf(accountId);
-    expect(firedEventsOf(accountId)).toEqual([
-      expect.objectContaining({ id: `low-balance:${alert!.id}`, data: { accountId, notificationId: alert!.id } }),
-    ]);
+    expect(firedEventsOf(accountId)).toEqual([expect.objectContaining({ id: `low-balance:${alert!.id}`, data: { accountId, notificationId: alert!.id } })]);
   });
 
   it("evaluateThresholds returns the alert it wrote, or null", async () => {

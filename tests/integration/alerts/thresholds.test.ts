@@ -28,8 +28,7 @@ async function newAccount(extraMillis?: number) {
   return { accountId: created.account_id, userId: created.user_id };
 }
 
-const set = (accountId: string, actorUserId: string, amounts: Array<string | number>) =>
-  inTransaction((tx) => setThresholds(tx, { accountId, amounts, actorUserId }), txOptions);
+const set = (accountId: string, actorUserId: string, amounts: Array<string | number>) => inTransaction((tx) => setThresholds(tx, { accountId, amounts, actorUserId }), txOptions);
 
 async function reserve(accountId: string, amountMillis: number) {
   const generation = await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.010" }, select: { id: true } });
@@ -111,7 +110,12 @@ describe("setThresholds", () => {
     const owner = await db.user.create({ data: { email: `owner-${randomUUID()}@test.local` } });
     const member = await db.user.create({ data: { email: `member-${randomUUID()}@test.local` } });
     const stranger = await newAccount();
-    await db.membership.createMany({ data: [{ accountId, userId: owner.id, role: "owner" }, { accountId, userId: member.id, role: "member" }] });
+    await db.membership.createMany({
+      data: [
+        { accountId, userId: owner.id, role: "owner" },
+        { accountId, userId: member.id, role: "member" },
+      ],
+    });
 
     for (const actor of [owner.id, member.id, stranger.userId, "not-a-uuid"]) {
       const error = await expectApiError(set(accountId, actor, ["2"]), "ERR1003");
@@ -150,7 +154,10 @@ describe("setThresholds", () => {
     expect(fired).toMatchObject({ amount: 0.5, armed: false, lastFiredAt: expect.any(Date) });
 
     const after = await set(accountId, userId, ["0.5", "0.3"]);
-    expect(after).toEqual([{ amount: 0.5, armed: false, lastFiredAt: fired!.lastFiredAt }, { amount: 0.3, armed: true, lastFiredAt: null }]);
+    expect(after).toEqual([
+      { amount: 0.5, armed: false, lastFiredAt: fired!.lastFiredAt },
+      { amount: 0.3, armed: true, lastFiredAt: null },
+    ]);
     await reserve(accountId, 50); // 0.350: nothing new
     expect(await db.notification.count({ where: { accountId, kind: LOW_BALANCE_KIND } })).toBe(1);
   });

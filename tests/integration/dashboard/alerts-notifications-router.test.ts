@@ -23,7 +23,6 @@ afterAll(async () => {
 const txOptions = { maxWait: 10_000, timeout: 20_000 };
 const as = (userId: string | null) => createCaller({ userId });
 
-
 async function team() {
   const { accountId, userId: primaryOwner } = await createTestAccount();
   return { accountId, primaryOwner, owner: await addTeamMember(accountId, "owner"), member: await addTeamMember(accountId, "member") };

@@ -26,7 +26,6 @@ const URL_OK = "https://93.184.215.14/darkroom";
 
 const as = (userId: string | null) => createCaller({ userId }).webhooks;
 
-
 /** An account with its primary owner, an owner, a member, and one endpoint. */
 async function team() {
   const { accountId, userId: primaryOwner } = await createTestAccount();

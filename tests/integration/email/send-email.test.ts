@@ -48,7 +48,10 @@ async function captureLogs(action: () => Promise<unknown>): Promise<Array<Record
     if (level === undefined) delete process.env.LOG_LEVEL;
     else process.env.LOG_LEVEL = level;
   }
-  return lines.flatMap((line) => line.split("\n")).filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return lines
+    .flatMap((line) => line.split("\n"))
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 async function expectRetryable(promise: Promise<unknown>): Promise<EmailRetryableError> {

@@ -12,7 +12,10 @@ import { inTransaction } from "@/server/transaction";
 // own account's scope, or the operator's, the same call goes through.
 
 async function notFound(work: Promise<unknown>) {
-  const error = await work.then(() => null, (caught: unknown) => caught);
+  const error = await work.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(ApiError);
   expect((error as ApiError).code).toBe("ERR1006");
 }

@@ -94,7 +94,11 @@ describe("results", () => {
     expect(download.status).toBe(200);
     expect(download.headers.get("content-type")).toBe("image/jpeg");
 
-    const paths = new Set(apiRequests().filter((request) => request.method === "GET").map((request) => request.path));
+    const paths = new Set(
+      apiRequests()
+        .filter((request) => request.method === "GET")
+        .map((request) => request.path),
+    );
     expect(paths).toEqual(new Set([`/fal-ai/flux/requests/${submitted.predictionId}/status`, `/fal-ai/flux/requests/${submitted.predictionId}`]));
   });
 
@@ -243,7 +247,9 @@ describe("cancel", () => {
     const submitted = await adapter.submit(providerJob("google/veo-3", "fal"));
     const freshProcess = makeAdapter();
     await expect(freshProcess.cancel(submitted.predictionId)).resolves.toBe(true);
-    const cancels = apiRequests().filter((request) => request.method === "PUT").map((request) => request.path);
+    const cancels = apiRequests()
+      .filter((request) => request.method === "PUT")
+      .map((request) => request.path);
     expect(cancels.at(-1)).toBe(`/fal-ai/veo3/requests/${submitted.predictionId}/cancel`);
   });
 

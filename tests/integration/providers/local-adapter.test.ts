@@ -34,8 +34,7 @@ function imageJob(overrides: Partial<ProviderJob> = {}): ProviderJob {
   };
 }
 
-const videoJob = (overrides: Partial<ProviderJob> = {}) =>
-  imageJob({ model: lumenVideo, providerModelId: "lumen-video", outputFormat: "mp4", durationSeconds: 2, resolution: "480p", ...overrides });
+const videoJob = (overrides: Partial<ProviderJob> = {}) => imageJob({ model: lumenVideo, providerModelId: "lumen-video", outputFormat: "mp4", durationSeconds: 2, resolution: "480p", ...overrides });
 
 function outputsOf(submitted: SubmitResult): Extract<ProviderOutput, { kind: "bytes" }>[] {
   if (submitted.kind !== "completed" || submitted.result.status !== "succeeded") throw new Error(`not a success: ${JSON.stringify(submitted)}`);
@@ -54,7 +53,10 @@ async function providerErrorOf(promise: Promise<unknown>): Promise<ProviderError
   return error as ProviderError;
 }
 
-const png = (color: string) => sharp({ create: { width: 32, height: 32, channels: 3, background: color } }).png().toBuffer();
+const png = (color: string) =>
+  sharp({ create: { width: 32, height: 32, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 
 afterEach(() => setLocalProviderFaults(null));
 

@@ -69,20 +69,19 @@ describe("renderVideo", () => {
   });
 
   it("uses a start image and fades into an end frame", async () => {
-    const red = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#ff0000" } }).png().toBuffer();
-    const blue = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#0000ff" } }).png().toBuffer();
+    const red = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#ff0000" } })
+      .png()
+      .toBuffer();
+    const blue = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#0000ff" } })
+      .png()
+      .toBuffer();
     const plain = await renderVideo({ ...base, durationSeconds: 2 });
     const framed = await renderVideo({ ...base, durationSeconds: 2, startImage: red, endImage: blue });
     expect(readMp4Summary(framed.bytes).durationSeconds).toBe(2);
     expect(Buffer.from(framed.bytes).equals(Buffer.from(plain.bytes))).toBe(false);
   });
 
-  it.each([
-    [{ resolution: "4k" }],
-    [{ ratio: "wide" }],
-    [{ durationSeconds: 0 }],
-    [{ durationSeconds: 600 }],
-  ])("refuses %j", async (change) => {
+  it.each([[{ resolution: "4k" }], [{ ratio: "wide" }], [{ durationSeconds: 0 }], [{ durationSeconds: 600 }]])("refuses %j", async (change) => {
     await expect(renderVideo({ ...base, ...change })).rejects.toBeInstanceOf(RenderInputError);
   });
 

@@ -110,7 +110,11 @@ describe("results", () => {
     const output = result.outputs[0];
     const download = await fetch(output?.kind === "url" ? output.url : "");
     expect(download.headers.get("content-type")).toBe("image/png");
-    expect(Buffer.from(await download.arrayBuffer()).subarray(1, 4).toString()).toBe("PNG");
+    expect(
+      Buffer.from(await download.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
 
     const gets = fake.requests.filter((request) => request.method === "GET");
     expect(gets.every((request) => request.path === `/v1/predictions/${submitted.predictionId}`)).toBe(true);

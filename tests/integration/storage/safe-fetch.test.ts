@@ -158,7 +158,12 @@ describe("safeFetch", () => {
   });
 
   it("sends the method, headers and body; the Host header is the URL's, whatever the caller says", async () => {
-    const response = await safeFetch(`${base()}/echo?x=1`, { ...dev, method: "POST", headers: { "content-type": "application/json", "x-service-event": "webhook.test", Host: "evil.example" }, body: '{"a":1}' });
+    const response = await safeFetch(`${base()}/echo?x=1`, {
+      ...dev,
+      method: "POST",
+      headers: { "content-type": "application/json", "x-service-event": "webhook.test", Host: "evil.example" },
+      body: '{"a":1}',
+    });
     expect(response.status).toBe(201);
     expect(response.headers["x-custom"]).toBe("yes");
     expect(JSON.parse(response.body.toString())).toEqual({ received: '{"a":1}' });

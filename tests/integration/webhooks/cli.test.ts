@@ -15,17 +15,12 @@ type Run = { code: number; body: Record<string, any> };
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    execFile(
-      tsxBin,
-      ["--conditions=react-server", "server/cli/main.ts", ...args],
-      { cwd: root, env: { ...process.env, LOG_LEVEL: "warn", ...env }, timeout: 90_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-        const lines = stdout.trim().split("\n").filter(Boolean);
-        if (lines.length !== 1) return reject(new Error(`expected one line on stdout, got ${JSON.stringify(stdout)}; stderr: ${stderr}`));
-        resolve({ code, body: JSON.parse(lines[0]!) });
-      },
-    );
+    execFile(tsxBin, ["--conditions=react-server", "server/cli/main.ts", ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: "warn", ...env }, timeout: 90_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+      const lines = stdout.trim().split("\n").filter(Boolean);
+      if (lines.length !== 1) return reject(new Error(`expected one line on stdout, got ${JSON.stringify(stdout)}; stderr: ${stderr}`));
+      resolve({ code, body: JSON.parse(lines[0]!) });
+    });
   });
 }
 
@@ -49,7 +44,9 @@ afterAll(async () => {
 describe("cli: webhooks", () => {
   it("webhook:create → {webhook_id, secret}; disable, enable, roll-secret", async () => {
     // A loopback target: the test environment sets WEBHOOK_ALLOW_LOOPBACK=1, as a developer would.
-    const created = await cli(["webhook:create", "--account", accountId, "--url", "http://127.0.0.1:9/hooks", "--events", "generation.completed, credits.low_balance"], { WEBHOOK_ALLOW_LOOPBACK: "1" });
+    const created = await cli(["webhook:create", "--account", accountId, "--url", "http://127.0.0.1:9/hooks", "--events", "generation.completed, credits.low_balance"], {
+      WEBHOOK_ALLOW_LOOPBACK: "1",
+    });
     expect(created.code).toBe(0);
     expect(Object.keys(created.body).sort()).toEqual(["secret", "webhook_id"]);
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
@@ -69,7 +66,12 @@ describe("cli: webhooks", () => {
     expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: webhookId } })).secret).toBe(rolled.body.secret);
 
     const actions = (await db.activityEvent.findMany({ where: { accountId, category: "webhook" }, orderBy: { createdAt: "asc" } })).map((event) => [event.action, event.actor]);
-    expect(actions).toEqual([["webhook.created", "system"], ["webhook.disabled", "system"], ["webhook.enabled", "system"], ["webhook.secret_rolled", "system"]]);
+    expect(actions).toEqual([
+      ["webhook.created", "system"],
+      ["webhook.disabled", "system"],
+      ["webhook.enabled", "system"],
+      ["webhook.secret_rolled", "system"],
+    ]);
   }, 60_000);
 
   it("defaults to every event but webhook.test", async () => {

@@ -57,11 +57,29 @@ async function deliveryTo(route: string, options: { url?: string; resolver?: Res
 beforeAll(async () => {
   registerExecutor(sink);
   tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "darkroom-webhook-tls-"));
-  execFileSync("openssl", [
-    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-    "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1",
-    "-keyout", path.join(tempDir, "key.pem"), "-out", path.join(tempDir, "cert.pem"),
-  ], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-keyout",
+      path.join(tempDir, "key.pem"),
+      "-out",
+      path.join(tempDir, "cert.pem"),
+    ],
+    { stdio: "ignore" },
+  );
   cert = fs.readFileSync(path.join(tempDir, "cert.pem"), "utf8");
   server = https.createServer({ key: fs.readFileSync(path.join(tempDir, "key.pem")), cert }, (req, res) => {
     const chunks: Buffer[] = [];

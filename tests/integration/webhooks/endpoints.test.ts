@@ -98,7 +98,15 @@ describe("webhook endpoints", () => {
     ["a port other than 443", "https://hooks.example.com:8443/hook", "port_not_443"],
     ["credentials in the URL", "https://user:secret@hooks.example.com/hook", "credentials_in_url"],
     ["a host resolving to a private address", "https://inside.example.com/hook", "private", async () => [{ address: "192.168.1.20", family: 4 }]],
-    ["a host with one public and one private address", "https://mixed.example.com/hook", "private", async () => [{ address: "93.184.215.14", family: 4 }, { address: "10.1.2.3", family: 4 }]],
+    [
+      "a host with one public and one private address",
+      "https://mixed.example.com/hook",
+      "private",
+      async () => [
+        { address: "93.184.215.14", family: 4 },
+        { address: "10.1.2.3", family: 4 },
+      ],
+    ],
     ["a host resolving to IPv4-mapped loopback", "https://mapped.example.com/hook", "loopback", async () => [{ address: "::ffff:127.0.0.1", family: 6 }]],
     ["a host that does not resolve", "https://nowhere.example.com/hook", "unresolvable", async () => Promise.reject(Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" }))],
     ["not a URL", "hooks dot example", "invalid_url"],

@@ -35,7 +35,12 @@ describe("lowBalanceEmail", () => {
   });
 
   it("escapes the account name in HTML and keeps the subject on one line", () => {
-    const email = lowBalanceEmail({ accountId: "0b9f7a52-5a1e-4c53-9a57-8a1f7e0c2d11", accountName: `<img src=x onerror="alert(1)">\r\nBcc: x@y.z`, balanceMillis: 0, thresholdsCrossed: [{ thresholdMillis: 500, balanceAtMillis: 0 }] });
+    const email = lowBalanceEmail({
+      accountId: "0b9f7a52-5a1e-4c53-9a57-8a1f7e0c2d11",
+      accountName: `<img src=x onerror="alert(1)">\r\nBcc: x@y.z`,
+      balanceMillis: 0,
+      thresholdsCrossed: [{ thresholdMillis: 500, balanceAtMillis: 0 }],
+    });
     expect(email.html).not.toContain("<img");
     expect(email.html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
     expect(email.subject).not.toMatch(/[\r\n]/);

@@ -79,7 +79,10 @@ describe("catalog providers", () => {
     for (const model of listModels()) {
       for (const id of model.providers) {
         const capabilities = findProvider(id)?.capabilities ?? [];
-        expect(capabilities.some((capability) => capability.endsWith(`to-${model.type}`)), `${id} ${model.identifier}`).toBe(true);
+        expect(
+          capabilities.some((capability) => capability.endsWith(`to-${model.type}`)),
+          `${id} ${model.identifier}`,
+        ).toBe(true);
       }
     }
   });

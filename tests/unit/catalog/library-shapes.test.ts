@@ -15,9 +15,7 @@ const isStringArray = (value: unknown) => Array.isArray(value) && value.every((i
 describe("shapeLibraryModel", () => {
   it.each(listModels().map((entry) => [entry.identifier, entry] as [string, ModelDefinition]))("%s has exactly the spec's fields and types", (_id, entry) => {
     const shaped = shapeLibraryModel(entry);
-    expect(sortedKeys(shaped)).toEqual(
-      ["model_identifier", "model_pricing", "model_supported_provider", "model_type", "schema", "specific_schema", "specific_schema_options"].sort(),
-    );
+    expect(sortedKeys(shaped)).toEqual(["model_identifier", "model_pricing", "model_supported_provider", "model_type", "schema", "specific_schema", "specific_schema_options"].sort());
     expect(["image", "video"]).toContain(shaped.model_type);
     expect(typeof shaped.model_identifier).toBe("string");
     expect(typeof shaped.model_pricing).toBe("number");
@@ -25,9 +23,7 @@ describe("shapeLibraryModel", () => {
     expect(Math.round(shaped.model_pricing * 1000) / 1000).toBe(shaped.model_pricing);
     expect(isStringArray(shaped.model_supported_provider)).toBe(true);
     const videoKeys = entry.type === "video" ? ["generation_duration", "generation_generate_audio", "generation_resolution"] : [];
-    expect(sortedKeys(shaped.schema)).toEqual(
-      ["generation_input_file", "generation_output_format", "generation_output_number", "generation_prompt", "generation_ratio", ...videoKeys].sort(),
-    );
+    expect(sortedKeys(shaped.schema)).toEqual(["generation_input_file", "generation_output_format", "generation_output_number", "generation_prompt", "generation_ratio", ...videoKeys].sort());
     expect(typeof shaped.schema.generation_prompt).toBe("boolean");
     expect(isStringArray(shaped.schema.generation_ratio)).toBe(true);
     expect(isStringArray(shaped.schema.generation_output_format)).toBe(true);
@@ -79,9 +75,7 @@ describe("shapeLibraryModel", () => {
 describe("shapeLibraryProvider", () => {
   it.each(listProviders().map((provider) => [provider.id, provider] as const))("%s has exactly the spec's fields and types", (_id, provider) => {
     const shaped = shapeLibraryProvider(provider, new Set());
-    expect(sortedKeys(shaped)).toEqual(
-      ["darkroom_implementation", "provider_description", "provider_docs", "provider_id", "provider_name", "provider_status", "provider_website"].sort(),
-    );
+    expect(sortedKeys(shaped)).toEqual(["darkroom_implementation", "provider_description", "provider_docs", "provider_id", "provider_name", "provider_status", "provider_website"].sort());
     for (const key of ["provider_id", "provider_name", "provider_description", "provider_website", "provider_docs", "provider_status"] as const) {
       expect(typeof shaped[key]).toBe("string");
     }

@@ -25,19 +25,16 @@ describe("parseCreditsToMillis and formatCredits", () => {
     expect(String(formatCredits(9))).toBe("0.009");
   });
 
-  it.each([["1.2345"], ["-1"], ["abc"], [""], ["NaN"], ["Infinity"], ["1e3"], [".5"], ["1."], [-0.5], [Number.NaN], [0.1 + 0.2], [1e21]])(
-    "rejects %s as ERR1001",
-    (value) => {
-      const attempt = () => parseCreditsToMillis(value, "threshold");
-      expect(attempt).toThrow(ApiError);
-      try {
-        attempt();
-      } catch (error) {
-        expect((error as ApiError).code).toBe("ERR1001");
-        expect((error as ApiError).details).toEqual({ fields: [expect.objectContaining({ field: "threshold" })] });
-      }
-    },
-  );
+  it.each([["1.2345"], ["-1"], ["abc"], [""], ["NaN"], ["Infinity"], ["1e3"], [".5"], ["1."], [-0.5], [Number.NaN], [0.1 + 0.2], [1e21]])("rejects %s as ERR1001", (value) => {
+    const attempt = () => parseCreditsToMillis(value, "threshold");
+    expect(attempt).toThrow(ApiError);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as ApiError).code).toBe("ERR1001");
+      expect((error as ApiError).details).toEqual({ fields: [expect.objectContaining({ field: "threshold" })] });
+    }
+  });
 
   it("refuses non-integer millicredits when formatting", () => {
     expect(() => formatCredits(1.5)).toThrow(RangeError);

@@ -79,18 +79,12 @@ describe("generationRequestSchema: rejected bodies name the field", () => {
   });
 
   it("rejects fields the model does not support", () => {
-    expect(errorsFor(schnell, { generation_prompt: "fox", generation_duration: 4 })).toEqual([
-      { field: "generation_duration", message: "is not supported by this model" },
-    ]);
-    expect(fields(errorsFor(schnell, { generation_prompt: "fox", generation_input_file: ["https://a.example/x.png"] }))).toEqual([
-      "generation_input_file",
-    ]);
+    expect(errorsFor(schnell, { generation_prompt: "fox", generation_duration: 4 })).toEqual([{ field: "generation_duration", message: "is not supported by this model" }]);
+    expect(fields(errorsFor(schnell, { generation_prompt: "fox", generation_input_file: ["https://a.example/x.png"] }))).toEqual(["generation_input_file"]);
     expect(fields(errorsFor(kling, { generation_prompt: "p", generation_duration: 5, generation_input_file: ["https://a.example/x.png"], generation_generate_audio: false }))).toEqual([
       "generation_generate_audio",
     ]);
-    expect(fields(errorsFor(veo, { generation_prompt: "p", generation_duration: 8, generation_input_file_last_content: "https://a.example/x.png" }))).toEqual([
-      "generation_input_file_last_content",
-    ]);
+    expect(fields(errorsFor(veo, { generation_prompt: "p", generation_duration: 8, generation_input_file_last_content: "https://a.example/x.png" }))).toEqual(["generation_input_file_last_content"]);
   });
 
   it("rejects a ratio or format outside the model's lists", () => {
@@ -112,31 +106,21 @@ describe("generationRequestSchema: rejected bodies name the field", () => {
 
   it("requires a duration on video models and checks it against the model's list", () => {
     expect(errorsFor(lumenVideo, { generation_prompt: "sea" })).toEqual([{ field: "generation_duration", message: "is required" }]);
-    expect(errorsFor(lumenVideo, { generation_prompt: "sea", generation_duration: 5 })).toEqual([
-      { field: "generation_duration", message: "must be one of 2, 4, 6" },
-    ]);
+    expect(errorsFor(lumenVideo, { generation_prompt: "sea", generation_duration: 5 })).toEqual([{ field: "generation_duration", message: "must be one of 2, 4, 6" }]);
     expect(fields(errorsFor(lumenVideo, { generation_prompt: "sea", generation_duration: "4" }))).toEqual(["generation_duration"]);
   });
 
   it("rejects a resolution or audio flag the model does not offer", () => {
-    expect(fields(errorsFor(veo, { generation_prompt: "p", generation_duration: 8, generation_resolution: "480p" }))).toEqual([
-      "generation_resolution",
-    ]);
-    expect(fields(errorsFor(veo, { generation_prompt: "p", generation_duration: 8, generation_generate_audio: "yes" }))).toEqual([
-      "generation_generate_audio",
-    ]);
+    expect(fields(errorsFor(veo, { generation_prompt: "p", generation_duration: 8, generation_resolution: "480p" }))).toEqual(["generation_resolution"]);
+    expect(fields(errorsFor(veo, { generation_prompt: "p", generation_duration: 8, generation_generate_audio: "yes" }))).toEqual(["generation_generate_audio"]);
   });
 
   it("checks input files: http(s) URLs, at most the model's count, required where the model needs one", () => {
     expect(errorsFor(lumenImage, { generation_prompt: "p", generation_input_file: ["ftp://a.example/x.png"] })).toEqual([
       { field: "generation_input_file[0]", message: "must be an http or https URL" },
     ]);
-    expect(fields(errorsFor(lumenImage, { generation_prompt: "p", generation_input_file: ["https://a.example/1.png", "https://a.example/2.png"] }))).toEqual([
-      "generation_input_file",
-    ]);
-    expect(fields(errorsFor(lumenImage, { generation_prompt: "p", generation_input_file: "https://a.example/1.png" }))).toEqual([
-      "generation_input_file",
-    ]);
+    expect(fields(errorsFor(lumenImage, { generation_prompt: "p", generation_input_file: ["https://a.example/1.png", "https://a.example/2.png"] }))).toEqual(["generation_input_file"]);
+    expect(fields(errorsFor(lumenImage, { generation_prompt: "p", generation_input_file: "https://a.example/1.png" }))).toEqual(["generation_input_file"]);
     expect(errorsFor(kling, { generation_prompt: "p", generation_duration: 5 })).toEqual([{ field: "generation_input_file", message: "is required" }]);
   });
 

@@ -45,7 +45,7 @@ describe("waitForEvent expressions (CEL)", () => {
     const vars = { event: trigger, async: event("test/x", { kind: "go" }) };
     expect(evaluateExpression('async.data.missing == "x"', vars)).toBe(false);
     expect(evaluateExpression('async.data.missing != "x"', vars)).toBe(false);
-    expect(evaluateExpression('async.data.kind < 3', vars)).toBe(false);
+    expect(evaluateExpression("async.data.kind < 3", vars)).toBe(false);
     // CEL's commutative || and &&: the failing side does not decide when the other one does.
     expect(evaluateExpression('async.data.missing == "x" || async.data.kind == "go"', vars)).toBe(true);
     expect(evaluateExpression('async.data.missing == "x" && async.data.kind == "stop"', vars)).toBe(false);

@@ -10,9 +10,16 @@ describe("parseIpAllowlist", () => {
   });
 
   it("accepts and normalizes IPv4, IPv6 and CIDRs of both", () => {
-    expect(
-      parseIpAllowlist([" 203.0.113.7 ", "10.1.2.3/8", "2001:DB8:0:0:0:0:0:1", "2001:db8:abcd:12::/64", "2001:db8:abcd:12:ffff::1/48", "0.0.0.0/0", "::/0", "192.168.1.1/32"]),
-    ).toEqual(["203.0.113.7", "10.0.0.0/8", "2001:db8::1", "2001:db8:abcd:12::/64", "2001:db8:abcd::/48", "0.0.0.0/0", "::/0", "192.168.1.1"]);
+    expect(parseIpAllowlist([" 203.0.113.7 ", "10.1.2.3/8", "2001:DB8:0:0:0:0:0:1", "2001:db8:abcd:12::/64", "2001:db8:abcd:12:ffff::1/48", "0.0.0.0/0", "::/0", "192.168.1.1/32"])).toEqual([
+      "203.0.113.7",
+      "10.0.0.0/8",
+      "2001:db8::1",
+      "2001:db8:abcd:12::/64",
+      "2001:db8:abcd::/48",
+      "0.0.0.0/0",
+      "::/0",
+      "192.168.1.1",
+    ]);
   });
 
   it("writes IPv4-mapped IPv6 entries as IPv4 and drops duplicates", () => {
@@ -20,7 +27,25 @@ describe("parseIpAllowlist", () => {
   });
 
   it("refuses malformed entries, naming the entry", () => {
-    const malformed = ["", "localhost", "1.2.3", "127.1", "1.2.3.256", "01.2.3.4", "0x7f.0.0.1", "1.2.3.4/33", "1.2.3.4/", "1.2.3.4/-1", "1.2.3.4/08", "::1/129", "2001:db8::g", "fe80::1%eth0", "1.2.3.4 5.6.7.8", "1.2.3.4/8/8", "*"];
+    const malformed = [
+      "",
+      "localhost",
+      "1.2.3",
+      "127.1",
+      "1.2.3.256",
+      "01.2.3.4",
+      "0x7f.0.0.1",
+      "1.2.3.4/33",
+      "1.2.3.4/",
+      "1.2.3.4/-1",
+      "1.2.3.4/08",
+      "::1/129",
+      "2001:db8::g",
+      "fe80::1%eth0",
+      "1.2.3.4 5.6.7.8",
+      "1.2.3.4/8/8",
+      "*",
+    ];
     for (const entry of malformed) {
       const error = errorOf(() => parseIpAllowlist(["10.0.0.1", entry]));
       expect(error.code, entry).toBe("ERR1001");

@@ -71,12 +71,7 @@ describe("renderImage", () => {
   });
 
   it("differs when the prompt, the seed or the output index differs", async () => {
-    const variants = await Promise.all([
-      renderImage(base),
-      renderImage({ ...base, prompt: `${base.prompt}!` }),
-      renderImage({ ...base, seed: 43 }),
-      renderImage({ ...base, index: 1 }),
-    ]);
+    const variants = await Promise.all([renderImage(base), renderImage({ ...base, prompt: `${base.prompt}!` }), renderImage({ ...base, seed: 43 }), renderImage({ ...base, index: 1 })]);
     const hashes = new Set(variants.map((image) => Buffer.from(image.bytes).toString("base64")));
     expect(hashes.size).toBe(4);
   });
@@ -118,12 +113,10 @@ describe("renderImage", () => {
   });
 
   it("blends an input image (image-to-image), deterministically", async () => {
-    const input = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#00ff00" } }).png().toBuffer();
-    const [plain, blended, again] = await Promise.all([
-      renderImage(base),
-      renderImage({ ...base, inputImage: input }),
-      renderImage({ ...base, inputImage: input }),
-    ]);
+    const input = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#00ff00" } })
+      .png()
+      .toBuffer();
+    const [plain, blended, again] = await Promise.all([renderImage(base), renderImage({ ...base, inputImage: input }), renderImage({ ...base, inputImage: input })]);
     expect(Buffer.from(blended.bytes).equals(Buffer.from(plain.bytes))).toBe(false);
     expect(Buffer.from(blended.bytes).equals(Buffer.from(again.bytes))).toBe(true);
     const { dominant } = await sharp(blended.bytes).stats();

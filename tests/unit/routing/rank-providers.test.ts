@@ -108,8 +108,7 @@ describe("rankProviders", () => {
   });
 
   it("half-opens the circuit once the cool-down has passed since the last failure", () => {
-    const tripped = (lastFailureSecondsAgo: number) =>
-      history({ successes: 30, failures: 3, consecutiveFailures: 3, lastFailureAt: secondsAgo(lastFailureSecondsAgo), p95LatencyMs: 100 });
+    const tripped = (lastFailureSecondsAgo: number) => history({ successes: 30, failures: 3, consecutiveFailures: 3, lastFailureAt: secondsAgo(lastFailureSecondsAgo), p95LatencyMs: 100 });
     const fal = history({ successes: 9, failures: 1, p95LatencyMs: 5_000 });
 
     expect(rank(["replicate", "fal"], { replicate: tripped(29.999), fal }).order).toEqual(["fal", "replicate"]);

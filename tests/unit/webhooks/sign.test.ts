@@ -16,7 +16,9 @@ describe("signPayload", () => {
   });
 
   it("is the HMAC-SHA256 of `${t}.${rawBody}` keyed by the secret's UTF-8 bytes, computed independently", () => {
-    const expected = createHmac("sha256", new TextEncoder().encode(secret)).update(new TextEncoder().encode(`${t}.${body}`)).digest("hex");
+    const expected = createHmac("sha256", new TextEncoder().encode(secret))
+      .update(new TextEncoder().encode(`${t}.${body}`))
+      .digest("hex");
     expect(signPayload(secret, t, body)).toBe(`t=${t},v1=${expected}`);
   });
 
