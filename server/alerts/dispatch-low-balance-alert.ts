@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { recordActivity } from "../activity/record-activity";
 import { formatCredits } from "../catalog/money";

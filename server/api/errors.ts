@@ -1,3 +1,4 @@
+import "server-only";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ApiError, errorTable, toApiError, type ErrorCode } from "../http/errors";

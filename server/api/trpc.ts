@@ -1,3 +1,4 @@
+import "server-only";
 import { initTRPC } from "@trpc/server";
 import superjson from "superjson";
 import { z } from "zod";

@@ -1,3 +1,4 @@
+import "server-only";
 import NextAuth, { type NextAuthConfig } from "next-auth";
 import { env } from "../env";
 import { darkroomAuthAdapter } from "./adapter";

@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../db";
 import { ApiError } from "../http/errors";
 import { formatCredits } from "../catalog/money";

@@ -1,3 +1,4 @@
+import "server-only";
 import { modelsForProvider } from "./index";
 import type { ModelDefinition, ModelType } from "./models";
 import { formatCredits } from "./money";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ModelDefinition, VideoModel } from "./models";
 import type { Millicredits } from "./money";
 

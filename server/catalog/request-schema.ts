@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { FieldErrors } from "../http/errors";
 import type { ModelDefinition, NonEmpty } from "./models";

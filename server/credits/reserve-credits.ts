@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { ActivityActor } from "../activity/record-activity";
 import { appendLedgerEntry } from "./append-ledger-entry";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Generation } from "../generated/prisma/client";
 import type { ErrorCode } from "../http/errors";
 import type { PlanName } from "../plans/plan-limits";

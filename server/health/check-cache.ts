@@ -1,3 +1,4 @@
+import "server-only";
 import type { Redis } from "ioredis";
 import { getRedis } from "../cache/redis";
 import { db, type Db } from "../db";

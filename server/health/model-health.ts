@@ -1,3 +1,4 @@
+import "server-only";
 import { listModels } from "../catalog/index";
 import { formatCredits } from "../catalog/money";
 import { listPriceMillis } from "../catalog/pricing";

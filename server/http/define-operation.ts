@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import type { ModelType } from "../catalog/index";
 import type { Tx } from "../db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { env, regions, type RegionName } from "../env";
 
 // A key works only on its region's address (spec §1 Regions). REGION_HOSTS maps request hosts

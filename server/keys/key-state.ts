@@ -1,3 +1,4 @@
+import "server-only";
 import type { ApiKeyStatus } from "../generated/prisma/enums";
 
 // The state a key is in at a moment (spec §3 "API key states"), for the auth checkpoint and the

@@ -1,3 +1,4 @@
+import "server-only";
 import { errorTable } from "../http/errors";
 import { planLimits, planNames } from "../plans/plan-limits";
 import { buildComponents } from "./components";

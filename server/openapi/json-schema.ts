@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 
 // zod → JSON Schema draft 2020-12 (the dialect of OpenAPI 3.1), tidied for reading: no `$schema`

@@ -1,3 +1,5 @@
+import "server-only";
+
 // Per-plan limits, spec §1 and §8. One table so that rate limits, concurrency caps, retention and
 // monthly credits are read from the same place.
 

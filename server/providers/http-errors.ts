@@ -1,3 +1,4 @@
+import "server-only";
 import type { ProviderId } from "../catalog/providers";
 import { ProviderError, type ProviderErrorCode } from "./types";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DeliveryMethod, ProviderId } from "../catalog/providers";
 
 // How Darkroom really integrates each provider, as the flat fields of the library's

@@ -1,3 +1,4 @@
+import "server-only";
 import { ApiError } from "../http/errors";
 import { planLimits, type PlanName } from "../plans/plan-limits";
 import { counterStore, type CounterStore } from "./counter-store";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ProviderId } from "../catalog/index";
 
 // `fastest` routing (ARCHITECTURE §6): order a model's providers by their recent attempts in this

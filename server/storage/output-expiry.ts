@@ -1,3 +1,4 @@
+import "server-only";
 import { planLimits, type PlanName } from "../plans/plan-limits";
 import { assertStorageKey } from "./storage";
 

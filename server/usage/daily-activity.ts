@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { formatCredits } from "../catalog/money";
 import { db } from "../db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { formatCredits, parseCreditsToMillis } from "../catalog/money";
 import { db, type Db } from "../db";
 import { ApiError } from "../http/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { safeFetch, type SafeFetchOptions } from "../net/safe-fetch";

@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../db";
 import { planLimits, planNames } from "../plans/plan-limits";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";

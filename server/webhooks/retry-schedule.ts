@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../db";
 
 // Spec §6 rule 4 / §8: an immediate attempt, then retries 0.5 s, 1.5 s, 3 s and 5 s after the

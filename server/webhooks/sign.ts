@@ -1,3 +1,4 @@
+import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 // The webhook signature (ARCHITECTURE §8): `X-Service-Signature: t=<unix seconds>,v1=<hex>`, the

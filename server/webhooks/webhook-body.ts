@@ -1,3 +1,4 @@
+import "server-only";
 import type { WebhookEventKind } from "./event-kinds";
 
 // The body every delivery carries (ARCHITECTURE §8). Stored with the delivery; serialized in this

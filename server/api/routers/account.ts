@@ -1,3 +1,4 @@
+import "server-only";
 import { millisToDecimalString, decimalToMillis } from "../../credits/money";
 import { listMemberships } from "../../accounts/find-membership";
 import { listRecentActivity } from "../../activity/list-recent-activity";

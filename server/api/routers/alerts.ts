@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { getBalance } from "../../credits/get-balance";
 import { millisToDecimalString } from "../../credits/money";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { listNotifications } from "../../notifications/list-notifications";
 import { markNotificationsRead } from "../../notifications/mark-notifications-read";

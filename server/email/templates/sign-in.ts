@@ -1,3 +1,4 @@
+import "server-only";
 import type { RenderedEmail } from "./low-balance";
 
 // The magic-link e-mail (ARCHITECTURE §9). The link is the credential: it goes only into this

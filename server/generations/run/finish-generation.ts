@@ -1,3 +1,4 @@
+import "server-only";
 import { recordActivity } from "../../activity/record-activity";
 import { chargeCredits } from "../../credits/charge-credits";
 import { refundCredits } from "../../credits/refund-credits";

@@ -1,3 +1,4 @@
+import "server-only";
 import { usageQuerySchema } from "../../openapi/schemas/account";
 import { defineOperation } from "../define-operation";
 

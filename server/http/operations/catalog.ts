@@ -1,3 +1,4 @@
+import "server-only";
 import { estimateQuerySchema } from "../../openapi/schemas/catalog";
 import { defineOperation } from "../define-operation";
 

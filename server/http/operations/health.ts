@@ -1,3 +1,4 @@
+import "server-only";
 import { defineOperation } from "../define-operation";
 
 export const getProviderHealth = defineOperation({

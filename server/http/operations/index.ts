@@ -1,3 +1,4 @@
+import "server-only";
 import type { AnyOperation } from "../define-operation";
 import * as account from "./account";
 import * as catalog from "./catalog";

@@ -1,3 +1,4 @@
+import "server-only";
 import { expireOutputFiles } from "../../generations/expire-output-files";
 import { inngest } from "../client";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { NonRetriableError } from "inngest";
 import type { ProviderId } from "../../catalog/providers";
 import { db } from "../../db";

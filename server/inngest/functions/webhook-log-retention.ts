@@ -1,3 +1,4 @@
+import "server-only";
 import { purgeWebhookLogs } from "../../webhooks/purge-webhook-logs";
 import { inngest } from "../client";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { providerIds } from "../../catalog/providers";
 import { ESTIMATE_MAX_COUNT } from "../../catalog/estimate";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { errorTable, type ErrorCode } from "../../http/errors";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { creditsSchema, modelIdentifierSchema } from "./common";
 import { providerIdSchema } from "./catalog";

@@ -1,3 +1,4 @@
+import "server-only";
 import { listModels } from "../../catalog";
 import {
   CallbackRejectedError,

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type ProviderResult, type SubmitResult } from "../types";

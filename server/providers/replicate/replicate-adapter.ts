@@ -1,3 +1,4 @@
+import "server-only";
 import {
   CallbackRejectedError,
   DEFAULT_PROVIDER_TIMEOUT_MS,
