@@ -5,7 +5,7 @@ import { formatCredits } from "../catalog/money";
 import { decimalToMillis } from "../credits/money";
 
 /**
- * GET /v1/user/billing (shape fixed in ARCHITECTURE §4). Without a Stripe subscription the status
+ * GET /v1/user/billing. Without a Stripe subscription the status
  * is "none" on Free and "manual" on a plan an operator assigned; the period fields are then null.
  */
 export async function getBillingSummary(accountId: string) {

@@ -1,6 +1,6 @@
 import { invalidRequest } from "../http/errors";
 
-// Credits are USD kept to three decimals (spec §1). Amounts live as integer millicredits
+// Credits are USD kept to three decimals. Amounts live as integer millicredits
 // (1 credit = 1000) so sums and products never pick up binary-float drift.
 
 /** An integer count of thousandths of a credit. */

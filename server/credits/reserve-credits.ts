@@ -8,7 +8,7 @@ import { ApiError, invalidRequest } from "../http/errors";
 import { getBalance } from "./get-balance";
 import { millisToDecimalString, type Millicredits } from "./money";
 
-// A `reserve` entry when a generation starts (spec §1): the estimated cost leaves the balance now
+// A `reserve` entry when a generation starts: the estimated cost leaves the balance now
 // and is later either confirmed by a charge or given back by a refund. A short balance is ERR1004
 // and writes nothing; the balance never goes negative.
 

@@ -4,7 +4,7 @@ import type { PlanName } from "../plans/plan-limits";
 import { outputExpiresAt } from "../storage/output-expiry";
 import { signFileUrl } from "../storage/signed-url";
 
-// Output links expire with the files: the plan's output retention after completion (spec §8).
+// Output links expire with the files: the plan's output retention after completion.
 
 export function outputFileUrls(row: Generation, plan: PlanName): string[] {
   const expiresAt = outputExpiresAt(plan, row.completedAt ?? row.createdAt);

@@ -5,7 +5,7 @@ import { createAccount } from "@/server/accounts/create-account";
 import { expireOutputFiles } from "@/server/generations/expire-output-files";
 import { getStorage } from "@/server/storage/get-storage";
 
-// Output files are deleted once the plan's output retention has passed (spec §8), and not before.
+// Output files are deleted once the plan's output retention has passed, and not before.
 
 async function succeededWithFile(accountId: string, completedAt: Date) {
   const generation = await db.generation.create({

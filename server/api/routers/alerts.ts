@@ -6,7 +6,7 @@ import { db } from "../../db";
 import { getThresholds, MAX_THRESHOLDS, setThresholds } from "../../alerts/thresholds";
 import { createTRPCRouter, memberProcedure, primaryOwnerProcedure } from "../trpc";
 
-// Low-balance alert thresholds (spec §6.7): everyone in the account sees them; only the primary
+// Low-balance alert thresholds: everyone in the account sees them; only the primary
 // owner replaces the list (the role rule is enforced again inside setThresholds).
 
 export const alertsRouter = createTRPCRouter({

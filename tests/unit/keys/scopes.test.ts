@@ -12,7 +12,7 @@ function errorOf(run: () => unknown): ApiError {
   throw new Error("expected an ApiError");
 }
 
-describe("scopes and presets (spec §5)", () => {
+describe("scopes and presets", () => {
   it("has exactly the six scopes", () => {
     expect([...apiKeyScopes].sort()).toEqual(["account:read", "generation:delete", "generation:read", "generation:write", "health:read", "library:read"]);
   });
