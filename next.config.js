@@ -1,4 +1,4 @@
-// Next.js configuration. Legacy path forms (spec §4 "Other path forms", ARCHITECTURE §4) are
+// Next.js configuration. Legacy path forms (/api/v1/..., /v1/data/..., older health and list paths) are
 // rewrites onto the modern routes, so they share handlers, shapes and the request log.
 
 /** @type {import('next').NextConfig} */

@@ -53,7 +53,7 @@ async function startReceiver() {
   };
 }
 
-/** ARCHITECTURE §8: t=<unix>,v1=<hex HMAC-SHA256 of "t.rawBody">, within 300 s. */
+/** The webhook signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.rawBody">, within 300 s. */
 function signatureIsValid(header: string | string[] | undefined, secret: string, rawBody: string): boolean {
   if (typeof header !== "string") return false;
   const parts = Object.fromEntries(header.split(",").map((part) => part.trim().split("=", 2) as [string, string]));

@@ -8,7 +8,7 @@ import { apiErrorFields } from "@/components/trpc/api-error";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
 import { Badge, Button, Input, toast } from "@/components/ui";
 
-// Replaces the whole list (spec §6.7): up to 10 positive amounts; an empty list turns alerts off.
+// Replaces the whole list: up to 10 positive amounts; an empty list turns alerts off.
 
 type Row = { key: number; value: string };
 type SavedThreshold = { amount: number; armed: boolean };

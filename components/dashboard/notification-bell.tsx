@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { cn, RelativeTime, Skeleton } from "@/components/ui";
 import { useTRPC } from "@/components/trpc/react";
 
-// The in-app channel of low-balance alerts (issue 4 §5), polled every 30 s.
+// The in-app channel of low-balance alerts, polled every 30 s.
 
 export function NotificationBell({ accountId }: { accountId: string }) {
   const trpc = useTRPC();

@@ -1,7 +1,7 @@
 import { ShieldCheck } from "lucide-react";
 import { Card, CardBody, CardHeader } from "@/components/ui";
 
-// How a receiver checks that a request is Darkroom's (ARCHITECTURE §8).
+// How a receiver checks that a request is Darkroom's.
 
 const example = `import { createHmac, timingSafeEqual } from "node:crypto";
 

@@ -1,3 +1,5 @@
+import "server-only";
+
 // Whose data a domain function may touch. Always passed, never optional ("the workspace is always
 // passed"): the dashboard and /v1 pass one account; only the operator CLI and crons/Inngest
 // functions pass OPERATOR, which reaches every account.

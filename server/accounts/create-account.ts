@@ -9,7 +9,7 @@ import type { Millicredits } from "../credits/money";
 import { Plan } from "../generated/prisma/enums";
 
 // A new account for a user (found or created by e-mail): primary-owner membership, the default
-// low-balance threshold (0.50, spec §6.7) and the 1.000 welcome credit, once per user (spec §8).
+// low-balance threshold (0.50) and the 1.000 welcome credit, once per user.
 
 export const WELCOME_CREDIT_MILLIS: Millicredits = 1000;
 export const DEFAULT_ALERT_THRESHOLD = "0.500";

@@ -1,7 +1,8 @@
+import "server-only";
 import { db } from "../db";
 import { ApiError } from "../http/errors";
 
-/** GET /v1/user/account (shape fixed in ARCHITECTURE §4). */
+/** GET /v1/user/account. */
 export async function getAccountProfile(accountId: string) {
   const account = await db.account.findUnique({ where: { id: accountId } });
   if (!account) throw new ApiError("ERR1006", "The account was not found.");

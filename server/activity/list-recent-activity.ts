@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../db";
 
 // The newest audit events of an account, for the overview's "Recent activity" card.

@@ -2,7 +2,7 @@ import type { Tx } from "../db";
 import type { ActivityCategory } from "../generated/prisma/enums";
 import type { Prisma } from "../generated/prisma/client";
 
-// The audit feed (spec §2 "Activity event"). Written inside the caller's transaction so the event
+// The audit feed (activity events). Written inside the caller's transaction so the event
 // commits or rolls back with the change it describes. Never put secrets (raw keys, hashes) here.
 
 export type ActivityActor = "system" | (string & {});

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { recordActivity } from "../activity/record-activity";
 import { formatCredits } from "../credits/money";
@@ -7,7 +8,7 @@ import { sendEmail, type SendEmailResult } from "../email/send-email";
 import { emitWebhookEvent } from "../webhooks/emit-webhook-event";
 import { LOW_BALANCE_KIND } from "./record-low-balance-alert";
 
-// After commit, an alert's side effects (spec §6.7 channels; the in-app notification is already
+// After commit, an alert's side effects on its other channels (the in-app notification is already
 // written): the `credits.low_balance` webhook event and the owners' e-mails, then the
 // `alert.dispatched` marker. Every part is idempotent — the webhook event by its key
 // `credits.low_balance:<notification id>`, each e-mail by its outbox row — so the event-driven

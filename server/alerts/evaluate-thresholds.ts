@@ -2,7 +2,7 @@ import { decimalToMillis, millisToDecimalString, type Millicredits } from "../cr
 import type { Tx } from "../db";
 import { recordLowBalanceAlert, type FiredAlert } from "./record-low-balance-alert";
 
-// Low-balance rules (spec §6.7), run by appendLedgerEntry inside every movement's transaction,
+// Low-balance rules, run by appendLedgerEntry inside every movement's transaction,
 // after the account row is locked, so movements and threshold edits on one account are evaluated
 // one at a time (20 concurrent reserves crossing a threshold fire exactly one alert).
 // - A drop fires every armed threshold the balance is now below, and disarms it: a threshold

@@ -1,3 +1,4 @@
+import "server-only";
 import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { db } from "../db";
 import { log } from "../runtime/log";

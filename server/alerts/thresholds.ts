@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { recordActivity } from "../activity/record-activity";
 import { formatCredits, parseCreditsToMillis, decimalToMillis, MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "../credits/money";
@@ -5,7 +6,7 @@ import { getBalance } from "../credits/get-balance";
 import { db, type Db, type Tx } from "../db";
 import { ApiError, invalidRequest } from "../http/errors";
 
-// Low-balance thresholds (spec §6.7, §8): up to 10 positive amounts with at most 3 decimals per
+// Low-balance thresholds: up to 10 positive amounts with at most 3 decimals per
 // account, default one at 0.50 (createAccount), replaced as a whole by the primary owner only.
 
 export const MAX_THRESHOLDS = 10;
@@ -36,7 +37,7 @@ export function parseThresholdAmounts(amounts: ReadonlyArray<string | number>): 
   return [...unique].sort((a, b) => b - a);
 }
 
-/** Alerts belong to the primary owner (spec roles): owners, members and strangers get ERR1003. */
+/** Alerts belong to the primary owner: owners, members and strangers get ERR1003. */
 export async function assertPrimaryOwner(tx: Db, accountId: string, userId: string): Promise<void> {
   const refusal = new ApiError("ERR1003", "Only the primary owner may change low-balance alerts.");
   if (!z.guid().safeParse(accountId).success || !z.guid().safeParse(userId).success) throw refusal;

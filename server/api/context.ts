@@ -1,3 +1,4 @@
+import "server-only";
 import { currentUserId } from "../auth";
 import type { TRPCContext } from "./trpc";
 

@@ -1,9 +1,10 @@
+import "server-only";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ApiError, errorTable, toApiError, type ErrorCode } from "../http/errors";
 import { log } from "../runtime/log";
 
-// tRPC speaks the same error table as /v1 (STYLE.md): every failure becomes an ApiError, carried
+// tRPC speaks the same error table as /v1: every failure becomes an ApiError, carried
 // as the TRPCError's cause, with the tRPC code that matches its HTTP status. Unknown errors are
 // logged here and reach the browser as a redacted ERR5000.
 

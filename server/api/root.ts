@@ -1,3 +1,4 @@
+import "server-only";
 import { accountRouter } from "./routers/account";
 import { alertsRouter } from "./routers/alerts";
 import { notificationsRouter } from "./routers/notifications";

@@ -1,3 +1,4 @@
+import "server-only";
 import { initTRPC } from "@trpc/server";
 import superjson from "superjson";
 import { z } from "zod";
@@ -6,7 +7,7 @@ import { findMembership } from "../accounts/find-membership";
 import { ApiError } from "../http/errors";
 import { toDashboardApiError, toTRPCError } from "./errors";
 
-// The dashboard's procedures (ARCHITECTURE §3, STYLE.md): small middlewares composed into
+// The dashboard's procedures: small middlewares composed into
 // member / owner / primary-owner procedures. Roles are enforced here, on the server, whatever the
 // page shows. An account the user does not belong to is ERR1006, never a hint that it exists.
 

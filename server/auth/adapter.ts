@@ -1,3 +1,4 @@
+import "server-only";
 import type { Adapter, AdapterUser } from "next-auth/adapters";
 import { createAccount } from "../accounts/create-account";
 import { db } from "../db";

@@ -1,10 +1,11 @@
+import "server-only";
 import NextAuth, { type NextAuthConfig } from "next-auth";
 import { env } from "../env";
 import { darkroomAuthAdapter } from "./adapter";
 import { log } from "../runtime/log";
 import { consumeSignInLinkAllowance, darkroomEmailProvider } from "./send-sign-in-link";
 
-// Dashboard sign-in (ARCHITECTURE §9): e-mail magic links, JWT sessions signed with AUTH_SECRET.
+// Dashboard sign-in: e-mail magic links, JWT sessions signed with AUTH_SECRET.
 // The route handler pins requests to APP_URL (app/api/auth/[...nextauth]/route.ts), so links are
 // built from our configured address and never from a client's Host header; hence trustHost.
 

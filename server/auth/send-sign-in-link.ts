@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import type { EmailConfig } from "next-auth/providers/email";
 import { db } from "../db";

@@ -1,10 +1,11 @@
+import "server-only";
 import { db } from "../db";
 import { ApiError } from "../http/errors";
 import { formatCredits } from "../credits/money";
 import { getBalance } from "../credits/get-balance";
 
 /**
- * GET /v1/user/billing (shape fixed in ARCHITECTURE §4). Without a Stripe subscription the status
+ * GET /v1/user/billing. Without a Stripe subscription the status
  * is "none" on Free and "manual" on a plan an operator assigned; the period fields are then null.
  */
 export async function getBillingSummary(accountId: string) {

@@ -1,8 +1,9 @@
+import "server-only";
 import { Redis } from "ioredis";
 import { env } from "../env";
 import { log } from "../runtime/log";
 
-// Redis is optional (ARCHITECTURE §2): without REDIS_URL the counters live in PostgreSQL and
+// Redis is optional: without REDIS_URL the counters live in PostgreSQL and
 // getRedis() is null. One client per process, created on first use, kept across dev reloads.
 
 const globalForRedis = globalThis as unknown as { darkroomRedis?: Redis | null };

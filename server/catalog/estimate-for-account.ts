@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "../db";
 import { ApiError } from "../http/errors";
 import { getBalance } from "../credits/get-balance";

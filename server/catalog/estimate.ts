@@ -1,3 +1,4 @@
+import "server-only";
 import { invalidRequest } from "../http/errors";
 import type { ModelDefinition, VideoModel } from "./models";
 import { priceGeneration, type PriceBreakdown } from "./pricing";

@@ -1,3 +1,4 @@
+import "server-only";
 import { models, type ModelDefinition } from "./models";
 import { providers, type ProviderDefinition } from "./providers";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { modelsForProvider } from "./index";
 import type { ModelDefinition, ModelType } from "./models";
 import { formatCredits } from "../credits/money";
@@ -5,7 +6,7 @@ import { listPriceMillis } from "./pricing";
 import { providerImplementation, type ImplementationSettings, type ProviderImplementation } from "../providers/implementation";
 import { providerStatus, type DeliveryMethod, type ProviderDefinition, type ProviderId, type ProviderStatus } from "./providers";
 
-// The /v1/library entries, field for field as the spec names them. The routes wrap these in
+// The /v1/library entries, field for field under their public names. The routes wrap these in
 // `{models_total, models}` and `{providers_total, providers}`.
 
 export type SpecificField = "generation_duration" | "generation_resolution" | "generation_generate_audio" | "generation_input_file_last_content";
@@ -48,7 +49,7 @@ export type LibraryProviderEntry = {
   provider_website: string;
   provider_docs: string;
   provider_status: ProviderStatus;
-  /** The spec's `integration` and arrays, plus, flat, the fields existing clients read. */
+  /** The documented `integration` and arrays, plus, flat, the fields existing clients read. */
   darkroom_implementation: ProviderImplementation & {
     supported_media_types: ModelType[];
     supported_models_total: number;
@@ -85,7 +86,7 @@ export function shapeLibraryModel(model: ModelDefinition): LibraryModelEntry {
     model_identifier: model.identifier,
     model_pricing: formatCredits(listPriceMillis(model)),
     model_supported_provider: [...model.providers],
-    // Clients of this API shape read a video model's values from `schema` (ARCHITECTURE §4): its
+    // Clients of this API shape read a video model's values from `schema`: its
     // durations and resolutions, and (like `generation_input_file`) whether audio is offered.
     schema: {
       generation_prompt: model.promptRequired,

@@ -1,3 +1,4 @@
+import "server-only";
 import { usd, type Millicredits } from "../credits/money";
 import type { ProviderId } from "./providers";
 

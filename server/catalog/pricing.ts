@@ -1,7 +1,8 @@
+import "server-only";
 import type { ModelDefinition, VideoModel } from "./models";
 import type { Millicredits } from "../credits/money";
 
-// THE cost function (ARCHITECTURE §5): estimate and create both call priceGeneration, so the
+// THE cost function: estimate and create both call priceGeneration, so the
 // amount reserved is always the amount quoted. All arithmetic is on integer millicredits.
 
 export { formatCredits, parseCreditsToMillis, type Millicredits } from "../credits/money";

@@ -1,8 +1,9 @@
+import "server-only";
 import { z } from "zod";
 import type { FieldErrors } from "../http/errors";
 import type { ModelDefinition, NonEmpty } from "./models";
 
-// The create body for one model (spec "POST /v1/generate/..."), built from the catalog so the
+// The create body for one model (POST /v1/generate/...), built from the catalog so the
 // library's advertised values and the validator cannot disagree. Strict: unknown fields are
 // rejected, and a known field this model lacks accepts only absence, so it is named when sent.
 

@@ -53,7 +53,7 @@ export async function appendLedgerEntry(tx: Tx, input: AppendInput): Promise<str
       ...(input.sourceKey ? { source_key: input.sourceKey } : {}),
     },
   });
-  // Low-balance alerts fire and re-arm in the same transaction as the movement (spec §6.7).
+  // Low-balance alerts fire and re-arm in the same transaction as the movement.
   if (input.balanceAfterMillis !== input.balanceBeforeMillis) {
     await evaluateThresholds(tx, { accountId: input.accountId, balanceBeforeMillis: input.balanceBeforeMillis, balanceAfterMillis: input.balanceAfterMillis, ledgerEntryId: entry.id });
   }

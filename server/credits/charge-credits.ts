@@ -1,3 +1,4 @@
+import "server-only";
 import type { ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { appendLedgerEntry } from "./append-ledger-entry";

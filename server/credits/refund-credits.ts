@@ -1,3 +1,4 @@
+import "server-only";
 import type { Tx } from "../db";
 import type { SettleCreditsInput, SettleCreditsResult } from "./charge-credits";
 import { appendLedgerEntry } from "./append-ledger-entry";

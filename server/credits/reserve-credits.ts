@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { ActivityActor } from "../activity/record-activity";
 import { appendLedgerEntry } from "./append-ledger-entry";
@@ -6,7 +7,7 @@ import { formatCredits, millisToDecimalString, type Millicredits } from "./money
 import { ApiError, invalidRequest } from "../http/errors";
 import { getBalance } from "./get-balance";
 
-// A `reserve` entry when a generation starts (spec §1): the estimated cost leaves the balance now
+// A `reserve` entry when a generation starts: the estimated cost leaves the balance now
 // and is later either confirmed by a charge or given back by a refund. A short balance is ERR1004
 // and writes nothing; the balance never goes negative.
 

@@ -3,7 +3,7 @@ import { db } from "../db";
 import { env, isProductionDeployment } from "../env";
 import { clientIpOf } from "../http/client-ip";
 
-// The dev mailbox (ARCHITECTURE §2): without RESEND_API_KEY the outbox is where e-mail goes, and
+// The dev mailbox: without RESEND_API_KEY the outbox is where e-mail goes, and
 // this page is how a local user reads it, sign-in links included. It does not exist once Resend is
 // configured, nor in production, and it opens only to this machine: a dev server listening on a
 // LAN must not hand out everyone's sign-in links.

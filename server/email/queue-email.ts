@@ -1,6 +1,6 @@
 import type { Db } from "../db";
 
-// The outbox (ARCHITECTURE §2): every e-mail is a row first, written in the caller's transaction
+// The outbox: every e-mail is a row first, written in the caller's transaction
 // when there is one, so it commits or rolls back with the change that caused it. `sendEmail`
 // delivers it later, through Resend or, without RESEND_API_KEY, by leaving it in the dev mailbox.
 

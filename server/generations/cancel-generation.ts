@@ -1,3 +1,4 @@
+import "server-only";
 import { recordActivity } from "../activity/record-activity";
 import { formatCredits } from "../credits/money";
 import { refundCredits } from "../credits/refund-credits";

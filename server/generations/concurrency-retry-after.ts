@@ -1,3 +1,4 @@
+import "server-only";
 import { findModel } from "../catalog";
 import type { Db } from "../db";
 

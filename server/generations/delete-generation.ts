@@ -1,3 +1,4 @@
+import "server-only";
 import { recordActivity } from "../activity/record-activity";
 import type { Tx } from "../db";
 import type { Generation } from "../generated/prisma/client";

@@ -1,8 +1,9 @@
+import "server-only";
 import { db } from "../db";
 import { planLimits, planNames } from "../plans/plan-limits";
 import { getStorage } from "../storage/get-storage";
 
-// Output files live for the plan's output retention after completion (spec §8: 1 hour on Free
+// Output files live for the plan's output retention after completion (1 hour on Free
 // up to 7 days on Enterprise). Past it their links are already dead; this deletes the bytes.
 // The record stays (its own retention is longer); its key list is emptied with the files, which
 // also marks it done for the next pass.

@@ -1,11 +1,12 @@
+import "server-only";
 import type { Generation } from "../generated/prisma/client";
 import type { ErrorCode } from "../http/errors";
 import type { PlanName } from "../plans/plan-limits";
 import { outputFileUrls } from "./output-files";
 
-// A generation row as the spec's record (spec §2; null for what is not known yet, [] for empty
+// A generation row as its public record (null for what is not known yet, [] for empty
 // lists, output URLs signed and expiring with the plan's output retention). The error fields
-// appear only on failed records; video records add their settings (ARCHITECTURE §4).
+// appear only on failed records; video records add their settings.
 
 export type GenerationRecord = ReturnType<typeof toGenerationRecord>;
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../db";
 import { generations } from "../http/operations";
 import { withApiKey } from "../http/with-api-key";

@@ -1,9 +1,10 @@
+import "server-only";
 import type { Generation } from "../generated/prisma/client";
 import type { PlanName } from "../plans/plan-limits";
 import { outputExpiresAt } from "../storage/output-expiry";
 import { signFileUrl } from "../storage/signed-url";
 
-// Output links expire with the files: the plan's output retention after completion (spec §8).
+// Output links expire with the files: the plan's output retention after completion.
 
 export function outputFileUrls(row: Generation, plan: PlanName): string[] {
   const expiresAt = outputExpiresAt(plan, row.completedAt ?? row.createdAt);

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ModelDefinition } from "../catalog";
 import type { ProviderId } from "../catalog/providers";
 import type { GenerationRequest } from "../catalog/request-schema";
@@ -30,7 +31,7 @@ export async function reserveAndRecord(tx: Tx, input: Input) {
   const cap = planLimits[account.plan].concurrency[model.type];
   const inFlight = await tx.generation.count({ where: { accountId, mediaKind: model.type, status: { in: ["pending", "processing"] } } });
   if (inFlight >= cap) {
-    // Every 429 carries Retry-After (ARCHITECTURE §4); this request had no capacity, so the
+    // Every 429 carries Retry-After; this request had no capacity, so the
     // remaining count says 0 whatever the minute window still allows (Limit and Reset stay).
     const retryAfter = await concurrencyRetryAfter(tx, accountId, model.type);
     throw new ApiError(

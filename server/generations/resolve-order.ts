@@ -1,3 +1,4 @@
+import "server-only";
 import type { ModelDefinition } from "../catalog";
 import type { ProviderId } from "../catalog/providers";
 import type { RegionName } from "../env";

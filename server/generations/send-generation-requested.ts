@@ -1,3 +1,4 @@
+import "server-only";
 import { inngest } from "../inngest/client";
 import { generationRequested } from "../inngest/events";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import type { ModelDefinition } from "../catalog";
 import { priceGeneration } from "../catalog/pricing";

@@ -1,10 +1,11 @@
+import "server-only";
 import type { Redis } from "ioredis";
 import { getRedis } from "../cache/redis";
 import { db, type Db } from "../db";
 import { timedCheck } from "./timed-check";
 
 // The cache is whatever holds the rate-limit and ranking counters: Redis when REDIS_URL is set,
-// otherwise PostgreSQL's rate_limit_counter table (ARCHITECTURE §2).
+// otherwise PostgreSQL's rate_limit_counter table.
 
 export type CacheBackend = "redis" | "postgres";
 

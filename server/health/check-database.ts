@@ -1,3 +1,4 @@
+import "server-only";
 import { db, type Db } from "../db";
 import { timedCheck } from "./timed-check";
 

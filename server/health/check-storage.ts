@@ -1,3 +1,4 @@
+import "server-only";
 import { getStorage } from "../storage/get-storage";
 import type { OutputStorage, StorageDriver } from "../storage/storage";
 import { timedCheck } from "./timed-check";

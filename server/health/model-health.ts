@@ -1,9 +1,10 @@
+import "server-only";
 import { listModels } from "../catalog/index";
 import { formatCredits } from "../credits/money";
 import { listPriceMillis } from "../catalog/pricing";
 import { getProviderHealth, type ProviderHealthOptions, type ProvidersHealth } from "./provider-health";
 
-// GET /v1/health/inference/models (ARCHITECTURE §4): per model, which of its providers can take
+// GET /v1/health/inference/models: per model, which of its providers can take
 // work now: the provider's `available` from provider health (configured and not failing nearly
 // every attempt).
 

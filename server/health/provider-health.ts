@@ -1,3 +1,4 @@
+import "server-only";
 import { listProviders, type ProviderDefinition, type ProviderId } from "../catalog/index";
 import { db, type Db } from "../db";
 import { loadProviderStats } from "../routing/provider-stats";

@@ -1,3 +1,4 @@
+import "server-only";
 import { log } from "../runtime/log";
 
 // Health checks answer within a bound: a hung dependency reports unhealthy, not a hung request.

@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../db";
 import type { RegionName } from "../env";
 import { hashApiKey } from "../keys/generate-key";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import type { ModelType } from "../catalog/index";
 import type { Tx } from "../db";
@@ -33,7 +34,7 @@ type QuerySchema = z.ZodObject | undefined;
 export type OperationDefinition<Query extends QuerySchema, Body, Response extends ResponseComponentName, Paginated extends boolean, Idempotent extends boolean> = {
   operationId: string;
   method: HttpMethod;
-  /** The path as the spec writes it, e.g. `/v1/content/{generation_id}`; also the request log's endpoint. */
+  /** The public path, e.g. `/v1/content/{generation_id}`; also the request log's endpoint. */
   path: string;
   legacyPaths?: readonly LegacyPath[];
   tag: OperationTag;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ApiError } from "./errors";
 
-// The success and error envelopes of spec §4. Every /v1 response goes through one of these.
+// The success and error envelopes. Every /v1 response goes through one of these.
 
 export type Pagination = { total: number; limit: number; offset: number };
 

@@ -1,4 +1,4 @@
-// The one table of error codes (ARCHITECTURE §4). REST and tRPC both turn anything thrown into
+// The one table of error codes. REST and tRPC both turn anything thrown into
 // one of these through toApiError.
 
 export const errorTable = {

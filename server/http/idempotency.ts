@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { db, type Tx } from "../db";
 import { Prisma } from "../generated/prisma/client";

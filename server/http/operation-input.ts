@@ -1,3 +1,4 @@
+import "server-only";
 import { fieldErrorsFromZod } from "../catalog/request-schema";
 import { parseQuery } from "../openapi/schemas/query";
 import type { AnyOperation } from "./define-operation";

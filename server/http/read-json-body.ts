@@ -1,3 +1,4 @@
+import "server-only";
 import { ApiError, invalidRequest } from "./errors";
 
 // Request bodies: size-capped (ERR1011) before parsing, JSON objects only (ERR1001).

@@ -1,6 +1,7 @@
+import "server-only";
 import { env, regions, type RegionName } from "../env";
 
-// A key works only on its region's address (spec §1 Regions). REGION_HOSTS maps request hosts
+// A key works only on its region's address. REGION_HOSTS maps request hosts
 // to regions ("api.eu.example.com=eu,..."); any other host is this deployment's REGION.
 
 function parseRegionHosts(value: string | undefined): Map<string, RegionName> {

@@ -1,9 +1,10 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { db } from "../db";
 import { log } from "../runtime/log";
 import type { AuthenticatedKey } from "./authenticate";
 
-// One row per request made with a known key (spec §2 "Request log entry"). Never the body, never
+// One row per request made with a known key. Never the body, never
 // the raw key, never the raw IP: a SHA-256 of it.
 
 const SENSITIVE = /(key|token|secret|signature|password|auth|credential|session)/i;

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Tx } from "../db";
 import { env } from "../env";
 import { log } from "../runtime/log";

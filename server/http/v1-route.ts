@@ -1,3 +1,4 @@
+import "server-only";
 import { errorResponse, newRequestId } from "./envelope";
 import { ApiError } from "./errors";
 import type { NextRouteContext, OperationRoute } from "./with-api-key";

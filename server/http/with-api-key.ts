@@ -1,3 +1,4 @@
+import "server-only";
 import { isIpAllowed } from "../keys/ip-allowlist";
 import { consumeRateLimit, peekRateLimit, rateLimitHeaders } from "../rate-limit/check-rate-limit";
 import { log } from "../runtime/log";

@@ -1,8 +1,8 @@
 import { eventType } from "inngest";
 import { z } from "zod";
 
-// Every event Darkroom sends. Event ids are deterministic where a duplicate must be harmless
-// (ARCHITECTURE §7): `generation-requested:<generation id>`, and so on.
+// Every event Darkroom sends. Event ids are deterministic where a duplicate must be harmless:
+// `generation-requested:<generation id>`, and so on.
 
 /** A generation was created and credits reserved: run it through the provider chain. */
 export const generationRequested = eventType("generation/requested", {
@@ -28,7 +28,7 @@ export const generationFinished = eventType("generation/finished", {
 });
 
 /**
- * A webhook delivery is due: attempt it, retrying on the spec's schedule. `fromAttempt` numbers
+ * A webhook delivery is due: attempt it, retrying on the fixed schedule (retry-schedule.ts). `fromAttempt` numbers
  * the first attempt of this run (1, or the next number when a failed delivery is re-sent).
  * Event id `webhook-delivery:<delivery id>`; a re-send of a failed delivery has its own.
  */

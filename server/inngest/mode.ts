@@ -1,7 +1,7 @@
 import { env } from "../env";
 
 // Which executor runs the functions: a real Inngest server (Cloud or self-hosted) when one is
-// configured, else the embedded executor inside the server process (ARCHITECTURE §1, §7).
+// configured, else the embedded executor inside the server process.
 
 export type InngestMode = "embedded" | "external";
 

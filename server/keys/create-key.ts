@@ -7,7 +7,7 @@ import { newApiKey } from "./generate-key";
 import { parseIpAllowlist } from "./ip-allowlist";
 import { resolveScopes, type ApiKeyScope } from "./scopes";
 
-// Creates a key (spec §5 "Key management"). The raw value is returned once and never stored.
+// Creates a key. The raw value is returned once and never stored.
 
 export const MAX_KEY_NAME_LENGTH = 100;
 

@@ -1,10 +1,11 @@
+import "server-only";
 import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { ApiError } from "../http/errors";
 
-// Delete (spec §3, §5): the key row goes for good and its request logs with it (ON DELETE
+// Delete: the key row goes for good and its request logs with it (ON DELETE
 // CASCADE). The activity event stays, naming only the key's id, name and display prefix.
 
 export type DeleteApiKeyInput = {

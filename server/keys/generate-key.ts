@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 
-// Key values (ARCHITECTURE §4): "dkr_" + 40 base62 characters (~238 bits). Only the SHA-256 hash
+// Key values: "dkr_" + 40 base62 characters (~238 bits). Only the SHA-256 hash
 // is stored; the value is shown once. Never log a key or pass it to the activity feed.
 
 export const API_KEY_PREFIX = "dkr_";

@@ -1,7 +1,7 @@
 import ipaddr from "ipaddr.js";
 import { invalidRequest } from "../http/errors";
 
-// A key's IP allowlist (spec §8): null lets every client through; otherwise at most 50 entries of
+// A key's IP allowlist: null lets every client through; otherwise at most 50 entries of
 // at most 45 characters, each an IPv4 or IPv6 address or CIDR. Entries are stored normalized
 // (compact IPv6, CIDR host bits cleared, IPv4-mapped IPv6 written as IPv4).
 

@@ -1,6 +1,7 @@
+import "server-only";
 import type { ApiKeyStatus } from "../generated/prisma/enums";
 
-// The state a key is in at a moment (spec §3 "API key states"), for the auth checkpoint and the
+// The state a key is in at a moment, for the auth checkpoint and the
 // request log. Precedence: revoked, then expired, then rotated (accepted until its grace ends).
 
 export type KeyState = "active" | "expired" | "rotated" | "revoked";

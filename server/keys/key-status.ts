@@ -1,3 +1,4 @@
+import "server-only";
 import type { AuthenticatedKey } from "../http/authenticate";
 
 /** GET /v1/status: the key making the request and its account. */

@@ -1,10 +1,11 @@
+import "server-only";
 import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { ApiError } from "../http/errors";
 
-// Revoke (spec §3, §5): the key stops working at once, including a rotated key still in its
+// Revoke: the key stops working at once, including a rotated key still in its
 // grace period; its metadata stays for audit. Revoking a revoked key changes nothing.
 
 export type RevokeApiKeyInput = {

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
@@ -6,7 +7,7 @@ import { ApiError, invalidRequest } from "../http/errors";
 import { newApiKey } from "./generate-key";
 import { keyStateAt } from "./key-state";
 
-// Rotation (spec §5): a new key with the same name, scopes, region, allowlist and expiry; the old
+// Rotation: a new key with the same name, scopes, region, allowlist and expiry; the old
 // key stays valid for a grace period (default 24 h, 1..168 h), then stops working.
 
 export const DEFAULT_GRACE_HOURS = 24;

@@ -1,6 +1,6 @@
 import { invalidRequest } from "../http/errors";
 
-// Scopes and presets of spec §5. Pure data and one resolver, so the dashboard's key form can
+// API key scopes and presets. Pure data and one resolver, so the dashboard's key form can
 // import it as well as the server.
 
 export const apiKeyScopes = ["generation:write", "generation:read", "generation:delete", "account:read", "health:read", "library:read"] as const;

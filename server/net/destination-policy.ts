@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import { DestinationRefused, type AddressClass } from "./errors";
 
-// Spec §6 rules 2-3: customer-given URLs (webhook endpoints, input files) must be public HTTPS on
+// Customer-given URLs (webhook endpoints, input files) must be public HTTPS on
 // 443, without credentials, and must not reach localhost, private, link-local, reserved,
 // multicast or translated-IPv6 addresses. Only global unicast counts as public: the explicit
 // tables below name the special-purpose ranges (IANA registries) for a precise reason, and

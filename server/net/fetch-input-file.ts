@@ -1,3 +1,4 @@
+import "server-only";
 import { InputFileRejected } from "./errors";
 import { safeFetch, type SafeFetchOptions } from "./safe-fetch";
 

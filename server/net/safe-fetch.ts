@@ -1,3 +1,4 @@
+import "server-only";
 import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
@@ -5,7 +6,7 @@ import ipaddr from "ipaddr.js";
 import { DestinationRefused, FetchFailed, FetchTimeout, ResponseTooLarge } from "./errors";
 import { resolveAndCheck, type ResolvedAddress, type Resolver } from "./resolve-and-check";
 
-// Fetches a customer-given URL under the destination rules (ARCHITECTURE §8): the host is
+// Fetches a customer-given URL under the destination rules: the host is
 // resolved and checked once, the socket connects to a checked address through a pinned lookup
 // (TLS still verifies the certificate for the name), no redirect is followed, and the whole
 // exchange is bounded in time and size. Node's http client is used rather than fetch because

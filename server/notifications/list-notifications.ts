@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../db";
 
 // The dashboard bell: the account's notifications for this user (account-wide ones have no user),

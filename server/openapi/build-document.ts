@@ -1,3 +1,4 @@
+import "server-only";
 import { errorTable } from "../http/errors";
 import { planLimits, planNames } from "../plans/plan-limits";
 import { buildComponents } from "./components";
@@ -5,7 +6,7 @@ import { operationObject, type ResponseComponents } from "./operation-object";
 import { allOperations, type HttpMethod } from "./routes";
 
 // The OpenAPI 3.1 document of /v1, generated from the zod schemas and the route registry
-// (STYLE: the zod schemas are the single definition of the shapes). Served at GET /v1/openapi.json.
+// (the zod schemas are the single definition of the shapes). Served at GET /v1/openapi.json.
 
 export const OPENAPI_DOCUMENT_PATH = "/v1/openapi.json";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { listModels } from "../catalog/index";
 import { errorBody } from "../http/envelope";
 import { ApiError, errorTable, type ErrorCode } from "../http/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 
 // zod → JSON Schema draft 2020-12 (the dialect of OpenAPI 3.1), tidied for reading: no `$schema`
@@ -16,7 +17,7 @@ function tidy(io: SchemaIo) {
     if (typeof jsonSchema.format === "string" && FORMATS_WITH_OWN_PATTERN.has(jsonSchema.format)) delete jsonSchema.pattern;
     if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
     if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
-    // A response object gains fields over time (spec §9); only strict request objects refuse extras.
+    // A response object gains fields over time; only strict request objects refuse extras.
     const def = zodSchema._zod.def;
     if (io === "output" && def.type === "object" && def.catchall === undefined && jsonSchema.additionalProperties === false) {
       delete jsonSchema.additionalProperties;

@@ -1,3 +1,4 @@
+import "server-only";
 import { listModels } from "../catalog/index";
 import { defaultMessages, errorTable, type ErrorCode } from "../http/errors";
 import { BEARER_SCHEME, envelopeComponentName } from "./components";

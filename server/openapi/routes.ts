@@ -1,3 +1,4 @@
+import "server-only";
 import type { ModelType } from "../catalog/index";
 import { operationErrors as errorsOf, type AnyOperation } from "../http/define-operation";
 import type { ErrorCode } from "../http/errors";

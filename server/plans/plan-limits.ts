@@ -1,4 +1,6 @@
-// Per-plan limits, spec §1 and §8. One table so that rate limits, concurrency caps, retention and
+import "server-only";
+
+// Per-plan limits and retention windows. One table so that rate limits, concurrency caps, retention and
 // monthly credits are read from the same place.
 
 export const planNames = ["free", "starter", "pro", "scale", "enterprise"] as const;

@@ -1,3 +1,4 @@
+import "server-only";
 import { env, type Env } from "../env";
 import { listProviders } from "../catalog";
 import type { ImplementationSettings } from "./implementation";

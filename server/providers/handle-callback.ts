@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../db";
 import { errorResponse, newRequestId, successResponse } from "../http/envelope";
 import { ApiError } from "../http/errors";

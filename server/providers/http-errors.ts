@@ -1,7 +1,8 @@
+import "server-only";
 import type { ProviderId } from "../catalog/providers";
 import { ProviderError, type ProviderErrorCode } from "./types";
 
-// One mapping from what a provider's HTTP API answered to our codes (spec §7), shared by the
+// One mapping from what a provider's HTTP API answered to our codes, shared by the
 // Replicate, fal and OpenAI adapters: that mapping decides failover, so it must not drift apart.
 //
 //   timeout / abort, HTTP 408, 504                          → ERR4001 (fail over)

@@ -1,7 +1,8 @@
+import "server-only";
 import type { DeliveryMethod, ProviderId } from "../catalog/providers";
 
 // How Darkroom really integrates each provider, as the flat fields of the library's
-// `darkroom_implementation` (ARCHITECTURE §4). Each line describes what the adapter in
+// `darkroom_implementation`. Each line describes what the adapter in
 // server/providers/<id>/ and the run (server/generations/run, run-generation) do; change them
 // together. Only type imports here, so the catalog can read it without loading any adapter.
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ProviderId } from "../catalog/providers";
 import { getFalAdapter } from "./fal";
 import { localAdapter, localBackupAdapter } from "./local";

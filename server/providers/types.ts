@@ -1,7 +1,8 @@
+import "server-only";
 import type { ModelDefinition } from "../catalog";
 import type { ProviderId } from "../catalog/providers";
 
-// The contract every inference provider adapter implements (ARCHITECTURE §6): submit, then either
+// The contract every inference provider adapter implements: submit, then either
 // a synchronous result, or polling / a callback, plus cancel and error mapping. The generation run
 // (server/generations/run) drives adapters only through this file's types.
 
@@ -43,7 +44,7 @@ export type SubmitResult =
 export type ProviderErrorCode = "ERR4001" | "ERR4002" | "ERR4003" | "ERR4005";
 
 /**
- * A provider failure, mapped to our codes (spec §7): ERR4001 timeout, ERR4002 unavailable
+ * A provider failure, mapped to our codes: ERR4001 timeout, ERR4002 unavailable
  * (rate limit, capacity, 5xx, service pause, auth problems on our side), ERR4003 upload failure,
  * ERR4005 rejected (content policy or invalid input: failing over would not help).
  */

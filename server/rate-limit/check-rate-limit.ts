@@ -1,8 +1,9 @@
+import "server-only";
 import { ApiError } from "../http/errors";
 import { planLimits, type PlanName } from "../plans/plan-limits";
 import { counterStore, type CounterStore } from "./counter-store";
 
-// Per account, fixed one-minute windows (ARCHITECTURE §4). The generation bucket counts the create
+// Per account, fixed one-minute windows. The generation bucket counts the create
 // routes; the general bucket every other authenticated /v1 route. All keys share the bucket.
 
 export type RateLimitBucket = "general" | "generation";

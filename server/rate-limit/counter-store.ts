@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../db";
 import { getRedis } from "../cache/redis";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "../db";
 
 // Counter rows of windows that ended long ago are worthless. A cron deletes them, so the request

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ProviderId } from "../catalog/index";
 import { db as defaultDb, type Db } from "../db";
 import { Prisma } from "../generated/prisma/client";

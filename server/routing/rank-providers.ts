@@ -1,6 +1,7 @@
+import "server-only";
 import type { ProviderId } from "../catalog/index";
 
-// `fastest` routing (ARCHITECTURE §6): order a model's providers by their recent attempts in this
+// `fastest` routing: order a model's providers by their recent attempts in this
 // region. Pure: the stats come in (provider-stats.ts loads them), so every rule is unit-tested.
 //
 // The rule, in tiers, each tier keeping catalog order as its last tie-break:

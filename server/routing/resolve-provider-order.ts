@@ -1,3 +1,4 @@
+import "server-only";
 import type { ModelDefinition, ProviderId } from "../catalog/index";
 import { db as defaultDb, type Db } from "../db";
 import type { RegionName } from "../env";

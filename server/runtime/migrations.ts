@@ -9,7 +9,7 @@ import pg from "pg";
 // Prisma migrations applied offline: the 7.x CLI only drives its native schema engine (a download
 // that fails here), so we drive @prisma/schema-engine-wasm directly through the pg driver adapter.
 // It writes the same `_prisma_migrations` bookkeeping as `prisma migrate deploy`, which reads the
-// same folder wherever the native engine exists. See OFFLINE.md.
+// same folder wherever the native engine exists.
 
 export const migrationsDir = path.resolve(import.meta.dirname, "../../prisma/migrations");
 export const schemaPath = path.resolve(import.meta.dirname, "../../prisma/schema.prisma");

@@ -1,7 +1,8 @@
+import "server-only";
 import { planLimits, type PlanName } from "../plans/plan-limits";
 import { assertStorageKey } from "./storage";
 
-// Output files are kept for the plan's "Output files" retention after completion (spec §8);
+// Output files are kept for the plan's "Output files" retention after completion;
 // the expiry cron deletes them then, and their links expire at the same moment.
 
 export function outputExpiresAt(plan: PlanName, completedAt: Date): Date {

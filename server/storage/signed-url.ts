@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { appUrl, env } from "../env";
 import { assertStorageKey } from "./storage";
 
-// Output-file links (ARCHITECTURE §2): ${APP_URL}/files/<key>?expires=<unix s>&signature=<hex>,
+// Output-file links: ${APP_URL}/files/<key>?expires=<unix s>&signature=<hex>,
 // signature = HMAC-SHA256(AUTH_SECRET, key + "\n" + expires). The app serves them from
 // whichever driver is configured, S3 included: one link format, links that stop working when a
 // file is deleted, and an S3 endpoint that need not be reachable by clients. A link is valid

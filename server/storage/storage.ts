@@ -1,4 +1,4 @@
-// Where output files live: local disk or any S3-compatible store (ARCHITECTURE §2), behind one
+// Where output files live: local disk or any S3-compatible store, behind one
 // interface, so callers never learn which one they hold.
 
 export type StorageDriver = "local-disk" | "s3";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { formatCredits } from "../credits/money";
 import { db } from "../db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { formatCredits } from "../credits/money";
 import { getBalance } from "../credits/get-balance";
 import { db, type Db } from "../db";

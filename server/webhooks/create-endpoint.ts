@@ -7,7 +7,7 @@ import { newWebhookSecret } from "./endpoint-secret";
 import { checkEndpointUrl, type WebhookNetworkOptions } from "./endpoint-url";
 import { parseWebhookEvents } from "./event-kinds";
 
-// Registers a webhook endpoint (issue 4 §1). The URL must pass the destination rules now and
+// Registers a webhook endpoint. The URL must pass the destination rules now and
 // will be checked again at every delivery. The secret is returned once.
 
 export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 200;

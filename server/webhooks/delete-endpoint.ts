@@ -1,3 +1,4 @@
+import "server-only";
 import { accountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";

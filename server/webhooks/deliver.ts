@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { safeFetch, type SafeFetchOptions } from "../net/safe-fetch";
@@ -5,7 +6,7 @@ import { webhookNetworkOptions, type WebhookNetworkOptions } from "./endpoint-ur
 import { signPayload } from "./sign";
 import { serializeWebhookBody, type WebhookBody } from "./webhook-body";
 
-// One delivery attempt (ARCHITECTURE §8): the endpoint URL is checked again and the connection
+// One delivery attempt: the endpoint URL is checked again and the connection
 // goes to the checked address (safeFetch), no redirect is followed (a 3xx is a failure), 10 s for
 // the whole exchange, 2xx = delivered. Every attempt is a webhook_attempt row: status, latency,
 // the first KB of the answer, the error. Retrying is the delivery function's business.

@@ -1,3 +1,4 @@
+import "server-only";
 import { formatCredits } from "../credits/money";
 import { findRefundMillis } from "../credits/find-refund";
 import { db } from "../db";

@@ -3,7 +3,7 @@ import { ApiError } from "../http/errors";
 import { DestinationRefused, FetchFailed } from "../net/errors";
 import { resolveAndCheck, type Resolver } from "../net/resolve-and-check";
 
-// Endpoint URLs follow the destination rules (spec §6 rules 2-3) when saved; delivery checks them
+// Endpoint URLs follow the destination rules (destination-policy.ts) when saved; delivery checks them
 // again (deliver.ts), because what a name resolves to can change after it was saved.
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;

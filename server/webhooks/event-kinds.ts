@@ -1,6 +1,6 @@
 import { invalidRequest } from "../http/errors";
 
-// The events an endpoint can subscribe to (ARCHITECTURE §8). `webhook.test` is only ever sent by
+// The events an endpoint can subscribe to. `webhook.test` is only ever sent by
 // the "send test event" action, so new endpoints subscribe to everything else.
 
 export const webhookEventKinds = ["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance", "webhook.test"] as const;

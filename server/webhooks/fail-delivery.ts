@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../db";
 
 /** After the run's last attempt failed: `failed`, re-sendable from the dashboard or the CLI. */

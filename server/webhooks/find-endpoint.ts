@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import type { Db } from "../db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { accountScope } from "../accounts/account-scope";
 import { db } from "../db";
@@ -5,7 +6,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { findWebhookEndpoint } from "./find-endpoint";
 import { webhookLogPage } from "./list-deliveries";
 
-// Dead letters (spec §6 rule 6): events that reached a disabled endpoint, newest first, each
+// Dead letters: events that reached a disabled endpoint, newest first, each
 // replayable once its endpoint is enabled again (replay-dead-letter.ts).
 
 export const deadLetterFilters = z.object({

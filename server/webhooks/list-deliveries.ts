@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { accountScope } from "../accounts/account-scope";
 import { db } from "../db";

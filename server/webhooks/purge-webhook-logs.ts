@@ -1,7 +1,8 @@
+import "server-only";
 import { db } from "../db";
 import { planLimits, planNames } from "../plans/plan-limits";
 
-// Spec §8 "Retention by plan": webhook event logs (deliveries and their attempts) are kept for
+// Retention by plan: webhook event logs (deliveries and their attempts) are kept for
 // the account plan's webhookLogs window. An attempt goes when it is older than the window; a
 // delivery when nothing about it is newer (a pending one is never purged). A dead letter is an
 // event not delivered yet, not a log: it goes only once replayed longer ago than the window.

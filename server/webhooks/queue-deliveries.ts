@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
@@ -7,7 +8,7 @@ import type { WebhookEventKind } from "./event-kinds";
 import type { WebhookBody } from "./webhook-body";
 
 // One event to a set of endpoints: an enabled endpoint gets a webhook_delivery and a delivery run,
-// a disabled one a dead letter (spec §6 rule 6). Both are unique per (endpoint, event key), so a
+// a disabled one a dead letter. Both are unique per (endpoint, event key), so a
 // repeated or overlapping emit of the same event changes nothing: one delivery per endpoint.
 
 export type QueuedEvent = {

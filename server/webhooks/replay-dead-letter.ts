@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../accounts/account-scope";
@@ -8,7 +9,7 @@ import { ApiError, invalidRequest } from "../http/errors";
 import { requestDeliveries } from "./queue-deliveries";
 import type { WebhookBody } from "./webhook-body";
 
-// Replays a dead letter (spec §6 rule 6) once its endpoint is enabled again: a new delivery with
+// Replays a dead letter once its endpoint is enabled again: a new delivery with
 // event key `replay:<dead letter id>` and the original event and time, then the usual delivery
 // run. A dead letter is replayed once; asking again answers with the same delivery.
 

@@ -1,6 +1,7 @@
+import "server-only";
 import { db } from "../db";
 
-// Spec §6 rule 4 / §8: an immediate attempt, then retries 0.5 s, 1.5 s, 3 s and 5 s after the
+// An immediate attempt, then retries 0.5 s, 1.5 s, 3 s and 5 s after the
 // FIRST attempt of the run (offsets from one origin, not gaps between attempts), to the
 // millisecond: the delivery function throws RetryAfterError with these dates (step.sleep would
 // round up to whole seconds).

@@ -1,10 +1,11 @@
+import "server-only";
 import type { AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { findWebhookEndpoint } from "./find-endpoint";
 
-// Enables or disables an endpoint. While disabled, subscribed events become dead letters
-// (spec §6 rule 6), replayable once it is enabled again. Setting the current state changes nothing.
+// Enables or disables an endpoint. While disabled, subscribed events become dead letters,
+// replayable once it is enabled again. Setting the current state changes nothing.
 
 export type UpdateWebhookEndpointInput = {
   webhookId: string;

@@ -1,6 +1,7 @@
+import "server-only";
 import type { WebhookEventKind } from "./event-kinds";
 
-// The body every delivery carries (ARCHITECTURE §8). Stored with the delivery; serialized in this
+// The body every delivery carries. Stored with the delivery; serialized in this
 // key order when sent.
 
 export type WebhookBody = {

@@ -9,8 +9,8 @@ import { createImage, waitForStatus } from "@/tests/support/generations";
 import { api, expectError, expectSuccess } from "@/tests/support/http";
 import { inTransaction } from "@/server/transaction";
 
-// What a typed client of this API shape reads, over the wire (ARCHITECTURE §4, "Shapes the spec
-// does not show"): library schema and implementation fields, health statuses and names, record
+// What a typed client of this API shape reads, over the wire, beyond the documented
+// shapes: library schema and implementation fields, health statuses and names, record
 // fields by status and kind, cancel's refund fields (and the canceled webhook's), and the
 // headers of a concurrency refusal.
 

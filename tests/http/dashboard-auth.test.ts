@@ -3,7 +3,7 @@ import { db } from "@/server/db";
 import { baseUrl, uniqueEmail } from "@/tests/support/http";
 import { latestSignInLink, openLink, requestSignInLink, signIn, trpc } from "@/tests/support/session";
 
-// Dashboard sign-in (ARCHITECTURE §9): magic links through the outbox, JWT session cookies, and
+// Dashboard sign-in: magic links through the outbox, JWT session cookies, and
 // tRPC answering in the one error table.
 
 describe("magic-link sign-in", () => {

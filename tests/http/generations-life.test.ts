@@ -48,7 +48,7 @@ describe("image generation on the local providers", () => {
       generation_provider_order: ["local"],
       generation_provider_used: "local",
     });
-    // The error fields appear only on failed records (ARCHITECTURE §4).
+    // The error fields appear only on failed records.
     expect(record).not.toHaveProperty("generation_error");
     expect(record).not.toHaveProperty("generation_error_code");
     expect(record.generation_prediction_id).toMatch(/^local-/);

@@ -4,7 +4,7 @@ import { api, expectError, expectSuccess } from "@/tests/support/http";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { IMPLEMENTATION_KEYS } from "@/tests/support/client-shapes";
 
-// The shape of every read route: spec §4 fields, ARCHITECTURE §4 where the spec shows none.
+// The shape of every read route, field by field.
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -57,7 +57,7 @@ describe("GET /v1/user/account and /v1/user/billing", () => {
 });
 
 describe("GET /v1/library/*", () => {
-  it("lists models with the spec's fields", async () => {
+  it("lists models with their documented fields", async () => {
     const { key } = await accountWithKey();
     const data = expectSuccess(await api("/v1/library/models", { key }));
     expect(data.models_total).toBe(data.models.length);
@@ -76,7 +76,7 @@ describe("GET /v1/library/*", () => {
     expect(data.providers_total).toBe(data.providers.length);
     const local = data.providers.find((provider: any) => provider.provider_id === "local");
     expect(local).toMatchObject({ provider_status: "active" });
-    // The spec's integration and arrays, plus the flat fields of ARCHITECTURE §4.
+    // The documented integration and arrays, plus the flat fields clients read.
     expect(Object.keys(local.darkroom_implementation).sort()).toEqual(IMPLEMENTATION_KEYS);
     expect(Object.keys(local.darkroom_implementation.integration).sort()).toEqual(["delivery_method", "supports_cancel", "timeout_seconds", "webhook_signature"]);
     expect(local.darkroom_implementation.supported_models).toContain("darkroom/lumen-image");

@@ -4,10 +4,10 @@ import { db } from "@/server/db";
 import { api, expectError, expectSuccess } from "@/tests/support/http";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
 
-// Spec §2 "Request log entry": what is kept, and what never is (raw IPs, raw keys, bodies).
+// The request log: what is kept, and what never is (raw IPs, raw keys, bodies).
 
 describe("request log", () => {
-  it("records each request with the spec's fields, a hashed IP and a sanitized query", async () => {
+  it("records each request with its documented fields, a hashed IP and a sanitized query", async () => {
     const { key, keyId, prefix, accountId } = await accountWithKey();
     const before = await db.apiKey.findUniqueOrThrow({ where: { id: keyId } });
     expect(before.lastUsedAt).toBeNull();

@@ -42,7 +42,7 @@ describe("scope matrix", () => {
     });
   }
 
-  it("Generate Only refuses GET /v1/status, as the spec says", async () => {
+  it("Generate Only refuses GET /v1/status (it lacks account:read)", async () => {
     const account = await createTestAccount();
     const key = await createTestKey(account.accountId, { preset: "generate" });
     expectError(await api("/v1/status", { key: key.key }), "ERR1003");

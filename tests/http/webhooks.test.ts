@@ -102,7 +102,7 @@ afterAll(async () => {
   await disconnectDb();
 });
 
-describe("webhook delivery retries (spec §6 rule 4)", () => {
+describe("webhook delivery retries (0.5, 1.5, 3 and 5 s after the first attempt)", () => {
   it("retries a receiver that fails three times at +0.5, +1.5 and +3 s from the first attempt, then delivers", async () => {
     const { accountId } = await createTestAccount();
     const path = script((n) => (n <= 3 ? { status: 503, body: `not yet ${n}` } : { status: 200, body: "finally" }));

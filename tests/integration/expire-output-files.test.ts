@@ -6,7 +6,7 @@ import { expireOutputFiles } from "@/server/generations/expire-output-files";
 import { getStorage } from "@/server/storage/get-storage";
 import { inTransaction } from "@/server/transaction";
 
-// Output files are deleted once the plan's output retention has passed (spec §8), and not before.
+// Output files are deleted once the plan's output retention has passed, and not before.
 
 async function succeededWithFile(accountId: string, completedAt: Date) {
   const generation = await db.generation.create({

@@ -1,4 +1,4 @@
-// Field lists of the shapes ARCHITECTURE §4 fixes for clients of this API shape, shared by the
+// Field lists of the shapes clients of this API shape read, shared by the
 // suites that pin them.
 
 /** Flat fields of `darkroom_implementation` that existing clients read (strings). */
@@ -13,5 +13,5 @@ export const IMPLEMENTATION_TEXT_FIELDS = [
   "health_monitoring",
 ] as const;
 
-/** Every key of `darkroom_implementation`: the spec's integration and arrays, plus the flat fields. */
+/** Every key of `darkroom_implementation`: the documented integration and arrays, plus the flat fields. */
 export const IMPLEMENTATION_KEYS = ["integration", "capabilities", "supported_models", ...IMPLEMENTATION_TEXT_FIELDS, "supported_media_types", "supported_models_total"].sort();

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { api, expectSuccess } from "@/tests/support/http";
 
-// Polling helpers for the generation suites: clients poll until a terminal state (spec §3).
+// Polling helpers for the generation suites: clients poll until a terminal state.
 
 export const TERMINAL = ["succeeded", "failed", "canceled"];
 

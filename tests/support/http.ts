@@ -33,7 +33,7 @@ export async function api(path: string, options: { key?: string; method?: string
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** The success envelope of spec §4, checked field by field. */
+/** The success envelope, checked field by field. */
 export function expectSuccess(reply: ApiReply, status = 200) {
   expect(reply.status, JSON.stringify(reply.body)).toBe(status);
   expect(reply.body.status).toBe("success");

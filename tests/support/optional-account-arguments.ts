@@ -2,7 +2,7 @@ import path from "node:path";
 import ts from "typescript";
 
 // Reads exported functions with the TypeScript checker and names every account argument a caller
-// could leave out: the contract behind "the workspace is always passed" (STYLE.md).
+// could leave out: the contract behind "the workspace is always passed".
 
 const ACCOUNT_PARAMETERS = new Set(["accountId", "scope", "account"]);
 const ACCOUNT_PROPERTIES = ["accountId", "scope"];

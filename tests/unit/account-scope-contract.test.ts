@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { findOptionalAccountArguments, inMemoryProgram, projectProgram } from "@/tests/support/optional-account-arguments";
 
-// "The workspace is always passed" (STYLE.md): no exported domain function may take an account
+// "The workspace is always passed": no exported domain function may take an account
 // argument its caller could leave out, since leaving it out used to turn the ownership check off.
 
 const root = path.resolve(import.meta.dirname, "../..");

@@ -7,7 +7,7 @@ import { authedProcedure, createCallerFactory, createTRPCRouter, publicProcedure
 import { ApiError, type ErrorCode } from "@/server/http/errors";
 import { log } from "@/server/runtime/log";
 
-// The dashboard speaks the one error table (STYLE.md): ApiError → the tRPC code of its HTTP
+// The dashboard speaks the one error table: ApiError → the tRPC code of its HTTP
 // status, zod issues → ERR1001 naming the fields, anything else → a redacted ERR5000.
 
 const byStatus: Array<[ErrorCode, TRPCError["code"]]> = [

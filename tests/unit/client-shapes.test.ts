@@ -9,8 +9,8 @@ import type { ProviderStats } from "@/server/routing/rank-providers";
 import { localBucketLabel } from "@/server/storage/local-disk";
 import { IMPLEMENTATION_KEYS, IMPLEMENTATION_TEXT_FIELDS } from "@/tests/support/client-shapes";
 
-// The shapes a typed client of this API shape reads (ARCHITECTURE §4, "Shapes the spec does not
-// show"), pinned at the functions that build them; tests/http/client-shapes.test.ts pins the wire.
+// The shapes a typed client of this API shape reads beyond the documented shapes,
+// pinned at the functions that build them; tests/http/client-shapes.test.ts pins the wire.
 
 function provider(id: string) {
   const found = findProvider(id);
@@ -47,7 +47,7 @@ describe("library models: a video model's values inside schema", () => {
 });
 
 describe("library providers: the flat implementation fields", () => {
-  it("carries every flat field beside the spec's integration and arrays, for every provider", () => {
+  it("carries every flat field beside the documented integration and arrays, for every provider", () => {
     for (const entry of listProviders()) {
       const shaped = shapeLibraryProvider(entry, new Set());
       expect(libraryProviderSchema.parse(shaped)).toEqual(shaped);

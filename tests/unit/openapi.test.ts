@@ -45,8 +45,8 @@ import {
   usageSummarySchema,
 } from "@/server/openapi/schemas/index";
 
-// The generated document: structurally valid OpenAPI 3.1, complete against the spec and the
-// route files, and its zod schemas agree with what the code really returns.
+// The generated document: structurally valid OpenAPI 3.1, complete against the route
+// files, and its zod schemas agree with what the code really returns.
 
 const document = buildOpenApiDocument({ serverUrl: "https://api.example.test" });
 type Json = Record<string, any>;
@@ -232,7 +232,7 @@ describe("the OpenAPI document: completeness", () => {
     for (const route of expanded) expect(Object.keys(document.paths), route).toContain(route);
   });
 
-  it("has the 17 routes of spec §4 with the scopes of spec §5", () => {
+  it("has the 17 routes with their scopes", () => {
     const scopeTable: Record<string, string[]> = {
       "generation:write": ["POST /v1/generate/image/{model_identifier}", "POST /v1/generate/video/{model_identifier}"],
       "generation:read": ["GET /v1/content/{generation_id}", "GET /v1/content/list"],
@@ -300,7 +300,7 @@ describe("the OpenAPI document: completeness", () => {
     for (const code of routeLevel) expect(used.has(code), code).toBe(true);
   });
 
-  it("documents the route-specific errors the brief and ARCHITECTURE §4 give", () => {
+  it("documents the route-specific errors", () => {
     const codesOf = (route: string, method: "get" | "post" | "delete") => {
       const operation = document.paths[route]?.[method] as Json;
       return Object.values(operation.responses as Record<string, Json>).flatMap((response) => Object.keys(deref(response).content["application/json"].examples ?? {}));
@@ -316,7 +316,7 @@ describe("the OpenAPI document: completeness", () => {
     expect(codesOf("/v1/content/list", "get")).toContain("ERR1001");
   });
 
-  it("documents the query bounds of spec §8", () => {
+  it("documents the query bounds", () => {
     const query = (route: string) =>
       Object.fromEntries(((document.paths[route]?.get as Json).parameters as Json[]).filter((parameter) => parameter.in === "query").map((parameter) => [parameter.name, parameter.schema]));
     expect(query("/v1/usage").days).toEqual({ type: "integer", minimum: 1, maximum: 90, default: 30 });
@@ -324,7 +324,7 @@ describe("the OpenAPI document: completeness", () => {
     expect(query("/v1/estimate/{model_identifier}").count).toEqual({ type: "integer", default: 1 });
   });
 
-  it("takes an optional Idempotency-Key with the spec's pattern on the creates, and says when a response is a replay", () => {
+  it("takes an optional Idempotency-Key with its pattern on the creates, and says when a response is a replay", () => {
     const idempotencyKey = resolvePointer("#/components/parameters/IdempotencyKey") as Json;
     expect(idempotencyKey).toMatchObject({ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", pattern: "^[A-Za-z0-9_\\-:.]{1,255}$" } });
     for (const { route, operation } of operations()) {

@@ -1,7 +1,7 @@
 import { methodNotAllowed } from "@/server/http/v1-route";
 import { serveSignedFile } from "@/server/storage/serve-signed-file";
 
-// Signed, expiring output-file downloads (ARCHITECTURE §2): ${APP_URL}/files/<key>?expires=&signature=.
+// Signed, expiring output-file downloads: ${APP_URL}/files/<key>?expires=&signature=.
 
 export const dynamic = "force-dynamic";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { getBalance } from "../../credits/get-balance";
 import { millisToDecimalString } from "../../credits/money";
 import { listMemberships } from "../../accounts/find-membership";

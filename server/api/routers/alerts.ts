@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { getBalance } from "../../credits/get-balance";
 import { millisToDecimalString } from "../../credits/money";
@@ -6,7 +7,7 @@ import { getThresholds, MAX_THRESHOLDS, setThresholds } from "../../alerts/thres
 import { createTRPCRouter, memberProcedure, primaryOwnerProcedure } from "../trpc";
 import { inTransaction } from "../../transaction";
 
-// Low-balance alert thresholds (spec §6.7): everyone in the account sees them; only the primary
+// Low-balance alert thresholds: everyone in the account sees them; only the primary
 // owner replaces the list (the role rule is enforced again inside setThresholds).
 
 export const alertsRouter = createTRPCRouter({

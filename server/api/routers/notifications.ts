@@ -1,9 +1,10 @@
+import "server-only";
 import { z } from "zod";
 import { listNotifications } from "../../notifications/list-notifications";
 import { markNotificationsRead } from "../../notifications/mark-notifications-read";
 import { createTRPCRouter, memberProcedure } from "../trpc";
 
-// The bell in the dashboard's top bar (issue 4 §5: the in-app channel of low-balance alerts).
+// The bell in the dashboard's top bar: the in-app channel of low-balance alerts.
 
 export const notificationsRouter = createTRPCRouter({
   list: memberProcedure.query(({ ctx }) => listNotifications(ctx.membership.accountId, ctx.userId)),

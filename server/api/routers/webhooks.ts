@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { db } from "../../db";
 import { createWebhookEndpoint, MAX_WEBHOOK_DESCRIPTION_LENGTH } from "../../webhooks/create-endpoint";

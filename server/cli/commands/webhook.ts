@@ -5,7 +5,7 @@ import { rollWebhookSecret } from "../../webhooks/roll-secret";
 import { updateWebhookEndpoint } from "../../webhooks/update-endpoint";
 import { ACTOR, list, uuidFlag, type Command } from "./command";
 
-// Webhook endpoints from the CLI (issue 4 §1). The URL is checked against the destination rules
+// Webhook endpoints from the CLI. The URL is checked against the destination rules
 // (an unsafe one is ERR1001 naming the URL and the reason); the secret is printed once.
 
 function enableCommand(enabled: boolean): Command {

@@ -1,7 +1,7 @@
 import { millisToDecimalString, type Millicredits } from "../../credits/money";
 import { appUrl } from "../../env";
 
-// The low-balance alert e-mail (spec §6.7): the balance, every threshold the movement crossed
+// The low-balance alert e-mail: the balance, every threshold the movement crossed
 // (highest first) and where to see the balance. Plain text plus a small HTML version.
 
 export type LowBalanceEmailInput = {

@@ -1,6 +1,7 @@
+import "server-only";
 import type { RenderedEmail } from "./low-balance";
 
-// The magic-link e-mail (ARCHITECTURE §9). The link is the credential: it goes only into this
+// The magic-link e-mail. The link is the credential: it goes only into this
 // e-mail (Resend, or the dev mailbox when Resend is not configured), never into a log line.
 
 const escapeHtml = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ProviderErrorCode } from "../../providers/types";
 
 // What one step of an attempt reports back to the run (JSON: it is memoized by Inngest).

@@ -1,3 +1,4 @@
+import "server-only";
 import { recordActivity } from "../../activity/record-activity";
 import { chargeCredits } from "../../credits/charge-credits";
 import { refundCredits } from "../../credits/refund-credits";
@@ -7,7 +8,7 @@ import { getStorage } from "../../storage/get-storage";
 import { sendGenerationFinished } from "../send-generation-finished";
 import type { AttemptError } from "./attempt-outcome";
 
-// The terminal transitions of a run (spec §3), each one transaction under the generation's row
+// The terminal transitions of a run, each one transaction under the generation's row
 // lock: succeeded + charge, or failed + refund. A generation that already left the in-flight
 // states (canceled meanwhile, or swept) is not touched: a late result is discarded, never charged.
 

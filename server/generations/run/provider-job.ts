@@ -1,3 +1,4 @@
+import "server-only";
 import { findModel } from "../../catalog";
 import type { ProviderId } from "../../catalog/providers";
 import type { Generation } from "../../generated/prisma/client";

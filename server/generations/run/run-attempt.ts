@@ -1,3 +1,4 @@
+import "server-only";
 import type { ProviderId } from "../../catalog/providers";
 import { db } from "../../db";
 import { ProviderError, type ProviderResult } from "../../providers/types";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ProviderOutput } from "../../providers/types";
 import { ProviderError } from "../../providers/types";
 import type { ProviderId } from "../../catalog/providers";

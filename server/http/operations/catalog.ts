@@ -1,3 +1,4 @@
+import "server-only";
 import { estimateQuerySchema } from "../../openapi/schemas/catalog";
 import type { ResponseComponentName } from "../../openapi/schemas/index";
 import { defineOperation } from "../define-operation";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ResponseComponentName } from "../../openapi/schemas/index";
 import { defineOperation, type LegacyPath } from "../define-operation";
 

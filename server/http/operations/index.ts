@@ -1,10 +1,11 @@
+import "server-only";
 import type { AnyOperation } from "../define-operation";
 import * as account from "./account";
 import * as catalog from "./catalog";
 import * as generations from "./generations";
 import * as health from "./health";
 
-// The registry of /v1 operations, in the order the spec's endpoint table lists them.
+// The registry of /v1 operations, in the order the OpenAPI document lists them.
 
 export { account, catalog, generations, health };
 

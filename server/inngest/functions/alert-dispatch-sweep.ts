@@ -1,3 +1,4 @@
+import "server-only";
 import { OPERATOR } from "../../accounts/account-scope";
 import { sweepUndispatchedAlerts } from "../../alerts/sweep-undispatched-alerts";
 import { inngest } from "../client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { RetryAfterError } from "inngest";
 import { emitLowBalanceWebhook, loadLowBalanceAlert, markLowBalanceAlertDispatched } from "../../alerts/dispatch-low-balance-alert";
 import { EmailRetryableError, sendEmail } from "../../email/send-email";

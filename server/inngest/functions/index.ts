@@ -1,3 +1,4 @@
+import "server-only";
 import type { InngestFunction } from "inngest";
 import { alertDispatch } from "./alert-dispatch";
 import { alertDispatchSweep } from "./alert-dispatch-sweep";

@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../../db";
 import { sweepExpiredRateLimitWindows } from "../../rate-limit/sweep-expired-windows";
 import { inngest } from "../client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { NonRetriableError } from "inngest";
 import type { ProviderId } from "../../catalog/providers";
 import { db } from "../../db";
@@ -7,7 +8,7 @@ import { checkAttempt, startAttempt } from "../../generations/run/run-attempt";
 import { inngest } from "../client";
 import { generationRequested, providerResultReceived } from "../events";
 
-// generation/requested → the provider chain (ARCHITECTURE §7): one named step per submit and per
+// generation/requested → the provider chain: one named step per submit and per
 // check; an accepted job is awaited by its callback event, or polled every few seconds, until the
 // model's timeout; a failing provider hands over to the next, except a content refusal. Then one
 // terminal step: succeeded + charge, or failed + refund. onFailure makes sure a run that crashes

@@ -1,3 +1,4 @@
+import "server-only";
 import { findModel } from "../../catalog";
 import { db } from "../../db";
 import { finishFailed } from "../../generations/run/finish-generation";

@@ -1,3 +1,4 @@
+import "server-only";
 import { RetryAfterError } from "inngest";
 import { attemptDelivery } from "../../webhooks/deliver";
 import { failDelivery } from "../../webhooks/fail-delivery";

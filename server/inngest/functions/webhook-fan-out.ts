@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "../../db";
 import { emitGenerationEvent, terminalEventFor } from "../../webhooks/emit-generation-event";
 import { inngest } from "../client";

@@ -1,11 +1,11 @@
+import "server-only";
 import { z } from "zod";
 import { SubscriptionStatus } from "../../generated/prisma/enums";
 import { planNames } from "../../plans/plan-limits";
 import { creditsSchema, dateTimeSchema, uuidSchema } from "./common";
 import { integerQueryParam } from "./query";
 
-// GET /v1/status, /v1/usage, /v1/user/account and /v1/user/billing (spec §4; the account and
-// billing shapes are fixed by ARCHITECTURE §4).
+// GET /v1/status, /v1/usage, /v1/user/account and /v1/user/billing.
 
 export const keyStatusSchema = z.object({
   account_id: uuidSchema,

@@ -1,11 +1,12 @@
+import "server-only";
 import { z } from "zod";
 import { providerIds } from "../../catalog/providers";
 import { ESTIMATE_MAX_COUNT } from "../../catalog/estimate";
 import { creditsSchema, modelIdentifierSchema } from "./common";
 import { booleanQueryParam, clampedIntegerQueryParam, numberQueryParam, textQueryParam } from "./query";
 
-// GET /v1/library/models, /v1/library/providers and /v1/estimate/{model_identifier} (spec §4;
-// the estimate's video fields and `darkroom_implementation` are fixed by ARCHITECTURE §4).
+// GET /v1/library/models, /v1/library/providers and /v1/estimate/{model_identifier},
+// including the estimate's video fields and `darkroom_implementation`.
 
 export const modelTypeSchema = z.enum(["image", "video"]);
 export const providerIdSchema = z.enum(providerIds);

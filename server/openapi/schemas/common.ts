@@ -1,8 +1,9 @@
+import "server-only";
 import { z } from "zod";
 import { errorTable, type ErrorCode } from "../../http/errors";
 
 // Building blocks shared by every /v1 shape: ids, timestamps, credit amounts and the two
-// envelopes of spec §4 (ARCHITECTURE §4 fixes request_id as a UUID v4).
+// envelopes (request_id is a UUID v4).
 
 export const uuidSchema = z.uuid();
 export const dateTimeSchema = z.iso.datetime().describe("ISO 8601 date-time in UTC, e.g. 2026-01-31T12:00:00.000Z.");

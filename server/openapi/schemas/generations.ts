@@ -1,16 +1,17 @@
+import "server-only";
 import { z } from "zod";
 import { listModels, type ModelDefinition, type ModelType } from "../../catalog/index";
 import { PROMPT_MAX_LENGTH } from "../../catalog/request-schema";
 import { creditsSchema, dateTimeSchema, errorCodeSchema, modelIdentifierSchema, uuidSchema } from "./common";
 import { integerQueryParam } from "./query";
 
-// The generation routes: create (202), read, list, cancel and delete (spec §2, §4; status codes
-// and the cancel and delete bodies fixed by ARCHITECTURE §4). The exact create body of each
+// The generation routes: create (202), read, list, cancel and delete, with their
+// status codes and the cancel and delete bodies. The exact create body of each
 // model is generationRequestSchema(model) in server/catalog/request-schema.ts.
 
 export const generationStatusSchema = z.enum(["pending", "processing", "succeeded", "failed", "canceled"]);
 
-/** Spec §8: the optional Idempotency-Key header of the create routes. */
+/** The optional Idempotency-Key header of the create routes. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_\-:.]{1,255}$/;
 export const idempotencyKeySchema = z
   .string()

@@ -1,8 +1,9 @@
+import "server-only";
 import { z } from "zod";
 import { creditsSchema, modelIdentifierSchema } from "./common";
 import { providerIdSchema } from "./catalog";
 
-// The four GET /v1/health/... routes (spec §4 for providers; ARCHITECTURE §4 for the rest).
+// The four GET /v1/health/... routes.
 
 export const providerHealthSchema = z.object({
   provider: providerIdSchema,

@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import { listModels, type ModelDefinition } from "../../catalog/index";
 import { generationRequestSchema } from "../../catalog/request-schema";

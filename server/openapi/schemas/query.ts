@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { invalidRequest } from "../../http/errors";
 import { fieldErrorsFromZod } from "../../catalog/request-schema";

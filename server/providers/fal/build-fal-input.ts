@@ -1,3 +1,4 @@
+import "server-only";
 import type { ProviderJob } from "../types";
 
 // A job as the request body of the fal endpoint it runs on, and which endpoint that is. Field

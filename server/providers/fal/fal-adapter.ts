@@ -1,3 +1,4 @@
+import "server-only";
 import { listModels } from "../../catalog";
 import { CallbackRejectedError, DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderRequest, type FetchLike, type ProviderResponse } from "../http-errors";
 import { ProviderError, type CallbackRequest, type ProviderAdapter, type ProviderJob, type ProviderResult, type SubmitResult } from "../types";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { describeFailure, providerErrorFromJobFailure, providerErrorFromJobResponse, type ProviderResponse } from "../http-errors";
 import { ProviderError, type ProviderOutput, type ProviderResult } from "../types";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash, createPublicKey, verify, type KeyObject } from "node:crypto";
 import { z } from "zod";
 import { CallbackRejectedError, providerErrorFromResponse, sendProviderRequest, type FetchLike } from "../http-errors";

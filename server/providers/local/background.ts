@@ -1,3 +1,4 @@
+import "server-only";
 import type { Random } from "./seeded-random";
 
 // A seeded abstract picture: a two-colour gradient at a random angle under translucent circles,

@@ -1,3 +1,4 @@
+import "server-only";
 import { foldForFont, GLYPH_HEIGHT, GLYPH_WIDTH, linePath } from "./pixel-font";
 
 // The prompt drawn into every output: a dark rounded panel near the bottom edge, lines centred,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
-// LOCAL_PROVIDER_FAULTS: how the built-in providers misbehave, for failover and chaos tests
-// (ARCHITECTURE §6). JSON keyed by provider id, e.g.
+// LOCAL_PROVIDER_FAULTS: how the built-in providers misbehave, for failover and chaos tests.
+// JSON keyed by provider id, e.g.
 //   {"local": {"failRate": 0.3, "latencyMs": [200, 800], "stallRate": 0.05}, "local-backup": {"failRate": 1}}
 // Kept free of env and adapter imports so server/env.ts can validate it at startup.
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { env } from "../../env";
 import type { ProviderJob } from "../types";
 import { localProviderFaultsSchema, type LocalProviderFaults, type LocalProviderFaultsInput, type LocalProviderId } from "./fault-config";

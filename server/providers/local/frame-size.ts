@@ -1,3 +1,4 @@
+import "server-only";
 import { RenderInputError } from "./render-errors";
 
 // Output dimensions from the request: images by ratio (longest side 1024 unless a width is

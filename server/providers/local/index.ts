@@ -1,3 +1,4 @@
+import "server-only";
 import { env } from "../../env";
 import { fetchInputFile } from "../../net/fetch-input-file";
 import { createLocalAdapter } from "./local-adapter";

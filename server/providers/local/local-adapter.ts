@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type ProviderResult, type SubmitResult } from "../types";
@@ -7,7 +8,7 @@ import { RenderInputError, RenderTimeoutError } from "./render-errors";
 import { renderImage } from "./render-image";
 import { renderVideo } from "./render-video";
 
-// The built-in providers `local` and `local-backup` (ARCHITECTURE §2, §6): synchronous, offline,
+// The built-in providers `local` and `local-backup`: synchronous, offline,
 // deterministic. submit() waits the configured latency, plays any configured fault, then renders
 // and returns the finished files in the same call.
 

@@ -1,3 +1,5 @@
+import "server-only";
+
 // Reads the few MP4 (ISO BMFF) boxes needed to check a rendered video without ffprobe: the
 // brand, the movie duration from `mvhd`, and each track's handler, duration and sample entry.
 

@@ -1,3 +1,5 @@
+import "server-only";
+
 // A 5×7 pixel font (plus a descender row) for printable ASCII, drawn as SVG paths. The prompt is drawn with it rather
 // than with SVG <text> because text needs system fonts: a fresh machine or a slim container has
 // none (the caption would silently vanish), and fonts differing between machines would break

@@ -1,3 +1,5 @@
+import "server-only";
+
 // Why a render failed, so the adapter can map it to the right provider error code.
 
 /** The request cannot be rendered (bad ratio, format or input image): failing over would not help. */

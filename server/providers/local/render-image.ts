@@ -1,3 +1,4 @@
+import "server-only";
 import sharp, { type OverlayOptions, type Sharp } from "sharp";
 import { backgroundSvg } from "./background";
 import { captionSvg } from "./caption";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 
 // Every "random" choice of the local provider (colours, shapes, motion, faults) comes from here,

@@ -1,3 +1,4 @@
+import "server-only";
 import { env, type Env } from "../../env";
 import type { ProviderAdapter } from "../types";
 import { createOpenAIAdapter, type OpenAIAdapterOptions } from "./openai-adapter";

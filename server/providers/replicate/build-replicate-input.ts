@@ -1,3 +1,4 @@
+import "server-only";
 import type { ProviderJob } from "../types";
 
 // A job in the `input` shape of the Replicate model it runs on. The common image (FLUX) and video

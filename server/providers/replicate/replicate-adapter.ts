@@ -1,3 +1,4 @@
+import "server-only";
 import { CallbackRejectedError, DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderRequest, type FetchLike, type ProviderResponse } from "../http-errors";
 import { ProviderError, type CallbackRequest, type ProviderAdapter, type ProviderJob, type SubmitResult } from "../types";
 import { buildReplicateInput, modelName } from "./build-replicate-input";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { providerErrorFromJobFailure } from "../http-errors";
 import { ProviderError, type ProviderOutput, type ProviderResult } from "../types";

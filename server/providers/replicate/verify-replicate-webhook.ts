@@ -1,3 +1,4 @@
+import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { CallbackRejectedError } from "../http-errors";
 import type { CallbackRequest } from "../types";

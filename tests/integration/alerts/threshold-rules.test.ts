@@ -14,7 +14,7 @@ import { db, disconnectDb } from "@/server/db";
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
 import { recordingEventSink } from "@/tests/support/event-sink";
 
-// The low-balance rules of spec §6.7 against real PostgreSQL, driven by the real credit functions:
+// The low-balance rules against real PostgreSQL, driven by the real credit functions:
 // fire once, re-arm on add and refund (not on charge), several at once → one alert, everything in
 // the movement's transaction, exactly one alert under concurrency, the event only after commit.
 // Events this process sends are captured here (never left for another process's executor).

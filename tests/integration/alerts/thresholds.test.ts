@@ -11,7 +11,7 @@ import { ApiError } from "@/server/http/errors";
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
 import { recordingEventSink } from "@/tests/support/event-sink";
 
-// Editing low-balance thresholds (spec §6.7, §8): default 0.50, up to 10 positive amounts with at
+// Editing low-balance thresholds: default 0.50, up to 10 positive amounts with at
 // most 3 decimals, de-duplicated, primary owner only, and no retroactive firing on save.
 
 const { sink } = recordingEventSink();

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_THRESHOLDS, parseThresholdAmounts } from "@/server/alerts/thresholds";
 import { ApiError } from "@/server/http/errors";
 
-// The list a primary owner may save (spec §8): up to 10 positive amounts, at most 3 decimals.
+// The list a primary owner may save: up to 10 positive amounts, at most 3 decimals.
 
 function refusal(amounts: Array<string | number>): ApiError {
   try {

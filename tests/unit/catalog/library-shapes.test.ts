@@ -13,7 +13,7 @@ const sortedKeys = (value: object) => Object.keys(value).sort();
 const isStringArray = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === "string");
 
 describe("shapeLibraryModel", () => {
-  it.each(listModels().map((entry) => [entry.identifier, entry] as [string, ModelDefinition]))("%s has exactly the spec's fields and types", (_id, entry) => {
+  it.each(listModels().map((entry) => [entry.identifier, entry] as [string, ModelDefinition]))("%s has exactly the documented fields and types", (_id, entry) => {
     const shaped = shapeLibraryModel(entry);
     expect(sortedKeys(shaped)).toEqual(["model_identifier", "model_pricing", "model_supported_provider", "model_type", "schema", "specific_schema", "specific_schema_options"].sort());
     expect(["image", "video"]).toContain(shaped.model_type);
@@ -73,7 +73,7 @@ describe("shapeLibraryModel", () => {
 });
 
 describe("shapeLibraryProvider", () => {
-  it.each(listProviders().map((provider) => [provider.id, provider] as const))("%s has exactly the spec's fields and types", (_id, provider) => {
+  it.each(listProviders().map((provider) => [provider.id, provider] as const))("%s has exactly the documented fields and types", (_id, provider) => {
     const shaped = shapeLibraryProvider(provider, new Set());
     expect(sortedKeys(shaped)).toEqual(["darkroom_implementation", "provider_description", "provider_docs", "provider_id", "provider_name", "provider_status", "provider_website"].sort());
     for (const key of ["provider_id", "provider_name", "provider_description", "provider_website", "provider_docs", "provider_status"] as const) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError, errorTable, toApiError } from "@/server/http/errors";
 import { errorBody } from "@/server/http/envelope";
 
-// The one error table, exactly as ARCHITECTURE §4 fixes it.
+// The one error table, code by code.
 
 const expected: Record<string, [string, number, boolean]> = {
   ERR1001: ["invalid_request", 400, false],
@@ -30,7 +30,7 @@ const expected: Record<string, [string, number, boolean]> = {
 };
 
 describe("error table", () => {
-  it("has exactly the codes of ARCHITECTURE §4 with their type, status and retryable", () => {
+  it("has exactly the documented codes with their type, status and retryable", () => {
     expect(Object.keys(errorTable).sort()).toEqual(Object.keys(expected).sort());
     for (const [code, [type, status, retryable]] of Object.entries(expected)) {
       expect(errorTable[code as keyof typeof errorTable], code).toEqual({ type, status, retryable });

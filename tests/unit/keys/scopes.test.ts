@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { apiKeyScopes, isApiKeyScope, resolveScopes, scopePresetLabels, scopePresets } from "@/server/keys/scopes";
 import { errorOf } from "@/tests/support/api-error";
 
-describe("scopes and presets (spec §5)", () => {
+describe("scopes and presets", () => {
   it("has exactly the six scopes", () => {
     expect([...apiKeyScopes].sort()).toEqual(["account:read", "generation:delete", "generation:read", "generation:write", "health:read", "library:read"]);
   });

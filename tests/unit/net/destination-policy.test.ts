@@ -3,7 +3,7 @@ import { checkDestinationUrl, classifyAddress } from "@/server/net/destination-p
 import { DestinationRefused, FetchFailed } from "@/server/net/errors";
 import { resolveAndCheck, type Resolver } from "@/server/net/resolve-and-check";
 
-// Spec §6 rules 2-3, address class by class (ARCHITECTURE §8).
+// The destination rules for customer-given URLs, address class by class.
 
 const ipv4Classes: Array<[string, string, string]> = [
   ["0.0.0.0/8", "0.1.2.3", "unspecified"],

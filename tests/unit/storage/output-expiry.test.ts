@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { outputExpiresAt, outputKey } from "@/server/storage/output-expiry";
 
-// Spec §8 "Output files": 1 hour, 12 hours, 1 day, 5 days, 7 days.
+// Output file retention by plan: 1 hour, 12 hours, 1 day, 5 days, 7 days.
 
 describe("outputExpiresAt", () => {
   const completedAt = new Date("2026-03-01T10:00:00.000Z");

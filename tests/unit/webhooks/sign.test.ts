@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { signPayload, verifySignature } from "@/server/webhooks/sign";
 
-// The signature as ARCHITECTURE §8 states it: `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256,
+// The webhook signature: `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256,
 // keyed by the secret's UTF-8 bytes, of "${t}.${rawBody}">`, receivers allowing 300 s of skew.
 
 const secret = "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3I";
