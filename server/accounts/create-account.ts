@@ -3,7 +3,7 @@ import { z } from "zod";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { regions, type RegionName } from "../env";
-import { invalidRequest } from "../http/errors";
+import { invalidRequest } from "../errors";
 import { addCredits } from "../credits/add-credits";
 import type { Millicredits } from "../credits/money";
 import { Plan } from "../generated/prisma/enums";

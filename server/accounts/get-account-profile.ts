@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "../db";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 
 /** GET /v1/user/account. */
 export async function getAccountProfile(accountId: string) {

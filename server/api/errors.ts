@@ -1,7 +1,7 @@
 import "server-only";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import { ApiError, errorTable, toApiError, type ErrorCode } from "../http/errors";
+import { ApiError, errorTable, toApiError, type ErrorCode } from "../errors";
 import { log } from "../runtime/log";
 
 // tRPC speaks the same error table as /v1: every failure becomes an ApiError, carried

@@ -4,7 +4,7 @@ import superjson from "superjson";
 import { z } from "zod";
 import { accountScope } from "../accounts/account-scope";
 import { findMembership } from "../accounts/find-membership";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { toDashboardApiError, toTRPCError } from "./errors";
 
 // The dashboard's procedures: small middlewares composed into

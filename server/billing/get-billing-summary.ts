@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "../db";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { formatCredits } from "../credits/money";
 import { getBalance } from "../credits/get-balance";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { getBalance } from "../credits/get-balance";
 import { estimateCost, type EstimateQuery } from "./estimate";
 import { findModel } from "./index";

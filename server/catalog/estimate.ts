@@ -1,5 +1,5 @@
 import "server-only";
-import { invalidRequest } from "../http/errors";
+import { invalidRequest } from "../errors";
 import type { ModelDefinition, VideoModel } from "./models";
 import { priceGeneration, type PriceBreakdown } from "./pricing";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { FieldErrors } from "../http/errors";
+import type { FieldErrors } from "../errors";
 import type { ModelDefinition, NonEmpty } from "./models";
 
 // The create body for one model (POST /v1/generate/...), built from the catalog so the

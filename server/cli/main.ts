@@ -7,7 +7,7 @@ import { createAccount, plans } from "../accounts/create-account";
 import { formatCredits, parseCreditsToMillis } from "../credits/money";
 import { addCredits } from "../credits/add-credits";
 import { regions } from "../env";
-import { ApiError, invalidRequest } from "../http/errors";
+import { ApiError, invalidRequest } from "../errors";
 import { createApiKey } from "../keys/create-key";
 import { deleteApiKey } from "../keys/delete-key";
 import { parseIpAllowlist } from "../keys/ip-allowlist";

@@ -1,7 +1,7 @@
 import type { ActivityActor } from "../activity/record-activity";
 import { appendLedgerEntry } from "./append-ledger-entry";
 import type { Tx } from "../db";
-import { invalidRequest } from "../http/errors";
+import { invalidRequest } from "../errors";
 import { getBalance } from "./get-balance";
 import { MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "./money";
 

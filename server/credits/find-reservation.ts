@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Tx } from "../db";
-import { invalidRequest } from "../http/errors";
+import { invalidRequest } from "../errors";
 import { getBalance } from "./get-balance";
 import { decimalToMillis, type Millicredits } from "./money";
 

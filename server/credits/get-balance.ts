@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db, Tx } from "../db";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { decimalToMillis, type Millicredits } from "./money";
 
 // The account's balance in millicredits. With { lock: true } (inside a transaction) it takes the

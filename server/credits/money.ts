@@ -1,4 +1,4 @@
-import { invalidRequest } from "../http/errors";
+import { invalidRequest } from "../errors";
 
 // Money, in one place. Credits are USD kept to three decimals; code keeps them as integer
 // millicredits (1 credit = 1000) so sums and products never pick up binary-float drift. The

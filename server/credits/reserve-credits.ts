@@ -4,7 +4,7 @@ import type { ActivityActor } from "../activity/record-activity";
 import { appendLedgerEntry } from "./append-ledger-entry";
 import type { Tx } from "../db";
 import { formatCredits, millisToDecimalString, type Millicredits } from "./money";
-import { ApiError, invalidRequest } from "../http/errors";
+import { ApiError, invalidRequest } from "../errors";
 import { getBalance } from "./get-balance";
 
 // A `reserve` entry when a generation starts: the estimated cost leaves the balance now

@@ -3,7 +3,7 @@ import { recordActivity } from "../activity/record-activity";
 import { formatCredits } from "../credits/money";
 import { refundCredits } from "../credits/refund-credits";
 import type { Tx } from "../db";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { adapterFor } from "../providers/registry";
 import { log } from "../runtime/log";
 import { afterCommit } from "../transaction";

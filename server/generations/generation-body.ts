@@ -2,7 +2,7 @@ import "server-only";
 import { findModel, type ModelDefinition, type ModelType } from "../catalog/index";
 import { generationRequestSchema, type GenerationRequest } from "../catalog/request-schema";
 import type { OperationBody } from "../http/define-operation";
-import { ApiError, invalidRequest } from "../http/errors";
+import { ApiError, invalidRequest } from "../errors";
 
 // The create routes' body: the strict schema of the model the path names. An unknown model is
 // ERR1012 and a model of the other media kind is ERR1001, both before the body is read.

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Generation } from "../generated/prisma/client";
-import type { ErrorCode } from "../http/errors";
+import type { ErrorCode } from "../errors";
 import type { PlanName } from "../plans/plan-limits";
 import { outputFileUrls } from "./output-files";
 

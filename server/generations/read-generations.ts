@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Db } from "../db";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { toGenerationRecord } from "./generation-record";
 
 // Reading generations, always within one account: another account's generation is ERR1006,

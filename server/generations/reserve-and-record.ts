@@ -6,7 +6,7 @@ import { reserveCredits } from "../credits/reserve-credits";
 import { millisToDecimalString } from "../credits/money";
 import type { Tx } from "../db";
 import type { RegionName } from "../env";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { planLimits } from "../plans/plan-limits";
 import { concurrencyRetryAfter } from "./concurrency-retry-after";
 

@@ -4,7 +4,7 @@ import type { RegionName } from "../env";
 import { hashApiKey } from "../keys/generate-key";
 import { keyStateAt } from "../keys/key-state";
 import type { PlanName } from "../plans/plan-limits";
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 
 // Bearer key → the key row and its account. Every failure is the same ERR1002 to the client
 // (no oracle for which keys exist); the reason goes to the request log when the key is known.

@@ -7,7 +7,7 @@ import { responseComponents, type ResponseComponentName } from "../openapi/schem
 import type { RateLimitBucket } from "../rate-limit/check-rate-limit";
 import type { AuthenticatedKey } from "./authenticate";
 import type { Pagination } from "./envelope";
-import type { ErrorCode } from "./errors";
+import type { ErrorCode } from "../errors";
 
 // One definition per /v1 operation: its path, scope, bucket, query, body and response schemas and
 // the errors it can return. withApiKey enforces it, the route file serves it, the OpenAPI

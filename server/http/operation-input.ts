@@ -2,7 +2,7 @@ import "server-only";
 import { fieldErrorsFromZod } from "../catalog/request-schema";
 import { parseQuery } from "../openapi/schemas/query";
 import type { AnyOperation } from "./define-operation";
-import { invalidRequest } from "./errors";
+import { invalidRequest } from "../errors";
 import { readIdempotencyKey } from "./idempotency";
 import { readJsonBody } from "./read-json-body";
 

@@ -5,7 +5,7 @@ import { log } from "../runtime/log";
 import { inTransaction } from "../transaction";
 import type { AnyOperation, OperationHandler, OperationInput } from "./define-operation";
 import { successBody, type Pagination } from "./envelope";
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash, type StoredResponse } from "./idempotency";
 import type { ParsedInput } from "./operation-input";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { errorResponse, newRequestId } from "./envelope";
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 import type { NextRouteContext, OperationRoute } from "./with-api-key";
 
 // A /v1 route file exports every method: the operations it serves, and an ERR1008 envelope with

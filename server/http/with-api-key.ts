@@ -6,7 +6,7 @@ import { authenticate, KeyRefused, type AuthenticatedKey } from "./authenticate"
 import { clientIpOf } from "./client-ip";
 import type { AnyOperation, OperationHandler } from "./define-operation";
 import { errorResponse, jsonResponse, newRequestId } from "./envelope";
-import { ApiError, toApiError } from "./errors";
+import { ApiError, toApiError } from "../errors";
 import { readOperationInput } from "./operation-input";
 import { writeRequestLog } from "./request-log";
 import { regionOfRequest } from "./region";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 
 // Revoke: the key stops working at once, including a rotated key still in its
 // grace period; its metadata stays for audit. Revoking a revoked key changes nothing.

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { ApiError, invalidRequest } from "../http/errors";
+import { ApiError, invalidRequest } from "../errors";
 import { newApiKey } from "./generate-key";
 import { keyStateAt } from "./key-state";
 

@@ -1,4 +1,4 @@
-import { invalidRequest } from "../http/errors";
+import { invalidRequest } from "../errors";
 
 // API key scopes and presets. Pure data and one resolver, so the dashboard's key form can
 // import it as well as the server.

@@ -1,5 +1,5 @@
 import "server-only";
-import { errorTable } from "../http/errors";
+import { errorTable } from "../errors";
 import { planLimits, planNames } from "../plans/plan-limits";
 import { buildComponents } from "./components";
 import { operationObject, type ResponseComponents } from "./operation-object";

@@ -1,7 +1,7 @@
 import "server-only";
 import { listModels } from "../catalog/index";
 import { errorBody } from "../http/envelope";
-import { ApiError, errorTable, type ErrorCode } from "../http/errors";
+import { ApiError, errorTable, type ErrorCode } from "../errors";
 import { toComponentSchemas, toJsonSchema, type JsonSchema } from "./json-schema";
 import { allOperations } from "./routes";
 import {

@@ -1,6 +1,6 @@
 import "server-only";
 import { listModels } from "../catalog/index";
-import { defaultMessages, errorTable, type ErrorCode } from "../http/errors";
+import { defaultMessages, errorTable, type ErrorCode } from "../errors";
 import { BEARER_SCHEME, envelopeComponentName } from "./components";
 import { COMPONENT_SCHEMA_PREFIX, toJsonSchema, type JsonSchema } from "./json-schema";
 import { operationErrors, type PathParam, type V1Operation } from "./routes";

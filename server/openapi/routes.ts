@@ -1,7 +1,7 @@
 import "server-only";
 import type { ModelType } from "../catalog/index";
 import { operationErrors as errorsOf, type AnyOperation } from "../http/define-operation";
-import type { ErrorCode } from "../http/errors";
+import type { ErrorCode } from "../errors";
 import { v1Operations as registry } from "../http/operations";
 import type { ApiKeyScope } from "../keys/scopes";
 import type { RateLimitBucket } from "../rate-limit/check-rate-limit";

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "../db";
 import { errorResponse, newRequestId, successResponse } from "../http/envelope";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { readJsonBody } from "../http/read-json-body";
 import { inngest } from "../inngest/client";
 import { providerResultReceived } from "../inngest/events";

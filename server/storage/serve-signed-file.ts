@@ -1,5 +1,5 @@
 import { errorResponse, newRequestId } from "../http/envelope";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { log } from "../runtime/log";
 import { getStorage } from "./get-storage";
 import { verifyFileSignature } from "./signed-url";

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { formatCredits } from "../credits/money";
 import { db } from "../db";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 
 // The overview chart: per UTC day of the last `days`, generations by outcome and credits charged.
 // Days without activity are present with zeros, so the chart's axis is continuous.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { ApiError, invalidRequest } from "../http/errors";
+import { ApiError, invalidRequest } from "../errors";
 import { toWebhookEndpointRecord, type WebhookEndpointRecord } from "./endpoint-record";
 import { newWebhookSecret } from "./endpoint-secret";
 import { checkEndpointUrl, type WebhookNetworkOptions } from "./endpoint-url";

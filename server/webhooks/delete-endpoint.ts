@@ -2,7 +2,7 @@ import "server-only";
 import { accountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { findWebhookEndpoint } from "./find-endpoint";
 
 // Removes an endpoint for good: its deliveries, attempts and dead letters go with it (cascade).

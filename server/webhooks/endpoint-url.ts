@@ -1,5 +1,5 @@
 import { env } from "../env";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { DestinationRefused, FetchFailed } from "../net/errors";
 import { resolveAndCheck, type Resolver } from "../net/resolve-and-check";
 

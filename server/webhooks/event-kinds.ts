@@ -1,4 +1,4 @@
-import { invalidRequest } from "../http/errors";
+import { invalidRequest } from "../errors";
 
 // The events an endpoint can subscribe to. `webhook.test` is only ever sent by
 // the "send test event" action, so new endpoints subscribe to everything else.

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import type { Db } from "../db";
 import type { WebhookEndpoint } from "../generated/prisma/client";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 
 /** The endpoint, or ERR1006; under an account scope another account's endpoint is not found. */
 export async function findWebhookEndpoint(db: Db, scope: AccountScope, webhookId: string): Promise<WebhookEndpoint> {

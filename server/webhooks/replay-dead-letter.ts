@@ -5,7 +5,7 @@ import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
-import { ApiError, invalidRequest } from "../http/errors";
+import { ApiError, invalidRequest } from "../errors";
 import { requestDeliveries } from "./queue-deliveries";
 import type { WebhookBody } from "./webhook-body";
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import { db } from "../db";
-import { ApiError, invalidRequest } from "../http/errors";
+import { ApiError, invalidRequest } from "../errors";
 import { requestDeliveries } from "./queue-deliveries";
 
 // Re-sends a failed delivery (dashboard and CLI): the same body, a fresh run on the same retry

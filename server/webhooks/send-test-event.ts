@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import { db } from "../db";
-import { invalidRequest } from "../http/errors";
+import { invalidRequest } from "../errors";
 import { findWebhookEndpoint } from "./find-endpoint";
 import { queueDeliveries } from "./queue-deliveries";
 

@@ -7,7 +7,7 @@ import { decimalToMillis, millisToDecimalString } from "@/server/credits/money";
 import { refundCredits } from "@/server/credits/refund-credits";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/server/errors";
 import { inTransaction } from "@/server/transaction";
 import { expectApiError } from "@/tests/support/api-error";
 

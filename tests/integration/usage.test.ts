@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/db";
 import type { AttemptOutcome, GenerationStatus } from "@/server/generated/prisma/client";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/server/errors";
 import { getUsage } from "@/server/usage/get-usage";
 
 // Every row belongs to accounts made here, so other suites' data in the same database never counts.

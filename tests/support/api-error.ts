@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/server/errors";
 
 // Domain calls that must refuse: the ApiError they throw, checked to be one.
 

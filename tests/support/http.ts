@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
-import { errorTable, type ErrorCode } from "@/server/http/errors";
+import { errorTable, type ErrorCode } from "@/server/errors";
 
 // Talks to the app that `npm test` started (TEST_BASE_URL), as an API client would.
 

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { toDashboardApiError, toTRPCError } from "@/server/api/errors";
 import { authedProcedure, createCallerFactory, createTRPCRouter, publicProcedure } from "@/server/api/trpc";
-import { ApiError, type ErrorCode } from "@/server/http/errors";
+import { ApiError, type ErrorCode } from "@/server/errors";
 import { log } from "@/server/runtime/log";
 
 // The dashboard speaks the one error table: ApiError → the tRPC code of its HTTP

@@ -13,7 +13,7 @@ import type { StorageHealth } from "@/server/health/check-storage";
 import { shapeModelHealth, type ModelsHealth } from "@/server/health/model-health";
 import type { ProvidersHealth } from "@/server/health/provider-health";
 import { errorBody, successBody } from "@/server/http/envelope";
-import { ApiError, errorTable, type ErrorCode } from "@/server/http/errors";
+import { ApiError, errorTable, type ErrorCode } from "@/server/errors";
 import { apiKeyScopes } from "@/server/keys/scopes";
 import type { SubscriptionStatus } from "@/server/generated/prisma/enums";
 import type { UsageSummary } from "@/server/usage/get-usage";

@@ -1,5 +1,5 @@
 import { errorResponse, newRequestId } from "@/server/http/envelope";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/server/errors";
 
 // Any /v1 path no route claims: the error envelope, never Next's HTML 404.
 

@@ -3,7 +3,7 @@ import type { ModelType } from "../../catalog/index";
 import { generationBody } from "../../generations/generation-body";
 import { contentListQuerySchema } from "../../openapi/schemas/generations";
 import { defineOperation, type LegacyPath } from "../define-operation";
-import type { ErrorCode } from "../errors";
+import type { ErrorCode } from "../../errors";
 
 const createErrors: ErrorCode[] = ["ERR1001", "ERR1004", "ERR1009", "ERR1011", "ERR1012", "ERR2014", "ERR2015", "ERR2016"];
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { errorTable, type ErrorCode } from "../../http/errors";
+import { errorTable, type ErrorCode } from "../../errors";
 
 // Building blocks shared by every /v1 shape: ids, timestamps, credit amounts and the two
 // envelopes (request_id is a UUID v4).

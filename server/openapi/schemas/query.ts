@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { invalidRequest } from "../../http/errors";
+import { invalidRequest } from "../../errors";
 import { fieldErrorsFromZod } from "../../catalog/request-schema";
 
 // Query strings arrive as text. These schemas read them (empty means absent, only plain integers

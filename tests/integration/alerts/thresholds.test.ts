@@ -7,7 +7,7 @@ import { getThresholds, setThresholds } from "@/server/alerts/thresholds";
 import { addCredits } from "@/server/credits/add-credits";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/server/errors";
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
 import { recordingEventSink } from "@/tests/support/event-sink";
 

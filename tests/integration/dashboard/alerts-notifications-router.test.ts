@@ -5,7 +5,7 @@ import { inTransaction } from "@/server/transaction";
 import { createCaller } from "@/server/api/root";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/server/errors";
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { recordingEventSink } from "@/tests/support/event-sink";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/root";
 import { db, disconnectDb } from "@/server/db";
 import type { DeliveryStatus } from "@/server/generated/prisma/enums";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/server/errors";
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
 import { emitWebhookEvent } from "@/server/webhooks/emit-webhook-event";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";

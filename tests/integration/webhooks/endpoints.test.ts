@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountScope, OPERATOR } from "@/server/accounts/account-scope";
 import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/server/errors";
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
 import type { Resolver } from "@/server/net/resolve-and-check";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";

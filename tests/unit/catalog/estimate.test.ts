@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { estimateCost } from "@/server/catalog/estimate";
 import { findModel, type ModelDefinition } from "@/server/catalog/index";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/server/errors";
 import { estimateQuerySchema, parseQuery } from "@/server/openapi/schemas/index";
 
 function model(identifier: string): ModelDefinition {
