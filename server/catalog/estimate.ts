@@ -1,4 +1,3 @@
-import "server-only";
 import { invalidRequest } from "../errors";
 import type { ModelDefinition, VideoModel } from "./models";
 import { priceGeneration, type PriceBreakdown } from "./pricing";

@@ -1,4 +1,3 @@
-import "server-only";
 import { models, type ModelDefinition } from "./models";
 import { providers, type ProviderDefinition } from "./providers";
 

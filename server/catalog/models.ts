@@ -1,4 +1,3 @@
-import "server-only";
 import { usd, type Millicredits } from "../credits/money";
 import type { ProviderId } from "./providers";
 

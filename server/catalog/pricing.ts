@@ -1,4 +1,3 @@
-import "server-only";
 import type { ModelDefinition, VideoModel } from "./models";
 import type { Millicredits } from "../credits/money";
 

@@ -1,4 +1,3 @@
-import "server-only";
 import { z } from "zod";
 import type { FieldErrors } from "../errors";
 import type { ModelDefinition, NonEmpty } from "./models";

@@ -1,4 +1,3 @@
-import "server-only";
 import { findModel, type ModelDefinition, type ModelType } from "../catalog/index";
 import { generationRequestSchema, type GenerationRequest } from "../catalog/request-schema";
 import type { OperationBody } from "../http/define-operation";

@@ -1,4 +1,3 @@
-import "server-only";
 import type { z } from "zod";
 import type { ModelType } from "../catalog/index";
 import type { Tx } from "../db";

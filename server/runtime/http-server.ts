@@ -2,13 +2,14 @@ import http from "node:http";
 import path from "node:path";
 import next from "next";
 import { CLIENT_IP_HEADER } from "../http/client-ip";
+import { decideAtEdge, isV1Path, malformedRequestAnswer, stripFrameworkHeaders } from "../http/v1-edge";
 import { startEmbeddedExecutor, type RunningExecutor } from "../inngest/executor/start-embedded-executor";
 import { inngestMode } from "../inngest/mode";
 import { isFileRequest, serveFileDirectly } from "./serve-files-directly";
 
-// Our own HTTP server in front of Next's handler, for one reason Next cannot serve: the client
-// address from the socket (IP allowlists, hashed request-log IPs). Whatever a client sends in
-// that header is overwritten. With no INNGEST_* configured, the embedded Inngest executor starts
+// Our own HTTP server in front of Next's handler, for what Next cannot do: hand over the client
+// address from the socket (IP allowlists, hashed request-log IPs; whatever a client sends in that
+// header is overwritten), and answer /v1 requests Next would refuse in its own shape (v1-edge). With no INNGEST_* configured, the embedded Inngest executor starts
 // once the server listens and drives the functions through this server's own /api/inngest.
 
 export type RunningServer = { url: string; close: () => Promise<void> };
@@ -28,7 +29,28 @@ export async function startHttpServer(options: { port: number; host: string; dev
       });
       return;
     }
+    if (isV1Path(req.url ?? "/")) {
+      const decision = decideAtEdge(req.method ?? "GET", req.url ?? "/");
+      if ("answer" in decision) {
+        res.writeHead(decision.answer.status, decision.answer.headers);
+        res.end(decision.answer.body); // Node leaves the body out of a HEAD answer
+        return;
+      }
+      stripFrameworkHeaders(req.headers);
+      // HEAD is served as GET; the response, created for a HEAD request, carries no body.
+      if (decision.headAsGet) req.method = "GET";
+    }
     void handle(req, res);
+  });
+  // A request Node cannot parse (an unknown method token, a broken header) never reaches the handler.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
+    const answer = malformedRequestAnswer();
+    socket.end(
+      `HTTP/1.1 ${answer.status} Bad Request\r\n${Object.entries({ ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)), connection: "close" })
+        .map(([name, value]) => `${name}: ${value}`)
+        .join("\r\n")}\r\n\r\n${answer.body}`,
+    );
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

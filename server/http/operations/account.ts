@@ -1,4 +1,3 @@
-import "server-only";
 import { usageQuerySchema } from "../../openapi/schemas/account";
 import type { ResponseComponentName } from "../../openapi/schemas/index";
 import { defineOperation, type LegacyPath } from "../define-operation";

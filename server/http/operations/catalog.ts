@@ -1,4 +1,3 @@
-import "server-only";
 import { estimateQuerySchema } from "../../openapi/schemas/catalog";
 import type { ResponseComponentName } from "../../openapi/schemas/index";
 import { defineOperation } from "../define-operation";

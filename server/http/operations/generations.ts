@@ -1,4 +1,3 @@
-import "server-only";
 import type { ModelType } from "../../catalog/index";
 import { generationBody } from "../../generations/generation-body";
 import { contentListQuerySchema } from "../../openapi/schemas/generations";

@@ -1,4 +1,3 @@
-import "server-only";
 import type { ResponseComponentName } from "../../openapi/schemas/index";
 import { defineOperation, type LegacyPath } from "../define-operation";
 

@@ -1,4 +1,3 @@
-import "server-only";
 import type { AnyOperation } from "../define-operation";
 import * as account from "./account";
 import * as catalog from "./catalog";
@@ -28,12 +27,3 @@ export const v1Operations: readonly AnyOperation[] = [
   catalog.listProviders,
   catalog.listModels,
 ];
-
-const shapeOf = (path: string) => path.replace(/\{[^}]+\}/g, "{}");
-
-/** The methods served at a path template, modern or legacy (405's Allow), from the registry. */
-export function methodsServedAt(path: string): string[] {
-  const shape = shapeOf(path);
-  const paths = (operation: AnyOperation) => [operation.path, ...operation.legacyPaths.map((legacy) => legacy.path)];
-  return v1Operations.filter((operation) => paths(operation).some((candidate) => shapeOf(candidate) === shape)).map((operation) => operation.method);
-}

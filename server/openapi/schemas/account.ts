@@ -1,4 +1,3 @@
-import "server-only";
 import { z } from "zod";
 import { SubscriptionStatus } from "../../generated/prisma/enums";
 import { planNames } from "../../plans/plan-limits";

@@ -1,4 +1,3 @@
-import "server-only";
 import { z } from "zod";
 import { providerIds } from "../../catalog/providers";
 import { ESTIMATE_MAX_COUNT } from "../../catalog/estimate";

@@ -1,4 +1,3 @@
-import "server-only";
 import { z } from "zod";
 import { listModels, type ModelDefinition, type ModelType } from "../../catalog/index";
 import { PROMPT_MAX_LENGTH } from "../../catalog/request-schema";

@@ -1,4 +1,3 @@
-import "server-only";
 import { z } from "zod";
 import { creditsSchema, modelIdentifierSchema } from "./common";
 import { providerIdSchema } from "./catalog";

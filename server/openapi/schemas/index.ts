@@ -1,4 +1,3 @@
-import "server-only";
 import type { z } from "zod";
 import { listModels, type ModelDefinition } from "../../catalog/index";
 import { generationRequestSchema } from "../../catalog/request-schema";

@@ -1,0 +1,122 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { ApiError } from "../errors";
+import { errorBody, newRequestId, successBody } from "./envelope";
+import { v1Operations } from "./operations/index";
+
+// The edge in front of Next for /v1 and /api/v1: what Next would refuse before a route handler
+// runs (malformed percent-encoding, methods it does not know, OPTIONS, the bare /v1) is answered
+// here, in the envelope, from the operation registry. Everything else goes on to Next untouched.
+
+export type EdgeAnswer = { status: number; headers: Record<string, string>; body: string };
+export type EdgeDecision = { answer: EdgeAnswer } | { pass: true; headAsGet: boolean };
+
+/** Methods Next's route handlers serve; anything else never reaches Next. */
+const NEXT_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+/** The public document beside the operations. */
+const DOCUMENT_PATH = "/v1/openapi.json";
+
+type Template = { segments: string[]; methods: Set<string> };
+
+function templatesFromRegistry(): Template[] {
+  const byPath = new Map<string, Set<string>>([[DOCUMENT_PATH, new Set(["GET"])]]);
+  for (const operation of v1Operations) {
+    for (const path of [operation.path, ...operation.legacyPaths.map((legacy) => legacy.path)]) {
+      const methods = byPath.get(path) ?? new Set<string>();
+      methods.add(operation.method);
+      byPath.set(path, methods);
+    }
+  }
+  return [...byPath].map(([path, methods]) => ({ segments: path.split("/").filter(Boolean), methods }));
+}
+
+let templates: Template[] | undefined;
+
+/** `{model_identifier}` is `<provider>/<model>` and may span segments; every other parameter is one. */
+function matches(template: string[], segments: string[]): boolean {
+  const [head, ...rest] = template;
+  if (head === undefined) return segments.length === 0;
+  if (segments.length === 0) return false;
+  if (head === "{model_identifier}" || head === "{modelIdentifier}") {
+    for (let take = 1; take <= segments.length; take += 1) if (matches(rest, segments.slice(take))) return true;
+    return false;
+  }
+  if (head.startsWith("{") || head === segments[0]) return matches(rest, segments.slice(1));
+  return false;
+}
+
+/** The methods served at a concrete path, in registry order, or null when no operation is there. */
+export function methodsAt(pathname: string): string[] | null {
+  templates ??= templatesFromRegistry();
+  const segments = pathname.split("/").filter(Boolean);
+  // As in Next's routing, literal segments win over parameters (/v1/content/list is not an id);
+  // equally specific shapes share the path (the legacy image-generation GET and POST): union them.
+  const matching = templates.filter((template) => matches(template.segments, segments));
+  const literals = (template: Template) => template.segments.filter((segment) => !segment.startsWith("{")).length;
+  const best = Math.max(...matching.map(literals));
+  const found = new Set(matching.filter((template) => literals(template) === best).flatMap((template) => [...template.methods]));
+  return found.size > 0 ? ["GET", "POST", "DELETE"].filter((method) => found.has(method)) : null;
+}
+
+function envelope(status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): EdgeAnswer {
+  return { status, body: JSON.stringify(body), headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, "cache-control": "no-store", ...extra } };
+}
+
+function refuse(error: ApiError): EdgeAnswer {
+  const requestId = newRequestId();
+  return envelope(error.status, errorBody(error, requestId), requestId, error.headers);
+}
+
+/** /v1, /v1/…, /api/v1 and /api/v1/…: the paths the edge speaks for. */
+export function isV1Path(rawPath: string): boolean {
+  return /^\/(api\/)?v1(\/|$|\?)/.test(rawPath);
+}
+
+function decodePath(rawPath: string): string | null {
+  try {
+    return rawPath.split("/").map(decodeURIComponent).join("/");
+  } catch {
+    return null;
+  }
+}
+
+export function decideAtEdge(method: string, rawUrl: string): EdgeDecision {
+  const rawPath = rawUrl.split("?")[0] ?? "/";
+  const decoded = decodePath(rawPath);
+  if (decoded === null) {
+    return {
+      answer: refuse(new ApiError("ERR1001", "The path is not valid percent-encoded UTF-8.", { path: rawPath.slice(0, 200), fields: [{ field: "path", message: "is not valid percent-encoding" }] })),
+    };
+  }
+  const pathname = decoded.replace(/^\/api\/v1(?=\/|$)/, "/v1").replace(/\/+$/, "") || "/v1";
+  // Dot segments and empty segments name no operation; Next would resolve or redirect them away from /v1.
+  if (/\/\.{1,2}(\/|$)/.test(pathname) || pathname.includes("//")) {
+    return { answer: refuse(new ApiError("ERR1006", `No route ${method} ${rawPath}.`, { path: rawPath.slice(0, 200), method })) };
+  }
+  if (pathname === "/v1") {
+    return { answer: refuse(new ApiError("ERR1006", `No route ${method} ${rawPath}. The operations are listed in ${DOCUMENT_PATH}.`, { path: rawPath, method, openapi: DOCUMENT_PATH })) };
+  }
+  const served = methodsAt(pathname);
+  // Unknown paths with a method Next knows reach the catch-all route, which answers ERR1006.
+  if (!served) return NEXT_METHODS.has(method) ? { pass: true, headAsGet: false } : { answer: refuse(new ApiError("ERR1006", `No route ${method} ${rawPath}.`, { path: rawPath, method })) };
+
+  const allow = served.join(", ");
+  if (method === "HEAD" && served.includes("GET")) return { pass: true, headAsGet: true };
+  if (method === "OPTIONS") {
+    const requestId = newRequestId();
+    return { answer: envelope(200, successBody({ allowed_methods: served }, { requestId, message: `Allowed methods: ${allow}.` }), requestId, { allow }) };
+  }
+  if (!served.includes(method)) {
+    return { answer: refuse(new ApiError("ERR1008", `Allowed methods: ${allow}.`, { allowed_methods: served }, { allow })) };
+  }
+  return { pass: true, headAsGet: false };
+}
+
+/** What a request Node's parser refuses (unknown method token, broken header line) is answered. */
+export function malformedRequestAnswer(): EdgeAnswer {
+  return refuse(new ApiError("ERR1001", "The request could not be parsed as HTTP/1.1.", {}));
+}
+
+/** Headers that would make Next treat a /v1 request as a Server Action or an RSC request. */
+export function stripFrameworkHeaders(headers: IncomingHttpHeaders): void {
+  for (const name of ["next-action", "next-router-state-tree", "next-router-prefetch", "rsc"]) delete headers[name];
+}
