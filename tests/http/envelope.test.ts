@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { api, expectError, expectSuccess } from "@/tests/support/http";
+import { api, expectError } from "@/tests/support/http";
 import { accountWithKey } from "@/tests/support/fixtures";
 
-// JSON envelopes on every /v1 path: unknown routes, wrong methods, legacy aliases.
+// JSON envelopes on every /v1 path: unknown routes and wrong methods. Legacy aliases are pinned in
+// the file of the route they serve (routes/*.test.ts).
 
 describe("the /v1 envelope on paths no handler serves", () => {
   it("answers an unknown route with ERR1006 in the error envelope", async () => {
@@ -23,33 +24,5 @@ describe("the /v1 envelope on paths no handler serves", () => {
       expect(reply.headers.get("allow")).toBe("GET");
       expect(error.details).toEqual({ allowed_methods: ["GET"] });
     }
-  });
-});
-
-describe("legacy path forms", () => {
-  it("serves /api/v1/status like /v1/status", async () => {
-    const { key, accountId } = await accountWithKey();
-    const data = expectSuccess(await api("/api/v1/status", { key }));
-    expect(data.account_id).toBe(accountId);
-  });
-
-  it("serves /v1/data/account like /v1/user/account", async () => {
-    const { key, accountId, email } = await accountWithKey();
-    const modern = expectSuccess(await api("/v1/user/account", { key }));
-    const legacy = expectSuccess(await api("/v1/data/account", { key }));
-    expect(legacy).toEqual(modern);
-    expect(legacy).toMatchObject({ account_id: accountId, account_email: email });
-  });
-
-  it("serves /v1/health/providers like /v1/health/inference/providers", async () => {
-    const { key } = await accountWithKey();
-    const legacy = expectSuccess(await api("/v1/health/providers", { key }));
-    expect(legacy.service).toBe("providers");
-    expect(Object.keys(legacy).sort()).toEqual(["healthy", "providers", "providers_total", "service"]);
-  });
-
-  it("serves /api/v1/health/providers through both aliases", async () => {
-    const { key } = await accountWithKey();
-    expect(expectSuccess(await api("/api/v1/health/providers", { key })).service).toBe("providers");
   });
 });

@@ -3,7 +3,7 @@ import sharp from "sharp";
 import { db } from "@/server/db";
 import { api, expectError, expectSuccess } from "@/tests/support/http";
 import { accountWithKey } from "@/tests/support/fixtures";
-import { waitForStatus } from "@/tests/support/generations";
+import { createImage, waitForStatus } from "@/tests/support/generations";
 
 // The accepted-then-callback path: the test server talks to a local Replicate that follows the
 // published protocol (scripts/test.ts starts it). The prediction is accepted, the fake POSTs a
@@ -12,13 +12,13 @@ import { waitForStatus } from "@/tests/support/generations";
 describe("a webhook provider end to end (Replicate protocol)", () => {
   it("runs accepted → processing → succeeded through the signed callback", async () => {
     const { key, accountId } = await accountWithKey();
-    const created = await api("/v1/generate/image/black-forest-labs/flux-schnell", { key, method: "POST", body: { generation_prompt: "a red kite", generation_provider_order: "replicate" } });
+    const created = await createImage(key, { generation_prompt: "a red kite", generation_provider_order: "replicate" }, {}, "black-forest-labs/flux-schnell");
     const data = expectSuccess(created, 202);
     expect(data.generation_provider_order).toEqual(["replicate"]);
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
     expect(record.generation_prediction_id).toEqual(expect.any(String));
-    const file = await fetch(record.generation_output_file[0]);
+    const file = await fetch(record.generation_output_file[0]!);
     expect(file.status).toBe(200);
     const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
     expect(["png", "jpeg", "webp"]).toContain(meta.format);

@@ -7,6 +7,8 @@ import { accountWithKey } from "@/tests/support/fixtures";
 
 // GET /v1/openapi.json is public; and the running routes answer what the document says.
 
+type Document = { openapi: string; info: { title: string }; servers: Array<{ url: string }>; paths: Record<string, unknown> };
+
 describe("GET /v1/openapi.json", () => {
   it("serves the OpenAPI 3.1 document without an API key", async () => {
     const reply = await api("/v1/openapi.json");
@@ -14,16 +16,17 @@ describe("GET /v1/openapi.json", () => {
     expect(reply.headers.get("content-type")).toContain("application/json");
     expect(reply.headers.get("cache-control")).toContain("max-age=60");
     expect(reply.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-    expect(reply.body.openapi).toBe("3.1.0");
-    expect(reply.body.info.title).toBe("Darkroom API");
-    expect(reply.body.servers[0].url).toBe(new URL(baseUrl()).origin);
-    expect(Object.keys(reply.body.paths)).toEqual(expect.arrayContaining(["/v1/status", "/v1/generate/image/{model_identifier}", "/v1/openapi.json"]));
+    const document = reply.body as Document;
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info.title).toBe("Darkroom API");
+    expect(document.servers[0]?.url).toBe(new URL(baseUrl()).origin);
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/v1/status", "/v1/generate/image/{model_identifier}", "/v1/openapi.json"]));
   });
 
   it("is served under the legacy /api/v1 base too", async () => {
     const reply = await api("/api/v1/openapi.json");
     expect(reply.status).toBe(200);
-    expect(reply.body.openapi).toBe("3.1.0");
+    expect((reply.body as Document).openapi).toBe("3.1.0");
   });
 
   it("answers other methods with ERR1008 in the error envelope", async () => {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/server/db";
-import { api, expectError, expectSuccess } from "@/tests/support/http";
+import { api, expectError, expectSuccess, requestIdOf } from "@/tests/support/http";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
 
 // The request log: what is kept, and what never is (raw IPs, raw keys, bodies).
@@ -16,7 +16,7 @@ describe("request log", () => {
       key,
       headers: { "x-forwarded-for": "198.51.100.23", "user-agent": "darkroom-tests/1.0" },
     });
-    const requestId = reply.body.request_id;
+    const requestId = requestIdOf(reply);
     expectSuccess(reply);
 
     const row = await db.requestLog.findFirstOrThrow({ where: { requestId } });
@@ -50,21 +50,21 @@ describe("request log", () => {
     const monitor = await createTestKey(accountId, { preset: "monitor", name: "monitor key" });
     const reply = await api("/v1/status", { key: monitor.key });
     expectError(reply, "ERR1003");
-    const row = await db.requestLog.findFirstOrThrow({ where: { requestId: reply.body.request_id } });
+    const row = await db.requestLog.findFirstOrThrow({ where: { requestId: requestIdOf(reply) } });
     expect(row).toMatchObject({ apiKeyId: monitor.apikey_id, keyName: "monitor key", statusCode: 403, errorCode: "ERR1003", endpoint: "/v1/status" });
   });
 
   it("keeps no row for a key that does not exist", async () => {
     const reply = await api("/v1/status", { key: `dkr_${"Z".repeat(40)}` });
     expect(reply.status).toBe(401);
-    expect(await db.requestLog.count({ where: { requestId: reply.body.request_id } })).toBe(0);
+    expect(await db.requestLog.count({ where: { requestId: requestIdOf(reply) } })).toBe(0);
   });
 
   it("logs legacy paths under the modern endpoint", async () => {
     const { key } = await accountWithKey();
     const reply = await api("/api/v1/user/account", { key });
     expectSuccess(reply);
-    const row = await db.requestLog.findFirstOrThrow({ where: { requestId: reply.body.request_id } });
+    const row = await db.requestLog.findFirstOrThrow({ where: { requestId: requestIdOf(reply) } });
     expect(row.endpoint).toBe("/v1/user/account");
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { v1Operations } from "@/server/http/operations";
 import type { AnyOperation } from "@/server/http/define-operation";
 import { scopePresets, type ScopePreset } from "@/server/keys/scopes";
-import { api, expectError } from "@/tests/support/http";
+import { api, errorCodeOf, expectError } from "@/tests/support/http";
 import { createTestAccount, createTestKey } from "@/tests/support/fixtures";
 
 // Each preset against every operation of the registry: a key lacking the operation's scope gets
@@ -32,7 +32,7 @@ describe("scope matrix", () => {
         const { path, method, body } = requestFor(operation);
         const reply = await api(path, { key: key.key, method, body });
         if (scopes.includes(operation.scope)) {
-          expect(reply.body?.error?.code, `${preset} ${method} ${path}: ${JSON.stringify(reply.body)}`).not.toBe("ERR1003");
+          expect(errorCodeOf(reply), `${preset} ${method} ${path}: ${JSON.stringify(reply.body)}`).not.toBe("ERR1003");
           expect(reply.status, `${preset} ${method} ${path}`).toBeLessThan(500);
         } else {
           const error = expectError(reply, "ERR1003");

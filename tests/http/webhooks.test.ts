@@ -14,8 +14,8 @@ import { sendTestEvent } from "@/server/webhooks/send-test-event";
 import { verifySignature } from "@/server/webhooks/sign";
 import { updateWebhookEndpoint } from "@/server/webhooks/update-endpoint";
 import { accountWithKey, createTestAccount } from "@/tests/support/fixtures";
-import { api, expectSuccess } from "@/tests/support/http";
-import { createImage, waitForStatus } from "@/tests/support/generations";
+import { expectSuccess } from "@/tests/support/http";
+import { cancel, createImage, waitForStatus } from "@/tests/support/generations";
 import { inTransaction } from "@/server/transaction";
 
 // Webhook delivery end to end: the test app's embedded executor runs webhook-fan-out and
@@ -244,7 +244,7 @@ describe("generation events", () => {
     expect((await waitForStatus(key, failed.generation_id)).generation_status).toBe("failed");
     const slow = expectSuccess(await createImage(key, { generation_prompt: "slow [local:slow=3000]", generation_provider_order: "local" }), 202);
     await waitForStatus(key, slow.generation_id, ["processing"]);
-    expectSuccess(await api(`/v1/content/generation/cancel/${slow.generation_id}`, { key, method: "POST" }));
+    expectSuccess(await cancel(key, slow.generation_id));
 
     await waitFor(() => arrivalsAt(path).length >= 2, 20_000, "failed and canceled events");
     const byEvent = Object.fromEntries(arrivalsAt(path).map((arrival) => [arrival.body.webhook_event, arrival]));

@@ -1,22 +1,51 @@
 import { expect } from "vitest";
-import { api, expectSuccess } from "@/tests/support/http";
+import { db } from "@/server/db";
+import type { DataOf } from "@/server/http/define-operation";
+import { cancelGeneration, createImageGeneration, createVideoGeneration, getGeneration } from "@/server/http/operations/generations";
+import { accountWithKey } from "@/tests/support/fixtures";
+import { callOperation, expectSuccess } from "@/tests/support/http";
 
-// Polling helpers for the generation suites: clients poll until a terminal state.
+// Create, poll and cancel helpers for the generation suites: clients poll until a terminal state.
 
 export const TERMINAL = ["succeeded", "failed", "canceled"];
 
+type GenerationRecord = DataOf<typeof getGeneration>;
+
 export async function createImage(key: string, body: Record<string, unknown>, headers: Record<string, string> = {}, model = "darkroom/lumen-image") {
-  return api(`/v1/generate/image/${model}`, { key, method: "POST", body, headers });
+  return callOperation(createImageGeneration, { key, params: { model_identifier: model }, body, headers });
 }
 
-export async function waitForStatus(key: string, generationId: string, wanted: string[] = TERMINAL, timeoutMs = 30_000) {
+export async function createVideo(key: string, body: Record<string, unknown>, headers: Record<string, string> = {}, model = "darkroom/lumen-video") {
+  return callOperation(createVideoGeneration, { key, params: { model_identifier: model }, body, headers });
+}
+
+export const cancel = (key: string, generationId: string) => callOperation(cancelGeneration, { key, params: { generation_id: generationId } });
+
+export async function waitForStatus(key: string, generationId: string, wanted: string[] = TERMINAL, timeoutMs = 30_000): Promise<GenerationRecord> {
   const deadline = Date.now() + timeoutMs;
-  let last: any;
+  let last: GenerationRecord | undefined;
   while (Date.now() < deadline) {
-    last = expectSuccess(await api(`/v1/content/${generationId}`, { key }));
+    last = expectSuccess(await callOperation(getGeneration, { key, params: { generation_id: generationId } }));
     if (wanted.includes(last.generation_status)) return last;
     // ~120 polls a minute at most: under every plan's general rate limit but Free's.
     await new Promise((resolve) => setTimeout(resolve, 450));
   }
-  expect.fail(`generation ${generationId} stayed ${last?.generation_status} instead of ${wanted.join("/")}`);
+  return expect.fail(`generation ${generationId} stayed ${last?.generation_status} instead of ${wanted.join("/")}`);
+}
+
+/** A generation of one account and a key of another (the ERR1006 cases). */
+export async function someoneElsesGeneration() {
+  const owner = await accountWithKey();
+  const stranger = await accountWithKey();
+  const { generation_id } = expectSuccess(await createImage(owner.key, { generation_prompt: "mine" }), 202);
+  return { owner, stranger, generationId: generation_id };
+}
+
+/** The ledger entries of a generation, oldest first, as `type:amount`. */
+export async function ledgerOf(generationId: string) {
+  return (await db.ledgerEntry.findMany({ where: { generationId }, orderBy: { createdAt: "asc" } })).map((entry) => `${entry.type}:${entry.amount.toFixed(3)}`);
+}
+
+export async function balanceOf(accountId: string) {
+  return Number((await db.account.findUniqueOrThrow({ where: { id: accountId } })).creditBalance);
 }

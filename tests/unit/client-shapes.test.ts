@@ -10,7 +10,7 @@ import { localBucketLabel } from "@/server/storage/local-disk";
 import { IMPLEMENTATION_KEYS, IMPLEMENTATION_TEXT_FIELDS } from "@/tests/support/client-shapes";
 
 // The shapes a typed client of this API shape reads beyond the documented shapes,
-// pinned at the functions that build them; tests/http/client-shapes.test.ts pins the wire.
+// pinned at the functions that build them; the route files in tests/http/routes pin the wire.
 
 function provider(id: string) {
   const found = findProvider(id);

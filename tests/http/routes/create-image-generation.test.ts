@@ -1,0 +1,198 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { db } from "@/server/db";
+import { reserveCredits } from "@/server/credits/reserve-credits";
+import { requestHash } from "@/server/http/idempotency";
+import { createImageGeneration, getGeneration } from "@/server/http/operations/generations";
+import { inTransaction } from "@/server/transaction";
+import { accountWithKey, awayFromWindowEdge } from "@/tests/support/fixtures";
+import { cancel, createImage, createVideo, waitForStatus } from "@/tests/support/generations";
+import { api, callOperation, errorCodeOf, expectError, expectSuccess, invalidFields } from "@/tests/support/http";
+
+// POST /v1/generate/image/{model_identifier} (createImageGeneration): validation, idempotency,
+// concurrency caps and the money race. What a generation does after the 202 is in
+// generation-lifecycle.test.ts.
+
+const CREATE_PATH = "/v1/generate/image/darkroom/lumen-image";
+
+describe("202", () => {
+  it("replays the original response for a repeated Idempotency-Key, and flags the replay in the log", async () => {
+    const { key, keyId } = await accountWithKey();
+    const idem = `order-${randomUUID()}`;
+    const first = await createImage(key, { generation_prompt: "once" }, { "idempotency-key": idem });
+    expectSuccess(first, 202);
+    const again = await createImage(key, { generation_prompt: "once" }, { "idempotency-key": idem });
+    expect(again.status).toBe(202);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get("idempotency-replayed")).toBe("true");
+    expect(first.headers.get("idempotency-replayed")).toBeNull();
+    expect(await db.generation.count({ where: { apiKeyId: keyId } })).toBe(1);
+    const logged = await db.requestLog.findMany({ where: { apiKeyId: keyId, endpoint: "/v1/generate/image/{model_identifier}" }, orderBy: { createdAt: "asc" } });
+    expect(logged.map((row) => row.idempotentReplay)).toEqual([false, true]);
+  });
+
+  it("makes one generation and one reservation from concurrent duplicates", async () => {
+    const { key, keyId } = await accountWithKey();
+    const idem = `dup-${randomUUID()}`;
+    const replies = await Promise.all(Array.from({ length: 10 }, () => createImage(key, { generation_prompt: "dup" }, { "idempotency-key": idem })));
+    const accepted = replies.filter((reply) => reply.status === 202);
+    expect(accepted.length).toBeGreaterThanOrEqual(1);
+    for (const reply of replies) expect([202, 409]).toContain(reply.status);
+    expect(new Set(accepted.map((reply) => expectSuccess(reply, 202).generation_id)).size).toBe(1);
+    const generations = await db.generation.findMany({ where: { apiKeyId: keyId } });
+    expect(generations).toHaveLength(1);
+    expect(await db.ledgerEntry.count({ where: { generationId: generations[0]!.id, type: "reserve" } })).toBe(1);
+  });
+
+  it("serves the legacy POST /v1/image-generation/{modelIdentifier}, readable through the legacy GET", async () => {
+    const { key } = await accountWithKey();
+    const [legacyCreate] = createImageGeneration.legacyPaths;
+    const data = expectSuccess(
+      await callOperation(createImageGeneration, { key, path: legacyCreate!.path, params: { modelIdentifier: "darkroom/lumen-image" }, body: { generation_prompt: "legacy" } }),
+      202,
+    );
+    const record = await waitForStatus(key, data.generation_id);
+    const legacy = expectSuccess(await callOperation(getGeneration, { key, path: getGeneration.legacyPaths[0]!.path, params: { generation_id: data.generation_id } }));
+    expect(legacy.generation_id).toBe(record.generation_id);
+    expect(legacy.generation_status).toBe("succeeded");
+  });
+});
+
+describe("400", () => {
+  it("names the offending field for each kind of bad body", async () => {
+    const { key } = await accountWithKey();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ generation_prompt: "x", generation_colour: "red" }, "generation_colour"],
+      [{ generation_prompt: "x", generation_ratio: "5:7" }, "generation_ratio"],
+      [{ generation_prompt: "x", generation_output_number: 9 }, "generation_output_number"],
+      [{ generation_ratio: "1:1" }, "generation_prompt"],
+      [{ generation_prompt: "x", generation_duration: 4 }, "generation_duration"],
+      [{ generation_prompt: "x", generation_provider_order: "replicate" }, "generation_provider_order"],
+      [{ generation_prompt: "x", generation_input_file: ["ftp://example.com/a.png"] }, "generation_input_file[0]"],
+    ];
+    for (const [body, field] of cases) {
+      const error = expectError(await createImage(key, body), "ERR1001");
+      expect(invalidFields(error), JSON.stringify(body)).toContain(field);
+    }
+  });
+
+  it("refuses a video model on the image route", async () => {
+    const { key } = await accountWithKey();
+    const onImage = expectError(await createImage(key, { generation_prompt: "x" }, {}, "darkroom/lumen-video"), "ERR1001");
+    expect(invalidFields(onImage)[0]).toBe("model_identifier");
+  });
+
+  it("refuses a body that is not JSON, or not an object", async () => {
+    const { key } = await accountWithKey();
+    expectError(await api(CREATE_PATH, { key, method: "POST", rawBody: "{not json" }), "ERR1001");
+    expectError(await api(CREATE_PATH, { key, method: "POST", rawBody: "[1,2]" }), "ERR1001");
+  });
+
+  it("refuses a malformed Idempotency-Key (ERR2014)", async () => {
+    const { key } = await accountWithKey();
+    const body = { generation_prompt: "in progress" };
+    expectError(await createImage(key, body, { "idempotency-key": "has spaces" }), "ERR2014");
+    expectError(await createImage(key, body, { "idempotency-key": "x".repeat(256) }), "ERR2014");
+  });
+});
+
+describe("402", () => {
+  it("accepts exactly 50 of 200 concurrent creates against a balance for 50, and the ledger sums to the balance", async () => {
+    const { key, accountId } = await accountWithKey({ plan: "enterprise" });
+    // Bring the 1.000 welcome balance to 0.100 = 50 × 0.002 through a real reservation.
+    const holder = await db.generation.create({
+      data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "succeeded", estimatedCost: "0.900", providerOrder: [] },
+    });
+    await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: holder.id, amountMillis: 900, modelIdentifier: "darkroom/lumen-image", description: "test hold" }));
+    await awayFromWindowEdge(30);
+
+    const replies = await Promise.all(Array.from({ length: 200 }, (_, index) => createImage(key, { generation_prompt: `race ${index}`, generation_provider_order: "local" })));
+    const byStatus: Record<string, number> = {};
+    for (const reply of replies) byStatus[`${reply.status} ${errorCodeOf(reply) ?? ""}`.trim()] = (byStatus[`${reply.status} ${errorCodeOf(reply) ?? ""}`.trim()] ?? 0) + 1;
+    expect(byStatus).toEqual({ "202": 50, "402 ERR1004": 150 });
+    for (const reply of replies.filter((reply) => reply.status === 402)) expect(errorCodeOf(reply)).toBe("ERR1004");
+
+    const account = await db.account.findUniqueOrThrow({ where: { id: accountId } });
+    expect(Number(account.creditBalance)).toBe(0);
+    const entries = await db.ledgerEntry.findMany({ where: { accountId } });
+    const sum = entries.reduce((total, entry) => total + (entry.type === "add" || entry.type === "refund" ? 1 : entry.type === "reserve" ? -1 : 0) * Math.round(Number(entry.amount) * 1000), 0);
+    expect(sum).toBe(0);
+
+    // Let them finish: every reservation is charged, the balance stays at zero.
+    for (const reply of replies.filter((reply) => reply.status === 202)) await waitForStatus(key, expectSuccess(reply, 202).generation_id, undefined, 60_000);
+    const after = await db.ledgerEntry.groupBy({ by: ["type"], where: { accountId }, _count: true });
+    expect(Object.fromEntries(after.map((row) => [row.type, row._count]))).toEqual({ add: 1, reserve: 51, charge: 50 });
+  }, 120_000);
+});
+
+describe("404", () => {
+  it("answers an unknown model with ERR1012", async () => {
+    const { key } = await accountWithKey();
+    expectError(await createImage(key, { generation_prompt: "x" }, {}, "nobody/nothing"), "ERR1012");
+  });
+});
+
+describe("405", () => {
+  it("answers GET on the create route with ERR1008", async () => {
+    const { key } = await accountWithKey();
+    expectError(await api(CREATE_PATH, { key, method: "GET" }), "ERR1008");
+  });
+});
+
+describe("409", () => {
+  it("refuses a used Idempotency-Key with a different body (ERR2015)", async () => {
+    const { key } = await accountWithKey();
+    const idem = `order-${randomUUID()}`;
+    expectSuccess(await createImage(key, { generation_prompt: "once" }, { "idempotency-key": idem }), 202);
+    const conflict = await createImage(key, { generation_prompt: "twice" }, { "idempotency-key": idem });
+    expectError(conflict, "ERR2015");
+  });
+
+  it("answers ERR2016 while the original is still running", async () => {
+    const { key, accountId } = await accountWithKey();
+    const idem = `running-${randomUUID()}`;
+    const body = { generation_prompt: "in progress" };
+    await db.idempotencyRecord.create({ data: { accountId, key: idem, requestHash: requestHash({ kind: "image", model: "darkroom/lumen-image", body }), requestId: randomUUID() } });
+    expectError(await createImage(key, body, { "idempotency-key": idem }), "ERR2016");
+  });
+});
+
+describe("413", () => {
+  it("refuses an oversized body with ERR1011", async () => {
+    const { key } = await accountWithKey();
+    expectError(await api(CREATE_PATH, { key, method: "POST", rawBody: JSON.stringify({ generation_prompt: "x".repeat(300_000) }) }), "ERR1011");
+  });
+});
+
+describe("429", () => {
+  it("caps in-flight generations per media kind at the plan limit (ERR1009)", async () => {
+    const { key } = await accountWithKey({ plan: "free" });
+    const slow = { generation_prompt: "hold [local:slow=4000]", generation_provider_order: "local" };
+    const first = expectSuccess(await createImage(key, slow), 202);
+    const second = expectSuccess(await createImage(key, slow), 202);
+    const third = expectError(await createImage(key, slow), "ERR1009");
+    expect(third.details).toMatchObject({ media_kind: "image", limit: 2, in_flight: 2 });
+    // Video is counted apart.
+    expectSuccess(await createVideo(key, { generation_prompt: "v", generation_duration: 2 }), 202);
+    for (const id of [first.generation_id, second.generation_id]) await cancel(key, id);
+    expectSuccess(await createImage(key, { generation_prompt: "room again" }), 202);
+  });
+
+  it("carries a whole-second Retry-After and claims no remaining capacity, keeping Limit and Reset", async () => {
+    const { key } = await accountWithKey({ plan: "free" });
+    const slow = { generation_prompt: "hold [local:slow=5000]", generation_provider_order: "local" };
+    const held = [expectSuccess(await createImage(key, slow), 202), expectSuccess(await createImage(key, slow), 202)];
+    const refused = await createImage(key, slow);
+    const error = expectError(refused, "ERR1009");
+    const retryAfter = refused.headers.get("retry-after");
+    expect(retryAfter).toMatch(/^\d+$/);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    // lumen-image times out at 60 s: its slot is free by then at the latest.
+    expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+    expect(error.details.retry_after_seconds).toBe(Number(retryAfter));
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(refused.headers.get("x-ratelimit-limit")).toBe("10");
+    expect(Number(refused.headers.get("x-ratelimit-reset"))).toBeGreaterThan(Date.now() / 1000 - 1);
+    for (const generation of held) await cancel(key, generation.generation_id);
+  }, 30_000);
+});

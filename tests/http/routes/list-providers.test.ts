@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { listProviders } from "@/server/http/operations/catalog";
+import { IMPLEMENTATION_KEYS, IMPLEMENTATION_TEXT_FIELDS } from "@/tests/support/client-shapes";
+import { accountWithKey } from "@/tests/support/fixtures";
+import { callOperation, expectSuccess } from "@/tests/support/http";
+
+// GET /v1/library/providers (listProviders): the providers and how each is integrated.
+
+describe("200", () => {
+  it("lists providers with their implementation block", async () => {
+    const { key } = await accountWithKey();
+    const data = expectSuccess(await callOperation(listProviders, { key }));
+    expect(data.providers_total).toBe(data.providers.length);
+    const local = data.providers.find((provider) => provider.provider_id === "local");
+    expect(local).toMatchObject({ provider_status: "active" });
+    // The documented integration and arrays, plus the flat fields clients read.
+    expect(Object.keys(local?.darkroom_implementation ?? {}).sort()).toEqual(IMPLEMENTATION_KEYS);
+    expect(Object.keys(local?.darkroom_implementation.integration ?? {}).sort()).toEqual(["delivery_method", "supports_cancel", "timeout_seconds", "webhook_signature"]);
+    expect(local?.darkroom_implementation.supported_models).toContain("darkroom/lumen-image");
+    // The test server configures Replicate (against a local fake) and not fal.
+    expect(data.providers.find((provider) => provider.provider_id === "replicate")?.provider_status).toBe("active");
+    expect(data.providers.find((provider) => provider.provider_id === "fal")?.provider_status).toBe("not_configured");
+  });
+
+  it("carries the flat implementation fields beside integration, true to each adapter", async () => {
+    const { key } = await accountWithKey();
+    const { providers } = expectSuccess(await callOperation(listProviders, { key }));
+    const byId = Object.fromEntries(providers.map((provider) => [provider.provider_id, provider.darkroom_implementation]));
+    for (const implementation of Object.values(byId)) {
+      for (const field of IMPLEMENTATION_TEXT_FIELDS) expect(typeof implementation[field], field).toBe("string");
+      expect(implementation.integration).toEqual(expect.objectContaining({ delivery_method: implementation.delivery_method }));
+      expect(implementation.supported_models_total).toBe(implementation.supported_models.length);
+      expect(implementation.supported_media_types.length).toBeGreaterThan(0);
+      expect(Array.isArray(implementation.capabilities)).toBe(true);
+    }
+    expect(byId.local).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image", "video"], supported_models_total: 2 });
+    // The test app sets REPLICATE_WEBHOOK_SECRET, so Replicate is asked for webhooks.
+    expect(byId.replicate).toMatchObject({ delivery_method: "webhook", supported_media_types: ["image", "video"] });
+    expect(byId.replicate?.webhook_verification).toContain("HMAC-SHA256");
+    expect(byId.fal).toMatchObject({ delivery_method: "webhook" });
+    expect(byId.openai).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image"], supported_models_total: 1 });
+    expect(byId.openai?.cancel_method).toMatch(/^none/);
+  });
+});
