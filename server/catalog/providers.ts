@@ -1,4 +1,3 @@
-
 // The inference providers Darkroom can route to. Adapters (server/providers) implement them;
 // this file only describes them, so the library, health and routing read one definition.
 

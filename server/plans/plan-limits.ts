@@ -1,4 +1,3 @@
-
 // Per-plan limits and retention windows. One table so that rate limits, concurrency caps, retention and
 // monthly credits are read from the same place.
 
