@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { ensureDatabase, freePort, recreateDatabase } from "../server/runtime/database";
@@ -147,6 +148,8 @@ async function main() {
       LOCAL_PROVIDER_PROMPT_FAULTS: "1",
       // Webhook receivers in the suites listen on 127.0.0.1 (refused in production).
       WEBHOOK_ALLOW_LOOPBACK: "1",
+      // One sealing key for the app and the suites, which write and read the same sealed rows.
+      ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? randomBytes(32).toString("hex"),
       // Every /v1 success body is checked against its operation's response schema.
       RESPONSE_VALIDATION: "1",
       NEXT_TELEMETRY_DISABLED: "1",

@@ -26,6 +26,10 @@ const envSchema = z.object({
   REGION_HOSTS: optionalString,
   /** Comma list of IPs or CIDRs whose X-Forwarded-For is believed. */
   TRUSTED_PROXIES: optionalString,
+  /** 32 bytes (64 hex digits or base64) sealing secrets at rest (webhook signing secrets); generated into DATA_DIR when unset outside production. */
+  ENCRYPTION_KEY: optionalString,
+  /** Comma list of earlier ENCRYPTION_KEY values, still able to open what they sealed until `secrets:rotate-key` re-seals it. */
+  ENCRYPTION_KEYS_PREVIOUS: optionalString,
   /** Secret for signed file URLs and session cookies; generated into DATA_DIR when unset. */
   AUTH_SECRET: optionalString,
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error", "silent"]).default("info")),

@@ -1,7 +1,7 @@
 import { env, setRuntimeEnv } from "../env";
 import { ensureDatabase, type DatabaseHandle } from "./database";
 import { applyMigrations } from "./migrations";
-import { ensureAuthSecret } from "./secrets";
+import { ensureAuthSecret, ensureEncryptionKey } from "./secrets";
 import { log } from "./log";
 
 // Everything before serving: configuration, the database (embedded when DATABASE_URL is unset),
@@ -12,6 +12,7 @@ export async function bootRuntime(options: { quiet?: boolean } = {}): Promise<Da
   // Decided once, from the operator's NODE_ENV, before Next sets its own (server/env.ts).
   process.env.DARKROOM_DEPLOYMENT_ENV ??= config.NODE_ENV;
   ensureAuthSecret();
+  ensureEncryptionKey();
   const database = await ensureDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, quiet: options.quiet });
   setRuntimeEnv("DATABASE_URL", database.url);
   const applied = await applyMigrations(database.url);

@@ -3,18 +3,25 @@ import fs from "node:fs";
 import path from "node:path";
 import { env, isProductionDeployment, setRuntimeEnv } from "../env";
 
-// AUTH_SECRET signs sessions and file URLs. Production sets it; a local run generates one into
-// DATA_DIR once, so restarts keep sessions and links valid.
+// AUTH_SECRET signs sessions and file URLs; ENCRYPTION_KEY seals secrets at rest. Production sets
+// both; a local run generates each into DATA_DIR once, so restarts keep sessions, links and sealed
+// secrets valid.
 
-export function ensureAuthSecret() {
-  if (env().AUTH_SECRET) return;
-  if (isProductionDeployment()) {
-    throw new Error("AUTH_SECRET must be set in production");
-  }
-  const file = path.resolve(env().DATA_DIR, "auth-secret");
+function ensureGenerated(name: "AUTH_SECRET" | "ENCRYPTION_KEY", fileName: string, make: () => string) {
+  if (env()[name]) return;
+  if (isProductionDeployment()) throw new Error(`${name} must be set in production`);
+  const file = path.resolve(env().DATA_DIR, fileName);
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
+    fs.writeFileSync(file, make(), { mode: 0o600 });
   }
-  setRuntimeEnv("AUTH_SECRET", fs.readFileSync(file, "utf8").trim());
+  setRuntimeEnv(name, fs.readFileSync(file, "utf8").trim());
+}
+
+export function ensureAuthSecret() {
+  ensureGenerated("AUTH_SECRET", "auth-secret", () => randomBytes(32).toString("base64url"));
+}
+
+export function ensureEncryptionKey() {
+  ensureGenerated("ENCRYPTION_KEY", "encryption-key", () => randomBytes(32).toString("hex"));
 }
