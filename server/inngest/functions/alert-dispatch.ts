@@ -2,12 +2,14 @@ import "server-only";
 import { RetryAfterError } from "inngest";
 import { emitLowBalanceWebhook, loadLowBalanceAlert, markLowBalanceAlertDispatched } from "../../alerts/dispatch-low-balance-alert";
 import { EmailRetryableError, sendEmail } from "../../email/send-email";
+import { inTransaction } from "../../transaction";
 import { inngest } from "../client";
 import { lowBalanceFired } from "../events";
 
 // alerts/low-balance.fired (sent once the ledger movement committed) → the alert's side effects as
 // named steps: the webhook event, one step per owner's e-mail (Resend's Retry-After is honoured),
-// then the dispatched marker. A run that gives up leaves the alert undispatched for the sweep.
+// then the dispatched marker, each step in its own transaction. A run that gives up leaves the
+// alert undispatched for the sweep.
 
 export const alertDispatch = inngest.createFunction({ id: "alerts-dispatch", triggers: [lowBalanceFired], retries: 5 }, async ({ event, step }) => {
   const { notificationId } = event.data;
@@ -16,7 +18,7 @@ export const alertDispatch = inngest.createFunction({ id: "alerts-dispatch", tri
   if (loaded.dispatched) return { skipped: "already dispatched" };
   const { alert } = loaded;
 
-  await step.run("emit-webhook-event", () => emitLowBalanceWebhook(alert));
+  await step.run("emit-webhook-event", () => inTransaction((tx) => emitLowBalanceWebhook(tx, alert)));
   for (const emailId of alert.emailIds) {
     await step.run(`email-${emailId}`, async () => {
       try {
@@ -27,5 +29,5 @@ export const alertDispatch = inngest.createFunction({ id: "alerts-dispatch", tri
       }
     });
   }
-  return step.run("mark-dispatched", async () => ({ dispatched: await markLowBalanceAlertDispatched(alert) }));
+  return step.run("mark-dispatched", async () => ({ dispatched: await inTransaction((tx) => markLowBalanceAlertDispatched(tx, alert)) }));
 });
