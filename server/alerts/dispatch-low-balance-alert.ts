@@ -4,7 +4,7 @@ import { recordActivity } from "../activity/record-activity";
 import { formatCredits } from "../credits/money";
 import { getBalance } from "../credits/get-balance";
 import { db, type Db, type Tx } from "../db";
-import { sendEmail, type SendEmailResult } from "../email/send-email";
+import { SEND_EMAIL_TRANSACTION, sendEmail, throwIfDeferred, type SendEmailResult } from "../email/send-email";
 import { inTransaction } from "../transaction";
 import { queueWebhookEvent } from "../webhooks/emit-webhook-event";
 import { LOW_BALANCE_KIND } from "./record-low-balance-alert";
@@ -114,7 +114,7 @@ export async function dispatchLowBalanceAlert(notificationId: string): Promise<D
   const { alert } = loaded;
   await inTransaction((tx) => emitLowBalanceWebhook(tx, alert));
   const emails: SendEmailResult[] = [];
-  for (const emailId of alert.emailIds) emails.push(await sendEmail(emailId));
+  for (const emailId of alert.emailIds) emails.push(throwIfDeferred(await inTransaction((tx) => sendEmail(tx, emailId), SEND_EMAIL_TRANSACTION)));
   await inTransaction((tx) => markLowBalanceAlertDispatched(tx, alert));
   return { status: "dispatched", emails };
 }

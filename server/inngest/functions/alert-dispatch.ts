@@ -1,7 +1,7 @@
 import "server-only";
 import { RetryAfterError } from "inngest";
 import { emitLowBalanceWebhook, loadLowBalanceAlert, markLowBalanceAlertDispatched } from "../../alerts/dispatch-low-balance-alert";
-import { EmailRetryableError, sendEmail } from "../../email/send-email";
+import { EmailRetryableError, SEND_EMAIL_TRANSACTION, sendEmail, throwIfDeferred } from "../../email/send-email";
 import { inTransaction } from "../../transaction";
 import { inngest } from "../client";
 import { lowBalanceFired } from "../events";
@@ -22,7 +22,7 @@ export const alertDispatch = inngest.createFunction({ id: "alerts-dispatch", tri
   for (const emailId of alert.emailIds) {
     await step.run(`email-${emailId}`, async () => {
       try {
-        return await sendEmail(emailId);
+        return throwIfDeferred(await inTransaction((tx) => sendEmail(tx, emailId), SEND_EMAIL_TRANSACTION));
       } catch (error) {
         if (error instanceof EmailRetryableError && error.retryAfterSeconds) throw new RetryAfterError(error.message, error.retryAfterSeconds * 1000);
         throw error;
