@@ -3,16 +3,18 @@ import { z } from "zod";
 import { recordActivity } from "../activity/record-activity";
 import { formatCredits } from "../credits/money";
 import { getBalance } from "../credits/get-balance";
-import { db, type Db } from "../db";
-import { sendEmail, type SendEmailResult } from "../email/send-email";
-import { emitWebhookEvent } from "../webhooks/emit-webhook-event";
+import { db, type Db, type Tx } from "../db";
+import { SEND_EMAIL_TRANSACTION, sendEmail, throwIfDeferred, type SendEmailResult } from "../email/send-email";
+import { inTransaction } from "../transaction";
+import { queueWebhookEvent } from "../webhooks/emit-webhook-event";
 import { LOW_BALANCE_KIND } from "./record-low-balance-alert";
 
 // After commit, an alert's side effects on its other channels (the in-app notification is already
 // written): the `credits.low_balance` webhook event and the owners' e-mails, then the
 // `alert.dispatched` marker. Every part is idempotent — the webhook event by its key
 // `credits.low_balance:<notification id>`, each e-mail by its outbox row — so the event-driven
-// run and the sweep may overlap or repeat without sending anything twice.
+// run and the sweep may overlap or repeat without sending anything twice. Each part runs in its
+// caller's transaction: the alerts-dispatch function's steps, or dispatchLowBalanceAlert.
 
 /** The alert as recorded in its `alert.fired` activity event; JSON-safe for Inngest steps. */
 export type LowBalanceAlert = {
@@ -64,9 +66,9 @@ export async function loadLowBalanceAlert(notificationId: string): Promise<{ ale
  * disabled one). `current_balance` is read when the event is emitted; each crossed threshold
  * carries the balance at the moment it was crossed.
  */
-export async function emitLowBalanceWebhook(alert: LowBalanceAlert): Promise<void> {
-  const currentBalance = await getBalance(db, alert.accountId);
-  await emitWebhookEvent({
+export async function emitLowBalanceWebhook(tx: Tx, alert: LowBalanceAlert): Promise<void> {
+  const currentBalance = await getBalance(tx, alert.accountId);
+  await queueWebhookEvent(tx, {
     accountId: alert.accountId,
     event: "credits.low_balance",
     eventKey: `credits.low_balance:${alert.notificationId}`,
@@ -75,42 +77,44 @@ export async function emitLowBalanceWebhook(alert: LowBalanceAlert): Promise<voi
 }
 
 /** Writes the `alert.dispatched` marker once; false when it already existed. */
-export async function markLowBalanceAlertDispatched(alert: LowBalanceAlert): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    // Two dispatchers finishing together meet on the notification row.
-    const [notification] = await tx.$queryRaw<Array<{ created_at: Date }>>`
-      SELECT created_at FROM notification WHERE id = ${alert.notificationId}::uuid FOR UPDATE`;
-    if (!notification) return false;
-    if (await findMarker(tx, "alert.dispatched", { id: alert.notificationId, accountId: alert.accountId, createdAt: notification.created_at })) return false;
-    const emails = await tx.emailOutbox.findMany({ where: { id: { in: alert.emailIds } }, select: { status: true } });
-    const queued = emails.filter((email) => email.status === "queued").length;
-    if (queued > 0) throw new Error(`low-balance alert ${alert.notificationId}: ${queued} e-mail(s) still queued`);
-    await recordActivity(tx, {
-      accountId: alert.accountId,
-      actor: "system",
-      category: "notification",
-      action: "alert.dispatched",
-      description: `Low-balance alert sent: ${emails.filter((email) => email.status === "sent").length} e-mail(s), webhook event credits.low_balance`,
-      metadata: {
-        notification_id: alert.notificationId,
-        emails_sent: emails.filter((email) => email.status === "sent").length,
-        emails_failed: emails.filter((email) => email.status === "failed").length,
-      },
-    });
-    return true;
+export async function markLowBalanceAlertDispatched(tx: Tx, alert: LowBalanceAlert): Promise<boolean> {
+  // Two dispatchers finishing together meet on the notification row.
+  const [notification] = await tx.$queryRaw<Array<{ created_at: Date }>>`
+    SELECT created_at FROM notification WHERE id = ${alert.notificationId}::uuid FOR UPDATE`;
+  if (!notification) return false;
+  if (await findMarker(tx, "alert.dispatched", { id: alert.notificationId, accountId: alert.accountId, createdAt: notification.created_at })) return false;
+  const emails = await tx.emailOutbox.findMany({ where: { id: { in: alert.emailIds } }, select: { status: true } });
+  const queued = emails.filter((email) => email.status === "queued").length;
+  if (queued > 0) throw new Error(`low-balance alert ${alert.notificationId}: ${queued} e-mail(s) still queued`);
+  await recordActivity(tx, {
+    accountId: alert.accountId,
+    actor: "system",
+    category: "notification",
+    action: "alert.dispatched",
+    description: `Low-balance alert sent: ${emails.filter((email) => email.status === "sent").length} e-mail(s), webhook event credits.low_balance`,
+    metadata: {
+      notification_id: alert.notificationId,
+      emails_sent: emails.filter((email) => email.status === "sent").length,
+      emails_failed: emails.filter((email) => email.status === "failed").length,
+    },
   });
+  return true;
 }
 
 export type DispatchResult = { status: "dispatched"; emails: SendEmailResult[] } | { status: "skipped"; reason: "not_found" | "already_dispatched" };
 
-/** The whole dispatch in one call (the sweep, tests). The Inngest function runs the same parts as steps. */
+/**
+ * The whole dispatch in one call (the sweep, tests), each part in a transaction of its own as the
+ * Inngest function's steps: one e-mail's Resend call never holds the others' rows.
+ */
 export async function dispatchLowBalanceAlert(notificationId: string): Promise<DispatchResult> {
   const loaded = await loadLowBalanceAlert(notificationId);
   if (!loaded) return { status: "skipped", reason: "not_found" };
   if (loaded.dispatched) return { status: "skipped", reason: "already_dispatched" };
-  await emitLowBalanceWebhook(loaded.alert);
+  const { alert } = loaded;
+  await inTransaction((tx) => emitLowBalanceWebhook(tx, alert));
   const emails: SendEmailResult[] = [];
-  for (const emailId of loaded.alert.emailIds) emails.push(await sendEmail(emailId));
-  await markLowBalanceAlertDispatched(loaded.alert);
+  for (const emailId of alert.emailIds) emails.push(throwIfDeferred(await inTransaction((tx) => sendEmail(tx, emailId), SEND_EMAIL_TRANSACTION)));
+  await inTransaction((tx) => markLowBalanceAlertDispatched(tx, alert));
   return { status: "dispatched", emails };
 }

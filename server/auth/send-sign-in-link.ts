@@ -3,9 +3,10 @@ import { createHash } from "node:crypto";
 import type { EmailConfig } from "next-auth/providers/email";
 import { db } from "../db";
 import { queueEmail } from "../email/queue-email";
-import { sendEmail } from "../email/send-email";
+import { SEND_EMAIL_TRANSACTION, sendEmail, throwIfDeferred } from "../email/send-email";
 import { signInEmail } from "../email/templates/sign-in";
 import { counterStore } from "../rate-limit/counter-store";
+import { inTransaction } from "../transaction";
 
 // The e-mail provider of Auth.js, through our outbox: Resend when configured, else the dev
 // mailbox. Links per address are limited (checked in the signIn callback, whose refusal Auth.js
@@ -32,7 +33,7 @@ export function darkroomEmailProvider(): EmailConfig {
     async sendVerificationRequest({ identifier, url }) {
       const message = signInEmail({ url, host: new URL(url).host, expiresInMinutes: SIGN_IN_LINK_MAX_AGE_SECONDS / 60 });
       const { id } = await queueEmail(db, { to: identifier, ...message, kind: "auth.sign_in" });
-      const result = await sendEmail(id);
+      const result = throwIfDeferred(await inTransaction((tx) => sendEmail(tx, id), SEND_EMAIL_TRANSACTION));
       if (result.status === "failed") throw new Error(`the sign-in e-mail could not be sent (${result.error})`);
     },
   };

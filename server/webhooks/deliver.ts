@@ -1,15 +1,15 @@
 import "server-only";
-import { db } from "../db";
-import type { Prisma } from "../generated/prisma/client";
 import { safeFetch, type SafeFetchOptions } from "../net/safe-fetch";
 import { webhookNetworkOptions, type WebhookNetworkOptions } from "./endpoint-url";
 import { signPayload } from "./sign";
+import type { DeliveryToAttempt } from "./record-attempt";
 import { serializeWebhookBody, type WebhookBody } from "./webhook-body";
 
 // One delivery attempt: the endpoint URL is checked again and the connection
 // goes to the checked address (safeFetch), no redirect is followed (a 3xx is a failure), 10 s for
 // the whole exchange, 2xx = delivered. Every attempt is a webhook_attempt row: status, latency,
-// the first KB of the answer, the error. Retrying is the delivery function's business.
+// the first KB of the answer, the error (record-attempt.ts, in the step's transaction; the HTTP
+// exchange itself is outside any). Retrying is the delivery function's business.
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const RESPONSE_SNIPPET_BYTES = 1024;
@@ -17,6 +17,9 @@ const MAX_RESPONSE_BYTES = 256 * 1024;
 export const WEBHOOK_USER_AGENT = "Darkroom-Webhooks/1";
 
 export type DeliveryAttemptOptions = WebhookNetworkOptions & Pick<SafeFetchOptions, "ca" | "timeoutMs">;
+
+/** What one POST got: recorded as a webhook_attempt row. */
+export type SentAttempt = { attemptNumber: number; statusCode: number | null; snippet: string | null; error: string | null; startedAtMs: number; latencyMs: number };
 
 export type DeliveryAttemptResult =
   | { outcome: "delivered"; attemptNumber: number; statusCode: number; startedAtMs: number; latencyMs: number }
@@ -37,15 +40,8 @@ function describeFailure(error: unknown): string {
   return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 1000);
 }
 
-export async function attemptDelivery(input: { deliveryId: string; attemptNumber: number }, options: DeliveryAttemptOptions = {}): Promise<DeliveryAttemptResult> {
-  const delivery = await db.webhookDelivery.findUnique({ where: { id: input.deliveryId }, include: { endpoint: true } });
-  if (!delivery) return { outcome: "skipped", reason: "not_found" };
-  if (delivery.status === "delivered") return { outcome: "skipped", reason: "already_delivered" };
-  if (!delivery.endpoint.enabled) {
-    await deadLetterDelivery(delivery);
-    return { outcome: "skipped", reason: "endpoint_disabled" };
-  }
-
+/** The signed POST of one attempt, outside any transaction; never throws (a failure is its `error`). */
+export async function postDelivery(delivery: DeliveryToAttempt, attemptNumber: number, options: DeliveryAttemptOptions = {}): Promise<SentAttempt> {
   const body = delivery.payload as unknown as WebhookBody;
   const rawBody = serializeWebhookBody(body);
   const startedAtMs = Date.now();
@@ -81,49 +77,5 @@ export async function attemptDelivery(input: { deliveryId: string; attemptNumber
   } catch (caught) {
     error = describeFailure(caught);
   }
-  const latencyMs = Date.now() - startedAtMs;
-  const delivered = error === null && statusCode !== null;
-  const startedAt = new Date(startedAtMs);
-
-  await db.$transaction(async (tx) => {
-    // createdAt is the attempt's start: the retry schedule counts from it. A re-run step overwrites its row.
-    const attempt = { statusCode, latencyMs, responseSnippet: snippet, error, createdAt: startedAt };
-    await tx.webhookAttempt.upsert({
-      where: { deliveryId_attemptNumber: { deliveryId: delivery.id, attemptNumber: input.attemptNumber } },
-      create: { deliveryId: delivery.id, attemptNumber: input.attemptNumber, ...attempt },
-      update: attempt,
-    });
-    await tx.webhookDelivery.update({
-      where: { id: delivery.id },
-      data: {
-        attemptCount: Math.max(delivery.attemptCount, input.attemptNumber),
-        lastAttemptAt: startedAt,
-        ...(delivered ? { status: "delivered", deliveredAt: new Date() } : {}),
-      },
-    });
-  });
-
-  if (delivered) return { outcome: "delivered", attemptNumber: input.attemptNumber, statusCode: statusCode as number, startedAtMs, latencyMs };
-  return { outcome: "failed", attemptNumber: input.attemptNumber, statusCode, error: error ?? "no response", startedAtMs, latencyMs };
-}
-
-/** The endpoint was disabled after the event was queued: keep it as a dead letter, replayable later. */
-async function deadLetterDelivery(delivery: { id: string; endpointId: string; accountId: string; event: string; eventKey: string; payload: Prisma.JsonValue }) {
-  const body = delivery.payload as unknown as WebhookBody;
-  await db.$transaction(async (tx) => {
-    await tx.deadLetter.createMany({
-      data: [
-        {
-          endpointId: delivery.endpointId,
-          accountId: delivery.accountId,
-          event: delivery.event,
-          eventKey: delivery.eventKey,
-          payload: { webhook_event: body.webhook_event, webhook_timestamp: body.webhook_timestamp, webhook_data: body.webhook_data } as unknown as Prisma.InputJsonObject,
-          reason: "endpoint_disabled",
-        },
-      ],
-      skipDuplicates: true,
-    });
-    await tx.webhookDelivery.updateMany({ where: { id: delivery.id, status: "pending" }, data: { status: "failed" } });
-  });
+  return { attemptNumber, statusCode, snippet, error, startedAtMs, latencyMs: Date.now() - startedAtMs };
 }

@@ -1,13 +1,15 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "../db";
+import type { Tx } from "../db";
+import { inTransaction } from "../transaction";
 import { isWebhookEventKind, type WebhookEventKind } from "./event-kinds";
 import { queueDeliveries, type QueueResult } from "./queue-deliveries";
 
 // The one way an event reaches customer endpoints: every endpoint of the account subscribed to it
 // gets a delivery (enabled) or a dead letter (disabled). `eventKey` names the event itself:
 // `generation.completed:<generation id>`, `credits.low_balance:<unique>`; emitting the same key
-// again is a no-op per endpoint. Call it after the change it reports has committed.
+// again is a no-op per endpoint. The rows join the caller's transaction; the delivery runs are
+// requested after it commits.
 
 export type EmitWebhookEventInput = {
   accountId: string;
@@ -17,10 +19,17 @@ export type EmitWebhookEventInput = {
   data: Record<string, unknown>;
 };
 
-export async function emitWebhookEvent(input: EmitWebhookEventInput): Promise<QueueResult> {
+export async function queueWebhookEvent(tx: Tx, input: EmitWebhookEventInput): Promise<QueueResult> {
   if (!isWebhookEventKind(input.event)) throw new Error(`Unknown webhook event: ${String(input.event)}`);
   if (input.eventKey.trim() === "") throw new Error("A webhook event needs an event key");
   if (!z.guid().safeParse(input.accountId).success) return { created: [], duplicates: [], deadLetters: [] };
-  const endpoints = await db.webhookEndpoint.findMany({ where: { accountId: input.accountId, events: { has: input.event } }, select: { id: true, enabled: true } });
-  return queueDeliveries(endpoints, input);
+  const endpoints = await tx.webhookEndpoint.findMany({ where: { accountId: input.accountId, events: { has: input.event } }, select: { id: true, enabled: true } });
+  return queueDeliveries(tx, endpoints, input);
+}
+
+// Compatibility: the old call shape, in a transaction of its own, kept only for
+// tests/http/webhooks.test.ts (restructured elsewhere); delete once it calls queueWebhookEvent in inTransaction.
+/** @deprecated Use queueWebhookEvent in the caller's transaction. */
+export async function emitWebhookEvent(input: EmitWebhookEventInput): Promise<QueueResult> {
+  return inTransaction((tx) => queueWebhookEvent(tx, input));
 }

@@ -1,15 +1,17 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { db } from "../db";
+import type { Tx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { inngest } from "../inngest/client";
 import { webhookDeliveryRequested } from "../inngest/events";
+import { afterCommit } from "../transaction";
 import type { WebhookEventKind } from "./event-kinds";
 import type { WebhookBody } from "./webhook-body";
 
 // One event to a set of endpoints: an enabled endpoint gets a webhook_delivery and a delivery run,
 // a disabled one a dead letter. Both are unique per (endpoint, event key), so a
 // repeated or overlapping emit of the same event changes nothing: one delivery per endpoint.
+// The rows are written in the caller's transaction; the runs are requested once it committed.
 
 export type QueuedEvent = {
   accountId: string;
@@ -21,7 +23,7 @@ export type QueuedEvent = {
 };
 
 export type QueueResult = {
-  /** Deliveries created by this call, each with its run requested. */
+  /** Deliveries created by this call, each with its run requested after commit. */
   created: string[];
   /** Deliveries that already existed for this event key (not sent again). */
   duplicates: string[];
@@ -29,27 +31,36 @@ export type QueueResult = {
   deadLetters: string[];
 };
 
+export type DeliveryRequest = { deliveryId: string; fromAttempt: number; eventId?: string };
+
 /**
  * `webhook/delivery.requested` for each delivery. A first run's event id is
  * `webhook-delivery:<delivery id>`, so requesting it again is harmless; a re-send names its own
  * (the database allows one re-send at a time).
  */
-export async function requestDeliveries(deliveries: Array<{ deliveryId: string; fromAttempt: number; eventId?: string }>) {
+export async function requestDeliveries(deliveries: DeliveryRequest[]) {
   if (deliveries.length === 0) return;
   await inngest.send(deliveries.map(({ deliveryId, fromAttempt, eventId }) => webhookDeliveryRequested.create({ deliveryId, fromAttempt }, { id: eventId ?? `webhook-delivery:${deliveryId}` })));
 }
 
-export async function queueDeliveries(endpoints: Array<{ id: string; enabled: boolean }>, input: QueuedEvent): Promise<QueueResult> {
+/** The runs' request, sent once the caller's transaction committed (a rollback drops it). */
+export function requestDeliveriesAfterCommit(tx: Tx, deliveries: DeliveryRequest[]): void {
+  if (deliveries.length > 0) afterCommit(tx, "webhook/delivery.requested", () => requestDeliveries(deliveries));
+}
+
+export async function queueDeliveries(tx: Tx, endpoints: Array<{ id: string; enabled: boolean }>, input: QueuedEvent): Promise<QueueResult> {
   const occurredAt = (input.occurredAt ?? new Date()).toISOString();
   // Plain JSON from here on: what is stored is exactly what will be sent.
   const data = JSON.parse(JSON.stringify(input.data)) as Record<string, unknown>;
-  const enabled = endpoints.filter((endpoint) => endpoint.enabled);
-  const disabled = endpoints.filter((endpoint) => !endpoint.enabled);
+  // One insert order for every emit: overlapping emits wait on each other's rows, never deadlock.
+  const sorted = [...endpoints].sort((a, b) => a.id.localeCompare(b.id));
+  const enabled = sorted.filter((endpoint) => endpoint.enabled);
+  const disabled = sorted.filter((endpoint) => !endpoint.enabled);
   const result: QueueResult = { created: [], duplicates: [], deadLetters: [] };
 
   if (enabled.length > 0) {
     const planned = new Map(enabled.map((endpoint) => [endpoint.id, randomUUID()]));
-    await db.webhookDelivery.createMany({
+    await tx.webhookDelivery.createMany({
       data: enabled.map((endpoint) => {
         const id = planned.get(endpoint.id) as string;
         const body: WebhookBody = { webhook_event: input.event, webhook_timestamp: occurredAt, webhook_delivery_id: id, webhook_data: data };
@@ -57,7 +68,7 @@ export async function queueDeliveries(endpoints: Array<{ id: string; enabled: bo
       }),
       skipDuplicates: true,
     });
-    const rows = await db.webhookDelivery.findMany({
+    const rows = await tx.webhookDelivery.findMany({
       where: { endpointId: { in: enabled.map((endpoint) => endpoint.id) }, eventKey: input.eventKey },
       select: { id: true, endpointId: true, status: true, attemptCount: true },
     });
@@ -72,16 +83,19 @@ export async function queueDeliveries(endpoints: Array<{ id: string; enabled: bo
         if (row.status === "pending" && row.attemptCount === 0) toRequest.push(row.id);
       }
     }
-    await requestDeliveries(toRequest.map((deliveryId) => ({ deliveryId, fromAttempt: 1 })));
+    requestDeliveriesAfterCommit(
+      tx,
+      toRequest.map((deliveryId) => ({ deliveryId, fromAttempt: 1 })),
+    );
   }
 
   if (disabled.length > 0) {
     const payload = { webhook_event: input.event, webhook_timestamp: occurredAt, webhook_data: data } as unknown as Prisma.InputJsonObject;
-    await db.deadLetter.createMany({
+    await tx.deadLetter.createMany({
       data: disabled.map((endpoint) => ({ endpointId: endpoint.id, accountId: input.accountId, event: input.event, eventKey: input.eventKey, payload, reason: "endpoint_disabled" })),
       skipDuplicates: true,
     });
-    const rows = await db.deadLetter.findMany({ where: { endpointId: { in: disabled.map((endpoint) => endpoint.id) }, eventKey: input.eventKey }, select: { id: true } });
+    const rows = await tx.deadLetter.findMany({ where: { endpointId: { in: disabled.map((endpoint) => endpoint.id) }, eventKey: input.eventKey }, select: { id: true } });
     result.deadLetters.push(...rows.map((row) => row.id));
   }
   return result;

@@ -3,15 +3,17 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import { db } from "../db";
+import type { Tx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { ApiError, invalidRequest } from "../errors";
-import { requestDeliveries } from "./queue-deliveries";
+import { inTransaction } from "../transaction";
+import { requestDeliveriesAfterCommit } from "./queue-deliveries";
 import type { WebhookBody } from "./webhook-body";
 
 // Replays a dead letter once its endpoint is enabled again: a new delivery with
 // event key `replay:<dead letter id>` and the original event and time, then the usual delivery
-// run. A dead letter is replayed once; asking again answers with the same delivery.
+// run, requested once the caller's transaction committed. A dead letter is replayed once; asking
+// again answers with the same delivery.
 
 export type ReplayDeadLetterInput = {
   deadLetterId: string;
@@ -20,37 +22,46 @@ export type ReplayDeadLetterInput = {
 
 export type ReplayedDeadLetter = { dead_letter_id: string; delivery_id: string; already_replayed: boolean };
 
-export async function replayDeadLetter(scope: AccountScope, input: ReplayDeadLetterInput): Promise<ReplayedDeadLetter> {
-  const known = z.guid().safeParse(input.deadLetterId).success;
-  const outcome = await db.$transaction(async (tx) => {
-    const [locked] = known ? await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM dead_letter WHERE id = ${input.deadLetterId}::uuid FOR UPDATE` : [];
-    const letter = locked ? await tx.deadLetter.findFirst({ where: { id: locked.id, ...scopeWhere(scope) }, include: { endpoint: { select: { url: true, enabled: true } } } }) : null;
-    if (!letter) throw new ApiError("ERR1006", "Dead letter not found.", { dead_letter_id: input.deadLetterId });
-    if (letter.replayedAt && letter.replayDeliveryId) return { deliveryId: letter.replayDeliveryId, already: true };
-    if (!letter.endpoint.enabled) {
-      throw invalidRequest("The webhook endpoint is still disabled: enable it before replaying its dead letters.", [{ field: "dead_letter_id", message: "endpoint is disabled" }]);
-    }
-
-    const deliveryId = randomUUID();
-    const stored = letter.payload as unknown as Omit<WebhookBody, "webhook_delivery_id">;
-    const body: WebhookBody = { webhook_event: stored.webhook_event, webhook_timestamp: stored.webhook_timestamp, webhook_delivery_id: deliveryId, webhook_data: stored.webhook_data };
-    await tx.webhookDelivery.create({
-      data: { id: deliveryId, endpointId: letter.endpointId, accountId: letter.accountId, event: letter.event, eventKey: `replay:${letter.id}`, payload: body as unknown as Prisma.InputJsonObject },
-    });
-    await tx.deadLetter.update({ where: { id: letter.id }, data: { replayedAt: new Date(), replayDeliveryId: deliveryId } });
-    await recordActivity(tx, {
-      accountId: letter.accountId,
-      actor: input.actor,
-      category: "webhook",
-      action: "webhook.dead_letter_replayed",
-      description: `Dead letter ${letter.id} (${letter.event}) replayed to ${letter.endpoint.url}`,
-      metadata: { dead_letter_id: letter.id, delivery_id: deliveryId, webhook_id: letter.endpointId, event: letter.event },
-    });
-    return { deliveryId, already: false };
-  });
-
+export async function queueDeadLetterReplay(tx: Tx, scope: AccountScope, input: ReplayDeadLetterInput): Promise<ReplayedDeadLetter> {
+  const outcome = await replayOnce(tx, scope, input);
   // Also on a repeat: a replay whose request never went out gets it now (same event id, so at most one run).
-  const delivery = await db.webhookDelivery.findUnique({ where: { id: outcome.deliveryId }, select: { status: true, attemptCount: true } });
-  if (delivery?.status === "pending" && delivery.attemptCount === 0) await requestDeliveries([{ deliveryId: outcome.deliveryId, fromAttempt: 1 }]);
+  const delivery = await tx.webhookDelivery.findUnique({ where: { id: outcome.deliveryId }, select: { status: true, attemptCount: true } });
+  if (delivery?.status === "pending" && delivery.attemptCount === 0) requestDeliveriesAfterCommit(tx, [{ deliveryId: outcome.deliveryId, fromAttempt: 1 }]);
   return { dead_letter_id: input.deadLetterId, delivery_id: outcome.deliveryId, already_replayed: outcome.already };
+}
+
+/** The dead letter locked, then its replay delivery: new, or the one an earlier replay made. */
+async function replayOnce(tx: Tx, scope: AccountScope, input: ReplayDeadLetterInput): Promise<{ deliveryId: string; already: boolean }> {
+  const known = z.guid().safeParse(input.deadLetterId).success;
+  const [locked] = known ? await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM dead_letter WHERE id = ${input.deadLetterId}::uuid FOR UPDATE` : [];
+  const letter = locked ? await tx.deadLetter.findFirst({ where: { id: locked.id, ...scopeWhere(scope) }, include: { endpoint: { select: { url: true, enabled: true } } } }) : null;
+  if (!letter) throw new ApiError("ERR1006", "Dead letter not found.", { dead_letter_id: input.deadLetterId });
+  if (letter.replayedAt && letter.replayDeliveryId) return { deliveryId: letter.replayDeliveryId, already: true };
+  if (!letter.endpoint.enabled) {
+    throw invalidRequest("The webhook endpoint is still disabled: enable it before replaying its dead letters.", [{ field: "dead_letter_id", message: "endpoint is disabled" }]);
+  }
+
+  const deliveryId = randomUUID();
+  const stored = letter.payload as unknown as Omit<WebhookBody, "webhook_delivery_id">;
+  const body: WebhookBody = { webhook_event: stored.webhook_event, webhook_timestamp: stored.webhook_timestamp, webhook_delivery_id: deliveryId, webhook_data: stored.webhook_data };
+  await tx.webhookDelivery.create({
+    data: { id: deliveryId, endpointId: letter.endpointId, accountId: letter.accountId, event: letter.event, eventKey: `replay:${letter.id}`, payload: body as unknown as Prisma.InputJsonObject },
+  });
+  await tx.deadLetter.update({ where: { id: letter.id }, data: { replayedAt: new Date(), replayDeliveryId: deliveryId } });
+  await recordActivity(tx, {
+    accountId: letter.accountId,
+    actor: input.actor,
+    category: "webhook",
+    action: "webhook.dead_letter_replayed",
+    description: `Dead letter ${letter.id} (${letter.event}) replayed to ${letter.endpoint.url}`,
+    metadata: { dead_letter_id: letter.id, delivery_id: deliveryId, webhook_id: letter.endpointId, event: letter.event },
+  });
+  return { deliveryId, already: false };
+}
+
+// Compatibility: the old call shape, in a transaction of its own, kept only for
+// tests/http/webhooks.test.ts (restructured elsewhere); delete once it calls queueDeadLetterReplay in inTransaction.
+/** @deprecated Use queueDeadLetterReplay in the caller's transaction. */
+export async function replayDeadLetter(scope: AccountScope, input: ReplayDeadLetterInput): Promise<ReplayedDeadLetter> {
+  return inTransaction((tx) => queueDeadLetterReplay(tx, scope, input));
 }

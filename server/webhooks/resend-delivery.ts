@@ -3,22 +3,30 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import { db } from "../db";
+import type { Tx } from "../db";
 import { ApiError, invalidRequest } from "../errors";
+import { inTransaction } from "../transaction";
 import { requestDeliveries } from "./queue-deliveries";
 
 // Re-sends a failed delivery (dashboard and CLI): the same body, a fresh run on the same retry
 // schedule, attempts numbered on from the last one. Only `failed` deliveries qualify, and the
-// switch back to `pending` is conditional, so a double click starts one run.
+// switch back to `pending` is conditional, so a double click starts one run. Two parts: the
+// switch in the caller's transaction (queueResend), then, once it committed, the run's request
+// (requestResend).
 
 export type ResendDeliveryInput = {
   deliveryId: string;
   actor: ActivityActor;
 };
 
-export async function resendDelivery(scope: AccountScope, input: ResendDeliveryInput): Promise<{ delivery_id: string; delivery_status: "pending"; from_attempt: number }> {
+/** A delivery switched back to `pending`, its run not requested yet. */
+export type ResentDelivery = { deliveryId: string; fromAttempt: number; attemptCount: number };
+
+export type ResendAnswer = { delivery_id: string; delivery_status: "pending"; from_attempt: number };
+
+export async function queueResend(tx: Tx, scope: AccountScope, input: ResendDeliveryInput): Promise<ResentDelivery> {
   const delivery = z.guid().safeParse(input.deliveryId).success
-    ? await db.webhookDelivery.findFirst({ where: { id: input.deliveryId, ...scopeWhere(scope) }, include: { endpoint: { select: { url: true, enabled: true } } } })
+    ? await tx.webhookDelivery.findFirst({ where: { id: input.deliveryId, ...scopeWhere(scope) }, include: { endpoint: { select: { url: true, enabled: true } } } })
     : null;
   if (!delivery) throw new ApiError("ERR1006", "Webhook delivery not found.", { delivery_id: input.deliveryId });
   if (!delivery.endpoint.enabled) {
@@ -26,28 +34,40 @@ export async function resendDelivery(scope: AccountScope, input: ResendDeliveryI
   }
 
   const fromAttempt = delivery.attemptCount + 1;
-  const switched = await db.$transaction(async (tx) => {
-    const { count } = await tx.webhookDelivery.updateMany({ where: { id: delivery.id, status: "failed" }, data: { status: "pending" } });
-    if (count === 0) return false;
-    await recordActivity(tx, {
-      accountId: delivery.accountId,
-      actor: input.actor,
-      category: "webhook",
-      action: "webhook.delivery_resent",
-      description: `Webhook delivery ${delivery.id} (${delivery.event}) re-sent to ${delivery.endpoint.url}`,
-      metadata: { delivery_id: delivery.id, webhook_id: delivery.endpointId, event: delivery.event, from_attempt: fromAttempt },
-    });
-    return true;
-  });
-  if (!switched) {
+  const { count } = await tx.webhookDelivery.updateMany({ where: { id: delivery.id, status: "failed" }, data: { status: "pending" } });
+  if (count === 0) {
     throw invalidRequest(`Only a failed delivery can be re-sent; this one is ${delivery.status === "failed" ? "being re-sent" : delivery.status}.`, [{ field: "delivery_id", message: "not failed" }]);
   }
+  await recordActivity(tx, {
+    accountId: delivery.accountId,
+    actor: input.actor,
+    category: "webhook",
+    action: "webhook.delivery_resent",
+    description: `Webhook delivery ${delivery.id} (${delivery.event}) re-sent to ${delivery.endpoint.url}`,
+    metadata: { delivery_id: delivery.id, webhook_id: delivery.endpointId, event: delivery.event, from_attempt: fromAttempt },
+  });
+  return { deliveryId: delivery.id, fromAttempt, attemptCount: delivery.attemptCount };
+}
 
+/**
+ * After the switch committed, the caller awaits this: the run's request. If it cannot be sent,
+ * the delivery goes back to `failed` (so it can be re-sent again) and the error reaches the caller.
+ */
+export async function requestResend(resent: ResentDelivery): Promise<ResendAnswer> {
+  const { deliveryId, fromAttempt, attemptCount } = resent;
   try {
-    await requestDeliveries([{ deliveryId: delivery.id, fromAttempt, eventId: `webhook-delivery:${delivery.id}:resend:${randomUUID()}` }]);
+    await requestDeliveries([{ deliveryId, fromAttempt, eventId: `webhook-delivery:${deliveryId}:resend:${randomUUID()}` }]);
   } catch (error) {
-    await db.webhookDelivery.updateMany({ where: { id: delivery.id, status: "pending", attemptCount: delivery.attemptCount }, data: { status: "failed" } });
+    // Its own transaction: the switch it undoes has committed. Untouched if the run has started after all.
+    await inTransaction((tx) => tx.webhookDelivery.updateMany({ where: { id: deliveryId, status: "pending", attemptCount }, data: { status: "failed" } }));
     throw error;
   }
-  return { delivery_id: delivery.id, delivery_status: "pending", from_attempt: fromAttempt };
+  return { delivery_id: deliveryId, delivery_status: "pending", from_attempt: fromAttempt };
+}
+
+// Compatibility: the old call shape, in a transaction of its own, kept only for
+// tests/http/webhooks.test.ts (restructured elsewhere); delete once it calls queueResend, then requestResend in inTransaction.
+/** @deprecated Use queueResend in the caller's transaction, then requestResend. */
+export async function resendDelivery(scope: AccountScope, input: ResendDeliveryInput): Promise<ResendAnswer> {
+  return requestResend(await inTransaction((tx) => queueResend(tx, scope, input)));
 }

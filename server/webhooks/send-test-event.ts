@@ -2,39 +2,48 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import { db } from "../db";
+import type { Tx } from "../db";
 import { invalidRequest } from "../errors";
+import { inTransaction } from "../transaction";
 import { findWebhookEndpoint } from "./find-endpoint";
 import { queueDeliveries } from "./queue-deliveries";
 
 // "Send test event": a `webhook.test` delivery to this endpoint only, whatever it subscribes to,
-// signed and retried like any other, so a receiver can be checked end to end.
+// signed and retried like any other, so a receiver can be checked end to end. The delivery and
+// its activity entry commit together; the run is requested after commit.
 
 export type SendTestEventInput = {
   webhookId: string;
   actor: ActivityActor;
 };
 
-export async function sendTestEvent(scope: AccountScope, input: SendTestEventInput): Promise<{ webhook_id: string; delivery_id: string; webhook_event: "webhook.test" }> {
-  const endpoint = await findWebhookEndpoint(db, scope, input.webhookId);
+export type SentTestEvent = { webhook_id: string; delivery_id: string; webhook_event: "webhook.test" };
+
+export async function queueTestEvent(tx: Tx, scope: AccountScope, input: SendTestEventInput): Promise<SentTestEvent> {
+  const endpoint = await findWebhookEndpoint(tx, scope, input.webhookId);
   if (!endpoint.enabled) throw invalidRequest("The webhook endpoint is disabled: enable it before sending a test event.", [{ field: "webhook_id", message: "endpoint is disabled" }]);
 
-  const queued = await queueDeliveries([endpoint], {
+  const queued = await queueDeliveries(tx, [endpoint], {
     accountId: endpoint.accountId,
     event: "webhook.test",
     eventKey: `webhook.test:${randomUUID()}`,
     data: { webhook_id: endpoint.id, message: "A test event from Darkroom: your endpoint receives and verifies webhooks." },
   });
   const deliveryId = queued.created[0] as string;
-  await db.$transaction((tx) =>
-    recordActivity(tx, {
-      accountId: endpoint.accountId,
-      actor: input.actor,
-      category: "webhook",
-      action: "webhook.test_sent",
-      description: `Test event sent to webhook endpoint ${endpoint.url}`,
-      metadata: { webhook_id: endpoint.id, delivery_id: deliveryId },
-    }),
-  );
+  await recordActivity(tx, {
+    accountId: endpoint.accountId,
+    actor: input.actor,
+    category: "webhook",
+    action: "webhook.test_sent",
+    description: `Test event sent to webhook endpoint ${endpoint.url}`,
+    metadata: { webhook_id: endpoint.id, delivery_id: deliveryId },
+  });
   return { webhook_id: endpoint.id, delivery_id: deliveryId, webhook_event: "webhook.test" };
+}
+
+// Compatibility: the old call shape, in a transaction of its own, kept only for
+// tests/http/webhooks.test.ts (restructured elsewhere); delete once it calls queueTestEvent in inTransaction.
+/** @deprecated Use queueTestEvent in the caller's transaction. */
+export async function sendTestEvent(scope: AccountScope, input: SendTestEventInput): Promise<SentTestEvent> {
+  return inTransaction((tx) => queueTestEvent(tx, scope, input));
 }

@@ -12,10 +12,10 @@ import { getWebhookDelivery } from "../../webhooks/get-delivery";
 import { deadLetterFilters, listDeadLetters } from "../../webhooks/list-dead-letters";
 import { listWebhookDeliveries, webhookDeliveryFilters } from "../../webhooks/list-deliveries";
 import { listWebhookEndpoints } from "../../webhooks/list-endpoints";
-import { replayDeadLetter } from "../../webhooks/replay-dead-letter";
-import { resendDelivery } from "../../webhooks/resend-delivery";
+import { queueDeadLetterReplay } from "../../webhooks/replay-dead-letter";
+import { queueResend, requestResend } from "../../webhooks/resend-delivery";
 import { rollWebhookSecret } from "../../webhooks/roll-secret";
-import { sendTestEvent } from "../../webhooks/send-test-event";
+import { queueTestEvent } from "../../webhooks/send-test-event";
 import { updateWebhookEndpoint } from "../../webhooks/update-endpoint";
 import { createTRPCRouter, memberProcedure, ownerProcedure } from "../trpc";
 import { inTransaction } from "../../transaction";
@@ -68,11 +68,17 @@ export const webhooksRouter = createTRPCRouter({
 
   rollSecret: ownerProcedure.input(webhookInput).mutation(({ ctx, input }) => inTransaction((tx) => rollWebhookSecret(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId }))),
 
-  sendTest: ownerProcedure.input(webhookInput).mutation(({ ctx, input }) => sendTestEvent(ctx.scope, { webhookId: input.webhookId, actor: ctx.userId })),
+  sendTest: ownerProcedure.input(webhookInput).mutation(({ ctx, input }) => inTransaction((tx) => queueTestEvent(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId }))),
 
-  resendDelivery: ownerProcedure.input(z.object({ deliveryId: id })).mutation(({ ctx, input }) => resendDelivery(ctx.scope, { deliveryId: input.deliveryId, actor: ctx.userId })),
+  /** The switch commits first; a run that cannot be requested puts it back to failed and answers the error. */
+  resendDelivery: ownerProcedure.input(z.object({ deliveryId: id })).mutation(async ({ ctx, input }) => {
+    const resent = await inTransaction((tx) => queueResend(tx, ctx.scope, { deliveryId: input.deliveryId, actor: ctx.userId }));
+    return requestResend(resent);
+  }),
 
-  replayDeadLetter: ownerProcedure.input(z.object({ deadLetterId: id })).mutation(({ ctx, input }) => replayDeadLetter(ctx.scope, { deadLetterId: input.deadLetterId, actor: ctx.userId })),
+  replayDeadLetter: ownerProcedure
+    .input(z.object({ deadLetterId: id }))
+    .mutation(({ ctx, input }) => inTransaction((tx) => queueDeadLetterReplay(tx, ctx.scope, { deadLetterId: input.deadLetterId, actor: ctx.userId }))),
 
   delete: ownerProcedure
     .input(webhookInput)

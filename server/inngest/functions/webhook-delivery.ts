@@ -1,7 +1,9 @@
 import "server-only";
 import { RetryAfterError } from "inngest";
-import { attemptDelivery } from "../../webhooks/deliver";
+import { inTransaction } from "../../transaction";
+import { postDelivery, type DeliveryAttemptOptions, type DeliveryAttemptResult } from "../../webhooks/deliver";
 import { failDelivery } from "../../webhooks/fail-delivery";
+import { loadDeliveryToAttempt, recordAttempt } from "../../webhooks/record-attempt";
 import { nextAttemptAt } from "../../webhooks/retry-schedule";
 import { inngest } from "../client";
 import { webhookDeliveryRequested } from "../events";
@@ -10,6 +12,14 @@ import { webhookDeliveryRequested } from "../events";
 // then at +0.5, +1.5, +3 and +5 s from the first (RetryAfterError with a Date keeps the
 // milliseconds). The step's attempt counter numbers the webhook_attempt rows. When the fifth try
 // fails, the step's final error comes back to this function, which marks the delivery failed.
+
+/** The "attempt" step's work: read and record each in a transaction of their own, the POST between them outside any. */
+export async function attemptDelivery(input: { deliveryId: string; attemptNumber: number }, options: DeliveryAttemptOptions = {}): Promise<DeliveryAttemptResult> {
+  const delivery = await inTransaction((tx) => loadDeliveryToAttempt(tx, input.deliveryId));
+  if ("outcome" in delivery) return delivery;
+  const sent = await postDelivery(delivery, input.attemptNumber, options);
+  return inTransaction((tx) => recordAttempt(tx, delivery, sent));
+}
 
 export const webhookDelivery = inngest.createFunction(
   { id: "webhook-delivery", triggers: [webhookDeliveryRequested], retries: 4 }, // WEBHOOK_MAX_ATTEMPTS - 1: the SDK types want a literal
@@ -25,7 +35,7 @@ export const webhookDelivery = inngest.createFunction(
         throw new RetryAfterError(message, retryAt);
       });
     } catch (error) {
-      await step.run("mark-failed", () => failDelivery(deliveryId));
+      await step.run("mark-failed", () => inTransaction((tx) => failDelivery(tx, deliveryId)));
       return { outcome: "failed", error: error instanceof Error ? error.message : String(error) };
     }
   },

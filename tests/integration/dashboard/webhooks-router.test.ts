@@ -6,7 +6,8 @@ import { db, disconnectDb } from "@/server/db";
 import type { DeliveryStatus } from "@/server/generated/prisma/enums";
 import { ApiError } from "@/server/errors";
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
-import { emitWebhookEvent } from "@/server/webhooks/emit-webhook-event";
+import { inTransaction } from "@/server/transaction";
+import { queueWebhookEvent } from "@/server/webhooks/emit-webhook-event";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { recordingEventSink } from "@/tests/support/event-sink";
 
@@ -93,7 +94,9 @@ async function insertDelivery(
 /** A dead letter made the way production makes one: an event for a disabled endpoint. */
 async function deadLetterFor(accountId: string, webhookId: string, owner: string) {
   await as(owner).setEnabled({ accountId, webhookId, enabled: false });
-  const { deadLetters } = await emitWebhookEvent({ accountId, event: "generation.failed", eventKey: `generation.failed:${randomUUID()}`, data: { generation_status: "failed" } });
+  const { deadLetters } = await inTransaction((tx) =>
+    queueWebhookEvent(tx, { accountId, event: "generation.failed", eventKey: `generation.failed:${randomUUID()}`, data: { generation_status: "failed" } }),
+  );
   expect(deadLetters).toHaveLength(1);
   return deadLetters[0] as string;
 }

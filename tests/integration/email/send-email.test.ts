@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/db";
 import { queueEmail } from "@/server/email/queue-email";
-import { EmailRetryableError, sendEmail } from "@/server/email/send-email";
+import { EmailRetryableError, SEND_EMAIL_TRANSACTION, sendEmail as sendInTransaction, throwIfDeferred } from "@/server/email/send-email";
 import { resetEnvCache } from "@/server/env";
+import { inTransaction } from "@/server/transaction";
 import { startResendFake, type ResendFake } from "@/tests/fakes/resend-fake";
 
 // The outbox delivered through the real Resend SDK against a local Resend (tests/fakes/resend-fake)
@@ -29,6 +30,8 @@ function useDevOutbox() {
 
 const queue = (to = `someone-${randomUUID()}@test.local`) =>
   queueEmail(db, { to, subject: "Low balance: Acme is below 0.500 credits", text: "The balance is 0.400. Secret link: https://x.test/abc", html: "<p>The balance is 0.400.</p>", kind: "test.email" });
+/** As its callers send: one transaction per e-mail, a deferral thrown once its error committed. */
+const sendEmail = async (id: string) => throwIfDeferred(await inTransaction((tx) => sendInTransaction(tx, id), SEND_EMAIL_TRANSACTION));
 const row = (id: string) => db.emailOutbox.findUniqueOrThrow({ where: { id } });
 
 /** Log lines (JSON on stderr) written while `action` runs. */

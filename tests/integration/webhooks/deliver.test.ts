@@ -9,10 +9,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { OPERATOR } from "@/server/accounts/account-scope";
 import { db, disconnectDb } from "@/server/db";
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { attemptDelivery } from "@/server/inngest/functions/webhook-delivery";
 import type { Resolver } from "@/server/net/resolve-and-check";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
-import { attemptDelivery } from "@/server/webhooks/deliver";
-import { emitWebhookEvent } from "@/server/webhooks/emit-webhook-event";
+import { queueWebhookEvent } from "@/server/webhooks/emit-webhook-event";
 import { rollWebhookSecret } from "@/server/webhooks/roll-secret";
 import { verifySignature } from "@/server/webhooks/sign";
 import { updateWebhookEndpoint } from "@/server/webhooks/update-endpoint";
@@ -20,7 +20,7 @@ import { createTestAccount } from "@/tests/support/fixtures";
 import { recordingEventSink } from "@/tests/support/event-sink";
 import { inTransaction } from "@/server/transaction";
 
-// One delivery attempt (deliver.ts) against a real HTTPS receiver on 127.0.0.1 with a
+// One delivery attempt (the delivery step's attemptDelivery) against a real HTTPS receiver on 127.0.0.1 with a
 // self-signed certificate made by openssl for this run and trusted through safeFetch's `ca`.
 // Loopback targets are allowed by the development setting (WEBHOOK_ALLOW_LOOPBACK=1, as npm test
 // sets it). The queued events go to a sink in this process, so the running app stays out of it.
@@ -50,7 +50,7 @@ async function deliveryTo(route: string, options: { url?: string; resolver?: Res
     createWebhookEndpoint(tx, { accountId, url: options.url ?? url(route), events: ["generation.completed"], actor: "system", network: options.resolver ? { resolver: options.resolver } : {} }),
   );
   const data = { generation_id: randomUUID(), generation_status: "succeeded", note: "naïve ✓" };
-  const queued = await emitWebhookEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${data.generation_id}`, data });
+  const queued = await inTransaction((tx) => queueWebhookEvent(tx, { accountId, event: "generation.completed", eventKey: `generation.completed:${data.generation_id}`, data }));
   return { accountId, endpoint, data, deliveryId: queued.created[0] as string };
 }
 

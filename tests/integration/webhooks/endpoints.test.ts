@@ -1,19 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountScope, OPERATOR } from "@/server/accounts/account-scope";
+import { accountScope, OPERATOR, type AccountScope } from "@/server/accounts/account-scope";
 import { db, disconnectDb } from "@/server/db";
 import { ApiError } from "@/server/errors";
-import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { InvalidEventError } from "@/server/inngest/executor/event-store";
+import { registerExecutor, unregisterExecutor, type EventSink } from "@/server/inngest/executor/registry";
 import type { Resolver } from "@/server/net/resolve-and-check";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
-import { emitWebhookEvent } from "@/server/webhooks/emit-webhook-event";
+import { queueWebhookEvent, type EmitWebhookEventInput } from "@/server/webhooks/emit-webhook-event";
 import { failDelivery } from "@/server/webhooks/fail-delivery";
 import { listWebhookEndpoints } from "@/server/webhooks/list-endpoints";
 import { purgeWebhookLogs } from "@/server/webhooks/purge-webhook-logs";
-import { replayDeadLetter } from "@/server/webhooks/replay-dead-letter";
-import { resendDelivery } from "@/server/webhooks/resend-delivery";
+import { queueDeadLetterReplay, type ReplayDeadLetterInput } from "@/server/webhooks/replay-dead-letter";
+import { queueResend, requestResend, type ResendDeliveryInput } from "@/server/webhooks/resend-delivery";
 import { rollWebhookSecret } from "@/server/webhooks/roll-secret";
-import { sendTestEvent } from "@/server/webhooks/send-test-event";
+import { queueTestEvent, type SendTestEventInput } from "@/server/webhooks/send-test-event";
 import { updateWebhookEndpoint } from "@/server/webhooks/update-endpoint";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { recordingEventSink, type SentEvent } from "@/tests/support/event-sink";
@@ -36,6 +37,13 @@ async function endpoint(accountId: string, options: { events?: string[]; url?: s
 async function setEnabled(webhookId: string, enabled: boolean) {
   return inTransaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId, enabled, actor: "system" }));
 }
+
+// Each call as its callers make it: in a transaction of its own, the runs requested after commit.
+const emitEvent = (input: EmitWebhookEventInput) => inTransaction((tx) => queueWebhookEvent(tx, input));
+const replay = (scope: AccountScope, input: ReplayDeadLetterInput) => inTransaction((tx) => queueDeadLetterReplay(tx, scope, input));
+const resend = async (scope: AccountScope, input: ResendDeliveryInput) => requestResend(await inTransaction((tx) => queueResend(tx, scope, input)));
+const sendTest = (scope: AccountScope, input: SendTestEventInput) => inTransaction((tx) => queueTestEvent(tx, scope, input));
+const fail = (deliveryId: string) => inTransaction((tx) => failDelivery(tx, deliveryId));
 
 async function caught(promise: Promise<unknown>): Promise<ApiError> {
   const error = await promise.then(
@@ -160,7 +168,7 @@ describe("emitWebhookEvent", () => {
 
     const eventKey = `credits.low_balance:${randomUUID()}`;
     const data = { account_id: accountId, current_balance: 0.42, thresholds_crossed: [{ threshold: 0.5, balance_at: "2026-01-01T00:00:00.000Z" }] };
-    const result = await emitWebhookEvent({ accountId, event: "credits.low_balance", eventKey, data });
+    const result = await emitEvent({ accountId, event: "credits.low_balance", eventKey, data });
     expect(result.created).toHaveLength(2);
     expect(result.duplicates).toEqual([]);
     expect(result.deadLetters).toHaveLength(1);
@@ -185,7 +193,7 @@ describe("emitWebhookEvent", () => {
     const off = await endpoint(accountId);
     await setEnabled(off.webhook_id, false);
     const generationId = randomUUID();
-    const emit = () => emitWebhookEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${generationId}`, data: { generation_id: generationId } });
+    const emit = () => emitEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${generationId}`, data: { generation_id: generationId } });
 
     const first = await emit();
     const again = await emit();
@@ -205,10 +213,10 @@ describe("emitWebhookEvent", () => {
     const { accountId } = await createTestAccount();
     await endpoint(accountId);
     const eventKey = `generation.failed:${randomUUID()}`;
-    const [deliveryId] = (await emitWebhookEvent({ accountId, event: "generation.failed", eventKey, data: {} })).created;
+    const [deliveryId] = (await emitEvent({ accountId, event: "generation.failed", eventKey, data: {} })).created;
     await db.webhookDelivery.update({ where: { id: deliveryId }, data: { attemptCount: 1, status: "delivered" } });
     const before = sentFor(deliveryId as string).length;
-    expect((await emitWebhookEvent({ accountId, event: "generation.failed", eventKey, data: {} })).duplicates).toEqual([deliveryId]);
+    expect((await emitEvent({ accountId, event: "generation.failed", eventKey, data: {} })).duplicates).toEqual([deliveryId]);
     expect(sentFor(deliveryId as string)).toHaveLength(before);
   });
 });
@@ -219,19 +227,19 @@ describe("dead letters and their replay", () => {
     const created = await endpoint(accountId);
     await setEnabled(created.webhook_id, false);
     const eventKey = `generation.canceled:${randomUUID()}`;
-    const { deadLetters } = await emitWebhookEvent({ accountId, event: "generation.canceled", eventKey, data: { generation_status: "canceled" } });
+    const { deadLetters } = await emitEvent({ accountId, event: "generation.canceled", eventKey, data: { generation_status: "canceled" } });
     const deadLetterId = deadLetters[0] as string;
     const letter = await db.deadLetter.findUniqueOrThrow({ where: { id: deadLetterId } });
 
-    const refused = await caught(replayDeadLetter(OPERATOR, { deadLetterId, actor: "system" }));
+    const refused = await caught(replay(OPERATOR, { deadLetterId, actor: "system" }));
     expect(refused.code).toBe("ERR1001");
     expect(refused.message).toContain("disabled");
 
     await setEnabled(created.webhook_id, true);
     const other = await createTestAccount();
-    expect((await caught(replayDeadLetter(accountScope(other.accountId), { deadLetterId, actor: "system" }))).code).toBe("ERR1006");
+    expect((await caught(replay(accountScope(other.accountId), { deadLetterId, actor: "system" }))).code).toBe("ERR1006");
 
-    const replayed = await replayDeadLetter(accountScope(accountId), { deadLetterId, actor: "system" });
+    const replayed = await replay(accountScope(accountId), { deadLetterId, actor: "system" });
     expect(replayed).toEqual({ dead_letter_id: deadLetterId, delivery_id: expect.any(String), already_replayed: false });
     const delivery = await db.webhookDelivery.findUniqueOrThrow({ where: { id: replayed.delivery_id } });
     expect(delivery).toMatchObject({ endpointId: created.webhook_id, event: "generation.canceled", eventKey: `replay:${deadLetterId}`, status: "pending" });
@@ -242,7 +250,7 @@ describe("dead letters and their replay", () => {
     expect(after.replayDeliveryId).toBe(delivery.id);
     expect(await db.activityEvent.count({ where: { accountId, action: "webhook.dead_letter_replayed" } })).toBe(1);
 
-    expect(await replayDeadLetter(OPERATOR, { deadLetterId, actor: "system" })).toEqual({ dead_letter_id: deadLetterId, delivery_id: delivery.id, already_replayed: true });
+    expect(await replay(OPERATOR, { deadLetterId, actor: "system" })).toEqual({ dead_letter_id: deadLetterId, delivery_id: delivery.id, already_replayed: true });
     expect(await db.webhookDelivery.count({ where: { endpointId: created.webhook_id } })).toBe(1);
   });
 
@@ -250,9 +258,9 @@ describe("dead letters and their replay", () => {
     const { accountId } = await createTestAccount();
     const created = await endpoint(accountId);
     await setEnabled(created.webhook_id, false);
-    const { deadLetters } = await emitWebhookEvent({ accountId, event: "credits.low_balance", eventKey: `credits.low_balance:${randomUUID()}`, data: {} });
+    const { deadLetters } = await emitEvent({ accountId, event: "credits.low_balance", eventKey: `credits.low_balance:${randomUUID()}`, data: {} });
     await setEnabled(created.webhook_id, true);
-    const results = await Promise.all(Array.from({ length: 5 }, () => replayDeadLetter(OPERATOR, { deadLetterId: deadLetters[0] as string, actor: "system" })));
+    const results = await Promise.all(Array.from({ length: 5 }, () => replay(OPERATOR, { deadLetterId: deadLetters[0] as string, actor: "system" })));
     expect(new Set(results.map((result) => result.delivery_id)).size).toBe(1);
     expect(results.filter((result) => !result.already_replayed)).toHaveLength(1);
     expect(await db.webhookDelivery.count({ where: { endpointId: created.webhook_id } })).toBe(1);
@@ -263,31 +271,51 @@ describe("re-send and test events", () => {
   it("re-sends a failed delivery once, numbering on from its last attempt", async () => {
     const { accountId } = await createTestAccount();
     const created = await endpoint(accountId);
-    const [deliveryId] = (await emitWebhookEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, data: {} })).created as [string];
+    const [deliveryId] = (await emitEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, data: {} })).created as [string];
 
-    expect((await caught(resendDelivery(OPERATOR, { deliveryId, actor: "system" }))).message).toContain("pending");
+    expect((await caught(resend(OPERATOR, { deliveryId, actor: "system" }))).message).toContain("pending");
     await db.webhookDelivery.update({ where: { id: deliveryId }, data: { attemptCount: 5 } });
-    expect(await failDelivery(deliveryId)).toEqual({ failed: true });
+    expect(await fail(deliveryId)).toEqual({ failed: true });
 
-    const resent = await resendDelivery(accountScope(accountId), { deliveryId, actor: "system" });
+    const resent = await resend(accountScope(accountId), { deliveryId, actor: "system" });
     expect(resent).toEqual({ delivery_id: deliveryId, delivery_status: "pending", from_attempt: 6 });
     const request = sentFor(deliveryId).at(-1) as SentEvent;
     expect(request.id).toMatch(new RegExp(`^webhook-delivery:${deliveryId}:resend:`));
     expect(request.data).toEqual({ deliveryId, fromAttempt: 6 });
-    expect((await caught(resendDelivery(OPERATOR, { deliveryId, actor: "system" }))).code).toBe("ERR1001");
+    expect((await caught(resend(OPERATOR, { deliveryId, actor: "system" }))).code).toBe("ERR1001");
     expect(await db.activityEvent.count({ where: { accountId, action: "webhook.delivery_resent" } })).toBe(1);
 
-    await failDelivery(deliveryId);
+    await fail(deliveryId);
     await setEnabled(created.webhook_id, false);
-    expect((await caught(resendDelivery(OPERATOR, { deliveryId, actor: "system" }))).message).toContain("disabled");
-    expect((await caught(resendDelivery(OPERATOR, { deliveryId: randomUUID(), actor: "system" }))).code).toBe("ERR1006");
+    expect((await caught(resend(OPERATOR, { deliveryId, actor: "system" }))).message).toContain("disabled");
+    expect((await caught(resend(OPERATOR, { deliveryId: randomUUID(), actor: "system" }))).code).toBe("ERR1006");
+  });
+
+  it("puts a re-sent delivery back to failed, and answers the error, when its run cannot be requested", async () => {
+    const { accountId } = await createTestAccount();
+    await endpoint(accountId);
+    const [deliveryId] = (await emitEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, data: {} })).created as [string];
+    await fail(deliveryId);
+    const refusing: EventSink = {
+      ingestEvents: async () => {
+        throw new InvalidEventError("the event API refused it");
+      },
+    };
+    registerExecutor(refusing);
+    try {
+      await expect(resend(OPERATOR, { deliveryId, actor: "system" })).rejects.toThrow();
+    } finally {
+      registerExecutor(sink);
+    }
+    expect((await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).status).toBe("failed");
+    expect(await resend(OPERATOR, { deliveryId, actor: "system" })).toEqual({ delivery_id: deliveryId, delivery_status: "pending", from_attempt: 1 });
   });
 
   it("sends webhook.test to that endpoint only, subscribed or not; not to a disabled one", async () => {
     const { accountId } = await createTestAccount();
     const target = await endpoint(accountId, { events: ["generation.completed"] });
     const bystander = await endpoint(accountId, { events: ["webhook.test"] });
-    const sentTest = await sendTestEvent(accountScope(accountId), { webhookId: target.webhook_id, actor: "system" });
+    const sentTest = await sendTest(accountScope(accountId), { webhookId: target.webhook_id, actor: "system" });
     expect(sentTest).toEqual({ webhook_id: target.webhook_id, delivery_id: expect.any(String), webhook_event: "webhook.test" });
     const rows = await db.webhookDelivery.findMany({ where: { accountId } });
     expect(rows).toHaveLength(1);
@@ -297,7 +325,7 @@ describe("re-send and test events", () => {
     expect(bystander.webhook_id).not.toBe(target.webhook_id);
 
     await setEnabled(target.webhook_id, false);
-    expect((await caught(sendTestEvent(OPERATOR, { webhookId: target.webhook_id, actor: "system" }))).code).toBe("ERR1001");
+    expect((await caught(sendTest(OPERATOR, { webhookId: target.webhook_id, actor: "system" }))).code).toBe("ERR1001");
   });
 });
 
@@ -308,8 +336,7 @@ describe("webhook log retention", () => {
     await endpoint(free.accountId);
     await endpoint(pro.accountId);
     const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600_000);
-    const emitFor = async (accountId: string) =>
-      (await emitWebhookEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, data: {} })).created[0] as string;
+    const emitFor = async (accountId: string) => (await emitEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, data: {} })).created[0] as string;
     const backdate = async (deliveryId: string, status: "delivered" | "pending") => {
       await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status, createdAt: twoDaysAgo, lastAttemptAt: twoDaysAgo, attemptCount: 1 } });
       await db.webhookAttempt.create({ data: { deliveryId, attemptNumber: 1, statusCode: 200, latencyMs: 5, createdAt: twoDaysAgo } });
