@@ -29,7 +29,3 @@ export async function queueWebhookEvent(tx: Tx, input: EmitWebhookEventInput): P
 
 // Compatibility: the old call shape, in a transaction of its own, kept only for
 // tests/http/webhooks.test.ts (restructured elsewhere); delete once it calls queueWebhookEvent in inTransaction.
-/** @deprecated Use queueWebhookEvent in the caller's transaction. */
-export async function emitWebhookEvent(input: EmitWebhookEventInput): Promise<QueueResult> {
-  return inTransaction((tx) => queueWebhookEvent(tx, input));
-}

@@ -61,7 +61,3 @@ async function replayOnce(tx: Tx, scope: AccountScope, input: ReplayDeadLetterIn
 
 // Compatibility: the old call shape, in a transaction of its own, kept only for
 // tests/http/webhooks.test.ts (restructured elsewhere); delete once it calls queueDeadLetterReplay in inTransaction.
-/** @deprecated Use queueDeadLetterReplay in the caller's transaction. */
-export async function replayDeadLetter(scope: AccountScope, input: ReplayDeadLetterInput): Promise<ReplayedDeadLetter> {
-  return inTransaction((tx) => queueDeadLetterReplay(tx, scope, input));
-}

@@ -67,7 +67,3 @@ export async function requestResend(resent: ResentDelivery): Promise<ResendAnswe
 
 // Compatibility: the old call shape, in a transaction of its own, kept only for
 // tests/http/webhooks.test.ts (restructured elsewhere); delete once it calls queueResend, then requestResend in inTransaction.
-/** @deprecated Use queueResend in the caller's transaction, then requestResend. */
-export async function resendDelivery(scope: AccountScope, input: ResendDeliveryInput): Promise<ResendAnswer> {
-  return requestResend(await inTransaction((tx) => queueResend(tx, scope, input)));
-}

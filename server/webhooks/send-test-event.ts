@@ -43,7 +43,3 @@ export async function queueTestEvent(tx: Tx, scope: AccountScope, input: SendTes
 
 // Compatibility: the old call shape, in a transaction of its own, kept only for
 // tests/http/webhooks.test.ts (restructured elsewhere); delete once it calls queueTestEvent in inTransaction.
-/** @deprecated Use queueTestEvent in the caller's transaction. */
-export async function sendTestEvent(scope: AccountScope, input: SendTestEventInput): Promise<SentTestEvent> {
-  return inTransaction((tx) => queueTestEvent(tx, scope, input));
-}
