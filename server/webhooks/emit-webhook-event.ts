@@ -1,7 +1,6 @@
 import "server-only";
 import { z } from "zod";
 import type { Tx } from "../db";
-import { inTransaction } from "../transaction";
 import { isWebhookEventKind, type WebhookEventKind } from "./event-kinds";
 import { queueDeliveries, type QueueResult } from "./queue-deliveries";
 

@@ -6,7 +6,6 @@ import { recordActivity, type ActivityActor } from "../activity/record-activity"
 import type { Tx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { ApiError, invalidRequest } from "../errors";
-import { inTransaction } from "../transaction";
 import { requestDeliveriesAfterCommit } from "./queue-deliveries";
 import type { WebhookBody } from "./webhook-body";
 

@@ -4,7 +4,6 @@ import type { AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { invalidRequest } from "../errors";
-import { inTransaction } from "../transaction";
 import { findWebhookEndpoint } from "./find-endpoint";
 import { queueDeliveries } from "./queue-deliveries";
 
