@@ -31,7 +31,10 @@ function keyring() {
     return { id: keyIdOf(bytes), bytes };
   };
   const current = toKey(config.ENCRYPTION_KEY, "ENCRYPTION_KEY");
-  const previous = (config.ENCRYPTION_KEYS_PREVIOUS ?? "").split(",").filter((entry) => entry.trim() !== "").map((entry) => toKey(entry, "ENCRYPTION_KEYS_PREVIOUS"));
+  const previous = (config.ENCRYPTION_KEYS_PREVIOUS ?? "")
+    .split(",")
+    .filter((entry) => entry.trim() !== "")
+    .map((entry) => toKey(entry, "ENCRYPTION_KEYS_PREVIOUS"));
   cached = { source, current, all: new Map([current, ...previous].map((key) => [key.id, key])) };
   return cached;
 }

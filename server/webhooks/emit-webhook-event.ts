@@ -25,6 +25,3 @@ export async function queueWebhookEvent(tx: Tx, input: EmitWebhookEventInput): P
   const endpoints = await tx.webhookEndpoint.findMany({ where: { accountId: input.accountId, events: { has: input.event } }, select: { id: true, enabled: true } });
   return queueDeliveries(tx, endpoints, input);
 }
-
-// Compatibility: the old call shape, in a transaction of its own, kept only for
-// tests/http/webhooks.test.ts (restructured elsewhere); delete once it calls queueWebhookEvent in inTransaction.

@@ -57,6 +57,3 @@ async function replayOnce(tx: Tx, scope: AccountScope, input: ReplayDeadLetterIn
   });
   return { deliveryId, already: false };
 }
-
-// Compatibility: the old call shape, in a transaction of its own, kept only for
-// tests/http/webhooks.test.ts (restructured elsewhere); delete once it calls queueDeadLetterReplay in inTransaction.

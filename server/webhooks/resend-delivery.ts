@@ -64,6 +64,3 @@ export async function requestResend(resent: ResentDelivery): Promise<ResendAnswe
   }
   return { delivery_id: deliveryId, delivery_status: "pending", from_attempt: fromAttempt };
 }
-
-// Compatibility: the old call shape, in a transaction of its own, kept only for
-// tests/http/webhooks.test.ts (restructured elsewhere); delete once it calls queueResend, then requestResend in inTransaction.

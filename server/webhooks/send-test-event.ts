@@ -39,6 +39,3 @@ export async function queueTestEvent(tx: Tx, scope: AccountScope, input: SendTes
   });
   return { webhook_id: endpoint.id, delivery_id: deliveryId, webhook_event: "webhook.test" };
 }
-
-// Compatibility: the old call shape, in a transaction of its own, kept only for
-// tests/http/webhooks.test.ts (restructured elsewhere); delete once it calls queueTestEvent in inTransaction.
