@@ -18,6 +18,7 @@ import type { DatabaseHandle } from "../runtime/database";
 import { log } from "../runtime/log";
 import { ACTOR, list, oneOf, uuidFlag, type Command, type Flags } from "./commands/command";
 import { webhookCommands } from "./commands/webhook";
+import { resealWebhookSecrets } from "../webhooks/reseal-secrets";
 
 // The operator CLI: `npm run cli -- <command> [--flag value]`. Prints exactly one JSON object on
 // stdout (logs go to stderr). Exit 0 on success, 2 on bad input (ERR1001, ERR1006), 1 otherwise.
@@ -85,6 +86,14 @@ const commands: Record<string, Command> = {
         const created = await createApiKey(tx, input);
         return { apikey_id: created.apikey_id, key: created.key, apikey_prefix: created.apikey_prefix };
       };
+    },
+  },
+  "secrets:rotate-key": {
+    usage: "secrets:rotate-key (after setting ENCRYPTION_KEY to the new key and ENCRYPTION_KEYS_PREVIOUS to the old ones)",
+    required: [],
+    optional: [],
+    prepare() {
+      return async (tx) => resealWebhookSecrets(tx, { plainTextOnly: false });
     },
   },
   "key:rotate": {

@@ -4,8 +4,15 @@ import { applyMigrations } from "./migrations";
 import { ensureAuthSecret, ensureEncryptionKey } from "./secrets";
 import { log } from "./log";
 
-// Everything before serving: configuration, the database (embedded when DATABASE_URL is unset),
-// migrations. Shared by `npm start`, the CLI and the test runner.
+// Everything before serving: configuration and secrets, the database (embedded when DATABASE_URL
+// is unset), migrations, and sealing any secret still in plain text. Shared by `npm start` and the CLI.
+
+/** Webhook secrets stored before sealing existed are sealed once, at the first boot that has a key. */
+async function sealPlainTextSecrets() {
+  const [{ db }, { resealWebhookSecrets }] = await Promise.all([import("../db"), import("../webhooks/reseal-secrets")]);
+  const { resealed } = await resealWebhookSecrets(db, { plainTextOnly: true });
+  if (resealed > 0) log.info("webhook secrets sealed", { resealed });
+}
 
 export async function bootRuntime(options: { quiet?: boolean } = {}): Promise<DatabaseHandle> {
   const config = env();
@@ -18,5 +25,6 @@ export async function bootRuntime(options: { quiet?: boolean } = {}): Promise<Da
   const applied = await applyMigrations(database.url);
   // A log line on stderr, not the embedded database's chatter that `quiet` silences.
   if (applied.length > 0) log.info("migrations applied", { applied });
+  await sealPlainTextSecrets();
   return database;
 }

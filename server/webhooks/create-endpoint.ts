@@ -1,9 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { ApiError, invalidRequest } from "../errors";
 import { toWebhookEndpointRecord, type WebhookEndpointRecord } from "./endpoint-record";
-import { newWebhookSecret } from "./endpoint-secret";
+import { newWebhookSecret, sealedSecretColumns } from "./endpoint-secret";
 import { checkEndpointUrl, type WebhookNetworkOptions } from "./endpoint-url";
 import { parseWebhookEvents } from "./event-kinds";
 
@@ -42,8 +43,9 @@ export async function createWebhookEndpoint(tx: Tx, input: CreateWebhookEndpoint
   const account = z.guid().safeParse(input.accountId).success ? await tx.account.findUnique({ where: { id: input.accountId }, select: { id: true } }) : null;
   if (!account) throw new ApiError("ERR1006", "Account not found.", { account_id: input.accountId });
 
+  const id = randomUUID();
   const secret = newWebhookSecret();
-  const row = await tx.webhookEndpoint.create({ data: { accountId: account.id, url, description, events, secret } });
+  const row = await tx.webhookEndpoint.create({ data: { id, accountId: account.id, url, description, events, ...sealedSecretColumns(id, secret) } });
   await recordActivity(tx, {
     accountId: account.id,
     actor: input.actor,

@@ -1,6 +1,7 @@
 import "server-only";
 import { safeFetch, type SafeFetchOptions } from "../net/safe-fetch";
 import { webhookNetworkOptions, type WebhookNetworkOptions } from "./endpoint-url";
+import { openEndpointSecret } from "./endpoint-secret";
 import { signPayload } from "./sign";
 import type { DeliveryToAttempt } from "./record-attempt";
 import { serializeWebhookBody, type WebhookBody } from "./webhook-body";
@@ -57,7 +58,7 @@ export async function postDelivery(delivery: DeliveryToAttempt, attemptNumber: n
       headers: {
         "content-type": "application/json",
         "user-agent": WEBHOOK_USER_AGENT,
-        "X-Service-Signature": signPayload(delivery.endpoint.secret, timestamp, rawBody),
+        "X-Service-Signature": signPayload(openEndpointSecret(delivery.endpoint), timestamp, rawBody),
         "X-Service-Event": body.webhook_event,
         "X-Service-Timestamp": String(timestamp),
         "X-Service-Delivery-Id": delivery.id,

@@ -2,7 +2,7 @@ import "server-only";
 import type { AccountScope } from "../accounts/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { newWebhookSecret } from "./endpoint-secret";
+import { newWebhookSecret, sealedSecretColumns } from "./endpoint-secret";
 import { findWebhookEndpoint } from "./find-endpoint";
 
 // Replaces the signing secret at once: attempts from now on are signed with the new one. The new
@@ -16,7 +16,7 @@ export type RollWebhookSecretInput = {
 export async function rollWebhookSecret(tx: Tx, scope: AccountScope, input: RollWebhookSecretInput): Promise<{ webhook_id: string; secret: string }> {
   const endpoint = await findWebhookEndpoint(tx, scope, input.webhookId);
   const secret = newWebhookSecret();
-  await tx.webhookEndpoint.update({ where: { id: endpoint.id }, data: { secret } });
+  await tx.webhookEndpoint.update({ where: { id: endpoint.id }, data: sealedSecretColumns(endpoint.id, secret) });
   await recordActivity(tx, {
     accountId: endpoint.accountId,
     actor: input.actor,

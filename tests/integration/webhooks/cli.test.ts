@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/db";
 import { createTestAccount } from "@/tests/support/fixtures";
+import { openEndpointSecret } from "@/server/webhooks/endpoint-secret";
 
 // The four webhook commands as operators run them: a separate process, one JSON object on stdout,
 // exit 0 or 2 (bad input), checked against the database.
@@ -51,7 +52,8 @@ describe("cli: webhooks", () => {
     expect(Object.keys(created.body).sort()).toEqual(["secret", "webhook_id"]);
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     const row = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.body.webhook_id } });
-    expect(row).toMatchObject({ accountId, url: "http://127.0.0.1:9/hooks", events: ["generation.completed", "credits.low_balance"], enabled: true, secret: created.body.secret });
+    expect(row).toMatchObject({ accountId, url: "http://127.0.0.1:9/hooks", events: ["generation.completed", "credits.low_balance"], enabled: true });
+    expect(openEndpointSecret(row)).toBe(created.body.secret);
 
     const webhookId = created.body.webhook_id as string;
     expect(await cli(["webhook:disable", "--webhook-id", webhookId])).toEqual({ code: 0, body: { webhook_id: webhookId, enabled: false } });
@@ -63,7 +65,7 @@ describe("cli: webhooks", () => {
     expect(rolled.code).toBe(0);
     expect(rolled.body).toEqual({ webhook_id: webhookId, secret: expect.stringMatching(/^whsec_/) });
     expect(rolled.body.secret).not.toBe(created.body.secret);
-    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: webhookId } })).secret).toBe(rolled.body.secret);
+    expect(openEndpointSecret(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: webhookId } }))).toBe(rolled.body.secret);
 
     const actions = (await db.activityEvent.findMany({ where: { accountId, category: "webhook" }, orderBy: { createdAt: "asc" } })).map((event) => [event.action, event.actor]);
     expect(actions).toEqual([

@@ -13,6 +13,7 @@ import { listWebhookEndpoints } from "@/server/webhooks/list-endpoints";
 import { purgeWebhookLogs } from "@/server/webhooks/purge-webhook-logs";
 import { queueDeadLetterReplay, type ReplayDeadLetterInput } from "@/server/webhooks/replay-dead-letter";
 import { queueResend, requestResend, type ResendDeliveryInput } from "@/server/webhooks/resend-delivery";
+import { openEndpointSecret } from "@/server/webhooks/endpoint-secret";
 import { rollWebhookSecret } from "@/server/webhooks/roll-secret";
 import { queueTestEvent, type SendTestEventInput } from "@/server/webhooks/send-test-event";
 import { updateWebhookEndpoint } from "@/server/webhooks/update-endpoint";
@@ -76,7 +77,9 @@ describe("webhook endpoints", () => {
       webhook_disabled_at: null,
     });
     const row = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.webhook_id } });
-    expect(row.secret).toBe(created.secret);
+    // Stored sealed, never as sent: it opens to the secret shown once.
+    expect(row.secret).not.toContain(created.secret.slice("whsec_".length));
+    expect(openEndpointSecret(row)).toBe(created.secret);
 
     const listed = await listWebhookEndpoints(db, accountId);
     expect(listed).toHaveLength(1);
@@ -152,7 +155,7 @@ describe("webhook endpoints", () => {
     expect(rolled.webhook_id).toBe(created.webhook_id);
     expect(rolled.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(rolled.secret).not.toBe(created.secret);
-    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.webhook_id } })).secret).toBe(rolled.secret);
+    expect(openEndpointSecret(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.webhook_id } }))).toBe(rolled.secret);
     expect(await db.activityEvent.count({ where: { accountId, action: "webhook.secret_rolled" } })).toBe(1);
   });
 });
