@@ -7,6 +7,7 @@ import { rateLimitSweep } from "./rate-limit-sweep";
 import { runGeneration } from "./run-generation";
 import { sweepStaleGenerationsFunction } from "./sweep-stale-generations";
 import { webhookDelivery } from "./webhook-delivery";
+import { webhookDeliverySweep } from "./webhook-delivery-sweep";
 import { webhookFanOut } from "./webhook-fan-out";
 import { webhookLogRetention } from "./webhook-log-retention";
 
@@ -23,4 +24,5 @@ export const functions: InngestFunction.Any[] = [
   alertDispatch,
   alertDispatchSweep,
   rateLimitSweep,
+  webhookDeliverySweep,
 ];

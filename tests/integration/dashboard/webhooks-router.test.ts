@@ -10,6 +10,7 @@ import { inTransaction } from "@/server/transaction";
 import { queueWebhookEvent } from "@/server/webhooks/emit-webhook-event";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { recordingEventSink } from "@/tests/support/event-sink";
+import { openEndpointSecret } from "@/server/webhooks/endpoint-secret";
 
 // The dashboard's webhooks router through createCaller, against the real database: members read,
 // owners change, other accounts see nothing. The delivery runs it requests are caught by a sink
@@ -165,7 +166,7 @@ describe("webhooks router: who may do what", () => {
     const rolled = await owner.rollSecret({ accountId, webhookId });
     expect(rolled.secret).toMatch(/^whsec_/);
     expect(rolled.secret).not.toBe(created.secret);
-    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: webhookId } })).secret).toBe(rolled.secret);
+    expect(openEndpointSecret(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: webhookId } }))).toBe(rolled.secret);
 
     const test = await owner.sendTest({ accountId, webhookId });
     expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: test.delivery_id } })).toMatchObject({ endpointId: webhookId, event: "webhook.test", status: "pending" });
