@@ -4,6 +4,7 @@ import { db, disconnectDb } from "@/server/db";
 import type { AttemptOutcome, GenerationStatus } from "@/server/generated/prisma/client";
 import { ApiError } from "@/server/errors";
 import { getUsage } from "@/server/usage/get-usage";
+import { emptyUsage } from "@/tests/support/usage";
 
 // Every row belongs to accounts made here, so other suites' data in the same database never counts.
 
@@ -86,20 +87,7 @@ describe("getUsage on an account with no activity", () => {
   it("is all zeros and empty lists", async () => {
     const accountId = await createAccount();
     const usage = await getUsage(accountId, 30, { now });
-    expect(usage).toEqual({
-      account_id: accountId,
-      usage_period_days: 30,
-      usage_credit_balance: 0,
-      usage_total_requests: 0,
-      usage_total_success: 0,
-      usage_total_client_errors: 0,
-      usage_total_server_errors: 0,
-      usage_total_generations: 0,
-      usage_total_provider_submissions: 0,
-      usage_total_estimated_cost: 0,
-      usage_endpoints: [],
-      usage_providers: [],
-    });
+    expect(usage).toEqual(emptyUsage(accountId, 30, 0));
   });
 });
 

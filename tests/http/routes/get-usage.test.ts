@@ -3,6 +3,7 @@ import { getStatus, getUsage } from "@/server/http/operations/account";
 import { getEstimate, listModels } from "@/server/http/operations/catalog";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
 import { callOperation, expectError, expectSuccess, invalidFields } from "@/tests/support/http";
+import { emptyUsage } from "@/tests/support/usage";
 
 // GET /v1/usage (getUsage) after a known sequence of requests.
 
@@ -10,20 +11,7 @@ describe("200", () => {
   it("returns zeros for an account that did nothing yet", async () => {
     const { key, accountId } = await accountWithKey();
     const data = expectSuccess(await callOperation(getUsage, { key }));
-    expect(data).toEqual({
-      account_id: accountId,
-      usage_period_days: 30,
-      usage_credit_balance: 1,
-      usage_total_requests: 0,
-      usage_total_success: 0,
-      usage_total_client_errors: 0,
-      usage_total_server_errors: 0,
-      usage_total_generations: 0,
-      usage_total_provider_submissions: 0,
-      usage_total_estimated_cost: 0,
-      usage_endpoints: [],
-      usage_providers: [],
-    });
+    expect(data).toEqual(emptyUsage(accountId, 30, 1));
   });
 
   it("counts a known sequence of requests by endpoint and error code", async () => {
