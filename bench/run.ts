@@ -60,6 +60,8 @@ async function main() {
       NODE_ENV: "test" as const,
       WEBHOOK_ALLOW_LOOPBACK: "1",
       AUTH_SECRET: randomBytes(32).toString("base64url"),
+      // The bench writes webhook endpoints the app signs with: one sealing key for both.
+      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
       LOG_LEVEL: "error",
     };
     app = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "inherit", "inherit"], detached: true });
@@ -68,6 +70,7 @@ async function main() {
     // Accounts through the real domain functions, in this process, on the same database.
     process.env.DATABASE_URL = databaseUrl;
     process.env.AUTH_SECRET = env.AUTH_SECRET;
+    process.env.ENCRYPTION_KEY = env.ENCRYPTION_KEY;
     process.env.WEBHOOK_ALLOW_LOOPBACK = "1";
     const { db } = await import("../server/db");
     const { createAccount } = await import("../server/accounts/create-account");
