@@ -62,6 +62,7 @@ async function main() {
       AUTH_SECRET: randomBytes(32).toString("base64url"),
       // The bench writes webhook endpoints the app signs with: one sealing key for both.
       ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      DARKROOM_EXIT_WITH_PARENT: "1",
       LOG_LEVEL: "error",
     };
     app = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "inherit", "inherit"], detached: true });

@@ -10,6 +10,8 @@ import { seedDemo } from "../prisma/seed";
 // sources changed, then serve on PORT. Flags: --dev (next dev), --no-seed, --no-build.
 
 const flags = new Set(process.argv.slice(2));
+/** Read before booting: a parent that dies during boot must still be noticed. */
+const parentAtStart = process.ppid;
 
 async function main() {
   const database = await bootRuntime();
@@ -47,6 +49,15 @@ async function main() {
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+  // Started by the test runner or the bench: a runner killed outright cannot stop its app, which
+  // would go on serving (and running background work) against the next run's database.
+  if (process.env.DARKROOM_EXIT_WITH_PARENT === "1") {
+    const watch = setInterval(() => {
+      if (process.ppid !== parentAtStart) void stop("parent exited");
+    }, 1000);
+    watch.unref();
+    if (process.ppid !== parentAtStart) void stop("parent exited");
+  }
 }
 
 main().catch((error) => {

@@ -153,6 +153,7 @@ async function main() {
       // Every /v1 success body is checked against its operation's response schema.
       RESPONSE_VALIDATION: "1",
       NEXT_TELEMETRY_DISABLED: "1",
+      DARKROOM_EXIT_WITH_PARENT: "1",
     };
     server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "inherit", "inherit"], detached: true });
     await waitForServer(baseUrl, server);
