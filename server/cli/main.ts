@@ -19,6 +19,7 @@ import { log } from "../runtime/log";
 import { ACTOR, list, oneOf, uuidFlag, type Command, type Flags } from "./commands/command";
 import { webhookCommands } from "./commands/webhook";
 import { resealWebhookSecrets } from "../webhooks/reseal-secrets";
+import { setServicePaused } from "../service/service-state";
 
 // The operator CLI: `npm run cli -- <command> [--flag value]`. Prints exactly one JSON object on
 // stdout (logs go to stderr). Exit 0 on success, 2 on bad input (ERR1001, ERR1006), 1 otherwise.
@@ -85,6 +86,32 @@ const commands: Record<string, Command> = {
       return async (tx) => {
         const created = await createApiKey(tx, input);
         return { apikey_id: created.apikey_id, key: created.key, apikey_prefix: created.apikey_prefix };
+      };
+    },
+  },
+  "service:pause": {
+    usage: "service:pause [--reason R]",
+    required: [],
+    optional: ["reason"],
+    prepare(flags) {
+      const reason = flags.reason;
+      if (reason !== undefined && reason.length > 500) throw invalidRequest("--reason must be at most 500 characters.", [{ field: "reason", message: "must be at most 500 characters" }]);
+      return async (tx) => {
+        const state = await setServicePaused(tx, { paused: true, reason });
+        log.warn("service paused: creates answer ERR3001", { reason: state.reason });
+        return { paused: state.paused, reason: state.reason };
+      };
+    },
+  },
+  "service:resume": {
+    usage: "service:resume",
+    required: [],
+    optional: [],
+    prepare() {
+      return async (tx) => {
+        const state = await setServicePaused(tx, { paused: false });
+        log.info("service resumed");
+        return { paused: state.paused, reason: state.reason };
       };
     },
   },

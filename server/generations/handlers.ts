@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "../db";
 import { generations } from "../http/operations";
 import { withApiKey } from "../http/with-api-key";
+import { assertAcceptingWork } from "../service/service-state";
 import { inTransaction } from "../transaction";
 import { cancelGeneration, canceledResponse, sendProviderCancel } from "./cancel-generation";
 import { deleteOutputFiles, markGenerationRemoved } from "./delete-generation";
@@ -14,6 +15,7 @@ import { planGeneration, startGeneration } from "./start-generation";
 
 const create = (operation: typeof generations.createImageGeneration | typeof generations.createVideoGeneration, kind: "image" | "video") =>
   withApiKey(operation, async ({ accountId, key, params, body }) => {
+    await assertAcceptingWork(db);
     const model = findModelFor(kind, params.model_identifier ?? "");
     const plan = await planGeneration({ accountId, apiKeyId: key.id, region: key.region, model, fields: body });
     return (tx) => startGeneration(tx, plan);

@@ -44,6 +44,7 @@ import {
   usageQuerySchema,
   usageSummarySchema,
 } from "@/server/openapi/schemas/index";
+import type { ServicePauseFields } from "@/server/service/service-state";
 
 // The generated document: structurally valid OpenAPI 3.1, complete against the route
 // files, and its zod schemas agree with what the code really returns.
@@ -93,10 +94,10 @@ sameType<Same<z.infer<typeof billingSummarySchema>["billing_subscription_status"
 sameType<Same<z.infer<typeof estimateSchema>, Awaited<ReturnType<typeof estimateForAccount>>>>();
 sameType<Same<z.infer<typeof libraryModelSchema>, LibraryModelEntry>>();
 sameType<Same<z.infer<typeof libraryProviderSchema>, LibraryProviderEntry>>();
-sameType<Same<z.infer<typeof providersHealthSchema>, ProvidersHealth>>();
-sameType<Same<z.infer<typeof modelsHealthSchema>, ModelsHealth>>();
-sameType<Same<z.infer<typeof storageHealthSchema>, StorageHealth>>();
-sameType<Same<z.infer<typeof cacheHealthSchema>, CacheHealth>>();
+sameType<Same<z.infer<typeof providersHealthSchema>, ProvidersHealth & ServicePauseFields>>();
+sameType<Same<z.infer<typeof modelsHealthSchema>, ModelsHealth & ServicePauseFields>>();
+sameType<Same<z.infer<typeof storageHealthSchema>, StorageHealth & ServicePauseFields>>();
+sameType<Same<z.infer<typeof cacheHealthSchema>, CacheHealth & ServicePauseFields>>();
 
 describe("the OpenAPI document: structure", () => {
   it("is OpenAPI 3.1.0 with info, a server and the bearer scheme", () => {
@@ -420,13 +421,24 @@ describe("the zod schemas against real responses", () => {
         window: { total_attempts: 8, failures: 2, successes: 6, duration_seconds: 900 },
       })),
     };
-    expect(providersHealthSchema.parse(providersHealth)).toEqual(providersHealth);
-    const modelsHealth = shapeModelHealth(providersHealth);
+    // Every health answer also carries the operator's pause.
+    const paused: ServicePauseFields = { service_paused: true, service_paused_reason: "maintenance" };
+    expect(providersHealthSchema.parse({ ...providersHealth, ...paused })).toEqual({ ...providersHealth, ...paused });
+    const modelsHealth = { ...shapeModelHealth(providersHealth), ...paused };
     expect(modelsHealthSchema.parse(modelsHealth)).toEqual(modelsHealth);
-    const storage: StorageHealth = { service: "storage", healthy: true, latency_ms: 1.5, bucket: "local:.data/files", driver: "local-disk" };
+    const storage = {
+      service: "storage",
+      healthy: true,
+      latency_ms: 1.5,
+      bucket: "local:.data/files",
+      driver: "local-disk",
+      service_paused: false,
+      service_paused_reason: null,
+    } satisfies StorageHealth & ServicePauseFields;
     expect(storageHealthSchema.parse(storage)).toEqual(storage);
-    const cache: CacheHealth = { service: "redis", healthy: false, latency_ms: 3000.2, backend: "postgres" };
+    const cache = { service: "redis", healthy: false, latency_ms: 3000.2, backend: "postgres", ...paused } satisfies CacheHealth & ServicePauseFields;
     expect(cacheHealthSchema.parse(cache)).toEqual(cache);
+    expect(() => cacheHealthSchema.parse({ service: "redis", healthy: false, latency_ms: 1, backend: "postgres" })).toThrow();
   });
 
   it("parse the success and error envelopes the server writes", () => {

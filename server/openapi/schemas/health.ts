@@ -22,11 +22,18 @@ export const providerHealthSchema = z.object({
   }),
 });
 
+/** Every health answer also says whether the operator paused the service (creates answer ERR3001). */
+const servicePauseShape = {
+  service_paused: z.boolean().describe("The operator paused the service: new generations are refused with ERR3001; everything else works."),
+  service_paused_reason: z.string().nullable().describe("Why, when the operator said."),
+};
+
 export const providersHealthSchema = z.object({
   service: z.literal("providers"),
   healthy: z.boolean().describe("Every configured provider is available."),
   providers_total: z.int().min(0),
   providers: z.array(providerHealthSchema),
+  ...servicePauseShape,
 });
 
 export const modelProviderAvailabilitySchema = z.object({
@@ -45,6 +52,7 @@ export const modelsHealthSchema = z.object({
       providers: z.record(z.string(), modelProviderAvailabilitySchema).describe("Provider id → availability, for each of the model's providers."),
     }),
   ),
+  ...servicePauseShape,
 });
 
 const latencySchema = z.number().min(0).describe("Duration of the probe in milliseconds.");
@@ -55,6 +63,7 @@ export const storageHealthSchema = z.object({
   latency_ms: latencySchema,
   bucket: z.string().describe("The S3 bucket, or `local:<directory>` for local-disk storage."),
   driver: z.enum(["local-disk", "s3"]),
+  ...servicePauseShape,
 });
 
 export const cacheHealthSchema = z.object({
@@ -62,6 +71,7 @@ export const cacheHealthSchema = z.object({
   healthy: z.boolean(),
   latency_ms: latencySchema,
   backend: z.enum(["redis", "postgres"]).describe("Where rate-limit and routing counters live: Redis when REDIS_URL is set, else PostgreSQL."),
+  ...servicePauseShape,
 });
 
 export type ProvidersHealthData = z.infer<typeof providersHealthSchema>;

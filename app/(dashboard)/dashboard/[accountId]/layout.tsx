@@ -4,9 +4,12 @@ import { AccountProvider } from "@/components/dashboard/account-context";
 import { AccountSwitcher } from "@/components/dashboard/account-switcher";
 import { NotificationBell } from "@/components/dashboard/notification-bell";
 import { SidebarNav } from "@/components/dashboard/sidebar-nav";
+import { ServicePausedBanner } from "@/components/dashboard/service-paused-banner";
 import { UserMenu } from "@/components/dashboard/user-menu";
 import { listMemberships } from "@/server/accounts/find-membership";
 import { auth } from "@/server/auth";
+import { db } from "@/server/db";
+import { getServiceState } from "@/server/service/service-state";
 
 export const dynamic = "force-dynamic";
 
@@ -18,6 +21,7 @@ export default async function AccountLayout({ children, params }: { children: Re
   const accounts = await listMemberships(userId);
   const current = accounts.find((account) => account.accountId === accountId);
   if (!current) notFound();
+  const service = await getServiceState(db, { fresh: true });
 
   return (
     <AccountProvider account={{ accountId, name: current.name, role: current.role }}>
@@ -47,6 +51,7 @@ export default async function AccountLayout({ children, params }: { children: Re
               <UserMenu email={session.user?.email ?? ""} />
             </div>
           </header>
+          {service.paused ? <ServicePausedBanner reason={service.reason} /> : null}
           <main className="mx-auto w-full max-w-6xl flex-1 px-6 py-8">{children}</main>
         </div>
       </div>

@@ -1,0 +1,93 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "@/server/runtime/database";
+import { clusterDir } from "@/server/runtime/embedded-postgres";
+
+// A Darkroom of a suite's own: the built app on an embedded PostgreSQL in a temporary DATA_DIR,
+// seeded with the demo account. For what must not touch the shared test app and database
+// (crashing it, pausing it).
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export type OwnServer = {
+  dataDir: string;
+  baseUrl(): string;
+  start(): Promise<void>;
+  /** SIGKILL to the server's whole process group: the server and the PostgreSQL it started. */
+  crash(): Promise<void>;
+  /** SIGTERM, as an operator stops it. */
+  stop(): Promise<void>;
+  /** Stops it and removes its data. */
+  dispose(): Promise<void>;
+  demoKey(): string;
+  cli(args: string[]): Promise<{ code: number; body: Record<string, unknown> }>;
+};
+
+export function ownServer(label: string): OwnServer {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `darkroom-${label}-`));
+  let child: ChildProcess | null = null;
+  let baseUrl = "";
+
+  const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
+    const result: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "error", LOCAL_PROVIDER_PROMPT_FAULTS: "1", ...extra };
+    // Its own embedded database: no machine PostgreSQL, Redis or provider fakes of the shared run.
+    for (const name of ["DATABASE_URL", "REDIS_URL", "TEST_BASE_URL", "REPLICATE_API_TOKEN", "REPLICATE_API_BASE_URL", "REPLICATE_WEBHOOK_SECRET"]) delete result[name];
+    return result;
+  };
+
+  async function signal(name: NodeJS.Signals, wait: number) {
+    const running = child;
+    if (!running?.pid) return;
+    const exited = new Promise((resolve) => running.once("exit", resolve));
+    process.kill(-running.pid, name);
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, wait))]);
+    child = null;
+  }
+
+  return {
+    dataDir,
+    baseUrl: () => baseUrl,
+    async start() {
+      const port = await freePort();
+      baseUrl = `http://127.0.0.1:${port}`;
+      const started = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-build"], {
+        cwd: root,
+        env: env({ PORT: String(port), HOST: "127.0.0.1", APP_URL: baseUrl }),
+        stdio: ["ignore", "ignore", "pipe"],
+        detached: true,
+      });
+      child = started;
+      let stderr = "";
+      started.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+      const deadline = Date.now() + 90_000;
+      while (Date.now() < deadline) {
+        if (started.exitCode !== null) throw new Error(`the server exited with ${started.exitCode}: ${stderr}`);
+        const status = await fetch(`${baseUrl}/v1/status`).then(
+          (response) => response.status,
+          () => 0,
+        );
+        if (status === 401) return;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      throw new Error(`the server did not serve within 90 s: ${stderr}`);
+    },
+    crash: () => signal("SIGKILL", 30_000),
+    stop: () => signal("SIGTERM", 30_000),
+    async dispose() {
+      await signal("SIGTERM", 20_000);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(clusterDir(dataDir), { recursive: true, force: true });
+    },
+    demoKey: () => (JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8")) as { key: string }).key,
+    cli(args) {
+      return new Promise((resolve) => {
+        execFile(path.join(root, "node_modules/.bin/tsx"), ["--conditions=react-server", "server/cli/main.ts", ...args], { cwd: root, env: env(), timeout: 90_000 }, (error, stdout) => {
+          const line = stdout.trim().split("\n").filter(Boolean).at(-1) ?? "{}";
+          resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, body: JSON.parse(line) as Record<string, unknown> });
+        });
+      });
+    },
+  };
+}
