@@ -1,16 +1,19 @@
 import { spawnSync } from "node:child_process";
 import { expect, test } from "@/e2e/support/fixtures";
-import { signInThroughMailbox } from "@/e2e/support/sign-in";
+import { close, query } from "@/e2e/support/db";
+import { signInThroughMailbox, uniqueEmail } from "@/e2e/support/sign-in";
 
 // The operator's pause as members see it: a banner on every dashboard page while it lasts, gone
 // once the service resumes. The pause is lifted in `finally`, so no later spec runs paused.
+
+test.afterAll(close);
 
 function operator(...args: string[]): Record<string, unknown> {
   const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/cli/main.ts", ...args], { encoding: "utf8", env: process.env });
   return JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, unknown>;
 }
 
-test("a paused service shows a banner on the dashboard until it resumes", async ({ page, saveScreenshot }) => {
+test("a paused service shows a banner on the dashboard until it resumes", async ({ page, browser, saveScreenshot }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const { accountId } = await signInThroughMailbox(page);
   await expect(page.getByText("New generations are paused.")).toHaveCount(0);
@@ -25,6 +28,17 @@ test("a paused service shows a banner on the dashboard until it resumes", async 
     await page.goto(`/dashboard/${accountId}/webhooks`);
     await expect(banner).toBeVisible();
     await saveScreenshot("service-paused-390");
+
+    // A member of the same account sees it too: the banner is the account's, not the owner's.
+    const memberEmail = uniqueEmail("member");
+    const memberPage = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    await signInThroughMailbox(memberPage, memberEmail);
+    await query("INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM \"user\" WHERE email = $2", [accountId, memberEmail]);
+    await memberPage.goto(`/dashboard/${accountId}`);
+    await expect(memberPage.getByRole("status").filter({ hasText: "New generations are paused." })).toBeVisible();
+    await memberPage.screenshot({ path: ".data-test/screenshots/service-paused-member-390.png", fullPage: true });
+    await memberPage.setViewportSize({ width: 1440, height: 900 });
+    await memberPage.screenshot({ path: ".data-test/screenshots/service-paused-member-1440.png", fullPage: true });
   } finally {
     expect(operator("service:resume")).toEqual({ paused: false, reason: null });
   }
