@@ -66,6 +66,12 @@ const envSchema = z.object({
   /** Resend's API address, for a local server in tests and offline demos. */
   RESEND_BASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   EMAIL_FROM: z.preprocess(emptyAsUndefined, z.string().default("Darkroom <alerts@darkroom.local>")),
+  /** Stripe: billing (Checkout, Customer Portal, renewals, packs) when set; without it the billing page explains that operators grant credits. */
+  STRIPE_SECRET_KEY: optionalString,
+  /** `whsec_...` of the endpoint that posts to /api/webhooks/stripe; without it that route refuses every event. */
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  /** A Stripe-compatible server instead of api.stripe.com (http://127.0.0.1:12111): tests and local mocks. */
+  STRIPE_API_BASE: z.preprocess(emptyAsUndefined, z.url().optional()),
   /** JSON: how the built-in local providers fail, stall or slow down (server/providers/local/fault-config.ts). */
   LOCAL_PROVIDER_FAULTS: z.preprocess(emptyAsUndefined, localProviderFaultsEnvSchema.optional()),
 });

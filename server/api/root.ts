@@ -1,6 +1,7 @@
 import "server-only";
 import { accountRouter } from "./routers/account";
 import { alertsRouter } from "./routers/alerts";
+import { billingRouter } from "./routers/billing";
 import { notificationsRouter } from "./routers/notifications";
 import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
@@ -9,6 +10,7 @@ import { createCallerFactory, createTRPCRouter } from "./trpc";
 export const appRouter = createTRPCRouter({
   account: accountRouter,
   alerts: alertsRouter,
+  billing: billingRouter,
   notifications: notificationsRouter,
   webhooks: webhooksRouter,
 });

@@ -5,8 +5,8 @@ import { formatCredits } from "../credits/money";
 import { getBalance } from "../credits/get-balance";
 
 /**
- * GET /v1/user/billing. Without a Stripe subscription the status
- * is "none" on Free and "manual" on a plan an operator assigned; the period fields are then null.
+ * GET /v1/user/billing. Without a Stripe subscription the status is "none" on Free and "manual" on
+ * a plan an operator assigned (a contract plan carries its period; a bare plan change has none).
  */
 export async function getBillingSummary(accountId: string) {
   const account = await db.account.findUnique({ where: { id: accountId }, include: { subscription: true } });
@@ -16,7 +16,7 @@ export async function getBillingSummary(accountId: string) {
     account_id: account.id,
     billing_plan: account.plan,
     billing_credit_balance: formatCredits(await getBalance(db, accountId)),
-    billing_subscription_status: subscription?.status ?? (account.plan === "free" ? ("none" as const) : ("manual" as const)),
+    billing_subscription_status: subscription?.stripeSubscriptionId ? subscription.status : subscription || account.plan !== "free" ? ("manual" as const) : ("none" as const),
     billing_cancel_at_period_end: subscription?.cancelAtPeriodEnd ?? false,
     billing_currency: subscription?.currency ?? "usd",
     billing_period_starts_at: subscription?.currentPeriodStart.toISOString() ?? null,

@@ -18,6 +18,8 @@ import type { DatabaseHandle } from "../runtime/database";
 import { log } from "../runtime/log";
 import { ACTOR, list, oneOf, uuidFlag, type Command, type Flags } from "./commands/command";
 import { webhookCommands } from "./commands/webhook";
+import { billingCommands, prepareContractPlan } from "./commands/billing";
+import type { Tx } from "../db";
 import { resealWebhookSecrets } from "../webhooks/reseal-secrets";
 import { setServicePaused } from "../service/service-state";
 
@@ -174,19 +176,27 @@ const commands: Record<string, Command> = {
     },
   },
   "account:plan": {
-    usage: "account:plan --account A --plan P",
+    usage: "account:plan --account A --plan P [--interval month|year --period-start ISO] (with --interval: a contract plan whose credits the renewal cron grants each period)",
     required: ["account", "plan"],
-    optional: [],
+    optional: ["interval", "period-start"],
     prepare(flags) {
       const accountId = uuidFlag(flags, "account");
       const plan = oneOf(flags, "plan", plans) ?? "";
+      if (flags.interval !== undefined || flags["period-start"] !== undefined) {
+        if (flags.interval === undefined) throw invalidRequest("--period-start needs --interval month|year.", [{ field: "interval", message: "required with --period-start" }]);
+        const contract = prepareContractPlan(flags, accountId, plan);
+        return async (tx) => contract.run(tx, contract);
+      }
       return async (tx) => {
         const changed = await changePlan(tx, { accountId, plan, actor: ACTOR });
+        // A bare plan change ends any contract period (its renewals stop); Stripe subscriptions are Stripe's.
+        await tx.subscription.deleteMany({ where: { accountId, stripeSubscriptionId: null } });
         return { account_id: changed.account_id, plan: changed.plan };
       };
     },
   },
   ...webhookCommands,
+  ...billingCommands,
 };
 
 function usageError(message: string): ApiError {
@@ -257,7 +267,7 @@ async function main(): Promise<number> {
     const [{ bootRuntime }, dbModule, { inTransaction }] = await Promise.all([import("../runtime/boot"), import("../db"), import("../transaction")]);
     disconnectDb = dbModule.disconnectDb;
     database = await bootRuntime({ quiet: true });
-    const result = await inTransaction(work, { maxWait: 10_000, timeout: 30_000 });
+    const result = command.transaction === false ? await work(dbModule.db as unknown as Tx) : await inTransaction(work, { maxWait: 10_000, timeout: 30_000 });
     log.info("cli: done", { command: name });
     await print(result);
     return 0;

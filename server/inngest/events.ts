@@ -43,3 +43,8 @@ export const webhookDeliveryRequested = eventType("webhook/delivery.requested", 
 export const lowBalanceFired = eventType("alerts/low-balance.fired", {
   schema: z.object({ accountId: z.string().uuid(), notificationId: z.string().uuid() }),
 });
+
+/** A Stripe webhook event was verified and stored: apply it (stripe-event). Id `stripe-event:<evt id>`. */
+export const stripeEventReceived = eventType("stripe/event.received", {
+  schema: z.object({ stripeEventId: z.string().min(1).max(255) }),
+});

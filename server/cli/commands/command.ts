@@ -10,6 +10,8 @@ export type Command = {
   usage: string;
   required: string[];
   optional: string[];
+  /** false: the work calls a network service (Stripe) and opens its own transactions; it gets the plain client. */
+  transaction?: false;
   /** Validates flags without the database; returns the work to run in a transaction. */
   prepare(flags: Flags): (tx: Tx) => Promise<Record<string, unknown>>;
 };

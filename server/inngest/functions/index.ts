@@ -2,9 +2,12 @@ import "server-only";
 import type { InngestFunction } from "inngest";
 import { alertDispatch } from "./alert-dispatch";
 import { alertDispatchSweep } from "./alert-dispatch-sweep";
+import { billingSweep } from "./billing-sweep";
 import { expireOutputFilesFunction } from "./expire-output-files";
+import { manualPlanRenewals } from "./manual-plan-renewals";
 import { rateLimitSweep } from "./rate-limit-sweep";
 import { runGeneration } from "./run-generation";
+import { stripeEvent } from "./stripe-event";
 import { sweepStaleGenerationsFunction } from "./sweep-stale-generations";
 import { webhookDelivery } from "./webhook-delivery";
 import { webhookDeliverySweep } from "./webhook-delivery-sweep";
@@ -25,4 +28,7 @@ export const functions: InngestFunction.Any[] = [
   alertDispatchSweep,
   rateLimitSweep,
   webhookDeliverySweep,
+  stripeEvent,
+  billingSweep,
+  manualPlanRenewals,
 ];

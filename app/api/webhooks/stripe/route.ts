@@ -1,0 +1,9 @@
+import { receiveStripeWebhook } from "@/server/billing/events/receive-stripe-webhook";
+
+// Stripe posts billing events here (signature-checked, stored once, applied by Inngest).
+
+export const dynamic = "force-dynamic";
+
+export async function POST(request: Request) {
+  return receiveStripeWebhook(request);
+}

@@ -1,0 +1,53 @@
+import "server-only";
+import { z } from "zod";
+import { billingCatalogView } from "../../billing/billing-catalog-view";
+import { ledgerFilters, listAccountOrders, listLedger, orderFilters } from "../../billing/billing-lists";
+import { getBillingSummary } from "../../billing/get-billing-summary";
+import { openBillingPortal } from "../../billing/open-billing-portal";
+import { billingIntervals, packSizes, paidPlans, type PackSize } from "../../billing/price-catalog";
+import { startPackCheckout } from "../../billing/start-pack-checkout";
+import { startSubscriptionCheckout } from "../../billing/start-subscription-checkout";
+import { billingConfigured } from "../../billing/stripe-client";
+import { db } from "../../db";
+import { createTRPCRouter, memberProcedure, primaryOwnerProcedure } from "../trpc";
+
+// Billing: everyone in the account reads the plan, orders and ledger; only the primary owner
+// starts Checkout (plans, packs) or opens the Customer Portal (spec §1). Members and owners get
+// ERR1003 from the procedure whatever the page shows.
+
+export const billingRouter = createTRPCRouter({
+  overview: memberProcedure.query(async ({ ctx }) => {
+    const accountId = ctx.membership.accountId;
+    const [summary, subscription, account] = await Promise.all([
+      getBillingSummary(accountId),
+      db.subscription.findUnique({ where: { accountId }, select: { interval: true, stripeSubscriptionId: true } }),
+      db.account.findUniqueOrThrow({ where: { id: accountId }, select: { stripeCustomerId: true } }),
+    ]);
+    const canPurchase = ctx.membership.role === "primary_owner";
+    return {
+      configured: billingConfigured(),
+      summary,
+      interval: subscription?.interval ?? null,
+      managedBy: subscription ? (subscription.stripeSubscriptionId ? ("stripe" as const) : ("contract" as const)) : null,
+      hasStripeCustomer: account.stripeCustomerId !== null,
+      canPurchase,
+      readOnlyReason: canPurchase ? null : "Only the primary owner of this account can buy plans and credit packs or manage billing; you can see everything here.",
+    };
+  }),
+
+  catalog: memberProcedure.query(() => billingCatalogView()),
+
+  orders: memberProcedure.input(orderFilters.partial()).query(({ ctx, input }) => listAccountOrders(ctx.membership.accountId, input)),
+
+  ledger: memberProcedure.input(ledgerFilters.partial()).query(({ ctx, input }) => listLedger(ctx.membership.accountId, input)),
+
+  startCheckout: primaryOwnerProcedure
+    .input(z.object({ plan: z.enum(paidPlans), interval: z.enum(billingIntervals) }))
+    .mutation(({ ctx, input }) => startSubscriptionCheckout({ accountId: ctx.membership.accountId, userId: ctx.userId, plan: input.plan, interval: input.interval })),
+
+  buyPack: primaryOwnerProcedure
+    .input(z.object({ credits: z.union(packSizes.map((size) => z.literal(size)) as [z.ZodLiteral<PackSize>, z.ZodLiteral<PackSize>, ...z.ZodLiteral<PackSize>[]]) }))
+    .mutation(({ ctx, input }) => startPackCheckout({ accountId: ctx.membership.accountId, userId: ctx.userId, credits: input.credits })),
+
+  openPortal: primaryOwnerProcedure.mutation(({ ctx }) => openBillingPortal(ctx.membership.accountId)),
+});

@@ -1,0 +1,55 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "../db";
+import { LedgerEntryType } from "../generated/prisma/enums";
+
+// The billing page's lists: credit-pack orders and the credit ledger, newest first, 25 a page
+// (at most 100), with the total for the pager. Always one account's rows.
+
+const page = { limit: z.int().min(1).max(100).default(25), offset: z.int().min(0).max(1_000_000).default(0) };
+
+export const ledgerFilters = z.object({ type: z.enum(LedgerEntryType).optional(), ...page });
+export const orderFilters = z.object(page);
+
+export async function listLedger(accountId: string, filters: z.input<typeof ledgerFilters> = {}) {
+  const { type, limit, offset } = ledgerFilters.parse(filters);
+  const where = { accountId, type };
+  const [total, rows] = await db.$transaction([db.ledgerEntry.count({ where }), db.ledgerEntry.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset })]);
+  return {
+    total,
+    limit,
+    offset,
+    items: rows.map((row) => ({
+      id: row.id,
+      type: row.type,
+      amount: row.amount.toFixed(3),
+      balanceAfter: row.balanceAfter.toFixed(3),
+      description: row.description,
+      generationId: row.generationId,
+      modelIdentifier: row.modelIdentifier,
+      createdAt: row.createdAt,
+    })),
+  };
+}
+
+export async function listAccountOrders(accountId: string, filters: z.input<typeof orderFilters> = {}) {
+  const { limit, offset } = orderFilters.parse(filters);
+  const where = { accountId };
+  const [total, rows] = await db.$transaction([db.order.count({ where }), db.order.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset })]);
+  return {
+    total,
+    limit,
+    offset,
+    items: rows.map((row) => ({
+      id: row.id,
+      credits: row.credits.toFixed(0),
+      amountCents: row.amountCents,
+      currency: row.currency,
+      status: row.status,
+      reviewReason: row.reviewReason,
+      createdAt: row.createdAt,
+      fulfilledAt: row.fulfilledAt,
+      refundedAt: row.refundedAt,
+    })),
+  };
+}

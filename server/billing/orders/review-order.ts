@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { recordActivity } from "../../activity/record-activity";
+import { addCredits } from "../../credits/add-credits";
+import { decimalToMillis } from "../../credits/money";
+import { db, type Tx } from "../../db";
+import { ApiError, invalidRequest } from "../../errors";
+import { inTransaction } from "../../transaction";
+import { notifyPrimaryOwner } from "../notify-primary-owner";
+import { stripeClient } from "../stripe-client";
+import { lockOrder, orderLabel } from "./lock-order";
+
+// The operator's review of a pack paid while the subscription was not active (`order:approve`,
+// `order:reject`). Approve adds the credits once (keyed by the Checkout session, like an automatic
+// fulfilment); reject refunds the payment through Stripe (idempotency key per order) and marks
+// the order `rejected`. Either repeated returns the order as it is.
+
+export type ReviewedOrder = { order_id: string; status: string; credits: string; account_id: string; refund_id?: string | null };
+
+function orderId(value: string) {
+  if (!z.guid().safeParse(value).success) throw invalidRequest("--order must be a UUID.", [{ field: "order", message: "must be a UUID" }]);
+  return value;
+}
+
+const view = (order: { id: string; status: string; credits: { toString(): string }; accountId: string; stripeRefundId: string | null }): ReviewedOrder => ({
+  order_id: order.id,
+  status: order.status,
+  credits: order.credits.toString(),
+  account_id: order.accountId,
+  refund_id: order.stripeRefundId,
+});
+
+function notReviewable(order: { id: string; status: string }) {
+  return invalidRequest(`Order ${order.id} is ${order.status}; only orders in manual_review can be reviewed.`, [{ field: "order", message: `is ${order.status}` }]);
+}
+
+export async function approveOrder(tx: Tx, value: string): Promise<ReviewedOrder> {
+  const order = await lockOrder(tx, { id: orderId(value) });
+  if (!order) throw new ApiError("ERR1006", "Order not found.", { order_id: value });
+  if (order.status === "fulfilled") return view(order);
+  if (order.status !== "manual_review" || !order.stripeCheckoutSessionId) throw notReviewable(order);
+  await addCredits(tx, {
+    accountId: order.accountId,
+    amountMillis: decimalToMillis(order.credits),
+    sourceKey: `checkout:${order.stripeCheckoutSessionId}`,
+    description: `${orderLabel(order)}, approved`,
+  });
+  const updated = await tx.order.update({ where: { id: order.id }, data: { status: "fulfilled", fulfilledAt: new Date() } });
+  await recordActivity(tx, {
+    accountId: order.accountId,
+    actor: "system",
+    category: "order",
+    action: "order.approved",
+    description: `${orderLabel(order)} approved by an operator; credits added`,
+    metadata: { order_id: order.id },
+  });
+  await notifyPrimaryOwner(tx, { accountId: order.accountId, kind: "order.approved", title: "Credit pack approved", lines: [`Your ${orderLabel(order)} was approved and its credits were added.`] });
+  return view(updated);
+}
+
+export async function rejectOrder(value: string): Promise<ReviewedOrder> {
+  const id = orderId(value);
+  const order = await db.order.findUnique({ where: { id } });
+  if (!order) throw new ApiError("ERR1006", "Order not found.", { order_id: value });
+  if (order.status === "rejected") return view(order);
+  if (order.status !== "manual_review" || !order.stripePaymentIntentId) throw notReviewable(order);
+  const refund = await stripeClient().refunds.create(
+    { payment_intent: order.stripePaymentIntentId, reason: "requested_by_customer", metadata: { order_id: order.id, account_id: order.accountId } },
+    { idempotencyKey: `darkroom-order-reject-${order.id}` },
+  );
+  return inTransaction(async (tx) => {
+    const locked = await lockOrder(tx, { id });
+    if (!locked || locked.status !== "manual_review") return view(locked ?? order);
+    const updated = await tx.order.update({ where: { id }, data: { status: "rejected", stripeRefundId: refund.id, refundedAt: new Date() } });
+    await recordActivity(tx, {
+      accountId: order.accountId,
+      actor: "system",
+      category: "order",
+      action: "order.rejected",
+      description: `${orderLabel(order)} rejected by an operator; payment refunded`,
+      metadata: { order_id: order.id, refund_id: refund.id },
+    });
+    await notifyPrimaryOwner(tx, {
+      accountId: order.accountId,
+      kind: "order.rejected",
+      title: "Credit pack refunded",
+      lines: [`Your ${orderLabel(order)} was not approved; the payment was refunded to your card.`],
+    });
+    return view(updated);
+  });
+}
+
+export async function listOrders(filter: { status?: string; accountId?: string; take?: number }) {
+  const rows = await db.order.findMany({
+    where: { ...(filter.status ? { status: filter.status as never } : {}), ...(filter.accountId ? { accountId: filter.accountId } : {}) },
+    orderBy: { createdAt: "desc" },
+    take: filter.take ?? 200,
+  });
+  return rows.map((order) => ({
+    order_id: order.id,
+    account_id: order.accountId,
+    status: order.status,
+    credits: order.credits.toString(),
+    amount_cents: order.amountCents,
+    currency: order.currency,
+    review_reason: order.reviewReason,
+    created_at: order.createdAt.toISOString(),
+  }));
+}

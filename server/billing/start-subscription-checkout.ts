@@ -1,0 +1,53 @@
+import { recordActivity } from "../activity/record-activity";
+import { db } from "../db";
+import { invalidRequest } from "../errors";
+import { inTransaction } from "../transaction";
+import { billingPageUrl } from "./billing-urls";
+import { type BillingIntervalName, type PaidPlan } from "./price-catalog";
+import { stripeClient } from "./stripe-client";
+import { ensureStripeCustomer } from "./stripe-customer";
+import { findCatalogPrice } from "./stripe-prices";
+import { isLive } from "./subscription-status";
+
+// Checkout in subscription mode for one plan and interval (primary owner only: the tRPC procedure
+// checks the role). The account id travels as client_reference_id and in the subscription's
+// metadata, so every later event finds its account. An account that already pays changes plan
+// in the Customer Portal instead.
+
+export type SubscriptionCheckoutInput = { accountId: string; userId: string; plan: PaidPlan; interval: BillingIntervalName };
+
+export async function startSubscriptionCheckout(input: SubscriptionCheckoutInput): Promise<{ url: string; sessionId: string }> {
+  const stripe = stripeClient();
+  const current = await db.subscription.findUnique({ where: { accountId: input.accountId }, select: { status: true, stripeSubscriptionId: true } });
+  if (current && isLive(current.status)) {
+    throw invalidRequest(
+      current.stripeSubscriptionId ? "This account already has a subscription: switch plan or interval in Manage billing." : "This account's plan is set by contract; ask the operator to change it.",
+      [{ field: "plan", message: "already subscribed" }],
+    );
+  }
+  const price = await findCatalogPrice(stripe, { kind: "plan", plan: input.plan, interval: input.interval });
+  const customer = await ensureStripeCustomer(stripe, input.accountId);
+  const metadata = { account_id: input.accountId, plan: input.plan, interval: input.interval };
+  const session = await stripe.checkout.sessions.create({
+    mode: "subscription",
+    customer,
+    client_reference_id: input.accountId,
+    line_items: [{ price: price.priceId, quantity: 1 }],
+    subscription_data: { metadata },
+    metadata,
+    success_url: billingPageUrl(input.accountId, "checkout=success&session_id={CHECKOUT_SESSION_ID}"),
+    cancel_url: billingPageUrl(input.accountId, "checkout=canceled"),
+  });
+  if (!session.url) throw new Error("Stripe returned a Checkout session without a URL");
+  await inTransaction((tx) =>
+    recordActivity(tx, {
+      accountId: input.accountId,
+      actor: input.userId,
+      category: "subscription",
+      action: "subscription.checkout_started",
+      description: `Checkout started for ${input.plan} (${input.interval}ly)`,
+      metadata: { checkout_session_id: session.id, lookup_key: price.lookupKey },
+    }),
+  );
+  return { url: session.url, sessionId: session.id };
+}

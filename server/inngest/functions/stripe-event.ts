@@ -1,0 +1,18 @@
+import "server-only";
+import { applyStripeEvent } from "../../billing/events/apply-stripe-event";
+import { SEND_EMAIL_TRANSACTION, sendEmail, throwIfDeferred } from "../../email/send-email";
+import { inTransaction } from "../../transaction";
+import { inngest } from "../client";
+import { stripeEventReceived } from "../events";
+
+// stripe/event.received → apply the stored event (one transaction, re-reading Stripe), then send
+// the e-mails it queued, one step each. A run that gives up leaves the event unapplied (or the
+// e-mails queued) for the billing sweep.
+
+export const stripeEvent = inngest.createFunction({ id: "stripe-event", triggers: [stripeEventReceived], retries: 5 }, async ({ event, step }) => {
+  const outcome = await step.run("apply", () => applyStripeEvent(event.data.stripeEventId));
+  for (const emailId of outcome.emailIds ?? []) {
+    await step.run(`email-${emailId}`, async () => throwIfDeferred(await inTransaction((tx) => sendEmail(tx, emailId), SEND_EMAIL_TRANSACTION)));
+  }
+  return outcome;
+});
