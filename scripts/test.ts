@@ -6,6 +6,9 @@ import { ensureDatabase, freePort, recreateDatabase } from "../server/runtime/da
 import { applyMigrations } from "../server/runtime/migrations";
 import { ensureBuild } from "../server/runtime/build";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
+import { startStripeFake } from "../tests/fakes/stripe-fake";
+import { stripeClientFor } from "../server/billing/stripe-client";
+import { setupStripeCatalog } from "../server/billing/setup-stripe-catalog";
 import { chromiumAvailable } from "../e2e/support/chromium";
 
 // `npm test`: a fresh, migrated database (on DATABASE_URL's server, or an embedded PostgreSQL),
@@ -129,10 +132,18 @@ async function main() {
     // generation run is exercised end to end (it POSTs signed webhooks back to the app).
     const replicate = await startReplicateFake();
     fakes.push(replicate);
+    // A Stripe that follows the published API (Checkout's hosted page, the portal, signed events
+    // posted to the app), with the catalog that `stripe:setup` creates.
+    const stripe = await startStripeFake({ webhookUrl: `${baseUrl}/api/webhooks/stripe` });
+    fakes.push(stripe);
+    await setupStripeCatalog(stripeClientFor(stripe.secretKey, stripe.baseUrl));
     const env: NodeJS.ProcessEnv = {
       REPLICATE_API_TOKEN: replicate.token,
       REPLICATE_API_BASE_URL: replicate.baseUrl,
       REPLICATE_WEBHOOK_SECRET: replicate.webhookSecret,
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_API_BASE: stripe.baseUrl,
       ...process.env,
       DATABASE_URL: databaseUrl,
       DATA_DIR: appDataDir,

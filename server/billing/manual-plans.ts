@@ -16,16 +16,26 @@ import { isLive } from "./subscription-status";
 
 export type ManualPlanInput = { accountId: string; plan: PaidPlan; interval: BillingIntervalName; periodStart: Date };
 
-/** Same day of the next month or year (UTC); the 31st becomes the month's last day. */
-export function addInterval(start: Date, interval: BillingIntervalName): Date {
-  const next = new Date(start);
-  const day = next.getUTCDate();
-  next.setUTCDate(1);
-  if (interval === "month") next.setUTCMonth(next.getUTCMonth() + 1);
-  else next.setUTCFullYear(next.getUTCFullYear() + 1);
-  const lastDay = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
-  next.setUTCDate(Math.min(day, lastDay));
+/**
+ * The start of period `n` of a contract anchored at `anchor` (n = 0 is the anchor): the anchor's
+ * day of month, or the month's last day when it has fewer days (Jan 31 → Feb 28 → Mar 31), as
+ * Stripe's billing cycle anchor does. UTC, time of day kept.
+ */
+export function periodStartAt(anchor: Date, interval: BillingIntervalName, n: number): Date {
+  const months = interval === "month" ? n : 12 * n;
+  const year = anchor.getUTCFullYear() + Math.floor((anchor.getUTCMonth() + months) / 12);
+  const month = (anchor.getUTCMonth() + months) % 12;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const next = new Date(anchor);
+  next.setUTCFullYear(year, month, Math.min(anchor.getUTCDate(), lastDay));
   return next;
+}
+
+/** The period that follows the one ending at `end`, as [start, end). */
+export function followingPeriod(anchor: Date, interval: BillingIntervalName, end: Date): { start: Date; end: Date } {
+  const monthsFromAnchor = (end.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + (end.getUTCMonth() - anchor.getUTCMonth());
+  const n = interval === "month" ? monthsFromAnchor : Math.round(monthsFromAnchor / 12);
+  return { start: end, end: periodStartAt(anchor, interval, n + 1) };
 }
 
 const MAX_PERIODS_PER_RUN = 36;
@@ -58,7 +68,8 @@ export async function renewManualPlan(tx: Tx, accountId: string, now: Date): Pro
       });
     }
     if (row.currentPeriodEnd > now) break;
-    row = await tx.subscription.update({ where: { accountId }, data: { currentPeriodStart: row.currentPeriodEnd, currentPeriodEnd: addInterval(row.currentPeriodEnd, interval) } });
+    const next = followingPeriod(row.billingAnchor ?? row.currentPeriodStart, interval, row.currentPeriodEnd);
+    row = await tx.subscription.update({ where: { accountId }, data: { currentPeriodStart: next.start, currentPeriodEnd: next.end } });
   }
   return { granted };
 }
@@ -82,7 +93,8 @@ export async function setManualPlan(tx: Tx, input: ManualPlanInput, now = new Da
     currency: "usd",
     cancelAtPeriodEnd: false,
     currentPeriodStart: input.periodStart,
-    currentPeriodEnd: addInterval(input.periodStart, input.interval),
+    currentPeriodEnd: periodStartAt(input.periodStart, input.interval, 1),
+    billingAnchor: input.periodStart,
   };
   await tx.subscription.upsert({ where: { accountId: input.accountId }, create: { accountId: input.accountId, ...fields }, update: fields });
   await changePlan(tx, { accountId: input.accountId, plan: input.plan, actor: "system" });

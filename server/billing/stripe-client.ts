@@ -25,12 +25,15 @@ function connectionOptions(base: string | undefined): Stripe.StripeConfig {
   return { host: url.hostname, port: url.port || (protocol === "http" ? 80 : 443), protocol };
 }
 
+/** A client for this key and base address (the CLI, the test runner); the app uses stripeClient(). */
+export function stripeClientFor(key: string, base: string | undefined): Stripe {
+  return new Stripe(key, { ...connectionOptions(base), maxNetworkRetries: 2, timeout: 20_000, appInfo: { name: "Darkroom" } });
+}
+
 export function stripeClient(): Stripe {
   const { STRIPE_SECRET_KEY: key, STRIPE_API_BASE: base } = env();
   if (!key) throw billingNotConfigured();
-  if (!cached || cached.key !== key || cached.base !== base) {
-    cached = { key, base, client: new Stripe(key, { ...connectionOptions(base), maxNetworkRetries: 2, timeout: 20_000, appInfo: { name: "Darkroom" } }) };
-  }
+  if (!cached || cached.key !== key || cached.base !== base) cached = { key, base, client: stripeClientFor(key, base) };
   return cached.client;
 }
 

@@ -55,6 +55,7 @@ export async function syncSubscription(tx: Tx, stripe: Stripe, ref: Subscription
     cancelAtPeriodEnd: subscription.cancel_at_period_end,
     currentPeriodStart: new Date(item.current_period_start * 1000),
     currentPeriodEnd: new Date(item.current_period_end * 1000),
+    billingAnchor: null,
   };
   await tx.subscription.upsert({ where: { accountId }, create: { accountId, ...fields }, update: fields });
 

@@ -1,39 +1,13 @@
-import { execFile } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/db";
 import { keyStateAt } from "@/server/keys/key-state";
+import { cli } from "@/tests/support/cli";
 
 // The operator CLI as operators run it: a separate process, one JSON object on stdout, exit codes
 // 0 / 1 / 2, checked against the database it wrote.
 
-const root = path.resolve(import.meta.dirname, "../..");
 const databaseUrl = process.env.DATABASE_URL!;
-const tsxBin = path.join(root, "node_modules/.bin/tsx");
-
-type Run = { code: number; body: Record<string, any>; stdout: string; stderr: string };
-
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    // `npx tsx ...` without npm's start-up cost: the same local tsx binary.
-    execFile(
-      tsxBin,
-      ["--conditions=react-server", "server/cli/main.ts", ...args],
-      { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "info", ...env }, timeout: 90_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-        const lines = stdout.trim().split("\n").filter(Boolean);
-        if (lines.length !== 1) return reject(new Error(`expected one line on stdout, got ${JSON.stringify(stdout)}; stderr: ${stderr}`));
-        try {
-          resolve({ code, body: JSON.parse(lines[0]!), stdout, stderr });
-        } catch {
-          reject(new Error(`stdout is not JSON: ${stdout}`));
-        }
-      },
-    );
-  });
-}
 
 /** Runs a few at a time: each is a Node process with its own TypeScript transform. */
 async function inBatches<T, R>(items: T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {

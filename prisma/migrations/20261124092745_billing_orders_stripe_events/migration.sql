@@ -26,6 +26,9 @@ ALTER TABLE "order" ADD COLUMN     "fulfilled_at" TIMESTAMPTZ(3),
 ADD COLUMN     "refunded_at" TIMESTAMPTZ(3),
 ADD COLUMN     "stripe_refund_id" TEXT;
 
+-- AlterTable
+ALTER TABLE "subscription" ADD COLUMN     "billing_anchor" TIMESTAMPTZ(3);
+
 -- CreateTable
 CREATE TABLE "stripe_event" (
     "id" TEXT NOT NULL,

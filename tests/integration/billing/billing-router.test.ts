@@ -1,0 +1,116 @@
+import { TRPCError } from "@trpc/server";
+import { afterAll, describe, expect, it } from "vitest";
+import { createCaller } from "@/server/api/root";
+import { addCredits } from "@/server/credits/add-credits";
+import { db, disconnectDb } from "@/server/db";
+import { resetEnvCache } from "@/server/env";
+import type { ApiError } from "@/server/errors";
+import { inTransaction } from "@/server/transaction";
+import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
+
+// The billing router per role: everyone in the account reads plan, catalog, orders and ledger;
+// only the primary owner starts Checkout or opens the portal (ERR1003 for the others, ERR1006
+// for another account). Without Stripe keys the reads still work and purchases say why not.
+
+afterAll(() => disconnectDb());
+
+const as = (userId: string) => createCaller({ userId });
+
+async function refusal(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => null,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(TRPCError);
+  return ((error as TRPCError).cause as ApiError).toBody();
+}
+
+async function team() {
+  const { accountId, userId: primaryOwner } = await createTestAccount({ plan: "free" });
+  return { accountId, primaryOwner, owner: await addTeamMember(accountId, "owner"), member: await addTeamMember(accountId, "member") };
+}
+
+describe("billing router", () => {
+  it("lets only the primary owner buy: owners and members get ERR1003 for Checkout, packs and the portal", async () => {
+    const { accountId, primaryOwner, owner, member } = await team();
+    for (const userId of [owner, member]) {
+      expect((await refusal(as(userId).billing.startCheckout({ accountId, plan: "pro", interval: "month" }))).code).toBe("ERR1003");
+      expect((await refusal(as(userId).billing.buyPack({ accountId, credits: 10 }))).code).toBe("ERR1003");
+      expect((await refusal(as(userId).billing.openPortal({ accountId }))).code).toBe("ERR1003");
+      const view = await as(userId).billing.overview({ accountId });
+      expect(view.canPurchase).toBe(false);
+      expect(view.readOnlyReason).toMatch(/Only the primary owner/);
+    }
+    const view = await as(primaryOwner).billing.overview({ accountId });
+    expect(view).toMatchObject({ configured: true, canPurchase: true, readOnlyReason: null, managedBy: null, hasStripeCustomer: false });
+    expect(view.summary).toMatchObject({ billing_plan: "free", billing_subscription_status: "none" });
+    expect(await db.order.count({ where: { accountId } })).toBe(0);
+  });
+
+  it("answers ERR1006 for an account the user is not in", async () => {
+    const mine = await createTestAccount({ plan: "free" });
+    const theirs = await createTestAccount({ plan: "free" });
+    expect((await refusal(as(mine.userId).billing.overview({ accountId: theirs.accountId }))).code).toBe("ERR1006");
+    expect((await refusal(as(mine.userId).billing.startCheckout({ accountId: theirs.accountId, plan: "pro", interval: "month" }))).code).toBe("ERR1006");
+  });
+
+  it("refuses a plan or pack the catalog does not sell (ERR1001)", async () => {
+    const { accountId, userId } = await createTestAccount({ plan: "free" });
+    expect((await refusal(as(userId).billing.startCheckout({ accountId, plan: "free" as never, interval: "month" }))).code).toBe("ERR1001");
+    expect((await refusal(as(userId).billing.buyPack({ accountId, credits: 7 as never }))).code).toBe("ERR1001");
+  });
+
+  it("shows the catalog with Stripe's prices, found by lookup key", async () => {
+    const { accountId, userId } = await createTestAccount({ plan: "free" });
+    const catalog = await as(userId).billing.catalog({ accountId });
+    const pro = catalog.plans.find((entry) => entry.plan === "pro")!;
+    expect(pro.intervals).toEqual([
+      { interval: "month", credits: "29", price: { lookupKey: "darkroom_pro_month", amountCents: 2900, currency: "usd", available: true } },
+      { interval: "year", credits: "290", price: { lookupKey: "darkroom_pro_year", amountCents: 29000, currency: "usd", available: true } },
+    ]);
+    expect(catalog.packs.map((pack) => [pack.credits, pack.price.amountCents])).toEqual([
+      [10, 1000],
+      [25, 2500],
+      [50, 5000],
+      [100, 10000],
+      [500, 50000],
+      [1000, 100000],
+    ]);
+  });
+
+  it("pages the ledger newest first and filters it by type", async () => {
+    const { accountId, userId } = await createTestAccount({ plan: "free" });
+    for (let index = 1; index <= 3; index++) {
+      await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: index * 1000, sourceKey: `operator:test-${accountId}-${index}`, description: `grant ${index}` }));
+    }
+    const member = await addTeamMember(accountId, "member");
+    const first = await as(member).billing.ledger({ accountId, type: "add", limit: 2 });
+    expect(first.total).toBeGreaterThanOrEqual(3);
+    expect(first.items.map((entry) => entry.description)).toEqual(["grant 3", "grant 2"]);
+    const second = await as(member).billing.ledger({ accountId, type: "add", limit: 2, offset: 2 });
+    expect(second.items[0]!.description).toBe("grant 1");
+    expect(second.items[0]).toMatchObject({ type: "add", amount: "1.000" });
+    expect((await as(member).billing.ledger({ accountId, type: "reserve" })).items).toEqual([]);
+    expect((await as(member).billing.orders({ accountId })).items).toEqual([]);
+  });
+
+  it("without Stripe keys: reads work, the catalog is for reference, purchases explain how credits are granted", async () => {
+    const { accountId, userId } = await createTestAccount({ plan: "free" });
+    const saved = process.env.STRIPE_SECRET_KEY;
+    delete process.env.STRIPE_SECRET_KEY;
+    resetEnvCache();
+    try {
+      expect((await as(userId).billing.overview({ accountId })).configured).toBe(false);
+      const catalog = await as(userId).billing.catalog({ accountId });
+      expect(catalog.configured).toBe(false);
+      expect(catalog.plans.flatMap((plan) => plan.intervals).every((entry) => !entry.price.available)).toBe(true);
+      const refused = await refusal(as(userId).billing.startCheckout({ accountId, plan: "pro", interval: "month" }));
+      expect(refused.code).toBe("ERR1001");
+      expect(refused.message).toMatch(/not configured.*credits:add/);
+      expect((await refusal(as(userId).billing.openPortal({ accountId }))).code).toBe("ERR1001");
+    } finally {
+      process.env.STRIPE_SECRET_KEY = saved;
+      resetEnvCache();
+    }
+  });
+});
