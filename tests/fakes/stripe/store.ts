@@ -7,7 +7,6 @@ import type { EventLog } from "@/tests/fakes/stripe/events";
 // invoice's payments), the fake clock, and the event log.
 
 /** A Stripe API object as JSON: references to other objects are ids, as Stripe answers them unexpanded. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type StripeObject = Record<string, any>;
 
 /** What caused an event: the API request (id and Idempotency-Key), or nothing for automatic and dashboard-like actions. */
