@@ -215,6 +215,10 @@ describe("Checkout in subscription mode", () => {
     expect((events[2]?.data.object as Stripe.Checkout.Session).subscription).toBe(subscription.id);
     expect((events[0]?.data.object as Stripe.Subscription).items.data[0]?.price.lookup_key).toBe("pro_monthly");
     expect(fake.events.slice(-3).every((sent) => sent.deliveries[0]?.status === 200)).toBe(true);
+    const delivered = receiver.received.at(-1);
+    const signature = delivered?.headers.get("stripe-signature") ?? "";
+    const timestamp = Number(/t=(\d+)/.exec(signature)?.[1]);
+    expect(signature).toBe(stripe.webhooks.generateTestHeaderString({ payload: delivered?.rawBody ?? "", secret: fake.webhookSecret, timestamp }));
   });
 
   it("refuses a recurring price in payment mode and expires an open session", async () => {
