@@ -9,20 +9,19 @@ import { parseLookupKey, periodCreditsMillis } from "./price-catalog";
 import { subscriptionOfInvoice, syncSubscription } from "./sync-subscription";
 import type { EventOutcome } from "./events/event-outcome";
 
-// Subscription invoices. A paid invoice that opens a period (the first one, or a renewal) adds
-// the plan's credits for its interval as one `add` keyed by the invoice id, in the same
-// transaction as its activity: a replayed or duplicated invoice.paid adds nothing. Proration
-// invoices of a mid-period plan change add none (the next renewal brings the new plan's credits).
-// A failed payment notifies the primary owner.
-
-const PERIOD_OPENING = new Set(["subscription_create", "subscription_cycle"]);
+// Subscription invoices. A paid invoice that bills a plan's period (the first one, a renewal, or
+// a switch of interval, which starts a new period) adds the plan's credits for its interval as
+// one `add` keyed by the invoice id, in the same transaction as its activity: a replayed or
+// duplicated invoice.paid adds nothing. An invoice of prorations only (a mid-period plan change)
+// adds none: the next period brings the new plan's credits. A failed payment notifies the
+// primary owner.
 
 const formatMoney = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
 
 async function invoicePlan(stripe: Stripe, invoice: Stripe.Invoice) {
   for (const line of invoice.lines.data) {
     const price = line.pricing?.price_details?.price;
-    if (!price) continue;
+    if (!price || line.parent?.subscription_item_details?.proration) continue;
     const resolved = typeof price === "string" ? await stripe.prices.retrieve(price) : price;
     const item = parseLookupKey(resolved.lookup_key);
     if (item?.kind === "plan") return item;
@@ -38,19 +37,22 @@ export async function applyInvoicePaid(tx: Tx, stripe: Stripe, invoiceId: string
   if (!synced) return { action: "invoice of no known account or plan" };
   if (invoice.status !== "paid") return { action: `invoice is ${invoice.status}` };
   const { accountId } = synced;
-  const item = (await invoicePlan(stripe, invoice)) ?? { kind: "plan" as const, plan: synced.plan, interval: synced.interval };
+  const item = await invoicePlan(stripe, invoice);
   const paid = formatMoney(invoice.amount_paid, invoice.currency);
   const number = invoice.number ?? invoice.id;
-  if (!PERIOD_OPENING.has(invoice.billing_reason ?? "")) {
-    await recordActivity(tx, {
-      accountId,
-      actor: "system",
-      category: "billing",
-      action: "billing.invoice_paid",
-      description: `Invoice ${number} paid (${paid}); no credits for a ${invoice.billing_reason}`,
-      metadata: { invoice_id: invoice.id },
-    });
-    return { action: "invoice paid, no period opened" };
+  if (!item) {
+    const recorded = await tx.activityEvent.findFirst({ where: { accountId, action: "billing.invoice_paid", metadata: { path: ["invoice_id"], equals: invoice.id } }, select: { id: true } });
+    if (!recorded) {
+      await recordActivity(tx, {
+        accountId,
+        actor: "system",
+        category: "billing",
+        action: "billing.invoice_paid",
+        description: `Invoice ${number} paid (${paid}); prorations only, no credits`,
+        metadata: { invoice_id: invoice.id },
+      });
+    }
+    return { action: "invoice paid, no plan period billed" };
   }
   const amountMillis = periodCreditsMillis(item.plan, item.interval);
   const credited = await addCredits(tx, {

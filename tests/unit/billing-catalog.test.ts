@@ -29,7 +29,8 @@ describe("lookup keys", () => {
   });
 
   it("refuse anything else", () => {
-    for (const key of ["darkroom_free_month", "darkroom_pro_week", "darkroom_pack_11", "darkroom_pack_", "pro_month", "", null, undefined, "darkroom_pro_month_x"]) expect(parseLookupKey(key)).toBeNull();
+    for (const key of ["darkroom_free_month", "darkroom_pro_week", "darkroom_pack_11", "darkroom_pack_", "pro_month", "", null, undefined, "darkroom_pro_month_x"])
+      expect(parseLookupKey(key)).toBeNull();
   });
 
   it("price plans and packs at their credits by default and grant the spec's monthly and yearly credits", () => {

@@ -47,7 +47,9 @@ describe("account:plan --interval (contract plans)", () => {
     expect(set.code).toBe(0);
     // The command granted every period up to now; the cron run again grants none twice.
     await renewManualPlans({ now: new Date() });
-    const keys = (await db.ledgerEntry.findMany({ where: { accountId, sourceKey: { startsWith: "plan:" } }, orderBy: { createdAt: "asc" } })).map((entry) => entry.sourceKey!.split(":").slice(2).join(":"));
+    const keys = (await db.ledgerEntry.findMany({ where: { accountId, sourceKey: { startsWith: "plan:" } }, orderBy: { createdAt: "asc" } })).map((entry) =>
+      entry.sourceKey!.split(":").slice(2).join(":"),
+    );
     // Every period begun up to now, on the anchor's day or the month's last: Jan 31, Feb 28, Mar 31, Apr 30…
     expect(keys.slice(0, 4)).toEqual(["2026-01-31T00:00:00.000Z", "2026-02-28T00:00:00.000Z", "2026-03-31T00:00:00.000Z", "2026-04-30T00:00:00.000Z"]);
     expect(new Set(keys).size).toBe(keys.length);

@@ -164,8 +164,8 @@ describe("plan changes", () => {
     expect(await activityOf(accountId, "subscription.canceled")).toHaveLength(1);
   });
 
-  it("converge on Stripe's current state when stale events arrive late and out of order", async () => {
-    const { accountId, subscriptionId } = await subscribe("starter", "month");
+  it("converge on Stripe's current state when stale events arrive late and out of order (and an interval switch bills the new period)", async () => {
+    const { accountId, subscriptionId, startingBalance } = await subscribe("starter", "month");
     const stripe = testStripe();
     const old = await stripe.subscriptions.retrieve(subscriptionId);
     const pro = (await stripe.prices.list({ lookup_keys: ["darkroom_pro_year"] })).data[0]!;
@@ -173,6 +173,11 @@ describe("plan changes", () => {
     await eventually(
       () => db.subscription.findUniqueOrThrow({ where: { accountId } }),
       (row) => row.plan === "pro" && row.interval === "year" && row.cancelAtPeriodEnd,
+    );
+    // Switching the interval starts a new (yearly) period, billed at once: its credits are added.
+    await eventually(
+      () => balanceOf(accountId),
+      (balance) => balance === startingBalance + 9 + 290,
     );
 
     // Stale copies of the old state: an "updated" first, then the "created" it should have followed.
