@@ -79,7 +79,7 @@ describe("billing router", () => {
   });
 
   it("pages the ledger newest first and filters it by type", async () => {
-    const { accountId, userId } = await createTestAccount({ plan: "free" });
+    const { accountId } = await createTestAccount({ plan: "free" });
     for (let index = 1; index <= 3; index++) {
       await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: index * 1000, sourceKey: `operator:test-${accountId}-${index}`, description: `grant ${index}` }));
     }
