@@ -1,7 +1,9 @@
 import "server-only";
 import { accountRouter } from "./routers/account";
 import { alertsRouter } from "./routers/alerts";
+import { keysRouter } from "./routers/keys";
 import { notificationsRouter } from "./routers/notifications";
+import { requestLogsRouter } from "./routers/request-logs";
 import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
@@ -9,7 +11,9 @@ import { createCallerFactory, createTRPCRouter } from "./trpc";
 export const appRouter = createTRPCRouter({
   account: accountRouter,
   alerts: alertsRouter,
+  keys: keysRouter,
   notifications: notificationsRouter,
+  requestLogs: requestLogsRouter,
   webhooks: webhooksRouter,
 });
 
