@@ -38,10 +38,8 @@ export function KeyDetailPage({ keyId, apiBaseUrl }: { keyId: string; apiBaseUrl
           <Skeleton className="h-7 w-72 max-w-full" />
           <Skeleton className="h-4 w-48" />
         </div>
-        <div className="grid gap-6 xl:grid-cols-3">
-          <Skeleton className="h-72 xl:col-span-2" />
-          <Skeleton className="h-72" />
-        </div>
+        <Skeleton className="h-40" />
+        <Skeleton className="h-72" />
       </div>
     );
   }
@@ -87,12 +85,8 @@ export function KeyDetailPage({ keyId, apiBaseUrl }: { keyId: string; apiBaseUrl
         </div>
       </div>
 
-      <div className="grid items-start gap-6 xl:grid-cols-3">
-        <div className="min-w-0 xl:col-span-2">
-          <RequestLogsCard accountId={accountId} keyId={keyId} description="Every request made with this key, newest first." />
-        </div>
-        <KeyDetailsCard accountId={accountId} apiKey={data} />
-      </div>
+      <KeyDetailsCard accountId={accountId} apiKey={data} />
+      <RequestLogsCard accountId={accountId} keyId={keyId} description="Every request made with this key, newest first." />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Card, CardHeader, RelativeTime } from "@/components/ui";
+import { Card, CardHeader, cn, RelativeTime } from "@/components/ui";
 import { KeyScopes } from "./key-scopes";
 import type { ApiKeyRecord } from "./key-types";
 
@@ -11,11 +11,11 @@ export function KeyDetailsCard({ accountId, apiKey }: { accountId: string; apiKe
   return (
     <Card>
       <CardHeader title="Details" />
-      <dl className="divide-y divide-zinc-100">
+      <dl className="grid gap-x-6 gap-y-4 px-5 py-4 sm:grid-cols-2 lg:grid-cols-4">
         <Row label="Prefix">
           <code className="font-mono text-xs text-zinc-800">{apiKey.apikey_prefix}…</code>
         </Row>
-        <Row label="Scopes">
+        <Row label="Scopes" className="sm:col-span-2">
           <KeyScopes preset={apiKey.preset} scopes={apiKey.scopes} />
           {apiKey.preset && <p className="mt-1.5 font-mono text-[11px] leading-5 text-zinc-500">{apiKey.scopes.join(", ")}</p>}
         </Row>
@@ -75,10 +75,10 @@ function Moment({ date }: { date: string }) {
   );
 }
 
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
+function Row({ label, className, children }: { label: string; className?: string; children: React.ReactNode }) {
   return (
-    <div className="grid grid-cols-[96px_1fr] gap-3 px-5 py-3">
-      <dt className="text-zinc-500">{label}</dt>
+    <div className={cn("min-w-0 space-y-1", className)}>
+      <dt className="text-xs font-medium text-zinc-500">{label}</dt>
       <dd className="min-w-0 text-zinc-900">{children}</dd>
     </div>
   );
