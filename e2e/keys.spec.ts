@@ -100,6 +100,7 @@ test("the primary owner creates, uses, rotates, revokes and deletes a key, and f
   expect(rotated.key).not.toBe(key);
   await rotated.created.getByRole("button", { name: "Done" }).click();
   await expect(page.getByText(/^works until/)).toBeVisible();
+  await saveScreenshot("key-detail-rotated-1440");
   expect((await status(page.request, key)).status).toBe(200);
   expect((await status(page.request, rotated.key)).status).toBe(200);
 

@@ -30,7 +30,7 @@ export function SidebarNav({ accountId, orientation = "vertical" }: { accountId:
             href={href}
             aria-current={active ? "page" : undefined}
             className={cn(
-              "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm font-medium transition-colors",
+              "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm font-medium whitespace-nowrap transition-colors",
               active ? "bg-zinc-900/5 text-zinc-900" : "text-zinc-500 hover:bg-zinc-900/5 hover:text-zinc-900",
             )}
           >

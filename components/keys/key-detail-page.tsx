@@ -70,7 +70,7 @@ export function KeyDetailPage({ keyId, apiBaseUrl }: { keyId: string; apiBaseUrl
       <div className="space-y-4">
         {backLink}
         <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-4">
-          <div className="min-w-0 flex-1 space-y-1.5">
+          <div className="min-w-60 flex-1 space-y-1.5">
             <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
               <h1 className="min-w-0 text-2xl font-semibold tracking-tight break-words text-zinc-900">{data.apikey_name}</h1>
               <KeyStateBadge apiKey={data} />

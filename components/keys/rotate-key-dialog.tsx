@@ -12,6 +12,7 @@ import type { ApiKeyRecord } from "./key-types";
 // the grace period (1–168 hours, default 24). The new key is shown once.
 
 const formId = "rotate-api-key";
+const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
 export type RotateKeyDialogProps = { accountId: string; apiKey: ApiKeyRecord; apiBaseUrl: string; open: boolean; onOpenChange: (open: boolean) => void };
 
@@ -35,7 +36,7 @@ export function RotateKeyDialog({ accountId, apiKey, apiBaseUrl, open, onOpenCha
 
   function close() {
     onOpenChange(false);
-    if (newKey) toast.success("API key rotated", { description: `The old key works until ${new Date(newKey.validUntil).toLocaleString("en")}.` });
+    if (newKey) toast.success("API key rotated", { description: `The old key works until ${dateFormat.format(new Date(newKey.validUntil))}.` });
     setNewKey(null);
     setGraceHours("24");
     rotate.reset();
@@ -53,7 +54,7 @@ export function RotateKeyDialog({ accountId, apiKey, apiBaseUrl, open, onOpenCha
         onOpenChange={(next) => (next ? onOpenChange(true) : close())}
         size="lg"
         title={`New key for “${apiKey.apikey_name}”`}
-        description={`The old key (${apiKey.apikey_prefix}…) keeps working until ${new Date(newKey.validUntil).toLocaleString("en")}. Switch your clients to this one before then.`}
+        description={`The old key (${apiKey.apikey_prefix}…) keeps working until ${dateFormat.format(new Date(newKey.validUntil))}. Switch your clients to this one before then.`}
         footer={<Button onClick={close}>Done</Button>}
       >
         <KeyReveal apiKey={newKey.key} apiBaseUrl={apiBaseUrl} scopes={apiKey.scopes} />
