@@ -1,6 +1,6 @@
 "use client";
 
-import { Bell, LayoutDashboard, Webhook } from "lucide-react";
+import { Bell, KeyRound, LayoutDashboard, ScrollText, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui";
@@ -9,6 +9,8 @@ import { cn } from "@/components/ui";
 
 const sections = [
   { href: "", label: "Overview", icon: LayoutDashboard },
+  { href: "/keys", label: "API keys", icon: KeyRound },
+  { href: "/logs", label: "Logs", icon: ScrollText },
   { href: "/webhooks", label: "Webhooks", icon: Webhook },
   { href: "/alerts", label: "Alerts", icon: Bell },
 ] as const;
@@ -28,7 +30,7 @@ export function SidebarNav({ accountId, orientation = "vertical" }: { accountId:
             href={href}
             aria-current={active ? "page" : undefined}
             className={cn(
-              "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm font-medium transition-colors",
+              "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm font-medium whitespace-nowrap transition-colors",
               active ? "bg-zinc-900/5 text-zinc-900" : "text-zinc-500 hover:bg-zinc-900/5 hover:text-zinc-900",
             )}
           >

@@ -2,7 +2,9 @@ import "server-only";
 import { accountRouter } from "./routers/account";
 import { alertsRouter } from "./routers/alerts";
 import { billingRouter } from "./routers/billing";
+import { keysRouter } from "./routers/keys";
 import { notificationsRouter } from "./routers/notifications";
+import { requestLogsRouter } from "./routers/request-logs";
 import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
@@ -11,7 +13,9 @@ export const appRouter = createTRPCRouter({
   account: accountRouter,
   alerts: alertsRouter,
   billing: billingRouter,
+  keys: keysRouter,
   notifications: notificationsRouter,
+  requestLogs: requestLogsRouter,
   webhooks: webhooksRouter,
 });
 

@@ -25,6 +25,12 @@ export const scopePresetLabels: Record<ScopePreset, string> = {
   monitor: "Monitor Only",
 };
 
+/** The preset whose scope set equals `scopes` exactly (any order), or null for a custom set. */
+export function presetOfScopes(scopes: readonly string[]): ScopePreset | null {
+  const set = new Set(scopes);
+  return scopePresetNames.find((name) => scopePresets[name].length === set.size && scopePresets[name].every((scope) => set.has(scope))) ?? null;
+}
+
 export function isApiKeyScope(value: string): value is ApiKeyScope {
   return (apiKeyScopes as readonly string[]).includes(value);
 }

@@ -1,0 +1,7 @@
+import { LogsPage } from "@/components/request-logs/logs-page";
+
+export const metadata = { title: "Logs" };
+
+export default function Page() {
+  return <LogsPage />;
+}

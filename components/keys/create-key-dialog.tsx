@@ -1,0 +1,93 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { CircleCheck } from "lucide-react";
+import { useState } from "react";
+import { useTRPC } from "@/components/trpc/react";
+import { Button, Dialog, toast } from "@/components/ui";
+import { CreateKeyForm, type CreateKeyValues } from "./create-key-form";
+import { createKeyFieldErrors } from "./key-field-errors";
+import { KeyReveal } from "./key-reveal";
+import type { CreatedApiKey } from "./key-types";
+
+// "Create API key": the form, then, once created, the full key, shown this one time.
+
+const formId = "create-api-key";
+
+export function CreateKeyDialog({ accountId, apiBaseUrl, open, onOpenChange }: { accountId: string; apiBaseUrl: string; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const account = useQuery({ ...trpc.account.get.queryOptions({ accountId }), enabled: open });
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  // Bumped on every close so the next opening starts from an empty form.
+  const [formKey, setFormKey] = useState(0);
+
+  const create = useMutation(
+    trpc.keys.create.mutationOptions({
+      onSuccess: async (key) => {
+        setCreated(key);
+        await queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() });
+      },
+    }),
+  );
+  const { fields, general } = createKeyFieldErrors(create.error);
+
+  function close() {
+    onOpenChange(false);
+    if (created) toast.success("API key created", { description: `${created.apikey_name} (${created.apikey_prefix}…)` });
+    setCreated(null);
+    create.reset();
+    setFormKey((key) => key + 1);
+  }
+
+  function submit(values: CreateKeyValues) {
+    create.mutate({ accountId, ...values });
+  }
+
+  if (created) {
+    return (
+      <Dialog
+        open={open}
+        onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+        size="lg"
+        title={
+          <span className="flex items-center gap-2">
+            <CircleCheck className="size-5 text-green-600" aria-hidden />
+            API key created
+          </span>
+        }
+        description={`“${created.apikey_name}” works in the ${created.region} region from now on.`}
+        footer={<Button onClick={close}>Done</Button>}
+      >
+        <KeyReveal apiKey={created.key} apiBaseUrl={apiBaseUrl} scopes={created.scopes} />
+      </Dialog>
+    );
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      title="Create API key"
+      description="Requests to the API authenticate with this key. Its full value is shown once."
+      size="lg"
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} loading={create.isPending}>
+            Create key
+          </Button>
+        </>
+      }
+    >
+      <CreateKeyForm key={formKey} formId={formId} accountRegion={account.data?.region} fieldErrors={fields} onSubmit={submit} />
+      {general && (
+        <p role="alert" className="mb-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+          {general}
+        </p>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,85 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { KeyRound, Plus } from "lucide-react";
+import { useState } from "react";
+import { useAccount } from "@/components/dashboard/account-context";
+import { errorMessage, useTRPC } from "@/components/trpc/react";
+import { Button, Card, CardHeader, EmptyState, PageHeader, SkeletonRows, Table, TBody } from "@/components/ui";
+import { CreateKeyDialog } from "./create-key-dialog";
+import { KeysTable } from "./keys-table";
+import { OwnersManageKeysNote } from "./owners-manage-keys-note";
+
+// The API keys page: every key of the account in every state. Owners create, rotate, revoke and
+// delete; members read (the server refuses their changes either way).
+
+export function KeysPage({ apiBaseUrl }: { apiBaseUrl: string }) {
+  const { accountId, isOwner } = useAccount();
+  const trpc = useTRPC();
+  const keys = useQuery(trpc.keys.list.queryOptions({ accountId }));
+  const [creating, setCreating] = useState(false);
+
+  const createButton = (
+    <Button onClick={() => setCreating(true)}>
+      <Plus aria-hidden />
+      Create key
+    </Button>
+  );
+  const hasKeys = (keys.data?.length ?? 0) > 0;
+
+  return (
+    <div className="space-y-8">
+      <PageHeader
+        title="API keys"
+        description={
+          <>
+            Keys authenticate requests to <code className="font-mono text-[13px]">/v1</code> with <code className="font-mono text-[13px]">Authorization: Bearer</code>. Each has its scopes, region and
+            optional expiry and IP allowlist.
+          </>
+        }
+        actions={isOwner ? hasKeys ? createButton : null : <OwnersManageKeysNote />}
+      />
+
+      <Card>
+        {keys.isPending ? (
+          <>
+            <CardHeader title="Keys" />
+            <Table>
+              <TBody>
+                <SkeletonRows rows={3} columns={6} />
+              </TBody>
+            </Table>
+          </>
+        ) : keys.isError ? (
+          <>
+            <CardHeader title="Keys" />
+            <div className="flex items-center justify-between gap-4 px-5 py-4">
+              <p className="text-sm text-red-600">The keys could not be loaded: {errorMessage(keys.error)}</p>
+              <Button variant="secondary" size="sm" onClick={() => keys.refetch()}>
+                Try again
+              </Button>
+            </div>
+          </>
+        ) : keys.data.length === 0 ? (
+          <EmptyState
+            icon={KeyRound}
+            className="py-16"
+            title="No API keys yet"
+            description="Create a key to call the API from your servers. Give it only the scopes it needs; you can rotate it later without downtime."
+            action={isOwner ? createButton : <p className="text-sm text-zinc-500">Ask an owner of this account to create one.</p>}
+          />
+        ) : (
+          <>
+            <CardHeader
+              title="Keys"
+              description={`${keys.data.length} ${keys.data.length === 1 ? "key" : "keys"}. Open one to see its details and request log.${isOwner ? "" : " Members can view keys but not change them, so a key's access stays with the account's owners."}`}
+            />
+            <KeysTable accountId={accountId} keys={keys.data} apiBaseUrl={apiBaseUrl} canManage={isOwner} />
+          </>
+        )}
+      </Card>
+
+      {isOwner && <CreateKeyDialog accountId={accountId} apiBaseUrl={apiBaseUrl} open={creating} onOpenChange={setCreating} />}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+"use client";
+
+import Link from "next/link";
+import { RelativeTime, Table, TBody, TD, TH, THead, TR } from "@/components/ui";
+import { KeyActions } from "./key-actions";
+import { KeyScopes } from "./key-scopes";
+import { KeyStateBadge } from "./key-state-badge";
+import type { ApiKeyRecord } from "./key-types";
+
+// The account's keys. The name links to the key's page (details and request log); owners get
+// the actions in the last column.
+
+const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
+
+export type KeysTableProps = { accountId: string; keys: ApiKeyRecord[]; apiBaseUrl: string; canManage: boolean };
+
+export function KeysTable({ accountId, keys, apiBaseUrl, canManage }: KeysTableProps) {
+  return (
+    <Table className={canManage ? "min-w-[1080px]" : "min-w-[860px]"}>
+      <THead>
+        <TR>
+          <TH>Name</TH>
+          <TH>Scopes</TH>
+          <TH>Region</TH>
+          <TH>Created</TH>
+          <TH>Last used</TH>
+          <TH>Expires</TH>
+          <TH>State</TH>
+          {canManage && <TH className="text-right">Actions</TH>}
+        </TR>
+      </THead>
+      <TBody>
+        {keys.map((key) => (
+          <TR key={key.apikey_id}>
+            <TD className="max-w-56">
+              <Link href={`/dashboard/${accountId}/keys/${key.apikey_id}`} className="block truncate font-medium text-zinc-900 underline-offset-2 outline-none hover:underline focus-visible:underline">
+                {key.apikey_name}
+              </Link>
+              <code className="font-mono text-xs text-zinc-500">{key.apikey_prefix}…</code>
+            </TD>
+            <TD className="max-w-60">
+              <KeyScopes preset={key.preset} scopes={key.scopes} />
+            </TD>
+            <TD>
+              <code className="font-mono text-xs uppercase">{key.region}</code>
+            </TD>
+            <TD className="text-xs whitespace-nowrap text-zinc-500">
+              <span title={key.apikey_created_at}>{dateFormat.format(new Date(key.apikey_created_at))}</span>
+            </TD>
+            <TD className="text-xs text-zinc-500">{key.apikey_last_used_at ? <RelativeTime date={key.apikey_last_used_at} format="short" /> : <span className="text-zinc-400">Never</span>}</TD>
+            <TD className="text-xs whitespace-nowrap text-zinc-500">
+              {key.apikey_expires_at ? <span title={key.apikey_expires_at}>{dateFormat.format(new Date(key.apikey_expires_at))}</span> : <span className="text-zinc-400">Never</span>}
+            </TD>
+            <TD>
+              <KeyStateBadge apiKey={key} />
+            </TD>
+            {canManage && (
+              <TD>
+                <KeyActions accountId={accountId} apiKey={key} apiBaseUrl={apiBaseUrl} className="justify-end" />
+              </TD>
+            )}
+          </TR>
+        ))}
+      </TBody>
+    </Table>
+  );
+}

@@ -1,0 +1,94 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { apiErrorFields, asSentence } from "@/components/trpc/api-error";
+import { errorMessage, useTRPC } from "@/components/trpc/react";
+import { Button, Dialog, Field, Input, toast } from "@/components/ui";
+import { KeyReveal } from "./key-reveal";
+import type { ApiKeyRecord } from "./key-types";
+
+// Rotation: a new key with the same scopes, allowlist and expiry; the old one keeps working for
+// the grace period (1–168 hours, default 24). The new key is shown once.
+
+const formId = "rotate-api-key";
+const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+
+export type RotateKeyDialogProps = { accountId: string; apiKey: ApiKeyRecord; apiBaseUrl: string; open: boolean; onOpenChange: (open: boolean) => void };
+
+export function RotateKeyDialog({ accountId, apiKey, apiBaseUrl, open, onOpenChange }: RotateKeyDialogProps) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [graceHours, setGraceHours] = useState("24");
+  const [newKey, setNewKey] = useState<{ key: string; validUntil: string } | null>(null);
+  const rotate = useMutation(
+    trpc.keys.rotate.mutationOptions({
+      onSuccess: async (result) => {
+        setNewKey({ key: result.key, validUntil: result.old_key_valid_until });
+        await queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() });
+      },
+    }),
+  );
+
+  const fields = rotate.error ? apiErrorFields(rotate.error) : {};
+  const graceError = fields.graceHours ?? fields.grace_hours;
+  const generalError = rotate.error && !graceError ? errorMessage(rotate.error) : null;
+
+  function close() {
+    onOpenChange(false);
+    if (newKey) toast.success("API key rotated", { description: `The old key works until ${dateFormat.format(new Date(newKey.validUntil))}.` });
+    setNewKey(null);
+    setGraceHours("24");
+    rotate.reset();
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    rotate.mutate({ accountId, keyId: apiKey.apikey_id, graceHours: Number(graceHours) });
+  }
+
+  if (newKey) {
+    return (
+      <Dialog
+        open={open}
+        onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+        size="lg"
+        title={`New key for “${apiKey.apikey_name}”`}
+        description={`The old key (${apiKey.apikey_prefix}…) keeps working until ${dateFormat.format(new Date(newKey.validUntil))}. Switch your clients to this one before then.`}
+        footer={<Button onClick={close}>Done</Button>}
+      >
+        <KeyReveal apiKey={newKey.key} apiBaseUrl={apiBaseUrl} scopes={apiKey.scopes} />
+      </Dialog>
+    );
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      title="Rotate this key?"
+      description={`A new key with the same scopes, allowlist and expiry replaces ${apiKey.apikey_prefix}…. The old key keeps working during the grace period, then stops.`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} loading={rotate.isPending}>
+            Rotate key
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} onSubmit={submit} className="space-y-3 pb-2" noValidate>
+        <Field label="Grace period (hours)" hint="From 1 to 168 hours (one week)." error={graceError ? asSentence(graceError) : undefined}>
+          <Input type="number" inputMode="numeric" min={1} max={168} step={1} value={graceHours} onChange={(event) => setGraceHours(event.target.value)} className="w-32" autoFocus />
+        </Field>
+        {generalError && (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+            {generalError}
+          </p>
+        )}
+      </form>
+    </Dialog>
+  );
+}

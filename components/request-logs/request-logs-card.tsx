@@ -1,0 +1,101 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { ChevronLeft, ChevronRight, ScrollText } from "lucide-react";
+import { useState } from "react";
+import { errorMessage, useTRPC } from "@/components/trpc/react";
+import { Button, Card, CardHeader, cn, EmptyState, SkeletonRows, Table, TBody } from "@/components/ui";
+import { RequestLogFilters, timeRanges, type RequestLogFilterValues } from "./request-log-filters";
+import { RequestLogsTable } from "./request-logs-table";
+
+// A request log, newest first, 25 a page on a cursor (Previous walks back the cursors seen). The
+// account's log (logs page), or one key's (the key's page, where the key filter is left out).
+
+const PAGE_SIZE = 25;
+
+export type RequestLogsCardProps = { accountId: string; keyId?: string; description?: string };
+
+export function RequestLogsCard({ accountId, keyId, description = "Every request made with this account's keys, newest first." }: RequestLogsCardProps) {
+  const trpc = useTRPC();
+  const [filters, setFilters] = useState<RequestLogFilterValues>({ range: "any" });
+  // Fixed when the range is chosen, so the query (and its cache key) stays put while paging.
+  const [from, setFrom] = useState<Date | undefined>(undefined);
+  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const cursor = cursors.at(-1);
+
+  const logs = useQuery({
+    ...trpc.requestLogs.list.queryOptions({
+      accountId,
+      keyId: keyId ?? filters.keyId,
+      statusClass: filters.statusClass,
+      endpoint: filters.endpoint,
+      errorCode: filters.errorCode,
+      from,
+      cursor,
+      limit: PAGE_SIZE,
+    }),
+    placeholderData: keepPreviousData,
+  });
+
+  function changeFilters(next: RequestLogFilterValues) {
+    if (next.range !== filters.range) {
+      const ms = timeRanges[next.range].ms;
+      setFrom(ms === null ? undefined : new Date(Date.now() - ms));
+    }
+    setFilters(next);
+    setCursors([undefined]);
+  }
+
+  const filtered = Boolean(filters.statusClass || filters.endpoint || filters.errorCode || filters.keyId || filters.range !== "any");
+
+  return (
+    <Card role="region" aria-label="Request log">
+      <CardHeader title="Request log" description={description} />
+      <RequestLogFilters accountId={accountId} values={filters} onChange={changeFilters} showKey={keyId === undefined} />
+      {logs.isPending ? (
+        <Table>
+          <TBody>
+            <SkeletonRows rows={5} columns={6} />
+          </TBody>
+        </Table>
+      ) : logs.isError ? (
+        <div className="flex items-center justify-between gap-4 px-5 py-4">
+          <p className="text-sm text-red-600">The request log could not be loaded: {errorMessage(logs.error)}</p>
+          <Button variant="secondary" size="sm" onClick={() => logs.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : logs.data.data.length === 0 ? (
+        filtered ? (
+          <EmptyState icon={ScrollText} className="py-10" title="No requests match these filters" description="Try another status, endpoint, error code or time range." />
+        ) : (
+          <EmptyState icon={ScrollText} className="py-10" title="No requests yet" description="Requests made with a key show up here as they arrive, with their status and error code." />
+        )
+      ) : (
+        <div className={cn("transition-opacity", logs.isPlaceholderData && "opacity-60")}>
+          <RequestLogsTable entries={logs.data.data} showKey={keyId === undefined} />
+          <nav aria-label="Request log pages" className="flex items-center justify-between gap-4 border-t border-zinc-200 px-5 py-3">
+            <p className="text-xs text-zinc-500 tabular-nums">
+              Page {cursors.length} · {logs.data.data.length} {logs.data.data.length === 1 ? "request" : "requests"}
+            </p>
+            <div className="flex items-center gap-2">
+              <Button variant="secondary" size="sm" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+                <ChevronLeft aria-hidden />
+                Newer
+              </Button>
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={!logs.data.next_cursor || logs.isPlaceholderData}
+                onClick={() => logs.data.next_cursor && setCursors([...cursors, logs.data.next_cursor])}
+              >
+                Older
+                <ChevronRight aria-hidden />
+              </Button>
+            </div>
+          </nav>
+        </div>
+      )}
+    </Card>
+  );
+}

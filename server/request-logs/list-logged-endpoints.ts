@@ -1,0 +1,9 @@
+import "server-only";
+import { scopeWhere, type AccountScope } from "../accounts/account-scope";
+import type { Db } from "../db";
+
+/** The endpoints an account's request log holds rows for, for the endpoint filter. */
+export async function listLoggedEndpoints(db: Db, scope: AccountScope): Promise<string[]> {
+  const groups = await db.requestLog.groupBy({ by: ["endpoint"], where: scopeWhere(scope), orderBy: { endpoint: "asc" } });
+  return groups.map((group) => group.endpoint);
+}

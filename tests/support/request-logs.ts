@@ -1,0 +1,40 @@
+import { randomUUID } from "node:crypto";
+import { db } from "@/server/db";
+import { hashIp } from "@/server/http/request-log";
+
+// Request log rows as the /v1 checkpoint writes them, inserted directly so the dashboard's views
+// can be tested with exact times, statuses and error codes.
+
+export type LoggedRequest = {
+  statusCode?: number;
+  errorCode?: string | null;
+  endpoint?: string;
+  method?: string;
+  createdAt?: Date;
+  keyStatus?: string;
+  idempotentReplay?: boolean;
+};
+
+export async function insertRequestLog(accountId: string, key: { id: string; name: string; prefix: string }, entry: LoggedRequest = {}) {
+  const row = await db.requestLog.create({
+    data: {
+      accountId,
+      apiKeyId: key.id,
+      requestId: `req_${randomUUID()}`,
+      keyName: key.name,
+      keyPrefix: key.prefix,
+      keyStatus: entry.keyStatus ?? "active",
+      method: entry.method ?? "GET",
+      endpoint: entry.endpoint ?? "/v1/status",
+      query: { days: "7", api_key: "[redacted]" },
+      statusCode: entry.statusCode ?? 200,
+      errorCode: entry.errorCode ?? null,
+      idempotentReplay: entry.idempotentReplay ?? false,
+      ipHash: hashIp("198.51.100.7"),
+      userAgent: "darkroom-tests/1.0",
+      latencyMs: 12,
+      createdAt: entry.createdAt ?? new Date(),
+    },
+  });
+  return row.id;
+}
