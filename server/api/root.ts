@@ -1,7 +1,9 @@
 import "server-only";
 import { accountRouter } from "./routers/account";
 import { alertsRouter } from "./routers/alerts";
+import { generationsRouter } from "./routers/generations";
 import { notificationsRouter } from "./routers/notifications";
+import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
@@ -9,7 +11,9 @@ import { createCallerFactory, createTRPCRouter } from "./trpc";
 export const appRouter = createTRPCRouter({
   account: accountRouter,
   alerts: alertsRouter,
+  generations: generationsRouter,
   notifications: notificationsRouter,
+  usage: usageRouter,
   webhooks: webhooksRouter,
 });
 
