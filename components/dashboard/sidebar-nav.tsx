@@ -1,6 +1,6 @@
 "use client";
 
-import { Bell, LayoutDashboard, Webhook } from "lucide-react";
+import { Bell, ChartColumn, Images, LayoutDashboard, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui";
@@ -9,6 +9,8 @@ import { cn } from "@/components/ui";
 
 const sections = [
   { href: "", label: "Overview", icon: LayoutDashboard },
+  { href: "/generations", label: "Generations", icon: Images },
+  { href: "/usage", label: "Usage", icon: ChartColumn },
   { href: "/webhooks", label: "Webhooks", icon: Webhook },
   { href: "/alerts", label: "Alerts", icon: Bell },
 ] as const;
