@@ -23,6 +23,8 @@ export function GenerationActions({ accountId, generationId, cancelable, removed
         toast.success("Generation canceled", { description: result.credits_refunded ? `${formatCredits(result.credits_refunded_amount)} credits refunded` : "Nothing was reserved to refund" });
         await refresh();
       },
+      // Usually "no longer cancelable": show what the generation became meanwhile.
+      onError: () => refresh(),
     }),
   );
   const remove = useMutation(

@@ -116,7 +116,7 @@ export function GenerationDetailPage({ generationId }: { generationId: string })
           <GenerationFactsCard detail={data} />
           <Card role="region" aria-label="Parameters">
             <CardHeader title="Parameters" description="The validated request, as the providers received it." />
-            <pre className="overflow-x-auto px-5 py-4 font-mono text-xs leading-relaxed text-zinc-700">{JSON.stringify(data.parameters, null, 2)}</pre>
+            <pre className="px-5 py-4 font-mono text-xs leading-relaxed break-all whitespace-pre-wrap text-zinc-700">{JSON.stringify(data.parameters, null, 2)}</pre>
           </Card>
         </div>
       </div>

@@ -5,7 +5,8 @@ import type { GenerationDetailData } from "./generation-types";
 // The record's facts: model, settings, provider chain, timings and the estimated cost.
 
 const seconds = (value: number | null) => (value === null ? null : `${value.toFixed(2)} s`);
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }) + " UTC" : null);
+const when = (iso: string | null) =>
+  iso ? `${new Date(iso).toLocaleString("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZone: "UTC" })} UTC` : null;
 
 export function GenerationFactsCard({ detail }: { detail: GenerationDetailData }) {
   const { record } = detail;

@@ -7,6 +7,8 @@ import type { LedgerRow } from "./generation-types";
 // refund on failure or cancel, each with the balance after it.
 
 const tones: Record<string, BadgeTone> = { reserve: "blue", charge: "green", refund: "amber", add: "neutral" };
+// A reserve takes credits, a refund gives them back; a charge only confirms the reserve.
+const signs: Record<string, string> = { reserve: "−", refund: "+", add: "+", charge: "" };
 
 export function LedgerTable({ entries }: { entries: LedgerRow[] }) {
   return (
@@ -31,7 +33,10 @@ export function LedgerTable({ entries }: { entries: LedgerRow[] }) {
                 <TD>
                   <Badge tone={tones[entry.type] ?? "neutral"}>{entry.type}</Badge>
                 </TD>
-                <TD className="text-right tabular-nums">{formatCredits(entry.amount)}</TD>
+                <TD className="text-right tabular-nums">
+                  {signs[entry.type] ?? ""}
+                  {formatCredits(entry.amount)}
+                </TD>
                 <TD className="text-right tabular-nums">{formatCredits(entry.balance_after)}</TD>
                 <TD className="max-w-[16rem] truncate text-xs text-zinc-500" title={entry.description}>
                   {entry.description}
