@@ -29,7 +29,11 @@ async function startGeneration(page: Page, key: string, prompt: string): Promise
   return ((await created.json()) as { data: { generation_id: string } }).data.generation_id;
 }
 
-const at = (page: Page, width: 1440 | 390) => page.setViewportSize(width === 1440 ? { width: 1440, height: 900 } : { width: 390, height: 844 });
+/** Resizes, then waits until nothing is wider than the window (charts re-measure after a resize). */
+async function at(page: Page, width: 1440 | 390) {
+  await page.setViewportSize(width === 1440 ? { width: 1440, height: 900 } : { width: 390, height: 844 });
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: "no horizontal overflow" }).toBeLessThanOrEqual(width);
+}
 
 const shared: { email?: string; accountId?: string; key?: string; generationId?: string } = {};
 

@@ -20,9 +20,9 @@ export function RequestsChart({ data, days }: { data: DailyUsage[]; days: number
           <YAxis allowDecimals={false} tick={axisTick} tickLine={false} axisLine={false} />
           <Tooltip cursor={{ fill: "#f4f4f5" }} labelFormatter={(label) => dayLabel(String(label))} contentStyle={tooltipStyle} />
           <Legend iconType="circle" iconSize={8} wrapperStyle={{ fontSize: 12 }} />
-          <Bar dataKey="success" name="Success (2xx)" stackId="outcome" fill="#18181b" maxBarSize={22} />
-          <Bar dataKey="client_errors" name="Client errors (4xx)" stackId="outcome" fill="#f59e0b" maxBarSize={22} />
-          <Bar dataKey="server_errors" name="Server errors (5xx)" stackId="outcome" fill="#ef4444" radius={[3, 3, 0, 0]} maxBarSize={22} />
+          <Bar dataKey="success" name="Success (2xx)" stackId="outcome" fill="#18181b" maxBarSize={22} isAnimationActive={false} />
+          <Bar dataKey="client_errors" name="Client errors (4xx)" stackId="outcome" fill="#f59e0b" maxBarSize={22} isAnimationActive={false} />
+          <Bar dataKey="server_errors" name="Server errors (5xx)" stackId="outcome" fill="#ef4444" radius={[3, 3, 0, 0]} maxBarSize={22} isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </div>
@@ -43,7 +43,7 @@ export function SpendChart({ data, days }: { data: DailyUsage[]; days: number })
             formatter={(value) => [`${formatCredits(Number(value))} credits`, "Spend"]}
             contentStyle={tooltipStyle}
           />
-          <Bar dataKey="estimated_cost" name="Spend" fill="#3f3f46" radius={[3, 3, 0, 0]} maxBarSize={22} />
+          <Bar dataKey="estimated_cost" name="Spend" fill="#3f3f46" radius={[3, 3, 0, 0]} maxBarSize={22} isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </div>

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Activity, BarChart3, CircleCheck, Coins, Images } from "lucide-react";
+import { Activity, BarChart3, Coins, Images, TriangleAlert } from "lucide-react";
 import { useSearchParams } from "next/navigation";
 import { useAccount } from "@/components/dashboard/account-context";
 import { formatCredits } from "@/components/dashboard/format-credits";
@@ -68,7 +68,7 @@ export function UsagePage() {
             <Stat label="API requests" icon={Activity} value={stat(summary?.usage_total_requests.toLocaleString("en"))} hint={summary ? successRate : " "} />
             <Stat
               label="Errors"
-              icon={CircleCheck}
+              icon={TriangleAlert}
               value={stat(summary ? (summary.usage_total_client_errors + summary.usage_total_server_errors).toLocaleString("en") : undefined)}
               hint={summary ? `${summary.usage_total_client_errors} client · ${summary.usage_total_server_errors} server` : " "}
             />
