@@ -1,6 +1,6 @@
 "use client";
 
-import { Bell, KeyRound, LayoutDashboard, ScrollText, Webhook } from "lucide-react";
+import { Bell, ChartColumn, Images, KeyRound, LayoutDashboard, ScrollText, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui";
@@ -9,6 +9,8 @@ import { cn } from "@/components/ui";
 
 const sections = [
   { href: "", label: "Overview", icon: LayoutDashboard },
+  { href: "/generations", label: "Generations", icon: Images },
+  { href: "/usage", label: "Usage", icon: ChartColumn },
   { href: "/keys", label: "API keys", icon: KeyRound },
   { href: "/logs", label: "Logs", icon: ScrollText },
   { href: "/webhooks", label: "Webhooks", icon: Webhook },

@@ -2,9 +2,11 @@ import "server-only";
 import { accountRouter } from "./routers/account";
 import { alertsRouter } from "./routers/alerts";
 import { billingRouter } from "./routers/billing";
+import { generationsRouter } from "./routers/generations";
 import { keysRouter } from "./routers/keys";
 import { notificationsRouter } from "./routers/notifications";
 import { requestLogsRouter } from "./routers/request-logs";
+import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
@@ -13,9 +15,11 @@ export const appRouter = createTRPCRouter({
   account: accountRouter,
   alerts: alertsRouter,
   billing: billingRouter,
+  generations: generationsRouter,
   keys: keysRouter,
   notifications: notificationsRouter,
   requestLogs: requestLogsRouter,
+  usage: usageRouter,
   webhooks: webhooksRouter,
 });
 

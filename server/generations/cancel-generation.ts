@@ -6,7 +6,7 @@ import type { Tx } from "../db";
 import { ApiError } from "../errors";
 import { adapterFor } from "../providers/registry";
 import { log } from "../runtime/log";
-import { afterCommit } from "../transaction";
+import { afterCommit, inTransaction } from "../transaction";
 import { findOwnGeneration } from "./read-generations";
 import { sendGenerationFinished } from "./send-generation-finished";
 
@@ -52,4 +52,10 @@ export function canceledResponse(canceled: CanceledGeneration, providerCancelSen
     credits_refunded: canceled.refunded,
     credits_refunded_amount: formatCredits(canceled.refundedMillis),
   };
+}
+
+/** Cancel as a client asks for it (API route or dashboard): commit the cancel, then tell the provider. */
+export async function requestCancel(accountId: string, generationId: string, actor = "system") {
+  const canceled = await inTransaction((tx) => cancelGeneration(tx, accountId, generationId, actor));
+  return canceledResponse(canceled, await sendProviderCancel(canceled));
 }

@@ -1,12 +1,15 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import type { Tx } from "../db";
+import { db, type Tx } from "../db";
 import type { Generation } from "../generated/prisma/client";
 import { getStorage } from "../storage/get-storage";
+import { inTransaction } from "../transaction";
+import { requestCancel } from "./cancel-generation";
+import { findOwnGeneration } from "./read-generations";
 
 // Deleting a generation: its stored output files go, and the record is marked removed
 // (`generation_removed: "true"`). The record itself stays until its retention ends, so the ledger
-// keeps its context. An in-flight generation is canceled first (the caller does that).
+// keeps its context. An in-flight generation is canceled first.
 
 /** Deletes the stored output files; returns how many there were. */
 export async function deleteOutputFiles(row: Pick<Generation, "outputKeys">): Promise<number> {
@@ -27,4 +30,16 @@ export async function markGenerationRemoved(tx: Tx, row: Pick<Generation, "id" |
     metadata: { generation_id: row.id, files_deleted: filesDeleted },
   });
   return { generation_id: row.id, files_deleted: filesDeleted };
+}
+
+/** Delete as a client asks for it (API route or dashboard): cancel if in flight, drop the files, mark the record. */
+export async function deleteGeneration(accountId: string, generationId: string, actor = "system") {
+  let row = await findOwnGeneration(db, accountId, generationId);
+  if (row.status === "pending" || row.status === "processing") {
+    // A run that finished meanwhile is simply deleted as it is.
+    await requestCancel(accountId, generationId, actor).catch(() => undefined);
+    row = await findOwnGeneration(db, accountId, generationId);
+  }
+  const filesDeleted = await deleteOutputFiles(row);
+  return inTransaction((tx) => markGenerationRemoved(tx, row, filesDeleted, actor));
 }

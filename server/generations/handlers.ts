@@ -3,11 +3,10 @@ import { db } from "../db";
 import { generations } from "../http/operations";
 import { withApiKey } from "../http/with-api-key";
 import { assertAcceptingWork } from "../service/service-state";
-import { inTransaction } from "../transaction";
-import { cancelGeneration, canceledResponse, sendProviderCancel } from "./cancel-generation";
-import { deleteOutputFiles, markGenerationRemoved } from "./delete-generation";
+import { requestCancel } from "./cancel-generation";
+import { deleteGeneration } from "./delete-generation";
 import { findModelFor } from "./generation-body";
-import { findOwnGeneration, getGeneration, listGenerations } from "./read-generations";
+import { getGeneration, listGenerations } from "./read-generations";
 import { planGeneration, startGeneration } from "./start-generation";
 
 // The /v1 generation handlers, shared by the modern routes and their legacy aliases. Each owns
@@ -31,21 +30,6 @@ export const listContent = withApiKey(generations.listGenerations, async ({ acco
   return { data: { generations }, pagination: { total, limit: query.limit, offset: query.offset } };
 });
 
-async function cancel(accountId: string, generationId: string) {
-  const canceled = await inTransaction((tx) => cancelGeneration(tx, accountId, generationId));
-  return canceledResponse(canceled, await sendProviderCancel(canceled));
-}
+export const cancelContent = withApiKey(generations.cancelGeneration, async ({ accountId, params }) => requestCancel(accountId, params.generation_id ?? ""));
 
-export const cancelContent = withApiKey(generations.cancelGeneration, async ({ accountId, params }) => cancel(accountId, params.generation_id ?? ""));
-
-export const deleteContent = withApiKey(generations.deleteGeneration, async ({ accountId, params }) => {
-  const generationId = params.generation_id ?? "";
-  let row = await findOwnGeneration(db, accountId, generationId);
-  if (row.status === "pending" || row.status === "processing") {
-    // A run that finished meanwhile is simply deleted as it is.
-    await cancel(accountId, generationId).catch(() => undefined);
-    row = await findOwnGeneration(db, accountId, generationId);
-  }
-  const filesDeleted = await deleteOutputFiles(row);
-  return inTransaction((tx) => markGenerationRemoved(tx, row, filesDeleted));
-});
+export const deleteContent = withApiKey(generations.deleteGeneration, async ({ accountId, params }) => deleteGeneration(accountId, params.generation_id ?? ""));

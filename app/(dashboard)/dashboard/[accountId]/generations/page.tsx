@@ -1,0 +1,20 @@
+import { GenerationsPage } from "@/components/generations/generations-page";
+import { listInput, readGenerationFilters } from "@/components/generations/generation-filters";
+import { getServerQueryClient, HydrateClient, serverTRPC } from "@/components/trpc/server";
+
+export const metadata = { title: "Generations" };
+
+export default async function Page({ params, searchParams }: { params: Promise<{ accountId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { accountId } = await params;
+  const filters = readGenerationFilters(await searchParams);
+  const queryClient = getServerQueryClient();
+  await Promise.all([
+    queryClient.prefetchInfiniteQuery(serverTRPC.generations.list.infiniteQueryOptions(listInput(accountId, filters), { getNextPageParam: (page) => page.nextCursor })),
+    queryClient.prefetchQuery(serverTRPC.generations.models.queryOptions({ accountId })),
+  ]);
+  return (
+    <HydrateClient>
+      <GenerationsPage />
+    </HydrateClient>
+  );
+}

@@ -1,0 +1,16 @@
+import { getServerQueryClient, HydrateClient, serverTRPC } from "@/components/trpc/server";
+import { UsagePage } from "@/components/usage/usage-page";
+import { readUsageRange } from "@/components/usage/usage-range";
+
+export const metadata = { title: "Usage" };
+
+export default async function Page({ params, searchParams }: { params: Promise<{ accountId: string }>; searchParams: Promise<{ days?: string | string[] }> }) {
+  const { accountId } = await params;
+  const days = readUsageRange((await searchParams).days);
+  await getServerQueryClient().prefetchQuery(serverTRPC.usage.summary.queryOptions({ accountId, days }));
+  return (
+    <HydrateClient>
+      <UsagePage />
+    </HydrateClient>
+  );
+}

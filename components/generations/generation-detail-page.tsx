@@ -1,0 +1,125 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { ArrowLeft, Lock, SearchX } from "lucide-react";
+import Link from "next/link";
+import { useAccount } from "@/components/dashboard/account-context";
+import { isNotFound } from "@/components/trpc/api-error";
+import { errorMessage, useTRPC } from "@/components/trpc/react";
+import { Button, Card, CardBody, CardHeader, EmptyState, Skeleton } from "@/components/ui";
+import { AttemptsTable } from "./attempts-table";
+import { GenerationActions } from "./generation-actions";
+import { GenerationFactsCard } from "./generation-facts-card";
+import { inFlight } from "./generation-filters";
+import { GenerationOutputs } from "./generation-outputs";
+import { GenerationStatusBadge } from "./generation-status-badge";
+import { LedgerTable } from "./ledger-table";
+
+// One generation: prompt, outputs, provider attempts, credit ledger, parameters and facts. Live
+// (every 2 s) while it is in flight. Owners cancel and delete; members read.
+
+export function GenerationDetailPage({ generationId }: { generationId: string }) {
+  const { accountId, isOwner } = useAccount();
+  const trpc = useTRPC();
+  const detail = useQuery({
+    ...trpc.generations.get.queryOptions({ accountId, generationId }),
+    refetchInterval: (query) => (query.state.data && inFlight(query.state.data.record.generation_status) ? 2000 : false),
+  });
+
+  const backLink = (
+    <Link href={`/dashboard/${accountId}/generations`} className="inline-flex items-center gap-1.5 text-sm text-zinc-500 transition-colors hover:text-zinc-900">
+      <ArrowLeft className="size-4" aria-hidden />
+      Generations
+    </Link>
+  );
+
+  if (detail.isPending) {
+    return (
+      <div className="space-y-8">
+        {backLink}
+        <Skeleton className="h-7 w-96 max-w-full" />
+        <div className="grid gap-6 lg:grid-cols-3">
+          <Skeleton className="h-80 lg:col-span-2" />
+          <Skeleton className="h-80" />
+        </div>
+      </div>
+    );
+  }
+
+  if (detail.isError) {
+    return (
+      <div className="space-y-8">
+        {backLink}
+        <Card>
+          {isNotFound(detail.error) ? (
+            <EmptyState icon={SearchX} className="py-16" title="Generation not found" description="It does not exist in this account, or its record has passed the plan's retention." />
+          ) : (
+            <CardBody className="flex items-center justify-between gap-4">
+              <p className="text-sm text-red-600">The generation could not be loaded: {errorMessage(detail.error)}</p>
+              <Button variant="secondary" size="sm" onClick={() => detail.refetch()}>
+                Try again
+              </Button>
+            </CardBody>
+          )}
+        </Card>
+      </div>
+    );
+  }
+
+  const data = detail.data;
+  const { record } = data;
+  const removed = !!record.generation_removed;
+
+  return (
+    <div className="space-y-8">
+      <div className="space-y-4">
+        {backLink}
+        <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-4">
+          <div className="min-w-0 flex-1 space-y-1.5">
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+              <h1 className="text-2xl font-semibold tracking-tight text-zinc-900">Generation</h1>
+              <GenerationStatusBadge status={record.generation_status} removed={removed} />
+            </div>
+            <p className="font-mono text-xs break-all text-zinc-500">{record.generation_id}</p>
+          </div>
+          {isOwner ? (
+            <GenerationActions accountId={accountId} generationId={generationId} cancelable={data.cancelable} removed={removed} />
+          ) : (
+            <p className="mt-1 inline-flex items-center gap-1.5 rounded-md bg-zinc-100 px-2.5 py-1 text-xs font-medium text-zinc-600">
+              <Lock className="size-3.5 text-zinc-400" aria-hidden />
+              Only owners can cancel or delete generations
+            </p>
+          )}
+        </div>
+        {record.generation_status === "failed" && (
+          <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3.5 py-2.5 text-sm text-red-800">
+            <span className="font-mono font-medium">{record.generation_error_code ?? "Error"}</span>
+            {record.generation_error ? `: ${record.generation_error}` : null}
+          </div>
+        )}
+      </div>
+
+      <Card role="region" aria-label="Prompt">
+        <CardHeader title="Prompt" />
+        <CardBody>
+          <p className="text-[15px] leading-relaxed whitespace-pre-wrap text-zinc-900">{record.generation_prompt ?? <span className="text-zinc-400">No prompt</span>}</p>
+        </CardBody>
+      </Card>
+
+      <div className="grid items-start gap-6 lg:grid-cols-3">
+        <div className="min-w-0 space-y-6 lg:col-span-2">
+          <GenerationOutputs detail={data} />
+          <AttemptsTable attempts={data.attempts} />
+          <LedgerTable entries={data.ledger} />
+        </div>
+        <div className="min-w-0 space-y-6">
+          <GenerationFactsCard detail={data} />
+          <Card role="region" aria-label="Parameters">
+            <CardHeader title="Parameters" description="The validated request, as the providers received it." />
+            <pre className="px-5 py-4 font-mono text-xs leading-relaxed break-all whitespace-pre-wrap text-zinc-700">{JSON.stringify(data.parameters, null, 2)}</pre>
+          </Card>
+        </div>
+      </div>
+    </div>
+  );
+}
