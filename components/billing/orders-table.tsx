@@ -7,7 +7,7 @@ import { OrderStatusBadge } from "./order-status-badge";
 
 export function OrdersTable({ orders }: { orders: OrderRow[] }) {
   return (
-    <Table className="min-w-[560px]">
+    <Table className="min-w-[480px]">
       <THead>
         <TR>
           <TH>Pack</TH>

@@ -13,7 +13,7 @@ const pitches: Record<CatalogPlan["plan"], string> = {
   starter: "For prototypes and side projects.",
   pro: "For products running in production.",
   scale: "For high-volume pipelines and teams.",
-  enterprise: "For contracts, custom hostnames and the longest history.",
+  enterprise: "For contracts and custom hostnames.",
 };
 
 export type PlanAction = { label: string; onClick: () => void; disabled: boolean; reason: string | null; pending: boolean };
@@ -46,7 +46,7 @@ export function PlanCard({ plan, interval, current, action }: { plan: CatalogPla
         <h3 className="text-sm font-semibold text-zinc-900">{name}</h3>
         {current ? <Badge tone="green">Current plan</Badge> : plan.plan === "pro" ? <Badge tone="blue">Popular</Badge> : null}
       </div>
-      <p className="mt-1 text-sm text-zinc-500">{pitches[plan.plan]}</p>
+      <p className="mt-1 text-sm text-zinc-500 xl:min-h-10">{pitches[plan.plan]}</p>
       <p className="mt-4 flex items-baseline gap-1">
         <span className="text-3xl font-semibold tracking-tight text-zinc-900 tabular-nums">{formatMoney(offer.price.amountCents, offer.price.currency)}</span>
         <span className="text-sm text-zinc-500">/ {interval}</span>
