@@ -1,11 +1,11 @@
 "use client";
 
-import { Bell, ChartColumn, Images, KeyRound, LayoutDashboard, ScrollText, Webhook } from "lucide-react";
+import { Bell, ChartColumn, CreditCard, Images, KeyRound, LayoutDashboard, ScrollText, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui";
 
-// The dashboard's sections. Pages of later issues (keys, billing, team…) join this list.
+// The dashboard's sections. Pages of later issues (keys, team…) join this list.
 
 const sections = [
   { href: "", label: "Overview", icon: LayoutDashboard },
@@ -15,6 +15,7 @@ const sections = [
   { href: "/logs", label: "Logs", icon: ScrollText },
   { href: "/webhooks", label: "Webhooks", icon: Webhook },
   { href: "/alerts", label: "Alerts", icon: Bell },
+  { href: "/billing", label: "Billing", icon: CreditCard },
 ] as const;
 
 export function SidebarNav({ accountId, orientation = "vertical" }: { accountId: string; orientation?: "vertical" | "horizontal" }) {

@@ -19,6 +19,8 @@ function makeQueryClient() {
         // Authorization and validation answers do not change on retry.
         retry: (failureCount, error) => failureCount < 2 && !isClientError(error),
       },
+      // Queries a server page prefetched arrive superjson-encoded (components/trpc/server.tsx).
+      hydrate: { deserializeData: superjson.deserialize },
     },
   });
 }

@@ -1,6 +1,6 @@
 import { GenerationsPage } from "@/components/generations/generations-page";
 import { listInput, readGenerationFilters } from "@/components/generations/generation-filters";
-import { getServerQueryClient, HydrateClient, serverTRPC } from "@/components/trpc/server";
+import { getServerQueryClient, HydrateClient, trpcServer } from "@/components/trpc/server";
 
 export const metadata = { title: "Generations" };
 
@@ -9,8 +9,8 @@ export default async function Page({ params, searchParams }: { params: Promise<{
   const filters = readGenerationFilters(await searchParams);
   const queryClient = getServerQueryClient();
   await Promise.all([
-    queryClient.prefetchInfiniteQuery(serverTRPC.generations.list.infiniteQueryOptions(listInput(accountId, filters), { getNextPageParam: (page) => page.nextCursor })),
-    queryClient.prefetchQuery(serverTRPC.generations.models.queryOptions({ accountId })),
+    queryClient.prefetchInfiniteQuery(trpcServer.generations.list.infiniteQueryOptions(listInput(accountId, filters), { getNextPageParam: (page) => page.nextCursor })),
+    queryClient.prefetchQuery(trpcServer.generations.models.queryOptions({ accountId })),
   ]);
   return (
     <HydrateClient>

@@ -1,4 +1,4 @@
-import { getServerQueryClient, HydrateClient, serverTRPC } from "@/components/trpc/server";
+import { getServerQueryClient, HydrateClient, trpcServer } from "@/components/trpc/server";
 import { UsagePage } from "@/components/usage/usage-page";
 import { readUsageRange } from "@/components/usage/usage-range";
 
@@ -7,7 +7,7 @@ export const metadata = { title: "Usage" };
 export default async function Page({ params, searchParams }: { params: Promise<{ accountId: string }>; searchParams: Promise<{ days?: string | string[] }> }) {
   const { accountId } = await params;
   const days = readUsageRange((await searchParams).days);
-  await getServerQueryClient().prefetchQuery(serverTRPC.usage.summary.queryOptions({ accountId, days }));
+  await getServerQueryClient().prefetchQuery(trpcServer.usage.summary.queryOptions({ accountId, days }));
   return (
     <HydrateClient>
       <UsagePage />

@@ -1,0 +1,22 @@
+import { BillingPage } from "@/components/billing/billing-page";
+import { checkoutReturnOf } from "@/components/billing/checkout-return";
+import { LEDGER_PAGE_SIZE, ORDERS_PAGE_SIZE } from "@/components/billing/page-sizes";
+import { HydrateClient, prefetch, trpcServer } from "@/components/trpc/server";
+
+export const metadata = { title: "Billing" };
+
+// Prefetched here and hydrated, so the plan, prices, orders and ledger are in the first paint.
+export default async function Page({ params, searchParams }: { params: Promise<{ accountId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { accountId } = await params;
+  await Promise.all([
+    prefetch(trpcServer.billing.overview.queryOptions({ accountId })),
+    prefetch(trpcServer.billing.catalog.queryOptions({ accountId })),
+    prefetch(trpcServer.billing.orders.queryOptions({ accountId, limit: ORDERS_PAGE_SIZE, offset: 0 })),
+    prefetch(trpcServer.billing.ledger.queryOptions({ accountId, limit: LEDGER_PAGE_SIZE, offset: 0 })),
+  ]);
+  return (
+    <HydrateClient>
+      <BillingPage returned={checkoutReturnOf(await searchParams)} />
+    </HydrateClient>
+  );
+}

@@ -1,0 +1,23 @@
+import { Badge, type BadgeTone } from "@/components/ui";
+import type { OrderStatus } from "./billing-types";
+
+// A credit-pack order's state, from Checkout started to credits added (or held, refunded, disputed).
+
+const looks: Record<OrderStatus, { tone: BadgeTone; label: string }> = {
+  pending: { tone: "blue", label: "Pending" },
+  fulfilled: { tone: "green", label: "Fulfilled" },
+  manual_review: { tone: "amber", label: "In review" },
+  rejected: { tone: "red", label: "Rejected" },
+  refunded: { tone: "neutral", label: "Refunded" },
+  disputed: { tone: "red", label: "Disputed" },
+  expired: { tone: "neutral", label: "Expired" },
+};
+
+export function OrderStatusBadge({ status, reviewReason }: { status: OrderStatus; reviewReason: string | null }) {
+  const look = looks[status];
+  return (
+    <Badge tone={look.tone} dot title={reviewReason ?? undefined} className={status === "pending" ? "[&>span:first-child]:animate-pulse" : undefined}>
+      {look.label}
+    </Badge>
+  );
+}

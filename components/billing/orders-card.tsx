@@ -1,0 +1,45 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Receipt } from "lucide-react";
+import { useState } from "react";
+import { errorMessage, useTRPC } from "@/components/trpc/react";
+import { Card, CardHeader, cn, EmptyState, SkeletonRows, Table, TBody } from "@/components/ui";
+import { Pagination } from "@/components/webhooks/pagination";
+import { ORDERS_PAGE_SIZE } from "./page-sizes";
+import { OrdersTable } from "./orders-table";
+
+// The account's credit-pack orders, 10 a page; refreshed every 2 s while the page waits for a
+// payment to land.
+
+export function OrdersCard({ accountId, live }: { accountId: string; live: boolean }) {
+  const trpc = useTRPC();
+  const [offset, setOffset] = useState(0);
+  const orders = useQuery({
+    ...trpc.billing.orders.queryOptions({ accountId, limit: ORDERS_PAGE_SIZE, offset }),
+    placeholderData: keepPreviousData,
+    refetchInterval: live ? 2000 : false,
+  });
+
+  return (
+    <Card role="region" aria-label="Orders">
+      <CardHeader title="Orders" description="Credit packs bought for this account. Subscription invoices are in Manage billing." />
+      {orders.isPending ? (
+        <Table>
+          <TBody>
+            <SkeletonRows rows={3} columns={4} />
+          </TBody>
+        </Table>
+      ) : orders.isError ? (
+        <p className="px-5 py-4 text-sm text-red-600">Orders could not be loaded: {errorMessage(orders.error)}</p>
+      ) : orders.data.items.length === 0 ? (
+        <EmptyState icon={Receipt} className="py-10" title="No orders yet" description="Credit packs you buy show up here, with their payment status." />
+      ) : (
+        <div className={cn("transition-opacity", orders.isPlaceholderData && "opacity-60")}>
+          <OrdersTable orders={orders.data.items} />
+          <Pagination label="Order pages" offset={offset} limit={ORDERS_PAGE_SIZE} total={orders.data.total} shown={orders.data.items.length} onOffsetChange={setOffset} />
+        </div>
+      )}
+    </Card>
+  );
+}
