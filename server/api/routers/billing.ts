@@ -18,11 +18,19 @@ import { createTRPCRouter, memberProcedure, primaryOwnerProcedure } from "../trp
 export const billingRouter = createTRPCRouter({
   overview: memberProcedure.query(async ({ ctx }) => {
     const accountId = ctx.membership.accountId;
-    const [summary, subscription, account] = await Promise.all([
-      getBillingSummary(accountId),
-      db.subscription.findUnique({ where: { accountId }, select: { interval: true, stripeSubscriptionId: true } }),
+    // Read in this order: what shows that a payment landed (the credited invoice, the order's
+    // state) before the summary, so a page that sees "landed" also sees the balance it brought.
+    const [subscription, account, latestOrder] = await Promise.all([
+      db.subscription.findUnique({ where: { accountId }, select: { interval: true, stripeSubscriptionId: true, createdAt: true } }),
       db.account.findUniqueOrThrow({ where: { id: accountId }, select: { stripeCustomerId: true } }),
+      db.order.findFirst({ where: { accountId }, orderBy: { createdAt: "desc" }, select: { id: true, status: true } }),
     ]);
+    // Whether the Stripe subscription's first paid invoice has been credited yet (a returning
+    // Checkout waits for it: the plan lands with subscription.created, the credits with invoice.paid).
+    const planCredited = subscription?.stripeSubscriptionId
+      ? (await db.ledgerEntry.count({ where: { accountId, type: "add", sourceKey: { startsWith: "invoice:" }, createdAt: { gte: subscription.createdAt } } })) > 0
+      : false;
+    const summary = await getBillingSummary(accountId);
     const canPurchase = ctx.membership.role === "primary_owner";
     return {
       configured: billingConfigured(),
@@ -30,6 +38,8 @@ export const billingRouter = createTRPCRouter({
       interval: subscription?.interval ?? null,
       managedBy: subscription ? (subscription.stripeSubscriptionId ? ("stripe" as const) : ("contract" as const)) : null,
       hasStripeCustomer: account.stripeCustomerId !== null,
+      planCredited,
+      latestOrder,
       canPurchase,
       readOnlyReason: canPurchase ? null : "Only the primary owner of this account can buy plans and credit packs or manage billing; you can see everything here.",
     };

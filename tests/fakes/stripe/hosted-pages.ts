@@ -88,7 +88,7 @@ function subscriptionSection(store: StripeStore, portalId: string, subscription:
 
 function page(title: string, body: string): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} · Stripe fake</title></head>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} · Stripe fake</title><link rel="icon" href="data:,"></head>
 <body><main>
 ${body}
 </main></body></html>`;
