@@ -11,7 +11,8 @@ import type { EventOutcome } from "./events/event-outcome";
 
 // Subscription invoices. A paid invoice that bills a plan's period (the first one, a renewal, or
 // a switch of interval, which starts a new period) adds the plan's credits for its interval as
-// one `add` keyed by the invoice id, in the same transaction as its activity: a replayed or
+// one `add` keyed by the invoice id, in the same transaction as its activity (a trial's $0 invoice
+// adds none: credits come with the first paid period): a replayed or
 // duplicated invoice.paid adds nothing. An invoice of prorations only (a mid-period plan change)
 // adds none: the next period brings the new plan's credits. A failed payment notifies the
 // primary owner.
@@ -53,6 +54,10 @@ export async function applyInvoicePaid(tx: Tx, stripe: Stripe, invoiceId: string
       });
     }
     return { action: "invoice paid, no plan period billed" };
+  }
+  if (invoice.amount_paid <= 0) {
+    // A trial's (or a fully discounted) invoice: the plan applies, its credits come with the first paid period.
+    return { action: "nothing paid: no credits" };
   }
   const amountMillis = periodCreditsMillis(item.plan, item.interval);
   const credited = await addCredits(tx, {

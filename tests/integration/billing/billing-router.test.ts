@@ -1,12 +1,11 @@
-import { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/root";
 import { addCredits } from "@/server/credits/add-credits";
 import { db, disconnectDb } from "@/server/db";
 import { resetEnvCache } from "@/server/env";
-import type { ApiError } from "@/server/errors";
 import { inTransaction } from "@/server/transaction";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
+import { trpcFailure } from "@/tests/support/trpc-errors";
 
 // The billing router per role: everyone in the account reads plan, catalog, orders and ledger;
 // only the primary owner starts Checkout or opens the portal (ERR1003 for the others, ERR1006
@@ -16,14 +15,7 @@ afterAll(() => disconnectDb());
 
 const as = (userId: string) => createCaller({ userId });
 
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(TRPCError);
-  return ((error as TRPCError).cause as ApiError).toBody();
-}
+const refusal = async (promise: Promise<unknown>) => (await trpcFailure(promise)).apiError;
 
 async function team() {
   const { accountId, userId: primaryOwner } = await createTestAccount({ plan: "free" });

@@ -131,6 +131,29 @@ describe("renewals", () => {
     expect(await activityOf(accountId, "billing.payment_failed")).toHaveLength(1);
     expect((await db.account.findUniqueOrThrow({ where: { id: accountId } })).plan).toBe("pro");
   });
+  it("a trial sets the plan but adds no credits for its $0 invoice; the first paid period does", async () => {
+    const { accountId } = await createTestAccount({ plan: "free" });
+    const startingBalance = await balanceOf(accountId);
+    const stripe = testStripe();
+    const customer = await stripe.customers.create({ email: "trial@test.darkroom.local", metadata: { account_id: accountId } });
+    const price = (await stripe.prices.list({ lookup_keys: ["darkroom_starter_month"] })).data[0]!;
+    const subscription = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], trial_period_days: 14, metadata: { account_id: accountId } });
+    await eventually(
+      () => db.subscription.findUnique({ where: { accountId } }),
+      (row) => row?.status === "trialing",
+    );
+    await eventually(
+      () => db.stripeEvent.count({ where: { type: "invoice.paid", processedAt: { not: null }, payload: { path: ["data", "object", "customer"], equals: customer.id } } }),
+      (count) => count === 1,
+    );
+    expect((await db.account.findUniqueOrThrow({ where: { id: accountId } })).plan).toBe("starter");
+    expect(await balanceOf(accountId)).toBe(startingBalance);
+    await fakeControl(`subscriptions/${subscription.id}/renew`);
+    await eventually(
+      () => balanceOf(accountId),
+      (balance) => balance === startingBalance + 9,
+    );
+  });
 });
 
 describe("plan changes", () => {
