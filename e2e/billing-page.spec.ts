@@ -84,6 +84,13 @@ test("billing with Stripe: Checkout for a plan and a pack, the portal, the ledge
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(ledger.getByRole("listitem").first()).toBeVisible(); // a phone gets the ledger as a list
   await saveScreenshot("billing-owner-390");
+  // On a phone the sections are behind the Menu button.
+  await page.getByRole("button", { name: "Menu" }).click();
+  await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Billing" })).toHaveAttribute("aria-current", "page");
+  await page.screenshot({ path: ".data-test/screenshots/dashboard-menu-390.png" });
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Overview" }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${accountId}$`));
+  await expect(page.getByRole("navigation", { name: "Dashboard" })).toHaveCount(0);
 
   // A member reads everything and is told why nothing can be bought.
   const memberEmail = uniqueEmail("member");
@@ -94,7 +101,12 @@ test("billing with Stripe: Checkout for a plan and a pack, the portal, the ledge
   await memberPage.goto(`/dashboard/${accountId}/billing`);
   await expect(memberPage.getByRole("status").filter({ hasText: "Only the primary owner of this account can buy plans" })).toBeVisible();
   await expect(memberPage.getByTestId("current-plan")).toHaveText("Pro");
-  await expect(memberPage.getByRole("region", { name: "Plans" }).getByRole("button", { name: /Choose|Switch/ }).first()).toBeDisabled();
+  await expect(
+    memberPage
+      .getByRole("region", { name: "Plans" })
+      .getByRole("button", { name: /Choose|Switch/ })
+      .first(),
+  ).toBeDisabled();
   await expect(memberPage.getByRole("region", { name: "Credit ledger" }).getByRole("row").filter({ hasText: "Pilot credits" })).toBeVisible();
   await memberPage.screenshot({ path: ".data-test/screenshots/billing-member-1440.png", fullPage: true });
   await memberPage.setViewportSize({ width: 390, height: 844 });

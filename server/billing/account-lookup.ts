@@ -9,9 +9,10 @@ export type StripeRef = string | { id: string } | null | undefined;
 
 export const idOf = (ref: StripeRef): string | null => (ref === null || ref === undefined ? null : typeof ref === "string" ? ref : ref.id);
 
-export async function resolveAccount(tx: Tx, hints: { accountId?: string | null; customer?: StripeRef }): Promise<string | null> {
-  if (hints.accountId && z.guid().safeParse(hints.accountId).success) {
-    const account = await tx.account.findUnique({ where: { id: hints.accountId }, select: { id: true } });
+/** `claimedAccount`: the account id a Stripe object's metadata names (checked to exist); else the stored customer. */
+export async function resolveAccount(tx: Tx, hints: { claimedAccount: string | null; customer: StripeRef }): Promise<string | null> {
+  if (hints.claimedAccount && z.guid().safeParse(hints.claimedAccount).success) {
+    const account = await tx.account.findUnique({ where: { id: hints.claimedAccount }, select: { id: true } });
     if (account) return account.id;
   }
   const customerId = idOf(hints.customer);

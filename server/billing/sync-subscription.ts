@@ -23,7 +23,7 @@ const knownStatuses: readonly string[] = ["active", "trialing", "past_due", "can
 const label = (plan: string, interval: string) => `${plan[0]!.toUpperCase()}${plan.slice(1)} (${interval === "year" ? "yearly" : "monthly"})`;
 
 export async function syncSubscription(tx: Tx, stripe: Stripe, ref: SubscriptionRef): Promise<SyncedSubscription> {
-  const accountId = await resolveAccount(tx, { accountId: ref.metadata?.account_id, customer: ref.customer });
+  const accountId = await resolveAccount(tx, { claimedAccount: ref.metadata?.account_id ?? null, customer: ref.customer });
   if (!accountId) {
     log.warn("stripe: subscription for no known account", { subscription: ref.id });
     return null;

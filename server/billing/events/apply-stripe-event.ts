@@ -19,7 +19,7 @@ const APPLY_TRANSACTION = { maxWait: 10_000, timeout: 60_000 };
 
 async function checkoutCompleted(tx: Tx, stripe: Stripe, sessionId: string): Promise<EventOutcome> {
   const session = await stripe.checkout.sessions.retrieve(sessionId);
-  const accountId = await resolveAccount(tx, { accountId: session.client_reference_id ?? session.metadata?.account_id, customer: session.customer });
+  const accountId = await resolveAccount(tx, { claimedAccount: session.client_reference_id ?? session.metadata?.account_id ?? null, customer: session.customer });
   if (!accountId) return { action: "Checkout of no known account" };
   await lockAccount(tx, accountId);
   await rememberCustomer(tx, accountId, session.customer);

@@ -43,7 +43,7 @@ export async function applyChargeRefunded(tx: Tx, stripe: Stripe, chargeId: stri
     });
     return { action: full ? "order refunded" : "order partially refunded", emailIds: notice.emailId ? [notice.emailId] : [] };
   }
-  const accountId = await resolveAccount(tx, { customer: charge.customer });
+  const accountId = await resolveAccount(tx, { claimedAccount: null, customer: charge.customer });
   if (!accountId) return { action: "refund of no known account" };
   await lockAccount(tx, accountId);
   await recordActivity(tx, {
@@ -63,7 +63,7 @@ export async function applyDisputeCreated(tx: Tx, stripe: Stripe, dispute: Strip
   const paymentIntentId = idOf(charge.payment_intent);
   const order = paymentIntentId ? await lockOrder(tx, { stripePaymentIntentId: paymentIntentId }) : null;
   const amount = money(dispute.amount, dispute.currency);
-  const accountId = order?.accountId ?? (await resolveAccount(tx, { customer: charge.customer }));
+  const accountId = order?.accountId ?? (await resolveAccount(tx, { claimedAccount: null, customer: charge.customer }));
   if (!accountId) return { action: "dispute of no known account" };
   if (order) {
     if (order.status === "disputed") return { action: "order already disputed" };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { scopeWhere, type AccountScope } from "../../accounts/account-scope";
 import { recordActivity } from "../../activity/record-activity";
 import { addCredits } from "../../credits/add-credits";
 import { decimalToMillis } from "../../credits/money";
@@ -89,9 +90,9 @@ export async function rejectOrder(value: string): Promise<ReviewedOrder> {
   });
 }
 
-export async function listOrders(filter: { status?: string; accountId?: string; take?: number }) {
+export async function listOrders(scope: AccountScope, filter: { status?: string; take?: number }) {
   const rows = await db.order.findMany({
-    where: { ...(filter.status ? { status: filter.status as never } : {}), ...(filter.accountId ? { accountId: filter.accountId } : {}) },
+    where: { ...scopeWhere(scope), ...(filter.status ? { status: filter.status as never } : {}) },
     orderBy: { createdAt: "desc" },
     take: filter.take ?? 200,
   });

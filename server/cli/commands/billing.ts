@@ -1,3 +1,4 @@
+import { accountScope, OPERATOR } from "../../accounts/account-scope";
 import { setManualPlan } from "../../billing/manual-plans";
 import { approveOrder, listOrders, rejectOrder } from "../../billing/orders/review-order";
 import { billingIntervals, paidPlans, type BillingIntervalName, type PaidPlan } from "../../billing/price-catalog";
@@ -43,7 +44,7 @@ export const billingCommands: Record<string, Command> = {
     prepare(flags) {
       const status = oneOf(flags, "status", orderStatuses);
       const accountId = flags.account === undefined ? undefined : uuidFlag(flags, "account");
-      return async () => ({ orders: await listOrders({ status, accountId }) });
+      return async () => ({ orders: await listOrders(accountId === undefined ? OPERATOR : accountScope(accountId), { status }) });
     },
   },
   "order:approve": {

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { AccountProvider } from "@/components/dashboard/account-context";
 import { AccountSwitcher } from "@/components/dashboard/account-switcher";
+import { MobileNav } from "@/components/dashboard/mobile-nav";
 import { NotificationBell } from "@/components/dashboard/notification-bell";
 import { SidebarNav } from "@/components/dashboard/sidebar-nav";
 import { ServicePausedBanner } from "@/components/dashboard/service-paused-banner";
@@ -42,10 +43,8 @@ export default async function AccountLayout({ children, params }: { children: Re
           </div>
         </aside>
         <div className="flex min-w-0 flex-1 flex-col md:pl-60">
-          <header className="sticky top-0 z-20 flex h-14 items-center justify-between gap-4 border-b border-zinc-200 bg-white/80 px-6 backdrop-blur">
-            <div className="min-w-0 md:hidden">
-              <SidebarNav accountId={accountId} orientation="horizontal" />
-            </div>
+          <header className="sticky top-0 z-20 flex h-14 items-center justify-between gap-4 border-b border-zinc-200 bg-white/80 px-4 backdrop-blur sm:px-6">
+            <MobileNav accounts={accounts} accountId={accountId} />
             <div className="ml-auto flex items-center gap-2">
               <NotificationBell accountId={accountId} />
               <UserMenu email={session.user?.email ?? ""} />
