@@ -1,6 +1,6 @@
 "use client";
 
-import { Bell, ChartColumn, CreditCard, Images, KeyRound, LayoutDashboard, ScrollText, Webhook } from "lucide-react";
+import { Bell, ChartColumn, CreditCard, History, Images, KeyRound, LayoutDashboard, ScrollText, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui";
@@ -15,6 +15,7 @@ const sections = [
   { href: "/logs", label: "Logs", icon: ScrollText },
   { href: "/webhooks", label: "Webhooks", icon: Webhook },
   { href: "/alerts", label: "Alerts", icon: Bell },
+  { href: "/activity", label: "Activity", icon: History },
   { href: "/billing", label: "Billing", icon: CreditCard },
 ] as const;
 

@@ -1,13 +1,11 @@
 import "server-only";
+import { accountScope } from "../accounts/account-scope";
 import { db } from "../db";
+import { listActivity } from "./list-activity";
 
-// The newest audit events of an account, for the overview's "Recent activity" card.
+// The newest audit events of an account, for the overview's "Recent activity" card: the first
+// page of the activity feed.
 export async function listRecentActivity(accountId: string, limit = 8) {
-  const rows = await db.activityEvent.findMany({
-    where: { accountId },
-    orderBy: { createdAt: "desc" },
-    take: Math.min(Math.max(limit, 1), 50),
-    select: { id: true, actor: true, category: true, action: true, description: true, createdAt: true },
-  });
-  return rows;
+  const page = await listActivity(db, accountScope(accountId), { limit: Math.min(Math.max(limit, 1), 50) });
+  return page.data;
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { accountRouter } from "./routers/account";
+import { activityRouter } from "./routers/activity";
 import { alertsRouter } from "./routers/alerts";
 import { billingRouter } from "./routers/billing";
 import { generationsRouter } from "./routers/generations";
@@ -13,6 +14,7 @@ import { createCallerFactory, createTRPCRouter } from "./trpc";
 // Every dashboard router, mounted at /api/trpc.
 export const appRouter = createTRPCRouter({
   account: accountRouter,
+  activity: activityRouter,
   alerts: alertsRouter,
   billing: billingRouter,
   generations: generationsRouter,

@@ -4,7 +4,7 @@ import { scopeWhere, type AccountScope } from "../accounts/account-scope";
 import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { findApiKey } from "../keys/find-key";
-import { decodeRequestLogCursor, encodeRequestLogCursor } from "./request-log-cursor";
+import { afterPosition, decodePositionCursor, encodePositionCursor } from "../pagination/position-cursor";
 import { toRequestLogEntry, type RequestLogEntry } from "./request-log-entry";
 
 // The request log of an account (or of one of its keys), newest first, filtered by key, status
@@ -45,7 +45,7 @@ export type RequestLogPage = { data: RequestLogEntry[]; next_cursor: string | nu
 export async function listRequestLogs(db: Db, scope: AccountScope, filters: RequestLogFilters = {}): Promise<RequestLogPage> {
   const { keyId, statusClass, endpoint, errorCode, from, to, cursor, limit } = requestLogFilters.parse(filters);
   if (keyId !== undefined) await findApiKey(db, scope, keyId);
-  const after = cursor === undefined ? null : decodeRequestLogCursor(cursor);
+  const after = cursor === undefined ? null : decodePositionCursor(cursor);
 
   const where: Prisma.RequestLogWhereInput = {
     ...scopeWhere(scope),
@@ -53,10 +53,10 @@ export async function listRequestLogs(db: Db, scope: AccountScope, filters: Requ
     statusCode: statusClass ? statusRanges[statusClass] : undefined,
     endpoint,
     errorCode,
-    AND: [{ createdAt: { gte: from, lt: to } }, after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}],
+    AND: [{ createdAt: { gte: from, lt: to } }, afterPosition(after)],
   };
   const rows = await db.requestLog.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit + 1 });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { data: page.map(toRequestLogEntry), next_cursor: rows.length > limit && last ? encodeRequestLogCursor(last) : null, limit };
+  return { data: page.map(toRequestLogEntry), next_cursor: rows.length > limit && last ? encodePositionCursor(last) : null, limit };
 }

@@ -69,7 +69,7 @@ describe("a threshold fires once while the balance stays below it", () => {
 
     const alerts = await alertsOf(accountId);
     expect(alerts).toHaveLength(1);
-    expect(alerts[0]).toMatchObject({ userId: null, title: "Low balance: below 0.500 credits", readAt: null });
+    expect(alerts[0]).toMatchObject({ userId: null, title: "Low balance: below 0.500 credits" });
     expect(alerts[0]!.body).toContain("0.400");
     expect(await thresholdState(accountId)).toEqual([{ amount: "0.500", armed: false, fired: true }]);
 

@@ -84,7 +84,7 @@ describe("alerts router", () => {
 });
 
 describe("notifications router (the bell)", () => {
-  it("lists the low-balance alert for every member, and marking read clears the count", async () => {
+  it("lists the low-balance alert for every member, and marking read clears the reader's count only", async () => {
     const { accountId, owner, member } = await team();
     await reserve(accountId, 700); // 1.000 welcome → 0.300: crosses 0.50
     const seen = await as(member).notifications.list({ accountId });
@@ -98,6 +98,9 @@ describe("notifications router (the bell)", () => {
     expect(await as(stranger.userId).notifications.markRead({ accountId: stranger.accountId, ids: [seen.items[0]!.id] })).toEqual({ marked: 0 });
 
     expect(await as(owner).notifications.markRead({ accountId, ids: [seen.items[0]!.id, "not-a-uuid"] })).toEqual({ marked: 1 });
+    expect((await as(owner).notifications.list({ accountId })).unread).toBe(0);
+    expect((await as(member).notifications.list({ accountId })).unread).toBe(1);
+    expect(await as(member).notifications.markRead({ accountId })).toEqual({ marked: 1 });
     expect((await as(member).notifications.list({ accountId })).unread).toBe(0);
   });
 

@@ -1,16 +1,16 @@
 import { invalidRequest } from "../errors";
 
-// The request log's page cursor: the (createdAt, id) of the last row shown, opaque to clients.
-// Rows are ordered newest first by that pair, so a page never repeats or skips a row, even
-// when new requests are logged between pages.
+// A page cursor for lists ordered newest first by (createdAt, id): the position of the last row
+// shown, opaque to clients. Ordering by the pair means a page never repeats or skips a row, even
+// when rows share a timestamp or new ones arrive between pages.
 
-export type RequestLogPosition = { createdAt: Date; id: string };
+export type ListPosition = { createdAt: Date; id: string };
 
-export function encodeRequestLogCursor(position: RequestLogPosition): string {
+export function encodePositionCursor(position: ListPosition): string {
   return Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id]), "utf8").toString("base64url");
 }
 
-export function decodeRequestLogCursor(cursor: string): RequestLogPosition {
+export function decodePositionCursor(cursor: string): ListPosition {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
     if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" && typeof parsed[1] === "string") {
@@ -21,4 +21,9 @@ export function decodeRequestLogCursor(cursor: string): RequestLogPosition {
     // falls through to the error below
   }
   throw invalidRequest("The cursor is not one this list gave out.", [{ field: "cursor", message: "is not a valid cursor" }]);
+}
+
+/** The Prisma `where` fragment of the rows after a position, newest first. */
+export function afterPosition(position: ListPosition | null) {
+  return position ? { OR: [{ createdAt: { lt: position.createdAt } }, { createdAt: position.createdAt, id: { lt: position.id } }] } : {};
 }

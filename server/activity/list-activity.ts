@@ -1,0 +1,62 @@
+import "server-only";
+import { z } from "zod";
+import { scopeWhere, type AccountScope } from "../accounts/account-scope";
+import type { Db } from "../db";
+import type { Prisma } from "../generated/prisma/client";
+import { ActivityCategory } from "../generated/prisma/enums";
+import { afterPosition, decodePositionCursor, encodePositionCursor } from "../pagination/position-cursor";
+
+// The activity feed (spec §2, activity event) of an account, newest first, filtered by category
+// and time range, paged with a cursor on (createdAt, id). Members may read it. Each event names
+// its actor: the user's name or e-mail when the actor is a user id of a user, else "system".
+
+export const activityCategories = Object.values(ActivityCategory);
+
+export const activityFilters = z
+  .object({
+    category: z.enum(ActivityCategory).optional(),
+    /** Inclusive. */
+    from: z.date().optional(),
+    /** Exclusive. */
+    to: z.date().optional(),
+    cursor: z.string().max(200).optional(),
+    limit: z.int().min(1).max(100).default(50),
+  })
+  .refine((filters) => !filters.from || !filters.to || filters.from < filters.to, { message: "must be after from", path: ["to"] });
+
+export type ActivityFilters = z.input<typeof activityFilters>;
+
+export type ActivityEntry = {
+  id: string;
+  /** As stored: a user id, or "system". */
+  actor: string;
+  /** The user's name or e-mail, or "system" (also for a user id whose user is gone). */
+  actorName: string;
+  category: ActivityCategory;
+  action: string;
+  description: string;
+  createdAt: Date;
+};
+
+export type ActivityPage = { data: ActivityEntry[]; next_cursor: string | null; limit: number };
+
+const activitySelect = { id: true, actor: true, category: true, action: true, description: true, createdAt: true } satisfies Prisma.ActivityEventSelect;
+
+export async function listActivity(db: Db, scope: AccountScope, filters: ActivityFilters = {}): Promise<ActivityPage> {
+  const { category, from, to, cursor, limit } = activityFilters.parse(filters);
+  const after = cursor === undefined ? null : decodePositionCursor(cursor);
+  const where: Prisma.ActivityEventWhereInput = { ...scopeWhere(scope), category, AND: [{ createdAt: { gte: from, lt: to } }, afterPosition(after)] };
+  const rows = await db.activityEvent.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit + 1, select: activitySelect });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const names = await actorNames(db, page);
+  return { data: page.map((row) => ({ ...row, actorName: names.get(row.actor) ?? "system" })), next_cursor: rows.length > limit && last ? encodePositionCursor(last) : null, limit };
+}
+
+/** Name (or e-mail) by user id, for the actors of these events that are users. */
+async function actorNames(db: Db, events: ReadonlyArray<{ actor: string }>): Promise<Map<string, string>> {
+  const userIds = [...new Set(events.map((event) => event.actor).filter((actor) => z.uuid().safeParse(actor).success))];
+  if (userIds.length === 0) return new Map();
+  const users = await db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true } });
+  return new Map(users.map((user) => [user.id, user.name?.trim() || user.email]));
+}
