@@ -58,36 +58,46 @@ export async function approveOrder(tx: Tx, value: string): Promise<ReviewedOrder
   return view(updated);
 }
 
+/**
+ * The order is marked `rejected` first, then refunded: Stripe's `charge.refunded` for this refund
+ * then finds it rejected and only records the time. A refund that failed (the order is rejected
+ * without a refund id) is sent again by running the command again, under the same idempotency key.
+ */
 export async function rejectOrder(value: string): Promise<ReviewedOrder> {
   const id = orderId(value);
-  const order = await db.order.findUnique({ where: { id } });
-  if (!order) throw new ApiError("ERR1006", "Order not found.", { order_id: value });
-  if (order.status === "rejected") return view(order);
-  if (order.status !== "manual_review" || !order.stripePaymentIntentId) throw notReviewable(order);
-  const refund = await stripeClient().refunds.create(
-    { payment_intent: order.stripePaymentIntentId, reason: "requested_by_customer", metadata: { order_id: order.id, account_id: order.accountId } },
-    { idempotencyKey: `darkroom-order-reject-${order.id}` },
-  );
-  return inTransaction(async (tx) => {
-    const locked = await lockOrder(tx, { id });
-    if (!locked || locked.status !== "manual_review") return view(locked ?? order);
-    const updated = await tx.order.update({ where: { id }, data: { status: "rejected", stripeRefundId: refund.id, refundedAt: new Date() } });
+  const found = await db.order.findUnique({ where: { id } });
+  if (!found) throw new ApiError("ERR1006", "Order not found.", { order_id: value });
+  if (found.status === "rejected" && found.stripeRefundId) return view(found);
+  if ((found.status !== "manual_review" && found.status !== "rejected") || !found.stripePaymentIntentId) throw notReviewable(found);
+  const paymentIntent = found.stripePaymentIntentId;
+
+  await inTransaction(async (tx) => {
+    const order = await lockOrder(tx, { id });
+    if (!order || order.status === "rejected") return;
+    if (order.status !== "manual_review") throw notReviewable(order);
+    await tx.order.update({ where: { id }, data: { status: "rejected" } });
     await recordActivity(tx, {
       accountId: order.accountId,
       actor: "system",
       category: "order",
       action: "order.rejected",
-      description: `${orderLabel(order)} rejected by an operator; payment refunded`,
-      metadata: { order_id: order.id, refund_id: refund.id },
+      description: `${orderLabel(order)} rejected by an operator; its payment is refunded`,
+      metadata: { order_id: order.id },
     });
     await notifyPrimaryOwner(tx, {
       accountId: order.accountId,
       kind: "order.rejected",
       title: "Credit pack refunded",
-      lines: [`Your ${orderLabel(order)} was not approved; the payment was refunded to your card.`],
+      lines: [`Your ${orderLabel(order)} was not approved; the payment is refunded to your card.`],
     });
-    return view(updated);
   });
+  const refund = await stripeClient().refunds.create(
+    { payment_intent: paymentIntent, reason: "requested_by_customer", metadata: { order_id: id, account_id: found.accountId } },
+    { idempotencyKey: `darkroom-order-reject-${id}` },
+  );
+  const updated = await db.order.update({ where: { id }, data: { stripeRefundId: refund.id } });
+  if (!updated.refundedAt) return view(await db.order.update({ where: { id }, data: { refundedAt: new Date() } }));
+  return view(updated);
 }
 
 export async function listOrders(scope: AccountScope, filter: { status?: string; take?: number }) {
