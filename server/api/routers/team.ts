@@ -24,7 +24,8 @@ const token = z.string().max(200);
 const role = z.enum(["owner", "member"]);
 
 export const teamRouter = createTRPCRouter({
-  list: memberProcedure.query(({ ctx }) => listTeam(db, ctx.membership.accountId)),
+  /** The team, and who is asking (the page marks "you" and offers "Leave"). */
+  list: memberProcedure.query(async ({ ctx }) => ({ ...(await listTeam(db, ctx.membership.accountId)), viewerId: ctx.userId })),
 
   invite: ownerProcedure
     .input(z.object({ email: z.string().max(320), role }))
