@@ -31,7 +31,7 @@ export function InvitationAnswer({ token, invitation, signedInAs, signInHref }: 
       <dl className="divide-y divide-zinc-100 rounded-md border border-zinc-200">
         <div className="flex items-baseline justify-between gap-4 px-3 py-2">
           <dt className="text-zinc-500">Account</dt>
-          <dd className="truncate font-medium text-zinc-900">{invitation.accountName}</dd>
+          <dd className="min-w-0 text-right font-medium break-words text-zinc-900">{invitation.accountName}</dd>
         </div>
         <div className="flex items-baseline justify-between gap-4 px-3 py-2">
           <dt className="text-zinc-500">Role</dt>
@@ -39,7 +39,7 @@ export function InvitationAnswer({ token, invitation, signedInAs, signInHref }: 
         </div>
         <div className="flex items-baseline justify-between gap-4 px-3 py-2">
           <dt className="text-zinc-500">For</dt>
-          <dd className="truncate font-medium text-zinc-900">{invitation.email}</dd>
+          <dd className="min-w-0 text-right font-medium break-all text-zinc-900">{invitation.email}</dd>
         </div>
       </dl>
 
@@ -75,7 +75,7 @@ export function InvitationAnswer({ token, invitation, signedInAs, signInHref }: 
           </Button>
         )}
       </div>
-      {signedInAs === null ? <p className="text-xs text-zinc-500">New to Darkroom? Signing in with {invitation.email} creates your login; no password needed.</p> : null}
+      {signedInAs === null ? <p className="text-xs text-zinc-500">New to Darkroom? Signing in creates your login; no password needed.</p> : null}
     </div>
   );
 }

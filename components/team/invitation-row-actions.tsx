@@ -36,7 +36,7 @@ export function InvitationRowActions({ accountId, invitation }: { accountId: str
   );
 
   return (
-    <div className="flex items-center justify-end gap-1">
+    <div className="flex items-center justify-end gap-0.5 sm:gap-1">
       <Button
         variant="ghost"
         size="sm"
@@ -45,11 +45,11 @@ export function InvitationRowActions({ accountId, invitation }: { accountId: str
         aria-label={`Resend invitation to ${invitation.email}`}
       >
         {resend.isPending ? null : <RotateCw aria-hidden />}
-        Resend
+        <span className="hidden sm:inline">Resend</span>
       </Button>
       <Button variant="ghost" size="sm" onClick={() => setRevoking(true)} aria-label={`Revoke invitation to ${invitation.email}`} className="text-red-600 hover:bg-red-50 hover:text-red-700">
         <X aria-hidden />
-        Revoke
+        <span className="hidden sm:inline">Revoke</span>
       </Button>
       <ConfirmDialog
         open={revoking}

@@ -11,27 +11,33 @@ const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
 
 export function InvitationsTable({ accountId, invitations, canManage }: { accountId: string; invitations: TeamInvitationRow[]; canManage: boolean }) {
   return (
-    <Table className="min-w-[640px]">
+    <Table className="sm:min-w-[640px]">
       <THead>
         <TR>
           <TH>E-mail</TH>
-          <TH>Role</TH>
-          <TH>Invited by</TH>
-          <TH>Expires</TH>
+          <TH className="hidden sm:table-cell">Role</TH>
+          <TH className="hidden md:table-cell">Invited by</TH>
+          <TH className="hidden sm:table-cell">Expires</TH>
           {canManage && <TH className="text-right">Actions</TH>}
         </TR>
       </THead>
       <TBody>
         {invitations.map((invitation) => (
           <TR key={invitation.invitationId}>
-            <TD className="max-w-64">
-              <span className="block truncate font-medium text-zinc-900">{invitation.email}</span>
+            <TD className="max-w-56 sm:max-w-80">
+              <span className="block truncate font-medium text-zinc-900" title={invitation.email}>
+                {invitation.email}
+              </span>
+              <span className="mt-1 flex items-center gap-2 text-xs text-amber-700 sm:hidden">
+                <RoleBadge role={invitation.role} />
+                {invitation.status === "expired" ? "Expired" : null}
+              </span>
             </TD>
-            <TD>
+            <TD className="hidden sm:table-cell">
               <RoleBadge role={invitation.role} />
             </TD>
-            <TD className="max-w-48 truncate text-xs text-zinc-500">{invitation.invitedBy ?? "—"}</TD>
-            <TD className="text-xs whitespace-nowrap text-zinc-500">
+            <TD className="hidden max-w-64 truncate text-xs text-zinc-500 md:table-cell">{invitation.invitedBy ?? "—"}</TD>
+            <TD className="hidden text-xs whitespace-nowrap text-zinc-500 sm:table-cell">
               {invitation.status === "expired" ? (
                 <Badge tone="amber">Expired</Badge>
               ) : (

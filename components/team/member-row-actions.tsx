@@ -42,14 +42,21 @@ export function MemberRowActions({ accountId, member, viewerIsPrimaryOwner }: { 
   );
 
   return (
-    <div className="flex items-center justify-end gap-1">
+    <div className="flex items-center justify-end gap-0.5 sm:gap-1">
       {viewerIsPrimaryOwner ? (
-        <Button variant="ghost" size="sm" onClick={() => setTransferring(true)} aria-label={`Make ${who} primary owner`} title="Make primary owner">
+        <Button variant="ghost" size="sm" className="px-2 lg:px-3" onClick={() => setTransferring(true)} aria-label={`Make ${who} primary owner`} title="Make primary owner">
           <Crown aria-hidden />
           <span className="hidden lg:inline">Make primary</span>
         </Button>
       ) : null}
-      <Button variant="ghost" size="sm" onClick={() => setRemoving(true)} aria-label={`Remove ${who}`} title="Remove from account" className="text-red-600 hover:bg-red-50 hover:text-red-700">
+      <Button
+        variant="ghost"
+        size="sm"
+        onClick={() => setRemoving(true)}
+        aria-label={`Remove ${who}`}
+        title="Remove from account"
+        className="px-2 text-red-600 hover:bg-red-50 hover:text-red-700 lg:px-3"
+      >
         <UserMinus aria-hidden />
         <span className="hidden lg:inline">Remove</span>
       </Button>

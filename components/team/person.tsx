@@ -9,7 +9,7 @@ export function Person({ name, email, you = false, className }: { name: string |
         {(name ?? email).slice(0, 1)}
       </span>
       <div className="min-w-0">
-        <p className="truncate font-medium text-zinc-900">
+        <p className="truncate font-medium text-zinc-900" title={email}>
           {name ?? email}
           {you ? <span className="ml-1.5 text-xs font-normal text-zinc-500">(you)</span> : null}
         </p>

@@ -33,7 +33,7 @@ export function TeamPage() {
     <div className="space-y-8">
       <PageHeader
         title="Team"
-        description="Everyone with access to this account. Owners manage keys, webhooks and the team; members can view everything. Only the primary owner handles billing and alerts."
+        description="People with access to this account. Owners manage keys, webhooks and the team; members view."
         actions={
           <>
             {isPrimaryOwner ? null : <LeaveAccountButton accountId={accountId} accountName={name} />}
