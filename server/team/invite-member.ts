@@ -4,12 +4,13 @@ import { recordActivity } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { invalidRequest } from "../errors";
 import { newInvitationToken } from "./invitation-token";
+import { notifyInvitee } from "./notify-invitee";
 import { pendingWhere } from "./invitation-status";
 import { sendInvitationEmail } from "./send-invitation-email";
 import { assignableRole, lockTeam } from "./team-records";
 
 // An owner invites an e-mail address as owner or member: a pending invitation for 7 days and an
-// e-mail with its link. An address already in the team, or already invited, is ERR1001. An
+// e-mail with its link (and a notification when the address already has a login). An address already in the team, or already invited, is ERR1001. An
 // expired invitation for the address is superseded by the new one.
 
 export type InviteMemberInput = { accountId: string; email: string; role: string; actor: string };
@@ -30,6 +31,8 @@ export async function inviteMember(tx: Tx, input: InviteMemberInput) {
   const { token, tokenHash, expiresAt } = newInvitationToken(now);
   const invitation = await tx.invitation.create({ data: { accountId: input.accountId, email, role, tokenHash, invitedById: input.actor, expiresAt }, select: { id: true } });
   await sendInvitationEmail(tx, { accountId: input.accountId, email, role, token, expiresAt, invitedById: input.actor });
+  const account = await tx.account.findUniqueOrThrow({ where: { id: input.accountId }, select: { name: true } });
+  await notifyInvitee(tx, { email, accountName: account.name, role });
   await recordActivity(tx, {
     accountId: input.accountId,
     actor: input.actor,

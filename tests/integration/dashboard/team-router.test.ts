@@ -133,9 +133,14 @@ describe("team router: invitations", () => {
   it("accepts once for the invited address: membership with the role, idempotent on a second accept", async () => {
     const { accountId, owner } = await team();
     const email = uniqueEmail("joiner");
+    const joiner = await userWithEmail(email);
     await as(owner).invite({ accountId, email, role: "member" });
     const token = await mailedToken(email);
-    const joiner = await userWithEmail(email);
+    // They already have a login: the invitation is in their own account's bell too, without the link.
+    const notice = await db.notification.findFirstOrThrow({ where: { userId: joiner, kind: "invitation.created" } });
+    expect(notice.accountId).not.toBe(accountId);
+    expect(notice.title).toContain("Invitation to join");
+    expect(JSON.stringify(notice)).not.toContain(token);
 
     expect(await as(joiner).accept({ token })).toEqual({ accountId, changed: true });
     expect(await as(joiner).accept({ token })).toEqual({ accountId, changed: false });
