@@ -112,3 +112,21 @@ test("an owner invites a new address; the invitee signs up, accepts and is then 
   await expect(memberRow(page, invitee)).toHaveCount(0);
   expect(await query('SELECT 1 FROM membership m JOIN "user" u ON u.id = m.user_id WHERE m.account_id = $1 AND u.email = $2', [accountId, invitee])).toEqual([]);
 });
+
+test("a user creates a team account from the account switcher and lands on its team page", async ({ page, saveScreenshot }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const { email, accountId: personal } = await signInThroughMailbox(page, uniqueEmail("team-creator"));
+  await page.getByRole("combobox", { name: "Account" }).selectOption({ label: "+ Create a team account…" });
+  const dialog = page.getByRole("dialog", { name: "Create a team account" });
+  await dialog.getByLabel("Account name").fill("E2E Studio");
+  await saveScreenshot("team-create-account-1440");
+  await dialog.getByRole("button", { name: "Create account" }).click();
+
+  await page.waitForURL(/\/dashboard\/[0-9a-f-]{36}\/team$/);
+  const teamAccountId = new URL(page.url()).pathname.split("/")[2] ?? "";
+  expect(teamAccountId).not.toBe(personal);
+  await expect(page.getByRole("combobox", { name: "Account" })).toHaveValue(teamAccountId);
+  await expect(memberRow(page, email)).toContainText("Primary owner");
+  const [account] = await query<{ name: string; is_personal: boolean; plan: string }>("SELECT name, is_personal, plan::text AS plan FROM account WHERE id = $1", [teamAccountId]);
+  expect(account).toEqual({ name: "E2E Studio", is_personal: false, plan: "free" });
+});
