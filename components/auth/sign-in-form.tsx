@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 
 // Asks Auth.js for a magic link; the e-mail goes through Resend or into the dev mailbox.
 
-export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
+export function SignInForm({ callbackUrl, defaultEmail }: { callbackUrl: string; defaultEmail?: string }) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -56,6 +56,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
           type="email"
           required
           autoComplete="email"
+          defaultValue={defaultEmail}
           autoFocus
           placeholder="you@company.com"
           aria-invalid={error ? true : undefined}

@@ -1,11 +1,11 @@
 "use client";
 
-import { Bell, ChartColumn, CreditCard, History, Images, KeyRound, LayoutDashboard, ScrollText, Webhook } from "lucide-react";
+import { Bell, ChartColumn, CreditCard, History, Images, KeyRound, LayoutDashboard, ScrollText, Users, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui";
 
-// The dashboard's sections. Pages of later issues (keys, team…) join this list.
+// The dashboard's sections. Pages of later issues (settings…) join this list.
 
 const sections = [
   { href: "", label: "Overview", icon: LayoutDashboard },
@@ -13,6 +13,7 @@ const sections = [
   { href: "/usage", label: "Usage", icon: ChartColumn },
   { href: "/keys", label: "API keys", icon: KeyRound },
   { href: "/logs", label: "Logs", icon: ScrollText },
+  { href: "/team", label: "Team", icon: Users },
   { href: "/webhooks", label: "Webhooks", icon: Webhook },
   { href: "/alerts", label: "Alerts", icon: Bell },
   { href: "/activity", label: "Activity", icon: History },

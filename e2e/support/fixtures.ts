@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { test as base, expect, type BrowserContext } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 
 // The `test` every spec imports: fails a test whose pages logged a console error or threw, and
 // saves named full-page screenshots where the team can look at them.
@@ -9,10 +9,11 @@ export type Fixtures = {
   /** Console errors and uncaught page errors seen so far in this test's browser context. */
   browserErrors: string[];
   /**
-   * Saves a full-page PNG of `page` to .data-test/screenshots/<name>.png and returns the path.
+   * Saves a full-page PNG of `page` (or of `target`, a page of another context) to
+   * .data-test/screenshots/<name>.png and returns the path.
    * Not called `screenshot`: that name is Playwright's own option (`use.screenshot`).
    */
-  saveScreenshot: (name: string) => Promise<string>;
+  saveScreenshot: (name: string, target?: Page) => Promise<string>;
 };
 
 function projectRoot(configFile: string | undefined) {
@@ -34,10 +35,10 @@ export const test = base.extend<Fixtures>({
 
   saveScreenshot: async ({ page }, use, testInfo) => {
     const dir = path.join(projectRoot(testInfo.config.configFile), ".data-test", "screenshots");
-    await use(async (name: string) => {
+    await use(async (name: string, target?: Page) => {
       fs.mkdirSync(dir, { recursive: true });
       const file = path.join(dir, `${name}.png`);
-      await page.screenshot({ path: file, fullPage: true });
+      await (target ?? page).screenshot({ path: file, fullPage: true });
       await testInfo.attach(name, { path: file, contentType: "image/png" });
       return file;
     });

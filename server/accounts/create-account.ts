@@ -24,6 +24,8 @@ export type CreateAccountInput = {
   /** Initial operator grant, in millicredits (1 credit = 1000). */
   credits?: Millicredits;
   actor?: ActivityActor;
+  /** A team account (false) or the user's own (true, the default). */
+  isPersonal?: boolean;
 };
 
 export type CreatedAccount = { account_id: string; user_id: string };
@@ -62,7 +64,7 @@ export async function createAccount(tx: Tx, input: CreateAccountInput): Promise<
   if (!user) throw new Error(`user ${email} vanished inside the transaction`);
 
   const account = await tx.account.create({
-    data: { name, email, plan: plan as Plan, region: region as RegionName, isPersonal: true },
+    data: { name, email, plan: plan as Plan, region: region as RegionName, isPersonal: input.isPersonal ?? true },
     select: { id: true },
   });
   await tx.membership.create({ data: { accountId: account.id, userId: user.id, role: "primary_owner" } });

@@ -7,6 +7,7 @@ import { generationsRouter } from "./routers/generations";
 import { keysRouter } from "./routers/keys";
 import { notificationsRouter } from "./routers/notifications";
 import { requestLogsRouter } from "./routers/request-logs";
+import { teamRouter } from "./routers/team";
 import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
@@ -21,6 +22,7 @@ export const appRouter = createTRPCRouter({
   keys: keysRouter,
   notifications: notificationsRouter,
   requestLogs: requestLogsRouter,
+  team: teamRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,
 });

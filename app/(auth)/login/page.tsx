@@ -33,7 +33,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           {error}
         </p>
       ) : null}
-      <SignInForm callbackUrl={callbackUrl} />
+      <SignInForm callbackUrl={callbackUrl} defaultEmail={params.email} />
       {devMailboxEnabled() ? (
         <p className="mt-6 border-t border-zinc-100 pt-4 text-xs text-zinc-500">
           E-mail delivery is not configured here, so links land in the{" "}

@@ -1,0 +1,81 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { signOut } from "next-auth/react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { roleLabels } from "@/components/dashboard/account-context";
+import { errorMessage, useTRPC } from "@/components/trpc/react";
+import { Button, buttonClassName } from "@/components/ui";
+import type { InvitationView } from "./team-types";
+
+// Accept or decline a pending invitation. Accepting needs the invited address signed in: others
+// are sent through sign-in (back here afterwards), or told they are signed in as someone else.
+
+export function InvitationAnswer({ token, invitation, signedInAs, signInHref }: { token: string; invitation: InvitationView; signedInAs: string | null; signInHref: string }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const [declined, setDeclined] = useState(false);
+  const accept = useMutation(trpc.team.accept.mutationOptions({ onSuccess: (result) => router.push(`/dashboard/${result.accountId}`) }));
+  const decline = useMutation(trpc.team.decline.mutationOptions({ onSuccess: () => setDeclined(true) }));
+  const wrongUser = signedInAs !== null && signedInAs !== invitation.email;
+  const error = accept.error ?? decline.error;
+
+  if (declined) {
+    return <p className="text-sm text-zinc-600">You declined the invitation to {invitation.accountName}. Nothing else to do; an owner can invite you again later.</p>;
+  }
+
+  return (
+    <div className="space-y-5 text-sm">
+      <dl className="divide-y divide-zinc-100 rounded-md border border-zinc-200">
+        <div className="flex items-baseline justify-between gap-4 px-3 py-2">
+          <dt className="text-zinc-500">Account</dt>
+          <dd className="min-w-0 text-right font-medium break-words text-zinc-900">{invitation.accountName}</dd>
+        </div>
+        <div className="flex items-baseline justify-between gap-4 px-3 py-2">
+          <dt className="text-zinc-500">Role</dt>
+          <dd className="font-medium text-zinc-900">{roleLabels[invitation.role]}</dd>
+        </div>
+        <div className="flex items-baseline justify-between gap-4 px-3 py-2">
+          <dt className="text-zinc-500">For</dt>
+          <dd className="min-w-0 text-right font-medium break-all text-zinc-900">{invitation.email}</dd>
+        </div>
+      </dl>
+
+      {wrongUser ? (
+        <div role="status" className="space-y-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900">
+          <p>
+            You are signed in as <strong className="font-medium">{signedInAs}</strong>. This invitation is for <strong className="font-medium">{invitation.email}</strong>: sign in with that address to
+            accept it.
+          </p>
+          <button type="button" className="font-medium underline underline-offset-2" onClick={() => void signOut({ redirectTo: signInHref })}>
+            Sign out and sign in as {invitation.email}
+          </button>
+        </div>
+      ) : null}
+
+      {error ? (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-red-700">
+          {errorMessage(error)}
+        </p>
+      ) : null}
+
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="secondary" loading={decline.isPending} disabled={accept.isPending || accept.isSuccess} onClick={() => decline.mutate({ token })}>
+          Decline
+        </Button>
+        {signedInAs === null ? (
+          <Link href={signInHref} className={buttonClassName("primary", "md")}>
+            Sign in to accept
+          </Link>
+        ) : (
+          <Button loading={accept.isPending || accept.isSuccess} disabled={decline.isPending} onClick={() => accept.mutate({ token })}>
+            Accept invitation
+          </Button>
+        )}
+      </div>
+      {signedInAs === null ? <p className="text-xs text-zinc-500">New to Darkroom? Signing in creates your login; no password needed.</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import "server-only";
+import { recordActivity } from "../activity/record-activity";
+import type { Tx } from "../db";
+import { invalidRequest } from "../errors";
+import { findTeamMember, lockTeam } from "./team-records";
+
+// Owners remove a member or owner; a member or owner leaves on their own. Nobody removes the
+// primary owner, and the primary owner cannot leave: they transfer primary ownership first.
+
+export async function removeMember(tx: Tx, input: { accountId: string; userId: string; actor: string }) {
+  await lockTeam(tx, input.accountId);
+  const member = await findTeamMember(tx, input.accountId, input.userId);
+  if (member.role === "primary_owner") throw invalidRequest("The primary owner cannot be removed.");
+  await tx.membership.delete({ where: { id: member.id } });
+  await recordActivity(tx, {
+    accountId: input.accountId,
+    actor: input.actor,
+    category: "membership",
+    action: "membership.removed",
+    description: `${member.email} removed from the account`,
+    metadata: { user_id: member.userId, role: member.role },
+  });
+  return { userId: member.userId };
+}
+
+export async function leaveAccount(tx: Tx, input: { accountId: string; userId: string }) {
+  await lockTeam(tx, input.accountId);
+  const member = await findTeamMember(tx, input.accountId, input.userId);
+  if (member.role === "primary_owner") throw invalidRequest("The primary owner cannot leave the account. Transfer primary ownership to another member first.");
+  await tx.membership.delete({ where: { id: member.id } });
+  await recordActivity(tx, {
+    accountId: input.accountId,
+    actor: member.userId,
+    category: "membership",
+    action: "membership.left",
+    description: `${member.email} left the account`,
+    metadata: { user_id: member.userId, role: member.role },
+  });
+  return { userId: member.userId };
+}
