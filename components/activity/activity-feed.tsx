@@ -1,11 +1,11 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { ChevronLeft, ChevronRight, History } from "lucide-react";
+import { History } from "lucide-react";
 import { useState } from "react";
 import { timeRanges } from "@/components/request-logs/request-log-filters";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardHeader, cn, EmptyState, Skeleton } from "@/components/ui";
+import { Button, Card, CardHeader, cn, CursorPager, type CursorStack, EmptyState, Skeleton } from "@/components/ui";
 import { ActivityFilters, type ActivityFilterValues } from "./activity-filters";
 import { ActivityList } from "./activity-list";
 import { ACTIVITY_PAGE_SIZE } from "./page-size";
@@ -18,7 +18,7 @@ export function ActivityFeed({ accountId }: { accountId: string }) {
   const [filters, setFilters] = useState<ActivityFilterValues>({ range: "any" });
   // Fixed when the range is chosen, so the query (and its cache key) stays put while paging.
   const [from, setFrom] = useState<Date | undefined>(undefined);
-  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const [cursors, setCursors] = useState<CursorStack>([undefined]);
   const cursor = cursors.at(-1);
 
   const feed = useQuery({ ...trpc.activity.list.queryOptions({ accountId, category: filters.category, from, cursor, limit: ACTIVITY_PAGE_SIZE }), placeholderData: keepPreviousData });
@@ -64,26 +64,15 @@ export function ActivityFeed({ accountId }: { accountId: string }) {
       ) : (
         <div className={cn("transition-opacity", feed.isPlaceholderData && "opacity-60")}>
           <ActivityList events={feed.data.data} />
-          <nav aria-label="Activity pages" className="flex items-center justify-between gap-4 border-t border-zinc-200 px-5 py-3">
-            <p className="text-xs text-zinc-500 tabular-nums">
-              Page {cursors.length} · {feed.data.data.length} {feed.data.data.length === 1 ? "event" : "events"}
-            </p>
-            <div className="flex items-center gap-2">
-              <Button variant="secondary" size="sm" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-                <ChevronLeft aria-hidden />
-                Newer
-              </Button>
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={!feed.data.next_cursor || feed.isPlaceholderData}
-                onClick={() => feed.data.next_cursor && setCursors([...cursors, feed.data.next_cursor])}
-              >
-                Older
-                <ChevronRight aria-hidden />
-              </Button>
-            </div>
-          </nav>
+          <CursorPager
+            label="Activity pages"
+            cursors={cursors}
+            onChange={setCursors}
+            nextCursor={feed.data.next_cursor}
+            shown={feed.data.data.length}
+            noun={["event", "events"]}
+            busy={feed.isPlaceholderData}
+          />
         </div>
       )}
     </Card>

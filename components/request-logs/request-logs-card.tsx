@@ -1,10 +1,10 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { ChevronLeft, ChevronRight, ScrollText } from "lucide-react";
+import { ScrollText } from "lucide-react";
 import { useState } from "react";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardHeader, cn, EmptyState, SkeletonRows, Table, TBody } from "@/components/ui";
+import { Button, Card, CardHeader, cn, CursorPager, type CursorStack, EmptyState, SkeletonRows, Table, TBody } from "@/components/ui";
 import { RequestLogFilters, timeRanges, type RequestLogFilterValues } from "./request-log-filters";
 import { RequestLogsTable } from "./request-logs-table";
 
@@ -20,7 +20,7 @@ export function RequestLogsCard({ accountId, keyId, description = "Every request
   const [filters, setFilters] = useState<RequestLogFilterValues>({ range: "any" });
   // Fixed when the range is chosen, so the query (and its cache key) stays put while paging.
   const [from, setFrom] = useState<Date | undefined>(undefined);
-  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const [cursors, setCursors] = useState<CursorStack>([undefined]);
   const cursor = cursors.at(-1);
 
   const logs = useQuery({
@@ -74,26 +74,15 @@ export function RequestLogsCard({ accountId, keyId, description = "Every request
       ) : (
         <div className={cn("transition-opacity", logs.isPlaceholderData && "opacity-60")}>
           <RequestLogsTable entries={logs.data.data} showKey={keyId === undefined} />
-          <nav aria-label="Request log pages" className="flex items-center justify-between gap-4 border-t border-zinc-200 px-5 py-3">
-            <p className="text-xs text-zinc-500 tabular-nums">
-              Page {cursors.length} · {logs.data.data.length} {logs.data.data.length === 1 ? "request" : "requests"}
-            </p>
-            <div className="flex items-center gap-2">
-              <Button variant="secondary" size="sm" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-                <ChevronLeft aria-hidden />
-                Newer
-              </Button>
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={!logs.data.next_cursor || logs.isPlaceholderData}
-                onClick={() => logs.data.next_cursor && setCursors([...cursors, logs.data.next_cursor])}
-              >
-                Older
-                <ChevronRight aria-hidden />
-              </Button>
-            </div>
-          </nav>
+          <CursorPager
+            label="Request log pages"
+            cursors={cursors}
+            onChange={setCursors}
+            nextCursor={logs.data.next_cursor}
+            shown={logs.data.data.length}
+            noun={["request", "requests"]}
+            busy={logs.isPlaceholderData}
+          />
         </div>
       )}
     </Card>

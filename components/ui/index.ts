@@ -18,3 +18,4 @@ export * from "./stat";
 export * from "./format-relative";
 export * from "./relative-time";
 export * from "./toaster";
+export * from "./cursor-pager";
