@@ -29,5 +29,5 @@ export default defineConfig([
     },
   },
   prettier,
-  globalIgnores(["server/generated/**", ".next/**", ".data/**", ".data-*/**", "node_modules/**", "bench/results/**", "playwright-report/**", "test-results/**", "next-env.d.ts"]),
+  globalIgnores(["server/generated/**", ".next/**", ".build/**", ".data/**", ".data-*/**", "node_modules/**", "bench/results/**", "playwright-report/**", "test-results/**", "next-env.d.ts"]),
 ]);

@@ -119,6 +119,10 @@ test("the primary owner creates, uses, rotates, revokes and deletes a key, and f
   const deleteDialog = page.getByRole("dialog", { name: "Delete this key?" });
   await expect(deleteDialog.getByRole("button", { name: "Delete key" })).toBeDisabled();
   await deleteDialog.getByLabel("Type the key's name to confirm").fill("e2e backend");
+  await saveScreenshot("key-delete-dialog-1440");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await saveScreenshot("key-delete-dialog-390");
+  await page.setViewportSize({ width: 1440, height: 900 });
   await deleteDialog.getByRole("button", { name: "Delete key" }).click();
   await page.waitForURL(/\/keys$/);
   await expect(page.getByRole("row").filter({ hasText: "e2e backend" })).toHaveCount(1);

@@ -4,6 +4,7 @@ import { bootRuntime } from "../server/runtime/boot";
 import { ensureBuild } from "../server/runtime/build";
 import { startHttpServer } from "../server/runtime/http-server";
 import { log } from "../server/runtime/log";
+import { runShutdownHooks } from "../server/runtime/shutdown";
 import { seedDemo } from "../prisma/seed";
 
 // `npm start`: database (embedded unless DATABASE_URL), migrations, demo seed, build if the
@@ -44,6 +45,8 @@ async function main() {
     stopping = true;
     log.info("shutting down", { signal });
     await server.close();
+    // Buffered request logs are written and the key-change listener closed before the database goes.
+    await runShutdownHooks();
     await database.stop();
     process.exit(0);
   };

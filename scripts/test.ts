@@ -50,9 +50,41 @@ type Counts = { passed: number; failed: number; skipped: number; flaky: number; 
 // A stage that left no report crashed or was killed: it counts as one failure, never as green.
 const noReport: Counts = { passed: 0, failed: 1, skipped: 0, flaky: 0, note: "no report: the run did not complete" };
 
+type VitestReport = {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  testResults?: { name: string; message?: string; assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[] }[];
+};
+
+/**
+ * One line per failed vitest test (file, name, first line of its error), printed again beside the
+ * closing counts: CI keeps only the tail of a long run, and a count without a name cannot be chased.
+ */
+function vitestFailures(reportPath: string): string[] {
+  if (!fs.existsSync(reportPath)) return [];
+  const report = JSON.parse(fs.readFileSync(reportPath, "utf8")) as VitestReport;
+  const firstLine = (text: string | undefined) =>
+    (text ?? "")
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim()
+      .slice(0, 300) ?? "";
+  const lines: string[] = [];
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(root, file.name);
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+    for (const test of failed) lines.push(`  failed: ${where} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    // A file that failed outside any test (an import error, a failing hook) has no failed test to name.
+    if (failed.length === 0 && file.message) lines.push(`  failed: ${where}: ${firstLine(file.message)}`);
+  }
+  return lines;
+}
+
 function vitestCounts(reportPath: string): Counts {
   if (!fs.existsSync(reportPath)) return noReport;
-  const report = JSON.parse(fs.readFileSync(reportPath, "utf8")) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+  const report = JSON.parse(fs.readFileSync(reportPath, "utf8")) as VitestReport;
   return { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests, flaky: 0 };
 }
 
@@ -110,6 +142,7 @@ async function main() {
   const started = Date.now();
   const filters = process.argv.slice(2);
   const summary: string[] = [];
+  const failures: string[] = [];
   // Before the database and the build: a lint failure shows in seconds, and the suites still run.
   const skipLint = lintSkipReason(filters);
   const linted: Counts = skipLint ? { passed: 0, failed: 0, skipped: 0, flaky: 0 } : await lint();
@@ -120,7 +153,8 @@ async function main() {
   let status = 1;
   let e2eSeconds: number | null = null;
   try {
-    const databaseUrl = await recreateDatabase(cluster.url, "darkroom_test");
+    // TEST_DATABASE_NAME: for two checkouts sharing one PostgreSQL (each recreates its own).
+    const databaseUrl = await recreateDatabase(cluster.url, process.env.TEST_DATABASE_NAME ?? "darkroom_test");
     await applyMigrations(databaseUrl);
     ensureBuild();
 
@@ -128,6 +162,9 @@ async function main() {
     const appDataDir = path.join(testDataDir, "app");
     fs.rmSync(appDataDir, { recursive: true, force: true });
     const baseUrl = `http://127.0.0.1:${port}`;
+    // The DNS server the custom-hostname suite starts (tests/http/custom-hostname.test.ts) binds this
+    // UDP port; the app checks CNAMEs there. A free TCP port is, on loopback, a free UDP port in practice.
+    const dnsPort = await freePort();
     // A Replicate that follows the published protocol, so the webhook-and-poll path of the
     // generation run is exercised end to end (it POSTs signed webhooks back to the app).
     const replicate = await startReplicateFake();
@@ -154,11 +191,16 @@ async function main() {
       TRUSTED_PROXIES: "127.0.0.1,::1",
       REGION: "us",
       REGION_HOSTS: `eu.localhost:${port}=eu,jp.localhost:${port}=jp`,
+      DNS_SERVERS: `127.0.0.1:${dnsPort}`,
+      CUSTOM_HOSTNAME_TARGET: "cname.darkroom-test.net",
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
       NODE_ENV: "test",
       LOCAL_PROVIDER_PROMPT_FAULTS: "1",
       // Webhook receivers in the suites listen on 127.0.0.1 (refused in production).
       WEBHOOK_ALLOW_LOOPBACK: "1",
+      // The suites write rows with old timestamps on purpose; the hourly retention pass would delete
+      // them under a running test. Retention is tested through explicit, account-scoped runs.
+      RETENTION_PAUSED: "1",
       // One sealing key for the app and the suites, which write and read the same sealed rows.
       ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? randomBytes(32).toString("hex"),
       // Every /v1 success body is checked against its operation's response schema.
@@ -166,14 +208,26 @@ async function main() {
       NEXT_TELEMETRY_DISABLED: "1",
       DARKROOM_EXIT_WITH_PARENT: "1",
     };
-    server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "inherit", "inherit"], detached: true });
+    server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    // The app's output is shown as before and kept in a file, which the isolation drill scans for
+    // secrets and raw addresses (tests/reliability/r5-isolation.test.ts).
+    const appLog = path.join(testDataDir, "app-server.log");
+    fs.mkdirSync(testDataDir, { recursive: true });
+    const appLogFile = fs.createWriteStream(appLog);
+    const tee = (to: NodeJS.WriteStream) => (chunk: Buffer) => {
+      to.write(chunk);
+      appLogFile.write(chunk);
+    };
+    server.stdout?.on("data", tee(process.stdout));
+    server.stderr?.on("data", tee(process.stderr));
     await waitForServer(baseUrl, server);
 
-    const testEnv = { ...env, TEST_BASE_URL: baseUrl };
+    const testEnv = { ...env, TEST_BASE_URL: baseUrl, APP_SERVER_LOG: appLog };
     const report = path.join(testDataDir, "vitest-report.json");
     fs.rmSync(report, { force: true });
     const vitestStatus = await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters], testEnv);
     const vitest = vitestCounts(report);
+    failures.push(...vitestFailures(report));
     let total: Counts = { ...sum(linted, vitest), note: vitest.note };
     status = vitestStatus === 0 && linted.failed > 0 ? 1 : vitestStatus;
 
@@ -208,6 +262,7 @@ async function main() {
     await cluster.stop();
   }
   console.log(`npm test finished in ${Math.round((Date.now() - started) / 1000)} s${e2eSeconds === null ? "" : ` (e2e ${e2eSeconds} s)`}`);
+  for (const line of failures) console.log(line);
   for (const line of summary) console.log(line);
   process.exit(status);
 }

@@ -1,15 +1,42 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client";
 import { env } from "./env";
 
-// One Prisma client per process (kept on globalThis so Next's dev reloads reuse it).
+// One connection pool and one Prisma client per process (kept on globalThis so Next's dev reloads
+// and the server's two module graphs, Next's bundle and the boot script's, reuse them). The few
+// statements every /v1 request runs (rate limit, request-log batches, key lookups) go straight to
+// the pool: Prisma's per-query work costs more CPU than the statement itself there.
 
-const globalForDb = globalThis as unknown as { darkroomDb?: PrismaClient };
+const globalForDb = globalThis as unknown as { darkroomDb?: PrismaClient; darkroomPool?: pg.Pool };
 
-function createClient() {
+const POOL_SIZE = 20;
+
+/**
+ * A burst of /v1 traffic can hold every connection for a moment (the R1 drill's 4,000 creates
+ * did): a transaction then waits its turn for up to 10 s rather than Prisma's 2 s, after which
+ * background work (cron ticks, event dispatch, steps) failed with "Unable to start a transaction
+ * in the given time". A transaction may run 20 s (Prisma: 5 s) on a machine that busy.
+ */
+export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
+
+function createPool() {
   const url = env().DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: boot code must start the embedded database first");
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 20 }) });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+  // An idle client whose connection drops must not crash the process; the pool replaces it.
+  pool.on("error", () => {});
+  return pool;
+}
+
+/** The process's PostgreSQL pool, shared with Prisma. */
+export function sqlPool(): pg.Pool {
+  globalForDb.darkroomPool ??= createPool();
+  return globalForDb.darkroomPool;
+}
+
+function createClient() {
+  return new PrismaClient({ adapter: new PrismaPg(sqlPool()), transactionOptions: TRANSACTION_OPTIONS });
 }
 
 export const db: PrismaClient = new Proxy({} as PrismaClient, {
@@ -23,6 +50,9 @@ export const db: PrismaClient = new Proxy({} as PrismaClient, {
 export async function disconnectDb() {
   await globalForDb.darkroomDb?.$disconnect();
   globalForDb.darkroomDb = undefined;
+  const pool = globalForDb.darkroomPool;
+  globalForDb.darkroomPool = undefined;
+  await pool?.end();
 }
 
 /** The client handed to functions that must run inside a caller's transaction. */

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import { localProviderFaultsEnvSchema } from "./providers/local/fault-config";
 
@@ -7,6 +8,25 @@ import { localProviderFaultsEnvSchema } from "./providers/local/fault-config";
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
 const flag = z.preprocess(emptyAsUndefined, z.enum(["0", "1", "true", "false"]).optional()).transform((v) => v === "1" || v === "true");
+
+/** "1.1.1.1", "127.0.0.1:5353", "[::1]:53", comma-separated: what node:dns Resolver#setServers takes. */
+const dnsServersSchema = z
+  .string()
+  .transform((value) =>
+    value
+      .split(",")
+      .map((server) => server.trim())
+      .filter(Boolean),
+  )
+  .refine((servers) => servers.length > 0 && servers.every(isDnsServer), { message: "must be a comma list of ip[:port] (IPv6 as [ip]:port)" });
+
+function isDnsServer(server: string): boolean {
+  if (isIP(server) !== 0) return true;
+  const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(server);
+  const ip = match?.[1] ?? match?.[2];
+  const port = Number(match?.[3]);
+  return ip !== undefined && isIP(ip) !== 0 && port >= 1 && port <= 65535;
+}
 
 export const regions = ["us", "eu", "jp"] as const;
 export type RegionName = (typeof regions)[number];
@@ -24,6 +44,12 @@ const envSchema = z.object({
   REGION: z.preprocess(emptyAsUndefined, z.enum(regions).default("us")),
   /** "api.eu.example.com=eu,api.jp.example.com=jp": request host → region. */
   REGION_HOSTS: optionalString,
+  /** Custom hostnames: the name their CNAME must point at; unset, APP_URL's host. */
+  CUSTOM_HOSTNAME_TARGET: optionalString,
+  /** Custom hostnames: "ip[:port],..." of the DNS servers their CNAME is checked with; unset, the system's resolvers. */
+  DNS_SERVERS: z.preprocess(emptyAsUndefined, dnsServersSchema.optional()),
+  /** Share (0 to 1) of `fastest` generations tried on the second-ranked provider first; 0 turns exploration off. Unset: ROUTING_EXPLORATION_SHARE in server/routing/explore-providers.ts. */
+  ROUTING_EXPLORATION_SHARE: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(1).optional()),
   /** Comma list of IPs or CIDRs whose X-Forwarded-For is believed. */
   TRUSTED_PROXIES: optionalString,
   /** 32 bytes (64 hex digits or base64) sealing secrets at rest (webhook signing secrets); generated into DATA_DIR when unset outside production. */
@@ -32,8 +58,12 @@ const envSchema = z.object({
   ENCRYPTION_KEYS_PREVIOUS: optionalString,
   /** Secret for signed file URLs and session cookies; generated into DATA_DIR when unset. */
   AUTH_SECRET: optionalString,
+  /** How long a request-log row may wait in memory before its batch is written (also the most a crash can lose); keep it at most 100 in production. */
+  REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(1).max(60_000).default(50),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error", "silent"]).default("info")),
   WEBHOOK_ALLOW_LOOPBACK: flag,
+  /** Holds the hourly retention pass (a legal hold; `npm test`, whose suites write old rows on purpose); `retention:run` still runs. */
+  RETENTION_PAUSED: flag,
   /** Checks every /v1 success body against its operation's response schema (`npm test` sets it); a mismatch is ERR5000 and a log line. */
   RESPONSE_VALIDATION: flag,
   /** Tests and demos: prompts like "[local:fail]" steer the built-in providers' faults. */

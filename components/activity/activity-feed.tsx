@@ -3,9 +3,8 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { History } from "lucide-react";
 import { useState } from "react";
-import { timeRanges } from "@/components/request-logs/request-log-filters";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardHeader, cn, CursorPager, type CursorStack, EmptyState, Skeleton } from "@/components/ui";
+import { Button, Card, CardHeader, cn, CursorPager, type CursorStack, EmptyState, Skeleton, timeRangeStart } from "@/components/ui";
 import { ActivityFilters, type ActivityFilterValues } from "./activity-filters";
 import { ActivityList } from "./activity-list";
 import { ACTIVITY_PAGE_SIZE } from "./page-size";
@@ -24,10 +23,7 @@ export function ActivityFeed({ accountId }: { accountId: string }) {
   const feed = useQuery({ ...trpc.activity.list.queryOptions({ accountId, category: filters.category, from, cursor, limit: ACTIVITY_PAGE_SIZE }), placeholderData: keepPreviousData });
 
   function changeFilters(next: ActivityFilterValues) {
-    if (next.range !== filters.range) {
-      const ms = timeRanges[next.range].ms;
-      setFrom(ms === null ? undefined : new Date(Date.now() - ms));
-    }
+    if (next.range !== filters.range) setFrom(timeRangeStart(next.range));
     setFilters(next);
     setCursors([undefined]);
   }

@@ -1,8 +1,7 @@
 "use client";
 
-import { Field } from "@/components/ui";
+import { Field, TimeRangeField, type TimeRange } from "@/components/ui";
 import { Select } from "@/components/ui/select";
-import { timeRanges, type TimeRange } from "@/components/request-logs/request-log-filters";
 import { activityCategoryList, activityCategoryStyles, type ActivityCategory } from "./activity-categories";
 
 // The feed's filters: one category (or all) and a time range. Every change starts again from the newest page.
@@ -23,15 +22,7 @@ export function ActivityFilters({ values, onChange }: { values: ActivityFilterVa
           ))}
         </Select>
       </Field>
-      <Field label="Time" className="sm:w-44">
-        <Select value={values.range} onChange={(event) => set({ range: event.target.value as TimeRange })}>
-          {Object.entries(timeRanges).map(([value, range]) => (
-            <option key={value} value={value}>
-              {range.label}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <TimeRangeField className="sm:w-44" value={values.range} onChange={(range) => set({ range })} />
     </div>
   );
 }

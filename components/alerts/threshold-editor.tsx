@@ -48,9 +48,9 @@ export function ThresholdEditor({ accountId, initial, max }: { accountId: string
     >
       <ul className="space-y-2">
         {rows.map((row, index) => (
-          <li key={row.key} className="flex items-center gap-2">
-            <span className="w-14 text-sm text-zinc-500">Below</span>
-            <div className="relative w-40">
+          <li key={row.key} className="flex flex-wrap items-center gap-x-2 gap-y-1">
+            <span className="w-12 shrink-0 text-sm text-zinc-500 sm:w-14">Below</span>
+            <div className="relative w-32 sm:w-40">
               <Input
                 aria-label={`Threshold ${index + 1}`}
                 inputMode="decimal"
@@ -74,7 +74,7 @@ export function ThresholdEditor({ accountId, initial, max }: { accountId: string
           {error.message}
         </p>
       ) : null}
-      <div className="flex items-center justify-between border-t border-zinc-100 pt-4">
+      <div className="flex flex-wrap items-center justify-between gap-3 border-t border-zinc-100 pt-4">
         <Button
           variant="secondary"
           size="sm"

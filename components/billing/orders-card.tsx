@@ -4,8 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Receipt } from "lucide-react";
 import { useState } from "react";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Card, CardHeader, cn, EmptyState, SkeletonRows, Table, TBody } from "@/components/ui";
-import { Pagination } from "@/components/webhooks/pagination";
+import { Card, CardHeader, cn, EmptyState, Pagination, SkeletonRows, Table, TBody } from "@/components/ui";
 import { ORDERS_PAGE_SIZE } from "./page-sizes";
 import { OrdersTable } from "./orders-table";
 

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { MemberRole } from "@/server/generated/prisma/enums";
 import { roleLabels } from "./account-context";
+import { AccountAvatar } from "./account-avatar";
 import { CreateTeamAccountDialog } from "./create-team-account-dialog";
 
 // Switches between the accounts the user belongs to; a native select, so it works with a keyboard.
@@ -12,7 +13,7 @@ import { CreateTeamAccountDialog } from "./create-team-account-dialog";
 
 const CREATE_TEAM = "create-team-account";
 
-export type AccountChoice = { accountId: string; name: string; plan: string; role: MemberRole };
+export type AccountChoice = { accountId: string; name: string; pictureUrl: string | null; plan: string; role: MemberRole };
 
 export function AccountSwitcher({ accounts, current }: { accounts: AccountChoice[]; current: string }) {
   const router = useRouter();
@@ -23,9 +24,7 @@ export function AccountSwitcher({ accounts, current }: { accounts: AccountChoice
       <label className="relative block">
         <span className="sr-only">Account</span>
         <div className="pointer-events-none flex items-center gap-2.5 rounded-md border border-zinc-200 bg-white px-2.5 py-2 shadow-xs">
-          <span className="flex size-7 shrink-0 items-center justify-center rounded-md bg-gradient-to-br from-zinc-700 to-zinc-900 text-xs font-semibold text-white">
-            {(selected?.name ?? "?").slice(0, 1).toUpperCase()}
-          </span>
+          <AccountAvatar name={selected?.name ?? "?"} pictureUrl={selected?.pictureUrl ?? null} className="size-7 rounded-md text-xs" />
           <span className="min-w-0 flex-1">
             <span className="block truncate text-sm font-medium text-zinc-900">{selected?.name ?? "Account"}</span>
             <span className="block truncate text-xs text-zinc-500 capitalize">{selected ? `${selected.plan} · ${roleLabels[selected.role]}` : ""}</span>

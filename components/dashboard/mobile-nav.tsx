@@ -1,19 +1,22 @@
 "use client";
 
-import { Menu, X } from "lucide-react";
+import { LifeBuoy, Menu, X } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { AccountSwitcher } from "./account-switcher";
+import { ReportProblemDialog } from "./report-problem-dialog";
 import { SidebarNav } from "./sidebar-nav";
 
 // The dashboard's navigation on phones: a Menu button in the header opens a panel with the account
-// switcher and every section (the sidebar is hidden below md). It closes on navigation and Escape.
+// switcher, every section (the sidebar is hidden below md) and "Report a problem". It closes on
+// navigation and Escape.
 
 type Accounts = Parameters<typeof AccountSwitcher>[0]["accounts"];
 
 export function MobileNav({ accounts, accountId }: { accounts: Accounts; accountId: string }) {
   const [open, setOpen] = useState(false);
+  const [reporting, setReporting] = useState(false);
   const pathname = usePathname();
   const panelId = useId();
   const [shownFor, setShownFor] = useState(pathname);
@@ -52,8 +55,20 @@ export function MobileNav({ accounts, accountId }: { accounts: Accounts; account
           <div className="mt-4">
             <SidebarNav accountId={accountId} />
           </div>
+          <button
+            type="button"
+            onClick={() => {
+              setOpen(false);
+              setReporting(true);
+            }}
+            className="mt-4 flex w-full items-center gap-2 border-t border-zinc-100 px-2 pt-4 text-sm font-medium text-zinc-600 hover:text-zinc-900"
+          >
+            <LifeBuoy className="size-4" aria-hidden />
+            Report a problem
+          </button>
         </div>
       ) : null}
+      <ReportProblemDialog accountId={accountId} open={reporting} onOpenChange={setReporting} />
     </div>
   );
 }

@@ -1,11 +1,11 @@
 "use client";
 
-import { Bell, ChartColumn, CreditCard, History, Images, KeyRound, LayoutDashboard, ScrollText, Users, Webhook } from "lucide-react";
+import { Bell, ChartColumn, CreditCard, Globe, History, Images, KeyRound, LayoutDashboard, ScrollText, Settings, Users, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui";
 
-// The dashboard's sections. Pages of later issues (settings…) join this list.
+// The dashboard's sections, Settings last.
 
 const sections = [
   { href: "", label: "Overview", icon: LayoutDashboard },
@@ -15,9 +15,11 @@ const sections = [
   { href: "/logs", label: "Logs", icon: ScrollText },
   { href: "/team", label: "Team", icon: Users },
   { href: "/webhooks", label: "Webhooks", icon: Webhook },
+  { href: "/domain", label: "Custom domain", icon: Globe },
   { href: "/alerts", label: "Alerts", icon: Bell },
   { href: "/activity", label: "Activity", icon: History },
   { href: "/billing", label: "Billing", icon: CreditCard },
+  { href: "/settings", label: "Settings", icon: Settings },
 ] as const;
 
 export function SidebarNav({ accountId, orientation = "vertical" }: { accountId: string; orientation?: "vertical" | "horizontal" }) {

@@ -19,6 +19,7 @@ export function GenerationFactsCard({ detail }: { detail: GenerationDetailData }
     { label: "Outputs", value: record.generation_output_number },
     ...(detail.media_kind === "video" ? [{ label: "Duration", value: record.generation_duration ? `${record.generation_duration} s` : null }] : []),
     { label: "Provider order", value: order.length ? order.join(" → ") : null, mono: true },
+    ...(detail.routing_exploration ? [{ label: "Routing", value: "Exploration: the second-ranked provider went first" }] : []),
     { label: "Provider used", value: record.generation_provider_used, mono: true },
     { label: "Prediction id", value: record.generation_prediction_id, mono: true },
     { label: "Estimated cost", value: `${formatCredits(detail.estimated_cost)} credits` },

@@ -8,13 +8,13 @@ import { Button, Dialog, toast } from "@/components/ui";
 import { CreateKeyForm, type CreateKeyValues } from "./create-key-form";
 import { createKeyFieldErrors } from "./key-field-errors";
 import { KeyReveal } from "./key-reveal";
-import type { CreatedApiKey } from "./key-types";
+import type { ApiBaseUrls, CreatedApiKey } from "./key-types";
 
 // "Create API key": the form, then, once created, the full key, shown this one time.
 
 const formId = "create-api-key";
 
-export function CreateKeyDialog({ accountId, apiBaseUrl, open, onOpenChange }: { accountId: string; apiBaseUrl: string; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function CreateKeyDialog({ accountId, apiBaseUrls, open, onOpenChange }: { accountId: string; apiBaseUrls: ApiBaseUrls; open: boolean; onOpenChange: (open: boolean) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const account = useQuery({ ...trpc.account.get.queryOptions({ accountId }), enabled: open });
@@ -59,7 +59,7 @@ export function CreateKeyDialog({ accountId, apiBaseUrl, open, onOpenChange }: {
         description={`“${created.apikey_name}” works in the ${created.region} region from now on.`}
         footer={<Button onClick={close}>Done</Button>}
       >
-        <KeyReveal apiKey={created.key} apiBaseUrl={apiBaseUrl} scopes={created.scopes} />
+        <KeyReveal apiKey={created.key} region={created.region} apiBaseUrls={apiBaseUrls} scopes={created.scopes} />
       </Dialog>
     );
   }

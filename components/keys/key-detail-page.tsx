@@ -7,17 +7,17 @@ import { useRouter } from "next/navigation";
 import { useAccount } from "@/components/dashboard/account-context";
 import { isNotFound } from "@/components/trpc/api-error";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardBody, Skeleton } from "@/components/ui";
+import { Button, Card, CardBody, ReadOnlyNote, Skeleton } from "@/components/ui";
 import { RequestLogsCard } from "@/components/request-logs/request-logs-card";
 import { KeyActions } from "./key-actions";
 import { KeyDetailsCard } from "./key-details-card";
 import { KeyNotFound } from "./key-not-found";
 import { KeyStateBadge } from "./key-state-badge";
-import { OwnersManageKeysNote } from "./owners-manage-keys-note";
+import type { ApiBaseUrls } from "./key-types";
 
 // One key: its details, its actions (owners) and its request log (everyone).
 
-export function KeyDetailPage({ keyId, apiBaseUrl }: { keyId: string; apiBaseUrl: string }) {
+export function KeyDetailPage({ keyId, apiBaseUrls }: { keyId: string; apiBaseUrls: ApiBaseUrls }) {
   const { accountId, isOwner } = useAccount();
   const trpc = useTRPC();
   const router = useRouter();
@@ -78,9 +78,9 @@ export function KeyDetailPage({ keyId, apiBaseUrl }: { keyId: string; apiBaseUrl
             <p className="font-mono text-sm text-zinc-500">{data.apikey_prefix}…</p>
           </div>
           {isOwner ? (
-            <KeyActions accountId={accountId} apiKey={data} apiBaseUrl={apiBaseUrl} onDeleted={() => router.push(`/dashboard/${accountId}/keys`)} />
+            <KeyActions accountId={accountId} apiKey={data} apiBaseUrls={apiBaseUrls} onDeleted={() => router.push(`/dashboard/${accountId}/keys`)} />
           ) : (
-            <OwnersManageKeysNote className="mt-1" />
+            <ReadOnlyNote className="mt-1">Read-only: only owners can create, rotate, revoke or delete keys</ReadOnlyNote>
           )}
         </div>
       </div>

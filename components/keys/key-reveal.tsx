@@ -1,11 +1,14 @@
 "use client";
 
 import { CopyButton, SecretReveal } from "@/components/ui";
+import type { RegionName } from "@/server/env";
+import type { ApiBaseUrls } from "./key-types";
 
-// A key's full value, shown once (after create or rotate), with a request to try it.
+// A key's full value, shown once (after create or rotate), with a request to try it on its
+// region's address (a key works only there).
 
-export function KeyReveal({ apiKey, apiBaseUrl, scopes }: { apiKey: string; apiBaseUrl: string; scopes: readonly string[] }) {
-  const curl = `curl -H "Authorization: Bearer ${apiKey}" ${apiBaseUrl}/v1/status`;
+export function KeyReveal({ apiKey, region, apiBaseUrls, scopes }: { apiKey: string; region: RegionName; apiBaseUrls: ApiBaseUrls; scopes: readonly string[] }) {
+  const curl = `curl -H "Authorization: Bearer ${apiKey}" ${apiBaseUrls[region]}/v1/status`;
   return (
     <div className="space-y-4 pb-2">
       <SecretReveal label="API key" value={apiKey} />

@@ -1,5 +1,6 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/api/root";
+import type { RegionName } from "@/server/env";
 
 // The shapes the keys and request logs routers answer with, as the dashboard components use them.
 
@@ -8,4 +9,6 @@ type Outputs = inferRouterOutputs<AppRouter>;
 export type ApiKeyRecord = Outputs["keys"]["list"][number];
 export type KeyState = ApiKeyRecord["state"];
 export type CreatedApiKey = Outputs["keys"]["create"];
+/** Each region's base address (REGION_HOSTS), for the curl example of a key of that region. */
+export type ApiBaseUrls = Record<RegionName, string>;
 export type RequestLogEntry = Outputs["requestLogs"]["list"]["data"][number];

@@ -5,15 +5,15 @@ import { KeyRound, Plus } from "lucide-react";
 import { useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardHeader, EmptyState, PageHeader, SkeletonRows, Table, TBody } from "@/components/ui";
+import { Button, Card, CardHeader, EmptyState, PageHeader, ReadOnlyNote, SkeletonRows, Table, TBody } from "@/components/ui";
 import { CreateKeyDialog } from "./create-key-dialog";
 import { KeysTable } from "./keys-table";
-import { OwnersManageKeysNote } from "./owners-manage-keys-note";
+import type { ApiBaseUrls } from "./key-types";
 
 // The API keys page: every key of the account in every state. Owners create, rotate, revoke and
 // delete; members read (the server refuses their changes either way).
 
-export function KeysPage({ apiBaseUrl }: { apiBaseUrl: string }) {
+export function KeysPage({ apiBaseUrls }: { apiBaseUrls: ApiBaseUrls }) {
   const { accountId, isOwner } = useAccount();
   const trpc = useTRPC();
   const keys = useQuery(trpc.keys.list.queryOptions({ accountId }));
@@ -37,7 +37,7 @@ export function KeysPage({ apiBaseUrl }: { apiBaseUrl: string }) {
             optional expiry and IP allowlist.
           </>
         }
-        actions={isOwner ? hasKeys ? createButton : null : <OwnersManageKeysNote />}
+        actions={isOwner ? hasKeys ? createButton : null : <ReadOnlyNote>Read-only: only owners can create, rotate, revoke or delete keys</ReadOnlyNote>}
       />
 
       <Card>
@@ -74,12 +74,12 @@ export function KeysPage({ apiBaseUrl }: { apiBaseUrl: string }) {
               title="Keys"
               description={`${keys.data.length} ${keys.data.length === 1 ? "key" : "keys"}. Open one to see its details and request log.${isOwner ? "" : " Members can view keys but not change them, so a key's access stays with the account's owners."}`}
             />
-            <KeysTable accountId={accountId} keys={keys.data} apiBaseUrl={apiBaseUrl} canManage={isOwner} />
+            <KeysTable accountId={accountId} keys={keys.data} apiBaseUrls={apiBaseUrls} canManage={isOwner} />
           </>
         )}
       </Card>
 
-      {isOwner && <CreateKeyDialog accountId={accountId} apiBaseUrl={apiBaseUrl} open={creating} onOpenChange={setCreating} />}
+      {isOwner && <CreateKeyDialog accountId={accountId} apiBaseUrls={apiBaseUrls} open={creating} onOpenChange={setCreating} />}
     </div>
   );
 }

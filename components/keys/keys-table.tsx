@@ -5,16 +5,16 @@ import { RelativeTime, Table, TBody, TD, TH, THead, TR } from "@/components/ui";
 import { KeyActions } from "./key-actions";
 import { KeyScopes } from "./key-scopes";
 import { KeyStateBadge } from "./key-state-badge";
-import type { ApiKeyRecord } from "./key-types";
+import type { ApiBaseUrls, ApiKeyRecord } from "./key-types";
 
 // The account's keys. The name links to the key's page (details and request log); owners get
 // the actions in the last column.
 
 const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
 
-export type KeysTableProps = { accountId: string; keys: ApiKeyRecord[]; apiBaseUrl: string; canManage: boolean };
+export type KeysTableProps = { accountId: string; keys: ApiKeyRecord[]; apiBaseUrls: ApiBaseUrls; canManage: boolean };
 
-export function KeysTable({ accountId, keys, apiBaseUrl, canManage }: KeysTableProps) {
+export function KeysTable({ accountId, keys, apiBaseUrls, canManage }: KeysTableProps) {
   return (
     <Table className={canManage ? "min-w-[1080px]" : "min-w-[860px]"}>
       <THead>
@@ -56,7 +56,7 @@ export function KeysTable({ accountId, keys, apiBaseUrl, canManage }: KeysTableP
             </TD>
             {canManage && (
               <TD>
-                <KeyActions accountId={accountId} apiKey={key} apiBaseUrl={apiBaseUrl} className="justify-end" />
+                <KeyActions accountId={accountId} apiKey={key} apiBaseUrls={apiBaseUrls} className="justify-end" />
               </TD>
             )}
           </TR>

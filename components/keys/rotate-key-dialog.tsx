@@ -6,7 +6,7 @@ import { apiErrorFields, asSentence } from "@/components/trpc/api-error";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
 import { Button, Dialog, Field, Input, toast } from "@/components/ui";
 import { KeyReveal } from "./key-reveal";
-import type { ApiKeyRecord } from "./key-types";
+import type { ApiBaseUrls, ApiKeyRecord } from "./key-types";
 
 // Rotation: a new key with the same scopes, allowlist and expiry; the old one keeps working for
 // the grace period (1–168 hours, default 24). The new key is shown once.
@@ -14,9 +14,9 @@ import type { ApiKeyRecord } from "./key-types";
 const formId = "rotate-api-key";
 const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
-export type RotateKeyDialogProps = { accountId: string; apiKey: ApiKeyRecord; apiBaseUrl: string; open: boolean; onOpenChange: (open: boolean) => void };
+export type RotateKeyDialogProps = { accountId: string; apiKey: ApiKeyRecord; apiBaseUrls: ApiBaseUrls; open: boolean; onOpenChange: (open: boolean) => void };
 
-export function RotateKeyDialog({ accountId, apiKey, apiBaseUrl, open, onOpenChange }: RotateKeyDialogProps) {
+export function RotateKeyDialog({ accountId, apiKey, apiBaseUrls, open, onOpenChange }: RotateKeyDialogProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [graceHours, setGraceHours] = useState("24");
@@ -57,7 +57,7 @@ export function RotateKeyDialog({ accountId, apiKey, apiBaseUrl, open, onOpenCha
         description={`The old key (${apiKey.apikey_prefix}…) keeps working until ${dateFormat.format(new Date(newKey.validUntil))}. Switch your clients to this one before then.`}
         footer={<Button onClick={close}>Done</Button>}
       >
-        <KeyReveal apiKey={newKey.key} apiBaseUrl={apiBaseUrl} scopes={apiKey.scopes} />
+        <KeyReveal apiKey={newKey.key} region={apiKey.region} apiBaseUrls={apiBaseUrls} scopes={apiKey.scopes} />
       </Dialog>
     );
   }

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/react";
-import { cn, Field } from "@/components/ui";
+import { cn, Field, TimeRangeField, type TimeRange } from "@/components/ui";
 import { Select } from "@/components/ui/select";
 import { errorTable } from "@/server/errors";
 
@@ -10,17 +10,7 @@ import { errorTable } from "@/server/errors";
 // time range. Every change starts again from the newest page.
 
 export type StatusClass = "2xx" | "4xx" | "5xx";
-export type TimeRange = "any" | "1h" | "24h" | "7d" | "30d";
-
 export type RequestLogFilterValues = { keyId?: string; statusClass?: StatusClass; endpoint?: string; errorCode?: string; range: TimeRange };
-
-export const timeRanges: Record<TimeRange, { label: string; ms: number | null }> = {
-  any: { label: "Any time", ms: null },
-  "1h": { label: "Last hour", ms: 3_600_000 },
-  "24h": { label: "Last 24 hours", ms: 86_400_000 },
-  "7d": { label: "Last 7 days", ms: 7 * 86_400_000 },
-  "30d": { label: "Last 30 days", ms: 30 * 86_400_000 },
-};
 
 const statusClasses: Array<{ value: StatusClass | undefined; label: string }> = [
   { value: undefined, label: "All" },
@@ -94,15 +84,7 @@ export function RequestLogFilters({ accountId, values, onChange, showKey }: Requ
           ))}
         </Select>
       </Field>
-      <Field label="Time" className="lg:w-40">
-        <Select value={values.range} onChange={(event) => set({ range: event.target.value as TimeRange })}>
-          {Object.entries(timeRanges).map(([value, range]) => (
-            <option key={value} value={value}>
-              {range.label}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <TimeRangeField className="lg:w-40" value={values.range} onChange={(range) => set({ range })} />
     </div>
   );
 }

@@ -4,14 +4,13 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ScrollText } from "lucide-react";
 import { useState } from "react";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardHeader, cn, CursorPager, type CursorStack, EmptyState, SkeletonRows, Table, TBody } from "@/components/ui";
-import { RequestLogFilters, timeRanges, type RequestLogFilterValues } from "./request-log-filters";
+import { Button, Card, CardHeader, cn, CursorPager, type CursorStack, EmptyState, SkeletonRows, Table, TBody, timeRangeStart } from "@/components/ui";
+import { REQUEST_LOG_PAGE_SIZE } from "./page-size";
+import { RequestLogFilters, type RequestLogFilterValues } from "./request-log-filters";
 import { RequestLogsTable } from "./request-logs-table";
 
 // A request log, newest first, 25 a page on a cursor (Previous walks back the cursors seen). The
 // account's log (logs page), or one key's (the key's page, where the key filter is left out).
-
-const PAGE_SIZE = 25;
 
 export type RequestLogsCardProps = { accountId: string; keyId?: string; description?: string };
 
@@ -32,16 +31,13 @@ export function RequestLogsCard({ accountId, keyId, description = "Every request
       errorCode: filters.errorCode,
       from,
       cursor,
-      limit: PAGE_SIZE,
+      limit: REQUEST_LOG_PAGE_SIZE,
     }),
     placeholderData: keepPreviousData,
   });
 
   function changeFilters(next: RequestLogFilterValues) {
-    if (next.range !== filters.range) {
-      const ms = timeRanges[next.range].ms;
-      setFrom(ms === null ? undefined : new Date(Date.now() - ms));
-    }
+    if (next.range !== filters.range) setFrom(timeRangeStart(next.range));
     setFilters(next);
     setCursors([undefined]);
   }

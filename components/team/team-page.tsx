@@ -5,8 +5,7 @@ import { Mail, UserPlus } from "lucide-react";
 import { useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardHeader, EmptyState, SkeletonRows, PageHeader, Table, TBody } from "@/components/ui";
-import { OwnersManageTeamNote } from "./owners-manage-team-note";
+import { Button, Card, CardHeader, EmptyState, SkeletonRows, PageHeader, ReadOnlyNote, Table, TBody } from "@/components/ui";
 import { InvitationsTable } from "./invitations-table";
 import { InviteDialog } from "./invite-dialog";
 import { LeaveAccountButton } from "./leave-account-button";
@@ -37,7 +36,7 @@ export function TeamPage() {
         actions={
           <>
             {isPrimaryOwner ? null : <LeaveAccountButton accountId={accountId} accountName={name} />}
-            {isOwner ? inviteButton : <OwnersManageTeamNote />}
+            {isOwner ? inviteButton : <ReadOnlyNote>Only owners can invite people</ReadOnlyNote>}
           </>
         }
       />

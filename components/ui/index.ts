@@ -19,3 +19,7 @@ export * from "./format-relative";
 export * from "./relative-time";
 export * from "./toaster";
 export * from "./cursor-pager";
+export * from "./pagination";
+export * from "./read-only-note";
+export * from "./time-range-field";
+export * from "./typed-confirm-dialog";

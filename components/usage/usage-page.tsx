@@ -32,7 +32,7 @@ export function UsagePage() {
     <div className="space-y-8">
       <PageHeader
         title="Usage"
-        description="API requests, generations and estimated spend: the figures GET /v1/usage returns for the same range."
+        description={`API requests, generations and estimated spend: the figures GET /v1/usage returns for the same range${usage.data ? `, in this deployment's region (${usage.data.region})` : ""}.`}
         actions={
           <div role="group" aria-label="Range" className="inline-flex rounded-md border border-zinc-200 bg-zinc-50 p-0.5">
             {usageRanges.map((range) => (

@@ -39,6 +39,7 @@ export function AddEndpointForm({ formId, accountId, fieldErrors, onSubmit }: Ad
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (!kinds.data) return; // the list of events is still loading: nothing to send yet
     if (selected.length === 0) {
       setNoEvents(true);
       return;
@@ -48,7 +49,8 @@ export function AddEndpointForm({ formId, accountId, fieldErrors, onSubmit }: Ad
     onSubmit({ url: url.trim(), description: description.trim(), events });
   }
 
-  const eventsError = noEvents ? "Choose at least one event." : fieldErrors.events;
+  // Only while nothing is chosen: a submit made before the list loaded must not leave the error over its defaults.
+  const eventsError = noEvents && selected.length === 0 ? "Choose at least one event." : fieldErrors.events;
 
   return (
     <form id={formId} onSubmit={submit} className="space-y-5 pb-2" noValidate>

@@ -6,11 +6,11 @@ import Link from "next/link";
 import { useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Badge, Button, Card, CardHeader, EmptyState, RelativeTime, SkeletonRows, Table, TBody, TD, TH, THead, toast, TR } from "@/components/ui";
+import { Badge, Button, Card, CardHeader, EmptyState, Pagination, RelativeTime, SkeletonRows, Table, TBody, TD, TH, THead, toast, TR } from "@/components/ui";
 import { deadLetterReasons } from "./event-kinds";
+import { DEAD_LETTERS_PAGE_SIZE, deadLettersInput } from "./log-inputs";
 import { EndpointUrl } from "./endpoint-url";
 import { EventName } from "./event-name";
-import { Pagination } from "./pagination";
 
 // Events that reached a disabled endpoint. Owners replay them once the endpoint is enabled again;
 // a replayed one links to the delivery the replay created.
@@ -26,7 +26,7 @@ export type DeadLettersCardProps = {
   pageSize?: number;
 };
 
-export function DeadLettersCard({ webhookId, waitingOnly = false, isEnabled, onOpenDelivery, pageSize = 10 }: DeadLettersCardProps) {
+export function DeadLettersCard({ webhookId, waitingOnly = false, isEnabled, onOpenDelivery, pageSize = DEAD_LETTERS_PAGE_SIZE.account }: DeadLettersCardProps) {
   const { accountId, isOwner } = useAccount();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -35,7 +35,7 @@ export function DeadLettersCard({ webhookId, waitingOnly = false, isEnabled, onO
 
   const anyDisabled = webhookId ? isEnabled(webhookId) === false : true;
   const letters = useQuery({
-    ...trpc.webhooks.deadLetters.queryOptions({ accountId, webhookId, replayed: waitingOnly ? false : undefined, limit: pageSize, offset }),
+    ...trpc.webhooks.deadLetters.queryOptions(deadLettersInput(accountId, { webhookId, waitingOnly, pageSize, offset })),
     placeholderData: keepPreviousData,
     // New dead letters only appear while an endpoint is disabled.
     refetchInterval: anyDisabled ? 5000 : false,

@@ -5,15 +5,13 @@ import { Send } from "lucide-react";
 import { useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Card, CardHeader, cn, EmptyState, SkeletonRows, Table, TBody } from "@/components/ui";
+import { Card, CardHeader, cn, EmptyState, Pagination, SkeletonRows, Table, TBody } from "@/components/ui";
 import { DeliveriesTable } from "./deliveries-table";
-import { Pagination } from "./pagination";
+import { DELIVERIES_PAGE_SIZE, endpointDeliveriesInput } from "./log-inputs";
 import type { DeliveryStatus } from "./webhook-types";
 
 // One endpoint's delivery log: filter by status, 25 a page, live (every 2 s) while a shown
 // delivery is still pending.
-
-const PAGE_SIZE = 25;
 
 const filters: Array<{ value: DeliveryStatus | undefined; label: string }> = [
   { value: undefined, label: "All" },
@@ -29,7 +27,7 @@ export function DeliveriesCard({ webhookId, onOpen }: { webhookId: string; onOpe
   const [offset, setOffset] = useState(0);
 
   const deliveries = useQuery({
-    ...trpc.webhooks.deliveries.queryOptions({ accountId, webhookId, status, limit: PAGE_SIZE, offset }),
+    ...trpc.webhooks.deliveries.queryOptions(endpointDeliveriesInput(accountId, webhookId, status, offset)),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.data.some((delivery) => delivery.status === "pending") ? 2000 : false),
   });
@@ -80,7 +78,7 @@ export function DeliveriesCard({ webhookId, onOpen }: { webhookId: string; onOpe
       ) : (
         <div className={cn("transition-opacity", deliveries.isPlaceholderData && "opacity-60")}>
           <DeliveriesTable deliveries={deliveries.data.data} onOpen={onOpen} />
-          <Pagination label="Delivery pages" offset={offset} limit={PAGE_SIZE} total={deliveries.data.total} shown={deliveries.data.data.length} onOffsetChange={setOffset} />
+          <Pagination label="Delivery pages" offset={offset} limit={DELIVERIES_PAGE_SIZE} total={deliveries.data.total} shown={deliveries.data.data.length} onOffsetChange={setOffset} />
         </div>
       )}
     </Card>

@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardBody, Skeleton } from "@/components/ui";
+import { Button, Card, CardBody, ReadOnlyNote, Skeleton } from "@/components/ui";
 import { isNotFound } from "@/components/trpc/api-error";
 import { DeadLettersCard } from "./dead-letters-card";
 import { DeliveriesCard } from "./deliveries-card";
@@ -15,7 +15,7 @@ import { EndpointActions } from "./endpoint-actions";
 import { EndpointDetailsCard } from "./endpoint-details-card";
 import { EndpointNotFound } from "./endpoint-not-found";
 import { EndpointStatusBadge } from "./endpoint-status-badge";
-import { OwnerOnlyNote } from "./owner-only-note";
+import { DEAD_LETTERS_PAGE_SIZE } from "./log-inputs";
 import { SigningCard } from "./signing-card";
 
 // One endpoint: its actions (owners), the delivery log with each delivery's attempts, its dead
@@ -87,7 +87,7 @@ export function EndpointDetailPage({ webhookId }: { webhookId: string }) {
             </div>
             {data.webhook_description && <p className="text-sm text-zinc-500">{data.webhook_description}</p>}
           </div>
-          {isOwner ? <EndpointActions accountId={accountId} endpoint={data} onTestSent={setOpenDelivery} /> : <OwnerOnlyNote className="mt-1" />}
+          {isOwner ? <EndpointActions accountId={accountId} endpoint={data} onTestSent={setOpenDelivery} /> : <ReadOnlyNote className="mt-1">Only owners can change webhooks</ReadOnlyNote>}
         </div>
         {!data.webhook_enabled && (
           <p className="rounded-md border border-amber-200 bg-amber-50 px-3.5 py-2.5 text-sm text-amber-900">
@@ -100,7 +100,7 @@ export function EndpointDetailPage({ webhookId }: { webhookId: string }) {
       <div className="grid items-start gap-6 xl:grid-cols-3">
         <div className="min-w-0 space-y-6 xl:col-span-2">
           <DeliveriesCard webhookId={webhookId} onOpen={setOpenDelivery} />
-          <DeadLettersCard webhookId={webhookId} isEnabled={isEnabled} onOpenDelivery={setOpenDelivery} pageSize={25} />
+          <DeadLettersCard webhookId={webhookId} isEnabled={isEnabled} onOpenDelivery={setOpenDelivery} pageSize={DEAD_LETTERS_PAGE_SIZE.endpoint} />
         </div>
         <EndpointDetailsCard endpoint={data} />
       </div>

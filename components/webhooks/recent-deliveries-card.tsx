@@ -6,6 +6,7 @@ import { useAccount } from "@/components/dashboard/account-context";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
 import { Card, CardHeader, EmptyState, SkeletonRows, Table, TBody } from "@/components/ui";
 import { DeliveriesTable } from "./deliveries-table";
+import { recentDeliveriesInput } from "./log-inputs";
 
 // The account's ten newest deliveries, every endpoint together; live while any is pending.
 
@@ -13,7 +14,7 @@ export function RecentDeliveriesCard({ onOpen }: { onOpen: (deliveryId: string) 
   const { accountId } = useAccount();
   const trpc = useTRPC();
   const deliveries = useQuery({
-    ...trpc.webhooks.deliveries.queryOptions({ accountId, limit: 10 }),
+    ...trpc.webhooks.deliveries.queryOptions(recentDeliveriesInput(accountId)),
     refetchInterval: (query) => (query.state.data?.data.some((delivery) => delivery.status === "pending") ? 2000 : false),
   });
 

@@ -5,12 +5,11 @@ import { Plus, Webhook } from "lucide-react";
 import { useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardHeader, EmptyState, PageHeader, SkeletonRows, Table, TBody } from "@/components/ui";
+import { Button, Card, CardHeader, EmptyState, PageHeader, ReadOnlyNote, SkeletonRows, Table, TBody } from "@/components/ui";
 import { AddEndpointDialog } from "./add-endpoint-dialog";
 import { DeadLettersCard } from "./dead-letters-card";
 import { DeliveryDialog } from "./delivery-dialog";
 import { EndpointsTable } from "./endpoints-table";
-import { OwnerOnlyNote } from "./owner-only-note";
 import { RecentDeliveriesCard } from "./recent-deliveries-card";
 
 // The webhooks page: the account's endpoints, the newest deliveries across them, and the dead
@@ -40,7 +39,7 @@ export function WebhooksPage() {
       <PageHeader
         title="Webhooks"
         description="Signed HTTPS requests to your servers when generations start, finish or fail, and when credits run low."
-        actions={isOwner ? hasEndpoints ? addButton : null : <OwnerOnlyNote />}
+        actions={isOwner ? hasEndpoints ? addButton : null : <ReadOnlyNote>Only owners can change webhooks</ReadOnlyNote>}
       />
 
       <Card>

@@ -17,8 +17,8 @@ export async function findMembership(accountId: string, userId: string): Promise
 export async function listMemberships(userId: string) {
   const memberships = await db.membership.findMany({
     where: { userId },
-    include: { account: { select: { id: true, name: true, plan: true, region: true } } },
+    include: { account: { select: { id: true, name: true, pictureUrl: true, plan: true, region: true } } },
     orderBy: { createdAt: "asc" },
   });
-  return memberships.map((m) => ({ accountId: m.account.id, name: m.account.name, plan: m.account.plan, region: m.account.region, role: m.role }));
+  return memberships.map((m) => ({ accountId: m.account.id, name: m.account.name, pictureUrl: m.account.pictureUrl, plan: m.account.plan, region: m.account.region, role: m.role }));
 }

@@ -3,10 +3,13 @@ import { accountRouter } from "./routers/account";
 import { activityRouter } from "./routers/activity";
 import { alertsRouter } from "./routers/alerts";
 import { billingRouter } from "./routers/billing";
+import { bugReportsRouter } from "./routers/bug-reports";
 import { generationsRouter } from "./routers/generations";
+import { hostnamesRouter } from "./routers/hostnames";
 import { keysRouter } from "./routers/keys";
 import { notificationsRouter } from "./routers/notifications";
 import { requestLogsRouter } from "./routers/request-logs";
+import { settingsRouter } from "./routers/settings";
 import { teamRouter } from "./routers/team";
 import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
@@ -18,10 +21,13 @@ export const appRouter = createTRPCRouter({
   activity: activityRouter,
   alerts: alertsRouter,
   billing: billingRouter,
+  bugReports: bugReportsRouter,
   generations: generationsRouter,
+  hostnames: hostnamesRouter,
   keys: keysRouter,
   notifications: notificationsRouter,
   requestLogs: requestLogsRouter,
+  settings: settingsRouter,
   team: teamRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,

@@ -11,7 +11,11 @@ import { toDashboardApiError, toTRPCError } from "./errors";
 // member / owner / primary-owner procedures. Roles are enforced here, on the server, whatever the
 // page shows. An account the user does not belong to is ERR1006, never a hint that it exists.
 
-export type TRPCContext = { userId: string | null };
+export type TRPCContext = {
+  userId: string | null;
+  /** The request's User-Agent header, when there is a request (not for server-side callers). */
+  userAgent?: string | null;
+};
 
 const t = initTRPC.context<TRPCContext>().create({
   transformer: superjson,

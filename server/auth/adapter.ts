@@ -1,6 +1,7 @@
 import "server-only";
 import type { Adapter, AdapterUser } from "next-auth/adapters";
 import { createAccount } from "../accounts/create-account";
+import { recordSignInRefusal } from "./auth-activity";
 import { db } from "../db";
 import type { User } from "../generated/prisma/client";
 import { inTransaction } from "../transaction";
@@ -19,13 +20,20 @@ export function darkroomAuthAdapter(): Adapter {
     async createVerificationToken(token) {
       // Auth.js hands over SHA-256(token + secret): the raw link token is never stored.
       await db.verificationToken.create({ data: { identifier: token.identifier, token: token.token, expires: token.expires } });
+      // Used and expired links are kept a day (to tell "already used" from "unknown"), then go.
+      await db.$executeRaw`DELETE FROM verification_token WHERE expires < now() - interval '1 day'`;
       return token;
     },
 
     async useVerificationToken({ identifier, token }) {
-      // Delete-and-return makes a link single-use even when it is opened twice at once.
+      // Marking it used in one statement makes a link single-use even when it is opened twice at once.
       const [row] = await db.$queryRaw<Array<{ identifier: string; token: string; expires: Date }>>`
-        DELETE FROM verification_token WHERE identifier = ${identifier} AND token = ${token} RETURNING identifier, token, expires`;
+        UPDATE verification_token SET used_at = now() WHERE identifier = ${identifier} AND token = ${token} AND used_at IS NULL RETURNING identifier, token, expires`;
+      if (row && row.expires.getTime() >= Date.now()) return row;
+      // Auth.js refuses an expired row (and a missing one) with its Verification error; a link we
+      // sent (the row exists) is an auth.sign_in_refused event of that user. Unknown tokens are not.
+      const refused = row ?? (identifier && (await db.verificationToken.findUnique({ where: { identifier_token: { identifier, token } }, select: { expires: true } })));
+      if (refused) await recordSignInRefusal(identifier, refused.expires.getTime() < Date.now() ? "link_expired" : "link_used");
       return row ?? null;
     },
 

@@ -2,8 +2,10 @@ import "server-only";
 import NextAuth, { type NextAuthConfig } from "next-auth";
 import { env } from "../env";
 import { darkroomAuthAdapter } from "./adapter";
+import { recordSignIn, recordSignInRefusal, recordSignOut } from "./auth-activity";
 import { log } from "../runtime/log";
 import { consumeSignInLinkAllowance, darkroomEmailProvider } from "./send-sign-in-link";
+import { checkSessionVersion } from "./session-version";
 
 // Dashboard sign-in: e-mail magic links, JWT sessions signed with AUTH_SECRET.
 // The route handler pins requests to APP_URL (app/api/auth/[...nextauth]/route.ts), so links are
@@ -23,12 +25,28 @@ function authConfig(): NextAuthConfig {
       async signIn({ user, email }) {
         if (!email?.verificationRequest || !user.email) return true;
         const allowed = await consumeSignInLinkAllowance(user.email);
-        if (!allowed) log.warn("sign-in link refused: too many requests for this address");
+        if (!allowed) {
+          log.warn("sign-in link refused: too many requests for this address");
+          await recordSignInRefusal(user.email, "rate_limited");
+        }
         return allowed;
+      },
+      // Stamps the session version at sign-in and ends sessions older than "Sign out everywhere".
+      jwt({ token, user }) {
+        return checkSessionVersion(token, user);
       },
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;
         return session;
+      },
+    },
+    events: {
+      async signIn({ user, isNewUser }) {
+        if (user.id) await recordSignIn(user.id, { isNewUser: isNewUser ?? false });
+      },
+      async signOut(message) {
+        const userId = "token" in message ? message.token?.sub : undefined;
+        if (userId) await recordSignOut(userId);
       },
     },
     logger: {

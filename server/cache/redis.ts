@@ -8,12 +8,17 @@ import { log } from "../runtime/log";
 
 const globalForRedis = globalThis as unknown as { darkroomRedis?: Redis | null };
 
-/** Short timeouts and one retry: a request waiting on a dead cache is worse than a failed one. */
+/**
+ * Short timeouts and one retry: a request waiting on a dead cache is worse than a failed one. A
+ * dead Redis refuses the connection at once; the command timeout is for one that hangs, and is
+ * 5 s because under a burst the answer can sit behind a busy event loop that long (a 1,000-create
+ * burst on a loaded 2-core machine turned 2 s timeouts into 500s).
+ */
 export function createRedisClient(url: string): Redis {
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: 2_000,
-    commandTimeout: 2_000,
+    commandTimeout: 5_000,
     maxRetriesPerRequest: 1,
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   });

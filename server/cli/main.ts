@@ -16,9 +16,12 @@ import { rotateApiKey } from "../keys/rotate-key";
 import { resolveScopes, scopePresetNames } from "../keys/scopes";
 import type { DatabaseHandle } from "../runtime/database";
 import { log } from "../runtime/log";
-import { ACTOR, list, oneOf, uuidFlag, type Command, type Flags } from "./commands/command";
+import { ACTOR, dateFlag, list, oneOf, uuidFlag, type Command, type Flags } from "./commands/command";
+import { retentionCommands } from "./commands/retention";
 import { webhookCommands } from "./commands/webhook";
+import { hostnameCommands } from "./commands/hostname";
 import { billingCommands, prepareContractPlan } from "./commands/billing";
+import { bugReportCommands } from "./commands/bug-report";
 import type { Tx } from "../db";
 import { resealWebhookSecrets } from "../webhooks/reseal-secrets";
 import { setServicePaused } from "../service/service-state";
@@ -34,18 +37,6 @@ function positiveCredits(flags: Flags, name: string): number | undefined {
   const millis = parseCreditsToMillis(value, name);
   if (millis <= 0) throw invalidRequest(`--${name} must be greater than zero.`, [{ field: name, message: "must be greater than zero" }]);
   return millis;
-}
-
-const isoDateTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-function dateFlag(flags: Flags, name: string): Date | undefined {
-  const value = flags[name];
-  if (value === undefined) return undefined;
-  const date = new Date(value);
-  if (!isoDateTime.test(value) || Number.isNaN(date.getTime())) {
-    throw invalidRequest(`--${name} must be an ISO 8601 date-time.`, [{ field: name, message: "must be an ISO 8601 date-time" }]);
-  }
-  return date;
 }
 
 const commands: Record<string, Command> = {
@@ -197,6 +188,9 @@ const commands: Record<string, Command> = {
   },
   ...webhookCommands,
   ...billingCommands,
+  ...hostnameCommands,
+  ...bugReportCommands,
+  ...retentionCommands,
 };
 
 function usageError(message: string): ApiError {

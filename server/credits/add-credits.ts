@@ -7,7 +7,8 @@ import { MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "./
 
 // An `add` entry: renewal, welcome credit, credit pack, operator grant. Idempotent per source
 // ("invoice:<id>", "checkout:<id>", "welcome:<user>", "operator:<uuid>"): the second call for a
-// source changes nothing, whichever account it names; a partial unique index backs this up.
+// source changes nothing, whichever account it names; a partial unique index backs this up, and
+// ledger_purged_source remembers the sources of entries retention deleted.
 
 export type AddCreditsInput = {
   accountId: string;
@@ -32,7 +33,9 @@ export async function addCredits(tx: Tx, input: AddCreditsInput): Promise<AddCre
   if (sourceKey.trim() === "") throw invalidRequest("A credit addition needs a source key.", [{ field: "source_key", message: "required" }]);
 
   const balance = await getBalance(tx, accountId, { lock: true });
-  const existing = await tx.ledgerEntry.findFirst({ where: { type: "add", sourceKey }, select: { id: true } });
+  // Retention may have deleted the entry; its source key stays in ledger_purged_source.
+  const existing =
+    (await tx.ledgerEntry.findFirst({ where: { type: "add", sourceKey }, select: { id: true } })) ?? (await tx.ledgerPurgedSource.findUnique({ where: { sourceKey }, select: { sourceKey: true } }));
   if (existing) return { applied: false, reason: "duplicate_source", balanceMillis: balance };
 
   const balanceAfter = balance + amountMillis;

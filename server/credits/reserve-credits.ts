@@ -18,6 +18,8 @@ export type ReserveCreditsInput = {
   modelIdentifier: string;
   description: string;
   actor?: ActivityActor;
+  /** The balance the caller read while taking the account row lock in this transaction. */
+  lockedBalanceMillis?: Millicredits;
 };
 
 export type ReserveCreditsResult = {
@@ -37,7 +39,7 @@ export async function reserveCredits(tx: Tx, input: ReserveCreditsInput): Promis
     throw invalidRequest("The generation id must be a UUID.", [{ field: "generation_id", message: "must be a UUID" }]);
   }
 
-  const balance = await getBalance(tx, accountId, { lock: true });
+  const balance = input.lockedBalanceMillis ?? (await getBalance(tx, accountId, { lock: true }));
   const existing = await tx.ledgerEntry.findFirst({ where: { type: "reserve", generationId }, select: { id: true, accountId: true } });
   if (existing) {
     if (existing.accountId !== accountId) throw new Error(`generation ${generationId} is already reserved by another account`);

@@ -20,6 +20,8 @@ export async function getGenerationDetail(db: Db, accountId: string, generationI
   return {
     record: toGenerationRecord(row, account.plan),
     media_kind: row.mediaKind,
+    /** `fastest` tried its second-ranked provider first (routing exploration). */
+    routing_exploration: row.routingExploration,
     parameters: row.params as Record<string, unknown>,
     estimated_cost: credits(row.estimatedCost),
     cancelable: row.status === "pending" || row.status === "processing",

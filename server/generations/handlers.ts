@@ -23,7 +23,7 @@ const create = (operation: typeof generations.createImageGeneration | typeof gen
 export const createImageGeneration = create(generations.createImageGeneration, "image");
 export const createVideoGeneration = create(generations.createVideoGeneration, "video");
 
-export const getContent = withApiKey(generations.getGeneration, async ({ accountId, params }) => getGeneration(db, accountId, params.generation_id ?? ""));
+export const getContent = withApiKey(generations.getGeneration, async ({ accountId, key, params }) => getGeneration(db, accountId, params.generation_id ?? "", key.account.plan));
 
 export const listContent = withApiKey(generations.listGenerations, async ({ accountId, query }) => {
   const { total, generations } = await listGenerations(db, accountId, query);

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Db } from "../db";
+import type { PlanName } from "../plans/plan-limits";
 import { ApiError } from "../errors";
 import { toGenerationRecord } from "./generation-record";
 
@@ -18,9 +19,9 @@ async function planOf(db: Db, accountId: string) {
   return (await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } })).plan;
 }
 
-export async function getGeneration(db: Db, accountId: string, generationId: string) {
-  const row = await findOwnGeneration(db, accountId, generationId);
-  return toGenerationRecord(row, await planOf(db, accountId));
+/** `plan` is the account's, as the caller's key carries it: it sets how long output links live. */
+export async function getGeneration(db: Db, accountId: string, generationId: string, plan: PlanName) {
+  return toGenerationRecord(await findOwnGeneration(db, accountId, generationId), plan);
 }
 
 export async function listGenerations(db: Db, accountId: string, page: { limit: number; offset: number }) {

@@ -3,7 +3,7 @@ import type { ModelDefinition } from "../catalog";
 import type { ProviderId } from "../catalog/providers";
 import type { GenerationRequest } from "../catalog/request-schema";
 import { reserveCredits } from "../credits/reserve-credits";
-import { millisToDecimalString } from "../credits/money";
+import { decimalToMillis, millisToDecimalString } from "../credits/money";
 import type { Tx } from "../db";
 import type { RegionName } from "../env";
 import { ApiError } from "../errors";
@@ -21,13 +21,18 @@ type Input = {
   model: ModelDefinition;
   fields: GenerationRequest;
   providerOrder: ProviderId[];
+  routingExploration: boolean;
   costMillis: number;
 };
 
 export async function reserveAndRecord(tx: Tx, input: Input) {
   const { accountId, model, fields } = input;
-  const [account] = await tx.$queryRaw<Array<{ plan: keyof typeof planLimits }>>`SELECT plan FROM account WHERE id = ${accountId}::uuid FOR UPDATE`;
+  // The lock every credit movement takes, and the balance under it: reserveCredits reads no second time.
+  const [account] = await tx.$queryRaw<Array<{ plan: keyof typeof planLimits; balance: string; deleted: boolean }>>`
+    SELECT plan, credit_balance::text AS balance, deleted_at IS NOT NULL AS deleted FROM account WHERE id = ${accountId}::uuid FOR UPDATE`;
   if (!account) throw new ApiError("ERR1006", "The account was not found.");
+  // The account was deleted after this request's key was checked: its keys are revoked now.
+  if (account.deleted) throw new ApiError("ERR1002", undefined, { reason: "account_deleted" });
   const cap = planLimits[account.plan].concurrency[model.type];
   const inFlight = await tx.generation.count({ where: { accountId, mediaKind: model.type, status: { in: ["pending", "processing"] } } });
   if (inFlight >= cap) {
@@ -61,6 +66,7 @@ export async function reserveAndRecord(tx: Tx, input: Input) {
       inputFileLastContent: fields.generation_input_file_last_content ?? null,
       params: JSON.parse(JSON.stringify(fields)),
       providerOrder: input.providerOrder,
+      routingExploration: input.routingExploration,
       estimatedCost: millisToDecimalString(input.costMillis),
     },
   });
@@ -70,5 +76,6 @@ export async function reserveAndRecord(tx: Tx, input: Input) {
     amountMillis: input.costMillis,
     modelIdentifier: model.identifier,
     description: `Reserve for ${model.identifier} generation ${input.generationId}`,
+    lockedBalanceMillis: decimalToMillis(account.balance),
   });
 }

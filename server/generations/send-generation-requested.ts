@@ -3,6 +3,6 @@ import { inngest } from "../inngest/client";
 import { generationRequested } from "../inngest/events";
 
 /** The event id is the generation's: re-sending (the sweeper does) never starts a second run. */
-export async function sendGenerationRequested(generationId: string, accountId: string) {
-  await inngest.send(generationRequested.create({ generationId, accountId }, { id: `generation-requested:${generationId}` }));
+export async function sendGenerationRequested(generationId: string, accountId: string, providers?: string[]) {
+  await inngest.send(generationRequested.create({ generationId, accountId, ...(providers ? { providers } : {}) }, { id: `generation-requested:${generationId}` }));
 }

@@ -17,12 +17,16 @@ import { sendGenerationRequested } from "./send-generation-requested";
 // record; once that commits, the run is handed to the background.
 
 export type GenerationPlan = {
+  /** Chosen before the chain: `fastest` exploration is decided by it. */
+  generationId: string;
   accountId: string;
   apiKeyId: string;
   region: RegionName;
   model: ModelDefinition;
   fields: GenerationRequest;
   providerOrder: ProviderId[];
+  /** The chain starts with the second-ranked provider (routing exploration). */
+  routingExploration: boolean;
   costMillis: number;
 };
 
@@ -39,8 +43,9 @@ export function seedFor(generationId: string) {
   return createHash("sha256").update(generationId).digest().readUInt32BE(0);
 }
 
-export async function planGeneration(input: Omit<GenerationPlan, "providerOrder" | "costMillis">): Promise<GenerationPlan> {
+export async function planGeneration(input: Omit<GenerationPlan, "generationId" | "providerOrder" | "routingExploration" | "costMillis">): Promise<GenerationPlan> {
   const { model, fields } = input;
+  const generationId = randomUUID();
   const requested = parseProviderOrder(model, fields.generation_provider_order);
   const price = priceGeneration(model, {
     count: fields.generation_output_number,
@@ -48,13 +53,14 @@ export async function planGeneration(input: Omit<GenerationPlan, "providerOrder"
     resolution: fields.generation_resolution,
     audio: fields.generation_generate_audio,
   });
-  return { ...input, providerOrder: await resolveOrder(model, input.region, requested), costMillis: price.totalMillis };
+  const chain = await resolveOrder(model, input.region, requested, generationId);
+  return { ...input, generationId, providerOrder: chain.order, routingExploration: chain.explored, costMillis: price.totalMillis };
 }
 
 export async function startGeneration(tx: Tx, plan: GenerationPlan): Promise<GenerationCreated> {
-  const generationId = randomUUID();
-  await reserveAndRecord(tx, { ...plan, generationId });
-  afterCommit(tx, "generation/requested", () => sendGenerationRequested(generationId, plan.accountId));
+  const { generationId } = plan;
+  await reserveAndRecord(tx, plan);
+  afterCommit(tx, "generation/requested", () => sendGenerationRequested(generationId, plan.accountId, plan.providerOrder));
   return {
     model_identifier: plan.model.identifier,
     generation_provider_order: plan.providerOrder,

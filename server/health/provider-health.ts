@@ -1,11 +1,13 @@
 import "server-only";
 import { listProviders, type ProviderDefinition, type ProviderId } from "../catalog/index";
 import { db, type Db } from "../db";
+import type { RegionName } from "../env";
 import { loadProviderStats } from "../routing/provider-stats";
 import { circuitState, type ProviderStats } from "../routing/rank-providers";
 
 // GET /v1/health/inference/providers: each catalog provider judged by its attempts that finished
-// in a rolling window (this region's database holds this region's attempts only), with the
+// in a rolling window in one region (the one the request is served in: a database may hold
+// several regions' attempts when one deployment answers for several hosts), with the
 // routing circuit breaker's rule (server/routing/rank-providers.ts) over all its models:
 //
 //   unknown     not configured (no credentials), so nothing can be judged
@@ -55,6 +57,8 @@ export type ProvidersHealth = {
 };
 
 export type ProviderHealthOptions = {
+  /** Only this region's attempts count. */
+  region: RegionName;
   /** Ids whose credentials the env provides; built-in providers need none. */
   configuredProviders: ReadonlySet<string>;
   now?: Date;
@@ -75,9 +79,9 @@ export const NO_ATTEMPTS: Readonly<ProviderStats> = {
 };
 
 export async function getProviderHealth(options: ProviderHealthOptions): Promise<ProvidersHealth> {
-  const { configuredProviders, now = new Date(), windowSeconds = PROVIDER_HEALTH_WINDOW_SECONDS, database = db } = options;
+  const { region, configuredProviders, now = new Date(), windowSeconds = PROVIDER_HEALTH_WINDOW_SECONDS, database = db } = options;
   const providers = listProviders();
-  const statsByProvider = await loadProviderStats({ providers: providers.map((provider) => provider.id), now, windowSeconds, db: database });
+  const statsByProvider = await loadProviderStats({ region, providers: providers.map((provider) => provider.id), now, windowSeconds, db: database });
 
   const entries = providers.map((provider): ProviderHealthEntry => {
     const stats = statsByProvider.get(provider.id) ?? NO_ATTEMPTS;

@@ -1,7 +1,8 @@
 import "server-only";
-import { db } from "../db";
 import type { RegionName } from "../env";
+import type { RequestOrigin } from "./region";
 import { hashApiKey } from "../keys/generate-key";
+import { lookupKeyByHash } from "../keys/key-cache";
 import { keyStateAt } from "../keys/key-state";
 import type { PlanName } from "../plans/plan-limits";
 import { ApiError } from "../errors";
@@ -41,15 +42,13 @@ export function bearerToken(request: Request): string | null {
   return match?.[1] ?? null;
 }
 
-export async function authenticate(request: Request, region: RegionName, now = new Date()): Promise<AuthenticatedKey> {
+export async function authenticate(request: Request, origin: RequestOrigin, now = new Date()): Promise<AuthenticatedKey> {
   const token = bearerToken(request);
   if (!token) throw new KeyRefused(request.headers.has("authorization") ? "malformed_authorization" : "missing_key", null);
   if (!KEY_SHAPE.test(token)) throw new KeyRefused("malformed_key", null);
 
-  const row = await db.apiKey.findUnique({
-    where: { hash: hashApiKey(token) },
-    include: { account: { select: { id: true, plan: true, region: true } } },
-  });
+  // Cached per instance; revocations and other changes reach every instance at commit (key-cache.ts).
+  const row = await lookupKeyByHash(hashApiKey(token), now.getTime());
   if (!row) throw new KeyRefused("unknown_key", null);
 
   const key: AuthenticatedKey = {
@@ -63,11 +62,15 @@ export async function authenticate(request: Request, region: RegionName, now = n
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
     expiresAt: row.expiresAt,
-    account: row.account,
+    account: { id: row.account.id, plan: row.account.plan, region: row.account.region },
   };
+  // A deleted account's keys are revoked with it; this holds even for one made afterwards.
+  if (row.account.deletedAt) throw new KeyRefused("account_deleted", key);
   const state = keyStateAt(row, now);
   key.status = state.state;
   if (!state.acceptsRequests) throw new KeyRefused(state.state === "rotated" ? "rotation_grace_ended" : state.state, key);
-  if (row.region !== region) throw new KeyRefused("wrong_region", key);
+  if (row.region !== origin.region) throw new KeyRefused("wrong_region", key);
+  // A custom hostname is its account's address: another account's key is refused there.
+  if (origin.hostnameAccountId !== null && row.accountId !== origin.hostnameAccountId) throw new KeyRefused("other_account_hostname", key);
   return key;
 }

@@ -1,10 +1,10 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { db } from "../db";
-import { log } from "../runtime/log";
+import type { RegionName } from "../env";
 import type { AuthenticatedKey } from "./authenticate";
+import { bufferRequestLog } from "./request-log-buffer";
 
-// One row per request made with a known key. Never the body, never
+// One row per request made with a known key, written in batches (request-log-buffer.ts). Never the body, never
 // the raw key, never the raw IP: a SHA-256 of it.
 
 const SENSITIVE = /(key|token|secret|signature|password|auth|credential|session)/i;
@@ -27,6 +27,8 @@ export function hashIp(ip: string) {
 
 export type RequestLogInput = {
   key: AuthenticatedKey;
+  /** Where the request was served, which a refused key's own region may not be. */
+  region: RegionName;
   requestId: string;
   method: string;
   endpoint: string;
@@ -41,33 +43,26 @@ export type RequestLogInput = {
   touchLastUsed: boolean;
 };
 
+/** Queues the row (and the key's last-used time) for the next batch: see request-log-buffer.ts. */
 export async function writeRequestLog(input: RequestLogInput) {
-  const now = new Date();
-  try {
-    await Promise.all([
-      db.requestLog.create({
-        data: {
-          accountId: input.key.account.id,
-          apiKeyId: input.key.id,
-          requestId: input.requestId,
-          keyName: input.key.name,
-          keyPrefix: input.key.prefix,
-          keyStatus: input.key.status,
-          method: input.method,
-          endpoint: input.endpoint,
-          query: sanitizeQuery(input.query),
-          statusCode: input.statusCode,
-          errorCode: input.errorCode,
-          idempotentReplay: input.idempotentReplay,
-          ipHash: hashIp(input.clientIp),
-          userAgent: input.userAgent?.slice(0, 512) ?? null,
-          latencyMs: input.latencyMs,
-        },
-      }),
-      input.touchLastUsed ? db.apiKey.update({ where: { id: input.key.id }, data: { lastUsedAt: now } }) : Promise.resolve(),
-    ]);
-  } catch (error) {
-    // A lost log line must not turn a served request into a 500; it is reported instead.
-    log.error("request log write failed", { requestId: input.requestId, error: String(error) });
-  }
+  await bufferRequestLog({
+    accountId: input.key.account.id,
+    apiKeyId: input.key.id,
+    requestId: input.requestId,
+    keyName: input.key.name,
+    keyPrefix: input.key.prefix,
+    keyStatus: input.key.status,
+    method: input.method,
+    endpoint: input.endpoint,
+    query: sanitizeQuery(input.query),
+    statusCode: input.statusCode,
+    errorCode: input.errorCode,
+    idempotentReplay: input.idempotentReplay,
+    ipHash: hashIp(input.clientIp),
+    userAgent: input.userAgent?.slice(0, 512) ?? null,
+    latencyMs: input.latencyMs,
+    region: input.region,
+    createdAt: new Date(),
+    touchLastUsed: input.touchLastUsed,
+  });
 }

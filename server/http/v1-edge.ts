@@ -111,6 +111,14 @@ export function decideAtEdge(method: string, rawUrl: string): EdgeDecision {
   return { pass: true, headAsGet: false };
 }
 
+/**
+ * The URL with the path's trailing slashes removed: Next would answer `/v1/status/` with a 308
+ * redirect, outside the envelope (found by drill R4); the edge has already matched it as `/v1/status`.
+ */
+export function withoutTrailingSlash(rawUrl: string): string {
+  return rawUrl.replace(/^([^?]*?)\/+(?=\?|$)/, "$1");
+}
+
 /** What a request Node's parser refuses (unknown method token, broken header line) is answered. */
 export function malformedRequestAnswer(): EdgeAnswer {
   return refuse(new ApiError("ERR1001", "The request could not be parsed as HTTP/1.1.", {}));

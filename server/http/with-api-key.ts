@@ -9,7 +9,8 @@ import { errorResponse, jsonResponse, newRequestId } from "./envelope";
 import { ApiError, toApiError } from "../errors";
 import { readOperationInput } from "./operation-input";
 import { writeRequestLog } from "./request-log";
-import { regionOfRequest } from "./region";
+import { originOfRequest, regionOfRequest } from "./region";
+import { env, type RegionName } from "../env";
 import { runOperation, type OperationOutcome } from "./run-operation";
 
 // The one checkpoint for every authenticated /v1 request, in this order: key (ERR1002, region
@@ -38,6 +39,8 @@ export function withApiKey<Op extends AnyOperation>(operation: Op, handler: Oper
     const requestId = newRequestId();
     const url = new URL(request.url);
     const clientIp = clientIpOf(request);
+    // Refined to a custom hostname's region once the origin is resolved (inside the try below).
+    let region: RegionName = regionOfRequest(request) ?? env().REGION;
     let key: AuthenticatedKey | null = null;
     let headers: Record<string, string> = {};
     let response: Response;
@@ -45,7 +48,9 @@ export function withApiKey<Op extends AnyOperation>(operation: Op, handler: Oper
     let outcome: OperationOutcome | null = null;
 
     try {
-      key = await authenticate(request, regionOfRequest(request));
+      const origin = await originOfRequest(request);
+      region = origin.region;
+      key = await authenticate(request, origin);
       const limiter = { accountId: key.account.id, plan: key.account.plan, bucket: operation.bucket };
       if (!isIpAllowed(key.ipAllowlist, clientIp)) {
         headers = rateLimitHeaders(await peekRateLimit(limiter), false);
@@ -78,6 +83,7 @@ export function withApiKey<Op extends AnyOperation>(operation: Op, handler: Oper
     if (key) {
       await writeRequestLog({
         key,
+        region,
         requestId: outcome?.replayed?.requestId ?? requestId,
         method: request.method,
         endpoint: operation.path,

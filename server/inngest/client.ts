@@ -1,4 +1,4 @@
-import { Inngest, type ClientOptions, type Logger } from "inngest";
+import { Inngest, RetryAfterError, type ClientOptions, type Logger } from "inngest";
 import { db } from "../db";
 import { env } from "../env";
 import { log } from "../runtime/log";
@@ -23,6 +23,15 @@ function sdkLog(level: Level) {
     const describe = (value: unknown) => (value instanceof Error ? { error: value.message, stack: value.stack } : value);
     if (first && typeof first === "object" && typeof second === "string") {
       const { err, ...fields } = first as Record<string, unknown>;
+      // A failing step is traffic the run handles (a webhook endpoint answering 500, a provider
+      // busy): retried, then recorded by the function itself. One line with the message; the stack
+      // only at LOG_LEVEL=debug. Attempts Inngest will retry are info, a last attempt warn.
+      if (second === "Inngest step error" && err instanceof Error) {
+        const retried = err instanceof RetryAfterError;
+        log[retried ? "info" : "warn"](`inngest: step failed${retried ? ", will be retried" : ""}`, { ...fields, error: err.message });
+        log.debug("inngest: step error stack", { stack: err.stack });
+        return;
+      }
       log[level](`inngest: ${second}`, { ...fields, ...(err ? { err: describe(err) } : {}), ...(rest.length ? { args: rest.map(describe) } : {}) });
     } else {
       log[level](`inngest: ${typeof first === "string" ? first : "log"}`, { args: (typeof first === "string" ? [second, ...rest] : args).filter((v) => v !== undefined).map(describe) });

@@ -6,7 +6,9 @@ import { z } from "zod";
 
 /** A generation was created and credits reserved: run it through the provider chain. */
 export const generationRequested = eventType("generation/requested", {
-  schema: z.object({ generationId: z.string().uuid(), accountId: z.string().uuid() }),
+  // providers: the order chosen at create (the generation row has it too); a run that gets it
+  // here skips the step that would read it. Events re-sent by the sweeper leave it out.
+  schema: z.object({ generationId: z.string().uuid(), accountId: z.string().uuid(), providers: z.array(z.string()).optional() }),
 });
 
 /** A provider delivered a result by callback (webhook providers and the built-in renderers). */
@@ -15,6 +17,21 @@ export const providerResultReceived = eventType("provider/result.received", {
     generationId: z.string().uuid(),
     provider: z.string(),
     predictionId: z.string(),
+  }),
+});
+
+/**
+ * A provider accepted a job that runs on its side: poll it until it ends (poll-provider-job), then
+ * send providerResultReceived, which wakes the run's one wait for it. Id `provider-poll:<provider>:<prediction id>`.
+ */
+export const providerJobAccepted = eventType("provider/job.accepted", {
+  schema: z.object({
+    generationId: z.string().uuid(),
+    provider: z.string(),
+    attempt: z.number().int().min(1),
+    predictionId: z.string(),
+    startedAtMs: z.number(),
+    timeoutSeconds: z.number().positive(),
   }),
 });
 
@@ -47,4 +64,18 @@ export const lowBalanceFired = eventType("alerts/low-balance.fired", {
 /** A Stripe webhook event was verified and stored: apply it (stripe-event). Id `stripe-event:<evt id>`. */
 export const stripeEventReceived = eventType("stripe/event.received", {
   schema: z.object({ stripeEventId: z.string().min(1).max(255) }),
+});
+
+/**
+ * A custom hostname's CNAME is to be verified (set, or a re-check): custom-hostname-verify checks it
+ * until it points at the target or 24 h pass. A run whose token is no longer the hostname's stops.
+ * Id `hostname-verification:<token>`.
+ */
+export const hostnameVerificationRequested = eventType("hostname/verification.requested", {
+  schema: z.object({ hostnameId: z.string().uuid(), verificationToken: z.string().min(1).max(100) }),
+});
+
+/** A custom hostname was marked `removing`: custom-hostname-remove deletes it. Id `hostname-removal:<hostname id>`. */
+export const hostnameRemovalRequested = eventType("hostname/removal.requested", {
+  schema: z.object({ hostnameId: z.string().uuid(), actor: z.string().min(1).max(100) }),
 });

@@ -3,11 +3,10 @@ import { db } from "../db";
 import { errorResponse, newRequestId, successResponse } from "../http/envelope";
 import { ApiError } from "../errors";
 import { readJsonBody } from "../http/read-json-body";
-import { inngest } from "../inngest/client";
-import { providerResultReceived } from "../inngest/events";
 import { log } from "../runtime/log";
 import { CallbackRejectedError } from "./http-errors";
 import { adapterFor } from "./registry";
+import { sendProviderResult } from "./send-provider-result";
 
 // A provider's callback wakes the waiting run (providerResultReceived); the run then asks the
 // provider for the authoritative result, so a forged or replayed callback can at worst cause one
@@ -36,12 +35,7 @@ export async function handleProviderCallback(request: Request, provider: string)
     }
     const attempt = await db.providerAttempt.findFirst({ where: { provider, predictionId: parsed.predictionId }, select: { generationId: true } });
     if (attempt) {
-      await inngest.send(
-        providerResultReceived.create(
-          { generationId: attempt.generationId, provider, predictionId: parsed.predictionId },
-          { id: `provider-result:${provider}:${parsed.predictionId}:${parsed.result.status}` },
-        ),
-      );
+      await sendProviderResult(attempt.generationId, provider, parsed.predictionId, parsed.result.status);
     }
     return successResponse({ received: true, matched: attempt !== null }, { requestId });
   } catch (error) {

@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "../db";
+import { sqlPool } from "../db";
 import { getRedis } from "../cache/redis";
 
 // Fixed-window counters: Redis when REDIS_URL is set, else PostgreSQL (atomic upsert). Both count
@@ -41,16 +41,18 @@ export function redisCounterStore(): CounterStore | null {
 export function postgresCounterStore(): CounterStore {
   return {
     backend: "postgres",
+    // Straight on the pool: one statement, one round trip, no Prisma work on the hottest path.
     async increment(bucket, windowStart) {
-      const rows = await db.$queryRaw<Array<{ count: number }>>`
-        INSERT INTO rate_limit_counter (bucket, window_start, count) VALUES (${bucket}, ${windowStart}, 1)
-        ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counter.count + 1
-        RETURNING count`;
+      const { rows } = await sqlPool().query<{ count: number }>(
+        `INSERT INTO rate_limit_counter (bucket, window_start, count) VALUES ($1, $2, 1)
+         ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counter.count + 1
+         RETURNING count`,
+        [bucket, windowStart],
+      );
       return rows[0]?.count ?? 1;
     },
     async peek(bucket, windowStart) {
-      const rows = await db.$queryRaw<Array<{ count: number }>>`
-        SELECT count FROM rate_limit_counter WHERE bucket = ${bucket} AND window_start = ${windowStart}`;
+      const { rows } = await sqlPool().query<{ count: number }>(`SELECT count FROM rate_limit_counter WHERE bucket = $1 AND window_start = $2`, [bucket, windowStart]);
       return rows[0]?.count ?? 0;
     },
   };

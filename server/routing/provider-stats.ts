@@ -7,7 +7,7 @@ import type { ProviderStats } from "./rank-providers";
 
 // The evidence `fastest` ranks on: each provider's attempts for one (region, model) that finished
 // in a rolling window, read in one query from the service's own attempt records. Health reads
-// the same evidence over every region and model (leave those out).
+// the same evidence for one region over every model (leave the model out).
 
 export const ROUTING_WINDOW_SECONDS = 900;
 // Bounds the scan on started_at, the last column of the (region, model_identifier, provider,
@@ -16,8 +16,7 @@ export const ROUTING_WINDOW_SECONDS = 900;
 const LONGEST_ATTEMPT_SECONDS = 3_600;
 
 export type LoadProviderStatsInput = {
-  /** Omitted: every region. */
-  region?: RegionName;
+  region: RegionName;
   /** Omitted: every model. */
   modelIdentifier?: string;
   providers: readonly ProviderId[];
@@ -45,7 +44,6 @@ export async function loadProviderStats(input: LoadProviderStatsInput): Promise<
   if (providers.length === 0) return new Map();
   const since = new Date(now.getTime() - windowSeconds * 1000);
   const earliestStart = new Date(since.getTime() - LONGEST_ATTEMPT_SECONDS * 1000);
-  const inRegion = region === undefined ? Prisma.empty : Prisma.sql`AND region = ${region}::"Region"`;
   const ofModel = modelIdentifier === undefined ? Prisma.empty : Prisma.sql`AND model_identifier = ${modelIdentifier}`;
 
   // successes_since counts, newest first, the successes at or after each attempt: the failures
@@ -58,7 +56,7 @@ export async function loadProviderStats(input: LoadProviderStatsInput): Promise<
                      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS successes_since
         FROM provider_attempt
        WHERE provider = ANY(${[...providers]}::text[])
-         ${inRegion}
+         AND region = ${region}::"Region"
          ${ofModel}
          AND started_at >= ${earliestStart.toISOString()}::timestamptz
          AND started_at <= ${now.toISOString()}::timestamptz

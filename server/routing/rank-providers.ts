@@ -48,6 +48,8 @@ export type ProviderRanking = {
   order: ProviderId[];
   /** Why each provider sits where it does, for logs and debugging. */
   reasons: Partial<Record<ProviderId, string>>;
+  /** Providers whose circuit is open (rule 3), last in `order`. */
+  openCircuits: ProviderId[];
 };
 
 export const RANKING_DEFAULTS: Readonly<Required<Omit<RankProvidersOptions, "now">>> = {
@@ -79,6 +81,7 @@ export function rankProviders(candidates: readonly ProviderId[], stats: Readonly
   return {
     order: placements.map((placement) => placement.provider),
     reasons: Object.fromEntries(placements.map((placement) => [placement.provider, placement.reason])),
+    openCircuits: placements.filter((placement) => placement.tier === Tier.Open).map((placement) => placement.provider),
   };
 }
 

@@ -1,13 +1,16 @@
 import "server-only";
 import type { ModelDefinition, ProviderId } from "../catalog/index";
 import { db as defaultDb, type Db } from "../db";
-import type { RegionName } from "../env";
+import { env, type RegionName } from "../env";
 import { log } from "../runtime/log";
+import { exploreProviders, ROUTING_EXPLORATION_SHARE, type ExploredOrder } from "./explore-providers";
 import { loadProviderStats } from "./provider-stats";
 import { rankProviders, type ProviderStats } from "./rank-providers";
 
 // The provider chain a new generation is tried in: an explicit list as given; `fastest` ranked
-// from recent attempts in this region, or the catalog order when the evidence cannot be read.
+// from recent attempts in this region, or the catalog order when the evidence cannot be read; a
+// small share of `fastest` generations explore the second-ranked provider first
+// (explore-providers.ts).
 
 export type ProviderOrderRequest = { mode: "fastest" } | { mode: "explicit"; providers: readonly ProviderId[] };
 
@@ -15,6 +18,10 @@ export type ResolveProviderOrderInput = {
   model: Pick<ModelDefinition, "identifier" | "providers">;
   region: RegionName;
   requested: ProviderOrderRequest;
+  /** Decides, with the share, whether this generation explores. */
+  generationId: string;
+  /** Omitted: ROUTING_EXPLORATION_SHARE from the env, else the constant. */
+  explorationShare?: number;
   now?: Date;
   db?: Db;
 };
@@ -27,23 +34,25 @@ type CachedStats = { loadedAt: number; stats: Promise<Map<ProviderId, ProviderSt
 const statsCache = new WeakMap<Db, Map<string, CachedStats>>();
 const MAX_CACHED_MODELS = 500;
 
-export async function resolveProviderOrder(input: ResolveProviderOrderInput): Promise<ProviderId[]> {
-  const { model, region, requested, now = new Date(), db = defaultDb } = input;
-  if (requested.mode === "explicit") return [...requested.providers];
-  if (model.providers.length === 1) return [...model.providers];
+export async function resolveProviderOrder(input: ResolveProviderOrderInput): Promise<ExploredOrder> {
+  const { model, region, requested, generationId, now = new Date(), db = defaultDb } = input;
+  if (requested.mode === "explicit") return { order: [...requested.providers], explored: false };
+  if (model.providers.length === 1) return { order: [...model.providers], explored: false };
+  const share = input.explorationShare ?? env().ROUTING_EXPLORATION_SHARE ?? ROUTING_EXPLORATION_SHARE;
 
   try {
     const stats = await cachedProviderStats(db, region, model, now);
-    const { order, reasons } = rankProviders(model.providers, stats, { now });
-    log.debug("provider order ranked", { region, model_identifier: model.identifier, order, reasons });
-    return order;
+    const ranking = rankProviders(model.providers, stats, { now });
+    const chosen = exploreProviders(ranking, generationId, share);
+    log.debug("provider order ranked", { region, model_identifier: model.identifier, generation_id: generationId, order: chosen.order, explored: chosen.explored, reasons: ranking.reasons });
+    return chosen;
   } catch (error) {
     log.warn("provider ranking failed, using catalog order", {
       region,
       model_identifier: model.identifier,
       error: error instanceof Error ? error.message : String(error),
     });
-    return [...model.providers];
+    return { order: [...model.providers], explored: false };
   }
 }
 

@@ -2,9 +2,10 @@ import http from "node:http";
 import path from "node:path";
 import next from "next";
 import { CLIENT_IP_HEADER } from "../http/client-ip";
-import { decideAtEdge, isV1Path, malformedRequestAnswer, stripFrameworkHeaders } from "../http/v1-edge";
+import { decideAtEdge, isV1Path, malformedRequestAnswer, stripFrameworkHeaders, withoutTrailingSlash } from "../http/v1-edge";
 import { startEmbeddedExecutor, type RunningExecutor } from "../inngest/executor/start-embedded-executor";
 import { inngestMode } from "../inngest/mode";
+import { LISTEN_BACKLOG } from "./listen-backlog";
 import { isFileRequest, serveFileDirectly } from "./serve-files-directly";
 
 // Our own HTTP server in front of Next's handler, for what Next cannot do: hand over the client
@@ -37,25 +38,30 @@ export async function startHttpServer(options: { port: number; host: string; dev
         return;
       }
       stripFrameworkHeaders(req.headers);
+      req.url = withoutTrailingSlash(req.url ?? "/");
       // HEAD is served as GET; the response, created for a HEAD request, carries no body.
       if (decision.headAsGet) req.method = "GET";
     }
     void handle(req, res);
   });
-  // A request Node cannot parse (an unknown method token, a broken header) never reaches the handler.
-  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+  // A request Node cannot parse (an unknown method token, a broken header, headers past Node's
+  // size limit) never reaches the handler.
+  server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
     const answer = malformedRequestAnswer();
+    // A HEAD whose request line Node did read (oversized headers) must get no body: its client
+    // reads none, and the bytes after the headers break its parser (found by drill R4).
+    const head = error.rawPacket?.toString("latin1", 0, 5) === "HEAD ";
     socket.end(
       `HTTP/1.1 ${answer.status} Bad Request\r\n${Object.entries({ ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)), connection: "close" })
         .map(([name, value]) => `${name}: ${value}`)
-        .join("\r\n")}\r\n\r\n${answer.body}`,
+        .join("\r\n")}\r\n\r\n${head ? "" : answer.body}`,
     );
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, options.host, resolve);
+    server.listen({ port: options.port, host: options.host, backlog: LISTEN_BACKLOG }, resolve);
   });
   const shownHost = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
   const address = server.address();

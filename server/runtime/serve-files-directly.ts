@@ -13,7 +13,13 @@ export function isFileRequest(req: http.IncomingMessage) {
 export async function serveFileDirectly(req: http.IncomingMessage, res: http.ServerResponse) {
   const url = new URL(req.url ?? "/", "http://internal");
   const key = decodeURIComponent(url.pathname.slice("/files/".length));
-  const response = await serveSignedFile(new Request(url, { method: req.method }), key);
+  // The headers the answer depends on, and nothing else.
+  const headers = new Headers();
+  for (const name of ["range", "if-range"]) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  const response = await serveSignedFile(new Request(url, { method: req.method, headers }), key);
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body || req.method === "HEAD") {
     await response.body?.cancel();

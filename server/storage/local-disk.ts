@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, open as openFile, readFile, rename, rmdir, stat, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { env } from "../env";
-import { assertContentType, assertStorageKey, InvalidStorageKeyError, type ObjectInfo, type ObjectStream, type OutputStorage, type StorageProbe } from "./storage";
+import { assertContentType, assertStorageKey, InvalidStorageKeyError, type ObjectInfo, type ObjectRange, type ObjectStream, type OutputStorage, type StorageProbe } from "./storage";
 import { probeStorage } from "./probe-storage";
 
 // Objects are plain files under the root, named by their key. The content type sits beside each
@@ -56,7 +56,7 @@ export function localDiskStorage(root: string = path.resolve(/*turbopackIgnore: 
     try {
       const stats = await stat(file);
       if (!stats.isFile()) return null;
-      return { contentType: await readContentType(file), size: stats.size };
+      return { contentType: await readContentType(file), size: stats.size, etag: etagOf(stats) };
     } catch (error) {
       if (isMissing(error)) return null;
       throw error;
@@ -64,7 +64,7 @@ export function localDiskStorage(root: string = path.resolve(/*turbopackIgnore: 
   }
 
   // The descriptor is opened first: a delete after that unlinks the name, not the open file.
-  async function open(key: string): Promise<ObjectStream | null> {
+  async function open(key: string, range?: ObjectRange): Promise<ObjectStream | null> {
     const file = fileFor(key);
     let handle: FileHandle;
     try {
@@ -80,7 +80,9 @@ export function localDiskStorage(root: string = path.resolve(/*turbopackIgnore: 
         return null;
       }
       const contentType = await readContentType(file);
-      return { contentType, size: stats.size, body: fileStream(handle) };
+      const start = range?.start ?? 0;
+      const end = Math.min(range?.end ?? Infinity, stats.size - 1);
+      return { contentType, size: stats.size, etag: etagOf(stats), body: fileStream(handle, start, end + 1) };
     } catch (error) {
       await handle.close().catch(() => undefined);
       throw error;
@@ -127,13 +129,19 @@ export function localDiskStorage(root: string = path.resolve(/*turbopackIgnore: 
 
 const CHUNK_BYTES = 64 * 1024;
 
-/** Pull-based, so a slow client holds back the reads; the handle closes at the end or on cancel. */
-function fileStream(handle: FileHandle): ReadableStream<Uint8Array> {
-  let position = 0;
+// Outputs are written once under a fresh key: length and write time tell versions apart.
+function etagOf(stats: { size: number; mtimeMs: number }): string {
+  return `"${stats.size.toString(36)}-${Math.floor(stats.mtimeMs).toString(36)}"`;
+}
+
+/** Bytes [start, stop), pull-based, so a slow client holds back the reads; the handle closes at the end or on cancel. */
+function fileStream(handle: FileHandle, start: number, stop: number): ReadableStream<Uint8Array> {
+  let position = start;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const { bytesRead, buffer } = await handle.read(Buffer.alloc(CHUNK_BYTES), 0, CHUNK_BYTES, position);
+        const want = Math.min(CHUNK_BYTES, stop - position);
+        const { bytesRead, buffer } = want > 0 ? await handle.read(Buffer.alloc(want), 0, want, position) : { bytesRead: 0, buffer: Buffer.alloc(0) };
         if (bytesRead === 0) {
           await handle.close();
           controller.close();

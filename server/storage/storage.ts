@@ -5,10 +5,13 @@ export type StorageDriver = "local-disk" | "s3";
 
 export type StoredObject = { bytes: Uint8Array; contentType: string };
 
-/** What a download needs before the bytes: the type and the length. */
-export type ObjectInfo = { contentType: string; size: number };
+/** What a download needs before the bytes: the type, the whole object's length, a strong validator. */
+export type ObjectInfo = { contentType: string; size: number; etag: string | null };
 
-/** An object opened for streaming; the stream must be read or canceled. */
+/** Bytes `start` to `end` of an object, both included (as in Content-Range). */
+export type ObjectRange = { start: number; end: number };
+
+/** An object opened for streaming; the stream must be read or canceled. `size` is the whole object's. */
 export type ObjectStream = ObjectInfo & { body: ReadableStream<Uint8Array> };
 
 export type StorageProbe = { healthy: boolean; latency_ms: number; driver: StorageDriver };
@@ -21,8 +24,8 @@ export interface OutputStorage {
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   get(key: string): Promise<StoredObject | null>;
   head(key: string): Promise<ObjectInfo | null>;
-  /** For serving large files (videos) without holding them in memory. */
-  open(key: string): Promise<ObjectStream | null>;
+  /** For serving large files (videos) without holding them in memory; with a range, only those bytes. */
+  open(key: string, range?: ObjectRange): Promise<ObjectStream | null>;
   /** True when an object was removed; deleting a missing key is not an error. */
   delete(key: string): Promise<boolean>;
   /** Writes, reads back and deletes a small random object. Never throws. */

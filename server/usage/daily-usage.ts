@@ -1,10 +1,11 @@
 import "server-only";
 import { formatCredits } from "../credits/money";
 import { db, type Db } from "../db";
+import type { RegionName } from "../env";
 
 // The usage page's charts: per UTC day, /v1 requests by outcome and the estimated spend, over the
 // very window and with the very rules of getUsage (GET /v1/usage), so the bars add up to its
-// totals. The first and last days are partial: the window is [now − days, now].
+// totals, in the same region. The first and last days are partial: the window is [now − days, now].
 
 export type DailyUsage = { day: string; success: number; client_errors: number; server_errors: number; estimated_cost: number };
 
@@ -12,9 +13,9 @@ type Row = { day: string; success: number; client_errors: number; server_errors:
 
 const DAY_MS = 86_400_000;
 
-export async function getDailyUsage(accountId: string, days: number, options: { now?: Date; database?: Db } = {}): Promise<DailyUsage[]> {
+export async function getDailyUsage(accountId: string, days: number, options: { region: RegionName; now?: Date; database?: Db }): Promise<DailyUsage[]> {
   if (!Number.isInteger(days) || days < 1) throw new RangeError(`days must be a positive integer, got ${days}`);
-  const { now = new Date(), database = db } = options;
+  const { region, now = new Date(), database = db } = options;
   const since = new Date(now.getTime() - days * DAY_MS).toISOString();
   const until = now.toISOString();
   const rows = await database.$queryRaw<Row[]>`
@@ -27,7 +28,7 @@ export async function getDailyUsage(accountId: string, days: number, options: { 
              count(*) FILTER (WHERE status_code BETWEEN 400 AND 499)::int AS client_errors,
              count(*) FILTER (WHERE status_code BETWEEN 500 AND 599)::int AS server_errors
         FROM request_log
-       WHERE account_id = ${accountId}::uuid
+       WHERE account_id = ${accountId}::uuid AND region = ${region}::"Region"
          AND created_at >= ${since}::timestamptz AND created_at <= ${until}::timestamptz
        GROUP BY 1
     ),
@@ -35,7 +36,7 @@ export async function getDailyUsage(accountId: string, days: number, options: { 
       SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
              (coalesce(sum(estimated_cost) FILTER (WHERE status IN ('pending', 'processing', 'succeeded')), 0) * 1000)::bigint AS cost_millis
         FROM generation
-       WHERE account_id = ${accountId}::uuid
+       WHERE account_id = ${accountId}::uuid AND region = ${region}::"Region"
          AND created_at >= ${since}::timestamptz AND created_at <= ${until}::timestamptz
        GROUP BY 1
     )

@@ -2,9 +2,11 @@ import "server-only";
 import { formatCredits } from "../credits/money";
 import { getBalance } from "../credits/get-balance";
 import { db, type Db } from "../db";
+import type { RegionName } from "../env";
 
-// GET /v1/usage: what an account did in the last `days` days, counted by PostgreSQL. Money is
-// summed as NUMERIC and leaves SQL as integer millicredits, so no float ever accumulates.
+// GET /v1/usage: what an account did in the last `days` days in one region (the one the request is
+// served in), counted by PostgreSQL. Money is summed as NUMERIC and leaves SQL as integer
+// millicredits, so no float ever accumulates. The balance is the account's: credits have no region.
 
 export type UsageEndpoint = {
   endpoint: string;
@@ -52,10 +54,12 @@ type ProviderRow = Omit<UsageProvider, "total_estimated_cost" | "wasted_estimate
 
 const DAY_MS = 86_400_000;
 
+export type UsageOptions = { region: RegionName; now?: Date; database?: Db };
+
 /** The window is [now − days, now] on request time, generation creation and attempt start. */
-export async function getUsage(accountId: string, days: number, options: { now?: Date; database?: Db } = {}): Promise<UsageSummary> {
+export async function getUsage(accountId: string, days: number, options: UsageOptions): Promise<UsageSummary> {
   if (!Number.isInteger(days) || days < 1) throw new RangeError(`days must be a positive integer, got ${days}`);
-  const { now = new Date(), database = db } = options;
+  const { region, now = new Date(), database = db } = options;
   const since = new Date(now.getTime() - days * DAY_MS).toISOString();
   const until = now.toISOString();
 
@@ -68,14 +72,14 @@ export async function getUsage(accountId: string, days: number, options: { now?:
              count(*) FILTER (WHERE status_code BETWEEN 400 AND 499)::int AS client_error_count,
              count(*) FILTER (WHERE status_code BETWEEN 500 AND 599)::int AS server_error_count
         FROM request_log
-       WHERE account_id = ${accountId}::uuid
+       WHERE account_id = ${accountId}::uuid AND region = ${region}::"Region"
          AND created_at >= ${since}::timestamptz AND created_at <= ${until}::timestamptz
        GROUP BY endpoint
        ORDER BY total_requests DESC, endpoint`,
     database.$queryRaw<ErrorCodeRow[]>`
       SELECT endpoint, error_code, count(*)::int AS count
         FROM request_log
-       WHERE account_id = ${accountId}::uuid
+       WHERE account_id = ${accountId}::uuid AND region = ${region}::"Region"
          AND created_at >= ${since}::timestamptz AND created_at <= ${until}::timestamptz
          AND error_code IS NOT NULL
        GROUP BY endpoint, error_code
@@ -86,7 +90,7 @@ export async function getUsage(accountId: string, days: number, options: { now?:
       SELECT count(*)::int AS total,
              (coalesce(sum(estimated_cost) FILTER (WHERE status IN ('pending', 'processing', 'succeeded')), 0) * 1000)::bigint AS cost_millis
         FROM generation
-       WHERE account_id = ${accountId}::uuid
+       WHERE account_id = ${accountId}::uuid AND region = ${region}::"Region"
          AND created_at >= ${since}::timestamptz AND created_at <= ${until}::timestamptz`,
     database.$queryRaw<ProviderRow[]>`
       SELECT provider,
@@ -98,7 +102,7 @@ export async function getUsage(accountId: string, days: number, options: { now?:
              (coalesce(sum(estimated_cost), 0) * 1000)::bigint                      AS total_cost_millis,
              (coalesce(sum(estimated_cost) FILTER (WHERE wasted), 0) * 1000)::bigint AS wasted_cost_millis
         FROM provider_attempt
-       WHERE account_id = ${accountId}::uuid
+       WHERE account_id = ${accountId}::uuid AND region = ${region}::"Region"
          AND started_at >= ${since}::timestamptz AND started_at <= ${until}::timestamptz
        GROUP BY provider
        ORDER BY total_submissions DESC, provider`,

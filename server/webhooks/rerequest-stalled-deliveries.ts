@@ -8,11 +8,21 @@ import { requestDeliveries } from "./queue-deliveries";
 
 /** Pending with no attempt for this long: its run is lost (a live run retries within seconds). */
 const STALLED_AFTER_MS = 5 * 60_000;
+/**
+ * Never attempted for this long: its first request may never have left (a SIGKILL right after the
+ * commit; found by the R3 chaos drill, where it held a webhook back for five minutes). Asking again
+ * sooner is safe: the first run's request keeps its event id, which the executor accepts once.
+ */
+const NEVER_SENT_AFTER_MS = 30_000;
 
 export async function rerequestStalledDeliveries(db: Db, { now }: { now: Date }): Promise<{ rerequested: string[] }> {
   const before = new Date(now.getTime() - STALLED_AFTER_MS);
+  const neverSentBefore = new Date(now.getTime() - NEVER_SENT_AFTER_MS);
   const stalled = await db.webhookDelivery.findMany({
-    where: { status: "pending", OR: [{ lastAttemptAt: null, createdAt: { lt: before } }, { lastAttemptAt: { lt: before } }] },
+    where: {
+      status: "pending",
+      OR: [{ lastAttemptAt: null, attemptCount: 0, createdAt: { lt: neverSentBefore } }, { lastAttemptAt: null, createdAt: { lt: before } }, { lastAttemptAt: { lt: before } }],
+    },
     select: { id: true, attemptCount: true },
     take: 500,
   });

@@ -9,6 +9,7 @@ import { getStatus } from "@/server/http/operations/account";
 import { api, baseUrl, callOperation, expectError, expectSuccess } from "@/tests/support/http";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
 import { inTransaction } from "@/server/transaction";
+import { whenLogged } from "@/tests/support/request-logs";
 
 // Every way a key can fail to authenticate is ERR1002, 401, not retryable, and the same body:
 // the client learns nothing about which keys exist. The request log keeps the reason's key.
@@ -52,7 +53,7 @@ describe("authentication (ERR1002)", () => {
     expectSuccess(await api("/v1/status", { key: key.key }));
     await db.apiKey.update({ where: { id: key.apikey_id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     refused(await api("/v1/status", { key: key.key }));
-    const logged = await db.requestLog.findFirst({ where: { apiKeyId: key.apikey_id, statusCode: 401 } });
+    const logged = await whenLogged(() => db.requestLog.findFirst({ where: { apiKeyId: key.apikey_id, statusCode: 401 } }));
     expect(logged).toMatchObject({ keyStatus: "expired", errorCode: "ERR1002" });
   });
 
@@ -87,7 +88,7 @@ describe("authentication (ERR1002)", () => {
     expect(wrong.status).toBe(401);
     expect(wrong.body.error.code).toBe("ERR1002");
     refused(await api("/v1/status", { key: eu.key }));
-    const logged = await db.requestLog.findFirst({ where: { apiKeyId: eu.keyId, statusCode: 401 } });
+    const logged = await whenLogged(() => db.requestLog.findFirst({ where: { apiKeyId: eu.keyId, statusCode: 401 } }));
     expect(logged?.errorCode).toBe("ERR1002");
   });
 

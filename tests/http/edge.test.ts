@@ -1,29 +1,11 @@
-import http from "node:http";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { accountWithKey } from "@/tests/support/fixtures";
-import { baseUrl } from "@/tests/support/http";
+import { contentType, methods, randomPath, raw, smallBody, type RawReply } from "@/tests/support/hostile-requests";
 
 // The edge in front of Next: whatever arrives on /v1 is answered in the envelope, never in Next's
-// own shape and never with a 5xx. Raw HTTP (fetch refuses TRACE and rewrites odd paths).
-
-type RawReply = { status: number; headers: http.IncomingHttpHeaders; text: string };
-
-function raw(method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<RawReply> {
-  const { hostname, port } = new URL(baseUrl());
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      { hostname, port, method, path, headers: { ...options.headers, ...(options.body === undefined ? {} : { "content-length": String(Buffer.byteLength(options.body)) }) } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString("utf8") }));
-      },
-    );
-    request.on("error", reject);
-    request.end(options.body);
-  });
-}
+// own shape and never with a 5xx. Raw HTTP (fetch refuses TRACE and rewrites odd paths); the
+// arbitraries are shared with the R4 drill (tests/reliability/r4-hostile-input.test.ts).
 
 function expectEnvelope(reply: RawReply, status: number, code?: string) {
   expect(reply.status, reply.text).toBe(status);
@@ -77,6 +59,21 @@ describe("the edge, row by row", () => {
     expect((await raw("HEAD", "/v1/nothing-here")).status).toBe(404);
   });
 
+  it("headers past Node's size limit: 400 ERR1001 in the envelope, and no body for a HEAD (R4 regression)", async () => {
+    const path = `/v1/generate/image/${"%F0%9F%A7%AA".repeat(1_600)}`;
+    expectEnvelope(await raw("GET", path), 400, "ERR1001");
+    const head = await raw("HEAD", path);
+    expect(head.status).toBe(400);
+    expect(head.text).toBe("");
+  });
+
+  it("a trailing slash is served as the path without it, in the envelope, never Next's 308 (R4 regression)", async () => {
+    const { key } = await accountWithKey();
+    expect(expectEnvelope(await raw("GET", "/v1/status/", { headers: { authorization: `Bearer ${key}` } }), 200)).toMatchObject({ status: "success" });
+    expectEnvelope(await raw("GET", "/api/v1/status//?x=1"), 401, "ERR1002");
+    expectEnvelope(await raw("PATCH", "/api/v1/content/"), 404, "ERR1006");
+  });
+
   it("an unknown method on an unknown path is 404 ERR1006", async () => {
     expectEnvelope(await raw("MKCOL", "/v1/nothing/here"), 404, "ERR1006");
   });
@@ -84,47 +81,11 @@ describe("the edge, row by row", () => {
 
 // Random requests against the built app: whatever the path, method, headers and body, no answer is
 // a 5xx and every /v1 answer (but HEAD's) is the JSON envelope with its request id.
-const methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "PROPFIND", "PURGE", "MKCOL", "SEARCH", "REPORT", "LOCK", "UNLOCK", "COPY", "MOVE"];
-const segments = [
-  "v1",
-  "api",
-  "content",
-  "list",
-  "generate",
-  "image",
-  "video",
-  "darkroom",
-  "lumen-image",
-  "status",
-  "usage",
-  "health",
-  "library",
-  "models",
-  "estimate",
-  "image-generation",
-  "cancel",
-  "generation",
-  "%zz",
-  "%ff",
-  "%ED%A0%80",
-  "%2F",
-  "..",
-  ".",
-  "%20",
-  "0b8e3f0e-6d1f-4c39-9d3f-5c8f1a0e2b11",
-];
-const segment = fc.oneof(fc.constantFrom(...segments), fc.stringMatching(/^[A-Za-z0-9._~%-]{1,12}$/));
-const path = fc
-  .tuple(fc.constantFrom("/v1", "/api/v1"), fc.array(segment, { maxLength: 5 }), fc.option(fc.stringMatching(/^[a-z]{1,6}=[A-Za-z0-9%]{0,8}$/)))
-  .map(([base, parts, query]) => `${base}${parts.map((part) => `/${part}`).join("")}${query ? `?${query}` : ""}`);
-const contentType = fc.constantFrom(undefined, "application/json", "multipart/form-data; boundary=x", "text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1");
-const body = fc.option(fc.oneof(fc.json({ maxDepth: 2 }), fc.string({ maxLength: 64 }), fc.constant("--x\r\n\r\n--x--")));
-
 describe("the edge, property-based", () => {
   it("never answers a 5xx, and every /v1 answer is an envelope", async () => {
     const { key } = await accountWithKey();
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...methods), path, contentType, body, fc.boolean(), fc.boolean(), async (method, target, type, payload, withKey, withAction) => {
+      fc.asyncProperty(fc.constantFrom(...methods), randomPath, contentType, smallBody, fc.boolean(), fc.boolean(), async (method, target, type, payload, withKey, withAction) => {
         const headers: Record<string, string> = {};
         if (type) headers["content-type"] = type;
         if (withKey) headers.authorization = `Bearer ${key}`;

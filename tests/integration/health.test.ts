@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisClient, disconnectRedis } from "@/server/cache/redis";
 import { listModels, listProviders } from "@/server/catalog/index";
 import { db, disconnectDb } from "@/server/db";
-import { env } from "@/server/env";
+import { env, type RegionName } from "@/server/env";
 import type { AttemptOutcome } from "@/server/generated/prisma/client";
 import { checkCache } from "@/server/health/check-cache";
 import { checkDatabase } from "@/server/health/check-database";
@@ -28,12 +28,12 @@ let accountId: string;
 let generationId: string;
 let attemptNumber = 0;
 
-async function recordAttempts(finishedAt: Date, provider: string, outcome: AttemptOutcome, count = 1) {
+async function recordAttempts(finishedAt: Date, provider: string, outcome: AttemptOutcome, count = 1, region: RegionName = "us") {
   await db.providerAttempt.createMany({
     data: Array.from({ length: count }, () => ({
       generationId,
       accountId,
-      region: "us" as const,
+      region,
       modelIdentifier: "black-forest-labs/flux-schnell",
       provider,
       attemptNumber: ++attemptNumber,
@@ -91,10 +91,24 @@ describe("provider health", () => {
     await recordAttempts(inWindow, "openai", "failed", 5);
     // Not a catalog provider: ignored.
     await recordAttempts(inWindow, "someone-else", "failed", 5);
+    // Another region served from the same database: its own figures, never in us's.
+    await recordAttempts(inWindow, "local", "succeeded", 7, "eu");
+    await recordAttempts(inWindow, "replicate", "succeeded", 6, "eu");
+  });
+
+  it("judges each region by its own attempts", async () => {
+    const eu = byProvider((await getProviderHealth({ region: "eu", configuredProviders: configured, now })).providers);
+    expect(eu.local).toMatchObject({ status: "healthy", failure_rate: 0, window: { total_attempts: 7, failures: 0, successes: 7, duration_seconds: 900 } });
+    expect(eu.replicate).toMatchObject({ status: "healthy", available: true, window: { total_attempts: 6, failures: 0, successes: 6, duration_seconds: 900 } });
+    expect(eu.fal?.window.total_attempts).toBe(0);
+    const euModels = await getModelHealth({ region: "eu", configuredProviders: new Set(["replicate", "fal"]), now });
+    expect(euModels.models.find((model) => model.model_identifier === "black-forest-labs/flux-schnell")?.providers.replicate?.available).toBe(true);
+    const jp = await getProviderHealth({ region: "jp", configuredProviders: configured, now });
+    expect(jp.providers.every((entry) => entry.window.total_attempts === 0)).toBe(true);
   });
 
   it("judges each catalog provider by its window", async () => {
-    const health = await getProviderHealth({ configuredProviders: configured, now });
+    const health = await getProviderHealth({ region: "us", configuredProviders: configured, now });
     expect(health.service).toBe("providers");
     expect(health.providers_total).toBe(listProviders().length);
     expect(health.providers.map((entry) => entry.provider)).toEqual(listProviders().map((provider) => provider.id));
@@ -118,7 +132,7 @@ describe("provider health", () => {
   });
 
   it("is healthy when only unconfigured providers are down", async () => {
-    const health = await getProviderHealth({ configuredProviders: new Set(["fal"]), now });
+    const health = await getProviderHealth({ region: "us", configuredProviders: new Set(["fal"]), now });
     expect(byProvider(health.providers).replicate?.status).toBe("unknown");
     expect(byProvider(health.providers)["local-backup"]?.status).toBe("degraded");
     expect(health.healthy).toBe(true);
@@ -127,18 +141,18 @@ describe("provider health", () => {
   it("moves with now: the start is inclusive and the end is now", async () => {
     // One millisecond later the failure stamped on the window's start drops out and the 5 failures
     // finished at now + 1 ms come in: 15 attempts, 9 failed → 0.6, degraded.
-    const later = await getProviderHealth({ configuredProviders: configured, now: new Date(now.getTime() + 1) });
+    const later = await getProviderHealth({ region: "us", configuredProviders: configured, now: new Date(now.getTime() + 1) });
     expect(byProvider(later.providers).local?.window).toEqual({ total_attempts: 15, failures: 9, successes: 4, duration_seconds: 900 });
     expect(byProvider(later.providers).local?.status).toBe("degraded");
 
     // One millisecond earlier the window reaches back to the 5 failures finished just before it,
     // keeps the one on its old start and loses those after now: 16 attempts, 10 failed.
-    const earlier = await getProviderHealth({ configuredProviders: configured, now: new Date(now.getTime() - 1) });
+    const earlier = await getProviderHealth({ region: "us", configuredProviders: configured, now: new Date(now.getTime() - 1) });
     expect(byProvider(earlier.providers).local?.window).toEqual({ total_attempts: 16, failures: 10, successes: 4, duration_seconds: 900 });
   });
 
   it("takes the window length as an option", async () => {
-    const health = await getProviderHealth({ configuredProviders: configured, now, windowSeconds: 60 });
+    const health = await getProviderHealth({ region: "us", configuredProviders: configured, now, windowSeconds: 60 });
     for (const entry of health.providers) {
       expect(entry.window).toEqual({ total_attempts: 0, failures: 0, successes: 0, duration_seconds: 60 });
       expect(entry.failure_rate).toBe(0);
@@ -147,7 +161,7 @@ describe("provider health", () => {
   });
 
   it("reports every configured provider healthy with no attempts at all", async () => {
-    const health = await getProviderHealth({ configuredProviders: configured, now: scenarioTime(2) });
+    const health = await getProviderHealth({ region: "us", configuredProviders: configured, now: scenarioTime(2) });
     expect(Object.fromEntries(health.providers.map((entry) => [entry.provider, entry.status]))).toEqual({
       local: "healthy",
       "local-backup": "healthy",
@@ -162,10 +176,10 @@ describe("provider health", () => {
     const now = scenarioTime(3);
     const at = new Date(now.getTime() - MINUTE_MS);
     await recordAttempts(at, "fal", "failed", 3);
-    let health = await getProviderHealth({ configuredProviders: configured, now });
+    let health = await getProviderHealth({ region: "us", configuredProviders: configured, now });
     expect(byProvider(health.providers).fal).toMatchObject({ status: "recovering", available: true });
     await recordAttempts(at, "fal", "failed");
-    health = await getProviderHealth({ configuredProviders: configured, now });
+    health = await getProviderHealth({ region: "us", configuredProviders: configured, now });
     expect(byProvider(health.providers).fal).toMatchObject({ status: "degraded", available: false, failure_rate: 1 });
     expect(health.healthy).toBe(false);
   });
@@ -175,7 +189,7 @@ describe("model health", () => {
   const now = scenarioTime(1); // the provider-health scenario: replicate unavailable, local-backup degraded
 
   it("lists every model with each provider's availability and raw model id", async () => {
-    const health = await getModelHealth({ configuredProviders: new Set(["replicate", "fal"]), now });
+    const health = await getModelHealth({ region: "us", configuredProviders: new Set(["replicate", "fal"]), now });
     expect(health.service).toBe("models");
     expect(health.models_total).toBe(listModels().length);
     expect(health.models.map((model) => model.model_identifier)).toEqual(listModels().map((model) => model.identifier));
@@ -203,7 +217,7 @@ describe("model health", () => {
   });
 
   it("is unhealthy when a model's configured providers are all unavailable", async () => {
-    const health = await getModelHealth({ configuredProviders: new Set(["replicate"]), now });
+    const health = await getModelHealth({ region: "us", configuredProviders: new Set(["replicate"]), now });
     const schnell = health.models.find((model) => model.model_identifier === "black-forest-labs/flux-schnell");
     expect(schnell?.providers).toEqual({
       replicate: { available: false, raw_model_id: "black-forest-labs/flux-schnell" },
@@ -213,7 +227,7 @@ describe("model health", () => {
   });
 
   it("is healthy when unconfigured providers are the only gaps", async () => {
-    const health = await getModelHealth({ configuredProviders: new Set(), now: scenarioTime(2) });
+    const health = await getModelHealth({ region: "us", configuredProviders: new Set(), now: scenarioTime(2) });
     expect(health.healthy).toBe(true);
     const lumen = health.models.find((model) => model.model_identifier === "darkroom/lumen-video");
     expect(lumen?.providers).toEqual({ local: { available: true, raw_model_id: "lumen-video" }, "local-backup": { available: true, raw_model_id: "lumen-video" } });

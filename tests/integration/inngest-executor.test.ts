@@ -8,11 +8,13 @@ import { db, disconnectDb } from "@/server/db";
 import { embeddedClientOptions } from "@/server/inngest/executor/embedded-client";
 import { persistEvents } from "@/server/inngest/executor/event-store";
 import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/server/inngest/executor/executor";
+import { RUN_LIMITS } from "@/server/inngest/executor/run-driver";
 
 // The embedded executor against real PostgreSQL and the real SDK: test functions served by the
 // SDK's own Node handler on a local port, a test client whose sends go to the executor under
 // test, no mocks. Each test uses its own event ids; the app id is unique to this run.
 
+const STEP_LIMIT = 50;
 const appId = `executor-test-${randomUUID().slice(0, 8)}`;
 const signingKey = `signkey-test-${randomBytes(32).toString("hex")}`;
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
@@ -32,6 +34,13 @@ type TokenData = { token: string };
 const inFlight = { now: 0, max: 0 };
 // The slow runs hold until the test opens the gate, so "how many at once" does not depend on timing.
 const gate: { open: () => void; opened: Promise<void> } = (() => {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+})();
+
+const backlogInFlight = { now: 0, max: 0 };
+const backlogGate: { open: () => void; opened: Promise<void> } = (() => {
   let open = () => {};
   const opened = new Promise<void>((resolve) => (open = resolve));
   return { open, opened };
@@ -128,6 +137,32 @@ const functions = [
     const signal = await step.waitForEvent("go", { event: "test/signal", timeout: "10s", if: 'async.data.kind == "go" && async.data.requestId == event.data.requestId' });
     return { kind: (signal?.data as { kind?: string } | undefined)?.kind ?? null };
   }),
+  client.createFunction({ id: "stepper", retries: 0, triggers: [{ event: "test/steps" }] }, async ({ event, step }) => {
+    const { token, steps } = event.data as TokenData & { steps: number };
+    for (let i = 1; i <= steps; i += 1) await step.run(`s${i}`, () => (bump(`${token}:steps`), i));
+    return { ran: steps };
+  }),
+  client.createFunction({ id: "big-output", triggers: [{ event: "test/big-output" }] }, async ({ event, step }) => {
+    const { token } = event.data as TokenData;
+    try {
+      await step.run("huge", () => (bump(`${token}:huge`), "x".repeat(4 * 1024 * 1024 + 1)));
+      return "unreachable";
+    } catch (error) {
+      return { caught: (error as Error).message };
+    }
+  }),
+  client.createFunction({ id: "backlog", concurrency: { limit: 3 }, triggers: [{ event: "test/backlog" }] }, async ({ event, step }) =>
+    step.run("hold", async () => {
+      const { token } = event.data as TokenData;
+      record("fair:order", token);
+      backlogInFlight.now += 1;
+      backlogInFlight.max = Math.max(backlogInFlight.max, backlogInFlight.now);
+      await backlogGate.opened;
+      backlogInFlight.now -= 1;
+      return token;
+    }),
+  ),
+  client.createFunction({ id: "urgent", triggers: [{ event: "test/urgent" }] }, async ({ event, step }) => step.run("first", () => (record("fair:order", (event.data as TokenData).token), "done"))),
   client.createFunction({ id: "napper", triggers: [{ event: "test/nap" }] }, async ({ event, step }) => {
     const { token } = event.data as TokenData;
     await step.run("before", () => bump(`${token}:before`));
@@ -173,7 +208,8 @@ const finishedRun = (functionId: string, eventId: string, timeoutMs?: number) =>
 
 beforeAll(async () => {
   ({ server, url: appUrl } = await listen(serve({ client, functions })));
-  current = await startExecutor();
+  // A step limit of 50 instead of Inngest's 1,000 (RUN_LIMITS), so the limit is reached in seconds.
+  current = await startExecutor({ limits: { maxSteps: STEP_LIMIT } });
   expect(current.synced).toBe(true);
 });
 
@@ -347,6 +383,61 @@ describe("embedded inngest executor", () => {
     expect(await db.inngestRun.count({ where: { appId, functionId: fnId("multi-step"), eventId: token } })).toBe(1);
     expect(calls.get(`${token}:a`)).toBe(1);
   });
+
+  it("fails a run at its step limit (Inngest's 1,000) without running another step", async () => {
+    expect(RUN_LIMITS.maxSteps).toBe(1000);
+    const token = randomUUID();
+    await client.send({ id: token, name: "test/steps", data: { token, steps: STEP_LIMIT + 5 } });
+    const run = await finishedRun("stepper", token, 60_000);
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatchObject({ name: "InngestErrFunctionOverflowed", message: `The function run exceeded the step limit of ${STEP_LIMIT} steps.` });
+    expect(calls.get(`${token}:steps`)).toBe(STEP_LIMIT);
+    expect(run.stack).toHaveLength(STEP_LIMIT);
+  }, 90_000);
+
+  it("runs a function of one step under the limit to completion", async () => {
+    const token = randomUUID();
+    await client.send({ id: token, name: "test/steps", data: { token, steps: STEP_LIMIT - 1 } });
+    const run = await finishedRun("stepper", token, 60_000);
+    expect(run.status).toBe("completed");
+    expect(run.output).toEqual({ ran: STEP_LIMIT - 1 });
+  }, 90_000);
+
+  it("fails a step whose output is over 4 MiB, once, with an error the function can catch", async () => {
+    const token = randomUUID();
+    await client.send({ id: token, name: "test/big-output", data: { token } });
+    const run = await finishedRun("big-output", token);
+    expect(run.status).toBe("completed");
+    expect((run.output as { caught: string }).caught).toMatch(/^step output size is greater than the limit: \d+ bytes, at most 4194304$/);
+    expect(calls.get(`${token}:huge`)).toBe(1);
+  });
+
+  it("refuses an event over 256 KiB at send, and a name over 256 characters, storing neither", async () => {
+    const token = randomUUID();
+    await expect(client.send({ id: token, name: "test/multi", data: { token, pad: "x".repeat(256 * 1024) } })).rejects.toThrow(/at most 262144 bytes/);
+    await expect(client.send({ id: `${token}-name`, name: `test/${"n".repeat(256)}`, data: { token } })).rejects.toThrow(/longer than 256 characters/);
+    expect(await db.inngestEvent.count({ where: { appId, id: { in: [token, `${token}-name`] } } })).toBe(0);
+    // Just under the limit is accepted.
+    const fits = randomUUID();
+    await client.send({ id: fits, name: "test/multi", data: { token: fits, pad: "x".repeat(200 * 1024) } });
+    expect((await finishedRun("multi-step", fits)).status).toBe("completed");
+  });
+
+  it("starts another function's run while a backlog of one function waits, within the backlog's own limit", async () => {
+    const backlog = Array.from({ length: 40 }, () => randomUUID());
+    await client.send(backlog.map((token) => ({ id: token, name: "test/backlog", data: { token } })));
+    await waitFor(async () => backlogInFlight.now === 3);
+    const urgent = randomUUID();
+    await client.send({ id: urgent, name: "test/urgent", data: { token: urgent } });
+    expect((await finishedRun("urgent", urgent)).status).toBe("completed");
+    // Done while 37 backlog runs still wait: only the three under the limit started before it.
+    const order = seen.get("fair:order") as string[];
+    expect(order.indexOf(urgent)).toBe(3);
+    expect(await db.inngestRun.count({ where: { appId, functionId: fnId("backlog"), status: "running" } })).toBe(40);
+    backlogGate.open();
+    for (const token of backlog) expect((await finishedRun("backlog", token, 60_000)).output).toBe(token);
+    expect(backlogInFlight.max).toBe(3);
+  }, 120_000);
 
   it("re-drives a sleeping run and an undispatched event after a restart", async () => {
     const token = randomUUID();

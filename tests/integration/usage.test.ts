@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/db";
 import type { AttemptOutcome, GenerationStatus } from "@/server/generated/prisma/client";
+import type { RegionName } from "@/server/env";
 import { ApiError } from "@/server/errors";
 import { getUsage } from "@/server/usage/get-usage";
 import { emptyUsage } from "@/tests/support/usage";
@@ -23,10 +24,11 @@ async function createAccount(creditBalance = "0") {
   return account.id;
 }
 
-async function logRequest(accountId: string, endpoint: string, statusCode: number, errorCode: string | null, createdAt: Date) {
+async function logRequest(accountId: string, endpoint: string, statusCode: number, errorCode: string | null, createdAt: Date, region: RegionName = "us") {
   await db.requestLog.create({
     data: {
       accountId,
+      region,
       requestId: randomUUID(),
       keyName: "test key",
       keyPrefix: "dkr_abcde",
@@ -41,11 +43,11 @@ async function logRequest(accountId: string, endpoint: string, statusCode: numbe
   });
 }
 
-async function createGeneration(accountId: string, status: GenerationStatus, estimatedCost: string, createdAt: Date) {
+async function createGeneration(accountId: string, status: GenerationStatus, estimatedCost: string, createdAt: Date, region: RegionName = "us") {
   const generation = await db.generation.create({
     data: {
       accountId,
-      region: "us",
+      region,
       mediaKind: "image",
       modelIdentifier: "black-forest-labs/flux-schnell",
       status,
@@ -60,12 +62,12 @@ async function createGeneration(accountId: string, status: GenerationStatus, est
 
 type Attempt = { provider: string; outcome: AttemptOutcome; estimatedCost: string; wasted?: boolean; startedAt?: Date };
 
-async function recordAttempts(accountId: string, generationId: string, attempts: Attempt[]) {
+async function recordAttempts(accountId: string, generationId: string, attempts: Attempt[], region: RegionName = "us") {
   await db.providerAttempt.createMany({
     data: attempts.map((attempt, index) => ({
       generationId,
       accountId,
-      region: "us" as const,
+      region,
       modelIdentifier: "black-forest-labs/flux-schnell",
       provider: attempt.provider,
       attemptNumber: index + 1,
@@ -86,7 +88,7 @@ afterAll(async () => {
 describe("getUsage on an account with no activity", () => {
   it("is all zeros and empty lists", async () => {
     const accountId = await createAccount();
-    const usage = await getUsage(accountId, 30, { now });
+    const usage = await getUsage(accountId, 30, { region: "us", now });
     expect(usage).toEqual(emptyUsage(accountId, 30, 0));
   });
 });
@@ -115,6 +117,9 @@ describe("getUsage on an account with activity", () => {
     await logRequest(accountId, "/v1/status", 500, "ERR5000", at(1_000));
     // Another account's traffic.
     await logRequest(otherAccountId, "/v1/status", 404, "ERR1006", at(-60_000));
+    // The same account in another region (one database holding two regions): never in us figures.
+    await logRequest(accountId, "/v1/status", 200, null, at(-60_000), "eu");
+    await logRequest(accountId, generate, 402, "ERR1004", at(-60_000), "eu");
 
     const succeededA = await createGeneration(accountId, "succeeded", "0.100", at(-DAY_MS));
     const succeededB = await createGeneration(accountId, "succeeded", "0.200", at(-3 * DAY_MS));
@@ -125,6 +130,8 @@ describe("getUsage on an account with activity", () => {
     await createGeneration(accountId, "succeeded", "0.001", sevenDaysAgo);
     await createGeneration(accountId, "succeeded", "5.000", at(-7 * DAY_MS - 1));
     await createGeneration(otherAccountId, "succeeded", "3.000", at(-60_000));
+    const inEu = await createGeneration(accountId, "succeeded", "2.000", at(-60_000), "eu");
+    await recordAttempts(accountId, inEu, [{ provider: "openai", outcome: "succeeded", estimatedCost: "2.000" }], "eu");
 
     await recordAttempts(accountId, succeededA, [
       { provider: "replicate", outcome: "failed", estimatedCost: "0.200", wasted: true },
@@ -140,7 +147,7 @@ describe("getUsage on an account with activity", () => {
   });
 
   it("counts requests, generations, submissions and money in the window", async () => {
-    const usage = await getUsage(accountId, 7, { now });
+    const usage = await getUsage(accountId, 7, { region: "us", now });
     expect(usage).toEqual({
       account_id: accountId,
       usage_period_days: 7,
@@ -192,8 +199,27 @@ describe("getUsage on an account with activity", () => {
     expect(JSON.parse(JSON.stringify(usage))).toEqual(usage);
   });
 
+  it("counts another region's requests, generations and submissions apart", async () => {
+    const eu = await getUsage(accountId, 7, { region: "eu", now });
+    expect(eu).toMatchObject({
+      usage_credit_balance: 12.345,
+      usage_total_requests: 2,
+      usage_total_success: 1,
+      usage_total_client_errors: 1,
+      usage_total_generations: 1,
+      usage_total_provider_submissions: 1,
+      usage_total_estimated_cost: 2,
+    });
+    expect(eu.usage_endpoints.map((entry) => [entry.endpoint, entry.total_requests, entry.error_codes])).toEqual([
+      ["/v1/generate/image/{model_identifier}", 1, { ERR1004: 1 }],
+      ["/v1/status", 1, {}],
+    ]);
+    expect(eu.usage_providers.map((entry) => [entry.provider, entry.used_count])).toEqual([["openai", 1]]);
+    expect(await getUsage(accountId, 7, { region: "jp", now })).toEqual(emptyUsage(accountId, 7, 12.345));
+  });
+
   it("narrows with days", async () => {
-    const usage = await getUsage(accountId, 2, { now });
+    const usage = await getUsage(accountId, 2, { region: "us", now });
     expect(usage.usage_period_days).toBe(2);
     expect(usage.usage_total_requests).toBe(8);
     expect(usage.usage_total_success).toBe(2);
@@ -211,7 +237,7 @@ describe("getUsage on an account with activity", () => {
 
   it("moves the window with now: the start is inclusive, later rows are left out", async () => {
     // One millisecond later the rows stamped exactly seven days ago fall out.
-    const usage = await getUsage(accountId, 7, { now: at(1) });
+    const usage = await getUsage(accountId, 7, { region: "us", now: at(1) });
     expect(usage.usage_total_requests).toBe(9);
     expect(usage.usage_endpoints.find((entry) => entry.endpoint === "/v1/usage")).toBeUndefined();
     expect(usage.usage_total_generations).toBe(6);
@@ -219,13 +245,13 @@ describe("getUsage on an account with activity", () => {
     expect(usage.usage_providers.find((entry) => entry.provider === "fal")?.total_submissions).toBe(1);
 
     // A second later the request logged in the future is inside.
-    const later = await getUsage(accountId, 7, { now: at(1_000) });
+    const later = await getUsage(accountId, 7, { region: "us", now: at(1_000) });
     expect(later.usage_total_server_errors).toBe(3);
     expect(later.usage_endpoints.find((entry) => entry.endpoint === "/v1/status")?.error_codes).toEqual({ ERR1002: 1, ERR5000: 1 });
   });
 
   it("defaults the window's end to the present", async () => {
-    const usage = await getUsage(accountId, 7);
+    const usage = await getUsage(accountId, 7, { region: "us" });
     expect(usage.usage_total_requests).toBeGreaterThanOrEqual(9);
     expect(usage.usage_total_generations).toBeGreaterThanOrEqual(6);
   });
@@ -234,12 +260,12 @@ describe("getUsage on an account with activity", () => {
 describe("getUsage arguments", () => {
   it("refuses a non-positive or fractional day count", async () => {
     const accountId = await createAccount();
-    await expect(getUsage(accountId, 0)).rejects.toBeInstanceOf(RangeError);
-    await expect(getUsage(accountId, 1.5)).rejects.toBeInstanceOf(RangeError);
+    await expect(getUsage(accountId, 0, { region: "us" })).rejects.toBeInstanceOf(RangeError);
+    await expect(getUsage(accountId, 1.5, { region: "us" })).rejects.toBeInstanceOf(RangeError);
   });
 
   it("is ERR1006 for an unknown account", async () => {
-    const error = await getUsage(randomUUID(), 30).catch((caught: unknown) => caught);
+    const error = await getUsage(randomUUID(), 30, { region: "us" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe("ERR1006");
   });

@@ -22,16 +22,24 @@ export type OwnServer = {
   /** Stops it and removes its data. */
   dispose(): Promise<void>;
   demoKey(): string;
+  demoAccountId(): string;
+  /** The connection string of its embedded PostgreSQL (changes with each start). */
+  databaseUrl(): string;
   cli(args: string[]): Promise<{ code: number; body: Record<string, unknown> }>;
 };
 
-export function ownServer(label: string): OwnServer {
+export type OwnServerOptions = {
+  /** Extra environment for the server and its CLI, e.g. LOCAL_PROVIDER_FAULTS, WEBHOOK_ALLOW_LOOPBACK. */
+  env?: Record<string, string>;
+};
+
+export function ownServer(label: string, options: OwnServerOptions = {}): OwnServer {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `darkroom-${label}-`));
   let child: ChildProcess | null = null;
   let baseUrl = "";
 
   const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
-    const result: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "error", LOCAL_PROVIDER_PROMPT_FAULTS: "1", ...extra };
+    const result: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "error", LOCAL_PROVIDER_PROMPT_FAULTS: "1", ...options.env, ...extra };
     // Its own embedded database: no machine PostgreSQL, Redis or provider fakes of the shared run.
     for (const name of ["DATABASE_URL", "REDIS_URL", "TEST_BASE_URL", "REPLICATE_API_TOKEN", "REPLICATE_API_BASE_URL", "REPLICATE_WEBHOOK_SECRET"]) delete result[name];
     return result;
@@ -81,6 +89,8 @@ export function ownServer(label: string): OwnServer {
       fs.rmSync(clusterDir(dataDir), { recursive: true, force: true });
     },
     demoKey: () => (JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8")) as { key: string }).key,
+    demoAccountId: () => (JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8")) as { accountId: string }).accountId,
+    databaseUrl: () => (JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.runtime.json"), "utf8")) as { url: string }).url,
     cli(args) {
       return new Promise((resolve) => {
         execFile(path.join(root, "node_modules/.bin/tsx"), ["--conditions=react-server", "server/cli/main.ts", ...args], { cwd: root, env: env(), timeout: 90_000 }, (error, stdout) => {

@@ -38,3 +38,23 @@ export async function insertRequestLog(accountId: string, key: { id: string; nam
   });
   return row.id;
 }
+
+/** The app writes request-log rows in batches, at most REQUEST_LOG_FLUSH_MS (50 ms) after the request. */
+export const LOG_FLUSH_WAIT_MS = 2_000;
+
+/** Polls until `read` gives a value (a row, or a list with `count` rows); fails after LOG_FLUSH_WAIT_MS. */
+export async function whenLogged<T>(read: () => Promise<T | null>, count = 1): Promise<T> {
+  const deadline = Date.now() + LOG_FLUSH_WAIT_MS;
+  for (;;) {
+    const value = await read();
+    const ready = Array.isArray(value) ? value.length >= count : value !== null;
+    if (ready) return value as T;
+    if (Date.now() > deadline) throw new Error(`request log not written within ${LOG_FLUSH_WAIT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Long enough for any batch to have been written: for asserting that a row was NOT logged. */
+export function afterLogFlush() {
+  return new Promise((resolve) => setTimeout(resolve, 500));
+}

@@ -5,4 +5,4 @@ import { getUsage } from "@/server/usage/get-usage";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = v1Route(withApiKey(account.getUsage, async ({ accountId, query }) => getUsage(accountId, query.days)));
+export const { GET, POST, PUT, PATCH, DELETE } = v1Route(withApiKey(account.getUsage, async ({ accountId, key, query }) => getUsage(accountId, query.days, { region: key.region })));

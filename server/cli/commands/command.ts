@@ -10,7 +10,7 @@ export type Command = {
   usage: string;
   required: string[];
   optional: string[];
-  /** false: the work calls a network service (Stripe) and opens its own transactions; it gets the plain client. */
+  /** false: the work calls a network service (Stripe) or deletes in batches, and opens its own transactions; it gets the plain client. */
   transaction?: false;
   /** Validates flags without the database; returns the work to run in a transaction. */
   prepare(flags: Flags): (tx: Tx) => Promise<Record<string, unknown>>;
@@ -37,4 +37,16 @@ export function list(value: string | undefined): string[] | undefined {
     ?.split(",")
     .map((item) => item.trim())
     .filter((item) => item !== "");
+}
+
+const isoDateTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export function dateFlag(flags: Flags, name: string): Date | undefined {
+  const value = flags[name];
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (!isoDateTime.test(value) || Number.isNaN(date.getTime())) {
+    throw invalidRequest(`--${name} must be an ISO 8601 date-time.`, [{ field: name, message: "must be an ISO 8601 date-time" }]);
+  }
+  return date;
 }

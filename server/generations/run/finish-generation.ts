@@ -79,9 +79,14 @@ export async function finishFailed(input: { generationId: string; errors: Attemp
       ? `All providers failed: ${errors.map((error) => `${error.provider} ${error.code} (${error.message})`).join("; ")}`
       : "The generation could not run.";
   const now = new Date();
-  const accountId = await inTransaction(async (tx) => {
+  const finished = await inTransaction(async (tx) => {
     const locked = await lockGeneration(tx, generationId);
-    if (!locked) return null;
+    if (!locked) {
+      // A retried step whose first try committed (the process died before its event left): the
+      // failure stands, only the event is sent again (same event id; the fan-out is idempotent).
+      const row = await tx.generation.findUnique({ where: { id: generationId }, select: { status: true, accountId: true } });
+      return row?.status === "failed" ? { accountId: row.accountId, failedNow: false } : null;
+    }
     await tx.generation.update({
       where: { id: generationId },
       data: { status: "failed", completedAt: now, errorCode: code, errorMessage: message.slice(0, 2000), metricsTotalTime: (now.getTime() - locked.created_at.getTime()) / 1000 },
@@ -96,8 +101,8 @@ export async function finishFailed(input: { generationId: string; errors: Attemp
       description: `Generation ${generationId} failed: ${code}`,
       metadata: { generation_id: generationId, error_code: code, provider_errors: errors },
     });
-    return locked.account_id;
+    return { accountId: locked.account_id, failedNow: true };
   });
-  if (accountId) await sendGenerationFinished(generationId, accountId, "failed");
-  return { failed: accountId !== null };
+  if (finished) await sendGenerationFinished(generationId, finished.accountId, "failed");
+  return { failed: finished?.failedNow ?? false };
 }

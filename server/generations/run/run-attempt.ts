@@ -2,6 +2,7 @@ import "server-only";
 import type { ProviderId } from "../../catalog/providers";
 import { db } from "../../db";
 import { ProviderError, type ProviderResult } from "../../providers/types";
+import { sendProviderResult } from "../../providers/send-provider-result";
 import { adapterFor } from "../../providers/registry";
 import { log } from "../../runtime/log";
 import { emitGenerationStarted } from "../../webhooks/emit-generation-event";
@@ -83,11 +84,21 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
   }
 }
 
-export async function checkAttempt(generationId: string, provider: ProviderId, attempt: number, accepted: Extract<AttemptOutcome, { outcome: "accepted" }>): Promise<AttemptOutcome> {
+/**
+ * Collects an accepted job: the provider's authoritative state now. `timedOut`: the run's wait for
+ * the result reached the model's timeout (the executor's clock), so the job is canceled and fails over.
+ */
+export async function checkAttempt(
+  generationId: string,
+  provider: ProviderId,
+  attempt: number,
+  accepted: Extract<AttemptOutcome, { outcome: "accepted" }>,
+  options: { timedOut?: boolean } = {},
+): Promise<AttemptOutcome> {
   const row = await inFlightRow(generationId);
   if (!row) return { outcome: "abandoned" };
   const adapter = adapterFor(provider);
-  if (Date.now() - accepted.startedAtMs > accepted.timeoutSeconds * 1000) {
+  if (options.timedOut || Date.now() - accepted.startedAtMs > accepted.timeoutSeconds * 1000) {
     await adapter.cancel(accepted.predictionId).catch(() => false);
     const failure: AttemptError = { provider, code: "ERR4001", message: `No result within ${accepted.timeoutSeconds} s.`, failover: true };
     await recordFailure(generationId, attempt, failure, accepted.startedAtMs);
@@ -101,4 +112,30 @@ export async function checkAttempt(generationId: string, provider: ProviderId, a
     log.warn("provider poll failed", { generationId, provider, error: String(error) });
     return { outcome: "running" };
   }
+}
+
+export type PollState = "running" | "finished" | "abandoned";
+
+/**
+ * For poll-provider-job: asks the provider once about an accepted job and, when it has ended,
+ * sends the result event the run waits for (the same id a callback would send, so one wakes it).
+ */
+export async function pollAcceptedJob(input: { generationId: string; provider: ProviderId; attempt: number; predictionId: string }): Promise<PollState> {
+  const row = await inFlightRow(input.generationId);
+  const running = row && (await db.providerAttempt.count({ where: { generationId: input.generationId, attemptNumber: input.attempt, outcome: "running" } })) > 0;
+  if (!row || !running) {
+    // Canceled or swept meanwhile, or already collected: wake the run now rather than at the model's timeout.
+    await sendProviderResult(input.generationId, input.provider, input.predictionId, "abandoned");
+    return "abandoned";
+  }
+  let result: ProviderResult;
+  try {
+    result = await adapterFor(input.provider).poll(input.predictionId, providerJobFor(row, input.provider, input.attempt));
+  } catch (error) {
+    log.warn("provider poll failed", { generationId: input.generationId, provider: input.provider, error: String(error) });
+    return "running";
+  }
+  if (result.status === "running") return "running";
+  await sendProviderResult(input.generationId, input.provider, input.predictionId, result.status);
+  return "finished";
 }

@@ -15,7 +15,7 @@ export const getUsage = defineOperation({
   path: "/v1/usage",
   tag: "Account",
   summary: "Usage summary",
-  description: "Requests, generations and provider submissions of the account over the last `days` days.",
+  description: "Requests, generations and provider submissions of the account over the last `days` days, in the region this address serves (the credit balance is the account's).",
   scope: "account:read",
   query: usageQuerySchema,
   response: { component: "UsageSummary" },

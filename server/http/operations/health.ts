@@ -11,7 +11,7 @@ export const getProviderHealth = healthRead(
   "/v1/health/inference/providers",
   "ProvidersHealth",
   "Provider availability",
-  "Each provider judged by its finished attempts in a rolling window, with the routing circuit breaker: `healthy`, `recovering`, `degraded`, or `unknown` when not configured; `status_reason` says why.",
+  "Each provider judged by its finished attempts in a rolling window in the region this address serves, with the routing circuit breaker: `healthy`, `recovering`, `degraded`, or `unknown` when not configured; `status_reason` says why.",
   [{ operationId: "legacyGetProviderHealth", path: "/v1/health/providers" }],
 );
 
@@ -20,7 +20,7 @@ export const getModelHealth = healthRead(
   "/v1/health/inference/models",
   "ModelsHealth",
   "Model availability per provider",
-  "For each model, which of its providers can take work now.",
+  "For each model, which of its providers can take work now in the region this address serves.",
 );
 
 export const getStorageHealth = healthRead("getStorageHealth", "/v1/health/storage", "StorageHealth", "Storage health", "A real write, read-back and delete through the configured output storage.");

@@ -1,3 +1,4 @@
+import { Prisma } from "../../generated/prisma/client";
 import { log } from "../../runtime/log";
 import { triggerMatches } from "./event-matcher";
 import { resolveWait } from "./run-state";
@@ -7,6 +8,8 @@ import type { EventPayload, FunctionDefinition, FunctionTrigger, RunRecord } fro
 // Events become work: each undispatched event starts a run of every function whose trigger it
 // matches and resumes the runs waiting for it, in the transaction that marks it dispatched
 // (rows claimed with SKIP LOCKED, so concurrent dispatchers split the work and none repeats it).
+// A batch of events costs one insert for the runs it starts and one locking read for the runs
+// waiting on any of its event names, however many events it holds.
 
 const BATCH = 50;
 const txOptions = { maxWait: 10_000, timeout: 30_000 };
@@ -26,43 +29,57 @@ async function resumeIfWaiting(tx: Tx, run: RunRecord, event: EventPayload, rece
   return true;
 }
 
-/** Resumes the idle runs waiting for this event (rows locked in id order: no deadlocks). */
-async function resumeWaitingRuns(tx: Tx, appId: string, event: EventPayload, receivedAt: number, now: number): Promise<string[]> {
+/** The idle runs waiting for any of these event names, locked in id order (no deadlocks). */
+async function lockWaitingRuns(tx: Tx, appId: string, names: string[], now: number): Promise<RunRecord[]> {
+  if (names.length === 0) return [];
   const locked = await tx.$queryRaw<{ id: string }[]>`
     SELECT id FROM inngest_run
-    WHERE app_id = ${appId} AND wait_events @> ARRAY[${event.name}]::text[]
+    WHERE app_id = ${appId} AND wait_events && ARRAY[${Prisma.join(names)}]::text[]
       AND status IN ('running', 'sleeping', 'waiting')
       AND (lease_owner IS NULL OR lease_expires_at < ${new Date(now)})
     ORDER BY id FOR UPDATE`;
   if (locked.length === 0) return [];
   const rows = await tx.inngestRun.findMany({ where: { id: { in: locked.map((row) => row.id) } } });
-  const resumed: string[] = [];
-  for (const row of rows) if (await resumeIfWaiting(tx, toRecord(row), event, receivedAt, now)) resumed.push(row.id);
-  return resumed;
+  return rows.map(toRecord);
+}
+
+/** A run that is now due: its id and function (the queue serves functions in turn). */
+export type DueRun = { id: string; functionId: string };
+
+type PendingEvent = { id: string; payload: EventPayload; received_at: Date };
+
+/** One batch: every run the events start (one insert) and the waits they resolve (one lock). */
+async function dispatchBatch(tx: Tx, store: RunStore, appId: string, functions: FunctionDefinition[], events: PendingEvent[], now: number): Promise<DueRun[]> {
+  const starts = events.flatMap(({ payload: event }) => functions.filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event))).map((fn) => store.newRun(appId, fn.id, event)));
+  if (starts.length > 0) await tx.inngestRun.createMany({ data: starts });
+  const due: DueRun[] = starts.map((run) => ({ id: run.id as string, functionId: run.functionId }));
+  const waiting = await lockWaitingRuns(tx, appId, [...new Set(events.map((event) => event.payload.name))], now);
+  const resumed = new Set<RunRecord>();
+  for (const { payload: event, received_at } of events) {
+    for (const run of waiting) if (resolveWait(run, event, received_at.getTime(), now)) resumed.add(run);
+  }
+  for (const run of resumed) {
+    await tx.inngestRun.update({ where: { id: run.id }, data: stateFields(run) });
+    due.push({ id: run.id, functionId: run.functionId });
+  }
+  return due;
 }
 
 /** Dispatches every pending event of the app; returns the runs that are now due. */
-export async function dispatchEvents(store: RunStore, appId: string, functions: FunctionDefinition[], now: () => number): Promise<string[]> {
-  const due: string[] = [];
+export async function dispatchEvents(store: RunStore, appId: string, functions: FunctionDefinition[], now: () => number): Promise<DueRun[]> {
+  const due: DueRun[] = [];
   for (;;) {
     const batch = await store.db.$transaction(async (tx) => {
-      const events = await tx.$queryRaw<{ id: string; payload: EventPayload; received_at: Date }[]>`
+      const events = await tx.$queryRaw<PendingEvent[]>`
         SELECT id, payload, received_at FROM inngest_event
         WHERE app_id = ${appId} AND dispatched_at IS NULL
         ORDER BY received_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
-      const runIds: string[] = [];
-      for (const { payload: event, received_at } of events) {
-        const starts = functions.filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event)));
-        const runs = starts.map((fn) => store.newRun(appId, fn.id, event));
-        if (runs.length > 0) await tx.inngestRun.createMany({ data: runs });
-        runIds.push(...runs.map((run) => run.id as string), ...(await resumeWaitingRuns(tx, appId, event, received_at.getTime(), now())));
-      }
-      if (events.length > 0) {
-        await tx.inngestEvent.updateMany({ where: { appId, id: { in: events.map((event) => event.id) } }, data: { dispatchedAt: new Date(now()) } });
-      }
-      return { count: events.length, runIds };
+      if (events.length === 0) return { count: 0, runs: [] };
+      const runs = await dispatchBatch(tx, store, appId, functions, events, now());
+      await tx.inngestEvent.updateMany({ where: { appId, id: { in: events.map((event) => event.id) } }, data: { dispatchedAt: new Date(now()) } });
+      return { count: events.length, runs };
     }, txOptions);
-    due.push(...batch.runIds);
+    due.push(...batch.runs);
     if (batch.count < BATCH) return due;
   }
 }

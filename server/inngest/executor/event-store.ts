@@ -8,6 +8,15 @@ import type { EventPayload, JsonObject } from "./types";
 
 export const EVENT_RETENTION_MS = 24 * 3_600_000;
 
+/**
+ * Inngest's event limits (https://www.inngest.com/docs/usage-limits/inngest): names up to 256
+ * characters, up to 5,000 events per request, and an event of at most 256 KiB serialized, the
+ * smallest plan's size (512 KiB self-hosted, up to 3 MiB on paid plans), so an event accepted
+ * here is accepted by every Inngest.
+ */
+export const EVENT_LIMITS = { maxNameLength: 256, maxEventsPerRequest: 5000, maxEventBytes: 256 * 1024 };
+export type EventLimits = typeof EVENT_LIMITS;
+
 const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 function encode(value: bigint, length: number): string {
@@ -46,11 +55,22 @@ export function normalizeEvent(raw: unknown, fallbackId: string, now: number): E
   return { ...event, id, name: event.name as string, data, ts };
 }
 
+/** Refuses what Inngest would refuse at its event API (the whole request, as Inngest does). */
+export function checkEventLimits(events: EventPayload[], limits: EventLimits = EVENT_LIMITS) {
+  if (events.length > limits.maxEventsPerRequest) throw new InvalidEventError(`${events.length} events in one request: at most ${limits.maxEventsPerRequest} may be sent at once`);
+  for (const event of events) {
+    if (event.name.length > limits.maxNameLength) throw new InvalidEventError(`event name "${event.name.slice(0, 40)}…" is longer than ${limits.maxNameLength} characters`);
+    const bytes = Buffer.byteLength(JSON.stringify(event));
+    if (bytes > limits.maxEventBytes) throw new InvalidEventError(`event ${event.name} is ${bytes} bytes: events may be at most ${limits.maxEventBytes} bytes`);
+  }
+}
+
 /** Writes the events (a repeated id is skipped) and returns their ids in order. */
-export async function persistEvents(db: PrismaClient, appId: string, rawEvents: unknown[], options: { now: number; seed?: string | null }): Promise<string[]> {
+export async function persistEvents(db: PrismaClient, appId: string, rawEvents: unknown[], options: { now: number; seed?: string | null; limits?: EventLimits }): Promise<string[]> {
   const fallbackIds = eventIds(rawEvents.length, options.seed ?? null, options.now);
   const events = rawEvents.map((raw, index) => normalizeEvent(raw, fallbackIds[index] as string, options.now));
   if (events.length === 0) return [];
+  checkEventLimits(events, options.limits);
   await db.inngestEvent.createMany({
     data: events.map((event) => ({ appId, id: event.id, name: event.name, payload: event as object, receivedAt: new Date(options.now) })),
     skipDuplicates: true,

@@ -3,10 +3,10 @@ import { log } from "../../runtime/log";
 import { nextCronTick } from "./cron";
 import { catchUpWaits, dispatchEvents } from "./dispatch";
 import { defaultRetryBackoff } from "./durations";
-import { persistEvents } from "./event-store";
+import { EVENT_LIMITS, persistEvents, type EventLimits } from "./event-store";
 import { followUpEvents } from "./follow-up-events";
 import { isOwnerGone, liveOwners, newOwnerId, type EventSink } from "./registry";
-import { driveRun, type DriverDeps } from "./run-driver";
+import { driveRun, RUN_LIMITS, type DriverDeps, type RunLimits } from "./run-driver";
 import { RunQueue } from "./run-queue";
 import { RunStore } from "./run-store";
 import { Timers } from "./scheduler";
@@ -37,6 +37,8 @@ export type EmbeddedExecutorOptions = {
   requestTimeoutMs?: number;
   /** How long stop() lets in-flight Call Requests finish before aborting them. */
   stopGraceMs?: number;
+  /** Inngest's limits (steps per run, step output, run state, event size); tests lower them. */
+  limits?: Partial<RunLimits & EventLimits>;
 };
 
 const HORIZON_MS = 60_000;
@@ -68,7 +70,11 @@ export class EmbeddedExecutor implements EventSink {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.store = new RunStore(options.db, this.owner, this.leaseMs, this.now);
     this.endpoint = new ServeEndpoint(new URL(options.servePath ?? "/api/inngest", options.appUrl), options.signingKey, options.requestTimeoutMs ?? 15 * 60_000);
-    this.queue = new RunQueue(options.concurrency ?? 16, (runId) => this.drive(runId));
+    this.queue = new RunQueue(
+      options.concurrency ?? 16,
+      (runId, functionId) => this.drive(runId, functionId),
+      (functionId) => this.functions.get(functionId)?.concurrency ?? null,
+    );
     this.runTimers = new Timers(this.now);
     this.cronTimers = new Timers(this.now);
   }
@@ -107,7 +113,7 @@ export class EmbeddedExecutor implements EventSink {
 
   /** The event API: persist (a repeated id is accepted once), acknowledge, dispatch. */
   async ingestEvents(appId: string, events: unknown[], seed: string | null): Promise<string[]> {
-    const ids = await persistEvents(this.options.db, appId, events, { now: this.now(), seed });
+    const ids = await persistEvents(this.options.db, appId, events, { now: this.now(), seed, limits: { ...EVENT_LIMITS, ...this.options.limits } });
     if (appId === this.appId) this.kickDispatch();
     return ids;
   }
@@ -118,7 +124,7 @@ export class EmbeddedExecutor implements EventSink {
     if (!trigger || !("cron" in trigger) || !this.appId) throw new Error(`${functionId} has no cron trigger`);
     const event: EventPayload = { id: `cron:${functionId}:${tickAt.toISOString()}`, name: "inngest/scheduled.timer", data: { cron: trigger.cron }, ts: tickAt.getTime() };
     const runId = await this.store.claimCronTick(this.appId, functionId, tickAt, event);
-    if (runId) this.queue.add(runId);
+    if (runId) this.queue.add(runId, functionId);
     return runId;
   }
 
@@ -130,7 +136,7 @@ export class EmbeddedExecutor implements EventSink {
       this.kickDispatch();
       const now = this.now();
       for (const row of await this.store.dueRuns(this.appId as string, now + HORIZON_MS, 500)) {
-        if (!this.queue.has(row.id)) this.schedule(row.id, row.wakeAt?.getTime() ?? now);
+        if (!this.queue.has(row.id)) this.schedule(row.id, row.functionId, row.wakeAt?.getTime() ?? now);
       }
       if (now - this.lastPurge > PURGE_EVERY_MS) {
         this.lastPurge = now;
@@ -194,7 +200,7 @@ export class EmbeddedExecutor implements EventSink {
     this.dispatching = (async () => {
       do {
         this.dispatchAgain = false;
-        for (const runId of await dispatchEvents(this.store, appId, [...this.functions.values()], this.now)) this.queue.add(runId);
+        for (const run of await dispatchEvents(this.store, appId, [...this.functions.values()], this.now)) this.queue.add(run.id, run.functionId);
       } while (this.dispatchAgain && !this.stopping);
     })()
       .catch((error) => log.error("event dispatch failed", { error: String(error) }))
@@ -204,13 +210,13 @@ export class EmbeddedExecutor implements EventSink {
   }
 
   /** A timer for runs due within the horizon; later ones are found by a later scan. */
-  private schedule(runId: string, at: number) {
+  private schedule(runId: string, functionId: string, at: number) {
     if (this.stopping) return;
-    if (at <= this.now()) this.queue.add(runId);
-    else if (at - this.now() <= HORIZON_MS) this.runTimers.at(runId, at, () => this.queue.add(runId));
+    if (at <= this.now()) this.queue.add(runId, functionId);
+    else if (at - this.now() <= HORIZON_MS) this.runTimers.at(runId, at, () => this.queue.add(runId, functionId));
   }
 
-  private async drive(runId: string) {
+  private async drive(runId: string, functionId: string) {
     this.runTimers.clear(runId);
     try {
       const claimedAt = this.now();
@@ -220,7 +226,7 @@ export class EmbeddedExecutor implements EventSink {
         const row = await this.store.peek(runId);
         const wakeAt = row?.wakeAt?.getTime();
         // Not due at the claim, though it may be by now: re-arm it (re-driven at once if so), never leave it to the re-scan.
-        if (row && row.status !== "completed" && row.status !== "failed" && wakeAt && wakeAt > claimedAt) this.schedule(runId, wakeAt);
+        if (row && row.status !== "completed" && row.status !== "failed" && wakeAt && wakeAt > claimedAt) this.schedule(runId, functionId, wakeAt);
         return;
       }
       const renew = setInterval(() => void this.store.renew(runId).catch(() => undefined), this.leaseMs / 3);
@@ -234,12 +240,13 @@ export class EmbeddedExecutor implements EventSink {
       log.error("embedded executor could not drive a run", { runId, error: error instanceof Error ? error.stack : String(error) });
       const retryAt = this.now() + 1000;
       await this.store.release(runId, retryAt).catch(() => undefined);
-      this.schedule(runId, retryAt);
+      this.schedule(runId, functionId, retryAt);
     }
   }
 
   private readonly driverDeps: DriverDeps = {
     now: () => this.now(),
+    limits: () => ({ ...RUN_LIMITS, ...this.options.limits }),
     fn: (functionId) => this.functions.get(functionId),
     call: async (functionId, stepId, body) => {
       try {
@@ -254,8 +261,8 @@ export class EmbeddedExecutor implements EventSink {
     stopping: () => this.stopping,
     followUps: (run, result) => followUpEvents(this.functions.values(), run, result, this.now()),
     afterPark: async (run) => {
-      if (run.wakeAt !== null) this.schedule(run.id, run.wakeAt);
-      if (await catchUpWaits(this.store, run, this.now)) this.queue.add(run.id);
+      if (run.wakeAt !== null) this.schedule(run.id, run.functionId, run.wakeAt);
+      if (await catchUpWaits(this.store, run, this.now)) this.queue.add(run.id, run.functionId);
     },
     afterFinish: (followUps) => {
       if (followUps.length > 0) this.kickDispatch();

@@ -2,15 +2,24 @@ import { resolveTime, retryAfterTime } from "./durations";
 import { addPending, memoize, parkedState, resolveDuePending } from "./run-state";
 import type { RunResult, RunStore } from "./run-store";
 import { asSerializedError, callRequestBody } from "./step-protocol";
-import { FUNCTION_ATTEMPT_KEY, type CallOutcome, type EventPayload, type FunctionDefinition, type OutgoingOp, type RunRecord } from "./types";
+import { FUNCTION_ATTEMPT_KEY, type CallOutcome, type EventPayload, type FunctionDefinition, type OutgoingOp, type RunRecord, type SerializedError, type StepMemo } from "./types";
 
 // Drives one claimed run through Call Requests until it parks (sleep, wait, retry later) or ends.
 // Each reply is applied to the run and saved before the next request: a step's result is
 // memoized, a planned step is asked for by id, a step error is retried at its Retry-After or
 // with backoff until the attempts run out (then memoized as the error the function sees).
 
+/**
+ * Inngest's limits on a run (https://www.inngest.com/docs/usage-limits/inngest): 1,000 steps,
+ * 4 MiB returned by one step, 32 MiB of run state (events, step data). Enforced here the way
+ * Inngest does, so a function that runs here does not fail there.
+ */
+export type RunLimits = { maxSteps: number; maxStepOutputBytes: number; maxStateBytes: number };
+export const RUN_LIMITS: RunLimits = { maxSteps: 1000, maxStepOutputBytes: 4 * 1024 * 1024, maxStateBytes: 32 * 1024 * 1024 };
+
 export type DriverDeps = {
   now(): number;
+  limits(): RunLimits;
   fn(functionId: string): FunctionDefinition | undefined;
   call(functionId: string, stepId: string, body: unknown): Promise<CallOutcome>;
   store(): RunStore;
@@ -26,14 +35,21 @@ type Next = { kind: "continue" } | { kind: "park" } | { kind: "retry"; retryAfte
 const unsupported = (op: string) => ({ name: "EmbeddedExecutorError", message: `step operation ${op} is not supported by the embedded executor` });
 
 /** Applies the ops of a 206 reply to the run and says what to do next. */
-function applyOps(run: RunRecord, ops: OutgoingOp[], retryAfter: string | null, context: { attempt: number; sentAt: number; now: number; maxAttempts: number }): Next {
+/** A step's result as memoized: its data, or the error Inngest gives a step whose output is over the limit. */
+function stepResult(op: OutgoingOp, maxBytes: number): StepMemo {
+  const bytes = Buffer.byteLength(JSON.stringify({ data: op.data ?? null }));
+  if (bytes <= maxBytes) return { type: "data", data: op.data ?? null };
+  return { type: "error", error: { name: "StepOutputTooLargeError", message: `step output size is greater than the limit: ${bytes} bytes, at most ${maxBytes}` } };
+}
+
+function applyOps(run: RunRecord, ops: OutgoingOp[], retryAfter: string | null, context: { attempt: number; sentAt: number; now: number; maxAttempts: number; maxStepOutputBytes: number }): Next {
   const planned: OutgoingOp[] = [];
   let progressed = false;
   let retry: Next | null = null;
   for (const op of ops) {
     try {
       if (op.op === "StepRun" || op.op === "Step") {
-        memoize(run, op.id, { type: "data", data: op.data ?? null });
+        memoize(run, op.id, stepResult(op, context.maxStepOutputBytes));
         progressed = true;
       } else if (op.op === "StepFailed") {
         memoize(run, op.id, { type: "error", error: asSerializedError(op.error, "step failed") });
@@ -105,6 +121,18 @@ async function finish(deps: DriverDeps, run: RunRecord, result: RunResult) {
   if (await deps.store().finish(run, result, followUps)) deps.afterFinish(followUps);
 }
 
+/** Before each Call Request: a run at its step limit or over its state size ends as on Inngest. */
+function overLimits(run: RunRecord, limits: RunLimits): SerializedError | null {
+  if (run.stack.length >= limits.maxSteps) {
+    return { name: "InngestErrFunctionOverflowed", message: `The function run exceeded the step limit of ${limits.maxSteps} steps.` };
+  }
+  const stateBytes = Buffer.byteLength(JSON.stringify(run.events)) + Buffer.byteLength(JSON.stringify(run.steps));
+  if (stateBytes > limits.maxStateBytes) {
+    return { name: "InngestErrStateOverflowed", message: `The function run exceeded the state size limit of ${limits.maxStateBytes} bytes.` };
+  }
+  return null;
+}
+
 export async function driveRun(deps: DriverDeps, run: RunRecord): Promise<void> {
   const fn = deps.fn(run.functionId);
   if (!fn) return finish(deps, run, { status: "failed", error: { name: "EmbeddedExecutorError", message: `function ${run.functionId} is not served by the app` } });
@@ -114,6 +142,8 @@ export async function driveRun(deps: DriverDeps, run: RunRecord): Promise<void> 
 
   for (;;) {
     if (deps.stopping()) return park(deps, run, { status: "running", wakeAt: deps.now() });
+    const overflow = overLimits(run, deps.limits());
+    if (overflow) return finish(deps, run, { status: "failed", error: overflow });
     const stepId = run.nextStepId ?? "step";
     const attemptKey = run.nextStepId ?? FUNCTION_ATTEMPT_KEY;
     const attempt = run.attempts[attemptKey] ?? 0;
@@ -130,7 +160,7 @@ export async function driveRun(deps: DriverDeps, run: RunRecord): Promise<void> 
       return retryLater(deps, run, outcome.retryAfter, failedAttempts);
     }
 
-    const next = applyOps(run, outcome.ops, outcome.retryAfter, { attempt, sentAt, now: deps.now(), maxAttempts: fn.maxAttempts });
+    const next = applyOps(run, outcome.ops, outcome.retryAfter, { attempt, sentAt, now: deps.now(), maxAttempts: fn.maxAttempts, maxStepOutputBytes: deps.limits().maxStepOutputBytes });
     if (next.kind === "retry") {
       if (next.failedAttempts >= fn.maxAttempts) return finish(deps, run, { status: "failed", error: { name: "EmbeddedExecutorError", message: "the serve handler reported no step to run" } });
       return retryLater(deps, run, next.retryAfter, next.failedAttempts);

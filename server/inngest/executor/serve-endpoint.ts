@@ -15,7 +15,23 @@ type SyncedFunction = {
   name?: unknown;
   triggers?: unknown;
   steps?: { step?: { retries?: { attempts?: unknown } } };
+  concurrency?: unknown;
 };
+
+/**
+ * Inngest's `concurrency` option (a number, one limit or a list): the smallest keyless limit of
+ * function scope. Keyed limits (per user, …) and env/account scopes are not enforced here.
+ */
+function functionConcurrency(raw: unknown): number | null {
+  const limits = (Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw]).flatMap((entry: unknown) => {
+    if (typeof entry === "number") return [entry];
+    if (!entry || typeof entry !== "object") return [];
+    const { limit, key, scope } = entry as JsonObject;
+    return typeof limit === "number" && !key && (scope === undefined || scope === "fn") ? [limit] : [];
+  });
+  const positive = limits.filter((limit) => Number.isInteger(limit) && limit > 0);
+  return positive.length > 0 ? Math.min(...positive) : null;
+}
 
 function toDefinition(raw: SyncedFunction): FunctionDefinition | null {
   if (typeof raw.id !== "string") return null;
@@ -30,6 +46,7 @@ function toDefinition(raw: SyncedFunction): FunctionDefinition | null {
     name: typeof raw.name === "string" ? raw.name : raw.id,
     triggers,
     maxAttempts: (typeof retries === "number" && retries >= 0 ? retries : DEFAULT_RETRIES) + 1,
+    concurrency: functionConcurrency(raw.concurrency),
   };
 }
 

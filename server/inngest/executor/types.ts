@@ -24,6 +24,8 @@ export type FunctionDefinition = {
   triggers: FunctionTrigger[];
   /** Retries + 1: every step and the function body get this many attempts. */
   maxAttempts: number;
+  /** Runs of this function driven at once at most (its `concurrency` option, function scope); null: no own limit. */
+  concurrency: number | null;
 };
 
 /** A step that waits on the executor rather than on code: a sleep or a wait for an event. */

@@ -3,27 +3,32 @@ import type { InngestFunction } from "inngest";
 import { alertDispatch } from "./alert-dispatch";
 import { alertDispatchSweep } from "./alert-dispatch-sweep";
 import { billingSweep } from "./billing-sweep";
+import { customHostnameRemove } from "./custom-hostname-remove";
+import { customHostnameSweep } from "./custom-hostname-sweep";
+import { customHostnameVerify } from "./custom-hostname-verify";
 import { expireOutputFilesFunction } from "./expire-output-files";
 import { manualPlanRenewals } from "./manual-plan-renewals";
+import { pollProviderJob } from "./poll-provider-job";
 import { rateLimitSweep } from "./rate-limit-sweep";
+import { retention } from "./retention";
 import { runGeneration } from "./run-generation";
 import { stripeEvent } from "./stripe-event";
 import { sweepStaleGenerationsFunction } from "./sweep-stale-generations";
 import { webhookDelivery } from "./webhook-delivery";
 import { webhookDeliverySweep } from "./webhook-delivery-sweep";
 import { webhookFanOut } from "./webhook-fan-out";
-import { webhookLogRetention } from "./webhook-log-retention";
 
 // Every function the app serves (app/api/inngest/route.ts) and so every function either executor
 // runs. Add a new function here; nothing else registers it.
 
 export const functions: InngestFunction.Any[] = [
   runGeneration,
+  pollProviderJob,
   sweepStaleGenerationsFunction,
   expireOutputFilesFunction,
   webhookFanOut,
   webhookDelivery,
-  webhookLogRetention,
+  retention,
   alertDispatch,
   alertDispatchSweep,
   rateLimitSweep,
@@ -31,4 +36,7 @@ export const functions: InngestFunction.Any[] = [
   stripeEvent,
   billingSweep,
   manualPlanRenewals,
+  customHostnameVerify,
+  customHostnameRemove,
+  customHostnameSweep,
 ];

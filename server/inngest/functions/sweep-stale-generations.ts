@@ -2,6 +2,7 @@ import "server-only";
 import { findModel } from "../../catalog";
 import { db } from "../../db";
 import { finishFailed } from "../../generations/run/finish-generation";
+import { resendLostFinishedEvents } from "../../generations/resend-lost-finished-events";
 import { sendGenerationRequested } from "../../generations/send-generation-requested";
 import { inngest } from "../client";
 
@@ -52,5 +53,6 @@ export async function resendLostRequests(now = new Date()) {
 export const sweepStaleGenerationsFunction = inngest.createFunction({ id: "sweep-stale-generations", triggers: [{ cron: "* * * * *" }], retries: 1 }, async ({ step }) => {
   const resent = await step.run("resend-lost-requests", () => resendLostRequests());
   const swept = await step.run("sweep", () => sweepStaleGenerations());
-  return { ...resent, ...swept };
+  const finished = await step.run("resend-lost-finished-events", () => resendLostFinishedEvents());
+  return { ...resent, ...swept, ...finished };
 });

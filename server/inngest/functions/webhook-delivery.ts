@@ -22,7 +22,9 @@ export async function attemptDelivery(input: { deliveryId: string; attemptNumber
 }
 
 export const webhookDelivery = inngest.createFunction(
-  { id: "webhook-delivery", triggers: [webhookDeliveryRequested], retries: 4 }, // WEBHOOK_MAX_ATTEMPTS - 1: the SDK types want a literal
+  // retries: WEBHOOK_MAX_ATTEMPTS - 1 (the SDK types want a literal). At most 12 deliveries at once:
+  // a backlog of slow endpoints never takes every slot of the executor (16) from generations.
+  { id: "webhook-delivery", triggers: [webhookDeliveryRequested], retries: 4, concurrency: { limit: 12 } },
   async ({ event, step, attempt }) => {
     const { deliveryId, fromAttempt } = event.data;
     try {

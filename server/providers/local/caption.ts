@@ -60,11 +60,12 @@ export function layoutCaption(prompt: string, width: number, height: number): Ca
   return { scale: minScale, lines: kept };
 }
 
-/** A transparent SVG of `width`×`height` with the caption panel; empty when the prompt is. */
-export function captionSvg(prompt: string, width: number, height: number): string {
-  const open = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`;
+type PanelGeometry = { x: number; y: number; width: number; height: number; markup: string };
+
+/** Where the panel sits in a `width`×`height` frame and its markup; null when the prompt is empty. */
+function captionPanelGeometry(prompt: string, width: number, height: number): PanelGeometry | null {
   const { scale, lines } = layoutCaption(prompt, width, height);
-  if (lines.length === 0) return `${open}</svg>`;
+  if (lines.length === 0) return null;
   const { margin } = metrics(width, height);
   const padding = 3 * scale;
   const lineWidth = (line: string) => Array.from(line).length * ADVANCE * scale - scale;
@@ -73,9 +74,30 @@ export function captionSvg(prompt: string, width: number, height: number): strin
   const panelX = Math.round((width - panelWidth) / 2);
   const panelY = height - margin - panelHeight;
   const ink = lines.map((line, row) => linePath(line, Math.round((width - lineWidth(line)) / 2), panelY + padding + row * LINE_HEIGHT * scale, scale)).join("");
-  return (
-    open +
+  const markup =
     `<rect x="${panelX}" y="${panelY}" width="${panelWidth}" height="${panelHeight}" rx="${2 * scale}" fill="#000" fill-opacity="0.6"/>` +
-    `<path d="${ink}" fill="#fff" shape-rendering="crispEdges"/></svg>`
-  );
+    `<path d="${ink}" fill="#fff" shape-rendering="crispEdges"/>`;
+  return { x: panelX, y: panelY, width: panelWidth, height: panelHeight, markup };
+}
+
+/** A transparent SVG of `width`×`height` with the caption panel; empty when the prompt is. */
+export function captionSvg(prompt: string, width: number, height: number): string {
+  const open = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`;
+  const panel = captionPanelGeometry(prompt, width, height);
+  return `${open}${panel?.markup ?? ""}</svg>`;
+}
+
+/**
+ * The panel alone, as an SVG the size of the panel (the frame's coordinates, cropped by the
+ * viewBox) and where to lay it: the same pixels as captionSvg's, for a fraction of the
+ * rasterizing (a full-frame transparent layer cost as much as the background). Null when empty.
+ */
+export function captionPanel(prompt: string, width: number, height: number): { svg: string; left: number; top: number } | null {
+  const panel = captionPanelGeometry(prompt, width, height);
+  if (!panel) return null;
+  // Whole pixels: the panel's origin is an integer, so the crop shifts nothing by a fraction.
+  const [left, top] = [Math.max(0, panel.x), Math.max(0, panel.y)];
+  const [right, bottom] = [Math.min(width, Math.ceil(panel.x + panel.width)), Math.min(height, Math.ceil(panel.y + panel.height))];
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${right - left}" height="${bottom - top}" viewBox="${left} ${top} ${right - left} ${bottom - top}">${panel.markup}</svg>`;
+  return { svg, left, top };
 }

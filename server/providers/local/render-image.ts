@@ -1,8 +1,9 @@
 import "server-only";
 import sharp, { type OverlayOptions, type Sharp } from "sharp";
 import { backgroundSvg } from "./background";
-import { captionSvg } from "./caption";
+import { captionPanel } from "./caption";
 import { imageSize, type FrameSize } from "./frame-size";
+import { RenderCache, renderKey } from "./render-cache";
 import { RenderInputError } from "./render-errors";
 import { seededRandom, seedFrom } from "./seeded-random";
 
@@ -26,6 +27,12 @@ export type RenderImageParams = {
 
 export type RenderedImage = { bytes: Uint8Array; contentType: string; width: number; height: number };
 
+// Every render is of new inputs (repeats come from the render cache), so libvips's operation cache
+// would only hold memory (up to 50 MB by default); one thread per operation keeps a render from
+// taking both cores from the API.
+sharp.cache(false);
+sharp.concurrency(1);
+
 const encoders = {
   png: { contentType: "image/png", encode: (image: Sharp) => image.png({ compressionLevel: 6 }) },
   jpeg: { contentType: "image/jpeg", encode: (image: Sharp) => image.jpeg({ quality: 90 }) },
@@ -42,13 +49,23 @@ export function encoderFor(format: string) {
   return encoders[key];
 }
 
+const rendered = new RenderCache<RenderedImage>();
+
+/** Same inputs, same bytes: served from the render cache when this process made them before. */
 export async function renderImage(params: RenderImageParams): Promise<RenderedImage> {
+  const key = renderKey({ kind: "image", prompt: params.prompt, ratio: params.ratio, format: params.format, seed: params.seed, index: params.index, width: params.width, input: params.inputImage });
+  return rendered.getOrRender(key, () => renderImageUncached(params));
+}
+
+/** The render itself, never cached (tests compare it with the cached answer). */
+export async function renderImageUncached(params: RenderImageParams): Promise<RenderedImage> {
   const encoder = encoderFor(params.format);
   const size = imageSize(params.ratio, params.width);
   const random = seededRandom(seedFrom("image", params.prompt, params.seed, params.index));
   const layers: OverlayOptions[] = [];
   if (params.inputImage) layers.push({ input: await inputLayer(params.inputImage, size) });
-  layers.push({ input: Buffer.from(captionSvg(params.prompt, size.width, size.height)) });
+  const caption = captionPanel(params.prompt, size.width, size.height);
+  if (caption) layers.push({ input: Buffer.from(caption.svg), left: caption.left, top: caption.top });
   const image = sharp(Buffer.from(backgroundSvg(random, size.width, size.height))).composite(layers);
   const bytes = await encoder.encode(image).toBuffer();
   return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), contentType: encoder.contentType, ...size };

@@ -8,6 +8,7 @@ import { inTransaction } from "@/server/transaction";
 import { accountWithKey, awayFromWindowEdge } from "@/tests/support/fixtures";
 import { cancel, createImage, createVideo, waitForStatus } from "@/tests/support/generations";
 import { api, callOperation, errorCodeOf, expectError, expectSuccess, invalidFields } from "@/tests/support/http";
+import { whenLogged } from "@/tests/support/request-logs";
 
 // POST /v1/generate/image/{model_identifier} (createImageGeneration): validation, idempotency,
 // concurrency caps and the money race. What a generation does after the 202 is in
@@ -27,7 +28,7 @@ describe("202", () => {
     expect(again.headers.get("idempotency-replayed")).toBe("true");
     expect(first.headers.get("idempotency-replayed")).toBeNull();
     expect(await db.generation.count({ where: { apiKeyId: keyId } })).toBe(1);
-    const logged = await db.requestLog.findMany({ where: { apiKeyId: keyId, endpoint: "/v1/generate/image/{model_identifier}" }, orderBy: { createdAt: "asc" } });
+    const logged = await whenLogged(() => db.requestLog.findMany({ where: { apiKeyId: keyId, endpoint: "/v1/generate/image/{model_identifier}" }, orderBy: { createdAt: "asc" } }), 2);
     expect(logged.map((row) => row.idempotentReplay)).toEqual([false, true]);
   });
 

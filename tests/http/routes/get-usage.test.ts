@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { db } from "@/server/db";
 import { getStatus, getUsage } from "@/server/http/operations/account";
 import { getEstimate, listModels } from "@/server/http/operations/catalog";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
 import { callOperation, expectError, expectSuccess, invalidFields } from "@/tests/support/http";
+import { whenLogged } from "@/tests/support/request-logs";
 import { emptyUsage } from "@/tests/support/usage";
 
 // GET /v1/usage (getUsage) after a known sequence of requests.
@@ -22,6 +24,8 @@ describe("200", () => {
     expectError(await callOperation(getUsage, { key, query: { days: 0 } }), "ERR1001");
     expectError(await callOperation(getEstimate, { key, params: { model_identifier: "nobody/nothing" } }), "ERR1012");
     expectError(await callOperation(getStatus, { key: monitor.key }), "ERR1003");
+    // Rows are written in batches (request-log-buffer.ts): usage counts them once all 7 are in.
+    await whenLogged(() => db.requestLog.findMany({ where: { accountId }, select: { id: true } }), 7);
 
     const data = expectSuccess(await callOperation(getUsage, { key, query: { days: 7 } }));
     expect(data).toMatchObject({

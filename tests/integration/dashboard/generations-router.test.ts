@@ -4,6 +4,7 @@ import { createCaller } from "@/server/api/root";
 import { findModel } from "@/server/catalog";
 import { generationRequestSchema } from "@/server/catalog/request-schema";
 import { db, disconnectDb } from "@/server/db";
+import { resetEnvCache } from "@/server/env";
 import { ApiError } from "@/server/errors";
 import type { GenerationStatus } from "@/server/generated/prisma/enums";
 import { planGeneration, startGeneration } from "@/server/generations/start-generation";
@@ -165,6 +166,40 @@ describe("generations router: who may do what", () => {
     const row = await db.generation.findUniqueOrThrow({ where: { id: generationId } });
     expect(row.status).toBe("canceled");
     expect(row.removedAt).not.toBeNull();
+  });
+});
+
+describe("generations router: routing exploration", () => {
+  // jp: no other suite runs generations there, so no open circuit can keep exploration off.
+  async function plannedInJp(accountId: string, share: string) {
+    process.env.ROUTING_EXPLORATION_SHARE = share;
+    resetEnvCache();
+    try {
+      const key = await createTestKey(accountId);
+      const model = findModel("darkroom/lumen-image")!;
+      const fields = generationRequestSchema(model).parse({ generation_prompt: "explore" });
+      const plan = await planGeneration({ accountId, apiKeyId: key.apikey_id, region: "jp", model, fields });
+      return { plan, created: await inTransaction((tx) => startGeneration(tx, plan)) };
+    } finally {
+      delete process.env.ROUTING_EXPLORATION_SHARE;
+      resetEnvCache();
+    }
+  }
+
+  it("records on the generation that fastest tried its second-ranked provider first", async () => {
+    const { accountId, userId } = await createTestAccount();
+    const explored = await plannedInJp(accountId, "1");
+    expect(explored.plan.routingExploration).toBe(true);
+    // Without data the ranking is the catalog order (local, local-backup): exploration swaps the two.
+    expect(explored.created.generation_provider_order).toEqual(["local-backup", "local"]);
+    const detail = await as(userId).get({ accountId, generationId: explored.created.generation_id });
+    expect(detail.routing_exploration).toBe(true);
+    expect(detail.record.generation_provider_order).toEqual(["local-backup", "local"]);
+    expect(detail.record).not.toHaveProperty("routing_exploration");
+
+    const stayed = await plannedInJp(accountId, "0");
+    expect(stayed.created.generation_provider_order).toEqual(["local", "local-backup"]);
+    expect((await as(userId).get({ accountId, generationId: stayed.created.generation_id })).routing_exploration).toBe(false);
   });
 });
 

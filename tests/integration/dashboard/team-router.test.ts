@@ -228,11 +228,27 @@ describe("team router: members", () => {
 
   it("lets a member or owner leave, but not the primary owner", async () => {
     const { accountId, primaryOwner, owner, member } = await team();
+    // Each has an account of their own to go back to (see the next test).
+    await as(member).createAccount({ name: "Member's own" });
+    await as(owner).createAccount({ name: "Owner's own" });
     await as(member).leave({ accountId });
     await as(owner).leave({ accountId });
     await expectInvalid(as(primaryOwner).leave({ accountId }), /cannot leave/);
     expect(await db.membership.findMany({ where: { accountId }, select: { userId: true } })).toEqual([{ userId: primaryOwner }]);
     expect(await activity(accountId)).toEqual(["membership.left", "membership.left"]);
+  });
+
+  it("refuses to let anyone leave their only account (ERR1001): they would have no account to sign in to", async () => {
+    const { accountId, primaryOwner, member } = await team();
+    await expectInvalid(as(member).leave({ accountId }), /only account/);
+    // Even after a transfer, the old primary owner of a personal account stays in it while it is their only one.
+    await as(primaryOwner).transferPrimaryOwnership({ accountId, userId: member });
+    await expectInvalid(as(primaryOwner).leave({ accountId }), /only account/);
+    expect(await db.membership.count({ where: { accountId } })).toBe(3);
+    // With another account, leaving works.
+    await as(primaryOwner).createAccount({ name: "Elsewhere" });
+    await as(primaryOwner).leave({ accountId });
+    expect(await db.membership.findFirst({ where: { accountId, userId: primaryOwner } })).toBeNull();
   });
 
   it("creates a team account: not personal, Free plan, the user its primary owner", async () => {

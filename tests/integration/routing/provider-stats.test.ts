@@ -61,6 +61,9 @@ async function recordSequence(modelIdentifier: string, provider: string, now: Da
   }
 }
 
+/** The ranking alone: these scenarios are about order, not exploration. */
+const noExploration = () => ({ generationId: randomUUID(), explorationShare: 0 });
+
 const failingDb = () =>
   ({
     $queryRaw: async () => {
@@ -185,16 +188,16 @@ describe("resolveProviderOrder", () => {
   it("uses the catalog order without data, then ranks the faster reliable provider first", async () => {
     const now = nextScenarioTime();
     const model = modelFor(["replicate", "fal"]);
-    expect(await resolveProviderOrder({ model, region: "us", requested: { mode: "fastest" }, now })).toEqual(["replicate", "fal"]);
+    expect((await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now })).order).toEqual(["replicate", "fal"]);
 
     await recordAttempts({ modelIdentifier: model.identifier, provider: "replicate", outcome: "succeeded", latencyMs: 9_000, finishedAt: before(now, 120 * SECOND_MS), count: 10 });
     await recordAttempts({ modelIdentifier: model.identifier, provider: "fal", outcome: "succeeded", latencyMs: 2_000, finishedAt: before(now, 120 * SECOND_MS), count: 10 });
     // Within the 2 s cache the first answer stands; after it the new attempts count.
     const later = (ms: number) => new Date(now.getTime() + ms);
-    expect(await resolveProviderOrder({ model, region: "us", requested: { mode: "fastest" }, now: later(1_999) })).toEqual(["replicate", "fal"]);
-    expect(await resolveProviderOrder({ model, region: "us", requested: { mode: "fastest" }, now: later(2_000) })).toEqual(["fal", "replicate"]);
+    expect((await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now: later(1_999) })).order).toEqual(["replicate", "fal"]);
+    expect((await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now: later(2_000) })).order).toEqual(["fal", "replicate"]);
     // Another region has no data of its own.
-    expect(await resolveProviderOrder({ model, region: "eu", requested: { mode: "fastest" }, now: later(2_000) })).toEqual(["replicate", "fal"]);
+    expect((await resolveProviderOrder({ ...noExploration(), model, region: "eu", requested: { mode: "fastest" }, now: later(2_000) })).order).toEqual(["replicate", "fal"]);
   });
 
   it("moves a provider with an open circuit last until its cool-down passes", async () => {
@@ -204,22 +207,22 @@ describe("resolveProviderOrder", () => {
     await recordAttempts({ modelIdentifier: model.identifier, provider: "fal", outcome: "succeeded", latencyMs: 4_000, finishedAt: before(now, 300 * SECOND_MS), count: 20 });
     await recordSequence(model.identifier, "replicate", now, ["failed", "failed", "failed"], 10 * SECOND_MS);
 
-    expect(await resolveProviderOrder({ model, region: "us", requested: { mode: "fastest" }, now })).toEqual(["fal", "openai", "replicate"]);
+    expect((await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now })).order).toEqual(["fal", "openai", "replicate"]);
     // 30 s after the last failure the circuit is half-open: replicate is scored again (0.87,
     // below fal's 1.00) and ranks before the provider without data.
     const halfOpen = new Date(now.getTime() + 20 * SECOND_MS);
-    expect(await resolveProviderOrder({ model, region: "us", requested: { mode: "fastest" }, now: halfOpen })).toEqual(["fal", "replicate", "openai"]);
+    expect((await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now: halfOpen })).order).toEqual(["fal", "replicate", "openai"]);
   });
 
   it("passes an explicit list through unchanged, without reading attempts", async () => {
     const model = modelFor(["replicate", "fal", "openai"]);
-    const order = await resolveProviderOrder({ model, region: "us", requested: { mode: "explicit", providers: ["openai", "replicate"] }, db: failingDb() });
+    const order = (await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "explicit", providers: ["openai", "replicate"] }, db: failingDb() })).order;
     expect(order).toEqual(["openai", "replicate"]);
   });
 
   it("returns a single-provider model's provider without reading attempts", async () => {
     const warn = vi.spyOn(log, "warn");
-    expect(await resolveProviderOrder({ model: modelFor(["openai"]), region: "us", requested: { mode: "fastest" }, db: failingDb() })).toEqual(["openai"]);
+    expect((await resolveProviderOrder({ ...noExploration(), model: modelFor(["openai"]), region: "us", requested: { mode: "fastest" }, db: failingDb() })).order).toEqual(["openai"]);
     expect(warn).not.toHaveBeenCalled();
   });
 
@@ -227,14 +230,94 @@ describe("resolveProviderOrder", () => {
     const warn = vi.spyOn(log, "warn").mockImplementation(() => undefined);
     const model = modelFor(["replicate", "fal"]);
     const database = failingDb();
-    expect(await resolveProviderOrder({ model, region: "us", requested: { mode: "fastest" }, db: database })).toEqual(["replicate", "fal"]);
+    expect((await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, db: database })).order).toEqual(["replicate", "fal"]);
     expect(warn).toHaveBeenCalledWith("provider ranking failed, using catalog order", {
       region: "us",
       model_identifier: model.identifier,
       error: "connection refused",
     });
     // The failure is not cached: the next create asks the database again.
-    await resolveProviderOrder({ model, region: "us", requested: { mode: "fastest" }, db: database });
+    await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, db: database });
     expect(warn).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("resolveProviderOrder: exploration", () => {
+  const modelFor = (providers: [ProviderId, ...ProviderId[]]) => ({ identifier: uniqueModel(), providers });
+  const ids = Array.from({ length: 2_000 }, () => randomUUID());
+
+  async function chains(model: ReturnType<typeof modelFor>, now: Date, region: RegionName = "us") {
+    const chosen = [];
+    // One `now`: the stats are read once and cached, the decision differs only by generation id.
+    for (const generationId of ids) chosen.push(await resolveProviderOrder({ model, region, requested: { mode: "fastest" }, generationId, now }));
+    return chosen;
+  }
+
+  it("sends about 5 % of fastest generations to the second-ranked healthy provider, the rest of the chain intact", async () => {
+    const now = nextScenarioTime();
+    const model = modelFor(["replicate", "fal", "openai"]);
+    await recordAttempts({ modelIdentifier: model.identifier, provider: "replicate", outcome: "succeeded", latencyMs: 9_000, finishedAt: before(now, 120 * SECOND_MS), count: 10 });
+    await recordAttempts({ modelIdentifier: model.identifier, provider: "fal", outcome: "succeeded", latencyMs: 2_000, finishedAt: before(now, 120 * SECOND_MS), count: 10 });
+
+    const chosen = await chains(model, now);
+    const explored = chosen.filter((choice) => choice.explored);
+    // 2,000 draws at 5 %: 100 expected, standard deviation about 10.
+    expect(explored.length).toBeGreaterThanOrEqual(60);
+    expect(explored.length).toBeLessThanOrEqual(140);
+    for (const choice of explored) expect(choice.order).toEqual(["replicate", "fal", "openai"]);
+    for (const choice of chosen.filter((choice) => !choice.explored)) expect(choice.order).toEqual(["fal", "replicate", "openai"]);
+    // The same generation gets the same chain again.
+    const again = await resolveProviderOrder({ model, region: "us", requested: { mode: "fastest" }, generationId: ids[0]!, now });
+    expect(again).toEqual(chosen[0]);
+  });
+
+  it("never explores a provider whose circuit is open, and explores it again once half-open", async () => {
+    const now = nextScenarioTime();
+    const model = modelFor(["replicate", "fal"]);
+    await recordAttempts({ modelIdentifier: model.identifier, provider: "fal", outcome: "succeeded", latencyMs: 2_000, finishedAt: before(now, 300 * SECOND_MS), count: 20 });
+    await recordAttempts({ modelIdentifier: model.identifier, provider: "replicate", outcome: "succeeded", latencyMs: 500, finishedAt: before(now, 300 * SECOND_MS), count: 20 });
+    await recordSequence(model.identifier, "replicate", now, ["failed", "failed", "failed"], 10 * SECOND_MS);
+
+    const open = await chains(model, now);
+    expect(open.every((choice) => !choice.explored)).toBe(true);
+    expect(new Set(open.map((choice) => choice.order.join(",")))).toEqual(new Set(["fal,replicate"]));
+
+    // Forced exploration still refuses the open circuit.
+    const forced = await resolveProviderOrder({ model, region: "us", requested: { mode: "fastest" }, generationId: randomUUID(), explorationShare: 1, now });
+    expect(forced).toEqual({ order: ["fal", "replicate"], explored: false });
+
+    // After the cool-down, replicate is ranked again (score 0.87 < fal's 1.00): it is second and healthy.
+    const halfOpen = new Date(now.getTime() + 25 * SECOND_MS);
+    const later = await resolveProviderOrder({ model, region: "us", requested: { mode: "fastest" }, generationId: randomUUID(), explorationShare: 1, now: halfOpen });
+    expect(later).toEqual({ order: ["replicate", "fal"], explored: true });
+  });
+
+  it("does not explore with a single provider outside an open circuit, nor for an explicit order", async () => {
+    const now = nextScenarioTime();
+    const model = modelFor(["replicate", "fal", "openai"]);
+    await recordSequence(model.identifier, "fal", now, ["failed", "failed", "failed"], 5 * SECOND_MS);
+    await recordSequence(model.identifier, "openai", now, ["failed", "failed", "failed"], 5 * SECOND_MS);
+    const forced = await resolveProviderOrder({ model, region: "us", requested: { mode: "fastest" }, generationId: randomUUID(), explorationShare: 1, now });
+    expect(forced).toEqual({ order: ["replicate", "fal", "openai"], explored: false });
+
+    const explicit = await resolveProviderOrder({ model, region: "us", requested: { mode: "explicit", providers: ["fal", "replicate"] }, generationId: randomUUID(), explorationShare: 1, now });
+    expect(explicit).toEqual({ order: ["fal", "replicate"], explored: false });
+  });
+});
+
+describe("resolveProviderOrder: regions", () => {
+  it("ranks each region by its own latencies", async () => {
+    const now = nextScenarioTime();
+    const model = { identifier: uniqueModel(), providers: ["replicate", "fal"] as [ProviderId, ...ProviderId[]] };
+    const finishedAt = before(now, 120 * SECOND_MS);
+    // In eu replicate is the fast one; in jp fal is.
+    await recordAttempts({ modelIdentifier: model.identifier, provider: "replicate", outcome: "succeeded", latencyMs: 1_000, finishedAt, region: "eu", count: 10 });
+    await recordAttempts({ modelIdentifier: model.identifier, provider: "fal", outcome: "succeeded", latencyMs: 6_000, finishedAt, region: "eu", count: 10 });
+    await recordAttempts({ modelIdentifier: model.identifier, provider: "replicate", outcome: "succeeded", latencyMs: 7_000, finishedAt, region: "jp", count: 10 });
+    await recordAttempts({ modelIdentifier: model.identifier, provider: "fal", outcome: "succeeded", latencyMs: 1_500, finishedAt, region: "jp", count: 10 });
+
+    const order = async (region: RegionName) => (await resolveProviderOrder({ ...noExploration(), model, region, requested: { mode: "fastest" }, now })).order;
+    expect(await order("eu")).toEqual(["replicate", "fal"]);
+    expect(await order("jp")).toEqual(["fal", "replicate"]);
   });
 });

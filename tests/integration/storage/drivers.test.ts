@@ -69,7 +69,7 @@ describe.each(["local-disk", "s3"] as const)("the %s driver", (name) => {
   it("heads an object: type and size, null when missing", async () => {
     const key = newKey("clip.mp4");
     await storage().put(key, Buffer.alloc(1234, 7), "video/mp4");
-    expect(await storage().head(key)).toEqual({ contentType: "video/mp4", size: 1234 });
+    expect(await storage().head(key)).toEqual({ contentType: "video/mp4", size: 1234, etag: expect.stringMatching(/^"[^"]+"$/) });
     await storage().delete(key);
     expect(await storage().head(key)).toBeNull();
     expect(await storage().head(newKey())).toBeNull();
@@ -82,6 +82,24 @@ describe.each(["local-disk", "s3"] as const)("the %s driver", (name) => {
     const opened = await storage().open(key);
     expect(opened).toMatchObject({ contentType: "application/octet-stream", size: bytes.byteLength });
     expect((await readAll(opened!.body)).equals(bytes)).toBe(true);
+    await storage().delete(key);
+  });
+
+  it("opens a byte range: only those bytes, with the whole object's size and the head's ETag", async () => {
+    const key = newKey("clip.mp4");
+    const bytes = randomBytes(200_000 + 3);
+    await storage().put(key, bytes, "video/mp4");
+    const head = await storage().head(key);
+    for (const [start, end] of [
+      [0, 0],
+      [10, 99],
+      [65_530, 131_080],
+      [199_000, 200_002],
+    ] as const) {
+      const opened = await storage().open(key, { start, end });
+      expect(opened).toMatchObject({ contentType: "video/mp4", size: bytes.byteLength, etag: head!.etag });
+      expect((await readAll(opened!.body)).equals(bytes.subarray(start, end + 1)), `${start}-${end}`).toBe(true);
+    }
     await storage().delete(key);
   });
 
@@ -100,7 +118,7 @@ describe.each(["local-disk", "s3"] as const)("the %s driver", (name) => {
   it("stores an empty object", async () => {
     const key = newKey("empty.txt");
     await storage().put(key, new Uint8Array(0), "text/plain");
-    expect(await storage().head(key)).toEqual({ contentType: "text/plain", size: 0 });
+    expect(await storage().head(key)).toMatchObject({ contentType: "text/plain", size: 0 });
     expect((await storage().get(key))?.bytes.byteLength).toBe(0);
     await storage().delete(key);
   });

@@ -17,6 +17,7 @@ const expected: Record<string, [string, number, boolean]> = {
   ERR1010: ["generation_not_cancelable", 409, false],
   ERR1011: ["payload_too_large", 413, false],
   ERR1012: ["model_not_found", 404, false],
+  ERR1013: ["range_not_satisfiable", 416, false],
   ERR2014: ["invalid_idempotency_key", 400, false],
   ERR2015: ["idempotency_key_conflict", 409, false],
   ERR2016: ["idempotency_request_in_progress", 409, true],

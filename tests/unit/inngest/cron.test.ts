@@ -34,11 +34,11 @@ const appSchedules: Record<string, (cron: string) => void> = {
   "*/10 * * * *": (cron) => {
     expect(ticks(cron, "2026-03-01T23:45:00.000Z", 3)).toEqual(["2026-03-01T23:50:00.000Z", "2026-03-02T00:00:00.000Z", "2026-03-02T00:10:00.000Z"]);
   },
-  "17 3 * * *": (cron) => {
-    expect(next(cron, "2026-03-01T03:16:59.000Z")).toBe("2026-03-01T03:17:00.000Z");
-    expect(next(cron, "2026-03-01T03:17:00.000Z")).toBe("2026-03-02T03:17:00.000Z");
-    // UTC, so no daylight-saving shift around the last Sunday of March.
-    expect(ticks(cron, "2026-03-28T12:00:00.000Z", 3)).toEqual(["2026-03-29T03:17:00.000Z", "2026-03-30T03:17:00.000Z", "2026-03-31T03:17:00.000Z"]);
+  // Retention by plan: hourly, off the hour.
+  "23 * * * *": (cron) => {
+    expect(next(cron, "2026-03-01T10:22:59.000Z")).toBe("2026-03-01T10:23:00.000Z");
+    expect(next(cron, "2026-03-01T10:23:00.000Z")).toBe("2026-03-01T11:23:00.000Z");
+    expect(ticks(cron, "2026-12-31T22:30:00.000Z", 3)).toEqual(["2026-12-31T23:23:00.000Z", "2027-01-01T00:23:00.000Z", "2027-01-01T01:23:00.000Z"]);
   },
 };
 

@@ -85,6 +85,7 @@ describe("rankProviders", () => {
     expect(ranking.order).toEqual(["fal", "openai", "replicate"]);
     expect(ranking.reasons.replicate).toBe("open circuit (3 consecutive failures, half-open in 25 s)");
     expect(ranking.reasons.openai).toBe("no data");
+    expect(ranking.openCircuits).toEqual(["replicate"]);
   });
 
   it("keeps the circuit closed after 2 consecutive failures", () => {

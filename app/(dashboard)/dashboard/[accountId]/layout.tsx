@@ -47,7 +47,7 @@ export default async function AccountLayout({ children, params }: { children: Re
             <MobileNav accounts={accounts} accountId={accountId} />
             <div className="ml-auto flex items-center gap-2">
               <NotificationBell accountId={accountId} />
-              <UserMenu email={session.user?.email ?? ""} />
+              <UserMenu email={session.user?.email ?? ""} accountId={accountId} />
             </div>
           </header>
           {service.paused ? <ServicePausedBanner reason={service.reason} /> : null}

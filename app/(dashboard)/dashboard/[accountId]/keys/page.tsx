@@ -1,8 +1,16 @@
 import { KeysPage } from "@/components/keys/keys-page";
-import { appUrl } from "@/server/env";
+import { HydrateClient, prefetch, trpcServer } from "@/components/trpc/server";
+import { regionBaseUrls } from "@/server/http/region";
 
 export const metadata = { title: "API keys" };
 
-export default function Page() {
-  return <KeysPage apiBaseUrl={appUrl()} />;
+// Prefetched here and hydrated, so the keys are in the first paint.
+export default async function Page({ params }: { params: Promise<{ accountId: string }> }) {
+  const { accountId } = await params;
+  await prefetch(trpcServer.keys.list.queryOptions({ accountId }));
+  return (
+    <HydrateClient>
+      <KeysPage apiBaseUrls={regionBaseUrls()} />
+    </HydrateClient>
+  );
 }

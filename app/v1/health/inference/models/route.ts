@@ -9,5 +9,5 @@ import { configuredProviders } from "@/server/providers/configured-providers";
 export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE } = v1Route(
-  withApiKey(health.getModelHealth, async () => ({ ...(await getModelHealth({ configuredProviders: configuredProviders() })), ...(await servicePauseFields(db)) })),
+  withApiKey(health.getModelHealth, async ({ key }) => ({ ...(await getModelHealth({ region: key.region, configuredProviders: configuredProviders() })), ...(await servicePauseFields(db)) })),
 );

@@ -9,5 +9,5 @@ import { configuredProviders } from "@/server/providers/configured-providers";
 export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE } = v1Route(
-  withApiKey(health.getProviderHealth, async () => ({ ...(await getProviderHealth({ configuredProviders: configuredProviders() })), ...(await servicePauseFields(db)) })),
+  withApiKey(health.getProviderHealth, async ({ key }) => ({ ...(await getProviderHealth({ region: key.region, configuredProviders: configuredProviders() })), ...(await servicePauseFields(db)) })),
 );

@@ -1,0 +1,5 @@
+-- AlterTable
+ALTER TABLE "custom_hostname" ADD COLUMN     "attempts" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "check_started_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+ADD COLUMN     "target" TEXT NOT NULL,
+ADD COLUMN     "verified_at" TIMESTAMPTZ(3);

@@ -1,0 +1,85 @@
+// Compiles `npm start`'s entry (scripts/start.ts) and the server modules it loads into one plain
+// JavaScript file, .build/start.mjs, so the production server runs on `node` alone: no TypeScript
+// loader at run time. Packages stay in node_modules; Next serves the app from its own build
+// (.next). Rebuilt only when a source file is newer than the output (scripts/start.mjs asks).
+
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const outFile = path.join(root, ".build", "start.mjs");
+const sourceDirs = ["server", "scripts", "prisma"];
+
+function newestSource(dir, newest = 0) {
+  const full = path.join(root, dir);
+  if (!fs.existsSync(full)) return newest;
+  for (const entry of fs.readdirSync(full, { withFileTypes: true })) {
+    const relative = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = newestSource(relative, newest);
+    else if (/\.(ts|mts|js|mjs|json)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(path.join(root, relative)).mtimeMs);
+  }
+  return newest;
+}
+
+export function serverBuildIsFresh() {
+  if (!fs.existsSync(outFile)) return false;
+  const built = fs.statSync(outFile).mtimeMs;
+  const inputs = Math.max(...sourceDirs.map((dir) => newestSource(dir)), fs.statSync(path.join(root, "package.json")).mtimeMs, fs.statSync(path.join(root, "tsconfig.json")).mtimeMs);
+  return built >= inputs;
+}
+
+// import.meta.dirname/url of a source file, rebuilt at run time from the bundle's own place, so
+// the repository can move after the build.
+const sourcePaths = {
+  name: "source-paths",
+  setup(build) {
+    build.onResolve({ filter: /^server-only$/ }, () => ({ path: "server-only", namespace: "empty-module" }));
+    build.onLoad({ filter: /.*/, namespace: "empty-module" }, () => ({ contents: "", loader: "js" }));
+    build.onLoad({ filter: /\.[cm]?ts$/ }, async (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const relativeFile = path.relative(root, args.path).split(path.sep).join("/");
+      const relativeDir = path.posix.dirname(relativeFile);
+      const source = await fs.promises.readFile(args.path, "utf8");
+      const contents = source
+        .replaceAll("import.meta.dirname", `__darkroomSourceDir(${JSON.stringify(relativeDir)})`)
+        .replaceAll("import.meta.url", `__darkroomSourceUrl(${JSON.stringify(relativeFile)})`);
+      return { contents, loader: "ts" };
+    });
+  },
+};
+
+const banner = `import { fileURLToPath as __darkroomFileUrlToPath, pathToFileURL as __darkroomPathToFileUrl } from "node:url";
+import __darkroomPath from "node:path";
+import { createRequire as __darkroomCreateRequire } from "node:module";
+const require = __darkroomCreateRequire(import.meta.url);
+const __darkroomRoot = __darkroomPath.resolve(__darkroomPath.dirname(__darkroomFileUrlToPath(import.meta.url)), "..");
+const __darkroomSourceDir = (relative) => __darkroomPath.join(__darkroomRoot, relative);
+const __darkroomSourceUrl = (relative) => __darkroomPathToFileUrl(__darkroomPath.join(__darkroomRoot, relative)).href;`;
+
+export async function buildServer() {
+  const esbuild = await import("esbuild");
+  try {
+    await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: [path.join(root, "scripts", "start.ts")],
+      outfile: outFile,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      packages: "external",
+      tsconfig: path.join(root, "tsconfig.json"),
+      banner: { js: banner },
+      plugins: [sourcePaths],
+      logLevel: "warning",
+      legalComments: "none",
+    });
+  } finally {
+    await esbuild.stop();
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await buildServer();
+}

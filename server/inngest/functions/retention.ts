@@ -1,0 +1,23 @@
+import "server-only";
+import { OPERATOR } from "../../accounts/account-scope";
+import { env } from "../../env";
+import { addTally, emptyTally, purgeAccountPage } from "../../retention/run-retention";
+import { inngest } from "../client";
+
+// Hourly: retention by plan (server/retention). One clock for the whole pass, then one step per
+// page of accounts, each returning only its counts and the cursor for the next page.
+// RETENTION_PAUSED holds it (the operator's `retention:run` still works).
+
+export const retention = inngest.createFunction({ id: "retention", triggers: [{ cron: "23 * * * *" }], retries: 2 }, async ({ step }) => {
+  if (env().RETENTION_PAUSED) return { paused: true };
+  const now = await step.run("clock", () => new Date().toISOString());
+  const tally = emptyTally();
+  let after: string | null = null;
+  for (let page = 0; ; page += 1) {
+    const done: Awaited<ReturnType<typeof purgeAccountPage>> = await step.run(`accounts-${page}`, () => purgeAccountPage(OPERATOR, new Date(now), after));
+    addTally(tally, done);
+    if (done.last === null) break;
+    after = done.last;
+  }
+  return { now, ...tally };
+});

@@ -1,0 +1,41 @@
+import "server-only";
+import { db } from "../db";
+import { log } from "../runtime/log";
+import { getStorage } from "../storage/get-storage";
+
+// Generation records older than the plan's window, with their output files. Only terminal records
+// go (a generation in flight is kept whatever its age). Files are deleted before the row, and a
+// missing file is not an error, so a crash in between only leaves a row whose files are already
+// gone; the next run deletes it. A row whose files could not be deleted (storage down) is kept and
+// retried on the next run. Provider attempts go with the row (foreign key, cascade); ledger
+// entries stay (plain reference) until their own, longer window.
+
+const TERMINAL = ["succeeded", "failed", "canceled"] as const;
+
+export type PurgedGenerations = { generations: number; files: number; deferred: number };
+
+export async function purgeGenerations(accountId: string, cutoff: Date, batchSize: number): Promise<PurgedGenerations> {
+  const storage = getStorage();
+  const result: PurgedGenerations = { generations: 0, files: 0, deferred: 0 };
+  for (;;) {
+    const rows = await db.generation.findMany({
+      where: { accountId, createdAt: { lt: cutoff }, status: { in: [...TERMINAL] } },
+      select: { id: true, outputKeys: true },
+      orderBy: { createdAt: "asc" },
+      take: batchSize,
+    });
+    const filesGone: string[] = [];
+    for (const row of rows) {
+      try {
+        for (const key of row.outputKeys) if (await storage.delete(key)) result.files += 1;
+        filesGone.push(row.id);
+      } catch (error) {
+        result.deferred += 1;
+        log.warn("retention: output files not deleted, the record stays until the next run", { generation_id: row.id, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    if (filesGone.length > 0) result.generations += (await db.generation.deleteMany({ where: { id: { in: filesGone }, status: { in: [...TERMINAL] } } })).count;
+    // A short batch was the last one; a batch with failures would be selected again, so stop.
+    if (rows.length < batchSize || filesGone.length < rows.length) return result;
+  }
+}

@@ -1,0 +1,106 @@
+import "server-only";
+import type { AccountScope } from "../accounts/account-scope";
+import { db } from "../db";
+import type { PlanName } from "../plans/plan-limits";
+import { log } from "../runtime/log";
+import { RETENTION_BATCH_SIZE } from "./delete-in-batches";
+import { purgeActivityEvents } from "./purge-activity-events";
+import { purgeGenerations } from "./purge-generations";
+import { purgeLedgerEntries } from "./purge-ledger-entries";
+import { purgeRequestLogs } from "./purge-request-logs";
+import { purgeWebhookLogs } from "./purge-webhook-logs";
+import { retentionCutoffs } from "./retention-windows";
+
+// Retention by plan: for each account, by the plan it has now, everything older than the plan's
+// windows is deleted, kind by kind, in bounded batches. Run hourly by the `retention` Inngest
+// function and on demand by `npm run cli -- retention:run [--now ISO] [--account A]`.
+
+export type RetentionRemoved = {
+  generations: number;
+  files: number;
+  request_logs: number;
+  webhook_deliveries: number;
+  webhook_attempts: number;
+  dead_letters: number;
+  activity_events: number;
+  ledger_entries: number;
+};
+
+/** What one pass removed; `deferred`: generations kept because their files could not be deleted. */
+export type RetentionTally = { accounts: number; removed: RetentionRemoved; deferred: { generations: number } };
+
+export type RetentionOptions = { batchSize?: number };
+
+export const ACCOUNTS_PER_PAGE = 200;
+
+export function emptyTally(): RetentionTally {
+  return {
+    accounts: 0,
+    removed: { generations: 0, files: 0, request_logs: 0, webhook_deliveries: 0, webhook_attempts: 0, dead_letters: 0, activity_events: 0, ledger_entries: 0 },
+    deferred: { generations: 0 },
+  };
+}
+
+export function addTally(into: RetentionTally, more: RetentionTally): RetentionTally {
+  into.accounts += more.accounts;
+  for (const kind of Object.keys(into.removed) as Array<keyof RetentionRemoved>) into.removed[kind] += more.removed[kind];
+  into.deferred.generations += more.deferred.generations;
+  return into;
+}
+
+/** One account's pass. Generations before ledger entries, so a just-purged generation's entries are judged without it. */
+export async function purgeAccountData(account: { id: string; plan: PlanName }, now: Date, options: RetentionOptions = {}): Promise<RetentionTally> {
+  const batchSize = options.batchSize ?? RETENTION_BATCH_SIZE;
+  const cutoff = retentionCutoffs(account.plan, now);
+  const generations = await purgeGenerations(account.id, cutoff.generations, batchSize);
+  const requestLogs = await purgeRequestLogs(account.id, cutoff.requestLogs, batchSize);
+  const webhooks = await purgeWebhookLogs(account.id, cutoff.webhookLogs, batchSize);
+  const activity = await purgeActivityEvents(account.id, cutoff.activity, batchSize);
+  const ledger = await purgeLedgerEntries(account.id, cutoff.ledger, batchSize);
+  return {
+    accounts: 1,
+    removed: {
+      generations: generations.generations,
+      files: generations.files,
+      request_logs: requestLogs,
+      webhook_deliveries: webhooks.deliveries,
+      webhook_attempts: webhooks.attempts,
+      dead_letters: webhooks.deadLetters,
+      activity_events: activity,
+      ledger_entries: ledger,
+    },
+    deferred: { generations: generations.deferred },
+  };
+}
+
+/**
+ * One page of accounts in id order after `after` (null: from the start). `last` is the cursor for
+ * the next page, null once there is none. The Inngest function runs one page per step.
+ */
+export async function purgeAccountPage(scope: AccountScope, now: Date, after: string | null, options: RetentionOptions & { pageSize?: number } = {}) {
+  const pageSize = options.pageSize ?? ACCOUNTS_PER_PAGE;
+  const idFilter = "accountId" in scope ? { equals: scope.accountId } : {};
+  const accounts = await db.account.findMany({
+    where: { id: after === null ? idFilter : { ...idFilter, gt: after } },
+    select: { id: true, plan: true },
+    orderBy: { id: "asc" },
+    take: pageSize,
+  });
+  const tally = emptyTally();
+  for (const account of accounts) addTally(tally, await purgeAccountData(account, now, options));
+  const last = accounts.length === pageSize ? (accounts[accounts.length - 1]?.id ?? null) : null;
+  return { ...tally, last };
+}
+
+/** Every account of the scope (the operator: all of them), page after page. */
+export async function runRetention(scope: AccountScope, now: Date, options: RetentionOptions & { pageSize?: number } = {}): Promise<RetentionTally & { now: string }> {
+  const tally = emptyTally();
+  let after: string | null = null;
+  do {
+    const page: Awaited<ReturnType<typeof purgeAccountPage>> = await purgeAccountPage(scope, now, after, options);
+    addTally(tally, page);
+    after = page.last;
+  } while (after !== null);
+  log.info("retention: pass done", { now: now.toISOString(), accounts: tally.accounts, removed: tally.removed, deferred: tally.deferred });
+  return { now: now.toISOString(), ...tally };
+}

@@ -1,0 +1,86 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { OPERATOR } from "@/server/accounts/account-scope";
+import { db, sqlPool } from "@/server/db";
+import { hashApiKey } from "@/server/keys/generate-key";
+import { keyCacheReady, keyCacheStats, lookupKeyByHash, stopKeyCache } from "@/server/keys/key-cache";
+import { revokeApiKey } from "@/server/keys/revoke-key";
+import { inTransaction } from "@/server/transaction";
+import { accountWithKey } from "@/tests/support/fixtures";
+
+// The key cache of this process: hits while the listener is connected, invalidation by the
+// triggers' notices, an empty cache and database reads while the listener is down, and recovery.
+
+afterAll(() => stopKeyCache());
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("key cache", () => {
+  it("serves a key from memory after the first lookup", async () => {
+    expect(await keyCacheReady()).toBe(true);
+    const { key, keyId } = await accountWithKey();
+    const hash = hashApiKey(key);
+    expect((await lookupKeyByHash(hash))?.id).toBe(keyId);
+    const before = keyCacheStats();
+    expect((await lookupKeyByHash(hash))?.id).toBe(keyId);
+    expect(keyCacheStats().hits).toBe(before.hits + 1);
+    expect(keyCacheStats().misses).toBe(before.misses);
+  });
+
+  it("drops a key another transaction revoked, within 1 s of the commit", async () => {
+    expect(await keyCacheReady()).toBe(true);
+    const { key, keyId } = await accountWithKey();
+    const hash = hashApiKey(key);
+    await lookupKeyByHash(hash);
+    await inTransaction((tx) => revokeApiKey(tx, OPERATOR, { keyId, actor: "system" }));
+    const committed = Date.now();
+    await until(async () => (await lookupKeyByHash(hash))?.status === "revoked", 1_000);
+    expect(Date.now() - committed).toBeLessThan(1_000);
+  });
+
+  it("sends nothing for a rolled-back change, and ignores last_used_at", async () => {
+    expect(await keyCacheReady()).toBe(true);
+    const { key, keyId } = await accountWithKey();
+    const hash = hashApiKey(key);
+    await lookupKeyByHash(hash);
+    await db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date() } });
+    await expect(
+      db.$transaction(async (tx) => {
+        await tx.apiKey.update({ where: { id: keyId }, data: { status: "revoked" } });
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const before = keyCacheStats();
+    expect((await lookupKeyByHash(hash))?.status).toBe("active");
+    expect(keyCacheStats().hits).toBe(before.hits + 1);
+  });
+
+  it("empties itself when the listener's connection is lost, reads the database meanwhile, and listens again", async () => {
+    expect(await keyCacheReady()).toBe(true);
+    const { key, keyId } = await accountWithKey();
+    const hash = hashApiKey(key);
+    await lookupKeyByHash(hash);
+    expect(keyCacheStats().size).toBeGreaterThan(0);
+
+    const pid = keyCacheStats().backendPid;
+    expect(pid).toBeTypeOf("number");
+    await sqlPool().query("SELECT pg_terminate_backend($1)", [pid]);
+    await until(() => !keyCacheStats().listening || keyCacheStats().backendPid !== pid);
+    // While it is down (or just back), nothing stale is served: a revoke made now is seen at once.
+    await db.apiKey.update({ where: { id: keyId }, data: { status: "revoked", revokedAt: new Date() } });
+    expect((await lookupKeyByHash(hash))?.status).toBe("revoked");
+
+    await until(() => keyCacheStats().listening && keyCacheStats().backendPid !== pid);
+    await db.apiKey.update({ where: { id: keyId }, data: { status: "active", revokedAt: null } });
+    await until(async () => (await lookupKeyByHash(hash))?.status === "active");
+    await lookupKeyByHash(hash);
+    await db.apiKey.update({ where: { id: keyId }, data: { status: "revoked", revokedAt: new Date() } });
+    await until(async () => (await lookupKeyByHash(hash))?.status === "revoked", 1_000);
+  });
+});
