@@ -25,9 +25,14 @@ async function newAccount(fundsMillis = 0): Promise<string> {
   return account.id;
 }
 
+/**
+ * A record to hang ledger entries on. `processing`, not `pending`: the shared app's sweeper sends
+ * a run for a pending generation with no attempt after 30 s, and 300 of them at once held up
+ * every other suite's generations behind their runs (a CI failure).
+ */
 async function newGeneration(accountId: string): Promise<string> {
   const generation = await db.generation.create({
-    data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.010" },
+    data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.010" },
     select: { id: true },
   });
   return generation.id;

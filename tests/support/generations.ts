@@ -30,7 +30,18 @@ export async function waitForStatus(key: string, generationId: string, wanted: s
     // ~120 polls a minute at most: under every plan's general rate limit but Free's.
     await new Promise((resolve) => setTimeout(resolve, 450));
   }
-  return expect.fail(`generation ${generationId} stayed ${last?.generation_status} instead of ${wanted.join("/")}`);
+  return expect.fail(`generation ${generationId} stayed ${last?.generation_status} instead of ${wanted.join("/")}; ${await executorTrace(generationId)}`);
+}
+
+/** Where a generation's run stands in the executor's tables: a stalled test names its cause. */
+async function executorTrace(generationId: string): Promise<string> {
+  const eventId = `generation-requested:${generationId}`;
+  const [event, runs, attempts] = await Promise.all([
+    db.inngestEvent.findFirst({ where: { id: eventId }, select: { receivedAt: true, dispatchedAt: true } }),
+    db.inngestRun.findMany({ where: { eventId }, select: { functionId: true, status: true, wakeAt: true, leaseOwner: true, leaseExpiresAt: true, attempts: true, createdAt: true, updatedAt: true } }),
+    db.providerAttempt.count({ where: { generationId } }),
+  ]);
+  return `executor: event ${JSON.stringify(event)}, runs ${JSON.stringify(runs)}, attempts ${attempts}, now ${new Date().toISOString()}`;
 }
 
 /** A generation of one account and a key of another (the ERR1006 cases). */

@@ -56,7 +56,10 @@ async function firedAlert(options: { name?: string } = {}) {
   const { account_id: accountId } = await inTransaction((tx) => createAccount(tx, { email, ...(options.name ? { name: options.name } : {}) }), txOptions);
   const owner = await db.user.create({ data: { email: `owner-${randomUUID()}@test.local` } });
   await db.membership.create({ data: { accountId, userId: owner.id, role: "owner" } });
-  const generation = await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.700" }, select: { id: true } });
+  const generation = await db.generation.create({
+    data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.700" },
+    select: { id: true },
+  });
   await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 700, modelIdentifier: "test/model", description: "test" }), txOptions);
   const notification = await db.notification.findFirstOrThrow({ where: { accountId, kind: LOW_BALANCE_KIND } });
   return { accountId, notificationId: notification.id, recipients: [email, owner.email].sort() };

@@ -40,7 +40,10 @@ async function newAccount(extraMillis?: number) {
 }
 
 async function reserve(accountId: string, amountMillis: number): Promise<string> {
-  const generation = await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.010" }, select: { id: true } });
+  const generation = await db.generation.create({
+    data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.010" },
+    select: { id: true },
+  });
   await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test reserve" }), txOptions);
   return generation.id;
 }
@@ -183,7 +186,10 @@ describe("several thresholds crossed in one movement", () => {
 describe("atomicity", () => {
   it("writes the alert in the movement's transaction: rolled back, nothing is left and nothing is sent", async () => {
     const { accountId, email } = await newAccount();
-    const generation = await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.010" }, select: { id: true } });
+    const generation = await db.generation.create({
+      data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.010" },
+      select: { id: true },
+    });
     const outboxBefore = await db.emailOutbox.count({ where: { to: email } });
 
     const failure = new Error("the caller failed after the reserve");
@@ -226,7 +232,9 @@ describe("concurrency", () => {
   it("20 concurrent reserves crossing a threshold fire exactly one alert", async () => {
     const { accountId } = await newAccount(1000); // 2.000
     const generations = await Promise.all(
-      Array.from({ length: 20 }, () => db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.090" }, select: { id: true } })),
+      Array.from({ length: 20 }, () =>
+        db.generation.create({ data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.090" }, select: { id: true } }),
+      ),
     );
     await Promise.all(
       generations.map((generation) =>

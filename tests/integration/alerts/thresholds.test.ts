@@ -31,7 +31,10 @@ async function newAccount(extraMillis?: number) {
 const set = (accountId: string, actorUserId: string, amounts: Array<string | number>) => inTransaction((tx) => setThresholds(tx, { accountId, amounts, actorUserId }), txOptions);
 
 async function reserve(accountId: string, amountMillis: number) {
-  const generation = await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.010" }, select: { id: true } });
+  const generation = await db.generation.create({
+    data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.010" },
+    select: { id: true },
+  });
   await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test" }), txOptions);
 }
 

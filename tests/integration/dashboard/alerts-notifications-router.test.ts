@@ -29,7 +29,10 @@ async function team() {
 }
 
 async function reserve(accountId: string, amountMillis: number) {
-  const generation = await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.010" }, select: { id: true } });
+  const generation = await db.generation.create({
+    data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.010" },
+    select: { id: true },
+  });
   await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test" }), txOptions);
 }
 
@@ -126,8 +129,10 @@ describe("account router", () => {
     ]);
 
     const now = new Date();
-    const generation = await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.250", status: "succeeded" } });
-    await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.250", status: "failed" } });
+    const generation = await db.generation.create({
+      data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.250", status: "succeeded" },
+    });
+    await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.250", status: "failed" } });
     await db.ledgerEntry.create({ data: { accountId, type: "charge", amount: "0.250", balanceAfter: "0.750", generationId: generation.id, description: `test ${randomUUID()}` } });
     const days = await as(member).account.dailyActivity({ accountId });
     expect(days).toHaveLength(30);
