@@ -130,9 +130,9 @@ describe("account router", () => {
 
     const now = new Date();
     const generation = await db.generation.create({
-      data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.250", status: "succeeded" },
+      data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.250", status: "succeeded" },
     });
-    await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.250", status: "failed" } });
+    await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.250", status: "failed" } });
     await db.ledgerEntry.create({ data: { accountId, type: "charge", amount: "0.250", balanceAfter: "0.750", generationId: generation.id, description: `test ${randomUUID()}` } });
     const days = await as(member).account.dailyActivity({ accountId });
     expect(days).toHaveLength(30);
