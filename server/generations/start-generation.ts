@@ -6,11 +6,11 @@ import type { GenerationRequest } from "../catalog/request-schema";
 import type { ProviderId } from "../catalog/providers";
 import type { Tx } from "../db";
 import type { RegionName } from "../env";
-import { afterCommit } from "../transaction";
+import { sendInTransaction } from "../inngest/send-in-transaction";
 import { parseProviderOrder } from "./parse-provider-order";
 import { resolveOrder } from "./resolve-order";
 import { reserveAndRecord } from "./reserve-and-record";
-import { sendGenerationRequested } from "./send-generation-requested";
+import { generationRequestedEvent } from "./send-generation-requested";
 
 // Starting a generation: plan it (provider chain and price) outside any transaction, then in the
 // caller's transaction check the concurrency cap, reserve credits and create the `pending`
@@ -60,7 +60,8 @@ export async function planGeneration(input: Omit<GenerationPlan, "generationId" 
 export async function startGeneration(tx: Tx, plan: GenerationPlan): Promise<GenerationCreated> {
   const { generationId } = plan;
   await reserveAndRecord(tx, plan);
-  afterCommit(tx, "generation/requested", () => sendGenerationRequested(generationId, plan.accountId, plan.providerOrder));
+  // The run is written with the record (embedded executor): it starts as soon as this commits.
+  await sendInTransaction(tx, "generation/requested", generationRequestedEvent(generationId, plan.accountId, plan.providerOrder));
   return {
     model_identifier: plan.model.identifier,
     generation_provider_order: plan.providerOrder,

@@ -384,6 +384,39 @@ describe("embedded inngest executor", () => {
     expect(calls.get(`${token}:a`)).toBe(1);
   });
 
+  it("starts runs inside a caller's transaction: none if it rolls back, one per id, driven once enqueued", async () => {
+    const rolledBack = randomUUID();
+    await expect(
+      db.$transaction(async (tx) => {
+        expect(await current.startRunsInTransaction(tx, [{ id: rolledBack, name: "test/multi", data: { token: rolledBack } }])).toHaveLength(1);
+        throw new Error("the caller's write failed");
+      }),
+    ).rejects.toThrow("the caller's write failed");
+    expect(await db.inngestEvent.count({ where: { appId, id: rolledBack } })).toBe(0);
+    expect(await db.inngestRun.count({ where: { appId, eventId: rolledBack } })).toBe(0);
+
+    const token = randomUUID();
+    const runs = await db.$transaction((tx) => current.startRunsInTransaction(tx, [{ id: token, name: "test/multi", data: { token } }]));
+    expect(runs).toEqual([{ id: expect.any(String), functionId: fnId("multi-step") }]);
+    const event = await db.inngestEvent.findUniqueOrThrow({ where: { appId_id: { appId, id: token } } });
+    expect(event.dispatchedAt).not.toBeNull();
+    // The same id again, in a transaction or sent: accepted once, as a send would be.
+    expect(await db.$transaction((tx) => current.startRunsInTransaction(tx, [{ id: token, name: "test/multi", data: { token } }]))).toEqual([]);
+    await client.send({ id: token, name: "test/multi", data: { token } });
+    current.enqueue(runs!);
+    const run = await finishedRun("multi-step", token);
+    expect(run.output).toEqual({ sum: 6 });
+    expect(await db.inngestRun.count({ where: { appId, eventId: token } })).toBe(1);
+    expect(calls.get(`${token}:a`)).toBe(1);
+  });
+
+  it("finds a run started in a transaction but never enqueued (the process died after the commit)", async () => {
+    const token = randomUUID();
+    await db.$transaction((tx) => current.startRunsInTransaction(tx, [{ id: token, name: "test/multi", data: { token } }]));
+    // No enqueue(): the next scan (every 500 ms here) sees the run due and drives it.
+    expect((await finishedRun("multi-step", token)).output).toEqual({ sum: 6 });
+  });
+
   it("fails a run at its step limit (Inngest's 1,000) without running another step", async () => {
     expect(RUN_LIMITS.maxSteps).toBe(1000);
     const token = randomUUID();

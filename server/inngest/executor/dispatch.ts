@@ -14,7 +14,7 @@ import type { EventPayload, FunctionDefinition, FunctionTrigger, RunRecord } fro
 const BATCH = 50;
 const txOptions = { maxWait: 10_000, timeout: 30_000 };
 
-function safeTriggerMatches(fn: FunctionDefinition, trigger: FunctionTrigger, event: EventPayload) {
+export function safeTriggerMatches(fn: FunctionDefinition, trigger: FunctionTrigger, event: EventPayload) {
   try {
     return triggerMatches(trigger, event);
   } catch (error) {

@@ -1,14 +1,14 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { log } from "../../runtime/log";
 import { nextCronTick } from "./cron";
-import { catchUpWaits, dispatchEvents } from "./dispatch";
+import { catchUpWaits, dispatchEvents, safeTriggerMatches, type DueRun } from "./dispatch";
 import { defaultRetryBackoff } from "./durations";
-import { EVENT_LIMITS, persistEvents, type EventLimits } from "./event-store";
+import { checkEventLimits, EVENT_LIMITS, eventIds, normalizeEvent, persistEvents, type EventLimits } from "./event-store";
 import { followUpEvents } from "./follow-up-events";
 import { isOwnerGone, liveOwners, newOwnerId, type EventSink } from "./registry";
 import { driveRun, RUN_LIMITS, type DriverDeps, type RunLimits } from "./run-driver";
 import { RunQueue } from "./run-queue";
-import { RunStore } from "./run-store";
+import { RunStore, type Tx } from "./run-store";
 import { Timers } from "./scheduler";
 import { ServeEndpoint } from "./serve-endpoint";
 import { interpretReply } from "./step-protocol";
@@ -116,6 +116,42 @@ export class EmbeddedExecutor implements EventSink {
     const ids = await persistEvents(this.options.db, appId, events, { now: this.now(), seed, limits: { ...EVENT_LIMITS, ...this.options.limits } });
     if (appId === this.appId) this.kickDispatch();
     return ids;
+  }
+
+  /**
+   * Events written inside the caller's transaction, already dispatched, with the runs they start:
+   * the runs exist exactly when the caller's rows do, and no dispatch round trip follows the
+   * commit. Only for events that start functions; a `step.waitForEvent` on one of these names
+   * would not be resumed by it. Null before the first sync (the caller sends the usual way).
+   * After the commit, hand the runs to enqueue(); if this process dies first, a scan finds them.
+   */
+  async startRunsInTransaction(tx: Tx, rawEvents: unknown[]): Promise<DueRun[] | null> {
+    if (!this.appId || this.stopping) return null;
+    const now = this.now();
+    const fallbackIds = eventIds(rawEvents.length, null, now);
+    // As the event API would receive them: JSON (an SDK-made event also carries methods).
+    const events = rawEvents.map((raw, index) => normalizeEvent(JSON.parse(JSON.stringify(raw)), fallbackIds[index] as string, now));
+    checkEventLimits(events, { ...EVENT_LIMITS, ...this.options.limits });
+    const runs: DueRun[] = [];
+    for (const event of events) {
+      const { count } = await tx.inngestEvent.createMany({
+        data: [{ appId: this.appId, id: event.id, name: event.name, payload: event as object, receivedAt: new Date(now), dispatchedAt: new Date(now) }],
+        skipDuplicates: true,
+      });
+      // A repeated id was accepted before, with its runs: nothing more starts (Inngest's idempotency).
+      if (count === 0) continue;
+      const starts = [...this.functions.values()]
+        .filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event)))
+        .map((fn) => this.store.newRun(this.appId as string, fn.id, event));
+      if (starts.length > 0) await tx.inngestRun.createMany({ data: starts });
+      runs.push(...starts.map((run) => ({ id: run.id as string, functionId: run.functionId })));
+    }
+    return runs;
+  }
+
+  /** Drives runs made by startRunsInTransaction, once their transaction has committed. */
+  enqueue(runs: DueRun[]) {
+    for (const run of runs) this.queue.add(run.id, run.functionId);
   }
 
   /** Fires one cron tick (also the test hook): the first process to claim it starts the run. */

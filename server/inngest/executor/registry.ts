@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
+import type { DueRun } from "./dispatch";
+import type { Tx } from "./run-store";
 
 // Route handlers run in Next's bundled module graph, our HTTP server and the executor in tsx's:
 // module-level singletons are not shared between them, globalThis is. The executor registers
@@ -9,6 +11,16 @@ import os from "node:os";
 export type EventSink = {
   ingestEvents(appId: string, events: unknown[], seed: string | null): Promise<string[]>;
 };
+
+/** An executor in this process: it can also start runs inside a caller's transaction. */
+export type TransactionalEventSink = EventSink & {
+  startRunsInTransaction(tx: Tx, events: unknown[]): Promise<DueRun[] | null>;
+  enqueue(runs: DueRun[]): void;
+};
+
+export function isTransactional(sink: EventSink | undefined): sink is TransactionalEventSink {
+  return typeof (sink as Partial<TransactionalEventSink> | undefined)?.startRunsInTransaction === "function";
+}
 
 type Registry = { __darkroomExecutor?: EventSink; __darkroomExecutorOwners?: Set<string> };
 const registry = globalThis as unknown as Registry;
