@@ -1,5 +1,6 @@
 import { serve } from "inngest/next";
 import { inngest } from "@/server/inngest/client";
+import { registerServeHandler } from "@/server/inngest/executor/in-process-handler";
 import { functions } from "@/server/inngest/functions";
 import { inngestMode } from "@/server/inngest/mode";
 
@@ -14,3 +15,6 @@ export const { GET, POST, PUT } = serve({
   functions,
   ...(inngestMode() === "embedded" ? { enableUnauthedSync: false } : {}),
 });
+
+// The embedded executor in this process calls POST directly (server/inngest/executor/in-process-handler.ts).
+if (inngestMode() === "embedded") registerServeHandler(inngest.id, (request) => POST(request as never, undefined) as Promise<Response>);

@@ -1,0 +1,23 @@
+// The serve handler as a function in this process. Route handlers live in Next's module graph and
+// the executor in the server's, so the route registers its POST handler on globalThis under its app
+// id; the executor then makes Call Requests by calling it with a Request (signed exactly as over
+// HTTP) instead of a round trip through the socket, our HTTP server and Next's router. The sync
+// stays an HTTP request: it is what makes Next load the route in the first place.
+
+export type ServeHandler = (request: Request) => Promise<Response>;
+
+type Registry = { __darkroomServeHandlers?: Map<string, ServeHandler> };
+const registry = globalThis as unknown as Registry;
+
+function handlers(): Map<string, ServeHandler> {
+  registry.__darkroomServeHandlers ??= new Map();
+  return registry.__darkroomServeHandlers;
+}
+
+export function registerServeHandler(appId: string, handler: ServeHandler) {
+  handlers().set(appId, handler);
+}
+
+export function serveHandlerOf(appId: string): ServeHandler | undefined {
+  return handlers().get(appId);
+}
