@@ -10,9 +10,39 @@ import { outputFileUrls } from "./output-files";
 
 export type GenerationRecord = ReturnType<typeof toGenerationRecord>;
 
+/** The columns a record is made from (read-generation-record.ts reads just these). */
+export type RecordSource = Pick<
+  Generation,
+  | "id"
+  | "accountId"
+  | "mediaKind"
+  | "modelIdentifier"
+  | "status"
+  | "prompt"
+  | "ratio"
+  | "outputFormat"
+  | "outputNumber"
+  | "durationSeconds"
+  | "resolution"
+  | "generateAudio"
+  | "inputFiles"
+  | "providerOrder"
+  | "providerUsed"
+  | "predictionId"
+  | "outputKeys"
+  | "errorCode"
+  | "errorMessage"
+  | "metricsTotalTime"
+  | "metricsPredictTime"
+  | "startedAt"
+  | "completedAt"
+  | "removedAt"
+  | "createdAt"
+>;
+
 const seconds = (value: number | null) => (value === null ? null : Math.round(value * 1000) / 1000);
 
-export function toGenerationRecord(row: Generation, plan: PlanName) {
+export function toGenerationRecord(row: RecordSource, plan: PlanName) {
   return {
     account_id: row.accountId,
     generation_id: row.id,
@@ -44,7 +74,7 @@ type VideoFields = { generation_duration?: number | null; generation_resolution?
  * Video records carry the duration, resolution and audio setting they were made with, from their
  * columns (the create stores them, defaults applied); a model without audio never generates it.
  */
-function videoFields(row: Generation): VideoFields {
+function videoFields(row: RecordSource): VideoFields {
   if (row.mediaKind !== "video") return {};
   return {
     generation_duration: row.durationSeconds,

@@ -6,7 +6,8 @@ import { assertAcceptingWork } from "../service/service-state";
 import { requestCancel } from "./cancel-generation";
 import { deleteGeneration } from "./delete-generation";
 import { findModelFor } from "./generation-body";
-import { getGeneration, listGenerations } from "./read-generations";
+import { readGenerationRecord } from "./read-generation-record";
+import { listGenerations } from "./read-generations";
 import { planGeneration, startGeneration } from "./start-generation";
 
 // The /v1 generation handlers, shared by the modern routes and their legacy aliases. Each owns
@@ -23,7 +24,7 @@ const create = (operation: typeof generations.createImageGeneration | typeof gen
 export const createImageGeneration = create(generations.createImageGeneration, "image");
 export const createVideoGeneration = create(generations.createVideoGeneration, "video");
 
-export const getContent = withApiKey(generations.getGeneration, async ({ accountId, key, params }) => getGeneration(db, accountId, params.generation_id ?? "", key.account.plan));
+export const getContent = withApiKey(generations.getGeneration, async ({ accountId, key, params }) => readGenerationRecord(accountId, params.generation_id ?? "", key.account.plan));
 
 export const listContent = withApiKey(generations.listGenerations, async ({ accountId, query }) => {
   const { total, generations } = await listGenerations(db, accountId, query);

@@ -19,11 +19,6 @@ async function planOf(db: Db, accountId: string) {
   return (await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } })).plan;
 }
 
-/** `plan` is the account's, as the caller's key carries it: it sets how long output links live. */
-export async function getGeneration(db: Db, accountId: string, generationId: string, plan: PlanName) {
-  return toGenerationRecord(await findOwnGeneration(db, accountId, generationId), plan);
-}
-
 export async function listGenerations(db: Db, accountId: string, page: { limit: number; offset: number }) {
   const [total, rows, plan] = await Promise.all([
     db.generation.count({ where: { accountId } }),
