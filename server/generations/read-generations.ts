@@ -1,7 +1,6 @@
 import "server-only";
 import { z } from "zod";
 import type { Db } from "../db";
-import type { PlanName } from "../plans/plan-limits";
 import { ApiError } from "../errors";
 import { toGenerationRecord } from "./generation-record";
 
