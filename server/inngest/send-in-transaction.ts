@@ -12,14 +12,16 @@ import { isTransactional, registeredExecutor } from "./executor/registry";
 
 type Payload = { id?: string; name: string; data: Record<string, unknown>; validate?: () => Promise<void> };
 
-export async function sendInTransaction(tx: Tx, label: string, event: Payload): Promise<void> {
+export async function sendInTransaction(tx: Tx, label: string, payload: Payload | Payload[]): Promise<void> {
+  const events = Array.isArray(payload) ? payload : [payload];
+  if (events.length === 0) return;
   // An event made by eventType().create() is checked against its schema, as send() would.
-  await event.validate?.();
+  for (const event of events) await event.validate?.();
   const executor = registeredExecutor();
-  const runs = isTransactional(executor) ? await executor.startRunsInTransaction(tx, [event]) : null;
+  const runs = isTransactional(executor) ? await executor.startRunsInTransaction(tx, events) : null;
   if (runs && isTransactional(executor)) {
     afterCommit(tx, label, async () => executor.enqueue(runs));
     return;
   }
-  afterCommit(tx, label, () => inngest.send(event as Parameters<typeof inngest.send>[0]));
+  afterCommit(tx, label, () => inngest.send(events as Parameters<typeof inngest.send>[0]));
 }

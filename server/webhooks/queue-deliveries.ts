@@ -4,14 +4,14 @@ import type { Tx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { inngest } from "../inngest/client";
 import { webhookDeliveryRequested } from "../inngest/events";
-import { afterCommit } from "../transaction";
+import { sendInTransaction } from "../inngest/send-in-transaction";
 import type { WebhookEventKind } from "./event-kinds";
 import type { WebhookBody } from "./webhook-body";
 
 // One event to a set of endpoints: an enabled endpoint gets a webhook_delivery and a delivery run,
 // a disabled one a dead letter. Both are unique per (endpoint, event key), so a
 // repeated or overlapping emit of the same event changes nothing: one delivery per endpoint.
-// The rows are written in the caller's transaction; the runs are requested once it committed.
+// The rows are written in the caller's transaction, and so are their runs (requestDeliveriesInTransaction).
 
 export type QueuedEvent = {
   accountId: string;
@@ -38,14 +38,20 @@ export type DeliveryRequest = { deliveryId: string; fromAttempt: number; eventId
  * `webhook-delivery:<delivery id>`, so requesting it again is harmless; a re-send names its own
  * (the database allows one re-send at a time).
  */
+const deliveryEvents = (deliveries: DeliveryRequest[]) =>
+  deliveries.map(({ deliveryId, fromAttempt, eventId }) => webhookDeliveryRequested.create({ deliveryId, fromAttempt }, { id: eventId ?? `webhook-delivery:${deliveryId}` }));
+
 export async function requestDeliveries(deliveries: DeliveryRequest[]) {
   if (deliveries.length === 0) return;
-  await inngest.send(deliveries.map(({ deliveryId, fromAttempt, eventId }) => webhookDeliveryRequested.create({ deliveryId, fromAttempt }, { id: eventId ?? `webhook-delivery:${deliveryId}` })));
+  await inngest.send(deliveryEvents(deliveries));
 }
 
-/** The runs' request, sent once the caller's transaction committed (a rollback drops it). */
-export function requestDeliveriesAfterCommit(tx: Tx, deliveries: DeliveryRequest[]): void {
-  if (deliveries.length > 0) afterCommit(tx, "webhook/delivery.requested", () => requestDeliveries(deliveries));
+/**
+ * The runs' request with the caller's transaction: written in it with the embedded executor (a
+ * rollback drops them, a commit queues them at once), else sent once it committed.
+ */
+export async function requestDeliveriesInTransaction(tx: Tx, deliveries: DeliveryRequest[]): Promise<void> {
+  await sendInTransaction(tx, "webhook/delivery.requested", deliveryEvents(deliveries));
 }
 
 export async function queueDeliveries(tx: Tx, endpoints: Array<{ id: string; enabled: boolean }>, input: QueuedEvent): Promise<QueueResult> {
@@ -83,7 +89,7 @@ export async function queueDeliveries(tx: Tx, endpoints: Array<{ id: string; ena
         if (row.status === "pending" && row.attemptCount === 0) toRequest.push(row.id);
       }
     }
-    requestDeliveriesAfterCommit(
+    await requestDeliveriesInTransaction(
       tx,
       toRequest.map((deliveryId) => ({ deliveryId, fromAttempt: 1 })),
     );

@@ -6,7 +6,7 @@ import { recordActivity, type ActivityActor } from "../activity/record-activity"
 import type { Tx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { ApiError, invalidRequest } from "../errors";
-import { requestDeliveriesAfterCommit } from "./queue-deliveries";
+import { requestDeliveriesInTransaction } from "./queue-deliveries";
 import type { WebhookBody } from "./webhook-body";
 
 // Replays a dead letter once its endpoint is enabled again: a new delivery with
@@ -25,7 +25,7 @@ export async function queueDeadLetterReplay(tx: Tx, scope: AccountScope, input: 
   const outcome = await replayOnce(tx, scope, input);
   // Also on a repeat: a replay whose request never went out gets it now (same event id, so at most one run).
   const delivery = await tx.webhookDelivery.findUnique({ where: { id: outcome.deliveryId }, select: { status: true, attemptCount: true } });
-  if (delivery?.status === "pending" && delivery.attemptCount === 0) requestDeliveriesAfterCommit(tx, [{ deliveryId: outcome.deliveryId, fromAttempt: 1 }]);
+  if (delivery?.status === "pending" && delivery.attemptCount === 0) await requestDeliveriesInTransaction(tx, [{ deliveryId: outcome.deliveryId, fromAttempt: 1 }]);
   return { dead_letter_id: input.deadLetterId, delivery_id: outcome.deliveryId, already_replayed: outcome.already };
 }
 

@@ -400,10 +400,19 @@ describe("embedded inngest executor", () => {
     expect(runs).toEqual([{ id: expect.any(String), functionId: fnId("multi-step") }]);
     const event = await db.inngestEvent.findUniqueOrThrow({ where: { appId_id: { appId, id: token } } });
     expect(event.dispatchedAt).not.toBeNull();
-    // The same id again, in a transaction or sent: accepted once, as a send would be.
-    expect(await db.$transaction((tx) => current.startRunsInTransaction(tx, [{ id: token, name: "test/multi", data: { token } }]))).toEqual([]);
+    // The same id again, in a transaction (beside a new one) or sent: accepted once, as a send would be.
+    const other = randomUUID();
+    const again = await db.$transaction((tx) =>
+      current.startRunsInTransaction(tx, [
+        { id: token, name: "test/multi", data: { token } },
+        { id: other, name: "test/multi", data: { token: other } },
+      ]),
+    );
+    expect(again).toEqual([{ id: expect.any(String), functionId: fnId("multi-step") }]);
+    expect(again![0]!.id).toBe((await runFor("multi-step", other))!.id);
     await client.send({ id: token, name: "test/multi", data: { token } });
-    current.enqueue(runs!);
+    current.enqueue([...runs!, ...again!]);
+    expect((await finishedRun("multi-step", other)).output).toEqual({ sum: 6 });
     const run = await finishedRun("multi-step", token);
     expect(run.output).toEqual({ sum: 6 });
     expect(await db.inngestRun.count({ where: { appId, eventId: token } })).toBe(1);

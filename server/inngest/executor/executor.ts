@@ -132,21 +132,21 @@ export class EmbeddedExecutor implements EventSink {
     // As the event API would receive them: JSON (an SDK-made event also carries methods).
     const events = rawEvents.map((raw, index) => normalizeEvent(JSON.parse(JSON.stringify(raw)), fallbackIds[index] as string, now));
     checkEventLimits(events, { ...EVENT_LIMITS, ...this.options.limits });
-    const runs: DueRun[] = [];
-    for (const event of events) {
-      const { count } = await tx.inngestEvent.createMany({
-        data: [{ appId: this.appId, id: event.id, name: event.name, payload: event as object, receivedAt: new Date(now), dispatchedAt: new Date(now) }],
-        skipDuplicates: true,
-      });
-      // A repeated id was accepted before, with its runs: nothing more starts (Inngest's idempotency).
-      if (count === 0) continue;
-      const starts = [...this.functions.values()]
-        .filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event)))
-        .map((fn) => this.store.newRun(this.appId as string, fn.id, event));
-      if (starts.length > 0) await tx.inngestRun.createMany({ data: starts });
-      runs.push(...starts.map((run) => ({ id: run.id as string, functionId: run.functionId })));
-    }
-    return runs;
+    // One insert for the events (a repeated id was accepted before, with its runs: it starts
+    // nothing more, as Inngest's idempotency has it), one for the runs of those that are new.
+    const inserted = await tx.inngestEvent.createManyAndReturn({
+      data: events.map((event) => ({ appId: this.appId as string, id: event.id, name: event.name, payload: event as object, receivedAt: new Date(now), dispatchedAt: new Date(now) })),
+      skipDuplicates: true,
+      select: { id: true },
+    });
+    const fresh = new Set(inserted.map((row) => row.id));
+    const starts = events
+      .filter((event) => fresh.has(event.id))
+      .flatMap((event) =>
+        [...this.functions.values()].filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event))).map((fn) => this.store.newRun(this.appId as string, fn.id, event)),
+      );
+    if (starts.length > 0) await tx.inngestRun.createMany({ data: starts });
+    return starts.map((run) => ({ id: run.id as string, functionId: run.functionId }));
   }
 
   /** Drives runs made by startRunsInTransaction, once their transaction has committed. */
