@@ -69,6 +69,8 @@ export async function reserveAndRecord(tx: Tx, input: Input) {
       routingExploration: input.routingExploration,
       estimatedCost: millisToDecimalString(input.costMillis),
     },
+    // Nothing is read back: the whole row (its request body too) would only be parsed and dropped.
+    select: { id: true },
   });
   await reserveCredits(tx, {
     accountId,

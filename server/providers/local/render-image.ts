@@ -34,7 +34,9 @@ sharp.cache(false);
 sharp.concurrency(1);
 
 const encoders = {
-  png: { contentType: "image/png", encode: (image: Sharp) => image.png({ compressionLevel: 6 }) },
+  // zlib level 3: half the encode time of level 6 (7 vs 15 ms for 1024², a third of the render's
+  // CPU) for files about a fifth larger (165 vs 134 KB).
+  png: { contentType: "image/png", encode: (image: Sharp) => image.png({ compressionLevel: 3 }) },
   jpeg: { contentType: "image/jpeg", encode: (image: Sharp) => image.jpeg({ quality: 90 }) },
   webp: { contentType: "image/webp", encode: (image: Sharp) => image.webp({ quality: 90 }) },
 } as const;
