@@ -37,7 +37,7 @@ export async function appendLedgerEntry(tx: Tx, input: AppendInput): Promise<str
     select: { id: true },
   });
   if (input.balanceAfterMillis !== input.balanceBeforeMillis) {
-    await tx.account.update({ where: { id: input.accountId }, data: { creditBalance: millisToDecimalString(input.balanceAfterMillis) } });
+    await tx.account.update({ where: { id: input.accountId }, data: { creditBalance: millisToDecimalString(input.balanceAfterMillis) }, select: { id: true } });
   }
   await recordActivity(tx, {
     accountId: input.accountId,
