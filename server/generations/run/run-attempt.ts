@@ -68,8 +68,11 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
     where: { id: generationId, status: { in: ["pending", "processing"] } },
     data: { status: "processing", providerUsed: provider, predictionId: namedUpFront, startedAt: row.startedAt ?? startedAt },
   });
-  // The first time a provider takes it: generation.started to subscribed endpoints.
-  if (moved.count === 1 && row.status === "pending") await emitGenerationStarted(generationId);
+  // generation.started to subscribed endpoints, queued at every start: one delivery per endpoint
+  // and generation (the event key), so a failover or a retried step queues nothing new, and a step
+  // retried after a crash between the move above and this still queues it (only on the first
+  // move, it was lost for good).
+  if (moved.count === 1) await emitGenerationStarted(generationId);
 
   try {
     const submitted = await adapter.submit(job);
