@@ -397,7 +397,7 @@ describe("embedded inngest executor", () => {
 
     const token = randomUUID();
     const runs = await db.$transaction((tx) => current.startRunsInTransaction(tx, [{ id: token, name: "test/multi", data: { token } }]));
-    expect(runs).toEqual([{ id: expect.any(String), functionId: fnId("multi-step") }]);
+    expect(runs).toEqual([{ id: expect.any(String), functionId: fnId("multi-step"), key: "" }]);
     const event = await db.inngestEvent.findUniqueOrThrow({ where: { appId_id: { appId, id: token } } });
     expect(event.dispatchedAt).not.toBeNull();
     // The same id again, in a transaction (beside a new one) or sent: accepted once, as a send would be.
@@ -408,7 +408,7 @@ describe("embedded inngest executor", () => {
         { id: other, name: "test/multi", data: { token: other } },
       ]),
     );
-    expect(again).toEqual([{ id: expect.any(String), functionId: fnId("multi-step") }]);
+    expect(again).toEqual([{ id: expect.any(String), functionId: fnId("multi-step"), key: "" }]);
     expect(again![0]!.id).toBe((await runFor("multi-step", other))!.id);
     await client.send({ id: token, name: "test/multi", data: { token } });
     current.enqueue([...runs!, ...again!]);

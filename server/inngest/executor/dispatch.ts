@@ -1,6 +1,6 @@
 import { Prisma } from "../../generated/prisma/client";
 import { log } from "../../runtime/log";
-import { triggerMatches } from "./event-matcher";
+import { evaluateKey, triggerMatches } from "./event-matcher";
 import { resolveWait } from "./run-state";
 import { stateFields, toRecord, type RunStore, type Tx } from "./run-store";
 import type { EventPayload, FunctionDefinition, FunctionTrigger, RunRecord } from "./types";
@@ -43,16 +43,23 @@ async function lockWaitingRuns(tx: Tx, appId: string, names: string[], now: numb
   return rows.map(toRecord);
 }
 
-/** A run that is now due: its id and function (the queue serves functions in turn). */
-export type DueRun = { id: string; functionId: string };
+/** A run that is now due: its id, function and concurrency key (the queue serves each in turn). */
+export type DueRun = { id: string; functionId: string; key: string };
+
+/** A run's concurrency key: its function's key expression over the run's (first) event. */
+export function runKey(fn: FunctionDefinition | undefined, event: EventPayload | undefined): string {
+  return fn?.concurrencyKey && event ? evaluateKey(fn.concurrencyKey.expression, event) : "";
+}
 
 type PendingEvent = { id: string; payload: EventPayload; received_at: Date };
 
 /** One batch: every run the events start (one insert) and the waits they resolve (one lock). */
 async function dispatchBatch(tx: Tx, store: RunStore, appId: string, functions: FunctionDefinition[], events: PendingEvent[], now: number): Promise<DueRun[]> {
-  const starts = events.flatMap(({ payload: event }) => functions.filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event))).map((fn) => store.newRun(appId, fn.id, event)));
-  if (starts.length > 0) await tx.inngestRun.createMany({ data: starts });
-  const due: DueRun[] = starts.map((run) => ({ id: run.id as string, functionId: run.functionId }));
+  const starts = events.flatMap(({ payload: event }) =>
+    functions.filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event))).map((fn) => ({ run: store.newRun(appId, fn.id, event), key: runKey(fn, event) })),
+  );
+  if (starts.length > 0) await tx.inngestRun.createMany({ data: starts.map(({ run }) => run) });
+  const due: DueRun[] = starts.map(({ run, key }) => ({ id: run.id as string, functionId: run.functionId, key }));
   const waiting = await lockWaitingRuns(tx, appId, [...new Set(events.map((event) => event.payload.name))], now);
   const resumed = new Set<RunRecord>();
   for (const { payload: event, received_at } of events) {
@@ -60,7 +67,14 @@ async function dispatchBatch(tx: Tx, store: RunStore, appId: string, functions: 
   }
   for (const run of resumed) {
     await tx.inngestRun.update({ where: { id: run.id }, data: stateFields(run) });
-    due.push({ id: run.id, functionId: run.functionId });
+    due.push({
+      id: run.id,
+      functionId: run.functionId,
+      key: runKey(
+        functions.find((fn) => fn.id === run.functionId),
+        run.events[0],
+      ),
+    });
   }
   return due;
 }

@@ -45,6 +45,31 @@ export function evaluateExpression(source: string, vars: Record<string, unknown>
   }
 }
 
+const keyPrograms = new Map<string, ReturnType<typeof env.parse> | Error>();
+
+/**
+ * A concurrency key's value for a run's event (Inngest's `concurrency: { key }` is a CEL
+ * expression over `event`, e.g. "event.data.accountId"); "" when it fails or yields nothing.
+ */
+export function evaluateKey(source: string, event: EventPayload): string {
+  let program = keyPrograms.get(source);
+  if (!program) {
+    try {
+      program = env.parse(source);
+    } catch (error) {
+      program = error instanceof Error ? error : new Error(String(error));
+    }
+    keyPrograms.set(source, program);
+  }
+  if (program instanceof Error) return "";
+  try {
+    const value: unknown = program({ event });
+    return value === undefined || value === null ? "" : String(value);
+  } catch {
+    return "";
+  }
+}
+
 /** Event names match exactly, or by prefix for a trailing "*" ("app/*"). */
 export function eventNameMatches(pattern: string, name: string): boolean {
   return pattern.endsWith("*") ? name.startsWith(pattern.slice(0, -1)) : pattern === name;

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { log } from "../../runtime/log";
 import { nextCronTick } from "./cron";
-import { catchUpWaits, dispatchEvents, safeTriggerMatches, type DueRun } from "./dispatch";
+import { catchUpWaits, dispatchEvents, runKey, safeTriggerMatches, type DueRun } from "./dispatch";
 import { defaultRetryBackoff } from "./durations";
 import { checkEventLimits, EVENT_LIMITS, eventIds, normalizeEvent, persistEvents, type EventLimits } from "./event-store";
 import { followUpEvents } from "./follow-up-events";
@@ -70,11 +70,10 @@ export class EmbeddedExecutor implements EventSink {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.store = new RunStore(options.db, this.owner, this.leaseMs, this.now);
     this.endpoint = new ServeEndpoint(new URL(options.servePath ?? "/api/inngest", options.appUrl), options.signingKey, options.requestTimeoutMs ?? 15 * 60_000);
-    this.queue = new RunQueue(
-      options.concurrency ?? 16,
-      (runId, functionId) => this.drive(runId, functionId),
-      (functionId) => this.functions.get(functionId)?.concurrency ?? null,
-    );
+    this.queue = new RunQueue(options.concurrency ?? 16, (runId, functionId) => this.drive(runId, functionId), {
+      ofFunction: (functionId) => this.functions.get(functionId)?.concurrency ?? null,
+      ofKey: (functionId) => this.functions.get(functionId)?.concurrencyKey?.limit ?? null,
+    });
     this.runTimers = new Timers(this.now);
     this.cronTimers = new Timers(this.now);
   }
@@ -143,15 +142,17 @@ export class EmbeddedExecutor implements EventSink {
     const starts = events
       .filter((event) => fresh.has(event.id))
       .flatMap((event) =>
-        [...this.functions.values()].filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event))).map((fn) => this.store.newRun(this.appId as string, fn.id, event)),
+        [...this.functions.values()]
+          .filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event)))
+          .map((fn) => ({ run: this.store.newRun(this.appId as string, fn.id, event), key: runKey(fn, event) })),
       );
-    if (starts.length > 0) await tx.inngestRun.createMany({ data: starts });
-    return starts.map((run) => ({ id: run.id as string, functionId: run.functionId }));
+    if (starts.length > 0) await tx.inngestRun.createMany({ data: starts.map(({ run }) => run) });
+    return starts.map(({ run, key }) => ({ id: run.id as string, functionId: run.functionId, key }));
   }
 
   /** Drives runs made by startRunsInTransaction, once their transaction has committed. */
   enqueue(runs: DueRun[]) {
-    for (const run of runs) this.queue.add(run.id, run.functionId);
+    for (const run of runs) this.queue.add(run.id, run.functionId, run.key);
   }
 
   /** Fires one cron tick (also the test hook): the first process to claim it starts the run. */
@@ -236,7 +237,7 @@ export class EmbeddedExecutor implements EventSink {
     this.dispatching = (async () => {
       do {
         this.dispatchAgain = false;
-        for (const run of await dispatchEvents(this.store, appId, [...this.functions.values()], this.now)) this.queue.add(run.id, run.functionId);
+        for (const run of await dispatchEvents(this.store, appId, [...this.functions.values()], this.now)) this.queue.add(run.id, run.functionId, run.key);
       } while (this.dispatchAgain && !this.stopping);
     })()
       .catch((error) => log.error("event dispatch failed", { error: String(error) }))
@@ -245,11 +246,11 @@ export class EmbeddedExecutor implements EventSink {
       });
   }
 
-  /** A timer for runs due within the horizon; later ones are found by a later scan. */
-  private schedule(runId: string, functionId: string, at: number) {
+  /** A timer for runs due within the horizon; later ones are found by a later scan. `key`: its concurrency key, where known. */
+  private schedule(runId: string, functionId: string, at: number, key = "") {
     if (this.stopping) return;
-    if (at <= this.now()) this.queue.add(runId, functionId);
-    else if (at - this.now() <= HORIZON_MS) this.runTimers.at(runId, at, () => this.queue.add(runId, functionId));
+    if (at <= this.now()) this.queue.add(runId, functionId, key);
+    else if (at - this.now() <= HORIZON_MS) this.runTimers.at(runId, at, () => this.queue.add(runId, functionId, key));
   }
 
   private async drive(runId: string, functionId: string) {
@@ -297,8 +298,9 @@ export class EmbeddedExecutor implements EventSink {
     stopping: () => this.stopping,
     followUps: (run, result) => followUpEvents(this.functions.values(), run, result, this.now()),
     afterPark: async (run) => {
-      if (run.wakeAt !== null) this.schedule(run.id, run.functionId, run.wakeAt);
-      if (await catchUpWaits(this.store, run, this.now)) this.queue.add(run.id, run.functionId);
+      const key = runKey(this.functions.get(run.functionId), run.events[0]);
+      if (run.wakeAt !== null) this.schedule(run.id, run.functionId, run.wakeAt, key);
+      if (await catchUpWaits(this.store, run, this.now)) this.queue.add(run.id, run.functionId, key);
     },
     afterFinish: (followUps) => {
       if (followUps.length > 0) this.kickDispatch();

@@ -36,6 +36,16 @@ function functionConcurrency(raw: unknown): number | null {
   return positive.length > 0 ? Math.min(...positive) : null;
 }
 
+/** The first keyed limit of function scope (`{ key: "event.data.accountId", limit: 8 }`), or null. */
+function functionConcurrencyKey(raw: unknown): FunctionDefinition["concurrencyKey"] {
+  for (const entry of Array.isArray(raw) ? raw : [raw]) {
+    if (!entry || typeof entry !== "object") continue;
+    const { limit, key, scope } = entry as JsonObject;
+    if (typeof key === "string" && key && typeof limit === "number" && Number.isInteger(limit) && limit > 0 && (scope === undefined || scope === "fn")) return { expression: key, limit };
+  }
+  return null;
+}
+
 function toDefinition(raw: SyncedFunction): FunctionDefinition | null {
   if (typeof raw.id !== "string") return null;
   const triggers: FunctionTrigger[] = [];
@@ -50,6 +60,7 @@ function toDefinition(raw: SyncedFunction): FunctionDefinition | null {
     triggers,
     maxAttempts: (typeof retries === "number" && retries >= 0 ? retries : DEFAULT_RETRIES) + 1,
     concurrency: functionConcurrency(raw.concurrency),
+    concurrencyKey: functionConcurrencyKey(raw.concurrency),
   };
 }
 

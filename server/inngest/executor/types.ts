@@ -26,6 +26,8 @@ export type FunctionDefinition = {
   maxAttempts: number;
   /** Runs of this function driven at once at most (its `concurrency` option, function scope); null: no own limit. */
   concurrency: number | null;
+  /** A keyed `concurrency` entry: runs of one key driven at once at most, keys served in turn. */
+  concurrencyKey: { expression: string; limit: number } | null;
 };
 
 /** A step that waits on the executor rather than on code: a sleep or a wait for an event. */

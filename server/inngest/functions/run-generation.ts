@@ -20,6 +20,9 @@ export const runGeneration = inngest.createFunction(
     id: "run-generation",
     triggers: [generationRequested],
     retries: 4,
+    // Per account: at most 8 of its runs execute a step at once, and accounts are served in turn,
+    // so one account's burst (or the sweeper re-sending hundreds) never holds up another's.
+    concurrency: [{ key: "event.data.accountId", limit: 8 }],
     onFailure: async ({ event, step }) => {
       const generationId = (event.data.event.data as { generationId: string }).generationId;
       await step.run("refund-crashed-run", () => finishFailed({ generationId, errors: [], code: "ERR5000" }));

@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { RunQueue } from "@/server/inngest/executor/run-queue";
 
 // The executor's queue: one lane per function served in turn, so a backlog of one function never
-// holds up another, and a function's own concurrency limit. Drives are held open by the test, so
-// what is asserted is order, never timing.
+// holds up another; within a lane one queue per concurrency key (the account) served in turn; a
+// function's own and its keyed concurrency limits. Drives are held open by the test, so what is
+// asserted is order, never timing.
 
-function harness(concurrency: number, limits: Record<string, number> = {}) {
+function harness(concurrency: number, limits: Record<string, number> = {}, keyLimits: Record<string, number> = {}) {
   const started: string[] = [];
   const release = new Map<string, () => void>();
   const queue = new RunQueue(
@@ -15,7 +16,7 @@ function harness(concurrency: number, limits: Record<string, number> = {}) {
         started.push(runId);
         release.set(runId, resolve);
       }),
-    (functionId) => limits[functionId] ?? null,
+    { ofFunction: (functionId) => limits[functionId] ?? null, ofKey: (functionId) => keyLimits[functionId] ?? null },
   );
   const finish = async (runId: string) => {
     release.get(runId)?.();
@@ -65,5 +66,36 @@ describe("RunQueue", () => {
     expect(started).toEqual(["r"]);
     await finish("r");
     expect(started).toEqual(["r", "r"]);
+  });
+
+  it("starts one account's generation ahead of another account's backlog of 300 (the sweeper's re-send)", async () => {
+    const { queue, started, finish } = harness(2);
+    for (let i = 0; i < 300; i += 1) queue.add(`a-${i}`, "run-generation", "account-a");
+    queue.add("b-0", "run-generation", "account-b");
+    expect(started).toEqual(["a-0", "a-1"]);
+    await finish("a-0");
+    expect(started[2]).toBe("b-0");
+    await finish("a-1");
+    expect(started[3]).toBe("a-2");
+  });
+
+  it("serves the keys of a lane in turn, each first in, first out, and a run without a key as one more key", async () => {
+    const { queue, started, finish } = harness(1);
+    for (const id of ["a1", "a2", "a3"]) queue.add(id, "f", "a");
+    for (const id of ["b1", "b2"]) queue.add(id, "f", "b");
+    queue.add("n1", "f");
+    for (let i = 0; i < 6; i += 1) await finish(started[i] as string);
+    expect(started).toEqual(["a1", "b1", "n1", "a2", "b2", "a3"]);
+  });
+
+  it("keeps a key under its function's keyed limit and gives the free slots to other keys and functions", async () => {
+    const { queue, started, finish } = harness(16, {}, { "run-generation": 2 });
+    for (let i = 0; i < 5; i += 1) queue.add(`a-${i}`, "run-generation", "account-a");
+    queue.add("b-0", "run-generation", "account-b");
+    queue.add("delivery", "webhook-delivery");
+    expect(started).toEqual(["a-0", "a-1", "b-0", "delivery"]);
+    await finish("a-0");
+    expect(started).toEqual(["a-0", "a-1", "b-0", "delivery", "a-2"]);
+    expect(queue.waiting).toBe(2);
   });
 });
