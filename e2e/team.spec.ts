@@ -4,9 +4,9 @@ import { expect, test } from "@/e2e/support/fixtures";
 import { signInThroughMailbox, uniqueEmail } from "@/e2e/support/sign-in";
 
 // The team page and an invitation from end to end: the primary owner invites a new address as
-// member; in a second browser the invitee opens the link from the dev mailbox, signs up through
-// the magic link, comes back to the invitation, accepts and lands in the account. The owner then
-// makes them an owner and removes them.
+// member; in a second browser the invitee opens the link from the dev mailbox and continues as the
+// invited address (the invitation link signs them up: no second e-mail), accepts and lands in the
+// account. The owner then makes them an owner and removes them, and the activity feed lists it all.
 
 test.afterAll(close);
 
@@ -45,17 +45,19 @@ async function invite(page: Page, email: string, role: "Member" | "Owner") {
   return dialog;
 }
 
-/** On the sign-in page with the address filled in: the magic link through the dev mailbox. */
-async function signInAsPrefilled(page: Page, email: string) {
-  await page.locator("form[data-ready]").waitFor();
-  await expect(page.getByLabel("Work e-mail")).toHaveValue(email);
-  await page.getByRole("button", { name: "Send sign-in link" }).click();
-  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
-  await page.getByRole("link", { name: "Open the dev mailbox" }).click();
-  await page.getByRole("link", { name: "Sign in to Darkroom" }).first().click();
+/** Signed out on a pending invitation: "Continue as <address>" signs in through the link itself and comes back to it. */
+async function continueAsInvitee(page: Page, email: string) {
+  const invitationUrl = page.url();
+  await page.getByRole("button", { name: `Continue as ${email}` }).click();
+  await page.waitForURL(invitationUrl);
+  await expect(page.getByRole("button", { name: "Accept invitation" })).toBeVisible();
 }
 
-test("an owner invites a new address; the invitee signs up, accepts and is then promoted and removed", async ({ page, browser, saveScreenshot }) => {
+function feedRow(page: Page, action: string, text: string) {
+  return page.getByRole("region", { name: "Activity feed" }).getByRole("listitem").filter({ hasText: action }).filter({ hasText: text });
+}
+
+test("an owner invites a new address; the invitee signs up through the link, accepts, is promoted and removed; the feed lists it", async ({ page, browser, saveScreenshot }) => {
   test.setTimeout(150_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const { email: ownerEmail, accountId } = await signInThroughMailbox(page, uniqueEmail("team-owner"));
@@ -79,7 +81,7 @@ test("an owner invites a new address; the invitee signs up, accepts and is then 
   await invite(page, uniqueEmail("team-later"), "Owner");
   await expect(page.getByRole("row").filter({ hasText: "team-later" })).toContainText("Owner");
 
-  // The invitee, in a browser of their own: the link, sign-up through the mailbox, back to the link.
+  // The invitee, in a browser of their own: the link from the mailbox signs them up, then Accept.
   const other = await browser.newContext({ baseURL: test.info().project.use.baseURL, viewport: { width: 1440, height: 900 } });
   const guest = await other.newPage();
   await openInvitation(guest, invitee);
@@ -92,16 +94,16 @@ test("an owner invites a new address; the invitee signs up, accepts and is then 
   await saveScreenshot("team-accept-390", guest);
   await guest.setViewportSize({ width: 1440, height: 900 });
 
-  await guest.getByRole("link", { name: "Sign in to accept" }).click();
-  await signInAsPrefilled(guest, invitee);
-  await guest.waitForURL(invitationUrl);
+  await expect(guest.getByRole("link", { name: "Terms of Service" })).toBeVisible();
+  await continueAsInvitee(guest, invitee);
   await guest.getByRole("button", { name: "Accept invitation" }).click();
   await guest.waitForURL(new RegExp(`/dashboard/${accountId}$`));
   await expect(guest.getByRole("combobox", { name: "Account" })).toHaveValue(accountId);
-  // The link is used up.
+  // The link is used up; the invitation was the only e-mail the new address got.
   await guest.goto(invitationUrl);
   await expect(guest.getByRole("heading", { name: "Invitation already accepted" })).toBeVisible();
   await other.close();
+  expect(await query<{ kind: string }>('SELECT kind FROM email_outbox WHERE "to" = $1', [invitee])).toEqual([{ kind: "invitation.created" }]);
 
   // The owner sees the new member, makes them an owner, then removes them.
   await page.reload();
@@ -129,6 +131,19 @@ test("an owner invites a new address; the invitee signs up, accepts and is then 
   await expect(page.getByText("Member removed")).toBeVisible();
   await expect(memberRow(page, invitee)).toHaveCount(0);
   expect(await query('SELECT 1 FROM membership m JOIN "user" u ON u.id = m.user_id WHERE m.account_id = $1 AND u.email = $2', [accountId, invitee])).toEqual([]);
+
+  // The activity page lists every step, by whom; the category filter narrows it to the team's.
+  await page.getByRole("link", { name: "Activity" }).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "Activity" })).toBeVisible();
+  await expect(feedRow(page, "invitation.created", `${invitee} invited as member`)).toContainText(ownerEmail);
+  await expect(feedRow(page, "invitation.accepted", `${invitee} accepted the invitation`)).toHaveCount(1);
+  await expect(feedRow(page, "membership.created", `${invitee} joined as member`)).toContainText(invitee);
+  await expect(feedRow(page, "membership.role_changed", `${invitee} is now owner (was member)`)).toContainText(ownerEmail);
+  await expect(feedRow(page, "membership.removed", `${invitee} removed from the account`)).toContainText(ownerEmail);
+  await page.getByLabel("Category").selectOption({ label: "Membership" });
+  await expect(feedRow(page, "invitation.created", invitee)).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Activity feed" }).getByRole("listitem")).toHaveCount(3);
+  await saveScreenshot("team-activity-1440");
 });
 
 test("a user creates a team account from the account switcher and lands on its team page", async ({ page, saveScreenshot }) => {
@@ -209,11 +224,10 @@ test("an owner resends and revokes invitations; a wrong address is refused; a me
   expect(await roleOf(stranger)).toBeNull();
   expect(await query("SELECT 1 FROM invitation WHERE account_id = $1 AND email = $2 AND accepted_at IS NULL AND revoked_at IS NULL", [accountId, joiner])).toHaveLength(1);
 
-  // From there they sign out, sign in as the invited address, and accept.
+  // From there they sign out (back on the invitation), continue as the invited address, and accept.
   await guest.getByRole("button", { name: `Sign out and sign in as ${joiner}` }).click();
-  await guest.waitForURL(/\/login\?/);
-  await signInAsPrefilled(guest, joiner);
   await guest.waitForURL(joinLink);
+  await continueAsInvitee(guest, joiner);
   await guest.getByRole("button", { name: "Accept invitation" }).click();
   await guest.waitForURL(new RegExp(`/dashboard/${accountId}$`));
   expect(await roleOf(joiner)).toBe("member");

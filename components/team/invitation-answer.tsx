@@ -2,18 +2,32 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { LegalConsentNote } from "@/components/auth/legal-consent-note";
 import { roleLabels } from "@/components/dashboard/account-context";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, buttonClassName } from "@/components/ui";
+import { Button } from "@/components/ui";
 import type { InvitationView } from "./team-types";
 
-// Accept or decline a pending invitation. Accepting needs the invited address signed in: others
-// are sent through sign-in (back here afterwards), or told they are signed in as someone else.
+// Accept or decline a pending invitation. Accepting needs the invited address signed in: someone
+// signed out continues as that address (a plain form POST, so it works before hydration: the
+// link signs them in and brings them back here); someone signed in as another address is told so
+// and may sign out, landing back here.
 
-export function InvitationAnswer({ token, invitation, signedInAs, signInHref }: { token: string; invitation: InvitationView; signedInAs: string | null; signInHref: string }) {
+export function InvitationAnswer({
+  token,
+  invitation,
+  signedInAs,
+  invitationPath,
+  signInRefusal,
+}: {
+  token: string;
+  invitation: InvitationView;
+  signedInAs: string | null;
+  invitationPath: string;
+  signInRefusal: string | null;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const [declined, setDeclined] = useState(false);
@@ -49,33 +63,41 @@ export function InvitationAnswer({ token, invitation, signedInAs, signInHref }: 
             You are signed in as <strong className="font-medium">{signedInAs}</strong>. This invitation is for <strong className="font-medium">{invitation.email}</strong>: sign in with that address to
             accept it.
           </p>
-          <button type="button" className="font-medium underline underline-offset-2" onClick={() => void signOut({ redirectTo: signInHref })}>
+          <button type="button" className="font-medium underline underline-offset-2" onClick={() => void signOut({ redirectTo: invitationPath })}>
             Sign out and sign in as {invitation.email}
           </button>
         </div>
       ) : null}
 
-      {error ? (
+      {error || signInRefusal ? (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-red-700">
-          {errorMessage(error)}
+          {error ? errorMessage(error) : signInRefusal}
         </p>
       ) : null}
 
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+      {/* Signed out, the button names the whole address: the two stack at the card's width. */}
+      <div className={signedInAs === null ? "flex flex-col-reverse gap-2" : "flex flex-col-reverse gap-2 sm:flex-row sm:justify-end"}>
         <Button variant="secondary" loading={decline.isPending} disabled={accept.isPending || accept.isSuccess} onClick={() => decline.mutate({ token })}>
           Decline
         </Button>
         {signedInAs === null ? (
-          <Link href={signInHref} className={buttonClassName("primary", "md")}>
-            Sign in to accept
-          </Link>
+          <form method="post" action={`${invitationPath}/sign-in`} className="contents">
+            <Button type="submit" disabled={decline.isPending} className="h-auto min-h-9 w-full py-2 break-all whitespace-normal">
+              Continue as {invitation.email}
+            </Button>
+          </form>
         ) : (
           <Button loading={accept.isPending || accept.isSuccess} disabled={decline.isPending} onClick={() => accept.mutate({ token })}>
             Accept invitation
           </Button>
         )}
       </div>
-      {signedInAs === null ? <p className="text-xs text-zinc-500">New to Darkroom? Signing in creates your login; no password needed.</p> : null}
+      {signedInAs === null ? (
+        <div className="space-y-1 text-xs text-zinc-500">
+          <p>Continuing signs you in as {invitation.email}, and creates your login if you are new to Darkroom. No password needed.</p>
+          <LegalConsentNote />
+        </div>
+      ) : null}
     </div>
   );
 }

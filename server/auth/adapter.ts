@@ -1,5 +1,5 @@
 import "server-only";
-import type { Adapter, AdapterUser } from "next-auth/adapters";
+import type { Adapter, AdapterUser, VerificationToken } from "next-auth/adapters";
 import { createAccount } from "../accounts/create-account";
 import { recordSignInRefusal } from "./auth-activity";
 import { db } from "../db";
@@ -15,15 +15,18 @@ function toAdapterUser(user: User): AdapterUser {
   return { id: user.id, email: user.email, name: user.name, image: user.image, emailVerified: user.emailVerified };
 }
 
+/** Stores a sign-in link's token: Auth.js's e-mail provider, and links minted for invitations (mint-sign-in-link). */
+export async function storeVerificationToken(token: VerificationToken): Promise<VerificationToken> {
+  // Auth.js hands over SHA-256(token + secret): the raw link token is never stored.
+  await db.verificationToken.create({ data: { identifier: token.identifier, token: token.token, expires: token.expires } });
+  // Used and expired links are kept a day (to tell "already used" from "unknown"), then go.
+  await db.$executeRaw`DELETE FROM verification_token WHERE expires < now() - interval '1 day'`;
+  return token;
+}
+
 export function darkroomAuthAdapter(): Adapter {
   return {
-    async createVerificationToken(token) {
-      // Auth.js hands over SHA-256(token + secret): the raw link token is never stored.
-      await db.verificationToken.create({ data: { identifier: token.identifier, token: token.token, expires: token.expires } });
-      // Used and expired links are kept a day (to tell "already used" from "unknown"), then go.
-      await db.$executeRaw`DELETE FROM verification_token WHERE expires < now() - interval '1 day'`;
-      return token;
-    },
+    createVerificationToken: storeVerificationToken,
 
     async useVerificationToken({ identifier, token }) {
       // Marking it used in one statement makes a link single-use even when it is opened twice at once.

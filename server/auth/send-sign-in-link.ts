@@ -23,13 +23,21 @@ export async function consumeSignInLinkAllowance(email: string, now = Date.now()
   return count <= SIGN_IN_LINKS_PER_WINDOW;
 }
 
+/** The e-mail provider's id: its links open /api/auth/callback/email. */
+export const EMAIL_PROVIDER_ID = "email";
+
+/** The address as Auth.js stores it on a verification token and looks the user up by. */
+export function normalizeEmailIdentifier(identifier: string): string {
+  return identifier.trim().toLowerCase();
+}
+
 export function darkroomEmailProvider(): EmailConfig {
   return {
-    id: "email",
+    id: EMAIL_PROVIDER_ID,
     type: "email",
     name: "E-mail",
     maxAge: SIGN_IN_LINK_MAX_AGE_SECONDS,
-    normalizeIdentifier: (identifier) => identifier.trim().toLowerCase(),
+    normalizeIdentifier: normalizeEmailIdentifier,
     async sendVerificationRequest({ identifier, url }) {
       const message = signInEmail({ url, host: new URL(url).host, expiresInMinutes: SIGN_IN_LINK_MAX_AGE_SECONDS / 60 });
       const { id } = await queueEmail(db, { to: identifier, ...message, kind: "auth.sign_in" });

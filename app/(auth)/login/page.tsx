@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { AuthCard } from "@/components/auth/auth-card";
+import { LegalConsentNote } from "@/components/auth/legal-consent-note";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { currentUserId } from "@/server/auth";
 import { devMailboxEnabled } from "@/server/email/dev-mailbox";
@@ -34,17 +35,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         </p>
       ) : null}
       <SignInForm callbackUrl={callbackUrl} defaultEmail={params.email} />
-      <p className="mt-4 text-xs text-zinc-500">
-        By continuing you agree to the{" "}
-        <Link href="/legal/terms" className="font-medium text-zinc-700 underline underline-offset-2">
-          Terms of Service
-        </Link>{" "}
-        and{" "}
-        <Link href="/legal/privacy" className="font-medium text-zinc-700 underline underline-offset-2">
-          Privacy Policy
-        </Link>
-        .
-      </p>
+      <LegalConsentNote className="mt-4" />
       {devMailboxEnabled() ? (
         <p className="mt-6 border-t border-zinc-100 pt-4 text-xs text-zinc-500">
           E-mail delivery is not configured here, so links land in the{" "}

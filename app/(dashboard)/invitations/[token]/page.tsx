@@ -5,15 +5,21 @@ import { InvitationClosed } from "@/components/team/invitation-closed";
 import { auth } from "@/server/auth";
 import { db } from "@/server/db";
 import { findInvitationByToken } from "@/server/team/find-invitation";
+import { invitationPath } from "@/server/team/invitee-sign-in-link";
 
 export const metadata = { title: "Invitation" };
 export const dynamic = "force-dynamic";
 
 // An invitation link from the e-mail: the account and role, then Accept or Decline. Someone not
-// signed in (or without an account yet) signs in as the invited address and comes back here.
+// signed in (or without a login yet) continues as the invited address: the link signs them in
+// (./sign-in/route.ts) and brings them back here. `?sign_in=` is that route's refusal.
 
-export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {
-  const { token } = await params;
+const signInRefusals: Record<string, string> = {
+  rate_limited: "Too many sign-in links were asked for this address. Wait a few minutes and try again.",
+};
+
+export default async function InvitationPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
+  const [{ token }, query] = await Promise.all([params, searchParams]);
   const [invitation, session] = await Promise.all([findInvitationByToken(db, token), auth()]);
   const signedInAs = session?.user?.email?.toLowerCase() ?? null;
 
@@ -28,14 +34,15 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
   }
   if (invitation.status !== "pending") return <InvitationClosed invitation={invitation} signedIn={signedInAs !== null} />;
 
-  const callbackUrl = `/invitations/${encodeURIComponent(token)}`;
+  const path = invitationPath(token);
   return (
     <AuthCard title={`Join ${invitation.accountName}`} description="You are invited to a Darkroom account.">
       <InvitationAnswer
         token={token}
         invitation={invitation}
         signedInAs={signedInAs}
-        signInHref={`/login?callbackUrl=${encodeURIComponent(callbackUrl)}&email=${encodeURIComponent(invitation.email)}`}
+        invitationPath={path}
+        signInRefusal={signedInAs === null && query.sign_in ? (signInRefusals[query.sign_in] ?? null) : null}
       />
     </AuthCard>
   );
