@@ -5,11 +5,11 @@ import { close, query } from "@/e2e/support/db";
 import { expect, test } from "@/e2e/support/fixtures";
 import { signInThroughMailbox } from "@/e2e/support/sign-in";
 
-// Server data on first paint: the keys, key, logs, webhooks, endpoint, alerts and overview pages
-// render their data on the server. A browser with JavaScript off (so nothing fetches on the client)
-// sees it in the HTML; with JavaScript on, the page shows it and the browser does not fetch the
-// prefetched queries again (same inputs, same cache keys). Also: a key's curl example points at
-// its region's address (REGION_HOSTS), where it works.
+// Server data on first paint: the keys, key, logs, webhooks, endpoint, custom domain, alerts and
+// overview pages render their data on the server. A browser with JavaScript off (so nothing fetches
+// on the client) sees it in the HTML; with JavaScript on, the page shows it and the browser does
+// not fetch the prefetched queries again (same inputs, same cache keys). Also: a key's curl example
+// points at its region's address (REGION_HOSTS), where it works.
 
 test.afterAll(close);
 
@@ -149,6 +149,15 @@ test("the dashboard's pages come with their data from the server", async ({ page
         await expect(view.getByRole("heading", { level: 1, name: hookUrl })).toBeVisible();
         await expect(view.getByText(`paint hook ${tag}`).first()).toBeVisible();
         await expect(view.getByRole("region", { name: "Dead letters" }).getByText("No dead letters")).toBeVisible();
+      },
+    },
+    {
+      name: "domain",
+      path: `${base}/domain`,
+      prefetched: ["hostnames.get"],
+      shows: async (view) => {
+        await expect(view.getByRole("heading", { level: 1, name: "Custom domain" })).toBeVisible();
+        await expect(view.getByText("Custom hostnames are part of the Enterprise plan")).toBeVisible();
       },
     },
     {
