@@ -16,7 +16,8 @@ import { chromiumAvailable } from "../e2e/support/chromium";
 // (e2e/, in a headless Chromium). Works the same on a fresh machine and in CI; REDIS_URL, when
 // set, is passed through. ESLint and the Prettier check run first. `npm test -- <vitest filters>`
 // runs only those files, with no lint and no e2e (LINT=1 and E2E=1 add them back); LINT=0 and
-// E2E=0 always leave them out.
+// E2E=0 always leave them out. Files under e2e/ named there go to Playwright alone (`npm test --
+// e2e/team.spec.ts tests/http/x.test.ts` runs that spec and that vitest file, and no other).
 
 const root = path.resolve(import.meta.dirname, "..");
 const testDataDir = path.join(root, ".data-test");
@@ -109,6 +110,8 @@ function countsLine(label: string, counts: Counts) {
   return `${label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${extras.length ? ` (${extras.join("; ")})` : ""}`;
 }
 
+const isE2eSpec = (arg: string) => /(^|\/)e2e\/.+\.spec\.ts$/.test(arg);
+
 /** Why the lint stage does not run, or null when it does. */
 function lintSkipReason(filters: string[]): string | null {
   if (process.env.LINT === "0") return "LINT=0";
@@ -131,20 +134,24 @@ async function lint(): Promise<Counts> {
 }
 
 /** Why the e2e stage does not run, or null when it does. */
-function e2eSkipReason(filters: string[]): string | null {
+function e2eSkipReason(filters: string[], e2eSpecs: string[]): string | null {
   if (process.env.E2E === "0") return "E2E=0";
-  if (filters.length > 0 && process.env.E2E !== "1") return "vitest filters given; E2E=1 runs it as well";
+  if (filters.length > 0 && e2eSpecs.length === 0 && process.env.E2E !== "1") return "vitest filters given; E2E=1 runs it as well";
   if (!chromiumAvailable()) return "no Chromium; install Debian's chromium or set CHROMIUM_PATH";
   return null;
 }
 
 async function main() {
   const started = Date.now();
-  const filters = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const e2eSpecs = args.filter(isE2eSpec);
+  const filters = args.filter((arg) => !isE2eSpec(arg));
+  // Only e2e specs named: no vitest stage.
+  const skipVitest = filters.length === 0 && e2eSpecs.length > 0;
   const summary: string[] = [];
   const failures: string[] = [];
   // Before the database and the build: a lint failure shows in seconds, and the suites still run.
-  const skipLint = lintSkipReason(filters);
+  const skipLint = lintSkipReason(args);
   const linted: Counts = skipLint ? { passed: 0, failed: 0, skipped: 0, flaky: 0 } : await lint();
   summary.push(skipLint ? `lint: skipped (${skipLint})` : countsLine("lint", linted));
   const cluster = await ensureDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: testDataDir, quiet: true });
@@ -225,14 +232,17 @@ async function main() {
     const testEnv = { ...env, TEST_BASE_URL: baseUrl, APP_SERVER_LOG: appLog };
     const report = path.join(testDataDir, "vitest-report.json");
     fs.rmSync(report, { force: true });
-    const vitestStatus = await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters], testEnv);
-    const vitest = vitestCounts(report);
+    const vitestStatus = skipVitest
+      ? 0
+      : await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters], testEnv);
+    const vitest = skipVitest ? { passed: 0, failed: 0, skipped: 0, flaky: 0 } : vitestCounts(report);
+    if (skipVitest) summary.push("vitest: skipped (only e2e specs named)");
     failures.push(...vitestFailures(report));
     let total: Counts = { ...sum(linted, vitest), note: vitest.note };
     status = vitestStatus === 0 && linted.failed > 0 ? 1 : vitestStatus;
 
     // Runs even when vitest failed: the browser's view of the same server is worth seeing either way.
-    const skipE2e = e2eSkipReason(filters);
+    const skipE2e = e2eSkipReason(filters, e2eSpecs);
     if (skipE2e) {
       summary.push(`e2e: skipped (${skipE2e})`);
     } else {
@@ -240,7 +250,7 @@ async function main() {
       fs.rmSync(e2eReport, { force: true });
       fs.rmSync(path.join(testDataDir, "screenshots"), { recursive: true, force: true });
       const e2eStarted = Date.now();
-      const e2eStatus = await run(process.execPath, ["node_modules/@playwright/test/cli.js", "test"], { ...testEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
+      const e2eStatus = await run(process.execPath, ["node_modules/@playwright/test/cli.js", "test", ...e2eSpecs], { ...testEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
       e2eSeconds = Math.round((Date.now() - e2eStarted) / 1000);
       const e2e = { ...playwrightCounts(e2eReport) };
       if (e2eStatus !== 0 && e2e.failed === 0) e2e.failed = 1; // a non-zero exit is a failure even when no test says so
