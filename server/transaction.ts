@@ -37,3 +37,23 @@ export async function inTransaction<T>(body: (tx: Tx) => Promise<T>, options?: T
   }
   return result;
 }
+
+/**
+ * Runs `body` under a savepoint of the caller's transaction: when it throws, its writes and the
+ * after-commit jobs it queued are undone and the error is rethrown; the transaction goes on.
+ */
+export async function withSavepoint<T>(tx: Tx, name: string, body: () => Promise<T>): Promise<T> {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`withSavepoint: "${name}" is not a savepoint name`);
+  const outbox = outboxes.get(tx);
+  const queued = outbox?.length ?? 0;
+  await tx.$executeRawUnsafe(`SAVEPOINT ${name}`);
+  try {
+    const result = await body();
+    await tx.$executeRawUnsafe(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (error) {
+    await tx.$executeRawUnsafe(`ROLLBACK TO SAVEPOINT ${name}`);
+    outbox?.splice(queued);
+    throw error;
+  }
+}

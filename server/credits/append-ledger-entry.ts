@@ -1,4 +1,5 @@
-import { recordActivity, type ActivityActor } from "../activity/record-activity";
+import { randomUUID } from "node:crypto";
+import type { ActivityActor } from "../activity/record-activity";
 import { evaluateThresholds } from "../alerts/evaluate-thresholds";
 import type { Tx } from "../db";
 import type { LedgerEntryType } from "../generated/prisma/enums";
@@ -23,39 +24,35 @@ type AppendInput = {
 };
 
 export async function appendLedgerEntry(tx: Tx, input: AppendInput): Promise<string> {
-  const entry = await tx.ledgerEntry.create({
-    data: {
-      accountId: input.accountId,
-      type: input.type,
-      amount: millisToDecimalString(input.amountMillis),
-      balanceAfter: millisToDecimalString(input.balanceAfterMillis),
-      generationId: input.generationId,
-      modelIdentifier: input.modelIdentifier ?? null,
-      description: input.description,
-      sourceKey: input.sourceKey,
-    },
-    select: { id: true },
-  });
-  if (input.balanceAfterMillis !== input.balanceBeforeMillis) {
-    await tx.account.update({ where: { id: input.accountId }, data: { creditBalance: millisToDecimalString(input.balanceAfterMillis) }, select: { id: true } });
-  }
-  await recordActivity(tx, {
-    accountId: input.accountId,
-    actor: input.actor ?? "system",
-    category: "credit",
-    action: input.activity.action,
-    description: input.activity.description,
-    metadata: {
-      ledger_entry_id: entry.id,
-      amount: formatCredits(input.amountMillis),
-      balance_after: formatCredits(input.balanceAfterMillis),
-      ...(input.generationId ? { generation_id: input.generationId, model_identifier: input.modelIdentifier ?? null } : {}),
-      ...(input.sourceKey ? { source_key: input.sourceKey } : {}),
-    },
-  });
+  const entryId = randomUUID();
+  const balanceAfter = millisToDecimalString(input.balanceAfterMillis);
+  const moves = input.balanceAfterMillis !== input.balanceBeforeMillis;
+  const metadata = {
+    ledger_entry_id: entryId,
+    amount: formatCredits(input.amountMillis),
+    balance_after: formatCredits(input.balanceAfterMillis),
+    ...(input.generationId ? { generation_id: input.generationId, model_identifier: input.modelIdentifier ?? null } : {}),
+    ...(input.sourceKey ? { source_key: input.sourceKey } : {}),
+  };
+  const now = new Date();
+  // One statement, one round trip (every create and every finished generation moves credits):
+  // the entry, the balance when it moves, and the activity event (recordActivity's row).
+  await tx.$executeRaw`
+    WITH entry AS (
+      INSERT INTO ledger_entry (id, account_id, type, amount, balance_after, generation_id, model_identifier, description, source_key, created_at)
+      VALUES (${entryId}::uuid, ${input.accountId}::uuid, ${input.type}::"LedgerEntryType", ${millisToDecimalString(input.amountMillis)}::numeric, ${balanceAfter}::numeric,
+              ${input.generationId ?? null}::uuid, ${input.modelIdentifier ?? null}, ${input.description}, ${input.sourceKey ?? null}, ${now})
+      RETURNING id
+    ), balance AS (
+      UPDATE account SET credit_balance = ${balanceAfter}::numeric, updated_at = ${now} WHERE id = ${input.accountId}::uuid AND ${moves}
+    )
+    INSERT INTO activity_event (id, account_id, actor, category, action, description, metadata, created_at)
+    SELECT ${randomUUID()}::uuid, ${input.accountId}::uuid, ${input.actor ?? "system"}, 'credit'::"ActivityCategory", ${input.activity.action}, ${input.activity.description},
+           ${JSON.stringify(metadata)}::jsonb, ${now}
+      FROM entry`;
   // Low-balance alerts fire and re-arm in the same transaction as the movement.
   if (input.balanceAfterMillis !== input.balanceBeforeMillis) {
-    await evaluateThresholds(tx, { accountId: input.accountId, balanceBeforeMillis: input.balanceBeforeMillis, balanceAfterMillis: input.balanceAfterMillis, ledgerEntryId: entry.id });
+    await evaluateThresholds(tx, { accountId: input.accountId, balanceBeforeMillis: input.balanceBeforeMillis, balanceAfterMillis: input.balanceAfterMillis, ledgerEntryId: entryId });
   }
-  return entry.id;
+  return entryId;
 }

@@ -20,6 +20,11 @@ export type ReserveCreditsInput = {
   actor?: ActivityActor;
   /** The balance the caller read while taking the account row lock in this transaction. */
   lockedBalanceMillis?: Millicredits;
+  /**
+   * The generation row was inserted in this transaction (a create): no reservation can exist for
+   * it yet, so none is looked for (the unique index on reserve entries would refuse a second anyway).
+   */
+  newGeneration?: boolean;
 };
 
 export type ReserveCreditsResult = {
@@ -40,7 +45,7 @@ export async function reserveCredits(tx: Tx, input: ReserveCreditsInput): Promis
   }
 
   const balance = input.lockedBalanceMillis ?? (await getBalance(tx, accountId, { lock: true }));
-  const existing = await tx.ledgerEntry.findFirst({ where: { type: "reserve", generationId }, select: { id: true, accountId: true } });
+  const existing = input.newGeneration ? null : await tx.ledgerEntry.findFirst({ where: { type: "reserve", generationId }, select: { id: true, accountId: true } });
   if (existing) {
     if (existing.accountId !== accountId) throw new Error(`generation ${generationId} is already reserved by another account`);
     return { applied: false, reason: "already_reserved", amountMillis, balanceMillis: balance };

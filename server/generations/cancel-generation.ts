@@ -6,12 +6,12 @@ import type { Tx } from "../db";
 import { ApiError } from "../errors";
 import { adapterFor } from "../providers/registry";
 import { log } from "../runtime/log";
-import { afterCommit, inTransaction } from "../transaction";
+import { inTransaction } from "../transaction";
 import { findOwnGeneration } from "./read-generations";
-import { sendGenerationFinished } from "./send-generation-finished";
+import { queueGenerationFinished } from "./send-generation-finished";
 
 // Canceling a generation: while pending or processing it becomes `canceled` and its reservation
-// is refunded, in the caller's transaction; the terminal event leaves after commit. The provider
+// is refunded, in the caller's transaction, with its terminal webhook deliveries. The provider
 // is then asked to stop (best effort). A provider result arriving later changes nothing
 // (finish-generation checks the status under the same row lock).
 
@@ -28,7 +28,7 @@ export async function cancelGeneration(tx: Tx, accountId: string, generationId: 
   await tx.generation.update({ where: { id: generationId }, data: { status: "canceled", completedAt: now, metricsTotalTime: (now.getTime() - row.created_at.getTime()) / 1000 } });
   const refund = await refundCredits(tx, { accountId, generationId, description: `Refund for canceled generation ${generationId}` });
   await recordActivity(tx, { accountId, actor, category: "generation", action: "generation.canceled", description: `Generation ${generationId} canceled`, metadata: { generation_id: generationId } });
-  afterCommit(tx, "generation/finished", () => sendGenerationFinished(generationId, accountId, "canceled"));
+  await queueGenerationFinished(tx, generationId, accountId, "canceled");
   return { generationId, refunded: refund.applied, refundedMillis: refund.applied ? refund.amountMillis : 0, provider: row.provider_used, predictionId: row.prediction_id };
 }
 

@@ -79,5 +79,6 @@ export async function reserveAndRecord(tx: Tx, input: Input) {
     modelIdentifier: model.identifier,
     description: `Reserve for ${model.identifier} generation ${input.generationId}`,
     lockedBalanceMillis: decimalToMillis(account.balance),
+    newGeneration: true,
   });
 }

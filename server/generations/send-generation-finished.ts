@@ -1,24 +1,47 @@
 import "server-only";
+import type { Tx } from "../db";
 import { inngest } from "../inngest/client";
 import { generationFinished } from "../inngest/events";
 import { log } from "../runtime/log";
-import { inTransaction } from "../transaction";
+import { sendInTransaction } from "../inngest/send-in-transaction";
+import { inTransaction, withSavepoint } from "../transaction";
 import { emitGenerationEvent, terminalEventFor } from "../webhooks/emit-generation-event";
 
+type TerminalStatus = "succeeded" | "failed" | "canceled";
+
+const finishedEvent = (generationId: string, accountId: string, status: TerminalStatus) =>
+  generationFinished.create({ generationId, accountId, status }, { id: `generation-finished:${generationId}` });
+
 /**
- * After a terminal transition has committed: the webhook deliveries are queued at once (their
- * attempts start without waiting for another run), then the terminal event goes out. The
- * webhook-fan-out run it starts queues the same deliveries again under the same event key, so
- * it changes nothing when this worked and queues them when this failed (it is only logged here:
- * a webhook problem never undoes a finished generation). The event's id de-duplicates overlapping
- * provider results.
+ * In the terminal transition's own transaction: the terminal webhook deliveries (and, with the
+ * embedded executor, their runs) commit with the new status, so no crash between the two can lose
+ * them and no webhook-fan-out run is needed. A webhook problem never undoes the transition: its
+ * writes roll back to their savepoint and the generation/finished event (sendInTransaction: with
+ * the transition, or after it commits) has webhook-fan-out queue them instead.
  */
-export async function sendGenerationFinished(generationId: string, accountId: string, status: "succeeded" | "failed" | "canceled") {
+export async function queueGenerationFinished(tx: Tx, generationId: string, accountId: string, status: TerminalStatus) {
+  const kind = terminalEventFor(status);
+  if (!kind) return;
+  try {
+    await withSavepoint(tx, "terminal_webhooks", () => emitGenerationEvent(tx, generationId, kind));
+  } catch (error) {
+    log.warn("terminal webhook not queued with the transition; webhook-fan-out will", { generationId, error: error instanceof Error ? error.message : String(error) });
+    await sendInTransaction(tx, "generation/finished", finishedEvent(generationId, accountId, status));
+  }
+}
+
+/**
+ * For a transition whose deliveries were lost (resend-lost-finished-events): queue them now, then
+ * send the terminal event, whose webhook-fan-out run queues the same deliveries again under the
+ * same event key (one per endpoint), so it changes nothing when this worked and queues them when
+ * this failed. The event's id de-duplicates overlapping resends.
+ */
+export async function sendGenerationFinished(generationId: string, accountId: string, status: TerminalStatus) {
   const kind = terminalEventFor(status);
   if (kind) {
     await inTransaction((tx) => emitGenerationEvent(tx, generationId, kind)).catch((error: unknown) => {
       log.warn("terminal webhook not queued directly; webhook-fan-out will", { generationId, error: error instanceof Error ? error.message : String(error) });
     });
   }
-  await inngest.send(generationFinished.create({ generationId, accountId, status }, { id: `generation-finished:${generationId}` }));
+  await inngest.send(finishedEvent(generationId, accountId, status));
 }

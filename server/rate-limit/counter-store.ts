@@ -41,18 +41,24 @@ export function redisCounterStore(): CounterStore | null {
 export function postgresCounterStore(): CounterStore {
   return {
     backend: "postgres",
-    // Straight on the pool: one statement, one round trip, no Prisma work on the hottest path.
+    // Straight on the pool: one statement, one round trip, no Prisma work on the hottest path; a
+    // named statement, so each connection parses and plans it once, not on every request.
     async increment(bucket, windowStart) {
-      const { rows } = await sqlPool().query<{ count: number }>(
-        `INSERT INTO rate_limit_counter (bucket, window_start, count) VALUES ($1, $2, 1)
+      const { rows } = await sqlPool().query<{ count: number }>({
+        name: "rate-limit-increment",
+        text: `INSERT INTO rate_limit_counter (bucket, window_start, count) VALUES ($1, $2, 1)
          ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counter.count + 1
          RETURNING count`,
-        [bucket, windowStart],
-      );
+        values: [bucket, windowStart],
+      });
       return rows[0]?.count ?? 1;
     },
     async peek(bucket, windowStart) {
-      const { rows } = await sqlPool().query<{ count: number }>(`SELECT count FROM rate_limit_counter WHERE bucket = $1 AND window_start = $2`, [bucket, windowStart]);
+      const { rows } = await sqlPool().query<{ count: number }>({
+        name: "rate-limit-peek",
+        text: `SELECT count FROM rate_limit_counter WHERE bucket = $1 AND window_start = $2`,
+        values: [bucket, windowStart],
+      });
       return rows[0]?.count ?? 0;
     },
   };

@@ -6,12 +6,15 @@ import { db } from "@/server/db";
 import { finishFailed } from "@/server/generations/run/finish-generation";
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
 import { inTransaction } from "@/server/transaction";
+import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { recordingEventSink } from "@/tests/support/event-sink";
 
 // Found by the R3 chaos drill: a SIGKILL after the "finish-failed" step committed (failed +
-// refund) but before its generation/finished event left. The executor runs the step again after
+// refund) but before its generation/finished event left. The executor ran the step again after
 // the restart; the retry found the generation no longer in flight and sent nothing, so no
-// generation.failed webhook was ever queued. A retry now sends the event again, and refunds nothing twice.
+// generation.failed webhook was ever queued. The terminal deliveries now commit in the failure's
+// own transaction, so there is no gap to die in: a retry finds them queued, queues nothing new and
+// refunds nothing twice.
 
 const { sink, sent } = recordingEventSink();
 beforeAll(() => registerExecutor(sink));
@@ -19,6 +22,7 @@ afterAll(() => unregisterExecutor(sink));
 
 async function processingGeneration() {
   const { account_id: accountId } = await inTransaction((tx) => createAccount(tx, { email: `finish-retry-${randomUUID()}@test.local` }));
+  await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/hooks", events: ["generation.failed"], actor: "system" }));
   const generation = await db.generation.create({
     data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "processing", estimatedCost: "0.002", providerOrder: ["local", "local-backup"] },
   });
@@ -26,26 +30,30 @@ async function processingGeneration() {
   return { accountId, generationId: generation.id };
 }
 
+const failedDeliveries = (generationId: string) => db.webhookDelivery.findMany({ where: { eventKey: `generation.failed:${generationId}` }, select: { id: true, event: true } });
 const finishedEvents = (generationId: string) => sent.filter((event) => event.name === "generation/finished" && event.data.generationId === generationId);
 const errors = [{ provider: "local", code: "ERR4002" as const, message: "provider failed", failover: true }];
 
 describe("finishFailed retried after its transaction committed", () => {
-  it("sends generation/finished again under the same id, and refunds once", async () => {
-    const { accountId, generationId } = await processingGeneration();
+  it("finds the generation.failed delivery queued with the failure, queues nothing new, and refunds once", async () => {
+    const { generationId } = await processingGeneration();
     expect(await finishFailed({ generationId, errors })).toEqual({ failed: true });
-    // The first try's event is lost with the process that was about to send it.
-    sent.length = 0;
+    const queued = await failedDeliveries(generationId);
+    expect(queued).toEqual([expect.objectContaining({ event: "generation.failed" })]);
+    // The delivery's run was requested with the commit; no fan-out event is needed.
+    expect(finishedEvents(generationId)).toEqual([]);
 
     expect(await finishFailed({ generationId, errors })).toEqual({ failed: false });
-    expect(finishedEvents(generationId)).toEqual([expect.objectContaining({ id: `generation-finished:${generationId}`, data: { generationId, accountId, status: "failed" } })]);
+    expect(await failedDeliveries(generationId)).toEqual(queued);
+    expect(finishedEvents(generationId)).toEqual([]);
     expect((await db.ledgerEntry.findMany({ where: { generationId } })).map((entry) => entry.type).sort()).toEqual(["refund", "reserve"]);
   });
 
-  it("sends nothing for a generation that ended otherwise (canceled: its own path sent the event)", async () => {
+  it("queues nothing for a generation that ended otherwise (canceled: its own transaction queued its event)", async () => {
     const { generationId } = await processingGeneration();
     await db.generation.update({ where: { id: generationId }, data: { status: "canceled" } });
-    sent.length = 0;
     expect(await finishFailed({ generationId, errors })).toEqual({ failed: false });
+    expect(await failedDeliveries(generationId)).toEqual([]);
     expect(finishedEvents(generationId)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findModel } from "@/server/catalog";
 import { generationRequestSchema } from "@/server/catalog/request-schema";
 import { db } from "@/server/db";
+import { finishSucceeded } from "@/server/generations/run/finish-generation";
 import { startAttempt } from "@/server/generations/run/run-attempt";
 import { planGeneration, startGeneration } from "@/server/generations/start-generation";
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
@@ -54,5 +55,20 @@ describe("generation.started across a crash", () => {
     await db.generation.update({ where: { id: generationId }, data: { status: "processing" } });
     expect((await startAttempt(generationId, "local-backup", 2)).outcome).toBe("succeeded");
     expect(await startedDeliveries(generationId)).toBe(1);
+  });
+
+  it("a submit step retried after it finished the generation (a synchronous provider) finds it out of flight: one charge, one terminal delivery", async () => {
+    const generationId = await subscribedGeneration();
+    const { accountId } = await db.generation.findUniqueOrThrow({ where: { id: generationId } });
+    await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/hooks", events: ["generation.completed"], actor: "system" }));
+    // The first try: the submit and, in the same step, the finish (run-generation's submit).
+    const outcome = await startAttempt(generationId, "local", 1);
+    if (outcome.outcome !== "succeeded") throw new Error(`expected a synchronous success, got ${outcome.outcome}`);
+    expect(await finishSucceeded({ generationId, attempt: 1, outputKeys: outcome.outputKeys, predictTimeSeconds: outcome.predictTimeSeconds })).toEqual({ succeeded: true });
+    // The process died before the step's result was saved: the executor runs the step again.
+    expect(await startAttempt(generationId, "local", 1)).toEqual({ outcome: "abandoned" });
+    expect((await db.ledgerEntry.findMany({ where: { generationId } })).map((entry) => entry.type).sort()).toEqual(["charge", "reserve"]);
+    expect(await db.webhookDelivery.count({ where: { eventKey: `generation.completed:${generationId}` } })).toBe(1);
+    expect((await db.generation.findUniqueOrThrow({ where: { id: generationId } })).status).toBe("succeeded");
   });
 });

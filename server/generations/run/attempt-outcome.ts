@@ -10,5 +10,7 @@ export type AttemptOutcome =
   | { outcome: "running" }
   | { outcome: "succeeded"; predictionId: string; outputKeys: string[]; predictTimeSeconds: number | null }
   | { outcome: "failed"; error: AttemptError }
+  /** A synchronous provider's success, settled in the step that got it (succeeded + charge). */
+  | { outcome: "finished"; succeeded: boolean }
   /** The generation left the in-flight states meanwhile (canceled, swept): stop. */
   | { outcome: "abandoned" };

@@ -5,12 +5,13 @@ import { refundCredits } from "../../credits/refund-credits";
 import type { Tx } from "../../db";
 import { inTransaction } from "../../transaction";
 import { getStorage } from "../../storage/get-storage";
-import { sendGenerationFinished } from "../send-generation-finished";
+import { queueGenerationFinished } from "../send-generation-finished";
 import type { AttemptError } from "./attempt-outcome";
 
 // The terminal transitions of a run, each one transaction under the generation's row
-// lock: succeeded + charge, or failed + refund. A generation that already left the in-flight
-// states (canceled meanwhile, or swept) is not touched: a late result is discarded, never charged.
+// lock: succeeded + charge, or failed + refund, and the terminal webhook deliveries with them. A
+// generation that already left the in-flight states (canceled meanwhile, or swept) is not
+// touched: a late result is discarded, never charged.
 
 type Locked = { account_id: string; status: string; created_at: Date };
 
@@ -26,11 +27,11 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
     const attemptRow = await tx.providerAttempt.findUniqueOrThrow({ where: { generationId_attemptNumber: { generationId, attemptNumber: attempt } } });
     const latencyMs = now.getTime() - attemptRow.startedAt.getTime();
     const locked = await lockGeneration(tx, generationId);
-    // A retried step whose first try committed: the success stands, only the event is re-sent.
-    if (!locked && attemptRow.outcome === "succeeded") return attemptRow.accountId;
+    // A retried step whose first try committed: the success and its webhooks stand.
+    if (!locked && attemptRow.outcome === "succeeded") return true;
     if (!locked) {
       await tx.providerAttempt.update({ where: { id: attemptRow.id }, data: { outcome: "discarded", wasted: true, finishedAt: now, latencyMs } });
-      return null;
+      return false;
     }
     await tx.providerAttempt.update({ where: { id: attemptRow.id }, data: { outcome: "succeeded", finishedAt: now, latencyMs } });
     await tx.generation.update({
@@ -54,18 +55,17 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
       description: `Generation ${generationId} succeeded`,
       metadata: { generation_id: generationId, provider: attemptRow.provider },
     });
-    return locked.account_id;
+    await queueGenerationFinished(tx, generationId, locked.account_id, "succeeded");
+    return true;
   });
-  if (done) {
-    await sendGenerationFinished(generationId, done, "succeeded");
-  } else {
+  if (!done) {
     // Canceled while the provider worked: its files are not ours to keep.
     for (const key of input.outputKeys)
       await getStorage()
         .delete(key)
         .catch(() => false);
   }
-  return { succeeded: done !== null };
+  return { succeeded: done };
 }
 
 /** Every provider failed (ERR4004), or one refused the content (ERR4005, not retried elsewhere). */
@@ -79,14 +79,10 @@ export async function finishFailed(input: { generationId: string; errors: Attemp
       ? `All providers failed: ${errors.map((error) => `${error.provider} ${error.code} (${error.message})`).join("; ")}`
       : "The generation could not run.";
   const now = new Date();
-  const finished = await inTransaction(async (tx) => {
+  const failedNow = await inTransaction(async (tx) => {
     const locked = await lockGeneration(tx, generationId);
-    if (!locked) {
-      // A retried step whose first try committed (the process died before its event left): the
-      // failure stands, only the event is sent again (same event id; the fan-out is idempotent).
-      const row = await tx.generation.findUnique({ where: { id: generationId }, select: { status: true, accountId: true } });
-      return row?.status === "failed" ? { accountId: row.accountId, failedNow: false } : null;
-    }
+    // A retried step whose first try committed: the failure and its webhooks stand.
+    if (!locked) return false;
     await tx.generation.update({
       where: { id: generationId },
       data: { status: "failed", completedAt: now, errorCode: code, errorMessage: message.slice(0, 2000), metricsTotalTime: (now.getTime() - locked.created_at.getTime()) / 1000 },
@@ -101,8 +97,8 @@ export async function finishFailed(input: { generationId: string; errors: Attemp
       description: `Generation ${generationId} failed: ${code}`,
       metadata: { generation_id: generationId, error_code: code, provider_errors: errors },
     });
-    return { accountId: locked.account_id, failedNow: true };
+    await queueGenerationFinished(tx, generationId, locked.account_id, "failed");
+    return true;
   });
-  if (finished) await sendGenerationFinished(generationId, finished.accountId, "failed");
-  return { failed: finished?.failedNow ?? false };
+  return { failed: failedNow };
 }

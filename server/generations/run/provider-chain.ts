@@ -2,7 +2,8 @@ import type { ProviderId } from "../../catalog/providers";
 import type { AttemptError, AttemptOutcome } from "./attempt-outcome";
 
 // The generation run's shape, apart from Inngest and the database (run-generation.ts wires both):
-// `load` (unless the event names the providers), then per provider attempt one submit step; a job the provider accepted gets one
+// `load` (unless the event names the providers), then per provider attempt one submit step (a
+// synchronous provider's success is finished in it: no terminal step); a job the provider accepted gets one
 // `provider/job.accepted` (its poller, poll-provider-job), one wait for its result event until
 // the model's timeout, and one collect step. So a run takes a bounded number of steps however long
 // the model runs: 1 + 4 per provider + 1 (10 for two providers), where polling every few seconds
@@ -63,6 +64,7 @@ export async function runProviderChain(generationId: string, step: ChainSteps, w
       }
     }
     if (outcome.outcome === "abandoned") return { skipped: "left flight during the run" };
+    if (outcome.outcome === "finished") return { succeeded: outcome.succeeded };
     if (outcome.outcome === "succeeded") {
       const succeeded = outcome;
       return step.run("finish-succeeded", () => work.finishSucceeded(attempt, succeeded));

@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import type { ProviderId } from "../../catalog/providers";
 import { db } from "../../db";
 import { ProviderError, type ProviderResult } from "../../providers/types";
@@ -32,10 +33,12 @@ async function recordFailure(generationId: string, attempt: number, error: Attem
   });
 }
 
-async function settle(generationId: string, provider: ProviderId, attempt: number, predictionId: string, result: ProviderResult, startedAtMs: number): Promise<AttemptOutcome> {
+type GenerationRow = NonNullable<Awaited<ReturnType<typeof inFlightRow>>>;
+
+async function settle(row: GenerationRow, provider: ProviderId, attempt: number, predictionId: string, result: ProviderResult, startedAtMs: number): Promise<AttemptOutcome> {
+  const generationId = row.id;
   if (result.status === "running") return { outcome: "running" };
   if (result.status === "succeeded") {
-    const row = await db.generation.findUniqueOrThrow({ where: { id: generationId } });
     try {
       const outputKeys = await storeOutputs({ accountId: row.accountId, generationId, attempt, provider, outputs: result.outputs, format: row.outputFormat });
       return { outcome: "succeeded", predictionId, outputKeys, predictTimeSeconds: result.predictTimeSeconds };
@@ -55,15 +58,16 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
   if (!row) return { outcome: "abandoned" };
   const job = providerJobFor(row, provider, attempt);
   const startedAt = new Date();
-  // A retried step finds its row and carries on: one row per (generation, attempt).
-  await db.providerAttempt.upsert({
-    where: { generationId_attemptNumber: { generationId, attemptNumber: attempt } },
-    create: { generationId, accountId: row.accountId, region: row.region, modelIdentifier: row.modelIdentifier, provider, attemptNumber: attempt, estimatedCost: row.estimatedCost, startedAt },
-    update: { outcome: "running", startedAt, finishedAt: null, errorCode: null, errorMessage: null },
-  });
   const adapter = adapterFor(provider);
   // A synchronous provider names its prediction up front, so a cancel can reach it mid-submit.
   const namedUpFront = adapter.predictionIdFor?.(job) ?? null;
+  // A retried step finds its row and carries on: one row per (generation, attempt). One statement.
+  await db.$executeRaw`
+    INSERT INTO provider_attempt (id, generation_id, account_id, region, model_identifier, provider, attempt_number, estimated_cost, prediction_id, started_at)
+    VALUES (${randomUUID()}::uuid, ${generationId}::uuid, ${row.accountId}::uuid, ${row.region}::"Region", ${row.modelIdentifier}, ${provider}, ${attempt},
+            ${row.estimatedCost.toString()}::numeric, ${namedUpFront}, ${startedAt})
+    ON CONFLICT (generation_id, attempt_number) DO UPDATE
+      SET outcome = 'running', started_at = EXCLUDED.started_at, finished_at = NULL, error_code = NULL, error_message = NULL, prediction_id = EXCLUDED.prediction_id`;
   const moved = await db.generation.updateMany({
     where: { id: generationId, status: { in: ["pending", "processing"] } },
     data: { status: "processing", providerUsed: provider, predictionId: namedUpFront, startedAt: row.startedAt ?? startedAt },
@@ -71,18 +75,36 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
   // generation.started to subscribed endpoints, queued at every start: one delivery per endpoint
   // and generation (the event key), so a failover or a retried step queues nothing new, and a step
   // retried after a crash between the move above and this still queues it (only on the first
-  // move, it was lost for good).
-  if (moved.count === 1) await emitGenerationStarted(generationId);
-
+  // move, it was lost for good). Queued while the provider works, and awaited before the step ends.
+  const started = moved.count === 1 ? emitGenerationStarted(generationId) : null;
   try {
-    const submitted = await adapter.submit(job);
-    await db.providerAttempt.updateMany({ where: { generationId, attemptNumber: attempt }, data: { predictionId: submitted.predictionId } });
-    await db.generation.updateMany({ where: { id: generationId, status: "processing", providerUsed: provider }, data: { predictionId: submitted.predictionId } });
-    if (submitted.kind === "accepted") return { outcome: "accepted", predictionId: submitted.predictionId, startedAtMs: startedAt.getTime(), timeoutSeconds: job.model.timeoutSeconds };
-    return settle(generationId, provider, attempt, submitted.predictionId, submitted.result, startedAt.getTime());
+    return await submitJob(row, provider, attempt, job, { adapter, startedAt, namedUpFront });
+  } finally {
+    await started;
+  }
+}
+
+async function submitJob(
+  row: GenerationRow,
+  provider: ProviderId,
+  attempt: number,
+  job: ReturnType<typeof providerJobFor>,
+  start: { adapter: ReturnType<typeof adapterFor>; startedAt: Date; namedUpFront: string | null },
+): Promise<AttemptOutcome> {
+  const generationId = row.id;
+  const startedAtMs = start.startedAt.getTime();
+  try {
+    const submitted = await start.adapter.submit(job);
+    // The prediction id, unless the provider named it up front (then both rows have it already).
+    if (submitted.predictionId !== start.namedUpFront) {
+      await db.providerAttempt.updateMany({ where: { generationId, attemptNumber: attempt }, data: { predictionId: submitted.predictionId } });
+      await db.generation.updateMany({ where: { id: generationId, status: "processing", providerUsed: provider }, data: { predictionId: submitted.predictionId } });
+    }
+    if (submitted.kind === "accepted") return { outcome: "accepted", predictionId: submitted.predictionId, startedAtMs, timeoutSeconds: job.model.timeoutSeconds };
+    return settle(row, provider, attempt, submitted.predictionId, submitted.result, startedAtMs);
   } catch (error) {
     const failure = asAttemptError(provider, error);
-    await recordFailure(generationId, attempt, failure, startedAt.getTime());
+    await recordFailure(generationId, attempt, failure, startedAtMs);
     return { outcome: "failed", error: failure };
   }
 }
@@ -109,7 +131,7 @@ export async function checkAttempt(
   }
   try {
     const result = await adapter.poll(accepted.predictionId, providerJobFor(row, provider, attempt));
-    return settle(generationId, provider, attempt, accepted.predictionId, result, accepted.startedAtMs);
+    return settle(row, provider, attempt, accepted.predictionId, result, accepted.startedAtMs);
   } catch (error) {
     // A poll that cannot reach the provider is not yet a failed job: try again until timeout.
     log.warn("provider poll failed", { generationId, provider, error: String(error) });

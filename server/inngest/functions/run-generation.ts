@@ -9,7 +9,7 @@ import { inngest } from "../client";
 import { generationRequested } from "../events";
 
 // generation/requested → the provider chain (server/generations/run/provider-chain.ts): one step
-// per submit; an accepted job is polled by its own function (poll-provider-job) and awaited by one
+// per submit (a synchronous provider's success is finished in it); an accepted job is polled by its own function (poll-provider-job) and awaited by one
 // wait for its result event (callback or poller) until the model's timeout, then collected; a
 // failing provider hands over to the next, except a content refusal. Then one terminal step:
 // succeeded + charge, or failed + refund. onFailure makes sure a run that crashes for good still
@@ -45,7 +45,15 @@ export const runGeneration = inngest.createFunction(
           if (!row) throw new NonRetriableError(`generation ${generationId} does not exist`);
           return { inFlight: row.status === "pending" || row.status === "processing", providers: row.providerOrder as ProviderId[] };
         },
-        submit: (provider, attempt) => startAttempt(generationId, provider, attempt),
+        // A synchronous provider's success is finished in its submit step (one step and one Call
+        // Request fewer before the status shows): a retry after the finish committed finds the
+        // generation out of flight ("abandoned"), its charge and webhooks committed with it.
+        submit: async (provider, attempt) => {
+          const outcome = await startAttempt(generationId, provider, attempt);
+          if (outcome.outcome !== "succeeded") return outcome;
+          const { succeeded } = await finishSucceeded({ generationId, attempt, outputKeys: outcome.outputKeys, predictTimeSeconds: outcome.predictTimeSeconds });
+          return { outcome: "finished", succeeded };
+        },
         collect: (provider, attempt, accepted, timedOut) => checkAttempt(generationId, provider, attempt, accepted, { timedOut }),
         finishSucceeded: (attempt, succeeded) => finishSucceeded({ generationId, attempt, outputKeys: succeeded.outputKeys, predictTimeSeconds: succeeded.predictTimeSeconds }),
         finishFailed: (errors) => finishFailed({ generationId, errors }),

@@ -117,6 +117,15 @@ describe("the generation run's steps", () => {
     expect(calls.finished).toEqual([]);
   });
 
+  it("ends with the submit step when a synchronous provider's success was finished in it", async () => {
+    const driven = drivenSteps({});
+    const { work, calls } = slowProviders(driven.now, {});
+    const result = await runProviderChain("gen-6", driven.steps, { ...work, submit: async () => ({ outcome: "finished", succeeded: true }) }, ["local", "local-backup"]);
+    expect(result).toEqual({ succeeded: true });
+    expect(driven.ids).toEqual(["attempt-1-local-submit"]);
+    expect(calls.finished).toEqual([]);
+  });
+
   it("bounds the waits of a job that result events keep waking while it runs", async () => {
     // A stale or forged callback for the job at every wait: collect finds it still running.
     const driven = drivenSteps({ resultAt: () => 0 });
