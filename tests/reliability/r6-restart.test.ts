@@ -23,16 +23,18 @@ import { webhookReceiver } from "./webhook-receiver";
 // two deliveries. The generations are slow on purpose ("[local:slow=…]", on both providers:
 // routing may try local-backup first) and the receiver answers slowly until the stop, so both are
 // still under way when it comes; several endpoints multiply the deliveries (each generation event
-// makes one per endpoint). The executor runs 16 runs at once and at most 12 deliveries, so at full
-// size the first 16 generations' generation.started events to 16 endpoints are what piles up;
-// after the start the receiver answers at once.
+// makes one per endpoint). An account runs at most 8 generation steps at once (run-generation's
+// keyed concurrency), so 8 generations are at their provider and the rest wait their turn (all
+// in flight); their generation.started events to every endpoint are what piles up: 8 × 26 = 208
+// at full size, 8 × 4 = 32 reduced, and the stop comes while the executor's 12 delivery slots
+// still have most of them to go. After the start the receiver answers at once.
 
 const GENERATIONS = sized(10, 50);
-const DELIVERIES_IN_FLIGHT = sized(30, 200);
-const ENDPOINTS = sized(4, 16);
-const PROVIDER_SLOW_MS = sized(8000, 20_000);
-/** Until the stop: 12 deliveries at once at this pace drain 2 to 4 a second. */
-const RECEIVER_DELAY_MS = sized(3000, 6000);
+const DELIVERIES_IN_FLIGHT = sized(20, 200);
+const ENDPOINTS = sized(4, 26);
+const PROVIDER_SLOW_MS = sized(12_000, 20_000);
+/** Until the stop: 12 deliveries at once at this pace drain 1.5 to 3 a second. */
+const RECEIVER_DELAY_MS = sized(4000, 8000);
 
 const server = ownServer("r6-restart", { env: { WEBHOOK_ALLOW_LOOPBACK: "1" } });
 const receiver = webhookReceiver({ delayMs: RECEIVER_DELAY_MS });
