@@ -104,7 +104,9 @@ export function benchmarksMarkdown(report: Report, charts: { throughput: string;
 Written by \`npm run bench\` (bench/run.ts) on ${report.measuredAt}; raw figures in
 [\`bench/results/latest.json\`](../bench/results/latest.json). Every throughput figure is a ratio
 to the bare route measured in the same run (the \`/v1\` 404 envelope: a Next route handler with no
-database and no auth), so runs on busier or quieter machines compare. The server runs as
+database and no auth), so runs on busier or quieter machines compare. The read routes' ratios are
+the median of alternating slices (bare, route, bare, route, …), because this machine's speed drifts
+within a minute; the chart shows the back-to-back 10 s runs. The server runs as
 \`npm start\` does (compiled JavaScript on plain \`node\`, embedded defaults), on a fresh database;
 the load comes from this process on loopback (autocannon).
 
