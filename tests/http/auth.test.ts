@@ -10,9 +10,12 @@ import { api, baseUrl, callOperation, expectError, expectSuccess } from "@/tests
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
 import { inTransaction } from "@/server/transaction";
 import { whenLogged } from "@/tests/support/request-logs";
+import { refusedOnceChangeArrives } from "@/tests/support/key-change";
 
 // Every way a key can fail to authenticate is ERR1002, 401, not retryable, and the same body:
 // the client learns nothing about which keys exist. The request log keeps the reason's key.
+// A key this process changes after the app has cached it reaches the app's cache by a notice
+// just after the commit, so those cases wait for it (at most 1 s) rather than race it.
 
 const refused = (reply: Awaited<ReturnType<typeof api>>) => expectError(reply, "ERR1002");
 
@@ -52,7 +55,7 @@ describe("authentication (ERR1002)", () => {
     const key = await createTestKey(accountId, { expiresAt: new Date(Date.now() + 60_000) });
     expectSuccess(await api("/v1/status", { key: key.key }));
     await db.apiKey.update({ where: { id: key.apikey_id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    refused(await api("/v1/status", { key: key.key }));
+    refused(await refusedOnceChangeArrives(key.key));
     const logged = await whenLogged(() => db.requestLog.findFirst({ where: { apiKeyId: key.apikey_id, statusCode: 401 } }));
     expect(logged).toMatchObject({ keyStatus: "expired", errorCode: "ERR1002" });
   });
@@ -75,7 +78,7 @@ describe("authentication (ERR1002)", () => {
     expectSuccess(await api("/v1/status", { key }));
     expectSuccess(await api("/v1/status", { key: rotated.key }));
     await db.apiKey.update({ where: { id: keyId }, data: { graceEndsAt: new Date(Date.now() - 1000) } });
-    refused(await api("/v1/status", { key }));
+    refused(await refusedOnceChangeArrives(key));
     expect(expectSuccess(await callOperation(getStatus, { key: rotated.key })).apikey_id).toBe(rotated.apikey_id);
   });
 

@@ -19,14 +19,22 @@ export function baseUrl() {
  */
 export type ApiReply<Data = unknown> = { status: number; headers: Headers; body: unknown; readonly dataType?: Data };
 
-export type RequestOptions = { key?: string; method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> };
+export type RequestOptions = {
+  key?: string;
+  method?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** Another app instance's base URL (tests/support/second-instance.ts); the one `npm test` started by default. */
+  base?: string;
+};
 
 /** A raw request to any path (bad JSON, odd methods, legacy forms, non-/v1 routes); `Data` is the caller's word for a success. */
 export async function api<Data = unknown>(path: string, options: RequestOptions = {}): Promise<ApiReply<Data>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   if (options.body !== undefined || options.rawBody !== undefined) headers["content-type"] ??= "application/json";
-  const response = await fetch(`${baseUrl()}${path}`, {
+  const response = await fetch(`${options.base ?? baseUrl()}${path}`, {
     method: options.method ?? "GET",
     headers,
     body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
