@@ -18,6 +18,10 @@ export default defineConfig({
   reporter: [["list"], ["json", { outputFile: path.resolve(root, process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? ".data-test/playwright-report.json") }]],
   use: {
     baseURL: process.env.TEST_BASE_URL,
+    // Not the server's zone (UTC): a page whose server HTML and hydration disagree on a local
+    // time fails its test (React's hydration error is a page error, see e2e/support/fixtures.ts).
+    timezoneId: "America/Los_Angeles",
+    locale: "en-US",
     screenshot: "only-on-failure",
     trace: "off",
   },

@@ -1,11 +1,9 @@
 import Link from "next/link";
-import { Card, CardHeader, cn, RelativeTime } from "@/components/ui";
+import { Card, CardHeader, cn, DateTime, RelativeTime } from "@/components/ui";
 import { KeyScopes } from "./key-scopes";
 import type { ApiKeyRecord } from "./key-types";
 
 // A key's metadata. Its value is never shown again after creation or rotation.
-
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
 export function KeyDetailsCard({ accountId, apiKey }: { accountId: string; apiKey: ApiKeyRecord }) {
   return (
@@ -43,7 +41,7 @@ export function KeyDetailsCard({ accountId, apiKey }: { accountId: string; apiKe
             <Moment date={apiKey.rotated_at} />
             {apiKey.grace_ends_at && (
               <p className="text-xs text-zinc-500">
-                Grace {apiKey.accepts_requests ? "ends" : "ended"} {dateFormat.format(new Date(apiKey.grace_ends_at))}
+                Grace {apiKey.accepts_requests ? "ends" : "ended"} <DateTime date={apiKey.grace_ends_at} />
               </p>
             )}
             {apiKey.replaced_by_id && (
@@ -69,7 +67,7 @@ export function KeyDetailsCard({ accountId, apiKey }: { accountId: string; apiKe
 function Moment({ date }: { date: string }) {
   return (
     <>
-      <span title={date}>{dateFormat.format(new Date(date))}</span>
+      <DateTime date={date} className="block" />
       <RelativeTime date={date} className="block text-xs text-zinc-500" />
     </>
   );

@@ -1,12 +1,10 @@
-import { Badge, type BadgeTone } from "@/components/ui";
+import { Badge, DateTime, type BadgeTone } from "@/components/ui";
 import type { ApiKeyRecord, KeyState } from "./key-types";
 
 // A key's state now. A rotated key still in its grace period says until when it works.
 
 const tones: Record<KeyState, BadgeTone> = { active: "green", rotated: "amber", expired: "neutral", revoked: "red" };
 const labels: Record<KeyState, string> = { active: "Active", rotated: "Rotated", expired: "Expired", revoked: "Revoked" };
-
-const graceFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
 export function KeyStateBadge({ apiKey }: { apiKey: Pick<ApiKeyRecord, "state" | "grace_ends_at" | "accepts_requests"> }) {
   const { state } = apiKey;
@@ -17,7 +15,7 @@ export function KeyStateBadge({ apiKey }: { apiKey: Pick<ApiKeyRecord, "state" |
       </Badge>
       {state === "rotated" && apiKey.grace_ends_at && (
         <span className="text-xs whitespace-nowrap text-zinc-500" title={apiKey.grace_ends_at}>
-          {apiKey.accepts_requests ? "works until" : "grace ended"} {graceFormat.format(new Date(apiKey.grace_ends_at))}
+          {apiKey.accepts_requests ? "works until" : "grace ended"} <DateTime date={apiKey.grace_ends_at} />
         </span>
       )}
     </span>

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { RelativeTime, Table, TBody, TD, TH, THead, TR } from "@/components/ui";
+import { DateTime, RelativeTime, Table, TBody, TD, TH, THead, TR } from "@/components/ui";
 import { KeyActions } from "./key-actions";
 import { KeyScopes } from "./key-scopes";
 import { KeyStateBadge } from "./key-state-badge";
@@ -9,8 +9,6 @@ import type { ApiBaseUrls, ApiKeyRecord } from "./key-types";
 
 // The account's keys. The name links to the key's page (details and request log); owners get
 // the actions in the last column.
-
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
 
 export type KeysTableProps = { accountId: string; keys: ApiKeyRecord[]; apiBaseUrls: ApiBaseUrls; canManage: boolean };
 
@@ -45,12 +43,10 @@ export function KeysTable({ accountId, keys, apiBaseUrls, canManage }: KeysTable
               <code className="font-mono text-xs uppercase">{key.region}</code>
             </TD>
             <TD className="text-xs whitespace-nowrap text-zinc-500">
-              <span title={key.apikey_created_at}>{dateFormat.format(new Date(key.apikey_created_at))}</span>
+              <DateTime date={key.apikey_created_at} style="date" />
             </TD>
             <TD className="text-xs text-zinc-500">{key.apikey_last_used_at ? <RelativeTime date={key.apikey_last_used_at} format="short" /> : <span className="text-zinc-400">Never</span>}</TD>
-            <TD className="text-xs whitespace-nowrap text-zinc-500">
-              {key.apikey_expires_at ? <span title={key.apikey_expires_at}>{dateFormat.format(new Date(key.apikey_expires_at))}</span> : <span className="text-zinc-400">Never</span>}
-            </TD>
+            <TD className="text-xs whitespace-nowrap text-zinc-500">{key.apikey_expires_at ? <DateTime date={key.apikey_expires_at} style="date" /> : <span className="text-zinc-400">Never</span>}</TD>
             <TD>
               <KeyStateBadge apiKey={key} />
             </TD>

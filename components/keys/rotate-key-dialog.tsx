@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { apiErrorFields, asSentence } from "@/components/trpc/api-error";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Dialog, Field, Input, toast } from "@/components/ui";
+import { Button, Dialog, formatDateTime, Field, Input, toast } from "@/components/ui";
 import { KeyReveal } from "./key-reveal";
 import type { ApiBaseUrls, ApiKeyRecord } from "./key-types";
 
@@ -12,7 +12,6 @@ import type { ApiBaseUrls, ApiKeyRecord } from "./key-types";
 // the grace period (1–168 hours, default 24). The new key is shown once.
 
 const formId = "rotate-api-key";
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
 export type RotateKeyDialogProps = { accountId: string; apiKey: ApiKeyRecord; apiBaseUrls: ApiBaseUrls; open: boolean; onOpenChange: (open: boolean) => void };
 
@@ -36,7 +35,7 @@ export function RotateKeyDialog({ accountId, apiKey, apiBaseUrls, open, onOpenCh
 
   function close() {
     onOpenChange(false);
-    if (newKey) toast.success("API key rotated", { description: `The old key works until ${dateFormat.format(new Date(newKey.validUntil))}.` });
+    if (newKey) toast.success("API key rotated", { description: `The old key works until ${formatDateTime(newKey.validUntil, "datetime")}.` });
     setNewKey(null);
     setGraceHours("24");
     rotate.reset();
@@ -54,7 +53,7 @@ export function RotateKeyDialog({ accountId, apiKey, apiBaseUrls, open, onOpenCh
         onOpenChange={(next) => (next ? onOpenChange(true) : close())}
         size="lg"
         title={`New key for “${apiKey.apikey_name}”`}
-        description={`The old key (${apiKey.apikey_prefix}…) keeps working until ${dateFormat.format(new Date(newKey.validUntil))}. Switch your clients to this one before then.`}
+        description={`The old key (${apiKey.apikey_prefix}…) keeps working until ${formatDateTime(newKey.validUntil, "datetime")}. Switch your clients to this one before then.`}
         footer={<Button onClick={close}>Done</Button>}
       >
         <KeyReveal apiKey={newKey.key} region={apiKey.region} apiBaseUrls={apiBaseUrls} scopes={apiKey.scopes} />

@@ -1,11 +1,9 @@
-import { Badge, type BadgeTone, Table, TBody, TD, TH, THead, TR } from "@/components/ui";
+import { Badge, type BadgeTone, DateTime, Table, TBody, TD, TH, THead, TR } from "@/components/ui";
 import { LoggedKeyState } from "@/components/keys/key-state-badge";
 import type { RequestLogEntry } from "@/components/keys/key-types";
 
 // Request log rows: every field of the spec's entry. The client IP is only ever a SHA-256, shown
 // shortened (the full hash in its tooltip); query values were sanitized before they were stored.
-
-const timeFormat = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
 
 function statusTone(code: number): BadgeTone {
   if (code >= 500) return "red";
@@ -38,9 +36,7 @@ export function RequestLogsTable({ entries, showKey = true }: { entries: Request
           return (
             <TR key={entry.request_log_id}>
               <TD className="text-xs whitespace-nowrap text-zinc-600 tabular-nums">
-                <time dateTime={entry.created_at} title={`${entry.created_at}\nrequest ${entry.request_id}`}>
-                  {timeFormat.format(new Date(entry.created_at))}
-                </time>
+                <DateTime date={entry.created_at} style="log" title={`${entry.created_at}\nrequest ${entry.request_id}`} />
               </TD>
               {showKey && (
                 <TD className="max-w-0">

@@ -6,7 +6,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiErrorFields, asSentence } from "@/components/trpc/api-error";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Badge, Button, Card, CardBody, CardFooter, CopyButton, Field, Input, toast } from "@/components/ui";
+import { Badge, Button, Card, CardBody, CardFooter, CopyButton, DateTime, Field, Input, toast } from "@/components/ui";
 import { AccountAvatar } from "@/components/dashboard/account-avatar";
 import type { SettingsView } from "./settings-types";
 
@@ -101,7 +101,9 @@ export function AccountProfileCard({ account, canEdit }: { account: SettingsView
             </div>
             <div>
               <dt className="text-xs text-zinc-500">Created</dt>
-              <dd className="text-zinc-900">{new Date(account.createdAt).toLocaleDateString("en", { year: "numeric", month: "long", day: "numeric" })}</dd>
+              <dd className="text-zinc-900">
+                <DateTime date={account.createdAt} style="date" />
+              </dd>
             </div>
           </dl>
           {otherError ? (

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Info } from "lucide-react";
 import { useState } from "react";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Card, CardBody, Checkbox, toast } from "@/components/ui";
+import { Card, CardBody, Checkbox, DateTime, toast } from "@/components/ui";
 import type { SettingsView } from "./settings-types";
 
 // Marketing e-mail consent, per person. Each change is recorded with its time and appears in the
@@ -43,9 +43,13 @@ export function EmailPreferencesCard({ accountId, viewer }: { accountId: string;
           description="New models, features and occasional offers, at most a few times a month. Unsubscribe here or from any such e-mail."
         />
         <p className="pl-6.5 text-xs text-zinc-500">
-          {viewer.marketingConsentAt
-            ? `${viewer.marketingEmails ? "Subscribed" : "Unsubscribed"} on ${new Date(viewer.marketingConsentAt).toLocaleString("en", { dateStyle: "medium", timeStyle: "short" })}.`
-            : "You have not subscribed."}
+          {viewer.marketingConsentAt ? (
+            <>
+              {viewer.marketingEmails ? "Subscribed" : "Unsubscribed"} on <DateTime date={viewer.marketingConsentAt} />.
+            </>
+          ) : (
+            "You have not subscribed."
+          )}
         </p>
         {setConsent.isError ? (
           <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">

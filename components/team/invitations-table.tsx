@@ -1,13 +1,11 @@
 "use client";
 
-import { Badge, Table, TBody, TD, TH, THead, TR } from "@/components/ui";
+import { Badge, DateTime, Table, TBody, TD, TH, THead, TR } from "@/components/ui";
 import { InvitationRowActions } from "./invitation-row-actions";
 import { RoleBadge } from "./role-badge";
 import type { TeamInvitationRow } from "./team-types";
 
 // Invitations not yet answered: pending ones, and expired ones an owner can resend or revoke.
-
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
 
 export function InvitationsTable({ accountId, invitations, canManage }: { accountId: string; invitations: TeamInvitationRow[]; canManage: boolean }) {
   return (
@@ -38,11 +36,7 @@ export function InvitationsTable({ accountId, invitations, canManage }: { accoun
             </TD>
             <TD className="hidden max-w-64 truncate text-xs text-zinc-500 md:table-cell">{invitation.invitedBy ?? "—"}</TD>
             <TD className="hidden text-xs whitespace-nowrap text-zinc-500 sm:table-cell">
-              {invitation.status === "expired" ? (
-                <Badge tone="amber">Expired</Badge>
-              ) : (
-                <time dateTime={new Date(invitation.expiresAt).toISOString()}>{dateFormat.format(new Date(invitation.expiresAt))}</time>
-              )}
+              {invitation.status === "expired" ? <Badge tone="amber">Expired</Badge> : <DateTime date={invitation.expiresAt} style="date" />}
             </TD>
             {canManage && (
               <TD>

@@ -1,6 +1,6 @@
 "use client";
 
-import { Table, TBody, TD, TH, THead, TR } from "@/components/ui";
+import { DateTime, Table, TBody, TD, TH, THead, TR } from "@/components/ui";
 import { MemberRoleSelect } from "./member-role-select";
 import { MemberRowActions } from "./member-row-actions";
 import { Person } from "./person";
@@ -9,8 +9,6 @@ import type { TeamMemberRow } from "./team-types";
 
 // The account's members, primary owner first. Owners change other members' roles in place and
 // remove them; the primary owner's row and the viewer's own row are never editable here.
-
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
 
 export function MembersTable({
   accountId,
@@ -52,7 +50,7 @@ export function MembersTable({
               </TD>
               <TD className="hidden sm:table-cell">{role}</TD>
               <TD className="hidden text-xs whitespace-nowrap text-zinc-500 sm:table-cell">
-                <time dateTime={new Date(member.joinedAt).toISOString()}>{dateFormat.format(new Date(member.joinedAt))}</time>
+                <DateTime date={member.joinedAt} style="date" />
               </TD>
               {canManage && <TD className="hidden sm:table-cell">{actions}</TD>}
             </TR>

@@ -17,6 +17,7 @@ export * from "./page-header";
 export * from "./stat";
 export * from "./format-relative";
 export * from "./relative-time";
+export * from "./date-time";
 export * from "./toaster";
 export * from "./cursor-pager";
 export * from "./pagination";

@@ -1,12 +1,10 @@
 import { CircleCheck, CircleX } from "lucide-react";
-import { Badge } from "@/components/ui";
+import { Badge, DateTime } from "@/components/ui";
 import type { WebhookDeliveryAttempt } from "./webhook-types";
 
 // Every attempt of a delivery, oldest first: the HTTP status or the network error, how long the
 // receiver took, and the start of what it answered. Times are clock times plus the offset from
 // the first attempt, which is what the retry schedule (+0.5 / 1.5 / 3 / 5 s) is measured by.
-
-const clock = new Intl.DateTimeFormat("en", { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
 
 function offsetText(ms: number): string {
   if (ms < 1000) return `+${ms} ms`;
@@ -42,10 +40,10 @@ export function AttemptsTimeline({ attempts, waiting }: { attempts: WebhookDeliv
                   <Badge tone="red">No response</Badge>
                 )}
                 {attempt.latency_ms !== null && <span className="text-xs text-zinc-500 tabular-nums">{attempt.latency_ms.toLocaleString("en")} ms</span>}
-                <time dateTime={attempt.created_at} title={attempt.created_at} className="ml-auto text-xs text-zinc-500 tabular-nums">
-                  {clock.format(at)}
+                <span className="ml-auto text-xs text-zinc-500 tabular-nums">
+                  <DateTime date={attempt.created_at} style="clock" />
                   {index > 0 && <span className="ml-1.5 text-zinc-400">{offsetText(Math.max(0, at.getTime() - first))}</span>}
-                </time>
+                </span>
               </div>
               {attempt.error !== null && !(attempt.status_code !== null && attempt.error === `HTTP ${attempt.status_code}`) && <p className="text-xs break-words text-red-700">{attempt.error}</p>}
               {attempt.response_snippet !== null && (

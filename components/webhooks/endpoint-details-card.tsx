@@ -1,9 +1,7 @@
-import { Card, CardHeader, CopyButton, RelativeTime } from "@/components/ui";
+import { Card, CardHeader, CopyButton, DateTime, RelativeTime } from "@/components/ui";
 import { subscribesToAll } from "./event-kinds";
 import { EventName } from "./event-name";
 import type { WebhookEndpointRecord } from "./webhook-types";
-
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
 export function EndpointDetailsCard({ endpoint }: { endpoint: WebhookEndpointRecord }) {
   return (
@@ -28,7 +26,7 @@ export function EndpointDetailsCard({ endpoint }: { endpoint: WebhookEndpointRec
         </Row>
         <Row label="Description">{endpoint.webhook_description ?? <span className="text-zinc-400">None</span>}</Row>
         <Row label="Created">
-          <span title={endpoint.webhook_created_at}>{dateFormat.format(new Date(endpoint.webhook_created_at))}</span>
+          <DateTime date={endpoint.webhook_created_at} />
           <RelativeTime date={endpoint.webhook_created_at} className="block text-xs text-zinc-500" />
         </Row>
         {!endpoint.webhook_enabled && endpoint.webhook_disabled_at && (
