@@ -4,10 +4,14 @@ import { sqlPool } from "../db";
 import { ApiError } from "../errors";
 import type { PlanName } from "../plans/plan-limits";
 import { toGenerationRecord, type RecordSource } from "./generation-record";
+import { cachedRecordSource, recordCacheEpoch, remember } from "./record-cache";
 
 // GET /v1/content/{id}, the route clients poll: one query on the pool, for just the columns of
 // the record (not the stored request body), without a trip through Prisma's query compiler,
-// which cost more CPU than the rest of the request. Lists left NULL read as [] (as Prisma reads them). Same record as toGenerationRecord of the Prisma row (tests/integration/read-generation-record.test.ts).
+// which cost more CPU than the rest of the request. Lists left NULL read as [] (as Prisma reads
+// them). Same record as toGenerationRecord of the Prisma row
+// (tests/integration/read-generation-record.test.ts). A finished generation is then served from
+// this process's record cache (record-cache.ts) until a change to its row is announced.
 
 const SELECT_RECORD = `
   SELECT id, account_id AS "accountId", media_kind AS "mediaKind", model_identifier AS "modelIdentifier", status, prompt, ratio,
@@ -20,8 +24,12 @@ const SELECT_RECORD = `
 
 export async function readGenerationRecord(accountId: string, generationId: string, plan: PlanName) {
   if (!z.guid().safeParse(generationId).success) throw new ApiError("ERR1006", "No generation with this id.", { generation_id: generationId });
+  const cached = cachedRecordSource(generationId, accountId);
+  if (cached) return toGenerationRecord(cached, plan);
+  const epoch = recordCacheEpoch();
   const { rows } = await sqlPool().query<RecordSource>({ name: "read-generation-record", text: SELECT_RECORD, values: [generationId, accountId] });
   const row = rows[0];
   if (!row) throw new ApiError("ERR1006", "No generation with this id.", { generation_id: generationId });
+  remember(row, epoch);
   return toGenerationRecord(row, plan);
 }

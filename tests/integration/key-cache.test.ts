@@ -6,19 +6,12 @@ import { keyCacheReady, keyCacheStats, lookupKeyByHash, stopKeyCache } from "@/s
 import { revokeApiKey } from "@/server/keys/revoke-key";
 import { inTransaction } from "@/server/transaction";
 import { accountWithKey } from "@/tests/support/fixtures";
+import { until } from "@/tests/support/until";
 
 // The key cache of this process: hits while the listener is connected, invalidation by the
 // triggers' notices, an empty cache and database reads while the listener is down, and recovery.
 
 afterAll(() => stopKeyCache());
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe("key cache", () => {
   it("serves a key from memory after the first lookup", async () => {

@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import { db } from "@/server/db";
+import type { Prisma } from "@/server/generated/prisma/client";
 import type { DataOf } from "@/server/http/define-operation";
 import { cancelGeneration, createImageGeneration, createVideoGeneration, getGeneration } from "@/server/http/operations/generations";
 import { accountWithKey } from "@/tests/support/fixtures";
@@ -59,4 +61,26 @@ export async function ledgerOf(generationId: string) {
 
 export async function balanceOf(accountId: string) {
   return Number((await db.account.findUniqueOrThrow({ where: { id: accountId } })).creditBalance);
+}
+
+/** A succeeded image generation of the account written straight to the table (no run), with one output. */
+export async function seedFinishedImage(accountId: string, data: Partial<Prisma.GenerationUncheckedCreateInput> = {}) {
+  return db.generation.create({
+    data: {
+      accountId,
+      region: "us",
+      mediaKind: "image",
+      modelIdentifier: "darkroom/lumen-image",
+      providerOrder: ["local"],
+      estimatedCost: "0.020",
+      prompt: "a lighthouse",
+      status: "succeeded",
+      outputKeys: [`outputs/${randomUUID()}/0.png`],
+      providerUsed: "local",
+      startedAt: new Date(Date.now() - 1000),
+      completedAt: new Date(),
+      ...data,
+    },
+    select: { id: true },
+  });
 }

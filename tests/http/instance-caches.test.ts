@@ -1,18 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "@/server/accounts/account-scope";
-import { db } from "@/server/db";
+import { db, sqlPool } from "@/server/db";
 import { deleteApiKey } from "@/server/keys/delete-key";
 import { revokeApiKey } from "@/server/keys/revoke-key";
 import { rotateApiKey } from "@/server/keys/rotate-key";
 import { inTransaction } from "@/server/transaction";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
+import { seedFinishedImage } from "@/tests/support/generations";
 import { baseUrl } from "@/tests/support/http";
 import { expectRefusedWithinBound } from "@/tests/support/key-change";
 import { startSecondInstance, type SecondInstance } from "@/tests/support/second-instance";
 
-// Each app instance caches keys by hash. A change made anywhere (here: this process, a third
-// party on the same database, the way a dashboard on another node revokes) must reach every
-// instance's cache at once: both app instances refuse the key within 1 s.
+// Each app instance caches keys by hash, and finished generations by id. A change made anywhere
+// (here: this process, a third party on the same database, the way a dashboard on another node
+// revokes) must reach every instance's caches at once: both app instances refuse the key, or
+// answer the changed record, within 1 s.
 
 let second: SecondInstance;
 const instances = () => [baseUrl(), second.baseUrl];
@@ -91,5 +93,39 @@ describe("key cache across instances", () => {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     }
+  });
+});
+
+describe("record cache across instances", () => {
+  async function contentOn(base: string, key: string, generationId: string) {
+    const response = await fetch(`${base}/v1/content/${generationId}`, { headers: { authorization: `Bearer ${key}` } });
+    return { status: response.status, body: (await response.json()) as { data?: { generation_removed?: string; generation_output_file?: string[] }; error?: { code: string } } };
+  }
+
+  /** Every instance answers `expected` for the generation within 1 s of the change. */
+  async function everywhereWithin(key: string, generationId: string, changedAt: number, expected: (reply: Awaited<ReturnType<typeof contentOn>>) => boolean) {
+    for (const base of instances()) {
+      while (!expected(await contentOn(base, key, generationId))) {
+        if (performance.now() - changedAt > 1_000) throw new Error(`${base} still answers the old record 1 s after the change`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+    expect(performance.now() - changedAt).toBeLessThan(1_000);
+  }
+
+  it("answers a removed, then a purged generation as such on every instance within 1 s", async () => {
+    const { accountId, key } = await accountWithKey();
+    const { id } = await seedFinishedImage(accountId);
+    for (const base of instances()) {
+      for (let index = 0; index < 3; index += 1) {
+        const reply = await contentOn(base, key, id);
+        expect(reply.status).toBe(200);
+        expect(reply.body.data?.generation_output_file).toHaveLength(1);
+      }
+    }
+    await sqlPool().query("UPDATE generation SET removed_at = now() WHERE id = $1", [id]);
+    await everywhereWithin(key, id, performance.now(), (reply) => reply.status === 200 && reply.body.data?.generation_removed === "true");
+    await sqlPool().query("DELETE FROM generation WHERE id = $1", [id]);
+    await everywhereWithin(key, id, performance.now(), (reply) => reply.status === 404 && reply.body.error?.code === "ERR1006");
   });
 });

@@ -1,0 +1,101 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db, sqlPool } from "@/server/db";
+import { ApiError } from "@/server/errors";
+import type { Prisma } from "@/server/generated/prisma/client";
+import { readGenerationRecord } from "@/server/generations/read-generation-record";
+import { recordCacheReady, recordCacheStats, stopRecordCache } from "@/server/generations/record-cache";
+import { ensureAuthSecret } from "@/server/runtime/secrets";
+import { until } from "@/tests/support/until";
+import { createTestAccount } from "@/tests/support/fixtures";
+import { seedFinishedImage } from "@/tests/support/generations";
+
+// The record cache of this process (GET /v1/content/{id}): finished generations are served from
+// memory after the first read, a generation in flight never is, and any change to a finished row
+// (removal, purge) reaches the cache by its trigger's notice; while the listener is down nothing
+// is served from memory.
+
+beforeAll(() => ensureAuthSecret());
+afterAll(() => stopRecordCache());
+
+async function seed(data: Partial<Prisma.GenerationUncheckedCreateInput> = {}) {
+  const { accountId } = await createTestAccount();
+  const { id } = await seedFinishedImage(accountId, data);
+  return { accountId, id };
+}
+
+const errorCodeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => (error instanceof ApiError ? error.code : String(error)),
+  );
+
+describe("record cache", () => {
+  it("serves a finished generation from memory after the first read, the same record", async () => {
+    expect(await recordCacheReady()).toBe(true);
+    const { accountId, id } = await seed();
+    const first = await readGenerationRecord(accountId, id, "pro");
+    const before = recordCacheStats();
+    expect(await readGenerationRecord(accountId, id, "pro")).toEqual(first);
+    expect(recordCacheStats().hits).toBe(before.hits + 1);
+  });
+
+  it("never keeps a generation in flight: its next read sees the change", async () => {
+    expect(await recordCacheReady()).toBe(true);
+    const { accountId, id } = await seed({ status: "processing", outputKeys: [], completedAt: null, providerUsed: null });
+    expect((await readGenerationRecord(accountId, id, "pro")).generation_status).toBe("processing");
+    await db.generation.update({ where: { id }, data: { status: "succeeded", outputKeys: [`outputs/${randomUUID()}/0.png`], completedAt: new Date(), providerUsed: "local" } });
+    const record = await readGenerationRecord(accountId, id, "pro");
+    expect(record.generation_status).toBe("succeeded");
+    expect(record.generation_output_file).toHaveLength(1);
+  });
+
+  it("answers ERR1006 to another account even for a cached generation", async () => {
+    expect(await recordCacheReady()).toBe(true);
+    const { accountId, id } = await seed();
+    await readGenerationRecord(accountId, id, "pro");
+    const stranger = await createTestAccount();
+    expect(await errorCodeOf(readGenerationRecord(stranger.accountId, id, "pro"))).toBe("ERR1006");
+  });
+
+  it("drops a finished generation another transaction removed or purged, within 1 s of the commit", async () => {
+    expect(await recordCacheReady()).toBe(true);
+    const removed = await seed();
+    await readGenerationRecord(removed.accountId, removed.id, "pro");
+    await sqlPool().query("UPDATE generation SET removed_at = now() WHERE id = $1", [removed.id]);
+    await until(async () => (await readGenerationRecord(removed.accountId, removed.id, "pro")).generation_removed === "true", 1_000);
+    expect((await readGenerationRecord(removed.accountId, removed.id, "pro")).generation_output_file).toEqual([]);
+
+    const purged = await seed();
+    await readGenerationRecord(purged.accountId, purged.id, "pro");
+    await sqlPool().query("DELETE FROM generation WHERE id = $1", [purged.id]);
+    await until(async () => (await errorCodeOf(readGenerationRecord(purged.accountId, purged.id, "pro"))) === "ERR1006", 1_000);
+  });
+
+  it("empties itself when the listener's connection is lost, reads the database meanwhile, and listens again", async () => {
+    expect(await recordCacheReady()).toBe(true);
+    const { accountId, id } = await seed();
+    await readGenerationRecord(accountId, id, "pro");
+    expect(recordCacheStats().size).toBeGreaterThan(0);
+
+    const pid = recordCacheStats().backendPid;
+    expect(pid).toBeTypeOf("number");
+    await sqlPool().query("SELECT pg_terminate_backend($1)", [pid]);
+    await until(() => !recordCacheStats().listening || recordCacheStats().backendPid !== pid);
+    // While it is down (or just back), nothing stale is served: a removal made now is seen at once.
+    await sqlPool().query("UPDATE generation SET removed_at = now() WHERE id = $1", [id]);
+    expect((await readGenerationRecord(accountId, id, "pro")).generation_removed).toBe("true");
+
+    await until(() => recordCacheStats().listening && recordCacheStats().backendPid !== pid);
+    await sqlPool().query("UPDATE generation SET removed_at = NULL WHERE id = $1", [id]);
+    await until(async () => (await readGenerationRecord(accountId, id, "pro")).generation_removed === undefined);
+    // Listening again, it serves from memory again (a read that raced the notice is not kept, so the hit may take one more read).
+    await until(async () => {
+      const { hits } = recordCacheStats();
+      await readGenerationRecord(accountId, id, "pro");
+      return recordCacheStats().hits === hits + 1;
+    });
+    await sqlPool().query("UPDATE generation SET removed_at = now() WHERE id = $1", [id]);
+    await until(async () => (await readGenerationRecord(accountId, id, "pro")).generation_removed === "true", 1_000);
+  });
+});
