@@ -188,12 +188,13 @@ async function main() {
         body: JSON.stringify({ generation_prompt: prompt, generation_provider_order: "local" }),
       });
       const { data } = (await reply.json()) as { data: { generation_id: string } };
+      const acceptedMs = performance.now() - started;
       for (;;) {
         const record = (await (await fetch(`${baseUrl}/v1/content/${data.generation_id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
           data: { generation_status: string; generation_metrics_total_time: number };
         };
         if (TERMINAL.includes(record.data.generation_status)) {
-          return { generationId: data.generation_id, observedMs: performance.now() - started, serverMs: record.data.generation_metrics_total_time * 1000, status: record.data.generation_status };
+          return { generationId: data.generation_id, observedMs: performance.now() - started, acceptedMs, serverMs: record.data.generation_metrics_total_time * 1000, status: record.data.generation_status };
         }
         await sleep(5);
       }
@@ -234,7 +235,7 @@ async function main() {
       const receiverPort = (receiver.address() as { port: number }).port;
       await db.$transaction((tx) => createWebhookEndpoint(tx, { accountId: accountIds[0]!, url: `http://127.0.0.1:${receiverPort}/hook`, events: ["generation.completed"], actor: "system" }));
 
-      const quiet: Array<{ generationId: string; observedMs: number; serverMs: number }> = [];
+      const quiet: Array<{ generationId: string; observedMs: number; acceptedMs: number; serverMs: number }> = [];
       for (let index = 0; index < LATENCY_SAMPLES; index += 1) quiet.push(await createAndWait(keys[0]!, `latency ${index}`));
       await sleep(2_000);
       const webhookDelays: number[] = [];
@@ -251,7 +252,11 @@ async function main() {
       console.log(
         JSON.stringify(
           {
-            create_to_succeeded_ms: { observed_by_polling: spread(quiet.map((sample) => sample.observedMs)), server_metrics_total_time: spread(quiet.map((sample) => sample.serverMs)) },
+            create_to_succeeded_ms: {
+              observed_by_polling: spread(quiet.map((sample) => sample.observedMs)),
+              create_request_202: spread(quiet.map((sample) => sample.acceptedMs)),
+              server_metrics_total_time: spread(quiet.map((sample) => sample.serverMs)),
+            },
             terminal_state_to_first_webhook_attempt_ms: spread(webhookDelays),
           },
           null,
@@ -421,6 +426,7 @@ async function main() {
       burst_drain_ms: { generations_terminal: round(generationsTerminalMs, 0), executor_runs_done: round(executorIdleMs, 0) },
       create_to_succeeded_ms: {
         observed_by_polling: quietObserved,
+        create_request_202: spread(quiet.map((sample) => sample.acceptedMs)),
         server_metrics_total_time: spread(quiet.map((sample) => sample.serverMs)),
       },
       fairness_create_to_succeeded_ms: { ...fairnessObserved, deliveries_queued: QUEUED_DELIVERIES, queued_at: queuedAt.toISOString(), deliveries_not_yet_attempted_after: deliveriesStillQueued },

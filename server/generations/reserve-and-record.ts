@@ -34,8 +34,23 @@ export async function reserveAndRecord(tx: Tx, input: Input) {
   // The account was deleted after this request's key was checked: its keys are revoked now.
   if (account.deleted) throw new ApiError("ERR1002", undefined, { reason: "account_deleted" });
   const cap = planLimits[account.plan].concurrency[model.type];
-  const inFlight = await tx.generation.count({ where: { accountId, mediaKind: model.type, status: { in: ["pending", "processing"] } } });
-  if (inFlight >= cap) {
+  // The cap's count and the insert in one statement (it runs after the lock above, so it counts
+  // every generation committed by whoever held the lock before). Nothing is read back.
+  const now = new Date();
+  const inserted = await tx.$queryRaw<Array<{ id: string }>>`
+    INSERT INTO generation (id, account_id, api_key_id, region, media_kind, model_identifier, prompt, ratio, output_format, output_number,
+      duration_seconds, resolution, generate_audio, input_files, input_file_last_content, params, provider_order, routing_exploration,
+      estimated_cost, created_at, updated_at)
+    SELECT ${input.generationId}::uuid, ${accountId}::uuid, ${input.apiKeyId}::uuid, ${input.region}::"Region", ${model.type}::"MediaKind",
+      ${model.identifier}, ${fields.generation_prompt ?? null}, ${fields.generation_ratio ?? null}, ${fields.generation_output_format ?? null},
+      ${fields.generation_output_number ?? 1}::int, ${fields.generation_duration ?? null}::int, ${fields.generation_resolution ?? null},
+      ${fields.generation_generate_audio ?? null}::boolean, ${fields.generation_input_file ?? []}::text[], ${fields.generation_input_file_last_content ?? null},
+      ${JSON.stringify(fields)}::jsonb, ${input.providerOrder}::text[], ${input.routingExploration}, ${millisToDecimalString(input.costMillis)}::numeric,
+      ${now}, ${now}
+    WHERE (SELECT count(*) FROM generation WHERE account_id = ${accountId}::uuid AND media_kind = ${model.type}::"MediaKind" AND status IN ('pending', 'processing')) < ${cap}
+    RETURNING id`;
+  if (inserted.length === 0) {
+    const inFlight = await tx.generation.count({ where: { accountId, mediaKind: model.type, status: { in: ["pending", "processing"] } } });
     // Every 429 carries Retry-After; this request had no capacity, so the
     // remaining count says 0 whatever the minute window still allows (Limit and Reset stay).
     const retryAfter = await concurrencyRetryAfter(tx, accountId, model.type);
@@ -46,32 +61,6 @@ export async function reserveAndRecord(tx: Tx, input: Input) {
       { "retry-after": String(retryAfter), "x-ratelimit-remaining": "0" },
     );
   }
-
-  await tx.generation.create({
-    data: {
-      id: input.generationId,
-      accountId,
-      apiKeyId: input.apiKeyId,
-      region: input.region,
-      mediaKind: model.type,
-      modelIdentifier: model.identifier,
-      prompt: fields.generation_prompt ?? null,
-      ratio: fields.generation_ratio,
-      outputFormat: fields.generation_output_format,
-      outputNumber: fields.generation_output_number,
-      durationSeconds: fields.generation_duration ?? null,
-      resolution: fields.generation_resolution ?? null,
-      generateAudio: fields.generation_generate_audio ?? null,
-      inputFiles: fields.generation_input_file ?? [],
-      inputFileLastContent: fields.generation_input_file_last_content ?? null,
-      params: JSON.parse(JSON.stringify(fields)),
-      providerOrder: input.providerOrder,
-      routingExploration: input.routingExploration,
-      estimatedCost: millisToDecimalString(input.costMillis),
-    },
-    // Nothing is read back: the whole row (its request body too) would only be parsed and dropped.
-    select: { id: true },
-  });
   await reserveCredits(tx, {
     accountId,
     generationId: input.generationId,

@@ -47,6 +47,9 @@ export async function runProviderChain(generationId: string, step: ChainSteps, w
     let outcome = await step.run(`attempt-${attempt}-${provider}-submit`, () => work.submit(provider, attempt));
     if (outcome.outcome === "accepted") {
       const accepted = outcome;
+      // Known race: the poller this starts (or the provider's callback) can send the result
+      // before the waitForEvent below is registered, and a wait only sees events received after
+      // it; the run then waits until the deadline. Timing keeps it rare; not yet fixed.
       await step.sendEvent(`attempt-${attempt}-poll`, {
         name: "provider/job.accepted",
         id: `provider-poll:${provider}:${accepted.predictionId}`,

@@ -131,23 +131,20 @@ export class EmbeddedExecutor implements EventSink {
     // As the event API would receive them: JSON (an SDK-made event also carries methods).
     const events = rawEvents.map((raw, index) => normalizeEvent(JSON.parse(JSON.stringify(raw)), fallbackIds[index] as string, now));
     checkEventLimits(events, { ...EVENT_LIMITS, ...this.options.limits });
-    // One insert for the events (a repeated id was accepted before, with its runs: it starts
-    // nothing more, as Inngest's idempotency has it), one for the runs of those that are new.
-    const inserted = await tx.inngestEvent.createManyAndReturn({
-      data: events.map((event) => ({ appId: this.appId as string, id: event.id, name: event.name, payload: event as object, receivedAt: new Date(now), dispatchedAt: new Date(now) })),
-      skipDuplicates: true,
-      select: { id: true },
-    });
-    const fresh = new Set(inserted.map((row) => row.id));
-    const starts = events
-      .filter((event) => fresh.has(event.id))
-      .flatMap((event) =>
-        [...this.functions.values()]
-          .filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event)))
-          .map((fn) => ({ run: this.store.newRun(this.appId as string, fn.id, event), key: runKey(fn, event) })),
-      );
-    if (starts.length > 0) await tx.inngestRun.createMany({ data: starts.map(({ run }) => run) });
-    return starts.map(({ run, key }) => ({ id: run.id as string, functionId: run.functionId, key }));
+    // The runs every event would start; only those of events not seen before are written.
+    const starts = events.flatMap((event) =>
+      [...this.functions.values()]
+        .filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event)))
+        .map((fn) => ({ run: this.store.newRun(this.appId as string, fn.id, event), key: runKey(fn, event) })),
+    );
+    const written = await this.store.startRuns(
+      tx,
+      this.appId,
+      events,
+      starts.map(({ run }) => run),
+      new Date(now),
+    );
+    return starts.filter(({ run }) => written.has(run.id as string)).map(({ run, key }) => ({ id: run.id as string, functionId: run.functionId, key }));
   }
 
   /** Drives runs made by startRunsInTransaction, once their transaction has committed. */
