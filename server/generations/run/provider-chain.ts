@@ -47,21 +47,26 @@ export async function runProviderChain(generationId: string, step: ChainSteps, w
     let outcome = await step.run(`attempt-${attempt}-${provider}-submit`, () => work.submit(provider, attempt));
     if (outcome.outcome === "accepted") {
       const accepted = outcome;
-      // Known race: the poller this starts (or the provider's callback) can send the result
-      // before the waitForEvent below is registered, and a wait only sees events received after
-      // it; the run then waits until the deadline. Timing keeps it rare; not yet fixed.
-      await step.sendEvent(`attempt-${attempt}-poll`, {
-        name: "provider/job.accepted",
-        id: `provider-poll:${provider}:${accepted.predictionId}`,
-        data: { generationId, provider, attempt, predictionId: accepted.predictionId, startedAtMs: accepted.startedAtMs, timeoutSeconds: accepted.timeoutSeconds },
-      });
       const deadline = new Date(accepted.startedAtMs + accepted.timeoutSeconds * 1000);
-      for (let wake = 1; outcome.outcome === "accepted" || outcome.outcome === "running"; wake += 1) {
-        const result = await step.waitForEvent(`attempt-${attempt}-result-${wake}`, {
+      const waitForResult = (wake: number) =>
+        step.waitForEvent(`attempt-${attempt}-result-${wake}`, {
           event: "provider/result.received",
           timeout: deadline,
           if: `async.data.predictionId == ${JSON.stringify(accepted.predictionId)}`,
         });
+      // A wait only sees events received after it is registered. The first one is registered in
+      // the same step round as the poller's start (parallel steps), so the poller's result can never
+      // come before the wait that takes it.
+      const [firstResult] = await Promise.all([
+        waitForResult(1),
+        step.sendEvent(`attempt-${attempt}-poll`, {
+          name: "provider/job.accepted",
+          id: `provider-poll:${provider}:${accepted.predictionId}`,
+          data: { generationId, provider, attempt, predictionId: accepted.predictionId, startedAtMs: accepted.startedAtMs, timeoutSeconds: accepted.timeoutSeconds },
+        }),
+      ]);
+      for (let wake = 1; outcome.outcome === "accepted" || outcome.outcome === "running"; wake += 1) {
+        const result = wake === 1 ? firstResult : await waitForResult(wake);
         const timedOut = result === null || wake >= MAX_WAKES;
         outcome = await step.run(`attempt-${attempt}-${provider}-collect-${wake}`, () => work.collect(provider, attempt, accepted, timedOut));
       }

@@ -123,18 +123,14 @@ export class RunStore {
     return rowCount === 1;
   }
 
-  /**
-   * Saves the state and lets go of the run (it rests until wake_at or a matching event). Still
-   * through Prisma: as plain SQL, the timing changed enough that the webhook-provider suite's run
-   * missed its result event, which the provider poller can send before the run's waitForEvent is
-   * registered (a race in provider-chain.ts, not in this store).
-   */
+  /** Saves the state and lets go of the run (it rests until wake_at or a matching event). */
   async park(run: RunRecord): Promise<boolean> {
-    const { count } = await this.db.inngestRun.updateMany({
-      where: { id: run.id, leaseOwner: this.owner },
-      data: { ...stateFields(run), leaseOwner: null, leaseExpiresAt: null },
+    const { rowCount } = await sqlPool().query({
+      name: "executor-park-run",
+      text: `UPDATE inngest_run SET ${STATE_SET}, lease_owner = NULL, lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2`,
+      values: [run.id, this.owner, ...stateValues(run, new Date(this.now()))],
     });
-    return count === 1;
+    return rowCount === 1;
   }
 
   /** Lets go of a run whose drive broke off, to be tried again at `wakeAt`. */

@@ -86,15 +86,17 @@ describe("the generation run's steps", () => {
     await runProviderChain("gen-2", driven.steps, work);
     expect(calls.finished).toEqual(["succeeded:2"]);
     expect(driven.now()).toBe(1_200_000); // 900 s on the first provider, then 300 s on the second
+    // Each first wait is registered with the poller's start, before its event is sent: the
+    // poller's result cannot come before the wait that takes it.
     expect(driven.ids).toEqual([
       "load",
       "attempt-1-replicate-submit",
-      "attempt-1-poll",
       "attempt-1-result-1",
+      "attempt-1-poll",
       "attempt-1-replicate-collect-1",
       "attempt-2-fal-submit",
-      "attempt-2-poll",
       "attempt-2-result-1",
+      "attempt-2-poll",
       "attempt-2-fal-collect-1",
       "finish-succeeded",
     ]);
@@ -105,7 +107,7 @@ describe("the generation run's steps", () => {
     const { work, calls } = slowProviders(driven.now, { replicate: 60_000 });
     await runProviderChain("gen-4", driven.steps, work, ["replicate", "fal"]);
     expect(calls.finished).toEqual(["succeeded:1"]);
-    expect(driven.ids).toEqual(["attempt-1-replicate-submit", "attempt-1-poll", "attempt-1-result-1", "attempt-1-replicate-collect-1", "finish-succeeded"]);
+    expect(driven.ids).toEqual(["attempt-1-replicate-submit", "attempt-1-result-1", "attempt-1-poll", "attempt-1-replicate-collect-1", "finish-succeeded"]);
   });
 
   it("ends without a terminal step when the generation left flight before its first submit", async () => {
