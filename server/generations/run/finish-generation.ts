@@ -20,42 +20,50 @@ async function lockGeneration(tx: Tx, generationId: string): Promise<Locked | nu
   return row && (row.status === "pending" || row.status === "processing") ? row : null;
 }
 
+type LockedWithAttempt = Locked & { attempt_id: string; attempt_started_at: Date; attempt_outcome: string; provider: string };
+
+/** The attempt and its generation, the generation locked: one statement. */
+async function lockWithAttempt(tx: Tx, generationId: string, attempt: number): Promise<LockedWithAttempt> {
+  const [row] = await tx.$queryRaw<LockedWithAttempt[]>`
+    SELECT g.account_id, g.status, g.created_at, a.id AS attempt_id, a.started_at AS attempt_started_at, a.outcome::text AS attempt_outcome, a.provider
+      FROM provider_attempt a JOIN generation g ON g.id = a.generation_id
+     WHERE a.generation_id = ${generationId}::uuid AND a.attempt_number = ${attempt}
+       FOR UPDATE OF g`;
+  if (!row) throw new Error(`generation ${generationId} has no attempt ${attempt}`);
+  return row;
+}
+
 export async function finishSucceeded(input: { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null }) {
   const { generationId, attempt } = input;
   const now = new Date();
   const done = await inTransaction(async (tx) => {
-    const attemptRow = await tx.providerAttempt.findUniqueOrThrow({ where: { generationId_attemptNumber: { generationId, attemptNumber: attempt } } });
-    const latencyMs = now.getTime() - attemptRow.startedAt.getTime();
-    const locked = await lockGeneration(tx, generationId);
+    const row = await lockWithAttempt(tx, generationId, attempt);
+    const latencyMs = now.getTime() - row.attempt_started_at.getTime();
+    const inFlight = row.status === "pending" || row.status === "processing";
     // A retried step whose first try committed: the success and its webhooks stand.
-    if (!locked && attemptRow.outcome === "succeeded") return true;
-    if (!locked) {
-      await tx.providerAttempt.update({ where: { id: attemptRow.id }, data: { outcome: "discarded", wasted: true, finishedAt: now, latencyMs } });
+    if (!inFlight && row.attempt_outcome === "succeeded") return true;
+    if (!inFlight) {
+      await tx.providerAttempt.update({ where: { id: row.attempt_id }, data: { outcome: "discarded", wasted: true, finishedAt: now, latencyMs } });
       return false;
     }
-    await tx.providerAttempt.update({ where: { id: attemptRow.id }, data: { outcome: "succeeded", finishedAt: now, latencyMs } });
-    await tx.generation.update({
-      where: { id: generationId },
-      data: {
-        status: "succeeded",
-        outputKeys: input.outputKeys,
-        completedAt: now,
-        errorCode: null,
-        errorMessage: null,
-        metricsTotalTime: (now.getTime() - locked.created_at.getTime()) / 1000,
-        metricsPredictTime: input.predictTimeSeconds ?? latencyMs / 1000,
-      },
-    });
-    await chargeCredits(tx, { accountId: locked.account_id, generationId });
+    // The attempt and the generation, one statement.
+    await tx.$executeRaw`
+      WITH attempt AS (
+        UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = ${latencyMs}::int WHERE id = ${row.attempt_id}::uuid)
+      UPDATE generation SET status = 'succeeded', output_keys = ${input.outputKeys}::text[], completed_at = ${now}, error_code = NULL, error_message = NULL,
+             metrics_total_time = ${(now.getTime() - row.created_at.getTime()) / 1000}::float8,
+             metrics_predict_time = ${input.predictTimeSeconds ?? latencyMs / 1000}::float8, updated_at = ${now}
+       WHERE id = ${generationId}::uuid`;
+    await chargeCredits(tx, { accountId: row.account_id, generationId });
     await recordActivity(tx, {
-      accountId: locked.account_id,
+      accountId: row.account_id,
       actor: "system",
       category: "generation",
       action: "generation.succeeded",
       description: `Generation ${generationId} succeeded`,
-      metadata: { generation_id: generationId, provider: attemptRow.provider },
+      metadata: { generation_id: generationId, provider: row.provider },
     });
-    await queueGenerationFinished(tx, generationId, locked.account_id, "succeeded");
+    await queueGenerationFinished(tx, generationId, row.account_id, "succeeded");
     return true;
   });
   if (!done) {

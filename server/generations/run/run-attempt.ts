@@ -68,15 +68,14 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
             ${row.estimatedCost.toString()}::numeric, ${namedUpFront}, ${startedAt})
     ON CONFLICT (generation_id, attempt_number) DO UPDATE
       SET outcome = 'running', started_at = EXCLUDED.started_at, finished_at = NULL, error_code = NULL, error_message = NULL, prediction_id = EXCLUDED.prediction_id`;
-  const moved = await db.generation.updateMany({
-    where: { id: generationId, status: { in: ["pending", "processing"] } },
-    data: { status: "processing", providerUsed: provider, predictionId: namedUpFront, startedAt: row.startedAt ?? startedAt },
-  });
+  const moved = await db.$executeRaw`
+    UPDATE generation SET status = 'processing', provider_used = ${provider}, prediction_id = ${namedUpFront}, started_at = COALESCE(started_at, ${startedAt}), updated_at = ${startedAt}
+     WHERE id = ${generationId}::uuid AND status IN ('pending', 'processing')`;
   // generation.started to subscribed endpoints, queued at every start: one delivery per endpoint
   // and generation (the event key), so a failover or a retried step queues nothing new, and a step
   // retried after a crash between the move above and this still queues it (only on the first
   // move, it was lost for good). Queued while the provider works, and awaited before the step ends.
-  const started = moved.count === 1 ? emitGenerationStarted(generationId) : null;
+  const started = moved === 1 ? emitGenerationStarted(generationId) : null;
   try {
     return await submitJob(row, provider, attempt, job, { adapter, startedAt, namedUpFront });
   } finally {
