@@ -194,7 +194,13 @@ async function main() {
           data: { generation_status: string; generation_metrics_total_time: number };
         };
         if (TERMINAL.includes(record.data.generation_status)) {
-          return { generationId: data.generation_id, observedMs: performance.now() - started, acceptedMs, serverMs: record.data.generation_metrics_total_time * 1000, status: record.data.generation_status };
+          return {
+            generationId: data.generation_id,
+            observedMs: performance.now() - started,
+            acceptedMs,
+            serverMs: record.data.generation_metrics_total_time * 1000,
+            status: record.data.generation_status,
+          };
         }
         await sleep(5);
       }
