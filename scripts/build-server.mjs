@@ -1,7 +1,9 @@
-// Compiles `npm start`'s entry (scripts/start.ts) and the server modules it loads into one plain
-// JavaScript file, .build/start.mjs, so the production server runs on `node` alone: no TypeScript
+// Compiles `npm start`'s entry (scripts/start.ts) and the server modules it loads into plain
+// JavaScript, .build/start.mjs, so the production server runs on `node` alone: no TypeScript
 // loader at run time. Packages stay in node_modules; Next serves the app from its own build
 // (.next). Rebuilt only when a source file is newer than the output (scripts/start.mjs asks).
+// A dynamic `import()` of a source file becomes a chunk of its own (.build/start-chunk-*.mjs), so
+// the packages only it imports load when it does, not with the entry (issue #12, idle memory).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -59,11 +61,18 @@ const __darkroomSourceUrl = (relative) => __darkroomPathToFileUrl(__darkroomPath
 
 export async function buildServer() {
   const esbuild = await import("esbuild");
+  // Chunks of an earlier build are not overwritten (their names carry a content hash).
+  const outDir = path.dirname(outFile);
+  if (fs.existsSync(outDir)) for (const name of fs.readdirSync(outDir)) if (name.startsWith("start-chunk-")) fs.rmSync(path.join(outDir, name));
   try {
     await esbuild.build({
       absWorkingDir: root,
-      entryPoints: [path.join(root, "scripts", "start.ts")],
-      outfile: outFile,
+      entryPoints: { start: path.join(root, "scripts", "start.ts") },
+      // Chunks sit beside start.mjs: the banner finds the repository from each file's own place.
+      outdir: outDir,
+      outExtension: { ".js": ".mjs" },
+      splitting: true,
+      chunkNames: "start-chunk-[hash]",
       bundle: true,
       platform: "node",
       format: "esm",

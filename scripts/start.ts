@@ -5,12 +5,16 @@ import { ensureBuild } from "../server/runtime/build";
 import { startHttpServer } from "../server/runtime/http-server";
 import { log } from "../server/runtime/log";
 import { runShutdownHooks } from "../server/runtime/shutdown";
-import { seedDemo } from "../prisma/seed";
 
 // `npm start`: database (embedded unless DATABASE_URL), migrations, demo seed, build if the
 // sources changed, then serve on PORT. Flags: --dev (next dev), --no-seed, --no-build.
 
 const flags = new Set(process.argv.slice(2));
+/**
+ * Imported only to seed: the seed reaches the Inngest SDK (through account creation), which the
+ * server's own module graph otherwise never loads; with --no-seed it stays out of memory (#12).
+ */
+const seedDemo = async () => (await import("../prisma/seed")).seedDemo();
 /** Read before booting: a parent that dies during boot must still be noticed. */
 const parentAtStart = process.ppid;
 

@@ -35,7 +35,7 @@ export class EmailRetryableError extends Error {
 type OutboxRow = { id: string; to: string; subject: string; html: string; text: string; kind: string; status: "queued" | "sent" | "failed" };
 
 export async function sendEmail(tx: Tx, outboxId: string): Promise<SendEmailOutcome> {
-  const client = resendClient();
+  const client = await resendClient();
   if (!client) return deliverToDevOutbox(tx, outboxId);
 
   const [row] = await tx.$queryRaw<OutboxRow[]>`

@@ -171,11 +171,45 @@ function migrationsList() {
 
 const noFilters = { externalTables: [], externalEnums: [] };
 
+type MigrationsList = ReturnType<typeof migrationsList>;
+
+/**
+ * Whether the engine would find nothing to do: every migration in the folder is recorded as
+ * applied and none as failed (the engine refuses to go on past a failed one), the lock file names
+ * PostgreSQL, and the URL picks no schema of its own. Loading the engine costs a 5 MB WebAssembly
+ * module whose code and memory the process keeps for good (10-15 MB of RSS in a process that only
+ * migrates; issue #12), on every start, for what is usually no migration at all. Any doubt (no
+ * table yet, a read that fails) leaves the decision to the engine.
+ */
+async function nothingToApply(url: string, list: MigrationsList): Promise<boolean> {
+  if (new URL(url).searchParams.has("schema")) return false;
+  if (!/^\s*provider\s*=\s*"postgresql"\s*$/m.test(list.lockfile.content ?? "")) return false;
+  if (list.migrationDirectories.some((directory) => directory.migrationFile.content.tag !== "ok")) return false;
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const table = await client.query<{ exists: boolean }>("SELECT to_regclass('_prisma_migrations') IS NOT NULL AS exists");
+    if (!table.rows[0]?.exists) return false;
+    const { rows } = await client.query<{ name: string; finished: boolean; rolled_back: boolean }>(
+      "SELECT migration_name AS name, finished_at IS NOT NULL AS finished, rolled_back_at IS NOT NULL AS rolled_back FROM _prisma_migrations",
+    );
+    if (rows.some((row) => !row.finished && !row.rolled_back)) return false;
+    const applied = new Set(rows.filter((row) => row.finished && !row.rolled_back).map((row) => row.name));
+    return list.migrationDirectories.every((directory) => applied.has(directory.path));
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** Applies every pending migration; safe to call on every boot (a no-op when up to date). */
 export async function applyMigrations(url: string): Promise<string[]> {
+  const list = migrationsList();
+  if (await nothingToApply(url, list)) return [];
   const engine = await loadEngine(url);
   try {
-    const result = await engine.applyMigrations({ migrationsList: migrationsList(), filters: noFilters });
+    const result = await engine.applyMigrations({ migrationsList: list, filters: noFilters });
     return result.appliedMigrationNames;
   } finally {
     engine.free();
