@@ -4,8 +4,10 @@ import path from "node:path";
 // How `npm start` runs the server, for the bench (and anything else that must measure or start it
 // the same way): plain node on the compiled entry, which compiles itself first when stale, with
 // the settings of package.json's start script (read from it, so the two cannot drift):
-// MALLOC_ARENA_MAX=2, so glibc's malloc keeps two arenas instead of one per thread that allocates
-// (libvips's and libuv's workers): about 30 MB less idle RSS, throughput ratios unchanged.
+// MALLOC_ARENA_MAX=1, so glibc's malloc keeps one arena instead of one per thread that allocates
+// (libvips's, libuv's and V8's workers): with 2 (about 30 MB less idle RSS than the default,
+// throughput ratios unchanged) the second arena still held ~20-26 MB that V8's background
+// compilation of Prisma's wasm query compiler had freed; 1 gave ~20 MB less idle RSS again.
 
 const root = path.resolve(import.meta.dirname, "..");
 

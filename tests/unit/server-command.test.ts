@@ -6,9 +6,9 @@ import { serverCommand } from "@/scripts/server-command";
 // plain `node` on the compiled entry, with the start script's environment (MALLOC_ARENA_MAX).
 
 describe("serverCommand", () => {
-  it("is package.json's start script: plain node on scripts/start.mjs with MALLOC_ARENA_MAX=2", () => {
+  it("is package.json's start script: plain node on scripts/start.mjs with MALLOC_ARENA_MAX=1", () => {
     const command = serverCommand();
-    expect(command.env).toEqual({ MALLOC_ARENA_MAX: "2" });
+    expect(command.env).toEqual({ MALLOC_ARENA_MAX: "1" });
     expect(command.args).toEqual([path.resolve(import.meta.dirname, "../../scripts/start.mjs")]);
   });
 });
