@@ -35,7 +35,7 @@ export async function handleProviderCallback(request: Request, provider: string)
     }
     const attempt = await db.providerAttempt.findFirst({ where: { provider, predictionId: parsed.predictionId }, select: { generationId: true } });
     if (attempt) {
-      await sendProviderResult(attempt.generationId, provider, parsed.predictionId, parsed.result.status);
+      await sendProviderResult("callback", attempt.generationId, provider, parsed.predictionId, parsed.result.status);
     }
     return successResponse({ received: true, matched: attempt !== null }, { requestId });
   } catch (error) {

@@ -142,14 +142,14 @@ export type PollState = "running" | "finished" | "abandoned";
 
 /**
  * For poll-provider-job: asks the provider once about an accepted job and, when it has ended,
- * sends the result event the run waits for (the same id a callback would send, so one wakes it).
+ * sends the result event the run waits for (its own id: it also wakes a run whose wait missed the callback).
  */
 export async function pollAcceptedJob(input: { generationId: string; provider: ProviderId; attempt: number; predictionId: string }): Promise<PollState> {
   const row = await inFlightRow(input.generationId);
   const running = row && (await db.providerAttempt.count({ where: { generationId: input.generationId, attemptNumber: input.attempt, outcome: "running" } })) > 0;
   if (!row || !running) {
     // Canceled or swept meanwhile, or already collected: wake the run now rather than at the model's timeout.
-    await sendProviderResult(input.generationId, input.provider, input.predictionId, "abandoned");
+    await sendProviderResult("poll", input.generationId, input.provider, input.predictionId, "abandoned");
     return "abandoned";
   }
   let result: ProviderResult;
@@ -160,6 +160,6 @@ export async function pollAcceptedJob(input: { generationId: string; provider: P
     return "running";
   }
   if (result.status === "running") return "running";
-  await sendProviderResult(input.generationId, input.provider, input.predictionId, result.status);
+  await sendProviderResult("poll", input.generationId, input.provider, input.predictionId, result.status);
   return "finished";
 }
