@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Tx } from "../db";
 import { isWebhookEventKind, type WebhookEventKind } from "./event-kinds";
-import { queueDeliveries, type QueueResult } from "./queue-deliveries";
+import { queueToSubscribers, type QueueResult } from "./queue-deliveries";
 
 // The one way an event reaches customer endpoints: every endpoint of the account subscribed to it
 // gets a delivery (enabled) or a dead letter (disabled). `eventKey` names the event itself:
@@ -22,6 +22,5 @@ export async function queueWebhookEvent(tx: Tx, input: EmitWebhookEventInput): P
   if (!isWebhookEventKind(input.event)) throw new Error(`Unknown webhook event: ${String(input.event)}`);
   if (input.eventKey.trim() === "") throw new Error("A webhook event needs an event key");
   if (!z.guid().safeParse(input.accountId).success) return { created: [], duplicates: [], deadLetters: [] };
-  const endpoints = await tx.webhookEndpoint.findMany({ where: { accountId: input.accountId, events: { has: input.event } }, select: { id: true, enabled: true } });
-  return queueDeliveries(tx, endpoints, input);
+  return queueToSubscribers(tx, input);
 }

@@ -1,12 +1,10 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import type { Tx } from "../db";
-import type { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../generated/prisma/client";
 import { inngest } from "../inngest/client";
 import { webhookDeliveryRequested } from "../inngest/events";
 import { sendInTransaction } from "../inngest/send-in-transaction";
 import type { WebhookEventKind } from "./event-kinds";
-import type { WebhookBody } from "./webhook-body";
 
 // One event to a set of endpoints: an enabled endpoint gets a webhook_delivery and a delivery run,
 // a disabled one a dead letter. Both are unique per (endpoint, event key), so a
@@ -54,55 +52,74 @@ export async function requestDeliveriesInTransaction(tx: Tx, deliveries: Deliver
   await sendInTransaction(tx, "webhook/delivery.requested", deliveryEvents(deliveries));
 }
 
+/** One event to the given endpoints (e.g. a test event to one endpoint). */
 export async function queueDeliveries(tx: Tx, endpoints: Array<{ id: string; enabled: boolean }>, input: QueuedEvent): Promise<QueueResult> {
-  const occurredAt = (input.occurredAt ?? new Date()).toISOString();
-  // Plain JSON from here on: what is stored is exactly what will be sent.
-  const data = JSON.parse(JSON.stringify(input.data)) as Record<string, unknown>;
-  // One insert order for every emit: overlapping emits wait on each other's rows, never deadlock.
-  const sorted = [...endpoints].sort((a, b) => a.id.localeCompare(b.id));
-  const enabled = sorted.filter((endpoint) => endpoint.enabled);
-  const disabled = sorted.filter((endpoint) => !endpoint.enabled);
+  if (endpoints.length === 0) return { created: [], duplicates: [], deadLetters: [] };
+  const ids = endpoints.map((endpoint) => endpoint.id);
+  const enabled = endpoints.map((endpoint) => endpoint.enabled);
+  return queueTo(tx, Prisma.sql`SELECT id, enabled FROM unnest(${ids}::uuid[], ${enabled}::boolean[]) AS given (id, enabled)`, input);
+}
+
+/** One event to every endpoint of the account subscribed to it. */
+export async function queueToSubscribers(tx: Tx, input: QueuedEvent): Promise<QueueResult> {
+  return queueTo(tx, Prisma.sql`SELECT id, enabled FROM webhook_endpoint WHERE account_id = ${input.accountId}::uuid AND ${input.event} = ANY (events)`, input);
+}
+
+type QueuedRow = { kind: "created" | "existing" | "disabled"; id: string | null; endpoint_id: string; status: string | null; attempt_count: number | null };
+
+async function queueTo(tx: Tx, endpoints: Prisma.Sql, input: QueuedEvent): Promise<QueueResult> {
+  const occurredAt = input.occurredAt ?? new Date();
+  // Plain JSON: what is stored is exactly what will be sent (each delivery adds its own id).
+  const body = { webhook_event: input.event, webhook_timestamp: occurredAt.toISOString(), webhook_data: JSON.parse(JSON.stringify(input.data)) as unknown };
+  // One statement (every finished generation comes here, inside its transition): the endpoints,
+  // a delivery for each enabled one (one insert order for every emit: overlapping emits wait on
+  // each other's rows, never deadlock), the deliveries this event key already had, and the
+  // disabled endpoints, which get dead letters below.
+  const rows = await tx.$queryRaw<QueuedRow[]>`
+    WITH endpoint AS (${endpoints}),
+    planned AS (SELECT id AS endpoint_id, gen_random_uuid() AS id FROM endpoint WHERE enabled),
+    inserted AS (
+      INSERT INTO webhook_delivery (id, endpoint_id, account_id, event, event_key, payload, created_at)
+      SELECT id, endpoint_id, ${input.accountId}::uuid, ${input.event}, ${input.eventKey}, ${JSON.stringify(body)}::jsonb || jsonb_build_object('webhook_delivery_id', id::text), ${occurredAt}
+        FROM planned ORDER BY endpoint_id
+      ON CONFLICT (endpoint_id, event_key) DO NOTHING
+      RETURNING id, endpoint_id)
+    SELECT 'created' AS kind, id::text AS id, endpoint_id::text AS endpoint_id, 'pending' AS status, 0 AS attempt_count FROM inserted
+    UNION ALL
+    SELECT 'existing', d.id::text, d.endpoint_id::text, d.status::text, d.attempt_count
+      FROM webhook_delivery d JOIN endpoint e ON e.id = d.endpoint_id AND e.enabled WHERE d.event_key = ${input.eventKey}
+    UNION ALL
+    SELECT 'disabled', NULL, id::text, NULL, NULL FROM endpoint WHERE NOT enabled`;
+
   const result: QueueResult = { created: [], duplicates: [], deadLetters: [] };
-
-  if (enabled.length > 0) {
-    const planned = new Map(enabled.map((endpoint) => [endpoint.id, randomUUID()]));
-    await tx.webhookDelivery.createMany({
-      data: enabled.map((endpoint) => {
-        const id = planned.get(endpoint.id) as string;
-        const body: WebhookBody = { webhook_event: input.event, webhook_timestamp: occurredAt, webhook_delivery_id: id, webhook_data: data };
-        return { id, endpointId: endpoint.id, accountId: input.accountId, event: input.event, eventKey: input.eventKey, payload: body as unknown as Prisma.InputJsonObject };
-      }),
-      skipDuplicates: true,
-    });
-    const rows = await tx.webhookDelivery.findMany({
-      where: { endpointId: { in: enabled.map((endpoint) => endpoint.id) }, eventKey: input.eventKey },
-      select: { id: true, endpointId: true, status: true, attemptCount: true },
-    });
-    const toRequest: string[] = [];
-    for (const row of rows) {
-      if (planned.get(row.endpointId) === row.id) {
-        result.created.push(row.id);
-        toRequest.push(row.id);
-      } else {
-        result.duplicates.push(row.id);
-        // Created by an emit that stopped before its request went out: request it (same event id).
-        if (row.status === "pending" && row.attemptCount === 0) toRequest.push(row.id);
-      }
+  const toRequest: string[] = [];
+  for (const row of rows) {
+    if (row.kind === "created") {
+      result.created.push(row.id as string);
+      toRequest.push(row.id as string);
+    } else if (row.kind === "existing") {
+      result.duplicates.push(row.id as string);
+      // Created by an emit that stopped before its request went out: request it (same event id).
+      if (row.status === "pending" && row.attempt_count === 0) toRequest.push(row.id as string);
     }
-    await requestDeliveriesInTransaction(
-      tx,
-      toRequest.map((deliveryId) => ({ deliveryId, fromAttempt: 1 })),
-    );
   }
+  await requestDeliveriesInTransaction(
+    tx,
+    toRequest.map((deliveryId) => ({ deliveryId, fromAttempt: 1 })),
+  );
 
-  if (disabled.length > 0) {
-    const payload = { webhook_event: input.event, webhook_timestamp: occurredAt, webhook_data: data } as unknown as Prisma.InputJsonObject;
-    await tx.deadLetter.createMany({
-      data: disabled.map((endpoint) => ({ endpointId: endpoint.id, accountId: input.accountId, event: input.event, eventKey: input.eventKey, payload, reason: "endpoint_disabled" })),
-      skipDuplicates: true,
-    });
-    const rows = await tx.deadLetter.findMany({ where: { endpointId: { in: disabled.map((endpoint) => endpoint.id) }, eventKey: input.eventKey }, select: { id: true } });
-    result.deadLetters.push(...rows.map((row) => row.id));
-  }
+  const disabled = rows.filter((row) => row.kind === "disabled").map((row) => row.endpoint_id);
+  if (disabled.length > 0) result.deadLetters.push(...(await deadLetters(tx, disabled.sort(), input, body)));
   return result;
+}
+
+/** Disabled endpoints keep the event as a dead letter (one per endpoint and event key). */
+async function deadLetters(tx: Tx, endpointIds: string[], input: QueuedEvent, body: Record<string, unknown>): Promise<string[]> {
+  const payload = body as unknown as Prisma.InputJsonObject;
+  await tx.deadLetter.createMany({
+    data: endpointIds.map((endpointId) => ({ endpointId, accountId: input.accountId, event: input.event, eventKey: input.eventKey, payload, reason: "endpoint_disabled" })),
+    skipDuplicates: true,
+  });
+  const rows = await tx.deadLetter.findMany({ where: { endpointId: { in: endpointIds }, eventKey: input.eventKey }, select: { id: true } });
+  return rows.map((row) => row.id);
 }

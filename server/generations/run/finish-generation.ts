@@ -54,6 +54,7 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
              metrics_total_time = ${(now.getTime() - row.created_at.getTime()) / 1000}::float8,
              metrics_predict_time = ${input.predictTimeSeconds ?? latencyMs / 1000}::float8, updated_at = ${now}
        WHERE id = ${generationId}::uuid`;
+    // The charge locks the account first; the activity row (whose key locks the account) after it.
     await chargeCredits(tx, { accountId: row.account_id, generationId });
     await recordActivity(tx, {
       accountId: row.account_id,

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ProviderId } from "../../catalog/providers";
 import { db } from "../../db";
-import { ProviderError, type ProviderResult } from "../../providers/types";
+import { ProviderError, type ProviderResult, type SubmitResult } from "../../providers/types";
 import { sendProviderResult } from "../../providers/send-provider-result";
 import { adapterFor } from "../../providers/registry";
 import { log } from "../../runtime/log";
@@ -59,28 +59,55 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
   const job = providerJobFor(row, provider, attempt);
   const startedAt = new Date();
   const adapter = adapterFor(provider);
-  // A synchronous provider names its prediction up front, so a cancel can reach it mid-submit.
+  // A synchronous provider names its prediction up front, so a cancel can reach it mid-submit; it
+  // starts working while the attempt is recorded (the render does not wait on the database).
   const namedUpFront = adapter.predictionIdFor?.(job) ?? null;
-  // A retried step finds its row and carries on: one row per (generation, attempt). One statement.
-  await db.$executeRaw`
-    INSERT INTO provider_attempt (id, generation_id, account_id, region, model_identifier, provider, attempt_number, estimated_cost, prediction_id, started_at)
-    VALUES (${randomUUID()}::uuid, ${generationId}::uuid, ${row.accountId}::uuid, ${row.region}::"Region", ${row.modelIdentifier}, ${provider}, ${attempt},
-            ${row.estimatedCost.toString()}::numeric, ${namedUpFront}, ${startedAt})
-    ON CONFLICT (generation_id, attempt_number) DO UPDATE
-      SET outcome = 'running', started_at = EXCLUDED.started_at, finished_at = NULL, error_code = NULL, error_message = NULL, prediction_id = EXCLUDED.prediction_id`;
-  const moved = await db.$executeRaw`
-    UPDATE generation SET status = 'processing', provider_used = ${provider}, prediction_id = ${namedUpFront}, started_at = COALESCE(started_at, ${startedAt}), updated_at = ${startedAt}
-     WHERE id = ${generationId}::uuid AND status IN ('pending', 'processing')`;
+  const early = namedUpFront === null ? null : settled(adapter.submit(job));
+  let moved: boolean;
+  try {
+    moved = await recordStart(row, provider, attempt, namedUpFront, startedAt);
+  } catch (error) {
+    if (namedUpFront !== null) await adapter.cancel(namedUpFront).catch(() => false);
+    throw error;
+  }
   // generation.started to subscribed endpoints, queued at every start: one delivery per endpoint
   // and generation (the event key), so a failover or a retried step queues nothing new, and a step
   // retried after a crash between the move above and this still queues it (only on the first
   // move, it was lost for good). Queued while the provider works, and awaited before the step ends.
-  const started = moved === 1 ? emitGenerationStarted(generationId) : null;
+  const started = moved ? emitGenerationStarted(generationId) : null;
   try {
-    return await submitJob(row, provider, attempt, job, { adapter, startedAt, namedUpFront });
+    return await submitJob(row, provider, attempt, job, { adapter, startedAt, namedUpFront, early });
   } finally {
     await started;
   }
+}
+
+type Settled<T> = Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
+
+/** A promise that never rejects (awaited later; a rejection meanwhile is not unhandled). */
+function settled<T>(promise: Promise<T>): Settled<T> {
+  return promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+/**
+ * The attempt's row (a retried step finds its row and carries on: one per generation and attempt)
+ * and the generation's move to `processing`, in one statement. False when the generation left
+ * flight meanwhile (canceled or swept): the attempt still runs, and its result is discarded.
+ */
+async function recordStart(row: GenerationRow, provider: ProviderId, attempt: number, predictionId: string | null, startedAt: Date): Promise<boolean> {
+  const moved = await db.$executeRaw`
+    WITH attempt AS (
+      INSERT INTO provider_attempt (id, generation_id, account_id, region, model_identifier, provider, attempt_number, estimated_cost, prediction_id, started_at)
+      VALUES (${randomUUID()}::uuid, ${row.id}::uuid, ${row.accountId}::uuid, ${row.region}::"Region", ${row.modelIdentifier}, ${provider}, ${attempt},
+              ${row.estimatedCost.toString()}::numeric, ${predictionId}, ${startedAt})
+      ON CONFLICT (generation_id, attempt_number) DO UPDATE
+        SET outcome = 'running', started_at = EXCLUDED.started_at, finished_at = NULL, error_code = NULL, error_message = NULL, prediction_id = EXCLUDED.prediction_id)
+    UPDATE generation SET status = 'processing', provider_used = ${provider}, prediction_id = ${predictionId}, started_at = COALESCE(started_at, ${startedAt}), updated_at = ${startedAt}
+     WHERE id = ${row.id}::uuid AND status IN ('pending', 'processing')`;
+  return moved === 1;
 }
 
 async function submitJob(
@@ -88,12 +115,12 @@ async function submitJob(
   provider: ProviderId,
   attempt: number,
   job: ReturnType<typeof providerJobFor>,
-  start: { adapter: ReturnType<typeof adapterFor>; startedAt: Date; namedUpFront: string | null },
+  start: { adapter: ReturnType<typeof adapterFor>; startedAt: Date; namedUpFront: string | null; early: Settled<SubmitResult> | null },
 ): Promise<AttemptOutcome> {
   const generationId = row.id;
   const startedAtMs = start.startedAt.getTime();
   try {
-    const submitted = await start.adapter.submit(job);
+    const submitted = await submission(start.early ?? settled(start.adapter.submit(job)));
     // The prediction id, unless the provider named it up front (then both rows have it already).
     if (submitted.predictionId !== start.namedUpFront) {
       await db.providerAttempt.updateMany({ where: { generationId, attemptNumber: attempt }, data: { predictionId: submitted.predictionId } });
@@ -106,6 +133,12 @@ async function submitJob(
     await recordFailure(generationId, attempt, failure, startedAtMs);
     return { outcome: "failed", error: failure };
   }
+}
+
+async function submission(early: Settled<SubmitResult>): Promise<SubmitResult> {
+  const outcome = await early;
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
 }
 
 /**
