@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "../db";
+import { db, type Tx } from "../db";
 import { generations } from "../http/operations";
 import { withApiKey } from "../http/with-api-key";
 import { assertAcceptingWork } from "../service/service-state";
@@ -9,16 +9,20 @@ import { findModelFor } from "./generation-body";
 import { readGenerationRecord } from "./read-generation-record";
 import { listGenerations } from "./read-generations";
 import { planGeneration, startGeneration } from "./start-generation";
+import { waitForFinish } from "./wait-for-finish";
 
 // The /v1 generation handlers, shared by the modern routes and their legacy aliases. Each owns
 // its transactions and calls the domain; the operations say everything else.
 
 const create = (operation: typeof generations.createImageGeneration | typeof generations.createVideoGeneration, kind: "image" | "video") =>
-  withApiKey(operation, async ({ accountId, key, params, body }) => {
+  withApiKey(operation, async ({ accountId, key, params, body, waitSeconds }) => {
     await assertAcceptingWork(db);
     const model = findModelFor(kind, params.model_identifier ?? "");
     const plan = await planGeneration({ accountId, apiKeyId: key.id, region: key.region, model, fields: body });
-    return (tx) => startGeneration(tx, plan);
+    // `Prefer: wait`: the answer also carries the record, once finished or when the wait runs out.
+    const afterCommit = async <Created extends { generation_id: string }>(created: Created) =>
+      waitSeconds === null ? created : { ...created, generation_record: await waitForFinish(accountId, created.generation_id, key.account.plan, waitSeconds) };
+    return Object.assign((tx: Tx) => startGeneration(tx, plan), { afterCommit });
   });
 
 export const createImageGeneration = create(generations.createImageGeneration, "image");

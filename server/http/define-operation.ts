@@ -48,6 +48,11 @@ export type OperationDefinition<Query extends QuerySchema, Body, Response extend
    * step; withApiKey runs that step in a transaction that also stores the response for replay.
    */
   idempotent?: Idempotent;
+  /**
+   * Accepts `Prefer: wait` (idempotent operations): the handler sees the seconds asked for, and its
+   * commit step's `afterCommit` may hold the answer that long once the work committed.
+   */
+  preferWait?: boolean;
   /** Transaction limits for idempotent operations (they hold a connection while they queue on locks). */
   transaction?: { maxWait: number; timeout: number };
   response: { component: Response; status?: 200 | 202; paginated?: Paginated; message?: string };
@@ -69,6 +74,7 @@ export type Operation<
     query: Query;
     body: OperationBody<Body> | undefined;
     idempotent: Idempotent;
+    preferWait: boolean;
     transaction: { maxWait: number; timeout: number } | undefined;
     response: { component: Response; schema: (typeof responseComponents)[Response]; status: 200 | 202; paginated: Paginated; message: string };
   }
@@ -98,6 +104,7 @@ export function defineOperation<
     query: definition.query as Query,
     body: definition.body,
     idempotent: (definition.idempotent ?? false) as Idempotent,
+    preferWait: definition.preferWait ?? false,
     transaction: definition.transaction,
     response: {
       component: definition.response.component,
@@ -129,11 +136,19 @@ export type OperationInput<Op extends AnyOperation> = {
   params: Readonly<Record<string, string>>;
   query: QueryOf<Op>;
   body: BodyOf<Op>;
+  /** `Prefer: wait` seconds (operations with preferWait), else null. */
+  waitSeconds: number | null;
 };
 
 type ResponseOf<Op extends AnyOperation> = Op["response"]["paginated"] extends true ? { data: DataOf<Op>; pagination: Pagination } : DataOf<Op>;
 
+/**
+ * The step an idempotent operation commits with; `afterCommit` (with `Prefer: wait`) turns the
+ * committed answer into the one sent. A replay answers what the commit stored.
+ */
+export type CommitStep<Response> = ((tx: Tx) => Promise<Response>) & { afterCommit?: (committed: Response) => Promise<Response> };
+
 /** Idempotent operations answer with the step that commits; the rest with the response itself. */
-export type OperationResult<Op extends AnyOperation> = Op["idempotent"] extends true ? (tx: Tx) => Promise<ResponseOf<Op>> : ResponseOf<Op>;
+export type OperationResult<Op extends AnyOperation> = Op["idempotent"] extends true ? CommitStep<ResponseOf<Op>> : ResponseOf<Op>;
 
 export type OperationHandler<Op extends AnyOperation> = (input: OperationInput<Op>) => Promise<OperationResult<Op>>;

@@ -4,10 +4,11 @@ import { parseQuery } from "../openapi/schemas/query";
 import type { AnyOperation } from "./define-operation";
 import { invalidRequest } from "../errors";
 import { readIdempotencyKey } from "./idempotency";
+import { readPreferWait } from "./prefer-wait";
 import { readJsonBody } from "./read-json-body";
 
 // Everything a request brings, read and checked against its operation before the handler runs:
-// the query (ERR1001 naming the parameter), the Idempotency-Key (ERR2014), and the body (the
+// the query (ERR1001 naming the parameter), the Idempotency-Key (ERR2014), `Prefer: wait` (ERR1001), and the body (the
 // schema is resolved first, so an unknown model is ERR1012 whatever the body; then ERR1011 for
 // size, ERR1001 for JSON and for each invalid field).
 
@@ -17,12 +18,15 @@ export type ParsedInput = {
   /** The body as sent, before defaults: what an Idempotency-Key is bound to. */
   rawBody: unknown;
   idempotencyKey: string | null;
+  /** `Prefer: wait` seconds, for operations that accept it. */
+  waitSeconds: number | null;
 };
 
 export async function readOperationInput(operation: AnyOperation, request: Request, url: URL, params: Readonly<Record<string, string>>): Promise<ParsedInput> {
   const query = operation.query ? parseQuery(operation.query, url.searchParams) : {};
   const idempotencyKey = operation.idempotent ? readIdempotencyKey(request) : null;
-  if (!operation.body) return { query, body: undefined, rawBody: undefined, idempotencyKey };
+  const waitSeconds = operation.preferWait ? readPreferWait(request.headers) : null;
+  if (!operation.body) return { query, body: undefined, rawBody: undefined, idempotencyKey, waitSeconds };
 
   const schema = operation.body.schemaFor(params);
   const { body: rawBody } = await readJsonBody(request);
@@ -32,5 +36,5 @@ export async function readOperationInput(operation: AnyOperation, request: Reque
     const first = fields[0];
     throw invalidRequest(first ? `The request body is invalid: ${first.field} ${first.message}.` : "The request body is invalid.", fields);
   }
-  return { query, body: parsed.data, rawBody, idempotencyKey };
+  return { query, body: parsed.data, rawBody, idempotencyKey, waitSeconds };
 }

@@ -13,12 +13,13 @@ import type { ParsedInput } from "./operation-input";
 // key first (or replay what it stored), let the handler prepare, then run its commit step in a
 // transaction that also stores the response, so the work and its replayable answer commit
 // together; a refusal frees the key. Preparing outside the transaction keeps a connection from
-// being held while the handler reads on others.
+// being held while the handler reads on others. With `Prefer: wait`, the commit step's
+// afterCommit may then hold the answer (a replay answers what the commit stored).
 
-export type OperationOutcome = { status: number; body: unknown; replayed?: StoredResponse };
+export type OperationOutcome = { status: number; body: unknown; replayed?: StoredResponse; headers?: Record<string, string> };
 
-type Context = Omit<OperationInput<AnyOperation>, "query" | "body"> & { input: ParsedInput };
-type CommitStep = (tx: Tx) => Promise<unknown>;
+type Context = Omit<OperationInput<AnyOperation>, "query" | "body" | "waitSeconds"> & { input: ParsedInput };
+type CommitStep = ((tx: Tx) => Promise<unknown>) & { afterCommit?: (committed: unknown) => Promise<unknown> };
 
 function envelope(operation: AnyOperation, result: unknown, requestId: string) {
   const { data, pagination } = operation.response.paginated ? (result as { data: unknown; pagination: Pagination }) : { data: result, pagination: undefined };
@@ -35,7 +36,7 @@ function envelope(operation: AnyOperation, result: unknown, requestId: string) {
 
 export async function runOperation(operation: AnyOperation, handler: OperationHandler<AnyOperation>, context: Context): Promise<OperationOutcome> {
   const { input, ...rest } = context;
-  const handlerInput = { ...rest, query: input.query, body: input.body };
+  const handlerInput = { ...rest, query: input.query, body: input.body, waitSeconds: input.waitSeconds };
   if (!operation.idempotent) {
     const result = await handler(handlerInput as OperationInput<AnyOperation>);
     return { status: operation.response.status, body: envelope(operation, result, context.requestId) };
@@ -46,13 +47,15 @@ export async function runOperation(operation: AnyOperation, handler: OperationHa
   if (claim && "replay" in claim) return { status: claim.replay.status, body: claim.replay.body, replayed: claim.replay };
   try {
     const commit = (await handler(handlerInput as OperationInput<AnyOperation>)) as unknown as CommitStep;
-    const body = await inTransaction(async (tx) => {
+    const { result, body } = await inTransaction(async (tx) => {
       const result = await commit(tx);
       const built = envelope(operation, result, context.requestId);
       if (claim) await completeIdempotencyKey(tx, claim.recordId, operation.response.status, built);
-      return built;
+      return { result, body: built };
     }, operation.transaction);
-    return { status: operation.response.status, body };
+    if (!commit.afterCommit || input.waitSeconds === null) return { status: operation.response.status, body };
+    const waited = envelope(operation, await commit.afterCommit(result), context.requestId);
+    return { status: operation.response.status, body: waited, headers: { "preference-applied": `wait=${input.waitSeconds}` } };
   } catch (error) {
     if (claim) await releaseIdempotencyKey(claim.recordId);
     throw error;

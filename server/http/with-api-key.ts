@@ -66,7 +66,7 @@ export function withApiKey<Op extends AnyOperation>(operation: Op, handler: Oper
       const input = await readOperationInput(operation, request, url, params);
       outcome = await runOperation(operation, handler as OperationHandler<AnyOperation>, { requestId, key, accountId: key.account.id, clientIp, params, input });
       const replayHeaders: Record<string, string> = outcome.replayed ? { "idempotency-replayed": "true" } : {};
-      response = jsonResponse(outcome.body, outcome.status, outcome.replayed?.requestId ?? requestId, { ...headers, ...replayHeaders });
+      response = jsonResponse(outcome.body, outcome.status, outcome.replayed?.requestId ?? requestId, { ...headers, ...replayHeaders, ...outcome.headers });
       errorCode = (outcome.body as { error?: { code?: string } }).error?.code ?? null;
     } catch (thrown) {
       if (thrown instanceof KeyRefused) key = thrown.key;

@@ -63,6 +63,14 @@ function parameterComponents() {
       description: idempotencyKeySchema.description,
       schema: strip(toJsonSchema(idempotencyKeySchema, "input")),
     },
+    PreferWait: {
+      name: "Prefer",
+      in: "header",
+      required: false,
+      description:
+        "`wait` or `wait=N` (N from 1 to 60 seconds; `wait` alone is 60): the response waits until the generation finishes, at most that long, and carries its record in `generation_record`; `Preference-Applied` echoes the wait. Other preferences are ignored; a wait outside 1-60 is ERR1001. A replay with the same Idempotency-Key answers what the first request committed, without the record.",
+      schema: { type: "string", example: "wait=30" },
+    },
   };
 }
 
@@ -74,6 +82,7 @@ const headerComponents = {
   "X-RateLimit-Remaining": integerHeader("Requests left in the current one-minute window; all keys of the account share it."),
   "X-RateLimit-Reset": integerHeader("Unix time in seconds when the window resets."),
   "Retry-After": integerHeader("Seconds to wait before retrying."),
+  "Preference-Applied": { description: "`wait=N` when the request's `Prefer: wait` was applied (see the Prefer parameter).", schema: { type: "string" } },
   "Idempotency-Replayed": {
     description: "`true` when this is the stored response of an earlier request with the same Idempotency-Key.",
     schema: { type: "string", enum: ["true"] },

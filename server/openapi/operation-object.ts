@@ -29,7 +29,12 @@ function queryParameters(entry: V1Operation) {
 }
 
 function parameters(entry: V1Operation) {
-  return [...entry.pathParams.map((name) => ref("parameters", pathParamComponent[name])), ...queryParameters(entry), ...(entry.idempotent ? [ref("parameters", "IdempotencyKey")] : [])];
+  return [
+    ...entry.pathParams.map((name) => ref("parameters", pathParamComponent[name])),
+    ...queryParameters(entry),
+    ...(entry.idempotent ? [ref("parameters", "IdempotencyKey")] : []),
+    ...(entry.operation.preferWait ? [ref("parameters", "PreferWait")] : []),
+  ];
 }
 
 /** A body that passes the model's schema, for the request's examples. */
@@ -123,7 +128,7 @@ export function operationObject(entry: V1Operation, shared: ResponseComponents) 
     responses: {
       [String(status)]: {
         description: status === 202 ? "Accepted: the generation is created and `pending`." : "OK",
-        headers: responseHeaders(entry, status),
+        headers: { ...responseHeaders(entry, status), ...(entry.operation.preferWait ? { "Preference-Applied": ref("headers", "Preference-Applied") } : {}) },
         content: { "application/json": { schema: ref("schemas", envelopeComponentName(data)) } },
       },
       ...errorResponses(entry, shared),

@@ -5,6 +5,7 @@ import { CLIENT_IP_HEADER } from "../http/client-ip";
 import { decideAtEdge, isV1Path, malformedRequestAnswer, stripFrameworkHeaders, withoutTrailingSlash } from "../http/v1-edge";
 import { startEmbeddedExecutor, type RunningExecutor } from "../inngest/executor/start-embedded-executor";
 import { inngestMode } from "../inngest/mode";
+import { releaseFinishWaiters } from "../generations/finish-waiters";
 import { LISTEN_BACKLOG } from "./listen-backlog";
 import { isFileRequest, serveFileDirectly } from "./serve-files-directly";
 
@@ -71,7 +72,9 @@ export async function startHttpServer(options: { port: number; host: string; dev
   return {
     url: `http://${shownHost}:${options.port}`,
     close: async () => {
-      // Before the connections close: the executor lets in-flight steps finish (or parks them).
+      // Before the connections close: creates waiting for their generation (`Prefer: wait`) answer
+      // with the record as it stands, and the executor lets in-flight steps finish (or parks them).
+      await releaseFinishWaiters();
       await executor?.stop();
       await new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -26,6 +26,7 @@ function createOperation(kind: ModelType, legacyPaths: LegacyPath[]) {
     bucket: "generation",
     body: generationBody(kind),
     idempotent: true,
+    preferWait: true,
     transaction: createTransaction,
     response: { component: "GenerationCreated", status: 202, message: "Generation accepted." },
     errors: createErrors,

@@ -60,6 +60,9 @@ export const createGenerationResponseSchema = z.object({
     .describe("The provider-side id when a provider already accepted the job; usually null here, since execution starts after the response. Poll the record."),
   generation_id: uuidSchema,
   generation_initialized: z.boolean().describe("true: credits are reserved and the generation is `pending`."),
+  generation_record: generationRecordSchema
+    .optional()
+    .describe("Only with `Prefer: wait`: the generation record as `GET /v1/content/{generation_id}` shows it, once finished or when the wait ran out (then still `pending` or `processing`)."),
 });
 
 export const contentListQuerySchema = z.object({
