@@ -87,7 +87,7 @@ async function queueTo(tx: Tx, endpoints: Prisma.Sql, input: QueuedEvent): Promi
     SELECT 'created' AS kind, id::text AS id, endpoint_id::text AS endpoint_id, 'pending' AS status, 0 AS attempt_count FROM inserted
     UNION ALL
     SELECT 'existing', d.id::text, d.endpoint_id::text, d.status::text, d.attempt_count
-      FROM webhook_delivery d JOIN endpoint e ON e.id = d.endpoint_id AND e.enabled WHERE d.event_key = ${input.eventKey}
+      FROM endpoint e, LATERAL (SELECT * FROM webhook_delivery WHERE endpoint_id = e.id AND event_key = ${input.eventKey}) d WHERE e.enabled
     UNION ALL
     SELECT 'disabled', NULL, id::text, NULL, NULL FROM endpoint WHERE NOT enabled`;
 
