@@ -51,7 +51,8 @@ export function throughputSvg(rows: Report["throughput"]): string {
 
 /** Grouped bars: create → succeeded latency percentiles per case, with the 80 / 250 ms targets. */
 export function latencySvg(rows: Report["latency"]): string {
-  const width = 720;
+  // The last 120 px hold the target lines' labels.
+  const width = Math.max(720, 220 + rows.length * 190);
   const height = 340;
   const left = 60;
   const bottom = 290;
@@ -59,7 +60,7 @@ export function latencySvg(rows: Report["latency"]): string {
   const max = Math.max(300, ...rows.flatMap((row) => [row.p50, row.p90, row.p99].filter(Number.isFinite)));
   const scale = (value: number) => ((bottom - top) * Math.min(value, max)) / max;
   const colors = { p50: "#2563eb", p90: "#60a5fa", p99: "#1e3a8a" } as const;
-  const groupWidth = (width - left - 40) / Math.max(1, rows.length);
+  const groupWidth = (width - left - 160) / Math.max(1, rows.length);
   const groups = rows
     .map((row, index) => {
       const x0 = left + index * groupWidth + 20;
