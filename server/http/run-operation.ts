@@ -1,9 +1,8 @@
 import "server-only";
-import type { Tx } from "../db";
 import { env } from "../env";
 import { log } from "../runtime/log";
 import { inTransaction } from "../transaction";
-import type { AnyOperation, OperationHandler, OperationInput } from "./define-operation";
+import type { AnyOperation, CommitStep, OperationHandler, OperationInput } from "./define-operation";
 import { successBody, type Pagination } from "./envelope";
 import { ApiError } from "../errors";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash, type StoredResponse } from "./idempotency";
@@ -19,7 +18,6 @@ import type { ParsedInput } from "./operation-input";
 export type OperationOutcome = { status: number; body: unknown; replayed?: StoredResponse; headers?: Record<string, string> };
 
 type Context = Omit<OperationInput<AnyOperation>, "query" | "body" | "waitSeconds"> & { input: ParsedInput };
-type CommitStep = ((tx: Tx) => Promise<unknown>) & { afterCommit?: (committed: unknown) => Promise<unknown> };
 
 function envelope(operation: AnyOperation, result: unknown, requestId: string) {
   const { data, pagination } = operation.response.paginated ? (result as { data: unknown; pagination: Pagination }) : { data: result, pagination: undefined };
@@ -46,7 +44,7 @@ export async function runOperation(operation: AnyOperation, handler: OperationHa
   const claim = input.idempotencyKey ? await claimIdempotencyKey(context.accountId, input.idempotencyKey, fingerprint, context.requestId) : null;
   if (claim && "replay" in claim) return { status: claim.replay.status, body: claim.replay.body, replayed: claim.replay };
   try {
-    const commit = (await handler(handlerInput as OperationInput<AnyOperation>)) as unknown as CommitStep;
+    const commit = (await handler(handlerInput as OperationInput<AnyOperation>)) as unknown as CommitStep<unknown>;
     const { result, body } = await inTransaction(async (tx) => {
       const result = await commit(tx);
       const built = envelope(operation, result, context.requestId);
