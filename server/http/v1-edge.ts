@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { ApiError } from "../errors";
 import { errorBody, newRequestId, successBody } from "./envelope";
+import { isRestParameter } from "./direct-routes";
 import { v1Operations } from "./operations/index";
 
 // The edge in front of Next for /v1 and /api/v1: what Next would refuse before a route handler
@@ -8,14 +9,18 @@ import { v1Operations } from "./operations/index";
 // here, in the envelope, from the operation registry. Everything else goes on to Next untouched.
 
 export type EdgeAnswer = { status: number; headers: Record<string, string>; body: string };
-export type EdgeDecision = { answer: EdgeAnswer } | { pass: true; headAsGet: boolean };
+/**
+ * Passed on: to the route registered for `template` when there is one (direct-routes.ts), else to
+ * Next. `template` is the one operation path that serves this method at this path, or null.
+ */
+export type EdgeDecision = { answer: EdgeAnswer } | { pass: true; headAsGet: boolean; template: string | null };
 
 /** Methods Next's route handlers serve; anything else never reaches Next. */
 const NEXT_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 /** The public document beside the operations. */
 const DOCUMENT_PATH = "/v1/openapi.json";
 
-type Template = { segments: string[]; methods: Set<string> };
+type Template = { path: string; segments: string[]; methods: Set<string> };
 
 function templatesFromRegistry(): Template[] {
   const byPath = new Map<string, Set<string>>([[DOCUMENT_PATH, new Set(["GET"])]]);
@@ -26,17 +31,16 @@ function templatesFromRegistry(): Template[] {
       byPath.set(path, methods);
     }
   }
-  return [...byPath].map(([path, methods]) => ({ segments: path.split("/").filter(Boolean), methods }));
+  return [...byPath].map(([path, methods]) => ({ path, segments: path.split("/").filter(Boolean), methods }));
 }
 
 let templates: Template[] | undefined;
 
-/** `{model_identifier}` is `<provider>/<model>` and may span segments; every other parameter is one. */
 function matches(template: string[], segments: string[]): boolean {
   const [head, ...rest] = template;
   if (head === undefined) return segments.length === 0;
   if (segments.length === 0) return false;
-  if (head === "{model_identifier}" || head === "{modelIdentifier}") {
+  if (isRestParameter(head)) {
     for (let take = 1; take <= segments.length; take += 1) if (matches(rest, segments.slice(take))) return true;
     return false;
   }
@@ -44,17 +48,28 @@ function matches(template: string[], segments: string[]): boolean {
   return false;
 }
 
-/** The methods served at a concrete path, in registry order, or null when no operation is there. */
-export function methodsAt(pathname: string): string[] | null {
+/**
+ * The templates a concrete path names. As in Next's routing, literal segments win over parameters
+ * (/v1/content/list is not an id): only the most literal matches count. Equally specific shapes
+ * share the path (the legacy image-generation GET and POST).
+ */
+function templatesAt(pathname: string): Template[] {
   templates ??= templatesFromRegistry();
   const segments = pathname.split("/").filter(Boolean);
-  // As in Next's routing, literal segments win over parameters (/v1/content/list is not an id);
-  // equally specific shapes share the path (the legacy image-generation GET and POST): union them.
   const matching = templates.filter((template) => matches(template.segments, segments));
   const literals = (template: Template) => template.segments.filter((segment) => !segment.startsWith("{")).length;
   const best = Math.max(...matching.map(literals));
-  const found = new Set(matching.filter((template) => literals(template) === best).flatMap((template) => [...template.methods]));
-  return found.size > 0 ? ["GET", "POST", "DELETE"].filter((method) => found.has(method)) : null;
+  return matching.filter((template) => literals(template) === best);
+}
+
+/** The methods served at a concrete path, in registry order, or null when no operation is there. */
+export function methodsAt(pathname: string): string[] | null {
+  return methodsOf(templatesAt(pathname));
+}
+
+function methodsOf(found: Template[]): string[] | null {
+  const methods = new Set(found.flatMap((template) => [...template.methods]));
+  return methods.size > 0 ? ["GET", "POST", "DELETE"].filter((method) => methods.has(method)) : null;
 }
 
 function envelope(status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): EdgeAnswer {
@@ -95,12 +110,20 @@ export function decideAtEdge(method: string, rawUrl: string): EdgeDecision {
   if (pathname === "/v1") {
     return { answer: refuse(new ApiError("ERR1006", `No route ${method} ${rawPath}. The operations are listed in ${DOCUMENT_PATH}.`, { path: rawPath, method, openapi: DOCUMENT_PATH })) };
   }
-  const served = methodsAt(pathname);
+  const found = templatesAt(pathname);
+  const served = methodsOf(found);
   // Unknown paths with a method Next knows reach the catch-all route, which answers ERR1006.
-  if (!served) return NEXT_METHODS.has(method) ? { pass: true, headAsGet: false } : { answer: refuse(new ApiError("ERR1006", `No route ${method} ${rawPath}.`, { path: rawPath, method })) };
+  if (!served)
+    return NEXT_METHODS.has(method) ? { pass: true, headAsGet: false, template: null } : { answer: refuse(new ApiError("ERR1006", `No route ${method} ${rawPath}.`, { path: rawPath, method })) };
 
   const allow = served.join(", ");
-  if (method === "HEAD" && served.includes("GET")) return { pass: true, headAsGet: true };
+  // Direct serving is for the modern paths as written: /api/v1 (a rewrite) and percent-encoded
+  // paths (whose decoding into parameters is Next's to decide) stay with Next.
+  const templateFor = (asked: string) => {
+    const serving = found.filter((template) => template.methods.has(asked));
+    return serving.length === 1 && rawPath.startsWith("/v1/") && !rawPath.includes("%") ? (serving[0] as Template).path : null;
+  };
+  if (method === "HEAD" && served.includes("GET")) return { pass: true, headAsGet: true, template: templateFor("GET") };
   if (method === "OPTIONS") {
     const requestId = newRequestId();
     return { answer: envelope(200, successBody({ allowed_methods: served }, { requestId, message: `Allowed methods: ${allow}.` }), requestId, { allow }) };
@@ -108,7 +131,7 @@ export function decideAtEdge(method: string, rawUrl: string): EdgeDecision {
   if (!served.includes(method)) {
     return { answer: refuse(new ApiError("ERR1008", `Allowed methods: ${allow}.`, { allowed_methods: served }, { allow })) };
   }
-  return { pass: true, headAsGet: false };
+  return { pass: true, headAsGet: false, template: templateFor(method) };
 }
 
 /**

@@ -1,11 +1,13 @@
 import "server-only";
 import { errorResponse, newRequestId } from "./envelope";
 import { ApiError } from "../errors";
+import { servedDirectly } from "./direct-routes";
 import type { NextRouteContext, OperationRoute } from "./with-api-key";
 
 // A /v1 route file exports every method: the operations it serves, and an ERR1008 envelope with
 // an Allow header (read from those operations) for the rest; Next would otherwise answer 405
-// with an empty body.
+// with an empty body. A file at the operations' own path also registers its handlers for our
+// HTTP server to call without Next's router once Next has loaded it (direct-routes.ts).
 
 type RouteHandler = (request: Request, context: NextRouteContext) => Promise<Response>;
 const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -19,5 +21,8 @@ export function v1Route(...routes: OperationRoute[]): Record<Method, RouteHandle
   const served = new Map<string, RouteHandler>(routes.map((route) => [route.operation.method, route]));
   if (served.size !== routes.length) throw new Error("v1Route: two operations with one method");
   const refuse = methodNotAllowed(methods.filter((method) => served.has(method)));
-  return Object.fromEntries(methods.map((method) => [method, served.get(method) ?? refuse])) as Record<Method, RouteHandler>;
+  const handlers = Object.fromEntries(methods.map((method) => [method, served.get(method) ?? refuse])) as Record<Method, RouteHandler>;
+  const paths = new Set(routes.map((route) => route.servedAt));
+  const [path] = paths;
+  return paths.size === 1 && typeof path === "string" ? servedDirectly(path, handlers) : handlers;
 }

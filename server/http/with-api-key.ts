@@ -20,8 +20,11 @@ import { runOperation, type OperationOutcome } from "./run-operation";
 
 export type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
-/** A route function that knows the operation it serves (v1Route reads the methods from it). */
-export type OperationRoute = ((request: Request, context?: NextRouteContext) => Promise<Response>) & { operation: AnyOperation };
+/**
+ * A route function that knows the operation it serves (v1Route reads the methods from it) and the
+ * path it is served at: the operation's own, or null under a legacy path.
+ */
+export type OperationRoute = ((request: Request, context?: NextRouteContext) => Promise<Response>) & { operation: AnyOperation; servedAt: string | null };
 
 async function resolveParams(context: NextRouteContext | undefined): Promise<Record<string, string>> {
   const raw = (await context?.params) ?? {};
@@ -99,12 +102,12 @@ export function withApiKey<Op extends AnyOperation>(operation: Op, handler: Oper
     }
     return response;
   };
-  return Object.assign(route, { operation });
+  return Object.assign(route, { operation, servedAt: operation.path });
 }
 
 /** The same route under a legacy path whose dynamic segment has another name. */
 export function withParamRenamed(route: OperationRoute, from: string, to: string): OperationRoute {
   const renamed = (request: Request, context?: NextRouteContext) =>
     route(request, { params: (context?.params ?? Promise.resolve({} as Record<string, string | string[] | undefined>)).then((params) => ({ [to]: params[from] })) });
-  return Object.assign(renamed, { operation: route.operation });
+  return Object.assign(renamed, { operation: route.operation, servedAt: null });
 }

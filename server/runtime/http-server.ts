@@ -8,11 +8,15 @@ import { inngestMode } from "../inngest/mode";
 import { releaseFinishWaiters } from "../generations/finish-waiters";
 import { LISTEN_BACKLOG } from "./listen-backlog";
 import { isFileRequest, serveFileDirectly } from "./serve-files-directly";
+import { serveV1Directly } from "./serve-v1-directly";
+import { directHandler } from "../http/direct-routes";
 
 // Our own HTTP server in front of Next's handler, for what Next cannot do: hand over the client
 // address from the socket (IP allowlists, hashed request-log IPs; whatever a client sends in that
-// header is overwritten), and answer /v1 requests Next would refuse in its own shape (v1-edge). With no INNGEST_* configured, the embedded Inngest executor starts
-// once the server listens and drives the functions through this server's own /api/inngest.
+// header is overwritten), answer /v1 requests Next would refuse in its own shape (v1-edge), and
+// answer a /v1 route Next has loaded through its handler directly (serve-v1-directly). With no
+// INNGEST_* configured, the embedded Inngest executor starts once the server listens and drives
+// the functions through this server's own /api/inngest.
 
 export type RunningServer = { url: string; close: () => Promise<void> };
 
@@ -42,6 +46,13 @@ export async function startHttpServer(options: { port: number; host: string; dev
       req.url = withoutTrailingSlash(req.url ?? "/");
       // HEAD is served as GET; the response, created for a HEAD request, carries no body.
       if (decision.headAsGet) req.method = "GET";
+      // A route Next has loaded is answered by its handler without Next's router (not in dev,
+      // where Next reloads route files as they change).
+      const direct = !options.dev && decision.template ? directHandler(decision.template, req.method ?? "GET") : undefined;
+      if (direct && decision.template) {
+        void serveV1Directly(req, res, decision.template, direct);
+        return;
+      }
     }
     void handle(req, res);
   });

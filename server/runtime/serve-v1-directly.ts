@@ -1,0 +1,86 @@
+import type http from "node:http";
+import { Readable } from "node:stream";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import { paramsOf, type RouteHandler } from "../http/direct-routes";
+import { errorResponse, newRequestId } from "../http/envelope";
+import { ApiError } from "../errors";
+import { log } from "./log";
+
+// A /v1 request answered by its route's own handler, registered when Next loaded the route
+// (http/direct-routes.ts), without Next's router: the Web Request a route handler gets, built from
+// the Node request, and its Response written back. What Next would add is added here too: the
+// parameters as the route's context, the body as a stream, an abort signal when the client hangs
+// up before the answer, gzip for a client that accepts it; and Content-Length, for a body read
+// whole. Not added: Next's `Vary: rsc, next-router-*` (for its own pages, not JSON).
+
+const gzip = promisify(zlib.gzip);
+/** As Next's compression: bodies of 1 KiB or more, gzipped for a client that accepts it. */
+const COMPRESS_FROM_BYTES = 1024;
+
+function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(",").some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    if (coding !== "gzip" && coding !== "*") return false;
+    const q = params.map((param) => param.trim()).find((param) => param.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/** Registered route handlers answer JSON envelopes: small enough to send whole, with a length. */
+async function writeResponse(response: Response, req: http.IncomingMessage, res: http.ServerResponse) {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  let body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
+  if (body && body.length >= COMPRESS_FROM_BYTES && !headers["content-encoding"] && acceptsGzip(req.headers["accept-encoding"])) {
+    body = await gzip(body);
+    headers["content-encoding"] = "gzip";
+    delete headers["content-length"];
+  }
+  if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.length);
+  res.writeHead(response.status, headers);
+  res.end(body ?? undefined); // Node leaves the body out of a HEAD answer
+}
+
+function requestOf(req: http.IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  return new Request(url, {
+    method,
+    headers,
+    signal,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+export async function serveV1Directly(req: http.IncomingMessage, res: http.ServerResponse, template: string, handler: RouteHandler) {
+  const aborted = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) aborted.abort();
+  });
+  try {
+    const pathname = (req.url ?? "/").split("?")[0] as string;
+    const params = paramsOf(template, pathname) ?? {};
+    const response = await handler(requestOf(req, aborted.signal), { params: Promise.resolve(params) });
+    await writeResponse(response, req, res);
+  } catch (error) {
+    // Route handlers answer their own errors in the envelope; this is what escaped them.
+    log.error("unhandled error serving a /v1 route directly", { path: template, error: error instanceof Error ? error.stack : String(error) });
+    if (res.headersSent) return void res.destroy();
+    const requestId = newRequestId();
+    await writeResponse(errorResponse(new ApiError("ERR5000"), requestId), req, res);
+  }
+}
