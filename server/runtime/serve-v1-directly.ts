@@ -1,5 +1,4 @@
 import type http from "node:http";
-import { Readable } from "node:stream";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { paramsOf, type RouteHandler } from "../http/direct-routes";
@@ -48,6 +47,52 @@ async function writeResponse(response: Response, req: http.IncomingMessage, res:
   res.end(body ?? undefined); // Node leaves the body out of a HEAD answer
 }
 
+/**
+ * The request body as a Web stream, read from the socket as the handler pulls (back-pressure).
+ * Our own rather than Readable.toWeb: once the answer is out, what the handler left unread (a
+ * body refused for its size) must be read and dropped, or the parser stops there and the next
+ * request on the connection is never read (`discardUnread`).
+ */
+function bodyOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on("data", (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        // (A stream the handler cancelled is closed already; nothing to tell it then.)
+        req.once("end", () => ignoreClosed(() => controller.close()));
+        req.once("error", (error) => ignoreClosed(() => controller.error(error)));
+        req.pause();
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        discardUnread(req);
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+function ignoreClosed(action: () => void) {
+  try {
+    action();
+  } catch {
+    // the stream was cancelled or closed
+  }
+}
+
+/** As Node does for a body no one reads: the rest is read and dropped; the connection stays usable. */
+function discardUnread(req: http.IncomingMessage) {
+  if (req.complete) return;
+  req.removeAllListeners("data");
+  req.on("data", () => {});
+  req.resume();
+}
+
 function requestOf(req: http.IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -58,12 +103,7 @@ function requestOf(req: http.IncomingMessage, signal: AbortSignal): Request {
   const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
-  return new Request(url, {
-    method,
-    headers,
-    signal,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
-  } as RequestInit);
+  return new Request(url, { method, headers, signal, ...(hasBody ? { body: bodyOf(req), duplex: "half" } : {}) } as RequestInit);
 }
 
 export async function serveV1Directly(req: http.IncomingMessage, res: http.ServerResponse, template: string, handler: RouteHandler) {
@@ -76,11 +116,13 @@ export async function serveV1Directly(req: http.IncomingMessage, res: http.Serve
     const params = paramsOf(template, pathname) ?? {};
     const response = await handler(requestOf(req, aborted.signal), { params: Promise.resolve(params) });
     await writeResponse(response, req, res);
+    discardUnread(req);
   } catch (error) {
     // Route handlers answer their own errors in the envelope; this is what escaped them.
     log.error("unhandled error serving a /v1 route directly", { path: template, error: error instanceof Error ? error.stack : String(error) });
     if (res.headersSent) return void res.destroy();
     const requestId = newRequestId();
     await writeResponse(errorResponse(new ApiError("ERR5000"), requestId), req, res);
+    discardUnread(req);
   }
 }

@@ -1,8 +1,10 @@
+import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { v1Operations } from "@/server/http/operations";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { createImage, seedFinishedImage } from "@/tests/support/generations";
 import { raw, type RawReply } from "@/tests/support/hostile-requests";
+import { baseUrl } from "@/tests/support/http";
 
 // Once Next has loaded a /v1 route, our HTTP server answers it through the route's own handler
 // without Next's router (server/runtime/serve-v1-directly.ts). The same route under /api/v1 is a
@@ -109,5 +111,36 @@ describe("/v1 routes answered without Next's router", () => {
     const total = (reply: RawReply) => (JSON.parse(reply.text) as { total: number }).total;
     expect(total(gzipped)).toBe(5);
     expect(total(plain)).toBe(5);
+  });
+
+  it("a body refused unread does not stall its keep-alive connection", async () => {
+    const { key } = await accountWithKey({ plan: "enterprise" });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const { hostname, port } = new URL(baseUrl());
+    const send = (method: string, path: string, options: { body?: string; chunked?: boolean } = {}) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+        if (options.body !== undefined && !options.chunked) headers["content-length"] = String(Buffer.byteLength(options.body));
+        const request = http.request({ agent, hostname, port, method, path, headers, timeout: 10_000 }, (response) => {
+          let text = "";
+          response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+        });
+        request.on("timeout", () => request.destroy(new Error(`${method} ${path}: no answer in 10 s`)));
+        request.on("error", reject);
+        request.end(options.body);
+      });
+    const create = "/v1/generate/image/darkroom/lumen-image";
+    await send("GET", "/v1/status");
+    await send("POST", create, { body: "{}" });
+    const oversized = JSON.stringify({ generation_prompt: "x".repeat(300 * 1024) });
+    // Refused from its Content-Length before a byte is read, then as it streams in past the limit.
+    for (const chunked of [false, true]) {
+      const refused = await send("POST", create, { body: oversized, chunked });
+      expect(refused.status).toBe(413);
+      expect(JSON.parse(refused.text)).toMatchObject({ error: { code: "ERR1011" } });
+      expect((await send("GET", "/v1/status")).status).toBe(200);
+    }
+    agent.destroy();
   });
 });
