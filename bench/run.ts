@@ -496,7 +496,7 @@ async function main() {
         unit: "×",
         target: "≥ 0.70",
         met: contentSlices.ratio >= 0.7,
-        note: `median of ${SLICES} alternating ${SLICE_S} s slices (${contentSlices.slice_ratios.join(", ")}); one ${DURATION_S} s run after the other: ${contentFigures.ratio_to_baseline} (${contentFigures.requests_per_s} vs ${round(perSecond(baseline))} req/s)`,
+        note: `median of ${SLICES} alternating ${SLICE_S} s slices (${contentSlices.slice_ratios.join(", ")}); one ${DURATION_S} s run after the other: ${contentFigures.ratio_to_baseline} (${contentFigures.requests_per_s} vs ${round(perSecond(baseline))} req/s); server CPU per request ${contentCpu?.server_ms ?? "?"} ms (+${contentCpu?.postgres_ms ?? "?"} ms PostgreSQL) vs bare ${baselineCpu?.server_ms ?? "?"} ms`,
       },
       {
         label: "`GET /v1/content/{id}` added p50",
@@ -520,7 +520,7 @@ async function main() {
         unit: "×",
         target: "≥ 0.40",
         met: createFigures.ratio_to_baseline >= 0.4,
-        note: `${acceptedPerS} accepted/s (${createFigures.accepted_2xx} in ${DURATION_S} s); runs complete on the same server`,
+        note: `${acceptedPerS} accepted/s (${createFigures.accepted_2xx} in ${DURATION_S} s); runs complete on the same server${cpuPerCreateWithRun ? `: each create with its run costs ${cpuPerCreateWithRun.server_ms} ms server + ${cpuPerCreateWithRun.postgres_ms} ms PostgreSQL CPU, so 2 cores bound it near ${round(2000 / (cpuPerCreateWithRun.server_ms + cpuPerCreateWithRun.postgres_ms))}/s` : ""}`,
       },
       { label: "create → `succeeded` p50, one at a time", value: quietObserved.p50, unit: "ms", target: "≤ 80 ms", met: quietObserved.p50 <= 80, note: "observed by the client polling every 5 ms" },
       { label: "create → `succeeded` p99, one at a time", value: quietObserved.p99, unit: "ms", target: "≤ 250 ms", met: quietObserved.p99 <= 250 },

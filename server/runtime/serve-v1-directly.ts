@@ -17,14 +17,16 @@ const gzip = promisify(zlib.gzip);
 /** As Next's compression: bodies of 1 KiB or more, gzipped for a client that accepts it. */
 const COMPRESS_FROM_BYTES = 1024;
 
-function acceptsGzip(header: string | undefined): boolean {
+/** Whether Accept-Encoding allows gzip: named with q > 0, or through `*` when gzip is not named. */
+export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
-  return header.split(",").some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(";");
-    if (coding !== "gzip" && coding !== "*") return false;
+  const weights = new Map<string, number>();
+  for (const part of header.split(",")) {
+    const [coding = "", ...params] = part.trim().toLowerCase().split(";");
     const q = params.map((param) => param.trim()).find((param) => param.startsWith("q="));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
+    weights.set(coding.trim(), q === undefined ? 1 : Number(q.slice(2)) || 0);
+  }
+  return (weights.get("gzip") ?? weights.get("*") ?? 0) > 0;
 }
 
 /** Registered route handlers answer JSON envelopes: small enough to send whole, with a length. */

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { clearDirectRoutes, directHandler, paramsOf, servedDirectly } from "@/server/http/direct-routes";
 import { v1Operations } from "@/server/http/operations";
 import { decideAtEdge } from "@/server/http/v1-edge";
+import { acceptsGzip } from "@/server/runtime/serve-v1-directly";
 
 // Which /v1 requests our HTTP server may answer through a route's own handler, without Next's
 // router: the edge names the one operation path a request is for, or null (Next decides).
@@ -75,5 +76,22 @@ describe("the registry", () => {
     expect(handlers.GET).toBe(GET);
     expect(directHandler("/v1/status", "GET")).toBe(GET);
     expect(directHandler("/v1/status", "POST")).toBeUndefined();
+  });
+});
+
+describe("Accept-Encoding", () => {
+  it.each([
+    ["gzip", true],
+    ["gzip, deflate, br", true],
+    ["br;q=1.0, gzip;q=0.8", true],
+    ["*", true],
+    [undefined, false],
+    ["identity", false],
+    ["br", false],
+    ["gzip;q=0", false],
+    ["gzip;q=0, *", false],
+    ["*;q=0", false],
+  ])("%s → %s", (header, accepted) => {
+    expect(acceptsGzip(header)).toBe(accepted);
   });
 });
