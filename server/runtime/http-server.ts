@@ -50,7 +50,7 @@ export async function startHttpServer(options: { port: number; host: string; dev
       // where Next reloads route files as they change).
       const direct = !options.dev && decision.template ? directHandler(decision.template, req.method ?? "GET") : undefined;
       if (direct && decision.template) {
-        void serveV1Directly(req, res, decision.template, direct);
+        serveV1Directly(req, res, decision.template, direct).catch(() => res.destroy());
         return;
       }
     }
