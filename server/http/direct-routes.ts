@@ -4,9 +4,10 @@ import type { NextRouteContext } from "./with-api-key";
 // file names its public path (`servedDirectly`); when Next first loads the file, its handlers are
 // registered here, on globalThis (Next's bundle and the server's are separate module graphs). From
 // then on the server (runtime/serve-v1-directly.ts) calls the same handlers with a Web Request and
-// skips Next's router, most of a cached read's cost. Which path a request names is the edge's to
-// decide, from every operation's paths (v1-edge.ts): a path whose best template is not registered
-// here (a route not loaded yet, a legacy path, a rewrite) still goes to Next.
+// skips Next's router, most of a cached read's cost. Which path a request names, and its
+// parameters, is the edge's to decide from every operation's paths (v1-edge.ts): a path whose
+// best template is not registered here (a route not loaded yet, a legacy path, a rewrite) still
+// goes to Next.
 
 export type RouteHandler = (request: Request, context: NextRouteContext) => Promise<Response>;
 type Handlers = Partial<Record<string, RouteHandler>>;
@@ -32,32 +33,4 @@ export function directHandler(path: string, method: string): RouteHandler | unde
 /** For tests: forget every registration (as a server that has loaded no route yet). */
 export function clearDirectRoutes() {
   registry.darkroomDirectRoutes?.clear();
-}
-
-/** `{model_identifier}` is `<provider>/<model>` and may span segments; every other parameter is one. */
-export function isRestParameter(part: string) {
-  return part === "{model_identifier}" || part === "{modelIdentifier}";
-}
-
-/**
- * The parameters of a concrete path under a template, as Next passes them to the route (a rest
- * parameter's segments joined with "/"), or null when the path is not of that shape.
- */
-export function paramsOf(templatePath: string, pathname: string): Record<string, string> | null {
-  const template = templatePath.split("/").filter(Boolean);
-  const segments = pathname.split("/").filter(Boolean);
-  const params: Record<string, string> = {};
-  for (let index = 0; index < template.length; index += 1) {
-    const part = template[index] as string;
-    const segment = segments[index];
-    if (segment === undefined) return null;
-    if (isRestParameter(part)) {
-      if (index !== template.length - 1) return null;
-      params[part.slice(1, -1)] = segments.slice(index).join("/");
-      return params;
-    }
-    if (part.startsWith("{")) params[part.slice(1, -1)] = segment;
-    else if (part !== segment) return null;
-  }
-  return segments.length === template.length ? params : null;
 }

@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { ApiError } from "../errors";
 import { errorBody, newRequestId, successBody } from "./envelope";
-import { isRestParameter } from "./direct-routes";
 import { v1Operations } from "./operations/index";
 
 // The edge in front of Next for /v1 and /api/v1: what Next would refuse before a route handler
@@ -9,11 +8,13 @@ import { v1Operations } from "./operations/index";
 // here, in the envelope, from the operation registry. Everything else goes on to Next untouched.
 
 export type EdgeAnswer = { status: number; headers: Record<string, string>; body: string };
+/** A request's operation path (`/v1/content/{generation_id}`) and its parameters, as Next passes them. */
+export type MatchedRoute = { path: string; params: Record<string, string> };
 /**
- * Passed on: to the route registered for `template` when there is one (direct-routes.ts), else to
- * Next. `template` is the one operation path that serves this method at this path, or null.
+ * Passed on: to the handler registered for `route` when there is one (direct-routes.ts), else to
+ * Next. `route` is the one operation path that serves this method at this path, or null.
  */
-export type EdgeDecision = { answer: EdgeAnswer } | { pass: true; headAsGet: boolean; template: string | null };
+export type EdgeDecision = { answer: EdgeAnswer } | { pass: true; headAsGet: boolean; route: MatchedRoute | null };
 
 /** Methods Next's route handlers serve; anything else never reaches Next. */
 const NEXT_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
@@ -36,30 +37,49 @@ function templatesFromRegistry(): Template[] {
 
 let templates: Template[] | undefined;
 
-function matches(template: string[], segments: string[]): boolean {
-  const [head, ...rest] = template;
-  if (head === undefined) return segments.length === 0;
-  if (segments.length === 0) return false;
-  if (isRestParameter(head)) {
-    for (let take = 1; take <= segments.length; take += 1) if (matches(rest, segments.slice(take))) return true;
-    return false;
-  }
-  if (head.startsWith("{") || head === segments[0]) return matches(rest, segments.slice(1));
-  return false;
+/** `{model_identifier}` is `<provider>/<model>` and may span segments; every other parameter is one. */
+function isRestParameter(part: string) {
+  return part === "{model_identifier}" || part === "{modelIdentifier}";
 }
 
 /**
- * The templates a concrete path names. As in Next's routing, literal segments win over parameters
- * (/v1/content/list is not an id): only the most literal matches count. Equally specific shapes
- * share the path (the legacy image-generation GET and POST).
+ * The parameters of a concrete path's segments under a template, or null when they are not of its
+ * shape; a parameter spanning segments gets them joined with "/", as Next passes a catch-all.
  */
-function templatesAt(pathname: string): Template[] {
+function bind(template: string[], segments: string[], params: Record<string, string> = {}): Record<string, string> | null {
+  const [head, ...rest] = template;
+  if (head === undefined) return segments.length === 0 ? params : null;
+  if (segments.length === 0) return null;
+  const name = head.slice(1, -1);
+  if (isRestParameter(head)) {
+    for (let take = 1; take <= segments.length; take += 1) {
+      const bound = bind(rest, segments.slice(take), { ...params, [name]: segments.slice(0, take).join("/") });
+      if (bound) return bound;
+    }
+    return null;
+  }
+  if (head.startsWith("{")) return bind(rest, segments.slice(1), { ...params, [name]: segments[0] as string });
+  return head === segments[0] ? bind(rest, segments.slice(1), params) : null;
+}
+
+type Match = { template: Template; params: Record<string, string> };
+
+/**
+ * The templates a concrete path names, with its parameters under each. As in Next's routing,
+ * literal segments win over parameters (/v1/content/list is not an id): only the most literal
+ * matches count. Equally specific shapes share the path (the legacy image-generation GET and POST).
+ */
+function templatesAt(pathname: string): Match[] {
   templates ??= templatesFromRegistry();
   const segments = pathname.split("/").filter(Boolean);
-  const matching = templates.filter((template) => matches(template.segments, segments));
-  const literals = (template: Template) => template.segments.filter((segment) => !segment.startsWith("{")).length;
+  const matching: Match[] = [];
+  for (const template of templates) {
+    const params = bind(template.segments, segments);
+    if (params) matching.push({ template, params });
+  }
+  const literals = ({ template }: Match) => template.segments.filter((segment) => !segment.startsWith("{")).length;
   const best = Math.max(...matching.map(literals));
-  return matching.filter((template) => literals(template) === best);
+  return matching.filter((match) => literals(match) === best);
 }
 
 /** The methods served at a concrete path, in registry order, or null when no operation is there. */
@@ -67,8 +87,8 @@ export function methodsAt(pathname: string): string[] | null {
   return methodsOf(templatesAt(pathname));
 }
 
-function methodsOf(found: Template[]): string[] | null {
-  const methods = new Set(found.flatMap((template) => [...template.methods]));
+function methodsOf(found: Match[]): string[] | null {
+  const methods = new Set(found.flatMap(({ template }) => [...template.methods]));
   return methods.size > 0 ? ["GET", "POST", "DELETE"].filter((method) => methods.has(method)) : null;
 }
 
@@ -114,16 +134,17 @@ export function decideAtEdge(method: string, rawUrl: string): EdgeDecision {
   const served = methodsOf(found);
   // Unknown paths with a method Next knows reach the catch-all route, which answers ERR1006.
   if (!served)
-    return NEXT_METHODS.has(method) ? { pass: true, headAsGet: false, template: null } : { answer: refuse(new ApiError("ERR1006", `No route ${method} ${rawPath}.`, { path: rawPath, method })) };
+    return NEXT_METHODS.has(method) ? { pass: true, headAsGet: false, route: null } : { answer: refuse(new ApiError("ERR1006", `No route ${method} ${rawPath}.`, { path: rawPath, method })) };
 
   const allow = served.join(", ");
   // Direct serving is for the modern paths as written: /api/v1 (a rewrite) and percent-encoded
   // paths (whose decoding into parameters is Next's to decide) stay with Next.
-  const templateFor = (asked: string) => {
-    const serving = found.filter((template) => template.methods.has(asked));
-    return serving.length === 1 && rawPath.startsWith("/v1/") && !rawPath.includes("%") ? (serving[0] as Template).path : null;
+  const routeFor = (asked: string): MatchedRoute | null => {
+    const serving = found.filter(({ template }) => template.methods.has(asked));
+    const [only] = serving;
+    return only && serving.length === 1 && rawPath.startsWith("/v1/") && !rawPath.includes("%") ? { path: only.template.path, params: only.params } : null;
   };
-  if (method === "HEAD" && served.includes("GET")) return { pass: true, headAsGet: true, template: templateFor("GET") };
+  if (method === "HEAD" && served.includes("GET")) return { pass: true, headAsGet: true, route: routeFor("GET") };
   if (method === "OPTIONS") {
     const requestId = newRequestId();
     return { answer: envelope(200, successBody({ allowed_methods: served }, { requestId, message: `Allowed methods: ${allow}.` }), requestId, { allow }) };
@@ -131,7 +152,7 @@ export function decideAtEdge(method: string, rawUrl: string): EdgeDecision {
   if (!served.includes(method)) {
     return { answer: refuse(new ApiError("ERR1008", `Allowed methods: ${allow}.`, { allowed_methods: served }, { allow })) };
   }
-  return { pass: true, headAsGet: false, template: templateFor(method) };
+  return { pass: true, headAsGet: false, route: routeFor(method) };
 }
 
 /**

@@ -22,7 +22,6 @@ export function v1Route(...routes: OperationRoute[]): Record<Method, RouteHandle
   if (served.size !== routes.length) throw new Error("v1Route: two operations with one method");
   const refuse = methodNotAllowed(methods.filter((method) => served.has(method)));
   const handlers = Object.fromEntries(methods.map((method) => [method, served.get(method) ?? refuse])) as Record<Method, RouteHandler>;
-  const paths = new Set(routes.map((route) => route.servedAt));
-  const [path] = paths;
-  return paths.size === 1 && typeof path === "string" ? servedDirectly(path, handlers) : handlers;
+  const path = routes[0]?.servedAt;
+  return path && routes.every((route) => route.servedAt === path) ? servedDirectly(path, handlers) : handlers;
 }

@@ -48,9 +48,9 @@ export async function startHttpServer(options: { port: number; host: string; dev
       if (decision.headAsGet) req.method = "GET";
       // A route Next has loaded is answered by its handler without Next's router (not in dev,
       // where Next reloads route files as they change).
-      const direct = !options.dev && decision.template ? directHandler(decision.template, req.method ?? "GET") : undefined;
-      if (direct && decision.template) {
-        serveV1Directly(req, res, decision.template, direct).catch(() => res.destroy());
+      const direct = !options.dev && decision.route ? directHandler(decision.route.path, req.method ?? "GET") : undefined;
+      if (direct) {
+        serveV1Directly(req, res, direct, decision.route?.params ?? {}).catch(() => res.destroy());
         return;
       }
     }

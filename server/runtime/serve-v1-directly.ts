@@ -1,7 +1,7 @@
 import type http from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import { paramsOf, type RouteHandler } from "../http/direct-routes";
+import type { RouteHandler } from "../http/direct-routes";
 import { errorResponse, newRequestId } from "../http/envelope";
 import { ApiError } from "../errors";
 import { log } from "./log";
@@ -108,23 +108,21 @@ function requestOf(req: http.IncomingMessage, signal: AbortSignal): Request {
   return new Request(url, { method, headers, signal, ...(hasBody ? { body: bodyOf(req), duplex: "half" } : {}) } as RequestInit);
 }
 
-export async function serveV1Directly(req: http.IncomingMessage, res: http.ServerResponse, template: string, handler: RouteHandler) {
+/** `params` as the edge bound them from the path (v1-edge.ts). */
+export async function serveV1Directly(req: http.IncomingMessage, res: http.ServerResponse, handler: RouteHandler, params: Record<string, string>) {
   const aborted = new AbortController();
   res.once("close", () => {
     if (!res.writableFinished) aborted.abort();
   });
   try {
-    const pathname = (req.url ?? "/").split("?")[0] as string;
-    const params = paramsOf(template, pathname) ?? {};
     const response = await handler(requestOf(req, aborted.signal), { params: Promise.resolve(params) });
     await writeResponse(response, req, res);
-    discardUnread(req);
   } catch (error) {
     // Route handlers answer their own errors in the envelope; this is what escaped them.
-    log.error("unhandled error serving a /v1 route directly", { path: template, error: error instanceof Error ? error.stack : String(error) });
+    log.error("unhandled error serving a /v1 route directly", { path: req.url, error: error instanceof Error ? error.stack : String(error) });
     if (res.headersSent) return void res.destroy();
-    const requestId = newRequestId();
-    await writeResponse(errorResponse(new ApiError("ERR5000"), requestId), req, res);
+    await writeResponse(errorResponse(new ApiError("ERR5000"), newRequestId()), req, res);
+  } finally {
     discardUnread(req);
   }
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { clearDirectRoutes, directHandler, paramsOf, servedDirectly } from "@/server/http/direct-routes";
+import { clearDirectRoutes, directHandler, servedDirectly } from "@/server/http/direct-routes";
 import { v1Operations } from "@/server/http/operations";
 import { decideAtEdge } from "@/server/http/v1-edge";
 import { acceptsGzip } from "@/server/runtime/serve-v1-directly";
@@ -9,11 +9,14 @@ import { acceptsGzip } from "@/server/runtime/serve-v1-directly";
 
 const modernPaths = new Set(v1Operations.map((operation) => operation.path));
 
-function templateOf(method: string, url: string) {
+function routeOf(method: string, url: string) {
   const decision = decideAtEdge(method, url);
   if ("answer" in decision) throw new Error(`answered at the edge: ${decision.answer.status}`);
-  return decision.template;
+  return decision.route;
 }
+
+const templateOf = (method: string, url: string) => routeOf(method, url)?.path ?? null;
+const paramsOf = (url: string) => routeOf("GET", url)?.params ?? null;
 
 describe("the edge names the operation path a request is for", () => {
   it.each([
@@ -54,15 +57,15 @@ describe("the edge names the operation path a request is for", () => {
 
 describe("parameters as Next passes them", () => {
   it("binds one segment per parameter and the rest to a model identifier", () => {
-    expect(paramsOf("/v1/content/{generation_id}", "/v1/content/abc")).toEqual({ generation_id: "abc" });
-    expect(paramsOf("/v1/generate/image/{model_identifier}", "/v1/generate/image/black-forest-labs/flux/dev")).toEqual({ model_identifier: "black-forest-labs/flux/dev" });
-    expect(paramsOf("/v1/status", "/v1/status")).toEqual({});
+    expect(paramsOf("/v1/content/abc")).toEqual({ generation_id: "abc" });
+    expect(routeOf("POST", "/v1/generate/image/black-forest-labs/flux/dev")?.params).toEqual({ model_identifier: "black-forest-labs/flux/dev" });
+    expect(paramsOf("/v1/status")).toEqual({});
   });
 
-  it("refuses a path of another shape", () => {
-    expect(paramsOf("/v1/content/{generation_id}", "/v1/content")).toBeNull();
-    expect(paramsOf("/v1/content/{generation_id}", "/v1/content/a/b")).toBeNull();
-    expect(paramsOf("/v1/status", "/v1/usage")).toBeNull();
+  it("names no route for a path of another shape", () => {
+    expect(paramsOf("/v1/content")).toBeNull();
+    expect(paramsOf("/v1/content/a/b")).toBeNull();
+    expect(templateOf("GET", "/v1/usage")).toBe("/v1/usage");
   });
 });
 
