@@ -1,8 +1,10 @@
 import "server-only";
 import { formatCredits } from "../credits/money";
 import { findRefundMillis } from "../credits/find-refund";
-import type { Tx } from "../db";
-import { toGenerationRecord } from "../generations/generation-record";
+import { db, type Db, type Tx } from "../db";
+import { toGenerationRecord, type RecordSource } from "../generations/generation-record";
+import { RECORD_COLUMNS } from "../generations/read-generation-record";
+import type { PlanName } from "../plans/plan-limits";
 import { log } from "../runtime/log";
 import { inTransaction } from "../transaction";
 import { queueWebhookEvent } from "./emit-webhook-event";
@@ -22,25 +24,54 @@ export function terminalEventFor(status: string): GenerationEventKind | null {
   return status in terminalEvents ? terminalEvents[status as keyof typeof terminalEvents] : null;
 }
 
-export async function emitGenerationEvent(tx: Tx, generationId: string, event: GenerationEventKind): Promise<QueueResult | null> {
-  const row = await tx.generation.findUnique({ where: { id: generationId }, include: { account: { select: { plan: true } } } });
-  if (!row) return null;
-  const { account, ...generation } = row;
-  const data: Record<string, unknown> = toGenerationRecord(generation, account.plan);
+type EventSource = RecordSource & { plan: PlanName; subscribed: boolean };
+
+const NOTHING_QUEUED: QueueResult = { created: [], duplicates: [], deadLetters: [] };
+
+/**
+ * The generation as its record reads, its account's plan, and whether any endpoint of the account
+ * takes this event: one statement, so the many generations of accounts without webhooks cost a
+ * single read here. Inside the caller's transaction, it sees the transition being made.
+ */
+async function readEventSource(client: Db, generationId: string, event: GenerationEventKind): Promise<EventSource | undefined> {
+  const rows = await client.$queryRawUnsafe<EventSource[]>(
+    `SELECT r.*, (SELECT plan::text FROM account WHERE id = r."accountId") AS plan,
+            EXISTS (SELECT 1 FROM webhook_endpoint e WHERE e.account_id = r."accountId" AND $2 = ANY (e.events)) AS subscribed
+       FROM (SELECT ${RECORD_COLUMNS} FROM generation WHERE id = $1::uuid) r`,
+    generationId,
+    event,
+  );
+  return rows[0];
+}
+
+async function queueEvent(tx: Tx, source: EventSource, event: GenerationEventKind): Promise<QueueResult> {
+  const { plan, subscribed: _subscribed, ...generation } = source;
+  const data: Record<string, unknown> = toGenerationRecord(generation, plan);
   if (event === "generation.canceled") {
-    const refundedMillis = await findRefundMillis(tx, row.accountId, generationId);
+    const refundedMillis = await findRefundMillis(tx, source.accountId, source.id);
     data.credits_refunded = refundedMillis !== null;
     data.credits_refunded_amount = formatCredits(refundedMillis ?? 0);
   }
-  return queueWebhookEvent(tx, { accountId: row.accountId, event, eventKey: `${event}:${generationId}`, data });
+  return queueWebhookEvent(tx, { accountId: source.accountId, event, eventKey: `${event}:${source.id}`, data });
+}
+
+export async function emitGenerationEvent(tx: Tx, generationId: string, event: GenerationEventKind): Promise<QueueResult | null> {
+  const source = await readEventSource(tx, generationId, event);
+  if (!source) return null;
+  return source.subscribed ? queueEvent(tx, source, event) : NOTHING_QUEUED;
 }
 
 /**
  * For the run (run-attempt.ts): queued once per generation, and a webhook problem never stops the
- * run. Its own transaction: the submit step that calls it writes outside one.
+ * run. Its own transaction when an endpoint takes the event (the submit step that calls it writes
+ * outside one); none at all when no endpoint does.
  */
 export async function emitGenerationStarted(generationId: string): Promise<void> {
-  await inTransaction((tx) => emitGenerationEvent(tx, generationId, "generation.started")).catch((error: unknown) => {
+  const event = "generation.started";
+  try {
+    const source = await readEventSource(db, generationId, event);
+    if (source?.subscribed) await inTransaction((tx) => queueEvent(tx, source, event));
+  } catch (error) {
     log.error("generation.started webhook not queued", { generationId, error: error instanceof Error ? error.message : String(error) });
-  });
+  }
 }

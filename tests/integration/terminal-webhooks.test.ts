@@ -8,6 +8,8 @@ import { queueGenerationFinished } from "@/server/generations/send-generation-fi
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
 import { afterCommit, inTransaction, withSavepoint } from "@/server/transaction";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
+import { toGenerationRecord } from "@/server/generations/generation-record";
+import { emitGenerationEvent, emitGenerationStarted } from "@/server/webhooks/emit-generation-event";
 import { recordingEventSink } from "@/tests/support/event-sink";
 
 // A terminal transition queues its webhook deliveries in its own transaction (no generation/finished
@@ -72,6 +74,44 @@ describe("terminal webhooks", () => {
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]!.payload).toMatchObject({ webhook_data: { generation_id: generation.id, generation_status: "canceled", credits_refunded: true } });
     expect(sent.filter((event) => event.name === "generation/finished" && event.data.generationId === generation.id)).toEqual([]);
+  });
+
+  it("queues nothing for an event no endpoint of the account takes; a subscriber gets the record exactly as Prisma's row reads", async () => {
+    const accountId = await accountWithEndpoint(); // subscribed to generation.canceled only
+    const generation = await db.generation.create({
+      data: {
+        accountId,
+        region: "us",
+        mediaKind: "image",
+        modelIdentifier: "darkroom/lumen-image",
+        status: "succeeded",
+        estimatedCost: "0.002",
+        providerOrder: ["local"],
+        providerUsed: "local",
+        prompt: "a record to compare",
+        ratio: "16:9",
+        outputFormat: "png",
+        metricsTotalTime: 0.0421,
+        metricsPredictTime: 0.0307,
+        startedAt: new Date(Date.now() - 42),
+        completedAt: new Date(),
+      },
+      include: { account: { select: { plan: true } } },
+    });
+    const completedKey = `generation.completed:${generation.id}`;
+    expect(await inTransaction((tx) => emitGenerationEvent(tx, generation.id, "generation.completed"))).toEqual({ created: [], duplicates: [], deadLetters: [] });
+    expect(await inTransaction((tx) => emitGenerationEvent(tx, randomUUID(), "generation.completed"))).toBeNull();
+    await emitGenerationStarted(generation.id);
+    expect(await db.webhookDelivery.count({ where: { accountId } })).toBe(0);
+
+    await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/all", events: ["generation.completed", "generation.started"], actor: "system" }));
+    const queued = await inTransaction((tx) => emitGenerationEvent(tx, generation.id, "generation.completed"));
+    expect(queued?.created).toHaveLength(1);
+    await emitGenerationStarted(generation.id);
+    const deliveries = await db.webhookDelivery.findMany({ where: { accountId }, orderBy: { event: "asc" } });
+    expect(deliveries.map((delivery) => delivery.eventKey)).toEqual([completedKey, `generation.started:${generation.id}`]);
+    const { account, ...row } = generation;
+    expect((deliveries[0]!.payload as { webhook_data: unknown }).webhook_data).toEqual(JSON.parse(JSON.stringify(toGenerationRecord(row, account.plan))));
   });
 
   it("a webhook problem rolls back to its savepoint: the transition commits and generation/finished leaves after it", async () => {
