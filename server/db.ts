@@ -8,9 +8,10 @@ import { env } from "./env";
 // statements every /v1 request runs (rate limit, request-log batches, key lookups) go straight to
 // the pool: Prisma's per-query work costs more CPU than the statement itself there.
 
-const globalForDb = globalThis as unknown as { darkroomDb?: PrismaClient; darkroomPool?: pg.Pool };
+const globalForDb = globalThis as unknown as { darkroomDb?: PrismaClient; darkroomPool?: pg.Pool; darkroomAsyncCommitPool?: pg.Pool };
 
 const POOL_SIZE = 20;
+const ASYNC_COMMIT_POOL_SIZE = 4;
 
 /**
  * A burst of /v1 traffic can hold every connection for a moment (the R1 drill's 4,000 creates
@@ -20,10 +21,10 @@ const POOL_SIZE = 20;
  */
 export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
 
-function createPool() {
+function createPool(max: number, options?: string) {
   const url = env().DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: boot code must start the embedded database first");
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+  const pool = new pg.Pool({ connectionString: url, max, options });
   // An idle client whose connection drops must not crash the process; the pool replaces it.
   pool.on("error", () => {});
   return pool;
@@ -31,8 +32,21 @@ function createPool() {
 
 /** The process's PostgreSQL pool, shared with Prisma. */
 export function sqlPool(): pg.Pool {
-  globalForDb.darkroomPool ??= createPool();
+  globalForDb.darkroomPool ??= createPool(POOL_SIZE);
   return globalForDb.darkroomPool;
+}
+
+/**
+ * A few connections whose commits do not wait for the WAL to reach the disk (PostgreSQL's
+ * synchronous_commit off), for writes whose loss in a PostgreSQL crash costs a count and nothing
+ * more: rate-limit counters and request-log batches. Each /v1 request bumps a counter and waits for
+ * the answer; an fsync per request cost about a millisecond of it. A commit here is visible to
+ * every instance at once, like any other; only its durability lags, by up to three
+ * wal_writer_delay (600 ms by default). Never for credits, keys or runs.
+ */
+export function asyncCommitPool(): pg.Pool {
+  globalForDb.darkroomAsyncCommitPool ??= createPool(ASYNC_COMMIT_POOL_SIZE, "-c synchronous_commit=off");
+  return globalForDb.darkroomAsyncCommitPool;
 }
 
 function createClient() {
@@ -50,9 +64,10 @@ export const db: PrismaClient = new Proxy({} as PrismaClient, {
 export async function disconnectDb() {
   await globalForDb.darkroomDb?.$disconnect();
   globalForDb.darkroomDb = undefined;
-  const pool = globalForDb.darkroomPool;
+  const pools = [globalForDb.darkroomPool, globalForDb.darkroomAsyncCommitPool];
   globalForDb.darkroomPool = undefined;
-  await pool?.end();
+  globalForDb.darkroomAsyncCommitPool = undefined;
+  await Promise.all(pools.map((pool) => pool?.end()));
 }
 
 /** The client handed to functions that must run inside a caller's transaction. */

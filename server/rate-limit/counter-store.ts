@@ -1,5 +1,5 @@
 import "server-only";
-import { sqlPool } from "../db";
+import { asyncCommitPool, sqlPool } from "../db";
 import { getRedis } from "../cache/redis";
 
 // Fixed-window counters: Redis when REDIS_URL is set, else PostgreSQL (atomic upsert). Both count
@@ -42,9 +42,11 @@ export function postgresCounterStore(): CounterStore {
   return {
     backend: "postgres",
     // Straight on the pool: one statement, one round trip, no Prisma work on the hottest path; a
-    // named statement, so each connection parses and plans it once, not on every request.
+    // named statement, so each connection parses and plans it once, not on every request. Its
+    // commit does not wait for the disk (asyncCommitPool): a PostgreSQL crash may forget the last
+    // fraction of a second of counts, and nothing else.
     async increment(bucket, windowStart) {
-      const { rows } = await sqlPool().query<{ count: number }>({
+      const { rows } = await asyncCommitPool().query<{ count: number }>({
         name: "rate-limit-increment",
         text: `INSERT INTO rate_limit_counter (bucket, window_start, count) VALUES ($1, $2, 1)
          ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counter.count + 1
