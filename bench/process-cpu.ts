@@ -2,7 +2,9 @@ import fs from "node:fs";
 
 // CPU time (user + system) of process trees, from Linux /proc: what one request costs the server
 // and its PostgreSQL, a figure that holds up on a busy machine where req/s does not. Null where
-// /proc is not there. Clock ticks are 100 per second on Linux.
+// /proc is not there. Clock ticks are 100 per second on Linux. A child that exited (a PostgreSQL
+// backend whose connection closed) is counted through its parent's cutime/cstime, which hold the
+// CPU of the children it reaped: without them a closed connection made the sum go down.
 
 const TICKS_PER_S = 100;
 
@@ -13,8 +15,9 @@ function readStat(pid: number): Stat | null {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     const close = stat.lastIndexOf(")");
     const fields = stat.slice(close + 2).split(" ");
-    // After the command: state(0) ppid(1) ... utime(11) stime(12)
-    return { ppid: Number(fields[1]), comm: stat.slice(stat.indexOf("(") + 1, close), cpuTicks: Number(fields[11]) + Number(fields[12]) };
+    // After the command: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14)
+    const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((index) => Number(fields[index]));
+    return { ppid: Number(fields[1]), comm: stat.slice(stat.indexOf("(") + 1, close), cpuTicks: utime! + stime! + cutime! + cstime! };
   } catch {
     return null;
   }
