@@ -546,7 +546,14 @@ async function main() {
         met: createFigures.ratio_to_baseline >= 0.4,
         note: `${acceptedPerS} accepted/s (${createFigures.accepted_2xx} in ${DURATION_S} s); runs complete on the same server${cpuPerCreateWithRun ? `: each create with its run costs ${cpuPerCreateWithRun.server_ms} ms server + ${cpuPerCreateWithRun.postgres_ms} ms PostgreSQL CPU, so 2 cores bound it near ${round(2000 / (cpuPerCreateWithRun.server_ms + cpuPerCreateWithRun.postgres_ms))}/s` : ""}`,
       },
-      { label: "create → `succeeded` p50, one at a time", value: quietObserved.p50, unit: "ms", target: "≤ 80 ms", met: quietObserved.p50 <= 80, note: `observed by the client polling every 5 ms; ${beyondRender(quietObserved.p50)}` },
+      {
+        label: "create → `succeeded` p50, one at a time",
+        value: quietObserved.p50,
+        unit: "ms",
+        target: "≤ 80 ms",
+        met: quietObserved.p50 <= 80,
+        note: `observed by the client polling every 5 ms; ${beyondRender(quietObserved.p50)}`,
+      },
       { label: "create → `succeeded` p99, one at a time", value: quietObserved.p99, unit: "ms", target: "≤ 250 ms", met: quietObserved.p99 <= 250 },
       {
         label: "create → `succeeded` p50, one at a time, `Prefer: wait`",
