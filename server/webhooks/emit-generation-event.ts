@@ -26,7 +26,8 @@ export function terminalEventFor(status: string): GenerationEventKind | null {
 
 type EventSource = RecordSource & { plan: PlanName; subscribed: boolean };
 
-const NOTHING_QUEUED: QueueResult = { created: [], duplicates: [], deadLetters: [] };
+/** A fresh result per call, as queueDeliveries answers for no endpoints: callers own its lists. */
+const nothingQueued = (): QueueResult => ({ created: [], duplicates: [], deadLetters: [] });
 
 /**
  * The generation as its record reads, its account's plan, and whether any endpoint of the account
@@ -58,7 +59,7 @@ async function queueEvent(tx: Tx, source: EventSource, event: GenerationEventKin
 export async function emitGenerationEvent(tx: Tx, generationId: string, event: GenerationEventKind): Promise<QueueResult | null> {
   const source = await readEventSource(tx, generationId, event);
   if (!source) return null;
-  return source.subscribed ? queueEvent(tx, source, event) : NOTHING_QUEUED;
+  return source.subscribed ? queueEvent(tx, source, event) : nothingQueued();
 }
 
 /**
