@@ -13,7 +13,7 @@ export default defineConfig({
   test: {
     include: ["tests/**/*.test.ts"],
     globalSetup: ["tests/setup/global-setup.ts"],
-    // Generous: on 2 busy cores a test that spawns the CLI (a tsx process each) or waits on Stripe's
+    // Generous: on 2 busy cores a test that spawned the CLI (then a tsx process each) or waits on Stripe's
     // signed events took 25-30 s (CI once timed out at 30 s); a hang still fails, just later.
     testTimeout: 90_000,
     hookTimeout: 120_000,

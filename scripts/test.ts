@@ -5,6 +5,7 @@ import path from "node:path";
 import { ensureDatabase, freePort, recreateDatabase } from "../server/runtime/database";
 import { applyMigrations } from "../server/runtime/migrations";
 import { ensureBuild } from "../server/runtime/build";
+import { buildServer, serverBuildIsFresh } from "./build-server.mjs";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
 import { startStripeFake } from "../tests/fakes/stripe-fake";
 import { stripeClientFor } from "../server/billing/stripe-client";
@@ -164,6 +165,9 @@ async function main() {
     const databaseUrl = await recreateDatabase(cluster.url, process.env.TEST_DATABASE_NAME ?? "darkroom_test");
     await applyMigrations(databaseUrl);
     ensureBuild();
+    // The compiled server and CLI (.build/) that the suites start, built once here so that the
+    // processes they spawn in parallel never race to rebuild it.
+    if (!serverBuildIsFresh()) await buildServer();
 
     const port = await freePort();
     const appDataDir = path.join(testDataDir, "app");
@@ -215,7 +219,7 @@ async function main() {
       NEXT_TELEMETRY_DISABLED: "1",
       DARKROOM_EXIT_WITH_PARENT: "1",
     };
-    server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    server = spawn(process.execPath, ["scripts/start.mjs", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     // The app's output is shown as before and kept in a file, which the isolation drill scans for
     // secrets and raw addresses (tests/reliability/r5-isolation.test.ts).
     const appLog = path.join(testDataDir, "app-server.log");

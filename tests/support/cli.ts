@@ -1,20 +1,20 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
+import { cliScript } from "./entry-points";
 
 // The operator CLI as operators run it: a separate process printing one JSON object on stdout,
 // with exit codes 0 / 1 / 2, against the suite's database.
 
 const root = path.resolve(import.meta.dirname, "../..");
-const tsxBin = path.join(root, "node_modules/.bin/tsx");
 
 export type CliRun = { code: number; body: Record<string, any>; stdout: string; stderr: string };
 
 export function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    // `npx tsx ...` without npm's start-up cost: the same local tsx binary.
+    // `npm run cli -- ...` without npm's start-up cost: the same script.
     execFile(
-      tsxBin,
-      ["--conditions=react-server", "server/cli/main.ts", ...args],
+      process.execPath,
+      [cliScript, ...args],
       { cwd: root, env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL!, LOG_LEVEL: "info", ...env }, timeout: 90_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;

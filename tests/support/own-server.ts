@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort } from "@/server/runtime/database";
 import { clusterDir } from "@/server/runtime/embedded-postgres";
+import { cliScript, startScript } from "./entry-points";
 
 // A Darkroom of a suite's own: the built app on an embedded PostgreSQL in a temporary DATA_DIR,
 // seeded with the demo account. For what must not touch the shared test app and database
@@ -60,7 +61,7 @@ export function ownServer(label: string, options: OwnServerOptions = {}): OwnSer
     async start() {
       const port = await freePort();
       baseUrl = `http://127.0.0.1:${port}`;
-      const started = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-build"], {
+      const started = spawn(process.execPath, [startScript, "--no-build"], {
         cwd: root,
         env: env({ PORT: String(port), HOST: "127.0.0.1", APP_URL: baseUrl }),
         stdio: ["ignore", "ignore", "pipe"],
@@ -93,7 +94,7 @@ export function ownServer(label: string, options: OwnServerOptions = {}): OwnSer
     databaseUrl: () => (JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.runtime.json"), "utf8")) as { url: string }).url,
     cli(args) {
       return new Promise((resolve) => {
-        execFile(path.join(root, "node_modules/.bin/tsx"), ["--conditions=react-server", "server/cli/main.ts", ...args], { cwd: root, env: env(), timeout: 90_000 }, (error, stdout) => {
+        execFile(process.execPath, [cliScript, ...args], { cwd: root, env: env(), timeout: 90_000 }, (error, stdout) => {
           const line = stdout.trim().split("\n").filter(Boolean).at(-1) ?? "{}";
           resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, body: JSON.parse(line) as Record<string, unknown> });
         });

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "@/server/runtime/database";
+import { startScript } from "./entry-points";
 
 // A second app instance on the shared test database (as a second node behind a load balancer),
 // for what must hold across instances: key revocation, batched request logs flushed on SIGTERM.
@@ -29,7 +30,7 @@ export async function startSecondInstance(extraEnv: Record<string, string> = {})
     ...extraEnv,
   };
   delete env.TEST_BASE_URL;
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", "--no-seed", "--no-build"], {
+  const child: ChildProcess = spawn(process.execPath, [startScript, "--no-seed", "--no-build"], {
     cwd: root,
     env,
     stdio: ["ignore", "ignore", "pipe"],

@@ -1,31 +1,21 @@
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/db";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { openEndpointSecret } from "@/server/webhooks/endpoint-secret";
+import { cli as runCli } from "@/tests/support/cli";
 
 // The four webhook commands as operators run them: a separate process, one JSON object on stdout,
 // exit 0 or 2 (bad input), checked against the database.
 
-const root = path.resolve(import.meta.dirname, "../../..");
-const tsxBin = path.join(root, "node_modules/.bin/tsx");
-
 type Run = { code: number; body: Record<string, any> };
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    execFile(tsxBin, ["--conditions=react-server", "server/cli/main.ts", ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: "warn", ...env }, timeout: 90_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-      const lines = stdout.trim().split("\n").filter(Boolean);
-      if (lines.length !== 1) return reject(new Error(`expected one line on stdout, got ${JSON.stringify(stdout)}; stderr: ${stderr}`));
-      resolve({ code, body: JSON.parse(lines[0]!) });
-    });
-  });
+async function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const { code, body } = await runCli(args, { LOG_LEVEL: "warn", ...env });
+  return { code, body };
 }
 
-/** A few at a time: each is a Node process with its own TypeScript transform. */
+/** A few at a time: each is a Node process that boots the runtime. */
 async function inBatches<T, R>(items: T[], run: (item: T) => Promise<R>, size = 3): Promise<R[]> {
   const results: R[] = [];
   for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(run))));

@@ -14,6 +14,7 @@ import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { openEndpointSecret } from "@/server/webhooks/endpoint-secret";
 import { resealWebhookSecrets } from "@/server/webhooks/reseal-secrets";
 import { rollWebhookSecret } from "@/server/webhooks/roll-secret";
+import { cliScript } from "@/tests/support/entry-points";
 
 // Webhook signing secrets are sealed at rest. This suite has a database of its own: rotating the
 // key re-seals every row, which must not touch the endpoints the running test app signs with.
@@ -59,14 +60,9 @@ async function columnsContaining(needle: string): Promise<string[]> {
 
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number; body: Record<string, unknown> }> {
   return new Promise((resolve) => {
-    execFile(
-      path.join(root, "node_modules/.bin/tsx"),
-      ["--conditions=react-server", "server/cli/main.ts", ...args],
-      { cwd: root, env: { ...process.env, DATABASE_URL: url, ...env }, timeout: 90_000 },
-      (error, stdout) => {
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, body: JSON.parse(stdout.trim() || "{}") as Record<string, unknown> });
-      },
-    );
+    execFile(process.execPath, [cliScript, ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url, ...env }, timeout: 90_000 }, (error, stdout) => {
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, body: JSON.parse(stdout.trim() || "{}") as Record<string, unknown> });
+    });
   });
 }
 
