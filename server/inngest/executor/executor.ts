@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { log } from "../../runtime/log";
 import { nextCronTick } from "./cron";
@@ -76,6 +77,9 @@ export class EmbeddedExecutor implements EventSink {
     });
     this.runTimers = new Timers(this.now);
     this.cronTimers = new Timers(this.now);
+    // Each Call Request in flight listens on this signal until it answers (serve-endpoint.ts removes
+    // its listener): up to `concurrency` at once, past Node's default warning threshold of 10.
+    setMaxListeners((options.concurrency ?? 16) + 1, this.abort.signal);
   }
 
   /** Syncs with the serve handler (retried by the scan until it works) and resumes work in flight. */
