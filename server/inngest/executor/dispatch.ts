@@ -2,7 +2,7 @@ import { Prisma } from "../../generated/prisma/client";
 import { log } from "../../runtime/log";
 import { evaluateKey, triggerMatches } from "./event-matcher";
 import { resolveWait } from "./run-state";
-import { stateFields, toRecord, type RunStore, type Tx } from "./run-store";
+import { saveStateInTransaction, toRecord, type RunStore, type Tx } from "./run-store";
 import type { EventPayload, FunctionDefinition, FunctionTrigger, RunRecord } from "./types";
 
 // Events become work: each undispatched event starts a run of every function whose trigger it
@@ -25,7 +25,7 @@ export function safeTriggerMatches(fn: FunctionDefinition, trigger: FunctionTrig
 
 async function resumeIfWaiting(tx: Tx, run: RunRecord, event: EventPayload, receivedAt: number, now: number): Promise<boolean> {
   if (!resolveWait(run, event, receivedAt, now)) return false;
-  await tx.inngestRun.update({ where: { id: run.id }, data: stateFields(run) });
+  await saveStateInTransaction(tx, run, new Date(now));
   return true;
 }
 
@@ -66,7 +66,7 @@ async function dispatchBatch(tx: Tx, store: RunStore, appId: string, functions: 
     for (const run of waiting) if (resolveWait(run, event, received_at.getTime(), now)) resumed.add(run);
   }
   for (const run of resumed) {
-    await tx.inngestRun.update({ where: { id: run.id }, data: stateFields(run) });
+    await saveStateInTransaction(tx, run, new Date(now));
     due.push({
       id: run.id,
       functionId: run.functionId,

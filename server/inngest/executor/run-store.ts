@@ -24,8 +24,14 @@ const RUN_COLUMNS = `id, app_id AS "appId", function_id AS "functionId", event_i
 // The statements a run makes at every step (claim, save, park, finish) go straight to the pool as
 // SQL: through Prisma's query compiler each cost more CPU than the database spends on it. JSON
 // columns are sent as JSON text (pg would send a JS array as a PostgreSQL array).
-const STATE_SET = `status = $3::"InngestRunStatus", steps = $4::jsonb, stack = $5::text[], attempts = $6::jsonb, next_step_id = $7,
-  disable_immediate_execution = $8, pending = $9::jsonb, wait_events = $10::text[], wake_at = $11, updated_at = $12`;
+/** The SET list for `stateValues(run, now)` as parameters $from … $from+9. */
+function stateSet(from: number) {
+  const [status, steps, stack, attempts, nextStepId, immediate, pending, waitEvents, wakeAt, updatedAt] = Array.from({ length: 10 }, (_, index) => `$${from + index}`);
+  return `status = ${status}::"InngestRunStatus", steps = ${steps}::jsonb, stack = ${stack}::text[], attempts = ${attempts}::jsonb, next_step_id = ${nextStepId},
+  disable_immediate_execution = ${immediate}, pending = ${pending}::jsonb, wait_events = ${waitEvents}::text[], wake_at = ${wakeAt}, updated_at = ${updatedAt}`;
+}
+/** After the run's id ($1) and the lease owner ($2). */
+const STATE_SET = stateSet(3);
 
 function stateValues(run: RunRecord, now: Date) {
   return [
@@ -60,18 +66,12 @@ export function toRecord(row: RunRow): RunRecord {
   };
 }
 
-export function stateFields(run: RunRecord) {
-  return {
-    status: run.status,
-    steps: run.steps as Prisma.InputJsonValue,
-    stack: run.stack,
-    attempts: run.attempts as Prisma.InputJsonValue,
-    nextStepId: run.nextStepId,
-    disableImmediateExecution: run.disableImmediateExecution,
-    pending: run.pending as Prisma.InputJsonValue,
-    waitEvents: waitEventNames(run.pending),
-    wakeAt: run.wakeAt === null ? null : new Date(run.wakeAt),
-  };
+/**
+ * Inside the caller's transaction (the dispatcher resuming a run that waited for an event): the
+ * run's state, as `save` writes it, on a run whose lease is free or expired (the caller locked the row).
+ */
+export async function saveStateInTransaction(tx: Tx, run: RunRecord, now: Date): Promise<void> {
+  await tx.$executeRawUnsafe(`UPDATE inngest_run SET ${stateSet(2)} WHERE id = $1`, run.id, ...stateValues(run, now));
 }
 
 export class RunStore {
