@@ -4,7 +4,8 @@ import { inngest } from "../inngest/client";
 import { generationFinished } from "../inngest/events";
 import { log } from "../runtime/log";
 import { sendInTransaction } from "../inngest/send-in-transaction";
-import { inTransaction, withSavepoint } from "../transaction";
+import { afterCommit, inTransaction, withSavepoint } from "../transaction";
+import { wakeWaiters } from "./finish-waiters";
 import { emitGenerationEvent, terminalEventFor } from "../webhooks/emit-generation-event";
 
 type TerminalStatus = "succeeded" | "failed" | "canceled";
@@ -20,6 +21,10 @@ const finishedEvent = (generationId: string, accountId: string, status: Terminal
  * the transition, or after it commits) has webhook-fan-out queue them instead.
  */
 export async function queueGenerationFinished(tx: Tx, generationId: string, accountId: string, status: TerminalStatus) {
+  // At the commit, before the webhook runs start (after-commit jobs run in order): the creates
+  // waiting in this process (`Prefer: wait`) read their record at once, without waiting for the
+  // NOTIFY round trip, which still reaches the other instances.
+  afterCommit(tx, "wake finish waiters", async () => wakeWaiters(generationId));
   const kind = terminalEventFor(status);
   if (!kind) return;
   try {
