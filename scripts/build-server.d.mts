@@ -2,4 +2,4 @@
 export const outFile: string;
 export const cliFile: string;
 export function serverBuildIsFresh(): boolean;
-export function buildServer(): Promise<void>;
+export function buildServer(options?: { force?: boolean }): Promise<boolean>;

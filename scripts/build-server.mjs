@@ -61,7 +61,57 @@ const __darkroomRoot = __darkroomPath.resolve(__darkroomPath.dirname(__darkroomF
 const __darkroomSourceDir = (relative) => __darkroomPath.join(__darkroomRoot, relative);
 const __darkroomSourceUrl = (relative) => __darkroomPathToFileUrl(__darkroomPath.join(__darkroomRoot, relative)).href;`;
 
-export async function buildServer() {
+const lockFile = path.join(root, ".build.lock");
+const LOCK_STALE_MS = 120_000;
+
+/**
+ * One build at a time across processes (two `npm run cli` after a pull, the CLI beside `npm
+ * start`): the others wait for the lock, then find the output fresh and build nothing. A lock left
+ * by a process that died (or older than two minutes) is taken over.
+ */
+async function withBuildLock(body) {
+  for (;;) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+      break;
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error;
+      if (lockIsStale()) fs.rmSync(lockFile, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    return await body();
+  } finally {
+    fs.rmSync(lockFile, { force: true });
+  }
+}
+
+function lockIsStale() {
+  try {
+    const holder = Number(fs.readFileSync(lockFile, "utf8"));
+    if (Date.now() - fs.statSync(lockFile).mtimeMs > LOCK_STALE_MS) return true;
+    process.kill(holder, 0);
+    return false;
+  } catch (error) {
+    // Gone meanwhile (ENOENT: try again) or its process is (ESRCH: stale).
+    return error.code === "ESRCH";
+  }
+}
+
+/**
+ * Builds .build/ unless another process has just built it fresh (`force`: in any case). Resolves
+ * to whether this call compiled.
+ */
+export function buildServer({ force = false } = {}) {
+  return withBuildLock(async () => {
+    if (!force && serverBuildIsFresh()) return false;
+    await compileServer();
+    return true;
+  });
+}
+
+async function compileServer() {
   const esbuild = await import("esbuild");
   // Chunks of an earlier build are not overwritten (their names carry a content hash).
   const outDir = path.dirname(outFile);
@@ -92,5 +142,5 @@ export async function buildServer() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await buildServer();
+  await buildServer({ force: true });
 }

@@ -1,0 +1,71 @@
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// scripts/build-server.mjs builds one at a time across processes: `npm run cli` and `npm start`
+// rebuild .build/ when a source changed, and several may start at once. Run on a copy of the script
+// in a scratch repository (stub entries, the real esbuild), never on the suite's own .build/.
+
+const root = path.resolve(import.meta.dirname, "../..");
+let scratch: string;
+
+function writeSource(relative: string, text: string) {
+  const file = path.join(scratch, relative);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+}
+
+/** `buildServer()` in a process of its own; resolves to whether it compiled. */
+function buildInChild(): Promise<boolean> {
+  const script = `import { buildServer } from ${JSON.stringify(path.join(scratch, "scripts", "build-server.mjs"))}; console.log(await buildServer());`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.stderr.on("data", (chunk) => (err += chunk));
+    child.on("close", (code) => (code === 0 ? resolve(out.trim() === "true") : reject(new Error(`build exited ${code}: ${err}`))));
+  });
+}
+
+const lockFile = () => path.join(scratch, ".build.lock");
+const run = (entry: string) => spawnSync(process.execPath, [path.join(scratch, ".build", entry)], { encoding: "utf8" }).stdout.trim();
+
+beforeAll(() => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), "darkroom-build-lock-"));
+  writeSource("scripts/build-server.mjs", fs.readFileSync(path.join(root, "scripts", "build-server.mjs"), "utf8"));
+  writeSource("scripts/start.ts", 'import { shared } from "../server/shared";\nconsole.log(`start ${shared}`);\n');
+  writeSource("server/cli/main.ts", 'import { shared } from "../shared";\nconsole.log(`cli ${shared}`);\n');
+  writeSource("server/shared.ts", 'export const shared = "one";\n');
+  writeSource("package.json", '{ "type": "module" }\n');
+  writeSource("tsconfig.json", "{}\n");
+  fs.symlinkSync(path.join(root, "node_modules"), path.join(scratch, "node_modules"));
+});
+
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+describe("buildServer across processes", () => {
+  it("compiles once when four processes find the sources changed at the same time", async () => {
+    const compiled = await Promise.all([buildInChild(), buildInChild(), buildInChild(), buildInChild()]);
+    expect(compiled.filter(Boolean)).toHaveLength(1);
+    expect(run("start.mjs")).toBe("start one");
+    expect(run("cli.mjs")).toBe("cli one");
+    expect(fs.existsSync(lockFile())).toBe(false);
+
+    // A later change is built again, once.
+    writeSource("server/shared.ts", 'export const shared = "two";\n');
+    expect((await Promise.all([buildInChild(), buildInChild()])).filter(Boolean)).toHaveLength(1);
+    expect(run("cli.mjs")).toBe("cli two");
+  });
+
+  it("takes over a lock whose process is gone", async () => {
+    const gone = spawnSync(process.execPath, ["-e", "console.log(process.pid)"], { encoding: "utf8" });
+    fs.writeFileSync(lockFile(), gone.stdout.trim());
+    writeSource("server/shared.ts", 'export const shared = "three";\n');
+    expect(await buildInChild()).toBe(true);
+    expect(run("cli.mjs")).toBe("cli three");
+    expect(fs.existsSync(lockFile())).toBe(false);
+  });
+});
