@@ -17,6 +17,12 @@ const flags = new Set(process.argv.slice(2));
 const seedDemo = async () => (await import("../prisma/seed")).seedDemo();
 /** Read before booting: a parent that dies during boot must still be noticed. */
 const parentAtStart = process.ppid;
+const STOP_GRACE_MS = 15_000;
+
+// Logs go to stdout/stderr. If whoever reads them is gone (a killed runner's pipe), a write fails
+// with EPIPE: unhandled, that error reaches Next's uncaught-exception handler, which logs it to the
+// same pipe, and so on, a loop that holds a core. Such a pipe is ignored; the server goes on.
+for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
 
 async function main() {
   const database = await bootRuntime();
@@ -47,6 +53,9 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // A shutdown step that hangs (a database gone before its last flush) must not keep the
+    // process alive: past the grace period it exits anyway.
+    setTimeout(() => process.exit(1), STOP_GRACE_MS).unref();
     log.info("shutting down", { signal });
     await server.close();
     // Buffered request logs are written and the key-change listener closed before the database goes.

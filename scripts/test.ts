@@ -142,6 +142,30 @@ function e2eSkipReason(filters: string[], e2eSpecs: string[]): string | null {
   return null;
 }
 
+/**
+ * SIGTERM to the app's process group, then its exit awaited (it flushes to the database, which
+ * stops after it); SIGKILL if it has not exited within 20 s. An app left running would hold a core
+ * and write to the next run's database.
+ */
+async function stopServer(server: ChildProcess) {
+  if (!server.pid || server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-server.pid!, signal);
+    } catch {
+      // already gone
+    }
+  };
+  signalGroup("SIGTERM");
+  const timedOut = await Promise.race([exited.then(() => false), new Promise((resolve) => setTimeout(() => resolve(true), 20_000))]);
+  if (timedOut) {
+    console.error("the app did not stop within 20 s of SIGTERM: killing it");
+    signalGroup("SIGKILL");
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+  }
+}
+
 async function main() {
   const started = Date.now();
   const args = process.argv.slice(2);
@@ -265,13 +289,7 @@ async function main() {
     // The closing line CI reads: "tests: N passed, N failed, N skipped" (lint, vitest and Playwright together).
     summary.push(countsLine("tests", total));
   } finally {
-    if (server?.pid) {
-      try {
-        process.kill(-server.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-    }
+    if (server) await stopServer(server);
     for (const fake of fakes) await fake.close().catch(() => undefined);
     await cluster.stop();
   }

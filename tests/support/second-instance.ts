@@ -12,7 +12,13 @@ import { startScript } from "./entry-points";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-export type SecondInstance = { baseUrl: string; stop(): Promise<void> };
+export type SecondInstance = {
+  baseUrl: string;
+  /** SIGTERM; resolves once it exited (or after 30 s) with its exit code (null: still running or killed by a signal). */
+  stop(): Promise<number | null>;
+  /** Stops reading its stderr and closes the pipe, as a runner that died would. */
+  closeLogPipe(): void;
+};
 
 export async function startSecondInstance(extraEnv: Record<string, string> = {}): Promise<SecondInstance> {
   const port = await freePort();
@@ -58,6 +64,10 @@ export async function startSecondInstance(extraEnv: Record<string, string> = {})
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))]);
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
+      return child.exitCode;
+    },
+    closeLogPipe() {
+      child.stderr?.destroy();
     },
   };
 }
