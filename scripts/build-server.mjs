@@ -1,8 +1,9 @@
 // Compiles `npm start`'s entry (scripts/start.ts) and the server modules it loads into plain
 // JavaScript, .build/start.mjs, so the production server runs on `node` alone: no TypeScript
 // loader at run time. The operator CLI (server/cli/main.ts) is built beside it, .build/cli.mjs,
-// sharing its chunks: `npm run cli` starts in half the time tsx took. Packages stay in node_modules; Next serves the app from its own build
-// (.next). Rebuilt only when a source file is newer than the output (scripts/start.mjs asks).
+// sharing its chunks: `npm run cli` starts in half the time tsx took. Packages stay in
+// node_modules; Next serves the app from its own build (.next). Rebuilt only when a source file is
+// newer than the output (buildServer, called by scripts/start.mjs, scripts/cli.mjs and npm test).
 // A dynamic `import()` of a source file becomes a chunk of its own (.build/start-chunk-*.mjs), so
 // the packages only it imports load when it does, not with the entry (issue #12, idle memory).
 
@@ -26,7 +27,7 @@ function newestSource(dir, newest = 0) {
   return newest;
 }
 
-export function serverBuildIsFresh() {
+function serverBuildIsFresh() {
   if (!fs.existsSync(outFile) || !fs.existsSync(cliFile)) return false;
   const built = fs.statSync(outFile).mtimeMs;
   const inputs = Math.max(...sourceDirs.map((dir) => newestSource(dir)), fs.statSync(path.join(root, "package.json")).mtimeMs, fs.statSync(path.join(root, "tsconfig.json")).mtimeMs);
@@ -100,10 +101,11 @@ function lockIsStale() {
 }
 
 /**
- * Builds .build/ unless another process has just built it fresh (`force`: in any case). Resolves
- * to whether this call compiled.
+ * Builds .build/ unless it is fresh, or another process has just built it (`force`: in any case).
+ * A fresh build costs a walk of the sources and no lock. Resolves to whether this call compiled.
  */
-export function buildServer({ force = false } = {}) {
+export async function buildServer({ force = false } = {}) {
+  if (!force && serverBuildIsFresh()) return false;
   return withBuildLock(async () => {
     if (!force && serverBuildIsFresh()) return false;
     await compileServer();

@@ -1,8 +1,8 @@
 // `npm run cli -- <command> [--flag value]`: the operator CLI (server/cli/main.ts) as compiled
 // JavaScript, rebuilt first when a source changed (scripts/build-server.mjs), as `npm start` does.
 
-import { buildServer, cliFile, serverBuildIsFresh } from "./build-server.mjs";
+import { buildServer, cliFile } from "./build-server.mjs";
 import { pathToFileURL } from "node:url";
 
-if (!serverBuildIsFresh()) await buildServer();
+await buildServer();
 await import(pathToFileURL(cliFile).href);

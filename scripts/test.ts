@@ -5,9 +5,10 @@ import path from "node:path";
 import { ensureDatabase, freePort, recreateDatabase } from "../server/runtime/database";
 import { applyMigrations } from "../server/runtime/migrations";
 import { ensureBuild } from "../server/runtime/build";
-import { buildServer, serverBuildIsFresh } from "./build-server.mjs";
+import { buildServer } from "./build-server.mjs";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
 import { startStripeFake } from "../tests/fakes/stripe-fake";
+import { signalGroup } from "../tests/support/process-group";
 import { stripeClientFor } from "../server/billing/stripe-client";
 import { setupStripeCatalog } from "../server/billing/setup-stripe-catalog";
 import { chromiumAvailable } from "../e2e/support/chromium";
@@ -143,27 +144,14 @@ function e2eSkipReason(filters: string[], e2eSpecs: string[]): string | null {
 }
 
 /**
- * SIGTERM to the app's process group, then its exit awaited (it flushes to the database, which
- * stops after it); SIGKILL if it has not exited within 20 s. An app left running would hold a core
- * and write to the next run's database.
+ * SIGTERM to the app, then its exit awaited (it flushes to the database, which stops after it);
+ * SIGKILL if it has not exited within 20 s. An app left running would hold a core and write to the
+ * next run's database.
  */
 async function stopServer(server: ChildProcess) {
-  if (!server.pid || server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.once("exit", resolve));
-  const signalGroup = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(-server.pid!, signal);
-    } catch {
-      // already gone
-    }
-  };
-  signalGroup("SIGTERM");
-  const timedOut = await Promise.race([exited.then(() => false), new Promise((resolve) => setTimeout(() => resolve(true), 20_000))]);
-  if (timedOut) {
-    console.error("the app did not stop within 20 s of SIGTERM: killing it");
-    signalGroup("SIGKILL");
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-  }
+  if (await signalGroup(server, "SIGTERM", 20_000)) return;
+  console.error("the app did not stop within 20 s of SIGTERM: killing it");
+  await signalGroup(server, "SIGKILL", 5_000);
 }
 
 async function main() {
@@ -191,7 +179,7 @@ async function main() {
     ensureBuild();
     // The compiled server and CLI (.build/) that the suites start, built once here so that the
     // processes they spawn in parallel never race to rebuild it.
-    if (!serverBuildIsFresh()) await buildServer();
+    await buildServer();
 
     const port = await freePort();
     const appDataDir = path.join(testDataDir, "app");

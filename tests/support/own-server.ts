@@ -5,6 +5,7 @@ import path from "node:path";
 import { freePort } from "@/server/runtime/database";
 import { clusterDir } from "@/server/runtime/embedded-postgres";
 import { cliScript, startScript } from "./entry-points";
+import { signalGroup } from "./process-group";
 
 // A Darkroom of a suite's own: the built app on an embedded PostgreSQL in a temporary DATA_DIR,
 // seeded with the demo account. For what must not touch the shared test app and database
@@ -47,11 +48,8 @@ export function ownServer(label: string, options: OwnServerOptions = {}): OwnSer
   };
 
   async function signal(name: NodeJS.Signals, wait: number) {
-    const running = child;
-    if (!running?.pid) return;
-    const exited = new Promise((resolve) => running.once("exit", resolve));
-    process.kill(-running.pid, name);
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, wait))]);
+    if (!child) return;
+    await signalGroup(child, name, wait);
     child = null;
   }
 

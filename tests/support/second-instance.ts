@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort } from "@/server/runtime/database";
 import { startScript } from "./entry-points";
+import { signalGroup } from "./process-group";
 
 // A second app instance on the shared test database (as a second node behind a load balancer),
 // for what must hold across instances: key revocation, batched request logs flushed on SIGTERM.
@@ -58,11 +59,7 @@ export async function startSecondInstance(extraEnv: Record<string, string> = {})
   return {
     baseUrl,
     async stop() {
-      if (child.exitCode === null && child.pid) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        process.kill(-child.pid, "SIGTERM");
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))]);
-      }
+      await signalGroup(child, "SIGTERM", 30_000);
       fs.rmSync(dataDir, { recursive: true, force: true });
       return child.exitCode;
     },

@@ -24,14 +24,17 @@ const RUN_COLUMNS = `id, app_id AS "appId", function_id AS "functionId", event_i
 // The statements a run makes at every step (claim, save, park, finish) go straight to the pool as
 // SQL: through Prisma's query compiler each cost more CPU than the database spends on it. JSON
 // columns are sent as JSON text (pg would send a JS array as a PostgreSQL array).
-/** The SET list for `stateValues(run, now)` as parameters $from … $from+9. */
+
+/** The SET list for `stateValues(run, now)`, its ten parameters numbered from $`from`. */
 function stateSet(from: number) {
-  const [status, steps, stack, attempts, nextStepId, immediate, pending, waitEvents, wakeAt, updatedAt] = Array.from({ length: 10 }, (_, index) => `$${from + index}`);
-  return `status = ${status}::"InngestRunStatus", steps = ${steps}::jsonb, stack = ${stack}::text[], attempts = ${attempts}::jsonb, next_step_id = ${nextStepId},
-  disable_immediate_execution = ${immediate}, pending = ${pending}::jsonb, wait_events = ${waitEvents}::text[], wake_at = ${wakeAt}, updated_at = ${updatedAt}`;
+  const $ = (index: number) => `$${from + index}`;
+  return `status = ${$(0)}::"InngestRunStatus", steps = ${$(1)}::jsonb, stack = ${$(2)}::text[], attempts = ${$(3)}::jsonb, next_step_id = ${$(4)},
+  disable_immediate_execution = ${$(5)}, pending = ${$(6)}::jsonb, wait_events = ${$(7)}::text[], wake_at = ${$(8)}, updated_at = ${$(9)}`;
 }
 /** After the run's id ($1) and the lease owner ($2). */
 const STATE_SET = stateSet(3);
+/** After the run's id alone. */
+const STATE_SET_BY_ID = stateSet(2);
 
 function stateValues(run: RunRecord, now: Date) {
   return [
@@ -71,7 +74,7 @@ export function toRecord(row: RunRow): RunRecord {
  * run's state, as `save` writes it, on a run whose lease is free or expired (the caller locked the row).
  */
 export async function saveStateInTransaction(tx: Tx, run: RunRecord, now: Date): Promise<void> {
-  await tx.$executeRawUnsafe(`UPDATE inngest_run SET ${stateSet(2)} WHERE id = $1`, run.id, ...stateValues(run, now));
+  await tx.$executeRawUnsafe(`UPDATE inngest_run SET ${STATE_SET_BY_ID} WHERE id = $1`, run.id, ...stateValues(run, now));
 }
 
 export class RunStore {
