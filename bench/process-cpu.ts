@@ -8,16 +8,16 @@ import fs from "node:fs";
 
 const TICKS_PER_S = 100;
 
-type Stat = { ppid: number; comm: string; cpuTicks: number };
+type Stat = { ppid: number; comm: string; cpuTicks: number; ownTicks: number };
 
-function readStat(pid: number): Stat | null {
+function readStat(pid: number, file = `/proc/${pid}/stat`): Stat | null {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = fs.readFileSync(file, "utf8");
     const close = stat.lastIndexOf(")");
     const fields = stat.slice(close + 2).split(" ");
     // After the command: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14)
     const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((index) => Number(fields[index]));
-    return { ppid: Number(fields[1]), comm: stat.slice(stat.indexOf("(") + 1, close), cpuTicks: utime! + stime! + cutime! + cstime! };
+    return { ppid: Number(fields[1]), comm: stat.slice(stat.indexOf("(") + 1, close), cpuTicks: utime! + stime! + cutime! + cstime!, ownTicks: utime! + stime! };
   } catch {
     return null;
   }
@@ -56,4 +56,33 @@ export function processTreeCpuMs(rootPid: number): CpuSplit | null {
 export function cpuSince(before: CpuSplit | null, after: CpuSplit | null): CpuSplit | null {
   if (!before || !after) return null;
   return { server_ms: after.server_ms - before.server_ms, postgres_ms: after.postgres_ms - before.postgres_ms };
+}
+
+export type ThreadSplit = { main_ms: number; render_ms: number; other_ms: number };
+
+/**
+ * CPU milliseconds so far of one process by thread: its JavaScript thread, libvips's render
+ * threads (named "libvips worker"), and the rest (libuv's pool, V8's GC helpers, threads that
+ * exited), so a figure says whether the API or the local renderer spent it. Null without /proc.
+ */
+export function processThreadsCpuMs(pid: number): ThreadSplit | null {
+  const whole = readStat(pid);
+  if (!whole) return null;
+  const split = { main_ms: 0, render_ms: 0, other_ms: 0 };
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    const thread = readStat(Number(tid), `/proc/${pid}/task/${tid}/stat`);
+    if (!thread) continue;
+    const ms = (thread.ownTicks * 1000) / TICKS_PER_S;
+    if (Number(tid) === pid) split.main_ms += ms;
+    else if (thread.comm.startsWith("libvips")) split.render_ms += ms;
+  }
+  // A process's own utime and stime include its exited threads; its children's are not threads.
+  split.other_ms = (whole.ownTicks * 1000) / TICKS_PER_S - split.main_ms - split.render_ms;
+  return split;
+}
+
+/** Thread CPU used between two readings. */
+export function threadsSince(before: ThreadSplit | null, after: ThreadSplit | null): ThreadSplit | null {
+  if (!before || !after) return null;
+  return { main_ms: after.main_ms - before.main_ms, render_ms: after.render_ms - before.render_ms, other_ms: after.other_ms - before.other_ms };
 }

@@ -10,7 +10,7 @@ import { applyMigrations } from "../server/runtime/migrations";
 import { ensureBuild } from "../server/runtime/build";
 import { serverCommand } from "../scripts/server-command";
 import { processTreeRssMb } from "./process-rss";
-import { cpuSince, processTreeCpuMs, type CpuSplit } from "./process-cpu";
+import { cpuSince, processThreadsCpuMs, processTreeCpuMs, threadsSince, type CpuSplit, type ThreadSplit } from "./process-cpu";
 import { clusterDir } from "../server/runtime/embedded-postgres";
 import { renderImageUncached } from "../server/providers/local/render-image";
 import { benchmarksMarkdown, latencySvg, throughputSvg, type Figure, type Report } from "./report";
@@ -30,7 +30,7 @@ const ACCOUNTS = 100;
 // per Enterprise account) nor the in-flight cap (60 images) refuses any of it.
 const CREATE_ACCOUNTS = Number(process.env.BENCH_CREATE_ACCOUNTS ?? 120);
 // BENCH_ONLY=throughput: the four routes only; BENCH_ONLY=content: the bare, status and content
-// routes only; BENCH_ONLY=memory: the idle RSS only; BENCH_ONLY=latency: create → succeeded and
+// routes only; BENCH_ONLY=create: the bare and create routes only; BENCH_ONLY=memory: the idle RSS only; BENCH_ONLY=latency: create → succeeded and
 // terminal → webhook only (for profiling and quick comparisons; none of them writes the docs).
 const ONLY = process.env.BENCH_ONLY ?? "all";
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -90,6 +90,10 @@ function throughputOf(result: autocannon.Result, baseline: autocannon.Result) {
 }
 
 const median = (values: number[]) => percentile(sorted(values), 50);
+
+/** The server's CPU by thread, for a figure's note. */
+const threadsNote = (threads: ThreadSplit | null) =>
+  threads ? ` (${threads.main_ms} ms its JavaScript thread, ${threads.render_ms} ms libvips's render threads, ${threads.other_ms} ms other threads)` : "";
 
 /**
  * The route's req/s over the bare route's in alternating slices at the same load: the median of
@@ -337,13 +341,88 @@ async function main() {
       return;
     }
 
+    const common = { connections: CONNECTIONS, duration: DURATION_S };
+    /**
+     * Creates on the local provider for DURATION_S at CONNECTIONS, then the drain of their runs: what
+     * was accepted, and the CPU each accepted create cost with its run (the load and the drain).
+     */
+    async function measureCreates(baseline: autocannon.Result) {
+      let counter = 0;
+      const cpuBefore = cpuNow();
+      const threadsBefore = processThreadsCpuMs(app!.pid!);
+      const { result: create, cpuPerRequest: createCpu } = await measured({
+        ...common,
+        url: `${baseUrl}/v1/generate/image/darkroom/lumen-image`,
+        method: "POST",
+        requests: [
+          {
+            setupRequest: (request) => ({
+              ...request,
+              method: "POST",
+              headers: { ...request.headers, "content-type": "application/json", authorization: `Bearer ${createKeys[counter++ % createKeys.length]}` },
+              body: JSON.stringify({ generation_prompt: `bench ${counter}`, generation_provider_order: "local" }),
+            }),
+          },
+        ],
+      });
+
+      // Let the create burst drain before measuring latency on a quiet system.
+      const drainStarted = performance.now();
+      let generationsTerminalMs = NaN;
+      for (let i = 0; i < 1200; i += 1) {
+        const now = new Date();
+        const inFlight = await db.generation.count({ where: { status: { in: ["pending", "processing"] } } });
+        if (inFlight === 0 && Number.isNaN(generationsTerminalMs)) generationsTerminalMs = performance.now() - drainStarted;
+        const runsDue = inFlight > 0 ? inFlight : await db.inngestRun.count({ where: { status: { in: ["running", "sleeping", "waiting"] }, wakeAt: { lte: now } } });
+        if (runsDue === 0) break;
+        await sleep(250);
+      }
+      const executorIdleMs = performance.now() - drainStarted;
+      const drained = await db.generation.groupBy({ by: ["status"], _count: true });
+      // What each accepted create cost in all, its run included (the load and the drain after it).
+      const createAndRunCpu = cpuSince(cpuBefore, cpuNow());
+      const threads = threadsSince(threadsBefore, processThreadsCpuMs(app!.pid!));
+      const accepted = create["2xx"];
+      const perCreate = (ms: number) => round(ms / accepted, 2);
+      const cpuPerCreateWithRun =
+        createAndRunCpu && accepted
+          ? {
+              server_ms: perCreate(createAndRunCpu.server_ms),
+              postgres_ms: perCreate(createAndRunCpu.postgres_ms),
+              // The server's part by thread: JavaScript (the API, the executor, the runs), the renders.
+              server_threads: threads && { main_ms: perCreate(threads.main_ms), render_ms: perCreate(threads.render_ms), other_ms: perCreate(threads.other_ms) },
+            }
+          : null;
+      // Creates count when accepted (202): a refusal is not a create.
+      const acceptedPerS = round(accepted / DURATION_S);
+      const createFigures = {
+        ...throughputOf(create, baseline),
+        accepted_2xx: accepted,
+        accepted_per_s: acceptedPerS,
+        ratio_to_baseline: round(acceptedPerS / perSecond(baseline), 3),
+        cpu_per_request: createCpu,
+        cpu_per_create_with_its_run: cpuPerCreateWithRun,
+      };
+      return { createFigures, acceptedPerS, cpuPerCreateWithRun, drained, executorIdleMs, generationsTerminalMs };
+    }
+
+    if (ONLY === "create") {
+      // The create load alone against the bare route (for profiles of the create path).
+      const { result: baseline } = await measured({ ...common, url: `${baseUrl}/v1/bench-baseline-not-a-route` });
+      const { createFigures, drained, executorIdleMs } = await measureCreates(baseline);
+      const drain = { after_burst: Object.fromEntries(drained.map((row) => [row.status, row._count])), drain_ms: round(executorIdleMs, 0) };
+      console.log(JSON.stringify({ baseline_requests_per_s: round(perSecond(baseline)), create_route: createFigures, ...drain }, null, 2));
+      await db.$disconnect();
+      return;
+    }
+
     // One finished generation per account, for the content-get load.
     const contentIds: string[] = [];
     for (let index = 0; index < ACCOUNTS; index += 1) contentIds.push((await createAndWait(keys[index]!, `content ${index}`)).generationId);
     await sleep(1_000);
 
-    const common = { connections: CONNECTIONS, duration: DURATION_S };
     const { result: baseline, cpuPerRequest: baselineCpu } = await measured({ ...common, url: `${baseUrl}/v1/bench-baseline-not-a-route` });
+
     const statusRequests: autocannon.Request[] = [
       { setupRequest: (request) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${keys[Math.floor(Math.random() * keys.length)]}` } }) },
     ];
@@ -382,54 +461,9 @@ async function main() {
       await db.$disconnect();
       return;
     }
-    let counter = 0;
-    const cpuBeforeCreate = cpuNow();
-    const { result: create, cpuPerRequest: createCpu } = await measured({
-      ...common,
-      url: `${baseUrl}/v1/generate/image/darkroom/lumen-image`,
-      method: "POST",
-      requests: [
-        {
-          setupRequest: (request) => ({
-            ...request,
-            method: "POST",
-            headers: { ...request.headers, "content-type": "application/json", authorization: `Bearer ${createKeys[counter++ % createKeys.length]}` },
-            body: JSON.stringify({ generation_prompt: `bench ${counter}`, generation_provider_order: "local" }),
-          }),
-        },
-      ],
-    });
-
-    const createCpuStart = cpuBeforeCreate;
-    // Let the create burst drain before measuring latency on a quiet system.
-    const drainStarted = performance.now();
-    let generationsTerminalMs = NaN;
-    for (let i = 0; i < 1200; i += 1) {
-      const now = new Date();
-      const inFlight = await db.generation.count({ where: { status: { in: ["pending", "processing"] } } });
-      if (inFlight === 0 && Number.isNaN(generationsTerminalMs)) generationsTerminalMs = performance.now() - drainStarted;
-      const runsDue = inFlight > 0 ? inFlight : await db.inngestRun.count({ where: { status: { in: ["running", "sleeping", "waiting"] }, wakeAt: { lte: now } } });
-      if (runsDue === 0) break;
-      await sleep(250);
-    }
-    const executorIdleMs = performance.now() - drainStarted;
-    const drained = await db.generation.groupBy({ by: ["status"], _count: true });
-    // What each accepted create cost in all, its run included (the load and the drain after it).
-    const createAndRunCpu = cpuSince(createCpuStart, cpuNow());
-    const accepted = create["2xx"];
-    const cpuPerCreateWithRun = createAndRunCpu && accepted ? { server_ms: round(createAndRunCpu.server_ms / accepted, 2), postgres_ms: round(createAndRunCpu.postgres_ms / accepted, 2) } : null;
     const statusFigures = { ...throughputOf(status, baseline), cpu_per_request: statusCpu, interleaved: statusSlices };
     const contentFigures = { ...throughputOf(content, baseline), cpu_per_request: contentCpu, interleaved: contentSlices, one_connection: contentOneAtATime };
-    // Creates count when accepted (202): a refusal is not a create.
-    const acceptedPerS = round(accepted / DURATION_S);
-    const createFigures = {
-      ...throughputOf(create, baseline),
-      accepted_2xx: accepted,
-      accepted_per_s: acceptedPerS,
-      ratio_to_baseline: round(acceptedPerS / perSecond(baseline), 3),
-      cpu_per_request: createCpu,
-      cpu_per_create_with_its_run: cpuPerCreateWithRun,
-    };
+    const { createFigures, acceptedPerS, cpuPerCreateWithRun, drained, executorIdleMs, generationsTerminalMs } = await measureCreates(baseline);
     const baselineFigures = { requests_per_s: round(perSecond(baseline)), latency_p50_ms: baseline.latency.p50, latency_p99_ms: baseline.latency.p99, cpu_per_request: baselineCpu };
     if (ONLY === "throughput") {
       const quick = {
@@ -556,7 +590,7 @@ async function main() {
         unit: "×",
         target: "≥ 0.40",
         met: createFigures.ratio_to_baseline >= 0.4,
-        note: `${acceptedPerS} accepted/s (${createFigures.accepted_2xx} in ${DURATION_S} s); runs complete on the same server${cpuPerCreateWithRun ? `: each create with its run costs ${cpuPerCreateWithRun.server_ms} ms server + ${cpuPerCreateWithRun.postgres_ms} ms PostgreSQL CPU, so 2 cores bound it near ${round(2000 / (cpuPerCreateWithRun.server_ms + cpuPerCreateWithRun.postgres_ms))}/s` : ""}`,
+        note: `${acceptedPerS} accepted/s (${createFigures.accepted_2xx} in ${DURATION_S} s); runs complete on the same server${cpuPerCreateWithRun ? `: each create with its run costs ${cpuPerCreateWithRun.server_ms} ms server${threadsNote(cpuPerCreateWithRun.server_threads)} + ${cpuPerCreateWithRun.postgres_ms} ms PostgreSQL CPU, so 2 cores bound it near ${round(2000 / (cpuPerCreateWithRun.server_ms + cpuPerCreateWithRun.postgres_ms))}/s` : ""}`,
       },
       ...latencyRows("one at a time", quietObserved, `observed by the client polling every 5 ms, on an account with no webhook endpoint; ${beyondRender(quietObserved.p50)}`),
       ...latencyRows(

@@ -4,6 +4,7 @@ import { bootRuntime } from "../server/runtime/boot";
 import { ensureBuild } from "../server/runtime/build";
 import { startHttpServer } from "../server/runtime/http-server";
 import { log } from "../server/runtime/log";
+import { readEnvFromSnapshot } from "../server/runtime/plain-process-env";
 import { runShutdownHooks } from "../server/runtime/shutdown";
 
 // `npm start`: database (embedded unless DATABASE_URL), migrations, demo seed, build if the
@@ -25,6 +26,7 @@ const STOP_GRACE_MS = 15_000;
 for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
 
 async function main() {
+  readEnvFromSnapshot();
   const database = await bootRuntime();
   const demo = flags.has("--no-seed") ? null : await seedDemo();
   const dev = flags.has("--dev");
