@@ -115,11 +115,9 @@ export async function buildServer({ force = false } = {}) {
 
 async function compileServer() {
   const esbuild = await import("esbuild");
-  // Chunks of an earlier build are not overwritten (their names carry a content hash).
   const outDir = path.dirname(outFile);
-  if (fs.existsSync(outDir)) for (const name of fs.readdirSync(outDir)) if (name.startsWith("start-chunk-")) fs.rmSync(path.join(outDir, name));
   try {
-    await esbuild.build({
+    const { metafile } = await esbuild.build({
       absWorkingDir: root,
       entryPoints: { start: path.join(root, "scripts", "start.ts"), cli: path.join(root, "server", "cli", "main.ts") },
       // Chunks sit beside start.mjs: the banner finds the repository from each file's own place.
@@ -137,9 +135,26 @@ async function compileServer() {
       plugins: [sourcePaths],
       logLevel: "warning",
       legalComments: "none",
+      metafile: true,
     });
+    pruneOldChunks(outDir, new Set(Object.keys(metafile.outputs).map((output) => path.basename(output))));
   } finally {
     await esbuild.stop();
+  }
+}
+
+// A server started from an earlier build still imports that build's chunks when it first needs
+// them (a lazy `import()`), after `npm run cli` or another `npm start` rebuilt .build/ beside it.
+// Chunk names carry a content hash, so a rebuild never overwrites one in use; chunks stay until no
+// build has written them for a week.
+const CHUNK_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+
+function pruneOldChunks(outDir, written) {
+  const cutoff = Date.now() - CHUNK_KEEP_MS;
+  for (const name of fs.readdirSync(outDir)) {
+    if (!name.startsWith("start-chunk-") || written.has(name)) continue;
+    const file = path.join(outDir, name);
+    if (fs.statSync(file).mtimeMs < cutoff) fs.rmSync(file, { force: true });
   }
 }
 

@@ -5,8 +5,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // scripts/build-server.mjs builds one at a time across processes: `npm run cli` and `npm start`
-// rebuild .build/ when a source changed, and several may start at once. Run on a copy of the script
-// in a scratch repository (stub entries, the real esbuild), never on the suite's own .build/.
+// rebuild .build/ when a source changed, and several may start at once; a server started from an
+// earlier build keeps importing that build's chunks. Run on a copy of the script in a scratch
+// repository (stub entries, the real esbuild), never on the suite's own .build/.
 
 const root = path.resolve(import.meta.dirname, "../..");
 let scratch: string;
@@ -31,12 +32,28 @@ function buildInChild(): Promise<boolean> {
 }
 
 const lockFile = () => path.join(scratch, ".build.lock");
+const chunks = () => fs.readdirSync(path.join(scratch, ".build")).filter((name) => name.startsWith("start-chunk-"));
+const chunkHolding = (text: string) => chunks().find((name) => fs.readFileSync(path.join(scratch, ".build", name), "utf8").includes(text));
 const run = (entry: string) => spawnSync(process.execPath, [path.join(scratch, ".build", entry)], { encoding: "utf8" }).stdout.trim();
 
 beforeAll(() => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "darkroom-build-lock-"));
   writeSource("scripts/build-server.mjs", fs.readFileSync(path.join(root, "scripts", "build-server.mjs"), "utf8"));
-  writeSource("scripts/start.ts", 'import { shared } from "../server/shared";\nconsole.log(`start ${shared}`);\n');
+  writeSource(
+    "scripts/start.ts",
+    [
+      'import { shared } from "../server/shared";',
+      "console.log(`start ${shared}`);",
+      // `lazy`: like the server's lazy imports, one module loaded only when first needed (on a line).
+      'if (process.argv[2] === "lazy") {',
+      '  await new Promise((resolve) => process.stdin.once("data", resolve));',
+      '  console.log((await import("../server/lazy")).lazy);',
+      "  process.stdin.destroy();",
+      "}",
+      "",
+    ].join("\n"),
+  );
+  writeSource("server/lazy.ts", 'export const lazy = "lazy one";\n');
   writeSource("server/cli/main.ts", 'import { shared } from "../shared";\nconsole.log(`cli ${shared}`);\n');
   writeSource("server/shared.ts", 'export const shared = "one";\n');
   writeSource("package.json", '{ "type": "module" }\n');
@@ -67,5 +84,40 @@ describe("buildServer across processes", () => {
     expect(await buildInChild()).toBe(true);
     expect(run("cli.mjs")).toBe("cli three");
     expect(fs.existsSync(lockFile())).toBe(false);
+  });
+});
+
+describe("chunks of an earlier build", () => {
+  it("stay importable by a server started from that build after a rebuild", async () => {
+    writeSource("server/shared.ts", 'export const shared = "four";\n');
+    expect(await buildInChild()).toBe(true);
+    const running = spawn(process.execPath, [path.join(scratch, ".build", "start.mjs"), "lazy"], { stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    running.stdout.on("data", (chunk) => (out += chunk));
+    await expect.poll(() => out, { timeout: 10_000 }).toContain("start four");
+
+    // The lazy module changes and .build/ is rebuilt while that server runs.
+    writeSource("server/lazy.ts", 'export const lazy = "lazy two";\n');
+    expect(await buildInChild()).toBe(true);
+    const exited = new Promise<number | null>((resolve) => running.on("close", resolve));
+    running.stdin.write("now\n");
+    expect(await exited).toBe(0);
+    expect(out).toContain("lazy one");
+    // A server started now gets the new build.
+    const fresh = spawnSync(process.execPath, [path.join(scratch, ".build", "start.mjs"), "lazy"], { input: "now\n", encoding: "utf8" });
+    expect(fresh.stdout).toContain("lazy two");
+  });
+
+  it("go once no build has written them for a week", async () => {
+    const earlier = chunkHolding("lazy one");
+    expect(earlier).toBeDefined();
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
+    for (const name of chunks()) fs.utimesSync(path.join(scratch, ".build", name), eightDaysAgo, eightDaysAgo);
+    writeSource("server/shared.ts", 'export const shared = "five";\n');
+    expect(await buildInChild()).toBe(true);
+    expect(chunks()).not.toContain(earlier);
+    expect(chunkHolding("lazy two")).toBeDefined();
+    const fresh = spawnSync(process.execPath, [path.join(scratch, ".build", "start.mjs"), "lazy"], { input: "now\n", encoding: "utf8" });
+    expect(fresh.stdout).toBe("start five\nlazy two\n");
   });
 });
