@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client";
 import { env } from "./env";
@@ -49,8 +50,28 @@ export function asyncCommitPool(): pg.Pool {
   return globalForDb.darkroomAsyncCommitPool;
 }
 
+/**
+ * Prisma's statements as named prepared statements: each connection parses and plans a statement
+ * once, then binds and executes it (unnamed, PostgreSQL parsed and planned every one of the ~20 a
+ * generation runs). The name is a hash of the SQL text, so one text has one name. The first
+ * NAMED_STATEMENTS_MAX texts get names, those a process runs most (every request, create and run
+ * runs them from the start); any later text runs unnamed, so a connection never holds more.
+ */
+const NAMED_STATEMENTS_MAX = 400;
+const statementNames = new Map<string, string>();
+
+export function prismaStatementName({ sql }: { sql: string }): string | undefined {
+  const known = statementNames.get(sql);
+  if (known || statementNames.size >= NAMED_STATEMENTS_MAX) return known;
+  const name = `prisma-${createHash("sha1").update(sql).digest("base64url")}`;
+  statementNames.set(sql, name);
+  return name;
+}
+
 function createClient() {
-  return new PrismaClient({ adapter: new PrismaPg(sqlPool()), transactionOptions: TRANSACTION_OPTIONS });
+  // The adapter passes the name on as pg's `name`, where undefined means unnamed; its type says string.
+  const statementNameGenerator = prismaStatementName as (query: { sql: string }) => string;
+  return new PrismaClient({ adapter: new PrismaPg(sqlPool(), { statementNameGenerator }), transactionOptions: TRANSACTION_OPTIONS });
 }
 
 export const db: PrismaClient = new Proxy({} as PrismaClient, {
