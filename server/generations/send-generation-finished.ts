@@ -6,7 +6,7 @@ import { log } from "../runtime/log";
 import { sendInTransaction } from "../inngest/send-in-transaction";
 import { afterCommit, inTransaction, withSavepoint } from "../transaction";
 import { wakeWaiters } from "./finish-waiters";
-import { emitGenerationEvent, terminalEventFor } from "../webhooks/emit-generation-event";
+import { emitGenerationEvent, prepareGenerationEvent, terminalEventFor } from "../webhooks/emit-generation-event";
 
 type TerminalStatus = "succeeded" | "failed" | "canceled";
 
@@ -16,9 +16,9 @@ const finishedEvent = (generationId: string, accountId: string, status: Terminal
 /**
  * In the terminal transition's own transaction: the terminal webhook deliveries (and, with the
  * embedded executor, their runs) commit with the new status, so no crash between the two can lose
- * them and no webhook-fan-out run is needed. A webhook problem never undoes the transition: its
- * writes roll back to their savepoint and the generation/finished event (sendInTransaction: with
- * the transition, or after it commits) has webhook-fan-out queue them instead.
+ * them and no webhook-fan-out run is needed. A problem queueing them never undoes the transition:
+ * their writes roll back to their savepoint and the generation/finished event (sendInTransaction:
+ * with the transition, or after it commits) has webhook-fan-out queue them instead.
  */
 export async function queueGenerationFinished(tx: Tx, generationId: string, accountId: string, status: TerminalStatus) {
   // At the commit, before the webhook runs start (after-commit jobs run in order): the creates
@@ -27,8 +27,12 @@ export async function queueGenerationFinished(tx: Tx, generationId: string, acco
   afterCommit(tx, "wake finish waiters", async () => wakeWaiters(generationId));
   const kind = terminalEventFor(status);
   if (!kind) return;
+  // The read first, a plain statement of the transition: most accounts have no endpoint for the
+  // event, and then there is nothing to write and no savepoint to take (two round trips fewer).
+  const queue = await prepareGenerationEvent(tx, generationId, kind);
+  if (!queue) return;
   try {
-    await withSavepoint(tx, "terminal_webhooks", () => emitGenerationEvent(tx, generationId, kind));
+    await withSavepoint(tx, "terminal_webhooks", queue);
   } catch (error) {
     log.warn("terminal webhook not queued with the transition; webhook-fan-out will", { generationId, error: error instanceof Error ? error.message : String(error) });
     await sendInTransaction(tx, "generation/finished", finishedEvent(generationId, accountId, status));

@@ -56,6 +56,16 @@ async function queueEvent(tx: Tx, source: EventSource, event: GenerationEventKin
   return queueWebhookEvent(tx, { accountId: source.accountId, event, eventKey: `${event}:${source.id}`, data });
 }
 
+/**
+ * The read half of emitGenerationEvent, in the caller's transaction: null when no endpoint of the
+ * account takes the event (nothing to queue), else the queueing to run next in that transaction,
+ * so a caller can put only the writes under a savepoint.
+ */
+export async function prepareGenerationEvent(tx: Tx, generationId: string, event: GenerationEventKind): Promise<(() => Promise<QueueResult>) | null> {
+  const source = await readEventSource(tx, generationId, event);
+  return source?.subscribed ? () => queueEvent(tx, source, event) : null;
+}
+
 export async function emitGenerationEvent(tx: Tx, generationId: string, event: GenerationEventKind): Promise<QueueResult | null> {
   const source = await readEventSource(tx, generationId, event);
   if (!source) return null;
