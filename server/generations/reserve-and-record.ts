@@ -29,7 +29,7 @@ export async function reserveAndRecord(tx: Tx, input: Input) {
   const { accountId, model, fields } = input;
   // The lock every credit movement takes, and the balance under it: reserveCredits reads no second time.
   const [account] = await tx.$queryRaw<Array<{ plan: keyof typeof planLimits; balance: string; deleted: boolean }>>`
-    SELECT plan, credit_balance::text AS balance, deleted_at IS NOT NULL AS deleted FROM account WHERE id = ${accountId}::uuid FOR UPDATE`;
+    SELECT plan, credit_balance::text AS balance, deleted_at IS NOT NULL AS deleted FROM account WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
   if (!account) throw new ApiError("ERR1006", "The account was not found.");
   // The account was deleted after this request's key was checked: its keys are revoked now.
   if (account.deleted) throw new ApiError("ERR1002", undefined, { reason: "account_deleted" });

@@ -358,4 +358,41 @@ describe("concurrency", () => {
     expect(refunds).toBe(25);
     expect(balance).toBe(500 - 20 * reserves + 20 * refunds);
   }, 120_000);
+
+  it("a movement's account lock holds other movements and an account change, not rows that only reference the account", async () => {
+    const accountId = await newAccount(500);
+    const [held, waiting] = await Promise.all([newGeneration(accountId), newGeneration(accountId)]);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    // A reserve that keeps its transaction (and the account lock) open until released.
+    const holder = inTransaction(async (tx) => {
+      await reserveCredits(tx, { accountId, generationId: held, amountMillis: 10, modelIdentifier: "test/model", description: "held reserve" });
+      locked();
+      await released;
+    }, txOptions);
+    await lockTaken;
+    try {
+      const lockTimeout = async <T>(body: (tx: Parameters<Parameters<typeof inTransaction>[0]>[0]) => Promise<T>) =>
+        inTransaction(async (tx) => {
+          await tx.$executeRawUnsafe("SET LOCAL lock_timeout = '300ms'");
+          return body(tx);
+        }, txOptions);
+      // Rows whose foreign key names the account (KEY SHARE) are written while the lock is held.
+      await lockTimeout((tx) => tx.activityEvent.create({ data: { accountId, actor: "system", category: "credit", action: "test.referencing", description: "written beside a held movement" } }));
+      await lockTimeout((tx) =>
+        tx.providerAttempt.create({ data: { generationId: waiting, accountId, region: "us", modelIdentifier: "test/model", provider: "local", attemptNumber: 1, estimatedCost: "0.010" } }),
+      );
+      // Another movement, and a change to the account row, wait for it.
+      await expect(lockTimeout((tx) => reserveCredits(tx, { accountId, generationId: waiting, amountMillis: 10, modelIdentifier: "test/model", description: "second" }))).rejects.toThrow(
+        /lock timeout/,
+      );
+      await expect(lockTimeout((tx) => tx.account.update({ where: { id: accountId }, data: { name: "renamed" } }))).rejects.toThrow(/lock timeout/);
+    } finally {
+      release();
+      await holder;
+    }
+    expect(await balanceOf(accountId)).toBe(490);
+  }, 60_000);
 });
