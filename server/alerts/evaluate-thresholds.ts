@@ -1,16 +1,19 @@
 import { decimalToMillis, millisToDecimalString, type Millicredits } from "../credits/money";
 import type { Tx } from "../db";
+import { Prisma } from "../generated/prisma/client";
 import { recordLowBalanceAlert, type FiredAlert } from "./record-low-balance-alert";
 
-// Low-balance rules, run by appendLedgerEntry inside every movement's transaction,
-// after the account row is locked, so movements and threshold edits on one account are evaluated
-// one at a time (20 concurrent reserves crossing a threshold fire exactly one alert).
+// Low-balance rules, run inside every movement's transaction, after the account row is locked,
+// so movements and threshold edits on one account are evaluated one at a time (20 concurrent
+// reserves crossing a threshold fire exactly one alert).
 // - A drop fires every armed threshold the balance is now below, and disarms it: a threshold
 //   fires once while the balance stays below it. Several crossed in one movement: one alert.
 // - A rise (only `add` and `refund` raise the balance) re-arms every fired threshold the balance
 //   is now at or above. At, not only above: a balance equal to the threshold is not below it, so
 //   the next drop under it is a new crossing. `charge` moves no balance and changes nothing.
 // - A rise never fires, even when the balance stays below an armed threshold: nothing fell.
+// appendLedgerEntry runs the rules in its own statement (thresholdChanges, one round trip a
+// movement); evaluateThresholds runs them alone.
 
 export type EvaluateThresholdsInput = {
   accountId: string;
@@ -20,28 +23,39 @@ export type EvaluateThresholdsInput = {
   ledgerEntryId?: string;
 };
 
-/** The alert written in this transaction, or null when nothing fired. */
-export async function evaluateThresholds(tx: Tx, input: EvaluateThresholdsInput): Promise<FiredAlert | null> {
+/**
+ * The rules as two data-modifying WITH items for a movement's statement: `fired` (the thresholds
+ * the drop crossed, disarmed, RETURNING amount as text) and `rearmed`. A movement that does not
+ * move the balance changes nothing.
+ */
+export function thresholdChanges(input: Omit<EvaluateThresholdsInput, "ledgerEntryId">, now: Date): Prisma.Sql {
   const { accountId, balanceBeforeMillis: before, balanceAfterMillis: after } = input;
-  const balanceText = millisToDecimalString(after);
+  const balance = millisToDecimalString(after);
+  return Prisma.sql`
+    fired AS (
+      UPDATE alert_threshold SET armed = false, last_fired_at = ${now}
+       WHERE account_id = ${accountId}::uuid AND armed AND amount > ${balance}::numeric AND ${after < before}
+      RETURNING amount::text AS amount),
+    rearmed AS (
+      UPDATE alert_threshold SET armed = true
+       WHERE account_id = ${accountId}::uuid AND NOT armed AND amount <= ${balance}::numeric AND ${after > before})`;
+}
 
-  if (after > before) {
-    await tx.alertThreshold.updateMany({ where: { accountId, armed: false, amount: { lte: balanceText } }, data: { armed: true } });
-    return null;
-  }
-  if (after === before) return null;
-
-  const fired = await tx.alertThreshold.updateManyAndReturn({
-    where: { accountId, armed: true, amount: { gt: balanceText } },
-    data: { armed: false, lastFiredAt: new Date() },
-    select: { amount: true },
-  });
+/** What a movement's statement returned from `fired`: the alert written in this transaction, or null. */
+export async function recordFiredThresholds(tx: Tx, input: EvaluateThresholdsInput, fired: Array<{ amount: string }>): Promise<FiredAlert | null> {
   if (fired.length === 0) return null;
   return recordLowBalanceAlert(tx, {
-    accountId,
-    balanceBeforeMillis: before,
-    balanceAfterMillis: after,
-    thresholdsCrossed: fired.map((row) => ({ thresholdMillis: decimalToMillis(row.amount), balanceAtMillis: after })),
+    accountId: input.accountId,
+    balanceBeforeMillis: input.balanceBeforeMillis,
+    balanceAfterMillis: input.balanceAfterMillis,
+    thresholdsCrossed: fired.map((row) => ({ thresholdMillis: decimalToMillis(row.amount), balanceAtMillis: input.balanceAfterMillis })),
     ledgerEntryId: input.ledgerEntryId,
   });
+}
+
+/** The rules alone, for a movement already written: the alert written in this transaction, or null. */
+export async function evaluateThresholds(tx: Tx, input: EvaluateThresholdsInput): Promise<FiredAlert | null> {
+  if (input.balanceAfterMillis === input.balanceBeforeMillis) return null;
+  const fired = await tx.$queryRaw<Array<{ amount: string }>>`WITH ${thresholdChanges(input, new Date())} SELECT amount FROM fired`;
+  return recordFiredThresholds(tx, input, fired);
 }
