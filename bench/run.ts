@@ -379,6 +379,7 @@ async function main() {
       }
       const executorIdleMs = performance.now() - drainStarted;
       const drained = await db.generation.groupBy({ by: ["status"], _count: true });
+      const afterBurst = Object.fromEntries(drained.map((row) => [row.status, row._count]));
       // What each accepted create cost in all, its run included (the load and the drain after it).
       const createAndRunCpu = cpuSince(cpuBefore, cpuNow());
       const threads = threadsSince(threadsBefore, processThreadsCpuMs(app!.pid!));
@@ -403,15 +404,14 @@ async function main() {
         cpu_per_request: createCpu,
         cpu_per_create_with_its_run: cpuPerCreateWithRun,
       };
-      return { createFigures, acceptedPerS, cpuPerCreateWithRun, drained, executorIdleMs, generationsTerminalMs };
+      return { createFigures, acceptedPerS, cpuPerCreateWithRun, afterBurst, executorIdleMs, generationsTerminalMs };
     }
 
     if (ONLY === "create") {
       // The create load alone against the bare route (for profiles of the create path).
       const { result: baseline } = await measured({ ...common, url: `${baseUrl}/v1/bench-baseline-not-a-route` });
-      const { createFigures, drained, executorIdleMs } = await measureCreates(baseline);
-      const drain = { after_burst: Object.fromEntries(drained.map((row) => [row.status, row._count])), drain_ms: round(executorIdleMs, 0) };
-      console.log(JSON.stringify({ baseline_requests_per_s: round(perSecond(baseline)), create_route: createFigures, ...drain }, null, 2));
+      const { createFigures, afterBurst, executorIdleMs } = await measureCreates(baseline);
+      console.log(JSON.stringify({ baseline_requests_per_s: round(perSecond(baseline)), create_route: createFigures, after_burst: afterBurst, drain_ms: round(executorIdleMs, 0) }, null, 2));
       await db.$disconnect();
       return;
     }
@@ -463,7 +463,7 @@ async function main() {
     }
     const statusFigures = { ...throughputOf(status, baseline), cpu_per_request: statusCpu, interleaved: statusSlices };
     const contentFigures = { ...throughputOf(content, baseline), cpu_per_request: contentCpu, interleaved: contentSlices, one_connection: contentOneAtATime };
-    const { createFigures, acceptedPerS, cpuPerCreateWithRun, drained, executorIdleMs, generationsTerminalMs } = await measureCreates(baseline);
+    const { createFigures, acceptedPerS, cpuPerCreateWithRun, afterBurst, executorIdleMs, generationsTerminalMs } = await measureCreates(baseline);
     const baselineFigures = { requests_per_s: round(perSecond(baseline)), latency_p50_ms: baseline.latency.p50, latency_p99_ms: baseline.latency.p99, cpu_per_request: baselineCpu };
     if (ONLY === "throughput") {
       const quick = {
@@ -472,7 +472,7 @@ async function main() {
         status_route: statusFigures,
         content_get_route: contentFigures,
         create_route: createFigures,
-        after_burst: Object.fromEntries(drained.map((row) => [row.status, row._count])),
+        after_burst: afterBurst,
         drain_ms: round(executorIdleMs, 0),
       };
       fs.mkdirSync(path.join(root, "bench", "results"), { recursive: true });
@@ -541,7 +541,7 @@ async function main() {
       status_route: statusFigures,
       content_get_route: contentFigures,
       create_route: createFigures,
-      after_burst: Object.fromEntries(drained.map((row) => [row.status, row._count])),
+      after_burst: afterBurst,
       burst_drain_ms: { generations_terminal: round(generationsTerminalMs, 0), executor_runs_done: round(executorIdleMs, 0) },
       create_to_succeeded_ms: { ...plainLatency, render_alone: renderAloneMs },
       create_to_succeeded_with_endpoint_ms: subscribedLatency,

@@ -1,6 +1,4 @@
-import { execFile } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "@/server/accounts/account-scope";
@@ -14,12 +12,11 @@ import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { openEndpointSecret } from "@/server/webhooks/endpoint-secret";
 import { resealWebhookSecrets } from "@/server/webhooks/reseal-secrets";
 import { rollWebhookSecret } from "@/server/webhooks/roll-secret";
-import { cliScript } from "@/tests/support/entry-points";
+import { cli as runCli } from "@/tests/support/cli";
 
 // Webhook signing secrets are sealed at rest. This suite has a database of its own: rotating the
 // key re-seals every row, which must not touch the endpoints the running test app signs with.
 
-const root = path.resolve(import.meta.dirname, "../../..");
 const publicResolver: Resolver = async () => [{ address: "93.184.215.14", family: 4 }];
 const savedKey = process.env.ENCRYPTION_KEY ?? "";
 let url = "";
@@ -58,13 +55,8 @@ async function columnsContaining(needle: string): Promise<string[]> {
   return hits;
 }
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; body: Record<string, unknown> }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cliScript, ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url, ...env }, timeout: 90_000 }, (error, stdout) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, body: JSON.parse(stdout.trim() || "{}") as Record<string, unknown> });
-    });
-  });
-}
+/** The operator CLI against this suite's own database. */
+const cli = (args: string[], env: Record<string, string>) => runCli(args, { DATABASE_URL: url, ...env });
 
 describe("webhook secrets at rest", () => {
   it("no text column of any table holds a secret in plain text, after creating and rolling", async () => {
