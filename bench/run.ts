@@ -12,6 +12,7 @@ import { serverCommand } from "../scripts/server-command";
 import { processTreeRssMb } from "./process-rss";
 import { cpuSince, processThreadsCpuMs, processTreeCpuMs, threadsSince, type CpuSplit, type ThreadSplit } from "./process-cpu";
 import { clusterDir } from "../server/runtime/embedded-postgres";
+import { startFakeEventApi } from "./fake-inngest-event-api";
 import { renderImageUncached } from "../server/providers/local/render-image";
 import { benchmarksMarkdown, latencySvg, throughputSvg, type Figure, type Report } from "./report";
 
@@ -113,6 +114,18 @@ async function interleaved(bare: autocannon.Options, route: autocannon.Options) 
   return { ratio: round(median(ratios), 3), slice_ratios: ratios.map((ratio) => round(ratio, 3)), added_p50_ms: round(median(added), 2), non2xx: refused };
 }
 
+/** SIGTERM to the server's process group; its graceful stop flushes buffers and writes the CPU profile. */
+async function stopApp(app: ChildProcess | null) {
+  if (!app?.pid || app.exitCode !== null) return;
+  const exited = new Promise((resolve) => app.once("exit", resolve));
+  try {
+    process.kill(-app.pid, "SIGTERM");
+  } catch {
+    return; // gone
+  }
+  await Promise.race([exited, sleep(15_000)]);
+}
+
 async function main() {
   const cluster = await ensureDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir, quiet: true });
   let app: ChildProcess | null = null;
@@ -120,40 +133,51 @@ async function main() {
     const databaseUrl = await recreateDatabase(cluster.url, "darkroom_bench");
     await applyMigrations(databaseUrl);
     ensureBuild();
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
-    fs.rmSync(path.join(dataDir, "app"), { recursive: true, force: true });
-    // NODE_ENV=test only so the webhook receiver on 127.0.0.1 is allowed (WEBHOOK_ALLOW_LOOPBACK);
-    // Next still serves its production build.
-    const env = {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: path.join(dataDir, "app"),
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      APP_URL: baseUrl,
-      NODE_ENV: "test" as const,
-      WEBHOOK_ALLOW_LOOPBACK: "1",
+    const secrets = {
       AUTH_SECRET: randomBytes(32).toString("base64url"),
       // The bench writes webhook endpoints the app signs with: one sealing key for both.
       ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-      DARKROOM_EXIT_WITH_PARENT: "1",
-      LOG_LEVEL: "error",
     };
-    const profileArgs = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
     const command = serverCommand();
-    app = spawn(process.execPath, [...profileArgs, ...command.args, "--no-seed", "--no-build"], {
-      cwd: root,
-      env: { ...env, ...command.env },
-      stdio: ["ignore", "inherit", "inherit"],
-      detached: true,
-    });
-    await waitForServer(baseUrl, app);
+    /** The server as `npm start` starts it (compiled, plain node), on the bench's database; `extra`: env on top. */
+    async function startApp(extra: Record<string, string> = {}) {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      fs.rmSync(path.join(dataDir, "app"), { recursive: true, force: true });
+      // NODE_ENV=test only so the webhook receiver on 127.0.0.1 is allowed (WEBHOOK_ALLOW_LOOPBACK);
+      // Next still serves its production build.
+      const env = {
+        ...process.env,
+        ...secrets,
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: path.join(dataDir, "app"),
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        APP_URL: url,
+        NODE_ENV: "test" as const,
+        WEBHOOK_ALLOW_LOOPBACK: "1",
+        DARKROOM_EXIT_WITH_PARENT: "1",
+        LOG_LEVEL: "error",
+        ...extra,
+      };
+      const profileArgs = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+      const child = spawn(process.execPath, [...profileArgs, ...command.args, "--no-seed", "--no-build"], {
+        cwd: root,
+        env: { ...env, ...command.env },
+        stdio: ["ignore", "inherit", "inherit"],
+        detached: true,
+      });
+      await waitForServer(url, child);
+      return { child, url };
+    }
+    const started = await startApp();
+    app = started.child;
+    const baseUrl = started.url;
 
     // Accounts through the real domain functions, in this process, on the same database.
     process.env.DATABASE_URL = databaseUrl;
-    process.env.AUTH_SECRET = env.AUTH_SECRET;
-    process.env.ENCRYPTION_KEY = env.ENCRYPTION_KEY;
+    process.env.AUTH_SECRET = secrets.AUTH_SECRET;
+    process.env.ENCRYPTION_KEY = secrets.ENCRYPTION_KEY;
     process.env.WEBHOOK_ALLOW_LOOPBACK = "1";
     const { db } = await import("../server/db");
     const { inTransaction } = await import("../server/transaction");
@@ -162,17 +186,20 @@ async function main() {
     const { createWebhookEndpoint } = await import("../server/webhooks/create-endpoint");
     const { queueTestEvent } = await import("../server/webhooks/send-test-event");
     const { OPERATOR } = await import("../server/accounts/account-scope");
-    const keys: string[] = [];
-    const accountIds: string[] = [];
-    const createKeys: string[] = [];
-    for (let index = 0; index < ACCOUNTS + CREATE_ACCOUNTS; index += 1) {
-      const { account_id } = await db.$transaction((tx) => createAccount(tx, { email: `bench-${index}@bench.local`, plan: "enterprise", credits: 1_000_000 }));
-      const key = (await db.$transaction((tx) => createApiKey(tx, { accountId: account_id, name: "bench", preset: "full", actor: "system" }))).key;
-      if (index < ACCOUNTS) {
-        accountIds.push(account_id);
-        keys.push(key);
-      } else createKeys.push(key);
+    /** Enterprise accounts with a million credits each, and a full key of each. */
+    async function newAccounts(label: string, count: number) {
+      const accounts: Array<{ accountId: string; key: string }> = [];
+      for (let index = 0; index < count; index += 1) {
+        const { account_id } = await db.$transaction((tx) => createAccount(tx, { email: `bench-${label}-${index}@bench.local`, plan: "enterprise", credits: 1_000_000 }));
+        const key = (await db.$transaction((tx) => createApiKey(tx, { accountId: account_id, name: "bench", preset: "full", actor: "system" }))).key;
+        accounts.push({ accountId: account_id, key });
+      }
+      return accounts;
     }
+    const readers = await newAccounts("read", ACCOUNTS);
+    const keys = readers.map((account) => account.key);
+    const accountIds = readers.map((account) => account.accountId);
+    const createKeys = (await newAccounts("create", CREATE_ACCOUNTS)).map((account) => account.key);
 
     // CPU of the server's processes and of PostgreSQL (the embedded one; null on DATABASE_URL's).
     const postmasterPid = (() => {
@@ -346,13 +373,12 @@ async function main() {
      * Creates on the local provider for DURATION_S at CONNECTIONS, then the drain of their runs: what
      * was accepted, and the CPU each accepted create cost with its run (the load and the drain).
      */
-    async function measureCreates(baseline: autocannon.Result) {
+    /** The create load: `POST /v1/generate/image` on `local`, each request from the next account in turn. */
+    function createLoad(url: string, createKeys: string[]): autocannon.Options {
       let counter = 0;
-      const cpuBefore = cpuNow();
-      const threadsBefore = processThreadsCpuMs(app!.pid!);
-      const { result: create, cpuPerRequest: createCpu } = await measured({
+      return {
         ...common,
-        url: `${baseUrl}/v1/generate/image/darkroom/lumen-image`,
+        url: `${url}/v1/generate/image/darkroom/lumen-image`,
         method: "POST",
         requests: [
           {
@@ -364,7 +390,12 @@ async function main() {
             }),
           },
         ],
-      });
+      };
+    }
+    async function measureCreates(baseline: autocannon.Result) {
+      const cpuBefore = cpuNow();
+      const threadsBefore = processThreadsCpuMs(app!.pid!);
+      const { result: create, cpuPerRequest: createCpu } = await measured(createLoad(baseUrl, createKeys));
 
       // Let the create burst drain before measuring latency on a quiet system.
       const drainStarted = performance.now();
@@ -407,11 +438,55 @@ async function main() {
       return { createFigures, acceptedPerS, cpuPerCreateWithRun, afterBurst, executorIdleMs, generationsTerminalMs };
     }
 
+    /**
+     * The create load once more with its runs executed elsewhere: the server started again on the
+     * same database as it runs beside Inngest Cloud (INNGEST_BASE_URL, INNGEST_EVENT_KEY), its
+     * events sent to a stand-in Event API, so nothing but the creates runs on these cores. The
+     * platform's own ceiling for the create figure: its ratio if the runs cost this machine nothing.
+     * Stops the server started first (the generations this load leaves pending are never run).
+     */
+    async function measureCreatesElsewhere() {
+      await stopApp(app);
+      const eventApi = await startFakeEventApi();
+      try {
+        const elsewhere = await startApp({ INNGEST_BASE_URL: eventApi.url, INNGEST_EVENT_KEY: eventApi.eventKey, INNGEST_SIGNING_KEY: `signkey-test-${randomBytes(32).toString("hex")}` });
+        app = elsewhere.child;
+        const createKeys = (await newAccounts("elsewhere", CREATE_ACCOUNTS)).map((account) => account.key);
+        // The create route loaded and its statements prepared before the load, as on the first server.
+        const warmUp = await fetch(`${elsewhere.url}/v1/generate/image/darkroom/lumen-image`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${createKeys[0]}` },
+          body: JSON.stringify({ generation_prompt: "warm-up", generation_provider_order: "local" }),
+        });
+        if (warmUp.status !== 202) throw new Error(`the warm-up create answered ${warmUp.status}: ${await warmUp.text()}`);
+        const { result: bare, cpuPerRequest: bareCpu } = await measured({ ...common, url: `${elsewhere.url}/v1/bench-baseline-not-a-route` });
+        const { result: create, cpuPerRequest: createCpu } = await measured(createLoad(elsewhere.url, createKeys));
+        await sleep(1_000); // the sends of the last creates' events, after their commits
+        const accepted = create["2xx"];
+        return {
+          ...throughputOf(create, bare),
+          bare_requests_per_s: round(perSecond(bare)),
+          accepted_2xx: accepted,
+          accepted_per_s: round(accepted / DURATION_S),
+          ratio_to_baseline: round(accepted / DURATION_S / perSecond(bare), 3),
+          events_received: eventApi.received() - 1,
+          cpu_per_request: createCpu,
+          bare_cpu_per_request: bareCpu,
+        };
+      } finally {
+        await stopApp(app);
+        await eventApi.close();
+      }
+    }
+
     if (ONLY === "create") {
       // The create load alone against the bare route (for profiles of the create path).
       const { result: baseline } = await measured({ ...common, url: `${baseUrl}/v1/bench-baseline-not-a-route` });
       const { createFigures, afterBurst, executorIdleMs } = await measureCreates(baseline);
-      console.log(JSON.stringify({ baseline_requests_per_s: round(perSecond(baseline)), create_route: createFigures, after_burst: afterBurst, drain_ms: round(executorIdleMs, 0) }, null, 2));
+      const elsewhere = await measureCreatesElsewhere();
+      console.log(
+        JSON.stringify({ baseline_requests_per_s: round(perSecond(baseline)), create_route: createFigures, after_burst: afterBurst, drain_ms: round(executorIdleMs, 0), create_route_runs_elsewhere: elsewhere }, null, 2),
+      );
       await db.$disconnect();
       return;
     }
@@ -509,6 +584,7 @@ async function main() {
     // Memory once the load is over (informational: the target is the idle figure above).
     await sleep(3_000);
     const rssAfterLoad = processTreeRssMb(app.pid!);
+    const elsewhere = await measureCreatesElsewhere();
 
     const plainLatency = latencyFigures(quiet, waited);
     const subscribedLatency = latencyFigures(subscribed.quiet, subscribed.waited);
@@ -541,6 +617,7 @@ async function main() {
       status_route: statusFigures,
       content_get_route: contentFigures,
       create_route: createFigures,
+      create_route_runs_elsewhere: elsewhere,
       after_burst: afterBurst,
       burst_drain_ms: { generations_terminal: round(generationsTerminalMs, 0), executor_runs_done: round(executorIdleMs, 0) },
       create_to_succeeded_ms: { ...plainLatency, render_alone: renderAloneMs },
@@ -592,6 +669,14 @@ async function main() {
         met: createFigures.ratio_to_baseline >= 0.4,
         note: `${acceptedPerS} accepted/s (${createFigures.accepted_2xx} in ${DURATION_S} s); runs complete on the same server${cpuPerCreateWithRun ? `: each create with its run costs ${cpuPerCreateWithRun.server_ms} ms server${threadsNote(cpuPerCreateWithRun.server_threads)} + ${cpuPerCreateWithRun.postgres_ms} ms PostgreSQL CPU, so 2 cores bound it near ${round(2000 / (cpuPerCreateWithRun.server_ms + cpuPerCreateWithRun.postgres_ms))}/s; the target (${round(0.4 * perSecond(baseline))}/s here) leaves ${round(2000 / (0.4 * perSecond(baseline)), 1)} ms of CPU for each` : ""}`,
       },
+      {
+        label: "`POST /v1/generate/image` ÷ bare route, its runs executed elsewhere",
+        value: elsewhere.ratio_to_baseline,
+        unit: "×",
+        target: "",
+        met: null,
+        note: `the create figure's ceiling here: the server started again as beside Inngest Cloud, each create's event sent to a stand-in Event API, no run on these cores; ${elsewhere.accepted_per_s} accepted/s against its bare route's ${elsewhere.bare_requests_per_s}; a create costs ${elsewhere.cpu_per_request?.server_ms ?? "?"} ms server + ${elsewhere.cpu_per_request?.postgres_ms ?? "?"} ms PostgreSQL CPU (bare ${elsewhere.bare_cpu_per_request?.server_ms ?? "?"} ms)`,
+      },
       ...latencyRows("one at a time", quietObserved, `observed by the client polling every 5 ms, on an account with no webhook endpoint; ${beyondRender(quietObserved.p50)}`),
       ...latencyRows(
         "one at a time, `Prefer: wait`",
@@ -642,6 +727,7 @@ async function main() {
         { route: "GET /v1/status", requestsPerS: perSecond(status), ratio: statusFigures.ratio_to_baseline },
         { route: "GET /v1/content/{id}", requestsPerS: perSecond(content), ratio: contentFigures.ratio_to_baseline },
         { route: "POST /v1/generate/image (accepted)", requestsPerS: acceptedPerS, ratio: createFigures.ratio_to_baseline },
+        { route: "same, runs executed elsewhere", requestsPerS: elsewhere.accepted_per_s, ratio: elsewhere.ratio_to_baseline },
       ],
       latency: [
         { series: "no endpoint, polling", p50: quietObserved.p50, p90: quietObserved.p90, p99: quietObserved.p99 },
@@ -662,16 +748,7 @@ async function main() {
     slowReceiver.close();
     await db.$disconnect();
   } finally {
-    if (app?.pid) {
-      try {
-        process.kill(-app.pid, "SIGTERM");
-        // Its graceful stop flushes buffers and writes the CPU profile; the database must outlive it.
-        const exited = app.exitCode !== null ? Promise.resolve() : new Promise((resolve) => app!.once("exit", resolve));
-        await Promise.race([exited, sleep(15_000)]);
-      } catch {
-        // gone
-      }
-    }
+    await stopApp(app);
     await cluster.stop();
   }
   process.exit(0);
