@@ -485,7 +485,11 @@ async function main() {
       const { createFigures, afterBurst, executorIdleMs } = await measureCreates(baseline);
       const elsewhere = await measureCreatesElsewhere();
       console.log(
-        JSON.stringify({ baseline_requests_per_s: round(perSecond(baseline)), create_route: createFigures, after_burst: afterBurst, drain_ms: round(executorIdleMs, 0), create_route_runs_elsewhere: elsewhere }, null, 2),
+        JSON.stringify(
+          { baseline_requests_per_s: round(perSecond(baseline)), create_route: createFigures, after_burst: afterBurst, drain_ms: round(executorIdleMs, 0), create_route_runs_elsewhere: elsewhere },
+          null,
+          2,
+        ),
       );
       await db.$disconnect();
       return;

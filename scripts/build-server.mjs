@@ -64,27 +64,69 @@ const __darkroomSourceUrl = (relative) => __darkroomPathToFileUrl(__darkroomPath
 
 const lockFile = path.join(root, ".build.lock");
 const LOCK_STALE_MS = 120_000;
+// Held only while one process judges and removes a stale lock (microseconds); older than this, its
+// process died in the middle.
+const takeoverFile = `${lockFile}.takeover`;
+const TAKEOVER_STALE_MS = 10_000;
 
 /**
  * One build at a time across processes (two `npm run cli` after a pull, the CLI beside `npm
  * start`): the others wait for the lock, then find the output fresh and build nothing. A lock left
- * by a process that died (or older than two minutes) is taken over.
+ * by a process that died (or older than two minutes) is taken over, by one process however many
+ * find it stale at once.
  */
 async function withBuildLock(body) {
-  for (;;) {
-    try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: "wx" });
-      break;
-    } catch (error) {
-      if (error.code !== "EEXIST") throw error;
-      if (lockIsStale()) fs.rmSync(lockFile, { force: true });
-      else await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  while (!createExclusively(lockFile)) {
+    if (!(lockIsStale() && removeStaleLock())) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   try {
     return await body();
   } finally {
+    // Unless another process took it over meanwhile (this build outlived LOCK_STALE_MS).
+    if (readHolder() === process.pid) fs.rmSync(lockFile, { force: true });
+  }
+}
+
+/** Creates the file with this process's pid unless it exists: whether this call created it. */
+function createExclusively(file) {
+  try {
+    fs.writeFileSync(file, String(process.pid), { flag: "wx" });
+    return true;
+  } catch (error) {
+    if (error.code === "EEXIST") return false;
+    throw error;
+  }
+}
+
+function readHolder() {
+  try {
+    return Number(fs.readFileSync(lockFile, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Removes the lock if it is still stale, judged again under the takeover lock: of several
+ * processes that found the same dead holder, the first removes its lock (and goes on to take the
+ * lock itself); the ones after it find the lock gone or held by a live process and remove nothing.
+ * Without it, a process that judged the lock stale could remove the one just taken over.
+ */
+function removeStaleLock() {
+  if (!createExclusively(takeoverFile)) {
+    try {
+      if (Date.now() - fs.statSync(takeoverFile).mtimeMs > TAKEOVER_STALE_MS) fs.rmSync(takeoverFile, { force: true });
+    } catch {
+      // gone meanwhile
+    }
+    return false;
+  }
+  try {
+    if (!lockIsStale()) return false;
     fs.rmSync(lockFile, { force: true });
+    return true;
+  } finally {
+    fs.rmSync(takeoverFile, { force: true });
   }
 }
 

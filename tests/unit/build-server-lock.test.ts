@@ -85,6 +85,21 @@ describe("buildServer across processes", () => {
     expect(run("cli.mjs")).toBe("cli three");
     expect(fs.existsSync(lockFile())).toBe(false);
   });
+
+  // Each judges the lock stale; before the takeover lock, one could remove the lock another had just
+  // taken over, and both compiled (about one round in three here).
+  it("lets one of several processes take over a dead process's lock, and compiles once", async () => {
+    for (const version of ["three-a", "three-b", "three-c"]) {
+      const gone = spawnSync(process.execPath, ["-e", "console.log(process.pid)"], { encoding: "utf8" });
+      fs.writeFileSync(lockFile(), gone.stdout.trim());
+      writeSource("server/shared.ts", `export const shared = "${version}";\n`);
+      const compiled = await Promise.all(Array.from({ length: 6 }, () => buildInChild()));
+      expect(compiled.filter(Boolean)).toHaveLength(1);
+      expect(run("cli.mjs")).toBe(`cli ${version}`);
+      expect(fs.existsSync(lockFile())).toBe(false);
+      expect(fs.existsSync(`${lockFile()}.takeover`)).toBe(false);
+    }
+  });
 });
 
 describe("chunks of an earlier build", () => {
