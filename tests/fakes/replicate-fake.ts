@@ -5,7 +5,10 @@ import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeScript
 // A local Replicate (https://replicate.com/docs/reference/http) for adapter tests: predictions on
 // official-model and version endpoints, `starting → processing → succeeded|failed` over `delayMs`,
 // GET, cancel, `Prefer: wait`, Bearer auth, Replicate's problem-details errors, and a completion
-// webhook signed per Standard Webhooks with this fake's own `whsec_` secret.
+// webhook signed per Standard Webhooks with this fake's own `whsec_` secret. A prompt holding
+// "[replicate:callback-first]" ends its prediction at once and delivers the completion webhook
+// before the create is answered: the callback a network can deliver before the caller even knows
+// the prediction's id.
 
 type Status = "starting" | "processing" | "succeeded" | "failed" | "canceled";
 
@@ -70,7 +73,7 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
       if (!prediction) return problem(response, 404, "Not found", "The requested resource could not be found.");
       if (!isDone(prediction)) {
         prediction.canceled = true;
-        finish(prediction);
+        void finish(prediction);
       }
       return sendJson(response, 200, view(prediction));
     }
@@ -88,6 +91,7 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
     }
     const input = body.input as Record<string, unknown>;
     const now = Date.now();
+    const callbackFirst = typeof input.prompt === "string" && input.prompt.includes("[replicate:callback-first]");
     const delay = current.delayMs ?? DEFAULT_DELAY_MS;
     const prediction: FakePrediction = {
       id: randomBytes(13).toString("hex").slice(0, 26),
@@ -106,7 +110,13 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
     };
     prediction.output = prediction.outcome === "succeeded" ? await renderOutput(prediction) : null;
     predictions.set(prediction.id, prediction);
-    server.later(delay, () => finish(prediction));
+    if (callbackFirst) {
+      // The answer as it left, overtaken by the webhook of the prediction's end.
+      const answer = view(prediction);
+      await finish(prediction);
+      return sendJson(response, 201, answer);
+    }
+    server.later(delay, () => void finish(prediction));
 
     const wait = /\bwait(?:=(\d+))?/.exec(header(request, "prefer") ?? "");
     if (wait) {
@@ -138,14 +148,15 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
   }
 
   const finished = new WeakSet<FakePrediction>();
-  function finish(prediction: FakePrediction) {
+  /** Resolves once its completion webhook (if it has one) is delivered. */
+  async function finish(prediction: FakePrediction) {
     if (finished.has(prediction)) return;
     finished.add(prediction);
     // Timers may fire a millisecond before the wall clock says so: the end is now, whatever it says.
     prediction.finishAt = Math.min(prediction.finishAt, Date.now());
     for (const resolve of prediction.waiters.splice(0)) resolve();
     const filter = prediction.webhookEventsFilter;
-    if (prediction.webhook && (!filter || filter.includes("completed"))) void sendWebhook(prediction.webhook, view(prediction));
+    if (prediction.webhook && (!filter || filter.includes("completed"))) await sendWebhook(prediction.webhook, view(prediction));
   }
 
   async function sendWebhook(url: string, prediction: object) {

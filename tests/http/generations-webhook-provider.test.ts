@@ -27,6 +27,24 @@ describe("a webhook provider end to end (Replicate protocol)", () => {
     expect((await db.ledgerEntry.findMany({ where: { generationId: data.generation_id } })).map((entry) => entry.type).sort()).toEqual(["charge", "reserve"]);
     expect(accountId).toBeTruthy();
   });
+
+  it("still succeeds, once, when the callback arrives before the run knows the prediction", async () => {
+    // The fake ends this prediction at once and delivers its signed completion webhook before it
+    // answers the create: the callback finds no attempt with that prediction id and wakes nothing.
+    const { key } = await accountWithKey();
+    const created = await createImage(key, { generation_prompt: "a blue kite [replicate:callback-first]", generation_provider_order: "replicate" }, {}, "black-forest-labs/flux-schnell");
+    const data = expectSuccess(created, 202);
+    const record = await waitForStatus(key, data.generation_id);
+    expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
+    // Only the job's poller could end it, at its first poll a second after the accept.
+    const tookMs = Date.parse(record.generation_completed_at!) - Date.parse(record.generation_created_at);
+    expect(tookMs).toBeGreaterThanOrEqual(900);
+    const attempts = await db.providerAttempt.findMany({ where: { generationId: data.generation_id } });
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({ provider: "replicate", outcome: "succeeded", predictionId: record.generation_prediction_id });
+    expect((await db.ledgerEntry.findMany({ where: { generationId: data.generation_id } })).map((entry) => entry.type).sort()).toEqual(["charge", "reserve"]);
+    expect((await fetch(record.generation_output_file[0]!)).status).toBe(200);
+  });
 });
 
 describe("POST /api/providers/{provider}/callback", () => {
