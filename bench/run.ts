@@ -369,10 +369,6 @@ async function main() {
     }
 
     const common = { connections: CONNECTIONS, duration: DURATION_S };
-    /**
-     * Creates on the local provider for DURATION_S at CONNECTIONS, then the drain of their runs: what
-     * was accepted, and the CPU each accepted create cost with its run (the load and the drain).
-     */
     /** The create load: `POST /v1/generate/image` on `local`, each request from the next account in turn. */
     function createLoad(url: string, createKeys: string[]): autocannon.Options {
       let counter = 0;
@@ -392,6 +388,10 @@ async function main() {
         ],
       };
     }
+    /**
+     * Creates on the local provider for DURATION_S at CONNECTIONS, then the drain of their runs: what
+     * was accepted, and the CPU each accepted create cost with its run (the load and the drain).
+     */
     async function measureCreates(baseline: autocannon.Result) {
       const cpuBefore = cpuNow();
       const threadsBefore = processThreadsCpuMs(app!.pid!);
