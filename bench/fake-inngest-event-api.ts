@@ -1,4 +1,4 @@
-import http from "node:http";
+import { sendJson, startFakeServer } from "../tests/fakes/fake-server";
 
 // A stand-in for Inngest Cloud's Event API, for the bench's "runs executed elsewhere" figure: the
 // server, configured with INNGEST_BASE_URL and INNGEST_EVENT_KEY, sends each create's event here
@@ -10,37 +10,13 @@ export type FakeEventApi = { url: string; eventKey: string; received: () => numb
 
 export async function startFakeEventApi(eventKey = "bench-event-key"): Promise<FakeEventApi> {
   let received = 0;
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      if (request.method !== "POST" || request.url !== `/e/${eventKey}`) {
-        response.writeHead(200, { "content-type": "application/json" }).end("{}");
-        return;
-      }
-      let count = 0;
-      try {
-        const body: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        count = Array.isArray(body) ? body.length : 1;
-      } catch {
-        response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: "invalid JSON", status: 400 }));
-        return;
-      }
-      const ids = Array.from({ length: count }, (_, index) => `bench-${received + index}`);
-      received += count;
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ids, status: 200 }));
-    });
+  const server = await startFakeServer((request, response) => {
+    if (request.method !== "POST" || request.path !== `/e/${eventKey}`) return sendJson(response, 200, {});
+    if (request.body === null) return sendJson(response, 400, { error: "invalid JSON", status: 400 });
+    const count = Array.isArray(request.body) ? request.body.length : 1;
+    const ids = Array.from({ length: count }, (_, index) => `bench-${received + index}`);
+    received += count;
+    sendJson(response, 200, { ids, status: 200 });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    eventKey,
-    received: () => received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: server.baseUrl, eventKey, received: () => received, close: () => server.close() };
 }

@@ -13,6 +13,7 @@ import { processTreeRssMb } from "./process-rss";
 import { cpuSince, processThreadsCpuMs, processTreeCpuMs, threadsSince, type CpuSplit, type ThreadSplit } from "./process-cpu";
 import { clusterDir } from "../server/runtime/embedded-postgres";
 import { startFakeEventApi } from "./fake-inngest-event-api";
+import { signalGroup } from "../tests/support/process-group";
 import { renderImageUncached } from "../server/providers/local/render-image";
 import { benchmarksMarkdown, latencySvg, throughputSvg, type Figure, type Report } from "./report";
 
@@ -31,8 +32,9 @@ const ACCOUNTS = 100;
 // per Enterprise account) nor the in-flight cap (60 images) refuses any of it.
 const CREATE_ACCOUNTS = Number(process.env.BENCH_CREATE_ACCOUNTS ?? 120);
 // BENCH_ONLY=throughput: the four routes only; BENCH_ONLY=content: the bare, status and content
-// routes only; BENCH_ONLY=create: the bare and create routes only; BENCH_ONLY=memory: the idle RSS only; BENCH_ONLY=latency: create → succeeded and
-// terminal → webhook only (for profiling and quick comparisons; none of them writes the docs).
+// routes only; BENCH_ONLY=create: the bare and create routes, then the create with its runs
+// executed elsewhere; BENCH_ONLY=memory: the idle RSS only; BENCH_ONLY=latency: create → succeeded
+// and terminal → webhook only (for profiling and quick comparisons; none of them writes the docs).
 const ONLY = process.env.BENCH_ONLY ?? "all";
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -116,14 +118,7 @@ async function interleaved(bare: autocannon.Options, route: autocannon.Options) 
 
 /** SIGTERM to the server's process group; its graceful stop flushes buffers and writes the CPU profile. */
 async function stopApp(app: ChildProcess | null) {
-  if (!app?.pid || app.exitCode !== null) return;
-  const exited = new Promise((resolve) => app.once("exit", resolve));
-  try {
-    process.kill(-app.pid, "SIGTERM");
-  } catch {
-    return; // gone
-  }
-  await Promise.race([exited, sleep(15_000)]);
+  if (app) await signalGroup(app, "SIGTERM", 15_000);
 }
 
 async function main() {
