@@ -1,5 +1,5 @@
 import { devMailboxEnabled } from "../server/email/dev-mailbox";
-import { appUrl, env } from "../server/env";
+import { appUrl, env, isProductionDeployment } from "../server/env";
 import { bootRuntime } from "../server/runtime/boot";
 import { ensureBuild } from "../server/runtime/build";
 import { startHttpServer } from "../server/runtime/http-server";
@@ -7,8 +7,9 @@ import { log } from "../server/runtime/log";
 import { readEnvFromSnapshot } from "../server/runtime/plain-process-env";
 import { runShutdownHooks } from "../server/runtime/shutdown";
 
-// `npm start`: database (embedded unless DATABASE_URL), migrations, demo seed, build if the
-// sources changed, then serve on PORT. Flags: --dev (next dev), --no-seed, --no-build.
+// `npm start`: database (embedded unless DATABASE_URL), migrations, demo seed (never in
+// production), build if the sources changed, then serve on PORT. Flags: --dev (next dev),
+// --no-seed, --no-build.
 
 const flags = new Set(process.argv.slice(2));
 /**
@@ -28,12 +29,14 @@ for (const stream of [process.stdout, process.stderr]) stream.on("error", () => 
 async function main() {
   readEnvFromSnapshot();
   const database = await bootRuntime();
-  const demo = flags.has("--no-seed") ? null : await seedDemo();
   const dev = flags.has("--dev");
   if (!dev && !flags.has("--no-build")) ensureBuild();
 
   const config = env();
   const server = await startHttpServer({ port: config.PORT, host: config.HOST, dev });
+  // Once the server listens, so a start that fails before (a build, a port in use) makes no key
+  // that nobody saw. A production deployment gets no demo account and no key, whatever the flags.
+  const demo = flags.has("--no-seed") || isProductionDeployment() ? null : await seedDemo();
   const lines = [
     "",
     `  Darkroom is serving on ${server.url}`,
@@ -44,9 +47,11 @@ async function main() {
   if (demo) {
     lines.push(
       `  Demo login:    ${demo.email}   (account ${demo.accountId}, ${demo.plan} plan, ${demo.balance} credits)`,
-      `  Demo API key:  ${demo.key}`,
+      demo.key
+        ? `  Demo API key:  ${demo.key}   (shown this once; no file keeps it)`
+        : `  Demo API key:  ${demo.keyPrefix}…   (printed in full at the start that made it; make another: npm run cli -- key:create --account ${demo.accountId})`,
       "",
-      `  curl -H "Authorization: Bearer ${demo.key}" ${server.url}/v1/status`,
+      `  curl -H "Authorization: Bearer ${demo.key ?? "<key>"}" ${server.url}/v1/status`,
     );
   }
   console.log(lines.join("\n") + "\n");

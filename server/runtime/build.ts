@@ -29,6 +29,15 @@ export function sourceFingerprint() {
   return createHash("sha256").update(files.join("\n")).digest("hex");
 }
 
+/**
+ * The environment `next build` runs in: always a production build, whatever NODE_ENV the server is
+ * started under (`NODE_ENV=development npm start` on a fresh clone). Under NODE_ENV=development,
+ * `next build` prerenders with development React and fails on /_global-error (issue #28, row 11).
+ */
+export function buildEnvironment(parent: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...parent, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
+}
+
 export function ensureBuild(options: { force?: boolean } = {}) {
   const fingerprint = sourceFingerprint();
   const built = fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(marker) && fs.readFileSync(marker, "utf8") === fingerprint;
@@ -37,7 +46,7 @@ export function ensureBuild(options: { force?: boolean } = {}) {
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    env: buildEnvironment(process.env),
   });
   if (result.status !== 0) throw new Error(`next build failed with exit code ${result.status}`);
   fs.writeFileSync(marker, fingerprint);

@@ -9,7 +9,8 @@ import { signalGroup } from "./process-group";
 
 // A Darkroom of a suite's own: the built app on an embedded PostgreSQL in a temporary DATA_DIR,
 // seeded with the demo account. For what must not touch the shared test app and database
-// (crashing it, pausing it).
+// (crashing it, pausing it). The demo key is read from the first start's output, the one place its
+// raw value appears (no file keeps it).
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -25,6 +26,8 @@ export type OwnServer = {
   dispose(): Promise<void>;
   demoKey(): string;
   demoAccountId(): string;
+  /** What the last start printed on stdout up to its "serving" banner. */
+  banner(): string;
   /** The connection string of its embedded PostgreSQL (changes with each start). */
   databaseUrl(): string;
   cli(args: string[]): Promise<{ code: number; body: Record<string, unknown> }>;
@@ -39,6 +42,8 @@ export function ownServer(label: string, options: OwnServerOptions = {}): OwnSer
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `darkroom-${label}-`));
   let child: ChildProcess | null = null;
   let baseUrl = "";
+  let demo: { key: string; accountId: string } | null = null;
+  let banner = "";
 
   const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
     const result: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "error", LOCAL_PROVIDER_PROMPT_FAULTS: "1", ...options.env, ...extra };
@@ -46,6 +51,11 @@ export function ownServer(label: string, options: OwnServerOptions = {}): OwnSer
     for (const name of ["DATABASE_URL", "REDIS_URL", "TEST_BASE_URL", "REPLICATE_API_TOKEN", "REPLICATE_API_BASE_URL", "REPLICATE_WEBHOOK_SECRET"]) delete result[name];
     return result;
   };
+
+  function seeded() {
+    if (!demo) throw new Error("the demo key was not printed: it is printed once, at the first start of this server's data");
+    return demo;
+  }
 
   async function signal(name: NodeJS.Signals, wait: number) {
     if (!child) return;
@@ -62,10 +72,23 @@ export function ownServer(label: string, options: OwnServerOptions = {}): OwnSer
       const started = spawn(process.execPath, [startScript, "--no-build"], {
         cwd: root,
         env: env({ PORT: String(port), HOST: "127.0.0.1", APP_URL: baseUrl }),
-        stdio: ["ignore", "ignore", "pipe"],
+        stdio: ["ignore", "pipe", "pipe"],
         detached: true,
       });
       child = started;
+      let stdout = "";
+      let announced = false;
+      started.stdout?.on("data", (chunk: Buffer) => {
+        if (announced) return;
+        stdout += chunk.toString();
+        // The start's banner (with the demo login, one write) is printed once it listens.
+        announced = stdout.includes("Darkroom is serving on");
+        banner = stdout;
+        if (demo) return;
+        const key = /Demo API key:\s+(dkr_\S+)\s+\(shown this once/.exec(stdout)?.[1];
+        const accountId = /Demo login:.*\(account ([0-9a-f-]{36})/.exec(stdout)?.[1];
+        if (key && accountId) demo = { key, accountId };
+      });
       let stderr = "";
       started.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
       const deadline = Date.now() + 90_000;
@@ -75,7 +98,7 @@ export function ownServer(label: string, options: OwnServerOptions = {}): OwnSer
           (response) => response.status,
           () => 0,
         );
-        if (status === 401) return;
+        if (status === 401 && announced) return;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       throw new Error(`the server did not serve within 90 s: ${stderr}`);
@@ -87,8 +110,9 @@ export function ownServer(label: string, options: OwnServerOptions = {}): OwnSer
       fs.rmSync(dataDir, { recursive: true, force: true });
       fs.rmSync(clusterDir(dataDir), { recursive: true, force: true });
     },
-    demoKey: () => (JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8")) as { key: string }).key,
-    demoAccountId: () => (JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8")) as { accountId: string }).accountId,
+    banner: () => banner,
+    demoKey: () => seeded().key,
+    demoAccountId: () => seeded().accountId,
     databaseUrl: () => (JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.runtime.json"), "utf8")) as { url: string }).url,
     cli(args) {
       return new Promise((resolve) => {
