@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 
 // The webhook signature: `X-Service-Signature: t=<unix seconds>,v1=<hex>`, the
 // hex being the lowercase HMAC-SHA256, keyed by the secret's UTF-8 bytes, of `${t}.${rawBody}`.
-// verifySignature is what a receiver runs (the README shows it); tests use it as the reference receiver.
+// verifySignature is what a receiver runs (docs/webhooks.md shows it); tests use it as the reference receiver.
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 

@@ -133,7 +133,7 @@ export async function stopDrill(server: OwnServer, receiver: WebhookReceiver) {
   await receiver.close();
 }
 
-/** Registers the receiver's endpoint `name` through the operator CLI, as README "Webhooks" shows, and trusts its secret. */
+/** Registers the receiver's endpoint `name` through the operator CLI, as docs/webhooks.md shows, and trusts its secret. */
 export async function registerEndpoint(server: OwnServer, accountId: string, receiver: WebhookReceiver, name: string): Promise<string> {
   const created = await server.cli(["webhook:create", "--account", accountId, "--url", receiver.url(name), "--description", `drill ${name}`]);
   expect(created.code, JSON.stringify(created.body)).toBe(0);

@@ -187,7 +187,7 @@ describe("R3 chaos", () => {
           "each generation has one reserve; each succeeded one one charge and no refund; each failed or canceled one one refund and no charge",
           "the balance equals adds − reserves + refunds of the ledger, and the newest entry's balance_after",
           "the receiver accepted exactly one terminal event per generation after de-duplication by delivery id, matching its final status",
-          "no POST had a bad signature (README's verifier, 300 s tolerance)",
+          "no POST had a bad signature (the verifier of docs/webhooks.md, 300 s tolerance)",
         ],
       });
     },

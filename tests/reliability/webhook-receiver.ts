@@ -2,8 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-// The drills' webhook receiver: a plain HTTP server on 127.0.0.1 that does what README "Webhooks"
-// asks of a receiver. It verifies `X-Service-Signature` over the raw body exactly as the README's
+// The drills' webhook receiver: a plain HTTP server on 127.0.0.1 that does what docs/webhooks.md
+// asks of a receiver. It verifies `X-Service-Signature` over the raw body exactly as docs/webhooks.md's
 // snippet does (its own copy, not the service's verifySignature), answers 500 to a share of the
 // POSTs at random (seeded, so a run can be repeated), can answer slowly, and de-duplicates by
 // `webhook_delivery_id`: what counts is the set of distinct deliveries it accepted.
@@ -39,7 +39,7 @@ export type WebhookReceiver = {
   counts(): { posts: number; answered500: number; badSignatures: number; accepted: number; repeatedAccepts: number };
 };
 
-/** The README's verifier, verbatim in substance: t within 300 s, HMAC-SHA256 of `${t}.${rawBody}` keyed by the secret. */
+/** The verifier of docs/webhooks.md, verbatim in substance: t within 300 s, HMAC-SHA256 of `${t}.${rawBody}` keyed by the secret. */
 export function verifyDarkroomSignature(header: string, secret: string, rawBody: string, toleranceSeconds = 300): boolean {
   const parts = Object.fromEntries(header.split(",").map((part) => part.trim().split("=", 2)));
   const t = Number(parts.t);

@@ -9,7 +9,7 @@ import { lockOrder, orderLabel } from "./lock-order";
 // Refunds and disputes reported by Stripe. A pack order records its new state (`refunded` when
 // fully refunded, `disputed`), an activity event and a notice to the primary owner. Credits the
 // pack added stay on the balance: nothing is clawed back, so a balance never goes below zero for
-// credits already spent (README, Billing). A subscription payment's refund or dispute is recorded
+// credits already spent (docs/billing.md). A subscription payment's refund or dispute is recorded
 // as `billing` activity with the same notice.
 
 const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
