@@ -4,7 +4,9 @@ import { env } from "../env";
 import { darkroomAuthAdapter } from "./adapter";
 import { recordSignIn, recordSignInRefusal, recordSignOut } from "./auth-activity";
 import { log } from "../runtime/log";
-import { consumeSignInLinkAllowance, darkroomEmailProvider } from "./send-sign-in-link";
+import { requestClientIp } from "./request-client-ip";
+import { darkroomEmailProvider } from "./send-sign-in-link";
+import { consumeSignInRequestAllowance, type SignInLinkRefusal } from "./sign-in-link-allowance";
 import { checkSessionVersion } from "./session-version";
 
 // Dashboard sign-in: e-mail magic links, JWT sessions signed with AUTH_SECRET.
@@ -12,6 +14,8 @@ import { checkSessionVersion } from "./session-version";
 // built from our configured address and never from a client's Host header; hence trustHost.
 
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
+
+const refusalScope: Record<SignInLinkRefusal, string> = { client: "from this client", mailbox: "for this address", total: "in total" };
 
 function authConfig(): NextAuthConfig {
   return {
@@ -23,13 +27,14 @@ function authConfig(): NextAuthConfig {
     pages: { signIn: "/login", verifyRequest: "/login/check-email", error: "/login" },
     callbacks: {
       async signIn({ user, email }) {
-        if (!email?.verificationRequest || !user.email) return true;
-        const allowed = await consumeSignInLinkAllowance(user.email);
-        if (!allowed) {
-          log.warn("sign-in link refused: too many requests for this address");
-          await recordSignInRefusal(user.email, "rate_limited");
+        if (!email?.verificationRequest) return true;
+        const address = user.email ?? "";
+        const refused = await consumeSignInRequestAllowance({ email: address, clientIp: await requestClientIp() });
+        if (refused) {
+          log.warn(`sign-in link refused: too many requests ${refusalScope[refused]}`);
+          if (refused === "mailbox") await recordSignInRefusal(address, "rate_limited");
         }
-        return allowed;
+        return refused === null;
       },
       // Stamps the session version at sign-in and ends sessions older than "Sign out everywhere".
       jwt({ token, user }) {
