@@ -230,6 +230,10 @@ async function main() {
       RESPONSE_VALIDATION: "1",
       NEXT_TELEMETRY_DISABLED: "1",
       DARKROOM_EXIT_WITH_PARENT: "1",
+      // The suites and Playwright ask for every sign-in link from 127.0.0.1; the per-client and total
+      // limits are tested on a server of their own (tests/integration/sign-in-link-limits.test.ts).
+      SIGN_IN_LINKS_PER_IP: "10000",
+      SIGN_IN_LINKS_TOTAL: "10000",
     };
     server = spawn(process.execPath, ["scripts/start.mjs", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     // The app's output is shown as before and kept in a file, which the isolation drill scans for

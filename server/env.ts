@@ -56,6 +56,10 @@ const envSchema = z.object({
   ENCRYPTION_KEY: optionalString,
   /** Comma list of earlier ENCRYPTION_KEY values, still able to open what they sealed until `secrets:rotate-key` re-seals it. */
   ENCRYPTION_KEYS_PREVIOUS: optionalString,
+  /** Sign-in links asked for from one client (IPv4 address or IPv6 /64) per 10 minutes; unset, SIGN_IN_LINKS_PER_CLIENT in server/auth/sign-in-link-allowance.ts. */
+  SIGN_IN_LINKS_PER_IP: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).optional()),
+  /** Sign-in links asked for in total per 10 minutes; unset, SIGN_IN_LINKS_TOTAL in server/auth/sign-in-link-allowance.ts. */
+  SIGN_IN_LINKS_TOTAL: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).optional()),
   /** Secret for signed file URLs and session cookies; generated into DATA_DIR when unset. */
   AUTH_SECRET: optionalString,
   /** How long a request-log row may wait in memory before its batch is written (also the most a crash can lose); keep it at most 100 in production. */

@@ -31,7 +31,7 @@ export function SignInForm({ callbackUrl, defaultEmail }: { callbackUrl: string;
       if (result?.error) {
         setError(
           result.error === "AccessDenied"
-            ? "Too many sign-in links were asked for this address. Wait a few minutes and try again."
+            ? "Too many sign-in links were asked for just now. Wait a few minutes and try again."
             : "We could not send a sign-in link to this address. Try again in a few minutes.",
         );
         return;

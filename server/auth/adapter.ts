@@ -2,6 +2,7 @@ import "server-only";
 import type { Adapter, AdapterUser, VerificationToken } from "next-auth/adapters";
 import { createAccount } from "../accounts/create-account";
 import { recordSignInRefusal } from "./auth-activity";
+import { signInAddress } from "./sign-in-address";
 import { db } from "../db";
 import type { User } from "../generated/prisma/client";
 import { inTransaction } from "../transaction";
@@ -26,7 +27,8 @@ export async function storeVerificationToken(token: VerificationToken): Promise<
 
 export function darkroomAuthAdapter(): Adapter {
   return {
-    createVerificationToken: storeVerificationToken,
+    // A request for anything but one mailbox sends nothing (send-sign-in-link), so it keeps no token either.
+    createVerificationToken: (token) => (signInAddress(token.identifier) === token.identifier ? storeVerificationToken(token) : token),
 
     async useVerificationToken({ identifier, token }) {
       // Marking it used in one statement makes a link single-use even when it is opened twice at once.

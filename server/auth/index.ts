@@ -2,16 +2,22 @@ import "server-only";
 import NextAuth, { type NextAuthConfig } from "next-auth";
 import { env } from "../env";
 import { darkroomAuthAdapter } from "./adapter";
+import { endAuthSession, SESSION_MAX_AGE_SECONDS } from "./auth-session";
 import { recordSignIn, recordSignInRefusal, recordSignOut } from "./auth-activity";
 import { log } from "../runtime/log";
-import { consumeSignInLinkAllowance, darkroomEmailProvider } from "./send-sign-in-link";
+import { requestClientIp } from "./request-client-ip";
+import { darkroomEmailProvider } from "./send-sign-in-link";
+import { consumeSignInRequestAllowance, type SignInLinkRefusal } from "./sign-in-link-allowance";
 import { checkSessionVersion } from "./session-version";
 
-// Dashboard sign-in: e-mail magic links, JWT sessions signed with AUTH_SECRET.
+// Dashboard sign-in: e-mail magic links, JWT sessions signed with AUTH_SECRET, each recorded on
+// the server (auth-session.ts) so that signing out ends it.
 // The route handler pins requests to APP_URL (app/api/auth/[...nextauth]/route.ts), so links are
 // built from our configured address and never from a client's Host header; hence trustHost.
 
-export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
+export { SESSION_MAX_AGE_SECONDS };
+
+const refusalScope: Record<SignInLinkRefusal, string> = { client: "from this client", mailbox: "for this address", total: "in total" };
 
 function authConfig(): NextAuthConfig {
   return {
@@ -23,13 +29,14 @@ function authConfig(): NextAuthConfig {
     pages: { signIn: "/login", verifyRequest: "/login/check-email", error: "/login" },
     callbacks: {
       async signIn({ user, email }) {
-        if (!email?.verificationRequest || !user.email) return true;
-        const allowed = await consumeSignInLinkAllowance(user.email);
-        if (!allowed) {
-          log.warn("sign-in link refused: too many requests for this address");
-          await recordSignInRefusal(user.email, "rate_limited");
+        if (!email?.verificationRequest) return true;
+        const address = user.email ?? "";
+        const refused = await consumeSignInRequestAllowance({ email: address, clientIp: await requestClientIp() });
+        if (refused) {
+          log.warn(`sign-in link refused: too many requests ${refusalScope[refused]}`);
+          if (refused === "mailbox") await recordSignInRefusal(address, "rate_limited");
         }
-        return allowed;
+        return refused === null;
       },
       // Stamps the session version at sign-in and ends sessions older than "Sign out everywhere".
       jwt({ token, user }) {
@@ -44,9 +51,12 @@ function authConfig(): NextAuthConfig {
       async signIn({ user, isNewUser }) {
         if (user.id) await recordSignIn(user.id, { isNewUser: isNewUser ?? false });
       },
+      // Ends this session on the server too: Auth.js only clears the browser's cookie.
       async signOut(message) {
-        const userId = "token" in message ? message.token?.sub : undefined;
-        if (userId) await recordSignOut(userId);
+        const token = "token" in message ? message.token : null;
+        if (!token?.sub) return;
+        await endAuthSession(token.sub, token.sid);
+        await recordSignOut(token.sub);
       },
     },
     logger: {

@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 const errorMessages: Record<string, string> = {
   Verification: "That sign-in link has expired or was already used. Ask for a new one.",
   EmailSignin: "We could not send the sign-in link. Try again in a few minutes.",
-  AccessDenied: "Too many sign-in links were asked for this address. Wait a few minutes and try again.",
+  AccessDenied: "Too many sign-in links were asked for just now. Wait a few minutes and try again.",
 };
 
 /** Only our own pages as the destination after sign-in. */
