@@ -48,7 +48,7 @@ export async function sendEmail(tx: Tx, outboxId: string): Promise<SendEmailOutc
   if (!row) return { status: "skipped", reason: "not_found" };
   if (row.status !== "queued") return { status: "skipped", reason: row.status === "sent" ? "already_sent" : "already_failed" };
   const body = openEmailBody(row.id, row);
-  if (!body) return markFailed(tx, row, "The body does not open here (its ENCRYPTION_KEY was retired): ask for the e-mail again");
+  if (!body) return markFailed(tx, row, "The body is missing or does not open with the configured keys (ENCRYPTION_KEY, ENCRYPTION_KEYS_PREVIOUS): ask for the e-mail again");
 
   const { data, error, headers } = await client.emails.send(
     { from: env().EMAIL_FROM, to: row.to, subject: row.subject, html: body.html, text: body.text },
