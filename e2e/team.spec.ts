@@ -146,6 +146,36 @@ test("an owner invites a new address; the invitee signs up through the link, acc
   await saveScreenshot("team-activity-1440");
 });
 
+test("an invited address that already has a login is e-mailed the ordinary sign-in link, comes back to the invitation and accepts", async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // The invitee signs up first, in a browser of their own, which they then close.
+  const first = await browser.newContext({ baseURL: test.info().project.use.baseURL, viewport: { width: 1440, height: 900 } });
+  const { email: invitee } = await signInThroughMailbox(await first.newPage(), uniqueEmail("team-existing"));
+  await first.close();
+
+  const { accountId } = await signInThroughMailbox(page, uniqueEmail("team-inviter"));
+  await page.goto(`/dashboard/${accountId}/team`);
+  await invite(page, invitee, "Member");
+  await expect(page.getByText("Invitation sent", { exact: true })).toBeVisible();
+
+  // Signed out, the link does not sign an existing login in: it offers the e-mailed link instead.
+  const other = await browser.newContext({ baseURL: test.info().project.use.baseURL, viewport: { width: 1440, height: 900 } });
+  const guest = await other.newPage();
+  await openInvitation(guest, invitee);
+  const invitationUrl = guest.url();
+  await expect(guest.getByRole("button", { name: `Continue as ${invitee}` })).toHaveCount(0);
+  await guest.getByRole("button", { name: `E-mail a sign-in link to ${invitee}` }).click();
+  await expect(guest.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+  await guest.getByRole("link", { name: "Open the dev mailbox" }).click();
+  await guest.getByRole("link", { name: "Sign in to Darkroom" }).first().click();
+  await guest.waitForURL(invitationUrl);
+  await guest.getByRole("button", { name: "Accept invitation" }).click();
+  await guest.waitForURL(new RegExp(`/dashboard/${accountId}$`));
+  await other.close();
+  expect(await query('SELECT 1 FROM membership m JOIN "user" u ON u.id = m.user_id WHERE m.account_id = $1 AND u.email = $2', [accountId, invitee])).toHaveLength(1);
+});
+
 test("a user creates a team account from the account switcher and lands on its team page", async ({ page, saveScreenshot }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const { email, accountId: personal } = await signInThroughMailbox(page, uniqueEmail("team-creator"));

@@ -8,24 +8,30 @@ import { LegalConsentNote } from "@/components/auth/legal-consent-note";
 import { roleLabels } from "@/components/dashboard/account-context";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
 import { Button } from "@/components/ui";
+import type { InviteeSignInOption } from "@/server/team/invitee-sign-in-link";
+import { InvitationEmailLink } from "./invitation-email-link";
 import type { InvitationView } from "./team-types";
 
 // Accept or decline a pending invitation. Accepting needs the invited address signed in: someone
 // signed out continues as that address (a plain form POST, so it works before hydration: the
-// link signs them in and brings them back here); someone signed in as another address is told so
-// and may sign out, landing back here.
+// link signs them in once and brings them back here) when the address has no login yet; an
+// address that has one (or whose invitation already signed in once) is e-mailed the ordinary
+// sign-in link instead. Someone signed in as another address is told so and may sign out,
+// landing back here.
 
 export function InvitationAnswer({
   token,
   invitation,
   signedInAs,
   invitationPath,
+  signInOption,
   signInRefusal,
 }: {
   token: string;
   invitation: InvitationView;
   signedInAs: string | null;
   invitationPath: string;
+  signInOption: InviteeSignInOption;
   signInRefusal: string | null;
 }) {
   const trpc = useTRPC();
@@ -80,7 +86,9 @@ export function InvitationAnswer({
         <Button variant="secondary" loading={decline.isPending} disabled={accept.isPending || accept.isSuccess} onClick={() => decline.mutate({ token })}>
           Decline
         </Button>
-        {signedInAs === null ? (
+        {signedInAs === null && signInOption === "email_link" ? (
+          <InvitationEmailLink email={invitation.email} invitationPath={invitationPath} disabled={decline.isPending} />
+        ) : signedInAs === null ? (
           <form method="post" action={`${invitationPath}/sign-in`} className="contents">
             <Button type="submit" disabled={decline.isPending} className="h-auto min-h-9 w-full py-2 break-all whitespace-normal">
               Continue as {invitation.email}
@@ -92,7 +100,12 @@ export function InvitationAnswer({
           </Button>
         )}
       </div>
-      {signedInAs === null ? (
+      {signedInAs === null && signInOption === "email_link" ? (
+        <p className="text-xs text-zinc-500">
+          {invitation.email} already has a Darkroom login, so this invitation link does not sign it in. We e-mail that address a sign-in link (it works once, for 15 minutes); open it and you are back
+          here to accept.
+        </p>
+      ) : signedInAs === null ? (
         <div className="space-y-1 text-xs text-zinc-500">
           <p>Continuing signs you in as {invitation.email}, and creates your login if you are new to Darkroom. No password needed.</p>
           <LegalConsentNote />

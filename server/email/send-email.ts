@@ -2,6 +2,8 @@ import "server-only";
 import type { Tx } from "../db";
 import { env } from "../env";
 import { log } from "../runtime/log";
+import { devMailboxEnabled } from "./dev-mailbox";
+import { NO_BODY, openEmailBody } from "./email-body";
 import { resendClient } from "./resend-client";
 
 // Delivers one queued outbox row in the caller's transaction (opened with SEND_EMAIL_TRANSACTION).
@@ -9,7 +11,9 @@ import { resendClient } from "./resend-client";
 // then finds it sent) and `email-outbox/<id>` as Resend's idempotency key (a resend after a crash
 // between the API call and our commit is a no-op there). Without it: the row itself is the
 // delivery (the dev mailbox) and a log line says so. Bodies are never logged: they may carry
-// sign-in links.
+// sign-in links. For the same reason a row keeps its (sealed) body only while it may still be
+// sent, and in the dev mailbox: once Resend has it, or it failed for good, the body is removed and
+// the row keeps who, what and when.
 
 const SEND_TIMEOUT_MS = 10_000;
 
@@ -32,23 +36,26 @@ export class EmailRetryableError extends Error {
   }
 }
 
-type OutboxRow = { id: string; to: string; subject: string; html: string; text: string; kind: string; status: "queued" | "sent" | "failed" };
+type OutboxRow = { id: string; to: string; subject: string; sealedBody: string | null; bodyKeyId: string | null; kind: string; status: "queued" | "sent" | "failed" };
 
 export async function sendEmail(tx: Tx, outboxId: string): Promise<SendEmailOutcome> {
   const client = await resendClient();
   if (!client) return deliverToDevOutbox(tx, outboxId);
 
   const [row] = await tx.$queryRaw<OutboxRow[]>`
-    SELECT id::text AS id, "to", subject, html, text, kind, status::text AS status FROM email_outbox WHERE id = ${outboxId}::uuid FOR UPDATE`;
+    SELECT id::text AS id, "to", subject, sealed_body AS "sealedBody", body_key_id AS "bodyKeyId", kind, status::text AS status
+    FROM email_outbox WHERE id = ${outboxId}::uuid FOR UPDATE`;
   if (!row) return { status: "skipped", reason: "not_found" };
   if (row.status !== "queued") return { status: "skipped", reason: row.status === "sent" ? "already_sent" : "already_failed" };
+  const body = openEmailBody(row.id, row);
+  if (!body) return markFailed(tx, row, "The body is missing or does not open with the configured keys (ENCRYPTION_KEY, ENCRYPTION_KEYS_PREVIOUS): ask for the e-mail again");
 
   const { data, error, headers } = await client.emails.send(
-    { from: env().EMAIL_FROM, to: row.to, subject: row.subject, html: row.html, text: row.text },
+    { from: env().EMAIL_FROM, to: row.to, subject: row.subject, html: body.html, text: body.text },
     { idempotencyKey: `email-outbox/${row.id}`, signal: AbortSignal.timeout(SEND_TIMEOUT_MS) },
   );
   if (data) {
-    await tx.emailOutbox.update({ where: { id: row.id }, data: { status: "sent", providerId: data.id, sentAt: new Date(), error: null } });
+    await tx.emailOutbox.update({ where: { id: row.id }, data: { status: "sent", providerId: data.id, sentAt: new Date(), error: null, ...NO_BODY } });
     log.info("email sent", { email_id: row.id, kind: row.kind, to: row.to, subject: row.subject, provider_id: data.id });
     return { status: "sent", via: "resend", providerId: data.id };
   }
@@ -60,7 +67,11 @@ export async function sendEmail(tx: Tx, outboxId: string): Promise<SendEmailOutc
     const retryAfter = Number(headers?.["retry-after"]);
     return { status: "deferred", error: description, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined };
   }
-  await tx.emailOutbox.update({ where: { id: row.id }, data: { status: "failed", error: description } });
+  return markFailed(tx, row, description);
+}
+
+async function markFailed(tx: Tx, row: OutboxRow, description: string): Promise<SendEmailResult> {
+  await tx.emailOutbox.update({ where: { id: row.id }, data: { status: "failed", error: description, ...NO_BODY } });
   log.warn("email failed", { email_id: row.id, kind: row.kind, to: row.to, error: description });
   return { status: "failed", error: description };
 }
@@ -77,8 +88,12 @@ function isRetryable(statusCode: number | null, name: string): boolean {
   return name === "concurrent_idempotent_requests";
 }
 
+/** The row is the delivery: the dev mailbox reads its sealed body. Where there is no dev mailbox (production), nobody would: the body goes. */
 async function deliverToDevOutbox(tx: Tx, outboxId: string): Promise<SendEmailResult> {
-  const claimed = await tx.emailOutbox.updateMany({ where: { id: outboxId, status: "queued" }, data: { status: "sent", sentAt: new Date(), error: null } });
+  const claimed = await tx.emailOutbox.updateMany({
+    where: { id: outboxId, status: "queued" },
+    data: { status: "sent", sentAt: new Date(), error: null, ...(devMailboxEnabled() ? {} : NO_BODY) },
+  });
   if (claimed.count === 0) {
     const row = await tx.emailOutbox.findUnique({ where: { id: outboxId }, select: { status: true } });
     return { status: "skipped", reason: !row ? "not_found" : row.status === "failed" ? "already_failed" : "already_sent" };

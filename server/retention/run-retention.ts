@@ -8,12 +8,14 @@ import { purgeActivityEvents } from "./purge-activity-events";
 import { purgeGenerations } from "./purge-generations";
 import { purgeLedgerEntries } from "./purge-ledger-entries";
 import { purgeRequestLogs } from "./purge-request-logs";
+import { purgeSentEmails } from "./purge-sent-emails";
 import { purgeWebhookLogs } from "./purge-webhook-logs";
 import { retentionCutoffs } from "./retention-windows";
 
 // Retention by plan: for each account, by the plan it has now, everything older than the plan's
-// windows is deleted, kind by kind, in bounded batches. Run hourly by the `retention` Inngest
-// function and on demand by `npm run cli -- retention:run [--now ISO] [--account A]`.
+// windows is deleted, kind by kind, in bounded batches; an operator's pass (every account) also
+// purges sent e-mails older than 7 days (./purge-sent-emails.ts). Run hourly by the `retention`
+// Inngest function and on demand by `npm run cli -- retention:run [--now ISO] [--account A]`.
 
 export type RetentionRemoved = {
   generations: number;
@@ -24,6 +26,8 @@ export type RetentionRemoved = {
   dead_letters: number;
   activity_events: number;
   ledger_entries: number;
+  /** Sent and failed outbox rows; only an operator's pass removes them. */
+  sent_emails: number;
 };
 
 /** What one pass removed; `deferred`: generations kept because their files could not be deleted. */
@@ -36,7 +40,7 @@ export const ACCOUNTS_PER_PAGE = 200;
 export function emptyTally(): RetentionTally {
   return {
     accounts: 0,
-    removed: { generations: 0, files: 0, request_logs: 0, webhook_deliveries: 0, webhook_attempts: 0, dead_letters: 0, activity_events: 0, ledger_entries: 0 },
+    removed: { generations: 0, files: 0, request_logs: 0, webhook_deliveries: 0, webhook_attempts: 0, dead_letters: 0, activity_events: 0, ledger_entries: 0, sent_emails: 0 },
     deferred: { generations: 0 },
   };
 }
@@ -68,6 +72,7 @@ export async function purgeAccountData(account: { id: string; plan: PlanName }, 
       dead_letters: webhooks.deadLetters,
       activity_events: activity,
       ledger_entries: ledger,
+      sent_emails: 0,
     },
     deferred: { generations: generations.deferred },
   };
@@ -101,6 +106,7 @@ export async function runRetention(scope: AccountScope, now: Date, options: Rete
     addTally(tally, page);
     after = page.last;
   } while (after !== null);
+  if (!("accountId" in scope)) tally.removed.sent_emails = await purgeSentEmails(now, options.batchSize ?? RETENTION_BATCH_SIZE);
   log.info("retention: pass done", { now: now.toISOString(), accounts: tally.accounts, removed: tally.removed, deferred: tally.deferred });
   return { now: now.toISOString(), ...tally };
 }

@@ -1,9 +1,10 @@
 import { expect } from "vitest";
-import { db } from "@/server/db";
+import { listDevMailbox } from "@/server/email/dev-mailbox";
 import { baseUrl } from "@/tests/support/http";
 
 // Signs in to the dashboard the way a person does: ask for a magic link, read it from the dev
-// mailbox (the outbox), open it. Returns the session cookie for later requests.
+// mailbox (the outbox, whose bodies are sealed: the suites share the app's ENCRYPTION_KEY), open
+// it. Returns the session cookie for later requests.
 
 function cookiesOf(response: Response): string[] {
   return response.headers.getSetCookie().map((cookie) => cookie.split(";")[0] ?? "");
@@ -22,7 +23,7 @@ export async function requestSignInLink(email: string, extraHeaders: Record<stri
 
 /** The newest sign-in link e-mailed to this address. */
 export async function latestSignInLink(email: string): Promise<string> {
-  const mail = await db.emailOutbox.findFirst({ where: { to: email.toLowerCase(), kind: "auth.sign_in" }, orderBy: { createdAt: "desc" } });
+  const [mail] = await listDevMailbox({ to: email, kind: "auth.sign_in", limit: 1 });
   const link = mail?.text.match(/https?:\/\/\S+/)?.[0];
   if (!link) throw new Error(`no sign-in e-mail for ${email}`);
   return link;

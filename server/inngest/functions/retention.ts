@@ -1,11 +1,14 @@
 import "server-only";
 import { OPERATOR } from "../../accounts/account-scope";
 import { env } from "../../env";
+import { RETENTION_BATCH_SIZE } from "../../retention/delete-in-batches";
+import { purgeSentEmails } from "../../retention/purge-sent-emails";
 import { addTally, emptyTally, purgeAccountPage } from "../../retention/run-retention";
 import { inngest } from "../client";
 
 // Hourly: retention by plan (server/retention). One clock for the whole pass, then one step per
-// page of accounts, each returning only its counts and the cursor for the next page.
+// page of accounts, each returning only its counts and the cursor for the next page, then one for
+// sent e-mails older than 7 days.
 // RETENTION_PAUSED holds it (the operator's `retention:run` still works).
 
 export const retention = inngest.createFunction({ id: "retention", triggers: [{ cron: "23 * * * *" }], retries: 2 }, async ({ step }) => {
@@ -19,5 +22,6 @@ export const retention = inngest.createFunction({ id: "retention", triggers: [{ 
     if (done.last === null) break;
     after = done.last;
   }
+  tally.removed.sent_emails = await step.run("sent-emails", () => purgeSentEmails(new Date(now), RETENTION_BATCH_SIZE));
   return { now, ...tally };
 });

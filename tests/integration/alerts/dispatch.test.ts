@@ -8,6 +8,7 @@ import { inTransaction } from "@/server/transaction";
 import { findUndispatchedAlerts, sweepUndispatchedAlerts } from "@/server/alerts/sweep-undispatched-alerts";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db, disconnectDb } from "@/server/db";
+import { openEmailBody } from "@/server/email/email-body";
 import { EmailRetryableError } from "@/server/email/send-email";
 import { appUrl, resetEnvCache } from "@/server/env";
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
@@ -90,7 +91,7 @@ describe("dispatchLowBalanceAlert", () => {
     const emails = await db.emailOutbox.findMany({ where: { id: { in: loaded!.alert.emailIds } } });
     expect(emails.map((email) => email.to).sort()).toEqual(recipients);
     expect(emails.every((email) => email.status === "sent" && email.kind === LOW_BALANCE_KIND)).toBe(true);
-    expect(emails[0]!.text).toContain(`${appUrl()}/dashboard/${accountId}`);
+    expect(openEmailBody(emails[0]!.id, emails[0]!)?.text).toContain(`${appUrl()}/dashboard/${accountId}`);
 
     // The webhook event: one delivery to the subscribed endpoint, a dead letter for the disabled one.
     const eventKey = `credits.low_balance:${notificationId}`;

@@ -11,6 +11,7 @@ import { getBalance } from "@/server/credits/get-balance";
 import { refundCredits } from "@/server/credits/refund-credits";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db, disconnectDb } from "@/server/db";
+import { openEmailBody } from "@/server/email/email-body";
 import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
 import { recordingEventSink } from "@/tests/support/event-sink";
 
@@ -84,7 +85,7 @@ describe("a threshold fires once while the balance stays below it", () => {
     expect(emails).toHaveLength(1);
     expect(emails[0]).toMatchObject({ to: email, kind: LOW_BALANCE_KIND, status: "queued" });
     expect(emails[0]!.subject).toContain("below 0.500");
-    expect(emails[0]!.text).toContain("0.400");
+    expect(openEmailBody(emails[0]!.id, emails[0]!)?.text).toContain("0.400");
   });
 
   it("a rise never fires, even when the balance stays below an armed threshold", async () => {

@@ -6,7 +6,8 @@ import { db, disconnectDb } from "@/server/db";
 import { env } from "@/server/env";
 import { ensureAuthSecret } from "@/server/runtime/secrets";
 import { newInvitationToken } from "@/server/team/invitation-token";
-import { inviteeSignInLink } from "@/server/team/invitee-sign-in-link";
+import { findInvitationByToken } from "@/server/team/find-invitation";
+import { inviteeSignInLink, inviteeSignInOption } from "@/server/team/invitee-sign-in-link";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { uniqueEmail } from "@/tests/support/http";
 
@@ -14,7 +15,8 @@ import { uniqueEmail } from "@/tests/support/http";
 // mints one sign-in link for the invited address only, stored as Auth.js stores a magic link's
 // token (so its own callback, through the adapter, accepts it); an unknown, replaced, revoked,
 // expired, accepted or declined invitation mints nothing, nor does a signed-in visitor's request,
-// and minting counts against the address's sign-in link allowance.
+// and minting counts against the address's sign-in link allowance. It mints once per invitation,
+// and never for an address that already has a login (that user gets the ordinary magic link).
 
 beforeAll(ensureAuthSecret);
 afterAll(disconnectDb);
@@ -22,9 +24,8 @@ afterAll(disconnectDb);
 type InvitationDates = { expiresAt?: Date; acceptedAt?: Date; revokedAt?: Date; declinedAt?: Date };
 
 /** An invitation of a fresh account for a fresh address; returns the link's token. */
-async function invitation(dates: InvitationDates = {}) {
+async function invitation(dates: InvitationDates = {}, email = uniqueEmail("invitee")) {
   const { accountId } = await createTestAccount();
-  const email = uniqueEmail("invitee");
   const { token, tokenHash, expiresAt } = newInvitationToken();
   await db.invitation.create({ data: { accountId, email, role: "member", tokenHash, expiresAt, ...dates } });
   return { token, email };
@@ -85,6 +86,29 @@ describe("invitee sign-in links", () => {
     const { userId } = await createTestAccount();
     expect(await inviteeSignInLink(db, { token, signedInUserId: userId })).toEqual({ ok: false, reason: "signed_in" });
     expect(await tokensOf(email)).toEqual([]);
+  });
+
+  it("mints at most once per invitation, even for calls at the same moment", async () => {
+    const { token, email } = await invitation();
+    const results = await Promise.all([1, 2, 3].map(() => inviteeSignInLink(db, { token, signedInUserId: null })));
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.filter((result) => !result.ok)).toEqual([
+      { ok: false, reason: "used" },
+      { ok: false, reason: "used" },
+    ]);
+    expect(await tokensOf(email)).toHaveLength(1);
+    expect(await inviteeSignInOption(db, (await findInvitationByToken(db, token))!)).toBe("email_link");
+  });
+
+  it("mints nothing for an address that already has a login, and offers it the e-mailed link", async () => {
+    const { email } = await createTestAccount();
+    const { token } = await invitation({}, email);
+    expect(await inviteeSignInOption(db, (await findInvitationByToken(db, token))!)).toBe("email_link");
+    expect(await inviteeSignInLink(db, { token, signedInUserId: null })).toEqual({ ok: false, reason: "has_login" });
+    expect(await tokensOf(email)).toEqual([]);
+
+    const fresh = await invitation();
+    expect(await inviteeSignInOption(db, (await findInvitationByToken(db, fresh.token))!)).toBe("continue");
   });
 
   it("counts against the address's sign-in link allowance", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/root";
 import { db, disconnectDb } from "@/server/db";
+import { listDevMailbox } from "@/server/email/dev-mailbox";
 import { hashInvitationToken } from "@/server/team/invitation-token";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { uniqueEmail } from "@/tests/support/http";
@@ -25,8 +26,8 @@ async function team() {
 
 /** The token in the newest invitation e-mail to `email`. */
 async function mailedToken(email: string): Promise<string> {
-  const mail = await db.emailOutbox.findFirstOrThrow({ where: { to: email, kind: "invitation.created" }, orderBy: { createdAt: "desc" } });
-  const token = /\/invitations\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+  const [mail] = await listDevMailbox({ to: email, kind: "invitation.created", limit: 1 });
+  const token = /\/invitations\/([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1];
   if (!token) throw new Error("no invitation link in the e-mail");
   return token;
 }
@@ -105,7 +106,7 @@ describe("team router: invitations", () => {
     const stored = await db.invitation.findUniqueOrThrow({ where: { id: invited.invitationId } });
     expect(stored.tokenHash).toBe(hashInvitationToken(firstToken));
     expect(JSON.stringify(stored)).not.toContain(firstToken);
-    expect((await db.emailOutbox.findFirstOrThrow({ where: { to: email } })).text).toContain(`/invitations/${firstToken}`);
+    expect((await listDevMailbox({ to: email }))[0]?.text).toContain(`/invitations/${firstToken}`);
 
     await caller.resendInvitation({ accountId, invitationId: invited.invitationId });
     const secondToken = await mailedToken(email);

@@ -3,11 +3,13 @@ import { accountScope, OPERATOR } from "@/server/accounts/account-scope";
 import { renewManualPlan, setManualPlan } from "@/server/billing/manual-plans";
 import { addCredits } from "@/server/credits/add-credits";
 import { db } from "@/server/db";
+import { queueEmail } from "@/server/email/queue-email";
 import { functions } from "@/server/inngest/functions";
 import { planLimits, planNames, type PlanName } from "@/server/plans/plan-limits";
 import { RETENTION_BATCH_SIZE } from "@/server/retention/delete-in-batches";
 import { runRetention } from "@/server/retention/run-retention";
 import { inTransaction } from "@/server/transaction";
+import { uniqueEmail } from "@/tests/support/http";
 import {
   balanceText,
   exists,
@@ -29,7 +31,7 @@ import {
 // kind, a row one second inside the window and one exactly at it stay, one second outside goes;
 // files go with their record; the balance column never moves; a second pass removes nothing.
 
-const ZERO = { generations: 0, files: 0, request_logs: 0, webhook_deliveries: 0, webhook_attempts: 0, dead_letters: 0, activity_events: 0, ledger_entries: 0 };
+const ZERO = { generations: 0, files: 0, request_logs: 0, webhook_deliveries: 0, webhook_attempts: 0, dead_letters: 0, activity_events: 0, ledger_entries: 0, sent_emails: 0 };
 
 type Seeded = { generation: { id: string; keys: string[] }; requestLog: string; delivery: string; activity: string; ledger: string };
 
@@ -90,7 +92,7 @@ describe("runRetention", () => {
       expect(pass).toEqual({
         now: now.toISOString(),
         accounts: 1,
-        removed: { generations: 1, files: 2, request_logs: 1, webhook_deliveries: 1, webhook_attempts: 1, dead_letters: 0, activity_events: 1, ledger_entries: 1 },
+        removed: { generations: 1, files: 2, request_logs: 1, webhook_deliveries: 1, webhook_attempts: 1, dead_letters: 0, activity_events: 1, ledger_entries: 1, sent_emails: 0 },
         deferred: { generations: 0 },
       });
       expect(await present(inside)).toEqual(kept);
@@ -260,6 +262,32 @@ describe("runRetention", () => {
     const pass = await runRetention(OPERATOR, new Date("2001-01-01T00:00:00Z"), { pageSize: 7 });
     expect(pass.accounts).toBeGreaterThanOrEqual(accounts);
     expect(pass.removed).toEqual(ZERO);
+  });
+
+  it("an operator's pass removes sent and failed e-mails queued more than 7 days before; queued ones and younger ones stay; an account's pass touches none", async () => {
+    // A moment after the "long before anything" passes above and in cli.test.ts (2001-01-01): rows
+    // old at this moment are young at theirs, so those passes keep counting nothing.
+    const now = new Date("2001-02-01T00:00:00Z");
+    const email = async (status: "queued" | "sent" | "failed", daysBefore: number, seconds = 0) => {
+      const { id } = await queueEmail(db, { to: uniqueEmail("retention-mail"), subject: "s", text: "t", html: "<p>t</p>", kind: "test.retention" });
+      const createdAt = secondsBefore(now, daysBefore * 24 * 3600_000, seconds);
+      await db.emailOutbox.update({ where: { id }, data: { status, createdAt, sentAt: status === "queued" ? null : createdAt } });
+      return id;
+    };
+    const oldSent = await email("sent", 7, -1);
+    const oldFailed = await email("failed", 30);
+    const oldQueued = await email("queued", 30);
+    const atBoundary = await email("sent", 7);
+    const young = await email("sent", 6);
+    const mine = await seedAccount("free");
+
+    expect((await runRetention(accountScope(mine), now)).removed.sent_emails).toBe(0);
+    expect(await db.emailOutbox.count({ where: { id: oldSent } })).toBe(1);
+
+    const pass = await runRetention(OPERATOR, now);
+    expect(pass.removed.sent_emails).toBe(2);
+    const left = await db.emailOutbox.findMany({ where: { id: { in: [oldSent, oldFailed, oldQueued, atBoundary, young] } }, select: { id: true } });
+    expect(left.map((row) => row.id).sort()).toEqual([oldQueued, atBoundary, young].sort());
   });
 
   it("runs hourly as the `retention` function", () => {

@@ -6,7 +6,8 @@ import { appUrl } from "@/server/env";
 import { invitationPath, inviteeSignInLink } from "@/server/team/invitee-sign-in-link";
 
 // "Continue as <address>" on an invitation page: a POST (mail scanners prefetch GETs), answered by
-// a redirect to Auth.js's callback with a one-time token, or back to the invitation saying why not.
+// a redirect to Auth.js's callback with a one-time token (once per invitation, for an address with
+// no login yet), or back to the invitation saying why not.
 export async function POST(request: Request, { params }: { params: Promise<{ token: string }> }) {
   if (!fromOwnPage(request)) return new Response("Cross-site request refused", { status: 403 });
   const { token } = await params;
