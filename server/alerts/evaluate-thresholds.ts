@@ -12,8 +12,8 @@ import { recordLowBalanceAlert, type FiredAlert } from "./record-low-balance-ale
 //   is now at or above. At, not only above: a balance equal to the threshold is not below it, so
 //   the next drop under it is a new crossing. `charge` moves no balance and changes nothing.
 // - A rise never fires, even when the balance stays below an armed threshold: nothing fell.
-// appendLedgerEntry runs the rules in its own statement (thresholdChanges, one round trip a
-// movement); evaluateThresholds runs them alone.
+// A movement runs the rules in its own statement (thresholdChanges, passed to the ledger by
+// server/credits/move-balance.ts: one round trip a movement); evaluateThresholds runs them alone.
 
 export type EvaluateThresholdsInput = {
   accountId: string;

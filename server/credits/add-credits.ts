@@ -1,5 +1,5 @@
 import type { ActivityActor } from "../activity/record-activity";
-import { appendLedgerEntry } from "./append-ledger-entry";
+import { moveBalance } from "./move-balance";
 import type { Tx } from "../db";
 import { invalidRequest } from "../errors";
 import { getBalance } from "./get-balance";
@@ -42,7 +42,7 @@ export async function addCredits(tx: Tx, input: AddCreditsInput): Promise<AddCre
   if (balanceAfter > MAX_BALANCE_MILLIS) {
     throw invalidRequest("The balance would exceed the largest amount an account can hold.", [{ field: "amount", message: "too large" }]);
   }
-  const entryId = await appendLedgerEntry(tx, {
+  const entryId = await moveBalance(tx, {
     accountId,
     type: "add",
     amountMillis,

@@ -1,15 +1,17 @@
-import { randomUUID } from "node:crypto";
-import type { ActivityActor } from "../activity/record-activity";
-import { recordFiredThresholds, thresholdChanges } from "../alerts/evaluate-thresholds";
 import type { Tx } from "../db";
 import type { LedgerEntryType } from "../generated/prisma/enums";
-import { formatCredits, millisToDecimalString, type Millicredits } from "./money";
+import { Prisma } from "../generated/prisma/client";
+import { millisToDecimalString, type Millicredits } from "./money";
 
-// The one place a ledger row is written: the entry, the account's balance (when it moves), the
-// activity event and the low-balance thresholds, all in the caller's transaction, after the caller
-// locked the account row (server/alerts/evaluate-thresholds.ts has the thresholds' rules).
+// The one place a ledger row is written: the entry and the account's balance (when it moves), in
+// the caller's transaction, after the caller locked the account row. The ledger knows nothing else:
+// what a movement also writes in the same statement (its activity event, the low-balance
+// thresholds it crosses) the caller passes in as WITH items, and it reads them back with its own
+// final SELECT (server/credits/move-balance.ts). One statement, one round trip: every create and
+// every finished generation moves credits.
 
-type AppendInput = {
+export type LedgerEntryInput = {
+  entryId: string;
   accountId: string;
   type: LedgerEntryType;
   amountMillis: Millicredits;
@@ -19,42 +21,24 @@ type AppendInput = {
   generationId?: string;
   modelIdentifier?: string | null;
   sourceKey?: string;
-  actor?: ActivityActor;
-  activity: { action: string; description: string };
+  createdAt: Date;
 };
 
-export async function appendLedgerEntry(tx: Tx, input: AppendInput): Promise<string> {
-  const entryId = randomUUID();
+/** What the caller's part of the statement adds: WITH items after `entry` and `balance` (they may read `entry`), and the SELECT that ends it. */
+export type LedgerStatementTail = { with: Prisma.Sql[]; select: Prisma.Sql };
+
+export async function appendLedgerEntry<Row>(tx: Tx, input: LedgerEntryInput, tail: LedgerStatementTail): Promise<Row[]> {
   const balanceAfter = millisToDecimalString(input.balanceAfterMillis);
   const moves = input.balanceAfterMillis !== input.balanceBeforeMillis;
-  const metadata = {
-    ledger_entry_id: entryId,
-    amount: formatCredits(input.amountMillis),
-    balance_after: formatCredits(input.balanceAfterMillis),
-    ...(input.generationId ? { generation_id: input.generationId, model_identifier: input.modelIdentifier ?? null } : {}),
-    ...(input.sourceKey ? { source_key: input.sourceKey } : {}),
-  };
-  const now = new Date();
-  const thresholds = { accountId: input.accountId, balanceBeforeMillis: input.balanceBeforeMillis, balanceAfterMillis: input.balanceAfterMillis };
-  // One statement, one round trip (every create and every finished generation moves credits):
-  // the entry, the balance when it moves, the activity event (recordActivity's row), and the
-  // low-balance thresholds the move crosses (fired or re-armed in the same statement).
-  const fired = await tx.$queryRaw<Array<{ amount: string }>>`
+  const extra = tail.with.length > 0 ? Prisma.sql`, ${Prisma.join(tail.with, ", ")}` : Prisma.empty;
+  return tx.$queryRaw<Row[]>`
     WITH entry AS (
       INSERT INTO ledger_entry (id, account_id, type, amount, balance_after, generation_id, model_identifier, description, source_key, created_at)
-      VALUES (${entryId}::uuid, ${input.accountId}::uuid, ${input.type}::"LedgerEntryType", ${millisToDecimalString(input.amountMillis)}::numeric, ${balanceAfter}::numeric,
-              ${input.generationId ?? null}::uuid, ${input.modelIdentifier ?? null}, ${input.description}, ${input.sourceKey ?? null}, ${now})
+      VALUES (${input.entryId}::uuid, ${input.accountId}::uuid, ${input.type}::"LedgerEntryType", ${millisToDecimalString(input.amountMillis)}::numeric, ${balanceAfter}::numeric,
+              ${input.generationId ?? null}::uuid, ${input.modelIdentifier ?? null}, ${input.description}, ${input.sourceKey ?? null}, ${input.createdAt})
       RETURNING id
     ), balance AS (
-      UPDATE account SET credit_balance = ${balanceAfter}::numeric, updated_at = ${now} WHERE id = ${input.accountId}::uuid AND ${moves}
-    ), activity AS (
-      INSERT INTO activity_event (id, account_id, actor, category, action, description, metadata, created_at)
-      SELECT ${randomUUID()}::uuid, ${input.accountId}::uuid, ${input.actor ?? "system"}, 'credit'::"ActivityCategory", ${input.activity.action}, ${input.activity.description},
-             ${JSON.stringify(metadata)}::jsonb, ${now}
-        FROM entry
-    ), ${thresholdChanges(thresholds, now)}
-    SELECT amount FROM fired`;
-  // A drop below armed thresholds: the alert's records, in the same transaction as the movement.
-  await recordFiredThresholds(tx, { ...thresholds, ledgerEntryId: entryId }, fired);
-  return entryId;
+      UPDATE account SET credit_balance = ${balanceAfter}::numeric, updated_at = ${input.createdAt} WHERE id = ${input.accountId}::uuid AND ${moves}
+    )${extra}
+    ${tail.select}`;
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import type { ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { appendLedgerEntry } from "./append-ledger-entry";
+import { moveBalance } from "./move-balance";
 import { findReservation } from "./find-reservation";
 import { millisToDecimalString, type Millicredits } from "./money";
 
@@ -32,7 +32,7 @@ export async function chargeCredits(tx: Tx, input: SettleCreditsInput): Promise<
   const { amountMillis, balanceMillis } = reservation;
   if (reservation.state !== "open") return { applied: false, reason: reservation.state === "charged" ? "already_charged" : "already_refunded", amountMillis, balanceMillis };
 
-  const entryId = await appendLedgerEntry(tx, {
+  const entryId = await moveBalance(tx, {
     accountId,
     type: "charge",
     amountMillis,

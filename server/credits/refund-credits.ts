@@ -1,7 +1,7 @@
 import "server-only";
 import type { Tx } from "../db";
 import type { SettleCreditsInput, SettleCreditsResult } from "./charge-credits";
-import { appendLedgerEntry } from "./append-ledger-entry";
+import { moveBalance } from "./move-balance";
 import { findReservation } from "./find-reservation";
 import { MAX_BALANCE_MILLIS, millisToDecimalString } from "./money";
 
@@ -21,7 +21,7 @@ export async function refundCredits(tx: Tx, input: SettleCreditsInput): Promise<
   const balanceAfter = balanceMillis + amountMillis;
   // Cannot happen while reserves only take from this balance; refuse rather than overflow.
   if (balanceAfter > MAX_BALANCE_MILLIS) throw new Error(`refund would overflow the balance of account ${accountId}`);
-  const entryId = await appendLedgerEntry(tx, {
+  const entryId = await moveBalance(tx, {
     accountId,
     type: "refund",
     amountMillis,

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { ActivityActor } from "../activity/record-activity";
-import { appendLedgerEntry } from "./append-ledger-entry";
+import { moveBalance } from "./move-balance";
 import type { Tx } from "../db";
 import { formatCredits, millisToDecimalString, type Millicredits } from "./money";
 import { ApiError, invalidRequest } from "../errors";
@@ -58,7 +58,7 @@ export async function reserveCredits(tx: Tx, input: ReserveCreditsInput): Promis
   }
 
   const balanceAfter = balance - amountMillis;
-  const entryId = await appendLedgerEntry(tx, {
+  const entryId = await moveBalance(tx, {
     accountId,
     type: "reserve",
     amountMillis,
