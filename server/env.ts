@@ -66,6 +66,8 @@ const envSchema = z.object({
   REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(1).max(60_000).default(50),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error", "silent"]).default("info")),
   WEBHOOK_ALLOW_LOOPBACK: flag,
+  /** Development and tests: provider output files may come from loopback addresses (local provider fakes); refused in production. */
+  PROVIDER_ALLOW_LOOPBACK: flag,
   /** Holds the hourly retention pass (a legal hold; `npm test`, whose suites write old rows on purpose); `retention:run` still runs. */
   RETENTION_PAUSED: flag,
   /** Checks every /v1 success body against its operation's response schema (`npm test` sets it); a mismatch is ERR5000 and a log line. */
@@ -124,8 +126,10 @@ export function env(): Env {
     // Next's server runtime forces NODE_ENV=production even for a local `npm start`; the boot
     // process records the environment the operator chose, and the guards judge by that.
     const deployment = process.env.DARKROOM_DEPLOYMENT_ENV ?? parsed.data.NODE_ENV;
-    if (parsed.data.WEBHOOK_ALLOW_LOOPBACK && deployment === "production") {
-      throw new Error("Invalid configuration: WEBHOOK_ALLOW_LOOPBACK is for development and tests; refused in production");
+    for (const loopbackFlag of ["WEBHOOK_ALLOW_LOOPBACK", "PROVIDER_ALLOW_LOOPBACK"] as const) {
+      if (parsed.data[loopbackFlag] && deployment === "production") {
+        throw new Error(`Invalid configuration: ${loopbackFlag} is for development and tests; refused in production`);
+      }
     }
     if (parsed.data.LOCAL_PROVIDER_PROMPT_FAULTS && deployment === "production") {
       throw new Error("Invalid configuration: LOCAL_PROVIDER_PROMPT_FAULTS is for tests and demos; refused in production");

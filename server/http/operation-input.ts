@@ -5,12 +5,12 @@ import type { AnyOperation } from "./define-operation";
 import { invalidRequest } from "../errors";
 import { readIdempotencyKey } from "./idempotency";
 import { readPreferWait } from "./prefer-wait";
-import { readJsonBody } from "./read-json-body";
+import { assertJsonContentType, readJsonBody } from "./read-json-body";
 
 // Everything a request brings, read and checked against its operation before the handler runs:
 // the query (ERR1001 naming the parameter), the Idempotency-Key (ERR2014), `Prefer: wait` (ERR1001), and the body (the
-// schema is resolved first, so an unknown model is ERR1012 whatever the body; then ERR1011 for
-// size, ERR1001 for JSON and for each invalid field).
+// schema is resolved first, so an unknown model is ERR1012 whatever the body; then ERR1015 for a
+// Content-Type that is not JSON, ERR1011 for size, ERR1001 for JSON and for each invalid field).
 
 export type ParsedInput = {
   query: unknown;
@@ -29,6 +29,7 @@ export async function readOperationInput(operation: AnyOperation, request: Reque
   if (!operation.body) return { query, body: undefined, rawBody: undefined, idempotencyKey, waitSeconds };
 
   const schema = operation.body.schemaFor(params);
+  assertJsonContentType(request.headers.get("content-type"));
   const { body: rawBody } = await readJsonBody(request);
   const parsed = schema.safeParse(rawBody);
   if (!parsed.success) {

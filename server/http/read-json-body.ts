@@ -1,9 +1,29 @@
 import "server-only";
 import { ApiError, invalidRequest } from "../errors";
 
-// Request bodies: size-capped (ERR1011) before parsing, JSON objects only (ERR1001).
+// Request bodies: size-capped (ERR1011) before parsing, JSON objects only (ERR1001); a /v1 body
+// must also say it is JSON (ERR1015, checked by operation-input.ts).
 
 export const MAX_BODY_BYTES = 256 * 1024;
+
+/**
+ * application/json or a `+json` type, in UTF-8 (RFC 8259); a request without a Content-Type is
+ * read as JSON too. Anything else is the client's mistake: ERR1015, never a parse attempt.
+ */
+export function assertJsonContentType(header: string | null): void {
+  if (header === null || header.trim() === "") return;
+  const [mediaType = "", ...parameters] = header.split(";").map((part) => part.trim().toLowerCase());
+  const json = mediaType === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(mediaType);
+  const charset = parameters
+    .find((parameter) => parameter.startsWith("charset="))
+    ?.slice("charset=".length)
+    .replace(/^"|"$/g, "");
+  if (json && (charset === undefined || charset === "utf-8" || charset === "utf8")) return;
+  throw new ApiError("ERR1015", `The request body must be sent as Content-Type: application/json (UTF-8), not ${header.slice(0, 100)}.`, {
+    content_type: header.slice(0, 200),
+    supported: ["application/json"],
+  });
+}
 
 export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<{ body: unknown; raw: string }> {
   const declared = Number(request.headers.get("content-length") ?? "0");

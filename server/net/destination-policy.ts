@@ -91,9 +91,17 @@ const reasonWords: Record<AddressClass, string> = {
   translated: "a translated IPv6 address (NAT64, 6to4, Teredo or SIIT)",
 };
 
+/**
+ * The refusal names the rule, never what a name resolved to: the message reaches customers (the
+ * webhook form, the CLI, the delivery log, a generation's provider errors), and the resolved
+ * address would map the service's own network for them. A literal address is the caller's own text.
+ */
 export function refuseAddress(address: string, reason: AddressClass, hostname?: string): DestinationRefused {
-  const subject = hostname && hostname !== address ? `${hostname} resolves to ${address}, which is` : `${address} is`;
-  return new DestinationRefused(reason, `${subject} ${reasonWords[reason]}; destinations must be public`, address);
+  const message =
+    hostname && hostname !== address
+      ? `the host ${hostname} resolves to ${reasonWords[reason]}, which the service may not reach; destinations must resolve only to public addresses`
+      : `${address} is ${reasonWords[reason]}, which the service may not reach; destinations must be public addresses`;
+  return new DestinationRefused(reason, message, address);
 }
 
 export type DestinationOptions = {

@@ -53,3 +53,15 @@ export class InputFileRejected extends Error {
     this.name = "InputFileRejected";
   }
 }
+
+/** A provider's output URL answered, but not with the file: an error status, or redirects past the limit. */
+export class OutputFileRejected extends Error {
+  constructor(
+    readonly reason: "http_status" | "too_many_redirects",
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = "OutputFileRejected";
+  }
+}

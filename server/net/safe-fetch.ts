@@ -94,7 +94,7 @@ function request(destination: Awaited<ReturnType<typeof resolveAndCheck>>, optio
       const remoteAddress = res.socket?.remoteAddress ?? "";
       // Belt and braces: the pinned lookup is the only way this socket could have been opened.
       if (!isCheckedAddress(remoteAddress, addresses)) {
-        return fail(new DestinationRefused("invalid_address", `Connected to ${remoteAddress}, which was not the checked address`, remoteAddress));
+        return fail(new DestinationRefused("invalid_address", "The connection did not go to the checked address", remoteAddress));
       }
       const declared = Number(res.headers["content-length"]);
       if (Number.isFinite(declared) && declared > maxBytes) return fail(new ResponseTooLarge(maxBytes));
@@ -149,7 +149,13 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/**
+ * A socket error by its code alone ("connect ECONNREFUSED 10.0.0.7:443" names the address the host
+ * resolved to); others (TLS) with their message, which says what is wrong with the certificate.
+ */
 function describe(error: unknown) {
-  if (error instanceof Error) return "code" in error && error.code ? `${String(error.code)}: ${error.message}` : error.message;
-  return String(error);
+  if (!(error instanceof Error)) return String(error);
+  const code = "code" in error && error.code ? String(error.code) : null;
+  if (code && "syscall" in error) return code;
+  return code ? `${code}: ${error.message}` : error.message;
 }

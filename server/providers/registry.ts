@@ -4,7 +4,7 @@ import { getFalAdapter } from "./fal";
 import { localAdapter, localBackupAdapter } from "./local";
 import { getOpenAIAdapter } from "./openai";
 import { getReplicateAdapter } from "./replicate";
-import type { ProviderAdapter } from "./types";
+import { ProviderError, type ProviderAdapter } from "./types";
 
 // Provider id → adapter. The built-ins always; a real provider once its credential is set
 // (server/providers/configured-providers.ts). A chain naming one without an adapter fails over.
@@ -25,4 +25,23 @@ export function adapterFor(provider: string): ProviderAdapter {
   const adapter = adapters.get(provider as ProviderId);
   if (!adapter) throw new Error(`no adapter for provider ${provider}: it is not configured`);
   return adapter;
+}
+
+/**
+ * For a provider attempt: the adapter, or, for a provider this deployment has no credential for,
+ * one whose submit fails with ERR4002, so the attempt is recorded and the chain fails over.
+ */
+export function adapterForAttempt(provider: ProviderId): ProviderAdapter {
+  adapters ??= loadAdapters();
+  return adapters.get(provider) ?? unconfiguredAdapter(provider);
+}
+
+function unconfiguredAdapter(provider: ProviderId): ProviderAdapter {
+  const notConfigured = () => new ProviderError(provider, "ERR4002", `${provider} is not configured on this deployment.`, "not_configured");
+  return {
+    id: provider,
+    submit: () => Promise.reject(notConfigured()),
+    poll: () => Promise.reject(notConfigured()),
+    cancel: () => Promise.resolve(false),
+  };
 }

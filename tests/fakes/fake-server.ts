@@ -40,6 +40,13 @@ export type FakeServer = {
   webhooks: WebhookDelivery[];
   /** Stores bytes at /files/<name> and returns their URL. */
   putFile(name: string, bytes: Buffer, contentType: string): string;
+  /** /files/<name> answers a 302 to `location`; returns its URL. */
+  putRedirect(name: string, location: string): string;
+  /**
+   * /files/<name> declares `declaredBytes` (or, with null, no length: chunked), sends the first
+   * 64 KiB and then holds the connection (or streams without end) until the client leaves.
+   */
+  putEndlessFile(name: string, contentType: string, declaredBytes: number | null): string;
   /** Runs `action` after `ms`, unless the server closes first. */
   later(ms: number, action: () => void): void;
   deliverWebhook(url: string, headers: Record<string, string>, body: string): Promise<void>;
@@ -49,7 +56,8 @@ export type FakeServer = {
 export async function startFakeServer(route: Route): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const webhooks: WebhookDelivery[] = [];
-  const files = new Map<string, { bytes: Buffer; contentType: string }>();
+  type ServedFile = { kind: "bytes"; bytes: Buffer; contentType: string } | { kind: "redirect"; location: string } | { kind: "endless"; contentType: string; declaredBytes: number | null };
+  const files = new Map<string, ServedFile>();
   const timers = new Set<NodeJS.Timeout>();
   let baseUrl = "";
 
@@ -66,6 +74,12 @@ export async function startFakeServer(route: Route): Promise<FakeServer> {
     if (incoming.method === "GET" && url.pathname.startsWith("/files/")) {
       const file = files.get(decodeURIComponent(url.pathname.slice("/files/".length)));
       if (!file) return sendJson(response, 404, { detail: "Not found" });
+      if (file.kind === "redirect") {
+        response.writeHead(302, { Location: file.location, "Content-Length": 0 });
+        response.end();
+        return;
+      }
+      if (file.kind === "endless") return serveEndless(response, file.contentType, file.declaredBytes);
       response.writeHead(200, { "Content-Type": file.contentType, "Content-Length": file.bytes.length });
       response.end(file.bytes);
       return;
@@ -83,7 +97,15 @@ export async function startFakeServer(route: Route): Promise<FakeServer> {
     requests,
     webhooks,
     putFile(name, bytes, contentType) {
-      files.set(name, { bytes, contentType });
+      files.set(name, { kind: "bytes", bytes, contentType });
+      return `${baseUrl}/files/${encodeURIComponent(name)}`;
+    },
+    putRedirect(name, location) {
+      files.set(name, { kind: "redirect", location });
+      return `${baseUrl}/files/${encodeURIComponent(name)}`;
+    },
+    putEndlessFile(name, contentType, declaredBytes) {
+      files.set(name, { kind: "endless", contentType, declaredBytes });
       return `${baseUrl}/files/${encodeURIComponent(name)}`;
     },
     later(ms, action) {
@@ -110,6 +132,21 @@ export async function startFakeServer(route: Route): Promise<FakeServer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A body longer than any cap: a declared length is held after its first chunk; without one, chunks flow while the client reads. */
+function serveEndless(response: ServerResponse, contentType: string, declaredBytes: number | null) {
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  response.writeHead(200, { "Content-Type": contentType, ...(declaredBytes === null ? {} : { "Content-Length": declaredBytes }) });
+  if (declaredBytes !== null) {
+    response.write(chunk);
+    return;
+  }
+  const pump = () => {
+    while (!response.destroyed && response.write(chunk));
+    if (!response.destroyed) response.once("drain", pump);
+  };
+  pump();
 }
 
 export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {

@@ -8,7 +8,10 @@ import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeScript
 // webhook signed per Standard Webhooks with this fake's own `whsec_` secret. A prompt holding
 // "[replicate:callback-first]" ends its prediction at once and delivers the completion webhook
 // before the create is answered: the callback a network can deliver before the caller even knows
-// the prediction's id.
+// the prediction's id. Output markers play a provider whose answer names what it should not:
+// "[replicate:output-internal]" an output URL on 0.0.0.0 (which reaches this machine's loopback)
+// serving an internal file, "[replicate:output-redirect-internal]" an output URL that redirects
+// there, "[replicate:output-oversized]" an output declaring more bytes than any cap.
 
 type Status = "starting" | "processing" | "succeeded" | "failed" | "canceled";
 
@@ -126,7 +129,22 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
     return sendJson(response, 201, view(prediction));
   }
 
+  /** The file an internal service would hold, at an address that reaches loopback without naming it. */
+  function internalSecretUrl() {
+    server.putFile("internal-secret.png", Buffer.from("internal secret: not for customers"), "image/png");
+    return `${server.baseUrl.replace("127.0.0.1", "0.0.0.0")}/files/internal-secret.png`;
+  }
+
   async function renderOutput(prediction: FakePrediction): Promise<string | string[]> {
+    const prompt = typeof prediction.input.prompt === "string" ? prediction.input.prompt : "";
+    const steered = prompt.includes("[replicate:output-internal]")
+      ? internalSecretUrl()
+      : prompt.includes("[replicate:output-redirect-internal]")
+        ? server.putRedirect(`${prediction.id}/out-0.png`, internalSecretUrl())
+        : prompt.includes("[replicate:output-oversized]")
+          ? server.putEndlessFile(`${prediction.id}/out-0.png`, "image/png", 1024 * 1024 * 1024)
+          : null;
+    if (steered) return "num_outputs" in prediction.input ? [steered] : steered;
     const video = /veo|kling|video/i.test(prediction.model);
     const format = video ? "mp4" : String(prediction.input.output_format ?? "webp");
     const sample = await sampleOutput(format);

@@ -10,7 +10,7 @@ import { contentType, methods, randomPath, raw, smallBody, type RawReply } from 
 function expectEnvelope(reply: RawReply, status: number, code?: string) {
   expect(reply.status, reply.text).toBe(status);
   expect(reply.headers["content-type"]).toContain("application/json");
-  const body = JSON.parse(reply.text) as { status: string; request_id: string; error?: { code: string; details: Record<string, unknown> } };
+  const body = JSON.parse(reply.text) as { status: string; request_id: string; error?: { code: string; type: string; retryable: boolean; details: Record<string, unknown> } };
   expect(body.request_id).toBe(reply.headers["x-request-id"]);
   if (code) expect(body.error?.code).toBe(code);
   return body;
@@ -47,6 +47,14 @@ describe("the edge, row by row", () => {
     expectEnvelope(await raw("POST", "/v1", { headers: { "content-type": "multipart/form-data; boundary=x" }, body }), 404, "ERR1006");
     const onRoute = await raw("POST", "/v1/generate/image/darkroom/lumen-image", { headers: { "content-type": "multipart/form-data; boundary=x", "next-action": "abc" }, body });
     expectEnvelope(onRoute, 401, "ERR1002");
+  });
+
+  it.each(["text/plain", "application/xml", "application/json; charset=utf-16"])("a %s body on /v1 and /api/v1 is 415 ERR1015, a client error", async (type) => {
+    const { key } = await accountWithKey();
+    for (const path of ["/v1/generate/image/darkroom/lumen-image", "/api/v1/generate/image/darkroom/lumen-image"]) {
+      const body = expectEnvelope(await raw("POST", path, { headers: { authorization: `Bearer ${key}`, "content-type": type }, body: '{"generation_prompt":"x"}' }), 415, "ERR1015");
+      expect(body.error).toMatchObject({ type: "unsupported_media_type", retryable: false });
+    }
   });
 
   it("HEAD answers like GET without a body", async () => {

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { db } from "@/server/db";
@@ -55,5 +57,50 @@ describe("POST /api/providers/{provider}/callback", () => {
     expectError(await api("/api/providers/local/callback", { method: "POST", body: {} }), "ERR1006");
     const huge = await api("/api/providers/replicate/callback", { method: "POST", rawBody: JSON.stringify({ pad: "x".repeat(1_100_000) }) });
     expectError(huge, "ERR1011");
+  });
+});
+
+// A provider's answer names the output URL, so the download is held to the destination rules: an
+// address that reaches this machine (0.0.0.0 connects to loopback), a redirect there, or a body
+// past the cap fails that attempt with ERR4003, and the chain moves on. The test app allows
+// loopback outputs (PROVIDER_ALLOW_LOOPBACK=1, for the fake itself); 0.0.0.0 is refused all the same.
+describe("provider output downloads", () => {
+  function attemptsOf(generationId: string) {
+    return db.providerAttempt.findMany({ where: { generationId }, orderBy: { attemptNumber: "asc" }, select: { provider: true, outcome: true, errorCode: true, errorMessage: true } });
+  }
+
+  function storedFiles(accountId: string, generationId: string): string[] {
+    const folder = path.join(process.env.DATA_DIR ?? ".data", "files", "outputs", accountId, generationId);
+    return fs.existsSync(folder) ? fs.readdirSync(folder) : [];
+  }
+
+  it.each([
+    ["an output URL on an address that reaches loopback", "[replicate:output-internal]", "An output URL was refused: 0.0.0.0 is an unspecified address"],
+    ["an output URL redirecting to such an address", "[replicate:output-redirect-internal]", "An output URL was refused: 0.0.0.0 is an unspecified address"],
+    ["an output larger than the cap", "[replicate:output-oversized]", "An output is larger than the 200 MiB cap per output file"],
+  ])("%s fails the attempt with ERR4003; nothing is stored or served, nothing charged", async (_label, marker, reason) => {
+    const { key, accountId } = await accountWithKey();
+    const created = await createImage(key, { generation_prompt: `a red kite ${marker}`, generation_provider_order: "replicate" }, {}, "black-forest-labs/flux-schnell");
+    const data = expectSuccess(created, 202);
+    const record = await waitForStatus(key, data.generation_id);
+    expect(record).toMatchObject({ generation_status: "failed", generation_error_code: "ERR4004", generation_output_file: [] });
+    expect(record.generation_error).toContain(`replicate ERR4003 (${reason}`);
+    expect(record.generation_error).not.toContain("internal secret");
+    expect(await attemptsOf(data.generation_id)).toEqual([{ provider: "replicate", outcome: "failed", errorCode: "ERR4003", errorMessage: expect.stringContaining(reason) }]);
+    expect(storedFiles(accountId, data.generation_id)).toEqual([]);
+    expect((await db.ledgerEntry.findMany({ where: { generationId: data.generation_id } })).map((entry) => entry.type).sort()).toEqual(["refund", "reserve"]);
+  });
+
+  it("a refused output fails over to the next provider in the chain", async () => {
+    const { key } = await accountWithKey();
+    const created = await createImage(key, { generation_prompt: "a red kite [replicate:output-internal]", generation_provider_order: "replicate,fal" }, {}, "black-forest-labs/flux-schnell");
+    const data = expectSuccess(created, 202);
+    const record = await waitForStatus(key, data.generation_id);
+    // fal has no credential in the test app, so its attempt fails too, on its own account.
+    expect(record).toMatchObject({ generation_status: "failed", generation_error_code: "ERR4004", generation_output_file: [] });
+    expect(await attemptsOf(data.generation_id)).toEqual([
+      { provider: "replicate", outcome: "failed", errorCode: "ERR4003", errorMessage: expect.stringContaining("An output URL was refused") },
+      { provider: "fal", outcome: "failed", errorCode: "ERR4002", errorMessage: "fal is not configured on this deployment." },
+    ]);
   });
 });

@@ -4,7 +4,7 @@ import type { ProviderId } from "../../catalog/providers";
 import { db } from "../../db";
 import { ProviderError, type ProviderResult, type SubmitResult } from "../../providers/types";
 import { sendProviderResult } from "../../providers/send-provider-result";
-import { adapterFor } from "../../providers/registry";
+import { adapterFor, adapterForAttempt } from "../../providers/registry";
 import { log } from "../../runtime/log";
 import { emitGenerationStarted } from "../../webhooks/emit-generation-event";
 import type { AttemptError, AttemptOutcome } from "./attempt-outcome";
@@ -58,7 +58,7 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
   if (!row) return { outcome: "abandoned" };
   const job = providerJobFor(row, provider, attempt);
   const startedAt = new Date();
-  const adapter = adapterFor(provider);
+  const adapter = adapterForAttempt(provider);
   // A synchronous provider names its prediction up front, so a cancel can reach it mid-submit; it
   // starts working while the attempt is recorded (the render does not wait on the database).
   const namedUpFront = adapter.predictionIdFor?.(job) ?? null;

@@ -4,7 +4,7 @@ import { contentListQuerySchema } from "../../openapi/schemas/generations";
 import { defineOperation, type LegacyPath } from "../define-operation";
 import type { ErrorCode } from "../../errors";
 
-const createErrors: ErrorCode[] = ["ERR1001", "ERR1004", "ERR1009", "ERR1011", "ERR1012", "ERR2014", "ERR2015", "ERR2016", "ERR3001"];
+const createErrors: ErrorCode[] = ["ERR1001", "ERR1004", "ERR1009", "ERR1011", "ERR1012", "ERR1015", "ERR2014", "ERR2015", "ERR2016", "ERR3001"];
 
 const createDescription = (kind: ModelType) =>
   `Validates the body against the model's strict schema (see \`GET /v1/library/models\`; the exact schema per model is in this request body's \`x-darkroom-models\`), checks the ${kind} concurrency cap, reserves the estimated cost and creates the generation in \`pending\`. Execution runs after the response: poll \`GET /v1/content/{generation_id}\` or subscribe to webhook events. Counts toward the generation rate-limit bucket.`;

@@ -7,7 +7,7 @@ import { createImageGeneration, getGeneration } from "@/server/http/operations/g
 import { inTransaction } from "@/server/transaction";
 import { accountWithKey, awayFromWindowEdge } from "@/tests/support/fixtures";
 import { cancel, createImage, createVideo, waitForStatus } from "@/tests/support/generations";
-import { api, callOperation, errorCodeOf, expectError, expectSuccess, invalidFields } from "@/tests/support/http";
+import { api, baseUrl, callOperation, errorCodeOf, expectError, expectSuccess, invalidFields } from "@/tests/support/http";
 import { whenLogged } from "@/tests/support/request-logs";
 
 // POST /v1/generate/image/{model_identifier} (createImageGeneration): validation, idempotency,
@@ -162,6 +162,35 @@ describe("413", () => {
   it("refuses an oversized body with ERR1011", async () => {
     const { key } = await accountWithKey();
     expectError(await api(CREATE_PATH, { key, method: "POST", rawBody: JSON.stringify({ generation_prompt: "x".repeat(300_000) }) }), "ERR1011");
+  });
+});
+
+describe("415", () => {
+  it.each(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=latin1", "application/xml"])(
+    "refuses a %s body with ERR1015 unsupported_media_type, a client error, and reserves nothing",
+    async (contentType) => {
+      const { key, accountId } = await accountWithKey();
+      const reply = await api(CREATE_PATH, { key, method: "POST", rawBody: JSON.stringify({ generation_prompt: "a lighthouse" }), headers: { "content-type": contentType } });
+      expect(reply.status).toBe(415);
+      const error = expectError(reply, "ERR1015");
+      expect(error).toMatchObject({ type: "unsupported_media_type", retryable: false, details: { content_type: contentType, supported: ["application/json"] } });
+      expect(error.message).toContain("application/json");
+      expect(await db.generation.count({ where: { accountId } })).toBe(0);
+    },
+  );
+
+  it("takes JSON with its charset, a +json type, or no Content-Type at all", async () => {
+    for (const contentType of ["application/json; charset=utf-8", "APPLICATION/JSON", "application/vnd.darkroom+json", null]) {
+      const { key } = await accountWithKey();
+      const headers: Record<string, string> = contentType === null ? {} : { "content-type": contentType };
+      const reply = await fetch(new URL(CREATE_PATH, baseUrl()), {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, ...headers },
+        // A Blob without a type: fetch sends no Content-Type of its own.
+        body: new Blob([JSON.stringify({ generation_prompt: "a lighthouse" })]),
+      });
+      expect(reply.status, String(contentType)).toBe(202);
+    }
   });
 });
 

@@ -234,7 +234,21 @@ describe("safeFetch", () => {
     const error = await safeFetch(`http://example.test:${port}/ok`, { ...dev, resolver }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DestinationRefused);
     expect(error).toMatchObject({ reason: "private", address: "10.0.0.7" });
+    // The message reaches customers: it names the rule, not what the name resolved to.
+    expect((error as Error).message).toContain("the host example.test resolves to a private address");
+    expect((error as Error).message).not.toContain("10.0.0.7");
     expect(seen).toHaveLength(0);
+  });
+
+  it("names a refused connection by its code, not by the address the host resolved to", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const resolver = countingResolver({ "example.test": ["127.0.0.1"] });
+    const error = await safeFetch(`http://example.test:${closedPort}/`, { ...dev, resolver }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FetchFailed);
+    expect((error as Error).message).toBe(`Request to example.test:${closedPort} failed: ECONNREFUSED`);
   });
 
   it("refuses http to a name with one loopback and one public address", async () => {

@@ -132,6 +132,21 @@ describe("webhook endpoints", () => {
     expect(await db.webhookEndpoint.count({ where: { accountId } })).toBe(0);
   });
 
+  it.each([
+    ["loopback", "127.0.0.1", "a loopback address"],
+    ["private", "10.20.30.40", "a private address"],
+    ["link_local", "fe80::7", "a link-local address"],
+  ])("a refusal for a host resolving to a %s address names the rule, never the address (https://vm/x)", async (reason, address, words) => {
+    const { accountId } = await createTestAccount();
+    const resolver: Resolver = async () => [{ address, family: address.includes(":") ? 6 : 4 }];
+    const error = await caught(inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: "https://vm/x", actor: "system", network: { ...strict, resolver } })));
+    expect(error.code).toBe("ERR1001");
+    expect(error.message).toContain(`the host vm resolves to ${words}`);
+    expect(error.message).toContain("destinations must resolve only to public addresses");
+    expect(JSON.stringify(error.toBody())).not.toContain(address);
+    expect(error.details).toMatchObject({ reason });
+  });
+
   it("enables and disables, idempotently, with audit entries; another account's endpoint is not found", async () => {
     const { accountId } = await createTestAccount();
     const created = await endpoint(accountId);
