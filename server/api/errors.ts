@@ -17,11 +17,20 @@ const trpcCodeByStatus: Record<number, TRPC_ERROR_CODE_KEY> = {
   405: "METHOD_NOT_SUPPORTED",
   409: "CONFLICT",
   413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
   422: "UNPROCESSABLE_CONTENT",
   429: "TOO_MANY_REQUESTS",
   502: "BAD_GATEWAY",
   503: "SERVICE_UNAVAILABLE",
   504: "GATEWAY_TIMEOUT",
+};
+
+const trpcRefusals: Partial<Record<TRPC_ERROR_CODE_KEY, () => ApiError>> = {
+  NOT_FOUND: () => new ApiError("ERR1006", "No such procedure."),
+  METHOD_NOT_SUPPORTED: () => new ApiError("ERR1008"),
+  UNSUPPORTED_MEDIA_TYPE: () => new ApiError("ERR1015", "Send the request as application/json.", { supported: ["application/json"] }),
+  PAYLOAD_TOO_LARGE: () => new ApiError("ERR1011"),
+  BAD_REQUEST: () => new ApiError("ERR1001"),
 };
 
 type Issue = { path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>; message: string };
@@ -48,8 +57,10 @@ export function toDashboardApiError(error: unknown): ApiError {
   if ((error instanceof TRPCError && error.code === "PARSE_ERROR") || (cause instanceof SyntaxError && /JSON/.test(cause.message))) {
     return new ApiError("ERR1001", "The request body is not valid JSON.");
   }
-  if (error instanceof TRPCError && error.code === "NOT_FOUND") return new ApiError("ERR1006", "No such procedure.");
-  if (error instanceof TRPCError && error.code === "METHOD_NOT_SUPPORTED") return new ApiError("ERR1008");
+  // tRPC's own refusals of a request (no procedure, a method or content type it does not take, a
+  // body too large): the client's mistake, with the table's code for it, never ERR5000.
+  const refusal = error instanceof TRPCError ? trpcRefusals[error.code] : undefined;
+  if (refusal) return refusal();
   log.error("dashboard request failed", { error: cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause) });
   return toApiError(cause);
 }

@@ -20,6 +20,7 @@ const byStatus: Array<[ErrorCode, TRPCError["code"]]> = [
   ["ERR1008", "METHOD_NOT_SUPPORTED"],
   ["ERR1010", "CONFLICT"],
   ["ERR1011", "PAYLOAD_TOO_LARGE"],
+  ["ERR1015", "UNSUPPORTED_MEDIA_TYPE"],
   ["ERR4005", "UNPROCESSABLE_CONTENT"],
   ["ERR3001", "SERVICE_UNAVAILABLE"],
   ["ERR5000", "INTERNAL_SERVER_ERROR"],
@@ -55,6 +56,18 @@ describe("toTRPCError", () => {
         { field: "page.limit", message: expect.any(String) },
       ],
     });
+  });
+
+  it.each([
+    ["UNSUPPORTED_MEDIA_TYPE", "ERR1015", "UNSUPPORTED_MEDIA_TYPE"],
+    ["PAYLOAD_TOO_LARGE", "ERR1011", "PAYLOAD_TOO_LARGE"],
+    ["METHOD_NOT_SUPPORTED", "ERR1008", "METHOD_NOT_SUPPORTED"],
+    ["NOT_FOUND", "ERR1006", "NOT_FOUND"],
+    ["BAD_REQUEST", "ERR1001", "BAD_REQUEST"],
+  ] as const)("answers tRPC's own %s refusal with %s, a client error (never ERR5000)", (refusal, code, trpcCode) => {
+    const error = toTRPCError(new TRPCError({ code: refusal, message: "tRPC's own words" }));
+    expect((error.cause as ApiError).code).toBe(code);
+    expect(error.code).toBe(trpcCode);
   });
 
   it("answers a redacted ERR5000 for an unknown error, and logs what it was", () => {
