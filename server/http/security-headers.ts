@@ -40,8 +40,11 @@ export function securityHeaders(options: { https: boolean }): Record<string, str
   };
 }
 
-/** For answers that are not pages (JSON, files): nothing in them may load or run, nor be framed. */
-export const NON_PAGE_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+/**
+ * For answers that are not pages (JSON, files): nothing in them may load or run, nor be framed.
+ * Forms may post to us: Auth.js's own fallback pages under /api/auth (sign-out confirmation) are forms.
+ */
+export const NON_PAGE_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /**
  * The policy of a page. Scripts: only those carrying this request's nonce, and what they load
