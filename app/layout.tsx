@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import localFont from "next/font/local";
+import { connection } from "next/server";
 import "./globals.css";
 
 const inter = localFont({
@@ -13,7 +14,10 @@ export const metadata: Metadata = {
   description: "Image and video generation through many providers, behind one API.",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+// Every page renders per request: its scripts carry that request's CSP nonce (proxy.ts), which a
+// page prerendered at build time could not.
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  await connection();
   return (
     <html lang="en" className={inter.variable}>
       <body className="min-h-screen bg-zinc-50 font-sans text-zinc-900 antialiased">{children}</body>

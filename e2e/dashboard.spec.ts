@@ -99,7 +99,7 @@ test("a member reads alerts but cannot change them", async ({ page, browser }) =
   await memberPage.screenshot({ path: ".data-test/screenshots/alerts-member.png", fullPage: true });
 
   // The server refuses the write whatever the page offers.
-  const refused = await memberPage.request.post("/api/trpc/alerts.set", { data: { json: { accountId, thresholds: [3] } } });
+  const refused = await memberPage.request.post("/api/trpc/alerts.set", { data: { json: { accountId, thresholds: [3] } }, headers: { origin: new URL(memberPage.url()).origin } });
   expect(refused.status()).toBe(403);
   await memberPage.context().close();
 });

@@ -194,7 +194,7 @@ test("a member sees the keys and their logs read-only, and the server refuses ch
     ["keys.revoke", { accountId, keyId }],
     ["keys.delete", { accountId, keyId }],
   ] as const) {
-    const refused = await page.request.post(`/api/trpc/${procedure}`, { data: { json: input } });
+    const refused = await page.request.post(`/api/trpc/${procedure}`, { data: { json: input }, headers: { origin: new URL(page.url()).origin } });
     expect(refused.status()).toBe(403);
     expect(JSON.stringify(await refused.json())).toContain("ERR1003");
   }

@@ -252,7 +252,7 @@ test("a member sees the endpoint and its log but no way to change them", async (
   await saveScreenshot("webhook-detail-member");
 
   // The server refuses the change whatever the page offers (ERR1003).
-  const refused = await page.request.post("/api/trpc/webhooks.rollSecret", { data: { json: { accountId, webhookId } } });
+  const refused = await page.request.post("/api/trpc/webhooks.rollSecret", { data: { json: { accountId, webhookId } }, headers: { origin: new URL(page.url()).origin } });
   expect(refused.status()).toBe(403);
   expect(JSON.stringify(await refused.json())).toContain("ERR1003");
 });

@@ -2,11 +2,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 
-// The `test` every spec imports: fails a test whose pages logged a console error or threw, and
-// saves named full-page screenshots where the team can look at them.
+// The `test` every spec imports: fails a test whose pages logged a console error, threw or broke
+// their Content-Security-Policy, and saves named full-page screenshots where the team can look at them.
 
 export type Fixtures = {
-  /** Console errors and uncaught page errors seen so far in this test's browser context. */
+  /** Console errors, uncaught page errors and CSP violations seen so far in this test's browser context. */
   browserErrors: string[];
   /**
    * Saves a full-page PNG of `page` (or of `target`, a page of another context) to
@@ -26,9 +26,20 @@ export const test = base.extend<Fixtures>({
   },
 
   // Watches the whole context, so pages a spec opens itself (popups, newPage) count too.
-  context: async ({ context, browserErrors }, use) => {
-    watch(context, browserErrors);
-    await use(context);
+  context: async ({ context, browser, browserErrors }, use) => {
+    await watch(context, browserErrors);
+    // Contexts the spec opens itself (a second user's) are watched for CSP violations.
+    const newContext = browser.newContext.bind(browser);
+    browser.newContext = async (options) => {
+      const opened = await newContext(options);
+      await watch(opened, browserErrors, { policyOnly: true });
+      return opened;
+    };
+    try {
+      await use(context);
+    } finally {
+      browser.newContext = newContext;
+    }
     // Only a tRPC 4xx is allowed (see watch): any other error in the browser is a bug.
     expect(browserErrors, "console errors / page errors in the browser").toEqual([]);
   },
@@ -45,15 +56,29 @@ export const test = base.extend<Fixtures>({
   },
 });
 
-function watch(context: BrowserContext, errors: string[]) {
+/**
+ * Runs in every document before its own scripts. Chromium logs most CSP refusals as console errors
+ * ("Refused to …"), but not every one reaches the console; every one fires this event.
+ */
+const reportPolicyViolations = () => {
+  document.addEventListener("securitypolicyviolation", (event) => {
+    console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} in ${event.documentURI}${event.sample ? ` (${event.sample})` : ""}`);
+  });
+};
+
+/** `policyOnly`: only CSP violations count (contexts a spec opens itself, which may expect errors). */
+async function watch(context: BrowserContext, errors: string[], options: { policyOnly?: boolean } = {}) {
+  await context.addInitScript(reportPolicyViolations);
   context.on("console", (message) => {
     if (message.type() !== "error") return;
+    if (options.policyOnly && !/^(CSP violation|Refused to)/.test(message.text())) return;
     const { url, lineNumber } = message.location();
     // A tRPC call refused with a 4xx is the app answering a bad input or a role rule, which the
     // page shows in its UI; Chromium still logs it. 5xx and everything else stay errors.
     if (/^Failed to load resource: the server responded with a status of 4\d\d\b/.test(message.text()) && url.includes("/api/trpc/")) return;
     errors.push(`console.error: ${message.text()}${url ? ` (${url}:${lineNumber})` : ""}`);
   });
+  if (options.policyOnly) return;
   context.on("weberror", (webError) => {
     const error = webError.error();
     errors.push(`page error: ${error.stack ?? error.message}`);

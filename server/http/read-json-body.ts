@@ -1,10 +1,9 @@
 import "server-only";
 import { ApiError, invalidRequest } from "../errors";
+import { MAX_BODY_BYTES, readCappedBody } from "./read-capped-body";
 
 // Request bodies: size-capped (ERR1011) before parsing, JSON objects only (ERR1001); a /v1 body
 // must also say it is JSON (ERR1015, checked by operation-input.ts).
-
-export const MAX_BODY_BYTES = 256 * 1024;
 
 /**
  * application/json or a `+json` type, in UTF-8 (RFC 8259); a request without a Content-Type is
@@ -26,22 +25,8 @@ export function assertJsonContentType(header: string | null): void {
 }
 
 export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<{ body: unknown; raw: string }> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new ApiError("ERR1011", `The body may be at most ${maxBytes} bytes.`, { max_bytes: maxBytes });
-  const reader = request.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (reader) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new ApiError("ERR1011", `The body may be at most ${maxBytes} bytes.`, { max_bytes: maxBytes });
-    }
-    chunks.push(value);
-  }
-  const raw = Buffer.concat(chunks).toString("utf8");
+  const bytes = await readCappedBody(request, maxBytes);
+  const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   if (raw.trim() === "") throw invalidRequest("The request body must be a JSON object.", [{ field: "body", message: "is required" }]);
   let body: unknown;
   try {

@@ -10,24 +10,36 @@ import { LISTEN_BACKLOG } from "./listen-backlog";
 import { isFileRequest, serveFileDirectly } from "./serve-files-directly";
 import { serveV1Directly } from "./serve-v1-directly";
 import { directHandler } from "../http/direct-routes";
+import { isHttpsAppUrl, NON_PAGE_CONTENT_SECURITY_POLICY, securityHeaders } from "../http/security-headers";
+import { appUrl } from "../env";
 
 // Our own HTTP server in front of Next's handler, for what Next cannot do: hand over the client
 // address from the socket (IP allowlists, hashed request-log IPs; whatever a client sends in that
 // header is overwritten), answer /v1 requests Next would refuse in its own shape (v1-edge), and
 // answer a /v1 route Next has loaded through its handler directly (serve-v1-directly). With no
 // INNGEST_* configured, the embedded Inngest executor starts once the server listens and drives
-// the functions through this server's own /api/inngest.
+// the functions through this server's own /api/inngest. Every answer leaves with the security
+// headers (http/security-headers.ts); pages get their nonce policy from Next's proxy (proxy.ts).
 
 export type RunningServer = { url: string; close: () => Promise<void> };
+
+/** /v1, /api and /files answer JSON or files, never a page: nothing in them may run. */
+function isNonPagePath(url: string): boolean {
+  return url.startsWith("/api/") || url.startsWith("/files/") || isV1Path(url);
+}
 
 export async function startHttpServer(options: { port: number; host: string; dev: boolean }): Promise<RunningServer> {
   const dir = path.resolve(import.meta.dirname, "../..");
   const app = next({ dev: options.dev, dir, hostname: options.host, port: options.port });
   const handle = app.getRequestHandler();
   await app.prepare();
+  const headers = Object.entries(securityHeaders({ https: isHttpsAppUrl(appUrl()) }));
 
   const server = http.createServer((req, res) => {
     req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "";
+    // Set before any handler writes: Node merges them into whatever head is written later.
+    for (const [name, value] of headers) res.setHeader(name, value);
+    if (isNonPagePath(req.url ?? "/")) res.setHeader("content-security-policy", NON_PAGE_CONTENT_SECURITY_POLICY);
     if (isFileRequest(req)) {
       serveFileDirectly(req, res).catch(() => {
         if (!res.headersSent) res.writeHead(500);
@@ -65,7 +77,13 @@ export async function startHttpServer(options: { port: number; host: string; dev
     // reads none, and the bytes after the headers break its parser (found by drill R4).
     const head = error.rawPacket?.toString("latin1", 0, 5) === "HEAD ";
     socket.end(
-      `HTTP/1.1 ${answer.status} Bad Request\r\n${Object.entries({ ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)), connection: "close" })
+      `HTTP/1.1 ${answer.status} Bad Request\r\n${Object.entries({
+        ...Object.fromEntries(headers),
+        "content-security-policy": NON_PAGE_CONTENT_SECURITY_POLICY,
+        ...answer.headers,
+        "content-length": String(Buffer.byteLength(answer.body)),
+        connection: "close",
+      })
         .map(([name, value]) => `${name}: ${value}`)
         .join("\r\n")}\r\n\r\n${head ? "" : answer.body}`,
     );

@@ -13,7 +13,7 @@ describe("bug report over HTTP", () => {
     const body = { json: { accountId: account.accountId, description: "The chart is empty", pagePath: `/dashboard/${account.accountId}/usage?days=7`, userAgent: "forged/1.0" } };
     const reply = await fetch(`${baseUrl()}/api/trpc/bugReports.submit`, {
       method: "POST",
-      headers: { "content-type": "application/json", cookie, "user-agent": "Mozilla/5.0 Firefox/131.0" },
+      headers: { "content-type": "application/json", origin: baseUrl(), cookie, "user-agent": "Mozilla/5.0 Firefox/131.0" },
       body: JSON.stringify(body),
     });
     expect(reply.status).toBe(200);

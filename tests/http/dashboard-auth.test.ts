@@ -143,7 +143,7 @@ describe("tRPC speaks the error table", () => {
     expect(invalid.status).toBe(400);
     expect(invalid.error?.data.apiError).toMatchObject({ code: "ERR1001", details: { fields: [{ field: "thresholds[0]" }] } });
 
-    const notJson = await fetch(`${baseUrl()}/api/trpc/alerts.set`, { method: "POST", headers: { "content-type": "application/json", cookie: owner.cookie }, body: "{" });
+    const notJson = await fetch(`${baseUrl()}/api/trpc/alerts.set`, { method: "POST", headers: { "content-type": "application/json", origin: baseUrl(), cookie: owner.cookie }, body: "{" });
     expect(notJson.status).toBe(400);
   });
 });

@@ -49,7 +49,8 @@ export async function trpc(path: string, input: unknown, options: { cookie?: str
   const response = options.mutation
     ? await fetch(`${baseUrl()}/api/trpc/${path}`, {
         method: "POST",
-        headers: { "content-type": "application/json", ...(options.cookie ? { cookie: options.cookie } : {}) },
+        // A browser sends its page's Origin with every POST; the dashboard refuses mutations without ours.
+        headers: { "content-type": "application/json", origin: baseUrl(), ...(options.cookie ? { cookie: options.cookie } : {}) },
         body: JSON.stringify(wire),
       })
     : await fetch(`${baseUrl()}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(wire))}`, { headers: options.cookie ? { cookie: options.cookie } : {} });

@@ -113,7 +113,7 @@ export async function callProcedure(path: string, type: "query" | "mutation", in
   const headers: Record<string, string> = { ...options.headers, ...(options.cookie ? { cookie: options.cookie } : {}) };
   const response =
     type === "mutation"
-      ? await fetch(`${baseUrl()}/api/trpc/${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: wire })
+      ? await fetch(`${baseUrl()}/api/trpc/${path}`, { method: "POST", headers: { "content-type": "application/json", origin: baseUrl(), ...headers }, body: wire })
       : await fetch(`${baseUrl()}/api/trpc/${path}?input=${encodeURIComponent(wire)}`, { headers });
   const text = await response.text();
   let body: unknown = undefined;
