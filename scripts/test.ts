@@ -226,6 +226,9 @@ async function main() {
       // The suites write rows with old timestamps on purpose; the hourly retention pass would delete
       // them under a running test. Retention is tested through explicit, account-scoped runs.
       RETENTION_PAUSED: "1",
+      // One session and hashing secret for the app and the suites (client addresses are kept as an
+      // HMAC under it, which the suites compute too).
+      AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString("base64url"),
       // One sealing key for the app and the suites, which write and read the same sealed rows.
       ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? randomBytes(32).toString("hex"),
       // Every /v1 success body is checked against its operation's response schema.

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import ipaddr from "ipaddr.js";
 import { env } from "../env";
-import { hashIp } from "../http/request-log";
+import { hashClientIp } from "../net/client-ip-hash";
 import { counterStore } from "../rate-limit/counter-store";
 import { mailboxOf } from "./sign-in-address";
 
@@ -51,7 +51,7 @@ export async function consumeSignInLinkAllowance(email: string, now = Date.now()
 export async function consumeSignInRequestAllowance(input: { email: string; clientIp: string }, now = Date.now()): Promise<SignInLinkRefusal | null> {
   const config = env();
   const perClient = config.SIGN_IN_LINKS_PER_IP ?? SIGN_IN_LINKS_PER_CLIENT;
-  if (!(await withinLimit(`sign-in-ip:${hashIp(clientNetwork(input.clientIp)).slice(0, 32)}`, perClient, now))) return "client";
+  if (!(await withinLimit(`sign-in-ip:${hashClientIp(clientNetwork(input.clientIp)).slice(0, 32)}`, perClient, now))) return "client";
   if (!(await consumeSignInLinkAllowance(input.email, now))) return "mailbox";
   if (!(await withinLimit("sign-in-total", config.SIGN_IN_LINKS_TOTAL ?? SIGN_IN_LINKS_TOTAL, now))) return "total";
   return null;

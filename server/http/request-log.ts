@@ -1,11 +1,11 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import type { RegionName } from "../env";
 import type { AuthenticatedKey } from "./authenticate";
 import { bufferRequestLog } from "./request-log-buffer";
+import { hashClientIp } from "../net/client-ip-hash";
 
 // One row per request made with a known key, written in batches (request-log-buffer.ts). Never the body, never
-// the raw key, never the raw IP: a SHA-256 of it.
+// the raw key, never the raw IP: an HMAC of it (server/net/client-ip-hash.ts).
 
 const SENSITIVE = /(key|token|secret|signature|password|auth|credential|session)/i;
 const MAX_PARAMS = 20;
@@ -19,10 +19,6 @@ export function sanitizeQuery(params: URLSearchParams): Record<string, string> {
     clean[name.slice(0, 64)] = SENSITIVE.test(name) ? "[redacted]" : value.slice(0, MAX_VALUE);
   }
   return clean;
-}
-
-export function hashIp(ip: string) {
-  return createHash("sha256").update(ip).digest("hex");
 }
 
 export type RequestLogInput = {
@@ -58,7 +54,7 @@ export async function writeRequestLog(input: RequestLogInput) {
     statusCode: input.statusCode,
     errorCode: input.errorCode,
     idempotentReplay: input.idempotentReplay,
-    ipHash: hashIp(input.clientIp),
+    ipHash: hashClientIp(input.clientIp),
     userAgent: input.userAgent?.slice(0, 512) ?? null,
     latencyMs: input.latencyMs,
     region: input.region,

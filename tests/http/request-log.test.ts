@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { hashClientIp } from "@/server/net/client-ip-hash";
 import { describe, expect, it } from "vitest";
 import { db } from "@/server/db";
 import { api, expectError, expectSuccess, requestIdOf } from "@/tests/support/http";
@@ -33,8 +34,11 @@ describe("request log", () => {
       errorCode: null,
       idempotentReplay: false,
       userAgent: "darkroom-tests/1.0",
-      ipHash: createHash("sha256").update("198.51.100.23").digest("hex"),
+      // An HMAC under the app's AUTH_SECRET (npm test gives both the same), not a plain hash anyone
+      // could reverse by hashing every IPv4 address.
+      ipHash: hashClientIp("198.51.100.23"),
     });
+    expect(row.ipHash).not.toBe(createHash("sha256").update("198.51.100.23").digest("hex"));
     expect(prefix).toHaveLength(9);
     expect(row.query).toEqual({ days: "7", api_key: "[redacted]", token: "[redacted]" });
     const stored = JSON.stringify(row);

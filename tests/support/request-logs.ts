@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { db } from "@/server/db";
-import { hashIp } from "@/server/http/request-log";
+import { hashClientIp } from "@/server/net/client-ip-hash";
 
 // Request log rows as the /v1 checkpoint writes them, inserted directly so the dashboard's views
 // can be tested with exact times, statuses and error codes.
@@ -30,7 +30,7 @@ export async function insertRequestLog(accountId: string, key: { id: string; nam
       statusCode: entry.statusCode ?? 200,
       errorCode: entry.errorCode ?? null,
       idempotentReplay: entry.idempotentReplay ?? false,
-      ipHash: hashIp("198.51.100.7"),
+      ipHash: hashClientIp("198.51.100.7"),
       userAgent: "darkroom-tests/1.0",
       latencyMs: 12,
       createdAt: entry.createdAt ?? new Date(),

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/root";
 import { disconnectDb } from "@/server/db";
-import { hashIp } from "@/server/http/request-log";
+import { hashClientIp } from "@/server/net/client-ip-hash";
 import { addTeamMember, createTestAccount, createTestKey } from "@/tests/support/fixtures";
 import { insertRequestLog } from "@/tests/support/request-logs";
 import { expectTrpcError, expectTrpcInvalid } from "@/tests/support/trpc-errors";
@@ -56,7 +56,7 @@ describe("request logs router", () => {
       status_code: 202,
       error_code: null,
       idempotent_replay: true,
-      client_ip_hash: hashIp("198.51.100.7"),
+      client_ip_hash: hashClientIp("198.51.100.7"),
       user_agent: "darkroom-tests/1.0",
       request_id: expect.stringMatching(/^req_/),
       created_at: expect.any(String),
