@@ -5,7 +5,7 @@ import { isHttpsAppUrl, newScriptNonce, pageContentSecurityPolicy } from "@/serv
 // Pages only (see `matcher`): each request gets a fresh script nonce in its Content-Security-Policy.
 // Next reads the policy from the request's header and puts the nonce on the scripts it renders;
 // the browser gets the same policy on the answer. The other security headers are on every answer
-// already (server/runtime/http-server.ts). /v1, /api and /files never pass through here: a proxy
+// already (server/start/http-server.ts). /v1, /api and /files never pass through here: a proxy
 // would cost /v1 time, and read request bodies it has no use for.
 
 export function proxy(request: NextRequest) {

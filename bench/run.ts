@@ -5,13 +5,13 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { ensureDatabase, freePort, recreateDatabase } from "../server/runtime/database";
-import { applyMigrations } from "../server/runtime/migrations";
-import { ensureBuild } from "../server/runtime/build";
+import { ensureDatabase, freePort, recreateDatabase } from "../server/start/database";
+import { applyMigrations } from "../server/start/migrations";
+import { ensureBuild } from "../server/start/build";
 import { serverCommand } from "../scripts/server-command";
 import { processTreeRssMb } from "./process-rss";
 import { cpuSince, processThreadsCpuMs, processTreeCpuMs, threadsSince, type CpuSplit, type ThreadSplit } from "./process-cpu";
-import { clusterDir } from "../server/runtime/embedded-postgres";
+import { clusterDir } from "../server/start/embedded-postgres";
 import { startFakeEventApi } from "./fake-inngest-event-api";
 import { signalGroup } from "../tests/support/process-group";
 import { renderImageUncached } from "../server/providers/local/render-image";
@@ -180,7 +180,7 @@ async function main() {
     const { createApiKey } = await import("../server/keys/create-key");
     const { createWebhookEndpoint } = await import("../server/webhooks/create-endpoint");
     const { queueTestEvent } = await import("../server/webhooks/send-test-event");
-    const { OPERATOR } = await import("../server/accounts/account-scope");
+    const { OPERATOR } = await import("../server/account-scope");
     /** Enterprise accounts with a million credits each, and a full key of each. */
     async function newAccounts(label: string, count: number) {
       const accounts: Array<{ accountId: string; key: string }> = [];

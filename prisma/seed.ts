@@ -4,7 +4,7 @@ import { db } from "../server/db";
 import { env } from "../server/env";
 import { createAccount } from "../server/accounts/create-account";
 import { createApiKey } from "../server/keys/create-key";
-import { formatCredits, decimalToMillis } from "../server/credits/money";
+import { formatCredits, decimalToMillis } from "../server/money";
 
 // The demo account a development `npm start` makes: Pro plan, 25.000 credits (the 1.000 welcome
 // credit plus a 24.000 operator top-up), one member login and a Full Access key. Idempotent: later

@@ -1,11 +1,11 @@
 import { devMailboxEnabled } from "../server/email/dev-mailbox";
 import { appUrl, env, isProductionDeployment } from "../server/env";
-import { bootRuntime } from "../server/runtime/boot";
-import { ensureBuild } from "../server/runtime/build";
-import { startHttpServer } from "../server/runtime/http-server";
-import { log } from "../server/runtime/log";
-import { readEnvFromSnapshot } from "../server/runtime/plain-process-env";
-import { runShutdownHooks } from "../server/runtime/shutdown";
+import { bootRuntime } from "../server/start/boot";
+import { ensureBuild } from "../server/start/build";
+import { startHttpServer } from "../server/start/http-server";
+import { log } from "../server/log";
+import { readEnvFromSnapshot } from "../server/start/plain-process-env";
+import { runShutdownHooks } from "../server/shutdown";
 
 // `npm start`: database (embedded unless DATABASE_URL), migrations, demo seed (never in
 // production), build if the sources changed, then serve on PORT. Flags: --dev (next dev),

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { localProviderFaultsEnvSchema } from "./providers/local/fault-config";
+import { localProviderFaultsEnvSchema } from "./local-provider-faults";
 
 // The only reader of process.env. Parsed once, on first use, so that the CLI, the test runner
 // and the server can settle DATABASE_URL (embedded PostgreSQL) before anything reads it.
@@ -108,7 +108,7 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   /** A Stripe-compatible server instead of api.stripe.com (http://127.0.0.1:12111): tests and local mocks. */
   STRIPE_API_BASE: z.preprocess(emptyAsUndefined, z.url().optional()),
-  /** JSON: how the built-in local providers fail, stall or slow down (server/providers/local/fault-config.ts). */
+  /** JSON: how the built-in local providers fail, stall or slow down (server/local-provider-faults.ts). */
   LOCAL_PROVIDER_FAULTS: z.preprocess(emptyAsUndefined, localProviderFaultsEnvSchema.optional()),
 });
 

@@ -1,5 +1,5 @@
 import { db, type Tx } from "./db";
-import { log } from "./runtime/log";
+import { log } from "./log";
 
 // The caller owns the transaction: a route handler, tRPC procedure, Inngest step or CLI command
 // opens it with inTransaction and passes `tx` down. Work that must only happen once the rows are

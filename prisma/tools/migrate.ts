@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { ensureDatabase } from "../../server/runtime/database";
-import { applyMigrations, diffMigrationsToSchema, migrationsDir } from "../../server/runtime/migrations";
+import { ensureDatabase } from "../../server/start/database";
+import { applyMigrations, diffMigrationsToSchema, migrationsDir } from "../../server/start/migrations";
 
 // `npm run db:migrate` applies pending migrations; `npm run db:diff -- <name>` writes a new
 // migration from the difference between the migrations folder and prisma/schema.prisma.

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db";
-import { LIVE_STATUSES } from "../billing/subscription-status";
+import { LIVE_STATUSES } from "../plans/subscription-status";
 
 // Why a team account cannot be deleted right now, in words the Settings page shows before anyone
 // types the name, and the same check the deletion runs under the account's lock. Personal

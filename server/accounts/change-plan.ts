@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { ApiError, invalidRequest } from "../errors";
+import { ApiError, invalidRequest } from "../error-table";
 import { Plan } from "../generated/prisma/enums";
 
 // Sets an account's plan (operator CLI, billing webhooks). Limits follow the plan at once; credits

@@ -3,9 +3,9 @@ import { z } from "zod";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { regions, type RegionName } from "../env";
-import { invalidRequest } from "../errors";
+import { invalidRequest } from "../error-table";
 import { addCredits } from "../credits/add-credits";
-import type { Millicredits } from "../credits/money";
+import type { Millicredits } from "../money";
 import { Plan } from "../generated/prisma/enums";
 
 // A new account for a user (found or created by e-mail): primary-owner membership, the default

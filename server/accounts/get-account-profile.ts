@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "../db";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 
 /** GET /v1/user/account. */
 export async function getAccountProfile(accountId: string) {

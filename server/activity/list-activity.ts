@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { scopeWhere, type AccountScope } from "../accounts/account-scope";
+import { scopeWhere, type AccountScope } from "../account-scope";
 import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { ActivityCategory } from "../generated/prisma/enums";

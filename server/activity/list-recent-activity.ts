@@ -1,5 +1,5 @@
 import "server-only";
-import { accountScope } from "../accounts/account-scope";
+import { accountScope } from "../account-scope";
 import { db } from "../db";
 import { listActivity } from "./list-activity";
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { recordActivity } from "../activity/record-activity";
-import { formatCredits } from "../credits/money";
-import { getBalance } from "../credits/get-balance";
+import { formatCredits } from "../money";
+import { getBalance } from "../ledger/get-balance";
 import { db, type Db, type Tx } from "../db";
 import { SEND_EMAIL_TRANSACTION, sendEmail, throwIfDeferred, type SendEmailResult } from "../email/send-email";
 import { inTransaction } from "../transaction";

@@ -1,4 +1,4 @@
-import { decimalToMillis, millisToDecimalString, type Millicredits } from "../credits/money";
+import { decimalToMillis, millisToDecimalString, type Millicredits } from "../money";
 import type { Tx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { recordLowBalanceAlert, type FiredAlert } from "./record-low-balance-alert";

@@ -1,5 +1,5 @@
 import { recordActivity } from "../activity/record-activity";
-import { formatCredits, millisToDecimalString, type Millicredits } from "../credits/money";
+import { formatCredits, millisToDecimalString, type Millicredits } from "../money";
 import type { Tx } from "../db";
 import { queueEmail } from "../email/queue-email";
 import { lowBalanceEmail } from "../email/templates/low-balance";

@@ -1,5 +1,5 @@
-import { inngest } from "../inngest/client";
-import { lowBalanceFired } from "../inngest/events";
+import { inngest } from "../events/client";
+import { lowBalanceFired } from "../events/definitions";
 
 // The `alerts/low-balance.fired` event leaves once the ledger movement that fired the alert has
 // committed: recordLowBalanceAlert puts this send on the transaction's after-commit outbox.

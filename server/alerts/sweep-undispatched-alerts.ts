@@ -1,7 +1,7 @@
 import "server-only";
-import { scopeWhere, type AccountScope } from "../accounts/account-scope";
+import { scopeWhere, type AccountScope } from "../account-scope";
 import { db } from "../db";
-import { log } from "../runtime/log";
+import { log } from "../log";
 import { dispatchLowBalanceAlert, type DispatchResult } from "./dispatch-low-balance-alert";
 import { LOW_BALANCE_KIND } from "./record-low-balance-alert";
 

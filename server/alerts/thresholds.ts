@@ -1,10 +1,10 @@
 import "server-only";
 import { z } from "zod";
 import { recordActivity } from "../activity/record-activity";
-import { formatCredits, parseCreditsToMillis, decimalToMillis, MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "../credits/money";
-import { getBalance } from "../credits/get-balance";
+import { formatCredits, parseCreditsToMillis, decimalToMillis, MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "../money";
+import { getBalance } from "../ledger/get-balance";
 import { db, type Db, type Tx } from "../db";
-import { ApiError, invalidRequest } from "../errors";
+import { ApiError, invalidRequest } from "../error-table";
 
 // Low-balance thresholds: up to 10 positive amounts with at most 3 decimals per
 // account, default one at 0.50 (createAccount), replaced as a whole by the primary owner only.

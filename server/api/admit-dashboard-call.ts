@@ -1,9 +1,9 @@
 import "server-only";
 import type { TRPCError } from "@trpc/server";
 import { fromOwnPage } from "../auth/same-origin";
-import { ApiError, toApiError } from "../errors";
+import { ApiError, toApiError } from "../error-table";
 import { readCappedBody } from "../http/read-capped-body";
-import { toTRPCError } from "./errors";
+import { toTRPCError } from "./trpc-errors";
 
 // What a /api/trpc request must be before tRPC sees it. A mutation (POST) comes from our own pages:
 // sent as JSON (a cross-site form can post form data or plain text without asking, never JSON) and

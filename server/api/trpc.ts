@@ -2,10 +2,10 @@ import "server-only";
 import { initTRPC } from "@trpc/server";
 import superjson from "superjson";
 import { z } from "zod";
-import { accountScope } from "../accounts/account-scope";
+import { accountScope } from "../account-scope";
 import { findMembership } from "../accounts/find-membership";
-import { ApiError } from "../errors";
-import { toDashboardApiError, toTRPCError } from "./errors";
+import { ApiError } from "../error-table";
+import { toDashboardApiError, toTRPCError } from "./trpc-errors";
 
 // The dashboard's procedures: small middlewares composed into
 // member / owner / primary-owner procedures. Roles are enforced here, on the server, whatever the

@@ -4,7 +4,7 @@ import { env } from "../env";
 import { darkroomAuthAdapter } from "./adapter";
 import { endAuthSession, SESSION_MAX_AGE_SECONDS } from "./auth-session";
 import { recordSignIn, recordSignInRefusal, recordSignOut } from "./auth-activity";
-import { log } from "../runtime/log";
+import { log } from "../log";
 import { requestClientIp } from "./request-client-ip";
 import { darkroomEmailProvider } from "./send-sign-in-link";
 import { consumeSignInRequestAllowance, type SignInLinkRefusal } from "./sign-in-link-allowance";

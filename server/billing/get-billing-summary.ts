@@ -1,8 +1,8 @@
 import "server-only";
 import { db } from "../db";
-import { ApiError } from "../errors";
-import { formatCredits } from "../credits/money";
-import { getBalance } from "../credits/get-balance";
+import { ApiError } from "../error-table";
+import { formatCredits } from "../money";
+import { getBalance } from "../ledger/get-balance";
 
 /**
  * GET /v1/user/billing. Without a Stripe subscription the status is "none" on Free and "manual" on

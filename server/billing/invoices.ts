@@ -1,7 +1,7 @@
 import type Stripe from "stripe";
 import { recordActivity } from "../activity/record-activity";
 import { addCredits } from "../credits/add-credits";
-import { millisToDecimalString } from "../credits/money";
+import { millisToDecimalString } from "../money";
 import type { Tx } from "../db";
 import { idOf } from "./account-lookup";
 import { notifyPrimaryOwner } from "./notify-primary-owner";

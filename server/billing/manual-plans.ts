@@ -1,13 +1,13 @@
 import { changePlan } from "../accounts/change-plan";
 import { recordActivity } from "../activity/record-activity";
 import { addCredits } from "../credits/add-credits";
-import { millisToDecimalString } from "../credits/money";
+import { millisToDecimalString } from "../money";
 import { db, type Tx } from "../db";
-import { ApiError, invalidRequest } from "../errors";
+import { ApiError, invalidRequest } from "../error-table";
 import { inTransaction } from "../transaction";
 import { lockAccount } from "./account-lookup";
 import { periodCreditsMillis, type BillingIntervalName, type PaidPlan } from "./price-catalog";
-import { isLive } from "./subscription-status";
+import { isLive } from "../plans/subscription-status";
 
 // Plans an operator sets without Stripe (an Enterprise contract): `account:plan --interval
 // --period-start`. Kept as a subscription row with no Stripe id (`manual` in GET /v1/user/billing).

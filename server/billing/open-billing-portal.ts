@@ -1,5 +1,5 @@
 import { db } from "../db";
-import { invalidRequest } from "../errors";
+import { invalidRequest } from "../error-table";
 import { billingPageUrl } from "./billing-urls";
 import { stripeClient } from "./stripe-client";
 

@@ -1,13 +1,13 @@
 import { recordActivity } from "../activity/record-activity";
 import { db } from "../db";
-import { invalidRequest } from "../errors";
+import { invalidRequest } from "../error-table";
 import { inTransaction } from "../transaction";
 import { billingPageUrl } from "./billing-urls";
 import { type PackSize } from "./price-catalog";
 import { stripeClient } from "./stripe-client";
 import { ensureStripeCustomer } from "./stripe-customer";
 import { findCatalogPrice } from "./stripe-prices";
-import { allowsPacks } from "./subscription-status";
+import { allowsPacks } from "../plans/subscription-status";
 
 // Checkout in payment mode for one credit pack (primary owner only), sold only while the
 // subscription is active or trialing. The order row exists before Checkout does, so the payment

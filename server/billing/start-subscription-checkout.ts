@@ -1,13 +1,13 @@
 import { recordActivity } from "../activity/record-activity";
 import { db } from "../db";
-import { invalidRequest } from "../errors";
+import { invalidRequest } from "../error-table";
 import { inTransaction } from "../transaction";
 import { billingPageUrl } from "./billing-urls";
 import { type BillingIntervalName, type PaidPlan } from "./price-catalog";
 import { stripeClient } from "./stripe-client";
 import { ensureStripeCustomer } from "./stripe-customer";
 import { findCatalogPrice } from "./stripe-prices";
-import { isLive } from "./subscription-status";
+import { isLive } from "../plans/subscription-status";
 
 // Checkout in subscription mode for one plan and interval (primary owner only: the tRPC procedure
 // checks the role). The account id travels as client_reference_id and in the subscription's

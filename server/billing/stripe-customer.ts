@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import { db } from "../db";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 
 // One Stripe customer per account, created on the first purchase and reused ever after. The
 // idempotency key makes two first purchases at once create one customer; the conditional update

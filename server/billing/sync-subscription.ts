@@ -3,10 +3,10 @@ import { changePlan } from "../accounts/change-plan";
 import { recordActivity } from "../activity/record-activity";
 import type { Tx } from "../db";
 import type { SubscriptionStatus } from "../generated/prisma/enums";
-import { log } from "../runtime/log";
+import { log } from "../log";
 import { idOf, lockAccount, rememberCustomer, resolveAccount, type StripeRef } from "./account-lookup";
 import { parseLookupKey, type BillingIntervalName, type PaidPlan } from "./price-catalog";
-import { isLive } from "./subscription-status";
+import { isLive } from "../plans/subscription-status";
 
 // Applies a Stripe subscription as Stripe has it NOW: the event only says which subscription to
 // re-read. Under the account's row lock, so events that arrive out of order or twice converge on

@@ -1,5 +1,5 @@
 import "server-only";
-import { scopeWhere, type AccountScope } from "../accounts/account-scope";
+import { scopeWhere, type AccountScope } from "../account-scope";
 import type { Db } from "../db";
 
 // Bug reports for operators (`bug:list`), newest first, with who filed them and where.

@@ -1,7 +1,7 @@
 import "server-only";
 import { Redis } from "ioredis";
 import { env } from "../env";
-import { log } from "../runtime/log";
+import { log } from "../log";
 
 // Redis is optional: without REDIS_URL the counters live in PostgreSQL and
 // getRedis() is null. One client per process, created on first use, kept across dev reloads.

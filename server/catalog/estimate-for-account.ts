@@ -1,10 +1,10 @@
 import "server-only";
 import type { Db } from "../db";
-import { ApiError } from "../errors";
-import { getBalance } from "../credits/get-balance";
+import { ApiError } from "../error-table";
+import { getBalance } from "../ledger/get-balance";
 import { estimateCost, type EstimateQuery } from "./estimate";
 import { findModel } from "./index";
-import { formatCredits } from "../credits/money";
+import { formatCredits } from "../money";
 
 /** GET /v1/estimate/{model_identifier}: the price breakdown plus what the balance can pay for. */
 export async function estimateForAccount(db: Db, accountId: string, modelIdentifier: string, query: EstimateQuery) {

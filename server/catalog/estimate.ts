@@ -1,4 +1,4 @@
-import { invalidRequest } from "../errors";
+import { invalidRequest } from "../error-table";
 import type { ModelDefinition, VideoModel } from "./models";
 import { priceGeneration, type PriceBreakdown } from "./pricing";
 

@@ -1,4 +1,4 @@
-import { usd, type Millicredits } from "../credits/money";
+import { usd, type Millicredits } from "../money";
 import type { ProviderId } from "./providers";
 
 // The models Darkroom sells. A model's allowed values must hold on every provider listed for

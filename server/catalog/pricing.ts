@@ -1,10 +1,10 @@
 import type { ModelDefinition, VideoModel } from "./models";
-import type { Millicredits } from "../credits/money";
+import type { Millicredits } from "../money";
 
 // THE cost function: estimate and create both call priceGeneration, so the
 // amount reserved is always the amount quoted. All arithmetic is on integer millicredits.
 
-export { formatCredits, parseCreditsToMillis, type Millicredits } from "../credits/money";
+export { formatCredits, parseCreditsToMillis, type Millicredits } from "../money";
 
 /** What the caller chose; omitted video options take the model's defaults. */
 export type PriceSelection = {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FieldErrors } from "../errors";
+import type { FieldErrors } from "../error-table";
 import type { ModelDefinition, NonEmpty } from "./models";
 
 // The create body for one model (POST /v1/generate/...), built from the catalog so the

@@ -1,21 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { OPERATOR } from "../accounts/account-scope";
+import { OPERATOR } from "../account-scope";
 import { changePlan } from "../accounts/change-plan";
 import { createAccount, plans } from "../accounts/create-account";
-import { formatCredits, parseCreditsToMillis } from "../credits/money";
+import { formatCredits, parseCreditsToMillis } from "../money";
 import { addCredits } from "../credits/add-credits";
 import { regions } from "../env";
-import { ApiError, invalidRequest } from "../errors";
+import { ApiError, invalidRequest } from "../error-table";
 import { createApiKey } from "../keys/create-key";
 import { deleteApiKey } from "../keys/delete-key";
 import { parseIpAllowlist } from "../keys/ip-allowlist";
 import { revokeApiKey } from "../keys/revoke-key";
 import { rotateApiKey } from "../keys/rotate-key";
 import { resolveScopes, scopePresetNames } from "../keys/scopes";
-import type { DatabaseHandle } from "../runtime/database";
-import { log } from "../runtime/log";
+import type { DatabaseHandle } from "../start/database";
+import { log } from "../log";
 import { ACTOR, dateFlag, list, oneOf, uuidFlag, type Command, type Flags } from "./commands/command";
 import { retentionCommands } from "./commands/retention";
 import { webhookCommands } from "./commands/webhook";
@@ -258,7 +258,7 @@ async function main(): Promise<number> {
     const work = command.prepare(flags);
     // Loaded only once the input is known to be good: bad input answers quickly. The same boot as
     // the server: configuration, the database (embedded unless DATABASE_URL), migrations.
-    const [{ bootRuntime }, dbModule, { inTransaction }] = await Promise.all([import("../runtime/boot"), import("../db"), import("../transaction")]);
+    const [{ bootRuntime }, dbModule, { inTransaction }] = await Promise.all([import("../start/boot"), import("../db"), import("../transaction")]);
     disconnectDb = dbModule.disconnectDb;
     database = await bootRuntime({ quiet: true });
     const result = command.transaction === false ? await work(dbModule.db as unknown as Tx) : await inTransaction(work, { maxWait: 10_000, timeout: 30_000 });

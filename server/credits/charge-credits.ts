@@ -2,8 +2,8 @@ import "server-only";
 import type { ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { moveBalance } from "./move-balance";
-import { findReservation } from "./find-reservation";
-import { millisToDecimalString, type Millicredits } from "./money";
+import { findReservation } from "../ledger/find-reservation";
+import { millisToDecimalString, type Millicredits } from "../money";
 
 // A `charge` entry when a reserved generation succeeds: it confirms the reservation for the
 // reserved amount and leaves the balance as it is. A repeated charge, or a charge after a refund,

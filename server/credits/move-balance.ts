@@ -3,8 +3,8 @@ import { activityInsert, type ActivityActor } from "../activity/record-activity"
 import { recordFiredThresholds, thresholdChanges } from "../alerts/evaluate-thresholds";
 import type { Tx } from "../db";
 import { Prisma } from "../generated/prisma/client";
-import { appendLedgerEntry, type LedgerEntryInput } from "./append-ledger-entry";
-import { formatCredits } from "./money";
+import { appendLedgerEntry, type LedgerEntryInput } from "../ledger/append-ledger-entry";
+import { formatCredits } from "../money";
 
 // A credit movement (reserve, charge, refund, add): its ledger entry and balance, its `credit.*`
 // activity event and the low-balance thresholds it crosses (fired or re-armed), in one statement

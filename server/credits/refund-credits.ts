@@ -2,8 +2,8 @@ import "server-only";
 import type { Tx } from "../db";
 import type { SettleCreditsInput, SettleCreditsResult } from "./charge-credits";
 import { moveBalance } from "./move-balance";
-import { findReservation } from "./find-reservation";
-import { MAX_BALANCE_MILLIS, millisToDecimalString } from "./money";
+import { findReservation } from "../ledger/find-reservation";
+import { MAX_BALANCE_MILLIS, millisToDecimalString } from "../money";
 
 // A `refund` entry when a reserved generation fails or is canceled before being charged: the
 // reserved amount goes back to the balance. A repeated refund, or a refund after a charge, is a

@@ -3,9 +3,9 @@ import { z } from "zod";
 import type { ActivityActor } from "../activity/record-activity";
 import { moveBalance } from "./move-balance";
 import type { Tx } from "../db";
-import { formatCredits, millisToDecimalString, type Millicredits } from "./money";
-import { ApiError, invalidRequest } from "../errors";
-import { getBalance } from "./get-balance";
+import { formatCredits, millisToDecimalString, type Millicredits } from "../money";
+import { ApiError, invalidRequest } from "../error-table";
+import { getBalance } from "../ledger/get-balance";
 
 // A `reserve` entry when a generation starts: the estimated cost leaves the balance now
 // and is later either confirmed by a charge or given back by a refund. A short balance is ERR1004

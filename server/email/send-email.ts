@@ -1,7 +1,7 @@
 import "server-only";
 import type { Tx } from "../db";
 import { env } from "../env";
-import { log } from "../runtime/log";
+import { log } from "../log";
 import { devMailboxEnabled } from "./dev-mailbox";
 import { NO_BODY, openEmailBody } from "./email-body";
 import { resendClient } from "./resend-client";

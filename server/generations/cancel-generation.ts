@@ -1,13 +1,13 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import { formatCredits } from "../credits/money";
+import { formatCredits } from "../money";
 import { refundCredits } from "../credits/refund-credits";
 import type { Tx } from "../db";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 import { adapterFor } from "../providers/registry";
-import { log } from "../runtime/log";
+import { log } from "../log";
 import { inTransaction } from "../transaction";
-import { findOwnGeneration } from "./read-generations";
+import { findOwnGeneration } from "./records/own-generations";
 import { queueGenerationFinished } from "./send-generation-finished";
 
 // Canceling a generation: while pending or processing it becomes `canceled` and its reservation

@@ -5,7 +5,7 @@ import type { Generation } from "../generated/prisma/client";
 import { getStorage } from "../storage/get-storage";
 import { inTransaction } from "../transaction";
 import { requestCancel } from "./cancel-generation";
-import { findOwnGeneration } from "./read-generations";
+import { findOwnGeneration } from "./records/own-generations";
 
 // Deleting a generation: its stored output files go, and the record is marked removed
 // (`generation_removed: "true"`). The record itself stays until its retention ends, so the ledger

@@ -1,10 +1,8 @@
 import { findModel, type ModelDefinition, type ModelType } from "../catalog/index";
-import { generationRequestSchema, type GenerationRequest } from "../catalog/request-schema";
-import type { OperationBody } from "../http/define-operation";
-import { ApiError, invalidRequest } from "../errors";
+import { ApiError, invalidRequest } from "../error-table";
 
-// The create routes' body: the strict schema of the model the path names. An unknown model is
-// ERR1012 and a model of the other media kind is ERR1001, both before the body is read.
+// The model a create route's path names: an unknown model is ERR1012 and a model of the other
+// media kind is ERR1001, both before the body is read.
 
 export function findModelFor(kind: ModelType, identifier: string): ModelDefinition {
   const model = findModel(identifier);
@@ -15,13 +13,4 @@ export function findModelFor(kind: ModelType, identifier: string): ModelDefiniti
     ]);
   }
   return model;
-}
-
-export function generationBody(kind: ModelType): OperationBody<GenerationRequest> {
-  return {
-    mediaKind: kind,
-    schemaFor: (params) => generationRequestSchema(findModelFor(kind, params.model_identifier ?? "")),
-    // The shape stored keys were hashed with since idempotency shipped: keep it, or replays break.
-    fingerprint: (params, rawBody) => ({ kind, model: params.model_identifier, body: rawBody }),
-  };
 }

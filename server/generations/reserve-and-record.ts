@@ -3,10 +3,10 @@ import type { ModelDefinition } from "../catalog";
 import type { ProviderId } from "../catalog/providers";
 import type { GenerationRequest } from "../catalog/request-schema";
 import { reserveCredits } from "../credits/reserve-credits";
-import { decimalToMillis, millisToDecimalString } from "../credits/money";
+import { decimalToMillis, millisToDecimalString } from "../money";
 import type { Tx } from "../db";
 import type { RegionName } from "../env";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 import { planLimits } from "../plans/plan-limits";
 import { concurrencyRetryAfter } from "./concurrency-retry-after";
 

@@ -1,12 +1,12 @@
 import "server-only";
 import type { Tx } from "../db";
-import { inngest } from "../inngest/client";
-import { generationFinished } from "../inngest/events";
-import { log } from "../runtime/log";
-import { sendInTransaction } from "../inngest/send-in-transaction";
+import { inngest } from "../events/client";
+import { generationFinished } from "../events/definitions";
+import { log } from "../log";
+import { sendInTransaction } from "../events/send-in-transaction";
 import { afterCommit, inTransaction, withSavepoint } from "../transaction";
 import { wakeWaiters } from "./finish-waiters";
-import { emitGenerationEvent, prepareGenerationEvent, terminalEventFor } from "../webhooks/emit-generation-event";
+import { emitGenerationEvent, prepareGenerationEvent, terminalEventFor } from "./emit-generation-event";
 
 type TerminalStatus = "succeeded" | "failed" | "canceled";
 

@@ -1,6 +1,6 @@
 import "server-only";
-import { inngest } from "../inngest/client";
-import { generationRequested } from "../inngest/events";
+import { inngest } from "../events/client";
+import { generationRequested } from "../events/definitions";
 
 /** The event id is the generation's: re-sending (the sweeper does) never starts a second run. */
 export async function sendGenerationRequested(generationId: string, accountId: string, providers?: string[]) {

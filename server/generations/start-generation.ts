@@ -6,7 +6,7 @@ import type { GenerationRequest } from "../catalog/request-schema";
 import type { ProviderId } from "../catalog/providers";
 import type { Tx } from "../db";
 import type { RegionName } from "../env";
-import { sendInTransaction } from "../inngest/send-in-transaction";
+import { sendInTransaction } from "../events/send-in-transaction";
 import { parseProviderOrder } from "./parse-provider-order";
 import { resolveOrder } from "./resolve-order";
 import { reserveAndRecord } from "./reserve-and-record";

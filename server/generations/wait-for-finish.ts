@@ -1,9 +1,9 @@
 import "server-only";
 import type { PlanName } from "../plans/plan-limits";
-import { changeFeed } from "../runtime/change-feed";
+import { changeFeed } from "../change-feed";
 import { addWaiter, waitersReleased, wakeWaiters } from "./finish-waiters";
-import type { GenerationRecord } from "./generation-record";
-import { readGenerationRecord } from "./read-generation-record";
+import type { GenerationRecord } from "./records/public-record";
+import { readGenerationRecord } from "./records/find-public-record";
 
 // For a create sent with `Prefer: wait`: the generation's record once it is finished, or as it
 // stands when the wait runs out (or the server shuts down). Whichever instance runs the

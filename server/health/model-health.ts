@@ -1,6 +1,6 @@
 import "server-only";
 import { listModels } from "../catalog/index";
-import { formatCredits } from "../credits/money";
+import { formatCredits } from "../money";
 import { listPriceMillis } from "../catalog/pricing";
 import { getProviderHealth, type ProviderHealthOptions, type ProvidersHealth } from "./provider-health";
 

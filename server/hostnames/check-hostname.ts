@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { ApiError, invalidRequest } from "../errors";
+import { ApiError, invalidRequest } from "../error-table";
 import { afterCommit } from "../transaction";
 import { toCustomHostnameRecord, type CustomHostnameRecord } from "./hostname-record";
 import { requireEnterprise } from "./require-enterprise";

@@ -1,6 +1,6 @@
 import "server-only";
-import { inngest } from "../inngest/client";
-import { hostnameRemovalRequested, hostnameVerificationRequested } from "../inngest/events";
+import { inngest } from "../events/client";
+import { hostnameRemovalRequested, hostnameVerificationRequested } from "../events/definitions";
 
 /** One event per verification token: sending it again (the sweep does) never starts a second run. */
 export async function sendVerificationRequested(hostnameId: string, verificationToken: string) {

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { invalidRequest } from "../errors";
+import { invalidRequest } from "../error-table";
 import { Prisma } from "../generated/prisma/client";
 import { afterCommit } from "../transaction";
 import { toCustomHostnameRecord, type CustomHostnameRecord } from "./hostname-record";

@@ -1,28 +1,13 @@
 import "server-only";
-import type { RegionName } from "../env";
 import type { RequestOrigin } from "./region";
 import { hashApiKey } from "../keys/generate-key";
 import { lookupKeyByHash } from "../keys/key-cache";
 import { keyStateAt } from "../keys/key-state";
-import type { PlanName } from "../plans/plan-limits";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
+import type { AuthenticatedKey } from "../keys/authenticated-key";
 
 // Bearer key → the key row and its account. Every failure is the same ERR1002 to the client
 // (no oracle for which keys exist); the reason goes to the request log when the key is known.
-
-export type AuthenticatedKey = {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  region: RegionName;
-  status: string;
-  ipAllowlist: string[] | null;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  expiresAt: Date | null;
-  account: { id: string; plan: PlanName; region: RegionName };
-};
 
 const KEY_SHAPE = /^dkr_[A-Za-z0-9]{40}$/;
 

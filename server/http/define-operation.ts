@@ -2,11 +2,11 @@ import type { z } from "zod";
 import type { ModelType } from "../catalog/index";
 import type { Tx } from "../db";
 import type { ApiKeyScope } from "../keys/scopes";
-import { responseComponents, type ResponseComponentName } from "../openapi/schemas/index";
+import { responseComponents, type ResponseComponentName } from "../contract/index";
 import type { RateLimitBucket } from "../rate-limit/check-rate-limit";
-import type { AuthenticatedKey } from "./authenticate";
+import type { AuthenticatedKey } from "../keys/authenticated-key";
 import type { Pagination } from "./envelope";
-import type { ErrorCode } from "../errors";
+import type { ErrorCode } from "../error-table";
 
 // One definition per /v1 operation: its path, scope, bucket, query, body and response schemas and
 // the errors it can return. withApiKey enforces it, the route file serves it, the OpenAPI

@@ -3,7 +3,7 @@ import type { NextRouteContext } from "./with-api-key";
 // The /v1 routes our HTTP server answers itself once Next has loaded them (issue #12). A route
 // file names its public path (`servedDirectly`); when Next first loads the file, its handlers are
 // registered here, on globalThis (Next's bundle and the server's are separate module graphs). From
-// then on the server (runtime/serve-v1-directly.ts) calls the same handlers with a Web Request and
+// then on the server (start/serve-v1-directly.ts) calls the same handlers with a Web Request and
 // skips Next's router, most of a cached read's cost. Which path a request names, and its
 // parameters, is the edge's to decide from every operation's paths (v1-edge.ts): a path whose
 // best template is not registered here (a route not loaded yet, a legacy path, a rewrite) still

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 
 // The success and error envelopes. Every /v1 response goes through one of these.
 

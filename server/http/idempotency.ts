@@ -2,8 +2,8 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { db, type Tx } from "../db";
 import { Prisma } from "../generated/prisma/client";
-import { IDEMPOTENCY_KEY_PATTERN } from "../openapi/schemas/generations";
-import { ApiError } from "../errors";
+import { IDEMPOTENCY_KEY_PATTERN } from "../contract/generations";
+import { ApiError } from "../error-table";
 
 // Idempotency-Key on the idempotent operations (the create routes), per account. The first
 // request claims the key in its own committed row, so a duplicate arriving meanwhile sees "in

@@ -1,8 +1,8 @@
 import "server-only";
 import { fieldErrorsFromZod } from "../catalog/request-schema";
-import { parseQuery } from "../openapi/schemas/query";
+import { parseQuery } from "../contract/query";
 import type { AnyOperation } from "./define-operation";
-import { invalidRequest } from "../errors";
+import { invalidRequest } from "../error-table";
 import { readIdempotencyKey } from "./idempotency";
 import { readPreferWait } from "./prefer-wait";
 import { assertJsonContentType, readJsonBody } from "./read-json-body";

@@ -1,5 +1,5 @@
 import "server-only";
-import { invalidRequest } from "../errors";
+import { invalidRequest } from "../error-table";
 
 // `Prefer: wait` (RFC 7240, as Replicate's API takes it) on a create: hold the response until the
 // generation finishes, at most `wait=N` seconds (1 to 60; `wait` alone is 60). Other preferences

@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 
 // A request body read whole, but never past a cap: a Content-Length over it is refused before a
 // byte is read; a body without one (chunked) is counted as it arrives and cut at the cap.

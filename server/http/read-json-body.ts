@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError, invalidRequest } from "../errors";
+import { ApiError, invalidRequest } from "../error-table";
 import { MAX_BODY_BYTES, readCappedBody } from "./read-capped-body";
 
 // Request bodies: size-capped (ERR1011) before parsing, JSON objects only (ERR1001); a /v1 body

@@ -2,8 +2,8 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { asyncCommitPool } from "../db";
 import { env, type RegionName } from "../env";
-import { log } from "../runtime/log";
-import { onShutdown } from "../runtime/shutdown";
+import { log } from "../log";
+import { onShutdown } from "../shutdown";
 
 // Request-log rows and last_used_at times are written in batches: one statement per batch
 // instead of two round trips per request. A batch leaves at most REQUEST_LOG_FLUSH_MS (default

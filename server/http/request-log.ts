@@ -1,6 +1,6 @@
 import "server-only";
 import type { RegionName } from "../env";
-import type { AuthenticatedKey } from "./authenticate";
+import type { AuthenticatedKey } from "../keys/authenticated-key";
 import { bufferRequestLog } from "./request-log-buffer";
 import { hashClientIp } from "../net/client-ip-hash";
 

@@ -1,10 +1,10 @@
 import "server-only";
 import { env } from "../env";
-import { log } from "../runtime/log";
+import { log } from "../log";
 import { inTransaction } from "../transaction";
 import type { AnyOperation, CommitStep, OperationHandler, OperationInput } from "./define-operation";
 import { successBody, type Pagination } from "./envelope";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash, type StoredResponse } from "./idempotency";
 import type { ParsedInput } from "./operation-input";
 

@@ -1,6 +1,6 @@
 // The security headers of every answer. Static ones (no framing, no MIME sniffing, a short
 // Referer, no powerful browser features, HSTS on an https deployment) go on every answer from the
-// HTTP server in front of Next (runtime/http-server.ts); a Content-Security-Policy too: for pages,
+// HTTP server in front of Next (start/http-server.ts); a Content-Security-Policy too: for pages,
 // one with a fresh script nonce per request (proxy.ts, Next applies the nonce to its own scripts);
 // for everything that is not a page (/v1, /api, /files), one that lets the answer run nothing.
 

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 import { errorBody, newRequestId, successBody } from "./envelope";
 import { v1Operations } from "./operations/index";
 

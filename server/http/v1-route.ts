@@ -1,6 +1,6 @@
 import "server-only";
 import { errorResponse, newRequestId } from "./envelope";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 import { servedDirectly } from "./direct-routes";
 import type { NextRouteContext, OperationRoute } from "./with-api-key";
 

@@ -1,12 +1,13 @@
 import "server-only";
 import { isIpAllowed } from "../keys/ip-allowlist";
 import { consumeRateLimit, peekRateLimit, rateLimitHeaders } from "../rate-limit/check-rate-limit";
-import { log } from "../runtime/log";
-import { authenticate, KeyRefused, type AuthenticatedKey } from "./authenticate";
-import { clientIpOf } from "./client-ip";
+import { log } from "../log";
+import { authenticate, KeyRefused } from "./authenticate";
+import type { AuthenticatedKey } from "../keys/authenticated-key";
+import { clientIpOf } from "../net/client-ip";
 import type { AnyOperation, OperationHandler } from "./define-operation";
 import { errorResponse, jsonResponse, newRequestId } from "./envelope";
-import { ApiError, toApiError } from "../errors";
+import { ApiError, toApiError } from "../error-table";
 import { readOperationInput } from "./operation-input";
 import { writeRequestLog } from "./request-log";
 import { originOfRequest, regionOfRequest } from "./region";

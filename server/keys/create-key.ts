@@ -2,7 +2,7 @@ import { z } from "zod";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { regions, type RegionName } from "../env";
-import { ApiError, invalidRequest } from "../errors";
+import { ApiError, invalidRequest } from "../error-table";
 import { newApiKey } from "./generate-key";
 import { parseIpAllowlist } from "./ip-allowlist";
 import { resolveScopes, type ApiKeyScope } from "./scopes";

@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
-import { scopeWhere, type AccountScope } from "../accounts/account-scope";
+import { scopeWhere, type AccountScope } from "../account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 
 // Delete: the key row goes for good and its request logs with it (ON DELETE
 // CASCADE). The activity event stays, naming only the key's id, name and display prefix.

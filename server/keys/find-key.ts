@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import { scopeWhere, type AccountScope } from "../accounts/account-scope";
+import { scopeWhere, type AccountScope } from "../account-scope";
 import type { Db } from "../db";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 import { toApiKeyRecord, type ApiKeyRecord } from "./key-record";
 
 /** One key's metadata, or ERR1006: under an account scope another account's key is not found. */

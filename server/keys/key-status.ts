@@ -1,5 +1,5 @@
 import "server-only";
-import type { AuthenticatedKey } from "../http/authenticate";
+import type { AuthenticatedKey } from "./authenticated-key";
 
 /** GET /v1/status: the key making the request and its account. */
 export function keyStatus(key: AuthenticatedKey) {

@@ -1,5 +1,5 @@
 import "server-only";
-import { scopeWhere, type AccountScope } from "../accounts/account-scope";
+import { scopeWhere, type AccountScope } from "../account-scope";
 import type { Db } from "../db";
 import { toApiKeyRecord, type ApiKeyRecord } from "./key-record";
 

@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
-import { scopeWhere, type AccountScope } from "../accounts/account-scope";
+import { scopeWhere, type AccountScope } from "../account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 
 // Revoke: the key stops working at once, including a rotated key still in its
 // grace period; its metadata stays for audit. Revoking a revoked key changes nothing.

@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
-import { scopeWhere, type AccountScope } from "../accounts/account-scope";
+import { scopeWhere, type AccountScope } from "../account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { ApiError, invalidRequest } from "../errors";
+import { ApiError, invalidRequest } from "../error-table";
 import { newApiKey } from "./generate-key";
 import { keyStateAt } from "./key-state";
 

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
-import { DestinationRefused, type AddressClass } from "./errors";
+import { DestinationRefused, type AddressClass } from "./fetch-failures";
 
 // Customer-given URLs (webhook endpoints, input files) must be public HTTPS on
 // 443, without credentials, and must not reach localhost, private, link-local, reserved,

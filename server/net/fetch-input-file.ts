@@ -1,5 +1,5 @@
 import "server-only";
-import { InputFileRejected } from "./errors";
+import { InputFileRejected } from "./fetch-failures";
 import { safeFetch, type SafeFetchOptions } from "./safe-fetch";
 
 // Image and video inputs given by URL (image-to-image, image-to-video): fetched under the same

@@ -1,5 +1,5 @@
 import "server-only";
-import { DestinationRefused, OutputFileRejected } from "./errors";
+import { DestinationRefused, OutputFileRejected } from "./fetch-failures";
 import { safeFetch, type SafeFetchOptions } from "./safe-fetch";
 
 // Output files a provider names by URL (Replicate, fal): fetched under the same destination rules

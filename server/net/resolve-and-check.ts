@@ -1,7 +1,7 @@
 import { promises as dns } from "node:dns";
 import { isIP } from "node:net";
 import { checkDestinationUrl, classifyAddress, refuseAddress, type CheckedUrl, type DestinationOptions } from "./destination-policy";
-import { FetchFailed } from "./errors";
+import { FetchFailed } from "./fetch-failures";
 
 // A host passes only when EVERY address it resolves to is public: otherwise an attacker's name
 // with one public and one private record would reach the private one on a retry. The caller

@@ -3,7 +3,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http"
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
-import { DestinationRefused, FetchFailed, FetchTimeout, ResponseTooLarge } from "./errors";
+import { DestinationRefused, FetchFailed, FetchTimeout, ResponseTooLarge } from "./fetch-failures";
 import { resolveAndCheck, type ResolvedAddress, type Resolver } from "./resolve-and-check";
 
 // Fetches a customer-given URL under the destination rules: the host is

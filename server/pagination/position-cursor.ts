@@ -1,4 +1,4 @@
-import { invalidRequest } from "../errors";
+import { invalidRequest } from "../error-table";
 
 // A page cursor for lists ordered newest first by (createdAt, id): the position of the last row
 // shown, opaque to clients. Ordering by the pair means a page never repeats or skips a row, even

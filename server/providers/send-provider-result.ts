@@ -1,6 +1,6 @@
 import "server-only";
-import { inngest } from "../inngest/client";
-import { providerResultReceived } from "../inngest/events";
+import { inngest } from "../events/client";
+import { providerResultReceived } from "../events/definitions";
 
 /**
  * Wakes the run waiting for a provider job's result. The id names who reports (the provider's

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { scopeWhere, type AccountScope } from "../accounts/account-scope";
+import { scopeWhere, type AccountScope } from "../account-scope";
 import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { findApiKey } from "../keys/find-key";

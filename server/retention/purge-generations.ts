@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "../db";
-import { log } from "../runtime/log";
+import { log } from "../log";
 import { getStorage } from "../storage/get-storage";
 
 // Generation records older than the plan's window, with their output files. Only terminal records

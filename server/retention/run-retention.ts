@@ -1,8 +1,8 @@
 import "server-only";
-import type { AccountScope } from "../accounts/account-scope";
+import type { AccountScope } from "../account-scope";
 import { db } from "../db";
 import type { PlanName } from "../plans/plan-limits";
-import { log } from "../runtime/log";
+import { log } from "../log";
 import { RETENTION_BATCH_SIZE } from "./delete-in-batches";
 import { purgeActivityEvents } from "./purge-activity-events";
 import { purgeGenerations } from "./purge-generations";

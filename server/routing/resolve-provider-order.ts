@@ -2,7 +2,7 @@ import "server-only";
 import type { ModelDefinition, ProviderId } from "../catalog/index";
 import { db as defaultDb, type Db } from "../db";
 import { env, type RegionName } from "../env";
-import { log } from "../runtime/log";
+import { log } from "../log";
 import { exploreProviders, ROUTING_EXPLORATION_SHARE, type ExploredOrder } from "./explore-providers";
 import { loadProviderStats } from "./provider-stats";
 import { rankProviders, type ProviderStats } from "./rank-providers";

@@ -1,8 +1,8 @@
 import "server-only";
 import type { AccountMembership } from "../accounts/find-membership";
 import { accountDeletionBlockers } from "../accounts/account-deletion-blockers";
-import { millisToDecimalString } from "../credits/money";
-import { getBalance } from "../credits/get-balance";
+import { millisToDecimalString } from "../money";
+import { getBalance } from "../ledger/get-balance";
 import { db } from "../db";
 
 // Everything the Settings page shows: the account's profile (as GET /v1/user/account returns it),

@@ -1,7 +1,7 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { ApiError, invalidRequest } from "../errors";
+import { ApiError, invalidRequest } from "../error-table";
 import type { Invitation } from "../generated/prisma/client";
 import { invitationStatus, type InvitationStatus } from "./invitation-status";
 import { hashInvitationToken } from "./invitation-token";

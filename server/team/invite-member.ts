@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { recordActivity } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { invalidRequest } from "../errors";
+import { invalidRequest } from "../error-table";
 import { newInvitationToken } from "./invitation-token";
 import { notifyInvitee } from "./notify-invitee";
 import { pendingWhere } from "./invitation-status";

@@ -1,7 +1,7 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { invalidRequest } from "../errors";
+import { invalidRequest } from "../error-table";
 import { invitationStatus } from "./invitation-status";
 import { findAccountInvitation, lockTeam } from "./team-records";
 

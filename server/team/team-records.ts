@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Tx } from "../db";
-import { ApiError, invalidRequest } from "../errors";
+import { ApiError, invalidRequest } from "../error-table";
 import type { MemberRole } from "../generated/prisma/enums";
 
 // What every team change starts with: the account's row locked (team changes of one account run

@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import { formatCredits } from "../credits/money";
+import { formatCredits } from "../money";
 import { db } from "../db";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 
 // The overview chart: per UTC day of the last `days`, generations by outcome and credits charged.
 // Days without activity are present with zeros, so the chart's axis is continuous.

@@ -1,5 +1,5 @@
 import "server-only";
-import { formatCredits } from "../credits/money";
+import { formatCredits } from "../money";
 import { db, type Db } from "../db";
 import type { RegionName } from "../env";
 

@@ -1,6 +1,6 @@
 import "server-only";
-import { formatCredits } from "../credits/money";
-import { getBalance } from "../credits/get-balance";
+import { formatCredits } from "../money";
+import { getBalance } from "../ledger/get-balance";
 import { db, type Db } from "../db";
 import type { RegionName } from "../env";
 

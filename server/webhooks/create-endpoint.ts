@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
-import { ApiError, invalidRequest } from "../errors";
+import { ApiError, invalidRequest } from "../error-table";
 import { toWebhookEndpointRecord, type WebhookEndpointRecord } from "./endpoint-record";
 import { newWebhookSecret, sealedSecretColumns } from "./endpoint-secret";
 import { checkEndpointUrl, type WebhookNetworkOptions } from "./endpoint-url";

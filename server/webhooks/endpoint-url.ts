@@ -1,6 +1,6 @@
 import { env } from "../env";
-import { ApiError } from "../errors";
-import { DestinationRefused, FetchFailed } from "../net/errors";
+import { ApiError } from "../error-table";
+import { DestinationRefused, FetchFailed } from "../net/fetch-failures";
 import { resolveAndCheck, type Resolver } from "../net/resolve-and-check";
 
 // Endpoint URLs follow the destination rules (destination-policy.ts) when saved; delivery checks them

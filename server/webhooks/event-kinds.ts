@@ -1,4 +1,4 @@
-import { invalidRequest } from "../errors";
+import { invalidRequest } from "../error-table";
 
 // The events an endpoint can subscribe to. `webhook.test` is only ever sent by
 // the "send test event" action, so new endpoints subscribe to everything else.

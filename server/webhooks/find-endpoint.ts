@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
-import { scopeWhere, type AccountScope } from "../accounts/account-scope";
+import { scopeWhere, type AccountScope } from "../account-scope";
 import type { Db } from "../db";
 import type { WebhookEndpoint } from "../generated/prisma/client";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 
 /** The endpoint, or ERR1006; under an account scope another account's endpoint is not found. */
 export async function findWebhookEndpoint(db: Db, scope: AccountScope, webhookId: string): Promise<WebhookEndpoint> {

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "../db";
-import { ApiError } from "../errors";
+import { ApiError } from "../error-table";
 import { toWebhookDeliverySummary, webhookDeliverySummaryInclude } from "./list-deliveries";
 
 // One delivery as the dashboard's detail view shows it: the body it sends and every attempt,

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { accountScope } from "../accounts/account-scope";
+import { accountScope } from "../account-scope";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { DeliveryStatus } from "../generated/prisma/enums";

@@ -1,9 +1,9 @@
 import "server-only";
 import type { Tx } from "../db";
 import { Prisma } from "../generated/prisma/client";
-import { inngest } from "../inngest/client";
-import { webhookDeliveryRequested } from "../inngest/events";
-import { sendInTransaction } from "../inngest/send-in-transaction";
+import { inngest } from "../events/client";
+import { webhookDeliveryRequested } from "../events/definitions";
+import { sendInTransaction } from "../events/send-in-transaction";
 import type { WebhookEventKind } from "./event-kinds";
 
 // One event to a set of endpoints: an enabled endpoint gets a webhook_delivery and a delivery run,

@@ -1,11 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { scopeWhere, type AccountScope } from "../accounts/account-scope";
+import { scopeWhere, type AccountScope } from "../account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
-import { ApiError, invalidRequest } from "../errors";
+import { ApiError, invalidRequest } from "../error-table";
 import { requestDeliveriesInTransaction } from "./queue-deliveries";
 import type { WebhookBody } from "./webhook-body";
 

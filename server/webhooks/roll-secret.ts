@@ -1,5 +1,5 @@
 import "server-only";
-import type { AccountScope } from "../accounts/account-scope";
+import type { AccountScope } from "../account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { newWebhookSecret, sealedSecretColumns } from "./endpoint-secret";

@@ -1,6 +1,6 @@
 import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { OPERATOR } from "@/server/accounts/account-scope";
+import { OPERATOR } from "@/server/account-scope";
 import { db } from "@/server/db";
 import { revokeApiKey } from "@/server/keys/revoke-key";
 import { rotateApiKey } from "@/server/keys/rotate-key";

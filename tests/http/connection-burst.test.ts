@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { LISTEN_BACKLOG } from "@/server/runtime/listen-backlog";
+import { LISTEN_BACKLOG } from "@/server/start/listen-backlog";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { baseUrl } from "@/tests/support/http";
 

@@ -7,7 +7,7 @@ import { raw, type RawReply } from "@/tests/support/hostile-requests";
 import { baseUrl } from "@/tests/support/http";
 
 // Once Next has loaded a /v1 route, our HTTP server answers it through the route's own handler
-// without Next's router (server/runtime/serve-v1-directly.ts). The same route under /api/v1 is a
+// without Next's router (server/start/serve-v1-directly.ts). The same route under /api/v1 is a
 // Next rewrite and always goes through Next, so each route is compared with itself: the same
 // status, headers and envelope either way. Next marks its answers with `Vary: rsc, …`; a direct
 // answer varies on Accept-Encoding alone, which is how these tests know which path answered.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { env } from "@/server/env";
-import { embeddedSigningKey } from "@/server/inngest/executor/embedded-client";
+import { embeddedSigningKey } from "@/server/events/embedded-client";
 import { ServeEndpoint } from "@/server/inngest/executor/serve-endpoint";
-import { ensureAuthSecret } from "@/server/runtime/secrets";
+import { ensureAuthSecret } from "@/server/start/secrets";
 
 // What the embedded executor learns from the app's own serve handler (the in-band sync, signed as
 // the executor signs it): the functions' limits it enforces, keyed concurrency included.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATOR } from "@/server/accounts/account-scope";
+import { OPERATOR } from "@/server/account-scope";
 import { db, sqlPool } from "@/server/db";
 import { deleteApiKey } from "@/server/keys/delete-key";
 import { revokeApiKey } from "@/server/keys/revoke-key";

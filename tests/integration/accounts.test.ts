@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { changePlan } from "@/server/accounts/change-plan";
 import { createAccount, type CreateAccountInput } from "@/server/accounts/create-account";
-import { getBalance } from "@/server/credits/get-balance";
+import { getBalance } from "@/server/ledger/get-balance";
 import { db, disconnectDb } from "@/server/db";
 import { inTransaction } from "@/server/transaction";
 import { expectApiError } from "@/tests/support/api-error";

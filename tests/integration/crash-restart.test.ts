@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { clusterDir } from "@/server/runtime/embedded-postgres";
+import { clusterDir } from "@/server/start/embedded-postgres";
 import { ownServer } from "@/tests/support/own-server";
 
 // A clean start after any crash: the server and its embedded PostgreSQL are killed with SIGKILL

@@ -4,7 +4,7 @@ import { createAccount } from "@/server/accounts/create-account";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db } from "@/server/db";
 import { finishFailed } from "@/server/generations/run/finish-generation";
-import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { inTransaction } from "@/server/transaction";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { recordingEventSink } from "@/tests/support/event-sink";

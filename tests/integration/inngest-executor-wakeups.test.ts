@@ -6,7 +6,7 @@ import { serve } from "inngest/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/db";
 import type { PrismaClient } from "@/server/generated/prisma/client";
-import { embeddedClientOptions } from "@/server/inngest/executor/embedded-client";
+import { embeddedClientOptions } from "@/server/events/embedded-client";
 import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/server/inngest/executor/executor";
 import { Timers } from "@/server/inngest/executor/scheduler";
 

@@ -5,8 +5,8 @@ import { Inngest, NonRetriableError, RetryAfterError } from "inngest";
 import { serve } from "inngest/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/db";
-import { embeddedClientOptions } from "@/server/inngest/executor/embedded-client";
-import { persistEvents } from "@/server/inngest/executor/event-store";
+import { embeddedClientOptions } from "@/server/events/embedded-client";
+import { persistEvents } from "@/server/events/event-store";
 import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/server/inngest/executor/executor";
 import { RUN_LIMITS } from "@/server/inngest/executor/run-driver";
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { OPERATOR } from "@/server/accounts/account-scope";
+import { OPERATOR } from "@/server/account-scope";
 import { db, sqlPool } from "@/server/db";
 import { hashApiKey } from "@/server/keys/generate-key";
 import { keyCacheReady, keyCacheStats, lookupKeyByHash, stopKeyCache } from "@/server/keys/key-cache";

@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { addCredits } from "@/server/credits/add-credits";
 import { chargeCredits } from "@/server/credits/charge-credits";
-import { getBalance } from "@/server/credits/get-balance";
-import { decimalToMillis, millisToDecimalString } from "@/server/credits/money";
+import { getBalance } from "@/server/ledger/get-balance";
+import { decimalToMillis, millisToDecimalString } from "@/server/money";
 import { refundCredits } from "@/server/credits/refund-credits";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/errors";
+import { ApiError } from "@/server/error-table";
 import { inTransaction } from "@/server/transaction";
 import { expectApiError } from "@/tests/support/api-error";
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
 import { db } from "@/server/db";
 import { resendLostFinishedEvents } from "@/server/generations/resend-lost-finished-events";
-import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { inTransaction } from "@/server/transaction";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { queueWebhookEvent } from "@/server/webhooks/emit-webhook-event";

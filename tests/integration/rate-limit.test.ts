@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { ApiError } from "@/server/errors";
+import { ApiError } from "@/server/error-table";
 import { consumeRateLimit, peekRateLimit } from "@/server/rate-limit/check-rate-limit";
 import { postgresCounterStore, redisCounterStore, type CounterStore } from "@/server/rate-limit/counter-store";
 import { disconnectRedis } from "@/server/cache/redis";

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/errors";
+import { ApiError } from "@/server/error-table";
 import type { Prisma } from "@/server/generated/prisma/client";
-import { toGenerationRecord } from "@/server/generations/generation-record";
-import { readGenerationRecord } from "@/server/generations/read-generation-record";
-import { findOwnGeneration } from "@/server/generations/read-generations";
-import { ensureAuthSecret } from "@/server/runtime/secrets";
+import { toGenerationRecord } from "@/server/generations/records/public-record";
+import { readGenerationRecord } from "@/server/generations/records/find-public-record";
+import { findOwnGeneration } from "@/server/generations/records/own-generations";
+import { ensureAuthSecret } from "@/server/start/secrets";
 import { createTestAccount } from "@/tests/support/fixtures";
 
 // The polled read (one SQL query for the record's columns) against the record made from the

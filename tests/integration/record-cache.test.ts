@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, sqlPool } from "@/server/db";
-import { ApiError } from "@/server/errors";
+import { ApiError } from "@/server/error-table";
 import type { Prisma } from "@/server/generated/prisma/client";
-import { readGenerationRecord } from "@/server/generations/read-generation-record";
-import { recordCacheReady, recordCacheStats, stopRecordCache } from "@/server/generations/record-cache";
-import { ensureAuthSecret } from "@/server/runtime/secrets";
+import { readGenerationRecord } from "@/server/generations/records/find-public-record";
+import { recordCacheReady, recordCacheStats, stopRecordCache } from "@/server/generations/records/public-record-cache";
+import { ensureAuthSecret } from "@/server/start/secrets";
 import { until } from "@/tests/support/until";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { seedFinishedImage } from "@/tests/support/generations";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/server/db";
 import { createAccount } from "@/server/accounts/create-account";
 import { reserveCredits } from "@/server/credits/reserve-credits";
-import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { resendLostRequests, sweepStaleGenerations } from "@/server/inngest/functions/sweep-stale-generations";
 import { recordingEventSink } from "@/tests/support/event-sink";
 import { inTransaction } from "@/server/transaction";

@@ -5,11 +5,11 @@ import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db } from "@/server/db";
 import { requestCancel } from "@/server/generations/cancel-generation";
 import { queueGenerationFinished } from "@/server/generations/send-generation-finished";
-import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { afterCommit, inTransaction, withSavepoint } from "@/server/transaction";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
-import { toGenerationRecord } from "@/server/generations/generation-record";
-import { emitGenerationEvent, emitGenerationStarted } from "@/server/webhooks/emit-generation-event";
+import { toGenerationRecord } from "@/server/generations/records/public-record";
+import { emitGenerationEvent, emitGenerationStarted } from "@/server/generations/emit-generation-event";
 import { recordingEventSink } from "@/tests/support/event-sink";
 
 // A terminal transition queues its webhook deliveries in its own transaction (no generation/finished

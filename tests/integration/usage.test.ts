@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/db";
 import type { AttemptOutcome, GenerationStatus } from "@/server/generated/prisma/client";
 import type { RegionName } from "@/server/env";
-import { ApiError } from "@/server/errors";
+import { ApiError } from "@/server/error-table";
 import { getUsage } from "@/server/usage/get-usage";
 import { emptyUsage } from "@/tests/support/usage";
 

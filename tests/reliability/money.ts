@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createAccount } from "@/server/accounts/create-account";
 import { findModel } from "@/server/catalog";
 import { priceGeneration } from "@/server/catalog/pricing";
-import { decimalToMillis, type Millicredits } from "@/server/credits/money";
+import { decimalToMillis, type Millicredits } from "@/server/money";
 import { db } from "@/server/db";
 import { inTransaction } from "@/server/transaction";
 import { createTestKey } from "@/tests/support/fixtures";

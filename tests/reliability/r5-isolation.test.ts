@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/server/db";
-import { errorTable, type ErrorCode } from "@/server/errors";
+import { errorTable, type ErrorCode } from "@/server/error-table";
 import type { AnyOperation } from "@/server/http/define-operation";
 import { v1Operations } from "@/server/http/operations";
 import { apiKeyScopes } from "@/server/keys/scopes";

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { ApiError } from "@/server/errors";
+import { ApiError } from "@/server/error-table";
 
 // Domain calls that must refuse: the ApiError they throw, checked to be one.
 

@@ -1,10 +1,10 @@
 import http from "node:http";
 import zlib from "node:zlib";
 import fc from "fast-check";
-import { errorTable, type ErrorCode } from "@/server/errors";
+import { errorTable, type ErrorCode } from "@/server/error-table";
 import { operationErrors, type AnyOperation } from "@/server/http/define-operation";
 import { v1Operations } from "@/server/http/operations";
-import { errorEnvelopeSchema, paginationFields, successEnvelopeSchema } from "@/server/openapi/schemas/common";
+import { errorEnvelopeSchema, paginationFields, successEnvelopeSchema } from "@/server/contract/common";
 import { z } from "zod";
 import { baseUrl } from "@/tests/support/http";
 

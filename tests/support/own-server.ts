@@ -2,8 +2,8 @@ import { execFile, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "@/server/runtime/database";
-import { clusterDir } from "@/server/runtime/embedded-postgres";
+import { freePort } from "@/server/start/database";
+import { clusterDir } from "@/server/start/embedded-postgres";
 import { cliScript, startScript } from "./entry-points";
 import { signalGroup } from "./process-group";
 

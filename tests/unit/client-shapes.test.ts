@@ -1,10 +1,10 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { findProvider, listModels, listProviders, modelsForProvider } from "@/server/catalog/index";
-import { shapeLibraryModel, shapeLibraryProvider } from "@/server/catalog/library-shapes";
+import { shapeLibraryModel, shapeLibraryProvider } from "@/server/http/handlers/library-shapes";
 import { estimateRetryAfterSeconds } from "@/server/generations/concurrency-retry-after";
 import { judgeProvider, NO_ATTEMPTS } from "@/server/health/provider-health";
-import { libraryModelSchema, libraryProviderSchema } from "@/server/openapi/schemas/index";
+import { libraryModelSchema, libraryProviderSchema } from "@/server/contract/index";
 import type { ProviderStats } from "@/server/routing/rank-providers";
 import { localBucketLabel } from "@/server/storage/local-disk";
 import { IMPLEMENTATION_KEYS, IMPLEMENTATION_TEXT_FIELDS } from "@/tests/support/client-shapes";

@@ -6,20 +6,20 @@ import type { getAccountProfile } from "@/server/accounts/get-account-profile";
 import type { getBillingSummary } from "@/server/billing/get-billing-summary";
 import { listModels, listProviders } from "@/server/catalog/index";
 import type { estimateForAccount } from "@/server/catalog/estimate-for-account";
-import { shapeLibraryModel, shapeLibraryProvider, type LibraryModelEntry, type LibraryProviderEntry } from "@/server/catalog/library-shapes";
+import { shapeLibraryModel, shapeLibraryProvider, type LibraryModelEntry, type LibraryProviderEntry } from "@/server/http/handlers/library-shapes";
 import { generationRequestSchema } from "@/server/catalog/request-schema";
 import type { CacheHealth } from "@/server/health/check-cache";
 import type { StorageHealth } from "@/server/health/check-storage";
 import { shapeModelHealth, type ModelsHealth } from "@/server/health/model-health";
 import type { ProvidersHealth } from "@/server/health/provider-health";
 import { errorBody, successBody } from "@/server/http/envelope";
-import { ApiError, errorTable, type ErrorCode } from "@/server/errors";
+import { ApiError, errorTable, type ErrorCode } from "@/server/error-table";
 import { apiKeyScopes } from "@/server/keys/scopes";
 import type { SubscriptionStatus } from "@/server/generated/prisma/enums";
 import type { UsageSummary } from "@/server/usage/get-usage";
-import { buildOpenApiDocument, type OpenApiDocument } from "@/server/openapi/build-document";
-import { exampleGenerationBody } from "@/server/openapi/operation-object";
-import { allOperations, legacyOperations, v1Operations } from "@/server/openapi/routes";
+import { buildOpenApiDocument, type OpenApiDocument } from "@/server/http/openapi/build-document";
+import { exampleGenerationBody } from "@/server/http/openapi/operation-object";
+import { allOperations, legacyOperations, v1Operations } from "@/server/http/openapi/routes";
 import {
   accountProfileSchema,
   billingSummarySchema,
@@ -43,7 +43,7 @@ import {
   successEnvelopeSchema,
   usageQuerySchema,
   usageSummarySchema,
-} from "@/server/openapi/schemas/index";
+} from "@/server/contract/index";
 import type { ServicePauseFields } from "@/server/service/service-state";
 
 // The generated document: structurally valid OpenAPI 3.1, complete against the route

@@ -1,8 +1,8 @@
 import { serve } from "inngest/next";
-import { inngest } from "@/server/inngest/client";
+import { inngest } from "@/server/events/client";
 import { registerServeHandler } from "@/server/inngest/executor/in-process-handler";
 import { functions } from "@/server/inngest/functions";
-import { inngestMode } from "@/server/inngest/mode";
+import { inngestMode } from "@/server/events/mode";
 
 // The Inngest serve endpoint. Every request is signature-checked by the SDK: with INNGEST_SIGNING_KEY
 // against Inngest; in embedded mode against a key derived from AUTH_SECRET that only the

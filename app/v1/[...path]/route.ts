@@ -1,5 +1,5 @@
 import { errorResponse, newRequestId } from "@/server/http/envelope";
-import { ApiError } from "@/server/errors";
+import { ApiError } from "@/server/error-table";
 
 // Any /v1 path no route claims: the error envelope, never Next's HTML 404.
 

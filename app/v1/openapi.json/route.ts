@@ -1,6 +1,6 @@
 import { newRequestId } from "@/server/http/envelope";
 import { methodNotAllowed } from "@/server/http/v1-route";
-import { buildOpenApiDocument, openApiServers, type OpenApiDocument } from "@/server/openapi/build-document";
+import { buildOpenApiDocument, openApiServers, type OpenApiDocument } from "@/server/http/openapi/build-document";
 
 // The OpenAPI document, public (no API key): built once per process; only `servers` follows the
 // address the request came in on, so each regional host describes itself.

@@ -1,6 +1,6 @@
 import "server-only";
-import { getBalance } from "../../credits/get-balance";
-import { millisToDecimalString } from "../../credits/money";
+import { getBalance } from "../../ledger/get-balance";
+import { millisToDecimalString } from "../../money";
 import { listMemberships } from "../../accounts/find-membership";
 import { listRecentActivity } from "../../activity/list-recent-activity";
 import { getDailyActivity } from "../../usage/daily-activity";

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { getBalance } from "../../credits/get-balance";
-import { millisToDecimalString } from "../../credits/money";
+import { getBalance } from "../../ledger/get-balance";
+import { millisToDecimalString } from "../../money";
 import { db } from "../../db";
 import { getThresholds, MAX_THRESHOLDS, setThresholds } from "../../alerts/thresholds";
 import { createTRPCRouter, memberProcedure, primaryOwnerProcedure } from "../trpc";

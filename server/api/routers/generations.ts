@@ -1,10 +1,10 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "../../db";
-import { browseGenerations, generationFilters, listUsedModels } from "../../generations/browse-generations";
+import { browseGenerations, generationFilters, listUsedModels } from "../../generations/records/dashboard-list";
 import { requestCancel } from "../../generations/cancel-generation";
 import { deleteGeneration } from "../../generations/delete-generation";
-import { getGenerationDetail } from "../../generations/generation-detail";
+import { getGenerationDetail } from "../../generations/records/dashboard-detail";
 import { createTRPCRouter, memberProcedure, ownerProcedure } from "../trpc";
 
 // Generations from the dashboard: members browse and read, owners cancel and delete, through the

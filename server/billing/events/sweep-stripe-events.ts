@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "../../db";
 import { SEND_EMAIL_TRANSACTION, sendEmail } from "../../email/send-email";
-import { log } from "../../runtime/log";
+import { log } from "../../log";
 import { inTransaction } from "../../transaction";
 import { sendStripeEventReceived } from "./send-stripe-event-received";
 

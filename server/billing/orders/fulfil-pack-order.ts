@@ -2,12 +2,12 @@ import type Stripe from "stripe";
 import { z } from "zod";
 import { recordActivity } from "../../activity/record-activity";
 import { addCredits } from "../../credits/add-credits";
-import { decimalToMillis } from "../../credits/money";
+import { decimalToMillis } from "../../money";
 import type { Tx } from "../../db";
 import { idOf } from "../account-lookup";
 import type { EventOutcome } from "../events/event-outcome";
 import { notifyPrimaryOwner } from "../notify-primary-owner";
-import { allowsPacks } from "../subscription-status";
+import { allowsPacks } from "../../plans/subscription-status";
 import { syncSubscription } from "../sync-subscription";
 import { lockOrder, orderLabel } from "./lock-order";
 

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { scopeWhere, type AccountScope } from "../../accounts/account-scope";
+import { scopeWhere, type AccountScope } from "../../account-scope";
 import { recordActivity } from "../../activity/record-activity";
 import { addCredits } from "../../credits/add-credits";
-import { decimalToMillis } from "../../credits/money";
+import { decimalToMillis } from "../../money";
 import { db, type Tx } from "../../db";
-import { ApiError, invalidRequest } from "../../errors";
+import { ApiError, invalidRequest } from "../../error-table";
 import { inTransaction } from "../../transaction";
 import { notifyPrimaryOwner } from "../notify-primary-owner";
 import { stripeClient } from "../stripe-client";

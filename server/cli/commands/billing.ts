@@ -1,10 +1,10 @@
-import { accountScope, OPERATOR } from "../../accounts/account-scope";
+import { accountScope, OPERATOR } from "../../account-scope";
 import { setManualPlan } from "../../billing/manual-plans";
 import { approveOrder, listOrders, rejectOrder } from "../../billing/orders/review-order";
 import { billingIntervals, paidPlans, type BillingIntervalName, type PaidPlan } from "../../billing/price-catalog";
 import { parseAmountOverrides, setupStripeCatalog } from "../../billing/setup-stripe-catalog";
 import { stripeClient } from "../../billing/stripe-client";
-import { invalidRequest } from "../../errors";
+import { invalidRequest } from "../../error-table";
 import { OrderStatus } from "../../generated/prisma/enums";
 import { oneOf, uuidFlag, type Command, type Flags } from "./command";
 

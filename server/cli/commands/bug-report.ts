@@ -1,6 +1,6 @@
-import { accountScope, OPERATOR } from "../../accounts/account-scope";
+import { accountScope, OPERATOR } from "../../account-scope";
 import { listBugReports, MAX_BUG_REPORT_LIST_LIMIT } from "../../bug-reports/list-bug-reports";
-import { invalidRequest } from "../../errors";
+import { invalidRequest } from "../../error-table";
 import { uuidFlag, type Command, type Flags } from "./command";
 
 // Problems reported from the dashboard ("Report a problem"), for operators: newest first.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Tx } from "../../db";
-import { invalidRequest } from "../../errors";
+import { invalidRequest } from "../../error-table";
 
 // What every CLI command is, and the flag readers they share (server/cli/main.ts runs them).
 

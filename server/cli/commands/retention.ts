@@ -1,4 +1,4 @@
-import { accountScope, OPERATOR } from "../../accounts/account-scope";
+import { accountScope, OPERATOR } from "../../account-scope";
 import { runRetention } from "../../retention/run-retention";
 import { dateFlag, uuidFlag, type Command } from "./command";
 

@@ -1,4 +1,4 @@
-import { OPERATOR } from "../../accounts/account-scope";
+import { OPERATOR } from "../../account-scope";
 import { createWebhookEndpoint } from "../../webhooks/create-endpoint";
 import { webhookEventKinds, parseWebhookEvents } from "../../webhooks/event-kinds";
 import { rollWebhookSecret } from "../../webhooks/roll-secret";

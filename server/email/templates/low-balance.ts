@@ -1,4 +1,4 @@
-import { millisToDecimalString, type Millicredits } from "../../credits/money";
+import { millisToDecimalString, type Millicredits } from "../../money";
 import { appUrl } from "../../env";
 
 // The low-balance alert e-mail: the balance, every threshold the movement crossed

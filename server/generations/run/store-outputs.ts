@@ -3,7 +3,7 @@ import type { ProviderOutput } from "../../providers/types";
 import { ProviderError } from "../../providers/types";
 import type { ProviderId } from "../../catalog/providers";
 import { env } from "../../env";
-import { DestinationRefused, ResponseTooLarge } from "../../net/errors";
+import { DestinationRefused, ResponseTooLarge } from "../../net/fetch-failures";
 import { fetchOutputFile, OUTPUT_FILE_MAX_BYTES } from "../../net/fetch-output-file";
 import { getStorage } from "../../storage/get-storage";
 

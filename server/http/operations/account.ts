@@ -1,5 +1,5 @@
-import { usageQuerySchema } from "../../openapi/schemas/account";
-import type { ResponseComponentName } from "../../openapi/schemas/index";
+import { usageQuerySchema } from "../../contract/account";
+import type { ResponseComponentName } from "../../contract/index";
 import { defineOperation, type LegacyPath } from "../define-operation";
 
 // The account reads without parameters: `account:read`, the general bucket, no route-specific errors.

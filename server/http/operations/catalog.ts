@@ -1,5 +1,5 @@
-import { estimateQuerySchema } from "../../openapi/schemas/catalog";
-import type { ResponseComponentName } from "../../openapi/schemas/index";
+import { estimateQuerySchema } from "../../contract/catalog";
+import type { ResponseComponentName } from "../../contract/index";
 import { defineOperation } from "../define-operation";
 
 // The library reads without parameters: `library:read`, the general bucket, no route-specific errors.

@@ -1,8 +1,19 @@
 import type { ModelType } from "../../catalog/index";
-import { generationBody } from "../../generations/generation-body";
-import { contentListQuerySchema } from "../../openapi/schemas/generations";
-import { defineOperation, type LegacyPath } from "../define-operation";
-import type { ErrorCode } from "../../errors";
+import { findModelFor } from "../../generations/generation-body";
+import { generationRequestSchema, type GenerationRequest } from "../../catalog/request-schema";
+import { contentListQuerySchema } from "../../contract/generations";
+import { defineOperation, type LegacyPath, type OperationBody } from "../define-operation";
+import type { ErrorCode } from "../../error-table";
+
+// The create routes' body: the strict schema of the model the path names.
+function generationBody(kind: ModelType): OperationBody<GenerationRequest> {
+  return {
+    mediaKind: kind,
+    schemaFor: (params) => generationRequestSchema(findModelFor(kind, params.model_identifier ?? "")),
+    // The shape stored keys were hashed with since idempotency shipped: keep it, or replays break.
+    fingerprint: (params, rawBody) => ({ kind, model: params.model_identifier, body: rawBody }),
+  };
+}
 
 const createErrors: ErrorCode[] = ["ERR1001", "ERR1004", "ERR1009", "ERR1011", "ERR1012", "ERR1015", "ERR2014", "ERR2015", "ERR2016", "ERR3001"];
 

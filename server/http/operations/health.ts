@@ -1,4 +1,4 @@
-import type { ResponseComponentName } from "../../openapi/schemas/index";
+import type { ResponseComponentName } from "../../contract/index";
 import { defineOperation, type LegacyPath } from "../define-operation";
 
 // The four health reads: `health:read`, the general bucket, no route-specific errors.

@@ -1,9 +1,10 @@
 import { Prisma } from "../../generated/prisma/client";
-import { log } from "../../runtime/log";
+import { log } from "../../log";
 import { evaluateKey, triggerMatches } from "./event-matcher";
 import { resolveWait } from "./run-state";
 import { saveStateInTransaction, toRecord, type RunStore, type Tx } from "./run-store";
 import type { EventPayload, FunctionDefinition, FunctionTrigger, RunRecord } from "./types";
+import type { DueRun } from "../../events/executor-registry";
 
 // Events become work: each undispatched event starts a run of every function whose trigger it
 // matches and resumes the runs waiting for it, in the transaction that marks it dispatched
@@ -44,7 +45,6 @@ async function lockWaitingRuns(tx: Tx, appId: string, names: string[], now: numb
 }
 
 /** A run that is now due: its id, function and concurrency key (the queue serves each in turn). */
-export type DueRun = { id: string; functionId: string; key: string };
 
 /** A run's concurrency key: its function's key expression over the run's (first) event. */
 export function runKey(fn: FunctionDefinition | undefined, event: EventPayload | undefined): string {

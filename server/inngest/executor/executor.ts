@@ -1,12 +1,13 @@
 import { setMaxListeners } from "node:events";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { log } from "../../runtime/log";
+import { log } from "../../log";
 import { nextCronTick } from "./cron";
-import { catchUpWaits, dispatchEvents, runKey, safeTriggerMatches, type DueRun } from "./dispatch";
+import { catchUpWaits, dispatchEvents, runKey, safeTriggerMatches } from "./dispatch";
+import type { DueRun } from "../../events/executor-registry";
 import { defaultRetryBackoff } from "./durations";
-import { checkEventLimits, EVENT_LIMITS, eventIds, normalizeEvent, persistEvents, type EventLimits } from "./event-store";
+import { checkEventLimits, EVENT_LIMITS, eventIds, normalizeEvent, persistEvents, type EventLimits } from "../../events/event-store";
 import { followUpEvents } from "./follow-up-events";
-import { isOwnerGone, liveOwners, newOwnerId, type EventSink } from "./registry";
+import { isOwnerGone, liveOwners, newOwnerId, type EventSink } from "../../events/executor-registry";
 import { driveRun, RUN_LIMITS, type DriverDeps, type RunLimits } from "./run-driver";
 import { RunQueue } from "./run-queue";
 import { RunStore, type Tx } from "./run-store";

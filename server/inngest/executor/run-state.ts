@@ -1,4 +1,4 @@
-import { log } from "../../runtime/log";
+import { log } from "../../log";
 import { evaluateExpression, eventNameMatches } from "./event-matcher";
 import type { EventPayload, PendingOp, RunRecord, RunStatus, StepMemo } from "./types";
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { InngestRun, Prisma, PrismaClient } from "../../generated/prisma/client";
 import { sqlPool } from "../../db";
-import { EVENT_RETENTION_MS } from "./event-store";
+import { EVENT_RETENTION_MS } from "../../events/event-store";
 import { waitEventNames } from "./run-state";
 import type { EventPayload, PendingOp, RunRecord, RunStatus, SerializedError, StepMemo } from "./types";
 

@@ -1,8 +1,8 @@
 import { db } from "../../db";
 import { env } from "../../env";
-import { embeddedSigningKey } from "./embedded-client";
+import { embeddedSigningKey } from "../../events/embedded-client";
 import { EmbeddedExecutor } from "./executor";
-import { registerExecutor, unregisterExecutor } from "./registry";
+import { registerExecutor, unregisterExecutor } from "../../events/executor-registry";
 
 // The server's executor (embedded mode only): drives the functions served at <appUrl>/api/inngest
 // and receives this process's `inngest.send()` through the globalThis registry.

@@ -1,12 +1,11 @@
 import type { InngestRunStatus } from "../../generated/prisma/client";
+import type { EventPayload, JsonObject } from "../../events/event-store";
 
 // Shapes of the SDK wire protocol (docs/SDK_SPEC.md in inngest/inngest) and of the executor's own
 // run state, shared by the executor's files.
 
-export type JsonObject = { [key: string]: unknown };
-
-/** An event as functions receive it (SDK_SPEC §1.3.4). */
-export type EventPayload = JsonObject & { id: string; name: string; data: JsonObject; ts: number };
+// An event and its JSON as the event store keeps them (server/events), below the executor.
+export type { EventPayload, JsonObject } from "../../events/event-store";
 
 /** The error shape the SDK reports and accepts back in the step memo. */
 export type SerializedError = JsonObject & { name: string; message: string; stack?: string };

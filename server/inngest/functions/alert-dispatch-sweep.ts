@@ -1,7 +1,7 @@
 import "server-only";
-import { OPERATOR } from "../../accounts/account-scope";
+import { OPERATOR } from "../../account-scope";
 import { sweepUndispatchedAlerts } from "../../alerts/sweep-undispatched-alerts";
-import { inngest } from "../client";
+import { inngest } from "../../events/client";
 
 // Every minute: low-balance alerts whose post-commit event was lost (a crash between commit and
 // send, an Inngest outage) or whose run gave up are dispatched here (server/alerts).

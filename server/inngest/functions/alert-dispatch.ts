@@ -3,8 +3,8 @@ import { RetryAfterError } from "inngest";
 import { emitLowBalanceWebhook, loadLowBalanceAlert, markLowBalanceAlertDispatched } from "../../alerts/dispatch-low-balance-alert";
 import { EmailRetryableError, SEND_EMAIL_TRANSACTION, sendEmail, throwIfDeferred } from "../../email/send-email";
 import { inTransaction } from "../../transaction";
-import { inngest } from "../client";
-import { lowBalanceFired } from "../events";
+import { inngest } from "../../events/client";
+import { lowBalanceFired } from "../../events/definitions";
 
 // alerts/low-balance.fired (sent once the ledger movement committed) → the alert's side effects as
 // named steps: the webhook event, one step per owner's e-mail (Resend's Retry-After is honoured),

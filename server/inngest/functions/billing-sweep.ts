@@ -1,6 +1,6 @@
 import "server-only";
 import { sweepStripeEvents } from "../../billing/events/sweep-stripe-events";
-import { inngest } from "../client";
+import { inngest } from "../../events/client";
 
 // Every minute: Stripe events left unapplied and billing e-mails left queued (server/billing).
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { deleteRemovedHostname } from "../../hostnames/remove-hostname";
 import { inTransaction } from "../../transaction";
-import { inngest } from "../client";
-import { hostnameRemovalRequested } from "../events";
+import { inngest } from "../../events/client";
+import { hostnameRemovalRequested } from "../../events/definitions";
 
 // hostname/removal.requested → delete the `removing` hostname and record `domain.removed`, in one
 // step (the row was already out of service when it became `removing`).

@@ -1,7 +1,7 @@
 import "server-only";
 import { verifyHostnameOnce } from "../../hostnames/verify-hostname";
-import { inngest } from "../client";
-import { hostnameVerificationRequested } from "../events";
+import { inngest } from "../../events/client";
+import { hostnameVerificationRequested } from "../../events/definitions";
 
 // hostname/verification.requested → check the CNAME now, then again on the backoff schedule
 // (verification-schedule.ts: 1, 5, 15, 30 min, hourly, then every 2 h) until it points at the

@@ -1,6 +1,6 @@
 import "server-only";
 import { expireOutputFiles } from "../../generations/expire-output-files";
-import { inngest } from "../client";
+import { inngest } from "../../events/client";
 
 // Every 10 minutes: output files past the plan's output retention are deleted.
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { renewManualPlans } from "../../billing/manual-plans";
-import { inngest } from "../client";
+import { inngest } from "../../events/client";
 
 // Every 15 minutes: contract plans (set by an operator, no Stripe) get each period's credits once.
 

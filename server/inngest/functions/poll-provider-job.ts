@@ -2,8 +2,8 @@ import "server-only";
 import type { ProviderId } from "../../catalog/providers";
 import { pollDelaysSeconds } from "../../generations/run/provider-chain";
 import { pollAcceptedJob } from "../../generations/run/run-attempt";
-import { inngest } from "../client";
-import { providerJobAccepted } from "../events";
+import { inngest } from "../../events/client";
+import { providerJobAccepted } from "../../events/definitions";
 
 // provider/job.accepted → polls the provider's job on a growing interval (1 s up to 30 s) until it
 // ends, the generation leaves flight, or the model's timeout passes. An ended job sends

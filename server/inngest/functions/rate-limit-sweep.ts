@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "../../db";
 import { sweepExpiredRateLimitWindows } from "../../rate-limit/sweep-expired-windows";
-import { inngest } from "../client";
+import { inngest } from "../../events/client";
 
 // Every 5 minutes: PostgreSQL rate-limit windows older than ten minutes are deleted (Redis keys
 // expire by themselves).

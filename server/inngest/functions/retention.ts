@@ -1,10 +1,10 @@
 import "server-only";
-import { OPERATOR } from "../../accounts/account-scope";
+import { OPERATOR } from "../../account-scope";
 import { env } from "../../env";
 import { RETENTION_BATCH_SIZE } from "../../retention/delete-in-batches";
 import { purgeSentEmails } from "../../retention/purge-sent-emails";
 import { addTally, emptyTally, purgeAccountPage } from "../../retention/run-retention";
-import { inngest } from "../client";
+import { inngest } from "../../events/client";
 
 // Hourly: retention by plan (server/retention). One clock for the whole pass, then one step per
 // page of accounts, each returning only its counts and the cursor for the next page, then one for

@@ -5,8 +5,8 @@ import { db } from "../../db";
 import { finishFailed, finishSucceeded } from "../../generations/run/finish-generation";
 import { runProviderChain, type ChainSteps } from "../../generations/run/provider-chain";
 import { checkAttempt, startAttempt } from "../../generations/run/run-attempt";
-import { inngest } from "../client";
-import { generationRequested } from "../events";
+import { inngest } from "../../events/client";
+import { generationRequested } from "../../events/definitions";
 
 // generation/requested → the provider chain (server/generations/run/provider-chain.ts): one step
 // per submit (a synchronous provider's success is finished in it); an accepted job is polled by its own function (poll-provider-job) and awaited by one

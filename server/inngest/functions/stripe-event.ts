@@ -1,8 +1,8 @@
 import "server-only";
 import { SEND_EMAIL_TRANSACTION, sendEmail, throwIfDeferred } from "../../email/send-email";
 import { inTransaction } from "../../transaction";
-import { inngest } from "../client";
-import { stripeEventReceived } from "../events";
+import { inngest } from "../../events/client";
+import { stripeEventReceived } from "../../events/definitions";
 
 // stripe/event.received → apply the stored event (one transaction, re-reading Stripe), then send
 // the e-mails it queued, one step each. A run that gives up leaves the event unapplied (or the

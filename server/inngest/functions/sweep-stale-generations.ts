@@ -4,7 +4,7 @@ import { db } from "../../db";
 import { finishFailed } from "../../generations/run/finish-generation";
 import { resendLostFinishedEvents } from "../../generations/resend-lost-finished-events";
 import { sendGenerationRequested } from "../../generations/send-generation-requested";
-import { inngest } from "../client";
+import { inngest } from "../../events/client";
 
 // No reservation is ever orphaned (issue: sweeper): a generation still pending or processing past
 // its model's timeout for every provider in its chain, plus a margin, is failed and refunded.

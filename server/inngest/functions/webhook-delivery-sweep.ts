@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "../../db";
 import { rerequestStalledDeliveries } from "../../webhooks/rerequest-stalled-deliveries";
-import { inngest } from "../client";
+import { inngest } from "../../events/client";
 
 // Every minute: webhook deliveries whose run request was lost are requested again (never sent
 // after 30 s, stalled after 5 minutes; see rerequest-stalled-deliveries.ts).

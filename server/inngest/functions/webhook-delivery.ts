@@ -5,8 +5,8 @@ import { postDelivery, type DeliveryAttemptOptions, type DeliveryAttemptResult }
 import { failDelivery } from "../../webhooks/fail-delivery";
 import { loadDeliveryToAttempt, recordAttempt } from "../../webhooks/record-attempt";
 import { nextAttemptAt } from "../../webhooks/retry-schedule";
-import { inngest } from "../client";
-import { webhookDeliveryRequested } from "../events";
+import { inngest } from "../../events/client";
+import { webhookDeliveryRequested } from "../../events/definitions";
 
 // webhook/delivery.requested → one step, "attempt", retried by the executor: an immediate try,
 // then at +0.5, +1.5, +3 and +5 s from the first (RetryAfterError with a Date keeps the

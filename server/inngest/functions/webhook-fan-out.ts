@@ -1,8 +1,8 @@
 import "server-only";
 import { inTransaction } from "../../transaction";
-import { emitGenerationEvent, terminalEventFor } from "../../webhooks/emit-generation-event";
-import { inngest } from "../client";
-import { generationFinished } from "../events";
+import { emitGenerationEvent, terminalEventFor } from "../../generations/emit-generation-event";
+import { inngest } from "../../events/client";
+import { generationFinished } from "../../events/definitions";
 
 // generation/finished → generation.completed | failed | canceled to every subscribed endpoint.
 // The event kind comes from the generation row (the truth), and its event key

@@ -1,7 +1,7 @@
 import "server-only";
 import { env } from "../../env";
 import type { ProviderJob } from "../types";
-import { localProviderFaultsSchema, type LocalProviderFaults, type LocalProviderFaultsInput, type LocalProviderId } from "./fault-config";
+import { localProviderFaultsSchema, type LocalProviderFaults, type LocalProviderFaultsInput, type LocalProviderId } from "../../local-provider-faults";
 import { seededRandom, seedFrom } from "./seeded-random";
 
 // What the local provider does to one attempt: answer after some latency, or fail, reject,

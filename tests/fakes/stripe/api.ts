@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { catalogRoutes } from "@/tests/fakes/stripe/catalog";
 import { checkoutRoutes } from "@/tests/fakes/stripe/checkout";
 import { customerRoutes } from "@/tests/fakes/stripe/customers";
-import { StripeApiError, invalidRequest, unrecognizedUrl, type StripeErrorBody } from "@/tests/fakes/stripe/errors";
+import { StripeApiError, invalidRequest, unrecognizedUrl, type StripeErrorBody } from "@/tests/fakes/stripe/stripe-errors";
 import { eventRoutes } from "@/tests/fakes/stripe/event-routes";
 import { API_VERSION } from "@/tests/fakes/stripe/events";
 import { expandPaths } from "@/tests/fakes/stripe/expand";

@@ -1,4 +1,4 @@
-import { invalidRequest, missingParam } from "@/tests/fakes/stripe/errors";
+import { invalidRequest, missingParam } from "@/tests/fakes/stripe/stripe-errors";
 import type { Params } from "@/tests/fakes/stripe/form";
 import { listPage } from "@/tests/fakes/stripe/list";
 import { mergeMetadata, optionalBoolean, optionalInteger, optionalObject, optionalString, requiredString, stringList } from "@/tests/fakes/stripe/params";

@@ -1,5 +1,5 @@
 import { createCustomer } from "@/tests/fakes/stripe/customers";
-import { invalidRequest, missingParam } from "@/tests/fakes/stripe/errors";
+import { invalidRequest, missingParam } from "@/tests/fakes/stripe/stripe-errors";
 import type { Params } from "@/tests/fakes/stripe/form";
 import { listPage } from "@/tests/fakes/stripe/list";
 import { mergeMetadata, optionalBoolean, optionalInteger, optionalList, optionalObject, optionalString } from "@/tests/fakes/stripe/params";

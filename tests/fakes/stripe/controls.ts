@@ -1,4 +1,4 @@
-import { StripeApiError, unrecognizedUrl } from "@/tests/fakes/stripe/errors";
+import { StripeApiError, unrecognizedUrl } from "@/tests/fakes/stripe/stripe-errors";
 import type { SentEvent } from "@/tests/fakes/stripe/events";
 import type { Params } from "@/tests/fakes/stripe/form";
 import { openDispute } from "@/tests/fakes/stripe/refunds";

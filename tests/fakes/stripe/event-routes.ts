@@ -1,7 +1,7 @@
 import { listPage } from "@/tests/fakes/stripe/list";
 import { optionalString, stringList } from "@/tests/fakes/stripe/params";
 import type { ApiRoute } from "@/tests/fakes/stripe/router";
-import { noSuch } from "@/tests/fakes/stripe/errors";
+import { noSuch } from "@/tests/fakes/stripe/stripe-errors";
 
 // GET /v1/events/:id and GET /v1/events (`type`, with Stripe's `*` wildcard, or `types[]`), newest first.
 

@@ -1,4 +1,4 @@
-import { invalidRequest } from "@/tests/fakes/stripe/errors";
+import { invalidRequest } from "@/tests/fakes/stripe/stripe-errors";
 import type { StripeObject, StripeStore } from "@/tests/fakes/stripe/store";
 
 // `expand[]`: each dotted path replaces an id with the object it names (`data.product` on a price

@@ -1,5 +1,5 @@
 import { completeSession } from "@/tests/fakes/stripe/checkout";
-import { StripeApiError } from "@/tests/fakes/stripe/errors";
+import { StripeApiError } from "@/tests/fakes/stripe/stripe-errors";
 import { applyPortalAction, type PortalAction } from "@/tests/fakes/stripe/portal";
 import type { StripeObject, StripeStore } from "@/tests/fakes/stripe/store";
 

@@ -1,4 +1,4 @@
-import { invalidRequest } from "@/tests/fakes/stripe/errors";
+import { invalidRequest } from "@/tests/fakes/stripe/stripe-errors";
 import type { Params } from "@/tests/fakes/stripe/form";
 import { optionalInteger, optionalString } from "@/tests/fakes/stripe/params";
 import type { StripeObject } from "@/tests/fakes/stripe/store";

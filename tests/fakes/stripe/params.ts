@@ -1,4 +1,4 @@
-import { invalidRequest, missingParam } from "@/tests/fakes/stripe/errors";
+import { invalidRequest, missingParam } from "@/tests/fakes/stripe/stripe-errors";
 import type { FormValue, Params } from "@/tests/fakes/stripe/form";
 
 // Typed reads of decoded form parameters, failing the way Stripe does (`Invalid integer: abc`).

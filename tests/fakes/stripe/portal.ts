@@ -1,4 +1,4 @@
-import { invalidRequest } from "@/tests/fakes/stripe/errors";
+import { invalidRequest } from "@/tests/fakes/stripe/stripe-errors";
 import { optionalString, requiredString } from "@/tests/fakes/stripe/params";
 import type { ApiRoute } from "@/tests/fakes/stripe/router";
 import type { StripeObject, StripeStore } from "@/tests/fakes/stripe/store";

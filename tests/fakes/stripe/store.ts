@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { noSuch } from "@/tests/fakes/stripe/errors";
+import { noSuch } from "@/tests/fakes/stripe/stripe-errors";
 import type { EventLog } from "@/tests/fakes/stripe/events";
 
 // Everything the fake Stripe account holds: every object by id (ids carry Stripe's prefixes, so one

@@ -1,4 +1,4 @@
-import { invalidRequest, missingParam } from "@/tests/fakes/stripe/errors";
+import { invalidRequest, missingParam } from "@/tests/fakes/stripe/stripe-errors";
 import type { FormValue, Params } from "@/tests/fakes/stripe/form";
 import { listPage } from "@/tests/fakes/stripe/list";
 import { mergeMetadata, optionalBoolean, optionalInteger, optionalList, optionalObject, optionalString, requiredString } from "@/tests/fakes/stripe/params";

@@ -1,5 +1,5 @@
 import { planOf } from "@/tests/fakes/stripe/catalog";
-import { invalidRequest } from "@/tests/fakes/stripe/errors";
+import { invalidRequest } from "@/tests/fakes/stripe/stripe-errors";
 import { issueInvoice } from "@/tests/fakes/stripe/invoices";
 import { embeddedList } from "@/tests/fakes/stripe/list";
 import type { StripeObject, StripeStore } from "@/tests/fakes/stripe/store";

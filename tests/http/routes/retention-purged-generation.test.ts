@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountScope } from "@/server/accounts/account-scope";
+import { accountScope } from "@/server/account-scope";
 import { db } from "@/server/db";
 import { getGeneration, listGenerations } from "@/server/http/operations/generations";
 import { runRetention } from "@/server/retention/run-retention";

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { accountScope } from "@/server/accounts/account-scope";
+import { accountScope } from "@/server/account-scope";
 import { createAccount } from "@/server/accounts/create-account";
 import { dispatchLowBalanceAlert, loadLowBalanceAlert } from "@/server/alerts/dispatch-low-balance-alert";
 import { LOW_BALANCE_KIND } from "@/server/alerts/record-low-balance-alert";
@@ -11,7 +11,7 @@ import { db, disconnectDb } from "@/server/db";
 import { openEmailBody } from "@/server/email/email-body";
 import { EmailRetryableError } from "@/server/email/send-email";
 import { appUrl, resetEnvCache } from "@/server/env";
-import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { startResendFake, type ResendFake } from "@/tests/fakes/resend-fake";
 import { recordingEventSink } from "@/tests/support/event-sink";
 

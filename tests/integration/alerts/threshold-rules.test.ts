@@ -7,12 +7,12 @@ import { inTransaction } from "@/server/transaction";
 import { setThresholds } from "@/server/alerts/thresholds";
 import { addCredits } from "@/server/credits/add-credits";
 import { chargeCredits } from "@/server/credits/charge-credits";
-import { getBalance } from "@/server/credits/get-balance";
+import { getBalance } from "@/server/ledger/get-balance";
 import { refundCredits } from "@/server/credits/refund-credits";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db, disconnectDb } from "@/server/db";
 import { openEmailBody } from "@/server/email/email-body";
-import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { recordingEventSink } from "@/tests/support/event-sink";
 
 // The low-balance rules against real PostgreSQL, driven by the real credit functions:

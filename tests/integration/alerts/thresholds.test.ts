@@ -7,8 +7,8 @@ import { getThresholds, setThresholds } from "@/server/alerts/thresholds";
 import { addCredits } from "@/server/credits/add-credits";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/errors";
-import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { ApiError } from "@/server/error-table";
+import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { recordingEventSink } from "@/tests/support/event-sink";
 
 // Editing low-balance thresholds: default 0.50, up to 10 positive amounts with at

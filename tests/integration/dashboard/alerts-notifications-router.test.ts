@@ -5,8 +5,8 @@ import { inTransaction } from "@/server/transaction";
 import { createCaller } from "@/server/api/root";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/errors";
-import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { ApiError } from "@/server/error-table";
+import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { recordingEventSink } from "@/tests/support/event-sink";
 

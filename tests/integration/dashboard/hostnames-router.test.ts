@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/root";
 import { db, disconnectDb } from "@/server/db";
-import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { recordingEventSink } from "@/tests/support/event-sink";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { expectTrpcError, trpcFailure } from "@/tests/support/trpc-errors";

@@ -4,7 +4,7 @@ import { hashVerificationToken, MINTED_LINK_MAX_AGE_SECONDS } from "@/server/aut
 import { consumeSignInLinkAllowance, SIGN_IN_LINKS_PER_WINDOW } from "@/server/auth/send-sign-in-link";
 import { db, disconnectDb } from "@/server/db";
 import { env } from "@/server/env";
-import { ensureAuthSecret } from "@/server/runtime/secrets";
+import { ensureAuthSecret } from "@/server/start/secrets";
 import { newInvitationToken } from "@/server/team/invitation-token";
 import { findInvitationByToken } from "@/server/team/find-invitation";
 import { inviteeSignInLink, inviteeSignInOption } from "@/server/team/invitee-sign-in-link";

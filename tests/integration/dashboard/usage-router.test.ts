@@ -2,7 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/root";
 import { disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/errors";
+import { ApiError } from "@/server/error-table";
 import { account as accountOperations } from "@/server/http/operations";
 import { getUsage } from "@/server/usage/get-usage";
 import { accountWithKey, addTeamMember, createTestAccount } from "@/tests/support/fixtures";

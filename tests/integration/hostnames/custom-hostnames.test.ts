@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/errors";
+import { ApiError } from "@/server/error-table";
 import { requestHostnameCheck } from "@/server/hostnames/check-hostname";
 import { deleteRemovedHostname, removeCustomHostname } from "@/server/hostnames/remove-hostname";
 import { resolveCname } from "@/server/hostnames/resolve-cname";
@@ -9,7 +9,7 @@ import { hostnameTarget } from "@/server/hostnames/service-domains";
 import { setCustomHostname } from "@/server/hostnames/set-hostname";
 import { sweepHostnames } from "@/server/hostnames/sweep-hostnames";
 import { verifyHostnameOnce } from "@/server/hostnames/verify-hostname";
-import { registerExecutor, unregisterExecutor } from "@/server/inngest/executor/registry";
+import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { inTransaction } from "@/server/transaction";
 import { startDnsServer, type DnsServer } from "@/tests/fakes/dns-server";
 import { recordingEventSink } from "@/tests/support/event-sink";

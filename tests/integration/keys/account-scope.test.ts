@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { accountScope, OPERATOR } from "@/server/accounts/account-scope";
+import { accountScope, OPERATOR } from "@/server/account-scope";
 import { db } from "@/server/db";
-import { ApiError } from "@/server/errors";
+import { ApiError } from "@/server/error-table";
 import { deleteApiKey } from "@/server/keys/delete-key";
 import { revokeApiKey } from "@/server/keys/revoke-key";
 import { rotateApiKey } from "@/server/keys/rotate-key";

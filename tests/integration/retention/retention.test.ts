@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountScope, OPERATOR } from "@/server/accounts/account-scope";
+import { accountScope, OPERATOR } from "@/server/account-scope";
 import { renewManualPlan, setManualPlan } from "@/server/billing/manual-plans";
 import { addCredits } from "@/server/credits/add-credits";
 import { db } from "@/server/db";

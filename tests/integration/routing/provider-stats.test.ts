@@ -4,7 +4,7 @@ import type { ProviderId } from "@/server/catalog/index";
 import { db, disconnectDb, type Db } from "@/server/db";
 import type { RegionName } from "@/server/env";
 import type { AttemptOutcome } from "@/server/generated/prisma/client";
-import { log } from "@/server/runtime/log";
+import { log } from "@/server/log";
 import { loadProviderStats, ROUTING_WINDOW_SECONDS } from "@/server/routing/provider-stats";
 import { resolveProviderOrder } from "@/server/routing/resolve-provider-order";
 

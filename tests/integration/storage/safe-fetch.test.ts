@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DestinationRefused, FetchFailed, FetchTimeout, InputFileRejected, ResponseTooLarge } from "@/server/net/errors";
+import { DestinationRefused, FetchFailed, FetchTimeout, InputFileRejected, ResponseTooLarge } from "@/server/net/fetch-failures";
 import { fetchInputFile } from "@/server/net/fetch-input-file";
 import type { Resolver } from "@/server/net/resolve-and-check";
 import { safeFetch } from "@/server/net/safe-fetch";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/server/env";
 import { localDiskStorage } from "@/server/storage/local-disk";
-import { serveSignedFile } from "@/server/storage/serve-signed-file";
+import { serveSignedFile } from "@/server/http/serve-signed-file";
 import { signFileUrl } from "@/server/storage/signed-url";
 import type { OutputStorage } from "@/server/storage/storage";
 

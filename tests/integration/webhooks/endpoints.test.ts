@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountScope, OPERATOR, type AccountScope } from "@/server/accounts/account-scope";
+import { accountScope, OPERATOR, type AccountScope } from "@/server/account-scope";
 import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/errors";
-import { InvalidEventError } from "@/server/inngest/executor/event-store";
-import { registerExecutor, unregisterExecutor, type EventSink } from "@/server/inngest/executor/registry";
+import { ApiError } from "@/server/error-table";
+import { InvalidEventError } from "@/server/events/event-store";
+import { registerExecutor, unregisterExecutor, type EventSink } from "@/server/events/executor-registry";
 import type { Resolver } from "@/server/net/resolve-and-check";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { queueWebhookEvent, type EmitWebhookEventInput } from "@/server/webhooks/emit-webhook-event";

@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATOR } from "@/server/accounts/account-scope";
+import { OPERATOR } from "@/server/account-scope";
 import { setRuntimeEnv } from "@/server/env";
 import { PrismaClient } from "@/server/generated/prisma/client";
 import type { Resolver } from "@/server/net/resolve-and-check";
-import { recreateDatabase } from "@/server/runtime/database";
-import { applyMigrations } from "@/server/runtime/migrations";
+import { recreateDatabase } from "@/server/start/database";
+import { applyMigrations } from "@/server/start/migrations";
 import { currentKey } from "@/server/secrets/encryption-keys";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { openEndpointSecret } from "@/server/webhooks/endpoint-secret";

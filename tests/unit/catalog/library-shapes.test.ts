@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { findModel, findProvider, listModels, listProviders, type ModelDefinition } from "@/server/catalog/index";
-import { shapeLibraryModel, shapeLibraryProvider } from "@/server/catalog/library-shapes";
+import { shapeLibraryModel, shapeLibraryProvider } from "@/server/http/handlers/library-shapes";
 import { IMPLEMENTATION_KEYS } from "@/tests/support/client-shapes";
 
 function model(identifier: string): ModelDefinition {

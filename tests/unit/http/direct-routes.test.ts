@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { clearDirectRoutes, directHandler, servedDirectly } from "@/server/http/direct-routes";
 import { v1Operations } from "@/server/http/operations";
 import { decideAtEdge } from "@/server/http/v1-edge";
-import { acceptsGzip } from "@/server/runtime/serve-v1-directly";
+import { acceptsGzip } from "@/server/start/serve-v1-directly";
 
 // Which /v1 requests our HTTP server may answer through a route's own handler, without Next's
 // router: the edge names the one operation path a request is for, or null (Next decides).

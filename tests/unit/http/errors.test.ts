@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, errorTable, toApiError } from "@/server/errors";
+import { ApiError, errorTable, toApiError } from "@/server/error-table";
 import { errorBody } from "@/server/http/envelope";
 
 // The one error table, code by code.

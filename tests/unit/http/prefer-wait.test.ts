@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/server/errors";
+import { ApiError } from "@/server/error-table";
 import { MAX_WAIT_SECONDS, readPreferWait } from "@/server/http/prefer-wait";
 
 const read = (prefer?: string) => readPreferWait(new Headers(prefer === undefined ? {} : { prefer }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkDestinationUrl, classifyAddress } from "@/server/net/destination-policy";
-import { DestinationRefused, FetchFailed } from "@/server/net/errors";
+import { DestinationRefused, FetchFailed } from "@/server/net/fetch-failures";
 import { resolveAndCheck, type Resolver } from "@/server/net/resolve-and-check";
 
 // The destination rules for customer-given URLs, address class by class.

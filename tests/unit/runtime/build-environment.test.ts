@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildEnvironment } from "@/server/runtime/build";
+import { buildEnvironment } from "@/server/start/build";
 
 // `NODE_ENV=development npm start` on a fresh clone builds the app first: that build must be a
 // production build, or Next prerenders /_global-error with development React and fails (#28 row 11).

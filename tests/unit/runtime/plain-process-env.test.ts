@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { readEnvFromSnapshot } from "../../../server/runtime/plain-process-env";
+import { readEnvFromSnapshot } from "../../../server/start/plain-process-env";
 
 // The server reads its environment from a plain copy taken at start (#12): same keys and values,
 // writes visible to every later reader and to child processes, as with process.env itself.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/server/errors";
+import { ApiError } from "@/server/error-table";
 import { defaultWebhookEvents, parseWebhookEvents, webhookEventKinds } from "@/server/webhooks/event-kinds";
 import { responseSnippet } from "@/server/webhooks/deliver";
 import { serializeWebhookBody } from "@/server/webhooks/webhook-body";

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { handlers } from "@/server/auth";
 import { appUrl } from "@/server/env";
-import { toApiError } from "@/server/errors";
+import { toApiError } from "@/server/error-table";
 import { readCappedBody } from "@/server/http/read-capped-body";
 
 // Auth.js builds sign-in links and redirects from the request's URL. Pin it to APP_URL, so a

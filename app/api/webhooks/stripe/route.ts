@@ -1,4 +1,4 @@
-import { receiveStripeWebhook } from "@/server/billing/events/receive-stripe-webhook";
+import { receiveStripeWebhook } from "@/server/http/stripe-webhook";
 
 // Stripe posts billing events here (signature-checked, stored once, applied by Inngest).
 

@@ -1,4 +1,4 @@
-import { createImageGeneration, getContent } from "@/server/generations/handlers";
+import { createImageGeneration, getContent } from "@/server/http/handlers/generations";
 import { v1Route } from "@/server/http/v1-route";
 import { withParamRenamed } from "@/server/http/with-api-key";
 

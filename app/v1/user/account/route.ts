@@ -1,8 +1,6 @@
-import { getAccountProfile } from "@/server/accounts/get-account-profile";
-import { account } from "@/server/http/operations";
+import { getAccount } from "@/server/http/handlers/account";
 import { v1Route } from "@/server/http/v1-route";
-import { withApiKey } from "@/server/http/with-api-key";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = v1Route(withApiKey(account.getAccount, async ({ accountId }) => getAccountProfile(accountId)));
+export const { GET, POST, PUT, PATCH, DELETE } = v1Route(getAccount);

@@ -1,4 +1,4 @@
-import { createImageGeneration } from "@/server/generations/handlers";
+import { createImageGeneration } from "@/server/http/handlers/generations";
 import { v1Route } from "@/server/http/v1-route";
 
 export const dynamic = "force-dynamic";

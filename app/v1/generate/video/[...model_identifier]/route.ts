@@ -1,4 +1,4 @@
-import { createVideoGeneration } from "@/server/generations/handlers";
+import { createVideoGeneration } from "@/server/http/handlers/generations";
 import { v1Route } from "@/server/http/v1-route";
 
 export const dynamic = "force-dynamic";

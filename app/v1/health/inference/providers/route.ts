@@ -1,13 +1,6 @@
-import { getProviderHealth } from "@/server/health/provider-health";
-import { db } from "@/server/db";
-import { health } from "@/server/http/operations";
-import { servicePauseFields } from "@/server/service/service-state";
+import { getProviderHealthReport } from "@/server/http/handlers/health";
 import { v1Route } from "@/server/http/v1-route";
-import { withApiKey } from "@/server/http/with-api-key";
-import { configuredProviders } from "@/server/providers/configured-providers";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = v1Route(
-  withApiKey(health.getProviderHealth, async ({ key }) => ({ ...(await getProviderHealth({ region: key.region, configuredProviders: configuredProviders() })), ...(await servicePauseFields(db)) })),
-);
+export const { GET, POST, PUT, PATCH, DELETE } = v1Route(getProviderHealthReport);

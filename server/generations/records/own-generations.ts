@@ -1,0 +1,28 @@
+import "server-only";
+import { z } from "zod";
+import type { Db } from "../../db";
+import { ApiError } from "../../error-table";
+import { toGenerationRecord } from "./public-record";
+
+// Reading generations, always within one account: another account's generation is ERR1006,
+// exactly like one that does not exist (no hint that it exists).
+
+export async function findOwnGeneration(db: Db, accountId: string, generationId: string) {
+  if (!z.guid().safeParse(generationId).success) throw new ApiError("ERR1006", "No generation with this id.", { generation_id: generationId });
+  const row = await db.generation.findFirst({ where: { id: generationId, accountId } });
+  if (!row) throw new ApiError("ERR1006", "No generation with this id.", { generation_id: generationId });
+  return row;
+}
+
+async function planOf(db: Db, accountId: string) {
+  return (await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } })).plan;
+}
+
+export async function listGenerations(db: Db, accountId: string, page: { limit: number; offset: number }) {
+  const [total, rows, plan] = await Promise.all([
+    db.generation.count({ where: { accountId } }),
+    db.generation.findMany({ where: { accountId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit, skip: page.offset }),
+    planOf(db, accountId),
+  ]);
+  return { total, generations: rows.map((row) => toGenerationRecord(row, plan)) };
+}

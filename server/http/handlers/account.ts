@@ -1,0 +1,17 @@
+import "server-only";
+import { getAccountProfile } from "../../accounts/get-account-profile";
+import { getBillingSummary } from "../../billing/get-billing-summary";
+import { keyStatus } from "../../keys/key-status";
+import { getUsage } from "../../usage/get-usage";
+import { account } from "../operations";
+import { withApiKey } from "../with-api-key";
+
+// The /v1 handlers of the key and its account: status, profile, billing, usage.
+
+export const getStatus = withApiKey(account.getStatus, async ({ key }) => keyStatus(key));
+
+export const getAccount = withApiKey(account.getAccount, async ({ accountId }) => getAccountProfile(accountId));
+
+export const getBilling = withApiKey(account.getBilling, async ({ accountId }) => getBillingSummary(accountId));
+
+export const getUsageSummary = withApiKey(account.getUsage, async ({ accountId, key, query }) => getUsage(accountId, query.days, { region: key.region }));

@@ -1,0 +1,24 @@
+import "server-only";
+import { listModels, listProviders } from "../../catalog";
+import { estimateForAccount } from "../../catalog/estimate-for-account";
+import { shapeLibraryModel, shapeLibraryProvider } from "./library-shapes";
+import { db } from "../../db";
+import { configuredProviders, implementationSettings } from "../../providers/configured-providers";
+import { catalog } from "../operations";
+import { withApiKey } from "../with-api-key";
+
+// The /v1 handlers of the catalog: models, providers and what a generation would cost.
+
+export const listLibraryModels = withApiKey(catalog.listModels, async () => {
+  const models = listModels().map(shapeLibraryModel);
+  return { models_total: models.length, models };
+});
+
+export const listLibraryProviders = withApiKey(catalog.listProviders, async () => {
+  const configured = configuredProviders();
+  const settings = implementationSettings();
+  const providers = listProviders().map((provider) => shapeLibraryProvider(provider, configured, settings));
+  return { providers_total: providers.length, providers };
+});
+
+export const getEstimate = withApiKey(catalog.getEstimate, async ({ accountId, params, query }) => estimateForAccount(db, accountId, params.model_identifier ?? "", query));

@@ -1,0 +1,92 @@
+import "server-only";
+import { errorTable } from "../../error-table";
+import { planLimits, planNames } from "../../plans/plan-limits";
+import { buildComponents } from "./components";
+import { operationObject, type ResponseComponents } from "./operation-object";
+import { allOperations, type HttpMethod } from "./routes";
+
+// The OpenAPI 3.1 document of /v1, generated from the zod schemas and the route registry
+// (the zod schemas are the single definition of the shapes). Served at GET /v1/openapi.json.
+
+export const OPENAPI_DOCUMENT_PATH = "/v1/openapi.json";
+
+export type OpenApiDocument = {
+  openapi: "3.1.0";
+  jsonSchemaDialect: string;
+  info: { title: string; version: string; summary: string; description: string };
+  servers: Array<{ url: string; description: string }>;
+  tags: Array<{ name: string; description: string }>;
+  paths: Record<string, Partial<Record<HttpMethod, Record<string, unknown>>>>;
+  components: ReturnType<typeof buildComponents> & { responses: ResponseComponents };
+};
+
+/** The base address: paths in the document already start with /v1 (or /api/v1). */
+export function openApiServers(serverUrl: string): OpenApiDocument["servers"] {
+  return [{ url: serverUrl.replace(/\/+$/, ""), description: "This region's address. A key works only on the region it was created in." }];
+}
+
+const tags: OpenApiDocument["tags"] = [
+  { name: "Generations", description: "Start, read, list, cancel and delete image and video generations." },
+  { name: "Catalog", description: "Models, providers and cost estimates." },
+  { name: "Account", description: "The key, its account, billing state and usage." },
+  { name: "Health", description: "Provider, model, storage and cache health." },
+  { name: "Meta", description: "This document." },
+  { name: "Legacy paths", description: "Older path forms and the old `/api/v1` base, served as aliases with identical shapes. Deprecated: use the modern paths." },
+];
+
+function rateLimitTable(): string {
+  const rows = planNames.map((plan) => `| ${plan} | ${planLimits[plan].requestsPerMinute.general} | ${planLimits[plan].requestsPerMinute.generation} |`);
+  return ["| Plan | General requests/min | Generation requests/min |", "|---|---|---|", ...rows].join("\n");
+}
+
+function errorCodeTable(): string {
+  const rows = Object.entries(errorTable).map(([code, entry]) => `| ${code} | \`${entry.type}\` | ${entry.status} | ${entry.retryable} |`);
+  return ["| Code | Type | HTTP status | Retryable |", "|---|---|---|---|", ...rows].join("\n");
+}
+
+function description(): string {
+  return [
+    "Image and video generation through several inference providers, with one request schema, credits (1 credit = 1 USD, three decimals), scoped API keys and failover routing.",
+    "## Authentication\nSend `Authorization: Bearer <API key>`. Each operation names the scope it requires.",
+    '## Envelopes\nEvery response is JSON. Success: `{status: "success", request_id, message, timestamp, data}`; paginated lists add `total`, `limit` and `offset` beside `data`. Error: `{status: "error", request_id, error: {code, type, message, retryable, details}}`. `request_id` is also the `X-Request-Id` header. Unknown paths are ERR1006 and unsupported methods ERR1008, in the same envelope.',
+    `## Rate limits\nPer account, in fixed one-minute windows. The two create routes count toward the generation bucket, every other route toward the general bucket. Responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; every 429 adds \`Retry-After\` (whole seconds): for ERR1005 until the window resets, for ERR1009 (concurrency) an estimate of when the first in-flight generation of that media kind finishes, from its model's typical run time; an ERR1009 answer's \`X-RateLimit-Remaining\` is 0.\n\n${rateLimitTable()}`,
+    "## Idempotency\nThe create routes accept an optional `Idempotency-Key` header; see the parameter.",
+    `## Error codes\n${errorCodeTable()}\n\nA failed generation records its ERR4xxx code in \`generation_error_code\`.`,
+  ].join("\n\n");
+}
+
+export function buildOpenApiDocument({ serverUrl }: { serverUrl: string }): OpenApiDocument {
+  const paths: OpenApiDocument["paths"] = {};
+  const responses: ResponseComponents = {};
+  for (const entry of allOperations) {
+    const item = (paths[entry.path] ??= {});
+    if (item[entry.method]) throw new Error(`Two operations for ${entry.method.toUpperCase()} ${entry.path}`);
+    item[entry.method] = operationObject(entry, responses);
+  }
+  paths[OPENAPI_DOCUMENT_PATH] = {
+    get: {
+      operationId: "getOpenApiDocument",
+      summary: "This OpenAPI document",
+      description: "The OpenAPI 3.1 description of the API. Needs no API key.",
+      tags: ["Meta"],
+      security: [],
+      responses: {
+        "200": {
+          description: "The document (not wrapped in the envelope).",
+          headers: { "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" } },
+          content: { "application/json": { schema: { type: "object", description: "An OpenAPI 3.1.0 document." } } },
+        },
+      },
+    },
+  };
+
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+    info: { title: "Darkroom API", version: "1", summary: "Regional media-generation API", description: description() },
+    servers: openApiServers(serverUrl),
+    tags,
+    paths,
+    components: { ...buildComponents(), responses },
+  };
+}

@@ -1,0 +1,44 @@
+import type { Tx } from "../db";
+import type { LedgerEntryType } from "../generated/prisma/enums";
+import { Prisma } from "../generated/prisma/client";
+import { millisToDecimalString, type Millicredits } from "../money";
+
+// The one place a ledger row is written: the entry and the account's balance (when it moves), in
+// the caller's transaction, after the caller locked the account row. The ledger knows nothing else:
+// what a movement also writes in the same statement (its activity event, the low-balance
+// thresholds it crosses) the caller passes in as WITH items, and it reads them back with its own
+// final SELECT (server/credits/move-balance.ts). One statement, one round trip: every create and
+// every finished generation moves credits.
+
+export type LedgerEntryInput = {
+  entryId: string;
+  accountId: string;
+  type: LedgerEntryType;
+  amountMillis: Millicredits;
+  balanceBeforeMillis: Millicredits;
+  balanceAfterMillis: Millicredits;
+  description: string;
+  generationId?: string;
+  modelIdentifier?: string | null;
+  sourceKey?: string;
+  createdAt: Date;
+};
+
+/** What the caller's part of the statement adds: WITH items after `entry` and `balance` (they may read `entry`), and the SELECT that ends it. */
+export type LedgerStatementTail = { with: Prisma.Sql[]; select: Prisma.Sql };
+
+export async function appendLedgerEntry<Row>(tx: Tx, input: LedgerEntryInput, tail: LedgerStatementTail): Promise<Row[]> {
+  const balanceAfter = millisToDecimalString(input.balanceAfterMillis);
+  const moves = input.balanceAfterMillis !== input.balanceBeforeMillis;
+  const extra = tail.with.length > 0 ? Prisma.sql`, ${Prisma.join(tail.with, ", ")}` : Prisma.empty;
+  return tx.$queryRaw<Row[]>`
+    WITH entry AS (
+      INSERT INTO ledger_entry (id, account_id, type, amount, balance_after, generation_id, model_identifier, description, source_key, created_at)
+      VALUES (${input.entryId}::uuid, ${input.accountId}::uuid, ${input.type}::"LedgerEntryType", ${millisToDecimalString(input.amountMillis)}::numeric, ${balanceAfter}::numeric,
+              ${input.generationId ?? null}::uuid, ${input.modelIdentifier ?? null}, ${input.description}, ${input.sourceKey ?? null}, ${input.createdAt})
+      RETURNING id
+    ), balance AS (
+      UPDATE account SET credit_balance = ${balanceAfter}::numeric, updated_at = ${input.createdAt} WHERE id = ${input.accountId}::uuid AND ${moves}
+    )${extra}
+    ${tail.select}`;
+}

@@ -1,0 +1,28 @@
+import "server-only";
+import { z } from "zod";
+import type { Tx } from "../db";
+import { invalidRequest } from "../error-table";
+import { getBalance } from "./get-balance";
+import { decimalToMillis, type Millicredits } from "../money";
+
+// Charge and refund both start here: lock the account, then find the generation's reservation
+// and whether it was already settled. Exactly one of charge and refund ever follows a reserve.
+
+export type Reservation =
+  { state: "not_reserved"; balanceMillis: Millicredits } | { state: "charged" | "refunded" | "open"; balanceMillis: Millicredits; amountMillis: Millicredits; modelIdentifier: string | null };
+
+export async function findReservation(tx: Tx, accountId: string, generationId: string): Promise<Reservation> {
+  if (!z.guid().safeParse(generationId).success) {
+    throw invalidRequest("The generation id must be a UUID.", [{ field: "generation_id", message: "must be a UUID" }]);
+  }
+  const balanceMillis = await getBalance(tx, accountId, { lock: true });
+  const entries = await tx.ledgerEntry.findMany({
+    where: { accountId, generationId, type: { in: ["reserve", "charge", "refund"] } },
+    select: { type: true, amount: true, modelIdentifier: true },
+  });
+  const reserve = entries.find((entry) => entry.type === "reserve");
+  if (!reserve) return { state: "not_reserved", balanceMillis };
+  const settled = entries.find((entry) => entry.type !== "reserve");
+  const state = settled?.type === "charge" ? "charged" : settled?.type === "refund" ? "refunded" : "open";
+  return { state, balanceMillis, amountMillis: decimalToMillis(reserve.amount), modelIdentifier: reserve.modelIdentifier };
+}
