@@ -2,6 +2,7 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import prettier from "eslint-config-prettier/flat";
 import tseslint from "typescript-eslint";
+import floors from "./eslint/floors-plugin.mjs";
 
 // Next's rules (React, hooks, a11y, Core Web Vitals) plus typescript-eslint's recommended set
 // without type information, so a full run stays a few seconds per core. Prettier owns layout.
@@ -13,6 +14,12 @@ export default defineConfig([
       // A leading underscore marks a deliberately unused binding: `{ $id: _id, ...rest }` drops a key, `_proof` carries a type-level check.
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
     },
+  },
+  {
+    // The floors of server/ (scripts/floors.mjs): no module imports a floor above its own.
+    files: ["server/**/*.ts", "server/**/*.tsx"],
+    plugins: { floors },
+    rules: { "floors/no-climbing-imports": "error" },
   },
   {
     files: ["tests/**", "e2e/**"],
