@@ -1,12 +1,11 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { ArrowLeft, Lock, SearchX } from "lucide-react";
-import Link from "next/link";
+import { Lock, SearchX } from "lucide-react";
 import { useAccount } from "@/components/dashboard/account-context";
-import { isNotFound } from "@/components/trpc/api-error";
-import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardBody, CardHeader, EmptyState, Skeleton } from "@/components/ui";
+import { QueryStates } from "@/components/dashboard/query-states";
+import { useTRPC } from "@/components/trpc/react";
+import { BackLink, Card, CardBody, CardHeader, EmptyState, Skeleton } from "@/components/ui";
 import { AttemptsTable } from "./attempts-table";
 import { GenerationActions } from "./generation-actions";
 import { GenerationFactsCard } from "./generation-facts-card";
@@ -26,42 +25,31 @@ export function GenerationDetailPage({ generationId }: { generationId: string })
     refetchInterval: (query) => (query.state.data && inFlight(query.state.data.record.generation_status) ? 2000 : false),
   });
 
-  const backLink = (
-    <Link href={`/dashboard/${accountId}/generations`} className="inline-flex items-center gap-1.5 text-sm text-zinc-500 transition-colors hover:text-zinc-900">
-      <ArrowLeft className="size-4" aria-hidden />
-      Generations
-    </Link>
-  );
+  const backLink = <BackLink href={`/dashboard/${accountId}/generations`}>Generations</BackLink>;
 
-  if (detail.isPending) {
+  if (!detail.isSuccess) {
     return (
       <div className="space-y-8">
         {backLink}
-        <Skeleton className="h-7 w-96 max-w-full" />
-        <div className="grid gap-6 lg:grid-cols-3">
-          <Skeleton className="h-80 lg:col-span-2" />
-          <Skeleton className="h-80" />
-        </div>
-      </div>
-    );
-  }
-
-  if (detail.isError) {
-    return (
-      <div className="space-y-8">
-        {backLink}
-        <Card>
-          {isNotFound(detail.error) ? (
-            <EmptyState icon={SearchX} className="py-16" title="Generation not found" description="It does not exist in this account, or its record has passed the plan's retention." />
-          ) : (
-            <CardBody className="flex items-center justify-between gap-4">
-              <p className="text-sm text-red-600">The generation could not be loaded: {errorMessage(detail.error)}</p>
-              <Button variant="secondary" size="sm" onClick={() => detail.refetch()}>
-                Try again
-              </Button>
-            </CardBody>
-          )}
-        </Card>
+        <QueryStates
+          query={detail}
+          subject="The generation"
+          placement="page"
+          loading={
+            <>
+              <Skeleton className="h-7 w-96 max-w-full" />
+              <div className="grid gap-6 lg:grid-cols-3">
+                <Skeleton className="h-80 lg:col-span-2" />
+                <Skeleton className="h-80" />
+              </div>
+            </>
+          }
+          notFound={
+            <Card>
+              <EmptyState icon={SearchX} className="py-16" title="Generation not found" description="It does not exist in this account, or its record has passed the plan's retention." />
+            </Card>
+          }
+        />
       </div>
     );
   }

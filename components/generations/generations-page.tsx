@@ -4,7 +4,8 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-qu
 import { Images, SearchX } from "lucide-react";
 import { useSearchParams } from "next/navigation";
 import { useAccount } from "@/components/dashboard/account-context";
-import { errorMessage, useTRPC } from "@/components/trpc/react";
+import { QueryStates } from "@/components/dashboard/query-states";
+import { useTRPC } from "@/components/trpc/react";
 import { Button, Card, cn, EmptyState, PageHeader, Skeleton } from "@/components/ui";
 import { filtersToSearch, inFlight, listInput, readGenerationFilters, type GenerationFilterState } from "./generation-filters";
 import { GenerationFilterBar } from "./generation-filter-bar";
@@ -52,45 +53,46 @@ export function GenerationsPage() {
 
       <Card>
         <GenerationFilterBar filters={filters} models={models.data ?? []} onChange={setFilters} />
-        {list.isPending ? (
-          <div className="grid grid-cols-2 gap-3 p-3 sm:grid-cols-3 sm:gap-4 sm:p-5 lg:grid-cols-4">
-            {Array.from({ length: 8 }, (_, index) => (
-              <Skeleton key={index} className="aspect-square h-auto w-full" />
-            ))}
-          </div>
-        ) : list.isError ? (
-          <div className="flex items-center justify-between gap-4 px-5 py-4">
-            <p className="text-sm text-red-600">The generations could not be loaded: {errorMessage(list.error)}</p>
-            <Button variant="secondary" size="sm" onClick={() => list.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : generations.length === 0 ? (
-          filtered ? (
-            <EmptyState icon={SearchX} className="py-16" title="No generations match these filters" description="Try another status, model or range of days." />
-          ) : (
-            <EmptyState
-              icon={Images}
-              className="py-16"
-              title="No generations yet"
-              description="Start one with an API key: POST /v1/generate/image/darkroom/lumen-image with a generation_prompt. It shows up here while it runs."
-            />
-          )
-        ) : (
-          <div className={cn("transition-opacity", list.isPlaceholderData && "opacity-60")}>
-            {filters.view === "table" ? <GenerationsTable accountId={accountId} generations={generations} /> : <GenerationGallery accountId={accountId} generations={generations} />}
-            <div className="flex items-center justify-between gap-4 border-t border-zinc-200 px-5 py-3">
-              <p className="text-xs text-zinc-500 tabular-nums">
-                {generations.length.toLocaleString("en")} shown{list.hasNextPage ? "" : ", that is all"}
-              </p>
-              {list.hasNextPage && (
-                <Button variant="secondary" size="sm" loading={list.isFetchingNextPage} onClick={() => list.fetchNextPage()}>
-                  Load more
-                </Button>
-              )}
+        <QueryStates
+          query={list}
+          subject="The generations"
+          loading={
+            <div className="grid grid-cols-2 gap-3 p-3 sm:grid-cols-3 sm:gap-4 sm:p-5 lg:grid-cols-4">
+              {Array.from({ length: 8 }, (_, index) => (
+                <Skeleton key={index} className="aspect-square h-auto w-full" />
+              ))}
             </div>
-          </div>
-        )}
+          }
+        >
+          {() =>
+            generations.length === 0 ? (
+              filtered ? (
+                <EmptyState icon={SearchX} className="py-16" title="No generations match these filters" description="Try another status, model or range of days." />
+              ) : (
+                <EmptyState
+                  icon={Images}
+                  className="py-16"
+                  title="No generations yet"
+                  description="Start one with an API key: POST /v1/generate/image/darkroom/lumen-image with a generation_prompt. It shows up here while it runs."
+                />
+              )
+            ) : (
+              <div className={cn("transition-opacity", list.isPlaceholderData && "opacity-60")}>
+                {filters.view === "table" ? <GenerationsTable accountId={accountId} generations={generations} /> : <GenerationGallery accountId={accountId} generations={generations} />}
+                <div className="flex items-center justify-between gap-4 border-t border-zinc-200 px-5 py-3">
+                  <p className="text-xs text-zinc-500 tabular-nums">
+                    {generations.length.toLocaleString("en")} shown{list.hasNextPage ? "" : ", that is all"}
+                  </p>
+                  {list.hasNextPage && (
+                    <Button variant="secondary" size="sm" loading={list.isFetchingNextPage} onClick={() => list.fetchNextPage()}>
+                      Load more
+                    </Button>
+                  )}
+                </div>
+              </div>
+            )
+          }
+        </QueryStates>
       </Card>
     </div>
   );

@@ -1,13 +1,11 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { ArrowLeft } from "lucide-react";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useAccount } from "@/components/dashboard/account-context";
-import { isNotFound } from "@/components/trpc/api-error";
-import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardBody, ReadOnlyNote, Skeleton } from "@/components/ui";
+import { QueryStates } from "@/components/dashboard/query-states";
+import { useTRPC } from "@/components/trpc/react";
+import { BackLink, ReadOnlyNote, Skeleton } from "@/components/ui";
 import { RequestLogsCard } from "@/components/request-logs/request-logs-card";
 import { KeyActions } from "./key-actions";
 import { KeyDetailsCard } from "./key-details-card";
@@ -23,43 +21,28 @@ export function KeyDetailPage({ keyId, apiBaseUrls }: { keyId: string; apiBaseUr
   const router = useRouter();
   const apiKey = useQuery(trpc.keys.get.queryOptions({ accountId, keyId }));
 
-  const backLink = (
-    <Link href={`/dashboard/${accountId}/keys`} className="inline-flex items-center gap-1.5 text-sm text-zinc-500 transition-colors hover:text-zinc-900">
-      <ArrowLeft className="size-4" aria-hidden />
-      API keys
-    </Link>
-  );
+  const backLink = <BackLink href={`/dashboard/${accountId}/keys`}>API keys</BackLink>;
 
-  if (apiKey.isPending) {
+  if (!apiKey.isSuccess) {
     return (
       <div className="space-y-8">
         {backLink}
-        <div className="space-y-3">
-          <Skeleton className="h-7 w-72 max-w-full" />
-          <Skeleton className="h-4 w-48" />
-        </div>
-        <Skeleton className="h-40" />
-        <Skeleton className="h-72" />
-      </div>
-    );
-  }
-
-  if (apiKey.isError) {
-    return (
-      <div className="space-y-8">
-        {backLink}
-        {isNotFound(apiKey.error) ? (
-          <KeyNotFound accountId={accountId} />
-        ) : (
-          <Card>
-            <CardBody className="flex items-center justify-between gap-4">
-              <p className="text-sm text-red-600">The key could not be loaded: {errorMessage(apiKey.error)}</p>
-              <Button variant="secondary" size="sm" onClick={() => apiKey.refetch()}>
-                Try again
-              </Button>
-            </CardBody>
-          </Card>
-        )}
+        <QueryStates
+          query={apiKey}
+          subject="The key"
+          placement="page"
+          loading={
+            <>
+              <div className="space-y-3">
+                <Skeleton className="h-7 w-72 max-w-full" />
+                <Skeleton className="h-4 w-48" />
+              </div>
+              <Skeleton className="h-40" />
+              <Skeleton className="h-72" />
+            </>
+          }
+          notFound={<KeyNotFound accountId={accountId} />}
+        />
       </div>
     );
   }

@@ -4,7 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import { KeyRound, Plus } from "lucide-react";
 import { useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
-import { errorMessage, useTRPC } from "@/components/trpc/react";
+import { QueryStates } from "@/components/dashboard/query-states";
+import { useTRPC } from "@/components/trpc/react";
 import { Button, Card, CardHeader, EmptyState, PageHeader, ReadOnlyNote, SkeletonRows, Table, TBody } from "@/components/ui";
 import { CreateKeyDialog } from "./create-key-dialog";
 import { KeysTable } from "./keys-table";
@@ -41,42 +42,38 @@ export function KeysPage({ apiBaseUrls }: { apiBaseUrls: ApiBaseUrls }) {
       />
 
       <Card>
-        {keys.isPending ? (
-          <>
-            <CardHeader title="Keys" />
+        <QueryStates
+          query={keys}
+          subject="The keys"
+          lead={<CardHeader title="Keys" />}
+          loading={
             <Table>
               <TBody>
                 <SkeletonRows rows={3} columns={6} />
               </TBody>
             </Table>
-          </>
-        ) : keys.isError ? (
-          <>
-            <CardHeader title="Keys" />
-            <div className="flex items-center justify-between gap-4 px-5 py-4">
-              <p className="text-sm text-red-600">The keys could not be loaded: {errorMessage(keys.error)}</p>
-              <Button variant="secondary" size="sm" onClick={() => keys.refetch()}>
-                Try again
-              </Button>
-            </div>
-          </>
-        ) : keys.data.length === 0 ? (
-          <EmptyState
-            icon={KeyRound}
-            className="py-16"
-            title="No API keys yet"
-            description="Create a key to call the API from your servers. Give it only the scopes it needs; you can rotate it later without downtime."
-            action={isOwner ? createButton : <p className="text-sm text-zinc-500">Ask an owner of this account to create one.</p>}
-          />
-        ) : (
-          <>
-            <CardHeader
-              title="Keys"
-              description={`${keys.data.length} ${keys.data.length === 1 ? "key" : "keys"}. Open one to see its details and request log.${isOwner ? "" : " Members can view keys but not change them, so a key's access stays with the account's owners."}`}
-            />
-            <KeysTable accountId={accountId} keys={keys.data} apiBaseUrls={apiBaseUrls} canManage={isOwner} />
-          </>
-        )}
+          }
+        >
+          {(data) =>
+            data.length === 0 ? (
+              <EmptyState
+                icon={KeyRound}
+                className="py-16"
+                title="No API keys yet"
+                description="Create a key to call the API from your servers. Give it only the scopes it needs; you can rotate it later without downtime."
+                action={isOwner ? createButton : <p className="text-sm text-zinc-500">Ask an owner of this account to create one.</p>}
+              />
+            ) : (
+              <>
+                <CardHeader
+                  title="Keys"
+                  description={`${data.length} ${data.length === 1 ? "key" : "keys"}. Open one to see its details and request log.${isOwner ? "" : " Members can view keys but not change them, so a key's access stays with the account's owners."}`}
+                />
+                <KeysTable accountId={accountId} keys={data} apiBaseUrls={apiBaseUrls} canManage={isOwner} />
+              </>
+            )
+          }
+        </QueryStates>
       </Card>
 
       {isOwner && <CreateKeyDialog accountId={accountId} apiBaseUrls={apiBaseUrls} open={creating} onOpenChange={setCreating} />}

@@ -3,8 +3,9 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ScrollText } from "lucide-react";
 import { useState } from "react";
-import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardHeader, cn, CursorPager, type CursorStack, EmptyState, SkeletonRows, Table, TBody, timeRangeStart } from "@/components/ui";
+import { QueryStates } from "@/components/dashboard/query-states";
+import { useTRPC } from "@/components/trpc/react";
+import { Card, CardHeader, cn, CursorPager, type CursorStack, EmptyState, SkeletonRows, Table, TBody, timeRangeStart } from "@/components/ui";
 import { REQUEST_LOG_PAGE_SIZE } from "./page-size";
 import { RequestLogFilters, type RequestLogFilterValues } from "./request-log-filters";
 import { RequestLogsTable } from "./request-logs-table";
@@ -48,39 +49,40 @@ export function RequestLogsCard({ accountId, keyId, description = "Every request
     <Card role="region" aria-label="Request log">
       <CardHeader title="Request log" description={description} />
       <RequestLogFilters accountId={accountId} values={filters} onChange={changeFilters} showKey={keyId === undefined} />
-      {logs.isPending ? (
-        <Table>
-          <TBody>
-            <SkeletonRows rows={5} columns={6} />
-          </TBody>
-        </Table>
-      ) : logs.isError ? (
-        <div className="flex items-center justify-between gap-4 px-5 py-4">
-          <p className="text-sm text-red-600">The request log could not be loaded: {errorMessage(logs.error)}</p>
-          <Button variant="secondary" size="sm" onClick={() => logs.refetch()}>
-            Try again
-          </Button>
-        </div>
-      ) : logs.data.data.length === 0 ? (
-        filtered ? (
-          <EmptyState icon={ScrollText} className="py-10" title="No requests match these filters" description="Try another status, endpoint, error code or time range." />
-        ) : (
-          <EmptyState icon={ScrollText} className="py-10" title="No requests yet" description="Requests made with a key show up here as they arrive, with their status and error code." />
-        )
-      ) : (
-        <div className={cn("transition-opacity", logs.isPlaceholderData && "opacity-60")}>
-          <RequestLogsTable entries={logs.data.data} showKey={keyId === undefined} />
-          <CursorPager
-            label="Request log pages"
-            cursors={cursors}
-            onChange={setCursors}
-            nextCursor={logs.data.next_cursor}
-            shown={logs.data.data.length}
-            noun={["request", "requests"]}
-            busy={logs.isPlaceholderData}
-          />
-        </div>
-      )}
+      <QueryStates
+        query={logs}
+        subject="The request log"
+        loading={
+          <Table>
+            <TBody>
+              <SkeletonRows rows={5} columns={6} />
+            </TBody>
+          </Table>
+        }
+      >
+        {(data) =>
+          data.data.length === 0 ? (
+            filtered ? (
+              <EmptyState icon={ScrollText} className="py-10" title="No requests match these filters" description="Try another status, endpoint, error code or time range." />
+            ) : (
+              <EmptyState icon={ScrollText} className="py-10" title="No requests yet" description="Requests made with a key show up here as they arrive, with their status and error code." />
+            )
+          ) : (
+            <div className={cn("transition-opacity", logs.isPlaceholderData && "opacity-60")}>
+              <RequestLogsTable entries={data.data} showKey={keyId === undefined} />
+              <CursorPager
+                label="Request log pages"
+                cursors={cursors}
+                onChange={setCursors}
+                nextCursor={data.next_cursor}
+                shown={data.data.length}
+                noun={["request", "requests"]}
+                busy={logs.isPlaceholderData}
+              />
+            </div>
+          )
+        }
+      </QueryStates>
     </Card>
   );
 }

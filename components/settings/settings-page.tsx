@@ -2,8 +2,9 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useAccount } from "@/components/dashboard/account-context";
-import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardBody, PageHeader, Skeleton } from "@/components/ui";
+import { QueryStates } from "@/components/dashboard/query-states";
+import { useTRPC } from "@/components/trpc/react";
+import { Card, CardBody, PageHeader, Skeleton } from "@/components/ui";
 import { AccountProfileCard } from "./account-profile-card";
 import { DangerZoneCard } from "./danger-zone-card";
 import { EmailPreferencesCard } from "./email-preferences-card";
@@ -23,49 +24,40 @@ export function SettingsPage() {
     <div className="space-y-8">
       <PageHeader title="Settings" description="This account's profile, and your own name, e-mail preferences and sessions." />
 
-      {settings.isPending ? (
-        <SettingsSkeleton />
-      ) : settings.isError ? (
-        <Card>
-          <CardBody className="flex items-center justify-between gap-4">
-            <p className="text-sm text-red-600">Settings could not be loaded: {errorMessage(settings.error)}</p>
-            <Button variant="secondary" size="sm" onClick={() => settings.refetch()}>
-              Try again
-            </Button>
-          </CardBody>
-        </Card>
-      ) : (
-        <div className="space-y-8">
-          <SettingsSection
-            id="account"
-            title="Account"
-            description={
-              <>
-                How this account appears in the switcher and to API clients (<code className="font-mono text-xs">GET /v1/user/account</code>).
-                {isOwner ? null : " Owners can change it."}
-              </>
-            }
-          >
-            <AccountProfileCard key={`${settings.data.account.name}|${settings.data.account.pictureUrl ?? ""}`} account={settings.data.account} canEdit={isOwner} />
-          </SettingsSection>
+      <QueryStates query={settings} subject="Settings" placement="page" loading={<SettingsSkeleton />}>
+        {(data) => (
+          <div className="space-y-8">
+            <SettingsSection
+              id="account"
+              title="Account"
+              description={
+                <>
+                  How this account appears in the switcher and to API clients (<code className="font-mono text-xs">GET /v1/user/account</code>).
+                  {isOwner ? null : " Owners can change it."}
+                </>
+              }
+            >
+              <AccountProfileCard key={`${data.account.name}|${data.account.pictureUrl ?? ""}`} account={data.account} canEdit={isOwner} />
+            </SettingsSection>
 
-          <SettingsSection id="profile" title="Your profile" description="About you, in every account you belong to.">
-            <UserProfileCard key={settings.data.viewer.name ?? ""} accountId={accountId} viewer={settings.data.viewer} />
-          </SettingsSection>
+            <SettingsSection id="profile" title="Your profile" description="About you, in every account you belong to.">
+              <UserProfileCard key={data.viewer.name ?? ""} accountId={accountId} viewer={data.viewer} />
+            </SettingsSection>
 
-          <SettingsSection id="email" title="E-mail preferences" description="What we may send you beyond the e-mails the service needs.">
-            <EmailPreferencesCard accountId={accountId} viewer={settings.data.viewer} />
-          </SettingsSection>
+            <SettingsSection id="email" title="E-mail preferences" description="What we may send you beyond the e-mails the service needs.">
+              <EmailPreferencesCard accountId={accountId} viewer={data.viewer} />
+            </SettingsSection>
 
-          <SettingsSection id="sessions" title="Sessions" description="Where you are signed in to the dashboard.">
-            <SessionsCard />
-          </SettingsSection>
+            <SettingsSection id="sessions" title="Sessions" description="Where you are signed in to the dashboard.">
+              <SessionsCard />
+            </SettingsSection>
 
-          <SettingsSection id="danger" title="Danger zone" description="Irreversible actions on this account.">
-            <DangerZoneCard settings={settings.data} />
-          </SettingsSection>
-        </div>
-      )}
+            <SettingsSection id="danger" title="Danger zone" description="Irreversible actions on this account.">
+              <DangerZoneCard settings={data} />
+            </SettingsSection>
+          </div>
+        )}
+      </QueryStates>
     </div>
   );
 }

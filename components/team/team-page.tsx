@@ -4,7 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import { Mail, UserPlus } from "lucide-react";
 import { useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
-import { errorMessage, useTRPC } from "@/components/trpc/react";
+import { QueryStates } from "@/components/dashboard/query-states";
+import { useTRPC } from "@/components/trpc/react";
 import { Button, Card, CardHeader, EmptyState, SkeletonRows, PageHeader, ReadOnlyNote, Table, TBody } from "@/components/ui";
 import { InvitationsTable } from "./invitations-table";
 import { InviteDialog } from "./invite-dialog";
@@ -43,22 +44,19 @@ export function TeamPage() {
 
       <Card>
         <CardHeader title="Members" description={team.data ? `${team.data.members.length} ${team.data.members.length === 1 ? "person" : "people"}` : undefined} />
-        {team.isPending ? (
-          <Table>
-            <TBody>
-              <SkeletonRows rows={3} columns={4} />
-            </TBody>
-          </Table>
-        ) : team.isError ? (
-          <div className="flex items-center justify-between gap-4 px-5 py-4">
-            <p className="text-sm text-red-600">The team could not be loaded: {errorMessage(team.error)}</p>
-            <Button variant="secondary" size="sm" onClick={() => team.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : (
-          <MembersTable accountId={accountId} members={team.data.members} viewerId={team.data.viewerId} canManage={isOwner} viewerIsPrimaryOwner={isPrimaryOwner} />
-        )}
+        <QueryStates
+          query={team}
+          subject="The team"
+          loading={
+            <Table>
+              <TBody>
+                <SkeletonRows rows={3} columns={4} />
+              </TBody>
+            </Table>
+          }
+        >
+          {(data) => <MembersTable accountId={accountId} members={data.members} viewerId={data.viewerId} canManage={isOwner} viewerIsPrimaryOwner={isPrimaryOwner} />}
+        </QueryStates>
       </Card>
 
       {team.data ? (

@@ -14,6 +14,7 @@ export * from "./skeleton";
 export * from "./copy-button";
 export * from "./secret-reveal";
 export * from "./page-header";
+export * from "./back-link";
 export * from "./stat";
 export * from "./format-relative";
 export * from "./relative-time";

@@ -1,13 +1,11 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { ArrowLeft } from "lucide-react";
-import Link from "next/link";
 import { useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
-import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardBody, ReadOnlyNote, Skeleton } from "@/components/ui";
-import { isNotFound } from "@/components/trpc/api-error";
+import { QueryStates } from "@/components/dashboard/query-states";
+import { useTRPC } from "@/components/trpc/react";
+import { BackLink, ReadOnlyNote, Skeleton } from "@/components/ui";
 import { DeadLettersCard } from "./dead-letters-card";
 import { DeliveriesCard } from "./deliveries-card";
 import { DeliveryDialog } from "./delivery-dialog";
@@ -27,45 +25,30 @@ export function EndpointDetailPage({ webhookId }: { webhookId: string }) {
   const endpoint = useQuery(trpc.webhooks.get.queryOptions({ accountId, webhookId }));
   const [openDelivery, setOpenDelivery] = useState<string | null>(null);
 
-  const backLink = (
-    <Link href={`/dashboard/${accountId}/webhooks`} className="inline-flex items-center gap-1.5 text-sm text-zinc-500 transition-colors hover:text-zinc-900">
-      <ArrowLeft className="size-4" aria-hidden />
-      Webhooks
-    </Link>
-  );
+  const backLink = <BackLink href={`/dashboard/${accountId}/webhooks`}>Webhooks</BackLink>;
 
-  if (endpoint.isPending) {
+  if (!endpoint.isSuccess) {
     return (
       <div className="space-y-8">
         {backLink}
-        <div className="space-y-3">
-          <Skeleton className="h-7 w-96 max-w-full" />
-          <Skeleton className="h-4 w-48" />
-        </div>
-        <div className="grid gap-6 xl:grid-cols-3">
-          <Skeleton className="h-72 xl:col-span-2" />
-          <Skeleton className="h-72" />
-        </div>
-      </div>
-    );
-  }
-
-  if (endpoint.isError) {
-    return (
-      <div className="space-y-8">
-        {backLink}
-        {isNotFound(endpoint.error) ? (
-          <EndpointNotFound accountId={accountId} />
-        ) : (
-          <Card>
-            <CardBody className="flex items-center justify-between gap-4">
-              <p className="text-sm text-red-600">The endpoint could not be loaded: {errorMessage(endpoint.error)}</p>
-              <Button variant="secondary" size="sm" onClick={() => endpoint.refetch()}>
-                Try again
-              </Button>
-            </CardBody>
-          </Card>
-        )}
+        <QueryStates
+          query={endpoint}
+          subject="The endpoint"
+          placement="page"
+          loading={
+            <>
+              <div className="space-y-3">
+                <Skeleton className="h-7 w-96 max-w-full" />
+                <Skeleton className="h-4 w-48" />
+              </div>
+              <div className="grid gap-6 xl:grid-cols-3">
+                <Skeleton className="h-72 xl:col-span-2" />
+                <Skeleton className="h-72" />
+              </div>
+            </>
+          }
+          notFound={<EndpointNotFound accountId={accountId} />}
+        />
       </div>
     );
   }

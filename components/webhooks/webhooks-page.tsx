@@ -4,7 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import { Plus, Webhook } from "lucide-react";
 import { useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
-import { errorMessage, useTRPC } from "@/components/trpc/react";
+import { QueryStates } from "@/components/dashboard/query-states";
+import { useTRPC } from "@/components/trpc/react";
 import { Button, Card, CardHeader, EmptyState, PageHeader, ReadOnlyNote, SkeletonRows, Table, TBody } from "@/components/ui";
 import { AddEndpointDialog } from "./add-endpoint-dialog";
 import { DeadLettersCard } from "./dead-letters-card";
@@ -43,42 +44,38 @@ export function WebhooksPage() {
       />
 
       <Card>
-        {endpoints.isPending ? (
-          <>
-            <CardHeader title="Endpoints" />
+        <QueryStates
+          query={endpoints}
+          subject="The endpoints"
+          lead={<CardHeader title="Endpoints" />}
+          loading={
             <Table>
               <TBody>
                 <SkeletonRows rows={3} columns={5} />
               </TBody>
             </Table>
-          </>
-        ) : endpoints.isError ? (
-          <>
-            <CardHeader title="Endpoints" />
-            <div className="flex items-center justify-between gap-4 px-5 py-4">
-              <p className="text-sm text-red-600">The endpoints could not be loaded: {errorMessage(endpoints.error)}</p>
-              <Button variant="secondary" size="sm" onClick={() => endpoints.refetch()}>
-                Try again
-              </Button>
-            </div>
-          </>
-        ) : endpoints.data.length === 0 ? (
-          <EmptyState
-            icon={Webhook}
-            className="py-16"
-            title="No webhook endpoints yet"
-            description="Webhooks push events to a URL you choose the moment they happen: a generation starts, completes, fails or is canceled, or your balance runs low. Every request is signed, retried on failure and logged here."
-            action={isOwner ? addButton : <p className="text-sm text-zinc-500">Ask an owner of this account to add one.</p>}
-          />
-        ) : (
-          <>
-            <CardHeader
-              title="Endpoints"
-              description={`${endpoints.data.length} ${endpoints.data.length === 1 ? "endpoint" : "endpoints"}. ${isOwner ? "Open one to send a test event, see its deliveries or manage its secret." : "Open one to see its deliveries and dead letters."}`}
-            />
-            <EndpointsTable accountId={accountId} endpoints={endpoints.data} />
-          </>
-        )}
+          }
+        >
+          {(data) =>
+            data.length === 0 ? (
+              <EmptyState
+                icon={Webhook}
+                className="py-16"
+                title="No webhook endpoints yet"
+                description="Webhooks push events to a URL you choose the moment they happen: a generation starts, completes, fails or is canceled, or your balance runs low. Every request is signed, retried on failure and logged here."
+                action={isOwner ? addButton : <p className="text-sm text-zinc-500">Ask an owner of this account to add one.</p>}
+              />
+            ) : (
+              <>
+                <CardHeader
+                  title="Endpoints"
+                  description={`${data.length} ${data.length === 1 ? "endpoint" : "endpoints"}. ${isOwner ? "Open one to send a test event, see its deliveries or manage its secret." : "Open one to see its deliveries and dead letters."}`}
+                />
+                <EndpointsTable accountId={accountId} endpoints={data} />
+              </>
+            )
+          }
+        </QueryStates>
       </Card>
 
       {hasEndpoints && (
