@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Dialog, Field, Input, toast } from "@/components/ui";
+import { Dialog, Field, Input, toast, DialogActions, FormError } from "@/components/ui";
 
 // "Create a team account": a name, then a new account on the Free plan with the user as its
 // primary owner, opened at once.
@@ -43,26 +43,13 @@ export function CreateTeamAccountDialog({ open, onOpenChange }: { open: boolean;
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
       title="Create a team account"
       description="A separate account with its own keys, credits and billing. It starts on the Free plan, with you as its primary owner."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={create.isPending}>
-            Create account
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={close} label="Create account" pending={create.isPending} form={formId} />}
     >
       <form id={formId} key={formKey} onSubmit={submit} className="space-y-4 pb-2">
         <Field label="Account name" required>
           <Input name="name" maxLength={100} placeholder="Acme Studio" required autoComplete="off" />
         </Field>
-        {create.isError ? (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {errorMessage(create.error)}
-          </p>
-        ) : null}
+        <FormError>{create.isError && errorMessage(create.error)}</FormError>
       </form>
     </Dialog>
   );

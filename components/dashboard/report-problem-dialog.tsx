@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Dialog, Field, Textarea, toast } from "@/components/ui";
+import { Dialog, Field, Textarea, toast, DialogActions, FormError } from "@/components/ui";
 import { MAX_BUG_DESCRIPTION_LENGTH, MAX_BUG_INTENT_LENGTH } from "@/server/bug-reports/bug-report-input";
 
 // "Report a problem": what went wrong (required) and, optionally, what the person was trying to
@@ -50,16 +50,7 @@ export function ReportProblemDialog({ accountId, open, onOpenChange }: { account
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
       title="Report a problem"
       description="Tell us what went wrong. We add the page you are on and your browser to the report; nothing else."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={submit.isPending}>
-            Send report
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={close} label="Send report" pending={submit.isPending} form={formId} />}
     >
       <form id={formId} key={formKey} onSubmit={send} className="space-y-4 pb-2">
         <Field label="What went wrong?" required hint={`${length} / ${MAX_BUG_DESCRIPTION_LENGTH} characters`}>
@@ -74,11 +65,7 @@ export function ReportProblemDialog({ accountId, open, onOpenChange }: { account
         <Field label="What were you trying to do? (optional)">
           <Textarea name="intent" rows={2} maxLength={MAX_BUG_INTENT_LENGTH} placeholder="e.g. create an API key for our staging server" />
         </Field>
-        {submit.isError ? (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {errorMessage(submit.error)}
-          </p>
-        ) : null}
+        <FormError>{submit.isError && errorMessage(submit.error)}</FormError>
       </form>
     </Dialog>
   );

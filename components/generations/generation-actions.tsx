@@ -5,7 +5,7 @@ import { Ban, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { formatCredits } from "@/components/dashboard/format-credits";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Dialog, toast } from "@/components/ui";
+import { Button, Dialog, toast, DialogActions, FormError } from "@/components/ui";
 
 // Owners' actions on one generation: cancel while it is in flight (credits refunded), delete its
 // files and mark it removed. Each asks first; the server decides whether it is still allowed.
@@ -69,21 +69,17 @@ export function GenerationActions({ accountId, generationId, cancelable, removed
         }
         size="md"
         footer={
-          <>
-            <Button variant="secondary" onClick={close}>
-              Keep it
-            </Button>
-            <Button variant="danger" loading={pending.isPending} onClick={() => (confirm === "cancel" ? cancel.mutate({ accountId, generationId }) : remove.mutate({ accountId, generationId }))}>
-              {confirm === "cancel" ? "Cancel generation" : "Delete generation"}
-            </Button>
-          </>
+          <DialogActions
+            onCancel={close}
+            cancelLabel="Keep it"
+            label={confirm === "cancel" ? "Cancel generation" : "Delete generation"}
+            variant="danger"
+            pending={pending.isPending}
+            onAction={() => (confirm === "cancel" ? cancel.mutate({ accountId, generationId }) : remove.mutate({ accountId, generationId }))}
+          />
         }
       >
-        {pending.isError && (
-          <p role="alert" className="mb-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {errorMessage(pending.error)}
-          </p>
-        )}
+        <FormError className="mb-2">{pending.isError && errorMessage(pending.error)}</FormError>
       </Dialog>
     </div>
   );

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { RefreshCw, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Dialog, toast } from "@/components/ui";
+import { Button, Dialog, toast, DialogActions, FormError } from "@/components/ui";
 import type { CustomHostnameRecord } from "./hostname-types";
 
 // The owners' buttons: "Check now" (a pending or failed hostname starts a new 24 h verification,
@@ -56,24 +56,11 @@ export function HostnameActions({ accountId, hostname }: { accountId: string; ho
         }}
         title="Remove this hostname?"
         description="Requests to it stop being served as this account at once. You can add it again later."
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setRemoving(false)}>
-              Cancel
-            </Button>
-            <Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate({ accountId })}>
-              Remove hostname
-            </Button>
-          </>
-        }
+        footer={<DialogActions onCancel={() => setRemoving(false)} label="Remove hostname" variant="danger" pending={remove.isPending} onAction={() => remove.mutate({ accountId })} />}
       >
         <div className="space-y-3 pb-2">
           <p className="rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-mono text-[13px] break-all text-zinc-900">{hostname.hostname}</p>
-          {remove.isError && (
-            <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-              {errorMessage(remove.error)}
-            </p>
-          )}
+          <FormError>{remove.isError && errorMessage(remove.error)}</FormError>
         </div>
       </Dialog>
     </div>

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleCheck } from "lucide-react";
 import { useState } from "react";
 import { useTRPC } from "@/components/trpc/react";
-import { Button, Dialog, toast } from "@/components/ui";
+import { Button, Dialog, toast, DialogActions, FormError } from "@/components/ui";
 import { CreateKeyForm, type CreateKeyValues } from "./create-key-form";
 import { createKeyFieldErrors } from "./key-field-errors";
 import { KeyReveal } from "./key-reveal";
@@ -71,23 +71,10 @@ export function CreateKeyDialog({ accountId, apiBaseUrls, open, onOpenChange }: 
       title="Create API key"
       description="Requests to the API authenticate with this key. Its full value is shown once."
       size="lg"
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={create.isPending}>
-            Create key
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={close} label="Create key" pending={create.isPending} form={formId} />}
     >
       <CreateKeyForm key={formKey} formId={formId} accountRegion={account.data?.region} fieldErrors={fields} onSubmit={submit} />
-      {general && (
-        <p role="alert" className="mb-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {general}
-        </p>
-      )}
+      <FormError className="mb-2">{general}</FormError>
     </Dialog>
   );
 }

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Dialog, toast } from "@/components/ui";
+import { Dialog, toast, DialogActions, FormError } from "@/components/ui";
 import type { ApiKeyRecord } from "./key-types";
 
 // Revoke: the key stops working at once (a rotated key's grace ends too); it stays listed for audit.
@@ -31,24 +31,11 @@ export function RevokeKeyDialog({ accountId, apiKey, open, onOpenChange }: { acc
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
       title="Revoke this key?"
       description="Requests with it are refused from now on (ERR1002). The key stays listed, with its request log, for audit. This cannot be undone."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" loading={revoke.isPending} onClick={() => revoke.mutate({ accountId, keyId: apiKey.apikey_id })}>
-            Revoke key
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={close} label="Revoke key" variant="danger" pending={revoke.isPending} onAction={() => revoke.mutate({ accountId, keyId: apiKey.apikey_id })} />}
     >
       <div className="space-y-3 pb-2">
         <KeyBox apiKey={apiKey} />
-        {revoke.isError && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {errorMessage(revoke.error)}
-          </p>
-        )}
+        <FormError>{revoke.isError && errorMessage(revoke.error)}</FormError>
       </div>
     </Dialog>
   );

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { apiErrorFields, asSentence } from "@/components/trpc/api-error";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Dialog, formatDateTime, Field, Input, toast } from "@/components/ui";
+import { Button, Dialog, formatDateTime, Field, Input, toast, DialogActions, FormError } from "@/components/ui";
 import { KeyReveal } from "./key-reveal";
 import type { ApiBaseUrls, ApiKeyRecord } from "./key-types";
 
@@ -67,26 +67,13 @@ export function RotateKeyDialog({ accountId, apiKey, apiBaseUrls, open, onOpenCh
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
       title="Rotate this key?"
       description={`A new key with the same scopes, allowlist and expiry replaces ${apiKey.apikey_prefix}…. The old key keeps working during the grace period, then stops.`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={rotate.isPending}>
-            Rotate key
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={close} label="Rotate key" pending={rotate.isPending} form={formId} />}
     >
       <form id={formId} onSubmit={submit} className="space-y-3 pb-2" noValidate>
         <Field label="Grace period (hours)" hint="From 1 to 168 hours (one week)." error={graceError ? asSentence(graceError) : undefined}>
           <Input type="number" inputMode="numeric" min={1} max={168} step={1} value={graceHours} onChange={(event) => setGraceHours(event.target.value)} className="w-32" autoFocus />
         </Field>
-        {generalError && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {generalError}
-          </p>
-        )}
+        <FormError>{generalError}</FormError>
       </form>
     </Dialog>
   );

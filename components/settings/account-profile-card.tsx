@@ -6,7 +6,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiErrorFields, asSentence } from "@/components/trpc/api-error";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Badge, Button, Card, CardBody, CardFooter, CopyButton, DateTime, Field, Input, toast } from "@/components/ui";
+import { Badge, Button, Card, CardBody, CardFooter, CopyButton, DateTime, Field, Input, toast, FormError } from "@/components/ui";
 import { AccountAvatar } from "@/components/dashboard/account-avatar";
 import type { SettingsView } from "./settings-types";
 
@@ -106,11 +106,7 @@ export function AccountProfileCard({ account, canEdit }: { account: SettingsView
               </dd>
             </div>
           </dl>
-          {otherError ? (
-            <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-              {otherError}
-            </p>
-          ) : null}
+          <FormError>{otherError}</FormError>
         </CardBody>
         <CardFooter className="justify-between">
           {canEdit ? (

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Info } from "lucide-react";
 import { useState } from "react";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Card, CardBody, Checkbox, DateTime, toast } from "@/components/ui";
+import { Card, CardBody, Checkbox, DateTime, toast, FormError } from "@/components/ui";
 import type { SettingsView } from "./settings-types";
 
 // Marketing e-mail consent, per person. Each change is recorded with its time and appears in the
@@ -51,11 +51,7 @@ export function EmailPreferencesCard({ accountId, viewer }: { accountId: string;
             "You have not subscribed."
           )}
         </p>
-        {setConsent.isError ? (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {errorMessage(setConsent.error)}
-          </p>
-        ) : null}
+        <FormError>{setConsent.isError && errorMessage(setConsent.error)}</FormError>
         <div className="flex gap-2.5 rounded-md bg-zinc-50 px-3.5 py-3 text-sm text-zinc-600">
           <Info className="mt-0.5 size-4 shrink-0 text-zinc-400" aria-hidden />
           <p>Transactional e-mails are always sent, whatever you choose here: sign-in links, team invitations, low-balance alerts, and billing receipts and notices.</p>

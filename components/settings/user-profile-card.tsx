@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiErrorFields, asSentence } from "@/components/trpc/api-error";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardBody, CardFooter, Field, Input, toast } from "@/components/ui";
+import { Button, Card, CardBody, CardFooter, Field, Input, toast, FormError } from "@/components/ui";
 import type { SettingsView } from "./settings-types";
 
 // The signed-in user's own name (teammates see it on the Team page). It belongs to the person,
@@ -44,11 +44,7 @@ export function UserProfileCard({ accountId, viewer }: { accountId: string; view
           <Field label="E-mail" hint="You sign in with this address. It cannot be changed here.">
             <Input value={viewer.email} readOnly className="bg-zinc-50 text-zinc-600" />
           </Field>
-          {save.isError && !nameError ? (
-            <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-              {errorMessage(save.error)}
-            </p>
-          ) : null}
+          <FormError>{save.isError && !nameError && errorMessage(save.error)}</FormError>
         </CardBody>
         <CardFooter>
           <Button type="submit" size="sm" loading={save.isPending} disabled={name === (viewer.name ?? "")}>

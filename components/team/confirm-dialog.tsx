@@ -2,7 +2,7 @@
 
 import type { ReactNode } from "react";
 import { errorMessage } from "@/components/trpc/react";
-import { Button, Dialog } from "@/components/ui";
+import { Dialog, DialogActions, FormError } from "@/components/ui";
 
 // One confirmation for the team's irreversible actions (remove, leave, transfer, revoke): what
 // happens, the action, and the server's refusal when there is one.
@@ -27,25 +27,12 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
       onOpenChange={onOpenChange}
       title={title}
       description={description}
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button variant={variant} loading={pending} onClick={onConfirm}>
-            {confirmLabel}
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={() => onOpenChange(false)} label={confirmLabel} variant={variant} pending={pending} onAction={onConfirm} />}
     >
       {children || error ? (
         <div className="space-y-3 pb-2">
           {children}
-          {error ? (
-            <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-              {errorMessage(error)}
-            </p>
-          ) : null}
+          <FormError>{error ? errorMessage(error) : null}</FormError>
         </div>
       ) : null}
     </Dialog>

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Dialog, Field, Input, toast } from "@/components/ui";
+import { Dialog, Field, Input, toast, DialogActions, FormError } from "@/components/ui";
 import { Select } from "@/components/ui/select";
 
 // "Invite member": an address and a role; the invitation e-mail carries a link valid for 7 days.
@@ -42,16 +42,7 @@ export function InviteDialog({ accountId, open, onOpenChange }: { accountId: str
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
       title="Invite member"
       description="We e-mail them a link to join this account. It works for 7 days."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={invite.isPending}>
-            Send invitation
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={close} label="Send invitation" pending={invite.isPending} form={formId} />}
     >
       <form id={formId} key={formKey} onSubmit={submit} className="space-y-4 pb-2">
         <Field label="E-mail" required>
@@ -63,11 +54,7 @@ export function InviteDialog({ accountId, open, onOpenChange }: { accountId: str
             <option value="owner">Owner</option>
           </Select>
         </Field>
-        {invite.isError ? (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {errorMessage(invite.error)}
-          </p>
-        ) : null}
+        <FormError>{invite.isError && errorMessage(invite.error)}</FormError>
       </form>
     </Dialog>
   );

@@ -8,6 +8,8 @@ export * from "./label";
 export * from "./checkbox";
 export * from "./field";
 export * from "./dialog";
+export * from "./dialog-actions";
+export * from "./form-error";
 export * from "./table";
 export * from "./empty-state";
 export * from "./skeleton";

@@ -1,10 +1,11 @@
 "use client";
 
 import { useState, type ReactNode } from "react";
-import { Button } from "./button";
 import { Dialog } from "./dialog";
 import { Field } from "./field";
 import { Input } from "./input";
+import { DialogActions } from "./dialog-actions";
+import { FormError } from "./form-error";
 
 // A deletion that cannot be undone: the user types a name to unlock the danger button (Enter
 // submits once it matches). What is typed is cleared whenever the dialog closes.
@@ -68,16 +69,7 @@ export function TypedConfirmDialog({
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
       title={title}
       description={description}
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={!confirmed} loading={pending} onClick={() => onConfirm(typed)}>
-            {confirmLabel}
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={close} label={confirmLabel} variant="danger" disabled={!confirmed} pending={pending} onAction={() => onConfirm(typed)} />}
     >
       <form
         className="space-y-3 pb-2"
@@ -90,11 +82,7 @@ export function TypedConfirmDialog({
         <Field label={label}>
           <Input value={typed} onChange={(event) => setTyped(event.target.value)} placeholder={expected} autoComplete="off" spellCheck={false} autoFocus />
         </Field>
-        {error ? (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {error}
-          </p>
-        ) : null}
+        <FormError>{error}</FormError>
       </form>
     </Dialog>
   );

@@ -5,7 +5,7 @@ import { CircleCheck } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Dialog, SecretReveal } from "@/components/ui";
+import { Button, Dialog, SecretReveal, DialogActions, FormError } from "@/components/ui";
 import { AddEndpointForm, type AddEndpointValues } from "./add-endpoint-form";
 import { apiErrorFields } from "@/components/trpc/api-error";
 import { EndpointUrl } from "./endpoint-url";
@@ -95,23 +95,10 @@ export function AddEndpointDialog({ accountId, open, onOpenChange }: { accountId
       title="Add webhook endpoint"
       description="Darkroom sends a signed POST request to this URL for every event you choose."
       size="md"
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={create.isPending}>
-            Add endpoint
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={close} label="Add endpoint" pending={create.isPending} form={formId} />}
     >
       <AddEndpointForm key={formKey} formId={formId} accountId={accountId} fieldErrors={fieldErrors} onSubmit={submit} />
-      {generalError && (
-        <p role="alert" className="mb-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {generalError}
-        </p>
-      )}
+      <FormError className="mb-2">{generalError}</FormError>
     </Dialog>
   );
 }

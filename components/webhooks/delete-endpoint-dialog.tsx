@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Dialog, toast } from "@/components/ui";
+import { Dialog, toast, DialogActions, FormError } from "@/components/ui";
 import { EndpointUrl } from "./endpoint-url";
 
 export function DeleteEndpointDialog({ accountId, webhookId, url, open, onOpenChange }: { accountId: string; webhookId: string; url: string; open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -34,26 +34,13 @@ export function DeleteEndpointDialog({ accountId, webhookId, url, open, onOpenCh
       title="Delete this endpoint?"
       description="It stops receiving events at once. Its delivery log and dead letters are deleted with it. This cannot be undone."
       size="md"
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate({ accountId, webhookId })}>
-            Delete endpoint
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={close} label="Delete endpoint" variant="danger" pending={remove.isPending} onAction={() => remove.mutate({ accountId, webhookId })} />}
     >
       <div className="space-y-3 pb-2">
         <div className="rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2">
           <EndpointUrl url={url} />
         </div>
-        {remove.isError && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {errorMessage(remove.error)}
-          </p>
-        )}
+        <FormError>{remove.isError && errorMessage(remove.error)}</FormError>
       </div>
     </Dialog>
   );

@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { TriangleAlert } from "lucide-react";
 import { useState } from "react";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Dialog, SecretReveal, toast } from "@/components/ui";
+import { Button, Dialog, SecretReveal, toast, DialogActions, FormError } from "@/components/ui";
 
 // Rolling replaces the secret at once (no overlap), so the dialog says so before, and shows the
 // new secret after, once.
@@ -41,27 +41,14 @@ export function RollSecretDialog({ accountId, webhookId, open, onOpenChange }: {
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
       title="Roll signing secret?"
       description="A new secret is generated for this endpoint."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" loading={roll.isPending} onClick={() => roll.mutate({ accountId, webhookId })}>
-            Roll secret
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={close} label="Roll secret" variant="danger" pending={roll.isPending} onAction={() => roll.mutate({ accountId, webhookId })} />}
     >
       <div className="space-y-3 pb-2">
         <div className="flex gap-2.5 rounded-md border border-amber-200 bg-amber-50 px-3 py-2.5 text-sm text-amber-900">
           <TriangleAlert className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
           <p>The current secret stops working immediately: requests signed from now on use the new one, and a receiver still checking the old secret will reject them until you update it.</p>
         </div>
-        {roll.isError && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {errorMessage(roll.error)}
-          </p>
-        )}
+        <FormError>{roll.isError && errorMessage(roll.error)}</FormError>
       </div>
     </Dialog>
   );
