@@ -63,3 +63,13 @@ export function QueryStates<TData>({ query, subject, loading, notFound, lead, pl
     </>
   );
 }
+
+/** A detail page until its record is there: the back link, then the states, with the error in a card. */
+export function DetailPageStates<TData>({ backLink, ...props }: Omit<QueryStatesProps<TData>, "placement" | "lead" | "children"> & { backLink: ReactNode }) {
+  return (
+    <div className="space-y-8">
+      {backLink}
+      <QueryStates placement="page" {...props} />
+    </div>
+  );
+}

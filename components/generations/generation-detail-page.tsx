@@ -3,7 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { Lock, SearchX } from "lucide-react";
 import { useAccount } from "@/components/dashboard/account-context";
-import { QueryStates } from "@/components/dashboard/query-states";
+import { DetailHeader } from "@/components/dashboard/detail-header";
+import { DetailPageStates } from "@/components/dashboard/query-states";
 import { useTRPC } from "@/components/trpc/react";
 import { BackLink, Card, CardBody, CardHeader, EmptyState, Skeleton } from "@/components/ui";
 import { AttemptsTable } from "./attempts-table";
@@ -29,28 +30,25 @@ export function GenerationDetailPage({ generationId }: { generationId: string })
 
   if (!detail.isSuccess) {
     return (
-      <div className="space-y-8">
-        {backLink}
-        <QueryStates
-          query={detail}
-          subject="The generation"
-          placement="page"
-          loading={
-            <>
-              <Skeleton className="h-7 w-96 max-w-full" />
-              <div className="grid gap-6 lg:grid-cols-3">
-                <Skeleton className="h-80 lg:col-span-2" />
-                <Skeleton className="h-80" />
-              </div>
-            </>
-          }
-          notFound={
-            <Card>
-              <EmptyState icon={SearchX} className="py-16" title="Generation not found" description="It does not exist in this account, or its record has passed the plan's retention." />
-            </Card>
-          }
-        />
-      </div>
+      <DetailPageStates
+        backLink={backLink}
+        query={detail}
+        subject="The generation"
+        loading={
+          <>
+            <Skeleton className="h-7 w-96 max-w-full" />
+            <div className="grid gap-6 lg:grid-cols-3">
+              <Skeleton className="h-80 lg:col-span-2" />
+              <Skeleton className="h-80" />
+            </div>
+          </>
+        }
+        notFound={
+          <Card>
+            <EmptyState icon={SearchX} className="py-16" title="Generation not found" description="It does not exist in this account, or its record has passed the plan's retention." />
+          </Card>
+        }
+      />
     );
   }
 
@@ -60,32 +58,33 @@ export function GenerationDetailPage({ generationId }: { generationId: string })
 
   return (
     <div className="space-y-8">
-      <div className="space-y-4">
-        {backLink}
-        <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-4">
-          <div className="min-w-0 flex-1 space-y-1.5">
-            <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
-              <h1 className="text-2xl font-semibold tracking-tight text-zinc-900">Generation</h1>
-              <GenerationStatusBadge status={record.generation_status} removed={removed} />
-            </div>
-            <p className="font-mono text-xs break-all text-zinc-500">{record.generation_id}</p>
-          </div>
-          {isOwner ? (
+      <DetailHeader
+        backLink={backLink}
+        heading={
+          <>
+            <h1 className="text-2xl font-semibold tracking-tight text-zinc-900">Generation</h1>
+            <GenerationStatusBadge status={record.generation_status} removed={removed} />
+          </>
+        }
+        subheading={<p className="font-mono text-xs break-all text-zinc-500">{record.generation_id}</p>}
+        actions={
+          isOwner ? (
             <GenerationActions accountId={accountId} generationId={generationId} cancelable={data.cancelable} removed={removed} />
           ) : (
             <p className="mt-1 inline-flex items-center gap-1.5 rounded-md bg-zinc-100 px-2.5 py-1 text-xs font-medium text-zinc-600">
               <Lock className="size-3.5 text-zinc-400" aria-hidden />
               Only owners can cancel or delete generations
             </p>
-          )}
-        </div>
+          )
+        }
+      >
         {record.generation_status === "failed" && (
           <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3.5 py-2.5 text-sm text-red-800">
             <span className="font-mono font-medium">{record.generation_error_code ?? "Error"}</span>
             {record.generation_error ? `: ${record.generation_error}` : null}
           </div>
         )}
-      </div>
+      </DetailHeader>
 
       <Card role="region" aria-label="Prompt">
         <CardHeader title="Prompt" />

@@ -3,7 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
-import { QueryStates } from "@/components/dashboard/query-states";
+import { DetailHeader } from "@/components/dashboard/detail-header";
+import { DetailPageStates } from "@/components/dashboard/query-states";
 import { useTRPC } from "@/components/trpc/react";
 import { BackLink, ReadOnlyNote, Skeleton } from "@/components/ui";
 import { DeadLettersCard } from "./dead-letters-card";
@@ -29,27 +30,24 @@ export function EndpointDetailPage({ webhookId }: { webhookId: string }) {
 
   if (!endpoint.isSuccess) {
     return (
-      <div className="space-y-8">
-        {backLink}
-        <QueryStates
-          query={endpoint}
-          subject="The endpoint"
-          placement="page"
-          loading={
-            <>
-              <div className="space-y-3">
-                <Skeleton className="h-7 w-96 max-w-full" />
-                <Skeleton className="h-4 w-48" />
-              </div>
-              <div className="grid gap-6 xl:grid-cols-3">
-                <Skeleton className="h-72 xl:col-span-2" />
-                <Skeleton className="h-72" />
-              </div>
-            </>
-          }
-          notFound={<EndpointNotFound accountId={accountId} />}
-        />
-      </div>
+      <DetailPageStates
+        backLink={backLink}
+        query={endpoint}
+        subject="The endpoint"
+        loading={
+          <>
+            <div className="space-y-3">
+              <Skeleton className="h-7 w-96 max-w-full" />
+              <Skeleton className="h-4 w-48" />
+            </div>
+            <div className="grid gap-6 xl:grid-cols-3">
+              <Skeleton className="h-72 xl:col-span-2" />
+              <Skeleton className="h-72" />
+            </div>
+          </>
+        }
+        notFound={<EndpointNotFound accountId={accountId} />}
+      />
     );
   }
 
@@ -58,26 +56,25 @@ export function EndpointDetailPage({ webhookId }: { webhookId: string }) {
 
   return (
     <div className="space-y-8">
-      <div className="space-y-4">
-        {backLink}
-        <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-4">
-          <div className="min-w-0 flex-1 space-y-1.5">
-            <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
-              <h1 title={data.webhook_url} className="line-clamp-2 min-w-0 font-mono text-lg font-semibold tracking-tight break-all text-zinc-900">
-                {data.webhook_url}
-              </h1>
-              <EndpointStatusBadge enabled={data.webhook_enabled} />
-            </div>
-            {data.webhook_description && <p className="text-sm text-zinc-500">{data.webhook_description}</p>}
-          </div>
-          {isOwner ? <EndpointActions accountId={accountId} endpoint={data} onTestSent={setOpenDelivery} /> : <ReadOnlyNote className="mt-1">Only owners can change webhooks</ReadOnlyNote>}
-        </div>
+      <DetailHeader
+        backLink={backLink}
+        heading={
+          <>
+            <h1 title={data.webhook_url} className="line-clamp-2 min-w-0 font-mono text-lg font-semibold tracking-tight break-all text-zinc-900">
+              {data.webhook_url}
+            </h1>
+            <EndpointStatusBadge enabled={data.webhook_enabled} />
+          </>
+        }
+        subheading={data.webhook_description && <p className="text-sm text-zinc-500">{data.webhook_description}</p>}
+        actions={isOwner ? <EndpointActions accountId={accountId} endpoint={data} onTestSent={setOpenDelivery} /> : <ReadOnlyNote className="mt-1">Only owners can change webhooks</ReadOnlyNote>}
+      >
         {!data.webhook_enabled && (
           <p className="rounded-md border border-amber-200 bg-amber-50 px-3.5 py-2.5 text-sm text-amber-900">
             This endpoint is disabled: nothing is sent to it. Events it subscribes to are kept as dead letters below, to replay once it is enabled again.
           </p>
         )}
-      </div>
+      </DetailHeader>
 
       {/* Three columns only where the details column is wide enough for URLs and event names. */}
       <div className="grid items-start gap-6 xl:grid-cols-3">
