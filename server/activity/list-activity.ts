@@ -10,8 +10,6 @@ import { afterPosition, decodePositionCursor, encodePositionCursor } from "../pa
 // and time range, paged with a cursor on (createdAt, id). Members may read it. Each event names
 // its actor: the user's name or e-mail when the actor is a user id of a user, else "system".
 
-export const activityCategories = Object.values(ActivityCategory);
-
 export const activityFilters = z
   .object({
     category: z.enum(ActivityCategory).optional(),

@@ -13,7 +13,7 @@ import { recordLowBalanceAlert, type FiredAlert } from "./record-low-balance-ale
 //   the next drop under it is a new crossing. `charge` moves no balance and changes nothing.
 // - A rise never fires, even when the balance stays below an armed threshold: nothing fell.
 // A movement runs the rules in its own statement (thresholdChanges, passed to the ledger by
-// server/credits/move-balance.ts: one round trip a movement); evaluateThresholds runs them alone.
+// server/credits/move-balance.ts: one round trip a movement).
 
 export type EvaluateThresholdsInput = {
   accountId: string;
@@ -51,11 +51,4 @@ export async function recordFiredThresholds(tx: Tx, input: EvaluateThresholdsInp
     thresholdsCrossed: fired.map((row) => ({ thresholdMillis: decimalToMillis(row.amount), balanceAtMillis: input.balanceAfterMillis })),
     ledgerEntryId: input.ledgerEntryId,
   });
-}
-
-/** The rules alone, for a movement already written: the alert written in this transaction, or null. */
-export async function evaluateThresholds(tx: Tx, input: EvaluateThresholdsInput): Promise<FiredAlert | null> {
-  if (input.balanceAfterMillis === input.balanceBeforeMillis) return null;
-  const fired = await tx.$queryRaw<Array<{ amount: string }>>`WITH ${thresholdChanges(input, new Date())} SELECT amount FROM fired`;
-  return recordFiredThresholds(tx, input, fired);
 }

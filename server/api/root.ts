@@ -13,7 +13,7 @@ import { settingsRouter } from "./routers/settings";
 import { teamRouter } from "./routers/team";
 import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
-import { createCallerFactory, createTRPCRouter } from "./trpc";
+import { createTRPCRouter } from "./trpc";
 
 // Every dashboard router, mounted at /api/trpc.
 export const appRouter = createTRPCRouter({
@@ -34,4 +34,3 @@ export const appRouter = createTRPCRouter({
 });
 
 export type AppRouter = typeof appRouter;
-export const createCaller = createCallerFactory(appRouter);

@@ -2,6 +2,7 @@ import "server-only";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ApiError, errorTable, toApiError, type ErrorCode } from "../error-table";
+import { fieldErrorsFromIssues, type SchemaIssue } from "../field-errors";
 import { log } from "../log";
 
 // tRPC speaks the same error table as /v1: every failure becomes an ApiError, carried
@@ -33,18 +34,13 @@ const trpcRefusals: Partial<Record<TRPC_ERROR_CODE_KEY, () => ApiError>> = {
   BAD_REQUEST: () => new ApiError("ERR1001"),
 };
 
-type Issue = { path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>; message: string };
-
-function hasIssues(value: unknown): value is { issues: Issue[] } {
+function hasIssues(value: unknown): value is { issues: SchemaIssue[] } {
   return typeof value === "object" && value !== null && Array.isArray((value as { issues?: unknown }).issues);
 }
 
-/** Input that failed its zod schema: ERR1001 naming every field. */
-function fromIssues(issues: Issue[]): ApiError {
-  const fields = issues.map((issue) => ({
-    field: (issue.path ?? []).map((part) => String(typeof part === "object" && part !== null && "key" in part ? part.key : part)).join(".") || "input",
-    message: issue.message,
-  }));
+/** Input that failed its zod schema: ERR1001 naming every field, as /v1 names them. */
+function fromIssues(issues: SchemaIssue[]): ApiError {
+  const fields = fieldErrorsFromIssues(issues, "input");
   const first = fields[0];
   return new ApiError("ERR1001", first ? `${first.field}: ${first.message}` : "The input is invalid.", { fields });
 }

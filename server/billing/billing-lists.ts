@@ -15,41 +15,36 @@ export async function listLedger(accountId: string, filters: z.input<typeof ledg
   const { type, limit, offset } = ledgerFilters.parse(filters);
   const where = { accountId, type };
   const [total, rows] = await db.$transaction([db.ledgerEntry.count({ where }), db.ledgerEntry.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset })]);
-  return {
-    total,
-    limit,
-    offset,
-    items: rows.map((row) => ({
-      id: row.id,
-      type: row.type,
-      amount: row.amount.toFixed(3),
-      balanceAfter: row.balanceAfter.toFixed(3),
-      description: row.description,
-      generationId: row.generationId,
-      modelIdentifier: row.modelIdentifier,
-      createdAt: row.createdAt,
-    })),
-  };
+  return pageOf(total, rows, { limit, offset }, (row) => ({
+    id: row.id,
+    type: row.type,
+    amount: row.amount.toFixed(3),
+    balanceAfter: row.balanceAfter.toFixed(3),
+    description: row.description,
+    generationId: row.generationId,
+    modelIdentifier: row.modelIdentifier,
+    createdAt: row.createdAt,
+  }));
 }
 
 export async function listAccountOrders(accountId: string, filters: z.input<typeof orderFilters> = {}) {
   const { limit, offset } = orderFilters.parse(filters);
   const where = { accountId };
   const [total, rows] = await db.$transaction([db.order.count({ where }), db.order.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset })]);
-  return {
-    total,
-    limit,
-    offset,
-    items: rows.map((row) => ({
-      id: row.id,
-      credits: row.credits.toFixed(0),
-      amountCents: row.amountCents,
-      currency: row.currency,
-      status: row.status,
-      reviewReason: row.reviewReason,
-      createdAt: row.createdAt,
-      fulfilledAt: row.fulfilledAt,
-      refundedAt: row.refundedAt,
-    })),
-  };
+  return pageOf(total, rows, { limit, offset }, (row) => ({
+    id: row.id,
+    credits: row.credits.toFixed(0),
+    amountCents: row.amountCents,
+    currency: row.currency,
+    status: row.status,
+    reviewReason: row.reviewReason,
+    createdAt: row.createdAt,
+    fulfilledAt: row.fulfilledAt,
+    refundedAt: row.refundedAt,
+  }));
+}
+
+/** A page for the pager: its rows shaped, with the total and where the page starts. */
+function pageOf<Row, Item>(total: number, rows: Row[], { limit, offset }: { limit: number; offset: number }, shape: (row: Row) => Item) {
+  return { total, limit, offset, items: rows.map(shape) };
 }

@@ -8,7 +8,6 @@ export type { DeliveryMethod, ProviderCapability, ProviderDefinition, ProviderId
 export { providerIds, providerStatus } from "./providers";
 
 const modelsByIdentifier = new Map(models.map((model) => [model.identifier, model]));
-const providersById = new Map<string, ProviderDefinition>(providers.map((provider) => [provider.id, provider]));
 
 export function findModel(identifier: string): ModelDefinition | undefined {
   return modelsByIdentifier.get(identifier);
@@ -16,10 +15,6 @@ export function findModel(identifier: string): ModelDefinition | undefined {
 
 export function listModels(): readonly ModelDefinition[] {
   return models;
-}
-
-export function findProvider(id: string): ProviderDefinition | undefined {
-  return providersById.get(id);
 }
 
 export function listProviders(): readonly ProviderDefinition[] {

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { FieldErrors } from "../error-table";
 import type { ModelDefinition, NonEmpty } from "./models";
 
 // The create body for one model (POST /v1/generate/...), built from the catalog so the
@@ -46,19 +45,6 @@ function buildSchema(model: ModelDefinition) {
   return z.strictObject(shape, { error: (issue) => (issue.code === "invalid_type" ? "must be a JSON object" : undefined) });
 }
 
-/** Zod issues as ERR1001 `details.fields`: one entry per offending field, its first problem. */
-export function fieldErrorsFromZod(error: z.ZodError): FieldErrors {
-  const byField = new Map<string, string>();
-  for (const issue of error.issues) {
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) byField.set(fieldName([...issue.path, key]), "is not a recognized field");
-    } else if (!byField.has(fieldName(issue.path))) {
-      byField.set(fieldName(issue.path), issue.message);
-    }
-  }
-  return [...byField].map(([field, message]) => ({ field, message }));
-}
-
 // Listed rather than left out, so the error says "not supported by this model" and the
 // inferred type keeps every field's real type.
 function unsupported() {
@@ -95,9 +81,4 @@ function resolutionIds(resolutions: NonEmpty<{ id: string }>): NonEmpty<string> 
 
 function required(otherwise: string) {
   return (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : otherwise);
-}
-
-function fieldName(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return "body";
-  return path.map((part, index) => (typeof part === "number" ? `[${part}]` : `${index ? "." : ""}${String(part)}`)).join("");
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { invalidRequest } from "../error-table";
-import { fieldErrorsFromZod } from "../catalog/request-schema";
+import { fieldErrorsFromIssues } from "../field-errors";
 
 // Query strings arrive as text. These schemas read them (empty means absent, only plain integers
 // count) and are what withApiKey parses an operation's query with, so the document shows the
@@ -70,7 +70,7 @@ export function parseQuery<Schema extends z.ZodObject>(schema: Schema, query: UR
   for (const name of query.keys()) values[name] ??= query.get(name) ?? "";
   const result = schema.safeParse(values);
   if (result.success) return result.data;
-  const fields = fieldErrorsFromZod(result.error);
+  const fields = fieldErrorsFromIssues(result.error.issues);
   const first = fields[0];
   throw invalidRequest(first ? `${first.field} ${first.message}.` : "The query string is invalid.", fields);
 }

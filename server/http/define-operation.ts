@@ -85,8 +85,9 @@ export type AnyOperation = Operation<QuerySchema, unknown, ResponseComponentName
 /** What every authenticated route can answer, before or around its own logic. */
 export const authenticatedRouteErrors: readonly ErrorCode[] = ["ERR1002", "ERR1003", "ERR1005", "ERR1007", "ERR5000"];
 
-export function pathParamsOf(path: string): string[] {
-  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
+/** The `{name}` parameters of an operation path, in order. */
+export function pathParamsOf<Param extends string = string>(path: string): Param[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as Param);
 }
 
 export function defineOperation<

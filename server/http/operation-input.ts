@@ -1,8 +1,8 @@
 import "server-only";
-import { fieldErrorsFromZod } from "../catalog/request-schema";
 import { parseQuery } from "../contract/query";
 import type { AnyOperation } from "./define-operation";
 import { invalidRequest } from "../error-table";
+import { fieldErrorsFromIssues } from "../field-errors";
 import { readIdempotencyKey } from "./idempotency";
 import { readPreferWait } from "./prefer-wait";
 import { assertJsonContentType, readJsonBody } from "./read-json-body";
@@ -33,7 +33,7 @@ export async function readOperationInput(operation: AnyOperation, request: Reque
   const { body: rawBody } = await readJsonBody(request);
   const parsed = schema.safeParse(rawBody);
   if (!parsed.success) {
-    const fields = fieldErrorsFromZod(parsed.error);
+    const fields = fieldErrorsFromIssues(parsed.error.issues);
     const first = fields[0];
     throw invalidRequest(first ? `The request body is invalid: ${first.field} ${first.message}.` : "The request body is invalid.", fields);
   }

@@ -122,11 +122,6 @@ export async function flushRequestLogs(): Promise<void> {
   await state.flushing;
 }
 
-/** How many rows wait to be written (tests, health). */
-export function bufferedRequestLogs(): number {
-  return buffer().entries.length;
-}
-
 /**
  * PostgreSQL's text and jsonb cannot hold U+0000, which a query string can carry (`?q=%00`):
  * one such row made the whole batch fail, so the requests beside it were lost too. It is kept as

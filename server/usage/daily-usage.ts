@@ -2,6 +2,7 @@ import "server-only";
 import { formatCredits } from "../money";
 import { db, type Db } from "../db";
 import type { RegionName } from "../env";
+import { generationCostMillis, inUsageWindow, usageWindow } from "./usage-window";
 
 // The usage page's charts: per UTC day, /v1 requests by outcome and the estimated spend, over the
 // very window and with the very rules of getUsage (GET /v1/usage), so the bars add up to its
@@ -11,13 +12,10 @@ export type DailyUsage = { day: string; success: number; client_errors: number; 
 
 type Row = { day: string; success: number; client_errors: number; server_errors: number; cost_millis: bigint };
 
-const DAY_MS = 86_400_000;
-
 export async function getDailyUsage(accountId: string, days: number, options: { region: RegionName; now?: Date; database?: Db }): Promise<DailyUsage[]> {
-  if (!Number.isInteger(days) || days < 1) throw new RangeError(`days must be a positive integer, got ${days}`);
   const { region, now = new Date(), database = db } = options;
-  const since = new Date(now.getTime() - days * DAY_MS).toISOString();
-  const until = now.toISOString();
+  const period = usageWindow(accountId, days, region, now);
+  const { since, until } = period;
   const rows = await database.$queryRaw<Row[]>`
     WITH days AS (
       SELECT generate_series((${since}::timestamptz AT TIME ZONE 'UTC')::date, (${until}::timestamptz AT TIME ZONE 'UTC')::date, interval '1 day')::date AS day
@@ -28,16 +26,14 @@ export async function getDailyUsage(accountId: string, days: number, options: { 
              count(*) FILTER (WHERE status_code BETWEEN 400 AND 499)::int AS client_errors,
              count(*) FILTER (WHERE status_code BETWEEN 500 AND 599)::int AS server_errors
         FROM request_log
-       WHERE account_id = ${accountId}::uuid AND region = ${region}::"Region"
-         AND created_at >= ${since}::timestamptz AND created_at <= ${until}::timestamptz
+       WHERE ${inUsageWindow(period)}
        GROUP BY 1
     ),
     spend AS (
       SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
-             (coalesce(sum(estimated_cost) FILTER (WHERE status IN ('pending', 'processing', 'succeeded')), 0) * 1000)::bigint AS cost_millis
+             ${generationCostMillis} AS cost_millis
         FROM generation
-       WHERE account_id = ${accountId}::uuid AND region = ${region}::"Region"
-         AND created_at >= ${since}::timestamptz AND created_at <= ${until}::timestamptz
+       WHERE ${inUsageWindow(period)}
        GROUP BY 1
     )
     SELECT to_char(days.day, 'YYYY-MM-DD') AS day,

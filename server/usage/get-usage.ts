@@ -3,6 +3,7 @@ import { formatCredits } from "../money";
 import { getBalance } from "../ledger/get-balance";
 import { db, type Db } from "../db";
 import type { RegionName } from "../env";
+import { generationCostMillis, inUsageWindow, usageWindow } from "./usage-window";
 
 // GET /v1/usage: what an account did in the last `days` days in one region (the one the request is
 // served in), counted by PostgreSQL. Money is summed as NUMERIC and leaves SQL as integer
@@ -52,16 +53,12 @@ type ProviderRow = Omit<UsageProvider, "total_estimated_cost" | "wasted_estimate
   wasted_cost_millis: bigint;
 };
 
-const DAY_MS = 86_400_000;
-
 export type UsageOptions = { region: RegionName; now?: Date; database?: Db };
 
 /** The window is [now − days, now] on request time, generation creation and attempt start. */
 export async function getUsage(accountId: string, days: number, options: UsageOptions): Promise<UsageSummary> {
-  if (!Number.isInteger(days) || days < 1) throw new RangeError(`days must be a positive integer, got ${days}`);
   const { region, now = new Date(), database = db } = options;
-  const since = new Date(now.getTime() - days * DAY_MS).toISOString();
-  const until = now.toISOString();
+  const period = usageWindow(accountId, days, region, now);
 
   const [balanceMillis, endpointRows, errorCodeRows, generationRows, providerRows] = await Promise.all([
     getBalance(database, accountId),
@@ -72,26 +69,21 @@ export async function getUsage(accountId: string, days: number, options: UsageOp
              count(*) FILTER (WHERE status_code BETWEEN 400 AND 499)::int AS client_error_count,
              count(*) FILTER (WHERE status_code BETWEEN 500 AND 599)::int AS server_error_count
         FROM request_log
-       WHERE account_id = ${accountId}::uuid AND region = ${region}::"Region"
-         AND created_at >= ${since}::timestamptz AND created_at <= ${until}::timestamptz
+       WHERE ${inUsageWindow(period)}
        GROUP BY endpoint
        ORDER BY total_requests DESC, endpoint`,
     database.$queryRaw<ErrorCodeRow[]>`
       SELECT endpoint, error_code, count(*)::int AS count
         FROM request_log
-       WHERE account_id = ${accountId}::uuid AND region = ${region}::"Region"
-         AND created_at >= ${since}::timestamptz AND created_at <= ${until}::timestamptz
+       WHERE ${inUsageWindow(period)}
          AND error_code IS NOT NULL
        GROUP BY endpoint, error_code
        ORDER BY error_code`,
-    // Estimated cost counts what was charged or is still reserved: failed and canceled
-    // generations were refunded, so they cost nothing.
     database.$queryRaw<GenerationRow[]>`
       SELECT count(*)::int AS total,
-             (coalesce(sum(estimated_cost) FILTER (WHERE status IN ('pending', 'processing', 'succeeded')), 0) * 1000)::bigint AS cost_millis
+             ${generationCostMillis} AS cost_millis
         FROM generation
-       WHERE account_id = ${accountId}::uuid AND region = ${region}::"Region"
-         AND created_at >= ${since}::timestamptz AND created_at <= ${until}::timestamptz`,
+       WHERE ${inUsageWindow(period)}`,
     database.$queryRaw<ProviderRow[]>`
       SELECT provider,
              count(*)::int                                          AS total_submissions,
@@ -102,8 +94,7 @@ export async function getUsage(accountId: string, days: number, options: UsageOp
              (coalesce(sum(estimated_cost), 0) * 1000)::bigint                      AS total_cost_millis,
              (coalesce(sum(estimated_cost) FILTER (WHERE wasted), 0) * 1000)::bigint AS wasted_cost_millis
         FROM provider_attempt
-       WHERE account_id = ${accountId}::uuid AND region = ${region}::"Region"
-         AND started_at >= ${since}::timestamptz AND started_at <= ${until}::timestamptz
+       WHERE ${inUsageWindow(period, "started_at")}
        GROUP BY provider
        ORDER BY total_submissions DESC, provider`,
   ]);

@@ -9,7 +9,6 @@ import { db, disconnectDb } from "@/server/db";
 import { env, type RegionName } from "@/server/env";
 import type { AttemptOutcome } from "@/server/generated/prisma/client";
 import { checkCache } from "@/server/health/check-cache";
-import { checkDatabase } from "@/server/health/check-database";
 import { checkStorage } from "@/server/health/check-storage";
 import { getModelHealth } from "@/server/health/model-health";
 import { getProviderHealth, PROVIDER_HEALTH_WINDOW_SECONDS, type ProviderHealthEntry } from "@/server/health/provider-health";
@@ -231,14 +230,6 @@ describe("model health", () => {
     expect(health.healthy).toBe(true);
     const lumen = health.models.find((model) => model.model_identifier === "darkroom/lumen-video");
     expect(lumen?.providers).toEqual({ local: { available: true, raw_model_id: "lumen-video" }, "local-backup": { available: true, raw_model_id: "lumen-video" } });
-  });
-});
-
-describe("database health", () => {
-  it("runs select 1 and times it", async () => {
-    const health = await checkDatabase();
-    expect(health).toEqual({ service: "database", healthy: true, latency_ms: expect.any(Number) });
-    expect(health.latency_ms).toBeGreaterThanOrEqual(0);
   });
 });
 

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { OwnServer } from "@/tests/support/own-server";
 import type { WebhookReceiver } from "./webhook-receiver";
 
@@ -118,7 +118,7 @@ export async function statusCounts(server: OwnServer, accountId: string): Promis
  * The receiver and the server started, the demo account on Enterprise (60 images in flight, 200
  * creates a minute, so the drill's clients are not paced to a crawl). Returns the account id.
  */
-export async function startDrill(server: OwnServer, receiver: WebhookReceiver): Promise<string> {
+async function startDrill(server: OwnServer, receiver: WebhookReceiver): Promise<string> {
   await receiver.start();
   await server.start();
   const accountId = server.demoAccountId();
@@ -128,17 +128,32 @@ export async function startDrill(server: OwnServer, receiver: WebhookReceiver): 
 }
 
 /** Stops the server (its data removed) and the receiver. */
-export async function stopDrill(server: OwnServer, receiver: WebhookReceiver) {
+async function stopDrill(server: OwnServer, receiver: WebhookReceiver) {
   await server.dispose();
   await receiver.close();
 }
 
 /** Registers the receiver's endpoint `name` through the operator CLI, as docs/webhooks.md shows, and trusts its secret. */
-export async function registerEndpoint(server: OwnServer, accountId: string, receiver: WebhookReceiver, name: string): Promise<string> {
+async function registerEndpoint(server: OwnServer, accountId: string, receiver: WebhookReceiver, name: string): Promise<string> {
   const created = await server.cli(["webhook:create", "--account", accountId, "--url", receiver.url(name), "--description", `drill ${name}`]);
   expect(created.code, JSON.stringify(created.body)).toBe(0);
   receiver.trust(name, created.body.secret as string);
   return created.body.webhook_id as string;
+}
+
+/**
+ * A drill's frame: before its tests, the receiver and the server started (startDrill) and the
+ * receiver's endpoints `endpoints` registered, two CLI processes at a time (more at once starve each
+ * other on a small machine); after them, both stopped. `accountId()` is the drill's account.
+ */
+export function ownServerDrill(server: OwnServer, receiver: WebhookReceiver, endpoints: readonly string[], startTimeoutMs: number): { accountId: () => string } {
+  let accountId = "";
+  beforeAll(async () => {
+    accountId = await startDrill(server, receiver);
+    for (let index = 0; index < endpoints.length; index += 2) await Promise.all(endpoints.slice(index, index + 2).map((name) => registerEndpoint(server, accountId, receiver, name)));
+  }, startTimeoutMs);
+  afterAll(() => stopDrill(server, receiver), 60_000);
+  return { accountId: () => accountId };
 }
 
 export type Settlement = { id: string; status: string; reserves: number; charges: number; refunds: number };

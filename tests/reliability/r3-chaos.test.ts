@@ -1,21 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ownServer } from "@/tests/support/own-server";
 import { drillSize, recordDrill, sized, timed } from "./drill";
-import {
-  cancelGeneration,
-  clientStats,
-  createGeneration,
-  expectSettledOnce,
-  pendingDeliveries,
-  query,
-  registerEndpoint,
-  settlementOf,
-  startDrill,
-  statusCounts,
-  stopDrill,
-  TERMINAL,
-  waitUntil,
-} from "./own-server-drill";
+import { cancelGeneration, clientStats, createGeneration, expectSettledOnce, ownServerDrill, pendingDeliveries, query, settlementOf, statusCounts, TERMINAL, waitUntil } from "./own-server-drill";
 import { webhookReceiver } from "./webhook-receiver";
 
 // R3 chaos (issue #13): generations through local providers that fail 30 % of attempts and stall
@@ -46,19 +32,13 @@ const faults = { failRate: 0.3, stallRate: 0.05, stallMs: 3000, latencyMs: [100,
 
 const server = ownServer("r3-chaos", { env: { LOCAL_PROVIDER_FAULTS: JSON.stringify({ local: faults, "local-backup": faults }), WEBHOOK_ALLOW_LOOPBACK: "1" } });
 const receiver = webhookReceiver({ failRate: 0.2, maxFailuresPerDelivery: 2, seed: 13 });
-let accountId = "";
-
-beforeAll(async () => {
-  accountId = await startDrill(server, receiver);
-  await registerEndpoint(server, accountId, receiver, "r3");
-}, 180_000);
-
-afterAll(() => stopDrill(server, receiver), 60_000);
+const drill = ownServerDrill(server, receiver, ["r3"], 180_000);
 
 describe("R3 chaos", () => {
   it(
     `${GENERATIONS} generations, failing and stalling providers, ${KILLS} SIGKILL restart(s), a flaky receiver: all terminal, settled once, one terminal event each`,
     async () => {
+      const accountId = drill.accountId();
       const stats = clientStats();
       const restartsMs: number[] = [];
       const ids: string[] = [];

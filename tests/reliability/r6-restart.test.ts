@@ -1,20 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ownServer } from "@/tests/support/own-server";
 import { drillSize, recordDrill, sized, timed } from "./drill";
-import {
-  clientStats,
-  createGeneration,
-  expectSettledOnce,
-  pendingDeliveries,
-  query,
-  registerEndpoint,
-  settlementOf,
-  startDrill,
-  statusCounts,
-  stopDrill,
-  TERMINAL,
-  waitUntil,
-} from "./own-server-drill";
+import { clientStats, createGeneration, expectSettledOnce, ownServerDrill, pendingDeliveries, query, settlementOf, statusCounts, TERMINAL, waitUntil } from "./own-server-drill";
 import { webhookReceiver } from "./webhook-receiver";
 
 // R6 restart (issue #13): the server is stopped as an operator stops it (SIGTERM) while
@@ -39,20 +26,13 @@ const RECEIVER_DELAY_MS = sized(4000, 8000);
 const server = ownServer("r6-restart", { env: { WEBHOOK_ALLOW_LOOPBACK: "1" } });
 const receiver = webhookReceiver({ delayMs: RECEIVER_DELAY_MS });
 const endpoints = Array.from({ length: ENDPOINTS }, (_, index) => `r6-${index + 1}`);
-let accountId = "";
-
-beforeAll(async () => {
-  accountId = await startDrill(server, receiver);
-  // Two CLI processes at a time: more at once starve each other on a small machine.
-  for (let index = 0; index < endpoints.length; index += 2) await Promise.all(endpoints.slice(index, index + 2).map((name) => registerEndpoint(server, accountId, receiver, name)));
-}, 240_000);
-
-afterAll(() => stopDrill(server, receiver), 60_000);
+const drill = ownServerDrill(server, receiver, endpoints, 240_000);
 
 describe("R6 restart", () => {
   it(
     `SIGTERM with ${GENERATIONS} generations and ${DELIVERIES_IN_FLIGHT}+ webhook deliveries in flight, then a start: all finish, none twice`,
     async () => {
+      const accountId = drill.accountId();
       const stats = clientStats();
       const ids: string[] = [];
       let atStop = { generations: 0, deliveries: 0 };

@@ -23,7 +23,7 @@ export async function expectTrpcError(promise: Promise<unknown>, code: "ERR1002"
   expect(got).toBe(trpcCode);
 }
 
-/** ERR1001 naming `field` (a prefix is enough: "ipAllowlist" matches "ipAllowlist.3"). */
+/** ERR1001 naming `field` (a prefix is enough: "ipAllowlist" matches "ipAllowlist[3]"). */
 export async function expectTrpcInvalid(promise: Promise<unknown>, field: string) {
   const { code, apiError } = await trpcFailure(promise);
   expect(code).toBe("BAD_REQUEST");

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { findProvider, listModels, listProviders, modelsForProvider } from "@/server/catalog/index";
+import { listModels, listProviders, modelsForProvider } from "@/server/catalog/index";
 import { shapeLibraryModel, shapeLibraryProvider } from "@/server/http/handlers/library-shapes";
 import { estimateRetryAfterSeconds } from "@/server/generations/concurrency-retry-after";
 import { judgeProvider, NO_ATTEMPTS } from "@/server/health/provider-health";
@@ -13,7 +13,7 @@ import { IMPLEMENTATION_KEYS, IMPLEMENTATION_TEXT_FIELDS } from "@/tests/support
 // pinned at the functions that build them; the route files in tests/http/routes pin the wire.
 
 function provider(id: string) {
-  const found = findProvider(id);
+  const found = listProviders().find((entry) => entry.id === id);
   if (!found) throw new Error(`missing ${id}`);
   return found;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type { ModelType } from "../../catalog/index";
-import { operationErrors as errorsOf, type AnyOperation } from "../define-operation";
+import { operationErrors as errorsOf, pathParamsOf, type AnyOperation } from "../define-operation";
 import type { ErrorCode } from "../../error-table";
 import { v1Operations as registry } from "../operations";
 import type { ApiKeyScope } from "../../keys/scopes";
@@ -40,8 +40,6 @@ export type V1Operation = {
   operation: AnyOperation;
 };
 
-const pathParamsOf = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as PathParam);
-
 function documented(operation: AnyOperation): V1Operation {
   return {
     operationId: operation.operationId,
@@ -52,7 +50,7 @@ function documented(operation: AnyOperation): V1Operation {
     tag: operation.tag,
     scope: operation.scope,
     bucket: operation.bucket,
-    pathParams: pathParamsOf(operation.path),
+    pathParams: pathParamsOf<PathParam>(operation.path),
     ...(operation.query ? { query: operation.query } : {}),
     ...(operation.body ? { body: operation.body.mediaKind } : {}),
     idempotent: operation.idempotent,
@@ -68,7 +66,7 @@ function alias(of: V1Operation, form: { operationId: string; path: string }): V1
     ...of,
     operationId: form.operationId,
     path: form.path,
-    pathParams: pathParamsOf(form.path),
+    pathParams: pathParamsOf<PathParam>(form.path),
     tag: "Legacy paths",
     summary: `${of.summary} (legacy path)`,
     description: `Deprecated alias of \`${of.method.toUpperCase()} ${of.path}\`, with the same request and response shapes. ${of.description}`,

@@ -1,6 +1,7 @@
 import { usageQuerySchema } from "../../contract/account";
 import type { ResponseComponentName } from "../../contract/index";
 import { defineOperation, type LegacyPath } from "../define-operation";
+import { legacyPathsOf } from "../legacy-paths.mjs";
 
 // The account reads without parameters: `account:read`, the general bucket, no route-specific errors.
 function accountRead<Response extends ResponseComponentName>(operationId: string, path: string, component: Response, summary: string, description: string, legacyPaths: LegacyPath[] = []) {
@@ -22,8 +23,6 @@ export const getUsage = defineOperation({
   errors: ["ERR1001"],
 });
 
-export const getAccount = accountRead("getAccount", "/v1/user/account", "AccountProfile", "Account profile", "The profile of the key's account.", [
-  { operationId: "legacyGetAccount", path: "/v1/data/account" },
-]);
+export const getAccount = accountRead("getAccount", "/v1/user/account", "AccountProfile", "Account profile", "The profile of the key's account.", legacyPathsOf("/v1/user/account"));
 
 export const getBilling = accountRead("getBilling", "/v1/user/billing", "BillingSummary", "Plan, credit balance and subscription period", "The account's plan, credit balance and subscription state.");

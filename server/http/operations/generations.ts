@@ -3,6 +3,7 @@ import { findModelFor } from "../../generations/generation-body";
 import { generationRequestSchema, type GenerationRequest } from "../../catalog/request-schema";
 import { contentListQuerySchema } from "../../contract/generations";
 import { defineOperation, type LegacyPath, type OperationBody } from "../define-operation";
+import { legacyPathsOf } from "../legacy-paths.mjs";
 import type { ErrorCode } from "../../error-table";
 
 // The create routes' body: the strict schema of the model the path names.
@@ -64,10 +65,7 @@ export const listGenerations = defineOperation({
   operationId: "listGenerations",
   method: "GET",
   path: "/v1/content/list",
-  legacyPaths: [
-    { operationId: "legacyListImages", path: "/v1/list/image" },
-    { operationId: "legacyDataListImages", path: "/v1/data/list/image" },
-  ],
+  legacyPaths: legacyPathsOf("/v1/content/list"),
   tag: "Generations",
   summary: "List generation records",
   description: "The account's generations, newest first. `total`, `limit` and `offset` sit beside `data`.",

@@ -1,5 +1,6 @@
 import type { ResponseComponentName } from "../../contract/index";
 import { defineOperation, type LegacyPath } from "../define-operation";
+import { legacyPathsOf } from "../legacy-paths.mjs";
 
 // The four health reads: `health:read`, the general bucket, no route-specific errors.
 function healthRead<Response extends ResponseComponentName>(operationId: string, path: string, component: Response, summary: string, description: string, legacyPaths: LegacyPath[] = []) {
@@ -12,7 +13,7 @@ export const getProviderHealth = healthRead(
   "ProvidersHealth",
   "Provider availability",
   "Each provider judged by its finished attempts in a rolling window in the region this address serves, with the routing circuit breaker: `healthy`, `recovering`, `degraded`, or `unknown` when not configured; `status_reason` says why.",
-  [{ operationId: "legacyGetProviderHealth", path: "/v1/health/providers" }],
+  legacyPathsOf("/v1/health/inference/providers"),
 );
 
 export const getModelHealth = healthRead(

@@ -1,4 +1,5 @@
 import "server-only";
+import { videoFields, withoutEmptyFields } from "../provider-input";
 import type { ProviderJob } from "../types";
 
 // A job as the request body of the fal endpoint it runs on, and which endpoint that is. Field
@@ -61,17 +62,5 @@ function imageInput(job: ProviderJob): FalInput {
 }
 
 function videoInput(job: ProviderJob): FalInput {
-  return {
-    prompt: job.prompt,
-    aspect_ratio: job.ratio,
-    duration: job.durationSeconds,
-    resolution: job.resolution,
-    generate_audio: job.generateAudio,
-    seed: job.seed,
-    image_url: job.inputFiles[0],
-  };
-}
-
-function withoutEmptyFields(input: FalInput): FalInput {
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
+  return { ...videoFields(job), image_url: job.inputFiles[0] };
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { videoFields, withoutEmptyFields } from "../provider-input";
 import type { ProviderJob } from "../types";
 
 // A job in the `input` shape of the Replicate model it runs on. The common image (FLUX) and video
@@ -50,19 +51,5 @@ function imageInput(job: ProviderJob): ReplicateInput {
 }
 
 function videoInput(job: ProviderJob): ReplicateInput {
-  return {
-    prompt: job.prompt,
-    aspect_ratio: job.ratio,
-    duration: job.durationSeconds,
-    resolution: job.resolution,
-    generate_audio: job.generateAudio,
-    seed: job.seed,
-    image: job.inputFiles[0],
-    last_frame: job.inputFileLastContent,
-  };
-}
-
-// Absent beats null: Replicate validates null against the field's type and rejects it.
-function withoutEmptyFields(input: ReplicateInput): ReplicateInput {
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
+  return { ...videoFields(job), image: job.inputFiles[0], last_frame: job.inputFileLastContent };
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
-import { evaluateThresholds } from "@/server/alerts/evaluate-thresholds";
 import { LOW_BALANCE_KIND } from "@/server/alerts/record-low-balance-alert";
 import { inTransaction } from "@/server/transaction";
 import { setThresholds } from "@/server/alerts/thresholds";
@@ -218,14 +217,17 @@ describe("atomicity", () => {
     expect(firedEventsOf(accountId)).toEqual([expect.objectContaining({ id: `low-balance:${alert!.id}`, data: { accountId, notificationId: alert!.id } })]);
   });
 
-  it("evaluateThresholds returns the alert it wrote, or null", async () => {
+  it("a movement writes the alert of the thresholds it crossed, or none", async () => {
     const { accountId } = await newAccount();
-    const none = await inTransaction((tx) => evaluateThresholds(tx, { accountId, balanceBeforeMillis: 1000, balanceAfterMillis: 900 }), txOptions);
-    expect(none).toBeNull();
-    const fired = await inTransaction((tx) => evaluateThresholds(tx, { accountId, balanceBeforeMillis: 900, balanceAfterMillis: 100 }), txOptions);
-    expect(fired).toMatchObject({ accountId, balanceMillis: 100, thresholdsCrossed: [{ thresholdMillis: 500, balanceAtMillis: 100 }] });
-    expect(fired!.emailIds).toHaveLength(1);
-    expect((await alertsOf(accountId)).map((row) => row.id)).toEqual([fired!.notificationId]);
+    await reserve(accountId, 100); // 0.900: above 0.500, nothing crossed
+    expect(await alertsOf(accountId)).toHaveLength(0);
+    expect(await firedRecords(accountId)).toHaveLength(0);
+    await reserve(accountId, 800); // 0.100: crosses 0.500
+    const [record, ...others] = await firedRecords(accountId);
+    expect(others).toHaveLength(0);
+    expect(record).toMatchObject({ balance_after: 0.1, thresholds_crossed: [{ threshold: 0.5, balance_at: 0.1 }] });
+    expect(record!.email_outbox_ids).toHaveLength(1);
+    expect((await alertsOf(accountId)).map((row) => row.id)).toEqual([record!.notification_id]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { createCaller } from "@/server/api/root";
+import { createCaller } from "@/tests/support/dashboard-caller";
 import { addCredits } from "@/server/credits/add-credits";
 import { db, disconnectDb } from "@/server/db";
 import { resetEnvCache } from "@/server/env";

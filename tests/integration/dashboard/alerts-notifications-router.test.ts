@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inTransaction } from "@/server/transaction";
-import { createCaller } from "@/server/api/root";
+import { createCaller } from "@/tests/support/dashboard-caller";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db, disconnectDb } from "@/server/db";
 import { ApiError } from "@/server/error-table";

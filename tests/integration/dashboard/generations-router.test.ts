@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCaller } from "@/server/api/root";
+import { createCaller } from "@/tests/support/dashboard-caller";
 import { findModel } from "@/server/catalog";
 import { generationRequestSchema } from "@/server/catalog/request-schema";
 import { db, disconnectDb } from "@/server/db";

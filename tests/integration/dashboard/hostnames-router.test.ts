@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCaller } from "@/server/api/root";
+import { createCaller } from "@/tests/support/dashboard-caller";
 import { db, disconnectDb } from "@/server/db";
 import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { recordingEventSink } from "@/tests/support/event-sink";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { createCaller } from "@/server/api/root";
+import { createCaller } from "@/tests/support/dashboard-caller";
 import { db, disconnectDb } from "@/server/db";
 import { hashApiKey } from "@/server/keys/generate-key";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";

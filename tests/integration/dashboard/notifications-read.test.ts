@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { createCaller } from "@/server/api/root";
+import { createCaller } from "@/tests/support/dashboard-caller";
 import { db, disconnectDb } from "@/server/db";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { createCaller } from "@/server/api/root";
+import { createCaller } from "@/tests/support/dashboard-caller";
 import { disconnectDb } from "@/server/db";
 import { hashClientIp } from "@/server/net/client-ip-hash";
 import { addTeamMember, createTestAccount, createTestKey } from "@/tests/support/fixtures";

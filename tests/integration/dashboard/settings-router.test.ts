@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createTeamAccount } from "@/server/accounts/create-team-account";
-import { createCaller } from "@/server/api/root";
+import { createCaller } from "@/tests/support/dashboard-caller";
 import { db, disconnectDb } from "@/server/db";
 import { inTransaction } from "@/server/transaction";
 import { addTeamMember, createTestAccount, createTestKey } from "@/tests/support/fixtures";

@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, it } from "vitest";
-import { createCaller } from "@/server/api/root";
+import { createCaller } from "@/tests/support/dashboard-caller";
 import { disconnectDb } from "@/server/db";
 import { ApiError } from "@/server/error-table";
 import { account as accountOperations } from "@/server/http/operations";

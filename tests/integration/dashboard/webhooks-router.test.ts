@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCaller } from "@/server/api/root";
+import { createCaller } from "@/tests/support/dashboard-caller";
 import { db, disconnectDb } from "@/server/db";
 import type { DeliveryStatus } from "@/server/generated/prisma/enums";
 import { ApiError } from "@/server/error-table";

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { findModel, findProvider, listModels, listProviders, modelsForProvider, providerIds, providerStatus } from "@/server/catalog/index";
+import { findModel, listModels, listProviders, modelsForProvider, providerIds, providerStatus } from "@/server/catalog/index";
 import type { ModelDefinition } from "@/server/catalog/index";
 
 const isMillis = (value: number) => Number.isSafeInteger(value) && value > 0;
+/** A provider as the library lists it (GET /v1/library/providers reads listProviders). */
+const providerNamed = (id: string) => listProviders().find((provider) => provider.id === id);
 
 describe("catalog models", () => {
   const models = listModels();
@@ -17,7 +19,7 @@ describe("catalog models", () => {
     expect(model.providers.length).toBeGreaterThan(0);
     expect(new Set(model.providers).size).toBe(model.providers.length);
     for (const provider of model.providers) {
-      expect(findProvider(provider), provider).toBeDefined();
+      expect(providerNamed(provider), provider).toBeDefined();
       expect(model.providerModelIds[provider], provider).toMatch(/\S/);
     }
     // No provider id for a provider the model does not list.
@@ -78,7 +80,7 @@ describe("catalog providers", () => {
   it("serves every model type only on providers with a matching capability", () => {
     for (const model of listModels()) {
       for (const id of model.providers) {
-        const capabilities = findProvider(id)?.capabilities ?? [];
+        const capabilities = providerNamed(id)?.capabilities ?? [];
         expect(
           capabilities.some((capability) => capability.endsWith(`to-${model.type}`)),
           `${id} ${model.identifier}`,
@@ -88,17 +90,17 @@ describe("catalog providers", () => {
   });
 
   it("names the credential env var of external providers and none for built-ins", () => {
-    expect(findProvider("replicate")?.credentialEnv).toBe("REPLICATE_API_TOKEN");
-    expect(findProvider("fal")?.credentialEnv).toBe("FAL_KEY");
-    expect(findProvider("openai")?.credentialEnv).toBe("OPENAI_API_KEY");
-    expect(findProvider("local")?.credentialEnv).toBeNull();
-    expect(findProvider("local-backup")?.credentialEnv).toBeNull();
-    expect(findProvider("nope")).toBeUndefined();
+    expect(providerNamed("replicate")?.credentialEnv).toBe("REPLICATE_API_TOKEN");
+    expect(providerNamed("fal")?.credentialEnv).toBe("FAL_KEY");
+    expect(providerNamed("openai")?.credentialEnv).toBe("OPENAI_API_KEY");
+    expect(providerNamed("local")?.credentialEnv).toBeNull();
+    expect(providerNamed("local-backup")?.credentialEnv).toBeNull();
+    expect(providerNamed("nope")).toBeUndefined();
   });
 
   it("reports built-ins active always and external providers active only when configured", () => {
-    const local = findProvider("local");
-    const replicate = findProvider("replicate");
+    const local = providerNamed("local");
+    const replicate = providerNamed("replicate");
     if (!local || !replicate) throw new Error("catalog incomplete");
     expect(providerStatus(local, false)).toBe("active");
     expect(providerStatus(replicate, false)).toBe("not_configured");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findModel, findProvider, listModels, listProviders, type ModelDefinition } from "@/server/catalog/index";
+import { findModel, listModels, listProviders, type ModelDefinition } from "@/server/catalog/index";
 import { shapeLibraryModel, shapeLibraryProvider } from "@/server/http/handlers/library-shapes";
 import { IMPLEMENTATION_KEYS } from "@/tests/support/client-shapes";
 
@@ -92,8 +92,8 @@ describe("shapeLibraryProvider", () => {
   });
 
   it("reports status from the configured set, built-ins always active", () => {
-    const replicate = findProvider("replicate");
-    const local = findProvider("local-backup");
+    const replicate = listProviders().find((entry) => entry.id === "replicate");
+    const local = listProviders().find((entry) => entry.id === "local-backup");
     if (!replicate || !local) throw new Error("catalog incomplete");
     expect(shapeLibraryProvider(replicate, new Set()).provider_status).toBe("not_configured");
     expect(shapeLibraryProvider(replicate, new Set(["replicate"])).provider_status).toBe("active");
@@ -101,7 +101,7 @@ describe("shapeLibraryProvider", () => {
   });
 
   it("lists the provider's models and integration", () => {
-    const fal = findProvider("fal");
+    const fal = listProviders().find((entry) => entry.id === "fal");
     if (!fal) throw new Error("catalog incomplete");
     expect(shapeLibraryProvider(fal, new Set(["fal"])).darkroom_implementation).toMatchObject({
       integration: { delivery_method: "webhook", webhook_signature: "ed25519 (x-fal-webhook-signature)", supports_cancel: true, timeout_seconds: 900 },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findModel, type ImageModel, type ModelDefinition } from "@/server/catalog/index";
-import { fieldErrorsFromZod, generationRequestSchema } from "@/server/catalog/request-schema";
+import { generationRequestSchema } from "@/server/catalog/request-schema";
+import { fieldErrorsFromIssues } from "@/server/field-errors";
 
 function model(identifier: string): ModelDefinition {
   const found = findModel(identifier);
@@ -11,7 +12,7 @@ function model(identifier: string): ModelDefinition {
 function errorsFor(target: ModelDefinition, body: unknown) {
   const result = generationRequestSchema(target).safeParse(body);
   if (result.success) throw new Error(`expected a failure for ${JSON.stringify(body)}`);
-  return fieldErrorsFromZod(result.error);
+  return fieldErrorsFromIssues(result.error.issues);
 }
 
 const fields = (errors: Array<{ field: string }>) => errors.map((error) => error.field);
