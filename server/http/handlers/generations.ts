@@ -1,5 +1,6 @@
 import "server-only";
-import { db, type Tx } from "../../db";
+import { db } from "../../db";
+import { commitStep } from "../define-operation";
 import { generations } from "../operations";
 import { withApiKey } from "../with-api-key";
 import { assertAcceptingWork } from "../../service/service-state";
@@ -15,15 +16,18 @@ import { waitForFinish } from "../../generations/wait-for-finish";
 // its transactions and calls the domain; the operations say everything else.
 
 const create = (operation: typeof generations.createImageGeneration | typeof generations.createVideoGeneration, kind: "image" | "video") =>
-  withApiKey(operation, async ({ accountId, key, params, body, waitSeconds }) => {
-    await assertAcceptingWork(db);
-    const model = findModelFor(kind, params.model_identifier ?? "");
-    const plan = await planGeneration({ accountId, apiKeyId: key.id, region: key.region, model, fields: body });
-    // `Prefer: wait`: the answer also carries the record, once finished or when the wait runs out.
-    const afterCommit = async <Created extends { generation_id: string }>(created: Created) =>
-      waitSeconds === null ? created : { ...created, generation_record: await waitForFinish(accountId, created.generation_id, key.account.plan, waitSeconds) };
-    return Object.assign((tx: Tx) => startGeneration(tx, plan), { afterCommit });
-  });
+  withApiKey(operation, async ({ accountId, key, params, body, waitSeconds }) =>
+    commitStep({
+      prepare: async () => {
+        await assertAcceptingWork(db);
+        const model = findModelFor(kind, params.model_identifier ?? "");
+        return planGeneration({ accountId, apiKeyId: key.id, region: key.region, model, fields: body });
+      },
+      commit: (tx, plan) => startGeneration(tx, plan),
+      // `Prefer: wait`: the answer also carries the record, once finished or when the wait runs out.
+      respond: async (created) => (waitSeconds === null ? created : { ...created, generation_record: await waitForFinish(accountId, created.generation_id, key.account.plan, waitSeconds) }),
+    }),
+  );
 
 export const createImageGeneration = create(generations.createImageGeneration, "image");
 export const createVideoGeneration = create(generations.createVideoGeneration, "video");
