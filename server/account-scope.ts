@@ -8,7 +8,10 @@ export type AccountScope = { accountId: string } | { operator: true };
 
 export const OPERATOR: AccountScope = { operator: true };
 
-export function accountScope(accountId: string): AccountScope {
+/** The scope of exactly one account (the dashboard's and /v1's): for work that needs its id. */
+export type OneAccount = Extract<AccountScope, { accountId: string }>;
+
+export function accountScope(accountId: string): OneAccount {
   return { accountId };
 }
 

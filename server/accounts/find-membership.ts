@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "../db";
+import { db, type Db } from "../db";
 import type { MemberRole } from "../generated/prisma/enums";
 
 // The user's place in an account, or null when they are not in it (or the id is malformed).
@@ -8,9 +8,9 @@ import type { MemberRole } from "../generated/prisma/enums";
 
 export type AccountMembership = { accountId: string; role: MemberRole };
 
-export async function findMembership(accountId: string, userId: string): Promise<AccountMembership | null> {
+export async function findMembership(database: Db, { accountId, userId }: { accountId: string; userId: string }): Promise<AccountMembership | null> {
   if (!z.guid().safeParse(accountId).success || !z.guid().safeParse(userId).success) return null;
-  return db.membership.findUnique({ where: { accountId_userId: { accountId, userId } }, select: { accountId: true, role: true } });
+  return database.membership.findUnique({ where: { accountId_userId: { accountId, userId } }, select: { accountId: true, role: true } });
 }
 
 /** The accounts a user belongs to, oldest membership first (the first is where /dashboard lands). */

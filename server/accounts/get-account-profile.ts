@@ -1,10 +1,11 @@
 import "server-only";
-import { db } from "../db";
+import type { OneAccount } from "../account-scope";
+import type { Db } from "../db";
 import { ApiError } from "../error-table";
 
 /** GET /v1/user/account. */
-export async function getAccountProfile(accountId: string) {
-  const account = await db.account.findUnique({ where: { id: accountId } });
+export async function getAccountProfile(db: Db, scope: OneAccount) {
+  const account = await db.account.findUnique({ where: { id: scope.accountId } });
   if (!account) throw new ApiError("ERR1006", "The account was not found.");
   return {
     account_id: account.id,

@@ -4,6 +4,7 @@ import superjson from "superjson";
 import { z } from "zod";
 import { accountScope } from "../account-scope";
 import { findMembership } from "../accounts/find-membership";
+import { db } from "../db";
 import { ApiError } from "../error-table";
 import { toDashboardApiError, toTRPCError } from "./trpc-errors";
 
@@ -43,7 +44,7 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
 });
 
 export const memberProcedure = authedProcedure.input(z.object({ accountId: z.string() })).use(async ({ ctx, input, next }) => {
-  const membership = await findMembership(input.accountId, ctx.userId);
+  const membership = await findMembership(db, { accountId: input.accountId, userId: ctx.userId });
   if (!membership) throw new ApiError("ERR1006", "Account not found.", { account_id: input.accountId });
   // The dashboard only ever acts within the account it was asked about, never as the operator.
   return next({ ctx: { membership, scope: accountScope(membership.accountId) } });

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "../db";
+import type { OneAccount } from "../account-scope";
+import type { PrismaClient } from "../generated/prisma/client";
 import { LedgerEntryType } from "../generated/prisma/enums";
 
 // The billing page's lists: credit-pack orders and the credit ledger, newest first, 25 a page
@@ -11,7 +12,9 @@ const page = { limit: z.int().min(1).max(100).default(25), offset: z.int().min(0
 export const ledgerFilters = z.object({ type: z.enum(LedgerEntryType).optional(), ...page });
 export const orderFilters = z.object(page);
 
-export async function listLedger(accountId: string, filters: z.input<typeof ledgerFilters> = {}) {
+/** `db` is the client, not a transaction: the count and the page are read in one batch transaction. */
+export async function listLedger(db: PrismaClient, scope: OneAccount, filters: z.input<typeof ledgerFilters> = {}) {
+  const { accountId } = scope;
   const { type, limit, offset } = ledgerFilters.parse(filters);
   const where = { accountId, type };
   const [total, rows] = await db.$transaction([db.ledgerEntry.count({ where }), db.ledgerEntry.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset })]);
@@ -27,7 +30,8 @@ export async function listLedger(accountId: string, filters: z.input<typeof ledg
   }));
 }
 
-export async function listAccountOrders(accountId: string, filters: z.input<typeof orderFilters> = {}) {
+export async function listAccountOrders(db: PrismaClient, scope: OneAccount, filters: z.input<typeof orderFilters> = {}) {
+  const { accountId } = scope;
   const { limit, offset } = orderFilters.parse(filters);
   const where = { accountId };
   const [total, rows] = await db.$transaction([db.order.count({ where }), db.order.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset })]);

@@ -1,5 +1,6 @@
 import "server-only";
-import { db } from "../db";
+import type { OneAccount } from "../account-scope";
+import type { Db } from "../db";
 import { ApiError } from "../error-table";
 import { formatCredits } from "../money";
 import { getBalance } from "../ledger/get-balance";
@@ -8,7 +9,8 @@ import { getBalance } from "../ledger/get-balance";
  * GET /v1/user/billing. Without a Stripe subscription the status is "none" on Free and "manual" on
  * a plan an operator assigned (a contract plan carries its period; a bare plan change has none).
  */
-export async function getBillingSummary(accountId: string) {
+export async function getBillingSummary(db: Db, scope: OneAccount) {
+  const { accountId } = scope;
   const account = await db.account.findUnique({ where: { id: accountId }, include: { subscription: true } });
   if (!account) throw new ApiError("ERR1006", "The account was not found.");
   const subscription = account.subscription;

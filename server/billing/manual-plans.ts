@@ -2,9 +2,9 @@ import { changePlan } from "../accounts/change-plan";
 import { recordActivity } from "../activity/record-activity";
 import { addCredits } from "../credits/add-credits";
 import { millisToDecimalString } from "../money";
-import { db, type Tx } from "../db";
+import { accountScope, type OneAccount } from "../account-scope";
+import type { Db, Tx } from "../db";
 import { ApiError, invalidRequest } from "../error-table";
-import { inTransaction } from "../transaction";
 import { lockAccount } from "./account-lookup";
 import { periodCreditsMillis, type BillingIntervalName, type PaidPlan } from "./price-catalog";
 import { isLive } from "../plans/subscription-status";
@@ -41,7 +41,8 @@ export function followingPeriod(anchor: Date, interval: BillingIntervalName, end
 const MAX_PERIODS_PER_RUN = 36;
 
 /** Grants the credits of every period that has started and rolls the period on; idempotent. */
-export async function renewManualPlan(tx: Tx, accountId: string, now: Date): Promise<{ granted: string[] }> {
+export async function renewManualPlan(tx: Tx, scope: OneAccount, now: Date): Promise<{ granted: string[] }> {
+  const { accountId } = scope;
   await lockAccount(tx, accountId);
   let row = await tx.subscription.findUnique({ where: { accountId } });
   const granted: string[] = [];
@@ -106,7 +107,7 @@ export async function setManualPlan(tx: Tx, input: ManualPlanInput, now = new Da
     description: `Contract plan ${input.plan} (${input.interval}ly) from ${input.periodStart.toISOString().slice(0, 10)}`,
     metadata: { plan: input.plan, interval: input.interval, period_start: input.periodStart.toISOString() },
   });
-  const { granted } = await renewManualPlan(tx, input.accountId, now);
+  const { granted } = await renewManualPlan(tx, accountScope(input.accountId), now);
   const row = await tx.subscription.findUniqueOrThrow({ where: { accountId: input.accountId } });
   return {
     account_id: input.accountId,
@@ -118,10 +119,8 @@ export async function setManualPlan(tx: Tx, input: ManualPlanInput, now = new Da
   };
 }
 
-/** The cron: every contract plan whose current period has started and is not yet credited or has ended. */
-export async function renewManualPlans({ now }: { now: Date }): Promise<{ accounts: number; granted: number }> {
+/** The cron's list: every contract plan whose current period has started and is not yet credited or has ended (the cron renews each in its own transaction). */
+export async function dueManualPlans(db: Db, { now }: { now: Date }): Promise<OneAccount[]> {
   const due = await db.subscription.findMany({ where: { stripeSubscriptionId: null, status: "active", currentPeriodStart: { lte: now } }, select: { accountId: true }, take: 1000 });
-  let granted = 0;
-  for (const { accountId } of due) granted += (await inTransaction((tx) => renewManualPlan(tx, accountId, now))).granted.length;
-  return { accounts: due.length, granted };
+  return due.map(({ accountId }) => accountScope(accountId));
 }

@@ -1,7 +1,7 @@
 import { recordActivity } from "../activity/record-activity";
-import { db } from "../db";
+import type { OneAccount } from "../account-scope";
+import type { Db, Tx } from "../db";
 import { invalidRequest } from "../error-table";
-import { inTransaction } from "../transaction";
 import { billingPageUrl } from "./billing-urls";
 import { type BillingIntervalName, type PaidPlan } from "./price-catalog";
 import { stripeClient } from "./stripe-client";
@@ -14,11 +14,19 @@ import { isLive } from "../plans/subscription-status";
 // metadata, so every later event finds its account. An account that already pays changes plan
 // in the Customer Portal instead.
 
-export type SubscriptionCheckoutInput = { accountId: string; userId: string; plan: PaidPlan; interval: BillingIntervalName };
+export type SubscriptionCheckoutInput = { userId: string; plan: PaidPlan; interval: BillingIntervalName };
 
-export async function startSubscriptionCheckout(input: SubscriptionCheckoutInput): Promise<{ url: string; sessionId: string }> {
+/** A Checkout session opened, not yet recorded in the account's activity. */
+export type OpenedSubscriptionCheckout = { url: string; sessionId: string; lookupKey: string };
+
+/**
+ * Opens the Checkout session (Stripe, outside any transaction); the caller then records it with
+ * recordSubscriptionCheckout in its transaction.
+ */
+export async function openSubscriptionCheckout(db: Db, scope: OneAccount, input: SubscriptionCheckoutInput): Promise<OpenedSubscriptionCheckout> {
+  const { accountId } = scope;
   const stripe = stripeClient();
-  const current = await db.subscription.findUnique({ where: { accountId: input.accountId }, select: { status: true, stripeSubscriptionId: true } });
+  const current = await db.subscription.findUnique({ where: { accountId }, select: { status: true, stripeSubscriptionId: true } });
   if (current && isLive(current.status)) {
     throw invalidRequest(
       current.stripeSubscriptionId ? "This account already has a subscription: switch plan or interval in Manage billing." : "This account's plan is set by contract; ask the operator to change it.",
@@ -26,28 +34,29 @@ export async function startSubscriptionCheckout(input: SubscriptionCheckoutInput
     );
   }
   const price = await findCatalogPrice(stripe, { kind: "plan", plan: input.plan, interval: input.interval });
-  const customer = await ensureStripeCustomer(stripe, input.accountId);
-  const metadata = { account_id: input.accountId, plan: input.plan, interval: input.interval };
+  const customer = await ensureStripeCustomer(stripe, accountId);
+  const metadata = { account_id: accountId, plan: input.plan, interval: input.interval };
   const session = await stripe.checkout.sessions.create({
     mode: "subscription",
     customer,
-    client_reference_id: input.accountId,
+    client_reference_id: accountId,
     line_items: [{ price: price.priceId, quantity: 1 }],
     subscription_data: { metadata },
     metadata,
-    success_url: billingPageUrl(input.accountId, "checkout=success&session_id={CHECKOUT_SESSION_ID}"),
-    cancel_url: billingPageUrl(input.accountId, "checkout=canceled"),
+    success_url: billingPageUrl(accountId, "checkout=success&session_id={CHECKOUT_SESSION_ID}"),
+    cancel_url: billingPageUrl(accountId, "checkout=canceled"),
   });
   if (!session.url) throw new Error("Stripe returned a Checkout session without a URL");
-  await inTransaction((tx) =>
-    recordActivity(tx, {
-      accountId: input.accountId,
-      actor: input.userId,
-      category: "subscription",
-      action: "subscription.checkout_started",
-      description: `Checkout started for ${input.plan} (${input.interval}ly)`,
-      metadata: { checkout_session_id: session.id, lookup_key: price.lookupKey },
-    }),
-  );
-  return { url: session.url, sessionId: session.id };
+  return { url: session.url, sessionId: session.id, lookupKey: price.lookupKey };
+}
+
+export async function recordSubscriptionCheckout(tx: Tx, scope: OneAccount, input: SubscriptionCheckoutInput & { opened: OpenedSubscriptionCheckout }) {
+  await recordActivity(tx, {
+    accountId: scope.accountId,
+    actor: input.userId,
+    category: "subscription",
+    action: "subscription.checkout_started",
+    description: `Checkout started for ${input.plan} (${input.interval}ly)`,
+    metadata: { checkout_session_id: input.opened.sessionId, lookup_key: input.opened.lookupKey },
+  });
 }

@@ -6,7 +6,8 @@ import type { Tx } from "../db";
 import { ApiError } from "../error-table";
 import { adapterFor } from "../providers/registry";
 import { log } from "../log";
-import { inTransaction } from "../transaction";
+import { afterCommit } from "../transaction";
+import type { OneAccount } from "../account-scope";
 import { findOwnGeneration } from "./records/own-generations";
 import { queueGenerationFinished } from "./send-generation-finished";
 
@@ -17,7 +18,10 @@ import { queueGenerationFinished } from "./send-generation-finished";
 
 export type CanceledGeneration = { generationId: string; refunded: boolean; refundedMillis: number; provider: string | null; predictionId: string | null };
 
-export async function cancelGeneration(tx: Tx, accountId: string, generationId: string, actor = "system"): Promise<CanceledGeneration> {
+export type CancelInput = { generationId: string; actor?: string };
+
+export async function cancelGeneration(tx: Tx, scope: OneAccount, { generationId, actor = "system" }: CancelInput): Promise<CanceledGeneration> {
+  const { accountId } = scope;
   await findOwnGeneration(tx, accountId, generationId);
   const [row] = await tx.$queryRaw<Array<{ status: string; provider_used: string | null; prediction_id: string | null; created_at: Date }>>`
     SELECT status, provider_used, prediction_id, created_at FROM generation WHERE id = ${generationId}::uuid FOR UPDATE`;
@@ -54,8 +58,16 @@ export function canceledResponse(canceled: CanceledGeneration, providerCancelSen
   };
 }
 
-/** Cancel as a client asks for it (API route or dashboard): commit the cancel, then tell the provider. */
-export async function requestCancel(accountId: string, generationId: string, actor = "system") {
-  const canceled = await inTransaction((tx) => cancelGeneration(tx, accountId, generationId, actor));
-  return canceledResponse(canceled, await sendProviderCancel(canceled));
+/**
+ * Cancel as a client asks for it (API route or dashboard), in the caller's transaction; once it
+ * committed, the provider is told, and the answer says whether it took the request. The answer is
+ * complete when the caller's inTransaction returns (its after-commit jobs have run by then).
+ */
+export async function requestCancel(tx: Tx, scope: OneAccount, input: CancelInput) {
+  const canceled = await cancelGeneration(tx, scope, input);
+  const answer = canceledResponse(canceled, false);
+  afterCommit(tx, "provider cancel", async () => {
+    answer.provider_cancel_sent = await sendProviderCancel(canceled);
+  });
+  return answer;
 }

@@ -1,9 +1,10 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import { db, type Tx } from "../db";
+import type { Tx } from "../db";
+import type { OneAccount } from "../account-scope";
 import type { Generation } from "../generated/prisma/client";
 import { getStorage } from "../storage/get-storage";
-import { inTransaction } from "../transaction";
+import { withSavepoint } from "../transaction";
 import { requestCancel } from "./cancel-generation";
 import { findOwnGeneration } from "./records/own-generations";
 
@@ -19,10 +20,25 @@ export async function deleteOutputFiles(row: Pick<Generation, "outputKeys">): Pr
   return deleted;
 }
 
-export async function markGenerationRemoved(tx: Tx, row: Pick<Generation, "id" | "accountId" | "removedAt">, filesDeleted: number, actor = "system") {
+/**
+ * Delete's first part (API route or dashboard), in the caller's transaction: an in-flight
+ * generation is canceled first (the provider is told once it committed); answers the row as it
+ * then stands. The caller then deletes its files (deleteOutputFiles) outside any transaction and
+ * marks the record (markGenerationRemoved) in a second one.
+ */
+export async function cancelBeforeDelete(tx: Tx, scope: OneAccount, input: { generationId: string; actor?: string }) {
+  const row = await findOwnGeneration(tx, scope.accountId, input.generationId);
+  if (row.status !== "pending" && row.status !== "processing") return row;
+  // A run that finished meanwhile is simply deleted as it is.
+  await withSavepoint(tx, "cancel_before_delete", () => requestCancel(tx, scope, input)).catch(() => undefined);
+  return findOwnGeneration(tx, scope.accountId, input.generationId);
+}
+
+export async function markGenerationRemoved(tx: Tx, scope: OneAccount, input: { row: Pick<Generation, "id" | "removedAt">; filesDeleted: number; actor?: string }) {
+  const { row, filesDeleted, actor = "system" } = input;
   await tx.generation.update({ where: { id: row.id }, data: { removedAt: row.removedAt ?? new Date() } });
   await recordActivity(tx, {
-    accountId: row.accountId,
+    accountId: scope.accountId,
     actor,
     category: "generation",
     action: "generation.deleted",
@@ -30,16 +46,4 @@ export async function markGenerationRemoved(tx: Tx, row: Pick<Generation, "id" |
     metadata: { generation_id: row.id, files_deleted: filesDeleted },
   });
   return { generation_id: row.id, files_deleted: filesDeleted };
-}
-
-/** Delete as a client asks for it (API route or dashboard): cancel if in flight, drop the files, mark the record. */
-export async function deleteGeneration(accountId: string, generationId: string, actor = "system") {
-  let row = await findOwnGeneration(db, accountId, generationId);
-  if (row.status === "pending" || row.status === "processing") {
-    // A run that finished meanwhile is simply deleted as it is.
-    await requestCancel(accountId, generationId, actor).catch(() => undefined);
-    row = await findOwnGeneration(db, accountId, generationId);
-  }
-  const filesDeleted = await deleteOutputFiles(row);
-  return inTransaction((tx) => markGenerationRemoved(tx, row, filesDeleted, actor));
 }

@@ -1,4 +1,6 @@
 import "server-only";
+import type pg from "pg";
+import type { OneAccount } from "../account-scope";
 import type { PlanName } from "../plans/plan-limits";
 import { changeFeed } from "../change-feed";
 import { addWaiter, waitersReleased, wakeWaiters } from "./finish-waiters";
@@ -24,7 +26,8 @@ const feed = changeFeed({
   onReset: () => wakeWaiters(),
 });
 
-export async function waitForFinish(accountId: string, generationId: string, plan: PlanName, seconds: number): Promise<GenerationRecord> {
+export async function waitForFinish(pool: pg.Pool, scope: OneAccount, input: { generationId: string; plan: PlanName; seconds: number }): Promise<GenerationRecord> {
+  const { generationId, plan, seconds } = input;
   const deadline = Date.now() + seconds * 1000;
   // Listening before the first read: a transition after it is announced to this waiter.
   await feed.ready(Math.min(1_000, seconds * 1000));
@@ -39,7 +42,7 @@ export async function waitForFinish(accountId: string, generationId: string, pla
   try {
     for (;;) {
       woken = false;
-      const record = await readGenerationRecord(accountId, generationId, plan);
+      const record = await readGenerationRecord(pool, scope, { generationId, plan });
       const left = deadline - Date.now();
       if (TERMINAL.has(record.generation_status) || left <= 0 || waitersReleased()) return record;
       if (woken) continue;

@@ -1,7 +1,9 @@
 import "server-only";
 import { db } from "../db";
 import { sendRemovalRequested, sendVerificationRequested } from "./send-hostname-events";
-import { verifyHostnameOnce, type VerificationAttempt } from "./verify-hostname";
+import { OPERATOR } from "../account-scope";
+import { inTransaction } from "../transaction";
+import { checkHostname, recordHostnameCheck, type VerificationAttempt } from "./verify-hostname";
 import { VERIFICATION_WINDOW_MS } from "./verification-schedule";
 
 // What a lost event or a lost run would leave behind (the process died between a commit and its
@@ -22,7 +24,8 @@ export async function sweepHostnames(now = new Date()) {
   const resent: string[] = [];
   for (const row of overdue) {
     if (row.checkStartedAt.getTime() + VERIFICATION_WINDOW_MS < now.getTime()) {
-      const result = await verifyHostnameOnce({ hostnameId: row.id, verificationToken: row.verificationToken });
+      const check = await checkHostname(db, OPERATOR, { hostnameId: row.id, verificationToken: row.verificationToken });
+      const result = "outcome" in check ? check : await inTransaction((tx) => recordHostnameCheck(tx, check));
       finished.push({ hostnameId: row.id, outcome: result.outcome });
     } else {
       await sendVerificationRequested(row.id, row.verificationToken);

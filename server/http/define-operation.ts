@@ -44,13 +44,14 @@ export type OperationDefinition<Query extends QuerySchema, Body, Response extend
   query?: Query;
   body?: OperationBody<Body>;
   /**
-   * Accepts Idempotency-Key. The handler prepares outside any transaction and returns a commit
-   * step; withApiKey runs that step in a transaction that also stores the response for replay.
+   * Accepts Idempotency-Key. The handler answers with a commit step: withApiKey runs its `prepare`
+   * outside any transaction, then its `commit` in a transaction that also stores the response for
+   * replay.
    */
   idempotent?: Idempotent;
   /**
    * Accepts `Prefer: wait` (idempotent operations): the handler sees the seconds asked for, and its
-   * commit step's `afterCommit` may hold the answer that long once the work committed.
+   * commit step's `respond` may hold the answer that long once the work committed.
    */
   preferWait?: boolean;
   /** Transaction limits for idempotent operations (they hold a connection while they queue on locks). */
@@ -144,10 +145,25 @@ export type OperationInput<Op extends AnyOperation> = {
 type ResponseOf<Op extends AnyOperation> = Op["response"]["paginated"] extends true ? { data: DataOf<Op>; pagination: Pagination } : DataOf<Op>;
 
 /**
- * The step an idempotent operation commits with; `afterCommit` (with `Prefer: wait`) turns the
- * committed answer into the one sent. A replay answers what the commit stored.
+ * What an idempotent operation's handler answers: `prepare` reads outside any transaction (no
+ * connection held while it waits on others), `commit` writes in the transaction that also stores
+ * the replayable response, and `respond` (with `Prefer: wait` only) turns the committed answer
+ * into the one sent once the commit is done. A replay answers what the commit stored.
  */
-export type CommitStep<Response> = ((tx: Tx) => Promise<Response>) & { afterCommit?: (committed: Response) => Promise<Response> };
+export type CommitStep<Response, Prepared = unknown> = {
+  prepare?: () => Promise<Prepared>;
+  commit(tx: Tx, prepared: Prepared): Promise<Response>;
+  respond?(committed: Response): Promise<Response>;
+};
+
+/** A commit step whose `commit` is typed by what its `prepare` answers. */
+export function commitStep<Prepared, Response>(step: {
+  prepare: () => Promise<Prepared>;
+  commit: (tx: Tx, prepared: Prepared) => Promise<Response>;
+  respond?: (committed: Response) => Promise<Response>;
+}): CommitStep<Response, Prepared> {
+  return step;
+}
 
 /** Idempotent operations answer with the step that commits; the rest with the response itself. */
 export type OperationResult<Op extends AnyOperation> = Op["idempotent"] extends true ? CommitStep<ResponseOf<Op>> : ResponseOf<Op>;

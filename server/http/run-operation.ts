@@ -9,11 +9,12 @@ import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, req
 import type { ParsedInput } from "./operation-input";
 
 // Runs an operation's handler and builds its success envelope. Idempotent operations claim the
-// key first (or replay what it stored), let the handler prepare, then run its commit step in a
-// transaction that also stores the response, so the work and its replayable answer commit
-// together; a refusal frees the key. Preparing outside the transaction keeps a connection from
-// being held while the handler reads on others. With `Prefer: wait`, the commit step's
-// afterCommit may then hold the answer (a replay answers what the commit stored).
+// key first (or replay what it stored), then run the handler's commit step: its `prepare` outside
+// any transaction, its `commit` in a transaction that also stores the response, so the work and
+// its replayable answer commit together; a refusal frees the key. Preparing outside the
+// transaction keeps a connection from being held while the handler reads on others. With
+// `Prefer: wait`, the step's `respond` may then hold the answer (a replay answers what the commit
+// stored).
 
 export type OperationOutcome = { status: number; body: unknown; replayed?: StoredResponse; headers?: Record<string, string> };
 
@@ -44,15 +45,16 @@ export async function runOperation(operation: AnyOperation, handler: OperationHa
   const claim = input.idempotencyKey ? await claimIdempotencyKey(context.accountId, input.idempotencyKey, fingerprint, context.requestId) : null;
   if (claim && "replay" in claim) return { status: claim.replay.status, body: claim.replay.body, replayed: claim.replay };
   try {
-    const commit = (await handler(handlerInput as OperationInput<AnyOperation>)) as unknown as CommitStep<unknown>;
+    const step = (await handler(handlerInput as OperationInput<AnyOperation>)) as unknown as CommitStep<unknown>;
+    const prepared = step.prepare ? await step.prepare() : undefined;
     const { result, body } = await inTransaction(async (tx) => {
-      const result = await commit(tx);
+      const result = await step.commit(tx, prepared);
       const built = envelope(operation, result, context.requestId);
       if (claim) await completeIdempotencyKey(tx, claim.recordId, operation.response.status, built);
       return { result, body: built };
     }, operation.transaction);
-    if (!commit.afterCommit || input.waitSeconds === null) return { status: operation.response.status, body };
-    const waited = envelope(operation, await commit.afterCommit(result), context.requestId);
+    if (!step.respond || input.waitSeconds === null) return { status: operation.response.status, body };
+    const waited = envelope(operation, await step.respond(result), context.requestId);
     return { status: operation.response.status, body: waited, headers: { "preference-applied": `wait=${input.waitSeconds}` } };
   } catch (error) {
     if (claim) await releaseIdempotencyKey(claim.recordId);

@@ -3,9 +3,8 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
+import type { Db, Tx } from "../db";
 import { ApiError, invalidRequest } from "../error-table";
-import { inTransaction } from "../transaction";
 import { requestDeliveries } from "./queue-deliveries";
 
 // Re-sends a failed delivery (dashboard and CLI): the same body, a fresh run on the same retry
@@ -53,13 +52,13 @@ export async function queueResend(tx: Tx, scope: AccountScope, input: ResendDeli
  * After the switch committed, the caller awaits this: the run's request. If it cannot be sent,
  * the delivery goes back to `failed` (so it can be re-sent again) and the error reaches the caller.
  */
-export async function requestResend(resent: ResentDelivery): Promise<ResendAnswer> {
+export async function requestResend(db: Db, resent: ResentDelivery): Promise<ResendAnswer> {
   const { deliveryId, fromAttempt, attemptCount } = resent;
   try {
     await requestDeliveries([{ deliveryId, fromAttempt, eventId: `webhook-delivery:${deliveryId}:resend:${randomUUID()}` }]);
   } catch (error) {
-    // Its own transaction: the switch it undoes has committed. Untouched if the run has started after all.
-    await inTransaction((tx) => tx.webhookDelivery.updateMany({ where: { id: deliveryId, status: "pending", attemptCount }, data: { status: "failed" } }));
+    // One statement after the switch it undoes committed. Untouched if the run has started after all.
+    await db.webhookDelivery.updateMany({ where: { id: deliveryId, status: "pending", attemptCount }, data: { status: "failed" } });
     throw error;
   }
   return { delivery_id: deliveryId, delivery_status: "pending", from_attempt: fromAttempt };

@@ -161,7 +161,7 @@ describe("webhook delivery retries (0.5, 1.5, 3 and 5 s after the first attempt)
     expect(arrivalsAt(path)).toHaveLength(5);
 
     healed = true;
-    expect(await requestResend(await inTransaction((tx) => queueResend(tx, OPERATOR, { deliveryId: delivery_id, actor: "system" })))).toEqual({
+    expect(await requestResend(db, await inTransaction((tx) => queueResend(tx, OPERATOR, { deliveryId: delivery_id, actor: "system" })))).toEqual({
       delivery_id,
       delivery_status: "pending",
       from_attempt: 6,

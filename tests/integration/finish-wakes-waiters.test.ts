@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db } from "@/server/db";
+import { accountScope } from "@/server/account-scope";
 import { cancelGeneration } from "@/server/generations/cancel-generation";
 import { addWaiter } from "@/server/generations/finish-waiters";
 import { finishFailed } from "@/server/generations/run/finish-generation";
@@ -46,14 +47,14 @@ describe("finish waiters in the finishing process", () => {
     try {
       await expect(
         inTransaction(async (tx) => {
-          await cancelGeneration(tx, accountId, generationId, "system");
+          await cancelGeneration(tx, accountScope(accountId), { generationId, actor: "system" });
           throw new Error("rolled back on purpose");
         }),
       ).rejects.toThrow("rolled back on purpose");
       expect(waiter.woken).toEqual([]);
       expect((await db.generation.findUniqueOrThrow({ where: { id: generationId } })).status).toBe("processing");
 
-      await inTransaction((tx) => cancelGeneration(tx, accountId, generationId, "system"));
+      await inTransaction((tx) => cancelGeneration(tx, accountScope(accountId), { generationId, actor: "system" }));
       expect(waiter.woken).toEqual([generationId]);
     } finally {
       waiter.stop();

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/server/db";
+import { db, disconnectDb, sqlPool } from "@/server/db";
+import { accountScope } from "@/server/account-scope";
 import { ApiError } from "@/server/error-table";
 import type { Prisma } from "@/server/generated/prisma/client";
 import { toGenerationRecord } from "@/server/generations/records/public-record";
@@ -46,7 +47,7 @@ describe("readGenerationRecord", () => {
       const { accountId } = await createTestAccount();
       const { id } = await db.generation.create({ data: { ...data, accountId }, select: { id: true } });
       const expected = toGenerationRecord(await findOwnGeneration(db, accountId, id), "pro");
-      const read = await readGenerationRecord(accountId, id, "pro");
+      const read = await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" });
       expect(read).toEqual(expected);
       expect(JSON.stringify(read)).toBe(JSON.stringify(expected));
     });
@@ -61,7 +62,7 @@ describe("readGenerationRecord", () => {
       [owner.accountId, randomUUID()],
       [owner.accountId, "not-a-uuid"],
     ] as const) {
-      const error = await readGenerationRecord(accountId, generationId, "pro").catch((caught: unknown) => caught);
+      const error = await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: generationId, plan: "pro" }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).code).toBe("ERR1006");
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, sqlPool } from "@/server/db";
+import { accountScope } from "@/server/account-scope";
 import { ApiError } from "@/server/error-table";
 import type { Prisma } from "@/server/generated/prisma/client";
 import { readGenerationRecord } from "@/server/generations/records/find-public-record";
@@ -34,18 +35,18 @@ describe("record cache", () => {
   it("serves a finished generation from memory after the first read, the same record", async () => {
     expect(await recordCacheReady()).toBe(true);
     const { accountId, id } = await seed();
-    const first = await readGenerationRecord(accountId, id, "pro");
+    const first = await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" });
     const before = recordCacheStats();
-    expect(await readGenerationRecord(accountId, id, "pro")).toEqual(first);
+    expect(await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).toEqual(first);
     expect(recordCacheStats().hits).toBe(before.hits + 1);
   });
 
   it("never keeps a generation in flight: its next read sees the change", async () => {
     expect(await recordCacheReady()).toBe(true);
     const { accountId, id } = await seed({ status: "processing", outputKeys: [], completedAt: null, providerUsed: null });
-    expect((await readGenerationRecord(accountId, id, "pro")).generation_status).toBe("processing");
+    expect((await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_status).toBe("processing");
     await db.generation.update({ where: { id }, data: { status: "succeeded", outputKeys: [`outputs/${randomUUID()}/0.png`], completedAt: new Date(), providerUsed: "local" } });
-    const record = await readGenerationRecord(accountId, id, "pro");
+    const record = await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" });
     expect(record.generation_status).toBe("succeeded");
     expect(record.generation_output_file).toHaveLength(1);
   });
@@ -53,29 +54,29 @@ describe("record cache", () => {
   it("answers ERR1006 to another account even for a cached generation", async () => {
     expect(await recordCacheReady()).toBe(true);
     const { accountId, id } = await seed();
-    await readGenerationRecord(accountId, id, "pro");
+    await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" });
     const stranger = await createTestAccount();
-    expect(await errorCodeOf(readGenerationRecord(stranger.accountId, id, "pro"))).toBe("ERR1006");
+    expect(await errorCodeOf(readGenerationRecord(sqlPool(), accountScope(stranger.accountId), { generationId: id, plan: "pro" }))).toBe("ERR1006");
   });
 
   it("drops a finished generation another transaction removed or purged, within 1 s of the commit", async () => {
     expect(await recordCacheReady()).toBe(true);
     const removed = await seed();
-    await readGenerationRecord(removed.accountId, removed.id, "pro");
+    await readGenerationRecord(sqlPool(), accountScope(removed.accountId), { generationId: removed.id, plan: "pro" });
     await sqlPool().query("UPDATE generation SET removed_at = now() WHERE id = $1", [removed.id]);
-    await until(async () => (await readGenerationRecord(removed.accountId, removed.id, "pro")).generation_removed === "true", 1_000);
-    expect((await readGenerationRecord(removed.accountId, removed.id, "pro")).generation_output_file).toEqual([]);
+    await until(async () => (await readGenerationRecord(sqlPool(), accountScope(removed.accountId), { generationId: removed.id, plan: "pro" })).generation_removed === "true", 1_000);
+    expect((await readGenerationRecord(sqlPool(), accountScope(removed.accountId), { generationId: removed.id, plan: "pro" })).generation_output_file).toEqual([]);
 
     const purged = await seed();
-    await readGenerationRecord(purged.accountId, purged.id, "pro");
+    await readGenerationRecord(sqlPool(), accountScope(purged.accountId), { generationId: purged.id, plan: "pro" });
     await sqlPool().query("DELETE FROM generation WHERE id = $1", [purged.id]);
-    await until(async () => (await errorCodeOf(readGenerationRecord(purged.accountId, purged.id, "pro"))) === "ERR1006", 1_000);
+    await until(async () => (await errorCodeOf(readGenerationRecord(sqlPool(), accountScope(purged.accountId), { generationId: purged.id, plan: "pro" }))) === "ERR1006", 1_000);
   });
 
   it("empties itself when the listener's connection is lost, reads the database meanwhile, and listens again", async () => {
     expect(await recordCacheReady()).toBe(true);
     const { accountId, id } = await seed();
-    await readGenerationRecord(accountId, id, "pro");
+    await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" });
     expect(recordCacheStats().size).toBeGreaterThan(0);
 
     const pid = recordCacheStats().backendPid;
@@ -84,18 +85,18 @@ describe("record cache", () => {
     await until(() => !recordCacheStats().listening || recordCacheStats().backendPid !== pid);
     // While it is down (or just back), nothing stale is served: a removal made now is seen at once.
     await sqlPool().query("UPDATE generation SET removed_at = now() WHERE id = $1", [id]);
-    expect((await readGenerationRecord(accountId, id, "pro")).generation_removed).toBe("true");
+    expect((await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_removed).toBe("true");
 
     await until(() => recordCacheStats().listening && recordCacheStats().backendPid !== pid);
     await sqlPool().query("UPDATE generation SET removed_at = NULL WHERE id = $1", [id]);
-    await until(async () => (await readGenerationRecord(accountId, id, "pro")).generation_removed === undefined);
+    await until(async () => (await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_removed === undefined);
     // Listening again, it serves from memory again (a read that raced the notice is not kept, so the hit may take one more read).
     await until(async () => {
       const { hits } = recordCacheStats();
-      await readGenerationRecord(accountId, id, "pro");
+      await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" });
       return recordCacheStats().hits === hits + 1;
     });
     await sqlPool().query("UPDATE generation SET removed_at = now() WHERE id = $1", [id]);
-    await until(async () => (await readGenerationRecord(accountId, id, "pro")).generation_removed === "true", 1_000);
+    await until(async () => (await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_removed === "true", 1_000);
   });
 });

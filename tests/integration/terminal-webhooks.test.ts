@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db } from "@/server/db";
+import { accountScope } from "@/server/account-scope";
 import { requestCancel } from "@/server/generations/cancel-generation";
 import { queueGenerationFinished } from "@/server/generations/send-generation-finished";
 import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
@@ -69,7 +70,7 @@ describe("terminal webhooks", () => {
       data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "processing", estimatedCost: "0.002", providerOrder: ["local"] },
     });
     await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 2, modelIdentifier: "darkroom/lumen-image", description: "test" }));
-    await requestCancel(accountId, generation.id);
+    await inTransaction((tx) => requestCancel(tx, accountScope(accountId), { generationId: generation.id }));
     const deliveries = await db.webhookDelivery.findMany({ where: { eventKey: `generation.canceled:${generation.id}` } });
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]!.payload).toMatchObject({ webhook_data: { generation_id: generation.id, generation_status: "canceled", credits_refunded: true } });

@@ -5,10 +5,11 @@ import { ledgerFilters, listAccountOrders, listLedger, orderFilters } from "../.
 import { getBillingSummary } from "../../billing/get-billing-summary";
 import { openBillingPortal } from "../../billing/open-billing-portal";
 import { billingIntervals, packSizes, paidPlans, type PackSize } from "../../billing/price-catalog";
-import { startPackCheckout } from "../../billing/start-pack-checkout";
-import { startSubscriptionCheckout } from "../../billing/start-subscription-checkout";
+import { createPackOrder, openPackCheckout, preparePackCheckout } from "../../billing/start-pack-checkout";
+import { openSubscriptionCheckout, recordSubscriptionCheckout } from "../../billing/start-subscription-checkout";
 import { billingConfigured } from "../../billing/stripe-client";
 import { db } from "../../db";
+import { inTransaction } from "../../transaction";
 import { createTRPCRouter, memberProcedure, primaryOwnerProcedure } from "../trpc";
 
 // Billing: everyone in the account reads the plan, orders and ledger; only the primary owner
@@ -30,7 +31,7 @@ export const billingRouter = createTRPCRouter({
     const planCredited = subscription?.stripeSubscriptionId
       ? (await db.ledgerEntry.count({ where: { accountId, type: "add", sourceKey: { startsWith: "invoice:" }, createdAt: { gte: subscription.createdAt } } })) > 0
       : false;
-    const summary = await getBillingSummary(accountId);
+    const summary = await getBillingSummary(db, ctx.scope);
     const canPurchase = ctx.membership.role === "primary_owner";
     return {
       configured: billingConfigured(),
@@ -47,17 +48,24 @@ export const billingRouter = createTRPCRouter({
 
   catalog: memberProcedure.query(() => billingCatalogView()),
 
-  orders: memberProcedure.input(orderFilters.partial()).query(({ ctx, input }) => listAccountOrders(ctx.membership.accountId, input)),
+  orders: memberProcedure.input(orderFilters.partial()).query(({ ctx, input }) => listAccountOrders(db, ctx.scope, input)),
 
-  ledger: memberProcedure.input(ledgerFilters.partial()).query(({ ctx, input }) => listLedger(ctx.membership.accountId, input)),
+  ledger: memberProcedure.input(ledgerFilters.partial()).query(({ ctx, input }) => listLedger(db, ctx.scope, input)),
 
-  startCheckout: primaryOwnerProcedure
-    .input(z.object({ plan: z.enum(paidPlans), interval: z.enum(billingIntervals) }))
-    .mutation(({ ctx, input }) => startSubscriptionCheckout({ accountId: ctx.membership.accountId, userId: ctx.userId, plan: input.plan, interval: input.interval })),
+  startCheckout: primaryOwnerProcedure.input(z.object({ plan: z.enum(paidPlans), interval: z.enum(billingIntervals) })).mutation(async ({ ctx, input }) => {
+    const command = { userId: ctx.userId, plan: input.plan, interval: input.interval };
+    const opened = await openSubscriptionCheckout(db, ctx.scope, command);
+    await inTransaction((tx) => recordSubscriptionCheckout(tx, ctx.scope, { ...command, opened }));
+    return { url: opened.url, sessionId: opened.sessionId };
+  }),
 
   buyPack: primaryOwnerProcedure
     .input(z.object({ credits: z.union(packSizes.map((size) => z.literal(size)) as [z.ZodLiteral<PackSize>, z.ZodLiteral<PackSize>, ...z.ZodLiteral<PackSize>[]]) }))
-    .mutation(({ ctx, input }) => startPackCheckout({ accountId: ctx.membership.accountId, userId: ctx.userId, credits: input.credits })),
+    .mutation(async ({ ctx, input }) => {
+      const checkout = await preparePackCheckout(db, ctx.scope, { userId: ctx.userId, credits: input.credits });
+      const order = await inTransaction((tx) => createPackOrder(tx, ctx.scope, checkout));
+      return openPackCheckout(db, ctx.scope, { checkout, orderId: order.id });
+    }),
 
-  openPortal: primaryOwnerProcedure.mutation(({ ctx }) => openBillingPortal(ctx.membership.accountId)),
+  openPortal: primaryOwnerProcedure.mutation(({ ctx }) => openBillingPortal(db, ctx.scope)),
 });

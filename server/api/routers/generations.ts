@@ -3,7 +3,8 @@ import { z } from "zod";
 import { db } from "../../db";
 import { browseGenerations, generationFilters, listUsedModels } from "../../generations/records/dashboard-list";
 import { requestCancel } from "../../generations/cancel-generation";
-import { deleteGeneration } from "../../generations/delete-generation";
+import { cancelBeforeDelete, deleteOutputFiles, markGenerationRemoved } from "../../generations/delete-generation";
+import { inTransaction } from "../../transaction";
 import { getGenerationDetail } from "../../generations/records/dashboard-detail";
 import { createTRPCRouter, memberProcedure, ownerProcedure } from "../trpc";
 
@@ -20,7 +21,12 @@ export const generationsRouter = createTRPCRouter({
 
   get: memberProcedure.input(generationInput).query(({ ctx, input }) => getGenerationDetail(db, ctx.membership.accountId, input.generationId)),
 
-  cancel: ownerProcedure.input(generationInput).mutation(({ ctx, input }) => requestCancel(ctx.membership.accountId, input.generationId, ctx.userId)),
+  cancel: ownerProcedure.input(generationInput).mutation(({ ctx, input }) => inTransaction((tx) => requestCancel(tx, ctx.scope, { generationId: input.generationId, actor: ctx.userId }))),
 
-  delete: ownerProcedure.input(generationInput).mutation(({ ctx, input }) => deleteGeneration(ctx.membership.accountId, input.generationId, ctx.userId)),
+  delete: ownerProcedure.input(generationInput).mutation(async ({ ctx, input }) => {
+    const command = { generationId: input.generationId, actor: ctx.userId };
+    const row = await inTransaction((tx) => cancelBeforeDelete(tx, ctx.scope, command));
+    const filesDeleted = await deleteOutputFiles(row);
+    return inTransaction((tx) => markGenerationRemoved(tx, ctx.scope, { row, filesDeleted, actor: ctx.userId }));
+  }),
 });

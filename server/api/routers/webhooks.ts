@@ -73,7 +73,7 @@ export const webhooksRouter = createTRPCRouter({
   /** The switch commits first; a run that cannot be requested puts it back to failed and answers the error. */
   resendDelivery: ownerProcedure.input(z.object({ deliveryId: id })).mutation(async ({ ctx, input }) => {
     const resent = await inTransaction((tx) => queueResend(tx, ctx.scope, { deliveryId: input.deliveryId, actor: ctx.userId }));
-    return requestResend(resent);
+    return requestResend(db, resent);
   }),
 
   replayDeadLetter: ownerProcedure

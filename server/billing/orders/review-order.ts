@@ -3,9 +3,8 @@ import { scopeWhere, type AccountScope } from "../../account-scope";
 import { recordActivity } from "../../activity/record-activity";
 import { addCredits } from "../../credits/add-credits";
 import { decimalToMillis } from "../../money";
-import { db, type Tx } from "../../db";
+import type { Db, Tx } from "../../db";
 import { ApiError, invalidRequest } from "../../error-table";
-import { inTransaction } from "../../transaction";
 import { notifyPrimaryOwner } from "../notify-primary-owner";
 import { stripeClient } from "../stripe-client";
 import { lockOrder, orderLabel } from "./lock-order";
@@ -58,41 +57,50 @@ export async function approveOrder(tx: Tx, value: string): Promise<ReviewedOrder
   return view(updated);
 }
 
-/**
- * The order is marked `rejected` first, then refunded: Stripe's `charge.refunded` for this refund
- * then finds it rejected and only records the time. A refund that failed (the order is rejected
- * without a refund id) is sent again by running the command again, under the same idempotency key.
- */
-export async function rejectOrder(value: string): Promise<ReviewedOrder> {
-  const id = orderId(value);
-  const found = await db.order.findUnique({ where: { id } });
-  if (!found) throw new ApiError("ERR1006", "Order not found.", { order_id: value });
-  if (found.status === "rejected" && found.stripeRefundId) return view(found);
-  if ((found.status !== "manual_review" && found.status !== "rejected") || !found.stripePaymentIntentId) throw notReviewable(found);
-  const paymentIntent = found.stripePaymentIntentId;
+/** A rejection: the order as it stands when nothing is left to do, else the refund to send. */
+export type OrderRejection = { reviewed: ReviewedOrder } | { refund: { orderId: string; accountId: string; paymentIntent: string } };
 
-  await inTransaction(async (tx) => {
-    const order = await lockOrder(tx, { id });
-    if (!order || order.status === "rejected") return;
-    if (order.status !== "manual_review") throw notReviewable(order);
-    await tx.order.update({ where: { id }, data: { status: "rejected" } });
-    await recordActivity(tx, {
-      accountId: order.accountId,
-      actor: "system",
-      category: "order",
-      action: "order.rejected",
-      description: `${orderLabel(order)} rejected by an operator; its payment is refunded`,
-      metadata: { order_id: order.id },
-    });
-    await notifyPrimaryOwner(tx, {
-      accountId: order.accountId,
-      kind: "order.rejected",
-      title: "Credit pack refunded",
-      lines: [`Your ${orderLabel(order)} was not approved; the payment is refunded to your card.`],
-    });
+/**
+ * The order is marked `rejected` first (in the caller's transaction), then refunded once that
+ * committed (refundRejectedOrder): Stripe's `charge.refunded` for this refund then finds it
+ * rejected and only records the time. A refund that failed (the order is rejected without a refund
+ * id) is sent again by running the command again, under the same idempotency key.
+ */
+export async function rejectOrder(tx: Tx, value: string): Promise<OrderRejection> {
+  const id = orderId(value);
+  const found = await tx.order.findUnique({ where: { id } });
+  if (!found) throw new ApiError("ERR1006", "Order not found.", { order_id: value });
+  if (found.status === "rejected" && found.stripeRefundId) return { reviewed: view(found) };
+  if ((found.status !== "manual_review" && found.status !== "rejected") || !found.stripePaymentIntentId) throw notReviewable(found);
+  const refund = { orderId: id, accountId: found.accountId, paymentIntent: found.stripePaymentIntentId };
+
+  const order = await lockOrder(tx, { id });
+  if (!order || order.status === "rejected") return { refund };
+  if (order.status !== "manual_review") throw notReviewable(order);
+  await tx.order.update({ where: { id }, data: { status: "rejected" } });
+  await recordActivity(tx, {
+    accountId: order.accountId,
+    actor: "system",
+    category: "order",
+    action: "order.rejected",
+    description: `${orderLabel(order)} rejected by an operator; its payment is refunded`,
+    metadata: { order_id: order.id },
   });
+  await notifyPrimaryOwner(tx, {
+    accountId: order.accountId,
+    kind: "order.rejected",
+    title: "Credit pack refunded",
+    lines: [`Your ${orderLabel(order)} was not approved; the payment is refunded to your card.`],
+  });
+  return { refund };
+}
+
+/** After the rejection committed: the refund through Stripe (idempotency key per order), then its id on the order. */
+export async function refundRejectedOrder(db: Db, rejection: OrderRejection): Promise<ReviewedOrder> {
+  if ("reviewed" in rejection) return rejection.reviewed;
+  const { orderId: id, accountId, paymentIntent } = rejection.refund;
   const refund = await stripeClient().refunds.create(
-    { payment_intent: paymentIntent, reason: "requested_by_customer", metadata: { order_id: id, account_id: found.accountId } },
+    { payment_intent: paymentIntent, reason: "requested_by_customer", metadata: { order_id: id, account_id: accountId } },
     { idempotencyKey: `darkroom-order-reject-${id}` },
   );
   const updated = await db.order.update({ where: { id }, data: { stripeRefundId: refund.id } });
@@ -100,7 +108,7 @@ export async function rejectOrder(value: string): Promise<ReviewedOrder> {
   return view(updated);
 }
 
-export async function listOrders(scope: AccountScope, filter: { status?: string; take?: number }) {
+export async function listOrders(db: Db, scope: AccountScope, filter: { status?: string; take?: number }) {
   const rows = await db.order.findMany({
     where: { ...scopeWhere(scope), ...(filter.status ? { status: filter.status as never } : {}) },
     orderBy: { createdAt: "desc" },

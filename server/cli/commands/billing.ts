@@ -1,17 +1,18 @@
 import { accountScope, OPERATOR } from "../../account-scope";
 import { setManualPlan } from "../../billing/manual-plans";
-import { approveOrder, listOrders, rejectOrder } from "../../billing/orders/review-order";
+import { approveOrder, listOrders, refundRejectedOrder, rejectOrder } from "../../billing/orders/review-order";
 import { billingIntervals, paidPlans, type BillingIntervalName, type PaidPlan } from "../../billing/price-catalog";
 import { parseAmountOverrides, setupStripeCatalog } from "../../billing/setup-stripe-catalog";
 import { stripeClient } from "../../billing/stripe-client";
 import { invalidRequest } from "../../error-table";
+import { inTransaction } from "../../transaction";
 import { OrderStatus } from "../../generated/prisma/enums";
 import { oneOf, uuidFlag, type Command, type Flags } from "./command";
 
 // Billing from the CLI: the Stripe catalog (`stripe:setup`), the review of credit-pack orders
 // paid while the subscription was not active, and contract plans renewed without Stripe.
 // Commands that call Stripe run outside the CLI's transaction (no row stays locked across a
-// network call); they open their own.
+// network call) and open their own around the domain's writes.
 
 const orderStatuses = Object.values(OrderStatus);
 
@@ -44,7 +45,7 @@ export const billingCommands: Record<string, Command> = {
     prepare(flags) {
       const status = oneOf(flags, "status", orderStatuses);
       const accountId = flags.account === undefined ? undefined : uuidFlag(flags, "account");
-      return async () => ({ orders: await listOrders(accountId === undefined ? OPERATOR : accountScope(accountId), { status }) });
+      return async (db) => ({ orders: await listOrders(db, accountId === undefined ? OPERATOR : accountScope(accountId), { status }) });
     },
   },
   "order:approve": {
@@ -63,7 +64,8 @@ export const billingCommands: Record<string, Command> = {
     transaction: false,
     prepare(flags) {
       const orderId = flags.order ?? "";
-      return async () => rejectOrder(orderId);
+      // The rejection commits before Stripe is called: no order stays locked across the refund.
+      return async (db) => refundRejectedOrder(db, await inTransaction((tx) => rejectOrder(tx, orderId)));
     },
   },
 };

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { sqlPool } from "../../db";
+import type pg from "pg";
+import type { OneAccount } from "../../account-scope";
 import { ApiError } from "../../error-table";
 import type { PlanName } from "../../plans/plan-limits";
 import { toGenerationRecord, type RecordSource } from "./public-record";
@@ -24,12 +25,15 @@ export const RECORD_COLUMNS = `
 
 const SELECT_RECORD = `SELECT ${RECORD_COLUMNS} FROM generation WHERE id = $1 AND account_id = $2`;
 
-export async function readGenerationRecord(accountId: string, generationId: string, plan: PlanName) {
+/** `pool` is the process's sqlPool() (not Prisma: see above); the plan decides the record's file links. */
+export async function readGenerationRecord(pool: pg.Pool, scope: OneAccount, input: { generationId: string; plan: PlanName }) {
+  const { accountId } = scope;
+  const { generationId, plan } = input;
   if (!z.guid().safeParse(generationId).success) throw new ApiError("ERR1006", "No generation with this id.", { generation_id: generationId });
   const cached = cachedRecordSource(generationId, accountId);
   if (cached) return toGenerationRecord(cached, plan);
   const epoch = recordCacheEpoch();
-  const { rows } = await sqlPool().query<RecordSource>({ name: "read-generation-record", text: SELECT_RECORD, values: [generationId, accountId] });
+  const { rows } = await pool.query<RecordSource>({ name: "read-generation-record", text: SELECT_RECORD, values: [generationId, accountId] });
   const row = rows[0];
   if (!row) throw new ApiError("ERR1006", "No generation with this id.", { generation_id: generationId });
   remember(row, epoch);

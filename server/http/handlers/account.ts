@@ -1,5 +1,7 @@
 import "server-only";
+import { accountScope } from "../../account-scope";
 import { getAccountProfile } from "../../accounts/get-account-profile";
+import { db } from "../../db";
 import { getBillingSummary } from "../../billing/get-billing-summary";
 import { keyStatus } from "../../keys/key-status";
 import { getUsage } from "../../usage/get-usage";
@@ -10,8 +12,8 @@ import { withApiKey } from "../with-api-key";
 
 export const getStatus = withApiKey(account.getStatus, async ({ key }) => keyStatus(key));
 
-export const getAccount = withApiKey(account.getAccount, async ({ accountId }) => getAccountProfile(accountId));
+export const getAccount = withApiKey(account.getAccount, async ({ accountId }) => getAccountProfile(db, accountScope(accountId)));
 
-export const getBilling = withApiKey(account.getBilling, async ({ accountId }) => getBillingSummary(accountId));
+export const getBilling = withApiKey(account.getBilling, async ({ accountId }) => getBillingSummary(db, accountScope(accountId)));
 
 export const getUsageSummary = withApiKey(account.getUsage, async ({ accountId, key, query }) => getUsage(accountId, query.days, { region: key.region }));

@@ -1,10 +1,13 @@
 import "server-only";
-import { db, type Tx } from "../../db";
+import { accountScope } from "../../account-scope";
+import { db, sqlPool } from "../../db";
+import { inTransaction } from "../../transaction";
+import { commitStep } from "../define-operation";
 import { generations } from "../operations";
 import { withApiKey } from "../with-api-key";
 import { assertAcceptingWork } from "../../service/service-state";
 import { requestCancel } from "../../generations/cancel-generation";
-import { deleteGeneration } from "../../generations/delete-generation";
+import { cancelBeforeDelete, deleteOutputFiles, markGenerationRemoved } from "../../generations/delete-generation";
 import { findModelFor } from "../../generations/generation-body";
 import { readGenerationRecord } from "../../generations/records/find-public-record";
 import { listGenerations } from "../../generations/records/own-generations";
@@ -15,26 +18,42 @@ import { waitForFinish } from "../../generations/wait-for-finish";
 // its transactions and calls the domain; the operations say everything else.
 
 const create = (operation: typeof generations.createImageGeneration | typeof generations.createVideoGeneration, kind: "image" | "video") =>
-  withApiKey(operation, async ({ accountId, key, params, body, waitSeconds }) => {
-    await assertAcceptingWork(db);
-    const model = findModelFor(kind, params.model_identifier ?? "");
-    const plan = await planGeneration({ accountId, apiKeyId: key.id, region: key.region, model, fields: body });
-    // `Prefer: wait`: the answer also carries the record, once finished or when the wait runs out.
-    const afterCommit = async <Created extends { generation_id: string }>(created: Created) =>
-      waitSeconds === null ? created : { ...created, generation_record: await waitForFinish(accountId, created.generation_id, key.account.plan, waitSeconds) };
-    return Object.assign((tx: Tx) => startGeneration(tx, plan), { afterCommit });
-  });
+  withApiKey(operation, async ({ accountId, key, params, body, waitSeconds }) =>
+    commitStep({
+      prepare: async () => {
+        await assertAcceptingWork(db);
+        const model = findModelFor(kind, params.model_identifier ?? "");
+        return planGeneration({ accountId, apiKeyId: key.id, region: key.region, model, fields: body });
+      },
+      commit: (tx, plan) => startGeneration(tx, plan),
+      // `Prefer: wait`: the answer also carries the record, once finished or when the wait runs out.
+      respond: async (created) =>
+        waitSeconds === null
+          ? created
+          : { ...created, generation_record: await waitForFinish(sqlPool(), accountScope(accountId), { generationId: created.generation_id, plan: key.account.plan, seconds: waitSeconds }) },
+    }),
+  );
 
 export const createImageGeneration = create(generations.createImageGeneration, "image");
 export const createVideoGeneration = create(generations.createVideoGeneration, "video");
 
-export const getContent = withApiKey(generations.getGeneration, async ({ accountId, key, params }) => readGenerationRecord(accountId, params.generation_id ?? "", key.account.plan));
+export const getContent = withApiKey(generations.getGeneration, async ({ accountId, key, params }) =>
+  readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: params.generation_id ?? "", plan: key.account.plan }),
+);
 
 export const listContent = withApiKey(generations.listGenerations, async ({ accountId, query }) => {
   const { total, generations } = await listGenerations(db, accountId, query);
   return { data: { generations }, pagination: { total, limit: query.limit, offset: query.offset } };
 });
 
-export const cancelContent = withApiKey(generations.cancelGeneration, async ({ accountId, params }) => requestCancel(accountId, params.generation_id ?? ""));
+export const cancelContent = withApiKey(generations.cancelGeneration, async ({ accountId, params }) =>
+  inTransaction((tx) => requestCancel(tx, accountScope(accountId), { generationId: params.generation_id ?? "" })),
+);
 
-export const deleteContent = withApiKey(generations.deleteGeneration, async ({ accountId, params }) => deleteGeneration(accountId, params.generation_id ?? ""));
+export const deleteContent = withApiKey(generations.deleteGeneration, async ({ accountId, params }) => {
+  const scope = accountScope(accountId);
+  const generationId = params.generation_id ?? "";
+  const row = await inTransaction((tx) => cancelBeforeDelete(tx, scope, { generationId }));
+  const filesDeleted = await deleteOutputFiles(row);
+  return inTransaction((tx) => markGenerationRemoved(tx, scope, { row, filesDeleted }));
+});

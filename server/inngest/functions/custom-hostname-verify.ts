@@ -1,5 +1,9 @@
 import "server-only";
-import { verifyHostnameOnce } from "../../hostnames/verify-hostname";
+import { OPERATOR } from "../../account-scope";
+import { db } from "../../db";
+import { checkHostname, recordHostnameCheck, type VerificationAttempt } from "../../hostnames/verify-hostname";
+import type { ResolveOptions } from "../../hostnames/resolve-cname";
+import { inTransaction } from "../../transaction";
 import { inngest } from "../../events/client";
 import { hostnameVerificationRequested } from "../../events/definitions";
 
@@ -8,6 +12,12 @@ import { hostnameVerificationRequested } from "../../events/definitions";
 // target (`active`) or 24 h have passed (`failed`). Each check is one step; the sleeps are the
 // executor's. A re-check or a removal gives the hostname a new token, and this run, holding the
 // old one, ends at its next check ("superseded") without touching the row.
+
+/** One check: the lookup outside any transaction, then its record in one. */
+export async function verifyHostnameOnce(input: { hostnameId: string; verificationToken: string }, options: ResolveOptions = {}): Promise<VerificationAttempt> {
+  const check = await checkHostname(db, OPERATOR, input, options);
+  return "outcome" in check ? check : inTransaction((tx) => recordHostnameCheck(tx, check));
+}
 
 const MAX_CHECKS = 40; // the schedule makes about 17 in 24 h; a bound in case the clock misbehaves
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { renewManualPlans } from "@/server/billing/manual-plans";
+import { renewManualPlans } from "@/server/inngest/functions/manual-plan-renewals";
 import { db, disconnectDb } from "@/server/db";
 import { getBilling } from "@/server/http/operations/account";
 import { cli } from "@/tests/support/cli";

@@ -8,7 +8,7 @@ import { resolveCname } from "@/server/hostnames/resolve-cname";
 import { hostnameTarget } from "@/server/hostnames/service-domains";
 import { setCustomHostname } from "@/server/hostnames/set-hostname";
 import { sweepHostnames } from "@/server/hostnames/sweep-hostnames";
-import { verifyHostnameOnce } from "@/server/hostnames/verify-hostname";
+import { verifyHostnameOnce } from "@/server/inngest/functions/custom-hostname-verify";
 import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { inTransaction } from "@/server/transaction";
 import { startDnsServer, type DnsServer } from "@/tests/fakes/dns-server";

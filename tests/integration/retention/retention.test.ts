@@ -160,7 +160,7 @@ describe("runRetention", () => {
     expect(await db.ledgerEntry.count({ where: { accountId, type: "add", sourceKey } })).toBe(0);
     expect(await db.ledgerPurgedSource.findUnique({ where: { sourceKey } })).toMatchObject({ accountId });
 
-    expect(await inTransaction((tx) => renewManualPlan(tx, accountId, later))).toEqual({ granted: [] });
+    expect(await inTransaction((tx) => renewManualPlan(tx, accountScope(accountId), later))).toEqual({ granted: [] });
     expect(await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 1000, sourceKey, description: "again" }))).toMatchObject({ applied: false, reason: "duplicate_source" });
     expect(await balanceText(accountId)).toBe(credited);
   });

@@ -42,7 +42,7 @@ async function setEnabled(webhookId: string, enabled: boolean) {
 // Each call as its callers make it: in a transaction of its own, the runs requested after commit.
 const emitEvent = (input: EmitWebhookEventInput) => inTransaction((tx) => queueWebhookEvent(tx, input));
 const replay = (scope: AccountScope, input: ReplayDeadLetterInput) => inTransaction((tx) => queueDeadLetterReplay(tx, scope, input));
-const resend = async (scope: AccountScope, input: ResendDeliveryInput) => requestResend(await inTransaction((tx) => queueResend(tx, scope, input)));
+const resend = async (scope: AccountScope, input: ResendDeliveryInput) => requestResend(db, await inTransaction((tx) => queueResend(tx, scope, input)));
 const sendTest = (scope: AccountScope, input: SendTestEventInput) => inTransaction((tx) => queueTestEvent(tx, scope, input));
 const fail = (deliveryId: string) => inTransaction((tx) => failDelivery(tx, deliveryId));
 
