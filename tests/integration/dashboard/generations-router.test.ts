@@ -1,11 +1,9 @@
-import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
 import { findModel } from "@/server/catalog";
 import { generationRequestSchema } from "@/server/catalog/request-schema";
 import { db, disconnectDb } from "@/server/db";
 import { resetEnvCache } from "@/server/env";
-import { ApiError } from "@/server/error-table";
 import type { GenerationStatus } from "@/server/generated/prisma/enums";
 import { planGeneration, startGeneration } from "@/server/generations/start-generation";
 import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
@@ -15,6 +13,7 @@ import { recordingEventSink } from "@/tests/support/event-sink";
 import { accountWithKey, addTeamMember, createTestAccount, createTestKey } from "@/tests/support/fixtures";
 import { createImage, waitForStatus } from "@/tests/support/generations";
 import { expectSuccess } from "@/tests/support/http";
+import { trpcFailure } from "@/tests/support/trpc-errors";
 
 // The dashboard's generations router through createCaller, against the real database: members
 // browse and read, owners cancel and delete, other accounts see nothing. One generation runs for
@@ -34,19 +33,8 @@ afterAll(async () => {
 
 const as = (userId: string | null) => createCaller({ userId }).generations;
 
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(TRPCError);
-  const cause = (error as TRPCError).cause;
-  expect(cause).toBeInstanceOf(ApiError);
-  return { code: (error as TRPCError).code, apiError: (cause as ApiError).toBody() };
-}
-
 async function expectCode(promise: Promise<unknown>, code: string) {
-  expect((await failure(promise)).apiError.code).toBe(code);
+  expect((await trpcFailure(promise)).apiError.code).toBe(code);
 }
 
 /** A pending generation made by the domain path the create route uses; nothing runs it. */
@@ -105,7 +93,7 @@ describe("generations router: who may do what", () => {
     expect(detail.ledger.map((entry) => entry.type)).toEqual(["reserve"]);
 
     for (const mutation of [reader.cancel({ accountId, generationId: inFlight }), reader.delete({ accountId, generationId: done })]) {
-      const { code, apiError } = await failure(mutation);
+      const { code, apiError } = await trpcFailure(mutation);
       expect(code).toBe("FORBIDDEN");
       expect(apiError.code).toBe("ERR1003");
     }

@@ -1,16 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
 import { db, disconnectDb } from "@/server/db";
 import type { DeliveryStatus } from "@/server/generated/prisma/enums";
-import { ApiError } from "@/server/error-table";
 import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { inTransaction } from "@/server/transaction";
 import { queueWebhookEvent } from "@/server/webhooks/emit-webhook-event";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { recordingEventSink } from "@/tests/support/event-sink";
 import { openEndpointSecret } from "@/server/webhooks/endpoint-secret";
+import { trpcFailure } from "@/tests/support/trpc-errors";
 
 // The dashboard's webhooks router through createCaller, against the real database: members read,
 // owners change, other accounts see nothing. The delivery runs it requests are caught by a sink
@@ -37,25 +36,14 @@ async function team() {
   return { accountId, primaryOwner, owner, member, webhookId: endpoint.webhook_id };
 }
 
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(TRPCError);
-  const cause = (error as TRPCError).cause;
-  expect(cause).toBeInstanceOf(ApiError);
-  return { code: (error as TRPCError).code, apiError: (cause as ApiError).toBody() };
-}
-
 async function expectNotFound(promise: Promise<unknown>) {
-  const { code, apiError } = await failure(promise);
+  const { code, apiError } = await trpcFailure(promise);
   expect(code).toBe("NOT_FOUND");
   expect(apiError.code).toBe("ERR1006");
 }
 
 async function expectInvalid(promise: Promise<unknown>, field: string) {
-  const { code, apiError } = await failure(promise);
+  const { code, apiError } = await trpcFailure(promise);
   expect(code).toBe("BAD_REQUEST");
   expect(apiError.code).toBe("ERR1001");
   expect(apiError.details.fields).toContainEqual({ field, message: expect.any(String) });
@@ -106,7 +94,7 @@ describe("webhooks router: who may do what", () => {
   it("refuses a signed-out caller with ERR1002", async () => {
     const { accountId, webhookId } = await team();
     for (const call of [as(null).list({ accountId }), as(null).get({ accountId, webhookId }), as(null).create({ accountId, url: URL_OK }), as(null).delete({ accountId, webhookId })]) {
-      const { code, apiError } = await failure(call);
+      const { code, apiError } = await trpcFailure(call);
       expect(code).toBe("UNAUTHORIZED");
       expect(apiError.code).toBe("ERR1002");
     }
@@ -136,7 +124,7 @@ describe("webhooks router: who may do what", () => {
       reader.delete({ accountId, webhookId }),
     ];
     for (const mutation of mutations) {
-      const { code, apiError } = await failure(mutation);
+      const { code, apiError } = await trpcFailure(mutation);
       expect(code).toBe("FORBIDDEN");
       expect(apiError.code).toBe("ERR1003");
     }
@@ -234,7 +222,7 @@ describe("webhooks router: bad input", () => {
     await expectInvalid(caller.create({ accountId, url: URL_OK, events: ["generation.done"] }), "events");
     await expectInvalid(caller.create({ accountId, url: URL_OK, events: [] }), "events");
     await expectInvalid(caller.create({ accountId, url: URL_OK, events: Array.from({ length: 21 }, () => "webhook.test") }), "events");
-    const { apiError } = await failure(caller.create({ accountId, url: "http://93.184.215.14/hook" }));
+    const { apiError } = await trpcFailure(caller.create({ accountId, url: "http://93.184.215.14/hook" }));
     expect(apiError.message).toContain("http://93.184.215.14/hook");
     expect(apiError.details).toMatchObject({ reason: "scheme_not_https" });
     expect(await db.webhookEndpoint.count({ where: { accountId } })).toBe(1);
@@ -375,7 +363,7 @@ describe("webhooks router: dead letters", () => {
     });
     expect((await as(member).deadLetters({ accountId, replayed: true })).total).toBe(0);
 
-    const refused = await failure(as(owner).replayDeadLetter({ accountId, deadLetterId }));
+    const refused = await trpcFailure(as(owner).replayDeadLetter({ accountId, deadLetterId }));
     expect(refused.code).toBe("BAD_REQUEST");
     expect(refused.apiError.code).toBe("ERR1001");
     expect(refused.apiError.message).toContain("disabled");
