@@ -16,10 +16,13 @@ type Answer = { status: number; body: string; sentBeforeAnswer: number };
  * `declaredLength`, or chunked when null). Only a server that answers before reading the whole
  * body answers at all.
  */
-function postAndWait(path: string, headers: Record<string, string>, declaredLength: number | null, send: number): Promise<Answer> {
+function postAndWaitOnce(path: string, headers: Record<string, string>, declaredLength: number | null, send: number): Promise<Answer | "reset"> {
   const url = new URL(path, baseUrl());
   return new Promise((resolve, reject) => {
     let sent = 0;
+    let answer: Answer | null = null;
+    const chunks: Buffer[] = [];
+    const answered = () => ({ ...answer!, body: Buffer.concat(chunks).toString("utf8") });
     const request = http.request(
       {
         host: url.hostname,
@@ -29,28 +32,38 @@ function postAndWait(path: string, headers: Record<string, string>, declaredLeng
         headers: { ...headers, ...(declaredLength === null ? {} : { "content-length": String(declaredLength) }) },
       },
       (response) => {
-        const sentBeforeAnswer = sent;
-        const chunks: Buffer[] = [];
+        answer = { status: response.statusCode ?? 0, body: "", sentBeforeAnswer: sent };
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("end", () => {
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), sentBeforeAnswer });
+          resolve(answered());
           request.destroy();
         });
       },
     );
-    // The server may close the connection on the unsent rest: that is expected, not a failure.
+    // The server may close the connection on the unsent rest: that is expected, not a failure. A
+    // reset can also reach this client before it read the answer (TCP discards what it had not
+    // read yet): the caller asks again.
     request.on("error", (error: NodeJS.ErrnoException) => {
-      if (!["EPIPE", "ECONNRESET"].includes(error.code ?? "")) reject(error);
+      if (!["EPIPE", "ECONNRESET"].includes(error.code ?? "")) reject(new Error(`${error.code ?? "error"}: ${error.message}`));
     });
+    request.on("close", () => resolve(answer === null ? "reset" : answered()));
     const chunk = Buffer.alloc(16 * 1024, 0x20); // spaces: valid JSON padding
     const writeMore = () => {
-      while (sent < send) {
+      while (sent < send && !request.destroyed) {
         sent += chunk.length;
         if (!request.write(chunk)) return void request.once("drain", writeMore);
       }
     };
     writeMore();
   });
+}
+
+async function postAndWait(path: string, headers: Record<string, string>, declaredLength: number | null, send: number): Promise<Answer> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const answer = await postAndWaitOnce(path, headers, declaredLength, send);
+    if (answer !== "reset") return answer;
+  }
+  throw new Error(`${path}: the connection was reset before any answer, three times`);
 }
 
 const ownJson = () => ({ "content-type": "application/json", origin: baseUrl() });
