@@ -5,7 +5,6 @@ import { listMemberships } from "../../accounts/find-membership";
 import { listRecentActivity } from "../../activity/list-recent-activity";
 import { getDailyActivity } from "../../usage/daily-activity";
 import { db } from "../../db";
-import { accountScope } from "../../account-scope";
 import { authedProcedure, createTRPCRouter, memberProcedure } from "../trpc";
 
 // The accounts a user belongs to (the account switcher) and the one being viewed.
@@ -27,7 +26,7 @@ export const accountRouter = createTRPCRouter({
     };
   }),
 
-  dailyActivity: memberProcedure.query(({ ctx }) => getDailyActivity(db, accountScope(ctx.membership.accountId), { days: 30 })),
+  dailyActivity: memberProcedure.query(({ ctx }) => getDailyActivity(db, ctx.scope, { days: 30 })),
 
-  recentActivity: memberProcedure.query(({ ctx }) => listRecentActivity(db, accountScope(ctx.membership.accountId), { limit: 8 })),
+  recentActivity: memberProcedure.query(({ ctx }) => listRecentActivity(db, ctx.scope, { limit: 8 })),
 });

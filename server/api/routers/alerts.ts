@@ -3,7 +3,6 @@ import { z } from "zod";
 import { getBalance } from "../../ledger/get-balance";
 import { millisToDecimalString } from "../../money";
 import { db } from "../../db";
-import { accountScope } from "../../account-scope";
 import { getThresholds, MAX_THRESHOLDS, setThresholds } from "../../alerts/thresholds";
 import { createTRPCRouter, memberProcedure, primaryOwnerProcedure } from "../trpc";
 import { inTransaction } from "../../transaction";
@@ -14,7 +13,7 @@ import { inTransaction } from "../../transaction";
 export const alertsRouter = createTRPCRouter({
   get: memberProcedure.query(async ({ ctx }) => {
     const accountId = ctx.membership.accountId;
-    const [thresholds, balance] = await Promise.all([getThresholds(db, accountScope(accountId)), getBalance(db, accountId)]);
+    const [thresholds, balance] = await Promise.all([getThresholds(db, ctx.scope), getBalance(db, accountId)]);
     return { thresholds, balance: millisToDecimalString(balance), maxThresholds: MAX_THRESHOLDS, canEdit: ctx.membership.role === "primary_owner" };
   }),
 

@@ -1,6 +1,5 @@
 import "server-only";
 import { z } from "zod";
-import { accountScope } from "../../account-scope";
 import { db } from "../../db";
 import { listNotifications } from "../../notifications/list-notifications";
 import { markNotificationsRead } from "../../notifications/mark-notifications-read";
@@ -9,7 +8,7 @@ import { createTRPCRouter, memberProcedure } from "../trpc";
 // The bell in the dashboard's top bar: the in-app channel of low-balance alerts.
 
 export const notificationsRouter = createTRPCRouter({
-  list: memberProcedure.query(({ ctx }) => listNotifications(db, accountScope(ctx.membership.accountId), { userId: ctx.userId })),
+  list: memberProcedure.query(({ ctx }) => listNotifications(db, ctx.scope, { userId: ctx.userId })),
 
   markRead: memberProcedure
     .input(z.object({ ids: z.array(z.string()).min(1).max(100).optional() }))

@@ -1,6 +1,5 @@
 import "server-only";
 import { z } from "zod";
-import { accountScope } from "../../account-scope";
 import { db } from "../../db";
 import { env } from "../../env";
 import { getDailyUsage } from "../../usage/daily-usage";
@@ -14,8 +13,7 @@ export const usageRouter = createTRPCRouter({
   summary: memberProcedure.input(z.object({ days: z.number().int().min(1).max(90).default(30) })).query(async ({ ctx, input }) => {
     const now = new Date();
     const region = env().REGION;
-    const scope = accountScope(ctx.membership.accountId);
-    const [summary, daily] = await Promise.all([getUsage(db, scope, { days: input.days, region, now }), getDailyUsage(db, scope, { days: input.days, region, now })]);
+    const [summary, daily] = await Promise.all([getUsage(db, ctx.scope, { days: input.days, region, now }), getDailyUsage(db, ctx.scope, { days: input.days, region, now })]);
     return { region, summary, daily };
   }),
 });
