@@ -1,6 +1,6 @@
 import "server-only";
 import { scopeWhere, type AccountScope } from "../account-scope";
-import { db } from "../db";
+import type { Db } from "../db";
 import { log } from "../log";
 import { dispatchLowBalanceAlert, type DispatchResult } from "./dispatch-low-balance-alert";
 import { LOW_BALANCE_KIND } from "./record-low-balance-alert";
@@ -20,7 +20,7 @@ export type SweepOptions = {
   limit?: number;
 };
 
-export async function findUndispatchedAlerts(scope: AccountScope, options: SweepOptions = {}): Promise<string[]> {
+export async function findUndispatchedAlerts(db: Db, scope: AccountScope, options: SweepOptions = {}): Promise<string[]> {
   const now = options.now ?? new Date();
   const olderThan = new Date(now.getTime() - (options.graceMs ?? SWEEP_GRACE_MS));
   const newerThan = new Date(now.getTime() - (options.windowMs ?? SWEEP_WINDOW_MS));
@@ -39,9 +39,9 @@ export async function findUndispatchedAlerts(scope: AccountScope, options: Sweep
   return rows.map((row) => row.id);
 }
 
-export async function sweepUndispatchedAlerts(scope: AccountScope, options: SweepOptions = {}) {
+export async function sweepUndispatchedAlerts(db: Db, scope: AccountScope, options: SweepOptions = {}) {
   const results: Record<string, DispatchResult["status"] | "error"> = {};
-  for (const id of await findUndispatchedAlerts(scope, options)) {
+  for (const id of await findUndispatchedAlerts(db, scope, options)) {
     try {
       results[id] = (await dispatchLowBalanceAlert(id)).status;
     } catch (error) {

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { recordActivity } from "../activity/record-activity";
 import { formatCredits, parseCreditsToMillis, decimalToMillis, MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "../money";
 import { getBalance } from "../ledger/get-balance";
-import { db, type Db, type Tx } from "../db";
+import { accountScope, type OneAccount } from "../account-scope";
+import type { Db, Tx } from "../db";
 import { ApiError, invalidRequest } from "../error-table";
 
 // Low-balance thresholds: up to 10 positive amounts with at most 3 decimals per
@@ -46,9 +47,10 @@ export async function assertPrimaryOwner(tx: Db, accountId: string, userId: stri
 }
 
 /** The account's thresholds, highest first. */
-export async function getThresholds(accountId: string, client: Db = db): Promise<AlertThresholdView[]> {
+export async function getThresholds(db: Db, scope: OneAccount): Promise<AlertThresholdView[]> {
+  const { accountId } = scope;
   if (!z.guid().safeParse(accountId).success) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
-  const rows = await client.alertThreshold.findMany({ where: { accountId }, select: { amount: true, armed: true, lastFiredAt: true } });
+  const rows = await db.alertThreshold.findMany({ where: { accountId }, select: { amount: true, armed: true, lastFiredAt: true } });
   return rows
     .map((row) => ({ millis: decimalToMillis(row.amount), armed: row.armed, lastFiredAt: row.lastFiredAt }))
     .sort((a, b) => b.millis - a.millis)
@@ -89,5 +91,5 @@ export async function setThresholds(tx: Tx, input: SetThresholdsInput): Promise<
     description: wanted.length > 0 ? `Low-balance alerts set to ${wanted.map(millisToDecimalString).join(", ")}` : "Low-balance alerts turned off",
     metadata: { thresholds: wanted.map(formatCredits), previous: previous.map(formatCredits) },
   });
-  return getThresholds(accountId, tx);
+  return getThresholds(tx, accountScope(accountId));
 }

@@ -1,12 +1,10 @@
 import "server-only";
 import { formatCredits } from "../money";
 import { findRefundMillis } from "../ledger/find-refund";
-import { db, type Db, type Tx } from "../db";
+import type { Db, Tx } from "../db";
 import { toGenerationRecord, type RecordSource } from "./records/public-record";
 import { RECORD_COLUMNS } from "./records/find-public-record";
 import type { PlanName } from "../plans/plan-limits";
-import { log } from "../log";
-import { inTransaction } from "../transaction";
 import { queueWebhookEvent } from "../webhooks/emit-webhook-event";
 import type { QueueResult } from "../webhooks/queue-deliveries";
 
@@ -72,17 +70,20 @@ export async function emitGenerationEvent(tx: Tx, generationId: string, event: G
   return source.subscribed ? queueEvent(tx, source, event) : nothingQueued();
 }
 
+/** generation.started as read before it is queued (findGenerationStarted). */
+export type GenerationStarted = EventSource;
+
 /**
- * For the run (run-attempt.ts): queued once per generation, and a webhook problem never stops the
- * run. Its own transaction when an endpoint takes the event (the submit step that calls it writes
- * outside one); none at all when no endpoint does.
+ * For the run (run-attempt.ts), the read half of generation.started, outside any transaction (the
+ * submit step that starts an attempt writes outside one): null when no endpoint of the account
+ * takes the event, so the run opens no transaction for it.
  */
-export async function emitGenerationStarted(generationId: string): Promise<void> {
-  const event = "generation.started";
-  try {
-    const source = await readEventSource(db, generationId, event);
-    if (source?.subscribed) await inTransaction((tx) => queueEvent(tx, source, event));
-  } catch (error) {
-    log.error("generation.started webhook not queued", { generationId, error: error instanceof Error ? error.message : String(error) });
-  }
+export async function findGenerationStarted(db: Db, generationId: string): Promise<GenerationStarted | null> {
+  const source = await readEventSource(db, generationId, "generation.started");
+  return source?.subscribed ? source : null;
+}
+
+/** Queues generation.started in the caller's transaction: once per generation (the event key). */
+export async function emitGenerationStarted(tx: Tx, started: GenerationStarted): Promise<QueueResult> {
+  return queueEvent(tx, started, "generation.started");
 }

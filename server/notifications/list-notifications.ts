@@ -1,5 +1,6 @@
 import "server-only";
-import { db } from "../db";
+import type { OneAccount } from "../account-scope";
+import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 
 // The dashboard bell: the account's notifications for this user (account-wide ones have no user),
@@ -15,8 +16,8 @@ export function visibleNotifications(accountId: string, userId: string): Prisma.
   return { accountId, OR: [{ userId: null }, { userId }] };
 }
 
-export async function listNotifications(accountId: string, userId: string): Promise<{ items: NotificationView[]; unread: number }> {
-  const visible = visibleNotifications(accountId, userId);
+export async function listNotifications(db: Db, scope: OneAccount, { userId }: { userId: string }): Promise<{ items: NotificationView[]; unread: number }> {
+  const visible = visibleNotifications(scope.accountId, userId);
   const [rows, unread] = await Promise.all([
     db.notification.findMany({ where: visible, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: NOTIFICATIONS_SHOWN, include: { reads: { where: { userId }, select: { readAt: true } } } }),
     db.notification.count({ where: { ...visible, reads: { none: { userId } } } }),

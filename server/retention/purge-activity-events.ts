@@ -1,10 +1,12 @@
 import "server-only";
-import { db } from "../db";
-import { deleteInBatches } from "./delete-in-batches";
+import type { OneAccount } from "../account-scope";
+import type { Db } from "../db";
+import { deleteInBatches, type PurgeInput } from "./delete-in-batches";
 
 // Activity events (the audit feed) older than the plan's window (index activity_event(account_id, created_at)).
 
-export async function purgeActivityEvents(accountId: string, cutoff: Date, batchSize: number): Promise<number> {
+export async function purgeActivityEvents(db: Db, scope: OneAccount, { cutoff, batchSize }: PurgeInput): Promise<number> {
+  const { accountId } = scope;
   return deleteInBatches(
     batchSize,
     (limit) => db.$executeRaw`

@@ -1,5 +1,7 @@
 import "server-only";
-import { db } from "../db";
+import type { OneAccount } from "../account-scope";
+import type { Db } from "../db";
+import type { PurgeInput } from "./delete-in-batches";
 import { log } from "../log";
 import { getStorage } from "../storage/get-storage";
 
@@ -14,7 +16,8 @@ const TERMINAL = ["succeeded", "failed", "canceled"] as const;
 
 export type PurgedGenerations = { generations: number; files: number; deferred: number };
 
-export async function purgeGenerations(accountId: string, cutoff: Date, batchSize: number): Promise<PurgedGenerations> {
+export async function purgeGenerations(db: Db, scope: OneAccount, { cutoff, batchSize }: PurgeInput): Promise<PurgedGenerations> {
+  const { accountId } = scope;
   const storage = getStorage();
   const result: PurgedGenerations = { generations: 0, files: 0, deferred: 0 };
   for (;;) {

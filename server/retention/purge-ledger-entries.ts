@@ -1,6 +1,7 @@
 import "server-only";
-import { db } from "../db";
-import { deleteInBatches } from "./delete-in-batches";
+import type { OneAccount } from "../account-scope";
+import type { Db } from "../db";
+import { deleteInBatches, type PurgeInput } from "./delete-in-batches";
 
 // Credit ledger entries older than the plan's window. The balance is a column on the account and
 // the ledger only its history, so deleting entries never changes a balance (and remaining rows keep
@@ -11,7 +12,8 @@ import { deleteInBatches } from "./delete-in-batches";
 // the same statement that deletes it records its source key in ledger_purged_source, which
 // addCredits reads too, so a purge can never let a source be credited twice.
 
-export async function purgeLedgerEntries(accountId: string, cutoff: Date, batchSize: number): Promise<number> {
+export async function purgeLedgerEntries(db: Db, scope: OneAccount, { cutoff, batchSize }: PurgeInput): Promise<number> {
+  const { accountId } = scope;
   return deleteInBatches(batchSize, async (limit) => {
     const [row] = await db.$queryRaw<Array<{ deleted: number }>>`
       WITH gone AS (

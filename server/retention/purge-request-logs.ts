@@ -1,10 +1,12 @@
 import "server-only";
-import { db } from "../db";
-import { deleteInBatches } from "./delete-in-batches";
+import type { OneAccount } from "../account-scope";
+import type { Db } from "../db";
+import { deleteInBatches, type PurgeInput } from "./delete-in-batches";
 
 // API request logs older than the plan's window (index request_log(account_id, created_at)).
 
-export async function purgeRequestLogs(accountId: string, cutoff: Date, batchSize: number): Promise<number> {
+export async function purgeRequestLogs(db: Db, scope: OneAccount, { cutoff, batchSize }: PurgeInput): Promise<number> {
+  const { accountId } = scope;
   return deleteInBatches(
     batchSize,
     (limit) => db.$executeRaw`

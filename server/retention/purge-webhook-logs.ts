@@ -1,6 +1,7 @@
 import "server-only";
-import { db } from "../db";
-import { deleteInBatches } from "./delete-in-batches";
+import type { OneAccount } from "../account-scope";
+import type { Db } from "../db";
+import { deleteInBatches, type PurgeInput } from "./delete-in-batches";
 
 // Webhook event logs older than the plan's window: attempts first (an attempt is never newer than
 // its delivery, so the delivery's created_at bounds the index range), then deliveries that are
@@ -10,7 +11,8 @@ import { deleteInBatches } from "./delete-in-batches";
 
 export type PurgedWebhookLogs = { deliveries: number; attempts: number; deadLetters: number };
 
-export async function purgeWebhookLogs(accountId: string, cutoff: Date, batchSize: number): Promise<PurgedWebhookLogs> {
+export async function purgeWebhookLogs(db: Db, scope: OneAccount, { cutoff, batchSize }: PurgeInput): Promise<PurgedWebhookLogs> {
+  const { accountId } = scope;
   const before = cutoff.toISOString();
   const attempts = await deleteInBatches(
     batchSize,

@@ -1,6 +1,6 @@
 import "server-only";
-import type { AccountScope } from "../account-scope";
-import { db } from "../db";
+import { accountScope, type AccountScope } from "../account-scope";
+import type { Db } from "../db";
 import type { PlanName } from "../plans/plan-limits";
 import { log } from "../log";
 import { RETENTION_BATCH_SIZE } from "./delete-in-batches";
@@ -35,6 +35,9 @@ export type RetentionTally = { accounts: number; removed: RetentionRemoved; defe
 
 export type RetentionOptions = { batchSize?: number };
 
+/** A pass as of `now`; `pageSize` accounts per page. */
+export type RetentionInput = RetentionOptions & { now: Date; pageSize?: number };
+
 export const ACCOUNTS_PER_PAGE = 200;
 
 export function emptyTally(): RetentionTally {
@@ -53,14 +56,15 @@ export function addTally(into: RetentionTally, more: RetentionTally): RetentionT
 }
 
 /** One account's pass. Generations before ledger entries, so a just-purged generation's entries are judged without it. */
-export async function purgeAccountData(account: { id: string; plan: PlanName }, now: Date, options: RetentionOptions = {}): Promise<RetentionTally> {
+export async function purgeAccountData(db: Db, account: { id: string; plan: PlanName }, now: Date, options: RetentionOptions = {}): Promise<RetentionTally> {
   const batchSize = options.batchSize ?? RETENTION_BATCH_SIZE;
   const cutoff = retentionCutoffs(account.plan, now);
-  const generations = await purgeGenerations(account.id, cutoff.generations, batchSize);
-  const requestLogs = await purgeRequestLogs(account.id, cutoff.requestLogs, batchSize);
-  const webhooks = await purgeWebhookLogs(account.id, cutoff.webhookLogs, batchSize);
-  const activity = await purgeActivityEvents(account.id, cutoff.activity, batchSize);
-  const ledger = await purgeLedgerEntries(account.id, cutoff.ledger, batchSize);
+  const scope = accountScope(account.id);
+  const generations = await purgeGenerations(db, scope, { cutoff: cutoff.generations, batchSize });
+  const requestLogs = await purgeRequestLogs(db, scope, { cutoff: cutoff.requestLogs, batchSize });
+  const webhooks = await purgeWebhookLogs(db, scope, { cutoff: cutoff.webhookLogs, batchSize });
+  const activity = await purgeActivityEvents(db, scope, { cutoff: cutoff.activity, batchSize });
+  const ledger = await purgeLedgerEntries(db, scope, { cutoff: cutoff.ledger, batchSize });
   return {
     accounts: 1,
     removed: {
@@ -82,7 +86,8 @@ export async function purgeAccountData(account: { id: string; plan: PlanName }, 
  * One page of accounts in id order after `after` (null: from the start). `last` is the cursor for
  * the next page, null once there is none. The Inngest function runs one page per step.
  */
-export async function purgeAccountPage(scope: AccountScope, now: Date, after: string | null, options: RetentionOptions & { pageSize?: number } = {}) {
+export async function purgeAccountPage(db: Db, scope: AccountScope, input: RetentionInput & { after: string | null }) {
+  const { now, after, ...options } = input;
   const pageSize = options.pageSize ?? ACCOUNTS_PER_PAGE;
   const idFilter = "accountId" in scope ? { equals: scope.accountId } : {};
   const accounts = await db.account.findMany({
@@ -92,17 +97,18 @@ export async function purgeAccountPage(scope: AccountScope, now: Date, after: st
     take: pageSize,
   });
   const tally = emptyTally();
-  for (const account of accounts) addTally(tally, await purgeAccountData(account, now, options));
+  for (const account of accounts) addTally(tally, await purgeAccountData(db, account, now, options));
   const last = accounts.length === pageSize ? (accounts[accounts.length - 1]?.id ?? null) : null;
   return { ...tally, last };
 }
 
 /** Every account of the scope (the operator: all of them), page after page. */
-export async function runRetention(scope: AccountScope, now: Date, options: RetentionOptions & { pageSize?: number } = {}): Promise<RetentionTally & { now: string }> {
+export async function runRetention(db: Db, scope: AccountScope, input: RetentionInput): Promise<RetentionTally & { now: string }> {
+  const { now, ...options } = input;
   const tally = emptyTally();
   let after: string | null = null;
   do {
-    const page: Awaited<ReturnType<typeof purgeAccountPage>> = await purgeAccountPage(scope, now, after, options);
+    const page: Awaited<ReturnType<typeof purgeAccountPage>> = await purgeAccountPage(db, scope, { ...options, now, after });
     addTally(tally, page);
     after = page.last;
   } while (after !== null);

@@ -1,7 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { formatCredits } from "../money";
-import { db } from "../db";
+import type { OneAccount } from "../account-scope";
+import type { Db } from "../db";
 import { ApiError } from "../error-table";
 
 // The overview chart: per UTC day of the last `days`, generations by outcome and credits charged.
@@ -11,7 +12,8 @@ export type DailyActivity = { day: string; succeeded: number; failed: number; ca
 
 type Row = { day: string; succeeded: number; failed: number; canceled: number; charged_millis: bigint };
 
-export async function getDailyActivity(accountId: string, days = 30, now = new Date()): Promise<DailyActivity[]> {
+export async function getDailyActivity(db: Db, scope: OneAccount, { days = 30, now = new Date() }: { days?: number; now?: Date } = {}): Promise<DailyActivity[]> {
+  const { accountId } = scope;
   if (!z.guid().safeParse(accountId).success) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
   const span = Math.min(Math.max(Math.trunc(days), 1), 90);
   const rows = await db.$queryRaw<Row[]>`

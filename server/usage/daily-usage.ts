@@ -1,6 +1,7 @@
 import "server-only";
 import { formatCredits } from "../money";
-import { db, type Db } from "../db";
+import type { OneAccount } from "../account-scope";
+import type { Db } from "../db";
 import type { RegionName } from "../env";
 import { generationCostMillis, inUsageWindow, usageWindow } from "./usage-window";
 
@@ -12,9 +13,9 @@ export type DailyUsage = { day: string; success: number; client_errors: number; 
 
 type Row = { day: string; success: number; client_errors: number; server_errors: number; cost_millis: bigint };
 
-export async function getDailyUsage(accountId: string, days: number, options: { region: RegionName; now?: Date; database?: Db }): Promise<DailyUsage[]> {
-  const { region, now = new Date(), database = db } = options;
-  const period = usageWindow(accountId, days, region, now);
+export async function getDailyUsage(database: Db, scope: OneAccount, input: { days: number; region: RegionName; now?: Date }): Promise<DailyUsage[]> {
+  const { days, region, now = new Date() } = input;
+  const period = usageWindow(scope.accountId, days, region, now);
   const { since, until } = period;
   const rows = await database.$queryRaw<Row[]>`
     WITH days AS (

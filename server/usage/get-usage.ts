@@ -1,7 +1,8 @@
 import "server-only";
 import { formatCredits } from "../money";
 import { getBalance } from "../ledger/get-balance";
-import { db, type Db } from "../db";
+import type { OneAccount } from "../account-scope";
+import type { Db } from "../db";
 import type { RegionName } from "../env";
 import { generationCostMillis, inUsageWindow, usageWindow } from "./usage-window";
 
@@ -53,11 +54,12 @@ type ProviderRow = Omit<UsageProvider, "total_estimated_cost" | "wasted_estimate
   wasted_cost_millis: bigint;
 };
 
-export type UsageOptions = { region: RegionName; now?: Date; database?: Db };
+export type UsageInput = { days: number; region: RegionName; now?: Date };
 
 /** The window is [now − days, now] on request time, generation creation and attempt start. */
-export async function getUsage(accountId: string, days: number, options: UsageOptions): Promise<UsageSummary> {
-  const { region, now = new Date(), database = db } = options;
+export async function getUsage(database: Db, scope: OneAccount, input: UsageInput): Promise<UsageSummary> {
+  const { accountId } = scope;
+  const { days, region, now = new Date() } = input;
   const period = usageWindow(accountId, days, region, now);
 
   const [balanceMillis, endpointRows, errorCodeRows, generationRows, providerRows] = await Promise.all([

@@ -1,13 +1,15 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "../db";
+import type { OneAccount } from "../account-scope";
+import type { Db } from "../db";
 import { ApiError } from "../error-table";
 import { toWebhookDeliverySummary, webhookDeliverySummaryInclude } from "./list-deliveries";
 
 // One delivery as the dashboard's detail view shows it: the body it sends and every attempt,
 // oldest first. Another account's delivery is ERR1006, exactly like one that does not exist.
 
-export async function getWebhookDelivery(accountId: string, deliveryId: string) {
+export async function getWebhookDelivery(db: Db, scope: OneAccount, { deliveryId }: { deliveryId: string }) {
+  const { accountId } = scope;
   const row = z.guid().safeParse(deliveryId).success
     ? await db.webhookDelivery.findFirst({
         where: { id: deliveryId, accountId },

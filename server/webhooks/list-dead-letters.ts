@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { accountScope } from "../account-scope";
-import { db } from "../db";
+import type { OneAccount } from "../account-scope";
+import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { findWebhookEndpoint } from "./find-endpoint";
 import { webhookLogPage } from "./list-deliveries";
@@ -17,9 +17,10 @@ export const deadLetterFilters = z.object({
 });
 
 /** Another account's (or a malformed) webhook id is ERR1006, like one that does not exist. */
-export async function listDeadLetters(accountId: string, filters: z.input<typeof deadLetterFilters> = {}) {
+export async function listDeadLetters(db: Db, scope: OneAccount, filters: z.input<typeof deadLetterFilters> = {}) {
+  const { accountId } = scope;
   const { webhookId, replayed, limit, offset } = deadLetterFilters.parse(filters);
-  if (webhookId !== undefined) await findWebhookEndpoint(db, accountScope(accountId), webhookId);
+  if (webhookId !== undefined) await findWebhookEndpoint(db, scope, webhookId);
   const where: Prisma.DeadLetterWhereInput = { accountId, endpointId: webhookId, ...(replayed === undefined ? {} : { replayedAt: replayed ? { not: null } : null }) };
   const [total, rows] = await Promise.all([
     db.deadLetter.count({ where }),

@@ -1,8 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { accountScope } from "../account-scope";
-import { db } from "../db";
-import type { Prisma } from "../generated/prisma/client";
+import type { OneAccount } from "../account-scope";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { DeliveryStatus } from "../generated/prisma/enums";
 import { webhookEventKinds } from "./event-kinds";
 import { findWebhookEndpoint } from "./find-endpoint";
@@ -50,9 +49,10 @@ export function toWebhookDeliverySummary(row: DeliveryWithSummary) {
 export type WebhookDeliverySummary = ReturnType<typeof toWebhookDeliverySummary>;
 
 /** Another account's (or a malformed) webhook id is ERR1006, like one that does not exist. */
-export async function listWebhookDeliveries(accountId: string, filters: z.input<typeof webhookDeliveryFilters> = {}) {
+export async function listWebhookDeliveries(db: PrismaClient, scope: OneAccount, filters: z.input<typeof webhookDeliveryFilters> = {}) {
+  const { accountId } = scope;
   const { webhookId, status, event, limit, offset } = webhookDeliveryFilters.parse(filters);
-  if (webhookId !== undefined) await findWebhookEndpoint(db, accountScope(accountId), webhookId);
+  if (webhookId !== undefined) await findWebhookEndpoint(db, scope, webhookId);
   const where: Prisma.WebhookDeliveryWhereInput = { accountId, endpointId: webhookId, status, event };
   // One snapshot: the include reads attempts in a second query, and an attempt committed between
   // the two would otherwise show "pending, 0 attempts" beside its HTTP status.

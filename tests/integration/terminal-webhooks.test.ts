@@ -10,7 +10,7 @@ import { registerExecutor, unregisterExecutor } from "@/server/events/executor-r
 import { afterCommit, inTransaction, withSavepoint } from "@/server/transaction";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { toGenerationRecord } from "@/server/generations/records/public-record";
-import { emitGenerationEvent, emitGenerationStarted } from "@/server/generations/emit-generation-event";
+import { emitGenerationEvent, emitGenerationStarted, findGenerationStarted } from "@/server/generations/emit-generation-event";
 import { recordingEventSink } from "@/tests/support/event-sink";
 
 // A terminal transition queues its webhook deliveries in its own transaction (no generation/finished
@@ -102,13 +102,15 @@ describe("terminal webhooks", () => {
     const completedKey = `generation.completed:${generation.id}`;
     expect(await inTransaction((tx) => emitGenerationEvent(tx, generation.id, "generation.completed"))).toEqual({ created: [], duplicates: [], deadLetters: [] });
     expect(await inTransaction((tx) => emitGenerationEvent(tx, randomUUID(), "generation.completed"))).toBeNull();
-    await emitGenerationStarted(generation.id);
+    expect(await findGenerationStarted(db, generation.id)).toBeNull();
     expect(await db.webhookDelivery.count({ where: { accountId } })).toBe(0);
 
     await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/all", events: ["generation.completed", "generation.started"], actor: "system" }));
     const queued = await inTransaction((tx) => emitGenerationEvent(tx, generation.id, "generation.completed"));
     expect(queued?.created).toHaveLength(1);
-    await emitGenerationStarted(generation.id);
+    const started = await findGenerationStarted(db, generation.id);
+    expect(started).not.toBeNull();
+    await inTransaction((tx) => emitGenerationStarted(tx, started!));
     const deliveries = await db.webhookDelivery.findMany({ where: { accountId }, orderBy: { event: "asc" } });
     expect(deliveries.map((delivery) => delivery.eventKey)).toEqual([completedKey, `generation.started:${generation.id}`]);
     const { account, ...row } = generation;

@@ -4,6 +4,7 @@ import { db, disconnectDb } from "@/server/db";
 import type { AttemptOutcome, GenerationStatus } from "@/server/generated/prisma/client";
 import type { RegionName } from "@/server/env";
 import { ApiError } from "@/server/error-table";
+import { accountScope } from "@/server/account-scope";
 import { getUsage } from "@/server/usage/get-usage";
 import { emptyUsage } from "@/tests/support/usage";
 
@@ -88,7 +89,7 @@ afterAll(async () => {
 describe("getUsage on an account with no activity", () => {
   it("is all zeros and empty lists", async () => {
     const accountId = await createAccount();
-    const usage = await getUsage(accountId, 30, { region: "us", now });
+    const usage = await getUsage(db, accountScope(accountId), { days: 30, region: "us", now });
     expect(usage).toEqual(emptyUsage(accountId, 30, 0));
   });
 });
@@ -147,7 +148,7 @@ describe("getUsage on an account with activity", () => {
   });
 
   it("counts requests, generations, submissions and money in the window", async () => {
-    const usage = await getUsage(accountId, 7, { region: "us", now });
+    const usage = await getUsage(db, accountScope(accountId), { days: 7, region: "us", now });
     expect(usage).toEqual({
       account_id: accountId,
       usage_period_days: 7,
@@ -200,7 +201,7 @@ describe("getUsage on an account with activity", () => {
   });
 
   it("counts another region's requests, generations and submissions apart", async () => {
-    const eu = await getUsage(accountId, 7, { region: "eu", now });
+    const eu = await getUsage(db, accountScope(accountId), { days: 7, region: "eu", now });
     expect(eu).toMatchObject({
       usage_credit_balance: 12.345,
       usage_total_requests: 2,
@@ -215,11 +216,11 @@ describe("getUsage on an account with activity", () => {
       ["/v1/status", 1, {}],
     ]);
     expect(eu.usage_providers.map((entry) => [entry.provider, entry.used_count])).toEqual([["openai", 1]]);
-    expect(await getUsage(accountId, 7, { region: "jp", now })).toEqual(emptyUsage(accountId, 7, 12.345));
+    expect(await getUsage(db, accountScope(accountId), { days: 7, region: "jp", now })).toEqual(emptyUsage(accountId, 7, 12.345));
   });
 
   it("narrows with days", async () => {
-    const usage = await getUsage(accountId, 2, { region: "us", now });
+    const usage = await getUsage(db, accountScope(accountId), { days: 2, region: "us", now });
     expect(usage.usage_period_days).toBe(2);
     expect(usage.usage_total_requests).toBe(8);
     expect(usage.usage_total_success).toBe(2);
@@ -237,7 +238,7 @@ describe("getUsage on an account with activity", () => {
 
   it("moves the window with now: the start is inclusive, later rows are left out", async () => {
     // One millisecond later the rows stamped exactly seven days ago fall out.
-    const usage = await getUsage(accountId, 7, { region: "us", now: at(1) });
+    const usage = await getUsage(db, accountScope(accountId), { days: 7, region: "us", now: at(1) });
     expect(usage.usage_total_requests).toBe(9);
     expect(usage.usage_endpoints.find((entry) => entry.endpoint === "/v1/usage")).toBeUndefined();
     expect(usage.usage_total_generations).toBe(6);
@@ -245,13 +246,13 @@ describe("getUsage on an account with activity", () => {
     expect(usage.usage_providers.find((entry) => entry.provider === "fal")?.total_submissions).toBe(1);
 
     // A second later the request logged in the future is inside.
-    const later = await getUsage(accountId, 7, { region: "us", now: at(1_000) });
+    const later = await getUsage(db, accountScope(accountId), { days: 7, region: "us", now: at(1_000) });
     expect(later.usage_total_server_errors).toBe(3);
     expect(later.usage_endpoints.find((entry) => entry.endpoint === "/v1/status")?.error_codes).toEqual({ ERR1002: 1, ERR5000: 1 });
   });
 
   it("defaults the window's end to the present", async () => {
-    const usage = await getUsage(accountId, 7, { region: "us" });
+    const usage = await getUsage(db, accountScope(accountId), { days: 7, region: "us" });
     expect(usage.usage_total_requests).toBeGreaterThanOrEqual(9);
     expect(usage.usage_total_generations).toBeGreaterThanOrEqual(6);
   });
@@ -260,12 +261,12 @@ describe("getUsage on an account with activity", () => {
 describe("getUsage arguments", () => {
   it("refuses a non-positive or fractional day count", async () => {
     const accountId = await createAccount();
-    await expect(getUsage(accountId, 0, { region: "us" })).rejects.toBeInstanceOf(RangeError);
-    await expect(getUsage(accountId, 1.5, { region: "us" })).rejects.toBeInstanceOf(RangeError);
+    await expect(getUsage(db, accountScope(accountId), { days: 0, region: "us" })).rejects.toBeInstanceOf(RangeError);
+    await expect(getUsage(db, accountScope(accountId), { days: 1.5, region: "us" })).rejects.toBeInstanceOf(RangeError);
   });
 
   it("is ERR1006 for an unknown account", async () => {
-    const error = await getUsage(randomUUID(), 30, { region: "us" }).catch((caught: unknown) => caught);
+    const error = await getUsage(db, accountScope(randomUUID()), { days: 30, region: "us" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe("ERR1006");
   });

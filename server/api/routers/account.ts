@@ -26,7 +26,7 @@ export const accountRouter = createTRPCRouter({
     };
   }),
 
-  dailyActivity: memberProcedure.query(({ ctx }) => getDailyActivity(ctx.membership.accountId, 30)),
+  dailyActivity: memberProcedure.query(({ ctx }) => getDailyActivity(db, ctx.scope, { days: 30 })),
 
-  recentActivity: memberProcedure.query(({ ctx }) => listRecentActivity(ctx.membership.accountId, 8)),
+  recentActivity: memberProcedure.query(({ ctx }) => listRecentActivity(db, ctx.scope, { limit: 8 })),
 });

@@ -13,7 +13,7 @@ import { inTransaction } from "../../transaction";
 export const alertsRouter = createTRPCRouter({
   get: memberProcedure.query(async ({ ctx }) => {
     const accountId = ctx.membership.accountId;
-    const [thresholds, balance] = await Promise.all([getThresholds(accountId), getBalance(db, accountId)]);
+    const [thresholds, balance] = await Promise.all([getThresholds(db, ctx.scope), getBalance(db, accountId)]);
     return { thresholds, balance: millisToDecimalString(balance), maxThresholds: MAX_THRESHOLDS, canEdit: ctx.membership.role === "primary_owner" };
   }),
 

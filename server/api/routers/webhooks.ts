@@ -33,7 +33,7 @@ export const webhooksRouter = createTRPCRouter({
   eventKinds: memberProcedure.query(() => webhookEventKinds.map((event) => ({ event, default: defaultWebhookEvents.includes(event) }))),
 
   list: memberProcedure.query(async ({ ctx }) => {
-    const [endpoints, stats] = await Promise.all([listWebhookEndpoints(db, ctx.membership.accountId), webhookEndpointStats(ctx.membership.accountId)]);
+    const [endpoints, stats] = await Promise.all([listWebhookEndpoints(db, ctx.membership.accountId), webhookEndpointStats(db, ctx.scope)]);
     const statsById = new Map(stats.map((entry) => [entry.webhook_id, entry]));
     return endpoints.map((endpoint) => ({
       ...endpoint,
@@ -43,11 +43,11 @@ export const webhooksRouter = createTRPCRouter({
 
   get: memberProcedure.input(webhookInput).query(async ({ ctx, input }) => toWebhookEndpointRecord(await findWebhookEndpoint(db, ctx.scope, input.webhookId))),
 
-  deliveries: memberProcedure.input(webhookDeliveryFilters).query(({ ctx, input }) => listWebhookDeliveries(ctx.membership.accountId, input)),
+  deliveries: memberProcedure.input(webhookDeliveryFilters).query(({ ctx, input }) => listWebhookDeliveries(db, ctx.scope, input)),
 
-  delivery: memberProcedure.input(z.object({ deliveryId: id })).query(({ ctx, input }) => getWebhookDelivery(ctx.membership.accountId, input.deliveryId)),
+  delivery: memberProcedure.input(z.object({ deliveryId: id })).query(({ ctx, input }) => getWebhookDelivery(db, ctx.scope, { deliveryId: input.deliveryId })),
 
-  deadLetters: memberProcedure.input(deadLetterFilters).query(({ ctx, input }) => listDeadLetters(ctx.membership.accountId, input)),
+  deadLetters: memberProcedure.input(deadLetterFilters).query(({ ctx, input }) => listDeadLetters(db, ctx.scope, input)),
 
   /** The endpoint with its signing secret: the only time the secret is shown. */
   create: ownerProcedure

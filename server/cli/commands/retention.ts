@@ -15,7 +15,7 @@ export const retentionCommands: Record<string, Command> = {
     prepare(flags) {
       const now = dateFlag(flags, "now") ?? new Date();
       const scope = flags.account === undefined ? OPERATOR : accountScope(uuidFlag(flags, "account"));
-      return async () => runRetention(scope, now);
+      return async (db) => runRetention(db, scope, { now });
     },
   },
 };

@@ -6,7 +6,8 @@ import { ProviderError, type ProviderResult, type SubmitResult } from "../../pro
 import { sendProviderResult } from "../../providers/send-provider-result";
 import { adapterFor, adapterForAttempt } from "../../providers/registry";
 import { log } from "../../log";
-import { emitGenerationStarted } from "../emit-generation-event";
+import { inTransaction } from "../../transaction";
+import { emitGenerationStarted, findGenerationStarted } from "../emit-generation-event";
 import type { AttemptError, AttemptOutcome } from "./attempt-outcome";
 import { providerJobFor } from "./provider-job";
 import { storeOutputs } from "./store-outputs";
@@ -74,11 +75,25 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
   // and generation (the event key), so a failover or a retried step queues nothing new, and a step
   // retried after a crash between the move above and this still queues it (only on the first
   // move, it was lost for good). Queued while the provider works, and awaited before the step ends.
-  const started = moved ? emitGenerationStarted(generationId) : null;
+  const started = moved ? queueGenerationStarted(generationId) : null;
   try {
     return await submitJob(row, provider, attempt, job, { adapter, startedAt, namedUpFront, early });
   } finally {
     await started;
+  }
+}
+
+/**
+ * generation.started, queued once per generation, and a webhook problem never stops the run: its
+ * own transaction when an endpoint takes the event (this step writes outside one); none at all
+ * when no endpoint does.
+ */
+async function queueGenerationStarted(generationId: string): Promise<void> {
+  try {
+    const started = await findGenerationStarted(db, generationId);
+    if (started) await inTransaction((tx) => emitGenerationStarted(tx, started));
+  } catch (error) {
+    log.error("generation.started webhook not queued", { generationId, error: error instanceof Error ? error.message : String(error) });
   }
 }
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { OPERATOR } from "../../account-scope";
+import { db } from "../../db";
 import { env } from "../../env";
 import { RETENTION_BATCH_SIZE } from "../../retention/delete-in-batches";
 import { purgeSentEmails } from "../../retention/purge-sent-emails";
@@ -17,7 +18,7 @@ export const retention = inngest.createFunction({ id: "retention", triggers: [{ 
   const tally = emptyTally();
   let after: string | null = null;
   for (let page = 0; ; page += 1) {
-    const done: Awaited<ReturnType<typeof purgeAccountPage>> = await step.run(`accounts-${page}`, () => purgeAccountPage(OPERATOR, new Date(now), after));
+    const done: Awaited<ReturnType<typeof purgeAccountPage>> = await step.run(`accounts-${page}`, () => purgeAccountPage(db, OPERATOR, { now: new Date(now), after }));
     addTally(tally, done);
     if (done.last === null) break;
     after = done.last;

@@ -23,10 +23,10 @@ describe("after retention", () => {
     expect(outputKeys.length).toBeGreaterThan(0);
 
     // A day later it is still inside Free's one-day window.
-    expect((await runRetention(accountScope(accountId), new Date(Date.now() + DAY - 60_000))).removed.generations).toBe(0);
+    expect((await runRetention(db, accountScope(accountId), { now: new Date(Date.now() + DAY - 60_000) })).removed.generations).toBe(0);
     expectSuccess(await callOperation(getGeneration, { key, params: { generation_id: created.generation_id } }));
 
-    const pass = await runRetention(accountScope(accountId), new Date(Date.now() + 2 * DAY));
+    const pass = await runRetention(db, accountScope(accountId), { now: new Date(Date.now() + 2 * DAY) });
     expect(pass.removed).toMatchObject({ generations: 1, files: outputKeys.length });
     expectError(await callOperation(getGeneration, { key, params: { generation_id: created.generation_id } }), "ERR1006");
     const list = await callOperation(listGenerations, { key });

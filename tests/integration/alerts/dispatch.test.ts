@@ -145,15 +145,15 @@ describe("dispatchLowBalanceAlert", () => {
     expect(await dispatchedMarkers(accountId)).toHaveLength(0);
 
     // Not swept during the grace (the event-driven run has its turn); swept after it.
-    expect(await findUndispatchedAlerts(accountScope(accountId))).toEqual([]);
+    expect(await findUndispatchedAlerts(db, accountScope(accountId))).toEqual([]);
     const later = new Date(Date.now() + 3 * 60_000);
-    expect(await findUndispatchedAlerts(accountScope(accountId), { now: later })).toEqual([notificationId]);
-    expect(await sweepUndispatchedAlerts(accountScope(accountId), { now: later })).toEqual({ [notificationId]: "dispatched" });
+    expect(await findUndispatchedAlerts(db, accountScope(accountId), { now: later })).toEqual([notificationId]);
+    expect(await sweepUndispatchedAlerts(db, accountScope(accountId), { now: later })).toEqual({ [notificationId]: "dispatched" });
 
     expect(resend.emails).toHaveLength(2);
     expect(new Set(resend.emails.map((email) => email.to[0])).size).toBe(2);
     expect(await dispatchedMarkers(accountId)).toHaveLength(1);
-    expect(await findUndispatchedAlerts(accountScope(accountId), { now: later })).toEqual([]);
+    expect(await findUndispatchedAlerts(db, accountScope(accountId), { now: later })).toEqual([]);
   });
 
   it("skips what is not a committed low-balance alert", async () => {

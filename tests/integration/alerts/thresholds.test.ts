@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
 import { LOW_BALANCE_KIND } from "@/server/alerts/record-low-balance-alert";
 import { inTransaction } from "@/server/transaction";
+import { accountScope } from "@/server/account-scope";
 import { getThresholds, setThresholds } from "@/server/alerts/thresholds";
 import { addCredits } from "@/server/credits/add-credits";
 import { reserveCredits } from "@/server/credits/reserve-credits";
@@ -49,12 +50,12 @@ async function expectApiError(promise: Promise<unknown>, code: string, field?: s
   return error as ApiError;
 }
 
-const amounts = async (accountId: string) => (await getThresholds(accountId)).map((threshold) => threshold.amount);
+const amounts = async (accountId: string) => (await getThresholds(db, accountScope(accountId))).map((threshold) => threshold.amount);
 
 describe("defaults and reading", () => {
   it("a new account has one armed threshold at 0.50", async () => {
     const { accountId } = await newAccount();
-    expect(await getThresholds(accountId)).toEqual([{ amount: 0.5, armed: true, lastFiredAt: null }]);
+    expect(await getThresholds(db, accountScope(accountId))).toEqual([{ amount: 0.5, armed: true, lastFiredAt: null }]);
   });
 });
 
@@ -147,13 +148,13 @@ describe("setThresholds", () => {
 
     // Once the balance reaches 2, it is armed like any other.
     await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 1500, sourceKey: `test:${randomUUID()}`, description: "top-up" }), txOptions); // 2.400
-    expect((await getThresholds(accountId)).map((threshold) => threshold.armed)).toEqual([true, true, true]);
+    expect((await getThresholds(db, accountScope(accountId))).map((threshold) => threshold.armed)).toEqual([true, true, true]);
   });
 
   it("keeps the state of thresholds that stay on the list: a fired one does not fire again on save", async () => {
     const { accountId, userId } = await newAccount();
     await reserve(accountId, 600); // 0.400: 0.50 fires
-    const [fired] = await getThresholds(accountId);
+    const [fired] = await getThresholds(db, accountScope(accountId));
     expect(fired).toMatchObject({ amount: 0.5, armed: false, lastFiredAt: expect.any(Date) });
 
     const after = await set(accountId, userId, ["0.5", "0.3"]);

@@ -1,9 +1,10 @@
 import { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
-import { disconnectDb } from "@/server/db";
+import { db, disconnectDb } from "@/server/db";
 import { ApiError } from "@/server/error-table";
 import { account as accountOperations } from "@/server/http/operations";
+import { accountScope } from "@/server/account-scope";
 import { getUsage } from "@/server/usage/get-usage";
 import { accountWithKey, addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { createImage, waitForStatus } from "@/tests/support/generations";
@@ -49,12 +50,12 @@ describe("usage router", () => {
     // A client error too: an unknown model.
     await createImage(key, { generation_prompt: "nope" }, {}, "darkroom/no-such-model");
     // The request log is written after the response: wait until it holds what was sent.
-    await expect.poll(async () => (await getUsage(accountId, 7, { region: "us" })).usage_total_client_errors, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await getUsage(db, accountScope(accountId), { days: 7, region: "us" })).usage_total_client_errors, { timeout: 10_000 }).toBe(1);
 
     const member = await addTeamMember(accountId, "member");
     for (const days of [1, 7, 30, 90]) {
       const { summary, daily } = await as(member).summary({ accountId, days });
-      expect(summary).toEqual(await getUsage(accountId, days, { region: "us" }));
+      expect(summary).toEqual(await getUsage(db, accountScope(accountId), { days: days, region: "us" }));
       expect(summary.usage_total_generations).toBe(2 - 1);
       expect(summary.usage_providers.map((provider) => provider.used_count)).toEqual([1]);
       // The bars add up to the totals.

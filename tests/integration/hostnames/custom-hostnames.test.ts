@@ -7,7 +7,7 @@ import { deleteRemovedHostname, removeCustomHostname } from "@/server/hostnames/
 import { resolveCname } from "@/server/hostnames/resolve-cname";
 import { hostnameTarget } from "@/server/hostnames/service-domains";
 import { setCustomHostname } from "@/server/hostnames/set-hostname";
-import { sweepHostnames } from "@/server/hostnames/sweep-hostnames";
+import { sweepHostnames } from "@/server/inngest/functions/custom-hostname-sweep";
 import { verifyHostnameOnce } from "@/server/inngest/functions/custom-hostname-verify";
 import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { inTransaction } from "@/server/transaction";

@@ -88,7 +88,7 @@ describe("runRetention", () => {
       const outside = await seedAt(accountId, endpointId, plan, now, -1);
       const balance = await balanceText(accountId);
 
-      const pass = await runRetention(accountScope(accountId), now);
+      const pass = await runRetention(db, accountScope(accountId), { now });
       expect(pass).toEqual({
         now: now.toISOString(),
         accounts: 1,
@@ -101,7 +101,7 @@ describe("runRetention", () => {
       expect(await balanceText(accountId)).toBe(balance);
 
       // Idempotent: the same moment again finds nothing.
-      expect((await runRetention(accountScope(accountId), now)).removed).toEqual(ZERO);
+      expect((await runRetention(db, accountScope(accountId), { now })).removed).toEqual(ZERO);
       expect(await balanceText(accountId)).toBe(balance);
     });
   }
@@ -110,9 +110,9 @@ describe("runRetention", () => {
     const now = futureNow();
     const accountId = await seedAccount("enterprise");
     const tenDaysOld = await seedGeneration(accountId, secondsBefore(now, 10 * 24 * 3600_000));
-    expect((await runRetention(accountScope(accountId), now)).removed.generations).toBe(0);
+    expect((await runRetention(db, accountScope(accountId), { now })).removed.generations).toBe(0);
     await db.account.update({ where: { id: accountId }, data: { plan: "starter" } });
-    expect((await runRetention(accountScope(accountId), now)).removed).toMatchObject({ generations: 1, files: 2 });
+    expect((await runRetention(db, accountScope(accountId), { now })).removed).toMatchObject({ generations: 1, files: 2 });
     expect(await exists("generation", tenDaysOld.id)).toBe(false);
   });
 
@@ -134,7 +134,7 @@ describe("runRetention", () => {
     const openReserve = await seedLedgerMovement(accountId, unsettled.id, "reserve", longAgo);
     const balance = await balanceText(accountId);
 
-    const pass = await runRetention(accountScope(accountId), now);
+    const pass = await runRetention(db, accountScope(accountId), { now });
     expect(pass.removed).toMatchObject({ generations: 2, files: 1, ledger_entries: 2 });
     expect(await exists("generation", pending.id)).toBe(true);
     expect(await exists("generation", processing.id)).toBe(true);
@@ -156,7 +156,7 @@ describe("runRetention", () => {
 
     // 100 days on, Starter's 90-day ledger window has passed; the year's period has not.
     const later = new Date(periodStart.getTime() + 100 * 24 * 3600_000);
-    expect((await runRetention(accountScope(accountId), later)).removed.ledger_entries).toBe(1);
+    expect((await runRetention(db, accountScope(accountId), { now: later })).removed.ledger_entries).toBe(1);
     expect(await db.ledgerEntry.count({ where: { accountId, type: "add", sourceKey } })).toBe(0);
     expect(await db.ledgerPurgedSource.findUnique({ where: { sourceKey } })).toMatchObject({ accountId });
 
@@ -181,7 +181,7 @@ describe("runRetention", () => {
     const waiting = await deadLetter("waiting", null);
     const replayedLongAgo = await deadLetter("replayed", old);
 
-    const pass = await runRetention(accountScope(accountId), now);
+    const pass = await runRetention(db, accountScope(accountId), { now });
     // Attempts: the pending one's, the failed one's and the re-sent one's first (three); deliveries: the failed one.
     expect(pass.removed).toMatchObject({ webhook_attempts: 3, webhook_deliveries: 1, dead_letters: 1 });
     expect(await exists("webhookDelivery", pendingDelivery)).toBe(true);
@@ -215,7 +215,7 @@ describe("runRetention", () => {
       })),
     });
     const young = await seedActivity(accountId, now);
-    const pass = await runRetention(accountScope(accountId), now);
+    const pass = await runRetention(db, accountScope(accountId), { now });
     expect(pass.removed).toMatchObject({ activity_events: many, request_logs: RETENTION_BATCH_SIZE });
     expect(await db.activityEvent.count({ where: { accountId } })).toBe(1);
     expect(await exists("activityEvent", young)).toBe(true);
@@ -227,7 +227,7 @@ describe("runRetention", () => {
     const old = secondsBefore(now, 31 * 24 * 3600_000);
     const rows = [];
     for (let index = 0; index < 8; index += 1) rows.push(await seedGeneration(accountId, old, "succeeded", 1));
-    const pass = await runRetention(accountScope(accountId), now, { batchSize: 3 });
+    const pass = await runRetention(db, accountScope(accountId), { now, batchSize: 3 });
     expect(pass.removed).toMatchObject({ generations: 8, files: 8 });
     for (const row of rows) expect(await fileExists(row.keys[0]!)).toBe(false);
   });
@@ -240,7 +240,7 @@ describe("runRetention", () => {
     // A key storage refuses to touch stands in for storage being unreachable.
     const stuck = await seedGeneration(accountId, old, "succeeded", 0);
     await db.generation.update({ where: { id: stuck.id }, data: { outputKeys: ["../outside"] } });
-    const pass = await runRetention(accountScope(accountId), now);
+    const pass = await runRetention(db, accountScope(accountId), { now });
     expect(pass.removed).toMatchObject({ generations: 1, files: 1 });
     expect(pass.deferred).toEqual({ generations: 1 });
     expect(await exists("generation", ok.id)).toBe(false);
@@ -254,12 +254,12 @@ describe("runRetention", () => {
     const old = secondsBefore(now, 2 * 24 * 3600_000);
     const theirs = await seedActivity(other, old);
     await seedActivity(mine, old);
-    expect((await runRetention(accountScope(mine), now)).removed.activity_events).toBe(1);
+    expect((await runRetention(db, accountScope(mine), { now })).removed.activity_events).toBe(1);
     expect(await exists("activityEvent", theirs)).toBe(true);
 
     // As of long before anything here existed: nothing is old enough, every account is visited.
     const accounts = await db.account.count();
-    const pass = await runRetention(OPERATOR, new Date("2001-01-01T00:00:00Z"), { pageSize: 7 });
+    const pass = await runRetention(db, OPERATOR, { now: new Date("2001-01-01T00:00:00Z"), pageSize: 7 });
     expect(pass.accounts).toBeGreaterThanOrEqual(accounts);
     expect(pass.removed).toEqual(ZERO);
   });
@@ -281,10 +281,10 @@ describe("runRetention", () => {
     const young = await email("sent", 6);
     const mine = await seedAccount("free");
 
-    expect((await runRetention(accountScope(mine), now)).removed.sent_emails).toBe(0);
+    expect((await runRetention(db, accountScope(mine), { now })).removed.sent_emails).toBe(0);
     expect(await db.emailOutbox.count({ where: { id: oldSent } })).toBe(1);
 
-    const pass = await runRetention(OPERATOR, now);
+    const pass = await runRetention(db, OPERATOR, { now });
     expect(pass.removed.sent_emails).toBe(2);
     const left = await db.emailOutbox.findMany({ where: { id: { in: [oldSent, oldFailed, oldQueued, atBoundary, young] } }, select: { id: true } });
     expect(left.map((row) => row.id).sort()).toEqual([oldQueued, atBoundary, young].sort());

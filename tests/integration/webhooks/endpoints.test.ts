@@ -369,7 +369,7 @@ describe("webhook log retention", () => {
     await backdate(oldPro, "delivered");
 
     // Retention by plan (server/retention) purges them; exact counts are in tests/integration/retention.
-    for (const accountId of [free.accountId, pro.accountId]) await runRetention(accountScope(accountId), new Date());
+    for (const accountId of [free.accountId, pro.accountId]) await runRetention(db, accountScope(accountId), { now: new Date() });
     expect(await db.webhookDelivery.findUnique({ where: { id: oldFree } })).toBeNull();
     expect(await db.webhookAttempt.count({ where: { deliveryId: oldFree } })).toBe(0);
     // Pending: its attempt log is old and goes, the delivery itself stays until it ends.
