@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/server/db";
 import { PRIVACY_VERSION, TERMS_VERSION } from "@/server/consent/legal-versions";
 import { createTestAccount } from "@/tests/support/fixtures";
-import { baseUrl, uniqueEmail } from "@/tests/support/http";
-import { latestSignInLink, openLink, requestSignInLink, signIn } from "@/tests/support/session";
+import { uniqueEmail } from "@/tests/support/http";
+import { latestSignInLink, openLink, requestSignInLink, signIn, signOut } from "@/tests/support/session";
 
 // The `auth` and `consent` activity over the real Auth.js e-mail flow: sign-in, sign-out and refused
 // links land on each account of the user, with the user as actor and no token or IP anywhere;
@@ -14,22 +14,9 @@ const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefo
 const events = (accountId: string, category: "auth" | "consent") =>
   db.activityEvent.findMany({ where: { accountId, category }, orderBy: [{ createdAt: "asc" }, { action: "asc" }], select: { action: true, actor: true, description: true, metadata: true } });
 
-const cookiesOf = (response: Response) => response.headers.getSetCookie().map((cookie) => cookie.split(";")[0] ?? "");
-
 async function personalAccountOf(email: string) {
   const user = await db.user.findUniqueOrThrow({ where: { email }, include: { memberships: { where: { role: "primary_owner" }, select: { accountId: true } } } });
   return { user, accountId: user.memberships[0]!.accountId };
-}
-
-async function signOut(sessionCookie: string): Promise<Response> {
-  const csrf = await fetch(`${baseUrl()}/api/auth/csrf`, { headers: { cookie: sessionCookie } });
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  return fetch(`${baseUrl()}/api/auth/signout`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: [sessionCookie, ...cookiesOf(csrf)].join("; "), "user-agent": FIREFOX, "x-auth-return-redirect": "1" },
-    body: new URLSearchParams({ csrfToken, callbackUrl: "/login" }),
-  });
 }
 
 describe("auth activity", () => {
@@ -98,7 +85,7 @@ describe("auth activity", () => {
   it("signing out is recorded with the browser family", async () => {
     const email = uniqueEmail("signout");
     const { cookie } = await signIn(email);
-    const reply = await signOut(cookie);
+    const reply = await signOut(cookie, { "user-agent": FIREFOX });
     expect(reply.status).toBeLessThan(400);
     expect(reply.headers.getSetCookie().some((c) => /^authjs\.session-token=;/.test(c))).toBe(true);
     const { user, accountId } = await personalAccountOf(email);

@@ -1,23 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { baseUrl, uniqueEmail } from "@/tests/support/http";
-import { signIn, trpc } from "@/tests/support/session";
+import { signIn, signOut, trpc } from "@/tests/support/session";
 
 // "Sign out" ends that session on the server: a copy of its cookie taken before signing out is
 // refused afterwards, as the browser's own (cleared) cookie is. Other sessions of the user go on.
-
-const cookiesOf = (response: Response) => response.headers.getSetCookie().map((cookie) => cookie.split(";")[0] ?? "");
-
-/** Auth.js's own sign-out, as the dashboard's button does it: its CSRF token, then POST /api/auth/signout. */
-async function signOut(sessionCookie: string): Promise<Response> {
-  const csrf = await fetch(`${baseUrl()}/api/auth/csrf`, { headers: { cookie: sessionCookie } });
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  return fetch(`${baseUrl()}/api/auth/signout`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: [sessionCookie, ...cookiesOf(csrf)].join("; "), "x-auth-return-redirect": "1" },
-    body: new URLSearchParams({ csrfToken, callbackUrl: "/login" }),
-  });
-}
 
 const sessionOf = async (cookie: string) => (await (await fetch(`${baseUrl()}/api/auth/session`, { headers: { cookie } })).json()) as { user?: { email?: string } } | null;
 

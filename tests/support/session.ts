@@ -60,3 +60,15 @@ export async function trpc(path: string, input: unknown, options: { cookie?: str
   };
   return { status: response.status, data: body.result?.data.json as any, error: body.error?.json };
 }
+
+/** Auth.js's own sign-out, as the dashboard's button does it: its CSRF token, then POST /api/auth/signout. */
+export async function signOut(sessionCookie: string, extraHeaders: Record<string, string> = {}): Promise<Response> {
+  const csrf = await fetch(`${baseUrl()}/api/auth/csrf`, { headers: { cookie: sessionCookie } });
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  return fetch(`${baseUrl()}/api/auth/signout`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: [sessionCookie, ...cookiesOf(csrf)].join("; "), "x-auth-return-redirect": "1", ...extraHeaders },
+    body: new URLSearchParams({ csrfToken, callbackUrl: "/login" }),
+  });
+}
