@@ -16,7 +16,7 @@ type Answer = { status: number; body: string; sentBeforeAnswer: number };
  * `declaredLength`, or chunked when null). Only a server that answers before reading the whole
  * body answers at all.
  */
-function postAndWaitOnce(path: string, headers: Record<string, string>, declaredLength: number | null, send: number): Promise<Answer | "reset"> {
+function postAndWaitOnce(path: string, headers: Record<string, string>, declaredLength: number | null, send: number, resets: string[]): Promise<Answer | "reset"> {
   const url = new URL(path, baseUrl());
   return new Promise((resolve, reject) => {
     let sent = 0;
@@ -29,6 +29,8 @@ function postAndWaitOnce(path: string, headers: Record<string, string>, declared
         port: url.port,
         path: url.pathname + url.search,
         method: "POST",
+        // A connection of its own: never a pooled socket the server has already closed.
+        agent: false,
         headers: { ...headers, ...(declaredLength === null ? {} : { "content-length": String(declaredLength) }) },
       },
       (response) => {
@@ -45,6 +47,7 @@ function postAndWaitOnce(path: string, headers: Record<string, string>, declared
     // read yet): the caller asks again.
     request.on("error", (error: NodeJS.ErrnoException) => {
       if (!["EPIPE", "ECONNRESET"].includes(error.code ?? "")) reject(new Error(`${error.code ?? "error"}: ${error.message}`));
+      resets.push(`${error.code}: ${error.message} (after ${sent} bytes)`);
     });
     request.on("close", () => resolve(answer === null ? "reset" : answered()));
     const chunk = Buffer.alloc(16 * 1024, 0x20); // spaces: valid JSON padding
@@ -59,11 +62,13 @@ function postAndWaitOnce(path: string, headers: Record<string, string>, declared
 }
 
 async function postAndWait(path: string, headers: Record<string, string>, declaredLength: number | null, send: number): Promise<Answer> {
+  const resets: string[] = [];
   for (let attempt = 1; attempt <= 3; attempt++) {
-    const answer = await postAndWaitOnce(path, headers, declaredLength, send);
+    const answer = await postAndWaitOnce(path, headers, declaredLength, send, resets);
     if (answer !== "reset") return answer;
+    await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
   }
-  throw new Error(`${path}: the connection was reset before any answer, three times`);
+  throw new Error(`${path}: the connection was reset before any answer, three times (${resets.join("; ")})`);
 }
 
 const ownJson = () => ({ "content-type": "application/json", origin: baseUrl() });

@@ -27,7 +27,8 @@ export async function POST(req: NextRequest) {
     body = await readCappedBody(req);
   } catch (error) {
     const refusal = toApiError(error);
-    return Response.json({ error: refusal.toBody() }, { status: refusal.status, headers: { connection: "close" } });
+    // No `Connection: close` (see app/api/trpc/[trpc]/route.ts): Node discards the rest unread.
+    return Response.json({ error: refusal.toBody() }, { status: refusal.status });
   }
   return handlers.POST(onOurAddress(req, body));
 }
