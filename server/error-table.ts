@@ -25,6 +25,8 @@ export const errorTable = {
   ERR4003: { type: "upload_failed", status: 502, retryable: true },
   ERR4004: { type: "all_providers_failed", status: 502, retryable: true },
   ERR4005: { type: "provider_rejected", status: 422, retryable: false },
+  // A generation's error code only (its Cancel-After passed): canceled, refunded, never charged.
+  ERR4006: { type: "deadline_exceeded", status: 504, retryable: false },
   ERR5000: { type: "internal_error", status: 500, retryable: true },
 } as const satisfies Record<string, { type: string; status: number; retryable: boolean }>;
 
@@ -54,6 +56,7 @@ export const defaultMessages: Record<ErrorCode, string> = {
   ERR4003: "Uploading the output failed.",
   ERR4004: "Every provider in the chain failed.",
   ERR4005: "The provider rejected the request.",
+  ERR4006: "The generation did not finish before its Cancel-After deadline.",
   ERR5000: "An internal error occurred.",
 };
 

@@ -84,6 +84,12 @@ export function GenerationDetailPage({ generationId }: { generationId: string })
             {record.generation_error ? `: ${record.generation_error}` : null}
           </div>
         )}
+        {record.generation_status === "canceled" && record.generation_error_code === "ERR4006" && (
+          <div role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3.5 py-2.5 text-sm text-amber-900">
+            <span className="font-medium">Deadline exceeded</span> <span className="font-mono text-xs">(ERR4006)</span>
+            {record.generation_error ? `: ${record.generation_error}` : null}
+          </div>
+        )}
       </DetailHeader>
 
       <Card role="region" aria-label="Prompt">

@@ -2,7 +2,8 @@ import { formatCredits } from "@/components/dashboard/format-credits";
 import { Card, CardBody, CardHeader, cn } from "@/components/ui";
 import type { GenerationDetailData } from "./generation-types";
 
-// The record's facts: model, settings, provider chain, timings and the estimated cost.
+// The record's facts: model, settings, provider chain, timings (with the Cancel-After deadline,
+// when the create set one) and the estimated cost.
 
 const seconds = (value: number | null) => (value === null ? null : `${value.toFixed(2)} s`);
 const when = (iso: string | null) =>
@@ -24,6 +25,7 @@ export function GenerationFactsCard({ detail }: { detail: GenerationDetailData }
     { label: "Prediction id", value: record.generation_prediction_id, mono: true },
     { label: "Estimated cost", value: `${formatCredits(detail.estimated_cost)} credits` },
     { label: "Created", value: when(record.generation_created_at) },
+    ...(record.generation_deadline_at ? [{ label: "Deadline", value: when(record.generation_deadline_at) }] : []),
     { label: "Started", value: when(record.generation_started_at) },
     { label: "Completed", value: when(record.generation_completed_at) },
     { label: "Total time", value: seconds(record.generation_metrics_total_time) },

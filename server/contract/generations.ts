@@ -43,8 +43,14 @@ export const generationRecordSchema = z.object({
   generation_completed_at: dateTimeSchema.nullable().describe("When the generation reached a terminal state."),
   generation_metrics_total_time: secondsSchema.describe("Seconds from creation to completion; null until terminal."),
   generation_metrics_predict_time: secondsSchema.describe("Seconds the provider spent on the job; null until known."),
-  generation_error: z.string().nullable().optional().describe("Why it failed. Present only when the status is `failed`."),
-  generation_error_code: errorCodeSchema.nullable().optional().describe("An ERR4xxx provider code (or ERR5000). Present only when the status is `failed`."),
+  generation_deadline_at: dateTimeSchema.nullable().describe("When the generation is canceled if it has not finished (its create's `Cancel-After` from its creation); null without one."),
+  generation_error: z.string().nullable().optional().describe("Why it failed, or why it was canceled at its deadline. Present only when the status is `failed`, or `canceled` with ERR4006."),
+  generation_error_code: errorCodeSchema
+    .nullable()
+    .optional()
+    .describe(
+      "An ERR4xxx provider code (or ERR5000) when `failed`; ERR4006 `deadline_exceeded` when `canceled` at its `Cancel-After` deadline. Absent otherwise (a cancel asked for by the client has none).",
+    ),
   generation_duration: z.number().nullable().optional().describe("Video records only: the duration in seconds."),
   generation_resolution: z.string().nullable().optional().describe("Video records only: the resolution."),
   generation_generate_audio: z.boolean().optional().describe("Video records only: whether audio was generated."),

@@ -8,7 +8,16 @@ import { z } from "zod";
 export const generationRequested = eventType("generation/requested", {
   // providers: the order chosen at create (the generation row has it too); a run that gets it
   // here skips the step that would read it. Events re-sent by the sweeper leave it out.
-  schema: z.object({ generationId: z.string().uuid(), accountId: z.string().uuid(), providers: z.array(z.string()).optional() }),
+  // deadlineAt: the generation's Cancel-After deadline, which the run races its provider waits against.
+  schema: z.object({ generationId: z.string().uuid(), accountId: z.string().uuid(), providers: z.array(z.string()).optional(), deadlineAt: z.string().optional() }),
+});
+
+/**
+ * A generation was created with a Cancel-After deadline: enforce-generation-deadline sleeps until
+ * it and cancels the generation if it is still in flight then. Id `generation-deadline:<generation id>`.
+ */
+export const generationDeadlineSet = eventType("generation/deadline.set", {
+  schema: z.object({ generationId: z.string().uuid(), accountId: z.string().uuid(), deadlineAt: z.string() }),
 });
 
 /** A provider delivered a result by callback (webhook providers and the built-in renderers). */

@@ -10,7 +10,8 @@ import type { QueueResult } from "../webhooks/queue-deliveries";
 
 // Generation events carry the generation record as GET /v1/content/{id} shows it; a canceled one
 // adds what the cancel answered about the refund (`credits_refunded`, `credits_refunded_amount`),
-// read from the ledger. Each kind is emitted once per generation: the event key is
+// read from the ledger, and why (`reason`: "deadline" when its Cancel-After passed, ERR4006;
+// "user" when a client canceled or deleted it). Each kind is emitted once per generation: the event key is
 // `<event>:<generation id>`.
 
 export type GenerationEventKind = "generation.started" | "generation.completed" | "generation.failed" | "generation.canceled";
@@ -50,6 +51,7 @@ async function queueEvent(tx: Tx, source: EventSource, event: GenerationEventKin
     const refundedMillis = await findRefundMillis(tx, source.accountId, source.id);
     data.credits_refunded = refundedMillis !== null;
     data.credits_refunded_amount = formatCredits(refundedMillis ?? 0);
+    data.reason = source.errorCode === "ERR4006" ? "deadline" : "user";
   }
   return queueWebhookEvent(tx, { accountId: source.accountId, event, eventKey: `${event}:${source.id}`, data });
 }

@@ -23,9 +23,10 @@ type Input = {
   providerOrder: ProviderId[];
   routingExploration: boolean;
   costMillis: number;
+  cancelAfterMs: number | null;
 };
 
-export async function reserveAndRecord(tx: Tx, input: Input) {
+export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadlineAt: Date | null }> {
   const { accountId, model, fields } = input;
   // The lock every credit movement takes, and the balance under it: reserveCredits reads no second time.
   const [account] = await tx.$queryRaw<Array<{ plan: keyof typeof planLimits; balance: string; deleted: boolean }>>`
@@ -37,16 +38,17 @@ export async function reserveAndRecord(tx: Tx, input: Input) {
   // The cap's count and the insert in one statement (it runs after the lock above, so it counts
   // every generation committed by whoever held the lock before). Nothing is read back.
   const now = new Date();
+  const deadlineAt = input.cancelAfterMs === null ? null : new Date(now.getTime() + input.cancelAfterMs);
   const inserted = await tx.$queryRaw<Array<{ id: string }>>`
     INSERT INTO generation (id, account_id, api_key_id, region, media_kind, model_identifier, prompt, ratio, output_format, output_number,
       duration_seconds, resolution, generate_audio, input_files, input_file_last_content, params, provider_order, routing_exploration,
-      estimated_cost, created_at, updated_at)
+      estimated_cost, deadline_at, created_at, updated_at)
     SELECT ${input.generationId}::uuid, ${accountId}::uuid, ${input.apiKeyId}::uuid, ${input.region}::"Region", ${model.type}::"MediaKind",
       ${model.identifier}, ${fields.generation_prompt ?? null}, ${fields.generation_ratio ?? null}, ${fields.generation_output_format ?? null},
       ${fields.generation_output_number ?? 1}::int, ${fields.generation_duration ?? null}::int, ${fields.generation_resolution ?? null},
       ${fields.generation_generate_audio ?? null}::boolean, ${fields.generation_input_file ?? []}::text[], ${fields.generation_input_file_last_content ?? null},
       ${JSON.stringify(fields)}::jsonb, ${input.providerOrder}::text[], ${input.routingExploration}, ${millisToDecimalString(input.costMillis)}::numeric,
-      ${now}, ${now}
+      ${deadlineAt}::timestamptz, ${now}, ${now}
     WHERE (SELECT count(*) FROM generation WHERE account_id = ${accountId}::uuid AND media_kind = ${model.type}::"MediaKind" AND status IN ('pending', 'processing')) < ${cap}
     RETURNING id`;
   if (inserted.length === 0) {
@@ -70,4 +72,5 @@ export async function reserveAndRecord(tx: Tx, input: Input) {
     lockedBalanceMillis: decimalToMillis(account.balance),
     newGeneration: true,
   });
+  return { deadlineAt };
 }

@@ -10,7 +10,7 @@ import { sendInTransaction } from "../events/send-in-transaction";
 import { parseProviderOrder } from "./parse-provider-order";
 import { resolveOrder } from "./resolve-order";
 import { reserveAndRecord } from "./reserve-and-record";
-import { generationRequestedEvent } from "./send-generation-requested";
+import { generationDeadlineEvent, generationRequestedEvent } from "./send-generation-requested";
 
 // Starting a generation: plan it (provider chain and price) outside any transaction, then in the
 // caller's transaction check the concurrency cap, reserve credits and create the `pending`
@@ -28,6 +28,8 @@ export type GenerationPlan = {
   /** The chain starts with the second-ranked provider (routing exploration). */
   routingExploration: boolean;
   costMillis: number;
+  /** Cancel-After: the deadline is this long after the record's creation; null for none. */
+  cancelAfterMs: number | null;
 };
 
 export type GenerationCreated = {
@@ -43,7 +45,9 @@ export function seedFor(generationId: string) {
   return createHash("sha256").update(generationId).digest().readUInt32BE(0);
 }
 
-export async function planGeneration(input: Omit<GenerationPlan, "generationId" | "providerOrder" | "routingExploration" | "costMillis">): Promise<GenerationPlan> {
+export async function planGeneration(
+  input: Omit<GenerationPlan, "generationId" | "providerOrder" | "routingExploration" | "costMillis" | "cancelAfterMs"> & { cancelAfterMs?: number | null },
+): Promise<GenerationPlan> {
   const { model, fields } = input;
   const generationId = randomUUID();
   const requested = parseProviderOrder(model, fields.generation_provider_order);
@@ -54,14 +58,16 @@ export async function planGeneration(input: Omit<GenerationPlan, "generationId" 
     audio: fields.generation_generate_audio,
   });
   const chain = await resolveOrder(model, input.region, requested, generationId);
-  return { ...input, generationId, providerOrder: chain.order, routingExploration: chain.explored, costMillis: price.totalMillis };
+  return { ...input, generationId, providerOrder: chain.order, routingExploration: chain.explored, costMillis: price.totalMillis, cancelAfterMs: input.cancelAfterMs ?? null };
 }
 
 export async function startGeneration(tx: Tx, plan: GenerationPlan): Promise<GenerationCreated> {
   const { generationId } = plan;
-  await reserveAndRecord(tx, plan);
-  // The run is written with the record (embedded executor): it starts as soon as this commits.
-  await sendInTransaction(tx, "generation/requested", generationRequestedEvent(generationId, plan.accountId, plan.providerOrder));
+  const { deadlineAt } = await reserveAndRecord(tx, plan);
+  // The run is written with the record (embedded executor): it starts as soon as this commits; so
+  // is the deadline's own run, which cancels the generation at its deadline even if no run is alive.
+  const requested = generationRequestedEvent(generationId, plan.accountId, plan.providerOrder, deadlineAt);
+  await sendInTransaction(tx, "generation/requested", deadlineAt ? [requested, generationDeadlineEvent(generationId, plan.accountId, deadlineAt)] : requested);
   return {
     model_identifier: plan.model.identifier,
     generation_provider_order: plan.providerOrder,

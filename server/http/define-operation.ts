@@ -54,6 +54,8 @@ export type OperationDefinition<Query extends QuerySchema, Body, Response extend
    * commit step's `respond` may hold the answer that long once the work committed.
    */
   preferWait?: boolean;
+  /** Accepts `Cancel-After` (the create routes): the handler sees the milliseconds asked for. */
+  cancelAfter?: boolean;
   /** Transaction limits for idempotent operations (they hold a connection while they queue on locks). */
   transaction?: { maxWait: number; timeout: number };
   response: { component: Response; status?: 200 | 202; paginated?: Paginated; message?: string };
@@ -76,6 +78,7 @@ export type Operation<
     body: OperationBody<Body> | undefined;
     idempotent: Idempotent;
     preferWait: boolean;
+    cancelAfter: boolean;
     transaction: { maxWait: number; timeout: number } | undefined;
     response: { component: Response; schema: (typeof responseComponents)[Response]; status: 200 | 202; paginated: Paginated; message: string };
   }
@@ -107,6 +110,7 @@ export function defineOperation<
     body: definition.body,
     idempotent: (definition.idempotent ?? false) as Idempotent,
     preferWait: definition.preferWait ?? false,
+    cancelAfter: definition.cancelAfter ?? false,
     transaction: definition.transaction,
     response: {
       component: definition.response.component,
@@ -140,6 +144,8 @@ export type OperationInput<Op extends AnyOperation> = {
   body: BodyOf<Op>;
   /** `Prefer: wait` seconds (operations with preferWait), else null. */
   waitSeconds: number | null;
+  /** `Cancel-After` in milliseconds (operations with cancelAfter), else null. */
+  cancelAfterMs: number | null;
 };
 
 type ResponseOf<Op extends AnyOperation> = Op["response"]["paginated"] extends true ? { data: DataOf<Op>; pagination: Pagination } : DataOf<Op>;

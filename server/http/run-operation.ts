@@ -18,7 +18,7 @@ import type { ParsedInput } from "./operation-input";
 
 export type OperationOutcome = { status: number; body: unknown; replayed?: StoredResponse; headers?: Record<string, string> };
 
-type Context = Omit<OperationInput<AnyOperation>, "query" | "body" | "waitSeconds"> & { input: ParsedInput };
+type Context = Omit<OperationInput<AnyOperation>, "query" | "body" | "waitSeconds" | "cancelAfterMs"> & { input: ParsedInput };
 
 function envelope(operation: AnyOperation, result: unknown, requestId: string) {
   const { data, pagination } = operation.response.paginated ? (result as { data: unknown; pagination: Pagination }) : { data: result, pagination: undefined };
@@ -33,15 +33,25 @@ function envelope(operation: AnyOperation, result: unknown, requestId: string) {
   return successBody(data, { requestId, message: operation.response.message, pagination });
 }
 
+/**
+ * What an Idempotency-Key is bound to. A Cancel-After is part of the request (a retry with another
+ * deadline is another request: ERR2015), as the milliseconds it means ("90s" and "1m30s" are the
+ * same); without one the shape is the one keys were stored with before the header existed.
+ */
+function fingerprintOf(operation: AnyOperation, params: Readonly<Record<string, string>>, input: ParsedInput): unknown {
+  const base = operation.body ? operation.body.fingerprint(params, input.rawBody) : { operation: operation.operationId, params };
+  return input.cancelAfterMs === null ? base : { request: base, cancel_after_ms: input.cancelAfterMs };
+}
+
 export async function runOperation(operation: AnyOperation, handler: OperationHandler<AnyOperation>, context: Context): Promise<OperationOutcome> {
   const { input, ...rest } = context;
-  const handlerInput = { ...rest, query: input.query, body: input.body, waitSeconds: input.waitSeconds };
+  const handlerInput = { ...rest, query: input.query, body: input.body, waitSeconds: input.waitSeconds, cancelAfterMs: input.cancelAfterMs };
   if (!operation.idempotent) {
     const result = await handler(handlerInput as OperationInput<AnyOperation>);
     return { status: operation.response.status, body: envelope(operation, result, context.requestId) };
   }
 
-  const fingerprint = requestHash(operation.body ? operation.body.fingerprint(context.params, input.rawBody) : { operation: operation.operationId, params: context.params });
+  const fingerprint = requestHash(fingerprintOf(operation, context.params, input));
   const claim = input.idempotencyKey ? await claimIdempotencyKey(context.accountId, input.idempotencyKey, fingerprint, context.requestId) : null;
   if (claim && "replay" in claim) return { status: claim.replay.status, body: claim.replay.body, replayed: claim.replay };
   try {

@@ -476,6 +476,7 @@ describe("the zod schemas against real responses", () => {
       generation_completed_at: null,
       generation_metrics_total_time: null,
       generation_metrics_predict_time: null,
+      generation_deadline_at: null,
       generation_error: null,
       generation_error_code: null,
     };
@@ -496,6 +497,8 @@ describe("the zod schemas against real responses", () => {
     expect(record.parse(succeeded)).toEqual(succeeded);
     expect(record.safeParse({ ...base, generation_removed: true }).success).toBe(false);
     expect(record.safeParse({ ...base, generation_status: "failed", generation_error: "timeout", generation_error_code: "ERR4001" }).success).toBe(true);
+    const atDeadline = { ...base, generation_status: "canceled", generation_deadline_at: base.generation_created_at, generation_error: "deadline", generation_error_code: "ERR4006" };
+    expect(record.parse(atDeadline)).toEqual(atDeadline);
   });
 });
 

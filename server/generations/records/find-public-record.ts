@@ -21,7 +21,7 @@ export const RECORD_COLUMNS = `
     generate_audio AS "generateAudio", coalesce(input_files, '{}') AS "inputFiles", coalesce(provider_order, '{}') AS "providerOrder", provider_used AS "providerUsed",
     prediction_id AS "predictionId", coalesce(output_keys, '{}') AS "outputKeys", error_code AS "errorCode", error_message AS "errorMessage",
     metrics_total_time AS "metricsTotalTime", metrics_predict_time AS "metricsPredictTime", started_at AS "startedAt",
-    completed_at AS "completedAt", removed_at AS "removedAt", created_at AS "createdAt"`;
+    completed_at AS "completedAt", removed_at AS "removedAt", deadline_at AS "deadlineAt", created_at AS "createdAt"`;
 
 const SELECT_RECORD = `SELECT ${RECORD_COLUMNS} FROM generation WHERE id = $1 AND account_id = $2`;
 

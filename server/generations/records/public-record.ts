@@ -6,7 +6,8 @@ import { outputFileUrls } from "./output-files";
 
 // A generation row as its public record (null for what is not known yet, [] for empty
 // lists, output URLs signed and expiring with the plan's output retention). The error fields
-// appear only on failed records; video records add their settings.
+// appear only on failed records and on those canceled at their deadline (ERR4006); video records
+// add their settings.
 
 export type GenerationRecord = ReturnType<typeof toGenerationRecord>;
 
@@ -37,6 +38,7 @@ export type RecordSource = Pick<
   | "startedAt"
   | "completedAt"
   | "removedAt"
+  | "deadlineAt"
   | "createdAt"
 >;
 
@@ -62,7 +64,8 @@ export function toGenerationRecord(row: RecordSource, plan: PlanName) {
     generation_completed_at: row.completedAt?.toISOString() ?? null,
     generation_metrics_total_time: seconds(row.metricsTotalTime),
     generation_metrics_predict_time: seconds(row.metricsPredictTime),
-    ...(row.status === "failed" ? { generation_error: row.errorMessage, generation_error_code: row.errorCode as ErrorCode | null } : {}),
+    generation_deadline_at: row.deadlineAt?.toISOString() ?? null,
+    ...(row.status === "failed" || (row.status === "canceled" && row.errorCode) ? { generation_error: row.errorMessage, generation_error_code: row.errorCode as ErrorCode | null } : {}),
     ...videoFields(row),
     ...(row.removedAt ? { generation_removed: "true" as const } : {}),
   };

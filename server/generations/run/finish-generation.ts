@@ -6,26 +6,31 @@ import type { Tx } from "../../db";
 import { inTransaction } from "../../transaction";
 import { getStorage } from "../../storage/get-storage";
 import { queueGenerationFinished } from "../send-generation-finished";
+import { cancelAtDeadline } from "../deadline/cancel-at-deadline";
 import type { AttemptError } from "./attempt-outcome";
 
 // The terminal transitions of a run, each one transaction under the generation's row
 // lock: succeeded + charge, or failed + refund, and the terminal webhook deliveries with them. A
 // generation that already left the in-flight states (canceled meanwhile, or swept) is not
-// touched: a late result is discarded, never charged.
+// touched: a late result is discarded, never charged. One whose Cancel-After deadline has passed
+// is canceled at its deadline instead (ERR4006, refunded), whatever the run brought.
 
-type Locked = { account_id: string; status: string; created_at: Date };
+type Locked = { id: string; account_id: string; status: string; created_at: Date; deadline_at: Date | null; provider_used: string | null; prediction_id: string | null };
 
 async function lockGeneration(tx: Tx, generationId: string): Promise<Locked | null> {
-  const [row] = await tx.$queryRaw<Locked[]>`SELECT account_id, status, created_at FROM generation WHERE id = ${generationId}::uuid FOR UPDATE`;
+  const [row] = await tx.$queryRaw<Locked[]>`
+    SELECT id, account_id, status, created_at, deadline_at, provider_used, prediction_id FROM generation WHERE id = ${generationId}::uuid FOR UPDATE`;
   return row && (row.status === "pending" || row.status === "processing") ? row : null;
 }
+
+const pastDeadline = (row: Locked, now: Date) => row.deadline_at !== null && row.deadline_at.getTime() <= now.getTime();
 
 type LockedWithAttempt = Locked & { attempt_id: string; attempt_started_at: Date; attempt_outcome: string; provider: string };
 
 /** The attempt and its generation, the generation locked: one statement. */
 async function lockWithAttempt(tx: Tx, generationId: string, attempt: number): Promise<LockedWithAttempt> {
   const [row] = await tx.$queryRaw<LockedWithAttempt[]>`
-    SELECT g.account_id, g.status, g.created_at, a.id AS attempt_id, a.started_at AS attempt_started_at, a.outcome::text AS attempt_outcome, a.provider
+    SELECT g.id, g.account_id, g.status, g.created_at, g.deadline_at, g.provider_used, g.prediction_id, a.id AS attempt_id, a.started_at AS attempt_started_at, a.outcome::text AS attempt_outcome, a.provider
       FROM provider_attempt a JOIN generation g ON g.id = a.generation_id
      WHERE a.generation_id = ${generationId}::uuid AND a.attempt_number = ${attempt}
        FOR UPDATE OF g`;
@@ -38,12 +43,16 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
   const now = new Date();
   const done = await inTransaction(async (tx) => {
     const row = await lockWithAttempt(tx, generationId, attempt);
+    // Read under the lock: a deadline that passed while the lock was awaited has passed.
+    const lockedAt = new Date();
     const latencyMs = now.getTime() - row.attempt_started_at.getTime();
     const inFlight = row.status === "pending" || row.status === "processing";
     // A retried step whose first try committed: the success and its webhooks stand.
     if (!inFlight && row.attempt_outcome === "succeeded") return true;
-    if (!inFlight) {
+    if (!inFlight || pastDeadline(row, lockedAt)) {
       await tx.providerAttempt.update({ where: { id: row.attempt_id }, data: { outcome: "discarded", wasted: true, finishedAt: now, latencyMs } });
+      // The result came after the deadline: discarded, and the generation canceled at it.
+      if (inFlight) await cancelAtDeadline(tx, row, lockedAt);
       return false;
     }
     // The attempt and the generation, one statement.
@@ -87,11 +96,15 @@ export async function finishFailed(input: { generationId: string; errors: Attemp
     : errors.length
       ? `All providers failed: ${errors.map((error) => `${error.provider} ${error.code} (${error.message})`).join("; ")}`
       : "The generation could not run.";
-  const now = new Date();
   const failedNow = await inTransaction(async (tx) => {
     const locked = await lockGeneration(tx, generationId);
     // A retried step whose first try committed: the failure and its webhooks stand.
     if (!locked) return false;
+    const now = new Date();
+    if (pastDeadline(locked, now)) {
+      await cancelAtDeadline(tx, locked, now);
+      return false;
+    }
     await tx.generation.update({
       where: { id: generationId },
       data: { status: "failed", completedAt: now, errorCode: code, errorMessage: message.slice(0, 2000), metricsTotalTime: (now.getTime() - locked.created_at.getTime()) / 1000 },

@@ -25,21 +25,26 @@ export type ChainSteps = {
 
 /** What each step does (the database and the providers). */
 export type ChainWork = {
-  load(): Promise<{ inFlight: boolean; providers: ProviderId[] }>;
+  load(): Promise<{ inFlight: boolean; providers: ProviderId[]; deadlineAt?: string | null }>;
   submit(provider: ProviderId, attempt: number): Promise<AttemptOutcome>;
   collect(provider: ProviderId, attempt: number, accepted: Accepted, timedOut: boolean): Promise<AttemptOutcome>;
   finishSucceeded(attempt: number, succeeded: Succeeded): Promise<unknown>;
   finishFailed(errors: AttemptError[]): Promise<unknown>;
+  /** The generation's Cancel-After deadline passed while the chain waited: cancel it (if still in flight). */
+  expire(): Promise<unknown>;
 };
 
 /**
- * `providers`: the order the create chose, when the run's event carries it; then there is no
- * `load` step, and a generation that left flight meanwhile is found by the first submit
- * ("abandoned"), which reads the row anyway.
+ * `providers`: the order the create chose, when the run's event carries it (with the deadline, if
+ * any); then there is no `load` step, and a generation that left flight meanwhile is found by the
+ * first submit ("abandoned"), which reads the row anyway. A wait for a provider's result ends at
+ * the generation's Cancel-After deadline when that comes before the model's timeout; then the
+ * generation is canceled at its deadline, and the run ends.
  */
-export async function runProviderChain(generationId: string, step: ChainSteps, work: ChainWork, providers?: ProviderId[]): Promise<unknown> {
-  const plan = providers?.length ? { inFlight: true, providers } : await step.run("load", () => work.load());
+export async function runProviderChain(generationId: string, step: ChainSteps, work: ChainWork, providers?: ProviderId[], deadlineAt?: string): Promise<unknown> {
+  const plan = providers?.length ? { inFlight: true, providers, deadlineAt } : await step.run("load", () => work.load());
   if (!plan.inFlight) return { skipped: "not in flight" };
+  const generationDeadlineMs = plan.deadlineAt ? Date.parse(plan.deadlineAt) : null;
 
   const errors: AttemptError[] = [];
   for (const [index, provider] of plan.providers.entries()) {
@@ -47,7 +52,10 @@ export async function runProviderChain(generationId: string, step: ChainSteps, w
     let outcome = await step.run(`attempt-${attempt}-${provider}-submit`, () => work.submit(provider, attempt));
     if (outcome.outcome === "accepted") {
       const accepted = outcome;
-      const deadline = new Date(accepted.startedAtMs + accepted.timeoutSeconds * 1000);
+      const timeoutMs = accepted.startedAtMs + accepted.timeoutSeconds * 1000;
+      // Both times are fixed (the event's and the submit step's), so a replay decides the same.
+      const byDeadline = generationDeadlineMs !== null && generationDeadlineMs < timeoutMs;
+      const deadline = new Date(byDeadline ? generationDeadlineMs : timeoutMs);
       const waitForResult = (wake: number) =>
         step.waitForEvent(`attempt-${attempt}-result-${wake}`, {
           event: "provider/result.received",
@@ -67,6 +75,10 @@ export async function runProviderChain(generationId: string, step: ChainSteps, w
       ]);
       for (let wake = 1; outcome.outcome === "accepted" || outcome.outcome === "running"; wake += 1) {
         const result = wake === 1 ? firstResult : await waitForResult(wake);
+        if (result === null && byDeadline) {
+          await step.run(`attempt-${attempt}-deadline`, () => work.expire());
+          return { skipped: "deadline passed" };
+        }
         const timedOut = result === null || wake >= MAX_WAKES;
         outcome = await step.run(`attempt-${attempt}-${provider}-collect-${wake}`, () => work.collect(provider, attempt, accepted, timedOut));
       }

@@ -8,6 +8,7 @@ import { adapterFor, adapterForAttempt } from "../../providers/registry";
 import { log } from "../../log";
 import { inTransaction } from "../../transaction";
 import { emitGenerationStarted, findGenerationStarted } from "../emit-generation-event";
+import { expireAtDeadline } from "../deadline/expire-generation";
 import type { AttemptError, AttemptOutcome } from "./attempt-outcome";
 import { providerJobFor } from "./provider-job";
 import { storeOutputs } from "./store-outputs";
@@ -57,6 +58,11 @@ async function settle(row: GenerationRow, provider: ProviderId, attempt: number,
 export async function startAttempt(generationId: string, provider: ProviderId, attempt: number): Promise<AttemptOutcome> {
   const row = await inFlightRow(generationId);
   if (!row) return { outcome: "abandoned" };
+  // Between attempts too: past its Cancel-After deadline, no provider is asked to start.
+  if (row.deadlineAt && row.deadlineAt.getTime() <= Date.now()) {
+    await expireAtDeadline(generationId);
+    return { outcome: "abandoned" };
+  }
   const job = providerJobFor(row, provider, attempt);
   const startedAt = new Date();
   const adapter = adapterForAttempt(provider);

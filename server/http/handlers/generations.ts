@@ -18,12 +18,12 @@ import { waitForFinish } from "../../generations/wait-for-finish";
 // its transactions and calls the domain; the operations say everything else.
 
 const create = (operation: typeof generations.createImageGeneration | typeof generations.createVideoGeneration, kind: "image" | "video") =>
-  withApiKey(operation, async ({ accountId, key, params, body, waitSeconds }) =>
+  withApiKey(operation, async ({ accountId, key, params, body, waitSeconds, cancelAfterMs }) =>
     commitStep({
       prepare: async () => {
         await assertAcceptingWork(db);
         const model = findModelFor(kind, params.model_identifier ?? "");
-        return planGeneration({ accountId, apiKeyId: key.id, region: key.region, model, fields: body });
+        return planGeneration({ accountId, apiKeyId: key.id, region: key.region, model, fields: body, cancelAfterMs });
       },
       commit: (tx, plan) => startGeneration(tx, plan),
       // `Prefer: wait`: the answer also carries the record, once finished or when the wait runs out.

@@ -71,6 +71,14 @@ function parameterComponents() {
         "`wait` or `wait=N` (N from 1 to 60 seconds; `wait` alone is 60): the response waits until the generation finishes, at most that long, and carries its record in `generation_record`; `Preference-Applied` echoes the wait. Other preferences are ignored; a wait outside 1-60 is ERR1001. A replay with the same Idempotency-Key answers what the first request committed, without the record.",
       schema: { type: "string", example: "wait=30" },
     },
+    CancelAfter: {
+      name: "Cancel-After",
+      in: "header",
+      required: false,
+      description:
+        'A deadline for the generation, from its creation: a duration of whole `h`, `m`, `s` and `ms`, largest unit first (`90s`, `5m`, `1h30m`), from 5 s to 24 h. Anything else is ERR1001 naming the header, before any reservation. The record shows it as `generation_deadline_at`. Unfinished at the deadline, the generation is `canceled` with `generation_error_code` ERR4006, refunded in full and never charged; the provider job is canceled (best effort) and a later result is discarded; `generation.canceled` carries `reason: "deadline"`. Part of what an Idempotency-Key is bound to.',
+      schema: { type: "string", example: "90s" },
+    },
   };
 }
 

@@ -34,6 +34,7 @@ function parameters(entry: V1Operation) {
     ...queryParameters(entry),
     ...(entry.idempotent ? [ref("parameters", "IdempotencyKey")] : []),
     ...(entry.operation.preferWait ? [ref("parameters", "PreferWait")] : []),
+    ...(entry.operation.cancelAfter ? [ref("parameters", "CancelAfter")] : []),
   ];
 }
 

@@ -39,6 +39,7 @@ function createOperation(kind: ModelType, legacyPaths: LegacyPath[]) {
     body: generationBody(kind),
     idempotent: true,
     preferWait: true,
+    cancelAfter: true,
     transaction: createTransaction,
     response: { component: "GenerationCreated", status: 202, message: "Generation accepted." },
     errors: createErrors,

@@ -6,6 +6,7 @@ import { billingSweep } from "./billing-sweep";
 import { customHostnameRemove } from "./custom-hostname-remove";
 import { customHostnameSweep } from "./custom-hostname-sweep";
 import { customHostnameVerify } from "./custom-hostname-verify";
+import { enforceGenerationDeadline } from "./enforce-generation-deadline";
 import { expireOutputFilesFunction } from "./expire-output-files";
 import { manualPlanRenewals } from "./manual-plan-renewals";
 import { pollProviderJob } from "./poll-provider-job";
@@ -23,6 +24,7 @@ import { webhookFanOut } from "./webhook-fan-out";
 
 export const functions: InngestFunction.Any[] = [
   runGeneration,
+  enforceGenerationDeadline,
   pollProviderJob,
   sweepStaleGenerationsFunction,
   expireOutputFilesFunction,

@@ -5,6 +5,7 @@ import { db } from "../../db";
 import { finishFailed, finishSucceeded } from "../../generations/run/finish-generation";
 import { runProviderChain, type ChainSteps } from "../../generations/run/provider-chain";
 import { checkAttempt, startAttempt } from "../../generations/run/run-attempt";
+import { expireAtDeadline } from "../../generations/deadline/expire-generation";
 import { inngest } from "../../events/client";
 import { generationRequested } from "../../events/definitions";
 
@@ -29,7 +30,7 @@ export const runGeneration = inngest.createFunction(
     },
   },
   async ({ event, step }) => {
-    const { generationId, providers } = event.data;
+    const { generationId, providers, deadlineAt } = event.data;
     // Inngest's step tools, typed for the chain (its step results are plain JSON already).
     const steps: ChainSteps = {
       run: (id, body) => step.run(id, body) as Promise<never>,
@@ -41,9 +42,9 @@ export const runGeneration = inngest.createFunction(
       steps,
       {
         load: async () => {
-          const row = await db.generation.findUnique({ where: { id: generationId }, select: { status: true, providerOrder: true } });
+          const row = await db.generation.findUnique({ where: { id: generationId }, select: { status: true, providerOrder: true, deadlineAt: true } });
           if (!row) throw new NonRetriableError(`generation ${generationId} does not exist`);
-          return { inFlight: row.status === "pending" || row.status === "processing", providers: row.providerOrder as ProviderId[] };
+          return { inFlight: row.status === "pending" || row.status === "processing", providers: row.providerOrder as ProviderId[], deadlineAt: row.deadlineAt?.toISOString() ?? null };
         },
         // A synchronous provider's success is finished in its submit step (one step and one Call
         // Request fewer before the status shows): a retry after the finish committed finds the
@@ -57,8 +58,10 @@ export const runGeneration = inngest.createFunction(
         collect: (provider, attempt, accepted, timedOut) => checkAttempt(generationId, provider, attempt, accepted, { timedOut }),
         finishSucceeded: (attempt, succeeded) => finishSucceeded({ generationId, attempt, outputKeys: succeeded.outputKeys, predictTimeSeconds: succeeded.predictTimeSeconds }),
         finishFailed: (errors) => finishFailed({ generationId, errors }),
+        expire: () => expireAtDeadline(generationId),
       },
       providers as ProviderId[] | undefined,
+      deadlineAt,
     );
   },
 );

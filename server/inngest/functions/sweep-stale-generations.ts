@@ -2,6 +2,7 @@ import "server-only";
 import { findModel } from "../../catalog";
 import { db } from "../../db";
 import { finishFailed } from "../../generations/run/finish-generation";
+import { expireAtDeadline } from "../../generations/deadline/expire-generation";
 import { resendLostFinishedEvents } from "../../generations/resend-lost-finished-events";
 import { sendGenerationRequested } from "../../generations/send-generation-requested";
 import { inngest } from "../../events/client";
@@ -32,6 +33,21 @@ export async function sweepStaleGenerations(now = new Date()) {
   return { swept };
 }
 
+/**
+ * Generations still in flight past their Cancel-After deadline: canceled at it (ERR4006), should
+ * both the deadline's own run and the generation's have missed it (lost events, a run stuck).
+ */
+export async function expireOverdueGenerations(now = new Date()) {
+  const overdue = await db.generation.findMany({
+    where: { status: { in: ["pending", "processing"] }, deadlineAt: { lte: now } },
+    select: { id: true },
+    take: 500,
+  });
+  const expired: string[] = [];
+  for (const row of overdue) if ((await expireAtDeadline(row.id)).outcome === "canceled") expired.push(row.id);
+  return { expired };
+}
+
 /** How long a pending generation may wait for its run before its request is sent again. */
 const REQUEST_RESEND_AFTER_SECONDS = 30;
 
@@ -52,7 +68,8 @@ export async function resendLostRequests(now = new Date()) {
 
 export const sweepStaleGenerationsFunction = inngest.createFunction({ id: "sweep-stale-generations", triggers: [{ cron: "* * * * *" }], retries: 1 }, async ({ step }) => {
   const resent = await step.run("resend-lost-requests", () => resendLostRequests());
+  const expired = await step.run("expire-overdue", () => expireOverdueGenerations());
   const swept = await step.run("sweep", () => sweepStaleGenerations());
   const finished = await step.run("resend-lost-finished-events", () => resendLostFinishedEvents());
-  return { ...resent, ...swept, ...finished };
+  return { ...resent, ...expired, ...swept, ...finished };
 });

@@ -60,7 +60,7 @@ describe("200", () => {
     const delivery = await receiver.next((webhook) => webhook.path === path, 20_000);
     const body = JSON.parse(delivery.rawBody);
     expect(body.webhook_event).toBe("generation.canceled");
-    expect(body.webhook_data).toMatchObject({ generation_id: slow.generation_id, generation_status: "canceled", credits_refunded: true, credits_refunded_amount: 0.004 });
+    expect(body.webhook_data).toMatchObject({ generation_id: slow.generation_id, generation_status: "canceled", credits_refunded: true, credits_refunded_amount: 0.004, reason: "user" });
     expect(body.webhook_data).not.toHaveProperty("generation_error");
 
     // Too late to cancel again: nothing more is refunded.

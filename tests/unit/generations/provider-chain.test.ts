@@ -60,6 +60,7 @@ function slowProviders(now: () => number, finishesAt: Partial<Record<ProviderId,
     },
     finishSucceeded: async (attempt) => (calls.finished.push(`succeeded:${attempt}`), { succeeded: true }),
     finishFailed: async (errors: AttemptError[]) => (calls.finished.push(`failed:${errors.map((error) => error.code).join(",")}`), { failed: true }),
+    expire: async () => (calls.finished.push(`expired@${now()}`), { outcome: "canceled" }),
   };
   return { work, calls };
 }
@@ -126,6 +127,23 @@ describe("the generation run's steps", () => {
     expect(result).toEqual({ succeeded: true });
     expect(driven.ids).toEqual(["attempt-1-local-submit"]);
     expect(calls.finished).toEqual([]);
+  });
+
+  it("ends its provider wait at the generation's Cancel-After deadline and cancels it there", async () => {
+    const driven = drivenSteps({ resultAt: (predictionId) => (predictionId === "replicate-job" ? 30_000 : null) });
+    const { work, calls } = slowProviders(driven.now, { replicate: 30_000 });
+    const result = await runProviderChain("gen-7", driven.steps, work, ["replicate", "fal"], new Date(5_000).toISOString());
+    expect(result).toEqual({ skipped: "deadline passed" });
+    expect(calls.finished).toEqual(["expired@5000"]);
+    expect(driven.ids).toEqual(["attempt-1-replicate-submit", "attempt-1-result-1", "attempt-1-poll", "attempt-1-deadline"]);
+  });
+
+  it("reads the deadline in its load step, and a deadline after the model's timeout changes nothing", async () => {
+    const driven = drivenSteps({});
+    const { work, calls } = slowProviders(driven.now, {});
+    await runProviderChain("gen-8", driven.steps, { ...work, load: async () => ({ inFlight: true, providers: ["replicate"], deadlineAt: new Date(3_600_000).toISOString() }) });
+    expect(calls.finished).toEqual(["failed:ERR4001"]);
+    expect(driven.now()).toBe(900_000);
   });
 
   it("bounds the waits of a job that result events keep waking while it runs", async () => {

@@ -28,6 +28,7 @@ const expected: Record<string, [string, number, boolean]> = {
   ERR4003: ["upload_failed", 502, true],
   ERR4004: ["all_providers_failed", 502, true],
   ERR4005: ["provider_rejected", 422, false],
+  ERR4006: ["deadline_exceeded", 504, false],
   ERR5000: ["internal_error", 500, true],
 };
 
