@@ -28,6 +28,8 @@ export type GenerationPlan = {
   /** The chain starts with the second-ranked provider (routing exploration). */
   routingExploration: boolean;
   costMillis: number;
+  /** The create's clock for its record and its spend period (tests); now by default. */
+  now?: Date;
 };
 
 export type GenerationCreated = {
