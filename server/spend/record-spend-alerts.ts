@@ -1,10 +1,10 @@
 import { recordActivity } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { queueEmail } from "../email/queue-email";
-import { SEND_EMAIL_TRANSACTION, sendEmail } from "../email/send-email";
+import { spendAlertFired } from "../events/definitions";
+import { sendInTransaction } from "../events/send-in-transaction";
 import { spendAlertEmail } from "../email/templates/spend-alert";
 import { formatCredits, millisToDecimalString, type Millicredits } from "../money";
-import { afterCommit, inTransaction } from "../transaction";
 import { queueWebhookEvent } from "../webhooks/emit-webhook-event";
 import { periodResetsAt, periodStart, type SpendPeriod } from "./periods";
 import type { SpendBefore, SpendLimits } from "./spend-guard";
@@ -15,8 +15,8 @@ import type { SpendBefore, SpendLimits } from "./spend-guard";
 // nothing new. Run in the create's transaction, under the account lock, only when this create
 // crosses a threshold; everything the alert writes (the in-app notification, the owners'
 // e-mails in the outbox, the webhook event's deliveries, the activity entry) commits with the
-// reservation, and the e-mails and deliveries are sent after commit (the webhook deliveries by
-// their own runs and sweep, as every event's).
+// reservation; the e-mails are sent after commit by the spend-alert-emails function (its run is
+// written in this transaction with the embedded executor), the deliveries by their own runs.
 
 export const SPEND_ALERT_THRESHOLDS = [50, 80, 100] as const;
 
@@ -131,6 +131,7 @@ async function recordSpendAlert(tx: Tx, input: SpendAlertInput): Promise<void> {
     },
   });
 
-  // Best effort after commit; a row Resend could not take stays in the outbox with its error.
-  for (const id of emailIds) afterCommit(tx, "email/spend-alert", () => inTransaction((sendTx) => sendEmail(sendTx, id), SEND_EMAIL_TRANSACTION));
+  if (emailIds.length > 0) {
+    await sendInTransaction(tx, "alerts/spend.fired", spendAlertFired.create({ accountId, spendAlertId: input.alertId, emailIds }, { id: `spend-alert:${input.alertId}` }));
+  }
 }
