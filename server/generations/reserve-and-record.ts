@@ -54,13 +54,13 @@ export async function reserveAndRecord(tx: Tx, input: Input) {
     ${spend?.with ?? Prisma.empty}
     INSERT INTO generation (id, account_id, api_key_id, region, media_kind, model_identifier, prompt, ratio, output_format, output_number,
       duration_seconds, resolution, generate_audio, input_files, input_file_last_content, params, provider_order, routing_exploration,
-      estimated_cost, created_at, updated_at)
+      estimated_cost, spend_budget_id, created_at, updated_at)
     SELECT ${input.generationId}::uuid, ${accountId}::uuid, ${input.apiKeyId}::uuid, ${input.region}::"Region", ${model.type}::"MediaKind",
       ${model.identifier}, ${fields.generation_prompt ?? null}, ${fields.generation_ratio ?? null}, ${fields.generation_output_format ?? null},
       ${fields.generation_output_number ?? 1}::int, ${fields.generation_duration ?? null}::int, ${fields.generation_resolution ?? null},
       ${fields.generation_generate_audio ?? null}::boolean, ${fields.generation_input_file ?? []}::text[], ${fields.generation_input_file_last_content ?? null},
       ${JSON.stringify(fields)}::jsonb, ${input.providerOrder}::text[], ${input.routingExploration}, ${millisToDecimalString(input.costMillis)}::numeric,
-      ${now}, ${now}
+      ${account.key_budget}::uuid, ${now}, ${now}
     WHERE (SELECT count(*) FROM generation WHERE account_id = ${accountId}::uuid AND media_kind = ${model.type}::"MediaKind" AND status IN ('pending', 'processing')) < ${cap}
       ${spend?.condition ?? Prisma.empty}
     RETURNING id ${spend?.returning ?? Prisma.empty}`;

@@ -19,7 +19,7 @@ export function spendCounterChange(input: SpendCounterMovement): Prisma.Sql | nu
       SELECT budget.id, (g.created_at AT TIME ZONE 'UTC')::date, g.account_id, ${millisToDecimalString(delta)}::numeric
         FROM generation g
         LEFT JOIN api_key k ON k.id = g.api_key_id
-        CROSS JOIN LATERAL (VALUES (g.account_id), (coalesce(k.spend_budget_id, k.id))) AS budget(id)
+        CROSS JOIN LATERAL (VALUES (g.account_id), (coalesce(g.spend_budget_id, k.spend_budget_id, k.id))) AS budget(id)
        WHERE g.id = ${input.generationId}::uuid AND budget.id IS NOT NULL
       ON CONFLICT (budget_id, day) DO UPDATE SET used = spend_counter.used + EXCLUDED.used)`;
 }

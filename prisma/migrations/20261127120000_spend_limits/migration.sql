@@ -9,6 +9,9 @@ ALTER TABLE "api_key" ADD COLUMN     "spend_budget_id" UUID,
 ADD COLUMN     "spend_limit" DECIMAL(12,3),
 ADD COLUMN     "spend_period" "SpendPeriod";
 
+-- AlterTable
+ALTER TABLE "generation" ADD COLUMN     "spend_budget_id" UUID;
+
 -- CreateTable
 CREATE TABLE "spend_counter" (
     "budget_id" UUID NOT NULL,
@@ -56,6 +59,10 @@ WITH RECURSIVE lineage AS (
   SELECT k."replaced_by_id", l.budget FROM lineage l JOIN "api_key" k ON k.id = l.id WHERE k."replaced_by_id" IS NOT NULL
 )
 UPDATE "api_key" SET "spend_budget_id" = lineage.budget FROM lineage WHERE "api_key".id = lineage.id AND lineage.budget <> lineage.id;
+
+-- Hand-written: generations still in flight carry their key's budget, for their refund.
+UPDATE "generation" g SET "spend_budget_id" = coalesce(k."spend_budget_id", k.id)
+  FROM "api_key" k WHERE k.id = g."api_key_id" AND g.status IN ('pending', 'processing');
 
 -- Hand-written: the counters of the generations made before this migration (reserved less refunded,
 -- by the generation's UTC creation day), per key budget and per account.

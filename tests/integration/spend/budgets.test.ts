@@ -4,6 +4,7 @@ import { db } from "@/server/db";
 import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
 import { cancelGeneration } from "@/server/generations/cancel-generation";
 import { finishFailed } from "@/server/generations/run/finish-generation";
+import { deleteApiKey } from "@/server/keys/delete-key";
 import { rotateApiKey } from "@/server/keys/rotate-key";
 import { formatCredits } from "@/server/money";
 import { getAccountSpend } from "@/server/spend/account-spend";
@@ -146,6 +147,18 @@ describe("rotation", () => {
     expect(await getKeySpend(db, OPERATOR, keyId)).toMatchObject({ spend_limit: formatCredits(3 * plan.costMillis), spend_period: "day" });
     accepted(await create(plan));
     expect(await create(successorPlan)).toMatchObject({ accepted: false, code: "ERR1014" });
+  });
+
+  it("a generation of a key deleted after its rotation gives its refund back to the lineage's budget", async () => {
+    const { accountId, plan, keyId } = await keyWithLimit(1, "day");
+    const inFlight = accepted(await create(plan));
+    const rotated = await inTransaction((tx) => rotateApiKey(tx, OPERATOR, { keyId, actor: "system" }));
+    await inTransaction((tx) => deleteApiKey(tx, OPERATOR, { keyId, actor: "system" }));
+    const successorPlan = await imagePlan(accountId, rotated.apikey_id);
+    expect(await create(successorPlan)).toMatchObject({ accepted: false, code: "ERR1014" });
+    await inTransaction((tx) => cancelGeneration(tx, accountScope(accountId), { generationId: inFlight }));
+    expect((await getKeySpend(db, OPERATOR, rotated.apikey_id)).spend_used).toBe(0);
+    accepted(await create(successorPlan));
   });
 
   it("clearing the limit lets creates through again", async () => {
