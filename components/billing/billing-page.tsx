@@ -14,6 +14,7 @@ import { LedgerCard } from "./ledger-card";
 import { NotConfiguredCard } from "./not-configured-card";
 import { OrdersCard } from "./orders-card";
 import { PlansSection } from "./plans-section";
+import { AccountSpendCard } from "@/components/spend/account-spend-card";
 import { useBillingRedirect } from "./use-billing-redirect";
 import { usePaymentWait } from "./use-payment-wait";
 
@@ -83,6 +84,7 @@ export function BillingPage({ returned }: { returned: CheckoutReturn }) {
           </div>
         )}
 
+        <AccountSpendCard />
         <OrdersCard accountId={accountId} live={wait === "waiting"} />
         <LedgerCard accountId={accountId} live={wait === "waiting"} />
       </div>

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { Checkbox, Field, Input, Textarea } from "@/components/ui";
 import { Select } from "@/components/ui/select";
+import { spendPeriodLabels, type SpendPeriodName } from "@/components/spend/spend-limit-form";
 import { apiKeyScopes, scopePresetLabels, scopePresetNames, scopePresets, type ScopePreset } from "@/server/keys/scopes";
 
 // The fields of "Create API key". The dialog owns the submit button (its footer), so the form is
@@ -15,12 +16,14 @@ export type CreateKeyValues = {
   expiresAt: Date | null;
   ipAllowlist: string[] | null;
   region?: "us" | "eu" | "jp";
+  spendLimit?: string;
+  spendPeriod?: SpendPeriodName;
 };
 
 export type CreateKeyFormProps = {
   formId: string;
   accountRegion: string | undefined;
-  fieldErrors: Partial<Record<"name" | "scopes" | "expiresAt" | "ipAllowlist" | "region", string>>;
+  fieldErrors: Partial<Record<"name" | "scopes" | "expiresAt" | "ipAllowlist" | "region" | "spendLimit", string>>;
   onSubmit: (values: CreateKeyValues) => void;
 };
 
@@ -42,6 +45,8 @@ export function CreateKeyForm({ formId, accountRegion, fieldErrors, onSubmit }: 
   const [expires, setExpires] = useState("");
   const [allowlist, setAllowlist] = useState("");
   const [region, setRegion] = useState("");
+  const [spendLimit, setSpendLimit] = useState("");
+  const [spendPeriod, setSpendPeriod] = useState<SpendPeriodName>("month");
   const [localError, setLocalError] = useState<string | null>(null);
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -61,6 +66,7 @@ export function CreateKeyForm({ formId, accountRegion, fieldErrors, onSubmit }: 
       expiresAt: expires ? new Date(expires) : null,
       ipAllowlist: entries.length > 0 ? entries : null,
       region: region === "" ? undefined : (region as CreateKeyValues["region"]),
+      ...(spendLimit.trim() === "" ? {} : { spendLimit: spendLimit.trim(), spendPeriod }),
     });
   }
 
@@ -116,6 +122,21 @@ export function CreateKeyForm({ formId, accountRegion, fieldErrors, onSubmit }: 
           <Select value={region} onChange={(event) => setRegion(event.target.value)}>
             <option value="">Account default{accountRegion ? ` (${accountRegion})` : ""}</option>
             {Object.entries(regionLabels).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      </div>
+
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field label="Spend limit" hint="Optional, in credits. Creates past it are refused (ERR1014)." error={fieldErrors.spendLimit}>
+          <Input inputMode="decimal" placeholder="No limit" value={spendLimit} onChange={(event) => setSpendLimit(event.target.value)} className="tabular-nums" />
+        </Field>
+        <Field label="Limit period" hint="UTC; a week starts on Monday.">
+          <Select value={spendPeriod} disabled={spendLimit.trim() === ""} onChange={(event) => setSpendPeriod(event.target.value as SpendPeriodName)}>
+            {Object.entries(spendPeriodLabels).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
               </option>

@@ -8,6 +8,7 @@ import { DetailPageStates } from "@/components/dashboard/query-states";
 import { useTRPC } from "@/components/trpc/react";
 import { BackLink, ReadOnlyNote, Skeleton } from "@/components/ui";
 import { RequestLogsCard } from "@/components/request-logs/request-logs-card";
+import { KeySpendCard } from "@/components/spend/key-spend-card";
 import { KeyActions } from "./key-actions";
 import { KeyDetailsCard } from "./key-details-card";
 import { KeyNotFound } from "./key-not-found";
@@ -68,6 +69,7 @@ export function KeyDetailPage({ keyId, apiBaseUrls }: { keyId: string; apiBaseUr
       />
 
       <KeyDetailsCard accountId={accountId} apiKey={data} />
+      <KeySpendCard accountId={accountId} keyId={keyId} canManage={isOwner} />
       <RequestLogsCard accountId={accountId} keyId={keyId} description="Every request made with this key, newest first." />
     </div>
   );

@@ -13,6 +13,7 @@ function formFieldOf(field: string): FormField | null {
   if (field === "expires_at" || field === "expiresAt") return "expiresAt";
   if (field.startsWith("ip_allowlist") || field.startsWith("ipAllowlist")) return "ipAllowlist";
   if (field === "region") return "region";
+  if (field === "spend_limit" || field === "spendLimit" || field === "spend_period") return "spendLimit";
   return null;
 }
 

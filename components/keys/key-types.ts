@@ -9,6 +9,7 @@ type Outputs = inferRouterOutputs<AppRouter>;
 export type ApiKeyRecord = Outputs["keys"]["list"][number];
 export type KeyState = ApiKeyRecord["state"];
 export type CreatedApiKey = Outputs["keys"]["create"];
+export type KeySpend = Outputs["spend"]["key"];
 /** Each region's base address (REGION_HOSTS), for the curl example of a key of that region. */
 export type ApiBaseUrls = Record<RegionName, string>;
 export type RequestLogEntry = Outputs["requestLogs"]["list"]["data"][number];

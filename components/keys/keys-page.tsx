@@ -18,6 +18,7 @@ export function KeysPage({ apiBaseUrls }: { apiBaseUrls: ApiBaseUrls }) {
   const { accountId, isOwner } = useAccount();
   const trpc = useTRPC();
   const keys = useQuery(trpc.keys.list.queryOptions({ accountId }));
+  const spends = useQuery(trpc.spend.keys.queryOptions({ accountId }));
   const [creating, setCreating] = useState(false);
 
   const createButton = (
@@ -69,7 +70,7 @@ export function KeysPage({ apiBaseUrls }: { apiBaseUrls: ApiBaseUrls }) {
                   title="Keys"
                   description={`${data.length} ${data.length === 1 ? "key" : "keys"}. Open one to see its details and request log.${isOwner ? "" : " Members can view keys but not change them, so a key's access stays with the account's owners."}`}
                 />
-                <KeysTable accountId={accountId} keys={data} apiBaseUrls={apiBaseUrls} canManage={isOwner} />
+                <KeysTable accountId={accountId} keys={data} spends={spends.data} apiBaseUrls={apiBaseUrls} canManage={isOwner} />
               </>
             )
           }

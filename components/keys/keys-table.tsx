@@ -5,16 +5,17 @@ import { DateTime, RelativeTime, Table, TBody, TD, TH, THead, TR } from "@/compo
 import { KeyActions } from "./key-actions";
 import { KeyScopes } from "./key-scopes";
 import { KeyStateBadge } from "./key-state-badge";
-import type { ApiBaseUrls, ApiKeyRecord } from "./key-types";
+import { SpendBar } from "@/components/spend/spend-bar";
+import type { ApiBaseUrls, ApiKeyRecord, KeySpend } from "./key-types";
 
 // The account's keys. The name links to the key's page (details and request log); owners get
 // the actions in the last column.
 
-export type KeysTableProps = { accountId: string; keys: ApiKeyRecord[]; apiBaseUrls: ApiBaseUrls; canManage: boolean };
+export type KeysTableProps = { accountId: string; keys: ApiKeyRecord[]; spends?: Record<string, KeySpend>; apiBaseUrls: ApiBaseUrls; canManage: boolean };
 
-export function KeysTable({ accountId, keys, apiBaseUrls, canManage }: KeysTableProps) {
+export function KeysTable({ accountId, keys, spends, apiBaseUrls, canManage }: KeysTableProps) {
   return (
-    <Table className={canManage ? "min-w-[1080px]" : "min-w-[860px]"}>
+    <Table className={canManage ? "min-w-[1260px]" : "min-w-[1040px]"}>
       <THead>
         <TR>
           <TH>Name</TH>
@@ -23,6 +24,7 @@ export function KeysTable({ accountId, keys, apiBaseUrls, canManage }: KeysTable
           <TH>Created</TH>
           <TH>Last used</TH>
           <TH>Expires</TH>
+          <TH>Spend</TH>
           <TH>State</TH>
           {canManage && <TH className="text-right">Actions</TH>}
         </TR>
@@ -48,6 +50,9 @@ export function KeysTable({ accountId, keys, apiBaseUrls, canManage }: KeysTable
             <TD className="text-xs text-zinc-500">{key.apikey_last_used_at ? <RelativeTime date={key.apikey_last_used_at} format="short" /> : <span className="text-zinc-400">Never</span>}</TD>
             <TD className="text-xs whitespace-nowrap text-zinc-500">{key.apikey_expires_at ? <DateTime date={key.apikey_expires_at} style="date" /> : <span className="text-zinc-400">Never</span>}</TD>
             <TD>
+              <KeySpendCell spend={spends?.[key.apikey_id]} />
+            </TD>
+            <TD>
               <KeyStateBadge apiKey={key} />
             </TD>
             {canManage && (
@@ -60,4 +65,9 @@ export function KeysTable({ accountId, keys, apiBaseUrls, canManage }: KeysTable
       </TBody>
     </Table>
   );
+}
+
+function KeySpendCell({ spend }: { spend: KeySpend | undefined }) {
+  if (!spend) return <span className="text-xs text-zinc-400">—</span>;
+  return <SpendBar compact used={spend.spend_used} limit={spend.spend_limit} resetsAt={spend.spend_resets_at} period={spend.spend_period} />;
 }

@@ -6,11 +6,13 @@ export const eventDescriptions: Record<string, string> = {
   "generation.failed": "A generation failed.",
   "generation.canceled": "A generation was canceled.",
   "credits.low_balance": "The balance dropped below a low-balance threshold.",
+  "apikey.spend_alert": "An API key reached 50, 80 or 100 % of its spend limit.",
+  "account.spend_alert": "The account reached 50, 80 or 100 % of its monthly spend limit.",
   "webhook.test": "Sent by “Send test event”, checked or not.",
 };
 
 /** The events an endpoint gets when it subscribes to everything but the test event. */
-export const allRealEvents = ["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance"];
+export const allRealEvents = ["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance", "apikey.spend_alert", "account.spend_alert"];
 
 export function subscribesToAll(events: readonly string[]): boolean {
   return allRealEvents.every((event) => events.includes(event));

@@ -10,6 +10,7 @@ import { keysRouter } from "./routers/keys";
 import { notificationsRouter } from "./routers/notifications";
 import { requestLogsRouter } from "./routers/request-logs";
 import { settingsRouter } from "./routers/settings";
+import { spendRouter } from "./routers/spend";
 import { teamRouter } from "./routers/team";
 import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
@@ -28,6 +29,7 @@ export const appRouter = createTRPCRouter({
   notifications: notificationsRouter,
   requestLogs: requestLogsRouter,
   settings: settingsRouter,
+  spend: spendRouter,
   team: teamRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,

@@ -5,13 +5,18 @@ import { getBalance } from "../ledger/get-balance";
 import { estimateCost, type EstimateQuery } from "./estimate";
 import { findModel } from "./index";
 import { formatCredits } from "../money";
+import { spendRemaining } from "../spend/spend-remaining";
 
-/** GET /v1/estimate/{model_identifier}: the price breakdown plus what the balance can pay for. */
-export async function estimateForAccount(db: Db, accountId: string, modelIdentifier: string, query: EstimateQuery) {
+/**
+ * GET /v1/estimate/{model_identifier}: the price breakdown plus what the balance can pay for, within
+ * the spend limits of the key asking and of its account (`apikey_spend_remaining`, the smaller room).
+ */
+export async function estimateForAccount(db: Db, accountId: string, apiKeyId: string, modelIdentifier: string, query: EstimateQuery) {
   const model = findModel(modelIdentifier);
   if (!model) throw new ApiError("ERR1012", `No model ${modelIdentifier}. See GET /v1/library/models.`, { model_identifier: modelIdentifier });
   const estimate = estimateCost(model, query);
-  const balance = await getBalance(db, accountId);
+  const [balance, remaining] = await Promise.all([getBalance(db, accountId), spendRemaining(db, accountId, apiKeyId)]);
+  const spendable = remaining === null ? balance : Math.min(balance, remaining);
   return {
     model_identifier: model.identifier,
     model_type: model.type,
@@ -19,9 +24,10 @@ export async function estimateForAccount(db: Db, accountId: string, modelIdentif
     cost_per_generation: formatCredits(estimate.costPerGenerationMillis),
     cost_total_consumed: formatCredits(estimate.totalMillis),
     credit_balance: formatCredits(balance),
-    credit_balance_can_afford: balance >= estimate.totalMillis,
-    // How many outputs of this configuration the balance pays for.
-    credit_balance_max_affordable: Math.floor(balance / estimate.costPerGenerationMillis),
+    credit_balance_can_afford: spendable >= estimate.totalMillis,
+    // How many outputs of this configuration the balance pays for, within the spend limits.
+    credit_balance_max_affordable: Math.floor(spendable / estimate.costPerGenerationMillis),
+    apikey_spend_remaining: remaining === null ? null : formatCredits(remaining),
     ...(model.type === "video"
       ? {
           cost_per_second: formatCredits(estimate.costPerSecondMillis ?? 0),

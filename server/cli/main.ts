@@ -22,6 +22,8 @@ import { webhookCommands } from "./commands/webhook";
 import { hostnameCommands } from "./commands/hostname";
 import { billingCommands, prepareContractPlan } from "./commands/billing";
 import { bugReportCommands } from "./commands/bug-report";
+import { spendCommands, spendFlags } from "./commands/spend";
+import { getKeySpend } from "../spend/key-spend";
 import type { Tx } from "../db";
 import { resealWebhookSecrets } from "../webhooks/reseal-secrets";
 import { setServicePaused } from "../service/service-state";
@@ -58,14 +60,16 @@ const commands: Record<string, Command> = {
     },
   },
   "key:create": {
-    usage: "key:create --account A [--name N] [--preset full|generate|read|monitor] [--scopes s1,s2] [--region R] [--expires-at ISO] [--allow-ip ip-or-cidr,...]",
+    usage:
+      "key:create --account A [--name N] [--preset full|generate|read|monitor] [--scopes s1,s2] [--region R] [--expires-at ISO] [--allow-ip ip-or-cidr,...] [--spend-limit X --spend-period day|week|month|total]",
     required: ["account"],
-    optional: ["name", "preset", "scopes", "region", "expires-at", "allow-ip"],
+    optional: ["name", "preset", "scopes", "region", "expires-at", "allow-ip", "spend-limit", "spend-period"],
     prepare(flags) {
       const accountId = uuidFlag(flags, "account");
       const preset = oneOf(flags, "preset", scopePresetNames);
       const scopes = list(flags.scopes);
       resolveScopes({ preset, scopes });
+      const spend = spendFlags(flags, { limitRequired: false });
       const input = {
         accountId,
         name: flags.name ?? "Default key",
@@ -74,11 +78,14 @@ const commands: Record<string, Command> = {
         region: oneOf(flags, "region", regions),
         expiresAt: dateFlag(flags, "expires-at"),
         ipAllowlist: flags["allow-ip"] === undefined ? null : parseIpAllowlist(list(flags["allow-ip"]) ?? [], "allow-ip"),
+        spendLimitMillis: spend.limitMillis,
+        spendPeriod: spend.period,
         actor: ACTOR,
       };
       return async (tx) => {
         const created = await createApiKey(tx, input);
-        return { apikey_id: created.apikey_id, key: created.key, apikey_prefix: created.apikey_prefix };
+        const { apikey_id, ...budget } = await getKeySpend(tx, OPERATOR, created.apikey_id);
+        return { apikey_id, key: created.key, apikey_prefix: created.apikey_prefix, ...budget };
       };
     },
   },
@@ -191,6 +198,7 @@ const commands: Record<string, Command> = {
   ...hostnameCommands,
   ...bugReportCommands,
   ...retentionCommands,
+  ...spendCommands,
 };
 
 function usageError(message: string): ApiError {

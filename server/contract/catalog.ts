@@ -97,8 +97,11 @@ export const estimateSchema = z.object({
   cost_per_generation: creditsSchema.describe("Cost of one output."),
   cost_total_consumed: creditsSchema.describe("cost_per_generation × assets_count: what a create would reserve."),
   credit_balance: creditsSchema,
-  credit_balance_can_afford: z.boolean(),
-  credit_balance_max_affordable: z.int().min(0).describe("How many outputs of this configuration the balance pays for."),
+  credit_balance_can_afford: z.boolean().describe("Whether a create of this configuration would pass both the balance and the spend limits (ERR1004, ERR1014)."),
+  credit_balance_max_affordable: z.int().min(0).describe("How many outputs of this configuration the balance pays for, within the spend limits."),
+  apikey_spend_remaining: creditsSchema
+    .nullable()
+    .describe("Credits this key may still spend now: the smaller room of its own spend limit and the account's monthly limit; null when neither has one."),
   cost_per_second: creditsSchema.optional().describe("Video only: resolution price plus audio price, per second."),
   duration_seconds: z.number().optional().describe("Video only: the duration priced."),
   resolution: z.string().optional().describe("Video only: the resolution priced."),

@@ -5,10 +5,11 @@ import type { Tx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { appendLedgerEntry, type LedgerEntryInput } from "../ledger/append-ledger-entry";
 import { formatCredits } from "../money";
+import { spendCounterChange } from "../spend/spend-counter-change";
 
 // A credit movement (reserve, charge, refund, add): its ledger entry and balance, its `credit.*`
-// activity event and the low-balance thresholds it crosses (fired or re-armed), in one statement
-// of the caller's transaction; then the records of an alert it fired, in the same transaction
+// activity event, the low-balance thresholds it crosses (fired or re-armed) and the spend counters
+// of a reserve or refund (server/spend), in one statement of the caller's transaction; then the records of an alert it fired, in the same transaction
 // (server/alerts/evaluate-thresholds.ts has the thresholds' rules).
 
 export type BalanceMovement = Omit<LedgerEntryInput, "entryId" | "createdAt"> & {
@@ -31,10 +32,11 @@ export async function moveBalance(tx: Tx, input: BalanceMovement): Promise<strin
     { id: randomUUID(), createdAt, onlyIfRowIn: "entry" },
   );
   const thresholds = { accountId: input.accountId, balanceBeforeMillis: input.balanceBeforeMillis, balanceAfterMillis: input.balanceAfterMillis };
+  const spend = spendCounterChange(input);
   const fired = await appendLedgerEntry<{ amount: string }>(
     tx,
     { ...input, entryId, createdAt },
-    { with: [Prisma.sql`activity AS (${activity})`, thresholdChanges(thresholds, createdAt)], select: Prisma.sql`SELECT amount FROM fired` },
+    { with: [Prisma.sql`activity AS (${activity})`, thresholdChanges(thresholds, createdAt), ...(spend ? [spend] : [])], select: Prisma.sql`SELECT amount FROM fired` },
   );
   // A drop below armed thresholds: the alert's records, in the same transaction as the movement.
   await recordFiredThresholds(tx, { ...thresholds, ledgerEntryId: entryId }, fired);

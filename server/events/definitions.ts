@@ -70,6 +70,14 @@ export const lowBalanceFired = eventType("alerts/low-balance.fired", {
   schema: z.object({ accountId: z.string().uuid(), notificationId: z.string().uuid() }),
 });
 
+/**
+ * A spend alert (50/80/100 % of a key's or the account's limit) was recorded with the create that
+ * crossed it: send its queued e-mails to the owners (spend-alert-emails). Id `spend-alert:<alert id>`.
+ */
+export const spendAlertFired = eventType("alerts/spend.fired", {
+  schema: z.object({ accountId: z.string().uuid(), spendAlertId: z.string().uuid(), emailIds: z.array(z.string().uuid()) }),
+});
+
 /** A Stripe webhook event was verified and stored: apply it (stripe-event). Id `stripe-event:<evt id>`. */
 export const stripeEventReceived = eventType("stripe/event.received", {
   schema: z.object({ stripeEventId: z.string().min(1).max(255) }),

@@ -9,9 +9,13 @@ import type { RegionName } from "../env";
 import { ApiError } from "../error-table";
 import { planLimits } from "../plans/plan-limits";
 import { concurrencyRetryAfter } from "./concurrency-retry-after";
+import { spendBeforeOf, spendCheckSql, spendLimitsOf, spendRefusal, type LimitColumns } from "../spend/spend-guard";
+import { recordSpendAlerts } from "../spend/record-spend-alerts";
+import { Prisma } from "../generated/prisma/client";
 
-// Inside the create transaction, under the account's row lock: the concurrency cap (ERR1009),
-// the `pending` record, and the reservation (ERR1004). Either all of it commits or none.
+// Inside the create transaction, under the account's row lock: the spend limits (ERR1014), the
+// concurrency cap (ERR1009), the `pending` record, and the reservation (ERR1004). Either all of
+// it commits or none.
 
 type Input = {
   accountId: string;
@@ -24,34 +28,49 @@ type Input = {
   routingExploration: boolean;
   costMillis: number;
   cancelAfterMs: number | null;
+  /** The create's clock (tests move it across period boundaries); now by default. */
+  now?: Date;
 };
 
 export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadlineAt: Date | null }> {
   const { accountId, model, fields } = input;
   // The lock every credit movement takes, and the balance under it: reserveCredits reads no second time.
-  const [account] = await tx.$queryRaw<Array<{ plan: keyof typeof planLimits; balance: string; deleted: boolean }>>`
-    SELECT plan, credit_balance::text AS balance, deleted_at IS NOT NULL AS deleted FROM account WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
+  // The spend limits come with it (the key's budget, limit and period; the account's monthly limit).
+  const [account] = await tx.$queryRaw<Array<{ plan: keyof typeof planLimits; balance: string; deleted: boolean } & LimitColumns>>`
+    SELECT a.plan, a.credit_balance::text AS balance, a.deleted_at IS NOT NULL AS deleted, a.monthly_spend_limit::text AS account_limit,
+           k.spend_limit::text AS key_limit, k.spend_period::text AS key_period, coalesce(k.spend_budget_id, k.id) AS key_budget
+      FROM account a LEFT JOIN api_key k ON k.id = ${input.apiKeyId}::uuid AND k.account_id = a.id
+     WHERE a.id = ${accountId}::uuid FOR NO KEY UPDATE OF a`;
   if (!account) throw new ApiError("ERR1006", "The account was not found.");
   // The account was deleted after this request's key was checked: its keys are revoked now.
   if (account.deleted) throw new ApiError("ERR1002", undefined, { reason: "account_deleted" });
   const cap = planLimits[account.plan].concurrency[model.type];
   // The cap's count and the insert in one statement (it runs after the lock above, so it counts
   // every generation committed by whoever held the lock before). Nothing is read back.
-  const now = new Date();
+  const now = input.now ?? new Date();
   const deadlineAt = input.cancelAfterMs === null ? null : new Date(now.getTime() + input.cancelAfterMs);
-  const inserted = await tx.$queryRaw<Array<{ id: string }>>`
+  // With a spend limit, the insert also sums the budgets' counters and refuses a cost past them.
+  const limits = spendLimitsOf(accountId, input.apiKeyId, account);
+  const spend = limits ? spendCheckSql(limits, input.costMillis, now) : null;
+  const inserted = await tx.$queryRaw<Array<{ id: string; key_used?: string; account_used?: string }>>`
+    ${spend?.with ?? Prisma.empty}
     INSERT INTO generation (id, account_id, api_key_id, region, media_kind, model_identifier, prompt, ratio, output_format, output_number,
       duration_seconds, resolution, generate_audio, input_files, input_file_last_content, params, provider_order, routing_exploration,
-      estimated_cost, deadline_at, created_at, updated_at)
+      estimated_cost, deadline_at, spend_budget_id, created_at, updated_at)
     SELECT ${input.generationId}::uuid, ${accountId}::uuid, ${input.apiKeyId}::uuid, ${input.region}::"Region", ${model.type}::"MediaKind",
       ${model.identifier}, ${fields.generation_prompt ?? null}, ${fields.generation_ratio ?? null}, ${fields.generation_output_format ?? null},
       ${fields.generation_output_number ?? 1}::int, ${fields.generation_duration ?? null}::int, ${fields.generation_resolution ?? null},
       ${fields.generation_generate_audio ?? null}::boolean, ${fields.generation_input_file ?? []}::text[], ${fields.generation_input_file_last_content ?? null},
       ${JSON.stringify(fields)}::jsonb, ${input.providerOrder}::text[], ${input.routingExploration}, ${millisToDecimalString(input.costMillis)}::numeric,
-      ${deadlineAt}::timestamptz, ${now}, ${now}
+      ${deadlineAt}::timestamptz, ${account.key_budget}::uuid, ${now}, ${now}
     WHERE (SELECT count(*) FROM generation WHERE account_id = ${accountId}::uuid AND media_kind = ${model.type}::"MediaKind" AND status IN ('pending', 'processing')) < ${cap}
-    RETURNING id`;
-  if (inserted.length === 0) {
+      ${spend?.condition ?? Prisma.empty}
+    RETURNING id ${spend?.returning ?? Prisma.empty}`;
+  const [row] = inserted;
+  if (!row) {
+    // A spend limit refuses for good (not retryable): it answers before the concurrency cap.
+    const overLimit = limits ? await spendRefusal(tx, limits, input.costMillis, now) : null;
+    if (overLimit) throw overLimit;
     const inFlight = await tx.generation.count({ where: { accountId, mediaKind: model.type, status: { in: ["pending", "processing"] } } });
     // Every 429 carries Retry-After; this request had no capacity, so the
     // remaining count says 0 whatever the minute window still allows (Limit and Reset stay).
@@ -72,5 +91,6 @@ export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadline
     lockedBalanceMillis: decimalToMillis(account.balance),
     newGeneration: true,
   });
+  if (limits) await recordSpendAlerts(tx, limits, { ...spendBeforeOf(row), costMillis: input.costMillis, now });
   return { deadlineAt };
 }

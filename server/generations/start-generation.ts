@@ -30,6 +30,8 @@ export type GenerationPlan = {
   costMillis: number;
   /** Cancel-After: the deadline is this long after the record's creation; null for none. */
   cancelAfterMs: number | null;
+  /** The create's clock for its record and its spend period (tests); now by default. */
+  now?: Date;
 };
 
 export type GenerationCreated = {

@@ -6,6 +6,8 @@ import { ApiError, invalidRequest } from "../error-table";
 import { newApiKey } from "./generate-key";
 import { parseIpAllowlist } from "./ip-allowlist";
 import { resolveScopes, type ApiKeyScope } from "./scopes";
+import { millisToDecimalString, type Millicredits } from "../money";
+import type { SpendPeriod } from "../spend/periods";
 
 // Creates a key. The raw value is returned once and never stored.
 
@@ -20,6 +22,9 @@ export type CreateApiKeyInput = {
   region?: string;
   expiresAt?: Date | null;
   ipAllowlist?: readonly string[] | null;
+  /** A spend limit for the key's budget (server/spend); its period defaults to `month`. */
+  spendLimitMillis?: Millicredits | null;
+  spendPeriod?: SpendPeriod;
   actor: ActivityActor;
 };
 
@@ -84,6 +89,7 @@ export async function createApiKey(tx: Tx, input: CreateApiKeyInput): Promise<Cr
       region,
       ipAllowlist: ipAllowlist ?? undefined,
       expiresAt,
+      ...(input.spendLimitMillis === undefined || input.spendLimitMillis === null ? {} : { spendLimit: millisToDecimalString(input.spendLimitMillis), spendPeriod: input.spendPeriod ?? "month" }),
       createdById: input.actor !== "system" && isUuid(input.actor) ? input.actor : null,
     },
   });
@@ -94,7 +100,15 @@ export async function createApiKey(tx: Tx, input: CreateApiKeyInput): Promise<Cr
     category: "api_key",
     action: "api_key.created",
     description: `API key "${name}" (${prefix}) created`,
-    metadata: { apikey_id: row.id, apikey_prefix: prefix, scopes, region, expires_at: expiresAt?.toISOString() ?? null, ip_allowlist: ipAllowlist },
+    metadata: {
+      apikey_id: row.id,
+      apikey_prefix: prefix,
+      scopes,
+      region,
+      expires_at: expiresAt?.toISOString() ?? null,
+      ip_allowlist: ipAllowlist,
+      ...(row.spendLimit === null ? {} : { spend_limit: Number(row.spendLimit.toFixed()), spend_period: row.spendPeriod }),
+    },
   });
 
   return {

@@ -7,7 +7,7 @@ import { ApiError, invalidRequest } from "../error-table";
 import { newApiKey } from "./generate-key";
 import { keyStateAt } from "./key-state";
 
-// Rotation: a new key with the same name, scopes, region, allowlist and expiry; the old
+// Rotation: a new key with the same name, scopes, region, allowlist, expiry and spend budget; the old
 // key stays valid for a grace period (default 24 h, 1..168 h), then stops working.
 
 export const DEFAULT_GRACE_HOURS = 24;
@@ -61,6 +61,10 @@ export async function rotateApiKey(tx: Tx, scope: AccountScope, input: RotateApi
       region: old.region,
       ipAllowlist: old.ipAllowlist ?? undefined,
       expiresAt: old.expiresAt,
+      // The same budget: the successor keeps the limit and shares the period's spend.
+      spendBudgetId: old.spendBudgetId ?? old.id,
+      spendLimit: old.spendLimit,
+      spendPeriod: old.spendPeriod,
       createdById: old.createdById,
     },
     select: { id: true },

@@ -3,7 +3,16 @@ import { invalidRequest } from "../error-table";
 // The events an endpoint can subscribe to. `webhook.test` is only ever sent by
 // the "send test event" action, so new endpoints subscribe to everything else.
 
-export const webhookEventKinds = ["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance", "webhook.test"] as const;
+export const webhookEventKinds = [
+  "generation.started",
+  "generation.completed",
+  "generation.failed",
+  "generation.canceled",
+  "credits.low_balance",
+  "apikey.spend_alert",
+  "account.spend_alert",
+  "webhook.test",
+] as const;
 
 export type WebhookEventKind = (typeof webhookEventKinds)[number];
 

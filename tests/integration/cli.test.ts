@@ -83,7 +83,8 @@ describe("cli: keys", () => {
       "203.0.113.7,10.1.2.3/8,2001:db8::/32",
     ]);
     expect(run.code).toBe(0);
-    expect(Object.keys(run.body).sort()).toEqual(["apikey_id", "apikey_prefix", "key"]);
+    expect(Object.keys(run.body).sort()).toEqual(["apikey_id", "apikey_prefix", "key", "spend_limit", "spend_period", "spend_resets_at", "spend_used"]);
+    expect(run.body).toMatchObject({ spend_limit: null, spend_period: null, spend_used: 0, spend_resets_at: null });
     const { apikey_id, key, apikey_prefix } = run.body;
     expect(key).toMatch(/^dkr_[0-9A-Za-z]{40}$/);
     expect(apikey_prefix).toBe(key.slice(0, 9));

@@ -10,6 +10,8 @@ import { listApiKeys } from "../../keys/list-keys";
 import { revokeApiKey } from "../../keys/revoke-key";
 import { MAX_GRACE_HOURS, MIN_GRACE_HOURS, rotateApiKey } from "../../keys/rotate-key";
 import { inTransaction } from "../../transaction";
+import { spendPeriods } from "../../spend/periods";
+import { parseSpendLimit } from "../../spend/spend-limit-input";
 import { createTRPCRouter, memberProcedure, ownerProcedure } from "../trpc";
 
 // API keys from the dashboard (spec §5, key management): every member views; owners and the
@@ -39,9 +41,16 @@ export const keysRouter = createTRPCRouter({
         expiresAt: z.date().nullish(),
         // Each entry is trimmed and checked (≤ 45 characters, IPv4/IPv6/CIDR) by the domain.
         ipAllowlist: z.array(z.string().max(100)).max(MAX_ALLOWLIST_ENTRIES).nullish(),
+        // Credits as typed (the domain checks 3 decimals); its period defaults to month.
+        spendLimit: z.union([z.string().max(32), z.number()]).nullish(),
+        spendPeriod: z.enum(spendPeriods).optional(),
       }),
     )
-    .mutation(({ ctx, input }) => inTransaction((tx) => createApiKey(tx, { ...input, accountId: ctx.membership.accountId, actor: ctx.userId }))),
+    .mutation(({ ctx, input }) => {
+      const { spendLimit, spendPeriod, ...key } = input;
+      const spendLimitMillis = spendLimit === undefined || spendLimit === null || spendLimit === "" ? null : parseSpendLimit(spendLimit, "spend_limit");
+      return inTransaction((tx) => createApiKey(tx, { ...key, spendLimitMillis, spendPeriod, accountId: ctx.membership.accountId, actor: ctx.userId }));
+    }),
 
   /** The replacement key with its full value, shown once; the old key works until its grace ends. */
   rotate: ownerProcedure

@@ -5,12 +5,22 @@ import { db } from "../../db";
 import { getBillingSummary } from "../../billing/get-billing-summary";
 import { keyStatus } from "../../keys/key-status";
 import { getUsage } from "../../usage/get-usage";
+import { getKeySpend } from "../../spend/key-spend";
 import { account } from "../operations";
 import { withApiKey } from "../with-api-key";
 
 // The /v1 handlers of the key and its account: status, profile, billing, usage.
 
-export const getStatus = withApiKey(account.getStatus, async ({ key }) => keyStatus(key));
+export const getStatus = withApiKey(account.getStatus, async ({ key, accountId }) => {
+  const spend = await getKeySpend(db, accountScope(accountId), key.id);
+  return {
+    ...keyStatus(key),
+    apikey_spend_limit: spend.spend_limit,
+    apikey_spend_period: spend.spend_period,
+    apikey_spend_used: spend.spend_used,
+    apikey_spend_resets_at: spend.spend_resets_at,
+  };
+});
 
 export const getAccount = withApiKey(account.getAccount, async ({ accountId }) => getAccountProfile(db, accountScope(accountId)));
 

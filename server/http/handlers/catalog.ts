@@ -21,4 +21,4 @@ export const listLibraryProviders = withApiKey(catalog.listProviders, async () =
   return { providers_total: providers.length, providers };
 });
 
-export const getEstimate = withApiKey(catalog.getEstimate, async ({ accountId, params, query }) => estimateForAccount(db, accountId, params.model_identifier ?? "", query));
+export const getEstimate = withApiKey(catalog.getEstimate, async ({ accountId, key, params, query }) => estimateForAccount(db, accountId, key.id, params.model_identifier ?? "", query));

@@ -106,6 +106,7 @@ const exampleDetails: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   ERR1008: { allowed_methods: ["GET"] },
   ERR1010: { generation_id: "0b9e3c1d-2f4a-4b6c-8d7e-1a2b3c4d5e6f", generation_status: "succeeded" },
   ERR1012: { model_identifier: "nobody/nothing" },
+  ERR1014: { scope: "apikey", limit: 10, used: 9.8, requested: 0.4, resets_at: "2026-12-01T00:00:00.000Z" },
   ERR4004: {
     provider_errors: [
       { provider: "replicate", code: "ERR4001" },

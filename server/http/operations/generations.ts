@@ -16,10 +16,10 @@ function generationBody(kind: ModelType): OperationBody<GenerationRequest> {
   };
 }
 
-const createErrors: ErrorCode[] = ["ERR1001", "ERR1004", "ERR1009", "ERR1011", "ERR1012", "ERR1015", "ERR2014", "ERR2015", "ERR2016", "ERR3001"];
+const createErrors: ErrorCode[] = ["ERR1001", "ERR1004", "ERR1009", "ERR1014", "ERR1011", "ERR1012", "ERR1015", "ERR2014", "ERR2015", "ERR2016", "ERR3001"];
 
 const createDescription = (kind: ModelType) =>
-  `Validates the body against the model's strict schema (see \`GET /v1/library/models\`; the exact schema per model is in this request body's \`x-darkroom-models\`), checks the ${kind} concurrency cap, reserves the estimated cost and creates the generation in \`pending\`. Execution runs after the response: poll \`GET /v1/content/{generation_id}\` or subscribe to webhook events. Counts toward the generation rate-limit bucket.`;
+  `Validates the body against the model's strict schema (see \`GET /v1/library/models\`; the exact schema per model is in this request body's \`x-darkroom-models\`), checks the spend limits of the key and of the account (ERR1014, before anything is reserved), the ${kind} concurrency cap, reserves the estimated cost and creates the generation in \`pending\`. Execution runs after the response: poll \`GET /v1/content/{generation_id}\` or subscribe to webhook events. Counts toward the generation rate-limit bucket.`;
 
 // Creates for one account queue on its row lock; under a burst they wait their turn rather than
 // fail (Prisma's defaults are 2 s to get a connection and 5 s per transaction).

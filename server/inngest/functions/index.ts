@@ -13,6 +13,7 @@ import { pollProviderJob } from "./poll-provider-job";
 import { rateLimitSweep } from "./rate-limit-sweep";
 import { retention } from "./retention";
 import { runGeneration } from "./run-generation";
+import { spendAlertEmails } from "./spend-alert-emails";
 import { stripeEvent } from "./stripe-event";
 import { sweepStaleGenerationsFunction } from "./sweep-stale-generations";
 import { webhookDelivery } from "./webhook-delivery";
@@ -41,4 +42,5 @@ export const functions: InngestFunction.Any[] = [
   customHostnameVerify,
   customHostnameRemove,
   customHostnameSweep,
+  spendAlertEmails,
 ];

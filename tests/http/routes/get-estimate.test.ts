@@ -20,6 +20,7 @@ describe("200", () => {
       credit_balance: 1,
       credit_balance_can_afford: true,
       credit_balance_max_affordable: 500,
+      apikey_spend_remaining: null,
     });
   });
 

@@ -18,6 +18,7 @@ const expected: Record<string, [string, number, boolean]> = {
   ERR1011: ["payload_too_large", 413, false],
   ERR1012: ["model_not_found", 404, false],
   ERR1013: ["range_not_satisfiable", 416, false],
+  ERR1014: ["spend_limit_exceeded", 402, false],
   ERR1015: ["unsupported_media_type", 415, false],
   ERR2014: ["invalid_idempotency_key", 400, false],
   ERR2015: ["idempotency_key_conflict", 409, false],

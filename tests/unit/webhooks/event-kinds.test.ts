@@ -5,9 +5,26 @@ import { responseSnippet } from "@/server/webhooks/deliver";
 import { serializeWebhookBody } from "@/server/webhooks/webhook-body";
 
 describe("webhook event subscriptions", () => {
-  it("knows the six events; new endpoints get all but webhook.test", () => {
-    expect(webhookEventKinds).toEqual(["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance", "webhook.test"]);
-    expect(defaultWebhookEvents).toEqual(["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance"]);
+  it("knows the eight events; new endpoints get all but webhook.test", () => {
+    expect(webhookEventKinds).toEqual([
+      "generation.started",
+      "generation.completed",
+      "generation.failed",
+      "generation.canceled",
+      "credits.low_balance",
+      "apikey.spend_alert",
+      "account.spend_alert",
+      "webhook.test",
+    ]);
+    expect(defaultWebhookEvents).toEqual([
+      "generation.started",
+      "generation.completed",
+      "generation.failed",
+      "generation.canceled",
+      "credits.low_balance",
+      "apikey.spend_alert",
+      "account.spend_alert",
+    ]);
     expect(parseWebhookEvents(undefined)).toEqual(defaultWebhookEvents);
   });
 

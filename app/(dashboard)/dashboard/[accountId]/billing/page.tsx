@@ -10,6 +10,7 @@ export default async function Page({ params, searchParams }: { params: Promise<{
   const { accountId } = await params;
   await Promise.all([
     prefetch(trpcServer.billing.overview.queryOptions({ accountId })),
+    prefetch(trpcServer.spend.account.queryOptions({ accountId })),
     prefetch(trpcServer.billing.catalog.queryOptions({ accountId })),
     prefetch(trpcServer.billing.orders.queryOptions({ accountId, limit: ORDERS_PAGE_SIZE, offset: 0 })),
     prefetch(trpcServer.billing.ledger.queryOptions({ accountId, limit: LEDGER_PAGE_SIZE, offset: 0 })),

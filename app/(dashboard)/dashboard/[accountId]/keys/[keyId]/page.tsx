@@ -11,6 +11,7 @@ export default async function Page({ params }: { params: Promise<{ accountId: st
   const { accountId, keyId } = await params;
   await Promise.all([
     prefetch(trpcServer.keys.get.queryOptions({ accountId, keyId })),
+    prefetch(trpcServer.spend.key.queryOptions({ accountId, keyId })),
     prefetch(trpcServer.requestLogs.list.queryOptions({ accountId, keyId, limit: REQUEST_LOG_PAGE_SIZE })),
     prefetch(trpcServer.requestLogs.endpoints.queryOptions({ accountId })),
   ]);

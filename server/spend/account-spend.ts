@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { scopeWhere, type AccountScope } from "../account-scope";
+import type { Db } from "../db";
+import { ApiError } from "../error-table";
+import { decimalToMillis, formatCredits } from "../money";
+import { periodFirstDay, periodResetsAt } from "./periods";
+import { readSpend } from "./read-spend";
+
+// The account's spend this calendar month (UTC) over all its keys and the dashboard, and its
+// monthly limit if it has one.
+
+export type AccountSpend = {
+  account_id: string;
+  monthly_spend_limit: number | null;
+  spend_used: number;
+  spend_resets_at: string;
+};
+
+/** ERR1006 for an account outside the scope (or deleted). */
+export async function getAccountSpend(db: Db, scope: AccountScope, accountId: string, now = new Date()): Promise<AccountSpend> {
+  const inScope = !("accountId" in scope) || scopeWhere(scope).accountId === accountId;
+  const row = inScope && z.guid().safeParse(accountId).success ? await db.account.findFirst({ where: { id: accountId, deletedAt: null }, select: { id: true, monthlySpendLimit: true } }) : null;
+  if (!row) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
+  const used = await readSpend(db, row.id, periodFirstDay("month", now));
+  return {
+    account_id: row.id,
+    monthly_spend_limit: row.monthlySpendLimit === null ? null : formatCredits(decimalToMillis(row.monthlySpendLimit)),
+    spend_used: formatCredits(used),
+    spend_resets_at: (periodResetsAt("month", now) as Date).toISOString(),
+  };
+}

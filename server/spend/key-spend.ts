@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { scopeWhere, type AccountScope } from "../account-scope";
+import type { Db } from "../db";
+import { ApiError } from "../error-table";
+import { decimalToMillis, formatCredits, type DecimalLike, type Millicredits } from "../money";
+import { periodFirstDay, periodResetsAt, type SpendPeriod } from "./periods";
+import { readSpend } from "./read-spend";
+
+// A key's budget as the CLI, /v1/status and the dashboard show it. A rotated key's successor
+// carries the same budget id, so the lineage reads (and spends) one budget. Without a limit the
+// key has no period: spend_used is everything its budget ever spent.
+
+export type KeySpendRow = { id: string; spendBudgetId: string | null; spendLimit: DecimalLike | string | null; spendPeriod: SpendPeriod | null };
+
+export type KeySpend = {
+  apikey_id: string;
+  spend_limit: number | null;
+  spend_period: SpendPeriod | null;
+  spend_used: number;
+  spend_resets_at: string | null;
+};
+
+export const budgetIdOf = (row: Pick<KeySpendRow, "id" | "spendBudgetId">) => row.spendBudgetId ?? row.id;
+
+export const keySpendSelect = { id: true, spendBudgetId: true, spendLimit: true, spendPeriod: true } as const;
+
+export async function keySpendOf(db: Db, row: KeySpendRow, now: Date): Promise<KeySpend> {
+  const limit: Millicredits | null = row.spendLimit === null ? null : decimalToMillis(row.spendLimit);
+  const period = limit === null ? null : (row.spendPeriod ?? "month");
+  const used = await readSpend(db, budgetIdOf(row), periodFirstDay(period ?? "total", now));
+  return {
+    apikey_id: row.id,
+    spend_limit: limit === null ? null : formatCredits(limit),
+    spend_period: period,
+    spend_used: formatCredits(used),
+    spend_resets_at: period === null ? null : (periodResetsAt(period, now)?.toISOString() ?? null),
+  };
+}
+
+/** ERR1006 for a key outside the scope. */
+export async function getKeySpend(db: Db, scope: AccountScope, keyId: string, now = new Date()): Promise<KeySpend> {
+  const row = z.guid().safeParse(keyId).success ? await db.apiKey.findFirst({ where: { id: keyId, ...scopeWhere(scope) }, select: keySpendSelect }) : null;
+  if (!row) throw new ApiError("ERR1006", "API key not found.", { apikey_id: keyId });
+  return keySpendOf(db, row, now);
+}
