@@ -118,6 +118,11 @@ async function pumpOnce(state: HubState): Promise<boolean> {
 function wake() {
   const state = hub();
   if (state.watermark === null) return;
+  // No stream here: nothing to read. The next stream starts from the newest id again.
+  if (state.count === 0) {
+    state.watermark = null;
+    return;
+  }
   if (state.pumping) {
     state.again = true;
     return;
@@ -160,7 +165,10 @@ async function startingWatermark(): Promise<bigint> {
   return first ? BigInt(first) - 1n : newest;
 }
 
-/** Listening, with a watermark: from here on every committed event is handed to subscribers. */
+/**
+ * Listening, with a watermark: from here on every committed event is handed to subscribers. Call
+ * it once subscribed (an idle hub forgets its watermark and reads nothing).
+ */
 export async function hubReady(): Promise<void> {
   const state = hub();
   if (state.watermark !== null && feed.listening()) return;

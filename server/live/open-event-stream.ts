@@ -44,10 +44,9 @@ function matches(filter: StreamFilter, event: StoredEvent) {
  * is sent; it may throw (ERR1006) and then the subscription is dropped.
  */
 export async function openEventStream(filter: StreamFilter, lastEventId: bigint | null, signal: AbortSignal, start: (cursor: bigint) => Promise<StreamStart>): Promise<ReadableStream<Uint8Array>> {
-  await hubReady();
   let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   let closed = false;
-  let sentUpTo: bigint = lastEventId ?? watermark();
+  let sentUpTo = 0n;
   let live = false;
   const waiting: StoredEvent[] = [];
   let chain: Promise<void> = Promise.resolve();
@@ -89,9 +88,12 @@ export async function openEventStream(filter: StreamFilter, lastEventId: bigint 
     },
   };
   const unsubscribe = subscribe(subscriber);
-  const cursor = sentUpTo;
   let opening: StreamStart;
+  let cursor: bigint;
   try {
+    await hubReady();
+    cursor = lastEventId ?? watermark();
+    sentUpTo = cursor;
     opening = await start(cursor);
   } catch (error) {
     unsubscribe();

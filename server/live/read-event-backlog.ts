@@ -15,6 +15,6 @@ export async function readEventBacklog(client: Db, filter: BacklogFilter, after:
      WHERE account_id = ${filter.accountId}::uuid AND id > ${after.toString()}::bigint AND id <= ${upTo.toString()}::bigint
        ${filter.generationId ? Prisma.sql`AND generation_id = ${filter.generationId}::uuid` : Prisma.empty}
        ${filter.modelIdentifier ? Prisma.sql`AND model_identifier = ${filter.modelIdentifier}` : Prisma.empty}
-     ORDER BY id`;
+     ORDER BY generation_event.id`;
   return rows.map(toStoredEvent);
 }

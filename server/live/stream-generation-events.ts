@@ -13,13 +13,14 @@ import { eventData, toStoredEvent, type EventRow } from "./live-event";
 // finished generation gets its snapshot and terminal event at once; a client resuming with
 // Last-Event-ID gets the events it missed up to the terminal one (none when it had that one).
 
-export type StreamInput = { plan: PlanName; keyHash: string; lastEventId: bigint | null; signal: AbortSignal };
+/** `keyHash`: the API key whose refusal ends the stream (null for a dashboard session's stream). */
+export type StreamInput = { plan: PlanName; keyHash: string | null; lastEventId: bigint | null; signal: AbortSignal };
 
 async function findTerminalEvent(accountId: string, generationId: string) {
   const { rows } = await sqlPool().query<EventRow>(
     `SELECT id::text, account_id, generation_id, api_key_id, model_identifier, name, payload FROM generation_event
       WHERE generation_id = $1 AND account_id = $2 AND name IN ('generation.completed', 'generation.failed', 'generation.canceled')
-      ORDER BY id DESC LIMIT 1`,
+      ORDER BY generation_event.id DESC LIMIT 1`,
     [generationId, accountId],
   );
   return rows[0] ? toStoredEvent(rows[0]) : null;
