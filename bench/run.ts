@@ -34,7 +34,8 @@ const CREATE_ACCOUNTS = Number(process.env.BENCH_CREATE_ACCOUNTS ?? 120);
 // BENCH_ONLY=throughput: the four routes only; BENCH_ONLY=content: the bare, status and content
 // routes only; BENCH_ONLY=create: the bare and create routes, then the create with its runs
 // executed elsewhere; BENCH_ONLY=memory: the idle RSS only; BENCH_ONLY=latency: create → succeeded
-// and terminal → webhook only (for profiling and quick comparisons; none of them writes the docs).
+// and terminal → webhook only; BENCH_ONLY=live: the live streams' figures (bench/live.ts; written to
+// bench/results/live.json) (for profiling and quick comparisons; none of them writes the docs).
 const ONLY = process.env.BENCH_ONLY ?? "all";
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -295,6 +296,31 @@ async function main() {
         .slice(0, 12)
         .map(([name, kb]) => `${(kb / 1024).toFixed(1)} MB ${name}`);
       console.log(JSON.stringify({ idle_rss: idleRss, mappings: top }, null, 2));
+      await db.$disconnect();
+      return;
+    }
+
+    if (ONLY === "live") {
+      const { measureLive } = await import("./live");
+      const streamAccounts = await newAccounts("live", 14);
+      const live = await measureLive({
+        baseUrl,
+        appPid: app.pid!,
+        keys: streamAccounts.map((account) => account.key),
+        accountIds: streamAccounts.map((account) => account.accountId),
+        insertGeneration: async (accountId) => {
+          await db.generation.create({
+            data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "succeeded", prompt: "commit to client", estimatedCost: 0 },
+          });
+        },
+        createAndWait,
+        createWaiting,
+        spread,
+        samples: Number(process.env.BENCH_LIVE_SAMPLES ?? 30),
+      });
+      const report = { at: new Date().toISOString(), idle_rss_before_streams: idleRss?.rss_mb ?? null, ...live };
+      fs.writeFileSync(path.join(root, "bench/results/live.json"), `${JSON.stringify(report, null, 2)}\n`);
+      console.log(JSON.stringify(report, null, 2));
       await db.$disconnect();
       return;
     }

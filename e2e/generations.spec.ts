@@ -4,9 +4,9 @@ import { close } from "@/e2e/support/db";
 import { expect, test } from "@/e2e/support/fixtures";
 import { signInThroughMailbox } from "@/e2e/support/sign-in";
 
-// Generations and usage in a real browser: a generation started through the API shows up in the
-// gallery while it runs and turns succeeded without a reload (the page polls only while something
-// is in flight); its detail page shows the failed and the winning provider attempt and the
+// Generations and usage in a real browser: a generation started through the API shows up on the
+// open gallery while it runs and turns succeeded without a reload (the account's live feed, no
+// polling); its detail page shows the failed and the winning provider attempt and the
 // reserve/charge ledger entries; an owner cancels a slow one; the usage page charts it all.
 
 test.describe.configure({ mode: "serial" });
@@ -47,18 +47,18 @@ test("a generation started through the API appears in the gallery and turns succ
   await page.getByRole("link", { name: "Generations" }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Generations" })).toBeVisible();
   await expect(page.getByText("No generations yet")).toBeVisible();
-
-  const generationId = await startGeneration(page, shared.key, "a lighthouse at dusk [local:fail] [local-backup:slow=5000]");
-  shared.generationId = generationId;
-  await page.reload();
-
-  const tile = page.locator(`li[data-generation-id="${generationId}"]`);
-  await expect(tile).toBeVisible();
-  await expect(tile.locator("[data-status]")).toHaveAttribute("data-status", /pending|processing/);
-  await expect(page.getByRole("status").filter({ hasText: "Updating live" })).toBeVisible();
   // A mark on this document: a reload (or any new document) drops it. (Counting framenavigated
   // events also counted Next's own history.replaceState after a late hydration on a busy machine.)
   await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+
+  // Started from the API while the page is open: it appears without a reload.
+  const generationId = await startGeneration(page, shared.key, "a lighthouse at dusk [local:fail] [local-backup:slow=5000]");
+  shared.generationId = generationId;
+
+  const tile = page.locator(`li[data-generation-id="${generationId}"]`);
+  await expect(tile).toBeVisible({ timeout: 30_000 });
+  await expect(tile.locator("[data-status]")).toHaveAttribute("data-status", /pending|processing/);
+  await expect(page.getByRole("status").filter({ hasText: "Updating live" })).toBeVisible();
 
   await expect(tile.locator("[data-status]")).toHaveAttribute("data-status", "succeeded", { timeout: 30_000 });
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument), "the page was not reloaded").toBe(true);

@@ -10,21 +10,18 @@ import { BackLink, Card, CardBody, CardHeader, EmptyState, Skeleton } from "@/co
 import { AttemptsTable } from "./attempts-table";
 import { GenerationActions } from "./generation-actions";
 import { GenerationFactsCard } from "./generation-facts-card";
-import { inFlight } from "./generation-filters";
 import { GenerationOutputs } from "./generation-outputs";
 import { GenerationStatusBadge } from "./generation-status-badge";
 import { LedgerTable } from "./ledger-table";
 
 // One generation: prompt, outputs, provider attempts, credit ledger, parameters and facts. Live
-// (every 2 s) while it is in flight. Owners cancel and delete; members read.
+// from the account's feed (live-events.tsx): each attempt and the end show as they happen. Owners
+// cancel and delete; members read.
 
 export function GenerationDetailPage({ generationId }: { generationId: string }) {
   const { accountId, isOwner } = useAccount();
   const trpc = useTRPC();
-  const detail = useQuery({
-    ...trpc.generations.get.queryOptions({ accountId, generationId }),
-    refetchInterval: (query) => (query.state.data && inFlight(query.state.data.record.generation_status) ? 2000 : false),
-  });
+  const detail = useQuery(trpc.generations.get.queryOptions({ accountId, generationId }));
 
   const backLink = <BackLink href={`/dashboard/${accountId}/generations`}>Generations</BackLink>;
 

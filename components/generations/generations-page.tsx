@@ -13,10 +13,9 @@ import { GenerationGallery } from "./generation-gallery";
 import { GenerationsTable } from "./generations-table";
 
 // The generations page: the account's generations as a gallery or a table, filtered from the URL,
-// 24 more at a time. While any shown generation is in flight the list refreshes every 2 s, so it
-// turns succeeded (or failed) without a reload; then the polling stops.
-
-const POLL_MS = 2000;
+// 24 more at a time. The account's live feed (components/dashboard/live-events.tsx) refreshes the
+// list when a generation is created or moves, so one started from the API appears and turns
+// succeeded (or failed) without a reload; nothing polls.
 
 export function GenerationsPage() {
   const { accountId } = useAccount();
@@ -26,7 +25,6 @@ export function GenerationsPage() {
   const list = useInfiniteQuery({
     ...trpc.generations.list.infiniteQueryOptions(listInput(accountId, filters), { getNextPageParam: (page) => page.nextCursor }),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.pages.some((page) => page.generations.some((row) => inFlight(row.generation_status))) ? POLL_MS : false),
   });
 
   // The URL is the state: replaceState keeps Next's searchParams in step without a server round trip.

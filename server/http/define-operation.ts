@@ -146,6 +146,8 @@ export type OperationInput<Op extends AnyOperation> = {
   waitSeconds: number | null;
   /** `Cancel-After` in milliseconds (operations with cancelAfter), else null. */
   cancelAfterMs: number | null;
+  /** The request itself, for what only a stream reads (Last-Event-ID, the client hanging up). */
+  request: Request;
 };
 
 type ResponseOf<Op extends AnyOperation> = Op["response"]["paginated"] extends true ? { data: DataOf<Op>; pagination: Pagination } : DataOf<Op>;

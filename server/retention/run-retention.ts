@@ -9,6 +9,7 @@ import { purgeGenerations } from "./purge-generations";
 import { purgeLedgerEntries } from "./purge-ledger-entries";
 import { purgeRequestLogs } from "./purge-request-logs";
 import { purgeSentEmails } from "./purge-sent-emails";
+import { purgeGenerationEvents } from "./purge-generation-events";
 import { purgeWebhookLogs } from "./purge-webhook-logs";
 import { retentionCutoffs } from "./retention-windows";
 
@@ -28,6 +29,8 @@ export type RetentionRemoved = {
   ledger_entries: number;
   /** Sent and failed outbox rows; only an operator's pass removes them. */
   sent_emails: number;
+  /** Live-stream events past their 48 h; only an operator's pass removes them. */
+  generation_events: number;
 };
 
 /** What one pass removed; `deferred`: generations kept because their files could not be deleted. */
@@ -43,7 +46,7 @@ export const ACCOUNTS_PER_PAGE = 200;
 export function emptyTally(): RetentionTally {
   return {
     accounts: 0,
-    removed: { generations: 0, files: 0, request_logs: 0, webhook_deliveries: 0, webhook_attempts: 0, dead_letters: 0, activity_events: 0, ledger_entries: 0, sent_emails: 0 },
+    removed: { generations: 0, files: 0, request_logs: 0, webhook_deliveries: 0, webhook_attempts: 0, dead_letters: 0, activity_events: 0, ledger_entries: 0, sent_emails: 0, generation_events: 0 },
     deferred: { generations: 0 },
   };
 }
@@ -77,6 +80,7 @@ export async function purgeAccountData(db: Db, account: { id: string; plan: Plan
       activity_events: activity,
       ledger_entries: ledger,
       sent_emails: 0,
+      generation_events: 0,
     },
     deferred: { generations: generations.deferred },
   };
@@ -112,7 +116,10 @@ export async function runRetention(db: Db, scope: AccountScope, input: Retention
     addTally(tally, page);
     after = page.last;
   } while (after !== null);
-  if (!("accountId" in scope)) tally.removed.sent_emails = await purgeSentEmails(now, options.batchSize ?? RETENTION_BATCH_SIZE);
+  if (!("accountId" in scope)) {
+    tally.removed.sent_emails = await purgeSentEmails(now, options.batchSize ?? RETENTION_BATCH_SIZE);
+    tally.removed.generation_events = await purgeGenerationEvents(now, options.batchSize ?? RETENTION_BATCH_SIZE);
+  }
   log.info("retention: pass done", { now: now.toISOString(), accounts: tally.accounts, removed: tally.removed, deferred: tally.deferred });
   return { now: now.toISOString(), ...tally };
 }

@@ -4,6 +4,7 @@ import { db } from "../../db";
 import { env } from "../../env";
 import { RETENTION_BATCH_SIZE } from "../../retention/delete-in-batches";
 import { purgeSentEmails } from "../../retention/purge-sent-emails";
+import { purgeGenerationEvents } from "../../retention/purge-generation-events";
 import { addTally, emptyTally, purgeAccountPage } from "../../retention/run-retention";
 import { inngest } from "../../events/client";
 
@@ -24,5 +25,6 @@ export const retention = inngest.createFunction({ id: "retention", triggers: [{ 
     after = done.last;
   }
   tally.removed.sent_emails = await step.run("sent-emails", () => purgeSentEmails(new Date(now), RETENTION_BATCH_SIZE));
+  tally.removed.generation_events = await step.run("generation-events", () => purgeGenerationEvents(new Date(now), RETENTION_BATCH_SIZE));
   return { now, ...tally };
 });

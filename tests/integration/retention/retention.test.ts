@@ -31,7 +31,7 @@ import {
 // kind, a row one second inside the window and one exactly at it stay, one second outside goes;
 // files go with their record; the balance column never moves; a second pass removes nothing.
 
-const ZERO = { generations: 0, files: 0, request_logs: 0, webhook_deliveries: 0, webhook_attempts: 0, dead_letters: 0, activity_events: 0, ledger_entries: 0, sent_emails: 0 };
+const ZERO = { generations: 0, files: 0, request_logs: 0, webhook_deliveries: 0, webhook_attempts: 0, dead_letters: 0, activity_events: 0, ledger_entries: 0, sent_emails: 0, generation_events: 0 };
 
 type Seeded = { generation: { id: string; keys: string[] }; requestLog: string; delivery: string; activity: string; ledger: string };
 
@@ -92,7 +92,18 @@ describe("runRetention", () => {
       expect(pass).toEqual({
         now: now.toISOString(),
         accounts: 1,
-        removed: { generations: 1, files: 2, request_logs: 1, webhook_deliveries: 1, webhook_attempts: 1, dead_letters: 0, activity_events: 1, ledger_entries: 1, sent_emails: 0 },
+        removed: {
+          generations: 1,
+          files: 2,
+          request_logs: 1,
+          webhook_deliveries: 1,
+          webhook_attempts: 1,
+          dead_letters: 0,
+          activity_events: 1,
+          ledger_entries: 1,
+          sent_emails: 0,
+          generation_events: 0,
+        },
         deferred: { generations: 0 },
       });
       expect(await present(inside)).toEqual(kept);

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { AccountProvider } from "@/components/dashboard/account-context";
 import { AccountSwitcher } from "@/components/dashboard/account-switcher";
+import { LiveEvents } from "@/components/dashboard/live-events";
 import { MobileNav } from "@/components/dashboard/mobile-nav";
 import { NotificationBell } from "@/components/dashboard/notification-bell";
 import { SidebarNav } from "@/components/dashboard/sidebar-nav";
@@ -26,6 +27,7 @@ export default async function AccountLayout({ children, params }: { children: Re
 
   return (
     <AccountProvider account={{ accountId, name: current.name, role: current.role }}>
+      <LiveEvents accountId={accountId} />
       <div className="flex min-h-screen">
         <aside className="fixed inset-y-0 left-0 hidden w-60 flex-col border-r border-zinc-200 bg-zinc-50/80 px-3 py-4 md:flex">
           <Link href="/dashboard" className="mb-5 flex items-center gap-2 px-2 text-[15px] font-semibold tracking-tight text-zinc-900">
