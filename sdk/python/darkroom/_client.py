@@ -106,7 +106,8 @@ class Generations(_Resource):
         """The record once terminal: from the stream, or by polling where the stream is not available."""
         deadline = time.monotonic() + timeout
         last: Optional[Dict[str, Any]] = None
-        events = self.stream(generation_id)
+        path = fill_path("/v1/content/{generation_id}/events", {"generation_id": generation_id})
+        events = read_event_stream(self._client._transport, path, {}, is_last=lambda event: event.event in TERMINAL_EVENTS, deadline=deadline)
         try:
             for event in events:
                 if isinstance(event.data, dict) and "generation_status" in event.data:

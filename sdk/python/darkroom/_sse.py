@@ -66,6 +66,14 @@ def parse_event_stream(lines: Iterable[bytes]) -> Iterator[RawEvent]:
                 retry = int(value)
 
 
+def _lines(response: Any, deadline: Optional[float], path: str) -> Iterator[bytes]:
+    """The stream's lines; past the deadline (heartbeats keep arriving) it stops with an error."""
+    for line in iter(response.readline, b""):
+        if deadline is not None and time.monotonic() > deadline:
+            raise DarkroomConnectionError(f"The event stream {path} ran past its deadline", code="connection_error", type="connection_error", status=0, retryable=False, request_id=None)
+        yield line
+
+
 def read_event_stream(
     transport: Transport,
     path: str,
@@ -74,11 +82,13 @@ def read_event_stream(
     last_event_id: Optional[str] = None,
     max_reconnects: Optional[int] = None,
     is_last: Callable[[StreamEvent], bool] = lambda _event: False,
+    deadline: Optional[float] = None,
 ) -> Iterator[StreamEvent]:
     """Reads ``path`` as an event stream, reconnecting with Last-Event-ID when the connection drops.
 
     Ends when ``is_last(event)`` says so, when the caller stops iterating (``close()`` on the
     generator closes the connection), or on an error before a stream started that is not retryable.
+    Past ``deadline`` (``time.monotonic()``), a read that waits raises DarkroomConnectionError.
     """
     limit = transport.max_retries if max_reconnects is None else max_reconnects
     failures = 0
@@ -88,8 +98,14 @@ def read_event_stream(
         headers: Dict[str, Optional[str]] = {"Accept": "text/event-stream", "Cache-Control": "no-cache", "Last-Event-ID": last_event_id}
         opened = False
         response = None
+        read_timeout = STREAM_READ_TIMEOUT
+        if deadline is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise DarkroomConnectionError(f"The event stream {path} ran past its deadline", code="connection_error", type="connection_error", status=0, retryable=True, request_id=None)
+            read_timeout = min(read_timeout, remaining)
         try:
-            response = transport.open("GET", url, transport.headers(headers), None, STREAM_READ_TIMEOUT)
+            response = transport.open("GET", url, transport.headers(headers), None, read_timeout)
             content_type = response.headers.get("content-type", "")
             if not (200 <= response.status < 300) or "text/event-stream" not in content_type:
                 text = response.read().decode("utf-8", "replace")
@@ -99,7 +115,7 @@ def read_event_stream(
                     body = None
                 raise error_from_answer(response.status, dict(response.headers.items()), body)
             opened = True
-            for raw in parse_event_stream(iter(response.readline, b"")):
+            for raw in parse_event_stream(_lines(response, deadline, path)):
                 failures = 0
                 if raw.retry is not None:
                     server_retry = raw.retry / 1000

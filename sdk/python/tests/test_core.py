@@ -227,6 +227,24 @@ class Streams(unittest.TestCase):
             self.assertEqual(len(polls), 3)
 
 
+class WaitTimeout(unittest.TestCase):
+    def test_wait_gives_up_at_its_timeout_with_the_last_record(self) -> None:
+        def handle(h, _r):  # type: ignore[no-untyped-def]
+            if not h.path.endswith("/events"):
+                return send_json(h, 200, success(record("processing")))
+            open_stream(h)
+            h.wfile.write(frame("1", "generation.snapshot", record("processing")))
+            for _ in range(20):  # heartbeats only, for longer than the wait
+                h.wfile.write(b": heartbeat\n\n")
+                h.wfile.flush()
+                time.sleep(0.2)
+
+        with LocalServer(handle) as server:
+            with self.assertRaises(darkroom.WaitTimeoutError) as caught:
+                Darkroom("dkr_sse", base_url=server.base_url).generations.wait("g-1", timeout=1.0, poll_interval=0.2)
+            self.assertEqual(caught.exception.last_record, record("processing"))
+
+
 class Webhooks(unittest.TestCase):
     secret = "whsec_test"
     body = json.dumps({"webhook_event": "generation.completed", "webhook_delivery_id": "d-1", "webhook_data": {"generation_status": "succeeded"}})

@@ -15,6 +15,7 @@ import {
   SpendLimitError,
   ValidationError,
   ConnectionError,
+  WaitTimeoutError,
   errorClassFor,
   parseEventStream,
   type GenerationRecord,
@@ -290,5 +291,18 @@ describe("streams against a local server speaking the #31 wire format", () => {
     const finished = await new Darkroom({ apiKey: "dkr_sse", baseUrl: polled }).generations.wait("g-1", { pollIntervalMs: 10 });
     expect(finished.generation_status).toBe("failed");
     expect(polls).toBe(3);
+  });
+
+  it("generations.wait gives up at its timeout with the last record, though heartbeats keep coming", async () => {
+    const base = await serve((req, res) => {
+      if (!req.url?.endsWith("/events")) return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "success", request_id: "r", data: record("processing") }));
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(frame({ id: "1", event: "generation.snapshot", data: record("processing") }));
+      const beat = setInterval(() => res.write(": heartbeat\n\n"), 100);
+      req.on("close", () => clearInterval(beat));
+    });
+    const error = await new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).generations.wait("g-1", { timeoutMs: 500 }).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect((error as WaitTimeoutError).lastRecord).toEqual(record("processing"));
   });
 });
