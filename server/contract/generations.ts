@@ -145,3 +145,14 @@ export type ContentListQuery = z.output<typeof contentListQuerySchema>;
 export type ContentList = z.infer<typeof contentListSchema>;
 export type CancelGenerationResponse = z.infer<typeof cancelGenerationResponseSchema>;
 export type DeleteGenerationResponse = z.infer<typeof deleteGenerationResponseSchema>;
+
+/** An event id as sent in `id:` (resume with it in Last-Event-ID or `last_event_id`). */
+export const lastEventIdSchema = z.string().regex(/^\d{1,19}$/, "must be an event id (digits)");
+
+export const generationEventsQuerySchema = z.object({
+  last_event_id: lastEventIdSchema.optional().describe("Resume after this event id (as the Last-Event-ID header does)."),
+});
+
+export const accountEventsQuerySchema = generationEventsQuerySchema.extend({
+  model_identifier: z.string().min(1).max(200).optional().describe("Only this model's generations."),
+});

@@ -140,6 +140,8 @@ export type OperationInput<Op extends AnyOperation> = {
   body: BodyOf<Op>;
   /** `Prefer: wait` seconds (operations with preferWait), else null. */
   waitSeconds: number | null;
+  /** The request itself, for what only a stream reads (Last-Event-ID, the client hanging up). */
+  request: Request;
 };
 
 type ResponseOf<Op extends AnyOperation> = Op["response"]["paginated"] extends true ? { data: DataOf<Op>; pagination: Pagination } : DataOf<Op>;

@@ -16,7 +16,7 @@ import type { ParsedInput } from "./operation-input";
 // `Prefer: wait`, the step's `respond` may then hold the answer (a replay answers what the commit
 // stored).
 
-export type OperationOutcome = { status: number; body: unknown; replayed?: StoredResponse; headers?: Record<string, string> };
+export type OperationOutcome = { status: number; body: unknown; replayed?: StoredResponse; headers?: Record<string, string>; stream?: Response };
 
 type Context = Omit<OperationInput<AnyOperation>, "query" | "body" | "waitSeconds"> & { input: ParsedInput };
 
@@ -38,6 +38,8 @@ export async function runOperation(operation: AnyOperation, handler: OperationHa
   const handlerInput = { ...rest, query: input.query, body: input.body, waitSeconds: input.waitSeconds };
   if (!operation.idempotent) {
     const result = await handler(handlerInput as OperationInput<AnyOperation>);
+    // A stream (text/event-stream) is its own answer, not an envelope.
+    if (result instanceof Response) return { status: result.status, body: null, stream: result };
     return { status: operation.response.status, body: envelope(operation, result, context.requestId) };
   }
 

@@ -68,10 +68,12 @@ export function withApiKey<Op extends AnyOperation>(operation: Op, handler: Oper
 
       const params = await resolveParams(context);
       const input = await readOperationInput(operation, request, url, params);
-      outcome = await runOperation(operation, handler as OperationHandler<AnyOperation>, { requestId, key, accountId: key.account.id, clientIp, params, input });
+      outcome = await runOperation(operation, handler as OperationHandler<AnyOperation>, { requestId, key, accountId: key.account.id, clientIp, params, input, request });
       const replayHeaders: Record<string, string> = outcome.replayed ? { "idempotency-replayed": "true" } : {};
-      response = jsonResponse(outcome.body, outcome.status, outcome.replayed?.requestId ?? requestId, { ...headers, ...replayHeaders, ...outcome.headers });
-      errorCode = (outcome.body as { error?: { code?: string } }).error?.code ?? null;
+      response = outcome.stream
+        ? withHeaders(outcome.stream, { ...headers, "x-request-id": requestId })
+        : jsonResponse(outcome.body, outcome.status, outcome.replayed?.requestId ?? requestId, { ...headers, ...replayHeaders, ...outcome.headers });
+      errorCode = (outcome.body as { error?: { code?: string } } | null)?.error?.code ?? null;
     } catch (thrown) {
       if (thrown instanceof KeyRefused) key = thrown.key;
       const error = toApiError(thrown);
@@ -104,6 +106,12 @@ export function withApiKey<Op extends AnyOperation>(operation: Op, handler: Oper
     return response;
   };
   return Object.assign(route, { operation, servedAt: operation.path });
+}
+
+/** A stream's answer with the checkpoint's headers added (rate limit, request id). */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }
 
 /** The same route under a legacy path whose dynamic segment has another name. */

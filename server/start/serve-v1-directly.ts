@@ -29,6 +29,25 @@ export function acceptsGzip(header: string | undefined): boolean {
   return (weights.get("gzip") ?? weights.get("*") ?? 0) > 0;
 }
 
+/**
+ * An event stream (the live /v1 streams) is written as it is produced, chunk by chunk, never
+ * gzipped or buffered; the client hanging up cancels it.
+ */
+async function writeEventStream(response: Response, headers: Record<string, string | string[]>, res: http.ServerResponse) {
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  const body = response.body;
+  if (!body) return void res.end();
+  const reader = body.getReader();
+  res.once("close", () => void reader.cancel().catch(() => undefined));
+  for (;;) {
+    const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
+    if (done || res.destroyed) break;
+    res.write(value);
+  }
+  res.end();
+}
+
 /** Registered route handlers answer JSON envelopes: small enough to send whole, with a length. */
 async function writeResponse(response: Response, req: http.IncomingMessage, res: http.ServerResponse) {
   const headers: Record<string, string | string[]> = {};
@@ -37,6 +56,7 @@ async function writeResponse(response: Response, req: http.IncomingMessage, res:
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
+  if (response.headers.get("content-type")?.startsWith("text/event-stream")) return writeEventStream(response, headers, res);
   let body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
   headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
   if (body && body.length >= COMPRESS_FROM_BYTES && !headers["content-encoding"] && acceptsGzip(req.headers["accept-encoding"])) {

@@ -3,10 +3,11 @@ import * as account from "./account";
 import * as catalog from "./catalog";
 import * as generations from "./generations";
 import * as health from "./health";
+import * as streams from "./streams";
 
 // The registry of /v1 operations, in the order the OpenAPI document lists them.
 
-export { account, catalog, generations, health };
+export { account, catalog, generations, health, streams };
 
 export const v1Operations: readonly AnyOperation[] = [
   account.getStatus,
@@ -27,3 +28,6 @@ export const v1Operations: readonly AnyOperation[] = [
   catalog.listProviders,
   catalog.listModels,
 ];
+
+/** The Server-Sent Events operations (text/event-stream, never an envelope on success). */
+export const streamOperations: readonly AnyOperation[] = [streams.streamGenerationEvents, streams.streamAccountEvents];

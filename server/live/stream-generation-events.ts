@@ -1,0 +1,69 @@
+import "server-only";
+import { db, sqlPool } from "../db";
+import type { OneAccount } from "../account-scope";
+import type { PlanName } from "../plans/plan-limits";
+import { readGenerationRecord } from "../generations/records/find-public-record";
+import { terminalEventFor } from "../generations/emit-generation-event";
+import { claimStreamSlot } from "./stream-slots";
+import { openEventStream } from "./open-event-stream";
+import { eventData, toStoredEvent, type EventRow } from "./live-event";
+
+// GET /v1/content/{generation_id}/events: the generation's snapshot (the record as GET
+// /v1/content/{id} answers it), then its events as they commit, ending after the terminal one. A
+// finished generation gets its snapshot and terminal event at once; a client resuming with
+// Last-Event-ID gets the events it missed up to the terminal one (none when it had that one).
+
+export type StreamInput = { plan: PlanName; keyHash: string; lastEventId: bigint | null; signal: AbortSignal };
+
+async function findTerminalEvent(accountId: string, generationId: string) {
+  const { rows } = await sqlPool().query<EventRow>(
+    `SELECT id::text, account_id, generation_id, api_key_id, model_identifier, name, payload FROM generation_event
+      WHERE generation_id = $1 AND account_id = $2 AND name IN ('generation.completed', 'generation.failed', 'generation.canceled')
+      ORDER BY id DESC LIMIT 1`,
+    [generationId, accountId],
+  );
+  return rows[0] ? toStoredEvent(rows[0]) : null;
+}
+
+export async function streamGenerationEvents(scope: OneAccount, input: StreamInput & { generationId: string }): Promise<ReadableStream<Uint8Array>> {
+  const { accountId } = scope;
+  const { generationId, plan, lastEventId } = input;
+  const release = claimStreamSlot(accountId, plan);
+  try {
+    const filter = { accountId, plan, keyHash: input.keyHash, generationId, skip: new Set(["generation.created"]) };
+    const body = await openEventStream(filter, lastEventId, input.signal, async (cursor) => {
+      const record = await readGenerationRecord(sqlPool(), scope, { generationId, plan });
+      const snapshot = { id: cursor, name: "generation.snapshot", data: record };
+      const terminalName = terminalEventFor(record.generation_status);
+      if (!terminalName) return { first: [snapshot], end: false };
+      const terminal = await findTerminalEvent(accountId, generationId);
+      if (!terminal) return { first: [snapshot, { id: cursor, name: terminalName, data: record }], end: true };
+      if (lastEventId !== null && terminal.id <= lastEventId) return { first: [snapshot], end: true };
+      // A client resuming gets what it missed, up to the terminal event, which ends the stream.
+      if (lastEventId !== null) return { first: [snapshot], end: false };
+      return { first: [snapshot, { id: terminal.id, name: terminal.name, data: await eventData(db, terminal, plan) }], end: true };
+    });
+    return withRelease(body, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** The stream's slot is given back when the stream ends, however it ends. */
+export function withRelease(body: ReadableStream<Uint8Array>, release: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await reader.read();
+      if (done) {
+        release();
+        controller.close();
+      } else controller.enqueue(value);
+    },
+    async cancel(reason) {
+      release();
+      await reader.cancel(reason);
+    },
+  });
+}
