@@ -41,6 +41,7 @@ describe("the Python SDK", () => {
     const free = await accountWithKey({ plan: "free" });
     const retry = await accountWithKey();
     const hooked = await accountWithKey();
+    const streams = await accountWithKey();
     const webhookPort = await freePort();
     const endpoint = await inTransaction((tx) =>
       createWebhookEndpoint(tx, { accountId: hooked.accountId, url: `http://127.0.0.1:${webhookPort}/hooks`, events: ["generation.completed"], actor: "system" }),
@@ -57,6 +58,7 @@ describe("the Python SDK", () => {
       DARKROOM_TEST_KEY_FREE: free.key,
       DARKROOM_TEST_KEY_RETRY: retry.key,
       DARKROOM_TEST_KEY_WEBHOOK: hooked.key,
+      DARKROOM_TEST_KEY_STREAMS: streams.key,
       DARKROOM_TEST_WEBHOOK_PORT: String(webhookPort),
       DARKROOM_TEST_WEBHOOK_SECRET: endpoint.secret,
     };
@@ -66,7 +68,7 @@ describe("the Python SDK", () => {
     console.log(`sdk-python: ${python} ran ${ran?.[1] ?? "?"} unittest tests: ${/\nOK\b/.test(output) ? "OK" : "FAILED"}`);
     expect(run.status, output).toBe(0);
     expect(output).not.toMatch(/skipped/);
-    expect(Number(ran?.[1])).toBeGreaterThanOrEqual(18);
+    expect(Number(ran?.[1])).toBeGreaterThanOrEqual(23);
   });
 
   it.skipIf(!wheelPython)("builds a wheel offline with the machine's setuptools, which imports and has no dependencies", () => {

@@ -19,6 +19,7 @@ import {
   RateLimitError,
   ValidationError,
   WebhookVerificationError,
+  type GenerationEvent,
   type GenerationRecord,
 } from "@/sdk/typescript/src/index";
 
@@ -264,6 +265,123 @@ describe("webhooks.verify on real deliveries", () => {
     const oldSigned = signPayload("whsec_old", now, arrival.rawBody);
     const newSigned = signPayload(endpoint.secret, now, arrival.rawBody).split(",")[1];
     expect(await reasonOf(darkroom.webhooks.verify(arrival.rawBody, `${oldSigned},${newSigned}`, endpoint.secret))).toBe("accepted");
+  });
+});
+
+describe("streams against the app (issue #31)", () => {
+  const names = (events: GenerationEvent[]) => events.map((event) => event.event);
+  const slow = { generation_prompt: "live [local:slow=3000]", generation_provider_order: "local" };
+
+  async function streamed(darkroom: Darkroom, id: string, lastEventId?: string) {
+    const events: GenerationEvent[] = [];
+    for await (const event of darkroom.generations.stream(id, { lastEventId })) events.push(event);
+    return events;
+  }
+
+  it("generations.stream: snapshot, the chain, the terminal event, then the end; resuming sends what came after", async () => {
+    const { key } = await accountWithKey();
+    const darkroom = client(key);
+    const created = await darkroom.generate.image("darkroom/lumen-image", slow);
+    const events = await streamed(darkroom, created.generation_id);
+    expect(events[0]?.event).toBe("generation.snapshot");
+    expect(events.at(-1)?.event).toBe("generation.completed");
+    expect((events.at(-1)?.data as GenerationRecord).generation_status).toBe("succeeded");
+    expect(names(events)).toContain("generation.attempt");
+    const ids = events.slice(1).map((event) => BigInt(event.id ?? "0"));
+    expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+
+    const from = events[1] as GenerationEvent;
+    const resumed = await streamed(darkroom, created.generation_id, from.id ?? undefined);
+    expect(names(resumed)).toEqual(["generation.snapshot", ...names(events.slice(2))]);
+    expect(resumed.slice(1).map((event) => event.id)).toEqual(events.slice(2).map((event) => event.id));
+    // Resumed after its terminal event: the snapshot alone, and the stream ends.
+    expect(names(await streamed(darkroom, created.generation_id, events.at(-1)?.id ?? undefined))).toEqual(["generation.snapshot"]);
+  });
+
+  it("events.stream: every event of the account after lastEventId, in order, and a resume from any of them", async () => {
+    const { key } = await accountWithKey();
+    const darkroom = client(key);
+    const first = await darkroom.generate.image("darkroom/lumen-image", { generation_prompt: "before" });
+    const before = await streamed(darkroom, first.generation_id);
+    const mark = before.at(-1)?.id as string;
+    const second = await darkroom.generate.image("darkroom/lumen-image", { generation_prompt: "after" });
+
+    const seen: GenerationEvent[] = [];
+    for await (const event of darkroom.events.stream({ lastEventId: mark })) {
+      seen.push(event);
+      if (event.event === "generation.completed" && (event.data as GenerationRecord).generation_id === second.generation_id) break;
+    }
+    expect(seen[0]).toMatchObject({ event: "generation.created" });
+    expect((seen[0]?.data as GenerationRecord).generation_id).toBe(second.generation_id);
+    expect(seen.every((event) => (event.data as GenerationRecord).generation_id === second.generation_id)).toBe(true);
+
+    const again: GenerationEvent[] = [];
+    for await (const event of darkroom.events.stream({ lastEventId: seen[0]?.id ?? undefined })) {
+      again.push(event);
+      if (again.length === seen.length - 1) break;
+    }
+    expect(again.map((event) => event.id)).toEqual(seen.slice(1).map((event) => event.id));
+  });
+
+  it("a stream cut by a proxy is resumed with Last-Event-ID: no event lost, none repeated", async () => {
+    const { key } = await accountWithKey();
+    const target = new URL(baseUrl());
+    const lastEventIds: Array<string | undefined> = [];
+    let streams = 0;
+    // Forwards as it arrives; the first stream is cut after its second event.
+    const proxy = http.createServer((req, res) => {
+      const isStream = (req.url ?? "").endsWith("/events");
+      if (isStream) lastEventIds.push(req.headers["last-event-id"] as string | undefined);
+      const cutThis = isStream && ++streams === 1;
+      const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        let text = "";
+        answer.on("data", (chunk: Buffer) => {
+          res.write(chunk);
+          text += chunk.toString("utf8");
+          if (cutThis && (text.match(/^event: /gm) ?? []).length >= 2) {
+            answer.destroy();
+            req.socket.destroy();
+          }
+        });
+        answer.on("end", () => res.end());
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const direct = client(key);
+      const created = await direct.generate.image("darkroom/lumen-image", slow);
+      const viaProxy = new Darkroom({ apiKey: key, baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1` });
+      const events = await streamed(viaProxy, created.generation_id);
+      expect(streams).toBe(2);
+      expect(lastEventIds[0]).toBeUndefined();
+      expect(lastEventIds[1]).toBe(events[1]?.id);
+      const changes = events.filter((event) => event.event !== "generation.snapshot");
+      expect(new Set(changes.map((event) => event.id)).size).toBe(changes.length);
+      const reference = (await streamed(direct, created.generation_id, events[0]?.id ?? undefined)).filter((event) => event.event !== "generation.snapshot");
+      expect(changes.map((event) => event.id)).toEqual(reference.map((event) => event.id));
+      expect(changes.at(-1)?.event).toBe("generation.completed");
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+  });
+
+  it("generations.wait and generate with wait read the stream, without polling", async () => {
+    const { key } = await accountWithKey();
+    const darkroom = client(key);
+    const polls: string[] = [];
+    (darkroom.generations as unknown as { get: (id: string) => Promise<never> }).get = async (id) => {
+      polls.push(id);
+      throw new Error("polled");
+    };
+    const created = await darkroom.generate.image("darkroom/lumen-image", slow);
+    expect((await darkroom.generations.wait(created.generation_id, { timeoutMs: 60_000 })).generation_status).toBe("succeeded");
+    const waited = await darkroom.generate.video("darkroom/lumen-video", { generation_prompt: "waves", generation_duration: 2 }, { wait: true });
+    expect(waited.generation_record?.generation_status).toBe("succeeded");
+    expect(waited.generation_record?.generation_output_file).toHaveLength(1);
+    expect(polls).toEqual([]);
   });
 });
 

@@ -29,6 +29,15 @@ def _cancel_after(value: Union[str, int, float, None]) -> Optional[str]:
     return value if isinstance(value, str) else f"{round(value)}s"
 
 
+def _is_last(event: StreamEvent) -> bool:
+    return event.event in TERMINAL_EVENTS
+
+
+def _ends_cleanly(event: StreamEvent) -> bool:
+    """A snapshot of a finished generation: a clean end of the stream after it is its end."""
+    return event.event == "generation.snapshot" and isinstance(event.data, dict) and is_terminal(event.data)
+
+
 class _Resource:
     def __init__(self, client: "Darkroom") -> None:
         self._client = client
@@ -100,14 +109,14 @@ class Generations(_Resource):
         """The generation's events as they happen: a snapshot first, then processing, attempts,
         and one terminal event that ends it."""
         path = fill_path("/v1/content/{generation_id}/events", {"generation_id": generation_id})
-        return read_event_stream(self._client._transport, path, {}, last_event_id=last_event_id, is_last=lambda event: event.event in TERMINAL_EVENTS)
+        return read_event_stream(self._client._transport, path, {}, last_event_id=last_event_id, is_last=_is_last, ends_cleanly=_ends_cleanly)
 
     def wait(self, generation_id: str, *, timeout: float = 300.0, poll_interval: float = 1.0) -> types.GenerationRecord:
         """The record once terminal: from the stream, or by polling where the stream is not available."""
         deadline = time.monotonic() + timeout
         last: Optional[Dict[str, Any]] = None
         path = fill_path("/v1/content/{generation_id}/events", {"generation_id": generation_id})
-        events = read_event_stream(self._client._transport, path, {}, is_last=lambda event: event.event in TERMINAL_EVENTS, deadline=deadline)
+        events = read_event_stream(self._client._transport, path, {}, is_last=_is_last, ends_cleanly=_ends_cleanly, deadline=deadline)
         try:
             for event in events:
                 if isinstance(event.data, dict) and "generation_status" in event.data:

@@ -83,6 +83,7 @@ def read_event_stream(
     max_reconnects: Optional[int] = None,
     is_last: Callable[[StreamEvent], bool] = lambda _event: False,
     deadline: Optional[float] = None,
+    ends_cleanly: Callable[[StreamEvent], bool] = lambda _event: False,
 ) -> Iterator[StreamEvent]:
     """Reads ``path`` as an event stream, reconnecting with Last-Event-ID when the connection drops.
 
@@ -97,6 +98,7 @@ def read_event_stream(
     while True:
         headers: Dict[str, Optional[str]] = {"Accept": "text/event-stream", "Cache-Control": "no-cache", "Last-Event-ID": last_event_id}
         opened = False
+        finished = False
         response = None
         read_timeout = STREAM_READ_TIMEOUT
         if deadline is not None:
@@ -129,6 +131,8 @@ def read_event_stream(
                 yield event
                 if is_last(event):
                     return
+                if ends_cleanly(event):
+                    finished = True
         except DarkroomError as error:
             if not opened and not error.retryable:
                 raise
@@ -149,6 +153,9 @@ def read_event_stream(
         finally:
             if response is not None:
                 response.close()
+        # A resumed stream of a generation that had already ended: its snapshot said so.
+        if finished:
+            return
         # The server ended the stream before its last event (a restart, a proxy's idle cut): resume.
         if failures >= limit:
             raise DarkroomConnectionError(

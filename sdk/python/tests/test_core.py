@@ -182,6 +182,16 @@ class Streams(unittest.TestCase):
             with self.assertRaises(AuthenticationError):
                 list(Darkroom("dkr_other", base_url=server.base_url).generations.stream("g-1"))
 
+    def test_a_resumed_stream_with_only_a_finished_snapshot_ends_there(self) -> None:
+        def handle(h, _r):  # type: ignore[no-untyped-def]
+            open_stream(h)
+            h.wfile.write(frame("9", "generation.snapshot", record("succeeded")))
+
+        with LocalServer(handle) as server:
+            events = list(Darkroom("dkr_sse", base_url=server.base_url).generations.stream("g-1", last_event_id="9"))
+            self.assertEqual([e.event for e in events], ["generation.snapshot"])
+            self.assertEqual(len(server.recorder.requests), 1)
+
     def test_account_stream_resumes_from_last_event_id_and_stops_when_the_loop_stops(self) -> None:
         def handle(h, recorder):  # type: ignore[no-untyped-def]
             open_stream(h)

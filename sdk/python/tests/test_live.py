@@ -10,7 +10,6 @@ import http.client
 import http.server
 import json
 import os
-import socketserver
 import threading
 import time
 import unittest
@@ -133,9 +132,53 @@ class ErrorFamilies(unittest.TestCase):
             free.generations.cancel(generation["generation_id"])
 
 
-class _DroppingProxy(socketserver.ThreadingTCPServer):
-    daemon_threads = True
-    allow_reuse_address = True
+SLOW = {"generation_prompt": "live [local:slow=3000]", "generation_provider_order": "local"}
+
+
+@skip_without_server
+class Streams(unittest.TestCase):
+    def test_generation_stream_and_resume(self) -> None:
+        darkroom = client("DARKROOM_TEST_KEY_STREAMS")
+        created = darkroom.generate.image("darkroom/lumen-image", SLOW)
+        events = list(darkroom.generations.stream(created["generation_id"]))
+        names = [e.event for e in events]
+        self.assertEqual((names[0], names[-1]), ("generation.snapshot", "generation.completed"))
+        self.assertIn("generation.attempt", names)
+        self.assertEqual(events[-1].data["generation_status"], "succeeded")
+        ids = [int(e.id) for e in events[1:]]
+        self.assertEqual(ids, sorted(ids))
+        resumed = list(darkroom.generations.stream(created["generation_id"], last_event_id=events[1].id))
+        self.assertEqual([e.event for e in resumed], ["generation.snapshot"] + names[2:])
+        self.assertEqual([e.id for e in resumed[1:]], [e.id for e in events[2:]])
+        finished = list(darkroom.generations.stream(created["generation_id"], last_event_id=events[-1].id))
+        self.assertEqual([e.event for e in finished], ["generation.snapshot"])
+
+    def test_account_stream_after_a_mark(self) -> None:
+        darkroom = client("DARKROOM_TEST_KEY_STREAMS")
+        first = darkroom.generate.image("darkroom/lumen-image", {"generation_prompt": "before"})
+        mark = list(darkroom.generations.stream(first["generation_id"]))[-1].id
+        second = darkroom.generate.image("darkroom/lumen-image", {"generation_prompt": "after"})
+        seen = []
+        stream = darkroom.events.stream(last_event_id=mark)
+        for event in stream:
+            seen.append(event)
+            if event.event == "generation.completed" and event.data["generation_id"] == second["generation_id"]:
+                break
+        stream.close()
+        self.assertEqual(seen[0].event, "generation.created")
+        self.assertTrue(all(e.data["generation_id"] == second["generation_id"] for e in seen))
+
+    def test_wait_reads_the_stream_without_polling(self) -> None:
+        darkroom = client("DARKROOM_TEST_KEY_STREAMS")
+
+        def no_polling(generation_id: str) -> Any:
+            raise AssertionError(f"polled {generation_id}")
+
+        darkroom.generations.get = no_polling  # type: ignore[method-assign]
+        created = darkroom.generate.image("darkroom/lumen-image", SLOW)
+        self.assertEqual(darkroom.generations.wait(created["generation_id"], timeout=60)["generation_status"], "succeeded")
+        waited = darkroom.generate.video("darkroom/lumen-video", {"generation_prompt": "waves", "generation_duration": 2}, wait=True)
+        self.assertEqual(waited["generation_record"]["generation_status"], "succeeded")
 
 
 @skip_without_server

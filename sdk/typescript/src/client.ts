@@ -175,7 +175,14 @@ export class Darkroom {
     delete: (id: string, options: RequestOptions = {}) => this.request("deleteGeneration", { ...options, params: { generation_id: id } }),
     /** The generation's events as they happen: a snapshot first, then processing, attempts, and one terminal event that ends it. */
     stream: (id: string, options: StreamOptions = {}): AsyncGenerator<GenerationEvent> =>
-      readEventStream(this.transport, fillPath("/v1/content/{generation_id}/events", { generation_id: id }), {}, options, (event) => TERMINAL_EVENTS.has(event.event)),
+      readEventStream(
+        this.transport,
+        fillPath("/v1/content/{generation_id}/events", { generation_id: id }),
+        {},
+        options,
+        (event) => TERMINAL_EVENTS.has(event.event),
+        (event) => event.event === "generation.snapshot" && isTerminal(event.data as { generation_status: string }),
+      ),
     /** The record once terminal: read from the stream, or by polling when the stream is not available. */
     wait: (id: string, options: WaitOptions = {}) => this.wait(id, options),
   };

@@ -76,6 +76,8 @@ export async function* readEventStream<T>(
   query: Record<string, string | undefined>,
   options: StreamOptions,
   isLast: (event: StreamEvent<T>) => boolean,
+  /** An event after which a clean end of the stream is its end, not a cut to resume from. */
+  endsCleanly: (event: StreamEvent<T>) => boolean = () => false,
 ): AsyncGenerator<StreamEvent<T>> {
   let lastEventId = options.lastEventId ?? null;
   const maxReconnects = options.maxReconnects ?? transport.options.maxRetries;
@@ -85,6 +87,7 @@ export async function* readEventStream<T>(
     // No timeout on an open stream: heartbeats keep it alive, and the caller's signal ends it.
     const timing = attemptSignal(Infinity, options.signal);
     let opened = false;
+    let finished = false;
     try {
       const response = await transport.options.fetch(transport.url(path, query), {
         method: "GET",
@@ -115,6 +118,7 @@ export async function* readEventStream<T>(
         const event: StreamEvent<T> = { id: raw.id, event: raw.event, data: data as T };
         yield event;
         if (isLast(event)) return;
+        if (endsCleanly(event)) finished = true;
       }
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
@@ -141,6 +145,8 @@ export async function* readEventStream<T>(
       timing.abort();
       timing.done();
     }
+    // A resumed stream of a generation that had already ended: its snapshot said so.
+    if (finished) return;
     // The server ended the stream before its last event (a restart, a proxy's idle cut): resume.
     if (failures >= maxReconnects)
       throw new ConnectionError({ message: `The event stream ${path} kept ending`, code: "connection_error", type: "connection_error", status: 0, retryable: true, requestId: null });

@@ -243,6 +243,19 @@ describe("streams against a local server speaking the #31 wire format", () => {
     expect(refused).toBeInstanceOf(AuthenticationError);
   });
 
+  it("generations.stream: a resumed stream that sends only the snapshot of a finished generation ends there", async () => {
+    let requests = 0;
+    const base = await serve((_req, res) => {
+      requests++;
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(frame({ id: "9", event: "generation.snapshot", data: record("succeeded") }));
+    });
+    const events = [];
+    for await (const event of new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).generations.stream("g-1", { lastEventId: "9" })) events.push(event.event);
+    expect(events).toEqual(["generation.snapshot"]);
+    expect(requests).toBe(1);
+  });
+
   it("events.stream: resumes from the caller's lastEventId, reconnects after a drop, and closes the connection when the loop stops", async () => {
     const seen: Array<string | undefined> = [];
     let closed = 0;
