@@ -36,5 +36,17 @@ export default defineConfig([
     },
   },
   prettier,
-  globalIgnores(["server/generated/**", ".next/**", ".build/**", ".data/**", ".data-*/**", "node_modules/**", "bench/results/**", "playwright-report/**", "test-results/**", "next-env.d.ts"]),
+  globalIgnores([
+    "server/generated/**",
+    ".next/**",
+    ".build/**",
+    ".data/**",
+    ".data-*/**",
+    "node_modules/**",
+    "bench/results/**",
+    "playwright-report/**",
+    "test-results/**",
+    "next-env.d.ts",
+    "sdk/typescript/dist/**",
+  ]),
 ]);

@@ -1,0 +1,287 @@
+"""The hand-written core without a Darkroom server: error families, retries (Retry-After,
+max_retries, one Idempotency-Key across attempts), Cancel-After, the SSE parser, the streams
+against a local server speaking the wire format of issue #31, and webhook verification."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import time
+import unittest
+
+import darkroom
+from darkroom import (
+    AuthenticationError,
+    ConflictError,
+    Darkroom,
+    DarkroomConnectionError,
+    InsufficientCreditsError,
+    NotFoundError,
+    PermissionDeniedError,
+    ProviderError,
+    RateLimitError,
+    ServerError,
+    SpendLimitError,
+    ValidationError,
+    WebhookVerificationError,
+    error_class_for,
+    parse_event_stream,
+)
+
+from .support import LocalServer, error, send_json, success
+
+CREATED = {"model_identifier": "darkroom/lumen-image", "generation_provider_order": ["local"], "generation_prediction_id": None, "generation_id": "g-1", "generation_initialized": True}
+
+
+class ErrorFamilies(unittest.TestCase):
+    def test_every_code_maps_to_its_family(self) -> None:
+        expected = {
+            "ERR1001": ValidationError, "ERR1002": AuthenticationError, "ERR1003": PermissionDeniedError, "ERR1004": InsufficientCreditsError,
+            "ERR1005": RateLimitError, "ERR1006": NotFoundError, "ERR1007": PermissionDeniedError, "ERR1008": ValidationError,
+            "ERR1009": RateLimitError, "ERR1010": ConflictError, "ERR1011": ValidationError, "ERR1012": NotFoundError,
+            "ERR1014": SpendLimitError, "ERR1015": ValidationError, "ERR2014": ValidationError, "ERR2015": ConflictError,
+            "ERR2016": ConflictError, "ERR3001": ServerError, "ERR4001": ProviderError, "ERR4004": ProviderError,
+            "ERR4006": ProviderError, "ERR5000": ServerError,
+        }  # fmt: skip
+        for code, family in expected.items():
+            self.assertIs(error_class_for(code, 400), family, code)
+        self.assertIs(error_class_for("http_401", 401), AuthenticationError)
+        self.assertIs(error_class_for("http_503", 503), ServerError)
+
+    def test_spend_limit_from_a_create_is_not_retried(self) -> None:
+        details = {"scope": "apikey", "limit": 5, "used": 4.5, "requested": 1, "resets_at": None}
+        with LocalServer(lambda h, _r: send_json(h, 402, error("ERR1014", "spend_limit_exceeded", False, details))) as server:
+            client = Darkroom("dkr_x", base_url=server.base_url)
+            with self.assertRaises(SpendLimitError) as caught:
+                client.generate.image("darkroom/lumen-image", {"generation_prompt": "x"})
+            self.assertEqual((caught.exception.code, caught.exception.status, caught.exception.retryable), ("ERR1014", 402, False))
+            self.assertEqual(caught.exception.details, details)
+            self.assertEqual(caught.exception.request_id, "00000000-0000-4000-8000-000000000001")
+            self.assertEqual(len(server.recorder.requests), 1)
+
+    def test_an_answer_outside_the_envelope(self) -> None:
+        def handle(h, _r):  # type: ignore[no-untyped-def]
+            h.send_response(502)
+            h.send_header("content-length", "3")
+            h.send_header("x-request-id", "from-the-proxy")
+            h.end_headers()
+            h.wfile.write(b"bad")
+
+        with LocalServer(handle) as server:
+            with self.assertRaises(ServerError) as caught:
+                Darkroom("dkr_x", base_url=server.base_url, max_retries=0).status()
+            self.assertEqual((caught.exception.code, caught.exception.retryable, caught.exception.request_id), ("http_502", True, "from-the-proxy"))
+
+
+class Retries(unittest.TestCase):
+    def test_retry_after_is_honoured_and_the_idempotency_key_kept(self) -> None:
+        def handle(h, recorder):  # type: ignore[no-untyped-def]
+            if len(recorder.requests) == 1:
+                send_json(h, 429, error("ERR1005", "rate_limit_exceeded", True), {"retry-after": "1"})
+            else:
+                send_json(h, 202, success(CREATED))
+
+        with LocalServer(handle) as server:
+            started = time.monotonic()
+            created = Darkroom("dkr_x", base_url=server.base_url).generate.image("darkroom/lumen-image", {"generation_prompt": "x"})
+            self.assertGreaterEqual(time.monotonic() - started, 1.0)
+            self.assertEqual(created.last_response.attempts, 2)  # type: ignore[attr-defined]
+            keys = [request["headers"]["idempotency-key"] for request in server.recorder.requests]
+            self.assertRegex(keys[0], r"^sdk-[0-9a-f-]{36}$")
+            self.assertEqual(keys[1], keys[0])
+
+    def test_at_most_max_retries_and_none_for_a_refusal(self) -> None:
+        with LocalServer(lambda h, _r: send_json(h, 500, error("ERR5000", "internal_error", True))) as server:
+            with self.assertRaises(ServerError):
+                Darkroom("dkr_x", base_url=server.base_url, max_retries=2).account()
+            self.assertEqual(len(server.recorder.requests), 3)
+        with LocalServer(lambda h, _r: send_json(h, 400, error("ERR1001", "invalid_request", False))) as server:
+            with self.assertRaises(ValidationError):
+                Darkroom("dkr_x", base_url=server.base_url, max_retries=5).usage(days=0)
+            self.assertEqual(len(server.recorder.requests), 1)
+
+    def test_no_server_is_a_connection_error_after_the_retries(self) -> None:
+        with LocalServer(lambda h, _r: None) as server:
+            base = server.base_url
+        with self.assertRaises(DarkroomConnectionError) as caught:
+            Darkroom("dkr_x", base_url=base, max_retries=1).account()
+        self.assertEqual((caught.exception.code, caught.exception.status, caught.exception.retryable), ("connection_error", 0, True))
+
+
+class Requests(unittest.TestCase):
+    def test_headers_paths_and_query(self) -> None:
+        def handle(h, recorder):  # type: ignore[no-untyped-def]
+            send_json(h, 202 if h.command == "POST" else 200, success(CREATED if h.command == "POST" else {}))
+
+        with LocalServer(handle) as server:
+            client = Darkroom("dkr_key", base_url=server.base_url.replace("127.0.0.1", "{region}"), region="127.0.0.1")
+            client.generate.image("darkroom/lumen-image", {"generation_prompt": "x"}, cancel_after="1h30m", idempotency_key="mine-1")
+            client.generate.video("darkroom/lumen-video", {"generation_prompt": "x", "generation_duration": 2}, cancel_after=90)
+            client.estimate("darkroom/lumen-video", count=2, audio=False)
+            first, second, third = server.recorder.requests
+            self.assertEqual(first["path"], "/v1/generate/image/darkroom/lumen-image")
+            self.assertEqual(first["headers"]["authorization"], "Bearer dkr_key")
+            self.assertEqual((first["headers"]["cancel-after"], first["headers"]["idempotency-key"]), ("1h30m", "mine-1"))
+            self.assertEqual(json.loads(first["body"]), {"generation_prompt": "x"})
+            self.assertEqual(second["headers"]["cancel-after"], "90s")
+            self.assertEqual(third["path"], "/v1/estimate/darkroom/lumen-video?count=2&audio=false")
+
+
+class SseParser(unittest.TestCase):
+    def test_line_ends_comments_multiline_data_and_kept_id(self) -> None:
+        text = b': heartbeat\r\nid: 1\r\nevent: generation.snapshot\r\ndata: {"a":\r\ndata: 1}\r\n\r\n:hb\n\nevent: ping\ndata: x\n\nid: 2\revent: generation.completed\rdata: {"b":2}\r\r'
+        lines = [line + b"\n" for line in text.split(b"\n")]
+        events = [(e.id, e.event, e.data) for e in parse_event_stream(lines)]
+        self.assertEqual(events, [("1", "generation.snapshot", '{"a":\n1}'), ("1", "ping", "x"), ("2", "generation.completed", '{"b":2}')])
+
+
+def record(status: str) -> dict:
+    return {"generation_id": "g-1", "generation_status": status}
+
+
+FRAMES = [
+    ("1", "generation.snapshot", record("pending")),
+    ("2", "generation.processing", record("processing")),
+    ("3", "generation.attempt", {"generation_id": "g-1", "provider": "local", "attempt": 1, "outcome": "started"}),
+    ("4", "generation.completed", record("succeeded")),
+]
+
+
+def frame(event_id: str, name: str, data: object) -> bytes:
+    return f"id: {event_id}\nevent: {name}\ndata: {json.dumps(data)}\n\n".encode()
+
+
+def open_stream(h) -> None:  # type: ignore[no-untyped-def]
+    h.send_response(200)
+    h.send_header("content-type", "text/event-stream")
+    h.send_header("cache-control", "no-cache")
+    h.send_header("connection", "close")
+    h.end_headers()
+
+
+class Streams(unittest.TestCase):
+    def test_generation_stream_resumes_after_a_drop_and_ends_at_the_terminal_event(self) -> None:
+        def handle(h, recorder):  # type: ignore[no-untyped-def]
+            if h.headers.get("authorization") != "Bearer dkr_sse":
+                return send_json(h, 401, error("ERR1002", "authentication_failed", False))
+            after = int(h.headers.get("last-event-id") or 0)
+            frames = [f for f in FRAMES if int(f[0]) > after]
+            open_stream(h)
+            if len(recorder.requests) == 1:
+                h.wfile.write(b": heartbeat\n\n" + b"".join(frame(*f) for f in frames[:2]) + b": heartbeat\n\n")
+                h.wfile.flush()
+                h.close_connection = True  # the connection drops before the terminal event
+                return
+            h.wfile.write(b"".join(frame(*f) for f in frames))
+
+        with LocalServer(handle) as server:
+            events = list(Darkroom("dkr_sse", base_url=server.base_url).generations.stream("g-1"))
+            self.assertEqual([(e.id, e.event) for e in events], [(f[0], f[1]) for f in FRAMES])
+            self.assertEqual(events[0].data, record("pending"))
+            self.assertEqual([r["headers"].get("last-event-id") for r in server.recorder.requests], [None, "2"])
+            with self.assertRaises(AuthenticationError):
+                list(Darkroom("dkr_other", base_url=server.base_url).generations.stream("g-1"))
+
+    def test_a_resumed_stream_with_only_a_finished_snapshot_ends_there(self) -> None:
+        def handle(h, _r):  # type: ignore[no-untyped-def]
+            open_stream(h)
+            h.wfile.write(frame("9", "generation.snapshot", record("succeeded")))
+
+        with LocalServer(handle) as server:
+            events = list(Darkroom("dkr_sse", base_url=server.base_url).generations.stream("g-1", last_event_id="9"))
+            self.assertEqual([e.event for e in events], ["generation.snapshot"])
+            self.assertEqual(len(server.recorder.requests), 1)
+
+    def test_account_stream_resumes_from_last_event_id_and_stops_when_the_loop_stops(self) -> None:
+        def handle(h, recorder):  # type: ignore[no-untyped-def]
+            open_stream(h)
+            if len(recorder.requests) == 1:
+                h.wfile.write(frame("e-11", "generation.created", record("pending")))
+                h.close_connection = True
+                return
+            h.wfile.write(frame("e-12", "generation.completed", record("succeeded")) + frame("e-13", "generation.created", record("pending")))
+            h.wfile.flush()
+            time.sleep(0.5)  # held open, as a live stream is
+
+        with LocalServer(handle) as server:
+            stream = Darkroom("dkr_sse", base_url=server.base_url).events.stream(last_event_id="e-10", model_identifier="darkroom/lumen-image")
+            ids = []
+            for event in stream:
+                ids.append(event.id)
+                if len(ids) == 3:
+                    break
+            stream.close()
+            self.assertEqual(ids, ["e-11", "e-12", "e-13"])
+            self.assertEqual([r["headers"].get("last-event-id") for r in server.recorder.requests], ["e-10", "e-11"])
+            self.assertEqual(server.recorder.requests[0]["path"], "/v1/content/events?model_identifier=darkroom%2Flumen-image")
+
+    def test_wait_reads_the_stream_and_falls_back_to_polling(self) -> None:
+        def streamed(h, _r):  # type: ignore[no-untyped-def]
+            open_stream(h)
+            h.wfile.write(frame(*FRAMES[0]) + frame(*FRAMES[3]))
+
+        with LocalServer(streamed) as server:
+            self.assertEqual(Darkroom("dkr_sse", base_url=server.base_url).generations.wait("g-1")["generation_status"], "succeeded")
+
+        polls = []
+
+        def polled(h, _r):  # type: ignore[no-untyped-def]
+            if h.path.endswith("/events"):
+                return send_json(h, 404, error("ERR1006", "not_found", False))
+            polls.append(h.path)
+            send_json(h, 200, success(record("processing" if len(polls) < 3 else "failed")))
+
+        with LocalServer(polled) as server:
+            finished = Darkroom("dkr_sse", base_url=server.base_url).generations.wait("g-1", poll_interval=0.01)
+            self.assertEqual(finished["generation_status"], "failed")
+            self.assertEqual(len(polls), 3)
+
+
+class WaitTimeout(unittest.TestCase):
+    def test_wait_gives_up_at_its_timeout_with_the_last_record(self) -> None:
+        def handle(h, _r):  # type: ignore[no-untyped-def]
+            if not h.path.endswith("/events"):
+                return send_json(h, 200, success(record("processing")))
+            open_stream(h)
+            h.wfile.write(frame("1", "generation.snapshot", record("processing")))
+            for _ in range(20):  # heartbeats only, for longer than the wait
+                h.wfile.write(b": heartbeat\n\n")
+                h.wfile.flush()
+                time.sleep(0.2)
+
+        with LocalServer(handle) as server:
+            with self.assertRaises(darkroom.WaitTimeoutError) as caught:
+                Darkroom("dkr_sse", base_url=server.base_url).generations.wait("g-1", timeout=1.0, poll_interval=0.2)
+            self.assertEqual(caught.exception.last_record, record("processing"))
+
+
+class Webhooks(unittest.TestCase):
+    secret = "whsec_test"
+    body = json.dumps({"webhook_event": "generation.completed", "webhook_delivery_id": "d-1", "webhook_data": {"generation_status": "succeeded"}})
+
+    def sign(self, secret: str, timestamp: int) -> str:
+        return hmac.new(secret.encode(), f"{timestamp}.{self.body}".encode(), hashlib.sha256).hexdigest()
+
+    def reason(self, *args, **kwargs) -> str:  # type: ignore[no-untyped-def]
+        try:
+            darkroom.verify_webhook(*args, **kwargs)
+            return "accepted"
+        except WebhookVerificationError as refused:
+            return refused.reason
+
+    def test_verify(self) -> None:
+        now = int(time.time())
+        header = f"t={now},v1={self.sign(self.secret, now)}"
+        event = Darkroom("dkr_x").webhooks.verify(self.body.encode(), {"X-Service-Signature": header}, self.secret)
+        self.assertEqual(event["webhook_event"], "generation.completed")
+        self.assertEqual(self.reason(self.body.replace("succeeded", "failed"), {"x-service-signature": header}, self.secret), "signature_mismatch")
+        self.assertEqual(self.reason(self.body, header, "whsec_other"), "signature_mismatch")
+        self.assertEqual(self.reason(self.body, header, self.secret, now=now + 301), "timestamp_out_of_tolerance")
+        self.assertEqual(self.reason(self.body, header, self.secret, now=now + 400, tolerance_seconds=600), "accepted")
+        self.assertEqual(self.reason(self.body, {}, self.secret), "malformed_header")
+        rotated = f"t={now},v1={self.sign('whsec_old', now)},v1={self.sign(self.secret, now)}"
+        self.assertEqual(self.reason(self.body, rotated, self.secret), "accepted")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,38 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "@/server/http/openapi/build-document";
+import { GENERATED_PATHS, generateSdkFiles, sdkOperations } from "@/scripts/sdk/generate";
+import { v1Operations } from "@/server/http/openapi/routes";
+import { operations } from "@/sdk/typescript/src/generated/operations";
+
+// The SDKs' generated files are committed: regenerating them in memory must give the same bytes,
+// so a contract change without `npm run sdk:generate` fails here.
+
+const root = path.resolve(import.meta.dirname, "../../..");
+
+describe("npm run sdk:generate", () => {
+  it("would change nothing in the committed files", async () => {
+    const files = await generateSdkFiles();
+    expect(Object.keys(files).sort()).toEqual(Object.values(GENERATED_PATHS).sort());
+    for (const [file, content] of Object.entries(files)) {
+      const committed = fs.readFileSync(path.join(root, file), "utf8");
+      expect(committed === content, `${file} is out of date: run npm run sdk:generate`).toBe(true);
+    }
+  });
+
+  it("puts every modern /v1 operation of the registry in the method table, and no legacy alias", () => {
+    const table = sdkOperations(buildOpenApiDocument({ serverUrl: "http://localhost" }));
+    expect(table.map((operation) => operation.operationId).sort()).toEqual(v1Operations.map((operation) => operation.operationId).sort());
+    expect(Object.keys(operations).sort()).toEqual(table.map((operation) => operation.operationId).sort());
+    expect(operations.createImageGeneration).toMatchObject({ method: "POST", path: "/v1/generate/image/{model_identifier}", successStatus: 202 });
+    expect(operations.listGenerations.paginated).toBe(true);
+  });
+
+  it("types generation_prediction_id as nullable in the 202 and the record (the 202 answers null)", () => {
+    const types = fs.readFileSync(path.join(root, GENERATED_PATHS.typescriptTypes), "utf8");
+    const python = fs.readFileSync(path.join(root, GENERATED_PATHS.python), "utf8");
+    expect(types.match(/generation_prediction_id: string \| null;/g)).toHaveLength(2);
+    expect(python.match(/"generation_prediction_id": Optional\[str\],/g)).toHaveLength(2);
+  });
+});
