@@ -3,7 +3,7 @@
 from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 
 
-ErrorCode = Literal["ERR1001", "ERR1002", "ERR1003", "ERR1004", "ERR1005", "ERR1006", "ERR1007", "ERR1008", "ERR1009", "ERR1010", "ERR1011", "ERR1012", "ERR1013", "ERR1015", "ERR2014", "ERR2015", "ERR2016", "ERR3001", "ERR4001", "ERR4002", "ERR4003", "ERR4004", "ERR4005", "ERR5000"]
+ErrorCode = Literal["ERR1001", "ERR1002", "ERR1003", "ERR1004", "ERR1005", "ERR1006", "ERR1007", "ERR1008", "ERR1009", "ERR1010", "ERR1011", "ERR1012", "ERR1013", "ERR1014", "ERR1015", "ERR2014", "ERR2015", "ERR2016", "ERR3001", "ERR4001", "ERR4002", "ERR4003", "ERR4004", "ERR4005", "ERR4006", "ERR5000"]
 
 _FieldErrorRequired = TypedDict("_FieldErrorRequired", {
     "field": str,
@@ -19,7 +19,7 @@ class FieldError(_FieldErrorRequired, _FieldErrorOptional):
 
 _ErrorBodyRequired = TypedDict("_ErrorBodyRequired", {
     "code": "ErrorCode",
-    "type": Literal["invalid_request", "authentication_failed", "insufficient_scope", "insufficient_credits", "rate_limit_exceeded", "not_found", "ip_not_allowed", "method_not_allowed", "concurrency_limit_exceeded", "generation_not_cancelable", "payload_too_large", "model_not_found", "range_not_satisfiable", "unsupported_media_type", "invalid_idempotency_key", "idempotency_key_conflict", "idempotency_request_in_progress", "service_paused", "provider_timeout", "provider_unavailable", "upload_failed", "all_providers_failed", "provider_rejected", "internal_error"],
+    "type": Literal["invalid_request", "authentication_failed", "insufficient_scope", "insufficient_credits", "rate_limit_exceeded", "not_found", "ip_not_allowed", "method_not_allowed", "concurrency_limit_exceeded", "generation_not_cancelable", "payload_too_large", "model_not_found", "range_not_satisfiable", "spend_limit_exceeded", "unsupported_media_type", "invalid_idempotency_key", "idempotency_key_conflict", "idempotency_request_in_progress", "service_paused", "provider_timeout", "provider_unavailable", "upload_failed", "all_providers_failed", "provider_rejected", "deadline_exceeded", "internal_error"],
     "message": str,
     "retryable": bool,
     "details": Dict[str, Any],
@@ -53,6 +53,10 @@ _KeyStatusRequired = TypedDict("_KeyStatusRequired", {
     "apikey_created_at": str,
     "apikey_last_used_at": str,
     "apikey_expires_at": Optional[str],
+    "apikey_spend_limit": Optional[float],
+    "apikey_spend_period": Optional[Literal["day", "week", "month", "total"]],
+    "apikey_spend_used": float,
+    "apikey_spend_resets_at": Optional[str],
 })
 _KeyStatusOptional = TypedDict("_KeyStatusOptional", {
 }, total=False)
@@ -129,6 +133,7 @@ _EstimateRequired = TypedDict("_EstimateRequired", {
     "credit_balance": float,
     "credit_balance_can_afford": bool,
     "credit_balance_max_affordable": int,
+    "apikey_spend_remaining": Optional[float],
 })
 _EstimateOptional = TypedDict("_EstimateOptional", {
     "cost_per_second": float,
@@ -286,6 +291,7 @@ _GenerationRecordRequired = TypedDict("_GenerationRecordRequired", {
     "generation_completed_at": Optional[str],
     "generation_metrics_total_time": Optional[float],
     "generation_metrics_predict_time": Optional[float],
+    "generation_deadline_at": Optional[str],
 })
 _GenerationRecordOptional = TypedDict("_GenerationRecordOptional", {
     "generation_error": Optional[str],
@@ -523,8 +529,8 @@ VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen
 # Every /v1 operation the client calls: method, path template, parameters, required scope.
 OPERATIONS: Dict[str, Dict[str, Any]] = {
     "cancelGeneration": {"operationId": "cancelGeneration", "method": "POST", "path": "/v1/content/generation/cancel/{generation_id}", "pathParams": ["generation_id"], "query": [], "headers": [], "scope": "generation:delete", "successStatus": 200, "data": "GenerationCanceled", "paginated": False},
-    "createImageGeneration": {"operationId": "createImageGeneration", "method": "POST", "path": "/v1/generate/image/{model_identifier}", "pathParams": ["model_identifier"], "query": [], "headers": ["Idempotency-Key", "Prefer"], "scope": "generation:write", "successStatus": 202, "data": "GenerationCreated", "paginated": False},
-    "createVideoGeneration": {"operationId": "createVideoGeneration", "method": "POST", "path": "/v1/generate/video/{model_identifier}", "pathParams": ["model_identifier"], "query": [], "headers": ["Idempotency-Key", "Prefer"], "scope": "generation:write", "successStatus": 202, "data": "GenerationCreated", "paginated": False},
+    "createImageGeneration": {"operationId": "createImageGeneration", "method": "POST", "path": "/v1/generate/image/{model_identifier}", "pathParams": ["model_identifier"], "query": [], "headers": ["Idempotency-Key", "Prefer", "Cancel-After"], "scope": "generation:write", "successStatus": 202, "data": "GenerationCreated", "paginated": False},
+    "createVideoGeneration": {"operationId": "createVideoGeneration", "method": "POST", "path": "/v1/generate/video/{model_identifier}", "pathParams": ["model_identifier"], "query": [], "headers": ["Idempotency-Key", "Prefer", "Cancel-After"], "scope": "generation:write", "successStatus": 202, "data": "GenerationCreated", "paginated": False},
     "deleteGeneration": {"operationId": "deleteGeneration", "method": "DELETE", "path": "/v1/content/{generation_id}", "pathParams": ["generation_id"], "query": [], "headers": [], "scope": "generation:delete", "successStatus": 200, "data": "GenerationDeleted", "paginated": False},
     "getAccount": {"operationId": "getAccount", "method": "GET", "path": "/v1/user/account", "pathParams": [], "query": [], "headers": [], "scope": "account:read", "successStatus": 200, "data": "AccountProfile", "paginated": False},
     "getBilling": {"operationId": "getBilling", "method": "GET", "path": "/v1/user/billing", "pathParams": [], "query": [], "headers": [], "scope": "account:read", "successStatus": 200, "data": "BillingSummary", "paginated": False},

@@ -15,6 +15,7 @@ export type ErrorCode =
   | "ERR1011"
   | "ERR1012"
   | "ERR1013"
+  | "ERR1014"
   | "ERR1015"
   | "ERR2014"
   | "ERR2015"
@@ -25,6 +26,7 @@ export type ErrorCode =
   | "ERR4003"
   | "ERR4004"
   | "ERR4005"
+  | "ERR4006"
   | "ERR5000";
 
 export type FieldError = {
@@ -50,6 +52,7 @@ export type ErrorBody = {
     | "payload_too_large"
     | "model_not_found"
     | "range_not_satisfiable"
+    | "spend_limit_exceeded"
     | "unsupported_media_type"
     | "invalid_idempotency_key"
     | "idempotency_key_conflict"
@@ -60,6 +63,7 @@ export type ErrorBody = {
     | "upload_failed"
     | "all_providers_failed"
     | "provider_rejected"
+    | "deadline_exceeded"
     | "internal_error";
   /** Human-readable explanation; do not parse. */
   message: string;
@@ -92,6 +96,14 @@ export type KeyStatus = {
   apikey_last_used_at: string;
   /** null: the key never expires. */
   apikey_expires_at: string | null;
+  /** The key's spend limit in credits (shared with the keys it was rotated from or to); null: none. */
+  apikey_spend_limit: number | null;
+  /** UTC periods (a week starts Monday 00:00); `total` never resets; null without a limit. */
+  apikey_spend_period: "day" | "week" | "month" | "total" | null;
+  /** Credits charged plus still reserved for generations created in the current period (without a limit: ever). */
+  apikey_spend_used: number;
+  /** When the period ends and the budget resets; null for `total` and without a limit. */
+  apikey_spend_resets_at: string | null;
 };
 
 export type UsageSummary = {
@@ -176,9 +188,12 @@ export type Estimate = {
   cost_total_consumed: number;
   /** Credits (1 credit = 1 USD), kept to three decimal places. */
   credit_balance: number;
+  /** Whether a create of this configuration would pass both the balance and the spend limits (ERR1004, ERR1014). */
   credit_balance_can_afford: boolean;
-  /** How many outputs of this configuration the balance pays for. */
+  /** How many outputs of this configuration the balance pays for, within the spend limits. */
   credit_balance_max_affordable: number;
+  /** Credits this key may still spend now: the smaller room of its own spend limit and the account's monthly limit; null when neither has one. */
+  apikey_spend_remaining: number | null;
   /** Video only: resolution price plus audio price, per second. */
   cost_per_second?: number;
   /** Video only: the duration priced. */
@@ -396,9 +411,11 @@ export type GenerationRecord = {
   generation_metrics_total_time: number | null;
   /** Seconds the provider spent on the job; null until known. */
   generation_metrics_predict_time: number | null;
-  /** Why it failed. Present only when the status is `failed`. */
+  /** When the generation is canceled if it has not finished (its create's `Cancel-After` from its creation); null without one. */
+  generation_deadline_at: string | null;
+  /** Why it failed, or why it was canceled at its deadline. Present only when the status is `failed`, or `canceled` with ERR4006. */
   generation_error?: string | null;
-  /** An ERR4xxx provider code (or ERR5000). Present only when the status is `failed`. */
+  /** An ERR4xxx provider code (or ERR5000) when `failed`; ERR4006 `deadline_exceeded` when `canceled` at its `Cancel-After` deadline. Absent otherwise (a cancel asked for by the client has none). */
   generation_error_code?: ErrorCode | null;
   /** Video records only: the duration in seconds. */
   generation_duration?: number | null;
