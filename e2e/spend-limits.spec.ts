@@ -44,7 +44,7 @@ test("the owner sets a key's spend limit, sees the bar fill, and sets the accoun
   const row = page.getByRole("row").filter({ hasText: "capped backend" });
   const bar = row.getByRole("progressbar", { name: "Spend against the limit" });
   await expect(bar).toHaveAttribute("aria-valuetext", "0.004 of 0.004 credits");
-  await expect(row).toContainText("100 %");
+  await expect(row).toContainText("0.004 / 0.004");
   await expect(row).toContainText(/Resets in \d+/);
   await saveScreenshot("spend-keys-page-1440");
 

@@ -26,7 +26,8 @@ export function CreateKeyDialog({ accountId, apiBaseUrls, open, onOpenChange }: 
     trpc.keys.create.mutationOptions({
       onSuccess: async (key) => {
         setCreated(key);
-        await queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() });
+        // The new key's spend budget (the keys table's bar) comes with the list.
+        await Promise.all([queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.spend.pathKey() })]);
       },
     }),
   );

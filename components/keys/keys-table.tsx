@@ -15,7 +15,7 @@ export type KeysTableProps = { accountId: string; keys: ApiKeyRecord[]; spends?:
 
 export function KeysTable({ accountId, keys, spends, apiBaseUrls, canManage }: KeysTableProps) {
   return (
-    <Table className={canManage ? "min-w-[1260px]" : "min-w-[1040px]"}>
+    <Table className={canManage ? "min-w-[1200px]" : "min-w-[980px]"}>
       <THead>
         <TR>
           <TH>Name</TH>

@@ -24,7 +24,8 @@ export function RotateKeyDialog({ accountId, apiKey, apiBaseUrls, open, onOpenCh
     trpc.keys.rotate.mutationOptions({
       onSuccess: async (result) => {
         setNewKey({ key: result.key, validUntil: result.old_key_valid_until });
-        await queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() });
+        // The new key's spend budget (the keys table's bar) comes with the list.
+        await Promise.all([queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.spend.pathKey() })]);
       },
     }),
   );

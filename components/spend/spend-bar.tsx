@@ -31,13 +31,13 @@ export function SpendBar({ used, limit, resetsAt, period, compact = false, class
   const percent = Math.round(share * 100);
   const tone = share >= 1 ? "bg-red-500" : share >= 0.8 ? "bg-amber-500" : "bg-emerald-500";
   return (
-    <div className={cn("space-y-1.5", compact ? "w-44" : "w-full", className)}>
-      <div className="flex items-baseline justify-between gap-3 text-xs">
+    <div className={cn(compact ? "w-28 space-y-1" : "w-full space-y-1.5", className)}>
+      <div className={cn("flex items-baseline justify-between gap-2", compact ? "text-[11px]" : "text-xs")}>
         <span className="text-zinc-600">
           <span className="font-medium text-zinc-900 tabular-nums">{credits(used)}</span> / <span className="tabular-nums">{credits(limit)}</span>
           {!compact && period ? <span className="text-zinc-500"> credits {periodLabels[period] ?? ""}</span> : null}
         </span>
-        <span className="text-zinc-500 tabular-nums">{percent} %</span>
+        {compact ? null : <span className="text-zinc-500 tabular-nums">{percent} %</span>}
       </div>
       <div
         role="progressbar"

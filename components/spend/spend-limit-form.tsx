@@ -7,7 +7,7 @@ import { Select } from "@/components/ui/select";
 // Set or clear a spend limit: an amount in credits (3 decimals at most, checked by the server)
 // and, for a key, its period. "Remove limit" clears it.
 
-export const spendPeriodLabels = { day: "Per day (UTC)", week: "Per week (from Monday, UTC)", month: "Per calendar month (UTC)", total: "In total (never resets)" } as const;
+export const spendPeriodLabels = { day: "Per day", week: "Per week (from Monday)", month: "Per calendar month", total: "In total (never resets)" } as const;
 export type SpendPeriodName = keyof typeof spendPeriodLabels;
 
 export type SpendLimitFormProps = {
@@ -41,8 +41,10 @@ export function SpendLimitForm({ initialLimit, initialPeriod, withPeriod, pendin
         </label>
         {withPeriod && (
           <label className="space-y-1.5">
-            <span className="block text-sm font-medium text-zinc-900">Period</span>
-            <Select aria-label="Spend period" value={period} onChange={(event) => setPeriod(event.target.value as SpendPeriodName)} className="w-64">
+            <span className="block text-sm font-medium text-zinc-900">
+              Period <span className="font-normal text-zinc-500">(UTC)</span>
+            </span>
+            <Select aria-label="Spend period (UTC)" value={period} onChange={(event) => setPeriod(event.target.value as SpendPeriodName)} className="w-60">
               {Object.entries(spendPeriodLabels).map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}

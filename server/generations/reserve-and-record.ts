@@ -9,7 +9,7 @@ import type { RegionName } from "../env";
 import { ApiError } from "../error-table";
 import { planLimits } from "../plans/plan-limits";
 import { concurrencyRetryAfter } from "./concurrency-retry-after";
-import { spendBeforeOf, spendCheckSql, spendLimitsOf, spendRefusal, type LimitColumns } from "../spend/spend-guard";
+import { spendBeforeOf, spendCheckSql, spendLimitsOf, spendRefusal, type LimitColumns, type SpendColumns } from "../spend/spend-guard";
 import { recordSpendAlerts } from "../spend/record-spend-alerts";
 import { Prisma } from "../generated/prisma/client";
 
@@ -45,15 +45,15 @@ export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadline
   // The account was deleted after this request's key was checked: its keys are revoked now.
   if (account.deleted) throw new ApiError("ERR1002", undefined, { reason: "account_deleted" });
   const cap = planLimits[account.plan].concurrency[model.type];
-  // The cap's count and the insert in one statement (it runs after the lock above, so it counts
-  // every generation committed by whoever held the lock before). Nothing is read back.
+  // The cap's count, the spend limits and the insert in one statement (it runs after the lock
+  // above, so it counts every generation and credit movement committed by whoever held the lock
+  // before). Nothing is read back.
   const now = input.now ?? new Date();
   const deadlineAt = input.cancelAfterMs === null ? null : new Date(now.getTime() + input.cancelAfterMs);
   // With a spend limit, the insert also sums the budgets' counters and refuses a cost past them.
   const limits = spendLimitsOf(accountId, input.apiKeyId, account);
   const spend = limits ? spendCheckSql(limits, input.costMillis, now) : null;
-  const inserted = await tx.$queryRaw<Array<{ id: string; key_used?: string; account_used?: string }>>`
-    ${spend?.with ?? Prisma.empty}
+  const insert = Prisma.sql`
     INSERT INTO generation (id, account_id, api_key_id, region, media_kind, model_identifier, prompt, ratio, output_format, output_number,
       duration_seconds, resolution, generate_audio, input_files, input_file_last_content, params, provider_order, routing_exploration,
       estimated_cost, deadline_at, spend_budget_id, created_at, updated_at)
@@ -64,12 +64,16 @@ export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadline
       ${JSON.stringify(fields)}::jsonb, ${input.providerOrder}::text[], ${input.routingExploration}, ${millisToDecimalString(input.costMillis)}::numeric,
       ${deadlineAt}::timestamptz, ${account.key_budget}::uuid, ${now}, ${now}
     WHERE (SELECT count(*) FROM generation WHERE account_id = ${accountId}::uuid AND media_kind = ${model.type}::"MediaKind" AND status IN ('pending', 'processing')) < ${cap}
-      ${spend?.condition ?? Prisma.empty}
-    RETURNING id ${spend?.returning ?? Prisma.empty}`;
-  const [row] = inserted;
-  if (!row) {
+      ${spend?.condition ?? Prisma.empty}`;
+  // With limits, the statement answers one row either way: the new id (null when refused) and the
+  // spend before this create, which says why a refusal was one (and feeds the alerts).
+  const [row] = await tx.$queryRaw<Array<{ id: string | null } & SpendColumns>>(
+    spend ? Prisma.sql`${spend.with}, inserted AS (${insert} RETURNING id) ${spend.select}` : Prisma.sql`${insert} RETURNING id`,
+  );
+  const before = limits && row ? spendBeforeOf(row) : null;
+  if (!row?.id) {
     // A spend limit refuses for good (not retryable): it answers before the concurrency cap.
-    const overLimit = limits ? await spendRefusal(tx, limits, input.costMillis, now) : null;
+    const overLimit = limits && before ? spendRefusal(limits, before, input.costMillis, now) : null;
     if (overLimit) throw overLimit;
     const inFlight = await tx.generation.count({ where: { accountId, mediaKind: model.type, status: { in: ["pending", "processing"] } } });
     // Every 429 carries Retry-After; this request had no capacity, so the
@@ -91,6 +95,6 @@ export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadline
     lockedBalanceMillis: decimalToMillis(account.balance),
     newGeneration: true,
   });
-  if (limits) await recordSpendAlerts(tx, limits, { ...spendBeforeOf(row), costMillis: input.costMillis, now });
+  if (limits && before) await recordSpendAlerts(tx, limits, { ...before, costMillis: input.costMillis, now });
   return { deadlineAt };
 }

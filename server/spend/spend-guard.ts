@@ -1,15 +1,14 @@
 import { Prisma } from "../generated/prisma/client";
-import type { Db } from "../db";
 import { ApiError } from "../error-table";
 import { decimalToMillis, formatCredits, millisToDecimalString, type Millicredits } from "../money";
 import { periodFirstDay, periodResetsAt, type SpendPeriod } from "./periods";
-import { readSpend } from "./read-spend";
 
 // The spend-limit check of a create, inside its transaction and after the account row lock (so
 // every create, charge and refund of the account is counted one at a time, on every instance).
-// It adds no round trip: the counters are summed inside the generation's INSERT, whose WHERE
-// refuses the row when the cost would take a budget past its limit, and whose RETURNING hands back
-// the spend before this create (for the alerts). Only a refused insert reads again, to say why.
+// It adds no round trip, accepted or refused: the counters are summed in a WITH item of the
+// generation's INSERT, whose WHERE refuses the row when the cost would take a budget past its
+// limit; the statement answers the new id (or null) with the spend before this create, which says
+// why a refusal was one and feeds the alerts.
 
 export type SpendLimits = {
   accountId: string;
@@ -28,7 +27,7 @@ export function spendLimitsOf(accountId: string, apiKeyId: string, row: LimitCol
 
 const usedSql = (budgetId: string, fromDay: string) => Prisma.sql`(SELECT coalesce(sum(used), 0) FROM spend_counter WHERE budget_id = ${budgetId}::uuid AND day >= ${fromDay}::date)`;
 
-/** The INSERT's parts: a `spend` WITH item, the WHERE condition, and the RETURNING columns `key_used`, `account_used`. */
+/** The statement's parts: the `spend` WITH item, the INSERT's WHERE condition, and the final SELECT over `spend` and `inserted`. */
 export function spendCheckSql(limits: SpendLimits, costMillis: Millicredits, now: Date) {
   const { key, account } = limits;
   const cost = millisToDecimalString(costMillis);
@@ -39,25 +38,27 @@ export function spendCheckSql(limits: SpendLimits, costMillis: Millicredits, now
     condition: Prisma.sql`
       AND (SELECT key_used + ${cost}::numeric <= ${key ? millisToDecimalString(key.limitMillis) : null}::numeric OR ${key === null} FROM spend)
       AND (SELECT account_used + ${cost}::numeric <= ${account ? millisToDecimalString(account.limitMillis) : null}::numeric OR ${account === null} FROM spend)`,
-    returning: Prisma.sql`, (SELECT key_used::text FROM spend) AS key_used, (SELECT account_used::text FROM spend) AS account_used`,
+    select: Prisma.sql`SELECT (SELECT id::text FROM inserted) AS id, key_used::text AS key_used, account_used::text AS account_used FROM spend`,
   };
 }
 
 export type SpendBefore = { keyUsedMillis: Millicredits; accountUsedMillis: Millicredits };
 
-export function spendBeforeOf(row: { key_used?: string; account_used?: string }): SpendBefore {
+export type SpendColumns = { key_used?: string; account_used?: string };
+
+export function spendBeforeOf(row: SpendColumns): SpendBefore {
   return { keyUsedMillis: decimalToMillis(row.key_used ?? "0"), accountUsedMillis: decimalToMillis(row.account_used ?? "0") };
 }
 
 /** After a refused insert: ERR1014 for the first budget the cost would overrun (the key's, then the account's), else null. */
-export async function spendRefusal(db: Db, limits: SpendLimits, costMillis: Millicredits, now: Date): Promise<ApiError | null> {
+export function spendRefusal(limits: SpendLimits, before: SpendBefore, costMillis: Millicredits, now: Date): ApiError | null {
   if (limits.key) {
-    const { budgetId, limitMillis, period } = limits.key;
-    const used = await readSpend(db, budgetId, periodFirstDay(period, now));
+    const { limitMillis, period } = limits.key;
+    const used = before.keyUsedMillis;
     if (used + costMillis > limitMillis) return refusal("apikey", `per ${period === "total" ? "key lifetime" : period}`, limitMillis, used, costMillis, periodResetsAt(period, now));
   }
   if (limits.account) {
-    const used = await readSpend(db, limits.accountId, periodFirstDay("month", now));
+    const used = before.accountUsedMillis;
     if (used + costMillis > limits.account.limitMillis) return refusal("account", "per month", limits.account.limitMillis, used, costMillis, periodResetsAt("month", now));
   }
   return null;

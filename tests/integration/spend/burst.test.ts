@@ -73,7 +73,7 @@ describe("spend limits under a burst", () => {
     console.log(
       `spend burst (key): ${BURST} creates in ${durationMs} ms, accepted ${counts.accepted}, ERR1014 ${counts.ERR1014}, ERR1009 answers retried ${concurrencyRefusals} in ${waves} waves, max sampled spend ${formatCredits(sampled.max)} of ${formatCredits(limitMillis)} in ${sampled.samples} samples`,
     );
-  }, 150_000);
+  }, 300_000);
 
   it("1,000 concurrent creates over 10 keys of an account whose monthly limit pays for 100: exactly 100 accepted, the rest ERR1014 (account)", async () => {
     const { accountId } = await fundedEnterprise(100_000);
@@ -101,5 +101,5 @@ describe("spend limits under a burst", () => {
     console.log(
       `spend burst (account, 10 keys): ${BURST} creates in ${durationMs} ms, accepted ${counts.accepted}, ERR1014 ${counts.ERR1014}, ERR1009 answers retried ${concurrencyRefusals} in ${waves} waves, max sampled spend ${formatCredits(sampled.max)} of ${formatCredits(limitMillis)} in ${sampled.samples} samples`,
     );
-  }, 150_000);
+  }, 300_000);
 });

@@ -12,7 +12,8 @@ import { inTransaction } from "@/server/transaction";
 // Creates as the /v1 create runs them (planGeneration outside, startGeneration in the create's
 // transaction), without the HTTP rate limiter in front: the spend suites send bursts far past it.
 
-export const createTransaction = { maxWait: 60_000, timeout: 60_000 };
+// A burst queues 1,000 transactions on one account lock: on a loaded machine the last waits long.
+export const createTransaction = { maxWait: 240_000, timeout: 60_000 };
 
 export async function imagePlan(accountId: string, apiKeyId: string): Promise<GenerationPlan> {
   const model = findModel("darkroom/lumen-image")!;
