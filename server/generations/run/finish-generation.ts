@@ -20,12 +20,16 @@ async function lockGeneration(tx: Tx, generationId: string): Promise<Locked | nu
   return row && (row.status === "pending" || row.status === "processing") ? row : null;
 }
 
-type LockedWithAttempt = Locked & { attempt_id: string; attempt_started_at: Date; attempt_outcome: string; provider: string };
+type LockedWithAttempt = Locked & { attempt_id: string; attempt_started_at: Date; attempt_outcome: string; provider: string; completed_subscribed: boolean };
 
-/** The attempt and its generation, the generation locked: one statement. */
+/**
+ * The attempt and its generation, the generation locked, and whether an endpoint of the account
+ * takes generation.completed (so most finishes skip that read): one statement.
+ */
 async function lockWithAttempt(tx: Tx, generationId: string, attempt: number): Promise<LockedWithAttempt> {
   const [row] = await tx.$queryRaw<LockedWithAttempt[]>`
-    SELECT g.account_id, g.status, g.created_at, a.id AS attempt_id, a.started_at AS attempt_started_at, a.outcome::text AS attempt_outcome, a.provider
+    SELECT g.account_id, g.status, g.created_at, a.id AS attempt_id, a.started_at AS attempt_started_at, a.outcome::text AS attempt_outcome, a.provider,
+           EXISTS (SELECT 1 FROM webhook_endpoint e WHERE e.account_id = g.account_id AND 'generation.completed' = ANY (e.events)) AS completed_subscribed
       FROM provider_attempt a JOIN generation g ON g.id = a.generation_id
      WHERE a.generation_id = ${generationId}::uuid AND a.attempt_number = ${attempt}
        FOR UPDATE OF g`;
@@ -33,8 +37,10 @@ async function lockWithAttempt(tx: Tx, generationId: string, attempt: number): P
   return row;
 }
 
-export async function finishSucceeded(input: { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null }) {
+/** `predictionId`: the provider's job, recorded here when the submit that got the success did not record it. */
+export async function finishSucceeded(input: { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null; predictionId?: string | null }) {
   const { generationId, attempt } = input;
+  const predictionId = input.predictionId ?? null;
   const now = new Date();
   const done = await inTransaction(async (tx) => {
     const row = await lockWithAttempt(tx, generationId, attempt);
@@ -49,8 +55,10 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
     // The attempt and the generation, one statement.
     await tx.$executeRaw`
       WITH attempt AS (
-        UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = ${latencyMs}::int WHERE id = ${row.attempt_id}::uuid)
+        UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = ${latencyMs}::int, prediction_id = COALESCE(${predictionId}::text, prediction_id)
+         WHERE id = ${row.attempt_id}::uuid)
       UPDATE generation SET status = 'succeeded', output_keys = ${input.outputKeys}::text[], completed_at = ${now}, error_code = NULL, error_message = NULL,
+             prediction_id = COALESCE(${predictionId}::text, prediction_id),
              metrics_total_time = ${(now.getTime() - row.created_at.getTime()) / 1000}::float8,
              metrics_predict_time = ${input.predictTimeSeconds ?? latencyMs / 1000}::float8, updated_at = ${now}
        WHERE id = ${generationId}::uuid`;
@@ -64,7 +72,7 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
       description: `Generation ${generationId} succeeded`,
       metadata: { generation_id: generationId, provider: row.provider },
     });
-    await queueGenerationFinished(tx, generationId, row.account_id, "succeeded");
+    await queueGenerationFinished(tx, generationId, row.account_id, "succeeded", { subscribed: row.completed_subscribed });
     return true;
   });
   if (!done) {
