@@ -1,5 +1,6 @@
 import "server-only";
-import { recordActivity } from "../../activity/record-activity";
+import { randomUUID } from "node:crypto";
+import { activityInsert, recordActivity } from "../../activity/record-activity";
 import { chargeCredits } from "../../credits/charge-credits";
 import { refundCredits } from "../../credits/refund-credits";
 import type { Tx } from "../../db";
@@ -52,26 +53,31 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
       await tx.providerAttempt.update({ where: { id: row.attempt_id }, data: { outcome: "discarded", wasted: true, finishedAt: now, latencyMs } });
       return false;
     }
-    // The attempt and the generation, one statement.
+    // The charge first: it locks the account, and the activity row (whose foreign key takes a share
+    // lock on the account) comes after it, in the transition's statement.
+    await chargeCredits(tx, { accountId: row.account_id, generationId });
+    const activity = activityInsert(
+      {
+        accountId: row.account_id,
+        actor: "system",
+        category: "generation",
+        action: "generation.succeeded",
+        description: `Generation ${generationId} succeeded`,
+        metadata: { generation_id: generationId, provider: row.provider },
+      },
+      { id: randomUUID(), createdAt: new Date() },
+    );
+    // The attempt, the generation and its activity event, one statement.
     await tx.$executeRaw`
       WITH attempt AS (
         UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = ${latencyMs}::int, prediction_id = COALESCE(${predictionId}::text, prediction_id)
-         WHERE id = ${row.attempt_id}::uuid)
+         WHERE id = ${row.attempt_id}::uuid),
+      activity AS (${activity})
       UPDATE generation SET status = 'succeeded', output_keys = ${input.outputKeys}::text[], completed_at = ${now}, error_code = NULL, error_message = NULL,
              prediction_id = COALESCE(${predictionId}::text, prediction_id),
              metrics_total_time = ${(now.getTime() - row.created_at.getTime()) / 1000}::float8,
              metrics_predict_time = ${input.predictTimeSeconds ?? latencyMs / 1000}::float8, updated_at = ${now}
        WHERE id = ${generationId}::uuid`;
-    // The charge locks the account first; the activity row (whose key locks the account) after it.
-    await chargeCredits(tx, { accountId: row.account_id, generationId });
-    await recordActivity(tx, {
-      accountId: row.account_id,
-      actor: "system",
-      category: "generation",
-      action: "generation.succeeded",
-      description: `Generation ${generationId} succeeded`,
-      metadata: { generation_id: generationId, provider: row.provider },
-    });
     await queueGenerationFinished(tx, generationId, row.account_id, "succeeded", { subscribed: row.completed_subscribed });
     return true;
   });
