@@ -140,16 +140,19 @@ function settled<T>(promise: Promise<T>): Settled<T> {
  * findGenerationStarted decides it).
  */
 async function recordStart(row: GenerationRow, provider: ProviderId, attempt: number, predictionId: string | null, startedAt: Date) {
-  const rows = await db.$queryRaw<Array<{ subscribed: boolean }>>`
-    WITH attempt AS (
-      INSERT INTO provider_attempt (id, generation_id, account_id, region, model_identifier, provider, attempt_number, estimated_cost, prediction_id, started_at)
-      VALUES (${randomUUID()}::uuid, ${row.id}::uuid, ${row.accountId}::uuid, ${row.region}::"Region", ${row.modelIdentifier}, ${provider}, ${attempt},
-              ${row.estimatedCost}::numeric, ${predictionId}, ${startedAt})
-      ON CONFLICT (generation_id, attempt_number) DO UPDATE
-        SET outcome = 'running', started_at = EXCLUDED.started_at, finished_at = NULL, error_code = NULL, error_message = NULL, prediction_id = EXCLUDED.prediction_id)
-    UPDATE generation SET status = 'processing', provider_used = ${provider}, prediction_id = ${predictionId}, started_at = COALESCE(started_at, ${startedAt}), updated_at = ${startedAt}
-     WHERE id = ${row.id}::uuid AND status IN ('pending', 'processing')
-    RETURNING EXISTS (SELECT 1 FROM webhook_endpoint e WHERE e.account_id = generation.account_id AND 'generation.started' = ANY (e.events)) AS subscribed`;
+  // Straight to the pool, as inFlightRow: every attempt runs it, outside any transaction.
+  const { rows } = await sqlPool().query<{ subscribed: boolean }>({
+    name: "run-record-attempt-start",
+    text: `WITH attempt AS (
+             INSERT INTO provider_attempt (id, generation_id, account_id, region, model_identifier, provider, attempt_number, estimated_cost, prediction_id, started_at)
+             VALUES ($1::uuid, $2::uuid, $3::uuid, $4::"Region", $5, $6, $7, $8::numeric, $9, $10)
+             ON CONFLICT (generation_id, attempt_number) DO UPDATE
+               SET outcome = 'running', started_at = EXCLUDED.started_at, finished_at = NULL, error_code = NULL, error_message = NULL, prediction_id = EXCLUDED.prediction_id)
+           UPDATE generation SET status = 'processing', provider_used = $6, prediction_id = $9, started_at = COALESCE(started_at, $10), updated_at = $10
+            WHERE id = $2::uuid AND status IN ('pending', 'processing')
+           RETURNING EXISTS (SELECT 1 FROM webhook_endpoint e WHERE e.account_id = generation.account_id AND 'generation.started' = ANY (e.events)) AS subscribed`,
+    values: [randomUUID(), row.id, row.accountId, row.region, row.modelIdentifier, provider, attempt, row.estimatedCost, predictionId, startedAt],
+  });
   return { moved: rows.length === 1, startedSubscribed: rows[0]?.subscribed === true };
 }
 
