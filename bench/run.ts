@@ -874,6 +874,11 @@ async function main() {
       memory_gb: round(os.totalmem() / 1024 ** 3, 1),
       os: `${os.type()} ${os.release()}`,
       node: process.version,
+      // Other processes' load shows in every absolute figure (the ratios and /proc CPU hold up better).
+      load_average: `${os
+        .loadavg()
+        .map((value) => value.toFixed(1))
+        .join(" / ")} (1 / 5 / 15 min, at the end of the run)`,
       server_command: `node ${command.args.join(" ")}`,
     };
     const results = {
