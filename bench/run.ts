@@ -35,7 +35,9 @@ const CREATE_ACCOUNTS = Number(process.env.BENCH_CREATE_ACCOUNTS ?? 120);
 // routes only; BENCH_ONLY=create: the bare and create routes, then the create with its runs
 // executed elsewhere; BENCH_ONLY=memory: the idle RSS only; BENCH_ONLY=latency: create → succeeded
 // and terminal → webhook only; BENCH_ONLY=live: the live streams' figures (bench/live.ts; written to
-// bench/results/live.json) (for profiling and quick comparisons; none of them writes the docs).
+// bench/results/live.json); BENCH_ONLY=remote: the remote-provider row set only (for profiling and
+// quick comparisons; none of them writes the docs). BENCH_STATEMENTS=1 loads pg_stat_statements
+// into the embedded cluster (a restart of it) so the remote row set counts statements per generation.
 const ONLY = process.env.BENCH_ONLY ?? "all";
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -122,8 +124,117 @@ async function stopApp(app: ChildProcess | null) {
   if (app) await signalGroup(app, "SIGTERM", 15_000);
 }
 
+/**
+ * pg_stat_statements in the embedded cluster's shared_preload_libraries (BENCH_STATEMENTS=1) or
+ * not (the default, so the figures carry none of its cost): true when the setting changed and
+ * the cluster must restart to apply it.
+ */
+async function setStatementCounting(url: string, wanted: boolean): Promise<boolean> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ shared_preload_libraries: string }>("show shared_preload_libraries");
+    const loaded = (rows[0]?.shared_preload_libraries ?? "").includes("pg_stat_statements");
+    if (loaded === wanted) return false;
+    await client.query(wanted ? "alter system set shared_preload_libraries = 'pg_stat_statements'" : "alter system reset shared_preload_libraries");
+    return true;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A helper server in its own process (its CPU is not the server's): `node <script>`, which prints
+ * one JSON line with its `url` once listening.
+ */
+async function startSideProcess(script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; info: Record<string, unknown> }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const line = await new Promise<string>((resolve, reject) => {
+    let buffered = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const end = buffered.indexOf("\n");
+      if (end >= 0) resolve(buffered.slice(0, end));
+    });
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  child.removeAllListeners("exit");
+  const info = JSON.parse(line) as Record<string, unknown>;
+  return { child, url: String(info.url), info };
+}
+
+function stopSideProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+type RemoteRows = {
+  bare_requests_per_s: number;
+  creates_accepted_per_s: number;
+  finished_per_s: number;
+  finished_ratio_to_bare: number;
+  cpu_per_generation: { server_ms: number; postgres_ms: number; total_ms: number } | null;
+  statements_per_generation: { total: number } | null;
+  remote_one_at_a_time_ms: ReturnType<typeof spread>;
+  remote_prefer_wait_ms: ReturnType<typeof spread>;
+  local_one_at_a_time_ms: ReturnType<typeof spread>;
+  render_alone_ms: ReturnType<typeof spread>;
+  idle_rss: { rss_mb: number } | null;
+};
+
+/** The remote-provider row set's figures against issue #32's targets. */
+function remoteFigures(remote: RemoteRows): Figure[] {
+  const cpu = remote.cpu_per_generation;
+  const [polled, waited, local, render] = [remote.remote_one_at_a_time_ms, remote.remote_prefer_wait_ms, remote.local_one_at_a_time_ms, remote.render_alone_ms];
+  return [
+    {
+      label: "server + PostgreSQL CPU per generation, remote provider (create → succeeded, charge, record)",
+      value: cpu?.total_ms ?? null,
+      unit: "ms",
+      target: "≤ 4 ms",
+      met: cpu ? cpu.total_ms <= 4 : null,
+      note: `${cpu?.server_ms ?? "?"} ms server + ${cpu?.postgres_ms ?? "?"} ms PostgreSQL, /proc counters over the ${CONNECTIONS}-connection load and its drain ÷ generations succeeded; FLUX.1 [schnell] on \`replicate\`, a Replicate stand-in in its own process answering at once (bench/replicate-stand-in.mjs)${remote.statements_per_generation ? `; ${remote.statements_per_generation.total} statements per generation` : ""}`,
+    },
+    {
+      label: "replicate generations finished per second ÷ bare route",
+      value: remote.finished_ratio_to_bare,
+      unit: "×",
+      target: "≥ 0.25",
+      met: remote.finished_ratio_to_bare >= 0.25,
+      note: `${remote.finished_per_s}/s finished (creates accepted at ${remote.creates_accepted_per_s}/s) against this server's bare route at ${remote.bare_requests_per_s} req/s`,
+    },
+    {
+      label: "create → `succeeded` p50 on replicate, one at a time",
+      value: polled.p50,
+      unit: "ms",
+      target: "≤ 25 ms",
+      met: polled.p50 <= 25,
+      note: `polled every 5 ms; with \`Prefer: wait\` p50 ${waited.p50} ms, p99 ${waited.p99} ms`,
+    },
+    { label: "create → `succeeded` p99 on replicate, one at a time", value: polled.p99, unit: "ms", target: "≤ 100 ms", met: polled.p99 <= 100 },
+    { label: "create → `succeeded` p50 on local, same server", value: local.p50, unit: "ms", target: "≤ 50 ms", met: local.p50 <= 50, note: `the local render alone: p50 ${render.p50} ms` },
+    { label: "create → `succeeded` p99 on local, same server", value: local.p99, unit: "ms", target: "≤ 120 ms", met: local.p99 <= 120 },
+    {
+      label: "idle RSS, the remote-provider server",
+      value: remote.idle_rss?.rss_mb ?? null,
+      unit: "MB",
+      target: "≤ 250 MB",
+      met: remote.idle_rss ? remote.idle_rss.rss_mb <= 250 : null,
+      note: "after start and 5 generations on each provider, no status streams open",
+    },
+  ];
+}
+
 async function main() {
-  const cluster = await ensureDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir, quiet: true });
+  let cluster = await ensureDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir, quiet: true });
+  if (cluster.embedded && (await setStatementCounting(cluster.url, process.env.BENCH_STATEMENTS === "1"))) {
+    await cluster.stop();
+    cluster = await ensureDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir, quiet: true });
+  }
   let app: ChildProcess | null = null;
   try {
     const databaseUrl = await recreateDatabase(cluster.url, "darkroom_bench");
@@ -218,18 +329,24 @@ async function main() {
       return { result, cpuPerRequest };
     }
 
-    /** One generation on the local provider, polled until terminal: client-observed milliseconds. */
-    async function createAndWait(key: string, prompt: string) {
+    /** Where a generation is created: the server, the model and the provider order. */
+    type Target = { url: string; model: string; provider: string };
+    const localTarget = (url: string): Target => ({ url, model: "darkroom/lumen-image", provider: "local" });
+    const remoteTarget = (url: string): Target => ({ url, model: "black-forest-labs/flux-schnell", provider: "replicate" });
+
+    /** One generation (on the local provider unless told), polled until terminal: client-observed milliseconds. */
+    async function createAndWait(key: string, prompt: string, target: Target = localTarget(baseUrl)) {
       const started = performance.now();
-      const reply = await fetch(`${baseUrl}/v1/generate/image/darkroom/lumen-image`, {
+      const reply = await fetch(`${target.url}/v1/generate/image/${target.model}`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ generation_prompt: prompt, generation_provider_order: "local" }),
+        body: JSON.stringify({ generation_prompt: prompt, generation_provider_order: target.provider }),
       });
+      if (reply.status !== 202) throw new Error(`a create answered ${reply.status}: ${await reply.text()}`);
       const { data } = (await reply.json()) as { data: { generation_id: string } };
       const acceptedMs = performance.now() - started;
       for (;;) {
-        const polled = await fetch(`${baseUrl}/v1/content/${data.generation_id}`, { headers: { authorization: `Bearer ${key}` } });
+        const polled = await fetch(`${target.url}/v1/content/${data.generation_id}`, { headers: { authorization: `Bearer ${key}` } });
         // A refused poll (429) would measure the rate limit, not the generation.
         if (polled.status !== 200) throw new Error(`a poll answered ${polled.status}: ${await polled.text()}`);
         const record = (await polled.json()) as { data: { generation_status: string; generation_metrics_total_time: number } };
@@ -247,12 +364,12 @@ async function main() {
     }
 
     /** The same, the client asking the create to wait for the end (`Prefer: wait`): no polling. */
-    async function createWaiting(key: string, prompt: string) {
+    async function createWaiting(key: string, prompt: string, target: Target = localTarget(baseUrl)) {
       const started = performance.now();
-      const reply = await fetch(`${baseUrl}/v1/generate/image/darkroom/lumen-image`, {
+      const reply = await fetch(`${target.url}/v1/generate/image/${target.model}`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json", prefer: "wait=30" },
-        body: JSON.stringify({ generation_prompt: prompt, generation_provider_order: "local" }),
+        body: JSON.stringify({ generation_prompt: prompt, generation_provider_order: target.provider }),
       });
       const { data } = (await reply.json()) as { data: { generation_id: string; generation_record?: { generation_status: string; generation_metrics_total_time: number } } };
       const record = data.generation_record;
@@ -391,11 +508,11 @@ async function main() {
 
     const common = { connections: CONNECTIONS, duration: DURATION_S };
     /** The create load: `POST /v1/generate/image` on `local`, each request from the next account in turn. */
-    function createLoad(url: string, createKeys: string[]): autocannon.Options {
+    function createLoad(url: string, createKeys: string[], target: Target = localTarget(url)): autocannon.Options {
       let counter = 0;
       return {
         ...common,
-        url: `${url}/v1/generate/image/darkroom/lumen-image`,
+        url: `${url}/v1/generate/image/${target.model}`,
         method: "POST",
         requests: [
           {
@@ -403,7 +520,7 @@ async function main() {
               ...request,
               method: "POST",
               headers: { ...request.headers, "content-type": "application/json", authorization: `Bearer ${createKeys[counter++ % createKeys.length]}` },
-              body: JSON.stringify({ generation_prompt: `bench ${counter}`, generation_provider_order: "local" }),
+              body: JSON.stringify({ generation_prompt: `bench ${counter}`, generation_provider_order: target.provider }),
             }),
           },
         ],
@@ -500,6 +617,150 @@ async function main() {
       }
     }
 
+    /** pg_stat_statements in the bench's database when the cluster loaded it (BENCH_STATEMENTS=1), else null. */
+    async function statementCounter() {
+      try {
+        await db.$executeRawUnsafe("create extension if not exists pg_stat_statements");
+        await db.$queryRawUnsafe("select 1 from pg_stat_statements limit 1");
+      } catch {
+        return null;
+      }
+      return {
+        reset: () => db.$queryRawUnsafe("select pg_stat_statements_reset()::text"),
+        /** Calls by statement since the reset, this database only, without the bench's own (marked). */
+        read: () =>
+          db.$queryRawUnsafe<Array<{ query: string; calls: number }>>(
+            "select query, calls::int as calls from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database()) and query not like '%/* bench */%' and query not like '%pg_stat_statements%' order by calls desc",
+          ),
+      };
+    }
+
+    /** Generations of these accounts not yet terminal (the bench's own statement, marked). */
+    async function inFlightOf(accountIds: string[]) {
+      const rows = await db.$queryRawUnsafe<Array<{ count: number }>>(
+        "select /* bench */ count(*)::int as count from generation where status in ('pending', 'processing') and account_id = any($1::uuid[])",
+        accountIds,
+      );
+      return rows[0]?.count ?? 0;
+    }
+
+    /**
+     * The remote-provider row set (issue #32): the server started again on the same database as
+     * `npm start` with a remote provider (NODE_ENV=development, PROVIDER_ALLOW_LOOPBACK=1,
+     * REPLICATE_API_TOKEN, REPLICATE_API_BASE_URL), Replicate played by a stand-in in its own
+     * process (bench/replicate-stand-in.mjs) that answers every prediction at once as succeeded
+     * with a ~200 KB PNG it serves itself: two requests per generation, so what is measured is
+     * Darkroom's own work. FLUX.1 [schnell] on "replicate", CONNECTIONS connections for
+     * DURATION_S, then the drain: the server's and PostgreSQL's CPU per succeeded generation (create
+     * → succeeded, charge, record), generations finished per second ÷ this server's bare route,
+     * statements per generation (with BENCH_STATEMENTS=1); then create → succeeded one at a time on
+     * replicate and on local beside the local render alone, and the idle RSS. Stops the server.
+     */
+    async function measureRemote() {
+      await stopApp(app);
+      const token = `r8_bench_${randomBytes(8).toString("hex")}`;
+      const standIn = await startSideProcess("replicate-stand-in.mjs", { REPLICATE_STAND_IN_TOKEN: token });
+      try {
+        const remote = await startApp({ NODE_ENV: "development", PROVIDER_ALLOW_LOOPBACK: "1", REPLICATE_API_TOKEN: token, REPLICATE_API_BASE_URL: standIn.url });
+        app = remote.child;
+        const target = remoteTarget(remote.url);
+        const loadAccounts = await newAccounts("remote", CREATE_ACCOUNTS);
+        const loadKeys = loadAccounts.map((account) => account.key);
+        const [latencyKey, localKey] = (await newAccounts("remote-latency", 2)).map((account) => account.key);
+        // After start and a few generations (of each kind): the idle memory of the server's processes.
+        for (let index = 0; index < 5; index += 1) {
+          await createAndWait(latencyKey!, `remote warm-up ${index}`, target);
+          await createAndWait(localKey!, `local warm-up ${index}`, localTarget(remote.url));
+        }
+        await sleep(3_000);
+        const idleRss = processTreeRssMb(app.pid!);
+
+        const { result: bare, cpuPerRequest: bareCpu } = await measured({ ...common, url: `${remote.url}/v1/bench-baseline-not-a-route` });
+        const statements = await statementCounter();
+        await statements?.reset();
+        const cpuBefore = cpuNow();
+        const threadsBefore = processThreadsCpuMs(app.pid!);
+        const loadStarted = performance.now();
+        // CLOCK_MONOTONIC in microseconds, as V8's CPU profiles time their samples: the window of
+        // the load and its drain in the server's profile (bench/profile-top.mjs --from --to).
+        const windowFrom = process.hrtime.bigint() / 1000n;
+        const load = await cannon(createLoad(remote.url, loadKeys, target));
+        const loadIds = loadAccounts.map((account) => account.accountId);
+        let drained = false;
+        for (let index = 0; index < 1200 && !drained; index += 1) {
+          drained = (await inFlightOf(loadIds)) === 0;
+          if (!drained) await sleep(100);
+        }
+        const elapsedS = (performance.now() - loadStarted) / 1000;
+        const windowTo = process.hrtime.bigint() / 1000n;
+        const used = cpuSince(cpuBefore, cpuNow());
+        const threads = threadsSince(threadsBefore, processThreadsCpuMs(app.pid!));
+        const counted = (await statements?.read()) ?? null;
+        const byStatus = await db.generation.groupBy({ by: ["status"], where: { accountId: { in: loadIds } }, _count: true });
+        const statusCounts = Object.fromEntries(byStatus.map((row) => [row.status, row._count])) as Record<string, number>;
+        const succeeded = statusCounts.succeeded ?? 0;
+        const perGeneration = (ms: number) => round(ms / Math.max(1, succeeded), 2);
+        const cpuPerGeneration = used
+          ? {
+              server_ms: perGeneration(used.server_ms),
+              postgres_ms: perGeneration(used.postgres_ms),
+              total_ms: perGeneration(used.server_ms + used.postgres_ms),
+              server_threads: threads && { main_ms: perGeneration(threads.main_ms), render_ms: perGeneration(threads.render_ms), other_ms: perGeneration(threads.other_ms) },
+            }
+          : null;
+        const finishedPerS = round(succeeded / elapsedS);
+        const totalCalls = counted ? counted.reduce((sum, row) => sum + row.calls, 0) : null;
+        const statementsPerGeneration = counted
+          ? {
+              total: round((totalCalls ?? 0) / Math.max(1, succeeded), 2),
+              top: counted.slice(0, 25).map((row) => ({ per_generation: round(row.calls / Math.max(1, succeeded), 2), query: row.query.replace(/\s+/g, " ").slice(0, 220) })),
+            }
+          : null;
+
+        // One at a time: replicate polled, replicate with `Prefer: wait`, local polled, alternating.
+        const remotePolled: Awaited<ReturnType<typeof createAndWait>>[] = [];
+        const remoteWaited: Awaited<ReturnType<typeof createWaiting>>[] = [];
+        const localPolled: Awaited<ReturnType<typeof createAndWait>>[] = [];
+        const renders = await renderAlone(RENDER_SAMPLES / 2, "remote set render alone, before");
+        for (let index = 0; index < LATENCY_SAMPLES; index += 1) {
+          remotePolled.push(await createAndWait(latencyKey!, `remote latency ${index}`, target));
+          remoteWaited.push(await createWaiting(latencyKey!, `remote latency waited ${index}`, target));
+          localPolled.push(await createAndWait(localKey!, `local latency ${index}`, localTarget(remote.url)));
+        }
+        renders.push(...(await renderAlone(RENDER_SAMPLES / 2, "remote set render alone, after")));
+        return {
+          stand_in_png_bytes: standIn.info.png_bytes,
+          bare_requests_per_s: round(perSecond(bare)),
+          bare_cpu_per_request: bareCpu,
+          creates_accepted_2xx: load["2xx"],
+          creates_refused_non2xx: load.non2xx,
+          creates_accepted_per_s: round(load["2xx"] / DURATION_S),
+          after_drain: statusCounts,
+          drained,
+          load_and_drain_s: round(elapsedS, 2),
+          profile_window_us: { from: String(windowFrom), to: String(windowTo) },
+          finished_per_s: finishedPerS,
+          finished_ratio_to_bare: round(finishedPerS / perSecond(bare), 3),
+          cpu_per_generation: cpuPerGeneration,
+          statements_per_generation: statementsPerGeneration,
+          remote_one_at_a_time_ms: spread(remotePolled.map((sample) => sample.observedMs)),
+          remote_one_at_a_time_create_202_ms: spread(remotePolled.map((sample) => sample.acceptedMs)),
+          remote_prefer_wait_ms: spread(remoteWaited.map((sample) => sample.observedMs)),
+          local_one_at_a_time_ms: spread(localPolled.map((sample) => sample.observedMs)),
+          render_alone_ms: spread(renders),
+          idle_rss: idleRss,
+        };
+      } finally {
+        await stopApp(app);
+        await stopSideProcess(standIn.child);
+      }
+    }
+    if (ONLY === "remote") {
+      console.log(JSON.stringify({ remote: await measureRemote() }, null, 2));
+      await db.$disconnect();
+      return;
+    }
+
     if (ONLY === "create") {
       // The create load alone against the bare route (for profiles of the create path).
       const { result: baseline } = await measured({ ...common, url: `${baseUrl}/v1/bench-baseline-not-a-route` });
@@ -543,6 +804,9 @@ async function main() {
     const statusSlices = await interleaved(bareOptions, statusOptions);
     const contentSlices = await interleaved(bareOptions, contentOptions);
     const contentOneAtATime = await interleaved({ ...bareOptions, connections: 1 }, { ...contentOptions, connections: 1 });
+    // The read figures' ceiling: the content route against a bare node:http server in its own process.
+    const nodeHttp = await startSideProcess("bare-node-http.mjs");
+    const contentVsNodeHttp = await interleaved({ connections: CONNECTIONS, url: nodeHttp.url }, contentOptions).finally(() => stopSideProcess(nodeHttp.child));
     if (ONLY === "content") {
       // The content route alone against the bare one (for profiles of the authenticated path).
       console.log(
@@ -553,6 +817,7 @@ async function main() {
             statusSlices,
             contentSlices,
             contentOneAtATime,
+            contentVsNodeHttp,
           },
           null,
           2,
@@ -562,7 +827,7 @@ async function main() {
       return;
     }
     const statusFigures = { ...throughputOf(status, baseline), cpu_per_request: statusCpu, interleaved: statusSlices };
-    const contentFigures = { ...throughputOf(content, baseline), cpu_per_request: contentCpu, interleaved: contentSlices, one_connection: contentOneAtATime };
+    const contentFigures = { ...throughputOf(content, baseline), cpu_per_request: contentCpu, interleaved: contentSlices, one_connection: contentOneAtATime, versus_node_http: contentVsNodeHttp };
     const { createFigures, acceptedPerS, cpuPerCreateWithRun, afterBurst, executorIdleMs, generationsTerminalMs } = await measureCreates(baseline);
     const baselineFigures = { requests_per_s: round(perSecond(baseline)), latency_p50_ms: baseline.latency.p50, latency_p99_ms: baseline.latency.p99, cpu_per_request: baselineCpu };
     if (ONLY === "throughput") {
@@ -609,6 +874,9 @@ async function main() {
     // Memory once the load is over (informational: the target is the idle figure above).
     await sleep(3_000);
     const rssAfterLoad = processTreeRssMb(app.pid!);
+    // The deliveries still queued to the slow receiver must not run beside the remote row set.
+    await db.webhookEndpoint.delete({ where: { id: slowEndpoint.webhook_id } });
+    const remote = await measureRemote();
     const elsewhere = await measureCreatesElsewhere();
 
     const plainLatency = latencyFigures(quiet, waited);
@@ -632,6 +900,11 @@ async function main() {
       memory_gb: round(os.totalmem() / 1024 ** 3, 1),
       os: `${os.type()} ${os.release()}`,
       node: process.version,
+      // Other processes' load shows in every absolute figure (the ratios and /proc CPU hold up better).
+      load_average: `${os
+        .loadavg()
+        .map((value) => value.toFixed(1))
+        .join(" / ")} (1 / 5 / 15 min, at the end of the run)`,
       server_command: `node ${command.args.join(" ")}`,
     };
     const results = {
@@ -643,6 +916,7 @@ async function main() {
       content_get_route: contentFigures,
       create_route: createFigures,
       create_route_runs_elsewhere: elsewhere,
+      remote_provider: remote,
       after_burst: afterBurst,
       burst_drain_ms: { generations_terminal: round(generationsTerminalMs, 0), executor_runs_done: round(executorIdleMs, 0) },
       create_to_succeeded_ms: { ...plainLatency, render_alone: renderAloneMs },
@@ -702,6 +976,7 @@ async function main() {
         met: null,
         note: `the create figure's ceiling here: the server started again as beside Inngest Cloud, each create's event sent to a stand-in Event API, no run on these cores; ${elsewhere.accepted_per_s} accepted/s against its bare route's ${elsewhere.bare_requests_per_s}; a create costs ${elsewhere.cpu_per_request?.server_ms ?? "?"} ms server + ${elsewhere.cpu_per_request?.postgres_ms ?? "?"} ms PostgreSQL CPU (bare ${elsewhere.bare_cpu_per_request?.server_ms ?? "?"} ms)`,
       },
+      ...remoteFigures(remote),
       ...latencyRows("one at a time", quietObserved, `observed by the client polling every 5 ms, on an account with no webhook endpoint; ${beyondRender(quietObserved.p50)}`),
       ...latencyRows(
         "one at a time, `Prefer: wait`",
@@ -741,6 +1016,14 @@ async function main() {
         note: idleRss ? `${idleRss.processes.length} process(es), PostgreSQL excluded` : "no /proc",
       },
       { label: "RSS after the load", value: rssAfterLoad?.rss_mb ?? null, unit: "MB", target: "", met: null },
+      {
+        label: "authenticated `GET /v1/content/{id}` ÷ bare `node:http` server",
+        value: contentVsNodeHttp.ratio,
+        unit: "×",
+        target: "≥ 0.10 (goal)",
+        met: null,
+        note: `the read figures' ceiling: a node:http server in its own process answering a small JSON 404, no framework, database or auth; median of ${SLICES} alternating slices (${contentVsNodeHttp.slice_ratios.join(", ")})`,
+      },
     ];
     const report: Report = {
       measuredAt: results.measured_at,
@@ -753,6 +1036,7 @@ async function main() {
         { route: "GET /v1/content/{id}", requestsPerS: perSecond(content), ratio: contentFigures.ratio_to_baseline },
         { route: "POST /v1/generate/image (accepted)", requestsPerS: acceptedPerS, ratio: createFigures.ratio_to_baseline },
         { route: "same, runs executed elsewhere", requestsPerS: elsewhere.accepted_per_s, ratio: elsewhere.ratio_to_baseline },
+        { route: "replicate generations finished", requestsPerS: remote.finished_per_s, ratio: remote.finished_ratio_to_bare },
       ],
       latency: [
         { series: "no endpoint, polling", p50: quietObserved.p50, p90: quietObserved.p90, p99: quietObserved.p99 },

@@ -20,13 +20,16 @@ const finishedEvent = (generationId: string, accountId: string, status: Terminal
  * their writes roll back to their savepoint and the generation/finished event (sendInTransaction:
  * with the transition, or after it commits) has webhook-fan-out queue them instead.
  */
-export async function queueGenerationFinished(tx: Tx, generationId: string, accountId: string, status: TerminalStatus) {
+export async function queueGenerationFinished(tx: Tx, generationId: string, accountId: string, status: TerminalStatus, known: { subscribed?: boolean } = {}) {
   // At the commit, before the webhook runs start (after-commit jobs run in order): the creates
   // waiting in this process (`Prefer: wait`) read their record at once, without waiting for the
   // NOTIFY round trip, which still reaches the other instances.
   afterCommit(tx, "wake finish waiters", async () => wakeWaiters(generationId));
   const kind = terminalEventFor(status);
   if (!kind) return;
+  // The caller's locking read already said no endpoint of the account takes the event (the same
+  // test, in the same transaction): nothing to read or queue.
+  if (known.subscribed === false) return;
   // The read first, a plain statement of the transition: most accounts have no endpoint for the
   // event, and then there is nothing to write and no savepoint to take (two round trips fewer).
   const queue = await prepareGenerationEvent(tx, generationId, kind);

@@ -1,5 +1,6 @@
 import "server-only";
-import { recordActivity } from "../../activity/record-activity";
+import { randomUUID } from "node:crypto";
+import { activityInsert, recordActivity } from "../../activity/record-activity";
 import { chargeCredits } from "../../credits/charge-credits";
 import { refundCredits } from "../../credits/refund-credits";
 import type { Tx } from "../../db";
@@ -25,12 +26,17 @@ async function lockGeneration(tx: Tx, generationId: string): Promise<Locked | nu
 
 const pastDeadline = (row: Locked, now: Date) => row.deadline_at !== null && row.deadline_at.getTime() <= now.getTime();
 
-type LockedWithAttempt = Locked & { attempt_id: string; attempt_started_at: Date; attempt_outcome: string; provider: string };
+type LockedWithAttempt = Locked & { attempt_id: string; attempt_started_at: Date; attempt_outcome: string; provider: string; completed_subscribed: boolean };
 
-/** The attempt and its generation, the generation locked: one statement. */
+/**
+ * The attempt and its generation, the generation locked, and whether an endpoint of the account
+ * takes generation.completed (so most finishes skip that read): one statement.
+ */
 async function lockWithAttempt(tx: Tx, generationId: string, attempt: number): Promise<LockedWithAttempt> {
   const [row] = await tx.$queryRaw<LockedWithAttempt[]>`
-    SELECT g.id, g.account_id, g.status, g.created_at, g.deadline_at, g.provider_used, g.prediction_id, a.id AS attempt_id, a.started_at AS attempt_started_at, a.outcome::text AS attempt_outcome, a.provider
+    SELECT g.id, g.account_id, g.status, g.created_at, g.deadline_at, g.provider_used, g.prediction_id, a.id AS attempt_id, a.started_at AS attempt_started_at,
+           a.outcome::text AS attempt_outcome, a.provider,
+           EXISTS (SELECT 1 FROM webhook_endpoint e WHERE e.account_id = g.account_id AND 'generation.completed' = ANY (e.events)) AS completed_subscribed
       FROM provider_attempt a JOIN generation g ON g.id = a.generation_id
      WHERE a.generation_id = ${generationId}::uuid AND a.attempt_number = ${attempt}
        FOR UPDATE OF g`;
@@ -38,8 +44,10 @@ async function lockWithAttempt(tx: Tx, generationId: string, attempt: number): P
   return row;
 }
 
-export async function finishSucceeded(input: { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null }) {
+/** `predictionId`: the provider's job, recorded here when the submit that got the success did not record it. */
+export async function finishSucceeded(input: { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null; predictionId?: string | null }) {
   const { generationId, attempt } = input;
+  const predictionId = input.predictionId ?? null;
   const now = new Date();
   const done = await inTransaction(async (tx) => {
     const row = await lockWithAttempt(tx, generationId, attempt);
@@ -55,25 +63,32 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
       if (inFlight) await cancelAtDeadline(tx, row, lockedAt);
       return false;
     }
-    // The attempt and the generation, one statement.
+    // The charge first: it locks the account, and the activity row (whose foreign key takes a share
+    // lock on the account) comes after it, in the transition's statement.
+    await chargeCredits(tx, { accountId: row.account_id, generationId });
+    const activity = activityInsert(
+      {
+        accountId: row.account_id,
+        actor: "system",
+        category: "generation",
+        action: "generation.succeeded",
+        description: `Generation ${generationId} succeeded`,
+        metadata: { generation_id: generationId, provider: row.provider },
+      },
+      { id: randomUUID(), createdAt: new Date() },
+    );
+    // The attempt, the generation and its activity event, one statement.
     await tx.$executeRaw`
       WITH attempt AS (
-        UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = ${latencyMs}::int WHERE id = ${row.attempt_id}::uuid)
+        UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = ${latencyMs}::int, prediction_id = COALESCE(${predictionId}::text, prediction_id)
+         WHERE id = ${row.attempt_id}::uuid),
+      activity AS (${activity})
       UPDATE generation SET status = 'succeeded', output_keys = ${input.outputKeys}::text[], completed_at = ${now}, error_code = NULL, error_message = NULL,
+             prediction_id = COALESCE(${predictionId}::text, prediction_id),
              metrics_total_time = ${(now.getTime() - row.created_at.getTime()) / 1000}::float8,
              metrics_predict_time = ${input.predictTimeSeconds ?? latencyMs / 1000}::float8, updated_at = ${now}
        WHERE id = ${generationId}::uuid`;
-    // The charge locks the account first; the activity row (whose key locks the account) after it.
-    await chargeCredits(tx, { accountId: row.account_id, generationId });
-    await recordActivity(tx, {
-      accountId: row.account_id,
-      actor: "system",
-      category: "generation",
-      action: "generation.succeeded",
-      description: `Generation ${generationId} succeeded`,
-      metadata: { generation_id: generationId, provider: row.provider },
-    });
-    await queueGenerationFinished(tx, generationId, row.account_id, "succeeded");
+    await queueGenerationFinished(tx, generationId, row.account_id, "succeeded", { subscribed: row.completed_subscribed });
     return true;
   });
   if (!done) {

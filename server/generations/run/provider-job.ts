@@ -6,8 +6,14 @@ import { env } from "../../env";
 import type { ProviderJob } from "../../providers/types";
 import { seedFor } from "../start-generation";
 
+/** The columns of a generation a provider job is made from. */
+export type JobSource = Pick<
+  Generation,
+  "id" | "modelIdentifier" | "prompt" | "ratio" | "outputFormat" | "outputNumber" | "durationSeconds" | "resolution" | "generateAudio" | "inputFiles" | "inputFileLastContent"
+>;
+
 /** A stored generation as the job one provider receives. */
-export function providerJobFor(row: Generation, provider: ProviderId, attempt: number): ProviderJob {
+export function providerJobFor(row: JobSource, provider: ProviderId, attempt: number): ProviderJob {
   const model = findModel(row.modelIdentifier);
   if (!model) throw new Error(`generation ${row.id} names unknown model ${row.modelIdentifier}`);
   const providerModelId = model.providerModelIds[provider];

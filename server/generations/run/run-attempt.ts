@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ProviderId } from "../../catalog/providers";
-import { db } from "../../db";
+import { db, sqlPool } from "../../db";
 import { ProviderError, type ProviderResult, type SubmitResult } from "../../providers/types";
 import { sendProviderResult } from "../../providers/send-provider-result";
 import { adapterFor, adapterForAttempt } from "../../providers/registry";
@@ -10,7 +10,7 @@ import { inTransaction } from "../../transaction";
 import { emitGenerationStarted, findGenerationStarted } from "../emit-generation-event";
 import { expireAtDeadline } from "../deadline/expire-generation";
 import type { AttemptError, AttemptOutcome } from "./attempt-outcome";
-import { providerJobFor } from "./provider-job";
+import { providerJobFor, type JobSource } from "./provider-job";
 import { storeOutputs } from "./store-outputs";
 
 // One provider attempt, in two kinds of step: `startAttempt` submits (a synchronous provider
@@ -23,19 +23,42 @@ function asAttemptError(provider: ProviderId, error: unknown): AttemptError {
   return { provider, code: "ERR4002", message: "The provider call failed unexpectedly.", failover: true };
 }
 
-async function inFlightRow(generationId: string) {
-  const row = await db.generation.findUniqueOrThrow({ where: { id: generationId } });
+/** What a step of the run reads of its generation: the job's columns and the attempt row's. */
+type GenerationRow = JobSource & { accountId: string; region: string; status: string; estimatedCost: string };
+
+/**
+ * The generation while in flight, else null. Straight to the pool: every attempt's first
+ * statement, and through Prisma's query compiler (the whole row, mapped) it cost more CPU than
+ * the database spends on it.
+ */
+async function inFlightRow(generationId: string): Promise<GenerationRow | null> {
+  const { rows } = await sqlPool().query<GenerationRow>({
+    name: "run-generation-in-flight",
+    text: `SELECT id, account_id AS "accountId", region::text AS region, status::text AS status, model_identifier AS "modelIdentifier", prompt, ratio,
+                  output_format AS "outputFormat", output_number AS "outputNumber", duration_seconds AS "durationSeconds", resolution,
+                  generate_audio AS "generateAudio", input_files AS "inputFiles", input_file_last_content AS "inputFileLastContent",
+                  estimated_cost::text AS "estimatedCost"
+             FROM generation WHERE id = $1::uuid`,
+    values: [generationId],
+  });
+  const row = rows[0];
+  if (!row) throw new Error(`generation ${generationId} does not exist`);
   return row.status === "pending" || row.status === "processing" ? row : null;
 }
 
-async function recordFailure(generationId: string, attempt: number, error: AttemptError, startedAtMs: number) {
+async function recordFailure(generationId: string, attempt: number, error: AttemptError, startedAtMs: number, predictionId?: string) {
   await db.providerAttempt.updateMany({
     where: { generationId, attemptNumber: attempt, outcome: "running" },
-    data: { outcome: "failed", errorCode: error.code, errorMessage: error.message.slice(0, 1000), finishedAt: new Date(), latencyMs: Date.now() - startedAtMs },
+    data: {
+      outcome: "failed",
+      errorCode: error.code,
+      errorMessage: error.message.slice(0, 1000),
+      finishedAt: new Date(),
+      latencyMs: Date.now() - startedAtMs,
+      ...(predictionId ? { predictionId } : {}),
+    },
   });
 }
-
-type GenerationRow = NonNullable<Awaited<ReturnType<typeof inFlightRow>>>;
 
 async function settle(row: GenerationRow, provider: ProviderId, attempt: number, predictionId: string, result: ProviderResult, startedAtMs: number): Promise<AttemptOutcome> {
   const generationId = row.id;
@@ -46,7 +69,7 @@ async function settle(row: GenerationRow, provider: ProviderId, attempt: number,
       return { outcome: "succeeded", predictionId, outputKeys, predictTimeSeconds: result.predictTimeSeconds };
     } catch (error) {
       const failure = asAttemptError(provider, error);
-      await recordFailure(generationId, attempt, failure, startedAtMs);
+      await recordFailure(generationId, attempt, failure, startedAtMs, predictionId);
       return { outcome: "failed", error: failure };
     }
   }
@@ -70,7 +93,7 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
   // starts working while the attempt is recorded (the render does not wait on the database).
   const namedUpFront = adapter.predictionIdFor?.(job) ?? null;
   const early = namedUpFront === null ? null : settled(adapter.submit(job));
-  let moved: boolean;
+  let moved: { moved: boolean; startedSubscribed: boolean };
   try {
     moved = await recordStart(row, provider, attempt, namedUpFront, startedAt);
   } catch (error) {
@@ -81,7 +104,9 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
   // and generation (the event key), so a failover or a retried step queues nothing new, and a step
   // retried after a crash between the move above and this still queues it (only on the first
   // move, it was lost for good). Queued while the provider works, and awaited before the step ends.
-  const started = moved ? queueGenerationStarted(generationId) : null;
+  // The move's statement also says whether any endpoint takes the event: most accounts have none,
+  // and then there is nothing to read or queue (one statement fewer per generation).
+  const started = moved.moved && moved.startedSubscribed ? queueGenerationStarted(generationId) : null;
   try {
     return await submitJob(row, provider, attempt, job, { adapter, startedAt, namedUpFront, early });
   } finally {
@@ -115,20 +140,26 @@ function settled<T>(promise: Promise<T>): Settled<T> {
 
 /**
  * The attempt's row (a retried step finds its row and carries on: one per generation and attempt)
- * and the generation's move to `processing`, in one statement. False when the generation left
- * flight meanwhile (canceled or swept): the attempt still runs, and its result is discarded.
+ * and the generation's move to `processing`, in one statement. `moved` false when the generation
+ * left flight meanwhile (canceled or swept): the attempt still runs, and its result is discarded.
+ * `startedSubscribed`: whether an endpoint of the account takes generation.started (as
+ * findGenerationStarted decides it).
  */
-async function recordStart(row: GenerationRow, provider: ProviderId, attempt: number, predictionId: string | null, startedAt: Date): Promise<boolean> {
-  const moved = await db.$executeRaw`
-    WITH attempt AS (
-      INSERT INTO provider_attempt (id, generation_id, account_id, region, model_identifier, provider, attempt_number, estimated_cost, prediction_id, started_at)
-      VALUES (${randomUUID()}::uuid, ${row.id}::uuid, ${row.accountId}::uuid, ${row.region}::"Region", ${row.modelIdentifier}, ${provider}, ${attempt},
-              ${row.estimatedCost.toString()}::numeric, ${predictionId}, ${startedAt})
-      ON CONFLICT (generation_id, attempt_number) DO UPDATE
-        SET outcome = 'running', started_at = EXCLUDED.started_at, finished_at = NULL, error_code = NULL, error_message = NULL, prediction_id = EXCLUDED.prediction_id)
-    UPDATE generation SET status = 'processing', provider_used = ${provider}, prediction_id = ${predictionId}, started_at = COALESCE(started_at, ${startedAt}), updated_at = ${startedAt}
-     WHERE id = ${row.id}::uuid AND status IN ('pending', 'processing')`;
-  return moved === 1;
+async function recordStart(row: GenerationRow, provider: ProviderId, attempt: number, predictionId: string | null, startedAt: Date) {
+  // Straight to the pool, as inFlightRow: every attempt runs it, outside any transaction.
+  const { rows } = await sqlPool().query<{ subscribed: boolean }>({
+    name: "run-record-attempt-start",
+    text: `WITH attempt AS (
+             INSERT INTO provider_attempt (id, generation_id, account_id, region, model_identifier, provider, attempt_number, estimated_cost, prediction_id, started_at)
+             VALUES ($1::uuid, $2::uuid, $3::uuid, $4::"Region", $5, $6, $7, $8::numeric, $9, $10)
+             ON CONFLICT (generation_id, attempt_number) DO UPDATE
+               SET outcome = 'running', started_at = EXCLUDED.started_at, finished_at = NULL, error_code = NULL, error_message = NULL, prediction_id = EXCLUDED.prediction_id)
+           UPDATE generation SET status = 'processing', provider_used = $6, prediction_id = $9, started_at = COALESCE(started_at, $10), updated_at = $10
+            WHERE id = $2::uuid AND status IN ('pending', 'processing')
+           RETURNING EXISTS (SELECT 1 FROM webhook_endpoint e WHERE e.account_id = generation.account_id AND 'generation.started' = ANY (e.events)) AS subscribed`,
+    values: [randomUUID(), row.id, row.accountId, row.region, row.modelIdentifier, provider, attempt, row.estimatedCost, predictionId, startedAt],
+  });
+  return { moved: rows.length === 1, startedSubscribed: rows[0]?.subscribed === true };
 }
 
 async function submitJob(
@@ -142,8 +173,12 @@ async function submitJob(
   const startedAtMs = start.startedAt.getTime();
   try {
     const submitted = await submission(start.early ?? settled(start.adapter.submit(job)));
-    // The prediction id, unless the provider named it up front (then both rows have it already).
-    if (submitted.predictionId !== start.namedUpFront) {
+    // The prediction id, unless the provider named it up front (then both rows have it already)
+    // or the job succeeded at once: then the finish writes it with the success (its statement
+    // sets both rows), and a failure to store the outputs with the failed attempt; the job has
+    // ended, so no cancel needs it meanwhile. Two statements fewer per such generation.
+    const succeededAtOnce = submitted.kind === "completed" && submitted.result.status === "succeeded";
+    if (submitted.predictionId !== start.namedUpFront && !succeededAtOnce) {
       await db.providerAttempt.updateMany({ where: { generationId, attemptNumber: attempt }, data: { predictionId: submitted.predictionId } });
       await db.generation.updateMany({ where: { id: generationId, status: "processing", providerUsed: provider }, data: { predictionId: submitted.predictionId } });
     }

@@ -5,7 +5,7 @@ import { asSerializedError, callRequestBody } from "./step-protocol";
 import { FUNCTION_ATTEMPT_KEY, type CallOutcome, type EventPayload, type FunctionDefinition, type OutgoingOp, type RunRecord, type SerializedError, type StepMemo } from "./types";
 
 // Drives one claimed run through Call Requests until it parks (sleep, wait, retry later) or ends.
-// Each reply is applied to the run and saved before the next request: a step's result is
+// Each reply is applied to the run and saved with the next one (see driveRun): a step's result is
 // memoized, a planned step is asked for by id, a step error is retried at its Retry-After or
 // with backoff until the attempts run out (then memoized as the error the function sees).
 
@@ -140,6 +140,12 @@ export async function driveRun(deps: DriverDeps, run: RunRecord): Promise<void> 
   const wasResting = run.status !== "running";
   if (!resolveDuePending(run, deps.now()) && wasResting) return park(deps, run, parkedState(run));
 
+  // A step's result is saved with the state the next reply leads to: the finish, a park, a retry,
+  // or, when that reply is one more step, a save of both. So every other step round trip writes
+  // nothing, and a run of one step (a generation's) saves nothing between its two Call Requests.
+  // A process that dies between a step's reply and that write runs the step again when the run is
+  // re-driven, as Inngest may run a step again (steps are idempotent): a window of one Call Request.
+  let unsaved = false;
   for (;;) {
     if (deps.stopping()) return park(deps, run, { status: "running", wakeAt: deps.now() });
     const overflow = overLimits(run, deps.limits());
@@ -167,6 +173,11 @@ export async function driveRun(deps: DriverDeps, run: RunRecord): Promise<void> 
     }
     if (next.kind === "park") return park(deps, run, parkedState(run));
     run.status = "running";
+    if (!unsaved) {
+      unsaved = true;
+      continue;
+    }
+    unsaved = false;
     if (!(await deps.store().save(run))) return; // the lease was lost: another process drives it now
   }
 }

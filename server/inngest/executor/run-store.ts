@@ -7,7 +7,7 @@ import type { EventPayload, PendingOp, RunRecord, RunStatus, SerializedError, St
 
 // Runs in PostgreSQL. A process drives a run only while it holds the run's lease (renewed while
 // a request is in flight, released whenever the run parks), so two processes never drive the
-// same run. Every state change is saved before the next Call Request.
+// same run. A state change is saved before the next Call Request but one (run-driver.ts).
 
 export const ACTIVE_STATUSES: RunStatus[] = ["running", "sleeping", "waiting"];
 const FINISHED_RETENTION_MS = 7 * 86_400_000;

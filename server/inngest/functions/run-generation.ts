@@ -52,11 +52,12 @@ export const runGeneration = inngest.createFunction(
         submit: async (provider, attempt) => {
           const outcome = await startAttempt(generationId, provider, attempt);
           if (outcome.outcome !== "succeeded") return outcome;
-          const { succeeded } = await finishSucceeded({ generationId, attempt, outputKeys: outcome.outputKeys, predictTimeSeconds: outcome.predictTimeSeconds });
+          const { succeeded } = await finishSucceeded({ generationId, attempt, outputKeys: outcome.outputKeys, predictTimeSeconds: outcome.predictTimeSeconds, predictionId: outcome.predictionId });
           return { outcome: "finished", succeeded };
         },
         collect: (provider, attempt, accepted, timedOut) => checkAttempt(generationId, provider, attempt, accepted, { timedOut }),
-        finishSucceeded: (attempt, succeeded) => finishSucceeded({ generationId, attempt, outputKeys: succeeded.outputKeys, predictTimeSeconds: succeeded.predictTimeSeconds }),
+        finishSucceeded: (attempt, succeeded) =>
+          finishSucceeded({ generationId, attempt, outputKeys: succeeded.outputKeys, predictTimeSeconds: succeeded.predictTimeSeconds, predictionId: succeeded.predictionId }),
         finishFailed: (errors) => finishFailed({ generationId, errors }),
         expire: () => expireAtDeadline(generationId),
       },
