@@ -24,7 +24,7 @@ function asAttemptError(provider: ProviderId, error: unknown): AttemptError {
 }
 
 /** What a step of the run reads of its generation: the job's columns and the attempt row's. */
-type GenerationRow = JobSource & { accountId: string; region: string; status: string; estimatedCost: string };
+type GenerationRow = JobSource & { accountId: string; region: string; status: string; estimatedCost: string; deadlineAt: Date | null };
 
 /**
  * The generation while in flight, else null. Straight to the pool: every attempt's first
@@ -37,7 +37,7 @@ async function inFlightRow(generationId: string): Promise<GenerationRow | null> 
     text: `SELECT id, account_id AS "accountId", region::text AS region, status::text AS status, model_identifier AS "modelIdentifier", prompt, ratio,
                   output_format AS "outputFormat", output_number AS "outputNumber", duration_seconds AS "durationSeconds", resolution,
                   generate_audio AS "generateAudio", input_files AS "inputFiles", input_file_last_content AS "inputFileLastContent",
-                  estimated_cost::text AS "estimatedCost"
+                  estimated_cost::text AS "estimatedCost", deadline_at AS "deadlineAt"
              FROM generation WHERE id = $1::uuid`,
     values: [generationId],
   });
