@@ -188,14 +188,6 @@ export function watermark(): bigint {
   return hub().watermark ?? 0n;
 }
 
-export function subscriberCount(accountId?: string, keyed?: boolean): number {
-  const state = hub();
-  if (accountId === undefined) return state.count;
-  let count = 0;
-  for (const subscriber of state.byAccount.get(accountId) ?? []) if (keyed === undefined || (subscriber.keyHash !== null) === keyed) count += 1;
-  return count;
-}
-
 export function subscribe(subscriber: Subscriber): () => void {
   const state = hub();
   const set = state.byAccount.get(subscriber.accountId) ?? new Set<Subscriber>();

@@ -19,6 +19,8 @@ export type StreamFilter = {
   modelIdentifier?: string;
   /** Events this stream never sends (generation.created on a generation's own stream). */
   skip?: ReadonlySet<string>;
+  /** Called once when the stream ends, however it ends (gives back its slot). */
+  onClose?: () => void;
 };
 
 export type StreamStart = {
@@ -60,6 +62,7 @@ export async function openEventStream(filter: StreamFilter, lastEventId: bigint 
     if (closed) return;
     closed = true;
     unsubscribe();
+    filter.onClose?.();
     signal.removeEventListener("abort", close);
     try {
       controller?.close();

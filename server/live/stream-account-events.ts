@@ -2,7 +2,7 @@ import "server-only";
 import type { OneAccount } from "../account-scope";
 import { claimStreamSlot } from "./stream-slots";
 import { openEventStream } from "./open-event-stream";
-import { withRelease, type StreamInput } from "./stream-generation-events";
+import type { StreamInput } from "./stream-generation-events";
 
 // GET /v1/content/events: every generation event of the account (optionally of one model), for as
 // long as the client stays. The dashboard's stream (app/api/live) is the same, for a member's
@@ -12,9 +12,8 @@ export async function streamAccountEvents(scope: OneAccount, input: StreamInput 
   const { accountId } = scope;
   const release = input.keyHash === null ? () => {} : claimStreamSlot(accountId, input.plan);
   try {
-    const filter = { accountId, plan: input.plan, keyHash: input.keyHash, modelIdentifier: input.modelIdentifier };
-    const body = await openEventStream(filter, input.lastEventId, input.signal, async () => ({ first: [], end: false }));
-    return withRelease(body, release);
+    const filter = { accountId, plan: input.plan, keyHash: input.keyHash, modelIdentifier: input.modelIdentifier, onClose: release };
+    return await openEventStream(filter, input.lastEventId, input.signal, async () => ({ first: [], end: false }));
   } catch (error) {
     release();
     throw error;

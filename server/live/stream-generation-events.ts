@@ -31,8 +31,8 @@ export async function streamGenerationEvents(scope: OneAccount, input: StreamInp
   const { generationId, plan, lastEventId } = input;
   const release = claimStreamSlot(accountId, plan);
   try {
-    const filter = { accountId, plan, keyHash: input.keyHash, generationId, skip: new Set(["generation.created"]) };
-    const body = await openEventStream(filter, lastEventId, input.signal, async (cursor) => {
+    const filter = { accountId, plan, keyHash: input.keyHash, generationId, skip: new Set(["generation.created"]), onClose: release };
+    return await openEventStream(filter, lastEventId, input.signal, async (cursor) => {
       const record = await readGenerationRecord(sqlPool(), scope, { generationId, plan });
       const snapshot = { id: cursor, name: "generation.snapshot", data: record };
       const terminalName = terminalEventFor(record.generation_status);
@@ -44,27 +44,8 @@ export async function streamGenerationEvents(scope: OneAccount, input: StreamInp
       if (lastEventId !== null) return { first: [snapshot], end: false };
       return { first: [snapshot, { id: terminal.id, name: terminal.name, data: await eventData(db, terminal, plan) }], end: true };
     });
-    return withRelease(body, release);
   } catch (error) {
     release();
     throw error;
   }
-}
-
-/** The stream's slot is given back when the stream ends, however it ends. */
-export function withRelease(body: ReadableStream<Uint8Array>, release: () => void): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { value, done } = await reader.read();
-      if (done) {
-        release();
-        controller.close();
-      } else controller.enqueue(value);
-    },
-    async cancel(reason) {
-      release();
-      await reader.cancel(reason);
-    },
-  });
 }

@@ -27,7 +27,3 @@ export function claimStreamSlot(accountId: string, plan: PlanName): () => void {
     else slots().set(accountId, left);
   };
 }
-
-export function openStreamCount(accountId: string): number {
-  return slots().get(accountId) ?? 0;
-}

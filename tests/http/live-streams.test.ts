@@ -160,6 +160,14 @@ describe("GET /v1/content/events", () => {
     expect(names(one.events)).not.toContain("generation.completed");
   });
 
+  it("sends a heartbeat comment on an idle stream", async () => {
+    const { key } = await accountWithKey();
+    const stream = await openSse("/v1/content/events", { key });
+    expect(await stream.waitForComment((comment) => comment === "heartbeat")).toBe("heartbeat");
+    expect(stream.events).toEqual([]);
+    stream.close();
+  });
+
   it("logs a stream once in the request log", async () => {
     const { key, keyId } = await accountWithKey();
     const stream = await openSse("/v1/content/events", { key });

@@ -16,6 +16,8 @@ export type SseStream = {
   ended: Promise<void>;
   /** Resolves with the first event (from the start) matching, or rejects when the stream ends without one. */
   waitFor(match: (event: SseEvent) => boolean): Promise<SseEvent>;
+  /** Resolves with the first comment line (from the start) matching, e.g. a heartbeat. */
+  waitForComment(match: (comment: string) => boolean): Promise<string>;
   close(): void;
 };
 
@@ -28,6 +30,7 @@ export async function openSse(path: string, options: { key?: string; lastEventId
   const events: SseEvent[] = [];
   const comments: string[] = [];
   const waiters: Array<{ match: (event: SseEvent) => boolean; resolve: (event: SseEvent) => void; reject: (error: Error) => void }> = [];
+  const commentWaiters: Array<{ match: (comment: string) => boolean; resolve: (comment: string) => void; reject: (error: Error) => void }> = [];
   const isStream = response.headers.get("content-type")?.startsWith("text/event-stream") ?? false;
   if (!isStream) {
     const text = await response.text();
@@ -39,6 +42,7 @@ export async function openSse(path: string, options: { key?: string; lastEventId
       comments,
       ended: Promise.resolve(),
       waitFor: () => Promise.reject(new Error("not a stream")),
+      waitForComment: () => Promise.reject(new Error("not a stream")),
       close: () => {},
     };
   }
@@ -48,8 +52,14 @@ export async function openSse(path: string, options: { key?: string; lastEventId
     let name = "message";
     const data: string[] = [];
     for (const line of block.split("\n")) {
-      if (line.startsWith(":")) comments.push(line.slice(1).trim());
-      else if (line.startsWith("id:")) id = line.slice(3).trim();
+      if (line.startsWith(":")) {
+        const comment = line.slice(1).trim();
+        comments.push(comment);
+        for (const waiter of commentWaiters.filter((entry) => entry.match(comment))) {
+          commentWaiters.splice(commentWaiters.indexOf(waiter), 1);
+          waiter.resolve(comment);
+        }
+      } else if (line.startsWith("id:")) id = line.slice(3).trim();
       else if (line.startsWith("event:")) name = line.slice(6).trim();
       else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
     }
@@ -83,6 +93,7 @@ export async function openSse(path: string, options: { key?: string; lastEventId
       // closed by the client
     } finally {
       for (const waiter of waiters.splice(0)) waiter.reject(new Error(`the stream ended without the event; got ${events.map((event) => event.event).join(", ")}`));
+      for (const waiter of commentWaiters.splice(0)) waiter.reject(new Error("the stream ended without the comment"));
     }
   })();
   let finished = false;
@@ -100,6 +111,12 @@ export async function openSse(path: string, options: { key?: string; lastEventId
       if (found) return Promise.resolve(found);
       if (finished) return Promise.reject(new Error("the stream has ended"));
       return new Promise((resolve, reject) => waiters.push({ match, resolve, reject }));
+    },
+    waitForComment(match) {
+      const found = comments.find(match);
+      if (found !== undefined) return Promise.resolve(found);
+      if (finished) return Promise.reject(new Error("the stream has ended"));
+      return new Promise((resolve, reject) => commentWaiters.push({ match, resolve, reject }));
     },
     close: () => abort.abort(),
   };
