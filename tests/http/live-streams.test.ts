@@ -151,7 +151,7 @@ describe("GET /v1/content/events", () => {
 
   it("ends a revoked key's streams", async () => {
     const { key, keyId } = await accountWithKey();
-    const generationId = await created(key, { generation_prompt: "long [local:slow=20000]" });
+    const generationId = await created(key, { generation_prompt: "long [local:slow=20000]", generation_provider_order: "local" });
     const account = await openSse("/v1/content/events", { key });
     const one = await openSse(`/v1/content/${generationId}/events`, { key });
     await one.waitFor((event) => event.event === "generation.snapshot");
