@@ -75,6 +75,8 @@ describe("cli: webhooks", () => {
       "generation.failed",
       "generation.canceled",
       "credits.low_balance",
+      "apikey.spend_alert",
+      "account.spend_alert",
     ]);
   }, 60_000);
 
