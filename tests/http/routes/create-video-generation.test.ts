@@ -64,11 +64,13 @@ describe("413", () => {
 
 describe("429", () => {
   it("estimates Retry-After from the in-flight generation's model's typical run time", async () => {
-    // History: lumen-video runs that took 20 s (in an account of their own).
+    // History: lumen-video runs that took 20 s (in an account of their own). The typical time is
+    // the median of the model's 200 most recent successful runs across every account, so the
+    // history is 200 runs: other suites' quick videos on the shared database cannot move it.
     const history = await createTestAccount();
     const finishedAt = new Date();
     await db.generation.createMany({
-      data: Array.from({ length: 9 }, () => ({
+      data: Array.from({ length: 200 }, () => ({
         accountId: history.accountId,
         region: "us" as const,
         mediaKind: "video" as const,
