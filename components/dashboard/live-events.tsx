@@ -27,8 +27,13 @@ export function LiveEvents({ accountId }: { accountId: string }) {
       timer ??= setTimeout(refresh, FLUSH_MS);
     };
     for (const name of EVENTS) source.addEventListener(name, changed);
-    // (Re)connected: whatever changed while the feed was down is read once.
-    source.addEventListener("open", changed);
+    // Reconnected: whatever changed while the feed was down is read once. The first connect reads
+    // nothing: the page came with its data from the server a moment ago (hydration fetches nothing).
+    let connectedBefore = false;
+    source.addEventListener("open", () => {
+      if (connectedBefore) changed();
+      connectedBefore = true;
+    });
     return () => {
       source.close();
       if (timer) clearTimeout(timer);
