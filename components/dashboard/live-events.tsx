@@ -28,10 +28,13 @@ export function LiveEvents({ accountId }: { accountId: string }) {
     };
     for (const name of EVENTS) source.addEventListener(name, changed);
     // Reconnected: whatever changed while the feed was down is read once. The first connect reads
-    // nothing: the page came with its data from the server a moment ago (hydration fetches nothing).
+    // the generations again only (a generation may have moved between the page's server render and
+    // this connect); the other pages' data came from the server a moment ago (hydration refetches
+    // nothing there).
     let connectedBefore = false;
     source.addEventListener("open", () => {
       if (connectedBefore) changed();
+      else void queryClient.invalidateQueries({ queryKey: trpc.generations.pathKey() });
       connectedBefore = true;
     });
     return () => {
