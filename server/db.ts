@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client";
 import { env } from "./env";
+import { noteTransactionConnection } from "./transaction-connection";
 
 // One connection pool and one Prisma client per process (kept on globalThis so Next's dev reloads
 // and the server's two module graphs, Next's bundle and the boot script's, reuse them). The few
@@ -22,10 +23,27 @@ const ASYNC_COMMIT_POOL_SIZE = 4;
  */
 export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
 
+/**
+ * The shared pool tells a transaction opened by inTransaction which connection Prisma took for it
+ * (server/transaction-connection.ts), so the hot statements can go to that connection directly.
+ * Only the promise form of connect() is Prisma's; pool.query() uses the callback form.
+ */
+class TransactionAwarePool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  override connect(callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void) {
+    if (callback) return super.connect(callback);
+    return super.connect().then((client) => {
+      noteTransactionConnection(client);
+      return client;
+    });
+  }
+}
+
 function createPool(max: number, options?: string) {
   const url = env().DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: boot code must start the embedded database first");
-  const pool = new pg.Pool({ connectionString: url, max, options });
+  const pool = new TransactionAwarePool({ connectionString: url, max, options });
   // An idle client whose connection drops must not crash the process; the pool replaces it.
   pool.on("error", () => {});
   return pool;

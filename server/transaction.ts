@@ -1,5 +1,6 @@
 import { db, type Tx } from "./db";
 import { log } from "./log";
+import { withTransactionSlot, type TransactionSlot } from "./transaction-connection";
 
 // The caller owns the transaction: a route handler, tRPC procedure, Inngest step or CLI command
 // opens it with inTransaction and passes `tx` down. Work that must only happen once the rows are
@@ -10,6 +11,12 @@ type AfterCommitJob = { label: string; run: () => Promise<unknown> };
 type TransactionOptions = { maxWait?: number; timeout?: number };
 
 const outboxes = new WeakMap<object, AfterCommitJob[]>();
+const connections = new WeakMap<object, TransactionSlot>();
+
+/** The connection `tx` holds, when inTransaction opened it and it is still open (else null). */
+export function connectionOf(tx: Tx): TransactionSlot | null {
+  return connections.get(tx) ?? null;
+}
 
 /** Queues `run` for after this transaction commits. The transaction must come from inTransaction. */
 export function afterCommit(tx: Tx, label: string, run: () => Promise<unknown>): void {
@@ -24,10 +31,13 @@ export function afterCommit(tx: Tx, label: string, run: () => Promise<unknown>):
  */
 export async function inTransaction<T>(body: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
   const outbox: AfterCommitJob[] = [];
-  const result = await db.$transaction(async (tx) => {
-    outboxes.set(tx, outbox);
-    return body(tx);
-  }, options);
+  const result = await withTransactionSlot((slot) =>
+    db.$transaction(async (tx) => {
+      outboxes.set(tx, outbox);
+      connections.set(tx, slot);
+      return body(tx);
+    }, options),
+  );
   for (const job of outbox) {
     try {
       await job.run();

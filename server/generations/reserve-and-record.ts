@@ -12,6 +12,7 @@ import { concurrencyRetryAfter } from "./concurrency-retry-after";
 import { spendBeforeOf, spendCheckSql, spendLimitsOf, spendRefusal, type LimitColumns, type SpendColumns } from "../spend/spend-guard";
 import { recordSpendAlerts } from "../spend/record-spend-alerts";
 import { Prisma } from "../generated/prisma/client";
+import { queryInTransaction } from "../transaction-sql";
 
 // Inside the create transaction, under the account's row lock: the spend limits (ERR1014), the
 // concurrency cap (ERR1009), the `pending` record, and the reservation (ERR1004). Either all of
@@ -36,11 +37,14 @@ export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadline
   const { accountId, model, fields } = input;
   // The lock every credit movement takes, and the balance under it: reserveCredits reads no second time.
   // The spend limits come with it (the key's budget, limit and period; the account's monthly limit).
-  const [account] = await tx.$queryRaw<Array<{ plan: keyof typeof planLimits; balance: string; deleted: boolean } & LimitColumns>>`
+  const [account] = await queryInTransaction<{ plan: keyof typeof planLimits; balance: string; deleted: boolean } & LimitColumns>(
+    tx,
+    Prisma.sql`
     SELECT a.plan, a.credit_balance::text AS balance, a.deleted_at IS NOT NULL AS deleted, a.monthly_spend_limit::text AS account_limit,
            k.spend_limit::text AS key_limit, k.spend_period::text AS key_period, coalesce(k.spend_budget_id, k.id) AS key_budget
       FROM account a LEFT JOIN api_key k ON k.id = ${input.apiKeyId}::uuid AND k.account_id = a.id
-     WHERE a.id = ${accountId}::uuid FOR NO KEY UPDATE OF a`;
+     WHERE a.id = ${accountId}::uuid FOR NO KEY UPDATE OF a`,
+  );
   if (!account) throw new ApiError("ERR1006", "The account was not found.");
   // The account was deleted after this request's key was checked: its keys are revoked now.
   if (account.deleted) throw new ApiError("ERR1002", undefined, { reason: "account_deleted" });
@@ -67,7 +71,8 @@ export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadline
       ${spend?.condition ?? Prisma.empty}`;
   // With limits, the statement answers one row either way: the new id (null when refused) and the
   // spend before this create, which says why a refusal was one (and feeds the alerts).
-  const [row] = await tx.$queryRaw<Array<{ id: string | null } & SpendColumns>>(
+  const [row] = await queryInTransaction<{ id: string | null } & SpendColumns>(
+    tx,
     spend ? Prisma.sql`${spend.with}, inserted AS (${insert} RETURNING id) ${spend.select}` : Prisma.sql`${insert} RETURNING id`,
   );
   const before = limits && row ? spendBeforeOf(row) : null;

@@ -2,6 +2,7 @@ import type { Tx } from "../db";
 import type { LedgerEntryType } from "../generated/prisma/enums";
 import { Prisma } from "../generated/prisma/client";
 import { millisToDecimalString, type Millicredits } from "../money";
+import { queryInTransaction } from "../transaction-sql";
 
 // The one place a ledger row is written: the entry and the account's balance (when it moves), in
 // the caller's transaction, after the caller locked the account row. The ledger knows nothing else:
@@ -31,7 +32,9 @@ export async function appendLedgerEntry<Row>(tx: Tx, input: LedgerEntryInput, ta
   const balanceAfter = millisToDecimalString(input.balanceAfterMillis);
   const moves = input.balanceAfterMillis !== input.balanceBeforeMillis;
   const extra = tail.with.length > 0 ? Prisma.sql`, ${Prisma.join(tail.with, ", ")}` : Prisma.empty;
-  return tx.$queryRaw<Row[]>`
+  return queryInTransaction<Row>(
+    tx,
+    Prisma.sql`
     WITH entry AS (
       INSERT INTO ledger_entry (id, account_id, type, amount, balance_after, generation_id, model_identifier, description, source_key, created_at)
       VALUES (${input.entryId}::uuid, ${input.accountId}::uuid, ${input.type}::"LedgerEntryType", ${millisToDecimalString(input.amountMillis)}::numeric, ${balanceAfter}::numeric,
@@ -40,5 +43,6 @@ export async function appendLedgerEntry<Row>(tx: Tx, input: LedgerEntryInput, ta
     ), balance AS (
       UPDATE account SET credit_balance = ${balanceAfter}::numeric, updated_at = ${input.createdAt} WHERE id = ${input.accountId}::uuid AND ${moves}
     )${extra}
-    ${tail.select}`;
+    ${tail.select}`,
+  );
 }

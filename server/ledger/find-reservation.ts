@@ -3,6 +3,8 @@ import { z } from "zod";
 import type { Tx } from "../db";
 import { invalidRequest } from "../error-table";
 import { getBalance } from "./get-balance";
+import { Prisma } from "../generated/prisma/client";
+import { queryInTransaction } from "../transaction-sql";
 import { decimalToMillis, type Millicredits } from "../money";
 
 // Charge and refund both start here: lock the account, then find the generation's reservation
@@ -17,9 +19,11 @@ export async function findReservation(tx: Tx, accountId: string, generationId: s
   }
   const balanceMillis = await getBalance(tx, accountId, { lock: true });
   // Raw: on every finish, and Prisma's query compiler cost more CPU than the statement.
-  const entries = await tx.$queryRaw<Array<{ type: string; amount: string; modelIdentifier: string | null }>>`
-    SELECT type::text AS type, amount::text AS amount, model_identifier AS "modelIdentifier"
-      FROM ledger_entry WHERE account_id = ${accountId}::uuid AND generation_id = ${generationId}::uuid AND type IN ('reserve', 'charge', 'refund')`;
+  const entries = await queryInTransaction<{ type: string; amount: string; modelIdentifier: string | null }>(
+    tx,
+    Prisma.sql`SELECT type::text AS type, amount::text AS amount, model_identifier AS "modelIdentifier"
+                 FROM ledger_entry WHERE account_id = ${accountId}::uuid AND generation_id = ${generationId}::uuid AND type IN ('reserve', 'charge', 'refund')`,
+  );
   const reserve = entries.find((entry) => entry.type === "reserve");
   if (!reserve) return { state: "not_reserved", balanceMillis };
   const settled = entries.find((entry) => entry.type !== "reserve");

@@ -5,6 +5,8 @@ import { chargeCredits } from "../../credits/charge-credits";
 import { refundCredits } from "../../credits/refund-credits";
 import type { Tx } from "../../db";
 import { inTransaction } from "../../transaction";
+import { executeInTransaction, queryInTransaction } from "../../transaction-sql";
+import { Prisma } from "../../generated/prisma/client";
 import { getStorage } from "../../storage/get-storage";
 import { queueGenerationFinished } from "../send-generation-finished";
 import { cancelAtDeadline } from "../deadline/cancel-at-deadline";
@@ -33,13 +35,16 @@ type LockedWithAttempt = Locked & { attempt_id: string; attempt_started_at: Date
  * takes generation.completed (so most finishes skip that read): one statement.
  */
 async function lockWithAttempt(tx: Tx, generationId: string, attempt: number): Promise<LockedWithAttempt> {
-  const [row] = await tx.$queryRaw<LockedWithAttempt[]>`
+  const [row] = await queryInTransaction<LockedWithAttempt>(
+    tx,
+    Prisma.sql`
     SELECT g.id, g.account_id, g.status, g.created_at, g.deadline_at, g.provider_used, g.prediction_id, a.id AS attempt_id, a.started_at AS attempt_started_at,
            a.outcome::text AS attempt_outcome, a.provider,
            EXISTS (SELECT 1 FROM webhook_endpoint e WHERE e.account_id = g.account_id AND 'generation.completed' = ANY (e.events)) AS completed_subscribed
       FROM provider_attempt a JOIN generation g ON g.id = a.generation_id
      WHERE a.generation_id = ${generationId}::uuid AND a.attempt_number = ${attempt}
-       FOR UPDATE OF g`;
+       FOR UPDATE OF g`,
+  );
   if (!row) throw new Error(`generation ${generationId} has no attempt ${attempt}`);
   return row;
 }
@@ -78,7 +83,9 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
       { id: randomUUID(), createdAt: new Date() },
     );
     // The attempt, the generation and its activity event, one statement.
-    await tx.$executeRaw`
+    await executeInTransaction(
+      tx,
+      Prisma.sql`
       WITH attempt AS (
         UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = ${latencyMs}::int, prediction_id = COALESCE(${predictionId}::text, prediction_id)
          WHERE id = ${row.attempt_id}::uuid),
@@ -87,7 +94,8 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
              prediction_id = COALESCE(${predictionId}::text, prediction_id),
              metrics_total_time = ${(now.getTime() - row.created_at.getTime()) / 1000}::float8,
              metrics_predict_time = ${input.predictTimeSeconds ?? latencyMs / 1000}::float8, updated_at = ${now}
-       WHERE id = ${generationId}::uuid`;
+       WHERE id = ${generationId}::uuid`,
+    );
     await queueGenerationFinished(tx, generationId, row.account_id, "succeeded", { subscribed: row.completed_subscribed });
     return true;
   });

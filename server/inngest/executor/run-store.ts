@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { InngestRun, Prisma, PrismaClient } from "../../generated/prisma/client";
 import { sqlPool } from "../../db";
+import { queryTextInTransaction } from "../../transaction-sql";
 import { EVENT_RETENTION_MS } from "../../events/event-store";
 import { waitEventNames } from "./run-state";
 import type { EventPayload, PendingOp, RunRecord, RunStatus, SerializedError, StepMemo } from "./types";
@@ -175,7 +176,8 @@ export class RunStore {
    * ids of the runs written.
    */
   async startRuns(tx: Tx, appId: string, events: EventPayload[], runs: Prisma.InngestRunCreateManyInput[], now: Date): Promise<Set<string>> {
-    const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+    const rows = await queryTextInTransaction<{ id: string }>(
+      tx,
       `WITH fresh AS (
          INSERT INTO inngest_event (app_id, id, name, payload, received_at, dispatched_at)
          SELECT $1, e.id, e.name, e.payload, $2, $2 FROM jsonb_to_recordset($3::jsonb) AS e(id text, name text, payload jsonb)
@@ -185,10 +187,12 @@ export class RunStore {
        SELECT r.id, $1, r.function_id, r.event_id, r.events, 'running', $2, $2, $2 FROM jsonb_to_recordset($4::jsonb) AS r(id uuid, function_id text, event_id text, events jsonb)
         WHERE r.event_id IN (SELECT id FROM fresh)
        RETURNING id::text AS id`,
-      appId,
-      now,
-      JSON.stringify(events.map((event) => ({ id: event.id, name: event.name, payload: event }))),
-      JSON.stringify(runs.map((run) => ({ id: run.id, function_id: run.functionId, event_id: run.eventId, events: run.events }))),
+      [
+        appId,
+        now,
+        JSON.stringify(events.map((event) => ({ id: event.id, name: event.name, payload: event }))),
+        JSON.stringify(runs.map((run) => ({ id: run.id, function_id: run.functionId, event_id: run.eventId, events: run.events }))),
+      ],
     );
     return new Set(rows.map((row) => row.id));
   }
