@@ -8,6 +8,8 @@
 // happens is a write reaching the C environment, which nothing in the server reads after start
 // (native modules read theirs when loaded, before this).
 
+// npm's own variables (npm_config_*, npm_package_*, npm_lifecycle_*) are left out: nothing in the
+// server reads them, and they are half the variables the SDK copies under `npm start`.
 export function readEnvFromSnapshot() {
-  process.env = { ...process.env };
+  process.env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("npm_"))) as NodeJS.ProcessEnv;
 }
