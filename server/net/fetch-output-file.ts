@@ -38,6 +38,7 @@ export async function fetchOutputFile(url: string, options: OutputFileOptions = 
       headers: { accept: "image/*, video/*, */*;q=0.5", "user-agent": "Darkroom-Outputs/1" },
       timeoutMs: Math.max(1, deadline - Date.now()),
       maxBytes,
+      keepAlive: true,
     });
     const location = response.headers.location;
     if (REDIRECTS.has(response.status) && typeof location === "string" && location !== "") {

@@ -23,6 +23,11 @@ export type SafeFetchOptions = {
   resolver?: Resolver;
   /** Certificate authorities for https instead of Node's bundled ones (tests trust a self-signed receiver). */
   ca?: string | Buffer | Array<string | Buffer>;
+  /**
+   * Reuse an idle connection to the same host at the same checked addresses (output downloads:
+   * one provider host, a file per generation). Off by default: a connection per request.
+   */
+  keepAlive?: boolean;
 };
 
 export type SafeFetchResponse = {
@@ -43,13 +48,57 @@ export async function safeFetch(url: string | URL, options: SafeFetchOptions = {
   const timer = setTimeout(() => controller.abort(new FetchTimeout(timeoutMs)), timeoutMs);
   try {
     const destination = await raceAbort(resolveAndCheck(url, options), controller.signal);
-    return await request(destination, options, maxBytes, controller.signal);
+    const agent = options.keepAlive && !options.ca ? pooledAgent(destination) : false;
+    try {
+      return await request(destination, options, maxBytes, controller.signal, agent);
+    } catch (error) {
+      // The server closed an idle connection as we reused it: once more on a new one.
+      if (error instanceof StaleConnection) return await request(destination, options, maxBytes, controller.signal, false);
+      throw error;
+    }
   } finally {
     clearTimeout(timer);
   }
 }
 
-function request(destination: Awaited<ReturnType<typeof resolveAndCheck>>, options: SafeFetchOptions, maxBytes: number, signal: AbortSignal): Promise<SafeFetchResponse> {
+type Destination = Awaited<ReturnType<typeof resolveAndCheck>>;
+
+/** A reused idle connection that the server had closed: nothing was answered on it. */
+class StaleConnection extends Error {}
+
+const IDLE_CONNECTION_MS = 2_000;
+const MAX_POOLED_DESTINATIONS = 64;
+const pooledAgents = new Map<string, http.Agent>();
+
+/**
+ * A keep-alive agent per host and set of checked addresses: its connections were all opened to
+ * those addresses through the pinned lookup, so a request reusing one goes where its own check
+ * allowed, never to an address resolved earlier for another set. Idle connections close after 2 s
+ * (before a server's usual 5 s keep-alive timeout); the least recently created agent is dropped past 64.
+ */
+function pooledAgent({ url, hostname, port, addresses }: Destination): http.Agent {
+  const key = `${url.protocol}//${hostname}:${port} ${addresses
+    .map(({ address }) => address)
+    .sort()
+    .join(",")}`;
+  const known = pooledAgents.get(key);
+  if (known) return known;
+  if (pooledAgents.size >= MAX_POOLED_DESTINATIONS) {
+    const [oldest] = pooledAgents.keys();
+    if (oldest !== undefined) {
+      pooledAgents.get(oldest)?.destroy();
+      pooledAgents.delete(oldest);
+    }
+  }
+  const Agent = url.protocol === "https:" ? https.Agent : http.Agent;
+  const agent = new Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS, maxSockets: 32, scheduling: "lifo" });
+  pooledAgents.set(key, agent);
+  return agent;
+}
+
+const CLOSED_BY_PEER = new Set(["ECONNRESET", "EPIPE"]);
+
+function request(destination: Destination, options: SafeFetchOptions, maxBytes: number, signal: AbortSignal, agent: http.Agent | false): Promise<SafeFetchResponse> {
   const { url, hostname, port, addresses } = destination;
   const body = typeof options.body === "string" ? Buffer.from(options.body) : options.body;
   const headers: Record<string, string> = {};
@@ -59,10 +108,13 @@ function request(destination: Awaited<ReturnType<typeof resolveAndCheck>>, optio
 
   return new Promise<SafeFetchResponse>((resolve, reject) => {
     let settled = false;
+    let answered = false;
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
       req.destroy();
+      const code = error instanceof Error && "code" in error ? String(error.code) : "";
+      if (req.reusedSocket && !answered && !signal.aborted && CLOSED_BY_PEER.has(code)) return reject(new StaleConnection(code));
       reject(
         signal.aborted
           ? signal.reason
@@ -79,7 +131,8 @@ function request(destination: Awaited<ReturnType<typeof resolveAndCheck>>, optio
       path: `${url.pathname}${url.search}`,
       method: options.method ?? "GET",
       headers,
-      agent: false, // no pooled socket from an earlier resolution
+      // A pooled connection only from an agent of these very checked addresses (pooledAgent).
+      agent,
       lookup: pinnedLookup(addresses),
       ...(url.protocol === "https:" && !isIP(hostname) ? { servername: hostname } : {}),
       ...(url.protocol === "https:" && options.ca ? { ca: options.ca } : {}),
@@ -91,6 +144,7 @@ function request(destination: Awaited<ReturnType<typeof resolveAndCheck>>, optio
     req.on("error", fail);
 
     req.on("response", (res: IncomingMessage) => {
+      answered = true;
       const remoteAddress = res.socket?.remoteAddress ?? "";
       // Belt and braces: the pinned lookup is the only way this socket could have been opened.
       if (!isCheckedAddress(remoteAddress, addresses)) {
