@@ -7,7 +7,11 @@ import type { Tx } from "../db";
 // itself here; the Inngest client's fetch finds it here.
 
 /** A run ready to be driven: its id, its function and its concurrency key. */
-export type DueRun = { id: string; functionId: string; key: string };
+/**
+ * A run to drive. `leased`: a run this process wrote under its own lease (startRunsInTransaction),
+ * with its record as written (the executor's RunRecord, opaque down here), so its first drive needs no claim.
+ */
+export type DueRun = { id: string; functionId: string; key: string; leased?: { record: object; until: number } };
 
 /** Where `inngest.send()` and `step.sendEvent()` deliver in embedded mode. */
 export type EventSink = {

@@ -9,6 +9,7 @@ import { embeddedClientOptions } from "@/server/events/embedded-client";
 import { persistEvents } from "@/server/events/event-store";
 import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/server/inngest/executor/executor";
 import { RUN_LIMITS } from "@/server/inngest/executor/run-driver";
+import { toRecord } from "@/server/inngest/executor/run-store";
 
 // The embedded executor against real PostgreSQL and the real SDK: test functions served by the
 // SDK's own Node handler on a local port, a test client whose sends go to the executor under
@@ -403,7 +404,13 @@ describe("embedded inngest executor", () => {
 
     const token = randomUUID();
     const runs = await db.$transaction((tx) => current.startRunsInTransaction(tx, [{ id: token, name: "test/multi", data: { token } }]));
-    expect(runs).toEqual([{ id: expect.any(String), functionId: fnId("multi-step"), key: "" }]);
+    // Written under this executor's lease, with the record its first drive uses instead of a claim.
+    const leased = { record: expect.objectContaining({ status: "running", steps: {}, stack: [], pending: [] }), until: expect.any(Number) };
+    expect(runs).toEqual([{ id: expect.any(String), functionId: fnId("multi-step"), key: "", leased }]);
+    const written = await db.inngestRun.findUniqueOrThrow({ where: { id: runs![0]!.id } });
+    expect(written.leaseOwner).toBe(current.owner);
+    expect(written.leaseExpiresAt?.getTime()).toBe(runs![0]!.leased!.until);
+    expect(runs![0]!.leased!.record).toEqual(toRecord(written));
     const event = await db.inngestEvent.findUniqueOrThrow({ where: { appId_id: { appId, id: token } } });
     expect(event.dispatchedAt).not.toBeNull();
     // The same id again, in a transaction (beside a new one) or sent: accepted once, as a send would be.
@@ -414,7 +421,7 @@ describe("embedded inngest executor", () => {
         { id: other, name: "test/multi", data: { token: other } },
       ]),
     );
-    expect(again).toEqual([{ id: expect.any(String), functionId: fnId("multi-step"), key: "" }]);
+    expect(again).toEqual([{ id: expect.any(String), functionId: fnId("multi-step"), key: "", leased }]);
     expect(again![0]!.id).toBe((await runFor("multi-step", other))!.id);
     await client.send({ id: token, name: "test/multi", data: { token } });
     current.enqueue([...runs!, ...again!]);

@@ -10,11 +10,11 @@ import { followUpEvents } from "./follow-up-events";
 import { isOwnerGone, liveOwners, newOwnerId, type EventSink } from "../../events/executor-registry";
 import { driveRun, RUN_LIMITS, type DriverDeps, type RunLimits } from "./run-driver";
 import { RunQueue } from "./run-queue";
-import { RunStore, type Tx } from "./run-store";
+import { newRunRecord, RunStore, type Tx } from "./run-store";
 import { Timers } from "./scheduler";
 import { ServeEndpoint } from "./serve-endpoint";
 import { interpretReply } from "./step-protocol";
-import type { EventPayload, FunctionDefinition } from "./types";
+import type { EventPayload, FunctionDefinition, RunRecord } from "./types";
 
 // The embedded executor: learns the app's functions from its serve handler (in-band sync), turns
 // events into runs, drives runs with bounded concurrency on millisecond timers, fires cron ticks,
@@ -57,6 +57,8 @@ export class EmbeddedExecutor implements EventSink {
   private readonly cronTimers: Timers;
   private readonly abort = new AbortController();
   private functions = new Map<string, FunctionDefinition>();
+  /** Runs written under this process's lease, until their first drive (which then needs no claim). */
+  private readonly leasedAtStart = new Map<string, { record: RunRecord; until: number }>();
   private appId: string | null = null;
   private dispatching: Promise<void> | null = null;
   private dispatchAgain = false;
@@ -98,6 +100,7 @@ export class EmbeddedExecutor implements EventSink {
     if (this.scanTimer) clearInterval(this.scanTimer);
     this.runTimers.clearAll();
     this.cronTimers.clearAll();
+    this.leasedAtStart.clear();
     const grace = setTimeout(() => this.abort.abort(), this.options.stopGraceMs ?? 5000);
     await this.queue.close();
     clearTimeout(grace);
@@ -142,19 +145,26 @@ export class EmbeddedExecutor implements EventSink {
         .filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event)))
         .map((fn) => ({ run: this.store.newRun(this.appId as string, fn.id, event), key: runKey(fn, event) })),
     );
+    const leaseUntil = now + this.leaseMs;
     const written = await this.store.startRuns(
       tx,
       this.appId,
       events,
       starts.map(({ run }) => run),
       new Date(now),
+      new Date(leaseUntil),
     );
-    return starts.filter(({ run }) => written.has(run.id as string)).map(({ run, key }) => ({ id: run.id as string, functionId: run.functionId, key }));
+    return starts
+      .filter(({ run }) => written.has(run.id as string))
+      .map(({ run, key }) => ({ id: run.id as string, functionId: run.functionId, key, leased: { record: newRunRecord(run), until: leaseUntil } }));
   }
 
   /** Drives runs made by startRunsInTransaction, once their transaction has committed. */
   enqueue(runs: DueRun[]) {
-    for (const run of runs) this.queue.add(run.id, run.functionId, run.key);
+    for (const run of runs) {
+      if (run.leased && !this.stopping) this.leasedAtStart.set(run.id, run.leased as { record: RunRecord; until: number });
+      this.queue.add(run.id, run.functionId, run.key);
+    }
   }
 
   /** Fires one cron tick (also the test hook): the first process to claim it starts the run. */
@@ -259,7 +269,11 @@ export class EmbeddedExecutor implements EventSink {
     this.runTimers.clear(runId);
     try {
       const claimedAt = this.now();
-      const run = await this.store.claim(runId);
+      // A run written under our lease moments ago is ours already: its record as written, no
+      // claim (unless it waited so long in the queue that the lease is half gone: then claim, which renews it).
+      const leased = this.leasedAtStart.get(runId);
+      this.leasedAtStart.delete(runId);
+      const run = leased && leased.until - claimedAt > this.leaseMs / 2 ? leased.record : await this.store.claim(runId);
       if (!run) {
         // Not due yet (a timer a millisecond early), finished, or another process has it.
         const row = await this.store.peek(runId);

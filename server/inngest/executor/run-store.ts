@@ -70,6 +70,25 @@ export function toRecord(row: RunRow): RunRecord {
   };
 }
 
+/** The record of a run as newRun writes it (the columns' defaults for the rest), as a claim would read it back. */
+export function newRunRecord(run: Prisma.InngestRunCreateManyInput): RunRecord {
+  return {
+    id: run.id as string,
+    appId: run.appId,
+    functionId: run.functionId,
+    eventId: run.eventId,
+    events: run.events as EventPayload[],
+    status: "running",
+    steps: {},
+    stack: [],
+    attempts: {},
+    nextStepId: null,
+    disableImmediateExecution: false,
+    pending: [],
+    wakeAt: run.wakeAt instanceof Date ? run.wakeAt.getTime() : null,
+  };
+}
+
 /**
  * Inside the caller's transaction (the dispatcher resuming a run that waited for an event): the
  * run's state, as `save` writes it, on a run whose lease is free or expired (the caller locked the row).
@@ -172,10 +191,13 @@ export class RunStore {
 
   /**
    * Inside the caller's transaction: the events (a repeated id starts nothing, as Inngest's
-   * idempotency has it) and, for each event that is new, its runs, in one statement. Returns the
-   * ids of the runs written.
+   * idempotency has it) and, for each event that is new, its runs, in one statement. The runs are
+   * written under this process's lease until `leaseUntil`: it drives them once the caller commits,
+   * without claiming them first (the lease a claim would take is there from the start; another
+   * process takes one over only once the lease expires, or at once when this process is gone).
+   * Returns the ids of the runs written.
    */
-  async startRuns(tx: Tx, appId: string, events: EventPayload[], runs: Prisma.InngestRunCreateManyInput[], now: Date): Promise<Set<string>> {
+  async startRuns(tx: Tx, appId: string, events: EventPayload[], runs: Prisma.InngestRunCreateManyInput[], now: Date, leaseUntil: Date): Promise<Set<string>> {
     const rows = await queryTextInTransaction<{ id: string }>(
       tx,
       `WITH fresh AS (
@@ -183,8 +205,8 @@ export class RunStore {
          SELECT $1, e.id, e.name, e.payload, $2, $2 FROM jsonb_to_recordset($3::jsonb) AS e(id text, name text, payload jsonb)
          ON CONFLICT DO NOTHING
          RETURNING id)
-       INSERT INTO inngest_run (id, app_id, function_id, event_id, events, status, wake_at, created_at, updated_at)
-       SELECT r.id, $1, r.function_id, r.event_id, r.events, 'running', $2, $2, $2 FROM jsonb_to_recordset($4::jsonb) AS r(id uuid, function_id text, event_id text, events jsonb)
+       INSERT INTO inngest_run (id, app_id, function_id, event_id, events, status, wake_at, created_at, updated_at, lease_owner, lease_expires_at)
+       SELECT r.id, $1, r.function_id, r.event_id, r.events, 'running', $2, $2, $2, $5, $6 FROM jsonb_to_recordset($4::jsonb) AS r(id uuid, function_id text, event_id text, events jsonb)
         WHERE r.event_id IN (SELECT id FROM fresh)
        RETURNING id::text AS id`,
       [
@@ -192,6 +214,8 @@ export class RunStore {
         now,
         JSON.stringify(events.map((event) => ({ id: event.id, name: event.name, payload: event }))),
         JSON.stringify(runs.map((run) => ({ id: run.id, function_id: run.functionId, event_id: run.eventId, events: run.events }))),
+        this.owner,
+        leaseUntil,
       ],
     );
     return new Set(rows.map((row) => row.id));
