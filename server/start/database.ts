@@ -54,6 +54,11 @@ function urlFor(port: number, database = DATABASE) {
   return `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 }
 
+/** The same database through the cluster's Unix socket (pg reads `host` as the socket's folder). */
+function socketUrlFor(port: number, socketDir: string, database = DATABASE) {
+  return `postgresql://${USER}:${PASSWORD}@localhost:${port}/${database}?host=${encodeURIComponent(socketDir)}`;
+}
+
 /** Resolves the database: DATABASE_URL when given, else the embedded cluster under dataDir. */
 export async function ensureDatabase(options: { databaseUrl?: string; dataDir: string; quiet?: boolean }): Promise<DatabaseHandle> {
   if (options.databaseUrl) return { url: options.databaseUrl, embedded: false, stop: async () => undefined };
@@ -76,7 +81,9 @@ export async function ensureDatabase(options: { databaseUrl?: string; dataDir: s
   if (exists.rowCount === 0) await admin.query(`create database ${DATABASE}`);
   await admin.end();
 
-  const url = urlFor(port);
+  // Through the Unix socket where the cluster answers on it (a cluster adopted from an older start may not).
+  const socketUrl = cluster.socketDir ? socketUrlFor(port, cluster.socketDir) : null;
+  const url = socketUrl && (await canConnect(socketUrl)) ? socketUrl : urlFor(port);
   fs.writeFileSync(runtimePath, JSON.stringify({ pid: process.pid, port, url } satisfies RuntimeFile));
   let stopped = false;
   return {
