@@ -19,11 +19,24 @@ function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }
 
-/** A fetch for the client: POST /e/<key> (send) goes to the sink; anything else is a 404. */
+const ASYNC_CHECKPOINT = /^\/v1\/checkpoint\/([^/]+)\/async$/;
+
+/**
+ * A fetch for the client: POST /e/<key> (send) goes to the sink, and so does POST
+ * /v1/checkpoint/<run>/async (the steps a Call Request ran and went on past, memoized into the run
+ * the executor is driving); anything else is a 404.
+ */
 export function createEmbeddedFetch(appId: string, sink: () => EventSink): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     const { pathname } = new URL(request.url);
+    const checkpoint = request.method === "POST" ? ASYNC_CHECKPOINT.exec(pathname) : null;
+    if (checkpoint) {
+      const body = JSON.parse(await request.text()) as { steps?: unknown };
+      const taken = Array.isArray(body.steps) && sink().checkpointSteps?.(decodeURIComponent(checkpoint[1] as string), body.steps) === true;
+      // Not driven here: the SDK retries, then answers with the steps itself (its fallback).
+      return taken ? json(200, {}) : json(500, { error: "the run is not being driven by this process" });
+    }
     if (request.method !== "POST" || !pathname.startsWith("/e/")) {
       return json(404, { status: 404, error: `${request.method} ${pathname} is not available with the embedded executor` });
     }
@@ -47,6 +60,8 @@ export function embeddedClientOptions(options: { id: string; sink: () => EventSi
     isDev: false,
     baseUrl: EMBEDDED_API_ORIGIN,
     eventKey: EMBEDDED_EVENT_KEY,
+    // Off by default (the executor enforces step limits per Call Request); a function may opt in
+    // (run-generation does), and its checkpoints reach the executor through createEmbeddedFetch.
     checkpointing: false,
     fetch: createEmbeddedFetch(options.id, options.sink),
     ...(options.logger ? { logger: options.logger } : {}),

@@ -16,6 +16,11 @@ export type DueRun = { id: string; functionId: string; key: string; leased?: { r
 /** Where `inngest.send()` and `step.sendEvent()` deliver in embedded mode. */
 export type EventSink = {
   ingestEvents(appId: string, events: unknown[], seed: string | null): Promise<string[]>;
+  /**
+   * The SDK's async checkpoint (POST /v1/checkpoint/{runId}/async): steps it ran and kept going
+   * past, for the run this process is driving. False when no run of that id is being driven here.
+   */
+  checkpointSteps?(runId: string, steps: unknown[]): boolean;
 };
 
 /** An executor in this process: it can also start runs inside a caller's transaction. */

@@ -164,6 +164,20 @@ const functions = [
     }),
   ),
   client.createFunction({ id: "urgent", triggers: [{ event: "test/urgent" }] }, async ({ event, step }) => step.run("first", () => (record("fair:order", (event.data as TokenData).token), "done"))),
+  // Async checkpointing with every step buffered (as run-generation has it).
+  client.createFunction({ id: "checkpointed", checkpointing: { bufferedSteps: Number.POSITIVE_INFINITY }, triggers: [{ event: "test/checkpointed" }] }, async ({ event, step }) => {
+    const { token } = event.data as TokenData;
+    const a = await step.run("a", () => (bump(`${token}:a`), 1));
+    const b = await step.run("b", () => (bump(`${token}:b`), a + 1));
+    return { sum: a + b };
+  }),
+  client.createFunction({ id: "checkpointed-waiter", checkpointing: { bufferedSteps: Number.POSITIVE_INFINITY }, triggers: [{ event: "test/checkpointed-wait" }] }, async ({ event, step }) => {
+    const { token } = event.data as TokenData;
+    const before = await step.run("before", () => (bump(`${token}:before`), "before"));
+    const signal = await step.waitForEvent("go", { event: "test/checkpointed-go", timeout: "20s", match: "data.token" });
+    const after = await step.run("after", () => (bump(`${token}:after`), "after"));
+    return { before, after, by: (signal?.data as { by?: string } | undefined)?.by ?? null };
+  }),
   client.createFunction({ id: "napper", triggers: [{ event: "test/nap" }] }, async ({ event, step }) => {
     const { token } = event.data as TokenData;
     await step.run("before", () => bump(`${token}:before`));
@@ -175,6 +189,8 @@ const functions = [
 
 let server: http.Server;
 let appUrl: string;
+/** Call Requests the app's serve handler answered, per function id. */
+const callRequests = new Map<string, number>();
 const executors: EmbeddedExecutor[] = [];
 
 async function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
@@ -208,7 +224,12 @@ const finishedRun = (functionId: string, eventId: string, timeoutMs?: number) =>
   }, timeoutMs);
 
 beforeAll(async () => {
-  ({ server, url: appUrl } = await listen(serve({ client, functions })));
+  const handler = serve({ client, functions });
+  ({ server, url: appUrl } = await listen((req, res) => {
+    const functionId = new URL(req.url ?? "/", "http://app").searchParams.get("fnId");
+    if (req.method === "POST" && functionId) callRequests.set(functionId, (callRequests.get(functionId) ?? 0) + 1);
+    return handler(req, res);
+  }));
   // A step limit of 50 instead of Inngest's 1,000 (RUN_LIMITS), so the limit is reached in seconds.
   current = await startExecutor({ limits: { maxSteps: STEP_LIMIT } });
   expect(current.synced).toBe(true);
@@ -242,6 +263,37 @@ describe("embedded inngest executor", () => {
     console.log(
       `embedded executor timings: event→first step ${(first as number) - sentAt} ms, step→step ${(second as number) - (first as number)} ms and ${(third as number) - (second as number)} ms`,
     );
+  });
+
+  it("runs a checkpointing function's steps and its return in one Call Request, the steps kept in the run's record", async () => {
+    const token = randomUUID();
+    const before = callRequests.get(fnId("checkpointed")) ?? 0;
+    await client.send({ id: token, name: "test/checkpointed", data: { token } });
+    const run = await finishedRun("checkpointed", token);
+    expect(run.status).toBe("completed");
+    expect(run.output).toEqual({ sum: 3 });
+    expect([calls.get(`${token}:a`), calls.get(`${token}:b`)]).toEqual([1, 1]);
+    expect((callRequests.get(fnId("checkpointed")) ?? 0) - before).toBe(1);
+    expect(Object.values(run.steps as object)).toEqual([
+      { type: "data", data: 1 },
+      { type: "data", data: 2 },
+    ]);
+    expect(run.stack).toHaveLength(2);
+  });
+
+  it("checkpoints a checkpointing function's steps before its wait, and runs none of them again after it", async () => {
+    const token = randomUUID();
+    await client.send({ id: token, name: "test/checkpointed-wait", data: { token } });
+    // Parked on its wait, the step before it already in the record (checkpointed to the executor).
+    const parked = await waitFor(async () => {
+      const run = await runFor("checkpointed-waiter", token);
+      return run?.status === "waiting" ? run : null;
+    });
+    expect(Object.values(parked.steps as object)).toEqual([{ type: "data", data: "before" }]);
+    await client.send({ name: "test/checkpointed-go", data: { token, by: "tester" } });
+    const run = await finishedRun("checkpointed-waiter", token);
+    expect(run.output).toEqual({ before: "before", after: "after", by: "tester" });
+    expect([calls.get(`${token}:before`), calls.get(`${token}:after`)]).toEqual([1, 1]);
   });
 
   it("runs parallel steps (Promise.all) each once, then continues", async () => {

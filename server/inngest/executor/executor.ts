@@ -8,13 +8,13 @@ import { defaultRetryBackoff } from "./durations";
 import { checkEventLimits, EVENT_LIMITS, eventIds, normalizeEvent, persistEvents, type EventLimits } from "../../events/event-store";
 import { followUpEvents } from "./follow-up-events";
 import { isOwnerGone, liveOwners, newOwnerId, type EventSink } from "../../events/executor-registry";
-import { driveRun, RUN_LIMITS, type DriverDeps, type RunLimits } from "./run-driver";
+import { driveRun, memoizeCheckpointed, RUN_LIMITS, type DriverDeps, type RunLimits } from "./run-driver";
 import { RunQueue } from "./run-queue";
 import { newRunRecord, RunStore, type Tx } from "./run-store";
 import { Timers } from "./scheduler";
 import { ServeEndpoint } from "./serve-endpoint";
 import { interpretReply } from "./step-protocol";
-import type { EventPayload, FunctionDefinition, RunRecord } from "./types";
+import type { EventPayload, FunctionDefinition, OutgoingOp, RunRecord } from "./types";
 
 // The embedded executor: learns the app's functions from its serve handler (in-band sync), turns
 // events into runs, drives runs with bounded concurrency on millisecond timers, fires cron ticks,
@@ -57,6 +57,8 @@ export class EmbeddedExecutor implements EventSink {
   private readonly cronTimers: Timers;
   private readonly abort = new AbortController();
   private functions = new Map<string, FunctionDefinition>();
+  /** The runs being driven now, for the SDK's checkpoints of steps it ran within a Call Request. */
+  private readonly driving = new Map<string, RunRecord>();
   /** Runs written under this process's lease, until their first drive (which then needs no claim). */
   private readonly leasedAtStart = new Map<string, { record: RunRecord; until: number }>();
   private appId: string | null = null;
@@ -156,7 +158,16 @@ export class EmbeddedExecutor implements EventSink {
     );
     return starts
       .filter(({ run }) => written.has(run.id as string))
-      .map(({ run, key }) => ({ id: run.id as string, functionId: run.functionId, key, leased: { record: newRunRecord(run), until: leaseUntil } }));
+      .map(({ run, key }) => ({ id: run.id as string, functionId: run.functionId, key, leased: { record: newRunRecord(run, now), until: leaseUntil } }));
+  }
+
+  /** The async checkpoint of a run being driven here (server/events/embedded-client.ts): its steps memoized. */
+  checkpointSteps(runId: string, steps: unknown[]): boolean {
+    const run = this.driving.get(runId);
+    if (!run) return false;
+    const ops = steps.filter((op): op is OutgoingOp => Boolean(op) && typeof op === "object" && typeof (op as OutgoingOp).op === "string" && typeof (op as OutgoingOp).id === "string");
+    memoizeCheckpointed(run, ops, { ...RUN_LIMITS, ...this.options.limits }.maxStepOutputBytes);
+    return true;
   }
 
   /** Drives runs made by startRunsInTransaction, once their transaction has committed. */
@@ -284,9 +295,11 @@ export class EmbeddedExecutor implements EventSink {
       }
       const renew = setInterval(() => void this.store.renew(runId).catch(() => undefined), this.leaseMs / 3);
       renew.unref();
+      this.driving.set(runId, run);
       try {
         await driveRun(this.driverDeps, run);
       } finally {
+        this.driving.delete(runId);
         clearInterval(renew);
       }
     } catch (error) {

@@ -42,6 +42,19 @@ function stepResult(op: OutgoingOp, maxBytes: number): StepMemo {
   return { type: "error", error: { name: "StepOutputTooLargeError", message: `step output size is greater than the limit: ${bytes} bytes, at most ${maxBytes}` } };
 }
 
+/**
+ * Steps the SDK ran within a Call Request and checkpointed before going on (async checkpointing):
+ * memoized as the same ops in a reply would be.
+ */
+export function memoizeCheckpointed(run: RunRecord, ops: OutgoingOp[], maxStepOutputBytes: number): void {
+  for (const op of ops) {
+    if (op.op === "StepRun" || op.op === "Step") memoize(run, op.id, stepResult(op, maxStepOutputBytes));
+    else if (op.op === "StepFailed") memoize(run, op.id, { type: "error", error: asSerializedError(op.error, "step failed") });
+    else continue;
+    delete run.attempts[op.id];
+  }
+}
+
 function applyOps(run: RunRecord, ops: OutgoingOp[], retryAfter: string | null, context: { attempt: number; sentAt: number; now: number; maxAttempts: number; maxStepOutputBytes: number }): Next {
   const planned: OutgoingOp[] = [];
   let progressed = false;
@@ -157,7 +170,11 @@ export async function driveRun(deps: DriverDeps, run: RunRecord): Promise<void> 
     const outcome = await deps.call(fn.id, stepId, callRequestBody(run, attempt, fn.maxAttempts));
 
     if (outcome.kind === "aborted") return park(deps, run, { status: "running", wakeAt: deps.now() });
-    if (outcome.kind === "completed") return finish(deps, run, { status: "completed", output: outcome.data });
+    if (outcome.kind === "completed") {
+      // The steps it ran on the way (async checkpointing) are memoized with the result, as the run's record.
+      if (outcome.ops?.length) memoizeCheckpointed(run, outcome.ops, deps.limits().maxStepOutputBytes);
+      return finish(deps, run, { status: "completed", output: outcome.data });
+    }
     if (outcome.kind === "error") {
       const failedAttempts = attempt + 1;
       if (!outcome.retriable || failedAttempts >= fn.maxAttempts) return finish(deps, run, { status: "failed", error: outcome.error });

@@ -70,8 +70,8 @@ export function toRecord(row: RunRow): RunRecord {
   };
 }
 
-/** The record of a run as newRun writes it (the columns' defaults for the rest), as a claim would read it back. */
-export function newRunRecord(run: Prisma.InngestRunCreateManyInput): RunRecord {
+/** The record of a run as startRuns writes it (due at `wakeAt`, the columns' defaults for the rest), as a claim would read it back. */
+export function newRunRecord(run: Prisma.InngestRunCreateManyInput, wakeAt: number): RunRecord {
   return {
     id: run.id as string,
     appId: run.appId,
@@ -85,7 +85,7 @@ export function newRunRecord(run: Prisma.InngestRunCreateManyInput): RunRecord {
     nextStepId: null,
     disableImmediateExecution: false,
     pending: [],
-    wakeAt: run.wakeAt instanceof Date ? run.wakeAt.getTime() : null,
+    wakeAt,
   };
 }
 

@@ -2,8 +2,10 @@ import { createHmac } from "node:crypto";
 import type { CallOutcome, JsonObject, OutgoingOp, RunRecord, SerializedError } from "./types";
 
 // The SDK wire protocol as the executor speaks it (SDK_SPEC §4.1.3, §4.4, §5): signed requests,
-// the Call Request body, and reading a reply into an outcome. `ctx.fn_id` is left out on purpose:
-// it switches the SDK to checkpointing, which needs the Inngest API.
+// the Call Request body, and reading a reply into an outcome. `ctx.fn_id` and `ctx.qi_id` switch
+// the SDK to async checkpointing: it runs a new step and goes on with the function, and sends what
+// it ran to the checkpoint API (the embedded client's fetch hands it to the executor) before a
+// wait, or with RunComplete in its reply.
 
 /** RFC 8785 (JCS) for parsed JSON values: what the SDK signs and verifies. */
 export function canonicalJson(value: unknown): string {
@@ -39,6 +41,8 @@ export function callRequestBody(run: RunRecord, attempt: number, maxAttempts: nu
       attempt,
       max_attempts: maxAttempts,
       disable_immediate_execution: run.disableImmediateExecution,
+      fn_id: run.functionId,
+      qi_id: run.id,
       use_api: false,
       stack: { stack: run.stack, current: run.stack.length },
     },
@@ -78,7 +82,7 @@ export function interpretReply(reply: HttpReply): CallOutcome {
   if (reply.status === 206) {
     const ops = (Array.isArray(body) ? body : [body]).filter((op): op is OutgoingOp => Boolean(op) && typeof op === "object" && typeof (op as OutgoingOp).op === "string");
     const complete = ops.find((op) => op.op === "RunComplete");
-    if (complete) return { kind: "completed", data: complete.data ?? null };
+    if (complete) return { kind: "completed", data: complete.data ?? null, ops: ops.filter((op) => op !== complete) };
     return { kind: "ops", ops, retryAfter };
   }
   const noRetry = header(reply, "x-inngest-no-retry") === "true";

@@ -69,7 +69,8 @@ export type OutgoingOp = {
 
 /** What one Call Request came back with. */
 export type CallOutcome =
-  | { kind: "completed"; data: unknown }
+  /** `ops`: steps the SDK ran in this Call Request and reported beside RunComplete (async checkpointing). */
+  | { kind: "completed"; data: unknown; ops?: OutgoingOp[] }
   | { kind: "ops"; ops: OutgoingOp[]; retryAfter: string | null }
   | { kind: "error"; error: SerializedError; retriable: boolean; retryAfter: string | null; stepNotFound: boolean }
   | { kind: "aborted" };

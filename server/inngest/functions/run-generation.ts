@@ -21,6 +21,11 @@ export const runGeneration = inngest.createFunction(
     id: "run-generation",
     triggers: [generationRequested],
     retries: 4,
+    // Async checkpointing with every step kept in the SDK's buffer: a run whose provider answers at
+    // once runs its submit step and returns in one Call Request (its reply carries the step and
+    // RunComplete), where the usual protocol takes a second one to replay the memoized step; a run
+    // that reaches its wait checkpoints the steps it ran first, then reports the wait.
+    checkpointing: { bufferedSteps: Number.POSITIVE_INFINITY },
     // Per account: at most 8 of its runs execute a step at once, and accounts are served in turn,
     // so one account's burst (or the sweeper re-sending hundreds) never holds up another's.
     concurrency: [{ key: "event.data.accountId", limit: 8 }],
