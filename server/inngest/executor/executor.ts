@@ -13,8 +13,8 @@ import { RunQueue } from "./run-queue";
 import { newRunRecord, RunStore, type Tx } from "./run-store";
 import { Timers } from "./scheduler";
 import { ServeEndpoint } from "./serve-endpoint";
-import { interpretReply } from "./step-protocol";
-import type { EventPayload, FunctionDefinition, OutgoingOp, RunRecord } from "./types";
+import { interpretReply, opsOf } from "./step-protocol";
+import type { EventPayload, FunctionDefinition, RunRecord } from "./types";
 
 // The embedded executor: learns the app's functions from its serve handler (in-band sync), turns
 // events into runs, drives runs with bounded concurrency on millisecond timers, fires cron ticks,
@@ -165,8 +165,8 @@ export class EmbeddedExecutor implements EventSink {
   checkpointSteps(runId: string, steps: unknown[]): boolean {
     const run = this.driving.get(runId);
     if (!run) return false;
-    const ops = steps.filter((op): op is OutgoingOp => Boolean(op) && typeof op === "object" && typeof (op as OutgoingOp).op === "string" && typeof (op as OutgoingOp).id === "string");
-    memoizeCheckpointed(run, ops, { ...RUN_LIMITS, ...this.options.limits }.maxStepOutputBytes);
+    const ops = opsOf(steps).filter((op) => typeof op.id === "string");
+    memoizeCheckpointed(run, ops, this.driverDeps.limits().maxStepOutputBytes);
     return true;
   }
 

@@ -74,13 +74,18 @@ export function asSerializedError(value: unknown, fallbackMessage: string): Seri
   return { name: "Error", message: typeof value === "string" && value ? value : fallbackMessage };
 }
 
+/** The ops of a 206 reply or of an async checkpoint: the entries that name an op. */
+export function opsOf(body: unknown): OutgoingOp[] {
+  return (Array.isArray(body) ? body : [body]).filter((op): op is OutgoingOp => Boolean(op) && typeof op === "object" && typeof (op as OutgoingOp).op === "string");
+}
+
 /** Reads a Call Request's reply (SDK_SPEC §4.4.3, §5.1.1). */
 export function interpretReply(reply: HttpReply): CallOutcome {
   const body = parseJson(reply.text);
   const retryAfter = header(reply, "retry-after");
   if (reply.status === 200) return { kind: "completed", data: body };
   if (reply.status === 206) {
-    const ops = (Array.isArray(body) ? body : [body]).filter((op): op is OutgoingOp => Boolean(op) && typeof op === "object" && typeof (op as OutgoingOp).op === "string");
+    const ops = opsOf(body);
     const complete = ops.find((op) => op.op === "RunComplete");
     if (complete) return { kind: "completed", data: complete.data ?? null, ops: ops.filter((op) => op !== complete) };
     return { kind: "ops", ops, retryAfter };
