@@ -7,6 +7,7 @@ import { decimalToMillis, millisToDecimalString } from "../money";
 import type { Tx } from "../db";
 import type { RegionName } from "../env";
 import { ApiError } from "../error-table";
+import { KeyRefused } from "../keys/key-refused";
 import { planLimits } from "../plans/plan-limits";
 import { concurrencyRetryAfter } from "./concurrency-retry-after";
 import { spendBeforeOf, spendCheckSql, spendLimitsOf, spendRefusal, type LimitColumns, type SpendColumns } from "../spend/spend-guard";
@@ -37,17 +38,21 @@ export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadline
   const { accountId, model, fields } = input;
   // The lock every credit movement takes, and the balance under it: reserveCredits reads no second time.
   // The spend limits come with it (the key's budget, limit and period; the account's monthly limit).
-  const [account] = await queryInTransaction<{ plan: keyof typeof planLimits; balance: string; deleted: boolean } & LimitColumns>(
+  const [account] = await queryInTransaction<{ plan: keyof typeof planLimits; balance: string; deleted: boolean; key_refusal: string | null } & LimitColumns>(
     tx,
     Prisma.sql`
     SELECT a.plan, a.credit_balance::text AS balance, a.deleted_at IS NOT NULL AS deleted, a.monthly_spend_limit::text AS account_limit,
+           CASE WHEN k.id IS NULL THEN 'key_deleted' WHEN k.status = 'revoked' THEN 'revoked' END AS key_refusal,
            k.spend_limit::text AS key_limit, k.spend_period::text AS key_period, coalesce(k.spend_budget_id, k.id) AS key_budget
       FROM account a LEFT JOIN api_key k ON k.id = ${input.apiKeyId}::uuid AND k.account_id = a.id
      WHERE a.id = ${accountId}::uuid FOR NO KEY UPDATE OF a`,
   );
   if (!account) throw new ApiError("ERR1006", "The account was not found.");
   // The account was deleted after this request's key was checked: its keys are revoked now.
-  if (account.deleted) throw new ApiError("ERR1002", undefined, { reason: "account_deleted" });
+  if (account.deleted) throw new KeyRefused("account_deleted");
+  // The key was deleted or revoked after the checkpoint passed it (the change reaches the key
+  // caches just after its commit): nothing is charged to a key that no longer works.
+  if (account.key_refusal) throw new KeyRefused(account.key_refusal);
   const cap = planLimits[account.plan].concurrency[model.type];
   // The cap's count, the spend limits and the insert in one statement (it runs after the lock
   // above, so it counts every generation and credit movement committed by whoever held the lock

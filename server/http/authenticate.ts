@@ -3,7 +3,7 @@ import type { RequestOrigin } from "./region";
 import { hashApiKey } from "../keys/generate-key";
 import { lookupKeyByHash } from "../keys/key-cache";
 import { keyStateAt } from "../keys/key-state";
-import { ApiError } from "../error-table";
+import { KeyRefused } from "../keys/key-refused";
 import type { AuthenticatedKey } from "../keys/authenticated-key";
 
 // Bearer key → the key row and its account. Every failure is the same ERR1002 to the client
@@ -11,14 +11,7 @@ import type { AuthenticatedKey } from "../keys/authenticated-key";
 
 const KEY_SHAPE = /^dkr_[A-Za-z0-9]{40}$/;
 
-export class KeyRefused extends ApiError {
-  constructor(
-    readonly reason: string,
-    readonly key: AuthenticatedKey | null,
-  ) {
-    super("ERR1002", undefined, { reason });
-  }
-}
+export { KeyRefused };
 
 export function bearerToken(request: Request): string | null {
   const header = request.headers.get("authorization");

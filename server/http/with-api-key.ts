@@ -75,7 +75,7 @@ export function withApiKey<Op extends AnyOperation>(operation: Op, handler: Oper
         : jsonResponse(outcome.body, outcome.status, outcome.replayed?.requestId ?? requestId, { ...headers, ...replayHeaders, ...outcome.headers });
       errorCode = (outcome.body as { error?: { code?: string } } | null)?.error?.code ?? null;
     } catch (thrown) {
-      if (thrown instanceof KeyRefused) key = thrown.key;
+      if (thrown instanceof KeyRefused && thrown.key !== undefined) key = thrown.key;
       const error = toApiError(thrown);
       // A client that hung up mid-request is not a server fault worth an error line.
       if (error.code === "ERR5000" && !request.signal.aborted)

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../account-scope";
 import type { Db } from "../db";
 import { ApiError } from "../error-table";
+import { KeyRefused } from "../keys/key-refused";
 import { decimalToMillis, formatCredits, type DecimalLike, type Millicredits } from "../money";
 import { periodFirstDay, periodResetsAt, type SpendPeriod } from "./periods";
 import { readSpend } from "./read-spend";
@@ -37,9 +38,24 @@ export async function keySpendOf(db: Db, row: KeySpendRow, now: Date): Promise<K
   };
 }
 
+async function findKeySpendRow(db: Db, scope: AccountScope, keyId: string) {
+  return z.guid().safeParse(keyId).success ? db.apiKey.findFirst({ where: { id: keyId, ...scopeWhere(scope) }, select: keySpendSelect }) : null;
+}
+
 /** ERR1006 for a key outside the scope. */
 export async function getKeySpend(db: Db, scope: AccountScope, keyId: string, now = new Date()): Promise<KeySpend> {
-  const row = z.guid().safeParse(keyId).success ? await db.apiKey.findFirst({ where: { id: keyId, ...scopeWhere(scope) }, select: keySpendSelect }) : null;
+  const row = await findKeySpendRow(db, scope, keyId);
   if (!row) throw new ApiError("ERR1006", "API key not found.", { apikey_id: keyId });
+  return keySpendOf(db, row, now);
+}
+
+/**
+ * The budget of the key making a /v1 request. The key was deleted if its row is gone: the change
+ * reaches the key caches just after its commit, so a request can pass the checkpoint in between;
+ * it is refused as the checkpoint would refuse it (ERR1002), never "not found".
+ */
+export async function requestingKeySpend(db: Db, scope: AccountScope, keyId: string, now = new Date()): Promise<KeySpend> {
+  const row = await findKeySpendRow(db, scope, keyId);
+  if (!row) throw new KeyRefused("key_deleted");
   return keySpendOf(db, row, now);
 }

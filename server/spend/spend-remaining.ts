@@ -1,7 +1,7 @@
 import type { Db } from "../db";
 import { MILLIS_PER_CREDIT, type Millicredits } from "../money";
 import { getAccountSpend } from "./account-spend";
-import { getKeySpend } from "./key-spend";
+import { requestingKeySpend } from "./key-spend";
 import { accountScope } from "../account-scope";
 
 // What a key may still spend now: the smaller room of its own budget and the account's monthly
@@ -11,7 +11,7 @@ const toMillis = (credits: number) => Math.round(credits * MILLIS_PER_CREDIT);
 
 export async function spendRemaining(db: Db, accountId: string, keyId: string, now = new Date()): Promise<Millicredits | null> {
   const scope = accountScope(accountId);
-  const [key, account] = await Promise.all([getKeySpend(db, scope, keyId, now), getAccountSpend(db, scope, accountId, now)]);
+  const [key, account] = await Promise.all([requestingKeySpend(db, scope, keyId, now), getAccountSpend(db, scope, accountId, now)]);
   const rooms = [
     key.spend_limit === null ? null : toMillis(key.spend_limit) - toMillis(key.spend_used),
     account.monthly_spend_limit === null ? null : toMillis(account.monthly_spend_limit) - toMillis(account.spend_used),

@@ -5,14 +5,14 @@ import { db } from "../../db";
 import { getBillingSummary } from "../../billing/get-billing-summary";
 import { keyStatus } from "../../keys/key-status";
 import { getUsage } from "../../usage/get-usage";
-import { getKeySpend } from "../../spend/key-spend";
+import { requestingKeySpend } from "../../spend/key-spend";
 import { account } from "../operations";
 import { withApiKey } from "../with-api-key";
 
 // The /v1 handlers of the key and its account: status, profile, billing, usage.
 
 export const getStatus = withApiKey(account.getStatus, async ({ key, accountId }) => {
-  const spend = await getKeySpend(db, accountScope(accountId), key.id);
+  const spend = await requestingKeySpend(db, accountScope(accountId), key.id);
   return {
     ...keyStatus(key),
     apikey_spend_limit: spend.spend_limit,
