@@ -86,3 +86,35 @@ export function threadsSince(before: ThreadSplit | null, after: ThreadSplit | nu
   if (!before || !after) return null;
   return { main_ms: after.main_ms - before.main_ms, render_ms: after.render_ms - before.render_ms, other_ms: after.other_ms - before.other_ms };
 }
+
+/**
+ * CPU milliseconds so far of an embedded PostgreSQL by process kind, from each process's title
+ * ("postgres: walwriter", "postgres: autovacuum worker", a backend's "postgres: <user> <db> …"):
+ * whether its CPU goes to the statements or to WAL, checkpoints and vacuum. Backends that exited
+ * count under the postmaster (it reaps them).
+ */
+export function postgresCpuByKindMs(postmasterPid: number): Record<string, number> | null {
+  const postmaster = readStat(postmasterPid);
+  if (!postmaster) return null;
+  const kinds: Record<string, number> = { postmaster: (postmaster.cpuTicks * 1000) / TICKS_PER_S };
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(Number(entry));
+    if (!stat || stat.ppid !== postmasterPid) continue;
+    let title = "";
+    try {
+      title = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0/g, " ").trim();
+    } catch {
+      continue;
+    }
+    const kind = /^postgres: (checkpointer|background writer|walwriter|autovacuum launcher|autovacuum worker|logical replication launcher|io worker)/.exec(title)?.[1] ?? "backends";
+    kinds[kind] = (kinds[kind] ?? 0) + (stat.cpuTicks * 1000) / TICKS_PER_S;
+  }
+  return kinds;
+}
+
+/** Per-kind CPU used between two readings; a kind seen only after counts from zero. */
+export function kindsSince(before: Record<string, number> | null, after: Record<string, number> | null): Record<string, number> | null {
+  if (!before || !after) return null;
+  return Object.fromEntries(Object.entries(after).map(([kind, ms]) => [kind, ms - (before[kind] ?? 0)]));
+}

@@ -10,7 +10,7 @@ import { applyMigrations } from "../server/start/migrations";
 import { ensureBuild } from "../server/start/build";
 import { serverCommand } from "../scripts/server-command";
 import { processTreeRssMb } from "./process-rss";
-import { cpuSince, processThreadsCpuMs, processTreeCpuMs, threadsSince, type CpuSplit, type ThreadSplit } from "./process-cpu";
+import { cpuSince, kindsSince, postgresCpuByKindMs, processThreadsCpuMs, processTreeCpuMs, threadsSince, type CpuSplit, type ThreadSplit } from "./process-cpu";
 import { clusterDir } from "../server/start/embedded-postgres";
 import { startFakeEventApi } from "./fake-inngest-event-api";
 import { signalGroup } from "../tests/support/process-group";
@@ -629,8 +629,8 @@ async function main() {
         reset: () => db.$queryRawUnsafe("select pg_stat_statements_reset()::text"),
         /** Calls by statement since the reset, this database only, without the bench's own (marked). */
         read: () =>
-          db.$queryRawUnsafe<Array<{ query: string; calls: number }>>(
-            "select query, calls::int as calls from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database()) and query not like '%/* bench */%' and query not like '%pg_stat_statements%' order by calls desc",
+          db.$queryRawUnsafe<Array<{ query: string; calls: number; exec_ms: number; plan_ms: number }>>(
+            "select query, calls::int as calls, total_exec_time::float8 as exec_ms, total_plan_time::float8 as plan_ms from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database()) and query not like '%/* bench */%' and query not like '%pg_stat_statements%' order by calls desc",
           ),
       };
     }
@@ -680,6 +680,7 @@ async function main() {
         await statements?.reset();
         const cpuBefore = cpuNow();
         const threadsBefore = processThreadsCpuMs(app.pid!);
+        const postgresKindsBefore = postmasterPid ? postgresCpuByKindMs(postmasterPid) : null;
         const loadStarted = performance.now();
         // CLOCK_MONOTONIC in microseconds, as V8's CPU profiles time their samples: the window of
         // the load and its drain in the server's profile (bench/profile-top.mjs --from --to).
@@ -695,6 +696,7 @@ async function main() {
         const windowTo = process.hrtime.bigint() / 1000n;
         const used = cpuSince(cpuBefore, cpuNow());
         const threads = threadsSince(threadsBefore, processThreadsCpuMs(app.pid!));
+        const postgresKinds = kindsSince(postgresKindsBefore, postmasterPid ? postgresCpuByKindMs(postmasterPid) : null);
         const counted = (await statements?.read()) ?? null;
         const byStatus = await db.generation.groupBy({ by: ["status"], where: { accountId: { in: loadIds } }, _count: true });
         const statusCounts = Object.fromEntries(byStatus.map((row) => [row.status, row._count])) as Record<string, number>;
@@ -706,6 +708,7 @@ async function main() {
               postgres_ms: perGeneration(used.postgres_ms),
               total_ms: perGeneration(used.server_ms + used.postgres_ms),
               server_threads: threads && { main_ms: perGeneration(threads.main_ms), render_ms: perGeneration(threads.render_ms), other_ms: perGeneration(threads.other_ms) },
+              postgres_processes: postgresKinds && Object.fromEntries(Object.entries(postgresKinds).map(([kind, ms]) => [kind, perGeneration(ms)])),
             }
           : null;
         const finishedPerS = round(succeeded / elapsedS);
@@ -713,7 +716,14 @@ async function main() {
         const statementsPerGeneration = counted
           ? {
               total: round((totalCalls ?? 0) / Math.max(1, succeeded), 2),
-              top: counted.slice(0, 25).map((row) => ({ per_generation: round(row.calls / Math.max(1, succeeded), 2), query: row.query.replace(/\s+/g, " ").slice(0, 220) })),
+              // Time inside the executor (and planner) per generation: what PostgreSQL's CPU spent on
+              // the statements themselves, the rest being parse, protocol, commit and background work.
+              exec_ms: round(counted.reduce((sum, row) => sum + row.exec_ms + row.plan_ms, 0) / Math.max(1, succeeded), 3),
+              top: counted.slice(0, 25).map((row) => ({
+                per_generation: round(row.calls / Math.max(1, succeeded), 2),
+                exec_ms_per_call: round((row.exec_ms + row.plan_ms) / Math.max(1, row.calls), 3),
+                query: row.query.replace(/\s+/g, " ").slice(0, 220),
+              })),
             }
           : null;
 
