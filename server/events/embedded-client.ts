@@ -11,8 +11,16 @@ import type { EventSink } from "./executor-registry";
 export const EMBEDDED_API_ORIGIN = "http://inngest-embedded.invalid";
 const EMBEDDED_EVENT_KEY = "embedded";
 
+const signingKeys = new Map<string, string>();
+
+/** Derived once per secret: the SDK asks for it on every request it serves or signs. */
 export function embeddedSigningKey(secret: string): string {
-  return `signkey-embedded-${createHmac("sha256", secret).update("darkroom embedded inngest executor").digest("hex")}`;
+  let key = signingKeys.get(secret);
+  if (key === undefined) {
+    key = `signkey-embedded-${createHmac("sha256", secret).update("darkroom embedded inngest executor").digest("hex")}`;
+    signingKeys.set(secret, key);
+  }
+  return key;
 }
 
 function json(status: number, body: unknown): Response {

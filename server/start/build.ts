@@ -26,6 +26,8 @@ function walk(entry: string, out: string[]) {
 export function sourceFingerprint() {
   const files: string[] = [];
   for (const entry of sources) walk(entry, files);
+  // A profiling build (NEXT_UNMINIFIED=1, next.config.js) is another build: switching rebuilds.
+  if (process.env.NEXT_UNMINIFIED === "1") files.push("NEXT_UNMINIFIED=1");
   return createHash("sha256").update(files.join("\n")).digest("hex");
 }
 
