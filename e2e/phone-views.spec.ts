@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { close, query } from "@/e2e/support/db";
 import { expect, test } from "@/e2e/support/fixtures";
 import { signInThroughMailbox, uniqueEmail } from "@/e2e/support/sign-in";
+import { createKeyWithSpendLimit } from "@/e2e/support/spend-keys";
 
 // The pages spend limits and live status added (keys with their spend, a key's limit, the
 // account's monthly limit on billing, the live generations gallery) on a 390 px phone, for the
@@ -22,16 +23,7 @@ test("the keys, key, billing and generations pages fit a phone, for an owner and
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const { accountId } = await signInThroughMailbox(page);
-  await page.goto(`/dashboard/${accountId}/keys`);
-  await page.getByRole("button", { name: "Create key" }).first().click();
-  const dialog = page.getByRole("dialog", { name: "Create API key" });
-  await dialog.getByLabel("Name").fill("capped backend with a long name");
-  await dialog.getByLabel("Spend limit").fill("0.004");
-  await dialog.getByLabel("Limit period").selectOption("day");
-  await dialog.getByRole("button", { name: "Create key" }).click();
-  const created = page.getByRole("dialog", { name: "API key created" });
-  const key = ((await created.locator("code", { hasText: /^dkr_/ }).first().textContent()) ?? "").trim();
-  await created.getByRole("button", { name: "Done" }).click();
+  const key = await createKeyWithSpendLimit(page, accountId, { name: "capped backend with a long name", limit: "0.004", period: "day" });
   for (const prompt of ["first", "second"]) {
     const reply = await page.request.post("/v1/generate/image/darkroom/lumen-image", { headers: { authorization: `Bearer ${key}` }, data: { generation_prompt: prompt } });
     expect(reply.status()).toBe(202);

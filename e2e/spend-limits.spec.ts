@@ -1,7 +1,7 @@
-import type { Page } from "@playwright/test";
 import { close } from "@/e2e/support/db";
 import { expect, test } from "@/e2e/support/fixtures";
 import { signInThroughMailbox } from "@/e2e/support/sign-in";
+import { createKeyWithSpendLimit } from "@/e2e/support/spend-keys";
 
 // Spend limits from the dashboard: the primary owner creates a key with a limit, sees its bar in
 // the keys table, changes and removes the limit on the key's page, then sets the account's
@@ -9,27 +9,12 @@ import { signInThroughMailbox } from "@/e2e/support/sign-in";
 
 test.afterAll(close);
 
-async function shownKey(page: Page) {
-  const created = page.getByRole("dialog", { name: "API key created" });
-  const box = created.locator("code", { hasText: /^dkr_/ }).first();
-  await expect(box).toBeVisible();
-  return { created, key: ((await box.textContent()) ?? "").trim() };
-}
-
 test("the owner sets a key's spend limit, sees the bar fill, and sets the account's monthly limit", async ({ page, saveScreenshot }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const { accountId } = await signInThroughMailbox(page);
 
-  await page.goto(`/dashboard/${accountId}/keys`);
-  await page.getByRole("button", { name: "Create key" }).first().click();
-  const dialog = page.getByRole("dialog", { name: "Create API key" });
-  await dialog.getByLabel("Name").fill("capped backend");
-  await dialog.getByLabel("Spend limit").fill("0.004");
-  await dialog.getByLabel("Limit period").selectOption("day");
-  await dialog.getByRole("button", { name: "Create key" }).click();
-  const { created, key } = await shownKey(page);
-  await created.getByRole("button", { name: "Done" }).click();
+  const key = await createKeyWithSpendLimit(page, accountId, { name: "capped backend", limit: "0.004", period: "day" });
 
   // Two images of 0.002 credits fill the limit; the third is refused before anything is reserved.
   for (const prompt of ["first", "second"]) {
