@@ -10,8 +10,13 @@ import { withTransactionSlot, type TransactionSlot } from "./transaction-connect
 type AfterCommitJob = { label: string; run: () => Promise<unknown> };
 type TransactionOptions = { maxWait?: number; timeout?: number };
 
-const outboxes = new WeakMap<object, AfterCommitJob[]>();
-const connections = new WeakMap<object, TransactionSlot>();
+// On globalThis, as the transaction slots are: Next's bundle and the boot script (the executor) load
+// separate copies of this module, and a transaction opened by one is handed to the other (a create
+// in a route handler writes its runs through the executor's store). With module-level maps the
+// executor's copy found no connection for it, and its statement went the slow way, through Prisma.
+const shared = globalThis as unknown as { __darkroomTransactionOutboxes?: WeakMap<object, AfterCommitJob[]>; __darkroomTransactionConnections?: WeakMap<object, TransactionSlot> };
+const outboxes = (shared.__darkroomTransactionOutboxes ??= new WeakMap<object, AfterCommitJob[]>());
+const connections = (shared.__darkroomTransactionConnections ??= new WeakMap<object, TransactionSlot>());
 
 /** The connection `tx` holds, when inTransaction opened it and it is still open (else null). */
 export function connectionOf(tx: Tx): TransactionSlot | null {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { db, disconnectDb } from "@/server/db";
 import { Prisma } from "@/server/generated/prisma/client";
 import { inTransaction } from "@/server/transaction";
@@ -81,6 +81,20 @@ describe("statements sent on the transaction's own connection", () => {
       await queryInTransaction(tx, Prisma.sql`SELECT 1`);
     });
     await expect(queryInTransaction(leaked!, Prisma.sql`SELECT 1`)).rejects.toThrow(/Transaction already closed/);
+  });
+
+  it("finds the connection from another copy of the modules (the boot script's, where the executor writes a create's runs)", async () => {
+    vi.resetModules();
+    const copy = { transaction: await import("@/server/transaction"), sql: await import("@/server/transaction-sql") };
+    expect(copy.transaction.inTransaction).not.toBe(inTransaction);
+    const [viaPrisma, viaCopy, slot] = await inTransaction(async (tx) => [
+      (await tx.$queryRaw<Array<{ pid: number; txid: string }>>(backendAndTransaction))[0],
+      (await copy.sql.queryInTransaction<{ pid: number; txid: string }>(tx, backendAndTransaction))[0],
+      copy.transaction.connectionOf(tx),
+    ]);
+    // Known to the other copy: its statement went to the connection directly, not through Prisma.
+    expect(slot).not.toBeNull();
+    expect(viaCopy).toEqual(viaPrisma);
   });
 
   it("goes through Prisma in a transaction inTransaction did not open", async () => {
