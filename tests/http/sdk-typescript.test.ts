@@ -328,7 +328,7 @@ describe("streams against the app (issue #31)", () => {
     const target = new URL(baseUrl());
     const lastEventIds: Array<string | undefined> = [];
     let streams = 0;
-    // Forwards as it arrives; the first stream is cut after its second event.
+    // Forwards as it arrives; the first stream is cut once its second event has reached the client.
     const proxy = http.createServer((req, res) => {
       const isStream = (req.url ?? "").endsWith("/events");
       if (isStream) lastEventIds.push(req.headers["last-event-id"] as string | undefined);
@@ -336,13 +336,16 @@ describe("streams against the app (issue #31)", () => {
       const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         let text = "";
+        let cut = false;
         answer.on("data", (chunk: Buffer) => {
-          res.write(chunk);
           text += chunk.toString("utf8");
-          if (cutThis && (text.match(/^event: /gm) ?? []).length >= 2) {
-            answer.destroy();
-            req.socket.destroy();
-          }
+          // Complete events only (their blank line arrived): a chunk can end inside the second one.
+          if (!cutThis || cut || (text.match(/^event: .*\n(?:.+\n)*\n/gm) ?? []).length < 2) return void res.write(chunk);
+          // Cut once the second event has left for the client: destroyed at once, the socket could
+          // drop what was just written, and the client would resume without it.
+          cut = true;
+          answer.destroy();
+          res.write(chunk, () => req.socket.destroy());
         });
         answer.on("end", () => res.end());
       });
