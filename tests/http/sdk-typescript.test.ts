@@ -338,14 +338,19 @@ describe("streams against the app (issue #31)", () => {
         let text = "";
         let cut = false;
         answer.on("data", (chunk: Buffer) => {
+          if (!cutThis || cut) return void res.write(chunk);
+          const sent = text.length;
           text += chunk.toString("utf8");
-          // Complete events only (their blank line arrived): a chunk can end inside the second one.
-          if (!cutThis || cut || (text.match(/^event: .*\n(?:.+\n)*\n/gm) ?? []).length < 2) return void res.write(chunk);
+          // Complete events only (their blank line arrived): a chunk can end inside the second one,
+          // or carry the third as well, which must not reach the client.
+          const complete = [...text.matchAll(/^event: .*\n(?:.+\n)*\n/gm)];
+          const second = complete[1];
+          if (!second) return void res.write(chunk);
           // Cut once the second event has left for the client: destroyed at once, the socket could
           // drop what was just written, and the client would resume without it.
           cut = true;
           answer.destroy();
-          res.write(chunk, () => req.socket.destroy());
+          res.write(text.slice(sent, (second.index ?? 0) + second[0].length), () => req.socket.destroy());
         });
         answer.on("end", () => res.end());
       });
