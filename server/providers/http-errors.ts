@@ -1,5 +1,6 @@
 import "server-only";
 import type { ProviderId } from "../catalog/providers";
+import { providerHttp, type ProviderRequest } from "./provider-http";
 import { ProviderError, type ProviderErrorCode } from "./types";
 
 // One mapping from what a provider's HTTP API answered to our codes, shared by the
@@ -12,8 +13,6 @@ import { ProviderError, type ProviderErrorCode } from "./types";
 //   a job that failed on the provider: NSFW/policy text → ERR4005, anything else → ERR4002
 
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 30_000;
-
-export type FetchLike = typeof fetch;
 
 /** A provider's answer, read whole: JSON when it parses, else the text. */
 export type ProviderResponse = { status: number; ok: boolean; headers: Headers; body: unknown };
@@ -35,11 +34,10 @@ const timeoutCodes = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOU
 const MAX_MESSAGE_LENGTH = 300;
 
 /** Sends one request under a deadline. Transport failures become ProviderErrors; HTTP statuses do not. */
-export async function sendProviderRequest(provider: ProviderId, fetchImpl: FetchLike, url: string, init: RequestInit, timeoutMs: number): Promise<ProviderResponse> {
+export async function sendProviderRequest(provider: ProviderId, url: string, request: ProviderRequest, timeoutMs: number): Promise<ProviderResponse> {
   try {
-    const response = await fetchImpl(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-    const text = await response.text();
-    return { status: response.status, ok: response.ok, headers: response.headers, body: parseBody(text) };
+    const answer = await providerHttp(url, request, timeoutMs);
+    return { status: answer.status, ok: answer.status >= 200 && answer.status <= 299, headers: answer.headers, body: parseBody(answer.text) };
   } catch (error) {
     throw providerErrorFromException(provider, error, timeoutMs);
   }

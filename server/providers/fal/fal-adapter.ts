@@ -1,6 +1,7 @@
 import "server-only";
 import { listModels } from "../../catalog";
-import { CallbackRejectedError, DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderRequest, type FetchLike, type ProviderResponse } from "../http-errors";
+import { CallbackRejectedError, DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderRequest, type ProviderResponse } from "../http-errors";
+import type { ProviderRequest } from "../provider-http";
 import { ProviderError, type CallbackRequest, type ProviderAdapter, type ProviderJob, type ProviderResult, type SubmitResult } from "../types";
 import { buildFalInput, falAppId, falEndpointId } from "./build-fal-input";
 import { falFailure, falStatusSchema, falSubmitSchema, falSuccess, falWebhookFailure, falWebhookSchema } from "./fal-result";
@@ -15,7 +16,6 @@ export type FalAdapterOptions = {
   baseUrl: string;
   /** fal's webhook signing keys (https://rest.alpha.fal.ai/.well-known/jwks.json). */
   jwksUrl: string;
-  fetch?: FetchLike;
   timeoutMs?: number;
 };
 
@@ -25,9 +25,8 @@ const MAX_REMEMBERED_APPS = 10_000;
 
 export function createFalAdapter(options: FalAdapterOptions): ProviderAdapter {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
-  const fetchImpl = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
-  const verifyWebhook = createFalWebhookVerifier({ jwksUrl: options.jwksUrl, fetch: fetchImpl, timeoutMs });
+  const verifyWebhook = createFalWebhookVerifier({ jwksUrl: options.jwksUrl, timeoutMs });
   // cancel() gets only the request id, but fal addresses it under its app: remember the app of
   // requests this process saw, and otherwise try the apps of the catalog's fal models.
   const appOfRequest = new Map<string, string>();
@@ -40,8 +39,8 @@ export function createFalAdapter(options: FalAdapterOptions): ProviderAdapter {
   async function call(method: string, path: string, body?: unknown): Promise<ProviderResponse> {
     const headers: Record<string, string> = { Authorization: `Key ${options.token}`, Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    const init: RequestInit = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
-    return sendProviderRequest("fal", fetchImpl, `${baseUrl}${path}`, init, timeoutMs);
+    const init: ProviderRequest = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+    return sendProviderRequest("fal", `${baseUrl}${path}`, init, timeoutMs);
   }
 
   async function cancelIn(appId: string, requestId: string): Promise<"requested" | "too_late" | "not_found"> {

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, createPublicKey, verify, type KeyObject } from "node:crypto";
 import { z } from "zod";
-import { CallbackRejectedError, providerErrorFromResponse, sendProviderRequest, type FetchLike } from "../http-errors";
+import { CallbackRejectedError, providerErrorFromResponse, sendProviderRequest } from "../http-errors";
 import type { CallbackRequest } from "../types";
 
 // fal signs webhooks with ED25519 over
@@ -20,11 +20,11 @@ const jwksSchema = z.object({
 
 export type FalWebhookVerifier = (request: CallbackRequest, nowSeconds?: number) => Promise<void>;
 
-export function createFalWebhookVerifier(options: { jwksUrl: string; fetch: FetchLike; timeoutMs: number }): FalWebhookVerifier {
+export function createFalWebhookVerifier(options: { jwksUrl: string; timeoutMs: number }): FalWebhookVerifier {
   let cache: { keys: KeyObject[]; fetchedAt: number } | null = null;
 
   async function loadKeys(): Promise<KeyObject[]> {
-    const response = await sendProviderRequest("fal", options.fetch, options.jwksUrl, { method: "GET" }, options.timeoutMs);
+    const response = await sendProviderRequest("fal", options.jwksUrl, { method: "GET" }, options.timeoutMs);
     if (!response.ok) throw providerErrorFromResponse("fal", response);
     const parsed = jwksSchema.safeParse(response.body);
     const keys = (parsed.success ? parsed.data.keys : []).flatMap((jwk) => {

@@ -1,7 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { providerErrorFromResponse, sendProviderRequest, type FetchLike } from "../http-errors";
+import { providerErrorFromResponse, sendProviderRequest } from "../http-errors";
+import type { ProviderRequest } from "../provider-http";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type SubmitResult } from "../types";
 
 // OpenAI Images (https://platform.openai.com/docs/api-reference/images): one synchronous call
@@ -12,7 +13,6 @@ export type OpenAIAdapterOptions = {
   token: string;
   /** https://api.openai.com, or a local fake. */
   baseUrl: string;
-  fetch?: FetchLike;
   /** Default: the model's own timeout, since this one call is the whole generation. */
   timeoutMs?: number;
 };
@@ -27,7 +27,6 @@ const imagesResponseSchema = z.object({
 
 export function createOpenAIAdapter(options: OpenAIAdapterOptions): ProviderAdapter {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
-  const fetchImpl = options.fetch ?? fetch;
 
   return {
     id: "openai",
@@ -45,14 +44,14 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): ProviderAdap
         output_format: outputFormat,
         ...(edit ? { images: job.inputFiles.map((url) => ({ image_url: url })) } : {}),
       };
-      const init: RequestInit = {
+      const init: ProviderRequest = {
         method: "POST",
         headers: { Authorization: `Bearer ${options.token}`, "Content-Type": "application/json" },
         body: JSON.stringify(body),
       };
       const timeoutMs = options.timeoutMs ?? job.model.timeoutSeconds * 1000;
       const path = edit ? "/v1/images/edits" : "/v1/images/generations";
-      const response = await sendProviderRequest("openai", fetchImpl, `${baseUrl}${path}`, init, timeoutMs);
+      const response = await sendProviderRequest("openai", `${baseUrl}${path}`, init, timeoutMs);
       if (!response.ok) throw providerErrorFromResponse("openai", response);
 
       const parsed = imagesResponseSchema.safeParse(response.body);

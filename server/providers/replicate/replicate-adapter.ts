@@ -1,5 +1,6 @@
 import "server-only";
-import { CallbackRejectedError, DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderRequest, type FetchLike, type ProviderResponse } from "../http-errors";
+import { CallbackRejectedError, DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderRequest, type ProviderResponse } from "../http-errors";
+import type { ProviderRequest } from "../provider-http";
 import { ProviderError, type CallbackRequest, type ProviderAdapter, type ProviderJob, type SubmitResult } from "../types";
 import { buildReplicateInput, modelName } from "./build-replicate-input";
 import { isTerminal, predictionResult, replicatePredictionSchema, type ReplicatePrediction } from "./replicate-prediction";
@@ -12,7 +13,6 @@ export type ReplicateAdapterOptions = {
   token: string;
   /** https://api.replicate.com, or a local fake. */
   baseUrl: string;
-  fetch?: FetchLike;
   /** `whsec_...`. Without it no webhook is requested and there is no parseCallback: poll instead. */
   webhookSecret?: string | null;
   timeoutMs?: number;
@@ -20,15 +20,14 @@ export type ReplicateAdapterOptions = {
 
 export function createReplicateAdapter(options: ReplicateAdapterOptions): ProviderAdapter {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
-  const fetchImpl = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
   const webhookSecret = options.webhookSecret ?? null;
 
   async function call(method: string, path: string, body?: unknown): Promise<ProviderResponse> {
     const headers: Record<string, string> = { Authorization: `Bearer ${options.token}` };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    const init: RequestInit = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
-    return sendProviderRequest("replicate", fetchImpl, `${baseUrl}${path}`, init, timeoutMs);
+    const init: ProviderRequest = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+    return sendProviderRequest("replicate", `${baseUrl}${path}`, init, timeoutMs);
   }
 
   async function callForPrediction(method: string, path: string, body?: unknown): Promise<ReplicatePrediction> {

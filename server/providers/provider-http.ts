@@ -1,0 +1,100 @@
+import "server-only";
+import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
+
+// The provider APIs (Replicate, fal, OpenAI) over Node's http client with keep-alive agents, one
+// pair per process. Not fetch: each call through undici's fetch (and Next's patched fetch around
+// it) cost about 0.35 ms more CPU than the same exchange here, twice per Replicate generation
+// (docs/benchmarking.md). Provider base URLs are our configuration, not a customer's, so no
+// destination check (that is server/net/safe-fetch.ts, for provider output URLs and webhooks). No
+// redirect is followed: none of the three APIs answers a call with one, and an answer that does
+// is mapped like any other non-2xx status.
+
+export type ProviderRequest = { method: string; headers?: Record<string, string>; body?: string | undefined };
+export type ProviderAnswer = { status: number; headers: Headers; text: string };
+
+/** A provider answer larger than this is refused (OpenAI's base64 images are the largest, a few MB each). */
+export const PROVIDER_ANSWER_MAX_BYTES = 64 * 1024 * 1024;
+/** Idle connections close after 2 s, before a server's usual 5 s keep-alive timeout. */
+const IDLE_CONNECTION_MS = 2_000;
+
+const agents = {
+  "http:": new http.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS, maxSockets: 64, scheduling: "lifo" }),
+  "https:": new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS, maxSockets: 64, scheduling: "lifo" }),
+};
+
+/** The deadline of one call passed (named as fetch names its AbortSignal.timeout error). */
+export class ProviderCallTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`No complete answer within ${timeoutMs} ms`);
+    this.name = "TimeoutError";
+  }
+}
+
+/** A reused idle connection that the server had closed: nothing was answered on it. */
+class StaleConnection extends Error {}
+
+const CLOSED_BY_PEER = new Set(["ECONNRESET", "EPIPE"]);
+
+/**
+ * One exchange, read whole, within `timeoutMs` (connect, request, answer). Transport failures
+ * reject with Node's error (its `code`: ECONNREFUSED, ENOTFOUND, …) or ProviderCallTimeout.
+ */
+export async function providerHttp(url: string, request: ProviderRequest, timeoutMs: number): Promise<ProviderAnswer> {
+  const target = new URL(url);
+  if (target.protocol !== "http:" && target.protocol !== "https:") throw new TypeError(`unsupported protocol ${target.protocol}`);
+  const deadline = Date.now() + timeoutMs;
+  try {
+    return await exchange(target, request, timeoutMs, deadline, true);
+  } catch (error) {
+    // The server closed an idle connection as we reused it, before reading the request: once more on a new one.
+    if (error instanceof StaleConnection) return exchange(target, request, timeoutMs, deadline, false);
+    throw error;
+  }
+}
+
+function exchange(target: URL, request: ProviderRequest, timeoutMs: number, deadline: number, pooled: boolean): Promise<ProviderAnswer> {
+  const body = request.body === undefined ? undefined : Buffer.from(request.body);
+  const headers: Record<string, string> = { ...request.headers };
+  if (body) headers["content-length"] = String(body.byteLength);
+  const transport = target.protocol === "https:" ? https : http;
+
+  return new Promise<ProviderAnswer>((resolve, reject) => {
+    let settled = false;
+    let answered = false;
+    const req = transport.request(target, { method: request.method, headers, agent: pooled ? agents[target.protocol as "http:" | "https:"] : false });
+    const timer = setTimeout(() => fail(new ProviderCallTimeout(timeoutMs)), Math.max(1, deadline - Date.now()));
+    function fail(error: unknown) {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      const code = error instanceof Error && "code" in error ? String(error.code) : "";
+      reject(req.reusedSocket && !answered && CLOSED_BY_PEER.has(code) ? new StaleConnection(code) : error);
+    }
+    req.on("error", fail);
+    req.on("response", (res: IncomingMessage) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      let received = 0;
+      res.on("data", (chunk: Buffer) => {
+        received += chunk.byteLength;
+        if (received > PROVIDER_ANSWER_MAX_BYTES) return fail(new Error(`the answer is larger than ${PROVIDER_ANSWER_MAX_BYTES} bytes`));
+        chunks.push(chunk);
+      });
+      res.on("error", fail);
+      res.on("close", () => {
+        if (!res.complete) fail(Object.assign(new Error("the connection closed before the answer was complete"), { code: "ECONNRESET" }));
+      });
+      res.on("end", () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        const answerHeaders = new Headers();
+        for (let index = 0; index + 1 < res.rawHeaders.length; index += 2) answerHeaders.append(res.rawHeaders[index] as string, res.rawHeaders[index + 1] as string);
+        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text: Buffer.concat(chunks).toString("utf8") });
+      });
+    });
+    req.end(body);
+  });
+}
