@@ -1,9 +1,9 @@
 import "server-only";
-import { z } from "zod";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { ApiError, invalidRequest } from "../error-table";
 import { Plan } from "../generated/prisma/enums";
+import { isGuid } from "../guid";
 
 // Sets an account's plan (operator CLI, billing webhooks). Limits follow the plan at once; credits
 // are not granted here (renewals do that).
@@ -17,7 +17,7 @@ export async function changePlan(tx: Tx, input: ChangePlanInput): Promise<{ acco
     throw invalidRequest(`Unknown plan: ${input.plan}. Plans: ${plans.join(", ")}.`, [{ field: "plan", message: "unknown plan" }]);
   }
   const plan = input.plan as Plan;
-  const account = z.guid().safeParse(input.accountId).success ? await tx.account.findUnique({ where: { id: input.accountId }, select: { id: true, plan: true } }) : null;
+  const account = isGuid(input.accountId) ? await tx.account.findUnique({ where: { id: input.accountId }, select: { id: true, plan: true } }) : null;
   if (!account) throw new ApiError("ERR1006", "Account not found.", { account_id: input.accountId });
   if (account.plan === plan) return { account_id: account.id, plan, previous_plan: account.plan };
 

@@ -1,7 +1,7 @@
 import "server-only";
-import { z } from "zod";
 import { db, type Db } from "../db";
 import type { MemberRole } from "../generated/prisma/enums";
+import { isGuid } from "../guid";
 
 // The user's place in an account, or null when they are not in it (or the id is malformed).
 // The dashboard's layout and every tRPC procedure ask this before anything else.
@@ -9,7 +9,7 @@ import type { MemberRole } from "../generated/prisma/enums";
 export type AccountMembership = { accountId: string; role: MemberRole };
 
 export async function findMembership(database: Db, { accountId, userId }: { accountId: string; userId: string }): Promise<AccountMembership | null> {
-  if (!z.guid().safeParse(accountId).success || !z.guid().safeParse(userId).success) return null;
+  if (!isGuid(accountId) || !isGuid(userId)) return null;
   return database.membership.findUnique({ where: { accountId_userId: { accountId, userId } }, select: { accountId: true, role: true } });
 }
 

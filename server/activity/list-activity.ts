@@ -10,6 +10,9 @@ import { afterPosition, decodePositionCursor, encodePositionCursor } from "../pa
 // and time range, paged with a cursor on (createdAt, id). Members may read it. Each event names
 // its actor: the user's name or e-mail when the actor is a user id of a user, else "system".
 
+/** An actor that is a user's id (built once: zod builds a schema on every z.uuid() call). */
+const userId = z.uuid();
+
 export const activityFilters = z
   .object({
     category: z.enum(ActivityCategory).optional(),
@@ -53,7 +56,7 @@ export async function listActivity(db: Db, scope: AccountScope, filters: Activit
 
 /** Name (or e-mail) by user id, for the actors of these events that are users. */
 async function actorNames(db: Db, events: ReadonlyArray<{ actor: string }>): Promise<Map<string, string>> {
-  const userIds = [...new Set(events.map((event) => event.actor).filter((actor) => z.uuid().safeParse(actor).success))];
+  const userIds = [...new Set(events.map((event) => event.actor).filter((actor) => userId.safeParse(actor).success))];
   if (userIds.length === 0) return new Map();
   const users = await db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true } });
   return new Map(users.map((user) => [user.id, user.name?.trim() || user.email]));

@@ -8,6 +8,7 @@ import { SEND_EMAIL_TRANSACTION, sendEmail, throwIfDeferred, type SendEmailResul
 import { inTransaction } from "../transaction";
 import { queueWebhookEvent } from "../webhooks/emit-webhook-event";
 import { LOW_BALANCE_KIND } from "./record-low-balance-alert";
+import { isGuid } from "../guid";
 
 // After commit, an alert's side effects on its other channels (the in-app notification is already
 // written): the `credits.low_balance` webhook event and the owners' e-mails, then the
@@ -48,7 +49,7 @@ async function findMarker(client: Db, action: "alert.fired" | "alert.dispatched"
 
 /** null when no such committed alert exists. */
 export async function loadLowBalanceAlert(notificationId: string): Promise<{ alert: LowBalanceAlert; dispatched: boolean } | null> {
-  if (!z.guid().safeParse(notificationId).success) return null;
+  if (!isGuid(notificationId)) return null;
   const notification = await db.notification.findUnique({ where: { id: notificationId }, select: { id: true, accountId: true, kind: true, createdAt: true } });
   if (!notification || notification.kind !== LOW_BALANCE_KIND) return null;
   const fired = await findMarker(db, "alert.fired", notification);

@@ -1,11 +1,11 @@
 import "server-only";
-import { z } from "zod";
 import { recordActivity } from "../activity/record-activity";
 import { formatCredits, parseCreditsToMillis, decimalToMillis, MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "../money";
 import { getBalance } from "../ledger/get-balance";
 import { accountScope, type OneAccount } from "../account-scope";
 import type { Db, Tx } from "../db";
 import { ApiError, invalidRequest } from "../error-table";
+import { isGuid } from "../guid";
 
 // Low-balance thresholds: up to 10 positive amounts with at most 3 decimals per
 // account, default one at 0.50 (createAccount), replaced as a whole by the primary owner only.
@@ -41,7 +41,7 @@ export function parseThresholdAmounts(amounts: ReadonlyArray<string | number>): 
 /** Alerts belong to the primary owner: owners, members and strangers get ERR1003. */
 export async function assertPrimaryOwner(tx: Db, accountId: string, userId: string): Promise<void> {
   const refusal = new ApiError("ERR1003", "Only the primary owner may change low-balance alerts.");
-  if (!z.guid().safeParse(accountId).success || !z.guid().safeParse(userId).success) throw refusal;
+  if (!isGuid(accountId) || !isGuid(userId)) throw refusal;
   const membership = await tx.membership.findUnique({ where: { accountId_userId: { accountId, userId } }, select: { role: true } });
   if (membership?.role !== "primary_owner") throw refusal;
 }
@@ -49,7 +49,7 @@ export async function assertPrimaryOwner(tx: Db, accountId: string, userId: stri
 /** The account's thresholds, highest first. */
 export async function getThresholds(db: Db, scope: OneAccount): Promise<AlertThresholdView[]> {
   const { accountId } = scope;
-  if (!z.guid().safeParse(accountId).success) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
+  if (!isGuid(accountId)) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
   const rows = await db.alertThreshold.findMany({ where: { accountId }, select: { amount: true, armed: true, lastFiredAt: true } });
   return rows
     .map((row) => ({ millis: decimalToMillis(row.amount), armed: row.armed, lastFiredAt: row.lastFiredAt }))

@@ -1,6 +1,6 @@
 import "server-only";
-import { z } from "zod";
 import { db } from "../db";
+import { isGuid } from "../guid";
 
 // The server's record of each signed-in browser (the auth_session table). Sessions are JWTs, which
 // a server cannot take back once issued; so each carries the id of its row (`sid`), and the jwt
@@ -11,8 +11,6 @@ import { db } from "../db";
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
 /** A used session's expiry moves forward at most this often: one write a day, not one a request. */
 const SESSION_EXTEND_AFTER_SECONDS = 24 * 3600;
-
-const isUuid = (value: unknown): value is string => z.guid().safeParse(value).success;
 
 /** Records a new session of `userId` and returns its id; drops sessions that have expired. */
 export async function startAuthSession(userId: string, now = Date.now()): Promise<string> {
@@ -28,8 +26,8 @@ export type SessionState = { sessionVersion: number; sessionLive: boolean };
  * lookup (the jwt callback runs on every request). Null when the user does not exist.
  */
 export async function readSessionState(userId: string, sid: unknown, now = Date.now()): Promise<SessionState | null> {
-  if (!isUuid(userId)) return null;
-  const sessionId = isUuid(sid) ? sid : null;
+  if (!isGuid(userId)) return null;
+  const sessionId = isGuid(sid) ? sid : null;
   const [row] = await db.$queryRaw<Array<{ sessionVersion: number; expiresAt: Date | null }>>`
     SELECT u.session_version AS "sessionVersion", s.expires_at AS "expiresAt"
     FROM "user" u LEFT JOIN auth_session s ON s.id = ${sessionId}::uuid AND s.user_id = u.id
@@ -44,6 +42,6 @@ export async function readSessionState(userId: string, sid: unknown, now = Date.
 
 /** "Sign out": that session ends, wherever a copy of its cookie is. */
 export async function endAuthSession(userId: string, sid: unknown): Promise<void> {
-  if (!isUuid(userId) || !isUuid(sid)) return;
+  if (!isGuid(userId) || !isGuid(sid)) return;
   await db.authSession.deleteMany({ where: { id: sid, userId } });
 }

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { Tx } from "../db";
+import { isGuid } from "../guid";
 
 // Finding the account a Stripe object belongs to (its metadata's account_id, or the customer we
 // stored), and locking it: every billing change of one account runs under its row lock, so two
@@ -11,7 +11,7 @@ export const idOf = (ref: StripeRef): string | null => (ref === null || ref === 
 
 /** `claimedAccount`: the account id a Stripe object's metadata names (checked to exist); else the stored customer. */
 export async function resolveAccount(tx: Tx, hints: { claimedAccount: string | null; customer: StripeRef }): Promise<string | null> {
-  if (hints.claimedAccount && z.guid().safeParse(hints.claimedAccount).success) {
+  if (hints.claimedAccount && isGuid(hints.claimedAccount)) {
     const account = await tx.account.findUnique({ where: { id: hints.claimedAccount }, select: { id: true } });
     if (account) return account.id;
   }

@@ -1,11 +1,11 @@
 import "server-only";
-import { z } from "zod";
 import type { ActivityActor } from "../activity/record-activity";
 import { moveBalance } from "./move-balance";
 import type { Tx } from "../db";
 import { formatCredits, millisToDecimalString, type Millicredits } from "../money";
 import { ApiError, invalidRequest } from "../error-table";
 import { getBalance } from "../ledger/get-balance";
+import { isGuid } from "../guid";
 
 // A `reserve` entry when a generation starts: the estimated cost leaves the balance now
 // and is later either confirmed by a charge or given back by a refund. A short balance is ERR1004
@@ -40,7 +40,7 @@ export async function reserveCredits(tx: Tx, input: ReserveCreditsInput): Promis
   if (!Number.isSafeInteger(amountMillis) || amountMillis < 0) {
     throw invalidRequest("The amount must be a non-negative number of millicredits.", [{ field: "amount", message: "must not be negative" }]);
   }
-  if (!z.guid().safeParse(generationId).success) {
+  if (!isGuid(generationId)) {
     throw invalidRequest("The generation id must be a UUID.", [{ field: "generation_id", message: "must be a UUID" }]);
   }
 

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { regions, type RegionName } from "../env";
@@ -8,6 +7,7 @@ import { parseIpAllowlist } from "./ip-allowlist";
 import { resolveScopes, type ApiKeyScope } from "./scopes";
 import { millisToDecimalString, type Millicredits } from "../money";
 import type { SpendPeriod } from "../spend/periods";
+import { isGuid } from "../guid";
 
 // Creates a key. The raw value is returned once and never stored.
 
@@ -41,7 +41,7 @@ export type CreatedApiKey = {
   ip_allowlist: string[] | null;
 };
 
-const isUuid = (value: string) => z.guid().safeParse(value).success;
+const isUuid = (value: string) => isGuid(value);
 
 function validateKeyName(name: string): string {
   const trimmed = name.trim();

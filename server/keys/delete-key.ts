@@ -1,9 +1,9 @@
 import "server-only";
-import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { ApiError } from "../error-table";
+import { isGuid } from "../guid";
 
 // Delete: the key row goes for good and its request logs with it (ON DELETE
 // CASCADE). The activity event stays, naming only the key's id, name and display prefix.
@@ -14,9 +14,7 @@ export type DeleteApiKeyInput = {
 };
 
 export async function deleteApiKey(tx: Tx, scope: AccountScope, input: DeleteApiKeyInput): Promise<{ apikey_id: string; deleted: true }> {
-  const key = z.guid().safeParse(input.keyId).success
-    ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) }, select: { id: true, accountId: true, name: true, prefix: true } })
-    : null;
+  const key = isGuid(input.keyId) ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) }, select: { id: true, accountId: true, name: true, prefix: true } }) : null;
   if (!key) throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
 
   // deleteMany: a concurrent delete leaves nothing to delete, which is the same outcome.

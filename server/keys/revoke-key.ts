@@ -1,9 +1,9 @@
 import "server-only";
-import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { ApiError } from "../error-table";
+import { isGuid } from "../guid";
 
 // Revoke: the key stops working at once, including a rotated key still in its
 // grace period; its metadata stays for audit. Revoking a revoked key changes nothing.
@@ -14,7 +14,7 @@ export type RevokeApiKeyInput = {
 };
 
 export async function revokeApiKey(tx: Tx, scope: AccountScope, input: RevokeApiKeyInput): Promise<{ apikey_id: string; status: "revoked"; changed: boolean }> {
-  const key = z.guid().safeParse(input.keyId).success
+  const key = isGuid(input.keyId)
     ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) }, select: { id: true, accountId: true, name: true, prefix: true, status: true } })
     : null;
   if (!key) throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });

@@ -1,11 +1,11 @@
 import "server-only";
-import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { ApiError, invalidRequest } from "../error-table";
 import { newApiKey } from "./generate-key";
 import { keyStateAt } from "./key-state";
+import { isGuid } from "../guid";
 
 // Rotation: a new key with the same name, scopes, region, allowlist, expiry and spend budget; the old
 // key stays valid for a grace period (default 24 h, 1..168 h), then stops working.
@@ -42,7 +42,7 @@ export async function rotateApiKey(tx: Tx, scope: AccountScope, input: RotateApi
     ]);
   }
 
-  const old = z.guid().safeParse(input.keyId).success ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) } }) : null;
+  const old = isGuid(input.keyId) ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) } }) : null;
   if (!old) throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
   const now = new Date();
   const { state } = keyStateAt(old, now);

@@ -1,11 +1,11 @@
 import "server-only";
-import { z } from "zod";
 import type { Tx } from "../db";
 import { invalidRequest } from "../error-table";
 import { getBalance } from "./get-balance";
 import { Prisma } from "../generated/prisma/client";
 import { queryInTransaction } from "../transaction-sql";
 import { decimalToMillis, type Millicredits } from "../money";
+import { isGuid } from "../guid";
 
 // Charge and refund both start here: lock the account, then find the generation's reservation
 // and whether it was already settled. Exactly one of charge and refund ever follows a reserve.
@@ -14,7 +14,7 @@ export type Reservation =
   { state: "not_reserved"; balanceMillis: Millicredits } | { state: "charged" | "refunded" | "open"; balanceMillis: Millicredits; amountMillis: Millicredits; modelIdentifier: string | null };
 
 export async function findReservation(tx: Tx, accountId: string, generationId: string): Promise<Reservation> {
-  if (!z.guid().safeParse(generationId).success) {
+  if (!isGuid(generationId)) {
     throw invalidRequest("The generation id must be a UUID.", [{ field: "generation_id", message: "must be a UUID" }]);
   }
   const balanceMillis = await getBalance(tx, accountId, { lock: true });

@@ -1,9 +1,9 @@
-import { z } from "zod";
 import type { Db, Tx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { queryInTransaction } from "../transaction-sql";
 import { ApiError } from "../error-table";
 import { decimalToMillis, type Millicredits } from "../money";
+import { isGuid } from "../guid";
 
 // The account's balance in millicredits. With { lock: true } (inside a transaction) it takes the
 // account row lock first: every credit movement does, so movements on one account run one at a
@@ -15,7 +15,7 @@ import { decimalToMillis, type Millicredits } from "../money";
 export async function getBalance(tx: Db, accountId: string, options?: { lock?: false }): Promise<Millicredits>;
 export async function getBalance(tx: Tx, accountId: string, options: { lock: true }): Promise<Millicredits>;
 export async function getBalance(tx: Db, accountId: string, options: { lock?: boolean } = {}): Promise<Millicredits> {
-  if (!z.guid().safeParse(accountId).success) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
+  if (!isGuid(accountId)) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
   const rows = options.lock
     ? await queryInTransaction<{ balance: string }>(tx as Tx, Prisma.sql`SELECT credit_balance::text AS balance FROM account WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`)
     : await tx.$queryRaw<Array<{ balance: string }>>`SELECT credit_balance::text AS balance FROM account WHERE id = ${accountId}::uuid`;

@@ -1,13 +1,13 @@
 import "server-only";
-import { z } from "zod";
 import { db } from "../db";
 import { visibleNotifications } from "./list-notifications";
+import { isGuid } from "../guid";
 
 // Marks some (or, without ids, all) of the user's visible notifications of one account as read,
 // for that user only. Ids of other accounts or users are ignored: the filter is the permission check.
 
 export async function markNotificationsRead(input: { accountId: string; userId: string; ids?: readonly string[] }): Promise<{ marked: number }> {
-  const ids = input.ids?.filter((id) => z.guid().safeParse(id).success);
+  const ids = input.ids?.filter((id) => isGuid(id));
   if (ids && ids.length === 0) return { marked: 0 };
   const unread = await db.notification.findMany({
     where: { ...visibleNotifications(input.accountId, input.userId), reads: { none: { userId: input.userId } }, ...(ids ? { id: { in: ids } } : {}) },

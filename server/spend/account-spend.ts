@@ -1,10 +1,10 @@
-import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../account-scope";
 import type { Db } from "../db";
 import { ApiError } from "../error-table";
 import { decimalToMillis, formatCredits } from "../money";
 import { periodFirstDay, periodResetsAt } from "./periods";
 import { readSpend } from "./read-spend";
+import { isGuid } from "../guid";
 
 // The account's spend this calendar month (UTC) over all its keys and the dashboard, and its
 // monthly limit if it has one.
@@ -19,7 +19,7 @@ export type AccountSpend = {
 /** ERR1006 for an account outside the scope (or deleted). */
 export async function getAccountSpend(db: Db, scope: AccountScope, accountId: string, now = new Date()): Promise<AccountSpend> {
   const inScope = !("accountId" in scope) || scopeWhere(scope).accountId === accountId;
-  const row = inScope && z.guid().safeParse(accountId).success ? await db.account.findFirst({ where: { id: accountId, deletedAt: null }, select: { id: true, monthlySpendLimit: true } }) : null;
+  const row = inScope && isGuid(accountId) ? await db.account.findFirst({ where: { id: accountId, deletedAt: null }, select: { id: true, monthlySpendLimit: true } }) : null;
   if (!row) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
   const used = await readSpend(db, row.id, periodFirstDay("month", now));
   return {

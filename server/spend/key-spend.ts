@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../account-scope";
 import type { Db } from "../db";
 import { ApiError } from "../error-table";
@@ -6,6 +5,7 @@ import { KeyRefused } from "../keys/key-refused";
 import { decimalToMillis, formatCredits, type DecimalLike, type Millicredits } from "../money";
 import { periodFirstDay, periodResetsAt, type SpendPeriod } from "./periods";
 import { readSpend } from "./read-spend";
+import { isGuid } from "../guid";
 
 // A key's budget as the CLI, /v1/status and the dashboard show it. A rotated key's successor
 // carries the same budget id, so the lineage reads (and spends) one budget. Without a limit the
@@ -39,7 +39,7 @@ export async function keySpendOf(db: Db, row: KeySpendRow, now: Date): Promise<K
 }
 
 async function findKeySpendRow(db: Db, scope: AccountScope, keyId: string) {
-  return z.guid().safeParse(keyId).success ? db.apiKey.findFirst({ where: { id: keyId, ...scopeWhere(scope) }, select: keySpendSelect }) : null;
+  return isGuid(keyId) ? db.apiKey.findFirst({ where: { id: keyId, ...scopeWhere(scope) }, select: keySpendSelect }) : null;
 }
 
 /** ERR1006 for a key outside the scope. */

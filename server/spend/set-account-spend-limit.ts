@@ -1,10 +1,10 @@
-import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { ApiError } from "../error-table";
 import { millisToDecimalString, type Millicredits } from "../money";
 import { getAccountSpend, type AccountSpend } from "./account-spend";
+import { isGuid } from "../guid";
 
 // Sets or clears the account's monthly spend limit (all keys together), under the account row
 // lock every create's check takes.
@@ -16,9 +16,7 @@ export async function setAccountSpendLimit(tx: Tx, scope: AccountScope, input: S
   const inScope = !("accountId" in scope) || scopeWhere(scope).accountId === accountId;
   const limit = input.limitMillis === null ? null : millisToDecimalString(input.limitMillis);
   const updated =
-    inScope && z.guid().safeParse(accountId).success
-      ? await tx.$executeRaw`UPDATE account SET monthly_spend_limit = ${limit}::numeric, updated_at = now() WHERE id = ${accountId}::uuid AND deleted_at IS NULL`
-      : 0;
+    inScope && isGuid(accountId) ? await tx.$executeRaw`UPDATE account SET monthly_spend_limit = ${limit}::numeric, updated_at = now() WHERE id = ${accountId}::uuid AND deleted_at IS NULL` : 0;
   if (updated !== 1) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
   await recordActivity(tx, {
     accountId,

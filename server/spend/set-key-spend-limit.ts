@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
@@ -6,6 +5,7 @@ import { ApiError } from "../error-table";
 import { millisToDecimalString, type Millicredits } from "../money";
 import { budgetIdOf, keySpendOf, keySpendSelect, type KeySpend } from "./key-spend";
 import type { SpendPeriod } from "./periods";
+import { isGuid } from "../guid";
 
 // Sets or clears a key's spend limit. The limit belongs to the key's budget, so every key of its
 // rotation lineage (the old key in its grace period, the successor) gets it. Taken under the
@@ -22,9 +22,7 @@ export type SetKeySpendLimitInput = {
 };
 
 export async function setKeySpendLimit(tx: Tx, scope: AccountScope, input: SetKeySpendLimitInput): Promise<KeySpend> {
-  const key = z.guid().safeParse(input.keyId).success
-    ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) }, select: { ...keySpendSelect, accountId: true, name: true, prefix: true } })
-    : null;
+  const key = isGuid(input.keyId) ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) }, select: { ...keySpendSelect, accountId: true, name: true, prefix: true } }) : null;
   if (!key) throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
   await tx.$executeRaw`SELECT 1 FROM account WHERE id = ${key.accountId}::uuid FOR NO KEY UPDATE`;
 

@@ -1,8 +1,8 @@
 import "server-only";
-import { z } from "zod";
 import type { Tx } from "../db";
 import { ApiError, invalidRequest } from "../error-table";
 import type { MemberRole } from "../generated/prisma/enums";
+import { isGuid } from "../guid";
 
 // What every team change starts with: the account's row locked (team changes of one account run
 // one at a time, so "already invited" and "one primary owner" hold under concurrency), and the
@@ -21,7 +21,7 @@ export function assignableRole(role: string): AssignableRole {
 }
 
 export async function findTeamMember(tx: Tx, accountId: string, userId: string) {
-  const member = z.guid().safeParse(userId).success
+  const member = isGuid(userId)
     ? await tx.membership.findUnique({ where: { accountId_userId: { accountId, userId } }, select: { id: true, userId: true, role: true, user: { select: { email: true } } } })
     : null;
   if (!member) throw new ApiError("ERR1006", "Member not found.", { user_id: userId });
@@ -29,7 +29,7 @@ export async function findTeamMember(tx: Tx, accountId: string, userId: string) 
 }
 
 export async function findAccountInvitation(tx: Tx, accountId: string, invitationId: string) {
-  const invitation = z.guid().safeParse(invitationId).success ? await tx.invitation.findFirst({ where: { id: invitationId, accountId } }) : null;
+  const invitation = isGuid(invitationId) ? await tx.invitation.findFirst({ where: { id: invitationId, accountId } }) : null;
   if (!invitation) throw new ApiError("ERR1006", "Invitation not found.", { invitation_id: invitationId });
   return invitation;
 }

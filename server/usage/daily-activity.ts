@@ -1,9 +1,9 @@
 import "server-only";
-import { z } from "zod";
 import { formatCredits } from "../money";
 import type { OneAccount } from "../account-scope";
 import type { Db } from "../db";
 import { ApiError } from "../error-table";
+import { isGuid } from "../guid";
 
 // The overview chart: per UTC day of the last `days`, generations by outcome and credits charged.
 // Days without activity are present with zeros, so the chart's axis is continuous.
@@ -14,7 +14,7 @@ type Row = { day: string; succeeded: number; failed: number; canceled: number; c
 
 export async function getDailyActivity(db: Db, scope: OneAccount, { days = 30, now = new Date() }: { days?: number; now?: Date } = {}): Promise<DailyActivity[]> {
   const { accountId } = scope;
-  if (!z.guid().safeParse(accountId).success) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
+  if (!isGuid(accountId)) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
   const span = Math.min(Math.max(Math.trunc(days), 1), 90);
   const rows = await db.$queryRaw<Row[]>`
     WITH days AS (

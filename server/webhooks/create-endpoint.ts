@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
 import { ApiError, invalidRequest } from "../error-table";
@@ -7,6 +6,7 @@ import { toWebhookEndpointRecord, type WebhookEndpointRecord } from "./endpoint-
 import { newWebhookSecret, sealedSecretColumns } from "./endpoint-secret";
 import { checkEndpointUrl, type WebhookNetworkOptions } from "./endpoint-url";
 import { parseWebhookEvents } from "./event-kinds";
+import { isGuid } from "../guid";
 
 // Registers a webhook endpoint. The URL must pass the destination rules now and
 // will be checked again at every delivery. The secret is returned once.
@@ -40,7 +40,7 @@ export async function createWebhookEndpoint(tx: Tx, input: CreateWebhookEndpoint
   const description = validateDescription(input.description);
   const url = await checkEndpointUrl(input.url, input.network);
 
-  const account = z.guid().safeParse(input.accountId).success ? await tx.account.findUnique({ where: { id: input.accountId }, select: { id: true } }) : null;
+  const account = isGuid(input.accountId) ? await tx.account.findUnique({ where: { id: input.accountId }, select: { id: true } }) : null;
   if (!account) throw new ApiError("ERR1006", "Account not found.", { account_id: input.accountId });
 
   const id = randomUUID();

@@ -1,8 +1,8 @@
 import "server-only";
-import { z } from "zod";
 import type { Tx } from "../db";
 import { isWebhookEventKind, type WebhookEventKind } from "./event-kinds";
 import { queueToSubscribers, type QueueResult } from "./queue-deliveries";
+import { isGuid } from "../guid";
 
 // The one way an event reaches customer endpoints: every endpoint of the account subscribed to it
 // gets a delivery (enabled) or a dead letter (disabled). `eventKey` names the event itself:
@@ -21,6 +21,6 @@ export type EmitWebhookEventInput = {
 export async function queueWebhookEvent(tx: Tx, input: EmitWebhookEventInput): Promise<QueueResult> {
   if (!isWebhookEventKind(input.event)) throw new Error(`Unknown webhook event: ${String(input.event)}`);
   if (input.eventKey.trim() === "") throw new Error("A webhook event needs an event key");
-  if (!z.guid().safeParse(input.accountId).success) return { created: [], duplicates: [], deadLetters: [] };
+  if (!isGuid(input.accountId)) return { created: [], duplicates: [], deadLetters: [] };
   return queueToSubscribers(tx, input);
 }

@@ -1,7 +1,7 @@
 import "server-only";
-import { z } from "zod";
 import type { OneAccount } from "../account-scope";
 import type { Db } from "../db";
+import { isGuid } from "../guid";
 
 // What the endpoint list shows beside each endpoint: how its deliveries of the last 24 hours
 // ended, and when it was last sent an event. Two grouped queries for the whole account.
@@ -18,7 +18,7 @@ export type WebhookEndpointStats = {
 /** One entry per endpoint of the account, those without deliveries included. */
 export async function webhookEndpointStats(db: Db, scope: OneAccount, { now = new Date() }: { now?: Date } = {}): Promise<WebhookEndpointStats[]> {
   const { accountId } = scope;
-  if (!z.guid().safeParse(accountId).success) return [];
+  if (!isGuid(accountId)) return [];
   const since = new Date(now.getTime() - WEBHOOK_STATS_WINDOW_MS);
   const [endpoints, recent, newest] = await Promise.all([
     db.webhookEndpoint.findMany({ where: { accountId }, select: { id: true }, orderBy: [{ createdAt: "desc" }, { id: "asc" }] }),

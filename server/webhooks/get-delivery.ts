@@ -1,16 +1,16 @@
 import "server-only";
-import { z } from "zod";
 import type { OneAccount } from "../account-scope";
 import type { Db } from "../db";
 import { ApiError } from "../error-table";
 import { toWebhookDeliverySummary, webhookDeliverySummaryInclude } from "./list-deliveries";
+import { isGuid } from "../guid";
 
 // One delivery as the dashboard's detail view shows it: the body it sends and every attempt,
 // oldest first. Another account's delivery is ERR1006, exactly like one that does not exist.
 
 export async function getWebhookDelivery(db: Db, scope: OneAccount, { deliveryId }: { deliveryId: string }) {
   const { accountId } = scope;
-  const row = z.guid().safeParse(deliveryId).success
+  const row = isGuid(deliveryId)
     ? await db.webhookDelivery.findFirst({
         where: { id: deliveryId, accountId },
         include: { ...webhookDeliverySummaryInclude, attempts: { orderBy: { attemptNumber: "asc" } } },

@@ -1,11 +1,11 @@
 import "server-only";
-import { z } from "zod";
 import type { Db } from "../db";
 import { toWebhookEndpointRecord, type WebhookEndpointRecord } from "./endpoint-record";
+import { isGuid } from "../guid";
 
 /** An account's endpoints, newest first, without their secrets. */
 export async function listWebhookEndpoints(db: Db, accountId: string): Promise<WebhookEndpointRecord[]> {
-  if (!z.guid().safeParse(accountId).success) return [];
+  if (!isGuid(accountId)) return [];
   const rows = await db.webhookEndpoint.findMany({ where: { accountId }, orderBy: [{ createdAt: "desc" }, { id: "asc" }] });
   return rows.map(toWebhookEndpointRecord);
 }

@@ -1,6 +1,5 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
@@ -8,6 +7,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { ApiError, invalidRequest } from "../error-table";
 import { requestDeliveriesInTransaction } from "./queue-deliveries";
 import type { WebhookBody } from "./webhook-body";
+import { isGuid } from "../guid";
 
 // Replays a dead letter once its endpoint is enabled again: a new delivery with
 // event key `replay:<dead letter id>` and the original event and time, then the usual delivery
@@ -31,7 +31,7 @@ export async function queueDeadLetterReplay(tx: Tx, scope: AccountScope, input: 
 
 /** The dead letter locked, then its replay delivery: new, or the one an earlier replay made. */
 async function replayOnce(tx: Tx, scope: AccountScope, input: ReplayDeadLetterInput): Promise<{ deliveryId: string; already: boolean }> {
-  const known = z.guid().safeParse(input.deadLetterId).success;
+  const known = isGuid(input.deadLetterId);
   const [locked] = known ? await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM dead_letter WHERE id = ${input.deadLetterId}::uuid FOR UPDATE` : [];
   const letter = locked ? await tx.deadLetter.findFirst({ where: { id: locked.id, ...scopeWhere(scope) }, include: { endpoint: { select: { url: true, enabled: true } } } }) : null;
   if (!letter) throw new ApiError("ERR1006", "Dead letter not found.", { dead_letter_id: input.deadLetterId });

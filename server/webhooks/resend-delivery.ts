@@ -1,11 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Db, Tx } from "../db";
 import { ApiError, invalidRequest } from "../error-table";
 import { requestDeliveries } from "./queue-deliveries";
+import { isGuid } from "../guid";
 
 // Re-sends a failed delivery (dashboard and CLI): the same body, a fresh run on the same retry
 // schedule, attempts numbered on from the last one. Only `failed` deliveries qualify, and the
@@ -24,7 +24,7 @@ export type ResentDelivery = { deliveryId: string; fromAttempt: number; attemptC
 export type ResendAnswer = { delivery_id: string; delivery_status: "pending"; from_attempt: number };
 
 export async function queueResend(tx: Tx, scope: AccountScope, input: ResendDeliveryInput): Promise<ResentDelivery> {
-  const delivery = z.guid().safeParse(input.deliveryId).success
+  const delivery = isGuid(input.deliveryId)
     ? await tx.webhookDelivery.findFirst({ where: { id: input.deliveryId, ...scopeWhere(scope) }, include: { endpoint: { select: { url: true, enabled: true } } } })
     : null;
   if (!delivery) throw new ApiError("ERR1006", "Webhook delivery not found.", { delivery_id: input.deliveryId });

@@ -1,5 +1,4 @@
 import type Stripe from "stripe";
-import { z } from "zod";
 import { recordActivity } from "../../activity/record-activity";
 import { addCredits } from "../../credits/add-credits";
 import { decimalToMillis } from "../../money";
@@ -10,6 +9,7 @@ import { notifyPrimaryOwner } from "../notify-primary-owner";
 import { allowsPacks } from "../../plans/subscription-status";
 import { syncSubscription } from "../sync-subscription";
 import { lockOrder, orderLabel } from "./lock-order";
+import { isGuid } from "../../guid";
 
 // A pack's Checkout was paid. Subscription still active (re-read from Stripe first, so an
 // out-of-order cancellation counts) → one `add` keyed by the Checkout session, order `fulfilled`.
@@ -18,7 +18,7 @@ import { lockOrder, orderLabel } from "./lock-order";
 
 export async function fulfilPackOrder(tx: Tx, stripe: Stripe, session: Stripe.Checkout.Session, accountId: string): Promise<EventOutcome> {
   const orderId = session.metadata?.order_id;
-  const order = (await lockOrder(tx, { stripeCheckoutSessionId: session.id })) ?? (orderId && z.guid().safeParse(orderId).success ? await lockOrder(tx, { id: orderId }) : null);
+  const order = (await lockOrder(tx, { stripeCheckoutSessionId: session.id })) ?? (orderId && isGuid(orderId) ? await lockOrder(tx, { id: orderId }) : null);
   if (!order || order.accountId !== accountId) return { action: "paid Checkout with no order of this account" };
   if (order.status !== "pending" && order.status !== "expired") return { action: `order already ${order.status}` };
   await tx.order.update({ where: { id: order.id }, data: { stripeCheckoutSessionId: session.id, stripePaymentIntentId: idOf(session.payment_intent) } });

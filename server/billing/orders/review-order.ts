@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { scopeWhere, type AccountScope } from "../../account-scope";
 import { recordActivity } from "../../activity/record-activity";
 import { addCredits } from "../../credits/add-credits";
@@ -8,6 +7,7 @@ import { ApiError, invalidRequest } from "../../error-table";
 import { notifyPrimaryOwner } from "../notify-primary-owner";
 import { stripeClient } from "../stripe-client";
 import { lockOrder, orderLabel } from "./lock-order";
+import { isGuid } from "../../guid";
 
 // The operator's review of a pack paid while the subscription was not active (`order:approve`,
 // `order:reject`). Approve adds the credits once (keyed by the Checkout session, like an automatic
@@ -17,7 +17,7 @@ import { lockOrder, orderLabel } from "./lock-order";
 export type ReviewedOrder = { order_id: string; status: string; credits: string; account_id: string; refund_id?: string | null };
 
 function orderId(value: string) {
-  if (!z.guid().safeParse(value).success) throw invalidRequest("--order must be a UUID.", [{ field: "order", message: "must be a UUID" }]);
+  if (!isGuid(value)) throw invalidRequest("--order must be a UUID.", [{ field: "order", message: "must be a UUID" }]);
   return value;
 }
 

@@ -1,6 +1,6 @@
-import { z } from "zod";
 import type { Tx } from "../../db";
 import { invalidRequest } from "../../error-table";
+import { isGuid } from "../../guid";
 
 // What every CLI command is, and the flag readers they share (server/cli/main.ts runs them).
 
@@ -20,7 +20,7 @@ export const ACTOR = "system";
 
 export function uuidFlag(flags: Flags, name: string): string {
   const value = flags[name] ?? "";
-  if (!z.guid().safeParse(value).success) throw invalidRequest(`--${name} must be a UUID.`, [{ field: name, message: "must be a UUID" }]);
+  if (!isGuid(value)) throw invalidRequest(`--${name} must be a UUID.`, [{ field: name, message: "must be a UUID" }]);
   return value;
 }
 

@@ -1,11 +1,11 @@
 import "server-only";
-import { z } from "zod";
 import type pg from "pg";
 import type { OneAccount } from "../../account-scope";
 import { ApiError } from "../../error-table";
 import type { PlanName } from "../../plans/plan-limits";
 import { toGenerationRecord, type RecordSource } from "./public-record";
 import { cachedRecordSource, recordCacheEpoch, remember } from "./public-record-cache";
+import { isGuid } from "../../guid";
 
 // GET /v1/content/{id}, the route clients poll: one query on the pool, for just the columns of
 // the record (not the stored request body), without a trip through Prisma's query compiler,
@@ -29,7 +29,7 @@ const SELECT_RECORD = `SELECT ${RECORD_COLUMNS} FROM generation WHERE id = $1 AN
 export async function readGenerationRecord(pool: pg.Pool, scope: OneAccount, input: { generationId: string; plan: PlanName }) {
   const { accountId } = scope;
   const { generationId, plan } = input;
-  if (!z.guid().safeParse(generationId).success) throw new ApiError("ERR1006", "No generation with this id.", { generation_id: generationId });
+  if (!isGuid(generationId)) throw new ApiError("ERR1006", "No generation with this id.", { generation_id: generationId });
   const cached = cachedRecordSource(generationId, accountId);
   if (cached) return toGenerationRecord(cached, plan);
   const epoch = recordCacheEpoch();

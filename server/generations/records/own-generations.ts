@@ -1,14 +1,14 @@
 import "server-only";
-import { z } from "zod";
 import type { Db } from "../../db";
 import { ApiError } from "../../error-table";
 import { toGenerationRecord } from "./public-record";
+import { isGuid } from "../../guid";
 
 // Reading generations, always within one account: another account's generation is ERR1006,
 // exactly like one that does not exist (no hint that it exists).
 
 export async function findOwnGeneration(db: Db, accountId: string, generationId: string) {
-  if (!z.guid().safeParse(generationId).success) throw new ApiError("ERR1006", "No generation with this id.", { generation_id: generationId });
+  if (!isGuid(generationId)) throw new ApiError("ERR1006", "No generation with this id.", { generation_id: generationId });
   const row = await db.generation.findFirst({ where: { id: generationId, accountId } });
   if (!row) throw new ApiError("ERR1006", "No generation with this id.", { generation_id: generationId });
   return row;
