@@ -79,7 +79,7 @@ export type Operation<
     idempotent: Idempotent;
     preferWait: boolean;
     cancelAfter: boolean;
-    transaction: { maxWait: number; timeout: number } | undefined;
+    transaction: { maxWait: number; timeout: number; sqlFirst?: boolean } | undefined;
     response: { component: Response; schema: (typeof responseComponents)[Response]; status: 200 | 202; paginated: Paginated; message: string };
   }
 >;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { db, disconnectDb } from "@/server/db";
 import { Prisma } from "@/server/generated/prisma/client";
-import { inTransaction } from "@/server/transaction";
+import { afterCommit, inTransaction } from "@/server/transaction";
 import { executeInTransaction, queryInTransaction, queryTextInTransaction } from "@/server/transaction-sql";
 
 // The hot statements of a transaction go to its connection with pg directly
@@ -103,5 +103,108 @@ describe("statements sent on the transaction's own connection", () => {
       (await queryInTransaction<{ pid: number; txid: string }>(tx, backendAndTransaction))[0],
     ]);
     expect(viaFallback).toEqual(viaPrisma);
+  });
+});
+
+describe("a transaction opened with pg (sqlFirst)", () => {
+  const insertUser = (email: string) => Prisma.sql`INSERT INTO "user" (id, email, updated_at) VALUES (gen_random_uuid(), ${email}, now())`;
+  const usersWith = (email: string) => db.user.count({ where: { email } });
+
+  it("commits a body of direct statements once, on one backend in one transaction, then runs its after-commit jobs", async () => {
+    const email = `sql-first-${randomUUID()}@example.com`;
+    let runs = 0;
+    const jobs: string[] = [];
+    const [first, second] = await inTransaction(
+      async (tx) => {
+        runs += 1;
+        const [before] = await queryInTransaction<{ pid: number; txid: string }>(tx, backendAndTransaction);
+        await executeInTransaction(tx, insertUser(email));
+        afterCommit(tx, "test job", async () => void jobs.push("ran"));
+        const [after] = await queryInTransaction<{ pid: number; txid: string }>(tx, backendAndTransaction);
+        return [before, after];
+      },
+      { sqlFirst: true },
+    );
+    expect(runs).toBe(1);
+    expect(second).toEqual(first);
+    expect(jobs).toEqual(["ran"]);
+    expect(await usersWith(email)).toBe(1);
+  });
+
+  it("runs the body again under Prisma when it asks for Prisma's API: the first run undone, its after-commit jobs dropped", async () => {
+    const email = `sql-first-${randomUUID()}@example.com`;
+    const txids: string[] = [];
+    const jobs: number[] = [];
+    let runs = 0;
+    const created = await inTransaction(
+      async (tx) => {
+        runs += 1;
+        const run = runs;
+        txids.push((await queryInTransaction<{ txid: string }>(tx, backendAndTransaction))[0]!.txid);
+        await executeInTransaction(tx, insertUser(email));
+        afterCommit(tx, "test job", async () => void jobs.push(run));
+        return tx.user.findFirstOrThrow({ where: { email }, select: { email: true } });
+      },
+      { sqlFirst: true },
+    );
+    expect(runs).toBe(2);
+    expect(created.email).toBe(email);
+    expect(new Set(txids).size).toBe(2);
+    expect(jobs).toEqual([2]);
+    expect(await usersWith(email)).toBe(1);
+  });
+
+  it("runs it again under Prisma even when the body caught what tx threw", async () => {
+    const email = `sql-first-${randomUUID()}@example.com`;
+    let runs = 0;
+    const outcome = await inTransaction(
+      async (tx) => {
+        runs += 1;
+        await executeInTransaction(tx, insertUser(email));
+        try {
+          await tx.user.count();
+          return "prisma";
+        } catch {
+          return "swallowed";
+        }
+      },
+      { sqlFirst: true },
+    );
+    expect(runs).toBe(2);
+    expect(outcome).toBe("prisma");
+    expect(await usersWith(email)).toBe(1);
+  });
+
+  it("rolls back and rethrows a body's own error, running it once", async () => {
+    const email = `sql-first-${randomUUID()}@example.com`;
+    const failure = new Error("roll back");
+    let runs = 0;
+    await expect(
+      inTransaction(
+        async (tx) => {
+          runs += 1;
+          await executeInTransaction(tx, insertUser(email));
+          throw failure;
+        },
+        { sqlFirst: true },
+      ),
+    ).rejects.toBe(failure);
+    expect(runs).toBe(1);
+    expect(await usersWith(email)).toBe(0);
+  });
+
+  it("refuses statements past its timeout and rolls back", async () => {
+    const email = `sql-first-${randomUUID()}@example.com`;
+    await expect(
+      inTransaction(
+        async (tx) => {
+          await executeInTransaction(tx, insertUser(email));
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await executeInTransaction(tx, Prisma.sql`SELECT 1`);
+        },
+        { sqlFirst: true, timeout: 50 },
+      ),
+    ).rejects.toThrow(/Transaction already closed/);
+    expect(await usersWith(email)).toBe(0);
   });
 });

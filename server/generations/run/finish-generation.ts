@@ -54,38 +54,39 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
   const { generationId, attempt } = input;
   const predictionId = input.predictionId ?? null;
   const now = new Date();
-  const done = await inTransaction(async (tx) => {
-    const row = await lockWithAttempt(tx, generationId, attempt);
-    // Read under the lock: a deadline that passed while the lock was awaited has passed.
-    const lockedAt = new Date();
-    const latencyMs = now.getTime() - row.attempt_started_at.getTime();
-    const inFlight = row.status === "pending" || row.status === "processing";
-    // A retried step whose first try committed: the success and its webhooks stand.
-    if (!inFlight && row.attempt_outcome === "succeeded") return true;
-    if (!inFlight || pastDeadline(row, lockedAt)) {
-      await tx.providerAttempt.update({ where: { id: row.attempt_id }, data: { outcome: "discarded", wasted: true, finishedAt: now, latencyMs } });
-      // The result came after the deadline: discarded, and the generation canceled at it.
-      if (inFlight) await cancelAtDeadline(tx, row, lockedAt);
-      return false;
-    }
-    // The charge first: it locks the account, and the activity row (whose foreign key takes a share
-    // lock on the account) comes after it, in the transition's statement.
-    await chargeCredits(tx, { accountId: row.account_id, generationId });
-    const activity = activityInsert(
-      {
-        accountId: row.account_id,
-        actor: "system",
-        category: "generation",
-        action: "generation.succeeded",
-        description: `Generation ${generationId} succeeded`,
-        metadata: { generation_id: generationId, provider: row.provider },
-      },
-      { id: randomUUID(), createdAt: new Date() },
-    );
-    // The attempt, the generation and its activity event, one statement.
-    await executeInTransaction(
-      tx,
-      Prisma.sql`
+  const done = await inTransaction(
+    async (tx) => {
+      const row = await lockWithAttempt(tx, generationId, attempt);
+      // Read under the lock: a deadline that passed while the lock was awaited has passed.
+      const lockedAt = new Date();
+      const latencyMs = now.getTime() - row.attempt_started_at.getTime();
+      const inFlight = row.status === "pending" || row.status === "processing";
+      // A retried step whose first try committed: the success and its webhooks stand.
+      if (!inFlight && row.attempt_outcome === "succeeded") return true;
+      if (!inFlight || pastDeadline(row, lockedAt)) {
+        await tx.providerAttempt.update({ where: { id: row.attempt_id }, data: { outcome: "discarded", wasted: true, finishedAt: now, latencyMs } });
+        // The result came after the deadline: discarded, and the generation canceled at it.
+        if (inFlight) await cancelAtDeadline(tx, row, lockedAt);
+        return false;
+      }
+      // The charge first: it locks the account, and the activity row (whose foreign key takes a share
+      // lock on the account) comes after it, in the transition's statement.
+      await chargeCredits(tx, { accountId: row.account_id, generationId });
+      const activity = activityInsert(
+        {
+          accountId: row.account_id,
+          actor: "system",
+          category: "generation",
+          action: "generation.succeeded",
+          description: `Generation ${generationId} succeeded`,
+          metadata: { generation_id: generationId, provider: row.provider },
+        },
+        { id: randomUUID(), createdAt: new Date() },
+      );
+      // The attempt, the generation and its activity event, one statement.
+      await executeInTransaction(
+        tx,
+        Prisma.sql`
       WITH attempt AS (
         UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = ${latencyMs}::int, prediction_id = COALESCE(${predictionId}::text, prediction_id)
          WHERE id = ${row.attempt_id}::uuid),
@@ -95,10 +96,14 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
              metrics_total_time = ${(now.getTime() - row.created_at.getTime()) / 1000}::float8,
              metrics_predict_time = ${input.predictTimeSeconds ?? latencyMs / 1000}::float8, updated_at = ${now}
        WHERE id = ${generationId}::uuid`,
-    );
-    await queueGenerationFinished(tx, generationId, row.account_id, "succeeded", { subscribed: row.completed_subscribed });
-    return true;
-  });
+      );
+      await queueGenerationFinished(tx, generationId, row.account_id, "succeeded", { subscribed: row.completed_subscribed });
+      return true;
+      // Opened with pg: the usual finish sends only direct statements; a discard, a deadline, a
+      // fired alert or a subscribed endpoint asks for Prisma and runs again under it.
+    },
+    { sqlFirst: true },
+  );
   if (!done) {
     // Canceled while the provider worked: its files are not ours to keep.
     for (const key of input.outputKeys)
