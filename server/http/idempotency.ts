@@ -4,6 +4,7 @@ import { db, type Tx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { IDEMPOTENCY_KEY_PATTERN } from "../contract/generations";
 import { ApiError } from "../error-table";
+import { executeInTransaction } from "../transaction-sql";
 
 // Idempotency-Key on the idempotent operations (the create routes), per account. The first
 // request claims the key in its own committed row, so a duplicate arriving meanwhile sees "in
@@ -60,12 +61,19 @@ export async function claimIdempotencyKey(accountId: string, key: string, hash: 
 }
 
 /** Stores the accepted response in the create transaction. */
+/**
+ * In the operation's transaction, on its connection directly (a create's transaction is opened with
+ * pg and would run again under Prisma for a Prisma call). The record must still be there: a
+ * vanished one fails the operation, as Prisma's update did.
+ */
 export async function completeIdempotencyKey(tx: Tx, recordId: string, statusCode: number, responseBody: unknown) {
   const now = new Date();
-  await tx.idempotencyRecord.update({
-    where: { id: recordId },
-    data: { state: "completed", statusCode, responseBody: responseBody as Prisma.InputJsonValue, completedAt: now, expiresAt: new Date(now.getTime() + RETENTION_MS) },
-  });
+  const completed = await executeInTransaction(
+    tx,
+    Prisma.sql`UPDATE idempotency_record SET state = 'completed', status_code = ${statusCode}::int, response_body = ${JSON.stringify(responseBody)}::jsonb,
+                      completed_at = ${now}, expires_at = ${new Date(now.getTime() + RETENTION_MS)} WHERE id = ${recordId}::uuid`,
+  );
+  if (completed !== 1) throw new Error(`idempotency record ${recordId} is gone: the operation is not committed`);
 }
 
 export async function releaseIdempotencyKey(recordId: string) {
