@@ -24,7 +24,7 @@ const createDescription = (kind: ModelType) =>
 // Creates for one account queue on its row lock; under a burst they wait their turn rather than
 // fail (Prisma's defaults are 2 s to get a connection and 5 s per transaction). Opened with pg
 // (sqlFirst): a create's statements all go to the connection directly, and its body can run again
-// under Prisma when a rarer path asks for Prisma's API (an idempotency key, a refusal's count).
+// under Prisma when a rarer path asks for Prisma's API (a refusal's count, a fired alert).
 const createTransaction = { maxWait: 15_000, timeout: 20_000, sqlFirst: true };
 
 function createOperation(kind: ModelType, legacyPaths: LegacyPath[]) {
