@@ -100,6 +100,15 @@ class PrismaNeeded extends Error {
   }
 }
 
+/**
+ * For a body that now knows it will need Prisma's API: in a transaction opened with pg (sqlFirst)
+ * it stops here (rolled back, run again under Prisma) rather than after more statements; in a
+ * Prisma transaction it does nothing.
+ */
+export function needPrisma(tx: Tx): void {
+  void tx.$executeRaw;
+}
+
 /** Whether `error` is what a sqlFirst body's `tx` threw (by name: Next's bundle and the boot script each load this module). */
 export const isPrismaNeeded = (error: unknown) => error instanceof Error && error.name === "PrismaNeeded";
 

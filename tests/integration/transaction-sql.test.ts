@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { db, disconnectDb } from "@/server/db";
 import { Prisma } from "@/server/generated/prisma/client";
-import { afterCommit, inTransaction } from "@/server/transaction";
+import { afterCommit, inTransaction, needPrisma } from "@/server/transaction";
 import { executeInTransaction, queryInTransaction, queryTextInTransaction } from "@/server/transaction-sql";
 
 // The hot statements of a transaction go to its connection with pg directly
@@ -172,6 +172,24 @@ describe("a transaction opened with pg (sqlFirst)", () => {
     );
     expect(runs).toBe(2);
     expect(outcome).toBe("prisma");
+    expect(await usersWith(email)).toBe(1);
+  });
+
+  it("needPrisma sends a body back to Prisma at once, and does nothing in a Prisma transaction", async () => {
+    const email = `sql-first-${randomUUID()}@example.com`;
+    const reached: string[] = [];
+    let runs = 0;
+    await inTransaction(
+      async (tx) => {
+        runs += 1;
+        reached.push(`run ${runs}: before`);
+        needPrisma(tx);
+        reached.push(`run ${runs}: after`);
+        await executeInTransaction(tx, insertUser(email));
+      },
+      { sqlFirst: true },
+    );
+    expect(reached).toEqual(["run 1: before", "run 2: before", "run 2: after"]);
     expect(await usersWith(email)).toBe(1);
   });
 

@@ -4,7 +4,7 @@ import { activityInsert, recordActivity } from "../../activity/record-activity";
 import { chargeCredits } from "../../credits/charge-credits";
 import { refundCredits } from "../../credits/refund-credits";
 import type { Tx } from "../../db";
-import { inTransaction } from "../../transaction";
+import { inTransaction, needPrisma } from "../../transaction";
 import { executeInTransaction, queryInTransaction } from "../../transaction-sql";
 import { Prisma } from "../../generated/prisma/client";
 import { getStorage } from "../../storage/get-storage";
@@ -69,6 +69,9 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
         if (inFlight) await cancelAtDeadline(tx, row, lockedAt);
         return false;
       }
+      // An endpoint takes generation.completed: its deliveries are queued through Prisma, so a
+      // transaction opened with pg goes back to Prisma now, before the charge.
+      if (row.completed_subscribed) needPrisma(tx);
       // The charge first: it locks the account, and the activity row (whose foreign key takes a share
       // lock on the account) comes after it, in the transition's statement.
       await chargeCredits(tx, { accountId: row.account_id, generationId });
