@@ -109,9 +109,6 @@ export function needPrisma(tx: Tx): void {
   void tx.$executeRaw;
 }
 
-/** Whether `error` is what a sqlFirst body's `tx` threw (by name: Next's bundle and the boot script each load this module). */
-export const isPrismaNeeded = (error: unknown) => error instanceof Error && error.name === "PrismaNeeded";
-
 /**
  * The body in a transaction opened with pg: its result once committed, or null when the body
  * asked for Prisma's API (rolled back; the caller runs it again under Prisma). The flag holds even

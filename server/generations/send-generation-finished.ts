@@ -4,7 +4,7 @@ import { inngest } from "../events/client";
 import { generationFinished } from "../events/definitions";
 import { log } from "../log";
 import { sendInTransaction } from "../events/send-in-transaction";
-import { afterCommit, inTransaction, isPrismaNeeded, withSavepoint } from "../transaction";
+import { afterCommit, inTransaction, withSavepoint } from "../transaction";
 import { wakeWaiters } from "./finish-waiters";
 import { emitGenerationEvent, prepareGenerationEvent, terminalEventFor } from "./emit-generation-event";
 
@@ -37,8 +37,6 @@ export async function queueGenerationFinished(tx: Tx, generationId: string, acco
   try {
     await withSavepoint(tx, "terminal_webhooks", queue);
   } catch (error) {
-    // A transaction opened with pg runs the whole finish again under Prisma: nothing was lost.
-    if (isPrismaNeeded(error)) throw error;
     log.warn("terminal webhook not queued with the transition; webhook-fan-out will", { generationId, error: error instanceof Error ? error.message : String(error) });
     await sendInTransaction(tx, "generation/finished", finishedEvent(generationId, accountId, status));
   }

@@ -60,11 +60,10 @@ export async function claimIdempotencyKey(accountId: string, key: string, hash: 
   throw new ApiError("ERR2016", undefined, { idempotency_key: key });
 }
 
-/** Stores the accepted response in the create transaction. */
 /**
- * In the operation's transaction, on its connection directly (a create's transaction is opened with
- * pg and would run again under Prisma for a Prisma call). The record must still be there: a
- * vanished one fails the operation, as Prisma's update did.
+ * Stores the accepted response in the create transaction, on its connection directly (a create's
+ * transaction is opened with pg and would run again under Prisma for a Prisma call). The record
+ * must still be there: a vanished one fails the operation, as Prisma's update did.
  */
 export async function completeIdempotencyKey(tx: Tx, recordId: string, statusCode: number, responseBody: unknown) {
   const now = new Date();

@@ -41,8 +41,6 @@ export type CreatedApiKey = {
   ip_allowlist: string[] | null;
 };
 
-const isUuid = (value: string) => isGuid(value);
-
 function validateKeyName(name: string): string {
   const trimmed = name.trim();
   const length = [...trimmed].length;
@@ -74,7 +72,7 @@ export async function createApiKey(tx: Tx, input: CreateApiKeyInput): Promise<Cr
   const expiresAt = validateExpiry(input.expiresAt, now);
   const ipAllowlist = parseIpAllowlist(input.ipAllowlist ?? null);
 
-  const account = isUuid(input.accountId) ? await tx.account.findUnique({ where: { id: input.accountId }, select: { id: true, region: true } }) : null;
+  const account = isGuid(input.accountId) ? await tx.account.findUnique({ where: { id: input.accountId }, select: { id: true, region: true } }) : null;
   if (!account) throw new ApiError("ERR1006", "Account not found.", { account_id: input.accountId });
   const region = input.region === undefined ? account.region : validateRegion(input.region);
 
@@ -90,7 +88,7 @@ export async function createApiKey(tx: Tx, input: CreateApiKeyInput): Promise<Cr
       ipAllowlist: ipAllowlist ?? undefined,
       expiresAt,
       ...(input.spendLimitMillis === undefined || input.spendLimitMillis === null ? {} : { spendLimit: millisToDecimalString(input.spendLimitMillis), spendPeriod: input.spendPeriod ?? "month" }),
-      createdById: input.actor !== "system" && isUuid(input.actor) ? input.actor : null,
+      createdById: input.actor !== "system" && isGuid(input.actor) ? input.actor : null,
     },
   });
 

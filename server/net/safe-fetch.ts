@@ -5,6 +5,7 @@ import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 import { DestinationRefused, FetchFailed, FetchTimeout, ResponseTooLarge } from "./fetch-failures";
 import { resolveAndCheck, type ResolvedAddress, type Resolver } from "./resolve-and-check";
+import { asStaleConnection, StaleConnection } from "./stale-connection";
 
 // Fetches a customer-given URL under the destination rules: the host is
 // resolved and checked once, the socket connects to a checked address through a pinned lookup
@@ -63,9 +64,6 @@ export async function safeFetch(url: string | URL, options: SafeFetchOptions = {
 
 type Destination = Awaited<ReturnType<typeof resolveAndCheck>>;
 
-/** A reused idle connection that the server had closed: nothing was answered on it. */
-class StaleConnection extends Error {}
-
 const IDLE_CONNECTION_MS = 2_000;
 const MAX_POOLED_DESTINATIONS = 64;
 const pooledAgents = new Map<string, http.Agent>();
@@ -96,8 +94,6 @@ function pooledAgent({ url, hostname, port, addresses }: Destination): http.Agen
   return agent;
 }
 
-const CLOSED_BY_PEER = new Set(["ECONNRESET", "EPIPE"]);
-
 function request(destination: Destination, options: SafeFetchOptions, maxBytes: number, signal: AbortSignal, agent: http.Agent | false): Promise<SafeFetchResponse> {
   const { url, hostname, port, addresses } = destination;
   const body = typeof options.body === "string" ? Buffer.from(options.body) : options.body;
@@ -113,8 +109,8 @@ function request(destination: Destination, options: SafeFetchOptions, maxBytes: 
       if (settled) return;
       settled = true;
       req.destroy();
-      const code = error instanceof Error && "code" in error ? String(error.code) : "";
-      if (req.reusedSocket && !answered && !signal.aborted && CLOSED_BY_PEER.has(code)) return reject(new StaleConnection(code));
+      const stale = signal.aborted ? null : asStaleConnection(req, answered, error);
+      if (stale) return reject(stale);
       reject(
         signal.aborted
           ? signal.reason

@@ -30,7 +30,7 @@ export class CallbackRejectedError extends Error {
 
 const contentPolicyText = /nsfw|content[\s_-]?policy|moderation|safety|flagged|sensitive|unsafe|inappropriate/i;
 const unavailableText = /rate[\s_-]?limit|throttl|too many|quota|billing|credit|capacity|overload|paused|maintenance|unavailable/i;
-const timeoutCodes = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT"]);
+const timeoutCodes = new Set(["ETIMEDOUT"]);
 const MAX_MESSAGE_LENGTH = 300;
 
 /** Sends one request under a deadline. Transport failures become ProviderErrors; HTTP statuses do not. */
@@ -43,7 +43,7 @@ export async function sendProviderRequest(provider: ProviderId, url: string, req
   }
 }
 
-/** A fetch that threw: the deadline passed, or the provider could not be reached. */
+/** A call that threw: the deadline passed, or the provider could not be reached. */
 export function providerErrorFromException(provider: ProviderId, error: unknown, timeoutMs: number): ProviderError {
   if (error instanceof ProviderError) return error;
   const name = error instanceof Error ? error.name : "";

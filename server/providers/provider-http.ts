@@ -1,6 +1,7 @@
 import "server-only";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
+import { asStaleConnection, StaleConnection } from "../net/stale-connection";
 
 // The provider APIs (Replicate, fal, OpenAI) over Node's http client with keep-alive agents, one
 // pair per process. Not fetch: each call through undici's fetch (and Next's patched fetch around
@@ -30,11 +31,6 @@ export class ProviderCallTimeout extends Error {
     this.name = "TimeoutError";
   }
 }
-
-/** A reused idle connection that the server had closed: nothing was answered on it. */
-class StaleConnection extends Error {}
-
-const CLOSED_BY_PEER = new Set(["ECONNRESET", "EPIPE"]);
 
 /**
  * One exchange, read whole, within `timeoutMs` (connect, request, answer). Transport failures
@@ -69,8 +65,7 @@ function exchange(target: URL, request: ProviderRequest, timeoutMs: number, dead
       settled = true;
       clearTimeout(timer);
       req.destroy();
-      const code = error instanceof Error && "code" in error ? String(error.code) : "";
-      reject(req.reusedSocket && !answered && CLOSED_BY_PEER.has(code) ? new StaleConnection(code) : error);
+      reject(asStaleConnection(req, answered, error) ?? error);
     }
     req.on("error", fail);
     req.on("response", (res: IncomingMessage) => {

@@ -54,6 +54,8 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
   const { generationId, attempt } = input;
   const predictionId = input.predictionId ?? null;
   const now = new Date();
+  // Opened with pg: the usual finish sends only direct statements; a discard, a deadline, a fired
+  // alert or a subscribed endpoint asks for Prisma and runs again under it.
   const done = await inTransaction(
     async (tx) => {
       const row = await lockWithAttempt(tx, generationId, attempt);
@@ -102,8 +104,6 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
       );
       await queueGenerationFinished(tx, generationId, row.account_id, "succeeded", { subscribed: row.completed_subscribed });
       return true;
-      // Opened with pg: the usual finish sends only direct statements; a discard, a deadline, a
-      // fired alert or a subscribed endpoint asks for Prisma and runs again under it.
     },
     { sqlFirst: true },
   );
