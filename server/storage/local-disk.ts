@@ -6,8 +6,9 @@ import { assertContentType, assertStorageKey, InvalidStorageKeyError, type Objec
 import { probeStorage } from "./probe-storage";
 
 // Objects are plain files under the root, named by their key. The content type sits beside each
-// file as ".<name>.content-type": keys never have dot-led segments, so the sidecars, temporary
-// files and object names cannot collide.
+// file as ".<name>.content-type" (keys never have dot-led segments, so the sidecars, temporary
+// files and object names cannot collide), unless the put made the object's folder and the key's
+// extension names the type.
 
 const DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
@@ -28,9 +29,11 @@ export function localDiskStorage(root: string = path.resolve(/*turbopackIgnore: 
     // A concurrent delete may prune the directory between mkdir and the write: try once more.
     for (let attempt = 1; ; attempt++) {
       try {
-        await mkdir(path.dirname(file), { recursive: true });
-        // The type first: a reader that sees the object also sees its type.
-        await writeAtomically(contentTypeFile(file), contentType);
+        const created = await mkdir(path.dirname(file), { recursive: true });
+        // The type first: a reader that sees the object also sees its type. A directory this put
+        // created holds no earlier sidecar, so a type the key's extension names needs none (every
+        // generation's outputs: four file operations fewer per output).
+        if (created === undefined || typeOfExtension(file) !== contentType) await writeAtomically(contentTypeFile(file), contentType);
         await writeAtomically(file, bytes);
         return;
       } catch (error) {
@@ -160,11 +163,19 @@ function fileStream(handle: FileHandle, start: number, stop: number): ReadableSt
   });
 }
 
+// The types an output's extension names (server/generations/run/store-outputs.ts names them so).
+const extensionTypes: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".webp": "image/webp", ".gif": "image/gif", ".mp4": "video/mp4" };
+
+function typeOfExtension(file: string): string | undefined {
+  return extensionTypes[path.extname(file).toLowerCase()];
+}
+
+/** The sidecar's type; without one, the type the extension names, else application/octet-stream. */
 async function readContentType(file: string): Promise<string> {
   try {
     return (await readFile(contentTypeFile(file), "utf8")).trim() || DEFAULT_CONTENT_TYPE;
   } catch (error) {
-    if (isMissing(error)) return DEFAULT_CONTENT_TYPE;
+    if (isMissing(error)) return typeOfExtension(file) ?? DEFAULT_CONTENT_TYPE;
     throw error;
   }
 }

@@ -32,7 +32,10 @@ export function signBody(body: string, signingKey: string, nowMs: number): strin
 export function callRequestBody(run: RunRecord, attempt: number, maxAttempts: number) {
   const [event] = run.events;
   return {
-    version: 2,
+    // -1: "the SDK decides", which is V2 in this SDK, the protocol this executor speaks (the
+    // executor suites would fail on another). The SDK parses the version with a chain of zod v3
+    // unions that builds a ZodError per literal it tries before the match: -1 is the first.
+    version: -1,
     event,
     events: run.events,
     steps: run.steps,

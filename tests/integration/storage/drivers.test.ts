@@ -140,6 +140,33 @@ describe.each(["local-disk", "s3"] as const)("the %s driver", (name) => {
   });
 });
 
+describe("the local-disk driver's type sidecars", () => {
+  const folderOf = (key: string) => path.join(root, "files", ...key.split("/").slice(0, -1));
+
+  it("writes none when the put made the folder and the extension names the type", async () => {
+    const storage = drivers["local-disk"];
+    const key = `outputs/${randomUUID()}/${randomUUID()}/1-0.png`;
+    await storage.put(key, Buffer.from("png bytes"), "image/png");
+    expect(await readdir(folderOf(key))).toEqual(["1-0.png"]);
+    expect(await storage.head(key)).toMatchObject({ contentType: "image/png", size: 9 });
+    expect((await storage.get(key))?.contentType).toBe("image/png");
+  });
+
+  it("writes one for a type the extension does not name, and for a put into a folder that already existed", async () => {
+    const storage = drivers["local-disk"];
+    const folder = `outputs/${randomUUID()}/${randomUUID()}`;
+    await storage.put(`${folder}/0.png`, Buffer.from("not a png"), "application/octet-stream");
+    await storage.put(`${folder}/1.webp`, Buffer.from("webp"), "image/webp");
+    expect((await readdir(folderOf(`${folder}/0.png`))).sort()).toEqual([".0.png.content-type", ".1.webp.content-type", "0.png", "1.webp"]);
+    expect((await storage.get(`${folder}/0.png`))?.contentType).toBe("application/octet-stream");
+    // Put again with the type its extension names: the earlier sidecar must not win.
+    await storage.put(`${folder}/0.png`, Buffer.from("a png now"), "image/png");
+    expect((await storage.get(`${folder}/0.png`))?.contentType).toBe("image/png");
+    expect(await storage.delete(`${folder}/0.png`)).toBe(true);
+    expect(await storage.delete(`${folder}/1.webp`)).toBe(true);
+  });
+});
+
 describe("the s3 driver's failures", () => {
   it("leaves nothing behind after a probe", async () => {
     await drivers.s3.probe();
