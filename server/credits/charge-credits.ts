@@ -1,6 +1,8 @@
 import "server-only";
 import type { ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
+import { Prisma } from "../generated/prisma/client";
+import { executeInTransaction } from "../transaction-sql";
 import { moveBalance } from "./move-balance";
 import { findReservation } from "../ledger/find-reservation";
 import { millisToDecimalString, type Millicredits } from "../money";
@@ -16,6 +18,15 @@ export type SettleCreditsInput = {
   actor?: ActivityActor;
 };
 
+export type ChargeCreditsInput = SettleCreditsInput & {
+  /**
+   * The caller's own writes, as named WITH items (names other than the ledger statement's own: `entry`,
+   * `balance`, `activity`, `fired`, `rearmed`, `spend_counted`): sent in the charge's statement, one round trip
+   * fewer per finished generation, and run alone when no charge is due.
+   */
+  alongside?: Prisma.Sql[];
+};
+
 export type SettleCreditsResult = {
   applied: boolean;
   reason?: "not_reserved" | "already_charged" | "already_refunded";
@@ -25,9 +36,10 @@ export type SettleCreditsResult = {
   entryId?: string;
 };
 
-export async function chargeCredits(tx: Tx, input: SettleCreditsInput): Promise<SettleCreditsResult> {
-  const { accountId, generationId } = input;
+export async function chargeCredits(tx: Tx, input: ChargeCreditsInput): Promise<SettleCreditsResult> {
+  const { accountId, generationId, alongside = [] } = input;
   const reservation = await findReservation(tx, accountId, generationId);
+  if (reservation.state !== "open" && alongside.length > 0) await executeInTransaction(tx, Prisma.sql`WITH ${Prisma.join(alongside, ", ")} SELECT 1`);
   if (reservation.state === "not_reserved") return { applied: false, reason: "not_reserved", amountMillis: 0, balanceMillis: reservation.balanceMillis };
   const { amountMillis, balanceMillis } = reservation;
   if (reservation.state !== "open") return { applied: false, reason: reservation.state === "charged" ? "already_charged" : "already_refunded", amountMillis, balanceMillis };
@@ -43,6 +55,7 @@ export async function chargeCredits(tx: Tx, input: SettleCreditsInput): Promise<
     description: input.description ?? `Charge for generation ${generationId}`,
     actor: input.actor,
     activity: { action: "credit.charged", description: `${millisToDecimalString(amountMillis)} credits charged for generation ${generationId}` },
+    alongside,
   });
   return { applied: true, amountMillis, balanceMillis, entryId };
 }

@@ -15,6 +15,8 @@ import { spendCounterChange } from "../spend/spend-counter-change";
 export type BalanceMovement = Omit<LedgerEntryInput, "entryId" | "createdAt"> & {
   actor?: ActivityActor;
   activity: { action: string; description: string };
+  /** The caller's own WITH items, in the same statement (server/credits/charge-credits.ts). */
+  alongside?: Prisma.Sql[];
 };
 
 export async function moveBalance(tx: Tx, input: BalanceMovement): Promise<string> {
@@ -36,7 +38,7 @@ export async function moveBalance(tx: Tx, input: BalanceMovement): Promise<strin
   const fired = await appendLedgerEntry<{ amount: string }>(
     tx,
     { ...input, entryId, createdAt },
-    { with: [Prisma.sql`activity AS (${activity})`, thresholdChanges(thresholds, createdAt), ...(spend ? [spend] : [])], select: Prisma.sql`SELECT amount FROM fired` },
+    { with: [Prisma.sql`activity AS (${activity})`, thresholdChanges(thresholds, createdAt), ...(spend ? [spend] : []), ...(input.alongside ?? [])], select: Prisma.sql`SELECT amount FROM fired` },
   );
   // A drop below armed thresholds: the alert's records, in the same transaction as the movement.
   await recordFiredThresholds(tx, { ...thresholds, ledgerEntryId: entryId }, fired);

@@ -10,6 +10,7 @@ import { db, disconnectDb } from "@/server/db";
 import { ApiError } from "@/server/error-table";
 import { inTransaction } from "@/server/transaction";
 import { expectApiError } from "@/tests/support/api-error";
+import { Prisma } from "@/server/generated/prisma/client";
 
 // The ledger against real PostgreSQL: idempotency, exactly-once settlement, the database's own
 // refusals (trigger, CHECKs, partial unique indexes) and the account lock under concurrency.
@@ -203,6 +204,25 @@ describe("charge and refund", () => {
     expect(chargeEntry.balanceAfter.toFixed(3)).toBe("0.750");
     expect(await balanceOf(accountId)).toBe(750);
     expect(await db.activityEvent.count({ where: { accountId, action: "credit.charged" } })).toBe(1);
+  });
+
+  it("a charge's alongside writes go in whether a charge is due or not, once per call", async () => {
+    const accountId = await newAccount(1000);
+    const generationId = await newGeneration(accountId);
+    // A caller's write that names itself: the generation's prediction id, appended to per call.
+    const mark = (label: string) => [Prisma.sql`marked AS (UPDATE generation SET prediction_id = coalesce(prediction_id, '') || ${label} WHERE id = ${generationId}::uuid)`];
+    const chargeWith = (label: string) => inTransaction((tx) => chargeCredits(tx, { accountId, generationId, alongside: mark(label) }), txOptions);
+    const marks = async () => (await db.generation.findUniqueOrThrow({ where: { id: generationId } })).predictionId;
+
+    expect(await chargeWith("a")).toMatchObject({ applied: false, reason: "not_reserved" });
+    expect(await marks()).toBe("a");
+    await reserve(accountId, generationId, 100);
+    expect(await chargeWith("b")).toMatchObject({ applied: true, amountMillis: 100 });
+    expect(await marks()).toBe("ab");
+    expect(await chargeWith("c")).toMatchObject({ applied: false, reason: "already_charged" });
+    expect(await marks()).toBe("abc");
+    expect(await db.ledgerEntry.count({ where: { generationId, type: "charge" } })).toBe(1);
+    expect(await balanceOf(accountId)).toBe(900);
   });
 
   it("refund gives the reserved amount back once; a charge after it is refused", async () => {

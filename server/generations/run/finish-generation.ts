@@ -5,7 +5,7 @@ import { chargeCredits } from "../../credits/charge-credits";
 import { refundCredits } from "../../credits/refund-credits";
 import type { Tx } from "../../db";
 import { inTransaction, needPrisma } from "../../transaction";
-import { executeInTransaction, queryInTransaction } from "../../transaction-sql";
+import { queryInTransaction } from "../../transaction-sql";
 import { Prisma } from "../../generated/prisma/client";
 import { getStorage } from "../../storage/get-storage";
 import { queueGenerationFinished } from "../send-generation-finished";
@@ -74,9 +74,6 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
       // An endpoint takes generation.completed: its deliveries are queued through Prisma, so a
       // transaction opened with pg goes back to Prisma now, before the charge.
       if (row.completed_subscribed) needPrisma(tx);
-      // The charge first: it locks the account, and the activity row (whose foreign key takes a share
-      // lock on the account) comes after it, in the transition's statement.
-      await chargeCredits(tx, { accountId: row.account_id, generationId });
       const activity = activityInsert(
         {
           accountId: row.account_id,
@@ -88,20 +85,22 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
         },
         { id: randomUUID(), createdAt: new Date() },
       );
-      // The attempt, the generation and its activity event, one statement.
-      await executeInTransaction(
-        tx,
-        Prisma.sql`
-      WITH attempt AS (
+      // The attempt, the generation and its activity event, sent in the charge's statement (one
+      // round trip). The charge locks the account first; the activity row's foreign key then takes
+      // its share lock on an account this transaction already holds.
+      const transition = [
+        Prisma.sql`succeeded_attempt AS (
         UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = ${latencyMs}::int, prediction_id = COALESCE(${predictionId}::text, prediction_id)
-         WHERE id = ${row.attempt_id}::uuid),
-      activity AS (${activity})
-      UPDATE generation SET status = 'succeeded', output_keys = ${input.outputKeys}::text[], completed_at = ${now}, error_code = NULL, error_message = NULL,
-             prediction_id = COALESCE(${predictionId}::text, prediction_id),
-             metrics_total_time = ${(now.getTime() - row.created_at.getTime()) / 1000}::float8,
-             metrics_predict_time = ${input.predictTimeSeconds ?? latencyMs / 1000}::float8, updated_at = ${now}
-       WHERE id = ${generationId}::uuid`,
-      );
+         WHERE id = ${row.attempt_id}::uuid)`,
+        Prisma.sql`succeeded_activity AS (${activity})`,
+        Prisma.sql`succeeded_generation AS (
+        UPDATE generation SET status = 'succeeded', output_keys = ${input.outputKeys}::text[], completed_at = ${now}, error_code = NULL, error_message = NULL,
+               prediction_id = COALESCE(${predictionId}::text, prediction_id),
+               metrics_total_time = ${(now.getTime() - row.created_at.getTime()) / 1000}::float8,
+               metrics_predict_time = ${input.predictTimeSeconds ?? latencyMs / 1000}::float8, updated_at = ${now}
+         WHERE id = ${generationId}::uuid)`,
+      ];
+      await chargeCredits(tx, { accountId: row.account_id, generationId, alongside: transition });
       await queueGenerationFinished(tx, generationId, row.account_id, "succeeded", { subscribed: row.completed_subscribed });
       return true;
     },
