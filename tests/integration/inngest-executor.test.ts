@@ -3,11 +3,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Inngest, NonRetriableError, RetryAfterError } from "inngest";
 import { serve } from "inngest/node";
+import { serve as serveNext } from "inngest/next";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/db";
 import { embeddedClientOptions } from "@/server/events/embedded-client";
 import { persistEvents } from "@/server/events/event-store";
 import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/server/inngest/executor/executor";
+import { inProcessServeHandler, registerServeHandler } from "@/server/inngest/executor/in-process-handler";
 import { RUN_LIMITS } from "@/server/inngest/executor/run-driver";
 import { toRecord } from "@/server/inngest/executor/run-store";
 
@@ -242,6 +244,45 @@ afterAll(async () => {
   await db.inngestEvent.deleteMany({ where: { appId } });
   await db.inngestCronTick.deleteMany({ where: { functionId: { startsWith: `${appId}` } } });
   await disconnectDb();
+});
+
+// The same functions through the handler the app registers for in-process Call Requests
+// (app/api/inngest/route.ts: inngest/next's POST, no signature check), called as a function: the
+// run's steps, checkpoints, retries and failures come back as over HTTP, and no Call Request
+// reaches the HTTP server.
+describe("embedded inngest executor, the handler called in process", () => {
+  let unregister: () => void = () => undefined;
+  const httpCalls = () => [...callRequests.values()].reduce((sum, count) => sum + count, 0);
+
+  beforeAll(() => {
+    const { POST } = serveNext({ client, functions, ...{ skipSignatureValidation: true } });
+    unregister = registerServeHandler(appId, inProcessServeHandler(POST));
+  });
+
+  afterAll(() => unregister());
+
+  it("runs multi-step, checkpointing, retried and failing functions with no HTTP Call Request", async () => {
+    const before = httpCalls();
+    const [multi, checkpointed, flaky, doomed] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    await client.send([
+      { id: multi, name: "test/multi", data: { token: multi } },
+      { id: checkpointed, name: "test/checkpointed", data: { token: checkpointed } },
+      { id: flaky, name: "test/flaky", data: { token: flaky } },
+      { id: doomed, name: "test/doomed", data: { token: doomed } },
+    ]);
+    expect(await finishedRun("multi-step", multi)).toMatchObject({ status: "completed", output: { sum: 6 } });
+    expect([calls.get(`${multi}:a`), calls.get(`${multi}:b`), calls.get(`${multi}:c`)]).toEqual([1, 1, 1]);
+    const checkpointedRun = await finishedRun("checkpointed", checkpointed);
+    expect(checkpointedRun).toMatchObject({ status: "completed", output: { sum: 3 } });
+    expect(Object.values(checkpointedRun.steps as object)).toEqual([
+      { type: "data", data: 1 },
+      { type: "data", data: 2 },
+    ]);
+    expect(await finishedRun("flaky-step", flaky)).toMatchObject({ status: "completed", output: "ok" });
+    expect(calls.get(flaky)).toBe(3);
+    expect(await finishedRun("doomed", doomed)).toMatchObject({ status: "failed" });
+    expect(httpCalls()).toBe(before);
+  });
 });
 
 describe("embedded inngest executor", () => {

@@ -1,6 +1,6 @@
 import { serve } from "inngest/next";
 import { inngest } from "@/server/events/client";
-import { registerServeHandler } from "@/server/inngest/executor/in-process-handler";
+import { inProcessServeHandler, registerServeHandler } from "@/server/inngest/executor/in-process-handler";
 import { functions } from "@/server/inngest/functions";
 import { inngestMode } from "@/server/events/mode";
 
@@ -23,5 +23,5 @@ export const { GET, POST, PUT } = serve({
 if (inngestMode() === "embedded") {
   // skipSignatureValidation is the comm handler's own option, which serve() passes through (its type leaves it out).
   const inProcess = serve({ client: inngest, functions, ...{ skipSignatureValidation: true } });
-  registerServeHandler(inngest.id, (request) => inProcess.POST(request as never, undefined) as Promise<Response>);
+  registerServeHandler(inngest.id, inProcessServeHandler(inProcess.POST));
 }

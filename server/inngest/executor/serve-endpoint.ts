@@ -9,8 +9,8 @@ import { signBody, type HttpReply } from "./step-protocol";
 // (POST ?fnId=&stepId=). Every request is signed, so the handler's normal verification applies.
 // node:http rather than fetch: a step may run longer than undici's 300 s header timeout. When the
 // synced app's handler is registered in this process (the app's own route), Call Requests call it
-// directly with a Request: no socket, no HTTP parsing, no trip through Next's router, and no
-// signature (in-process-handler.ts).
+// directly: no socket, no HTTP parsing, no trip through Next's router, and no signature
+// (in-process-handler.ts).
 
 const DEFAULT_RETRIES = 3;
 
@@ -112,8 +112,7 @@ export class ServeEndpoint {
   /** The Call Request as a function call, with the same timeout and abort as over HTTP. */
   private callInProcess(handler: ServeHandler, url: URL, body: string, signal: AbortSignal): Promise<HttpReply> {
     // Unsigned: the handler registered for in-process calls skips the check (app/api/inngest/route.ts).
-    const request = new Request(url, { method: "POST", body, headers: { "content-type": "application/json" } });
-    const answer = handler(request).then(async (response) => ({ status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() }));
+    const answer = handler(url, body);
     return new Promise<HttpReply>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no answer within ${this.requestTimeoutMs} ms`)), this.requestTimeoutMs);
       const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
