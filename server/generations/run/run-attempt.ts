@@ -31,14 +31,15 @@ type GenerationRow = JobSource & { accountId: string; region: string; status: st
  * statement, and through Prisma's query compiler (the whole row, mapped) it cost more CPU than
  * the database spends on it.
  */
+const GENERATION_COLUMNS = `id, account_id AS "accountId", region::text AS region, status::text AS status, model_identifier AS "modelIdentifier", prompt, ratio,
+  output_format AS "outputFormat", output_number AS "outputNumber", duration_seconds AS "durationSeconds", resolution,
+  generate_audio AS "generateAudio", input_files AS "inputFiles", input_file_last_content AS "inputFileLastContent",
+  estimated_cost::text AS "estimatedCost", deadline_at AS "deadlineAt"`;
+
 async function inFlightRow(generationId: string): Promise<GenerationRow | null> {
   const { rows } = await sqlPool().query<GenerationRow>({
     name: "run-generation-in-flight",
-    text: `SELECT id, account_id AS "accountId", region::text AS region, status::text AS status, model_identifier AS "modelIdentifier", prompt, ratio,
-                  output_format AS "outputFormat", output_number AS "outputNumber", duration_seconds AS "durationSeconds", resolution,
-                  generate_audio AS "generateAudio", input_files AS "inputFiles", input_file_last_content AS "inputFileLastContent",
-                  estimated_cost::text AS "estimatedCost", deadline_at AS "deadlineAt"
-             FROM generation WHERE id = $1::uuid`,
+    text: `SELECT ${GENERATION_COLUMNS} FROM generation WHERE id = $1::uuid`,
     values: [generationId],
   });
   const row = rows[0];
@@ -78,7 +79,10 @@ async function settle(row: GenerationRow, provider: ProviderId, attempt: number,
   return { outcome: "failed", error: failure };
 }
 
+/** Submits an attempt: startNamedLater for the providers that name their job when they answer. */
 export async function startAttempt(generationId: string, provider: ProviderId, attempt: number): Promise<AttemptOutcome> {
+  const adapter = adapterForAttempt(provider);
+  if (!adapter.predictionIdFor) return startNamedLater(generationId, provider, attempt, adapter);
   const row = await inFlightRow(generationId);
   if (!row) return { outcome: "abandoned" };
   // Between attempts too: past its Cancel-After deadline, no provider is asked to start.
@@ -88,7 +92,6 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
   }
   const job = providerJobFor(row, provider, attempt);
   const startedAt = new Date();
-  const adapter = adapterForAttempt(provider);
   // A synchronous provider names its prediction up front, so a cancel can reach it mid-submit; it
   // starts working while the attempt is recorded (the render does not wait on the database).
   const namedUpFront = adapter.predictionIdFor?.(job) ?? null;
@@ -112,6 +115,61 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
   } finally {
     await started;
   }
+}
+
+/**
+ * A provider that names its job when it answers (Replicate, fal, OpenAI): the read of the
+ * generation, the attempt's row and the move to `processing` are one statement (claimStart), then
+ * the submit. Nothing is recorded for a generation out of flight or past its deadline.
+ */
+async function startNamedLater(generationId: string, provider: ProviderId, attempt: number, adapter: ReturnType<typeof adapterFor>): Promise<AttemptOutcome> {
+  const startedAt = new Date();
+  const claim = await claimStart(generationId, provider, attempt, startedAt);
+  if (claim.status !== "pending" && claim.status !== "processing") return { outcome: "abandoned" };
+  // Between attempts too: past its Cancel-After deadline, no provider is asked to start.
+  if (!claim.startable) {
+    await expireAtDeadline(generationId);
+    return { outcome: "abandoned" };
+  }
+  const job = providerJobFor(claim, provider, attempt);
+  // As in startAttempt: generation.started queued while the provider works, on the first move only.
+  const started = claim.movedSubscribed === true ? queueGenerationStarted(generationId) : null;
+  try {
+    return await submitJob(claim, provider, attempt, job, { adapter, startedAt, namedUpFront: null, early: null });
+  } finally {
+    await started;
+  }
+}
+
+/**
+ * The generation (as inFlightRow reads it), and when it is in flight with its deadline ahead, the
+ * attempt's row and its move to `processing` (as recordStart writes them), in one statement.
+ * `movedSubscribed`: null when nothing moved (out of flight, past the deadline, or canceled while
+ * this statement waited for the row), else whether an endpoint takes generation.started.
+ */
+async function claimStart(generationId: string, provider: ProviderId, attempt: number, startedAt: Date) {
+  const { rows } = await sqlPool().query<GenerationRow & { startable: boolean; movedSubscribed: boolean | null }>({
+    name: "run-claim-attempt-start",
+    text: `WITH g AS (
+             SELECT id, account_id, region, status, model_identifier, prompt, ratio, output_format, output_number, duration_seconds, resolution, generate_audio,
+                    input_files, input_file_last_content, estimated_cost, deadline_at,
+                    status IN ('pending', 'processing') AND (deadline_at IS NULL OR deadline_at > $3) AS startable
+               FROM generation WHERE id = $2::uuid),
+           attempt AS (
+             INSERT INTO provider_attempt (id, generation_id, account_id, region, model_identifier, provider, attempt_number, estimated_cost, prediction_id, started_at)
+             SELECT $1::uuid, id, account_id, region, model_identifier, $4, $5, estimated_cost, NULL, $3 FROM g WHERE startable
+             ON CONFLICT (generation_id, attempt_number) DO UPDATE
+               SET outcome = 'running', started_at = EXCLUDED.started_at, finished_at = NULL, error_code = NULL, error_message = NULL, prediction_id = EXCLUDED.prediction_id),
+           moved AS (
+             UPDATE generation SET status = 'processing', provider_used = $4, prediction_id = NULL, started_at = COALESCE(started_at, $3), updated_at = $3
+              WHERE id = (SELECT id FROM g WHERE startable) AND status IN ('pending', 'processing')
+              RETURNING EXISTS (SELECT 1 FROM webhook_endpoint e WHERE e.account_id = generation.account_id AND 'generation.started' = ANY (e.events)) AS subscribed)
+           SELECT ${GENERATION_COLUMNS}, startable, (SELECT subscribed FROM moved) AS "movedSubscribed" FROM g`,
+    values: [randomUUID(), generationId, startedAt, provider, attempt],
+  });
+  const row = rows[0];
+  if (!row) throw new Error(`generation ${generationId} does not exist`);
+  return row;
 }
 
 /**
