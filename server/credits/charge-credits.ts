@@ -25,6 +25,8 @@ export type ChargeCreditsInput = SettleCreditsInput & {
    * fewer per finished generation, and run alone when no charge is due.
    */
   alongside?: Prisma.Sql[];
+  /** The balance the caller read while taking the account row lock in an earlier statement of this transaction. */
+  lockedBalanceMillis?: Millicredits;
 };
 
 export type SettleCreditsResult = {
@@ -38,7 +40,7 @@ export type SettleCreditsResult = {
 
 export async function chargeCredits(tx: Tx, input: ChargeCreditsInput): Promise<SettleCreditsResult> {
   const { accountId, generationId, alongside = [] } = input;
-  const reservation = await findReservation(tx, accountId, generationId);
+  const reservation = await findReservation(tx, accountId, generationId, input.lockedBalanceMillis);
   if (reservation.state !== "open" && alongside.length > 0) await executeInTransaction(tx, Prisma.sql`WITH ${Prisma.join(alongside, ", ")} SELECT 1`);
   if (reservation.state === "not_reserved") return { applied: false, reason: "not_reserved", amountMillis: 0, balanceMillis: reservation.balanceMillis };
   const { amountMillis, balanceMillis } = reservation;

@@ -13,11 +13,16 @@ import { isGuid } from "../guid";
 export type Reservation =
   { state: "not_reserved"; balanceMillis: Millicredits } | { state: "charged" | "refunded" | "open"; balanceMillis: Millicredits; amountMillis: Millicredits; modelIdentifier: string | null };
 
-export async function findReservation(tx: Tx, accountId: string, generationId: string): Promise<Reservation> {
+/**
+ * `lockedBalanceMillis`: the balance the caller read while taking the account row lock, in an
+ * earlier statement of this transaction (the ledger read below must come after the lock, in a
+ * statement of its own, to see what the previous holder committed).
+ */
+export async function findReservation(tx: Tx, accountId: string, generationId: string, lockedBalanceMillis?: Millicredits): Promise<Reservation> {
   if (!isGuid(generationId)) {
     throw invalidRequest("The generation id must be a UUID.", [{ field: "generation_id", message: "must be a UUID" }]);
   }
-  const balanceMillis = await getBalance(tx, accountId, { lock: true });
+  const balanceMillis = lockedBalanceMillis ?? (await getBalance(tx, accountId, { lock: true }));
   // Raw: on every finish, and Prisma's query compiler cost more CPU than the statement.
   const entries = await queryInTransaction<{ type: string; amount: string; modelIdentifier: string | null }>(
     tx,

@@ -8,6 +8,7 @@ import { inTransaction, needPrisma } from "../../transaction";
 import { queryInTransaction } from "../../transaction-sql";
 import { Prisma } from "../../generated/prisma/client";
 import { getStorage } from "../../storage/get-storage";
+import { decimalToMillis } from "../../money";
 import { queueGenerationFinished } from "../send-generation-finished";
 import { cancelAtDeadline } from "../deadline/cancel-at-deadline";
 import type { AttemptError } from "./attempt-outcome";
@@ -28,22 +29,25 @@ async function lockGeneration(tx: Tx, generationId: string): Promise<Locked | nu
 
 const pastDeadline = (row: Locked, now: Date) => row.deadline_at !== null && row.deadline_at.getTime() <= now.getTime();
 
-type LockedWithAttempt = Locked & { attempt_id: string; attempt_started_at: Date; attempt_outcome: string; provider: string; completed_subscribed: boolean };
+type LockedWithAttempt = Locked & { attempt_id: string; attempt_started_at: Date; attempt_outcome: string; provider: string; completed_subscribed: boolean; balance: string };
 
 /**
- * The attempt and its generation, the generation locked, and whether an endpoint of the account
- * takes generation.completed (so most finishes skip that read): one statement.
+ * The attempt and its generation, the generation locked, then its account locked with its balance
+ * (the lock every credit movement takes; the charge reads the ledger in a later statement), and
+ * whether an endpoint of the account takes generation.completed (so most finishes skip that read):
+ * one statement. The locking clause names the generation first, and PostgreSQL takes the row locks
+ * in that order, as every other transaction that locks both does (cancel, deadline, failure).
  */
 async function lockWithAttempt(tx: Tx, generationId: string, attempt: number): Promise<LockedWithAttempt> {
   const [row] = await queryInTransaction<LockedWithAttempt>(
     tx,
     Prisma.sql`
     SELECT g.id, g.account_id, g.status, g.created_at, g.deadline_at, g.provider_used, g.prediction_id, a.id AS attempt_id, a.started_at AS attempt_started_at,
-           a.outcome::text AS attempt_outcome, a.provider,
+           a.outcome::text AS attempt_outcome, a.provider, acc.credit_balance::text AS balance,
            EXISTS (SELECT 1 FROM webhook_endpoint e WHERE e.account_id = g.account_id AND 'generation.completed' = ANY (e.events)) AS completed_subscribed
-      FROM provider_attempt a JOIN generation g ON g.id = a.generation_id
+      FROM provider_attempt a JOIN generation g ON g.id = a.generation_id JOIN account acc ON acc.id = g.account_id
      WHERE a.generation_id = ${generationId}::uuid AND a.attempt_number = ${attempt}
-       FOR UPDATE OF g`,
+       FOR UPDATE OF g FOR NO KEY UPDATE OF acc`,
   );
   if (!row) throw new Error(`generation ${generationId} has no attempt ${attempt}`);
   return row;
@@ -100,7 +104,7 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
                metrics_predict_time = ${input.predictTimeSeconds ?? latencyMs / 1000}::float8, updated_at = ${now}
          WHERE id = ${generationId}::uuid)`,
       ];
-      await chargeCredits(tx, { accountId: row.account_id, generationId, alongside: transition });
+      await chargeCredits(tx, { accountId: row.account_id, generationId, alongside: transition, lockedBalanceMillis: decimalToMillis(row.balance) });
       await queueGenerationFinished(tx, generationId, row.account_id, "succeeded", { subscribed: row.completed_subscribed });
       return true;
     },

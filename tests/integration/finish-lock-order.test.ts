@@ -1,0 +1,69 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { createAccount } from "@/server/accounts/create-account";
+import { reserveCredits } from "@/server/credits/reserve-credits";
+import { db } from "@/server/db";
+import { finishSucceeded } from "@/server/generations/run/finish-generation";
+import { inTransaction } from "@/server/transaction";
+import { ledgerOf } from "@/tests/support/generations";
+
+// The finish locks its generation and its account in one statement. Every transaction that locks
+// both (a cancel, the deadline, a failure, the finish) must take the generation's first, or two of
+// them deadlock: here the account is held elsewhere, and the finish, waiting for it, must already
+// hold its generation.
+
+const MODEL = "darkroom/lumen-image";
+const holders: pg.Client[] = [];
+
+async function connection() {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  holders.push(client);
+  return client;
+}
+
+afterAll(async () => {
+  for (const client of holders) await client.end().catch(() => undefined);
+});
+
+async function processing() {
+  const { account_id: accountId } = await inTransaction((tx) => createAccount(tx, { email: `lock-order-${randomUUID()}@test.local` }));
+  const generation = await db.generation.create({
+    data: { accountId, region: "us", mediaKind: "image", modelIdentifier: MODEL, status: "processing", estimatedCost: "0.002", providerOrder: ["local"], providerUsed: "local" },
+  });
+  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 2, modelIdentifier: MODEL, description: "test" }));
+  await db.providerAttempt.create({ data: { generationId: generation.id, accountId, region: "us", modelIdentifier: MODEL, provider: "local", attemptNumber: 1, startedAt: new Date() } });
+  return { accountId, generationId: generation.id };
+}
+
+describe("the finish's locks", () => {
+  it("holds the generation while it waits for the account, then charges once the account is free", async () => {
+    const { accountId, generationId } = await processing();
+    const holder = await connection();
+    await holder.query("BEGIN");
+    await holder.query("SELECT 1 FROM account WHERE id = $1 FOR NO KEY UPDATE", [accountId]);
+
+    const finished = finishSucceeded({ generationId, attempt: 1, outputKeys: [], predictTimeSeconds: null });
+    const probe = await connection();
+    // Until the finish's statement has the generation, NOWAIT gets it (and lets go at once): wait for the refusal.
+    let refused: { code?: string } | null = null;
+    for (let tries = 0; tries < 200 && !refused; tries += 1) {
+      await probe.query("BEGIN");
+      refused = await probe.query("SELECT 1 FROM generation WHERE id = $1 FOR UPDATE NOWAIT", [generationId]).then(
+        () => null,
+        (error: { code?: string }) => error,
+      );
+      await probe.query("ROLLBACK");
+      if (!refused) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(refused?.code).toBe("55P03");
+    // The finish is waiting for the account, its generation still in flight.
+    expect((await db.generation.findUniqueOrThrow({ where: { id: generationId } })).status).toBe("processing");
+
+    await holder.query("COMMIT");
+    expect(await finished).toEqual({ succeeded: true });
+    expect((await db.generation.findUniqueOrThrow({ where: { id: generationId } })).status).toBe("succeeded");
+    expect(await ledgerOf(generationId)).toEqual(["reserve:0.002", "charge:0.002"]);
+  });
+});
