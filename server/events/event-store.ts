@@ -22,27 +22,38 @@ export const EVENT_LIMITS = { maxNameLength: 256, maxEventsPerRequest: 5000, max
 export type EventLimits = typeof EVENT_LIMITS;
 
 const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const FORTY_BITS = 2 ** 40;
 
-function encode(value: bigint, length: number): string {
+/** `value` (a whole number below 2^53) in `length` Crockford base-32 digits, the last 5 bits last. */
+function encode(value: number, length: number): string {
   let text = "";
   for (let i = 0; i < length; i += 1) {
-    text = crockford[Number(value & 31n)] + text;
-    value >>= 5n;
+    text = crockford[value % 32] + text;
+    value = Math.floor(value / 32);
   }
   return text;
 }
 
-/** ULIDs for a batch: from the SDK's seed ("<ms>,<base64 entropy>") when given, else random. */
+/**
+ * ULIDs for a batch: from the SDK's seed ("<ms>,<base64 entropy>") when given, else random. The
+ * 80 bits of entropy count up by one per event (wrapping), kept as two 40-bit halves: plain
+ * numbers, where BigInt digits cost a generation's create about 25 µs.
+ */
 export function eventIds(count: number, seed: string | null, now: number): string[] {
   let time = now;
   let entropy = randomBytes(10);
   const [seedTime, seedEntropy] = seed?.split(",") ?? [];
-  if (seedTime && seedEntropy && Number.isFinite(Number(seedTime))) {
+  if (seedTime && seedEntropy && Number.isSafeInteger(Number(seedTime)) && Number(seedTime) >= 0) {
     const bytes = Buffer.from(seedEntropy, "base64");
     if (bytes.length === 10) [time, entropy] = [Number(seedTime), bytes];
   }
-  const base = BigInt(`0x${entropy.toString("hex")}`);
-  return Array.from({ length: count }, (_, index) => encode(BigInt(time), 10) + encode((base + BigInt(index)) % (1n << 80n), 16));
+  const high = entropy.readUIntBE(0, 5);
+  const low = entropy.readUIntBE(5, 5);
+  const timePart = encode(time, 10);
+  return Array.from({ length: count }, (_, index) => {
+    const sum = low + index;
+    return timePart + encode((high + Math.floor(sum / FORTY_BITS)) % FORTY_BITS, 8) + encode(sum % FORTY_BITS, 8);
+  });
 }
 
 export class InvalidEventError extends Error {}
