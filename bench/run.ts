@@ -22,7 +22,8 @@ import { benchmarksMarkdown, latencySvg, throughputSvg, type Figure, type Report
 // run (the /v1 404 envelope: a Next route handler with no database, no auth). Writes
 // bench/results/latest.json, docs/benchmarks.md and its charts (docs/benchmarks-*.svg).
 // BENCH_CPU_PROF=<dir> makes the server write a V8 CPU profile there when it stops, sampled every
-// BENCH_CPU_PROF_INTERVAL µs (V8's default: 1000).
+// BENCH_CPU_PROF_INTERVAL µs (V8's default: 1000). BENCH_NODE_ARGS: more flags for the server's
+// node, space-separated (--trace-gc, say; NODE_OPTIONS refuses some).
 
 const root = path.resolve(import.meta.dirname, "..");
 const dataDir = path.join(root, ".data-bench");
@@ -269,7 +270,8 @@ async function main() {
         ...extra,
       };
       const interval = process.env.BENCH_CPU_PROF_INTERVAL ? [`--cpu-prof-interval=${Number(process.env.BENCH_CPU_PROF_INTERVAL)}`] : [];
-      const profileArgs = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`, ...interval] : [];
+      const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+      const profileArgs = [...nodeArgs, ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`, ...interval] : [])];
       const child = spawn(process.execPath, [...profileArgs, ...command.args, "--no-seed", "--no-build"], {
         cwd: root,
         env: { ...env, ...command.env },

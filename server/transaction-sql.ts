@@ -46,8 +46,15 @@ async function send(tx: Tx, text: string, values: unknown[]): Promise<pg.QueryRe
   const slot = connectionOf(tx);
   if (slot?.closed) throw new Error("Transaction already closed: a statement was sent after its commit or rollback");
   if (!slot?.client) return null;
-  return slot.client.query({ name: prismaStatementName({ sql: text }), text, values, types: prismaTypes });
+  return slot.client.query({ name: prismaStatementName({ sql: text }), text, values: values.map(asParameter), types: prismaTypes });
 }
+
+/**
+ * A Date as its ISO text: pg's own formatting of a Date (local time with its offset, digit by digit
+ * in JavaScript) was about 0.7 % of a generation's CPU. Every timestamp column is
+ * timestamptz, which reads either form as the same instant.
+ */
+const asParameter = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
 
 /** `tx.$queryRaw(statement)`, on the transaction's connection directly. */
 export async function queryInTransaction<Row>(tx: Tx, statement: Prisma.Sql): Promise<Row[]> {
