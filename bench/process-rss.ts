@@ -15,16 +15,22 @@ function readStat(pid: number): { ppid: number; comm: string } | null {
   }
 }
 
-function rssKb(pid: number): number {
+/** VmRSS and its parts (anonymous: heaps and stacks; file: code and mapped files; shared memory), in kB. */
+function rssKb(pid: number): { total: number; anon: number; file: number; shmem: number } {
   try {
-    const match = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) : 0;
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)\\s+kB`).exec(status)?.[1] ?? 0);
+    return { total: field("VmRSS"), anon: field("RssAnon"), file: field("RssFile"), shmem: field("RssShmem") };
   } catch {
-    return 0;
+    return { total: 0, anon: 0, file: 0, shmem: 0 };
   }
 }
 
-export function processTreeRssMb(rootPid: number): { rss_mb: number; processes: Array<{ pid: number; command: string; rss_mb: number }> } | null {
+const mb = (kb: number) => Math.round(kb / 102.4) / 10;
+
+type ProcessRss = { pid: number; command: string; rss_mb: number; anon_mb: number; file_mb: number; shmem_mb: number };
+
+export function processTreeRssMb(rootPid: number): { rss_mb: number; processes: ProcessRss[] } | null {
   if (!fs.existsSync("/proc/self/stat")) return null;
   const children = new Map<number, number[]>();
   const names = new Map<number, string>();
@@ -36,13 +42,14 @@ export function processTreeRssMb(rootPid: number): { rss_mb: number; processes: 
     names.set(pid, stat.comm);
     children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), pid]);
   }
-  const processes: Array<{ pid: number; command: string; rss_mb: number }> = [];
+  const processes: ProcessRss[] = [];
   const queue = [rootPid];
   while (queue.length > 0) {
     const pid = queue.shift()!;
     const command = names.get(pid) ?? "?";
     if (command.startsWith("postgres")) continue;
-    processes.push({ pid, command, rss_mb: Math.round(rssKb(pid) / 102.4) / 10 });
+    const rss = rssKb(pid);
+    processes.push({ pid, command, rss_mb: mb(rss.total), anon_mb: mb(rss.anon), file_mb: mb(rss.file), shmem_mb: mb(rss.shmem) });
     queue.push(...(children.get(pid) ?? []));
   }
   return { rss_mb: Math.round(processes.reduce((sum, entry) => sum + entry.rss_mb, 0) * 10) / 10, processes };
