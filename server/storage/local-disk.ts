@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, open as openFile, readFile, rename, rmdir, stat, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { env } from "../env";
-import { assertContentType, assertStorageKey, InvalidStorageKeyError, type ObjectInfo, type ObjectRange, type ObjectStream, type OutputStorage, type StorageProbe } from "./storage";
+import { assertContentType, assertStorageKey, InvalidStorageKeyError, OUTPUT_EXTENSIONS, type ObjectInfo, type ObjectRange, type ObjectStream, type OutputStorage, type StorageProbe } from "./storage";
 import { probeStorage } from "./probe-storage";
 
 // Objects are plain files under the root, named by their key. The content type sits beside each
@@ -163,11 +163,11 @@ function fileStream(handle: FileHandle, start: number, stop: number): ReadableSt
   });
 }
 
-// The types an output's extension names (server/generations/run/store-outputs.ts names them so).
-const extensionTypes: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".webp": "image/webp", ".gif": "image/gif", ".mp4": "video/mp4" };
+// The type an output's extension names, from the table outputs are named by.
+const extensionTypes = new Map(Object.entries(OUTPUT_EXTENSIONS).map(([type, extension]) => [`.${extension}`, type]));
 
 function typeOfExtension(file: string): string | undefined {
-  return extensionTypes[path.extname(file).toLowerCase()];
+  return extensionTypes.get(path.extname(file).toLowerCase());
 }
 
 /** The sidecar's type; without one, the type the extension names, else application/octet-stream. */

@@ -54,3 +54,6 @@ const contentTypePattern = /^[\x21-\x7e][\x20-\x7e]{0,254}$/;
 export function assertContentType(key: string, contentType: string): void {
   if (!contentTypePattern.test(contentType)) throw new TypeError(`Invalid content type for ${key}`);
 }
+
+/** The media types outputs are stored as, each under its extension (server/generations/run/store-outputs.ts names keys so). */
+export const OUTPUT_EXTENSIONS: Readonly<Record<string, string>> = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "video/mp4": "mp4", "image/gif": "gif" };

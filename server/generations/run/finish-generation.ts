@@ -90,8 +90,8 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
         { id: randomUUID(), createdAt: new Date() },
       );
       // The attempt, the generation and its activity event, sent in the charge's statement (one
-      // round trip). The charge locks the account first; the activity row's foreign key then takes
-      // its share lock on an account this transaction already holds.
+      // round trip). The activity row's foreign key takes its share lock on an account this
+      // transaction already holds (lockWithAttempt).
       const transition = [
         Prisma.sql`succeeded_attempt AS (
         UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = ${latencyMs}::int, prediction_id = COALESCE(${predictionId}::text, prediction_id)

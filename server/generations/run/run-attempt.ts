@@ -26,16 +26,16 @@ function asAttemptError(provider: ProviderId, error: unknown): AttemptError {
 /** What a step of the run reads of its generation: the job's columns and the attempt row's. */
 type GenerationRow = JobSource & { accountId: string; region: string; status: string; estimatedCost: string; deadlineAt: Date | null };
 
-/**
- * The generation while in flight, else null. Straight to the pool: every attempt's first
- * statement, and through Prisma's query compiler (the whole row, mapped) it cost more CPU than
- * the database spends on it.
- */
 const GENERATION_COLUMNS = `id, account_id AS "accountId", region::text AS region, status::text AS status, model_identifier AS "modelIdentifier", prompt, ratio,
   output_format AS "outputFormat", output_number AS "outputNumber", duration_seconds AS "durationSeconds", resolution,
   generate_audio AS "generateAudio", input_files AS "inputFiles", input_file_last_content AS "inputFileLastContent",
   estimated_cost::text AS "estimatedCost", deadline_at AS "deadlineAt"`;
 
+/**
+ * The generation while in flight, else null. Straight to the pool: every attempt's first
+ * statement, and through Prisma's query compiler (the whole row, mapped) it cost more CPU than
+ * the database spends on it.
+ */
 async function inFlightRow(generationId: string): Promise<GenerationRow | null> {
   const { rows } = await sqlPool().query<GenerationRow>({
     name: "run-generation-in-flight",
@@ -79,7 +79,7 @@ async function settle(row: GenerationRow, provider: ProviderId, attempt: number,
   return { outcome: "failed", error: failure };
 }
 
-/** Submits an attempt: startNamedLater for the providers that name their job when they answer. */
+/** Submits an attempt. A provider that names its job up front (`local`) starts working while the start is recorded; the others go through startNamedLater. */
 export async function startAttempt(generationId: string, provider: ProviderId, attempt: number): Promise<AttemptOutcome> {
   const adapter = adapterForAttempt(provider);
   if (!adapter.predictionIdFor) return startNamedLater(generationId, provider, attempt, adapter);
@@ -94,13 +94,13 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
   const startedAt = new Date();
   // A synchronous provider names its prediction up front, so a cancel can reach it mid-submit; it
   // starts working while the attempt is recorded (the render does not wait on the database).
-  const namedUpFront = adapter.predictionIdFor?.(job) ?? null;
-  const early = namedUpFront === null ? null : settled(adapter.submit(job));
+  const namedUpFront = adapter.predictionIdFor(job);
+  const early = settled(adapter.submit(job));
   let moved: { moved: boolean; startedSubscribed: boolean };
   try {
     moved = await recordStart(row, provider, attempt, namedUpFront, startedAt);
   } catch (error) {
-    if (namedUpFront !== null) await adapter.cancel(namedUpFront).catch(() => false);
+    await adapter.cancel(namedUpFront).catch(() => false);
     throw error;
   }
   // generation.started to subscribed endpoints, queued at every start: one delivery per endpoint

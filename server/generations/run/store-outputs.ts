@@ -6,12 +6,12 @@ import { env } from "../../env";
 import { DestinationRefused, ResponseTooLarge } from "../../net/fetch-failures";
 import { fetchOutputFile, OUTPUT_FILE_MAX_BYTES } from "../../net/fetch-output-file";
 import { getStorage } from "../../storage/get-storage";
+import { OUTPUT_EXTENSIONS } from "../../storage/storage";
 
 // Outputs become files in our storage before the generation succeeds: bytes as they are, URLs
 // downloaded from the provider under the destination rules (server/net/fetch-output-file.ts). A
 // refused, oversized or failed download is ERR4003 for that attempt, so the chain fails over.
 
-const extensions: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "video/mp4": "mp4", "image/gif": "gif" };
 const MEBIBYTE = 1024 * 1024;
 
 function downloadFailure(provider: ProviderId, error: unknown): ProviderError {
@@ -39,7 +39,7 @@ export async function storeOutputs(input: { accountId: string; generationId: str
     for (const [index, output] of input.outputs.entries()) {
       const file = output.kind === "bytes" ? { bytes: output.bytes, contentType: output.contentType } : await download(input.provider, output.url);
       const contentType = output.contentType ?? file.contentType;
-      const extension = extensions[contentType] ?? input.format ?? "bin";
+      const extension = OUTPUT_EXTENSIONS[contentType] ?? input.format ?? "bin";
       const key = `outputs/${input.accountId}/${input.generationId}/${input.attempt}-${index}.${extension}`;
       try {
         await storage.put(key, file.bytes, contentType);
