@@ -28,17 +28,19 @@ export type EvaluateThresholdsInput = {
  * the drop crossed, disarmed, RETURNING amount as text) and `rearmed`. A movement that does not
  * move the balance changes nothing.
  */
-export function thresholdChanges(input: Omit<EvaluateThresholdsInput, "ledgerEntryId">, now: Date): Prisma.Sql {
+export function thresholdChanges(input: Omit<EvaluateThresholdsInput, "ledgerEntryId">, now: Date, options: { onlyIfEntry?: boolean } = {}): Prisma.Sql {
   const { accountId, balanceBeforeMillis: before, balanceAfterMillis: after } = input;
   const balance = millisToDecimalString(after);
+  // A movement whose entry may not be written (server/ledger/append-ledger-entry.ts, `first`).
+  const written = options.onlyIfEntry ? Prisma.sql`AND EXISTS (SELECT 1 FROM entry)` : Prisma.empty;
   return Prisma.sql`
     fired AS (
       UPDATE alert_threshold SET armed = false, last_fired_at = ${now}
-       WHERE account_id = ${accountId}::uuid AND armed AND amount > ${balance}::numeric AND ${after < before}
+       WHERE account_id = ${accountId}::uuid AND armed AND amount > ${balance}::numeric AND ${after < before} ${written}
       RETURNING amount::text AS amount),
     rearmed AS (
       UPDATE alert_threshold SET armed = true
-       WHERE account_id = ${accountId}::uuid AND NOT armed AND amount <= ${balance}::numeric AND ${after > before})`;
+       WHERE account_id = ${accountId}::uuid AND NOT armed AND amount <= ${balance}::numeric AND ${after > before} ${written})`;
 }
 
 /** What a movement's statement returned from `fired`: the alert written in this transaction, or null. */

@@ -19,7 +19,24 @@ export type BalanceMovement = Omit<LedgerEntryInput, "entryId" | "createdAt"> & 
   alongside?: Prisma.Sql[];
 };
 
+/** WITH items the movement follows in its statement, and the one whose row it needs (a generation insert). */
+export type FirstItems = { items: Prisma.Sql[]; onlyAfter: string };
+
 export async function moveBalance(tx: Tx, input: BalanceMovement): Promise<string> {
+  return (await movement(tx, input, null)) as string;
+}
+
+/**
+ * A movement for a generation inserted in the same statement by `first.onlyAfter` (a create:
+ * server/generations/reserve-and-record.ts), which returns the generation's id, account_id,
+ * api_key_id, spend_budget_id and created_at. Nothing is written when that insert returns no row
+ * (its concurrency cap refused): then null.
+ */
+export async function moveBalanceAfter(tx: Tx, input: BalanceMovement, first: FirstItems): Promise<string | null> {
+  return movement(tx, input, first);
+}
+
+async function movement(tx: Tx, input: BalanceMovement, first: FirstItems | null): Promise<string | null> {
   const entryId = randomUUID();
   const createdAt = new Date();
   const metadata = {
@@ -34,13 +51,22 @@ export async function moveBalance(tx: Tx, input: BalanceMovement): Promise<strin
     { id: randomUUID(), createdAt, onlyIfRowIn: "entry" },
   );
   const thresholds = { accountId: input.accountId, balanceBeforeMillis: input.balanceBeforeMillis, balanceAfterMillis: input.balanceAfterMillis };
-  const spend = spendCounterChange(input);
-  const fired = await appendLedgerEntry<{ amount: string }>(
+  const spend = spendCounterChange(input, { generationFrom: first?.onlyAfter });
+  const items = [Prisma.sql`activity AS (${activity})`, thresholdChanges(thresholds, createdAt, { onlyIfEntry: first !== null }), ...(spend ? [spend] : []), ...(input.alongside ?? [])];
+  if (!first) {
+    const fired = await appendLedgerEntry<{ amount: string }>(tx, { ...input, entryId, createdAt }, { with: items, select: Prisma.sql`SELECT amount FROM fired` });
+    // A drop below armed thresholds: the alert's records, in the same transaction as the movement.
+    await recordFiredThresholds(tx, { ...thresholds, ledgerEntryId: entryId }, fired);
+    return entryId;
+  }
+  // No row: nothing was written. Else one row per fired threshold (amount null when none fired).
+  const rows = await appendLedgerEntry<{ amount: string | null }>(
     tx,
     { ...input, entryId, createdAt },
-    { with: [Prisma.sql`activity AS (${activity})`, thresholdChanges(thresholds, createdAt), ...(spend ? [spend] : []), ...(input.alongside ?? [])], select: Prisma.sql`SELECT amount FROM fired` },
+    { first, with: items, select: Prisma.sql`SELECT fired.amount FROM entry LEFT JOIN fired ON true` },
   );
-  // A drop below armed thresholds: the alert's records, in the same transaction as the movement.
+  if (rows.length === 0) return null;
+  const fired = rows.flatMap((row) => (row.amount === null ? [] : [{ amount: row.amount }]));
   await recordFiredThresholds(tx, { ...thresholds, ledgerEntryId: entryId }, fired);
   return entryId;
 }

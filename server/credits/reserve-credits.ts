@@ -1,6 +1,6 @@
 import "server-only";
 import type { ActivityActor } from "../activity/record-activity";
-import { moveBalance } from "./move-balance";
+import { moveBalance, moveBalanceAfter, type BalanceMovement, type FirstItems } from "./move-balance";
 import type { Tx } from "../db";
 import { formatCredits, millisToDecimalString, type Millicredits } from "../money";
 import { ApiError, invalidRequest } from "../error-table";
@@ -25,11 +25,18 @@ export type ReserveCreditsInput = {
    * it yet, so none is looked for (the unique index on reserve entries would refuse a second anyway).
    */
   newGeneration?: boolean;
+  /**
+   * The generation's insert, in the reservation's statement (a create whose locked balance covers
+   * the cost: one round trip fewer). The reservation is written only when the insert returns its
+   * row; when it does not (the concurrency cap refused), nothing is, and the result says
+   * `not_recorded`. Implies newGeneration.
+   */
+  recordedBy?: FirstItems;
 };
 
 export type ReserveCreditsResult = {
   applied: boolean;
-  reason?: "already_reserved";
+  reason?: "already_reserved" | "not_recorded";
   amountMillis: Millicredits;
   balanceMillis: Millicredits;
   entryId?: string;
@@ -45,7 +52,7 @@ export async function reserveCredits(tx: Tx, input: ReserveCreditsInput): Promis
   }
 
   const balance = input.lockedBalanceMillis ?? (await getBalance(tx, accountId, { lock: true }));
-  const existing = input.newGeneration ? null : await tx.ledgerEntry.findFirst({ where: { type: "reserve", generationId }, select: { id: true, accountId: true } });
+  const existing = input.newGeneration || input.recordedBy ? null : await tx.ledgerEntry.findFirst({ where: { type: "reserve", generationId }, select: { id: true, accountId: true } });
   if (existing) {
     if (existing.accountId !== accountId) throw new Error(`generation ${generationId} is already reserved by another account`);
     return { applied: false, reason: "already_reserved", amountMillis, balanceMillis: balance };
@@ -58,7 +65,7 @@ export async function reserveCredits(tx: Tx, input: ReserveCreditsInput): Promis
   }
 
   const balanceAfter = balance - amountMillis;
-  const entryId = await moveBalance(tx, {
+  const movement: BalanceMovement = {
     accountId,
     type: "reserve",
     amountMillis,
@@ -69,6 +76,12 @@ export async function reserveCredits(tx: Tx, input: ReserveCreditsInput): Promis
     description,
     actor: input.actor,
     activity: { action: "credit.reserved", description: `${millisToDecimalString(amountMillis)} credits reserved for ${modelIdentifier} generation ${generationId}` },
-  });
+  };
+  if (input.recordedBy) {
+    const entryId = await moveBalanceAfter(tx, movement, input.recordedBy);
+    if (entryId === null) return { applied: false, reason: "not_recorded", amountMillis, balanceMillis: balance };
+    return { applied: true, amountMillis, balanceMillis: balanceAfter, entryId };
+  }
+  const entryId = await moveBalance(tx, movement);
   return { applied: true, amountMillis, balanceMillis: balanceAfter, entryId };
 }

@@ -74,6 +74,36 @@ export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadline
       ${deadlineAt}::timestamptz, ${account.key_budget}::uuid, ${now}, ${now}
     WHERE (SELECT count(*) FROM generation WHERE account_id = ${accountId}::uuid AND media_kind = ${model.type}::"MediaKind" AND status IN ('pending', 'processing')) < ${cap}
       ${spend?.condition ?? Prisma.empty}`;
+  const reservation = {
+    accountId,
+    generationId: input.generationId,
+    amountMillis: input.costMillis,
+    modelIdentifier: model.identifier,
+    description: `Reserve for ${model.identifier} generation ${input.generationId}`,
+    lockedBalanceMillis: decimalToMillis(account.balance),
+    newGeneration: true,
+  };
+  const atCap = async () => {
+    const inFlight = await tx.generation.count({ where: { accountId, mediaKind: model.type, status: { in: ["pending", "processing"] } } });
+    // Every 429 carries Retry-After; this request had no capacity, so the
+    // remaining count says 0 whatever the minute window still allows (Limit and Reset stay).
+    const retryAfter = await concurrencyRetryAfter(tx, accountId, model.type);
+    return new ApiError(
+      "ERR1009",
+      `At most ${cap} ${model.type} generations may be in flight on the ${account.plan} plan.`,
+      { media_kind: model.type, limit: cap, in_flight: inFlight, retry_after_seconds: retryAfter },
+      { "retry-after": String(retryAfter), "x-ratelimit-remaining": "0" },
+    );
+  };
+  // No spend limit and a balance that covers the cost: the insert and the reservation in one
+  // statement (nothing of the reservation is written when the cap refuses the insert). Otherwise the
+  // insert alone first, so a spend limit (ERR1014) and the cap (ERR1009) answer before ERR1004.
+  if (!spend && reservation.lockedBalanceMillis >= input.costMillis) {
+    const recorded = Prisma.sql`recorded AS (${insert} RETURNING id, account_id, api_key_id, spend_budget_id, created_at)`;
+    const reserved = await reserveCredits(tx, { ...reservation, recordedBy: { items: [recorded], onlyAfter: "recorded" } });
+    if (!reserved.applied) throw await atCap();
+    return { deadlineAt };
+  }
   // With limits, the statement answers one row either way: the new id (null when refused) and the
   // spend before this create, which says why a refusal was one (and feeds the alerts).
   const [row] = await queryInTransaction<{ id: string | null } & SpendColumns>(
@@ -85,26 +115,9 @@ export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadline
     // A spend limit refuses for good (not retryable): it answers before the concurrency cap.
     const overLimit = limits && before ? spendRefusal(limits, before, input.costMillis, now) : null;
     if (overLimit) throw overLimit;
-    const inFlight = await tx.generation.count({ where: { accountId, mediaKind: model.type, status: { in: ["pending", "processing"] } } });
-    // Every 429 carries Retry-After; this request had no capacity, so the
-    // remaining count says 0 whatever the minute window still allows (Limit and Reset stay).
-    const retryAfter = await concurrencyRetryAfter(tx, accountId, model.type);
-    throw new ApiError(
-      "ERR1009",
-      `At most ${cap} ${model.type} generations may be in flight on the ${account.plan} plan.`,
-      { media_kind: model.type, limit: cap, in_flight: inFlight, retry_after_seconds: retryAfter },
-      { "retry-after": String(retryAfter), "x-ratelimit-remaining": "0" },
-    );
+    throw await atCap();
   }
-  await reserveCredits(tx, {
-    accountId,
-    generationId: input.generationId,
-    amountMillis: input.costMillis,
-    modelIdentifier: model.identifier,
-    description: `Reserve for ${model.identifier} generation ${input.generationId}`,
-    lockedBalanceMillis: decimalToMillis(account.balance),
-    newGeneration: true,
-  });
+  await reserveCredits(tx, reservation);
   if (limits && before) await recordSpendAlerts(tx, limits, { ...before, costMillis: input.costMillis, now });
   return { deadlineAt };
 }

@@ -25,23 +25,33 @@ export type LedgerEntryInput = {
   createdAt: Date;
 };
 
-/** What the caller's part of the statement adds: WITH items after `entry` and `balance` (they may read `entry`), and the SELECT that ends it. */
-export type LedgerStatementTail = { with: Prisma.Sql[]; select: Prisma.Sql };
+/**
+ * What the caller's part of the statement adds: WITH items after `entry` and `balance` (they may
+ * read `entry`), and the SELECT that ends it. `first`: WITH items before `entry`, and the one of
+ * them the movement depends on (`onlyAfter`): the entry is written, and the balance moved, only
+ * when that item returns a row (a create's generation insert, which its concurrency cap may refuse).
+ */
+export type LedgerStatementTail = { with: Prisma.Sql[]; select: Prisma.Sql; first?: { items: Prisma.Sql[]; onlyAfter: string } };
 
 export async function appendLedgerEntry<Row>(tx: Tx, input: LedgerEntryInput, tail: LedgerStatementTail): Promise<Row[]> {
   const balanceAfter = millisToDecimalString(input.balanceAfterMillis);
   const moves = input.balanceAfterMillis !== input.balanceBeforeMillis;
   const extra = tail.with.length > 0 ? Prisma.sql`, ${Prisma.join(tail.with, ", ")}` : Prisma.empty;
+  const first = tail.first ? Prisma.sql`${Prisma.join(tail.first.items, ", ")}, ` : Prisma.empty;
+  // One row from VALUES, or, after a `first` item, one row per row it returned (one or none).
+  const source = tail.first ? Prisma.raw(`FROM ${tail.first.onlyAfter}`) : Prisma.empty;
+  const written = tail.first ? Prisma.sql`AND EXISTS (SELECT 1 FROM entry)` : Prisma.empty;
   return queryInTransaction<Row>(
     tx,
     Prisma.sql`
-    WITH entry AS (
+    WITH ${first}entry AS (
       INSERT INTO ledger_entry (id, account_id, type, amount, balance_after, generation_id, model_identifier, description, source_key, created_at)
-      VALUES (${input.entryId}::uuid, ${input.accountId}::uuid, ${input.type}::"LedgerEntryType", ${millisToDecimalString(input.amountMillis)}::numeric, ${balanceAfter}::numeric,
-              ${input.generationId ?? null}::uuid, ${input.modelIdentifier ?? null}, ${input.description}, ${input.sourceKey ?? null}, ${input.createdAt})
+      SELECT ${input.entryId}::uuid, ${input.accountId}::uuid, ${input.type}::"LedgerEntryType", ${millisToDecimalString(input.amountMillis)}::numeric, ${balanceAfter}::numeric,
+             ${input.generationId ?? null}::uuid, ${input.modelIdentifier ?? null}, ${input.description}, ${input.sourceKey ?? null}, ${input.createdAt}
+        ${source}
       RETURNING id
     ), balance AS (
-      UPDATE account SET credit_balance = ${balanceAfter}::numeric, updated_at = ${input.createdAt} WHERE id = ${input.accountId}::uuid AND ${moves}
+      UPDATE account SET credit_balance = ${balanceAfter}::numeric, updated_at = ${input.createdAt} WHERE id = ${input.accountId}::uuid AND ${moves} ${written}
     )${extra}
     ${tail.select}`,
   );

@@ -9,15 +9,21 @@ import { millisToDecimalString, type Millicredits } from "../money";
 
 export type SpendCounterMovement = { type: LedgerEntryType; generationId?: string; amountMillis: Millicredits };
 
-/** A data-modifying WITH item (`spend_counted`) for the movement's ledger statement, or null. */
-export function spendCounterChange(input: SpendCounterMovement): Prisma.Sql | null {
+/**
+ * A data-modifying WITH item (`spend_counted`) for the movement's ledger statement, or null.
+ * `generationFrom`: the WITH item of the same statement that inserts the generation (its row is not
+ * in the table for the statement's other items), returning its id, account_id, api_key_id,
+ * spend_budget_id and created_at.
+ */
+export function spendCounterChange(input: SpendCounterMovement, options: { generationFrom?: string } = {}): Prisma.Sql | null {
   if (!input.generationId || input.amountMillis === 0 || (input.type !== "reserve" && input.type !== "refund")) return null;
   const delta = input.type === "reserve" ? input.amountMillis : -input.amountMillis;
+  const generations = Prisma.raw(options.generationFrom ?? "generation");
   return Prisma.sql`
     spend_counted AS (
       INSERT INTO spend_counter (budget_id, day, account_id, used)
       SELECT budget.id, (g.created_at AT TIME ZONE 'UTC')::date, g.account_id, ${millisToDecimalString(delta)}::numeric
-        FROM generation g
+        FROM ${generations} g
         LEFT JOIN api_key k ON k.id = g.api_key_id
         CROSS JOIN LATERAL (VALUES (g.account_id), (coalesce(g.spend_budget_id, k.spend_budget_id, k.id))) AS budget(id)
        WHERE g.id = ${input.generationId}::uuid AND budget.id IS NOT NULL
