@@ -38,7 +38,7 @@ export async function appendLedgerEntry<Row>(tx: Tx, input: LedgerEntryInput, ta
   const moves = input.balanceAfterMillis !== input.balanceBeforeMillis;
   const extra = tail.with.length > 0 ? Prisma.sql`, ${Prisma.join(tail.with, ", ")}` : Prisma.empty;
   const first = tail.first ? Prisma.sql`${Prisma.join(tail.first.items, ", ")}, ` : Prisma.empty;
-  // One row from VALUES, or, after a `first` item, one row per row it returned (one or none).
+  // One row (a SELECT without FROM), or, after a `first` item, one per row that item returned (one or none).
   const source = tail.first ? Prisma.raw(`FROM ${tail.first.onlyAfter}`) : Prisma.empty;
   const written = tail.first ? Prisma.sql`AND EXISTS (SELECT 1 FROM entry)` : Prisma.empty;
   return queryInTransaction<Row>(
