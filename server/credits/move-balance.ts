@@ -19,11 +19,14 @@ export type BalanceMovement = Omit<LedgerEntryInput, "entryId" | "createdAt"> & 
   alongside?: Prisma.Sql[];
 };
 
-/** WITH items the movement follows in its statement, and the one whose row it needs (a generation insert). */
-export type FirstItems = { items: Prisma.Sql[]; onlyAfter: string };
+/**
+ * WITH items the movement follows in its statement, the one whose row it needs (a generation
+ * insert), and select-list entries of the caller's read back with it (`columns`).
+ */
+export type FirstItems = { items: Prisma.Sql[]; onlyAfter: string; columns?: Prisma.Sql[] };
 
 export async function moveBalance(tx: Tx, input: BalanceMovement): Promise<string> {
-  return (await movement(tx, input, null)) as string;
+  return (await movement(tx, input, null))?.entryId as string;
 }
 
 /**
@@ -32,11 +35,14 @@ export async function moveBalance(tx: Tx, input: BalanceMovement): Promise<strin
  * api_key_id, spend_budget_id and created_at. Nothing is written when that insert returns no row
  * (its concurrency cap refused): then null.
  */
-export async function moveBalanceAfter(tx: Tx, input: BalanceMovement, first: FirstItems): Promise<string | null> {
+export async function moveBalanceAfter(tx: Tx, input: BalanceMovement, first: FirstItems): Promise<Moved | null> {
   return movement(tx, input, first);
 }
 
-async function movement(tx: Tx, input: BalanceMovement, first: FirstItems | null): Promise<string | null> {
+/** The entry written, and the values of the caller's `columns`. */
+export type Moved = { entryId: string; columns: Record<string, unknown> };
+
+async function movement(tx: Tx, input: BalanceMovement, first: FirstItems | null): Promise<Moved | null> {
   const entryId = randomUUID();
   const createdAt = new Date();
   const metadata = {
@@ -57,16 +63,19 @@ async function movement(tx: Tx, input: BalanceMovement, first: FirstItems | null
     const fired = await appendLedgerEntry<{ amount: string }>(tx, { ...input, entryId, createdAt }, { with: items, select: Prisma.sql`SELECT amount FROM fired` });
     // A drop below armed thresholds: the alert's records, in the same transaction as the movement.
     await recordFiredThresholds(tx, { ...thresholds, ledgerEntryId: entryId }, fired);
-    return entryId;
+    return { entryId, columns: {} };
   }
   // No row: nothing was written. Else one row per fired threshold (amount null when none fired).
-  const rows = await appendLedgerEntry<{ amount: string | null }>(
+  const columns = (first.columns ?? []).map((column) => Prisma.sql`, ${column}`);
+  const rows = await appendLedgerEntry<{ amount: string | null } & Record<string, unknown>>(
     tx,
     { ...input, entryId, createdAt },
-    { first, with: items, select: Prisma.sql`SELECT fired.amount FROM entry LEFT JOIN fired ON true` },
+    { first, with: items, select: Prisma.sql`SELECT fired.amount${columns.length > 0 ? Prisma.join(columns, "") : Prisma.empty} FROM entry LEFT JOIN fired ON true` },
   );
-  if (rows.length === 0) return null;
+  const [head] = rows;
+  if (!head) return null;
   const fired = rows.flatMap((row) => (row.amount === null ? [] : [{ amount: row.amount }]));
   await recordFiredThresholds(tx, { ...thresholds, ledgerEntryId: entryId }, fired);
-  return entryId;
+  const { amount: _amount, ...rest } = head;
+  return { entryId, columns: rest };
 }

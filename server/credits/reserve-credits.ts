@@ -40,6 +40,8 @@ export type ReserveCreditsResult = {
   amountMillis: Millicredits;
   balanceMillis: Millicredits;
   entryId?: string;
+  /** With `recordedBy`: the values of its `columns`. */
+  columns?: Record<string, unknown>;
 };
 
 export async function reserveCredits(tx: Tx, input: ReserveCreditsInput): Promise<ReserveCreditsResult> {
@@ -78,9 +80,9 @@ export async function reserveCredits(tx: Tx, input: ReserveCreditsInput): Promis
     activity: { action: "credit.reserved", description: `${millisToDecimalString(amountMillis)} credits reserved for ${modelIdentifier} generation ${generationId}` },
   };
   if (input.recordedBy) {
-    const entryId = await moveBalanceAfter(tx, movement, input.recordedBy);
-    if (entryId === null) return { applied: false, reason: "not_recorded", amountMillis, balanceMillis: balance };
-    return { applied: true, amountMillis, balanceMillis: balanceAfter, entryId };
+    const moved = await moveBalanceAfter(tx, movement, input.recordedBy);
+    if (moved === null) return { applied: false, reason: "not_recorded", amountMillis, balanceMillis: balance };
+    return { applied: true, amountMillis, balanceMillis: balanceAfter, entryId: moved.entryId, columns: moved.columns };
   }
   const entryId = await moveBalance(tx, movement);
   return { applied: true, amountMillis, balanceMillis: balanceAfter, entryId };

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { Tx } from "../db";
+import type { Prisma } from "../generated/prisma/client";
 
 // Route handlers run in Next's bundled module graph, our HTTP server and the executor in tsx's:
 // module-level singletons are not shared between them, globalThis is. The executor registers
@@ -23,9 +24,13 @@ export type EventSink = {
   checkpointSteps?(runId: string, steps: unknown[]): boolean;
 };
 
+/** Events and their runs as WITH items of a caller's statement; `runs` takes the ids `startedIn` returned. */
+export type PreparedRuns = { items: Prisma.Sql[]; startedIn: string; runs(startedIds: string[]): DueRun[] };
+
 /** An executor in this process: it can also start runs inside a caller's transaction. */
 export type TransactionalEventSink = EventSink & {
   startRunsInTransaction(tx: Tx, events: unknown[]): Promise<DueRun[] | null>;
+  prepareRunsInTransaction(events: unknown[]): PreparedRuns | null;
   enqueue(runs: DueRun[]): void;
 };
 

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Tx } from "../db";
+import { Prisma } from "../generated/prisma/client";
 import { afterCommit } from "../transaction";
 import { inngest } from "./client";
 import { isTransactional, registeredExecutor } from "./executor-registry";
@@ -15,8 +16,7 @@ type Payload = { id?: string; name: string; data: Record<string, unknown>; valid
 export async function sendInTransaction(tx: Tx, label: string, payload: Payload | Payload[]): Promise<void> {
   const events = Array.isArray(payload) ? payload : [payload];
   if (events.length === 0) return;
-  // An event made by eventType().create() is checked against its schema, as send() would.
-  for (const event of events) await event.validate?.();
+  await validated(events);
   const executor = registeredExecutor();
   const runs = isTransactional(executor) ? await executor.startRunsInTransaction(tx, events) : null;
   if (runs && isTransactional(executor)) {
@@ -24,4 +24,33 @@ export async function sendInTransaction(tx: Tx, label: string, payload: Payload 
     return;
   }
   afterCommit(tx, label, () => inngest.send(events as Parameters<typeof inngest.send>[0]));
+}
+
+/**
+ * The embedded executor's part of sendInTransaction as WITH items for a statement the caller sends
+ * anyway (the create's reservation: server/generations/reserve-and-record.ts), one round trip
+ * fewer. `column` is a select-list entry, `started_runs`, the ids of the runs written; hand its
+ * value to `sent` (it queues them once the transaction commits). Null without an embedded
+ * executor ready to write runs: then sendInTransaction, as before.
+ */
+export async function prepareSendInTransaction(tx: Tx, label: string, payload: Payload[]): Promise<PreparedSend | null> {
+  await validated(payload);
+  const executor = registeredExecutor();
+  const prepared = isTransactional(executor) ? executor.prepareRunsInTransaction(payload) : null;
+  if (!prepared || !isTransactional(executor)) return null;
+  return {
+    items: prepared.items,
+    column: Prisma.sql`(SELECT coalesce(array_agg(id), '{}') FROM ${Prisma.raw(prepared.startedIn)}) AS started_runs`,
+    sent: (startedRuns) => {
+      const runs = prepared.runs(startedRuns);
+      afterCommit(tx, label, async () => executor.enqueue(runs));
+    },
+  };
+}
+
+export type PreparedSend = { items: Prisma.Sql[]; column: Prisma.Sql; sent(startedRuns: string[]): void };
+
+/** An event made by eventType().create() is checked against its schema, as send() would. */
+async function validated(events: Payload[]) {
+  for (const event of events) await event.validate?.();
 }

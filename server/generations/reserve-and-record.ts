@@ -34,7 +34,19 @@ type Input = {
   now?: Date;
 };
 
-export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadlineAt: Date | null }> {
+/** Cancel-After's deadline for a record created at `now`. */
+export function deadlineOf(now: Date, cancelAfterMs: number | null): Date | null {
+  return cancelAfterMs === null ? null : new Date(now.getTime() + cancelAfterMs);
+}
+
+/**
+ * WITH items of the caller's for the statement that records and reserves, when it is one (the
+ * run's events: server/events/send-in-transaction.ts), and select-list entries read back with it.
+ */
+export type Alongside = { items: Prisma.Sql[]; columns: Prisma.Sql[] };
+
+/** `alongside`: the values of its columns when its items went with the record, else null (send them yourself). */
+export async function reserveAndRecord(tx: Tx, input: Input, alongside?: Alongside): Promise<{ deadlineAt: Date | null; alongside: Record<string, unknown> | null }> {
   const { accountId, model, fields } = input;
   // The lock every credit movement takes, and the balance under it: reserveCredits reads no second time.
   // The spend limits come with it (the key's budget, limit and period; the account's monthly limit).
@@ -58,7 +70,7 @@ export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadline
   // above, so it counts every generation and credit movement committed by whoever held the lock
   // before). Nothing is read back.
   const now = input.now ?? new Date();
-  const deadlineAt = input.cancelAfterMs === null ? null : new Date(now.getTime() + input.cancelAfterMs);
+  const deadlineAt = deadlineOf(now, input.cancelAfterMs);
   // With a spend limit, the insert also sums the budgets' counters and refuses a cost past them.
   const limits = spendLimitsOf(accountId, input.apiKeyId, account);
   const spend = limits ? spendCheckSql(limits, input.costMillis, now) : null;
@@ -100,9 +112,11 @@ export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadline
   // insert alone first, so a spend limit (ERR1014) and the cap (ERR1009) answer before ERR1004.
   if (!spend && reservation.lockedBalanceMillis >= input.costMillis) {
     const recorded = Prisma.sql`recorded AS (${insert} RETURNING id, account_id, api_key_id, spend_budget_id, created_at)`;
-    const reserved = await reserveCredits(tx, { ...reservation, recordedBy: { items: [recorded], onlyAfter: "recorded" } });
+    const recordedBy = { items: [recorded, ...(alongside?.items ?? [])], onlyAfter: "recorded", columns: alongside?.columns };
+    const reserved = await reserveCredits(tx, { ...reservation, recordedBy });
+    // A refusal rolls the whole transaction back, the caller's items with it.
     if (!reserved.applied) throw await atCap();
-    return { deadlineAt };
+    return { deadlineAt, alongside: alongside ? (reserved.columns ?? {}) : null };
   }
   // With limits, the statement answers one row either way: the new id (null when refused) and the
   // spend before this create, which says why a refusal was one (and feeds the alerts).
@@ -119,5 +133,5 @@ export async function reserveAndRecord(tx: Tx, input: Input): Promise<{ deadline
   }
   await reserveCredits(tx, reservation);
   if (limits && before) await recordSpendAlerts(tx, limits, { ...before, costMillis: input.costMillis, now });
-  return { deadlineAt };
+  return { deadlineAt, alongside: null };
 }

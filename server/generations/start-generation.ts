@@ -6,10 +6,10 @@ import type { GenerationRequest } from "../catalog/request-schema";
 import type { ProviderId } from "../catalog/providers";
 import type { Tx } from "../db";
 import type { RegionName } from "../env";
-import { sendInTransaction } from "../events/send-in-transaction";
+import { prepareSendInTransaction, sendInTransaction } from "../events/send-in-transaction";
 import { parseProviderOrder } from "./parse-provider-order";
 import { resolveOrder } from "./resolve-order";
-import { reserveAndRecord } from "./reserve-and-record";
+import { deadlineOf, reserveAndRecord } from "./reserve-and-record";
 import { generationDeadlineEvent, generationRequestedEvent } from "./send-generation-requested";
 
 // Starting a generation: plan it (provider chain and price) outside any transaction, then in the
@@ -65,11 +65,18 @@ export async function planGeneration(
 
 export async function startGeneration(tx: Tx, plan: GenerationPlan): Promise<GenerationCreated> {
   const { generationId } = plan;
-  const { deadlineAt } = await reserveAndRecord(tx, plan);
+  const now = plan.now ?? new Date();
+  const deadlineAt = deadlineOf(now, plan.cancelAfterMs);
   // The run is written with the record (embedded executor): it starts as soon as this commits; so
   // is the deadline's own run, which cancels the generation at its deadline even if no run is alive.
+  // With the embedded executor, the events and runs go in the record's own statement when that
+  // is one (no spend limit, balance enough); otherwise in a statement of their own after it.
   const requested = generationRequestedEvent(generationId, plan.accountId, plan.providerOrder, deadlineAt);
-  await sendInTransaction(tx, "generation/requested", deadlineAt ? [requested, generationDeadlineEvent(generationId, plan.accountId, deadlineAt)] : requested);
+  const events = deadlineAt ? [requested, generationDeadlineEvent(generationId, plan.accountId, deadlineAt)] : [requested];
+  const prepared = await prepareSendInTransaction(tx, "generation/requested", events);
+  const recorded = await reserveAndRecord(tx, { ...plan, now }, prepared ? { items: prepared.items, columns: [prepared.column] } : undefined);
+  if (prepared && recorded.alongside) prepared.sent(recorded.alongside.started_runs as string[]);
+  else await sendInTransaction(tx, "generation/requested", events);
   return {
     model_identifier: plan.model.identifier,
     generation_provider_order: plan.providerOrder,

@@ -12,6 +12,9 @@ import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/server/inngest
 import { inProcessServeHandler, registerServeHandler } from "@/server/inngest/executor/in-process-handler";
 import { RUN_LIMITS } from "@/server/inngest/executor/run-driver";
 import { toRecord } from "@/server/inngest/executor/run-store";
+import { Prisma } from "@/server/generated/prisma/client";
+import { inTransaction } from "@/server/transaction";
+import { queryInTransaction } from "@/server/transaction-sql";
 
 // The embedded executor against real PostgreSQL and the real SDK: test functions served by the
 // SDK's own Node handler on a local port, a test client whose sends go to the executor under
@@ -522,6 +525,39 @@ describe("embedded inngest executor", () => {
     const run = await finishedRun("multi-step", token);
     expect(run.output).toEqual({ sum: 6 });
     expect(await db.inngestRun.count({ where: { appId, eventId: token } })).toBe(1);
+    expect(calls.get(`${token}:a`)).toBe(1);
+  });
+
+  it("starts runs from WITH items of a caller's statement (prepareRunsInTransaction): written with it, none if it rolls back", async () => {
+    const statement = (items: Prisma.Sql[], startedIn: string) =>
+      Prisma.sql`WITH ${Prisma.join(items, ", ")}, caller AS (SELECT 1 AS one) SELECT (SELECT coalesce(array_agg(id), '{}') FROM ${Prisma.raw(startedIn)}) AS started, one FROM caller`;
+    const rolledBack = randomUUID();
+    const undone = current.prepareRunsInTransaction([{ id: rolledBack, name: "test/multi", data: { token: rolledBack } }])!;
+    await expect(
+      inTransaction(async (tx) => {
+        await queryInTransaction(tx, statement(undone.items, undone.startedIn));
+        throw new Error("the caller's write failed");
+      }),
+    ).rejects.toThrow("the caller's write failed");
+    expect(await db.inngestRun.count({ where: { appId, eventId: rolledBack } })).toBe(0);
+    expect(await db.inngestEvent.count({ where: { appId, id: rolledBack } })).toBe(0);
+
+    const token = randomUUID();
+    const prepared = current.prepareRunsInTransaction([{ id: token, name: "test/multi", data: { token } }])!;
+    const [row] = await inTransaction((tx) => queryInTransaction<{ started: string[]; one: number }>(tx, statement(prepared.items, prepared.startedIn)));
+    expect(row!.one).toBe(1);
+    expect(row!.started).toHaveLength(1);
+    const runs = prepared.runs(row!.started);
+    expect(runs).toEqual([{ id: row!.started[0], functionId: fnId("multi-step"), key: "", leased: expect.objectContaining({ until: expect.any(Number) }) }]);
+    const written = await db.inngestRun.findUniqueOrThrow({ where: { id: runs[0]!.id } });
+    expect(written.leaseOwner).toBe(current.owner);
+    expect(runs[0]!.leased!.record).toEqual(toRecord(written));
+    // The same id again: no run (as a send of a repeated id), and the runs of the first are driven.
+    const again = current.prepareRunsInTransaction([{ id: token, name: "test/multi", data: { token } }])!;
+    const [repeated] = await inTransaction((tx) => queryInTransaction<{ started: string[] }>(tx, statement(again.items, again.startedIn)));
+    expect(again.runs(repeated!.started)).toEqual([]);
+    current.enqueue(runs);
+    expect((await finishedRun("multi-step", token)).output).toEqual({ sum: 6 });
     expect(calls.get(`${token}:a`)).toBe(1);
   });
 

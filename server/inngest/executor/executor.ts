@@ -1,16 +1,17 @@
 import { setMaxListeners } from "node:events";
-import type { PrismaClient } from "../../generated/prisma/client";
+import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import { log } from "../../log";
 import { nextCronTick } from "./cron";
 import { catchUpWaits, dispatchEvents, runKey, safeTriggerMatches } from "./dispatch";
-import type { DueRun } from "../../events/executor-registry";
+import type { DueRun, PreparedRuns } from "../../events/executor-registry";
 import { defaultRetryBackoff } from "./durations";
 import { checkEventLimits, EVENT_LIMITS, eventIds, normalizeEvent, persistEvents, type EventLimits } from "../../events/event-store";
 import { followUpEvents } from "./follow-up-events";
 import { isOwnerGone, liveOwners, newOwnerId, type EventSink } from "../../events/executor-registry";
 import { driveRun, memoizeCheckpointed, RUN_LIMITS, type DriverDeps, type RunLimits } from "./run-driver";
 import { RunQueue } from "./run-queue";
-import { newRunRecord, RunStore, type Tx } from "./run-store";
+import { newRunRecord, RunStore, STARTED_RUNS, type Tx } from "./run-store";
+import { queryInTransaction } from "../../transaction-sql";
 import { Timers } from "./scheduler";
 import { ServeEndpoint } from "./serve-endpoint";
 import { interpretReply, opsOf } from "./step-protocol";
@@ -135,7 +136,20 @@ export class EmbeddedExecutor implements EventSink {
    * After the commit, hand the runs to enqueue(); if this process dies first, a scan finds them.
    */
   async startRunsInTransaction(tx: Tx, rawEvents: unknown[]): Promise<DueRun[] | null> {
+    const prepared = this.prepareRunsInTransaction(rawEvents);
+    if (!prepared) return null;
+    const rows = await queryInTransaction<{ id: string }>(tx, Prisma.sql`WITH ${Prisma.join(prepared.items, ", ")} SELECT id FROM ${Prisma.raw(prepared.startedIn)}`);
+    return prepared.runs(rows.map((row) => row.id));
+  }
+
+  /**
+   * startRunsInTransaction's statement as WITH items for a statement of the caller's (one round
+   * trip fewer): `startedIn` names the item that returns the ids of the runs written, which
+   * `runs` turns into the runs to enqueue once the caller commits. Null before the first sync.
+   */
+  prepareRunsInTransaction(rawEvents: unknown[]): PreparedRuns | null {
     if (!this.appId || this.stopping) return null;
+    const appId = this.appId;
     const now = this.now();
     const fallbackIds = eventIds(rawEvents.length, null, now);
     // As the event API would receive them: JSON (an SDK-made event also carries methods).
@@ -145,20 +159,26 @@ export class EmbeddedExecutor implements EventSink {
     const starts = events.flatMap((event) =>
       [...this.functions.values()]
         .filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event)))
-        .map((fn) => ({ run: this.store.newRun(this.appId as string, fn.id, event), key: runKey(fn, event) })),
+        .map((fn) => ({ run: this.store.newRun(appId, fn.id, event), key: runKey(fn, event) })),
     );
     const leaseUntil = now + this.leaseMs;
-    const written = await this.store.startRuns(
-      tx,
-      this.appId,
+    const items = this.store.startRunsItems(
+      appId,
       events,
       starts.map(({ run }) => run),
       new Date(now),
       new Date(leaseUntil),
     );
-    return starts
-      .filter(({ run }) => written.has(run.id as string))
-      .map(({ run, key }) => ({ id: run.id as string, functionId: run.functionId, key, leased: { record: newRunRecord(run, now), until: leaseUntil } }));
+    return {
+      items,
+      startedIn: STARTED_RUNS,
+      runs: (startedIds) => {
+        const written = new Set(startedIds);
+        return starts
+          .filter(({ run }) => written.has(run.id as string))
+          .map(({ run, key }) => ({ id: run.id as string, functionId: run.functionId, key, leased: { record: newRunRecord(run, now), until: leaseUntil } }));
+      },
+    };
   }
 
   /** The async checkpoint of a run being driven here (server/events/embedded-client.ts): its steps memoized. */

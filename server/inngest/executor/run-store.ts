@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { InngestRun, Prisma, PrismaClient } from "../../generated/prisma/client";
+import { Prisma, type InngestRun, type PrismaClient } from "../../generated/prisma/client";
 import { sqlPool } from "../../db";
-import { queryTextInTransaction } from "../../transaction-sql";
+import { queryInTransaction } from "../../transaction-sql";
 import { EVENT_RETENTION_MS } from "../../events/event-store";
 import { waitEventNames } from "./run-state";
 import type { EventPayload, PendingOp, RunRecord, RunStatus, SerializedError, StepMemo } from "./types";
@@ -11,6 +11,8 @@ import type { EventPayload, PendingOp, RunRecord, RunStatus, SerializedError, St
 // same run. A state change is saved before the next Call Request but one (run-driver.ts).
 
 export const ACTIVE_STATUSES: RunStatus[] = ["running", "sleeping", "waiting"];
+/** The WITH item of startRunsItems that returns the ids of the runs written. */
+export const STARTED_RUNS = "run_starts";
 const FINISHED_RETENTION_MS = 7 * 86_400_000;
 
 export type Tx = Prisma.TransactionClient;
@@ -198,27 +200,33 @@ export class RunStore {
    * Returns the ids of the runs written.
    */
   async startRuns(tx: Tx, appId: string, events: EventPayload[], runs: Prisma.InngestRunCreateManyInput[], now: Date, leaseUntil: Date): Promise<Set<string>> {
-    const rows = await queryTextInTransaction<{ id: string }>(
+    const rows = await queryInTransaction<{ id: string }>(
       tx,
-      `WITH fresh AS (
-         INSERT INTO inngest_event (app_id, id, name, payload, received_at, dispatched_at)
-         SELECT $1, e.id, e.name, e.payload, $2, $2 FROM jsonb_to_recordset($3::jsonb) AS e(id text, name text, payload jsonb)
-         ON CONFLICT DO NOTHING
-         RETURNING id)
-       INSERT INTO inngest_run (id, app_id, function_id, event_id, events, status, wake_at, created_at, updated_at, lease_owner, lease_expires_at)
-       SELECT r.id, $1, r.function_id, r.event_id, r.events, 'running', $2, $2, $2, $5, $6 FROM jsonb_to_recordset($4::jsonb) AS r(id uuid, function_id text, event_id text, events jsonb)
-        WHERE r.event_id IN (SELECT id FROM fresh)
-       RETURNING id::text AS id`,
-      [
-        appId,
-        now,
-        JSON.stringify(events.map((event) => ({ id: event.id, name: event.name, payload: event }))),
-        JSON.stringify(runs.map((run) => ({ id: run.id, function_id: run.functionId, event_id: run.eventId, events: run.events }))),
-        this.owner,
-        leaseUntil,
-      ],
+      Prisma.sql`WITH ${Prisma.join(this.startRunsItems(appId, events, runs, now, leaseUntil), ", ")} SELECT id FROM ${Prisma.raw(STARTED_RUNS)}`,
     );
     return new Set(rows.map((row) => row.id));
+  }
+
+  /**
+   * startRuns' statement as two WITH items for a statement of the caller's (the create's: server/
+   * events/send-in-transaction.ts): `run_events`, then `run_starts`, which returns the ids of the runs written.
+   */
+  startRunsItems(appId: string, events: EventPayload[], runs: Prisma.InngestRunCreateManyInput[], now: Date, leaseUntil: Date): Prisma.Sql[] {
+    const eventRows = JSON.stringify(events.map((event) => ({ id: event.id, name: event.name, payload: event })));
+    const runRows = JSON.stringify(runs.map((run) => ({ id: run.id, function_id: run.functionId, event_id: run.eventId, events: run.events })));
+    return [
+      Prisma.sql`run_events AS (
+         INSERT INTO inngest_event (app_id, id, name, payload, received_at, dispatched_at)
+         SELECT ${appId}, e.id, e.name, e.payload, ${now}::timestamptz, ${now}::timestamptz FROM jsonb_to_recordset(${eventRows}::jsonb) AS e(id text, name text, payload jsonb)
+         ON CONFLICT DO NOTHING
+         RETURNING id)`,
+      Prisma.sql`${Prisma.raw(STARTED_RUNS)} AS (
+         INSERT INTO inngest_run (id, app_id, function_id, event_id, events, status, wake_at, created_at, updated_at, lease_owner, lease_expires_at)
+         SELECT r.id, ${appId}, r.function_id, r.event_id, r.events, 'running', ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz, ${this.owner}, ${leaseUntil}::timestamptz
+           FROM jsonb_to_recordset(${runRows}::jsonb) AS r(id uuid, function_id text, event_id text, events jsonb)
+          WHERE r.event_id IN (SELECT id FROM run_events)
+         RETURNING id::text AS id)`,
+    ];
   }
 
   /** Claims a cron tick (one process wins) and creates its run; null when already claimed. */
