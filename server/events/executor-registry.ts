@@ -9,7 +9,7 @@ import type { Prisma } from "../generated/prisma/client";
 
 /** A run ready to be driven: its id, its function and its concurrency key. */
 /**
- * A run to drive. `leased`: a run this process wrote under its own lease (startRunsInTransaction),
+ * A run to drive. `leased`: a run this process wrote under its own lease (prepareRunsInTransaction),
  * with its record as written (the executor's RunRecord, opaque down here), so its first drive needs no claim.
  */
 export type DueRun = { id: string; functionId: string; key: string; leased?: { record: object; until: number } };
@@ -24,18 +24,20 @@ export type EventSink = {
   checkpointSteps?(runId: string, steps: unknown[]): boolean;
 };
 
-/** Events and their runs as WITH items of a caller's statement; `runs` takes the ids `startedIn` returned. */
-export type PreparedRuns = { items: Prisma.Sql[]; startedIn: string; runs(startedIds: string[]): DueRun[] };
+/**
+ * Events and their runs as WITH items of a caller's statement; `runs` takes the ids `startedIn`
+ * returned. `startAlone`: the same items in a statement of their own, in that transaction.
+ */
+export type PreparedRuns = { items: Prisma.Sql[]; startedIn: string; runs(startedIds: string[]): DueRun[]; startAlone(tx: Tx): Promise<DueRun[]> };
 
 /** An executor in this process: it can also start runs inside a caller's transaction. */
 export type TransactionalEventSink = EventSink & {
-  startRunsInTransaction(tx: Tx, events: unknown[]): Promise<DueRun[] | null>;
   prepareRunsInTransaction(events: unknown[]): PreparedRuns | null;
   enqueue(runs: DueRun[]): void;
 };
 
 export function isTransactional(sink: EventSink | undefined): sink is TransactionalEventSink {
-  return typeof (sink as Partial<TransactionalEventSink> | undefined)?.startRunsInTransaction === "function";
+  return typeof (sink as Partial<TransactionalEventSink> | undefined)?.prepareRunsInTransaction === "function";
 }
 
 type Registry = { __darkroomExecutor?: EventSink; __darkroomExecutorOwners?: Set<string> };

@@ -3,7 +3,7 @@ import type { Tx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { afterCommit } from "../transaction";
 import { inngest } from "./client";
-import { isTransactional, registeredExecutor } from "./executor-registry";
+import { isTransactional, registeredExecutor, type DueRun } from "./executor-registry";
 
 // An event that starts work for rows the caller's transaction writes. With the embedded executor
 // in this process, the event and the runs it starts are written in that same transaction (no
@@ -16,41 +16,37 @@ type Payload = { id?: string; name: string; data: Record<string, unknown>; valid
 export async function sendInTransaction(tx: Tx, label: string, payload: Payload | Payload[]): Promise<void> {
   const events = Array.isArray(payload) ? payload : [payload];
   if (events.length === 0) return;
-  await validated(events);
-  const executor = registeredExecutor();
-  const runs = isTransactional(executor) ? await executor.startRunsInTransaction(tx, events) : null;
-  if (runs && isTransactional(executor)) {
-    afterCommit(tx, label, async () => executor.enqueue(runs));
-    return;
-  }
-  afterCommit(tx, label, () => inngest.send(events as Parameters<typeof inngest.send>[0]));
+  await (await prepareSendInTransaction(tx, label, events)).sendAlone();
 }
 
 /**
- * The embedded executor's part of sendInTransaction as WITH items for a statement the caller sends
- * anyway (the create's reservation: server/generations/reserve-and-record.ts), one round trip
- * fewer. `column` is a select-list entry, `started_runs`, the ids of the runs written; hand its
- * value to `sent` (it queues them once the transaction commits). Null without an embedded
- * executor ready to write runs: then sendInTransaction, as before.
+ * sendInTransaction in two halves, for a caller whose own statement may carry the send (the
+ * create's reservation: server/generations/reserve-and-record.ts), one round trip fewer. With the
+ * embedded executor ready, `carried` holds WITH items and a select-list entry, `started_runs`
+ * (the ids of the runs written): after a statement that carried them, hand that value to `sent`
+ * (the runs are queued once the transaction commits). Otherwise, or when the statement did not
+ * carry them, `sendAlone()` sends as sendInTransaction does. Events are checked once, here.
  */
-export async function prepareSendInTransaction(tx: Tx, label: string, payload: Payload[]): Promise<PreparedSend | null> {
-  await validated(payload);
+export async function prepareSendInTransaction(tx: Tx, label: string, events: Payload[]): Promise<PreparedSend> {
+  // An event made by eventType().create() is checked against its schema, as send() would.
+  for (const event of events) await event.validate?.();
   const executor = registeredExecutor();
-  const prepared = isTransactional(executor) ? executor.prepareRunsInTransaction(payload) : null;
-  if (!prepared || !isTransactional(executor)) return null;
+  const prepared = isTransactional(executor) ? executor.prepareRunsInTransaction(events) : null;
+  if (!prepared || !isTransactional(executor)) {
+    const sendAfterCommit = async () => afterCommit(tx, label, () => inngest.send(events as Parameters<typeof inngest.send>[0]));
+    return { carried: null, sent: sendAfterCommit, sendAlone: sendAfterCommit };
+  }
+  const queue = (runs: DueRun[]) => afterCommit(tx, label, async () => executor.enqueue(runs));
   return {
-    items: prepared.items,
-    column: Prisma.sql`(SELECT coalesce(array_agg(id), '{}') FROM ${Prisma.raw(prepared.startedIn)}) AS started_runs`,
-    sent: (startedRuns) => {
-      const runs = prepared.runs(startedRuns);
-      afterCommit(tx, label, async () => executor.enqueue(runs));
-    },
+    carried: { items: prepared.items, column: Prisma.sql`(SELECT coalesce(array_agg(id), '{}') FROM ${Prisma.raw(prepared.startedIn)}) AS started_runs` },
+    sent: async (startedRuns) => queue(prepared.runs(startedRuns)),
+    sendAlone: async () => queue(await prepared.startAlone(tx)),
   };
 }
 
-export type PreparedSend = { items: Prisma.Sql[]; column: Prisma.Sql; sent(startedRuns: string[]): void };
-
-/** An event made by eventType().create() is checked against its schema, as send() would. */
-async function validated(events: Payload[]) {
-  for (const event of events) await event.validate?.();
-}
+export type PreparedSend = {
+  /** What a statement of the caller's may carry; null when nothing can (send with `sendAlone`). */
+  carried: { items: Prisma.Sql[]; column: Prisma.Sql } | null;
+  sent(startedRuns: string[]): Promise<void>;
+  sendAlone(): Promise<void>;
+};

@@ -6,7 +6,7 @@ import type { GenerationRequest } from "../catalog/request-schema";
 import type { ProviderId } from "../catalog/providers";
 import type { Tx } from "../db";
 import type { RegionName } from "../env";
-import { prepareSendInTransaction, sendInTransaction } from "../events/send-in-transaction";
+import { prepareSendInTransaction } from "../events/send-in-transaction";
 import { parseProviderOrder } from "./parse-provider-order";
 import { resolveOrder } from "./resolve-order";
 import { deadlineOf, reserveAndRecord } from "./reserve-and-record";
@@ -73,10 +73,11 @@ export async function startGeneration(tx: Tx, plan: GenerationPlan): Promise<Gen
   // is one (no spend limit, balance enough); otherwise in a statement of their own after it.
   const requested = generationRequestedEvent(generationId, plan.accountId, plan.providerOrder, deadlineAt);
   const events = deadlineAt ? [requested, generationDeadlineEvent(generationId, plan.accountId, deadlineAt)] : [requested];
-  const prepared = await prepareSendInTransaction(tx, "generation/requested", events);
-  const recorded = await reserveAndRecord(tx, { ...plan, now }, prepared ? { items: prepared.items, columns: [prepared.column] } : undefined);
-  if (prepared && recorded.alongside) prepared.sent(recorded.alongside.started_runs as string[]);
-  else await sendInTransaction(tx, "generation/requested", events);
+  const send = await prepareSendInTransaction(tx, "generation/requested", events);
+  const { carried } = send;
+  const recorded = await reserveAndRecord(tx, { ...plan, now }, carried ? { items: carried.items, columns: [carried.column] } : undefined);
+  if (recorded.alongside) await send.sent(recorded.alongside.started_runs as string[]);
+  else await send.sendAlone();
   return {
     model_identifier: plan.model.identifier,
     generation_provider_order: plan.providerOrder,

@@ -136,10 +136,7 @@ export class EmbeddedExecutor implements EventSink {
    * After the commit, hand the runs to enqueue(); if this process dies first, a scan finds them.
    */
   async startRunsInTransaction(tx: Tx, rawEvents: unknown[]): Promise<DueRun[] | null> {
-    const prepared = this.prepareRunsInTransaction(rawEvents);
-    if (!prepared) return null;
-    const rows = await queryInTransaction<{ id: string }>(tx, Prisma.sql`WITH ${Prisma.join(prepared.items, ", ")} SELECT id FROM ${Prisma.raw(prepared.startedIn)}`);
-    return prepared.runs(rows.map((row) => row.id));
+    return (await this.prepareRunsInTransaction(rawEvents)?.startAlone(tx)) ?? null;
   }
 
   /**
@@ -169,14 +166,19 @@ export class EmbeddedExecutor implements EventSink {
       new Date(now),
       new Date(leaseUntil),
     );
+    const runs = (startedIds: string[]) => {
+      const written = new Set(startedIds);
+      return starts
+        .filter(({ run }) => written.has(run.id as string))
+        .map(({ run, key }) => ({ id: run.id as string, functionId: run.functionId, key, leased: { record: newRunRecord(run, now), until: leaseUntil } }));
+    };
     return {
       items,
       startedIn: STARTED_RUNS,
-      runs: (startedIds) => {
-        const written = new Set(startedIds);
-        return starts
-          .filter(({ run }) => written.has(run.id as string))
-          .map(({ run, key }) => ({ id: run.id as string, functionId: run.functionId, key, leased: { record: newRunRecord(run, now), until: leaseUntil } }));
+      runs,
+      startAlone: async (tx) => {
+        const rows = await queryInTransaction<{ id: string }>(tx, Prisma.sql`WITH ${Prisma.join(items, ", ")} SELECT id FROM ${Prisma.raw(STARTED_RUNS)}`);
+        return runs(rows.map((row) => row.id));
       },
     };
   }
@@ -190,7 +192,7 @@ export class EmbeddedExecutor implements EventSink {
     return true;
   }
 
-  /** Drives runs made by startRunsInTransaction, once their transaction has committed. */
+  /** Drives runs made by prepareRunsInTransaction (or startRunsInTransaction), once their transaction has committed. */
   enqueue(runs: DueRun[]) {
     for (const run of runs) {
       if (run.leased && !this.stopping) this.leasedAtStart.set(run.id, run.leased as { record: RunRecord; until: number });

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Prisma, type InngestRun, type PrismaClient } from "../../generated/prisma/client";
 import { sqlPool } from "../../db";
-import { queryInTransaction } from "../../transaction-sql";
 import { EVENT_RETENTION_MS } from "../../events/event-store";
 import { waitEventNames } from "./run-state";
 import type { EventPayload, PendingOp, RunRecord, RunStatus, SerializedError, StepMemo } from "./types";
@@ -72,7 +71,7 @@ export function toRecord(row: RunRow): RunRecord {
   };
 }
 
-/** The record of a run as startRuns writes it (due at `wakeAt`, the columns' defaults for the rest), as a claim would read it back. */
+/** The record of a run as startRunsItems writes it (due at `wakeAt`, the columns' defaults for the rest), as a claim would read it back. */
 export function newRunRecord(run: Prisma.InngestRunCreateManyInput, wakeAt: number): RunRecord {
   return {
     id: run.id as string,
@@ -192,24 +191,12 @@ export class RunStore {
   }
 
   /**
-   * Inside the caller's transaction: the events (a repeated id starts nothing, as Inngest's
-   * idempotency has it) and, for each event that is new, its runs, in one statement. The runs are
-   * written under this process's lease until `leaseUntil`: it drives them once the caller commits,
-   * without claiming them first (the lease a claim would take is there from the start; another
-   * process takes one over only once the lease expires, or at once when this process is gone).
-   * Returns the ids of the runs written.
-   */
-  async startRuns(tx: Tx, appId: string, events: EventPayload[], runs: Prisma.InngestRunCreateManyInput[], now: Date, leaseUntil: Date): Promise<Set<string>> {
-    const rows = await queryInTransaction<{ id: string }>(
-      tx,
-      Prisma.sql`WITH ${Prisma.join(this.startRunsItems(appId, events, runs, now, leaseUntil), ", ")} SELECT id FROM ${Prisma.raw(STARTED_RUNS)}`,
-    );
-    return new Set(rows.map((row) => row.id));
-  }
-
-  /**
-   * startRuns' statement as two WITH items for a statement of the caller's (the create's: server/
-   * events/send-in-transaction.ts): `run_events`, then `run_starts`, which returns the ids of the runs written.
+   * For a statement of the caller's transaction: the events (a repeated id starts nothing, as
+   * Inngest's idempotency has it) and, for each event that is new, its runs, as two WITH items,
+   * `run_events` then `run_starts` (STARTED_RUNS), which returns the ids of the runs written. The
+   * runs are written under this process's lease until `leaseUntil`: it drives them once the caller
+   * commits, without claiming them first (the lease a claim would take is there from the start;
+   * another process takes one over only once the lease expires, or at once when this process is gone).
    */
   startRunsItems(appId: string, events: EventPayload[], runs: Prisma.InngestRunCreateManyInput[], now: Date, leaseUntil: Date): Prisma.Sql[] {
     const eventRows = JSON.stringify(events.map((event) => ({ id: event.id, name: event.name, payload: event })));
