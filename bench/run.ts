@@ -140,6 +140,8 @@ async function setStatementCounting(url: string, wanted: boolean): Promise<boole
     const loaded = (rows[0]?.shared_preload_libraries ?? "").includes("pg_stat_statements");
     if (loaded === wanted) return false;
     await client.query(wanted ? "alter system set shared_preload_libraries = 'pg_stat_statements'" : "alter system reset shared_preload_libraries");
+    // Planning counted apart from execution: whether the named statements run on cached plans.
+    await client.query(wanted ? "alter system set pg_stat_statements.track_planning = on" : "alter system reset pg_stat_statements.track_planning");
     return true;
   } finally {
     await client.end();
@@ -734,6 +736,7 @@ async function main() {
               top: counted.slice(0, 25).map((row) => ({
                 per_generation: round(row.calls / Math.max(1, succeeded), 2),
                 exec_ms_per_call: round((row.exec_ms + row.plan_ms) / Math.max(1, row.calls), 3),
+                plan_ms_per_call: round(row.plan_ms / Math.max(1, row.calls), 3),
                 query: row.query.replace(/\s+/g, " ").slice(0, 220),
               })),
             }

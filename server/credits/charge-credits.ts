@@ -4,7 +4,7 @@ import type { Tx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { executeInTransaction } from "../transaction-sql";
 import { moveBalance } from "./move-balance";
-import { findReservation } from "../ledger/find-reservation";
+import { findReservation, type Reservation } from "../ledger/find-reservation";
 import { millisToDecimalString, type Millicredits } from "../money";
 
 // A `charge` entry when a reserved generation succeeds: it confirms the reservation for the
@@ -25,8 +25,12 @@ export type ChargeCreditsInput = SettleCreditsInput & {
    * fewer per finished generation, and run alone when no charge is due.
    */
   alongside?: Prisma.Sql[];
-  /** The balance the caller read while taking the account row lock in an earlier statement of this transaction. */
-  lockedBalanceMillis?: Millicredits;
+  /**
+   * The reservation and the balance, read by the caller in the statement that took the account's
+   * row lock (server/generations/run/finish-generation.ts says why that read sees every
+   * settlement): the charge reads nothing itself.
+   */
+  reservation?: Reservation;
 };
 
 export type SettleCreditsResult = {
@@ -40,7 +44,7 @@ export type SettleCreditsResult = {
 
 export async function chargeCredits(tx: Tx, input: ChargeCreditsInput): Promise<SettleCreditsResult> {
   const { accountId, generationId, alongside = [] } = input;
-  const reservation = await findReservation(tx, accountId, generationId, input.lockedBalanceMillis);
+  const reservation = input.reservation ?? (await findReservation(tx, accountId, generationId));
   if (reservation.state !== "open" && alongside.length > 0) await executeInTransaction(tx, Prisma.sql`WITH ${Prisma.join(alongside, ", ")} SELECT 1`);
   if (reservation.state === "not_reserved") return { applied: false, reason: "not_reserved", amountMillis: 0, balanceMillis: reservation.balanceMillis };
   const { amountMillis, balanceMillis } = reservation;

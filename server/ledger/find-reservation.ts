@@ -13,16 +13,12 @@ import { isGuid } from "../guid";
 export type Reservation =
   { state: "not_reserved"; balanceMillis: Millicredits } | { state: "charged" | "refunded" | "open"; balanceMillis: Millicredits; amountMillis: Millicredits; modelIdentifier: string | null };
 
-/**
- * `lockedBalanceMillis`: the balance the caller read while taking the account row lock, in an
- * earlier statement of this transaction (the ledger read below must come after the lock, in a
- * statement of its own, to see what the previous holder committed).
- */
-export async function findReservation(tx: Tx, accountId: string, generationId: string, lockedBalanceMillis?: Millicredits): Promise<Reservation> {
+/** The account locked first; the ledger read after the lock, in a statement of its own, sees what the previous holder committed. */
+export async function findReservation(tx: Tx, accountId: string, generationId: string): Promise<Reservation> {
   if (!isGuid(generationId)) {
     throw invalidRequest("The generation id must be a UUID.", [{ field: "generation_id", message: "must be a UUID" }]);
   }
-  const balanceMillis = lockedBalanceMillis ?? (await getBalance(tx, accountId, { lock: true }));
+  const balanceMillis = await getBalance(tx, accountId, { lock: true });
   // Raw: on every finish, and Prisma's query compiler cost more CPU than the statement.
   const entries = await queryInTransaction<{ type: string; amount: string; modelIdentifier: string | null }>(
     tx,
@@ -30,8 +26,16 @@ export async function findReservation(tx: Tx, accountId: string, generationId: s
                  FROM ledger_entry WHERE account_id = ${accountId}::uuid AND generation_id = ${generationId}::uuid AND type IN ('reserve', 'charge', 'refund')`,
   );
   const reserve = entries.find((entry) => entry.type === "reserve");
-  if (!reserve) return { state: "not_reserved", balanceMillis };
   const settled = entries.find((entry) => entry.type !== "reserve");
-  const state = settled?.type === "charge" ? "charged" : settled?.type === "refund" ? "refunded" : "open";
+  return reservationOf(balanceMillis, reserve ?? null, settled?.type ?? null);
+}
+
+/**
+ * The same answer from values the caller read itself: the reserve entry's amount and model, and
+ * the type of the entry that settled it (`charge`, `refund`) or null.
+ */
+export function reservationOf(balanceMillis: Millicredits, reserve: { amount: string; modelIdentifier: string | null } | null, settledBy: string | null): Reservation {
+  if (!reserve) return { state: "not_reserved", balanceMillis };
+  const state = settledBy === "charge" ? "charged" : settledBy === "refund" ? "refunded" : "open";
   return { state, balanceMillis, amountMillis: decimalToMillis(reserve.amount), modelIdentifier: reserve.modelIdentifier };
 }

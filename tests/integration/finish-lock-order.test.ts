@@ -4,6 +4,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
 import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db } from "@/server/db";
+import { accountScope } from "@/server/account-scope";
+import { cancelGeneration } from "@/server/generations/cancel-generation";
 import { finishSucceeded } from "@/server/generations/run/finish-generation";
 import { inTransaction } from "@/server/transaction";
 import { ledgerOf } from "@/tests/support/generations";
@@ -65,5 +67,43 @@ describe("the finish's locks", () => {
     expect(await finished).toEqual({ succeeded: true });
     expect((await db.generation.findUniqueOrThrow({ where: { id: generationId } })).status).toBe("succeeded");
     expect(await ledgerOf(generationId)).toEqual(["reserve:0.002", "charge:0.002"]);
+  });
+
+  // The finish reads the reservation in its locking statement, whose snapshot predates its lock
+  // wait: here the holder it waits for is a cancel that refunds, and that refund is not in the
+  // snapshot. The status read after the wait says the generation left flight, so nothing is charged.
+  it("waits for a cancel holding the generation, then charges nothing: the cancel's refund stands alone", async () => {
+    const { accountId, generationId } = await processing();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let refunded!: (backend: number) => void;
+    const canceledInside = new Promise<number>((resolve) => (refunded = resolve));
+    const canceling = inTransaction(async (tx) => {
+      const canceled = await cancelGeneration(tx, accountScope(accountId), { generationId });
+      const [backend] = await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
+      refunded(backend?.pid ?? 0);
+      await gate;
+      return canceled;
+    });
+    const cancelBackend = await canceledInside;
+
+    const finished = finishSucceeded({ generationId, attempt: 1, outputKeys: [], predictTimeSeconds: null });
+    const probe = await connection();
+    let waiting = 0;
+    for (let tries = 0; tries < 200 && waiting === 0; tries += 1) {
+      const { rows } = await probe.query<{ count: number }>("SELECT count(*)::int AS count FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)) AND query LIKE '%FOR UPDATE OF g%'", [
+        cancelBackend,
+      ]);
+      waiting = rows[0]?.count ?? 0;
+      if (waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(waiting).toBe(1);
+
+    release();
+    expect(await canceling).toMatchObject({ refunded: true, refundedMillis: 2 });
+    expect(await finished).toEqual({ succeeded: false });
+    expect((await db.generation.findUniqueOrThrow({ where: { id: generationId } })).status).toBe("canceled");
+    expect(await ledgerOf(generationId)).toEqual(["reserve:0.002", "refund:0.002"]);
+    expect((await db.providerAttempt.findFirstOrThrow({ where: { generationId } })).outcome).toBe("discarded");
   });
 });
