@@ -635,8 +635,8 @@ async function main() {
         reset: () => db.$queryRawUnsafe("select pg_stat_statements_reset()::text"),
         /** Calls by statement since the reset, this database only, without the bench's own (marked). */
         read: () =>
-          db.$queryRawUnsafe<Array<{ query: string; calls: number; exec_ms: number; plan_ms: number }>>(
-            "select query, calls::int as calls, total_exec_time::float8 as exec_ms, total_plan_time::float8 as plan_ms from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database()) and query not like '%/* bench */%' and query not like '%pg_stat_statements%' order by calls desc",
+          db.$queryRawUnsafe<Array<{ query: string; calls: number; plans: number; exec_ms: number; plan_ms: number }>>(
+            "select query, calls::int as calls, plans::int as plans, total_exec_time::float8 as exec_ms, total_plan_time::float8 as plan_ms from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database()) and query not like '%/* bench */%' and query not like '%pg_stat_statements%' order by calls desc",
           ),
       };
     }
@@ -737,6 +737,7 @@ async function main() {
                 per_generation: round(row.calls / Math.max(1, succeeded), 2),
                 exec_ms_per_call: round((row.exec_ms + row.plan_ms) / Math.max(1, row.calls), 3),
                 plan_ms_per_call: round(row.plan_ms / Math.max(1, row.calls), 3),
+                plans_per_call: round(row.plans / Math.max(1, row.calls), 3),
                 query: row.query.replace(/\s+/g, " ").slice(0, 220),
               })),
             }
