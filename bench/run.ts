@@ -50,6 +50,8 @@ const RENDER_SAMPLES = 20;
 // Ratios are also taken in alternating slices (bare, route, bare, route, …): this machine's speed
 // drifts by a third within a minute, so two 10 s runs one after the other can disagree by ±0.15.
 const SLICES = Number(process.env.BENCH_SLICES ?? 6);
+/** The remote row set's unmeasured load before its measured one (0: none, as before session 23). */
+const REMOTE_WARM_UP_S = Number(process.env.BENCH_REMOTE_WARM_UP_S ?? 3);
 const SLICE_S = Number(process.env.BENCH_SLICE_S ?? 2);
 const TERMINAL = ["succeeded", "failed", "canceled"];
 
@@ -688,6 +690,22 @@ async function main() {
         }
         await sleep(3_000);
         const idleRss = processTreeRssMb(app.pid!);
+        // Steady state, as a server that has run a while is: an unmeasured load first, drained, so
+        // every pool connection has planned its statements (five custom plans each before the
+        // generic one) and V8 has compiled the hot functions before the counters start.
+        if (REMOTE_WARM_UP_S > 0) {
+          const warm = await newAccounts("remote-warm-up", 40);
+          await cannon({
+            ...createLoad(
+              remote.url,
+              warm.map((account) => account.key),
+              target,
+            ),
+            duration: REMOTE_WARM_UP_S,
+          });
+          const warmIds = warm.map((account) => account.accountId);
+          for (let index = 0; index < 600 && (await inFlightOf(warmIds)) > 0; index += 1) await sleep(100);
+        }
 
         const { result: bare, cpuPerRequest: bareCpu } = await measured({ ...common, url: `${remote.url}/v1/bench-baseline-not-a-route` });
         const statements = await statementCounter();
@@ -763,6 +781,7 @@ async function main() {
           creates_accepted_per_s: round(load["2xx"] / DURATION_S),
           after_drain: statusCounts,
           drained,
+          warm_up_s: REMOTE_WARM_UP_S,
           load_and_drain_s: round(elapsedS, 2),
           profile_window_us: { from: String(windowFrom), to: String(windowTo) },
           finished_per_s: finishedPerS,
