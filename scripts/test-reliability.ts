@@ -6,6 +6,7 @@ import { writeReliabilityReport } from "./reliability-report";
 // `npm run test:reliability`: the reliability drills (tests/reliability) at full size, through the
 // same harness as `npm test` (a fresh migrated database, the built app on a free port, the provider
 // fakes), then docs/reliability.md from what each drill recorded. `npm test` runs them reduced.
+// `npm run test:reliability -- <file>` runs some drills and leaves the page alone.
 
 const root = path.resolve(import.meta.dirname, "..");
 const resultsDir = path.join(root, ".data-test", "reliability-full");
@@ -21,8 +22,13 @@ async function main() {
     });
     child.on("exit", (code) => resolve(code ?? 1));
   });
-  const written = writeReliabilityReport(resultsDir, path.join(root, "docs", "reliability.md"), status === 0);
-  console.log(`docs/reliability.md: ${written} drill records${status === 0 ? "" : " (the run failed: the page says so)"}`);
+  if (filters.length > 0) {
+    // Some drills only: the page keeps the last whole run (it would lose the others' figures).
+    console.log(`docs/reliability.md left as it was (some drills only); their records: ${path.relative(root, resultsDir)}`);
+  } else {
+    const written = writeReliabilityReport(resultsDir, path.join(root, "docs", "reliability.md"), status === 0);
+    console.log(`docs/reliability.md: ${written} drill records${status === 0 ? "" : " (the run failed: the page says so)"}`);
+  }
   process.exit(status);
 }
 
