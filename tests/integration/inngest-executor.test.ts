@@ -561,6 +561,30 @@ describe("embedded inngest executor", () => {
     expect(calls.get(`${token}:a`)).toBe(1);
   });
 
+  // The scan can find a run between its caller's commit and enqueue() (a busy host, or the caller
+  // still has work before its enqueue): the run's record as written is stale once the scan's drive
+  // ran steps, and the enqueue must not drive it again from there (CI saw step "a" run twice).
+  it("does not drive a run again from its start record when a scan drove it before its enqueue", async () => {
+    const own = await startExecutor();
+    const statement = (items: Prisma.Sql[], startedIn: string) => Prisma.sql`WITH ${Prisma.join(items, ", ")} SELECT coalesce(array_agg(id), '{}') AS started FROM ${Prisma.raw(startedIn)}`;
+    const token = randomUUID();
+    const prepared = own.prepareRunsInTransaction([{ id: token, name: "test/multi", data: { token } }])!;
+    const [row] = await inTransaction((tx) => queryInTransaction<{ started: string[] }>(tx, statement(prepared.items, prepared.startedIn)));
+    const runs = prepared.runs(row!.started);
+    expect(runs).toHaveLength(1);
+    // No enqueue yet: the scan (every 500 ms) drives it to the end.
+    const finished = await finishedRun("multi-step", token);
+    expect(finished.output).toEqual({ sum: 6 });
+    expect(calls.get(`${token}:a`)).toBe(1);
+    // The late enqueue, then the stop, which waits for any drive it started.
+    own.enqueue(runs);
+    await own.stop();
+    expect(calls.get(`${token}:a`)).toBe(1);
+    expect(calls.get(`${token}:b`)).toBe(1);
+    const after = await db.inngestRun.findUniqueOrThrow({ where: { id: runs[0]!.id } });
+    expect(after).toMatchObject({ status: "completed", output: { sum: 6 }, leaseOwner: null });
+  });
+
   it("finds a run started in a transaction but never enqueued (the process died after the commit)", async () => {
     const token = randomUUID();
     await db.$transaction((tx) => current.startRunsInTransaction(tx, [{ id: token, name: "test/multi", data: { token } }]));

@@ -62,6 +62,12 @@ export class EmbeddedExecutor implements EventSink {
   private readonly driving = new Map<string, RunRecord>();
   /** Runs written under this process's lease, until their first drive (which then needs no claim). */
   private readonly leasedAtStart = new Map<string, { record: RunRecord; until: number }>();
+  /**
+   * Runs under this process's lease that a scan found and scheduled before their enqueue (between
+   * the caller's commit and its enqueue()), with when: that enqueue must not hand over its record
+   * as written, which the scan's drive may already have moved past (its steps would run again).
+   */
+  private readonly scannedBeforeEnqueue = new Map<string, number>();
   private appId: string | null = null;
   private dispatching: Promise<void> | null = null;
   private dispatchAgain = false;
@@ -104,6 +110,7 @@ export class EmbeddedExecutor implements EventSink {
     this.runTimers.clearAll();
     this.cronTimers.clearAll();
     this.leasedAtStart.clear();
+    this.scannedBeforeEnqueue.clear();
     const grace = setTimeout(() => this.abort.abort(), this.options.stopGraceMs ?? 5000);
     await this.queue.close();
     clearTimeout(grace);
@@ -195,7 +202,8 @@ export class EmbeddedExecutor implements EventSink {
   /** Drives runs made by prepareRunsInTransaction (or startRunsInTransaction), once their transaction has committed. */
   enqueue(runs: DueRun[]) {
     for (const run of runs) {
-      if (run.leased && !this.stopping) this.leasedAtStart.set(run.id, run.leased as { record: RunRecord; until: number });
+      const scanned = this.scannedBeforeEnqueue.delete(run.id);
+      if (run.leased && !this.stopping && !scanned) this.leasedAtStart.set(run.id, run.leased as { record: RunRecord; until: number });
       this.queue.add(run.id, run.functionId, run.key);
     }
   }
@@ -217,8 +225,12 @@ export class EmbeddedExecutor implements EventSink {
       if (!this.appId && (Date.now() < this.nextSyncAt || !(await this.sync()))) return;
       this.kickDispatch();
       const now = this.now();
+      for (const [runId, at] of this.scannedBeforeEnqueue) if (now - at > this.leaseMs) this.scannedBeforeEnqueue.delete(runId);
       for (const row of await this.store.dueRuns(this.appId as string, now + HORIZON_MS, 500)) {
-        if (!this.queue.has(row.id)) this.schedule(row.id, row.functionId, row.wakeAt?.getTime() ?? now);
+        if (this.queue.has(row.id)) continue;
+        // Ours, not queued: started in a transaction whose enqueue has not come yet (or never will).
+        if (row.leaseOwner === this.owner) this.scannedBeforeEnqueue.set(row.id, now);
+        this.schedule(row.id, row.functionId, row.wakeAt?.getTime() ?? now);
       }
       if (now - this.lastPurge > PURGE_EVERY_MS) {
         this.lastPurge = now;

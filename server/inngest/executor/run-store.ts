@@ -232,7 +232,7 @@ export class RunStore {
     const now = new Date(this.now());
     return this.db.inngestRun.findMany({
       where: { appId, status: { in: ACTIVE_STATUSES }, wakeAt: { lte: new Date(until) }, ...this.unleased(now) },
-      select: { id: true, functionId: true, wakeAt: true },
+      select: { id: true, functionId: true, wakeAt: true, leaseOwner: true },
       orderBy: { wakeAt: "asc" },
       take: limit,
     });
