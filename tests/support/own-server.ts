@@ -63,45 +63,58 @@ export function ownServer(label: string, options: OwnServerOptions = {}): OwnSer
     child = null;
   }
 
+  /** One start on a port found free; throws with the server's stderr when it exits first. */
+  async function startOnce(): Promise<void> {
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    const started = spawn(process.execPath, [startScript, "--no-build"], {
+      cwd: root,
+      env: env({ PORT: String(port), HOST: "127.0.0.1", APP_URL: baseUrl }),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    child = started;
+    let stdout = "";
+    let announced = false;
+    started.stdout?.on("data", (chunk: Buffer) => {
+      if (announced) return;
+      stdout += chunk.toString();
+      // The start's banner (with the demo login, one write) is printed once it listens.
+      announced = stdout.includes("Darkroom is serving on");
+      banner = stdout;
+      if (demo) return;
+      const key = /Demo API key:\s+(dkr_\S+)\s+\(shown this once/.exec(stdout)?.[1];
+      const accountId = /Demo login:.*\(account ([0-9a-f-]{36})/.exec(stdout)?.[1];
+      if (key && accountId) demo = { key, accountId };
+    });
+    let stderr = "";
+    started.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+    const deadline = Date.now() + 90_000;
+    while (Date.now() < deadline) {
+      if (started.exitCode !== null) throw new Error(`the server exited with ${started.exitCode}: ${stderr}`);
+      const status = await fetch(`${baseUrl}/v1/status`).then(
+        (response) => response.status,
+        () => 0,
+      );
+      if (status === 401 && announced) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`the server did not serve within 90 s: ${stderr}`);
+  }
+
   return {
     dataDir,
     baseUrl: () => baseUrl,
     async start() {
-      const port = await freePort();
-      baseUrl = `http://127.0.0.1:${port}`;
-      const started = spawn(process.execPath, [startScript, "--no-build"], {
-        cwd: root,
-        env: env({ PORT: String(port), HOST: "127.0.0.1", APP_URL: baseUrl }),
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: true,
-      });
-      child = started;
-      let stdout = "";
-      let announced = false;
-      started.stdout?.on("data", (chunk: Buffer) => {
-        if (announced) return;
-        stdout += chunk.toString();
-        // The start's banner (with the demo login, one write) is printed once it listens.
-        announced = stdout.includes("Darkroom is serving on");
-        banner = stdout;
-        if (demo) return;
-        const key = /Demo API key:\s+(dkr_\S+)\s+\(shown this once/.exec(stdout)?.[1];
-        const accountId = /Demo login:.*\(account ([0-9a-f-]{36})/.exec(stdout)?.[1];
-        if (key && accountId) demo = { key, accountId };
-      });
-      let stderr = "";
-      started.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-      const deadline = Date.now() + 90_000;
-      while (Date.now() < deadline) {
-        if (started.exitCode !== null) throw new Error(`the server exited with ${started.exitCode}: ${stderr}`);
-        const status = await fetch(`${baseUrl}/v1/status`).then(
-          (response) => response.status,
-          () => 0,
-        );
-        if (status === 401 && announced) return;
-        await new Promise((resolve) => setTimeout(resolve, 200));
+      // The free port can be taken by a parallel suite's process before this server listens on
+      // it: then start again on another (the start seeds nothing before it listens).
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await startOnce();
+        } catch (error) {
+          if (attempt >= 3 || !(error instanceof Error && error.message.includes("EADDRINUSE"))) throw error;
+        }
       }
-      throw new Error(`the server did not serve within 90 s: ${stderr}`);
     },
     crash: () => signal("SIGKILL", 30_000),
     stop: () => signal("SIGTERM", 30_000),
