@@ -50,9 +50,9 @@ const RENDER_SAMPLES = 20;
 // Ratios are also taken in alternating slices (bare, route, bare, route, …): this machine's speed
 // drifts by a third within a minute, so two 10 s runs one after the other can disagree by ±0.15.
 const SLICES = Number(process.env.BENCH_SLICES ?? 6);
+const SLICE_S = Number(process.env.BENCH_SLICE_S ?? 2);
 /** The remote row set's unmeasured load before its measured one (0: none, as before session 23). */
 const REMOTE_WARM_UP_S = Number(process.env.BENCH_REMOTE_WARM_UP_S ?? 3);
-const SLICE_S = Number(process.env.BENCH_SLICE_S ?? 2);
 const TERMINAL = ["succeeded", "failed", "canceled"];
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -660,6 +660,15 @@ async function main() {
       return rows[0]?.count ?? 0;
     }
 
+    /** Waits (polling every 100 ms, at most `tries` times) until none of these accounts' generations is in flight; whether that came. */
+    async function drainedOf(accountIds: string[], tries: number) {
+      for (let index = 0; index < tries; index += 1) {
+        if ((await inFlightOf(accountIds)) === 0) return true;
+        await sleep(100);
+      }
+      return false;
+    }
+
     /**
      * The remote-provider row set (issue #32): the server started again on the same database as
      * `npm start` with a remote provider (NODE_ENV=development, PROVIDER_ALLOW_LOOPBACK=1,
@@ -703,8 +712,10 @@ async function main() {
             ),
             duration: REMOTE_WARM_UP_S,
           });
-          const warmIds = warm.map((account) => account.accountId);
-          for (let index = 0; index < 600 && (await inFlightOf(warmIds)) > 0; index += 1) await sleep(100);
+          await drainedOf(
+            warm.map((account) => account.accountId),
+            600,
+          );
         }
 
         const { result: bare, cpuPerRequest: bareCpu } = await measured({ ...common, url: `${remote.url}/v1/bench-baseline-not-a-route` });
@@ -719,11 +730,7 @@ async function main() {
         const windowFrom = process.hrtime.bigint() / 1000n;
         const load = await cannon(createLoad(remote.url, loadKeys, target));
         const loadIds = loadAccounts.map((account) => account.accountId);
-        let drained = false;
-        for (let index = 0; index < 1200 && !drained; index += 1) {
-          drained = (await inFlightOf(loadIds)) === 0;
-          if (!drained) await sleep(100);
-        }
+        const drained = await drainedOf(loadIds, 1200);
         const elapsedS = (performance.now() - loadStarted) / 1000;
         const windowTo = process.hrtime.bigint() / 1000n;
         const used = cpuSince(cpuBefore, cpuNow());
