@@ -13,9 +13,11 @@ import { reservationOf } from "../../ledger/find-reservation";
 import { queueGenerationFinished } from "../send-generation-finished";
 import { cancelAtDeadline } from "../deadline/cancel-at-deadline";
 import type { AttemptError } from "./attempt-outcome";
+import { settleSuccessAtOnce } from "./settle-success";
 
 // The terminal transitions of a run, each one transaction under the generation's row
-// lock: succeeded + charge, or failed + refund, and the terminal webhook deliveries with them. A
+// lock: succeeded + charge, or failed + refund, and the terminal webhook deliveries with them (the
+// usual success, with no deliveries to queue, is one autocommit statement: settle-success.ts). A
 // generation that already left the in-flight states (canceled meanwhile, or swept) is not
 // touched: a late result is discarded, never charged. One whose Cancel-After deadline has passed
 // is canceled at its deadline instead (ERR4006, refunded), whatever the run brought.
@@ -74,13 +76,28 @@ async function lockWithAttempt(tx: Tx, generationId: string, attempt: number): P
   return row;
 }
 
+type SuccessInput = { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null; predictionId?: string | null };
+
 /** `predictionId`: the provider's job, recorded here when the submit that got the success did not record it. */
-export async function finishSucceeded(input: { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null; predictionId?: string | null }) {
-  const { generationId, attempt } = input;
+export async function finishSucceeded(input: SuccessInput) {
   const predictionId = input.predictionId ?? null;
   const now = new Date();
-  // Opened with pg: the usual finish sends only direct statements; a discard, a deadline, a fired
-  // alert or a subscribed endpoint asks for Prisma and runs again under it.
+  // The usual success is one autocommit statement (settle-success.ts); every other case is decided in a transaction.
+  const atOnce = await settleSuccessAtOnce({ ...input, predictionId, now });
+  if (atOnce.settled) return { succeeded: true };
+  return finishSucceededInTransaction(input, now, { subscribed: atOnce.subscribed });
+}
+
+/**
+ * The whole decision in one transaction: the plain success (as settleSuccessAtOnce writes it), a
+ * retried step's, a discard, a deadline, or a success whose endpoint takes generation.completed.
+ * `subscribed`: as last read; such a finish needs Prisma for the deliveries, so it opens with it.
+ */
+export async function finishSucceededInTransaction(input: SuccessInput, now: Date, known: { subscribed: boolean }) {
+  const { generationId, attempt } = input;
+  const predictionId = input.predictionId ?? null;
+  // Opened with pg: the plain finish sends only direct statements; a discard, a deadline or a fired
+  // alert asks for Prisma and runs again under it.
   const done = await inTransaction(
     async (tx) => {
       const row = await lockWithAttempt(tx, generationId, attempt);
@@ -131,7 +148,7 @@ export async function finishSucceeded(input: { generationId: string; attempt: nu
       await queueGenerationFinished(tx, generationId, row.account_id, "succeeded", { subscribed: row.completed_subscribed });
       return true;
     },
-    { sqlFirst: true },
+    { sqlFirst: !known.subscribed },
   );
   if (!done) {
     // Canceled while the provider worked: its files are not ours to keep.

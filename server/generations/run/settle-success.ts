@@ -1,0 +1,72 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { chargeItems } from "../../credits/charge-items";
+import { sqlPool } from "../../db";
+import { Prisma } from "../../generated/prisma/client";
+import { wakeWaiters } from "../finish-waiters";
+
+// The usual success, as one autocommit statement: the generation and its account locked as
+// finishSucceeded's transaction locks them (lockWithAttempt: generation first), and only when that
+// transaction would take its plain path (in flight, its deadline ahead, its reservation open, no
+// endpoint of the account taking generation.completed) the same writes: the attempt, the
+// generation, its activity event, the charge and the charge's event. One round trip where the
+// transaction takes four (BEGIN, the locking read, the writes, COMMIT), and one commit.
+//
+// Every other case writes nothing here and says so: finishSucceeded then runs its transaction,
+// which decides it (a discard, a deadline, a retried step, the deliveries of a subscribed
+// endpoint). The statement's snapshot rule is lockWithAttempt's: the ledger read may miss a
+// settlement committed by the lock holder it waited for, and is used only when the generation,
+// read again after the wait, is still in flight, so nothing was missed.
+
+export type SuccessInput = { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null; predictionId: string | null; now: Date };
+
+/** `settled`: written and committed. Else nothing was, and `subscribed` says whether an endpoint takes generation.completed. */
+export type SettleOutcome = { settled: true } | { settled: false; subscribed: boolean };
+
+export async function settleSuccessAtOnce(input: SuccessInput): Promise<SettleOutcome> {
+  const { generationId, attempt, now } = input;
+  const createdAt = new Date();
+  const charge = chargeItems("ok", { entryId: randomUUID(), activityId: randomUUID(), createdAt });
+  const statement = Prisma.sql`
+    WITH locked AS MATERIALIZED (
+      SELECT g.id, g.account_id, g.status, g.created_at, g.deadline_at, a.id AS attempt_id, a.started_at AS attempt_started_at, a.provider,
+             acc.credit_balance, r.amount AS reserved_amount, r.model_identifier AS reserved_model,
+             EXISTS (SELECT 1 FROM webhook_endpoint e WHERE e.account_id = g.account_id AND 'generation.completed' = ANY (e.events)) AS completed_subscribed,
+             EXISTS (SELECT 1 FROM ledger_entry s WHERE s.account_id = g.account_id AND s.generation_id = g.id AND s.type IN ('charge', 'refund')) AS settled
+        FROM provider_attempt a JOIN generation g ON g.id = a.generation_id JOIN account acc ON acc.id = g.account_id
+        LEFT JOIN ledger_entry r ON r.account_id = g.account_id AND r.generation_id = g.id AND r.type = 'reserve'
+       WHERE a.generation_id = ${generationId}::uuid AND a.attempt_number = ${attempt}
+         FOR UPDATE OF g FOR NO KEY UPDATE OF acc
+    ), ok AS MATERIALIZED (
+      -- Read after the locks: a deadline that passed while they were awaited has passed.
+      SELECT * FROM locked
+       WHERE status IN ('pending', 'processing') AND (deadline_at IS NULL OR deadline_at > clock_timestamp())
+         AND reserved_amount IS NOT NULL AND NOT settled AND NOT completed_subscribed
+    ), succeeded_attempt AS (
+      UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = (EXTRACT(EPOCH FROM (${now}::timestamptz - ok.attempt_started_at)) * 1000)::int,
+             prediction_id = COALESCE(${input.predictionId}::text, provider_attempt.prediction_id)
+        FROM ok WHERE provider_attempt.id = ok.attempt_id
+    ), succeeded_activity AS (
+      INSERT INTO activity_event (id, account_id, actor, category, action, description, metadata, created_at)
+      SELECT ${randomUUID()}::uuid, ok.account_id, 'system', 'generation', 'generation.succeeded', 'Generation ' || ok.id || ' succeeded',
+             jsonb_build_object('generation_id', ok.id, 'provider', ok.provider), ${createdAt}
+        FROM ok
+    ), succeeded_generation AS (
+      UPDATE generation SET status = 'succeeded', output_keys = ${input.outputKeys}::text[], completed_at = ${now}, error_code = NULL, error_message = NULL,
+             prediction_id = COALESCE(${input.predictionId}::text, generation.prediction_id),
+             metrics_total_time = EXTRACT(EPOCH FROM (${now}::timestamptz - ok.created_at))::float8,
+             metrics_predict_time = COALESCE(${input.predictTimeSeconds}::float8, EXTRACT(EPOCH FROM (${now}::timestamptz - ok.attempt_started_at))::float8), updated_at = ${now}
+        FROM ok WHERE generation.id = ok.id
+    ), ${Prisma.join(charge, ", ")}
+    SELECT (SELECT count(*) FROM entry) = 1 AS settled, coalesce((SELECT completed_subscribed FROM locked), false) AS subscribed`;
+  const { rows } = await sqlPool().query<{ settled: boolean; subscribed: boolean }>({
+    name: "finish-settle-success",
+    text: statement.text,
+    values: statement.values.map((value) => (value instanceof Date ? value.toISOString() : value)),
+  });
+  const [row] = rows;
+  if (!row?.settled) return { settled: false, subscribed: row?.subscribed === true };
+  // queueGenerationFinished's after-commit job for a transition with no subscribed endpoint.
+  wakeWaiters(generationId);
+  return { settled: true };
+}
