@@ -118,9 +118,10 @@ export type CheckedUrl = {
   literalAddress: string | null;
   /**
    * Set only under allowLoopback for a name used over http or another port: allowed only when
-   * every address the name resolves to is loopback (resolveAndCheck enforces it).
+   * every address the name resolves to is loopback (resolveAndCheck enforces it), else refused with
+   * the error this makes. Made only when thrown: an Error's stack trace costs more than the check.
    */
-  loopbackOnly: DestinationRefused | null;
+  loopbackOnly: (() => DestinationRefused) | null;
 };
 
 /**
@@ -149,23 +150,23 @@ export function checkDestinationUrl(input: string | URL, options: DestinationOpt
   const isLocalhostName = hostname === "localhost" || hostname.endsWith(".localhost");
 
   // Scheme and port, unless a loopback target in development relaxes them.
-  let strictViolation: DestinationRefused | null = null;
-  if (url.protocol !== "https:") strictViolation = new DestinationRefused("scheme_not_https", "The destination must use https");
-  else if (port !== 443) strictViolation = new DestinationRefused("port_not_443", "The destination must use the default HTTPS port (443)");
+  let strictViolation: (() => DestinationRefused) | null = null;
+  if (url.protocol !== "https:") strictViolation = () => new DestinationRefused("scheme_not_https", "The destination must use https");
+  else if (port !== 443) strictViolation = () => new DestinationRefused("port_not_443", "The destination must use the default HTTPS port (443)");
 
   const allowLoopback = options.allowLoopback === true;
   if (isLocalhostName) {
     if (!allowLoopback || hostname !== "localhost") throw new DestinationRefused("localhost", `${hostname} is a localhost name; destinations must be public`);
     // Resolved like any name; every address must then be loopback.
-    return { url, hostname, port, literalAddress: null, loopbackOnly: strictViolation ?? new DestinationRefused("localhost", "localhost must resolve to loopback addresses only") };
+    return { url, hostname, port, literalAddress: null, loopbackOnly: strictViolation ?? (() => new DestinationRefused("localhost", "localhost must resolve to loopback addresses only")) };
   }
   if (literalAddress) {
     const reason = classifyAddress(literalAddress);
     if (reason === "loopback" && allowLoopback) return { url, hostname, port, literalAddress, loopbackOnly: null };
     if (reason !== "public") throw refuseAddress(literalAddress, reason);
-    if (strictViolation) throw strictViolation;
+    if (strictViolation) throw strictViolation();
     return { url, hostname, port, literalAddress, loopbackOnly: null };
   }
-  if (strictViolation && !allowLoopback) throw strictViolation;
+  if (strictViolation && !allowLoopback) throw strictViolation();
   return { url, hostname, port, literalAddress: null, loopbackOnly: strictViolation };
 }

@@ -39,6 +39,6 @@ export async function resolveAndCheck(input: string | URL, options: DestinationO
     if (reason !== "loopback") allLoopback = false;
     addresses.push({ address, family: isIP(address) === 6 ? 6 : 4 });
   }
-  if (checked.loopbackOnly && !allLoopback) throw checked.loopbackOnly;
+  if (checked.loopbackOnly && !allLoopback) throw checked.loopbackOnly();
   return { ...checked, addresses };
 }
