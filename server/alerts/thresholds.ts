@@ -1,4 +1,5 @@
 import "server-only";
+import { touchAccountRow } from "../accounts/touch-account-row";
 import { recordActivity } from "../activity/record-activity";
 import { formatCredits, parseCreditsToMillis, decimalToMillis, MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "../money";
 import { getBalance } from "../ledger/get-balance";
@@ -72,6 +73,8 @@ export async function setThresholds(tx: Tx, input: SetThresholdsInput): Promise<
 
   // The account row lock orders this against every ledger movement (they evaluate thresholds under it).
   const balance = await getBalance(tx, accountId, { lock: true });
+  // And the row written: a create in one statement must see the thresholds changed (touch-account-row.ts).
+  await touchAccountRow(tx, accountId);
   const existing = await tx.alertThreshold.findMany({ where: { accountId }, select: { id: true, amount: true } });
   const existingMillis = new Map(existing.map((row) => [decimalToMillis(row.amount), row.id]));
   const removedIds = [...existingMillis].filter(([millis]) => !wanted.includes(millis)).map(([, id]) => id);

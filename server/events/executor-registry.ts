@@ -32,7 +32,8 @@ export type PreparedRuns = { items: Prisma.Sql[]; startedIn: string; runs(starte
 
 /** An executor in this process: it can also start runs inside a caller's transaction. */
 export type TransactionalEventSink = EventSink & {
-  prepareRunsInTransaction(events: unknown[]): PreparedRuns | null;
+  /** `onlyIfRowIn`: a WITH item of the caller's statement; nothing is written when it returns no row. */
+  prepareRunsInTransaction(events: unknown[], options?: { onlyIfRowIn?: string }): PreparedRuns | null;
   enqueue(runs: DueRun[]): void;
 };
 

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Tx } from "../db";
 import { Prisma } from "../generated/prisma/client";
+import { log } from "../log";
 import { afterCommit } from "../transaction";
 import { inngest } from "./client";
 import { isTransactional, registeredExecutor, type DueRun } from "./executor-registry";
@@ -50,3 +51,29 @@ export type PreparedSend = {
   sent(startedRuns: string[]): Promise<void>;
   sendAlone(): Promise<void>;
 };
+
+/**
+ * prepareSendInTransaction for a caller's autocommit statement (the create in one statement:
+ * server/generations/record-at-once.ts): the same `carried` items, written only when the WITH item
+ * `onlyIfRowIn` returns a row (the statement's own insert), and `committed`, to call only
+ * once that statement has committed what it carried, with its `started_runs` (the runs are queued).
+ * Without the embedded executor `carried` is null and `committed` sends the events, as an
+ * after-commit job would: a failure is logged, and the event's sweep sends it again.
+ */
+export async function prepareSendAtOnce(label: string, events: Payload[], onlyIfRowIn: string): Promise<{ carried: PreparedSend["carried"]; committed(startedRuns: string[]): Promise<void> }> {
+  for (const event of events) await event.validate?.();
+  const executor = registeredExecutor();
+  const prepared = isTransactional(executor) ? executor.prepareRunsInTransaction(events, { onlyIfRowIn }) : null;
+  if (!prepared || !isTransactional(executor)) {
+    const send = async () => {
+      await inngest.send(events as Parameters<typeof inngest.send>[0]).catch((error: unknown) => {
+        log.warn("after-commit job failed", { job: label, error: error instanceof Error ? error.message : String(error) });
+      });
+    };
+    return { carried: null, committed: send };
+  }
+  return {
+    carried: { items: prepared.items, column: Prisma.sql`(SELECT coalesce(array_agg(id), '{}') FROM ${Prisma.raw(prepared.startedIn)}) AS started_runs` },
+    committed: async (started) => executor.enqueue(prepared.runs(started)),
+  };
+}

@@ -39,6 +39,31 @@ export function deadlineOf(now: Date, cancelAfterMs: number | null): Date | null
   return cancelAfterMs === null ? null : new Date(now.getTime() + cancelAfterMs);
 }
 
+type InsertParts = { now: Date; deadlineAt: Date | null; keyBudget: Prisma.Sql; from: Prisma.Sql; where: Prisma.Sql };
+
+/**
+ * The `pending` record's INSERT … SELECT: its values from the create, the key's budget as `keyBudget`
+ * (a value, or a column of `from`), written only when `where` holds (the cap, the spend limits).
+ */
+export function generationInsert(
+  input: Pick<Input, "generationId" | "accountId" | "apiKeyId" | "region" | "model" | "fields" | "providerOrder" | "routingExploration" | "costMillis">,
+  parts: InsertParts,
+): Prisma.Sql {
+  const { model, fields } = input;
+  return Prisma.sql`
+    INSERT INTO generation (id, account_id, api_key_id, region, media_kind, model_identifier, prompt, ratio, output_format, output_number,
+      duration_seconds, resolution, generate_audio, input_files, input_file_last_content, params, provider_order, routing_exploration,
+      estimated_cost, deadline_at, spend_budget_id, created_at, updated_at)
+    SELECT ${input.generationId}::uuid, ${input.accountId}::uuid, ${input.apiKeyId}::uuid, ${input.region}::"Region", ${model.type}::"MediaKind",
+      ${model.identifier}, ${fields.generation_prompt ?? null}, ${fields.generation_ratio ?? null}, ${fields.generation_output_format ?? null},
+      ${fields.generation_output_number ?? 1}::int, ${fields.generation_duration ?? null}::int, ${fields.generation_resolution ?? null},
+      ${fields.generation_generate_audio ?? null}::boolean, ${fields.generation_input_file ?? []}::text[], ${fields.generation_input_file_last_content ?? null},
+      ${JSON.stringify(fields)}::jsonb, ${input.providerOrder}::text[], ${input.routingExploration}, ${millisToDecimalString(input.costMillis)}::numeric,
+      ${parts.deadlineAt}::timestamptz, ${parts.keyBudget}, ${parts.now}, ${parts.now}
+      ${parts.from}
+    WHERE ${parts.where}`;
+}
+
 /**
  * WITH items of the caller's for the statement that records and reserves, when it is one (the
  * run's events: server/events/send-in-transaction.ts), and select-list entries read back with it.
@@ -47,7 +72,7 @@ export type Alongside = { items: Prisma.Sql[]; columns: Prisma.Sql[] };
 
 /** `alongside`: the values of its columns when its items went with the record, else null (send them yourself). */
 export async function reserveAndRecord(tx: Tx, input: Input, alongside?: Alongside): Promise<{ deadlineAt: Date | null; alongside: Record<string, unknown> | null }> {
-  const { accountId, model, fields } = input;
+  const { accountId, model } = input;
   // The lock every credit movement takes, and the balance under it: reserveCredits reads no second time.
   // The spend limits come with it (the key's budget, limit and period; the account's monthly limit).
   const [account] = await queryInTransaction<{ plan: keyof typeof planLimits; balance: string; deleted: boolean; key_refusal: string | null } & LimitColumns>(
@@ -74,18 +99,14 @@ export async function reserveAndRecord(tx: Tx, input: Input, alongside?: Alongsi
   // With a spend limit, the insert also sums the budgets' counters and refuses a cost past them.
   const limits = spendLimitsOf(accountId, input.apiKeyId, account);
   const spend = limits ? spendCheckSql(limits, input.costMillis, now) : null;
-  const insert = Prisma.sql`
-    INSERT INTO generation (id, account_id, api_key_id, region, media_kind, model_identifier, prompt, ratio, output_format, output_number,
-      duration_seconds, resolution, generate_audio, input_files, input_file_last_content, params, provider_order, routing_exploration,
-      estimated_cost, deadline_at, spend_budget_id, created_at, updated_at)
-    SELECT ${input.generationId}::uuid, ${accountId}::uuid, ${input.apiKeyId}::uuid, ${input.region}::"Region", ${model.type}::"MediaKind",
-      ${model.identifier}, ${fields.generation_prompt ?? null}, ${fields.generation_ratio ?? null}, ${fields.generation_output_format ?? null},
-      ${fields.generation_output_number ?? 1}::int, ${fields.generation_duration ?? null}::int, ${fields.generation_resolution ?? null},
-      ${fields.generation_generate_audio ?? null}::boolean, ${fields.generation_input_file ?? []}::text[], ${fields.generation_input_file_last_content ?? null},
-      ${JSON.stringify(fields)}::jsonb, ${input.providerOrder}::text[], ${input.routingExploration}, ${millisToDecimalString(input.costMillis)}::numeric,
-      ${deadlineAt}::timestamptz, ${account.key_budget}::uuid, ${now}, ${now}
-    WHERE (SELECT count(*) FROM generation WHERE account_id = ${accountId}::uuid AND media_kind = ${model.type}::"MediaKind" AND status IN ('pending', 'processing')) < ${cap}
-      ${spend?.condition ?? Prisma.empty}`;
+  const insert = generationInsert(input, {
+    now,
+    deadlineAt,
+    keyBudget: Prisma.sql`${account.key_budget}::uuid`,
+    from: Prisma.empty,
+    where: Prisma.sql`(SELECT count(*) FROM generation WHERE account_id = ${accountId}::uuid AND media_kind = ${model.type}::"MediaKind" AND status IN ('pending', 'processing')) < ${cap}
+      ${spend?.condition ?? Prisma.empty}`,
+  });
   const reservation = {
     accountId,
     generationId: input.generationId,

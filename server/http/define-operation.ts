@@ -161,6 +161,11 @@ type ResponseOf<Op extends AnyOperation> = Op["response"]["paginated"] extends t
 export type CommitStep<Response, Prepared = unknown> = {
   prepare?: () => Promise<Prepared>;
   commit(tx: Tx, prepared: Prepared): Promise<Response>;
+  /**
+   * Without an Idempotency-Key (no stored answer to commit with it): the usual case as one
+   * autocommit statement, tried first; null when it wrote nothing, and then `commit` runs.
+   */
+  commitAtOnce?(prepared: Prepared): Promise<Response | null>;
   respond?(committed: Response): Promise<Response>;
 };
 
@@ -168,6 +173,7 @@ export type CommitStep<Response, Prepared = unknown> = {
 export function commitStep<Prepared, Response>(step: {
   prepare: () => Promise<Prepared>;
   commit: (tx: Tx, prepared: Prepared) => Promise<Response>;
+  commitAtOnce?: (prepared: Prepared) => Promise<Response | null>;
   respond?: (committed: Response) => Promise<Response>;
 }): CommitStep<Response, Prepared> {
   return step;

@@ -59,12 +59,16 @@ export async function runOperation(operation: AnyOperation, handler: OperationHa
   try {
     const step = (await handler(handlerInput as OperationInput<AnyOperation>)) as unknown as CommitStep<unknown>;
     const prepared = step.prepare ? await step.prepare() : undefined;
-    const { result, body } = await inTransaction(async (tx) => {
-      const result = await step.commit(tx, prepared);
-      const built = envelope(operation, result, context.requestId);
-      if (claim) await completeIdempotencyKey(tx, claim.recordId, operation.response.status, built);
-      return { result, body: built };
-    }, operation.transaction);
+    const atOnce = !claim && step.commitAtOnce ? await step.commitAtOnce(prepared) : null;
+    const { result, body } =
+      atOnce !== null
+        ? { result: atOnce, body: envelope(operation, atOnce, context.requestId) }
+        : await inTransaction(async (tx) => {
+            const result = await step.commit(tx, prepared);
+            const built = envelope(operation, result, context.requestId);
+            if (claim) await completeIdempotencyKey(tx, claim.recordId, operation.response.status, built);
+            return { result, body: built };
+          }, operation.transaction);
     if (!step.respond || input.waitSeconds === null) return { status: operation.response.status, body };
     const waited = envelope(operation, await step.respond(result), context.requestId);
     return { status: operation.response.status, body: waited, headers: { "preference-applied": `wait=${input.waitSeconds}` } };

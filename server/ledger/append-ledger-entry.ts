@@ -35,7 +35,9 @@ export type LedgerStatementTail = { with: Prisma.Sql[]; select: Prisma.Sql; firs
 
 export async function appendLedgerEntry<Row>(tx: Tx, input: LedgerEntryInput, tail: LedgerStatementTail): Promise<Row[]> {
   const balanceAfter = millisToDecimalString(input.balanceAfterMillis);
-  const moves = input.balanceAfterMillis !== input.balanceBeforeMillis;
+  // A reserve writes the account row even when it moves nothing (a zero cost): every create that
+  // records a generation does, which the create in one statement relies on (server/generations/record-at-once.ts).
+  const moves = input.balanceAfterMillis !== input.balanceBeforeMillis || input.type === "reserve";
   const extra = tail.with.length > 0 ? Prisma.sql`, ${Prisma.join(tail.with, ", ")}` : Prisma.empty;
   const first = tail.first ? Prisma.sql`${Prisma.join(tail.first.items, ", ")}, ` : Prisma.empty;
   // One row (a SELECT without FROM), or, after a `first` item, one per row that item returned (one or none).

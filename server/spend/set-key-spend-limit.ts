@@ -1,3 +1,4 @@
+import { touchAccountRow } from "../accounts/touch-account-row";
 import { scopeWhere, type AccountScope } from "../account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
 import type { Tx } from "../db";
@@ -24,7 +25,8 @@ export type SetKeySpendLimitInput = {
 export async function setKeySpendLimit(tx: Tx, scope: AccountScope, input: SetKeySpendLimitInput): Promise<KeySpend> {
   const key = isGuid(input.keyId) ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) }, select: { ...keySpendSelect, accountId: true, name: true, prefix: true } }) : null;
   if (!key) throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
-  await tx.$executeRaw`SELECT 1 FROM account WHERE id = ${key.accountId}::uuid FOR NO KEY UPDATE`;
+  // The account's lock (ordered against creates), and its row written: a create in one statement must see it changed.
+  await touchAccountRow(tx, key.accountId);
 
   const period = input.limitMillis === null ? null : (input.period ?? key.spendPeriod ?? "month");
   const budgetId = budgetIdOf(key);

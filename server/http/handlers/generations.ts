@@ -12,6 +12,7 @@ import { findModelFor } from "../../generations/generation-body";
 import { readGenerationRecord } from "../../generations/records/find-public-record";
 import { listGenerations } from "../../generations/records/own-generations";
 import { planGeneration, startGeneration } from "../../generations/start-generation";
+import { startGenerationAtOnce } from "../../generations/record-at-once";
 import { waitForFinish } from "../../generations/wait-for-finish";
 
 // The /v1 generation handlers, shared by the modern routes and their legacy aliases. Each owns
@@ -26,6 +27,7 @@ const create = (operation: typeof generations.createImageGeneration | typeof gen
         return planGeneration({ accountId, apiKeyId: key.id, region: key.region, model, fields: body, cancelAfterMs });
       },
       commit: (tx, plan) => startGeneration(tx, plan),
+      commitAtOnce: (plan) => startGenerationAtOnce(plan),
       // `Prefer: wait`: the answer also carries the record, once finished or when the wait runs out.
       respond: async (created) =>
         waitSeconds === null

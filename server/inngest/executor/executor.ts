@@ -151,7 +151,7 @@ export class EmbeddedExecutor implements EventSink {
    * trip fewer): `startedIn` names the item that returns the ids of the runs written, which
    * `runs` turns into the runs to enqueue once the caller commits. Null before the first sync.
    */
-  prepareRunsInTransaction(rawEvents: unknown[]): PreparedRuns | null {
+  prepareRunsInTransaction(rawEvents: unknown[], options: { onlyIfRowIn?: string } = {}): PreparedRuns | null {
     if (!this.appId || this.stopping) return null;
     const appId = this.appId;
     const now = this.now();
@@ -172,6 +172,7 @@ export class EmbeddedExecutor implements EventSink {
       starts.map(({ run }) => run),
       new Date(now),
       new Date(leaseUntil),
+      options.onlyIfRowIn,
     );
     const runs = (startedIds: string[]) => {
       const written = new Set(startedIds);

@@ -198,13 +198,16 @@ export class RunStore {
    * commits, without claiming them first (the lease a claim would take is there from the start;
    * another process takes one over only once the lease expires, or at once when this process is gone).
    */
-  startRunsItems(appId: string, events: EventPayload[], runs: Prisma.InngestRunCreateManyInput[], now: Date, leaseUntil: Date): Prisma.Sql[] {
+  startRunsItems(appId: string, events: EventPayload[], runs: Prisma.InngestRunCreateManyInput[], now: Date, leaseUntil: Date, onlyIfRowIn?: string): Prisma.Sql[] {
+    // The caller's statement may write its own row conditionally: then so are the events (and so their runs).
+    const written = onlyIfRowIn ? Prisma.sql`WHERE EXISTS (SELECT 1 FROM ${Prisma.raw(onlyIfRowIn)})` : Prisma.empty;
     const eventRows = JSON.stringify(events.map((event) => ({ id: event.id, name: event.name, payload: event })));
     const runRows = JSON.stringify(runs.map((run) => ({ id: run.id, function_id: run.functionId, event_id: run.eventId, events: run.events })));
     return [
       Prisma.sql`run_events AS (
          INSERT INTO inngest_event (app_id, id, name, payload, received_at, dispatched_at)
          SELECT ${appId}, e.id, e.name, e.payload, ${now}::timestamptz, ${now}::timestamptz FROM jsonb_to_recordset(${eventRows}::jsonb) AS e(id text, name text, payload jsonb)
+         ${written}
          ON CONFLICT DO NOTHING
          RETURNING id)`,
       Prisma.sql`${Prisma.raw(STARTED_RUNS)} AS (

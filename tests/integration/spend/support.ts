@@ -5,12 +5,13 @@ import { db } from "@/server/db";
 import { ApiError } from "@/server/error-table";
 import { finishSucceeded } from "@/server/generations/run/finish-generation";
 import { startAttempt } from "@/server/generations/run/run-attempt";
+import { startGenerationAtOnce } from "@/server/generations/record-at-once";
 import { planGeneration, startGeneration, type GenerationPlan } from "@/server/generations/start-generation";
 import { decimalToMillis } from "@/server/money";
 import { inTransaction } from "@/server/transaction";
 
-// Creates as the /v1 create runs them (planGeneration outside, startGeneration in the create's
-// transaction), without the HTTP rate limiter in front: the spend suites send bursts far past it.
+// Creates as the /v1 create runs them (planGeneration outside, then the create in one statement or,
+// when that wrote nothing, startGeneration in the create's transaction), without the HTTP rate limiter in front: the spend suites send bursts far past it.
 
 // A burst queues 1,000 transactions on one account lock: on a loaded machine the last waits long.
 export const createTransaction = { maxWait: 240_000, timeout: 60_000 };
@@ -26,7 +27,9 @@ export type CreateOutcome = { accepted: true; generationId: string } | { accepte
 /** One create from a plan (a fresh generation id each time); a refusal is returned, not thrown. */
 export async function create(plan: GenerationPlan, now?: Date): Promise<CreateOutcome> {
   try {
-    const created = await inTransaction((tx) => startGeneration(tx, { ...plan, generationId: randomUUID(), now }), createTransaction);
+    // As the route runs it (server/http/run-operation.ts): one statement first, the transaction when it wrote nothing.
+    const fresh = { ...plan, generationId: randomUUID(), now };
+    const created = (await startGenerationAtOnce(fresh)) ?? (await inTransaction((tx) => startGeneration(tx, fresh), createTransaction));
     return { accepted: true, generationId: created.generation_id };
   } catch (error) {
     if (error instanceof ApiError) return { accepted: false, code: error.code, details: error.details };

@@ -1,0 +1,85 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { reserveItems } from "../credits/reserve-items";
+import { prismaStatementName, sqlPool } from "../db";
+import { prepareSendAtOnce } from "../events/send-in-transaction";
+import { Prisma } from "../generated/prisma/client";
+import { millisToDecimalString } from "../money";
+import { planLimits } from "../plans/plan-limits";
+import { deadlineOf, generationInsert } from "./reserve-and-record";
+import { generationDeadlineEvent, generationRequestedEvent } from "./send-generation-requested";
+import type { GenerationCreated, GenerationPlan } from "./start-generation";
+
+// The usual create, as one autocommit statement: the account locked as the create's transaction
+// locks it (reserveAndRecord), and only when that transaction would take its plain path (account
+// and key live, no spend limit, the balance covering the cost, under the concurrency cap, no
+// low-balance threshold crossed) the same writes: the `pending` record, the reservation and its
+// activity event and spend counters, and the run's event and run rows. One round trip where the
+// transaction takes four (BEGIN, the lock, the writes, COMMIT), and one commit.
+//
+// The catch of one statement: its snapshot is taken before the lock wait, so the cap's count could
+// miss a generation recorded by the lock holder it waited for. Every create that records a
+// generation writes its account row (its reservation moves the balance, or touches the row when it
+// reserves nothing: server/ledger/append-ledger-entry.ts), so such a holder leaves a newer version
+// of the row than the snapshot's: the statement compares the locked row's version (xmin) with the
+// snapshot's and writes nothing when they differ. Then, as in every other case, it answers null
+// and the caller runs the transaction, which decides (and answers ERR1004, ERR1009, ERR1014, …).
+
+type Outcome = { recorded: boolean; started_runs: string[] | null };
+
+export async function startGenerationAtOnce(plan: GenerationPlan): Promise<GenerationCreated | null> {
+  const { generationId, accountId, model } = plan;
+  const now = plan.now ?? new Date();
+  const deadlineAt = deadlineOf(now, plan.cancelAfterMs);
+  const requested = generationRequestedEvent(generationId, accountId, plan.providerOrder, deadlineAt);
+  const events = deadlineAt ? [requested, generationDeadlineEvent(generationId, accountId, deadlineAt)] : [requested];
+  const send = await prepareSendAtOnce("generation/requested", events, "recorded");
+  const cost = Prisma.sql`${millisToDecimalString(plan.costMillis)}::numeric`;
+  const caps = Object.fromEntries(Object.entries(planLimits).map(([name, limits]) => [name, limits.concurrency[model.type]]));
+  const insert = generationInsert(plan, { now, deadlineAt, keyBudget: Prisma.sql`ok.key_budget`, from: Prisma.sql`FROM ok`, where: Prisma.sql`true` });
+  const reserve = reserveItems("recorded", "ok", {
+    generationId,
+    amountMillis: plan.costMillis,
+    modelIdentifier: model.identifier,
+    description: `Reserve for ${model.identifier} generation ${generationId}`,
+    entryId: randomUUID(),
+    activityId: randomUUID(),
+    createdAt: new Date(),
+  });
+  const carried = send.carried ? [Prisma.sql`, ${Prisma.join(send.carried.items, ", ")}`, Prisma.sql`, ${send.carried.column}`] : [Prisma.empty, Prisma.sql`, NULL::text[] AS started_runs`];
+  const statement = Prisma.sql`
+    WITH locked AS MATERIALIZED (
+      SELECT a.id, a.plan::text AS plan, a.credit_balance, a.xmin::text AS version, a.deleted_at IS NULL AND a.monthly_spend_limit IS NULL AS account_plain,
+             k.id IS NOT NULL AND k.status <> 'revoked' AND k.spend_limit IS NULL AS key_plain, coalesce(k.spend_budget_id, k.id) AS key_budget
+        FROM account a LEFT JOIN api_key k ON k.id = ${plan.apiKeyId}::uuid AND k.account_id = a.id
+       WHERE a.id = ${accountId}::uuid
+         FOR NO KEY UPDATE OF a
+    ), ok AS MATERIALIZED (
+      SELECT * FROM locked
+       WHERE account_plain AND key_plain
+         -- Nothing committed to the account between this statement's snapshot and its lock (see above).
+         AND version = (SELECT xmin::text FROM account WHERE id = ${accountId}::uuid)
+         AND credit_balance >= ${cost}
+         AND NOT EXISTS (SELECT 1 FROM alert_threshold t WHERE t.account_id = locked.id AND t.armed AND t.amount > locked.credit_balance - ${cost})
+         AND (SELECT count(*) FROM generation WHERE account_id = ${accountId}::uuid AND media_kind = ${model.type}::"MediaKind" AND status IN ('pending', 'processing'))
+             < (${JSON.stringify(caps)}::jsonb ->> locked.plan)::int
+    ), recorded AS (${insert} RETURNING id, account_id, api_key_id, spend_budget_id, created_at),
+    ${Prisma.join(reserve, ", ")}${carried[0]}
+    SELECT EXISTS (SELECT 1 FROM entry) AS recorded${carried[1]}`;
+  // Named by its text: with or without the executor's items, a deadline or spend counters, it differs.
+  const { rows } = await sqlPool().query<Outcome>({
+    name: prismaStatementName({ sql: statement.text }),
+    text: statement.text,
+    values: statement.values.map((value) => (value instanceof Date ? value.toISOString() : value)),
+  });
+  const [outcome] = rows;
+  if (!outcome?.recorded) return null;
+  await send.committed(outcome.started_runs ?? []);
+  return {
+    model_identifier: model.identifier,
+    generation_provider_order: plan.providerOrder,
+    generation_prediction_id: null,
+    generation_id: generationId,
+    generation_initialized: true,
+  };
+}
