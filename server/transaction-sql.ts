@@ -1,5 +1,5 @@
 import pg from "pg";
-import { prismaStatementName, type Tx } from "./db";
+import { prismaStatementName, sqlPool, type Tx } from "./db";
 import { Prisma } from "./generated/prisma/client";
 import { connectionOf } from "./transaction";
 
@@ -66,6 +66,15 @@ export async function queryInTransaction<Row>(tx: Tx, statement: Prisma.Sql): Pr
 export async function queryTextInTransaction<Row>(tx: Tx, text: string, values: unknown[]): Promise<Row[]> {
   const result = await send(tx, text, values);
   return result ? (result.rows as Row[]) : tx.$queryRawUnsafe<Row[]>(text, ...values);
+}
+
+/**
+ * A statement alone, committed by itself (the create's and the finish's usual cases): on a pool
+ * connection, named by its text, its parameters as above.
+ */
+export async function queryAlone<Row extends pg.QueryResultRow>(statement: Prisma.Sql): Promise<Row[]> {
+  const { rows } = await sqlPool().query<Row>({ name: prismaStatementName({ sql: statement.text }), text: statement.text, values: statement.values.map(asParameter) });
+  return rows;
 }
 
 /** `tx.$executeRaw(statement)` (the rows it touched), on the transaction's connection directly. */

@@ -9,22 +9,23 @@ import { Prisma } from "../generated/prisma/client";
 
 /**
  * `source`: a WITH item of the statement with one row when the charge is due (none: nothing is
- * written), with the columns `id` (the generation), `account_id`, `reserved_amount`,
- * `reserved_model` and `credit_balance` (the account's, read under its row lock).
+ * written), with the columns of the finish's locking read (server/generations/run/locking-read.ts):
+ * `id` (the generation), `account_id`, `reserved_amount`, `reserved_model` and `balance` (the
+ * account's, read under its row lock; amounts as decimal text).
  */
 export function chargeItems(source: string, ids: { entryId: string; activityId: string; createdAt: Date }): Prisma.Sql[] {
   const from = Prisma.raw(source);
   return [
     Prisma.sql`entry AS (
       INSERT INTO ledger_entry (id, account_id, type, amount, balance_after, generation_id, model_identifier, description, source_key, created_at)
-      SELECT ${ids.entryId}::uuid, s.account_id, 'charge', s.reserved_amount, s.credit_balance, s.id, s.reserved_model, 'Charge for generation ' || s.id, NULL, ${ids.createdAt}
+      SELECT ${ids.entryId}::uuid, s.account_id, 'charge', s.reserved_amount::numeric, s.balance::numeric, s.id, s.reserved_model, 'Charge for generation ' || s.id, NULL, ${ids.createdAt}
         FROM ${from} s
       RETURNING id)`,
     // formatCredits' numbers are the amounts without trailing zeros (0.003, 1.5, 2), as trim_scale gives them.
     Prisma.sql`charge_activity AS (
       INSERT INTO activity_event (id, account_id, actor, category, action, description, metadata, created_at)
       SELECT ${ids.activityId}::uuid, s.account_id, 'system', 'credit', 'credit.charged', s.reserved_amount::text || ' credits charged for generation ' || s.id,
-             jsonb_build_object('ledger_entry_id', ${ids.entryId}::uuid, 'amount', trim_scale(s.reserved_amount), 'balance_after', trim_scale(s.credit_balance),
+             jsonb_build_object('ledger_entry_id', ${ids.entryId}::uuid, 'amount', trim_scale(s.reserved_amount::numeric), 'balance_after', trim_scale(s.balance::numeric),
                                 'generation_id', s.id, 'model_identifier', s.reserved_model),
              ${ids.createdAt}
         FROM ${from} s JOIN entry ON true)`,

@@ -29,20 +29,28 @@ export async function sendInTransaction(tx: Tx, label: string, payload: Payload 
  * carry them, `sendAlone()` sends as sendInTransaction does. Events are checked once, here.
  */
 export async function prepareSendInTransaction(tx: Tx, label: string, events: Payload[]): Promise<PreparedSend> {
-  // An event made by eventType().create() is checked against its schema, as send() would.
-  for (const event of events) await event.validate?.();
-  const executor = registeredExecutor();
-  const prepared = isTransactional(executor) ? executor.prepareRunsInTransaction(events) : null;
-  if (!prepared || !isTransactional(executor)) {
+  const carrying = await prepareCarried(events);
+  if (!carrying) {
     const sendAfterCommit = async () => afterCommit(tx, label, () => inngest.send(events as Parameters<typeof inngest.send>[0]));
     return { carried: null, sent: sendAfterCommit, sendAlone: sendAfterCommit };
   }
-  const queue = (runs: DueRun[]) => afterCommit(tx, label, async () => executor.enqueue(runs));
-  return {
-    carried: { items: prepared.items, column: Prisma.sql`(SELECT coalesce(array_agg(id), '{}') FROM ${Prisma.raw(prepared.startedIn)}) AS started_runs` },
-    sent: async (startedRuns) => queue(prepared.runs(startedRuns)),
-    sendAlone: async () => queue(await prepared.startAlone(tx)),
-  };
+  const { executor, runs, carried } = carrying;
+  const queue = (due: DueRun[]) => afterCommit(tx, label, async () => executor.enqueue(due));
+  return { carried, sent: async (startedRuns) => queue(runs.runs(startedRuns)), sendAlone: async () => queue(await runs.startAlone(tx)) };
+}
+
+/**
+ * The events checked (an event made by eventType().create() against its schema, as send() would),
+ * and with the embedded executor ready, their event and run rows as WITH items and the select-list
+ * entry `started_runs`; null otherwise.
+ */
+async function prepareCarried(events: Payload[], options: { onlyIfRowIn?: string } = {}) {
+  for (const event of events) await event.validate?.();
+  const executor = registeredExecutor();
+  const runs = isTransactional(executor) ? executor.prepareRunsInTransaction(events, options) : null;
+  if (!runs || !isTransactional(executor)) return null;
+  const carried = { items: runs.items, column: Prisma.sql`(SELECT coalesce(array_agg(id), '{}') FROM ${Prisma.raw(runs.startedIn)}) AS started_runs` };
+  return { executor, runs, carried };
 }
 
 export type PreparedSend = {
@@ -61,10 +69,8 @@ export type PreparedSend = {
  * after-commit job would: a failure is logged, and the event's sweep sends it again.
  */
 export async function prepareSendAtOnce(label: string, events: Payload[], onlyIfRowIn: string): Promise<{ carried: PreparedSend["carried"]; committed(startedRuns: string[]): Promise<void> }> {
-  for (const event of events) await event.validate?.();
-  const executor = registeredExecutor();
-  const prepared = isTransactional(executor) ? executor.prepareRunsInTransaction(events, { onlyIfRowIn }) : null;
-  if (!prepared || !isTransactional(executor)) {
+  const carrying = await prepareCarried(events, { onlyIfRowIn });
+  if (!carrying) {
     const send = async () => {
       await inngest.send(events as Parameters<typeof inngest.send>[0]).catch((error: unknown) => {
         log.warn("after-commit job failed", { job: label, error: error instanceof Error ? error.message : String(error) });
@@ -72,8 +78,6 @@ export async function prepareSendAtOnce(label: string, events: Payload[], onlyIf
     };
     return { carried: null, committed: send };
   }
-  return {
-    carried: { items: prepared.items, column: Prisma.sql`(SELECT coalesce(array_agg(id), '{}') FROM ${Prisma.raw(prepared.startedIn)}) AS started_runs` },
-    committed: async (started) => executor.enqueue(prepared.runs(started)),
-  };
+  const { executor, runs, carried } = carrying;
+  return { carried, committed: async (started) => executor.enqueue(runs.runs(started)) };
 }

@@ -1,14 +1,13 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { reserveItems } from "../credits/reserve-items";
-import { prismaStatementName, sqlPool } from "../db";
+import { queryAlone } from "../transaction-sql";
 import { prepareSendAtOnce } from "../events/send-in-transaction";
 import { Prisma } from "../generated/prisma/client";
 import { millisToDecimalString } from "../money";
 import { planLimits } from "../plans/plan-limits";
 import { deadlineOf, generationInsert } from "./reserve-and-record";
-import { generationDeadlineEvent, generationRequestedEvent } from "./send-generation-requested";
-import type { GenerationCreated, GenerationPlan } from "./start-generation";
+import { createdAnswer, startEvents, type GenerationCreated, type GenerationPlan } from "./start-generation";
 
 // The usual create, as one autocommit statement: the account locked as the create's transaction
 // locks it (reserveAndRecord), and only when that transaction would take its plain path (account
@@ -31,9 +30,7 @@ export async function startGenerationAtOnce(plan: GenerationPlan): Promise<Gener
   const { generationId, accountId, model } = plan;
   const now = plan.now ?? new Date();
   const deadlineAt = deadlineOf(now, plan.cancelAfterMs);
-  const requested = generationRequestedEvent(generationId, accountId, plan.providerOrder, deadlineAt);
-  const events = deadlineAt ? [requested, generationDeadlineEvent(generationId, accountId, deadlineAt)] : [requested];
-  const send = await prepareSendAtOnce("generation/requested", events, "recorded");
+  const send = await prepareSendAtOnce("generation/requested", startEvents(plan, deadlineAt), "recorded");
   const cost = Prisma.sql`${millisToDecimalString(plan.costMillis)}::numeric`;
   const caps = Object.fromEntries(Object.entries(planLimits).map(([name, limits]) => [name, limits.concurrency[model.type]]));
   const insert = generationInsert(plan, { now, deadlineAt, keyBudget: Prisma.sql`ok.key_budget`, from: Prisma.sql`FROM ok`, where: Prisma.sql`true` });
@@ -66,20 +63,8 @@ export async function startGenerationAtOnce(plan: GenerationPlan): Promise<Gener
     ), recorded AS (${insert} RETURNING id, account_id, api_key_id, spend_budget_id, created_at),
     ${Prisma.join(reserve, ", ")}${carried[0]}
     SELECT EXISTS (SELECT 1 FROM entry) AS recorded${carried[1]}`;
-  // Named by its text: with or without the executor's items, a deadline or spend counters, it differs.
-  const { rows } = await sqlPool().query<Outcome>({
-    name: prismaStatementName({ sql: statement.text }),
-    text: statement.text,
-    values: statement.values.map((value) => (value instanceof Date ? value.toISOString() : value)),
-  });
-  const [outcome] = rows;
+  const [outcome] = await queryAlone<Outcome>(statement);
   if (!outcome?.recorded) return null;
   await send.committed(outcome.started_runs ?? []);
-  return {
-    model_identifier: model.identifier,
-    generation_provider_order: plan.providerOrder,
-    generation_prediction_id: null,
-    generation_id: generationId,
-    generation_initialized: true,
-  };
+  return createdAnswer(plan);
 }

@@ -64,25 +64,33 @@ export async function planGeneration(
 }
 
 export async function startGeneration(tx: Tx, plan: GenerationPlan): Promise<GenerationCreated> {
-  const { generationId } = plan;
   const now = plan.now ?? new Date();
   const deadlineAt = deadlineOf(now, plan.cancelAfterMs);
   // The run is written with the record (embedded executor): it starts as soon as this commits; so
   // is the deadline's own run, which cancels the generation at its deadline even if no run is alive.
   // With the embedded executor, the events and runs go in the record's own statement when that
   // is one (no spend limit, balance enough); otherwise in a statement of their own after it.
-  const requested = generationRequestedEvent(generationId, plan.accountId, plan.providerOrder, deadlineAt);
-  const events = deadlineAt ? [requested, generationDeadlineEvent(generationId, plan.accountId, deadlineAt)] : [requested];
-  const send = await prepareSendInTransaction(tx, "generation/requested", events);
+  const send = await prepareSendInTransaction(tx, "generation/requested", startEvents(plan, deadlineAt));
   const { carried } = send;
   const recorded = await reserveAndRecord(tx, { ...plan, now }, carried ? { items: carried.items, columns: [carried.column] } : undefined);
   if (recorded.alongside) await send.sent(recorded.alongside.started_runs as string[]);
   else await send.sendAlone();
+  return createdAnswer(plan);
+}
+
+/** The events a recorded generation sends: its run's, and its deadline's when it has one. */
+export function startEvents(plan: GenerationPlan, deadlineAt: Date | null) {
+  const requested = generationRequestedEvent(plan.generationId, plan.accountId, plan.providerOrder, deadlineAt);
+  return deadlineAt ? [requested, generationDeadlineEvent(plan.generationId, plan.accountId, deadlineAt)] : [requested];
+}
+
+/** The create's answer once its record committed. */
+export function createdAnswer(plan: GenerationPlan): GenerationCreated {
   return {
     model_identifier: plan.model.identifier,
     generation_provider_order: plan.providerOrder,
     generation_prediction_id: null,
-    generation_id: generationId,
+    generation_id: plan.generationId,
     generation_initialized: true,
   };
 }

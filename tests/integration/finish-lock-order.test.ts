@@ -2,20 +2,18 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
-import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db } from "@/server/db";
 import { accountScope } from "@/server/account-scope";
 import { cancelGeneration } from "@/server/generations/cancel-generation";
 import { finishSucceeded } from "@/server/generations/run/finish-generation";
 import { inTransaction } from "@/server/transaction";
-import { ledgerOf } from "@/tests/support/generations";
+import { inFlightWithAttempt, ledgerOf } from "@/tests/support/generations";
 
 // The finish locks its generation and its account in one statement. Every transaction that locks
 // both (a cancel, the deadline, a failure, the finish) must take the generation's first, or two of
 // them deadlock: here the account is held elsewhere, and the finish, waiting for it, must already
 // hold its generation.
 
-const MODEL = "darkroom/lumen-image";
 const holders: pg.Client[] = [];
 
 async function connection() {
@@ -31,12 +29,7 @@ afterAll(async () => {
 
 async function processing() {
   const { account_id: accountId } = await inTransaction((tx) => createAccount(tx, { email: `lock-order-${randomUUID()}@test.local` }));
-  const generation = await db.generation.create({
-    data: { accountId, region: "us", mediaKind: "image", modelIdentifier: MODEL, status: "processing", estimatedCost: "0.002", providerOrder: ["local"], providerUsed: "local" },
-  });
-  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 2, modelIdentifier: MODEL, description: "test" }));
-  await db.providerAttempt.create({ data: { generationId: generation.id, accountId, region: "us", modelIdentifier: MODEL, provider: "local", attemptNumber: 1, startedAt: new Date() } });
-  return { accountId, generationId: generation.id };
+  return { accountId, generationId: await inFlightWithAttempt(accountId, { amountMillis: 2, provider: "local", startedAt: new Date() }) };
 }
 
 describe("the finish's locks", () => {

@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
-import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db } from "@/server/db";
 import { finishSucceeded, finishSucceededInTransaction } from "@/server/generations/run/finish-generation";
 import { settleSuccessAtOnce } from "@/server/generations/run/settle-success";
 import { inTransaction } from "@/server/transaction";
-import { ledgerOf } from "@/tests/support/generations";
+import { inFlightWithAttempt, ledgerOf } from "@/tests/support/generations";
 
 // The usual success is one autocommit statement (settle-success.ts) that must write exactly what
 // finishSucceeded's transaction writes for it, and write nothing in every case that transaction
@@ -19,29 +18,9 @@ async function account(credits = 5_000) {
   return accountId;
 }
 
-/** A generation in flight with its reservation and its first attempt, as a run leaves it before its finish. */
-async function processing(accountId: string, options: { amountMillis?: number; deadlineAt?: Date; startedAt?: Date } = {}) {
-  const amountMillis = options.amountMillis ?? 1_250;
-  const startedAt = options.startedAt ?? new Date(Date.now() - 1_500);
-  const generation = await db.generation.create({
-    data: {
-      accountId,
-      region: "us",
-      mediaKind: "image",
-      modelIdentifier: MODEL,
-      status: "processing",
-      estimatedCost: (amountMillis / 1000).toFixed(3),
-      providerOrder: ["replicate"],
-      providerUsed: "replicate",
-      createdAt: new Date(startedAt.getTime() - 40),
-      startedAt,
-      deadlineAt: options.deadlineAt ?? null,
-    },
-  });
-  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: MODEL, description: "test" }));
-  await db.providerAttempt.create({ data: { generationId: generation.id, accountId, region: "us", modelIdentifier: MODEL, provider: "replicate", attemptNumber: 1, startedAt } });
-  return generation.id;
-}
+/** A generation in flight on replicate, with its reservation (1.250 by default) and its first attempt. */
+const processing = (accountId: string, options: { amountMillis?: number; deadlineAt?: Date; startedAt?: Date } = {}) =>
+  inFlightWithAttempt(accountId, { amountMillis: 1_250, provider: "replicate", ...options });
 
 /**
  * What a finish wrote for a generation, with its own ids replaced so two generations compare: the

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
+import { reserveCredits } from "@/server/credits/reserve-credits";
 import { db } from "@/server/db";
 import type { Prisma } from "@/server/generated/prisma/client";
 import type { DataOf } from "@/server/http/define-operation";
 import { cancelGeneration, createImageGeneration, createVideoGeneration, getGeneration } from "@/server/http/operations/generations";
+import { inTransaction } from "@/server/transaction";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { callOperation, expectSuccess } from "@/tests/support/http";
 
@@ -83,4 +85,32 @@ export async function seedFinishedImage(accountId: string, data: Partial<Prisma.
     },
     select: { id: true },
   });
+}
+
+/**
+ * A darkroom/lumen-image generation in flight on `provider`, with its reservation and its first
+ * attempt (started `startedAt`, 1.5 s ago by default), as a run leaves it before its finish.
+ */
+export async function inFlightWithAttempt(accountId: string, options: { amountMillis: number; provider: string; startedAt?: Date; deadlineAt?: Date }) {
+  const model = "darkroom/lumen-image";
+  const { amountMillis, provider } = options;
+  const startedAt = options.startedAt ?? new Date(Date.now() - 1_500);
+  const generation = await db.generation.create({
+    data: {
+      accountId,
+      region: "us",
+      mediaKind: "image",
+      modelIdentifier: model,
+      status: "processing",
+      estimatedCost: (amountMillis / 1000).toFixed(3),
+      providerOrder: [provider],
+      providerUsed: provider,
+      createdAt: new Date(startedAt.getTime() - 40),
+      startedAt,
+      deadlineAt: options.deadlineAt ?? null,
+    },
+  });
+  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: model, description: "test" }));
+  await db.providerAttempt.create({ data: { generationId: generation.id, accountId, region: "us", modelIdentifier: model, provider, attemptNumber: 1, startedAt } });
+  return generation.id;
 }

@@ -1,12 +1,13 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { chargeItems } from "../../credits/charge-items";
-import { sqlPool } from "../../db";
+import { queryAlone } from "../../transaction-sql";
 import { Prisma } from "../../generated/prisma/client";
 import { wakeWaiters } from "../finish-waiters";
+import { lockingRead } from "./locking-read";
 
-// The usual success, as one autocommit statement: the generation and its account locked as
-// finishSucceeded's transaction locks them (lockWithAttempt: generation first), and only when that
+// The usual success, as one autocommit statement: the generation and its account locked by the
+// same read as finishSucceeded's transaction (locking-read.ts: generation first), and only when that
 // transaction would take its plain path (in flight, its deadline ahead, its reservation open, no
 // endpoint of the account taking generation.completed) the same writes: the attempt, the
 // generation, its activity event, the charge and the charge's event. One round trip where the
@@ -14,9 +15,7 @@ import { wakeWaiters } from "../finish-waiters";
 //
 // Every other case writes nothing here and says so: finishSucceeded then runs its transaction,
 // which decides it (a discard, a deadline, a retried step, the deliveries of a subscribed
-// endpoint). The statement's snapshot rule is lockWithAttempt's: the ledger read may miss a
-// settlement committed by the lock holder it waited for, and is used only when the generation,
-// read again after the wait, is still in flight, so nothing was missed.
+// endpoint). The snapshot rule is the locking read's, documented there.
 
 export type SuccessInput = { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null; predictionId: string | null; now: Date };
 
@@ -28,20 +27,12 @@ export async function settleSuccessAtOnce(input: SuccessInput): Promise<SettleOu
   const createdAt = new Date();
   const charge = chargeItems("ok", { entryId: randomUUID(), activityId: randomUUID(), createdAt });
   const statement = Prisma.sql`
-    WITH locked AS MATERIALIZED (
-      SELECT g.id, g.account_id, g.status, g.created_at, g.deadline_at, a.id AS attempt_id, a.started_at AS attempt_started_at, a.provider,
-             acc.credit_balance, r.amount AS reserved_amount, r.model_identifier AS reserved_model,
-             EXISTS (SELECT 1 FROM webhook_endpoint e WHERE e.account_id = g.account_id AND 'generation.completed' = ANY (e.events)) AS completed_subscribed,
-             EXISTS (SELECT 1 FROM ledger_entry s WHERE s.account_id = g.account_id AND s.generation_id = g.id AND s.type IN ('charge', 'refund')) AS settled
-        FROM provider_attempt a JOIN generation g ON g.id = a.generation_id JOIN account acc ON acc.id = g.account_id
-        LEFT JOIN ledger_entry r ON r.account_id = g.account_id AND r.generation_id = g.id AND r.type = 'reserve'
-       WHERE a.generation_id = ${generationId}::uuid AND a.attempt_number = ${attempt}
-         FOR UPDATE OF g FOR NO KEY UPDATE OF acc
+    WITH locked AS MATERIALIZED (${lockingRead(generationId, attempt)}
     ), ok AS MATERIALIZED (
       -- Read after the locks: a deadline that passed while they were awaited has passed.
       SELECT * FROM locked
        WHERE status IN ('pending', 'processing') AND (deadline_at IS NULL OR deadline_at > clock_timestamp())
-         AND reserved_amount IS NOT NULL AND NOT settled AND NOT completed_subscribed
+         AND reserved_amount IS NOT NULL AND settled_by IS NULL AND NOT completed_subscribed
     ), succeeded_attempt AS (
       UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = (EXTRACT(EPOCH FROM (${now}::timestamptz - ok.attempt_started_at)) * 1000)::int,
              prediction_id = COALESCE(${input.predictionId}::text, provider_attempt.prediction_id)
@@ -59,12 +50,7 @@ export async function settleSuccessAtOnce(input: SuccessInput): Promise<SettleOu
         FROM ok WHERE generation.id = ok.id
     ), ${Prisma.join(charge, ", ")}
     SELECT (SELECT count(*) FROM entry) = 1 AS settled, coalesce((SELECT completed_subscribed FROM locked), false) AS subscribed`;
-  const { rows } = await sqlPool().query<{ settled: boolean; subscribed: boolean }>({
-    name: "finish-settle-success",
-    text: statement.text,
-    values: statement.values.map((value) => (value instanceof Date ? value.toISOString() : value)),
-  });
-  const [row] = rows;
+  const [row] = await queryAlone<{ settled: boolean; subscribed: boolean }>(statement);
   if (!row?.settled) return { settled: false, subscribed: row?.subscribed === true };
   // queueGenerationFinished's after-commit job for a transition with no subscribed endpoint.
   wakeWaiters(generationId);
