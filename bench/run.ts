@@ -190,6 +190,8 @@ type RemoteRows = {
   local_one_at_a_time_ms: ReturnType<typeof spread>;
   render_alone_ms: ReturnType<typeof spread>;
   idle_rss: { rss_mb: number } | null;
+  floor: { finished_per_s: number; cpu_per_generation: { server_ms: number; postgres_ms: number; total_ms: number } | null };
+  cpu_per_generation_to_floor: number | null;
 };
 
 /** The remote-provider row set's figures against issue #32's targets. */
@@ -204,6 +206,14 @@ function remoteFigures(remote: RemoteRows): Figure[] {
       target: "≤ 4 ms",
       met: cpu ? cpu.total_ms <= 4 : null,
       note: `${cpu?.server_ms ?? "?"} ms server + ${cpu?.postgres_ms ?? "?"} ms PostgreSQL, /proc counters over the ${CONNECTIONS}-connection load and its drain ÷ generations succeeded; FLUX.1 [schnell] on \`replicate\`, a Replicate stand-in in its own process answering at once (bench/replicate-stand-in.mjs)${remote.statements_per_generation ? `; ${remote.statements_per_generation.total} statements per generation` : ""}`,
+    },
+    {
+      label: "the same CPU ÷ the floor's (bench/floor-server.mjs)",
+      value: remote.cpu_per_generation_to_floor,
+      unit: "×",
+      target: "—",
+      met: null,
+      note: `the floor: ${remote.floor.cpu_per_generation?.server_ms ?? "?"} ms server + ${remote.floor.cpu_per_generation?.postgres_ms ?? "?"} ms PostgreSQL a generation (${remote.floor.finished_per_s}/s finished), a node:http server making the same requests, bytes and two commits with none of Darkroom's product, same load, stand-in and PostgreSQL; ≤ 4 ms is ${cpu && remote.floor.cpu_per_generation ? round(4 / remote.floor.cpu_per_generation.total_ms, 2) : "?"}× it`,
     },
     {
       label: "replicate generations finished per second ÷ bare route",
@@ -681,6 +691,53 @@ async function main() {
      * statements per generation (with BENCH_STATEMENTS=1); then create → succeeded one at a time on
      * replicate and on local beside the local render alone, and the idle RSS. Stops the server.
      */
+    /**
+     * The floor beside the remote-provider row set: bench/floor-server.mjs (the same HTTP requests,
+     * bytes and two commits as a generation, none of Darkroom's product) under the same load
+     * against the same stand-in and PostgreSQL, with Darkroom's server stopped. Its CPU per
+     * generation is the least a generation can cost on this machine; its bare 404 is a node:http one.
+     */
+    async function measureFloor(standInUrl: string, token: string, keys: string[], target: Target) {
+      const floor = await startSideProcess("floor-server.mjs", { DATABASE_URL: databaseUrl, REPLICATE_API_BASE_URL: standInUrl, REPLICATE_API_TOKEN: token });
+      const pending = async () => (await db.$queryRawUnsafe<Array<{ count: number }>>("select /* bench */ count(*)::int as count from bench_floor_generation where status = 'pending'"))[0]?.count ?? 0;
+      try {
+        const floorCpu = (): CpuSplit | null => {
+          const server = processTreeCpuMs(floor.child.pid!);
+          const postgres = postmasterPid ? processTreeCpuMs(postmasterPid) : null;
+          return server && postgres ? { server_ms: server.server_ms, postgres_ms: postgres.postgres_ms } : null;
+        };
+        // Warmed as Darkroom's server is: an unmeasured load first, drained.
+        if (REMOTE_WARM_UP_S > 0) await cannon({ ...createLoad(floor.url, keys, target), duration: REMOTE_WARM_UP_S });
+        for (let tries = 0; tries < 600 && (await pending()) > 0; tries += 1) await sleep(100);
+        const bare = await cannon({ ...common, url: `${floor.url}/v1/bench-baseline-not-a-route` });
+        await db.$executeRawUnsafe("truncate /* bench */ bench_floor_generation");
+        const before = floorCpu();
+        const started = performance.now();
+        const load = await cannon(createLoad(floor.url, keys, target));
+        let drained = false;
+        for (let tries = 0; tries < 1200 && !drained; tries += 1) {
+          drained = (await pending()) === 0;
+          if (!drained) await sleep(100);
+        }
+        const elapsedS = (performance.now() - started) / 1000;
+        const used = cpuSince(before, floorCpu());
+        const [counted] = await db.$queryRawUnsafe<Array<{ succeeded: number }>>("select /* bench */ count(*) filter (where status = 'succeeded')::int as succeeded from bench_floor_generation");
+        const succeeded = counted?.succeeded ?? 0;
+        const perGeneration = (ms: number) => round(ms / Math.max(1, succeeded), 2);
+        return {
+          bare_requests_per_s: round(perSecond(bare)),
+          creates_accepted_2xx: load["2xx"],
+          creates_refused_non2xx: load.non2xx,
+          succeeded,
+          drained,
+          finished_per_s: round(succeeded / elapsedS),
+          cpu_per_generation: used ? { server_ms: perGeneration(used.server_ms), postgres_ms: perGeneration(used.postgres_ms), total_ms: perGeneration(used.server_ms + used.postgres_ms) } : null,
+        };
+      } finally {
+        await stopSideProcess(floor.child);
+      }
+    }
+
     async function measureRemote() {
       await stopApp(app);
       const token = `r8_bench_${randomBytes(8).toString("hex")}`;
@@ -779,6 +836,8 @@ async function main() {
           localPolled.push(await createAndWait(localKey!, `local latency ${index}`, localTarget(remote.url)));
         }
         renders.push(...(await renderAlone(RENDER_SAMPLES / 2, "remote set render alone, after")));
+        await stopApp(app);
+        const floor = await measureFloor(standIn.url, token, loadKeys, target);
         return {
           stand_in_png_bytes: standIn.info.png_bytes,
           bare_requests_per_s: round(perSecond(bare)),
@@ -801,6 +860,8 @@ async function main() {
           local_one_at_a_time_ms: spread(localPolled.map((sample) => sample.observedMs)),
           render_alone_ms: spread(renders),
           idle_rss: idleRss,
+          floor,
+          cpu_per_generation_to_floor: cpuPerGeneration && floor.cpu_per_generation ? round(cpuPerGeneration.total_ms / floor.cpu_per_generation.total_ms, 2) : null,
         };
       } finally {
         await stopApp(app);
