@@ -332,8 +332,8 @@ async function main() {
       const pidFile = path.join(clusterDir(dataDir), "postmaster.pid");
       return fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]) : null;
     })();
-    const cpuNow = (): CpuSplit | null => {
-      const server = processTreeCpuMs(app!.pid!);
+    const cpuNow = (serverPid: number = app!.pid!): CpuSplit | null => {
+      const server = processTreeCpuMs(serverPid);
       const postgres = postmasterPid ? processTreeCpuMs(postmasterPid) : null;
       return server ? { server_ms: server.server_ms, postgres_ms: postgres?.postgres_ms ?? NaN } : null;
     };
@@ -680,18 +680,6 @@ async function main() {
     }
 
     /**
-     * The remote-provider row set (issue #32): the server started again on the same database as
-     * `npm start` with a remote provider (NODE_ENV=development, PROVIDER_ALLOW_LOOPBACK=1,
-     * REPLICATE_API_TOKEN, REPLICATE_API_BASE_URL), Replicate played by a stand-in in its own
-     * process (bench/replicate-stand-in.mjs) that answers every prediction at once as succeeded
-     * with a ~200 KB PNG it serves itself: two requests per generation, so what is measured is
-     * Darkroom's own work. FLUX.1 [schnell] on "replicate", CONNECTIONS connections for
-     * DURATION_S, then the drain: the server's and PostgreSQL's CPU per succeeded generation (create
-     * → succeeded, charge, record), generations finished per second ÷ this server's bare route,
-     * statements per generation (with BENCH_STATEMENTS=1); then create → succeeded one at a time on
-     * replicate and on local beside the local render alone, and the idle RSS. Stops the server.
-     */
-    /**
      * The floor beside the remote-provider row set: bench/floor-server.mjs (the same HTTP requests,
      * bytes and two commits as a generation, none of Darkroom's product) under the same load
      * against the same stand-in and PostgreSQL, with Darkroom's server stopped. Its CPU per
@@ -699,28 +687,27 @@ async function main() {
      */
     async function measureFloor(standInUrl: string, token: string, keys: string[], target: Target) {
       const floor = await startSideProcess("floor-server.mjs", { DATABASE_URL: databaseUrl, REPLICATE_API_BASE_URL: standInUrl, REPLICATE_API_TOKEN: token });
-      const pending = async () => (await db.$queryRawUnsafe<Array<{ count: number }>>("select /* bench */ count(*)::int as count from bench_floor_generation where status = 'pending'"))[0]?.count ?? 0;
+      /** Waits (every 100 ms, at most `tries` times) until none of the floor's generations is pending; whether that came. */
+      const drainedFloor = async (tries: number) => {
+        for (let index = 0; index < tries; index += 1) {
+          const [row] = await db.$queryRawUnsafe<Array<{ count: number }>>("select /* bench */ count(*)::int as count from bench_floor_generation where status = 'pending'");
+          if ((row?.count ?? 0) === 0) return true;
+          await sleep(100);
+        }
+        return false;
+      };
       try {
-        const floorCpu = (): CpuSplit | null => {
-          const server = processTreeCpuMs(floor.child.pid!);
-          const postgres = postmasterPid ? processTreeCpuMs(postmasterPid) : null;
-          return server && postgres ? { server_ms: server.server_ms, postgres_ms: postgres.postgres_ms } : null;
-        };
         // Warmed as Darkroom's server is: an unmeasured load first, drained.
         if (REMOTE_WARM_UP_S > 0) await cannon({ ...createLoad(floor.url, keys, target), duration: REMOTE_WARM_UP_S });
-        for (let tries = 0; tries < 600 && (await pending()) > 0; tries += 1) await sleep(100);
+        await drainedFloor(600);
         const bare = await cannon({ ...common, url: `${floor.url}/v1/bench-baseline-not-a-route` });
         await db.$executeRawUnsafe("truncate /* bench */ bench_floor_generation");
-        const before = floorCpu();
+        const before = cpuNow(floor.child.pid!);
         const started = performance.now();
         const load = await cannon(createLoad(floor.url, keys, target));
-        let drained = false;
-        for (let tries = 0; tries < 1200 && !drained; tries += 1) {
-          drained = (await pending()) === 0;
-          if (!drained) await sleep(100);
-        }
+        const drained = await drainedFloor(1200);
         const elapsedS = (performance.now() - started) / 1000;
-        const used = cpuSince(before, floorCpu());
+        const used = cpuSince(before, cpuNow(floor.child.pid!));
         const [counted] = await db.$queryRawUnsafe<Array<{ succeeded: number }>>("select /* bench */ count(*) filter (where status = 'succeeded')::int as succeeded from bench_floor_generation");
         const succeeded = counted?.succeeded ?? 0;
         const perGeneration = (ms: number) => round(ms / Math.max(1, succeeded), 2);
@@ -738,6 +725,19 @@ async function main() {
       }
     }
 
+    /**
+     * The remote-provider row set (issue #32): the server started again on the same database as
+     * `npm start` with a remote provider (NODE_ENV=development, PROVIDER_ALLOW_LOOPBACK=1,
+     * REPLICATE_API_TOKEN, REPLICATE_API_BASE_URL), Replicate played by a stand-in in its own
+     * process (bench/replicate-stand-in.mjs) that answers every prediction at once as succeeded
+     * with a ~200 KB PNG it serves itself: two requests per generation, so what is measured is
+     * Darkroom's own work. FLUX.1 [schnell] on "replicate", CONNECTIONS connections for
+     * DURATION_S, then the drain: the server's and PostgreSQL's CPU per succeeded generation (create
+     * → succeeded, charge, record), generations finished per second ÷ this server's bare route,
+     * statements per generation (with BENCH_STATEMENTS=1); then create → succeeded one at a time on
+     * replicate and on local beside the local render alone, and the idle RSS; then, the server
+     * stopped, the floor (measureFloor above).
+     */
     async function measureRemote() {
       await stopApp(app);
       const token = `r8_bench_${randomBytes(8).toString("hex")}`;
