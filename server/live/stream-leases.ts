@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import type { PoolClient } from "pg";
 import { sqlPool } from "../db";
 import { log } from "../log";
 import { onShutdown } from "../shutdown";
@@ -10,8 +11,11 @@ import { onShutdown } from "../shutdown";
 // slots within INSTANCE_TTL_SECONDS. A claim counts and inserts under transaction advisory locks
 // (the account's, then the session's), so two instances cannot both take the last slot.
 
-const LEASE_LOCK_CLASS = 27766;
+const ACCOUNT_LOCK_CLASS = 27766;
+const SESSION_LOCK_CLASS = 27767;
 const INSTANCE_TTL_SECONDS = 10;
+/** A claim renews the instance row itself when the tick has not for this long (an idle process). */
+const CLAIM_RENEWS_AFTER_MS = (INSTANCE_TTL_SECONDS * 1000) / 2;
 /** Rows of instances dead this long are deleted (their leases with them). */
 const DEAD_INSTANCE_GRACE_SECONDS = 60;
 
@@ -28,12 +32,13 @@ export type LeaseClaim = {
 
 export type LeaseAnswer = { leaseId: string } | { refused: "account" | "session"; limit: number; held: number };
 
-type LeaseState = { instanceId: string; held: Set<string>; shutdownHooked: boolean };
+/** When the instance row was last renewed (ms); a claim renews it first when this is old. */
+type LeaseState = { instanceId: string; held: Set<string>; renewedAt: number; shutdownHooked: boolean };
 
 const globalLeases = globalThis as unknown as { darkroomStreamLeases?: LeaseState };
 
 function leases(): LeaseState {
-  globalLeases.darkroomStreamLeases ??= { instanceId: randomUUID(), held: new Set(), shutdownHooked: false };
+  globalLeases.darkroomStreamLeases ??= { instanceId: randomUUID(), held: new Set(), renewedAt: 0, shutdownHooked: false };
   return globalLeases.darkroomStreamLeases;
 }
 
@@ -45,6 +50,11 @@ const COUNT_HELD = `SELECT count(*) FILTER (WHERE l.account_id = $1 AND l.kind =
   FROM stream_lease l JOIN stream_instance i ON i.id = l.instance_id
  WHERE i.expires_at > now() AND ((l.account_id = $1 AND l.kind = $2) OR l.session_id = $3)`;
 
+async function renewInstance(state: LeaseState) {
+  await sqlPool().query(RENEW_INSTANCE, [state.instanceId]);
+  state.renewedAt = Date.now();
+}
+
 /** Takes a lease when the account (and the session) is under its cap; else says which cap. */
 export async function claimStreamLease(claim: LeaseClaim): Promise<LeaseAnswer> {
   const state = leases();
@@ -52,14 +62,15 @@ export async function claimStreamLease(claim: LeaseClaim): Promise<LeaseAnswer> 
   const leaseId = randomUUID();
   // Held before it exists: the renewal's sweep of unheld leases must never take a fresh one.
   state.held.add(leaseId);
-  const client = await sqlPool().connect();
+  let client: PoolClient | null = null;
   try {
+    // Outside the transaction: the instance row is not held locked while the claim waits.
+    if (Date.now() - state.renewedAt > CLAIM_RENEWS_AFTER_MS) await renewInstance(state);
+    client = await sqlPool().connect();
     await client.query("BEGIN");
-    await client.query(RENEW_INSTANCE, [state.instanceId]);
-    await client.query(`SELECT pg_advisory_xact_lock(${LEASE_LOCK_CLASS}, hashtext($1)), pg_advisory_xact_lock(${LEASE_LOCK_CLASS}, hashtext(coalesce($2, '')))`, [
-      claim.accountId,
-      claim.session?.sessionId ?? null,
-    ]);
+    // The account's lock, then the session's (always in this order, so no two claims wait on each other).
+    await client.query(`SELECT pg_advisory_xact_lock(${ACCOUNT_LOCK_CLASS}, hashtext($1))`, [claim.accountId]);
+    if (claim.session) await client.query(`SELECT pg_advisory_xact_lock(${SESSION_LOCK_CLASS}, hashtext($1))`, [claim.session.sessionId]);
     const { rows } = await client.query<{ account_held: number; session_held: number }>(COUNT_HELD, [claim.accountId, claim.kind, claim.session?.sessionId ?? null]);
     const accountHeld = rows[0]?.account_held ?? 0;
     const sessionHeld = rows[0]?.session_held ?? 0;
@@ -80,10 +91,10 @@ export async function claimStreamLease(claim: LeaseClaim): Promise<LeaseAnswer> 
     return answer;
   } catch (error) {
     state.held.delete(leaseId);
-    await client.query("ROLLBACK").catch(() => undefined);
+    await client?.query("ROLLBACK").catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    client?.release();
   }
 }
 
@@ -104,7 +115,7 @@ export async function renewStreamLeases(): Promise<void> {
   const state = leases();
   if (state.held.size === 0) return;
   try {
-    await sqlPool().query(RENEW_INSTANCE, [state.instanceId]);
+    await renewInstance(state);
     await sqlPool().query("DELETE FROM stream_lease WHERE instance_id = $1 AND id <> ALL($2::uuid[])", [state.instanceId, [...state.held]]);
     await sqlPool().query(`DELETE FROM stream_instance WHERE expires_at < now() - make_interval(secs => ${DEAD_INSTANCE_GRACE_SECONDS})`);
   } catch (error) {

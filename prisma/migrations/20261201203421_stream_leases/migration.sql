@@ -2,7 +2,7 @@
 -- /api/live) holds a lease of its instance; an instance renews its row's expiry every second, and
 -- the caps count only the leases of instances still live, so one that dies frees its slots when its
 -- row expires (server/live/stream-leases.ts). A claim counts and inserts under a transaction
--- advisory lock per account and per session (class 27766), so two instances cannot both pass.
+-- advisory lock per account (class 27766) and per session (27767), so two instances cannot both pass.
 
 -- CreateTable
 CREATE TABLE "stream_instance" (
