@@ -112,8 +112,9 @@ describe("a dashboard stream ends with its access", () => {
     await Promise.all(streams.map((stream) => stream.ended));
   });
 
-  it("on the tick, for changes made elsewhere: the session expires, its version moves, the membership goes", async () => {
-    const { bob, accountId } = await team();
+  it("on the tick, for changes made elsewhere: the session expires, its version moves, the membership goes, the account is marked deleted", async () => {
+    const { alice, bob, accountId } = await team();
+    const alices = await open(alice, accountId);
     const dave = await signedInPerson("live-dave");
     await join(accountId, dave, "member");
     const erin = await signedInPerson("live-erin");
@@ -126,6 +127,9 @@ describe("a dashboard stream ends with its access", () => {
     await versioned.ended;
     await inTransaction((tx) => removeMember(tx, { accountId, userId: erin.userId, actor: "system" }));
     await removed.ended;
+    // Alice's membership stays; the account's deletion alone ends her stream.
+    await db.account.update({ where: { id: accountId }, data: { deletedAt: new Date() } });
+    await alices.ended;
   });
 
   it("a role change keeps the stream: every role reads the live feed", async () => {
