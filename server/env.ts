@@ -64,6 +64,8 @@ const envSchema = z.object({
   AUTH_SECRET: optionalString,
   /** How long a request-log row may wait in memory before its batch is written (also the most a crash can lose); keep it at most 100 in production. */
   REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(1).max(60_000).default(50),
+  /** Dashboard live streams (/api/live) one process serves; unset, DASHBOARD_STREAMS_PER_PROCESS in server/live/stream-slots.ts. */
+  LIVE_DASHBOARD_STREAMS_PER_PROCESS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).optional()),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error", "silent"]).default("info")),
   WEBHOOK_ALLOW_LOOPBACK: flag,
   /** Development and tests: provider output files may come from loopback addresses (local provider fakes); refused in production. */

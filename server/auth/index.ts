@@ -4,6 +4,7 @@ import { env } from "../env";
 import { darkroomAuthAdapter } from "./adapter";
 import { endAuthSession, SESSION_MAX_AGE_SECONDS } from "./auth-session";
 import { recordSignIn, recordSignInRefusal, recordSignOut } from "./auth-activity";
+import { endDashboardStreams } from "../live/end-dashboard-streams";
 import { log } from "../log";
 import { requestClientIp } from "./request-client-ip";
 import { darkroomEmailProvider } from "./send-sign-in-link";
@@ -51,11 +52,12 @@ function authConfig(): NextAuthConfig {
       async signIn({ user, isNewUser }) {
         if (user.id) await recordSignIn(user.id, { isNewUser: isNewUser ?? false });
       },
-      // Ends this session on the server too: Auth.js only clears the browser's cookie.
+      // Ends this session on the server too (and its live feeds): Auth.js only clears the browser's cookie.
       async signOut(message) {
         const token = "token" in message ? message.token : null;
         if (!token?.sub) return;
         await endAuthSession(token.sub, token.sid);
+        if (typeof token.sid === "string") endDashboardStreams({ sessionId: token.sid });
         await recordSignOut(token.sub);
       },
     },

@@ -9,3 +9,16 @@ export function fromOwnPage(request: Request): boolean {
   if (request.headers.get("sec-fetch-site") === "same-origin") return true;
   return request.headers.get("origin") === new URL(appUrl()).origin;
 }
+
+/**
+ * A GET that a browser sent for another site's page (the dashboard's live feed refuses it). The
+ * same two headers: a browser marks every cross-origin fetch or EventSource with Origin, and sends
+ * Sec-Fetch-Site where it supports it; a request with neither (curl, a same-origin GET in an older
+ * browser) is no other site's.
+ */
+export function fromOtherSite(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin" && site !== "none") return true;
+  const origin = request.headers.get("origin");
+  return origin !== null && origin !== new URL(appUrl()).origin;
+}

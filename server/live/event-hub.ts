@@ -5,6 +5,8 @@ import { lookupKeyByHash } from "../keys/key-cache";
 import { keyStateAt } from "../keys/key-state";
 import { log } from "../log";
 import { onShutdown } from "../shutdown";
+import { refusedDashboardHoldings, type DashboardSession } from "./dashboard-access";
+import { renewStreamLeases } from "./stream-leases";
 import { EVENT_COLUMNS, toStoredEvent, type EventRow, type StoredEvent } from "./live-event";
 
 // The process's one reader of generation_event, for every stream it serves: one LISTEN
@@ -12,12 +14,17 @@ import { EVENT_COLUMNS, toStoredEvent, type EventRow, type StoredEvent } from ".
 // handed to each subscriber of the event's account in id order. `watermark`: every id up to it is
 // settled (committed and handed out, or never to commit); an id still missing is waited for while
 // its writer holds the advisory lock the trigger took (migration generation_events). One shared
-// tick (no timer per stream) sends heartbeats and ends the streams of keys that stopped working.
+// tick (no timer per stream) sends heartbeats, ends the streams of keys that stopped working and
+// of dashboard sessions that lost their access (one query for all), and renews the stream leases.
 
 export const EVENT_CHANNEL = "darkroom_generation_event";
 const EVENT_LOCK_CLASS = 27765;
 const READ_BATCH = 500;
 const TICK_MS = 250;
+/** Dashboard access is read every other tick: a lost access ends its streams within a second. */
+const ACCESS_CHECK_TICKS = 2;
+/** Stream leases are renewed every second (server/live/stream-leases.ts). */
+const LEASE_RENEW_TICKS = 4;
 /** A comment every 15 s keeps proxies and clients from timing an idle stream out. */
 export const HEARTBEAT_MS = 15_000;
 /** Longer gaps are sequence jumps, not transactions to wait for. */
@@ -28,9 +35,11 @@ export type Subscriber = {
   accountId: string;
   /** API streams: the key's hash, checked every tick; dashboard streams: null. */
   keyHash: string | null;
+  /** Dashboard streams: the session, checked every other tick; API streams: undefined. */
+  session?: DashboardSession;
   push(event: StoredEvent): void;
   heartbeat(): void;
-  /** The server ends the stream (key refused, shutdown). */
+  /** The server ends the stream (key refused, access lost, shutdown). */
   end(reason: string): void;
 };
 
@@ -44,6 +53,7 @@ type HubState = {
   gapTimer: NodeJS.Timeout | null;
   ticker: NodeJS.Timeout | null;
   ticks: number;
+  checkingAccess: boolean;
   lastHeartbeatAt: number;
 };
 
@@ -60,6 +70,7 @@ function hub(): HubState {
     gapTimer: null,
     ticker: null,
     ticks: 0,
+    checkingAccess: false,
     lastHeartbeatAt: Date.now(),
   };
   return globalHub.darkroomEventHub;
@@ -235,6 +246,8 @@ async function tick(state: HubState) {
   if (!feed.listening()) wake();
   const subscribers = [...state.byAccount.values()].flatMap((set) => [...set]);
   const hashes = new Set(subscribers.flatMap((subscriber) => (subscriber.keyHash ? [subscriber.keyHash] : [])));
+  if (state.ticks % ACCESS_CHECK_TICKS === 0) void checkDashboardAccess(state, subscribers);
+  if (state.ticks % LEASE_RENEW_TICKS === 0) void renewStreamLeases();
   if (hashes.size > 0) {
     const refused = await refusedKeys(hashes);
     for (const subscriber of subscribers) if (subscriber.keyHash && refused.has(subscriber.keyHash)) subscriber.end("key_refused");
@@ -243,6 +256,28 @@ async function tick(state: HubState) {
     state.lastHeartbeatAt = Date.now();
     for (const subscriber of subscribers) subscriber.heartbeat();
   }
+}
+
+type DashboardSubscriber = Subscriber & { session: DashboardSession };
+
+/** Ends the dashboard streams whose session, membership or account no longer allows them. */
+async function checkDashboardAccess(state: HubState, subscribers: Subscriber[]) {
+  const dashboard = subscribers.filter((subscriber): subscriber is DashboardSubscriber => subscriber.session !== undefined);
+  if (dashboard.length === 0 || state.checkingAccess) return;
+  state.checkingAccess = true;
+  try {
+    for (const subscriber of await refusedDashboardHoldings(dashboard)) subscriber.end("access_lost");
+  } catch (error) {
+    // The database is unreachable: judge on the next check.
+    log.warn("dashboard stream access check failed", { error: error instanceof Error ? error.message : String(error) });
+  } finally {
+    state.checkingAccess = false;
+  }
+}
+
+/** Ends this process's streams that `match` picks (a sign-out or a removal, at once). */
+export function endStreamsWhere(match: (subscriber: Subscriber) => boolean, reason: string): void {
+  for (const set of [...hub().byAccount.values()]) for (const subscriber of [...set]) if (match(subscriber)) subscriber.end(reason);
 }
 
 async function endAllStreams() {

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "../db";
 import type { PlanName } from "../plans/plan-limits";
+import type { DashboardSession } from "./dashboard-access";
 import { hubReady, subscribe, watermark, type Subscriber } from "./event-hub";
 import { eventData, sseMessage, TERMINAL_EVENTS, type StoredEvent } from "./live-event";
 import { readEventBacklog } from "./read-event-backlog";
@@ -14,6 +15,8 @@ export type StreamFilter = {
   accountId: string;
   plan: PlanName;
   keyHash: string | null;
+  /** The dashboard session whose access the stream lives by (dashboard streams only). */
+  session?: DashboardSession;
   /** Only this generation's events (the per-generation stream). */
   generationId?: string;
   modelIdentifier?: string;
@@ -84,6 +87,7 @@ export async function openEventStream(filter: StreamFilter, lastEventId: bigint 
   const subscriber: Subscriber = {
     accountId: filter.accountId,
     keyHash: filter.keyHash,
+    session: filter.session,
     push: (event) => (live ? send(event) : waiting.push(event)),
     heartbeat: () => write(": heartbeat\n\n"),
     end: () => {

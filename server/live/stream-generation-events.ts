@@ -29,7 +29,7 @@ async function findTerminalEvent(accountId: string, generationId: string) {
 export async function streamGenerationEvents(scope: OneAccount, input: StreamInput & { generationId: string }): Promise<ReadableStream<Uint8Array>> {
   const { accountId } = scope;
   const { generationId, plan, lastEventId } = input;
-  const release = claimStreamSlot(accountId, plan);
+  const release = await claimStreamSlot(accountId, plan);
   try {
     const filter = { accountId, plan, keyHash: input.keyHash, generationId, skip: new Set(["generation.created"]), onClose: release };
     return await openEventStream(filter, lastEventId, input.signal, async (cursor) => {

@@ -19,6 +19,8 @@ export type SecondInstance = {
   stop(): Promise<number | null>;
   /** Stops reading its stderr and closes the pipe, as a runner that died would. */
   closeLogPipe(): void;
+  /** SIGKILL, as a machine that dies: no shutdown hook runs. Resolves once it exited. */
+  kill(): Promise<void>;
 };
 
 export async function startSecondInstance(extraEnv: Record<string, string> = {}): Promise<SecondInstance> {
@@ -65,6 +67,9 @@ export async function startSecondInstance(extraEnv: Record<string, string> = {})
     },
     closeLogPipe() {
       child.stderr?.destroy();
+    },
+    async kill() {
+      await signalGroup(child, "SIGKILL", 30_000);
     },
   };
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { MAX_ACCOUNT_NAME_LENGTH } from "../../accounts/create-account";
 import { deleteTeamAccount } from "../../accounts/delete-team-account";
 import { MAX_PICTURE_URL_LENGTH, updateAccountProfile } from "../../accounts/update-account-profile";
+import { endDashboardStreams } from "../../live/end-dashboard-streams";
 import { getSettings } from "../../settings/get-settings";
 import { inTransaction } from "../../transaction";
 import { setMarketingConsent } from "../../users/set-marketing-consent";
@@ -31,9 +32,16 @@ export const settingsRouter = createTRPCRouter({
 
   setMarketingEmails: authedProcedure.input(z.object({ optIn: z.boolean() })).mutation(({ ctx, input }) => inTransaction((tx) => setMarketingConsent(tx, { userId: ctx.userId, optIn: input.optIn }))),
 
-  signOutEverywhere: authedProcedure.mutation(({ ctx }) => inTransaction((tx) => signOutEverywhere(tx, { userId: ctx.userId }))),
+  // Each ends the live feeds it takes away at once (other instances' on their next check).
+  signOutEverywhere: authedProcedure.mutation(async ({ ctx }) => {
+    const signedOut = await inTransaction((tx) => signOutEverywhere(tx, { userId: ctx.userId }));
+    endDashboardStreams({ userId: ctx.userId });
+    return signedOut;
+  }),
 
-  deleteAccount: primaryOwnerProcedure
-    .input(z.object({ confirmName: text(MAX_ACCOUNT_NAME_LENGTH) }))
-    .mutation(({ ctx, input }) => inTransaction((tx) => deleteTeamAccount(tx, { accountId: ctx.membership.accountId, actor: ctx.userId, confirmName: input.confirmName }))),
+  deleteAccount: primaryOwnerProcedure.input(z.object({ confirmName: text(MAX_ACCOUNT_NAME_LENGTH) })).mutation(async ({ ctx, input }) => {
+    const deleted = await inTransaction((tx) => deleteTeamAccount(tx, { accountId: ctx.membership.accountId, actor: ctx.userId, confirmName: input.confirmName }));
+    endDashboardStreams({ accountId: deleted.accountId });
+    return deleted;
+  }),
 });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { createTeamAccount } from "../../accounts/create-team-account";
 import { MAX_ACCOUNT_NAME_LENGTH } from "../../accounts/create-account";
 import { db } from "../../db";
+import { endDashboardStreams } from "../../live/end-dashboard-streams";
 import { acceptInvitation, declineInvitation } from "../../team/answer-invitation";
 import { changeMemberRole } from "../../team/change-member-role";
 import { findInvitationByToken } from "../../team/find-invitation";
@@ -43,15 +44,22 @@ export const teamRouter = createTRPCRouter({
     .input(z.object({ userId: id, role }))
     .mutation(({ ctx, input }) => inTransaction((tx) => changeMemberRole(tx, { accountId: ctx.membership.accountId, userId: input.userId, role: input.role, actor: ctx.userId }))),
 
-  remove: ownerProcedure
-    .input(z.object({ userId: id }))
-    .mutation(({ ctx, input }) => inTransaction((tx) => removeMember(tx, { accountId: ctx.membership.accountId, userId: input.userId, actor: ctx.userId }))),
+  // The member's live feeds of the account end with the commit (other instances' on their next check).
+  remove: ownerProcedure.input(z.object({ userId: id })).mutation(async ({ ctx, input }) => {
+    const removed = await inTransaction((tx) => removeMember(tx, { accountId: ctx.membership.accountId, userId: input.userId, actor: ctx.userId }));
+    endDashboardStreams({ userId: removed.userId, accountId: ctx.membership.accountId });
+    return removed;
+  }),
 
   transferPrimaryOwnership: primaryOwnerProcedure
     .input(z.object({ userId: id }))
     .mutation(({ ctx, input }) => inTransaction((tx) => transferPrimaryOwnership(tx, { accountId: ctx.membership.accountId, fromUserId: ctx.userId, toUserId: input.userId }))),
 
-  leave: memberProcedure.mutation(({ ctx }) => inTransaction((tx) => leaveAccount(tx, { accountId: ctx.membership.accountId, userId: ctx.userId }))),
+  leave: memberProcedure.mutation(async ({ ctx }) => {
+    const left = await inTransaction((tx) => leaveAccount(tx, { accountId: ctx.membership.accountId, userId: ctx.userId }));
+    endDashboardStreams({ userId: left.userId, accountId: ctx.membership.accountId });
+    return left;
+  }),
 
   createAccount: authedProcedure
     .input(z.object({ name: z.string().max(MAX_ACCOUNT_NAME_LENGTH * 2) }))
