@@ -282,6 +282,31 @@ class Webhooks(unittest.TestCase):
         rotated = f"t={now},v1={self.sign('whsec_old', now)},v1={self.sign(self.secret, now)}"
         self.assertEqual(self.reason(self.body, rotated, self.secret), "accepted")
 
+    def test_a_tolerance_that_is_not_a_finite_number_at_least_0_raises(self) -> None:
+        # A 30-day-old delivery, correctly signed: a NaN tolerance (an unset variable) let it through.
+        old = int(time.time()) - 30 * 86400
+        header = f"t={old},v1={self.sign(self.secret, old)}"
+        for tolerance in (float("nan"), float("inf"), -1, True, "300", None):
+            with self.assertRaises(ValueError, msg=repr(tolerance)):
+                darkroom.verify_webhook(self.body, header, self.secret, tolerance_seconds=tolerance)  # type: ignore[arg-type]
+            with self.assertRaises(ValueError, msg=repr(tolerance)):
+                Darkroom("dkr_x").webhooks.verify(self.body, header, self.secret, tolerance_seconds=tolerance)  # type: ignore[arg-type]
+        with self.assertRaises(ValueError):
+            darkroom.verify_webhook(self.body, header, self.secret, now=float("nan"))
+        self.assertEqual(self.reason(self.body, header, self.secret), "timestamp_out_of_tolerance")
+        self.assertEqual(self.reason(self.body, header, self.secret, tolerance_seconds=31 * 86400.0), "accepted")
+        self.assertEqual(self.reason(self.body, header, self.secret, now=old, tolerance_seconds=0), "accepted")
+
+    def test_the_timestamp_is_ascii_digits_only(self) -> None:
+        now = int(time.time())
+        signature = self.sign(self.secret, now)
+        # The same number in Arabic-Indic and fullwidth digits: int() reads both, the header must not.
+        for digits in ("".join(chr(0x0660 + int(c)) for c in str(now)), "".join(chr(0xFF10 + int(c)) for c in str(now))):
+            self.assertEqual(int(digits), now)
+            self.assertEqual(self.reason(self.body, f"t={digits},v1={signature}", self.secret), "malformed_header")
+        self.assertEqual(self.reason(self.body, f"t=+{now},v1={signature}", self.secret), "malformed_header")
+        self.assertEqual(self.reason(self.body, f"t={now},v1={signature}", self.secret), "accepted")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -16,8 +17,10 @@ import {
   ValidationError,
   ConnectionError,
   WaitTimeoutError,
+  WebhookVerificationError,
   errorClassFor,
   parseEventStream,
+  verifyWebhook,
   type GenerationRecord,
 } from "@/sdk/typescript/src/index";
 
@@ -317,5 +320,37 @@ describe("streams against a local server speaking the #31 wire format", () => {
     const error = await new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).generations.wait("g-1", { timeoutMs: 500 }).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect((error as WaitTimeoutError).lastRecord).toEqual(record("processing"));
+  });
+});
+
+describe("webhook verification", () => {
+  const secret = "whsec_test";
+  const body = JSON.stringify({ webhook_event: "generation.completed", webhook_delivery_id: "d-1", webhook_data: { generation_status: "succeeded" } });
+  const sign = (timestamp: number | string) => `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
+  const reasonOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => "accepted",
+      (error: unknown) => (error instanceof WebhookVerificationError ? error.reason : error instanceof TypeError ? "TypeError" : String(error)),
+    );
+
+  it("throws for a tolerance (or now) that is not a finite number of at least 0, which let a 30-day-old delivery through", async () => {
+    const old = Math.floor(Date.now() / 1000) - 30 * 86_400;
+    for (const toleranceSeconds of [Number.NaN, Number(undefined), Infinity, -1, "300" as unknown as number, null as unknown as number]) {
+      expect(await reasonOf(verifyWebhook(body, sign(old), secret, { toleranceSeconds })), String(toleranceSeconds)).toBe("TypeError");
+      expect(await reasonOf(new Darkroom({ apiKey: "dkr_x" }).webhooks.verify(body, sign(old), secret, { toleranceSeconds })), String(toleranceSeconds)).toBe("TypeError");
+    }
+    expect(await reasonOf(verifyWebhook(body, sign(old), secret, { now: Number.NaN }))).toBe("TypeError");
+    expect(await reasonOf(verifyWebhook(body, sign(old), secret))).toBe("timestamp_out_of_tolerance");
+    expect(await reasonOf(verifyWebhook(body, sign(old), secret, { toleranceSeconds: 31 * 86_400 }))).toBe("accepted");
+    expect(await reasonOf(verifyWebhook(body, sign(old), secret, { toleranceSeconds: 0, now: old * 1000 }))).toBe("accepted");
+  });
+
+  it("reads t= as ASCII digits only", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const signature = sign(now).split(",")[1];
+    const arabicIndic = [...String(now)].map((digit) => String.fromCharCode(0x0660 + Number(digit))).join("");
+    const fullwidth = [...String(now)].map((digit) => String.fromCharCode(0xff10 + Number(digit))).join("");
+    for (const digits of [arabicIndic, fullwidth, `+${now}`, `${now}.0`, ` ${now}e0`]) expect(await reasonOf(verifyWebhook(body, `t=${digits},${signature}`, secret)), digits).toBe("malformed_header");
+    expect(await reasonOf(verifyWebhook(body, sign(now), secret))).toBe("accepted");
   });
 });
