@@ -127,6 +127,51 @@ class Requests(unittest.TestCase):
             self.assertEqual(third["path"], "/v1/estimate/darkroom/lumen-video?count=2&audio=false")
 
 
+def redirect_to(location: str):  # type: ignore[no-untyped-def]
+    def handle(h, _r):  # type: ignore[no-untyped-def]
+        h.send_response(307)
+        h.send_header("location", location + h.path)
+        h.send_header("content-length", "0")
+        h.end_headers()
+
+    return handle
+
+
+class Redirects(unittest.TestCase):
+    def test_a_redirect_to_another_origin_is_refused_and_the_key_never_leaves(self) -> None:
+        with LocalServer(lambda h, _r: send_json(h, 200, success({"account_id": "a"}))) as other:
+            other_origin = other.base_url[: -len("/v1")]
+            other_port = other.httpd.server_address[1]
+            # Another port, another host (localhost is not 127.0.0.1), another scheme (https on the same port).
+            for target in (other_origin, f"http://localhost:{other_port}", f"https://127.0.0.1:{other_port}"):
+                with LocalServer(redirect_to(target)) as api:
+                    client = Darkroom("dkr_secret", base_url=api.base_url, max_retries=2)
+                    with self.assertRaises(ServerError, msg=target) as caught:
+                        client.status()
+                    self.assertEqual((caught.exception.code, caught.exception.type, caught.exception.retryable), ("http_307", "redirect_refused", False))
+                    self.assertEqual(caught.exception.details, {"location": f"{target}/v1/status"})
+                    with self.assertRaises(ServerError):
+                        list(client.events.stream())
+                    # Not retried either: one request each, both to the API's own origin.
+                    self.assertEqual(len(api.recorder.requests), 2)
+            self.assertEqual(other.recorder.requests, [])
+
+    def test_a_redirect_within_the_origin_is_followed_with_the_key(self) -> None:
+        def handle(h, _r):  # type: ignore[no-untyped-def]
+            if h.path == "/v1/status":
+                h.send_response(307)
+                h.send_header("location", "/v1/status/here")
+                h.send_header("content-length", "0")
+                h.end_headers()
+                return
+            send_json(h, 200, success({"account_id": "a"}))
+
+        with LocalServer(handle) as api:
+            self.assertEqual(Darkroom("dkr_secret", base_url=api.base_url).status()["account_id"], "a")
+            self.assertEqual([r["path"] for r in api.recorder.requests], ["/v1/status", "/v1/status/here"])
+            self.assertEqual(api.recorder.requests[1]["headers"]["authorization"], "Bearer dkr_secret")
+
+
 class SseParser(unittest.TestCase):
     def test_line_ends_comments_multiline_data_and_kept_id(self) -> None:
         text = b': heartbeat\r\nid: 1\r\nevent: generation.snapshot\r\ndata: {"a":\r\ndata: 1}\r\n\r\n:hb\n\nevent: ping\ndata: x\n\nid: 2\revent: generation.completed\rdata: {"b":2}\r\r'

@@ -89,7 +89,7 @@ export async function* readEventStream<T>(
     let opened = false;
     let finished = false;
     try {
-      const response = await transport.options.fetch(transport.url(path, query), {
+      const response = await transport.fetch(transport.url(path, query), {
         method: "GET",
         headers: transport.headers({ accept: "text/event-stream", "cache-control": "no-cache", ...(lastEventId ? { "last-event-id": lastEventId } : {}) }),
         signal: timing.signal,

@@ -354,3 +354,66 @@ describe("webhook verification", () => {
     expect(await reasonOf(verifyWebhook(body, sign(now), secret))).toBe("accepted");
   });
 });
+
+describe("redirects", () => {
+  const servers: http.Server[] = [];
+  afterEach(async () => {
+    for (const each of servers.splice(0)) {
+      each.closeAllConnections();
+      await new Promise<void>((resolve) => each.close(() => resolve()));
+    }
+  });
+  async function listen(handler: http.RequestListener): Promise<{ origin: string; port: number }> {
+    const listening = http.createServer(handler);
+    servers.push(listening);
+    await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
+    const { port } = listening.address() as AddressInfo;
+    return { origin: `http://127.0.0.1:${port}`, port };
+  }
+
+  it("refuses a redirect to another origin (port, host or scheme), with the global fetch: the key never leaves", async () => {
+    const reached: Array<string | undefined> = [];
+    const other = await listen((req, res) => {
+      reached.push(req.headers.authorization);
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "success", request_id: "r", data: { account_id: "a" } }));
+    });
+    for (const target of [other.origin, `http://localhost:${other.port}`, `https://127.0.0.1:${other.port}`]) {
+      let requests = 0;
+      const api = await listen((req, res) => {
+        requests++;
+        res.writeHead(307, { location: `${target}${req.url}` }).end();
+      });
+      const darkroom = new Darkroom({ apiKey: "dkr_secret", baseUrl: `${api.origin}/v1`, maxRetries: 2 });
+      const refused = await darkroom.status().catch((reason: unknown) => reason);
+      expect(refused, target).toBeInstanceOf(DarkroomError);
+      expect(refused).toMatchObject({ code: "http_307", type: "redirect_refused", retryable: false, details: { location: `${target}/v1/status` } });
+      const streamed = await (async () => {
+        for await (const _event of darkroom.events.stream()) return null;
+        return null;
+      })().catch((reason: unknown) => reason);
+      expect(streamed).toMatchObject({ code: "http_307", type: "redirect_refused" });
+      // Neither retried: one request each, both to the API's own origin.
+      expect(requests).toBe(2);
+    }
+    expect(reached).toEqual([]);
+  });
+
+  it("follows a redirect within the origin with the key, a 303 as a GET", async () => {
+    const seen: Array<{ method?: string; url?: string; authorization?: string }> = [];
+    const api = await listen((req, res) => {
+      seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization });
+      if (req.url === "/v1/status") return res.writeHead(307, { location: "/v1/status/here" }).end();
+      if (req.url?.startsWith("/v1/generate/")) return res.writeHead(303, { location: "/v1/created" }).end();
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "success", request_id: "r", data: req.url === "/v1/created" ? created : { account_id: "a" } }));
+    });
+    const darkroom = new Darkroom({ apiKey: "dkr_secret", baseUrl: `${api.origin}/v1` });
+    expect((await darkroom.status()).account_id).toBe("a");
+    expect((await darkroom.generate.image("darkroom/lumen-image", { generation_prompt: "x" })).generation_id).toBe(created.generation_id);
+    expect(seen).toEqual([
+      { method: "GET", url: "/v1/status", authorization: "Bearer dkr_secret" },
+      { method: "GET", url: "/v1/status/here", authorization: "Bearer dkr_secret" },
+      { method: "POST", url: "/v1/generate/image/darkroom/lumen-image", authorization: "Bearer dkr_secret" },
+      { method: "GET", url: "/v1/created", authorization: "Bearer dkr_secret" },
+    ]);
+  });
+});
