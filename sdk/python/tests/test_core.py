@@ -3,11 +3,13 @@ max_retries, one Idempotency-Key across attempts), Cancel-After, the SSE parser,
 against a local server speaking the wire format of issue #31, and webhook verification."""
 from __future__ import annotations
 
+import concurrent.futures
 import hashlib
 import hmac
 import json
 import time
 import unittest
+from typing import List
 
 import darkroom
 from darkroom import (
@@ -24,6 +26,7 @@ from darkroom import (
     SpendLimitError,
     ValidationError,
     WebhookVerificationError,
+    StreamEvent,
     error_class_for,
     parse_event_stream,
 )
@@ -228,14 +231,20 @@ class Streams(unittest.TestCase):
                 list(Darkroom("dkr_other", base_url=server.base_url).generations.stream("g-1"))
 
     def test_a_resumed_stream_with_only_a_finished_snapshot_ends_there(self) -> None:
+        snapshot = f"event: generation.snapshot\ndata: {json.dumps(record('succeeded'))}\n\n".encode()
+
         def handle(h, _r):  # type: ignore[no-untyped-def]
             open_stream(h)
-            h.wfile.write(frame("9", "generation.snapshot", record("succeeded")))
+            # A resume snapshot without an id; then, from an older server, one repeating the cursor's.
+            h.wfile.write(snapshot if h.path.startswith("/v1/content/g-1/") else frame("9", "generation.snapshot", record("succeeded")))
 
         with LocalServer(handle) as server:
             events = list(Darkroom("dkr_sse", base_url=server.base_url).generations.stream("g-1", last_event_id="9"))
-            self.assertEqual([e.event for e in events], ["generation.snapshot"])
-            self.assertEqual(len(server.recorder.requests), 1)
+            self.assertEqual([(e.id, e.event) for e in events], [(None, "generation.snapshot")])
+            self.assertEqual(events[0].data, record("succeeded"))
+            # The repeated id is not handed out again, and the stream still ends at that snapshot.
+            self.assertEqual(list(Darkroom("dkr_sse", base_url=server.base_url).generations.stream("g-2", last_event_id="9")), [])
+            self.assertEqual(len(server.recorder.requests), 2)
 
     def test_account_stream_resumes_from_last_event_id_and_stops_when_the_loop_stops(self) -> None:
         def handle(h, recorder):  # type: ignore[no-untyped-def]
@@ -280,6 +289,61 @@ class Streams(unittest.TestCase):
             finished = Darkroom("dkr_sse", base_url=server.base_url).generations.wait("g-1", poll_interval=0.01)
             self.assertEqual(finished["generation_status"], "failed")
             self.assertEqual(len(polls), 3)
+
+
+# Opaque ids, in stream order (not sortable): the client compares them for equality only.
+CUT_FRAMES = [
+    ("q7:x", "generation.snapshot", record("pending")),
+    ("a3:x", "generation.processing", record("processing")),
+    ("m9:x", "generation.attempt", {"generation_id": "g-1", "provider": "local", "attempt": 1, "outcome": "started"}),
+    ("b1:x", "generation.attempt", {"generation_id": "g-1", "provider": "local", "attempt": 1, "outcome": "succeeded"}),
+    ("z0:x", "generation.completed", record("succeeded")),
+]
+CUT_STREAM = b": heartbeat\n\n" + b"".join(frame(*f) for f in CUT_FRAMES)
+
+
+class ReconnectAtEveryByte(unittest.TestCase):
+    """The first stream is cut after N bytes, for every N across its events; the client resumes with
+    Last-Event-ID and hands out every id once, in order. A resume snapshot comes without an id
+    (``/v1/content/new-N``) or, as an older server sent it, with the cursor's id (``old-N``)."""
+
+    def test_a_stream_cut_at_any_byte_resumes_with_every_id_once_in_order(self) -> None:
+        first_seen = set()
+
+        def handle(h, _r):  # type: ignore[no-untyped-def]
+            target = h.path.split("/")[3]
+            style, offset = target.split("-")
+            cursor = h.headers.get("last-event-id")
+            open_stream(h)
+            if target not in first_seen:
+                first_seen.add(target)
+                assert cursor is None, cursor
+                h.wfile.write(CUT_STREAM[: int(offset)])
+                h.wfile.flush()
+                if int(offset) % 2:
+                    h.connection.shutdown(2)  # abrupt, else the server ends the stream cleanly
+                return
+            if cursor is None:
+                return h.wfile.write(CUT_STREAM)
+            after = [f[0] for f in CUT_FRAMES].index(cursor) + 1
+            resumed = f"event: generation.snapshot\ndata: {json.dumps(record('processing'))}\n\n".encode() if style == "new" else frame(cursor, "generation.snapshot", record("processing"))
+            h.wfile.write(resumed + b"".join(frame(*f) for f in CUT_FRAMES[after:]))
+
+        def run(target: str) -> List[StreamEvent]:
+            return list(Darkroom("dkr_sse", base_url=server.base_url, max_retries=3).generations.stream(target))
+
+        targets = [f"{style}-{offset}" for style in ("new", "old") for offset in range(len(CUT_STREAM))]
+        with LocalServer(handle) as server:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=64) as pool:
+                streams = dict(zip(targets, pool.map(run, targets)))
+        expected = [f[0] for f in CUT_FRAMES]
+        for target, events in streams.items():
+            ids = [e.id for e in events if e.id is not None]
+            self.assertEqual(ids, expected, target)
+            self.assertEqual([e.event for e in events if e.id is None], ["generation.snapshot"] * len([e for e in events if e.id is None]), target)
+            self.assertEqual(events[-1].event, "generation.completed", target)
+            if target.startswith("old-"):
+                self.assertTrue(all(e.id is not None for e in events), target)
 
 
 class WaitTimeout(unittest.TestCase):

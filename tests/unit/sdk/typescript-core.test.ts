@@ -248,15 +248,22 @@ describe("streams against a local server speaking the #31 wire format", () => {
 
   it("generations.stream: a resumed stream that sends only the snapshot of a finished generation ends there", async () => {
     let requests = 0;
-    const base = await serve((_req, res) => {
+    const base = await serve((req, res) => {
       requests++;
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(frame({ id: "9", event: "generation.snapshot", data: record("succeeded") }));
+      // A resume snapshot without an id; then, from an older server, one repeating the cursor's.
+      if (req.url?.startsWith("/v1/content/g-1/")) res.end(`event: generation.snapshot\ndata: ${JSON.stringify(record("succeeded"))}\n\n`);
+      else res.end(frame({ id: "9", event: "generation.snapshot", data: record("succeeded") }));
     });
-    const events = [];
-    for await (const event of new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).generations.stream("g-1", { lastEventId: "9" })) events.push(event.event);
-    expect(events).toEqual(["generation.snapshot"]);
-    expect(requests).toBe(1);
+    const read = async (id: string) => {
+      const events = [];
+      for await (const event of new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).generations.stream(id, { lastEventId: "9" })) events.push(event);
+      return events;
+    };
+    expect(await read("g-1")).toEqual([{ id: null, event: "generation.snapshot", data: record("succeeded") }]);
+    // The repeated id is not handed out again, and the stream still ends at that snapshot.
+    expect(await read("g-2")).toEqual([]);
+    expect(requests).toBe(2);
   });
 
   it("events.stream: resumes from the caller's lastEventId, reconnects after a drop, and closes the connection when the loop stops", async () => {
@@ -320,6 +327,60 @@ describe("streams against a local server speaking the #31 wire format", () => {
     const error = await new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).generations.wait("g-1", { timeoutMs: 500 }).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect((error as WaitTimeoutError).lastRecord).toEqual(record("processing"));
+  });
+});
+
+// Opaque ids, in stream order (not sortable): the client compares them for equality only.
+const cutFrames: Frame[] = [
+  { id: "q7:x", event: "generation.snapshot", data: record("pending") },
+  { id: "a3:x", event: "generation.processing", data: record("processing") },
+  { id: "m9:x", event: "generation.attempt", data: { generation_id: "g-1", provider: "local", attempt: 1, outcome: "started" } },
+  { id: "b1:x", event: "generation.attempt", data: { generation_id: "g-1", provider: "local", attempt: 1, outcome: "succeeded" } },
+  { id: "z0:x", event: "generation.completed", data: record("succeeded") },
+];
+const cutStream = Buffer.from(`: heartbeat\n\n${cutFrames.map(frame).join("")}`);
+
+describe("a stream cut at every byte offset", () => {
+  // The first stream of `/v1/content/<style>-<N>/events` ends after N bytes (cleanly for even N,
+  // abruptly for odd); the reconnect resumes with Last-Event-ID. A resume snapshot comes without an
+  // id (`new`) or, as an older server sent it, with the cursor's id (`old`).
+  it("resumes with every id handed out once, in order, none lost, wherever the cut falls", async () => {
+    const firstSeen = new Set<string>();
+    const base = await serve((req, res) => {
+      const target = req.url?.split("/")[3] ?? "";
+      const [style, offset] = target.split("-");
+      const cursor = req.headers["last-event-id"] as string | undefined;
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      if (!firstSeen.has(target)) {
+        firstSeen.add(target);
+        if (cursor !== undefined) throw new Error(`first stream of ${target} sent ${cursor}`);
+        const bytes = cutStream.subarray(0, Number(offset));
+        if (Number(offset) % 2 === 0) return res.end(bytes);
+        return res.write(bytes, () => req.socket.destroy());
+      }
+      if (cursor === undefined) return res.end(cutStream);
+      const after = cutFrames.findIndex((each) => each.id === cursor) + 1;
+      const snapshot =
+        style === "new" ? `event: generation.snapshot\ndata: ${JSON.stringify(record("processing"))}\n\n` : frame({ id: cursor, event: "generation.snapshot", data: record("processing") });
+      res.end(snapshot + cutFrames.slice(after).map(frame).join(""));
+    });
+    const targets = ["new", "old"].flatMap((style) => Array.from({ length: cutStream.length }, (_, offset) => `${style}-${offset}`));
+    const runs = await Promise.all(
+      targets.map(async (target) => {
+        const events = [];
+        for await (const event of new Darkroom({ apiKey: "dkr_sse", baseUrl: base, maxRetries: 3 }).generations.stream(target)) events.push(event);
+        return { target, events };
+      }),
+    );
+    for (const { target, events } of runs) {
+      expect([target, events.filter((event) => event.id !== null).map((event) => event.id)]).toEqual([target, cutFrames.map((each) => each.id)]);
+      expect([target, new Set(events.filter((event) => event.id === null).map((event) => event.event))]).toEqual([
+        target,
+        new Set(events.some((event) => event.id === null) ? ["generation.snapshot"] : []),
+      ]);
+      expect([target, events.at(-1)?.event]).toEqual([target, "generation.completed"]);
+      if (target.startsWith("old-")) expect([target, events.every((event) => event.id !== null)]).toEqual([target, true]);
+    }
   });
 });
 
