@@ -239,6 +239,13 @@ class Darkroom:
         result.last_response = meta
         return result
 
+    def stream(
+        self, operation_id: str, params: Optional[Mapping[str, str]] = None, query: Optional[Mapping[str, Optional[str]]] = None, *, last_event_id: Optional[str] = None
+    ) -> Iterator[StreamEvent]:
+        """Reads one live stream of the generated table (``types.STREAM_OPERATIONS``), as
+        ``generations.stream`` and ``events.stream`` do."""
+        return _stream(self, operation_id, params or {}, query or {}, last_event_id=last_event_id)
+
     def status(self) -> types.KeyStatus:
         """The key and its account."""
         return cast(types.KeyStatus, self.request("getStatus"))

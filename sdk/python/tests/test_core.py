@@ -229,6 +229,10 @@ class Streams(unittest.TestCase):
             self.assertEqual([r["headers"].get("last-event-id") for r in server.recorder.requests], [None, "2"])
             with self.assertRaises(AuthenticationError):
                 list(Darkroom("dkr_other", base_url=server.base_url).generations.stream("g-1"))
+            # The same stream through the generated table, by its operation id.
+            by_id = Darkroom("dkr_sse", base_url=server.base_url).stream("streamGenerationEvents", {"generation_id": "g-1"}, last_event_id="2")
+            self.assertEqual([e.id for e in by_id], ["3", "4"])
+            self.assertEqual(server.recorder.requests[-1]["path"], "/v1/content/g-1/events")
 
     def test_a_resumed_stream_with_only_a_finished_snapshot_ends_there(self) -> None:
         snapshot = f"event: generation.snapshot\ndata: {json.dumps(record('succeeded'))}\n\n".encode()
