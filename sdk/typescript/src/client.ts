@@ -31,6 +31,8 @@ export type DarkroomOptions = {
 };
 
 export const TERMINAL_STATUSES = ["succeeded", "failed", "canceled"] as const;
+/** The events after which a generation's own stream ends (from the document). */
+const TERMINAL_EVENTS: ReadonlySet<string> = new Set(streamOperations.streamGenerationEvents.endsAfter);
 
 /** One event of a stream, typed by its name (`event.event === "generation.attempt"` narrows `data`). */
 export type StreamEventOf<Id extends StreamOperationId> = { [Name in keyof StreamEventData[Id]]: StreamEvent<StreamEventData[Id][Name]> & { event: Name } }[keyof StreamEventData[Id]];
@@ -242,7 +244,7 @@ export class Darkroom {
         for await (const event of this.generations.stream(id, { signal: controller.signal })) {
           const data = event.data as types.GenerationRecord;
           if (data && typeof data === "object" && "generation_status" in data) last = data;
-          if ((streamOperations.streamGenerationEvents.endsAfter as readonly string[]).includes(event.event) || (last && isTerminal(last))) return last ?? (data as types.GenerationRecord);
+          if (TERMINAL_EVENTS.has(event.event) || (last && isTerminal(last))) return last ?? (data as types.GenerationRecord);
         }
       } catch (error) {
         if (controller.signal.aborted) throw controller.signal.reason;
