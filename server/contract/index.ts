@@ -14,12 +14,14 @@ import {
   mediaKindRequestSchema,
 } from "./generations";
 import { cacheHealthSchema, modelsHealthSchema, providersHealthSchema, storageHealthSchema } from "./health";
+import { generationAttemptEventSchema, generationCanceledEventSchema, streamResetEventSchema } from "./live-events";
 
 export * from "./account";
 export * from "./catalog";
 export * from "./common";
 export * from "./generations";
 export * from "./health";
+export * from "./live-events";
 export { parseQuery } from "./query";
 
 // The named shapes of the document: each becomes components.schemas[<name>] and is $ref'd
@@ -49,6 +51,9 @@ export const responseComponents = {
   GenerationList: contentListSchema,
   GenerationCanceled: cancelGenerationResponseSchema,
   GenerationDeleted: deleteGenerationResponseSchema,
+  GenerationAttemptEvent: generationAttemptEventSchema,
+  GenerationCanceledEvent: generationCanceledEventSchema,
+  StreamResetEvent: streamResetEventSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type ResponseComponentName = keyof typeof responseComponents;

@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { v1Operations } from "@/server/http/openapi/routes";
-import { errorEnvelopeSchema, paginatedEnvelopeSchema, responseComponents, successEnvelopeSchema } from "@/server/contract/index";
+import { errorEnvelopeSchema, paginatedEnvelopeSchema, responseComponents, successEnvelopeSchema, type ResponseComponentName } from "@/server/contract/index";
 import { api, baseUrl, expectError, expectSuccess } from "@/tests/support/http";
 import { accountWithKey } from "@/tests/support/fixtures";
+import { createImage } from "@/tests/support/generations";
+import { openSse, type SseEvent } from "@/tests/support/sse-client";
 
-// GET /v1/openapi.json is public; and the running routes answer what the document says.
+// GET /v1/openapi.json is public; and the running routes (the live streams included) answer what
+// the document says.
 
 type Document = { openapi: string; info: { title: string }; servers: Array<{ url: string }>; paths: Record<string, unknown> };
 
@@ -20,7 +23,9 @@ describe("GET /v1/openapi.json", () => {
     expect(document.openapi).toBe("3.1.0");
     expect(document.info.title).toBe("Darkroom API");
     expect(document.servers[0]?.url).toBe(new URL(baseUrl()).origin);
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/v1/status", "/v1/generate/image/{model_identifier}", "/v1/openapi.json"]));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(["/v1/status", "/v1/generate/image/{model_identifier}", "/v1/openapi.json", "/v1/content/{generation_id}/events", "/v1/content/events"]),
+    );
   });
 
   it("is served under the legacy /api/v1 base too", async () => {
@@ -74,5 +79,56 @@ describe("the served routes match the document's schemas", () => {
     const reply = await api("/v1/status");
     expectError(reply, "ERR1002");
     expect(errorEnvelopeSchema.parse(reply.body)).toEqual(reply.body);
+  });
+});
+
+describe("the live streams match the document", () => {
+  type Member = { properties: { event: { const: string }; data: { contentSchema: { $ref: string } } }; required: string[]; "x-ends-stream"?: boolean };
+  const membersOf = (document: Record<string, any>, route: string): Record<string, Member> =>
+    Object.fromEntries((document.paths[route].get.responses["200"].content["text/event-stream"]["x-item-schema"].oneOf as Member[]).map((member) => [member.properties.event.const, member]));
+
+  it("sends only the events the document names, each data exactly its documented schema, ids where it says", async () => {
+    const document = (await api("/v1/openapi.json")).body as Record<string, any>;
+    const { key } = await accountWithKey();
+    const account = await openSse("/v1/content/events", { key });
+    const created = await createImage(key, { generation_prompt: "documented", generation_provider_order: "local" });
+    const generationId = expectSuccess(created, 202).generation_id as string;
+    const own = await openSse(`/v1/content/${generationId}/events`, { key });
+    expect(own.headers.get("content-type")).toContain("text/event-stream");
+    await own.ended;
+    await account.waitFor((event) => event.event === "generation.completed" && (event.data as { generation_id: string }).generation_id === generationId);
+    account.close();
+
+    const check = (route: string, events: SseEvent[]) => {
+      const members = membersOf(document, route);
+      expect(events.length, route).toBeGreaterThan(2);
+      for (const event of events) {
+        const member = members[event.event];
+        expect(member, `${route}: ${event.event}`).toBeDefined();
+        const component = member?.properties.data.contentSchema.$ref.split("/").pop() as ResponseComponentName;
+        // Parsing drops unknown keys, so equality also catches fields the document does not name.
+        expect(responseComponents[component].parse(event.data), `${route}: ${event.event}`).toEqual(event.data);
+        if (member?.required.includes("id")) expect(event.id, `${route}: ${event.event}`).toEqual(expect.any(String));
+      }
+      return members;
+    };
+    const members = check("/v1/content/{generation_id}/events", own.events);
+    expect(own.events[0]?.event).toBe("generation.snapshot");
+    expect(members[own.events.at(-1)?.event ?? ""]?.["x-ends-stream"]).toBe(true);
+    check("/v1/content/events", account.events);
+    expect(account.events.map((event) => event.event)).toContain("generation.created");
+  });
+
+  it("refuses before the stream in the documented envelope", async () => {
+    const document = (await api("/v1/openapi.json")).body as Record<string, any>;
+    const responses = document.paths["/v1/content/{generation_id}/events"].get.responses as Record<string, unknown>;
+    expect(Object.keys(responses)).toEqual(expect.arrayContaining(["200", "400", "401", "404", "429"]));
+    const { key } = await accountWithKey();
+    const missing = await openSse("/v1/content/00000000-0000-4000-8000-000000000000/events", { key });
+    expect(missing.status).toBe(404);
+    expect(errorEnvelopeSchema.parse(missing.body)).toEqual(missing.body);
+    const unauthenticated = await openSse("/v1/content/events");
+    expect(unauthenticated.status).toBe(401);
+    expect(errorEnvelopeSchema.parse(unauthenticated.body)).toEqual(unauthenticated.body);
   });
 });

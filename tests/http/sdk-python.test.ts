@@ -98,13 +98,13 @@ describe("the Python SDK", () => {
             `sys.path.insert(0, ${JSON.stringify(wheel)})`,
             "import darkroom",
             "assert darkroom.__file__.startswith(sys.path[0]), darkroom.__file__",
-            "print(darkroom.__version__, len(darkroom.types.OPERATIONS))",
+            "print(darkroom.__version__, len(darkroom.types.OPERATIONS), sorted(darkroom.types.STREAM_OPERATIONS))",
           ].join("\n"),
         ],
         { cwd: scratch, encoding: "utf8" },
       );
       expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
-      expect(check.stdout.trim()).toBe("0.1.0 17");
+      expect(check.stdout.trim()).toBe("0.1.0 17 ['streamAccountEvents', 'streamGenerationEvents']");
     } finally {
       fs.rmSync(scratch, { recursive: true, force: true });
     }

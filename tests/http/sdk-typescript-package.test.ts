@@ -88,6 +88,16 @@ export async function use(): Promise<[WithResponse<KeyStatus>, GenerationRecord]
 }
 // @ts-expect-error generation_duration is required for this model
 export const missing = () => darkroom.generate.video("darkroom/lumen-video", { generation_prompt: "p" });
+// A stream's events are typed by name, from the document's event list.
+export async function watch(id: string): Promise<string | null> {
+  for await (const event of darkroom.generations.stream(id)) {
+    if (event.event === "generation.attempt") return event.data.outcome;
+    if (event.event === "generation.canceled") return String(event.data.credits_refunded_amount);
+    // @ts-expect-error a generation's own stream sends no generation.created
+    if (event.event === "generation.created") return null;
+  }
+  return null;
+}
 `,
     );
     const compilerOptions = { noEmit: true, strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: [] };

@@ -19,7 +19,7 @@ import type { SubscriptionStatus } from "@/server/generated/prisma/enums";
 import type { UsageSummary } from "@/server/usage/get-usage";
 import { buildOpenApiDocument, type OpenApiDocument } from "@/server/http/openapi/build-document";
 import { exampleGenerationBody } from "@/server/http/openapi/operation-object";
-import { allOperations, legacyOperations, v1Operations } from "@/server/http/openapi/routes";
+import { allOperations, eventStreamOperations, legacyOperations, v1Operations } from "@/server/http/openapi/routes";
 import { streamOperations } from "@/server/http/operations";
 import {
   accountProfileSchema,
@@ -29,6 +29,7 @@ import {
   errorEnvelopeSchema,
   estimateQuerySchema,
   estimateSchema,
+  generationAttemptEventSchema,
   libraryModelSchema,
   libraryModelsSchema,
   libraryProviderSchema,
@@ -114,7 +115,7 @@ describe("the OpenAPI document: structure", () => {
     for (const route of Object.keys(document.paths)) expect(route).toMatch(/^\/(api\/)?v1\//);
     const ids = operations().map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.length).toBe(allOperations.length + 1);
+    expect(ids.length).toBe(allOperations.length + eventStreamOperations.length + 1);
   });
 
   it("resolves every $ref", () => {
@@ -191,6 +192,8 @@ describe("the OpenAPI document: structure", () => {
       if (route.endsWith("/openapi.json")) continue;
       for (const [code, raw] of Object.entries(operation.responses as Record<string, Json>)) {
         const response = deref(raw);
+        // A live stream's 200 is text/event-stream (its own test below); its errors are envelopes too.
+        if (code.startsWith("2") && response.content["text/event-stream"]) continue;
         const schema = deref(response.content["application/json"].schema);
         if (code.startsWith("2")) {
           expect(schema.required).toEqual(expect.arrayContaining(["status", "request_id", "message", "timestamp", "data"]));
@@ -231,17 +234,16 @@ describe("the OpenAPI document: completeness", () => {
     expect(documented.length).toBeGreaterThanOrEqual(12);
     // One folder serves both legacy /v1/image-generation forms (read by id, create by model).
     const expanded = documented.flatMap((route) => (route === "/v1/image-generation/{target}" ? ["/v1/image-generation/{generation_id}", "/v1/image-generation/{modelIdentifier}"] : [route]));
-    // The live streams answer text/event-stream, never an envelope: they are the registry's
-    // streamOperations (docs/streams.md), not operations of this document.
+    // The live streams are there too, with text/event-stream answers (the registry's streamOperations).
     const streams = new Set(streamOperations.map((operation) => operation.path));
     expect(expanded.filter((route) => streams.has(route)).sort()).toEqual([...streams].sort());
-    for (const route of expanded.filter((route) => !streams.has(route))) expect(Object.keys(document.paths), route).toContain(route);
+    for (const route of expanded) expect(Object.keys(document.paths), route).toContain(route);
   });
 
-  it("has the 17 routes with their scopes", () => {
+  it("has the 17 routes and the 2 streams with their scopes", () => {
     const scopeTable: Record<string, string[]> = {
       "generation:write": ["POST /v1/generate/image/{model_identifier}", "POST /v1/generate/video/{model_identifier}"],
-      "generation:read": ["GET /v1/content/{generation_id}", "GET /v1/content/list"],
+      "generation:read": ["GET /v1/content/{generation_id}", "GET /v1/content/list", "GET /v1/content/{generation_id}/events", "GET /v1/content/events"],
       "generation:delete": ["DELETE /v1/content/{generation_id}", "POST /v1/content/generation/cancel/{generation_id}"],
       "account:read": ["GET /v1/status", "GET /v1/usage", "GET /v1/user/account", "GET /v1/user/billing"],
       "health:read": ["GET /v1/health/inference/providers", "GET /v1/health/inference/models", "GET /v1/health/storage", "GET /v1/health/cache"],
@@ -255,6 +257,7 @@ describe("the OpenAPI document: completeness", () => {
     }
     for (const scope of apiKeyScopes) expect(documented[scope]?.sort(), scope).toEqual(scopeTable[scope]?.sort());
     expect(v1Operations).toHaveLength(17);
+    expect(eventStreamOperations).toHaveLength(2);
   });
 
   it("counts the creates toward the generation bucket and everything else toward the general one", () => {
@@ -392,6 +395,64 @@ describe("the create body", () => {
       expect(generationRequestSchema(model).safeParse(full).success, model.identifier).toBe(true);
       expect(mediaKindRequestSchema(model.type).safeParse(full).success, model.identifier).toBe(true);
     }
+  });
+});
+
+describe("the OpenAPI document: live streams", () => {
+  const streamOf = (route: string) => document.paths[route]?.get as Json;
+  const itemSchema = (operation: Json) => operation.responses["200"].content["text/event-stream"]["x-item-schema"] as { oneOf: Json[] };
+  const eventsOf = (operation: Json): Record<string, Json> => Object.fromEntries(itemSchema(operation).oneOf.map((member) => [member.properties.event.const, member]));
+
+  it("lists both streams: text/event-stream, Last-Event-ID and last_event_id, model_identifier on the account stream", () => {
+    for (const route of ["/v1/content/{generation_id}/events", "/v1/content/events"]) {
+      const operation = streamOf(route);
+      expect(operation["x-required-scope"], route).toBe("generation:read");
+      expect(Object.keys(operation.responses["200"].content)).toEqual(["text/event-stream"]);
+      const parameters = (operation.parameters as Json[]).map(deref);
+      expect(parameters.find((parameter) => parameter.in === "header")).toMatchObject({ name: "Last-Event-ID", required: false });
+      expect(parameters.find((parameter) => parameter.name === "last_event_id")).toMatchObject({ in: "query", required: false });
+    }
+    expect((streamOf("/v1/content/events").parameters as Json[]).map(deref).find((parameter) => parameter.name === "model_identifier")).toMatchObject({ in: "query", required: false });
+    expect((streamOf("/v1/content/{generation_id}/events").parameters as Json[]).map(deref).map((parameter) => parameter.name)).not.toContain("model_identifier");
+  });
+
+  it("names each event and the schema of its data, and marks the terminal ones on the generation's stream", () => {
+    const record = { $ref: "#/components/schemas/GenerationRecord" };
+    const generation = eventsOf(streamOf("/v1/content/{generation_id}/events"));
+    const account = eventsOf(streamOf("/v1/content/events"));
+    expect(Object.keys(generation)).toEqual(["generation.snapshot", "generation.processing", "generation.attempt", "generation.completed", "generation.failed", "generation.canceled", "stream.reset"]);
+    expect(Object.keys(account)).toEqual(["generation.created", "generation.processing", "generation.attempt", "generation.completed", "generation.failed", "generation.canceled", "stream.reset"]);
+    for (const [name, member] of [...Object.entries(generation), ...Object.entries(account)]) {
+      expect(member.properties.data.contentMediaType, name).toBe("application/json");
+      expect(resolvePointer(member.properties.data.contentSchema.$ref), name).toBeDefined();
+      // Every event has an id, but a resume snapshot may come without one.
+      expect(member.required, name).toEqual(name === "generation.snapshot" ? ["event", "data"] : ["event", "id", "data"]);
+    }
+    expect(generation["generation.snapshot"]?.properties.data.contentSchema).toEqual(record);
+    expect(account["generation.created"]?.properties.data.contentSchema).toEqual(record);
+    expect(generation["generation.attempt"]?.properties.data.contentSchema).toEqual({ $ref: "#/components/schemas/GenerationAttemptEvent" });
+    expect(generation["generation.canceled"]?.properties.data.contentSchema).toEqual({ $ref: "#/components/schemas/GenerationCanceledEvent" });
+    expect(generation["stream.reset"]?.properties.data.contentSchema).toEqual({ $ref: "#/components/schemas/StreamResetEvent" });
+    const ending = (events: Record<string, Json>) => Object.keys(events).filter((name) => events[name]?.["x-ends-stream"] === true);
+    expect(ending(generation)).toEqual(["generation.completed", "generation.failed", "generation.canceled"]);
+    expect(ending(account)).toEqual([]);
+  });
+
+  it("answers errors before the stream in the envelope: ERR1001, 1002, 1003, 1005, 1009 on both, ERR1006 on the generation's", () => {
+    const codesOf = (route: string) =>
+      Object.entries(streamOf(route).responses as Record<string, Json>)
+        .filter(([status]) => !status.startsWith("2"))
+        .flatMap(([, response]) => Object.keys(deref(response).content["application/json"].examples));
+    const common = ["ERR1001", "ERR1002", "ERR1003", "ERR1005", "ERR1007", "ERR1009", "ERR5000"];
+    expect(codesOf("/v1/content/{generation_id}/events").sort()).toEqual([...common, "ERR1006"].sort());
+    expect(codesOf("/v1/content/events").sort()).toEqual(common.sort());
+  });
+
+  it("parses what the server sends with the event schemas", () => {
+    const attempt = { generation_id: "6f1c2a4e-8b3d-4c5e-9f7a-0b1c2d3e4f5a", provider: "local", attempt: 1, outcome: "failed", error_code: "ERR4002" };
+    expect(generationAttemptEventSchema.parse(attempt)).toEqual(attempt);
+    expect(generationAttemptEventSchema.parse({ ...attempt, outcome: "started", error_code: undefined })).toMatchObject({ outcome: "started" });
+    expect(generationAttemptEventSchema.safeParse({ ...attempt, outcome: "running" }).success).toBe(false);
   });
 });
 

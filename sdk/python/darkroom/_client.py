@@ -1,5 +1,5 @@
-"""The client: one method per /v1 operation (the generated table says where each goes), plus the
-streams, ``wait`` and webhook verification."""
+"""The client: one method per /v1 operation and per live stream (the generated tables say where each
+goes and which events a stream sends), plus ``wait`` and webhook verification."""
 from __future__ import annotations
 
 import os
@@ -9,14 +9,14 @@ from typing import Any, Dict, Iterator, Mapping, Optional, Union, cast
 
 from . import _generated as types
 from ._errors import AuthenticationError, DarkroomError, PermissionDeniedError, WaitTimeoutError
-from ._generated import OPERATIONS
+from ._generated import OPERATIONS, STREAM_OPERATIONS
 from ._sse import StreamEvent, read_event_stream
 from ._transport import Result, Transport, fill_path
 from ._webhooks import Webhooks
 
 VERSION = "0.1.0"
 TERMINAL_STATUSES = ("succeeded", "failed", "canceled")
-TERMINAL_EVENTS = ("generation.completed", "generation.failed", "generation.canceled")
+TERMINAL_EVENTS = tuple(STREAM_OPERATIONS["streamGenerationEvents"]["endsAfter"])
 
 
 def is_terminal(record: Mapping[str, Any]) -> bool:
@@ -29,13 +29,27 @@ def _cancel_after(value: Union[str, int, float, None]) -> Optional[str]:
     return value if isinstance(value, str) else f"{round(value)}s"
 
 
-def _is_last(event: StreamEvent) -> bool:
-    return event.event in TERMINAL_EVENTS
+def _stream(
+    client: "Darkroom",
+    operation_id: str,
+    params: Mapping[str, str],
+    query: Mapping[str, Optional[str]],
+    *,
+    last_event_id: Optional[str] = None,
+    deadline: Optional[float] = None,
+) -> Iterator[StreamEvent]:
+    """Reads one live stream of the generated table; it ends after an event of its ``endsAfter``,
+    or when a snapshot shows the generation finished and the server then ends the stream."""
+    spec = STREAM_OPERATIONS[operation_id]
+    ends_after = frozenset(spec["endsAfter"])
 
+    def finished(event: StreamEvent) -> bool:
+        return bool(ends_after) and event.event == "generation.snapshot" and isinstance(event.data, dict) and is_terminal(event.data)
 
-def _ends_cleanly(event: StreamEvent) -> bool:
-    """A snapshot of a finished generation: a clean end of the stream after it is its end."""
-    return event.event == "generation.snapshot" and isinstance(event.data, dict) and is_terminal(event.data)
+    path = fill_path(spec["path"], params)
+    return read_event_stream(
+        client._transport, path, query, last_event_id=last_event_id, is_last=lambda event: event.event in ends_after, ends_cleanly=finished, deadline=deadline
+    )
 
 
 class _Resource:
@@ -108,15 +122,13 @@ class Generations(_Resource):
     def stream(self, generation_id: str, *, last_event_id: Optional[str] = None) -> Iterator[StreamEvent]:
         """The generation's events as they happen: a snapshot first, then processing, attempts,
         and one terminal event that ends it."""
-        path = fill_path("/v1/content/{generation_id}/events", {"generation_id": generation_id})
-        return read_event_stream(self._client._transport, path, {}, last_event_id=last_event_id, is_last=_is_last, ends_cleanly=_ends_cleanly)
+        return _stream(self._client, "streamGenerationEvents", {"generation_id": generation_id}, {}, last_event_id=last_event_id)
 
     def wait(self, generation_id: str, *, timeout: float = 300.0, poll_interval: float = 1.0) -> types.GenerationRecord:
         """The record once terminal: from the stream, or by polling where the stream is not available."""
         deadline = time.monotonic() + timeout
         last: Optional[Dict[str, Any]] = None
-        path = fill_path("/v1/content/{generation_id}/events", {"generation_id": generation_id})
-        events = read_event_stream(self._client._transport, path, {}, is_last=_is_last, ends_cleanly=_ends_cleanly, deadline=deadline)
+        events = _stream(self._client, "streamGenerationEvents", {"generation_id": generation_id}, {}, deadline=deadline)
         try:
             for event in events:
                 if isinstance(event.data, dict) and "generation_status" in event.data:
@@ -147,7 +159,7 @@ class Generations(_Resource):
 class Events(_Resource):
     def stream(self, *, last_event_id: Optional[str] = None, model_identifier: Optional[str] = None) -> Iterator[StreamEvent]:
         """Every generation event of the account for as long as the loop runs (reconnecting with Last-Event-ID)."""
-        return read_event_stream(self._client._transport, "/v1/content/events", {"model_identifier": model_identifier}, last_event_id=last_event_id)
+        return _stream(self._client, "streamAccountEvents", {}, {"model_identifier": model_identifier}, last_event_id=last_event_id)
 
 
 class Health(_Resource):
@@ -226,6 +238,13 @@ class Darkroom:
         result = Result(data)
         result.last_response = meta
         return result
+
+    def stream(
+        self, operation_id: str, params: Optional[Mapping[str, str]] = None, query: Optional[Mapping[str, Optional[str]]] = None, *, last_event_id: Optional[str] = None
+    ) -> Iterator[StreamEvent]:
+        """Reads one live stream of the generated table (``types.STREAM_OPERATIONS``), as
+        ``generations.stream`` and ``events.stream`` do."""
+        return _stream(self, operation_id, params or {}, query or {}, last_event_id=last_event_id)
 
     def status(self) -> types.KeyStatus:
         """The key and its account."""

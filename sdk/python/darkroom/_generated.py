@@ -361,6 +361,39 @@ class GenerationDeleted(_GenerationDeletedRequired, _GenerationDeletedOptional):
     pass
 
 
+_GenerationAttemptEventRequired = TypedDict("_GenerationAttemptEventRequired", {
+    "generation_id": str,
+    "provider": str,
+    "attempt": int,
+    "outcome": Literal["started", "failed", "succeeded"],
+})
+_GenerationAttemptEventOptional = TypedDict("_GenerationAttemptEventOptional", {
+    "error_code": Optional[str],
+}, total=False)
+
+
+class GenerationAttemptEvent(_GenerationAttemptEventRequired, _GenerationAttemptEventOptional):
+    pass
+
+
+_GenerationCanceledEventFieldsRequired = TypedDict("_GenerationCanceledEventFieldsRequired", {
+    "credits_refunded": bool,
+    "credits_refunded_amount": float,
+})
+_GenerationCanceledEventFieldsOptional = TypedDict("_GenerationCanceledEventFieldsOptional", {
+}, total=False)
+
+
+class GenerationCanceledEventFields(_GenerationCanceledEventFieldsRequired, _GenerationCanceledEventFieldsOptional):
+    pass
+
+
+class GenerationCanceledEvent(GenerationRecord, GenerationCanceledEventFields):
+    pass
+
+
+StreamResetEvent = Dict[str, Any]
+
 _GenerationRequestImageRequired = TypedDict("_GenerationRequestImageRequired", {
     "generation_prompt": str,
 })
@@ -545,4 +578,11 @@ OPERATIONS: Dict[str, Dict[str, Any]] = {
     "listGenerations": {"operationId": "listGenerations", "method": "GET", "path": "/v1/content/list", "pathParams": [], "query": [{"name": "limit", "required": False}, {"name": "offset", "required": False}], "headers": [], "scope": "generation:read", "successStatus": 200, "data": "GenerationList", "paginated": True},
     "listModels": {"operationId": "listModels", "method": "GET", "path": "/v1/library/models", "pathParams": [], "query": [], "headers": [], "scope": "library:read", "successStatus": 200, "data": "LibraryModelList", "paginated": False},
     "listProviders": {"operationId": "listProviders", "method": "GET", "path": "/v1/library/providers", "pathParams": [], "query": [], "headers": [], "scope": "library:read", "successStatus": 200, "data": "LibraryProviderList", "paginated": False},
+}
+
+# The live streams (text/event-stream): where each is, its events (name -> the type of its data),
+# and those after which the server ends the stream.
+STREAM_OPERATIONS: Dict[str, Dict[str, Any]] = {
+    "streamAccountEvents": {"operationId": "streamAccountEvents", "method": "GET", "path": "/v1/content/events", "pathParams": [], "query": [{"name": "last_event_id", "required": False}, {"name": "model_identifier", "required": False}], "headers": ["Last-Event-ID"], "scope": "generation:read", "events": {"generation.created": "GenerationRecord", "generation.processing": "GenerationRecord", "generation.attempt": "GenerationAttemptEvent", "generation.completed": "GenerationRecord", "generation.failed": "GenerationRecord", "generation.canceled": "GenerationCanceledEvent", "stream.reset": "StreamResetEvent"}, "endsAfter": []},
+    "streamGenerationEvents": {"operationId": "streamGenerationEvents", "method": "GET", "path": "/v1/content/{generation_id}/events", "pathParams": ["generation_id"], "query": [{"name": "last_event_id", "required": False}], "headers": ["Last-Event-ID"], "scope": "generation:read", "events": {"generation.snapshot": "GenerationRecord", "generation.processing": "GenerationRecord", "generation.attempt": "GenerationAttemptEvent", "generation.completed": "GenerationRecord", "generation.failed": "GenerationRecord", "generation.canceled": "GenerationCanceledEvent", "stream.reset": "StreamResetEvent"}, "endsAfter": ["generation.completed", "generation.failed", "generation.canceled"]},
 }

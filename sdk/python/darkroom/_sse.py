@@ -1,13 +1,16 @@
 """Server-Sent Events over urllib, reconnecting with Last-Event-ID.
 
 The parser follows the WHATWG format (``id:``, ``event:``, ``data:`` lines, a blank line ends an
-event, ``:`` lines are comments such as heartbeats).
+event, ``:`` lines are comments such as heartbeats). No event is lost across a reconnect, and no
+event id is handed out twice (ids are opaque strings, compared for equality only).
 """
 from __future__ import annotations
 
 import json
+import re
 import socket
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, Iterator, Mapping, Optional
 
@@ -16,11 +19,14 @@ from ._transport import Transport, backoff_seconds, error_from_answer, retry_del
 
 # Heartbeats come every 15 s: a read this long without one means the connection is gone.
 STREAM_READ_TIMEOUT = 45.0
+# How many recent ids a stream remembers to drop a repeat (a resume repeats at most a few).
+REMEMBERED_IDS = 1024
+_RETRY = re.compile(r"[0-9]+", re.ASCII)
 
 
 @dataclass
 class StreamEvent:
-    """One event: ``data`` parsed from JSON (text when it is not JSON)."""
+    """One event: ``data`` parsed from JSON (text when it is not JSON); ``id`` its own id, None when it has none."""
 
     id: Optional[str]
     event: str
@@ -29,27 +35,36 @@ class StreamEvent:
 
 @dataclass
 class RawEvent:
+    # The last event id as EventSource keeps it: this event's own, else the one before it.
     id: Optional[str]
     event: str
     data: str
     retry: Optional[int]
+    # This event's own ``id:`` line, None when it had none (a resume snapshot may have none).
+    own_id: Optional[str] = None
 
 
 def parse_event_stream(lines: Iterable[bytes]) -> Iterator[RawEvent]:
-    """Events from the raw lines of a stream (any of CRLF, LF or CR line ends)."""
+    """Events from the raw lines of a stream (any of CRLF, LF or CR line ends).
+
+    A last line the stream ended in the middle of (no line end) is dropped, as EventSource does.
+    """
     last_id: Optional[str] = None
+    own_id: Optional[str] = None
     event, data, retry = "", [], None  # type: str, list, Optional[int]
     for raw in lines:
         text = raw.decode("utf-8", "replace")
+        complete = text.endswith(("\n", "\r"))
         if text.endswith("\n"):
             text = text[:-1]
         if text.endswith("\r"):
             text = text[:-1]
-        for line in text.split("\r"):
+        parts = text.split("\r")
+        for line in parts if complete else parts[:-1]:
             if line == "":
                 if data:
-                    yield RawEvent(last_id, event or "message", "\n".join(data), retry)
-                event, data, retry = "", [], None
+                    yield RawEvent(last_id, event or "message", "\n".join(data), retry, own_id)
+                event, data, retry, own_id = "", [], None, None
                 continue
             if line.startswith(":"):
                 continue
@@ -61,9 +76,27 @@ def parse_event_stream(lines: Iterable[bytes]) -> Iterator[RawEvent]:
             elif name == "event":
                 event = value
             elif name == "id" and "\0" not in value:
-                last_id = value
-            elif name == "retry" and value.isdigit():
+                last_id = own_id = value
+            elif name == "retry" and _RETRY.fullmatch(value):
                 retry = int(value)
+
+
+class _HandedOutIds:
+    """The ids a stream has handed out (and the caller's starting one), the most recent kept."""
+
+    def __init__(self, first: Optional[str]) -> None:
+        self._ids: "OrderedDict[str, None]" = OrderedDict()
+        if first:
+            self._ids[first] = None
+
+    def add(self, event_id: str) -> bool:
+        """False when ``event_id`` was handed out already; else remembers it."""
+        if event_id in self._ids:
+            return False
+        self._ids[event_id] = None
+        if len(self._ids) > REMEMBERED_IDS:
+            self._ids.popitem(last=False)
+        return True
 
 
 def _lines(response: Any, deadline: Optional[float], path: str) -> Iterator[bytes]:
@@ -89,8 +122,13 @@ def read_event_stream(
 
     Ends when ``is_last(event)`` says so, when the caller stops iterating (``close()`` on the
     generator closes the connection), or on an error before a stream started that is not retryable.
+    An event without an id (a resume snapshot) keeps the last one; an event whose id was handed out
+    already (or is the caller's ``last_event_id``) is dropped, though it still counts for
+    ``is_last`` and ``ends_cleanly``.
     Past ``deadline`` (``time.monotonic()``), a read that waits raises DarkroomConnectionError.
     """
+    last_event_id = last_event_id or None
+    handed_out = _HandedOutIds(last_event_id)
     limit = transport.max_retries if max_reconnects is None else max_reconnects
     failures = 0
     server_retry: Optional[float] = None
@@ -121,14 +159,16 @@ def read_event_stream(
                 failures = 0
                 if raw.retry is not None:
                     server_retry = raw.retry / 1000
-                if raw.id is not None:
-                    last_event_id = raw.id
+                # ``id:`` with no value clears the id (EventSource's rule): the next connection sends none.
+                if raw.own_id is not None:
+                    last_event_id = raw.own_id or None
                 try:
                     data: Any = json.loads(raw.data)
                 except ValueError:
                     data = raw.data
-                event = StreamEvent(raw.id, raw.event, data)
-                yield event
+                event = StreamEvent(raw.own_id or None, raw.event, data)
+                if event.id is None or handed_out.add(event.id):
+                    yield event
                 if is_last(event):
                     return
                 if ends_cleanly(event):

@@ -23,6 +23,26 @@ from ._errors import DarkroomConnectionError, DarkroomError, error_class_for
 MAX_RETRY_AFTER_SECONDS = 60.0
 
 
+def _origin(url: str) -> Tuple[str, str, Optional[int]]:
+    parts = urllib.parse.urlsplit(url)
+    default_port = {"http": 80, "https": 443}.get(parts.scheme.lower())
+    return parts.scheme.lower(), (parts.hostname or "").lower(), parts.port or default_port
+
+
+class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
+    """urllib's handler follows a redirect anywhere with every header, the key included (https to
+    http too). Here only one within the origin (same scheme, host and port) is followed; any other
+    is answered as it came, and refused as an error."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        if _origin(urllib.parse.urljoin(req.full_url, newurl)) != _origin(req.full_url):
+            return None
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_SameOriginRedirects)
+
+
 @dataclass
 class ResponseMeta:
     """What every result carries besides its data (``result.last_response``)."""
@@ -109,8 +129,20 @@ def error_from_answer(status: int, headers: Mapping[str, str], body: Any) -> Dar
             details=error.get("details") if isinstance(error.get("details"), dict) else {},
             headers=headers,
         )
-    # No envelope: a proxy or load balancer answered.
     code = f"http_{status}"
+    if 300 <= status < 400:
+        location = headers.get("location")
+        return error_class_for(code, status)(
+            f"HTTP {status} redirect{f' to {location}' if location else ''} not followed: the API key is sent only to base_url's origin. Set base_url to the address the API serves.",
+            code=code,
+            type="redirect_refused",
+            status=status,
+            retryable=False,
+            request_id=request_id,
+            details={"location": location} if location else {},
+            headers=headers,
+        )
+    # No envelope: a proxy or load balancer answered.
     return error_class_for(code, status)(
         f"HTTP {status} without a Darkroom envelope",
         code=code,
@@ -146,7 +178,7 @@ class Transport:
         """One request; an HTTP error status is returned like any answer, never raised."""
         request = urllib.request.Request(url, data=body, method=method, headers=dict(headers))
         try:
-            return urllib.request.urlopen(request, timeout=timeout)  # noqa: S310 (the caller's base URL)
+            return _OPENER.open(request, timeout=timeout)  # noqa: S310 (the caller's base URL)
         except urllib.error.HTTPError as answer:
             return answer  # type: ignore[return-value]
 

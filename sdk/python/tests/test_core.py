@@ -3,11 +3,13 @@ max_retries, one Idempotency-Key across attempts), Cancel-After, the SSE parser,
 against a local server speaking the wire format of issue #31, and webhook verification."""
 from __future__ import annotations
 
+import concurrent.futures
 import hashlib
 import hmac
 import json
 import time
 import unittest
+from typing import List
 
 import darkroom
 from darkroom import (
@@ -24,6 +26,7 @@ from darkroom import (
     SpendLimitError,
     ValidationError,
     WebhookVerificationError,
+    StreamEvent,
     error_class_for,
     parse_event_stream,
 )
@@ -127,6 +130,51 @@ class Requests(unittest.TestCase):
             self.assertEqual(third["path"], "/v1/estimate/darkroom/lumen-video?count=2&audio=false")
 
 
+def redirect_to(location: str):  # type: ignore[no-untyped-def]
+    def handle(h, _r):  # type: ignore[no-untyped-def]
+        h.send_response(307)
+        h.send_header("location", location + h.path)
+        h.send_header("content-length", "0")
+        h.end_headers()
+
+    return handle
+
+
+class Redirects(unittest.TestCase):
+    def test_a_redirect_to_another_origin_is_refused_and_the_key_never_leaves(self) -> None:
+        with LocalServer(lambda h, _r: send_json(h, 200, success({"account_id": "a"}))) as other:
+            other_origin = other.base_url[: -len("/v1")]
+            other_port = other.httpd.server_address[1]
+            # Another port, another host (localhost is not 127.0.0.1), another scheme (https on the same port).
+            for target in (other_origin, f"http://localhost:{other_port}", f"https://127.0.0.1:{other_port}"):
+                with LocalServer(redirect_to(target)) as api:
+                    client = Darkroom("dkr_secret", base_url=api.base_url, max_retries=2)
+                    with self.assertRaises(ServerError, msg=target) as caught:
+                        client.status()
+                    self.assertEqual((caught.exception.code, caught.exception.type, caught.exception.retryable), ("http_307", "redirect_refused", False))
+                    self.assertEqual(caught.exception.details, {"location": f"{target}/v1/status"})
+                    with self.assertRaises(ServerError):
+                        list(client.events.stream())
+                    # Not retried either: one request each, both to the API's own origin.
+                    self.assertEqual(len(api.recorder.requests), 2)
+            self.assertEqual(other.recorder.requests, [])
+
+    def test_a_redirect_within_the_origin_is_followed_with_the_key(self) -> None:
+        def handle(h, _r):  # type: ignore[no-untyped-def]
+            if h.path == "/v1/status":
+                h.send_response(307)
+                h.send_header("location", "/v1/status/here")
+                h.send_header("content-length", "0")
+                h.end_headers()
+                return
+            send_json(h, 200, success({"account_id": "a"}))
+
+        with LocalServer(handle) as api:
+            self.assertEqual(Darkroom("dkr_secret", base_url=api.base_url).status()["account_id"], "a")
+            self.assertEqual([r["path"] for r in api.recorder.requests], ["/v1/status", "/v1/status/here"])
+            self.assertEqual(api.recorder.requests[1]["headers"]["authorization"], "Bearer dkr_secret")
+
+
 class SseParser(unittest.TestCase):
     def test_line_ends_comments_multiline_data_and_kept_id(self) -> None:
         text = b': heartbeat\r\nid: 1\r\nevent: generation.snapshot\r\ndata: {"a":\r\ndata: 1}\r\n\r\n:hb\n\nevent: ping\ndata: x\n\nid: 2\revent: generation.completed\rdata: {"b":2}\r\r'
@@ -181,16 +229,26 @@ class Streams(unittest.TestCase):
             self.assertEqual([r["headers"].get("last-event-id") for r in server.recorder.requests], [None, "2"])
             with self.assertRaises(AuthenticationError):
                 list(Darkroom("dkr_other", base_url=server.base_url).generations.stream("g-1"))
+            # The same stream through the generated table, by its operation id.
+            by_id = Darkroom("dkr_sse", base_url=server.base_url).stream("streamGenerationEvents", {"generation_id": "g-1"}, last_event_id="2")
+            self.assertEqual([e.id for e in by_id], ["3", "4"])
+            self.assertEqual(server.recorder.requests[-1]["path"], "/v1/content/g-1/events")
 
     def test_a_resumed_stream_with_only_a_finished_snapshot_ends_there(self) -> None:
+        snapshot = f"event: generation.snapshot\ndata: {json.dumps(record('succeeded'))}\n\n".encode()
+
         def handle(h, _r):  # type: ignore[no-untyped-def]
             open_stream(h)
-            h.wfile.write(frame("9", "generation.snapshot", record("succeeded")))
+            # A resume snapshot without an id; then, from an older server, one repeating the cursor's.
+            h.wfile.write(snapshot if h.path.startswith("/v1/content/g-1/") else frame("9", "generation.snapshot", record("succeeded")))
 
         with LocalServer(handle) as server:
             events = list(Darkroom("dkr_sse", base_url=server.base_url).generations.stream("g-1", last_event_id="9"))
-            self.assertEqual([e.event for e in events], ["generation.snapshot"])
-            self.assertEqual(len(server.recorder.requests), 1)
+            self.assertEqual([(e.id, e.event) for e in events], [(None, "generation.snapshot")])
+            self.assertEqual(events[0].data, record("succeeded"))
+            # The repeated id is not handed out again, and the stream still ends at that snapshot.
+            self.assertEqual(list(Darkroom("dkr_sse", base_url=server.base_url).generations.stream("g-2", last_event_id="9")), [])
+            self.assertEqual(len(server.recorder.requests), 2)
 
     def test_account_stream_resumes_from_last_event_id_and_stops_when_the_loop_stops(self) -> None:
         def handle(h, recorder):  # type: ignore[no-untyped-def]
@@ -237,6 +295,61 @@ class Streams(unittest.TestCase):
             self.assertEqual(len(polls), 3)
 
 
+# Opaque ids, in stream order (not sortable): the client compares them for equality only.
+CUT_FRAMES = [
+    ("q7:x", "generation.snapshot", record("pending")),
+    ("a3:x", "generation.processing", record("processing")),
+    ("m9:x", "generation.attempt", {"generation_id": "g-1", "provider": "local", "attempt": 1, "outcome": "started"}),
+    ("b1:x", "generation.attempt", {"generation_id": "g-1", "provider": "local", "attempt": 1, "outcome": "succeeded"}),
+    ("z0:x", "generation.completed", record("succeeded")),
+]
+CUT_STREAM = b": heartbeat\n\n" + b"".join(frame(*f) for f in CUT_FRAMES)
+
+
+class ReconnectAtEveryByte(unittest.TestCase):
+    """The first stream is cut after N bytes, for every N across its events; the client resumes with
+    Last-Event-ID and hands out every id once, in order. A resume snapshot comes without an id
+    (``/v1/content/new-N``) or, as an older server sent it, with the cursor's id (``old-N``)."""
+
+    def test_a_stream_cut_at_any_byte_resumes_with_every_id_once_in_order(self) -> None:
+        first_seen = set()
+
+        def handle(h, _r):  # type: ignore[no-untyped-def]
+            target = h.path.split("/")[3]
+            style, offset = target.split("-")
+            cursor = h.headers.get("last-event-id")
+            open_stream(h)
+            if target not in first_seen:
+                first_seen.add(target)
+                assert cursor is None, cursor
+                h.wfile.write(CUT_STREAM[: int(offset)])
+                h.wfile.flush()
+                if int(offset) % 2:
+                    h.connection.shutdown(2)  # abrupt, else the server ends the stream cleanly
+                return
+            if cursor is None:
+                return h.wfile.write(CUT_STREAM)
+            after = [f[0] for f in CUT_FRAMES].index(cursor) + 1
+            resumed = f"event: generation.snapshot\ndata: {json.dumps(record('processing'))}\n\n".encode() if style == "new" else frame(cursor, "generation.snapshot", record("processing"))
+            h.wfile.write(resumed + b"".join(frame(*f) for f in CUT_FRAMES[after:]))
+
+        def run(target: str) -> List[StreamEvent]:
+            return list(Darkroom("dkr_sse", base_url=server.base_url, max_retries=3).generations.stream(target))
+
+        targets = [f"{style}-{offset}" for style in ("new", "old") for offset in range(len(CUT_STREAM))]
+        with LocalServer(handle) as server:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=64) as pool:
+                streams = dict(zip(targets, pool.map(run, targets)))
+        expected = [f[0] for f in CUT_FRAMES]
+        for target, events in streams.items():
+            ids = [e.id for e in events if e.id is not None]
+            self.assertEqual(ids, expected, target)
+            self.assertEqual([e.event for e in events if e.id is None], ["generation.snapshot"] * len([e for e in events if e.id is None]), target)
+            self.assertEqual(events[-1].event, "generation.completed", target)
+            if target.startswith("old-"):
+                self.assertTrue(all(e.id is not None for e in events), target)
+
+
 class WaitTimeout(unittest.TestCase):
     def test_wait_gives_up_at_its_timeout_with_the_last_record(self) -> None:
         def handle(h, _r):  # type: ignore[no-untyped-def]
@@ -281,6 +394,31 @@ class Webhooks(unittest.TestCase):
         self.assertEqual(self.reason(self.body, {}, self.secret), "malformed_header")
         rotated = f"t={now},v1={self.sign('whsec_old', now)},v1={self.sign(self.secret, now)}"
         self.assertEqual(self.reason(self.body, rotated, self.secret), "accepted")
+
+    def test_a_tolerance_that_is_not_a_finite_number_at_least_0_raises(self) -> None:
+        # A 30-day-old delivery, correctly signed: a NaN tolerance (an unset variable) let it through.
+        old = int(time.time()) - 30 * 86400
+        header = f"t={old},v1={self.sign(self.secret, old)}"
+        for tolerance in (float("nan"), float("inf"), -1, True, "300", None):
+            with self.assertRaises(ValueError, msg=repr(tolerance)):
+                darkroom.verify_webhook(self.body, header, self.secret, tolerance_seconds=tolerance)  # type: ignore[arg-type]
+            with self.assertRaises(ValueError, msg=repr(tolerance)):
+                Darkroom("dkr_x").webhooks.verify(self.body, header, self.secret, tolerance_seconds=tolerance)  # type: ignore[arg-type]
+        with self.assertRaises(ValueError):
+            darkroom.verify_webhook(self.body, header, self.secret, now=float("nan"))
+        self.assertEqual(self.reason(self.body, header, self.secret), "timestamp_out_of_tolerance")
+        self.assertEqual(self.reason(self.body, header, self.secret, tolerance_seconds=31 * 86400.0), "accepted")
+        self.assertEqual(self.reason(self.body, header, self.secret, now=old, tolerance_seconds=0), "accepted")
+
+    def test_the_timestamp_is_ascii_digits_only(self) -> None:
+        now = int(time.time())
+        signature = self.sign(self.secret, now)
+        # The same number in Arabic-Indic and fullwidth digits: int() reads both, the header must not.
+        for digits in ("".join(chr(0x0660 + int(c)) for c in str(now)), "".join(chr(0xFF10 + int(c)) for c in str(now))):
+            self.assertEqual(int(digits), now)
+            self.assertEqual(self.reason(self.body, f"t={digits},v1={signature}", self.secret), "malformed_header")
+        self.assertEqual(self.reason(self.body, f"t=+{now},v1={signature}", self.secret), "malformed_header")
+        self.assertEqual(self.reason(self.body, f"t={now},v1={signature}", self.secret), "accepted")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,12 @@
 import { DarkroomError, AuthenticationError, PermissionError } from "./errors.js";
-import { operations, type OperationData, type OperationId } from "./generated/operations.js";
+import { operations, streamOperations, type OperationData, type OperationId, type StreamEventData, type StreamOperationId } from "./generated/operations.js";
 import type * as types from "./generated/types.js";
 import { readEventStream, type StreamEvent, type StreamOptions } from "./sse.js";
 import { fillPath, sleep, Transport, withResponse, type CallInput, type FetchLike, type RequestOptions, type WithResponse } from "./transport.js";
 import { verifyWebhook, type VerifyOptions, type WebhookEvent, type WebhookHeaders } from "./webhooks.js";
 
-// The client: one method per /v1 operation (the generated method table says where each goes),
-// plus the streams, `wait` and webhook verification.
+// The client: one method per /v1 operation and per live stream (the generated method tables say
+// where each goes and which events a stream sends), plus `wait` and webhook verification.
 
 export const VERSION = "0.1.0";
 
@@ -31,11 +31,14 @@ export type DarkroomOptions = {
 };
 
 export const TERMINAL_STATUSES = ["succeeded", "failed", "canceled"] as const;
-const TERMINAL_EVENTS = new Set(["generation.completed", "generation.failed", "generation.canceled"]);
+/** The events after which a generation's own stream ends (from the document). */
+const TERMINAL_EVENTS: ReadonlySet<string> = new Set(streamOperations.streamGenerationEvents.endsAfter);
 
-/** An event of `generations.stream` / `events.stream`: `generation.snapshot|created|processing|completed|failed|canceled` carry the record. */
-export type GenerationEvent = StreamEvent<types.GenerationRecord | GenerationAttempt | Record<string, unknown>>;
-export type GenerationAttempt = { generation_id: string; provider: string; attempt: number; outcome: "started" | "failed" | "succeeded"; error_code?: string };
+/** One event of a stream, typed by its name (`event.event === "generation.attempt"` narrows `data`). */
+export type StreamEventOf<Id extends StreamOperationId> = { [Name in keyof StreamEventData[Id]]: StreamEvent<StreamEventData[Id][Name]> & { event: Name } }[keyof StreamEventData[Id]];
+/** An event of `generations.stream` or `events.stream`: `generation.snapshot|created|processing|completed|failed|canceled` carry the record. */
+export type GenerationEvent = StreamEventOf<"streamGenerationEvents"> | StreamEventOf<"streamAccountEvents">;
+export type GenerationAttempt = types.GenerationAttemptEvent;
 
 export type CreateOptions = RequestOptions & {
   /** Makes the create safe to repeat; the client makes one when omitted, so its own retries never start two generations. */
@@ -174,24 +177,26 @@ export class Darkroom {
     /** Deletes the generation's output files; the record stays with `generation_removed: "true"`. */
     delete: (id: string, options: RequestOptions = {}) => this.request("deleteGeneration", { ...options, params: { generation_id: id } }),
     /** The generation's events as they happen: a snapshot first, then processing, attempts, and one terminal event that ends it. */
-    stream: (id: string, options: StreamOptions = {}): AsyncGenerator<GenerationEvent> =>
-      readEventStream(
-        this.transport,
-        fillPath("/v1/content/{generation_id}/events", { generation_id: id }),
-        {},
-        options,
-        (event) => TERMINAL_EVENTS.has(event.event),
-        (event) => event.event === "generation.snapshot" && isTerminal(event.data as { generation_status: string }),
-      ),
+    stream: (id: string, options: StreamOptions = {}) => this.stream("streamGenerationEvents", { generation_id: id }, {}, options),
     /** The record once terminal: read from the stream, or by polling when the stream is not available. */
     wait: (id: string, options: WaitOptions = {}) => this.wait(id, options),
   };
 
   readonly events = {
     /** Every generation event of the account for as long as the loop runs (reconnecting with Last-Event-ID). */
-    stream: (options: StreamOptions & { modelIdentifier?: string } = {}): AsyncGenerator<GenerationEvent> =>
-      readEventStream(this.transport, "/v1/content/events", { model_identifier: options.modelIdentifier }, options, () => false),
+    stream: (options: StreamOptions & { modelIdentifier?: string } = {}) => this.stream("streamAccountEvents", {}, { model_identifier: options.modelIdentifier }, options),
   };
+
+  /**
+   * Reads one live stream of the generated table; it ends after an event of its `endsAfter`, or
+   * when a snapshot shows the generation finished and the server then ends the stream.
+   */
+  stream<Id extends StreamOperationId>(operationId: Id, params: Record<string, string>, query: Record<string, string | undefined>, options: StreamOptions = {}): AsyncGenerator<StreamEventOf<Id>> {
+    const spec = streamOperations[operationId];
+    const endsAfter = new Set<string>(spec.endsAfter);
+    const finished = (event: StreamEvent<unknown>) => endsAfter.size > 0 && event.event === "generation.snapshot" && isTerminal((event.data ?? {}) as { generation_status: string });
+    return readEventStream<unknown>(this.transport, fillPath(spec.path, params), query, options, (event) => endsAfter.has(event.event), finished) as AsyncGenerator<StreamEventOf<Id>>;
+  }
 
   readonly health = {
     providers: (options: RequestOptions = {}) => this.request("getProviderHealth", options),

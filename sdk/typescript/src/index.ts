@@ -1,7 +1,7 @@
 // @darkroom/client: the Darkroom API's own client.
 
 export { Darkroom, VERSION, TERMINAL_STATUSES, WaitTimeoutError, isTerminal } from "./client.js";
-export type { DarkroomOptions, Region, CreateOptions, EstimateOptions, ListOptions, WaitOptions, GenerationList, GenerationEvent, GenerationAttempt } from "./client.js";
+export type { DarkroomOptions, Region, CreateOptions, EstimateOptions, ListOptions, WaitOptions, GenerationList, GenerationEvent, GenerationAttempt, StreamEventOf } from "./client.js";
 export {
   DarkroomError,
   AuthenticationError,
@@ -23,6 +23,6 @@ export type { StreamEvent, StreamOptions, RawEvent } from "./sse.js";
 export type { ResponseMeta, WithResponse, RequestOptions, FetchLike } from "./transport.js";
 export { verifyWebhook, SIGNATURE_HEADER, DEFAULT_TOLERANCE_SECONDS } from "./webhooks.js";
 export type { WebhookEvent, WebhookHeaders, VerifyOptions } from "./webhooks.js";
-export { operations } from "./generated/operations.js";
-export type { OperationId, OperationData, OperationSpec } from "./generated/operations.js";
+export { operations, streamOperations } from "./generated/operations.js";
+export type { OperationId, OperationData, OperationSpec, StreamOperationId, StreamOperationSpec, StreamEventData } from "./generated/operations.js";
 export type * from "./generated/types.js";

@@ -4,24 +4,56 @@ import { attemptSignal, backoffMs, errorFromAnswer, retryDelayMs, sleep, type En
 // Server-Sent Events over fetch (no EventSource: it cannot send an Authorization header). The
 // parser follows the WHATWG format (`id:`, `event:`, `data:` lines, a blank line ends an event,
 // `:` lines are comments such as heartbeats); the stream reconnects with `Last-Event-ID` after a
-// dropped connection, so no event is lost or repeated.
+// dropped connection, so no event is lost, and no event id is handed out twice (ids are opaque
+// strings, compared for equality only).
 
-export type RawEvent = { id: string | null; event: string; data: string; retry: number | null };
+export type RawEvent = {
+  /** The last event id as EventSource keeps it: this event's own, else the one before it. */
+  id: string | null;
+  /** This event's own `id:` line, null when it had none (a resume snapshot may have none). */
+  ownId: string | null;
+  event: string;
+  data: string;
+  retry: number | null;
+};
 
-/** One event as the client hands it out: `data` parsed from JSON. */
+/** One event as the client hands it out: `data` parsed from JSON; `id` its own id, null when it has none. */
 export type StreamEvent<T = unknown> = { id: string | null; event: string; data: T };
+
+/** How many recent ids a stream remembers to drop a repeat (a resume repeats at most a few). */
+const REMEMBERED_IDS = 1024;
+
+/** The ids a stream has handed out (and the caller's starting one), the most recent kept. */
+class HandedOutIds {
+  private readonly ids = new Set<string>();
+
+  constructor(first: string | null) {
+    if (first) this.ids.add(first);
+  }
+
+  /** False when `id` was handed out already; else remembers it. */
+  add(id: string): boolean {
+    if (this.ids.has(id)) return false;
+    this.ids.add(id);
+    // A Set iterates in insertion order: the first is the oldest.
+    if (this.ids.size > REMEMBERED_IDS) this.ids.delete(this.ids.values().next().value as string);
+    return true;
+  }
+}
 
 export async function* parseEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<RawEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   let id: string | null = null;
+  let ownId: string | null = null;
   let event = "";
   let data: string[] = [];
   let retry: number | null = null;
   const line = (text: string): RawEvent | null => {
     if (text === "") {
-      const dispatched = data.length ? { id, event: event || "message", data: data.join("\n"), retry } : null;
+      const dispatched = data.length ? { id, ownId, event: event || "message", data: data.join("\n"), retry } : null;
+      ownId = null;
       event = "";
       data = [];
       retry = null;
@@ -34,7 +66,7 @@ export async function* parseEventStream(body: ReadableStream<Uint8Array>): Async
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "data") data.push(value);
     else if (field === "event") event = value;
-    else if (field === "id" && !value.includes("\0")) id = value;
+    else if (field === "id" && !value.includes("\0")) id = ownId = value;
     else if (field === "retry" && /^\d+$/.test(value)) retry = Number(value);
     return null;
   };
@@ -68,7 +100,9 @@ export type StreamOptions = {
 /**
  * Reads `path` as an event stream, reconnecting with `Last-Event-ID` when the connection drops.
  * Ends when `isLast(event)` says so (a per-generation stream's terminal event), when the caller
- * stops iterating, or on an error before a stream started that is not retryable.
+ * stops iterating, or on an error before a stream started that is not retryable. An event without
+ * an id (a resume snapshot) keeps the last one; an event whose id was handed out already (or is
+ * the caller's `lastEventId`) is dropped, though it still counts for `isLast` and `endsCleanly`.
  */
 export async function* readEventStream<T>(
   transport: Transport,
@@ -79,7 +113,8 @@ export async function* readEventStream<T>(
   /** An event after which a clean end of the stream is its end, not a cut to resume from. */
   endsCleanly: (event: StreamEvent<T>) => boolean = () => false,
 ): AsyncGenerator<StreamEvent<T>> {
-  let lastEventId = options.lastEventId ?? null;
+  let lastEventId = options.lastEventId || null;
+  const handedOut = new HandedOutIds(lastEventId);
   const maxReconnects = options.maxReconnects ?? transport.options.maxRetries;
   let failures = 0;
   let serverRetryMs: number | null = null;
@@ -89,7 +124,7 @@ export async function* readEventStream<T>(
     let opened = false;
     let finished = false;
     try {
-      const response = await transport.options.fetch(transport.url(path, query), {
+      const response = await transport.fetch(transport.url(path, query), {
         method: "GET",
         headers: transport.headers({ accept: "text/event-stream", "cache-control": "no-cache", ...(lastEventId ? { "last-event-id": lastEventId } : {}) }),
         signal: timing.signal,
@@ -108,15 +143,16 @@ export async function* readEventStream<T>(
       for await (const raw of parseEventStream(response.body)) {
         failures = 0;
         if (raw.retry !== null) serverRetryMs = raw.retry;
-        if (raw.id !== null) lastEventId = raw.id;
+        // `id:` with no value clears the id (EventSource's rule): the next connection sends none.
+        if (raw.ownId !== null) lastEventId = raw.ownId || null;
         let data: unknown = raw.data;
         try {
           data = JSON.parse(raw.data);
         } catch {
           // not JSON: handed out as text
         }
-        const event: StreamEvent<T> = { id: raw.id, event: raw.event, data: data as T };
-        yield event;
+        const event: StreamEvent<T> = { id: raw.ownId || null, event: raw.event, data: data as T };
+        if (event.id === null || handedOut.add(event.id)) yield event;
         if (isLast(event)) return;
         if (endsCleanly(event)) finished = true;
       }

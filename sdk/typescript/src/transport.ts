@@ -48,6 +48,8 @@ export type Envelope =
   { status: "success"; request_id: string; data: unknown; total?: number; limit?: number; offset?: number } | { status: "error"; request_id: string; error: Record<string, unknown> };
 
 const MAX_RETRY_AFTER_SECONDS = 60;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
 
 /** Attaches `lastResponse` without making it part of the data (JSON.stringify leaves it out). */
 export function withResponse<T extends object>(value: T, meta: ResponseMeta): WithResponse<T> {
@@ -131,6 +133,26 @@ export class Transport {
     return `${this.options.origin}${path}${text ? `?${text}` : ""}`;
   }
 
+  /**
+   * One request that never takes the key to another origin: fetch runs with `redirect: "manual"`,
+   * a redirect within the origin (same scheme, host and port) is followed here, and one anywhere
+   * else is answered as it came (then refused by errorFromAnswer).
+   */
+  async fetch(url: string, init: RequestInit): Promise<Response> {
+    let current = init;
+    for (let hops = 0; ; hops++) {
+      const response = await this.options.fetch(url, { ...current, redirect: "manual" });
+      const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get("location") : null;
+      if (!location || hops === MAX_REDIRECTS) return response;
+      const next = new URL(location, url);
+      if (next.origin !== new URL(url).origin) return response;
+      await response.body?.cancel();
+      // As fetch does: 303, and 301/302 after a POST, go on as a GET without the body.
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && current.method === "POST")) current = { ...current, method: "GET", body: undefined };
+      url = next.href;
+    }
+  }
+
   headers(extra: Record<string, string | undefined> = {}): Record<string, string> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}`, accept: "application/json", "user-agent": this.options.userAgent };
     for (const [name, value] of Object.entries(extra)) if (value !== undefined) headers[name.toLowerCase()] = value;
@@ -169,7 +191,7 @@ export class Transport {
     let response: Response;
     let text: string;
     try {
-      response = await this.options.fetch(url, { method, headers, body, signal: timing.signal });
+      response = await this.fetch(url, { method, headers, body, signal: timing.signal });
       text = await response.text();
     } catch (cause) {
       if (input.signal?.aborted) throw input.signal.reason ?? cause;
@@ -209,6 +231,20 @@ export function errorFromAnswer(status: number, headers: Headers, envelope: Enve
       retryable: error.retryable === true,
       requestId,
       details: (error.details as Record<string, unknown>) ?? {},
+      headers,
+    });
+  }
+  const location = headers.get("location");
+  // A browser's fetch shows a manual redirect as an opaque answer with status 0.
+  if ((status >= 300 && status < 400) || status === 0) {
+    return makeError({
+      message: `HTTP ${status} redirect${location ? ` to ${location}` : ""} not followed: the API key is sent only to the base URL's origin. Set baseUrl to the address the API serves.`,
+      code: `http_${status}`,
+      type: "redirect_refused",
+      status,
+      retryable: false,
+      requestId,
+      details: location ? { location } : {},
       headers,
     });
   }

@@ -19,7 +19,19 @@ export type WebhookEvent<T = Record<string, unknown>> = {
   [field: string]: unknown;
 };
 
-export type VerifyOptions = { toleranceSeconds?: number; /** Milliseconds; the clock by default. */ now?: number };
+export type VerifyOptions = {
+  /** A finite number of seconds, at least 0; anything else (NaN from an unset variable, Infinity) throws a TypeError. */
+  toleranceSeconds?: number;
+  /** Milliseconds; the clock by default. */
+  now?: number;
+};
+
+/** A bad option would make every timestamp pass (NaN compares false): refused before anything is read. */
+function checkedOption(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) throw new TypeError(`verifyWebhook: ${name} must be a finite number of at least 0, got ${String(value)}`);
+  return value;
+}
 
 function signatureHeader(headers: WebhookHeaders): string | null {
   if (typeof headers === "string") return headers;
@@ -39,9 +51,12 @@ function hexBytes(hex: string): Uint8Array<ArrayBuffer> {
 /**
  * Checks a delivery against the endpoint secret and returns its parsed body; throws
  * WebhookVerificationError (`reason`) when the header is malformed, the timestamp is outside the
- * tolerance (300 s by default) or no signature matches. Pass the raw body exactly as received.
+ * tolerance (300 s by default) or no signature matches; throws TypeError for a tolerance (or `now`)
+ * that is not a finite number ≥ 0. Pass the raw body exactly as received.
  */
 export async function verifyWebhook<T = Record<string, unknown>>(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options: VerifyOptions = {}): Promise<WebhookEvent<T>> {
+  const tolerance = checkedOption("toleranceSeconds", options.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS);
+  const nowMs = checkedOption("now", options.now, Date.now());
   const body = typeof rawBody === "string" ? rawBody : new TextDecoder().decode(rawBody);
   let timestamp: number | null = null;
   const signatures: string[] = [];
@@ -50,12 +65,12 @@ export async function verifyWebhook<T = Record<string, unknown>>(rawBody: string
     if (equals === -1) continue;
     const key = part.slice(0, equals).trim();
     const value = part.slice(equals + 1).trim();
-    if (key === "t" && /^\d{1,15}$/.test(value)) timestamp = Number(value);
+    // ASCII digits only (JavaScript's \d is ASCII; spelled out so no other script's digits pass).
+    if (key === "t" && /^[0-9]{1,15}$/.test(value)) timestamp = Number(value);
     else if (key === "v1" && /^[0-9a-fA-F]{64}$/.test(value)) signatures.push(value.toLowerCase());
   }
   if (timestamp === null || signatures.length === 0) throw new WebhookVerificationError("malformed_header");
-  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  const nowSeconds = Math.floor((options.now ?? Date.now()) / 1000);
+  const nowSeconds = Math.floor(nowMs / 1000);
   if (Math.abs(nowSeconds - timestamp) > tolerance) throw new WebhookVerificationError("timestamp_out_of_tolerance");
 
   const encoder = new TextEncoder();

@@ -71,6 +71,14 @@ function parameterComponents() {
         "`wait` or `wait=N` (N from 1 to 60 seconds; `wait` alone is 60): the response waits until the generation finishes, at most that long, and carries its record in `generation_record`; `Preference-Applied` echoes the wait. Other preferences are ignored; a wait outside 1-60 is ERR1001. A replay with the same Idempotency-Key answers what the first request committed, without the record.",
       schema: { type: "string", example: "wait=30" },
     },
+    LastEventId: {
+      name: "Last-Event-ID",
+      in: "header",
+      required: false,
+      description:
+        "Resume a live stream after this event id (what an EventSource sends when it reconnects; `last_event_id` in the query does the same, the header wins). Every later event comes once, in order; a resume snapshot carries no id the client has. A cursor too far back gets `stream.reset`, whose id the stream goes on from. A value that is not an event id is ERR1001.",
+      schema: { type: "string" },
+    },
     CancelAfter: {
       name: "Cancel-After",
       in: "header",

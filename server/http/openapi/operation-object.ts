@@ -9,7 +9,7 @@ import { mediaKindRequestComponentNames, modelRequestComponentName } from "../..
 // One V1Operation → one OpenAPI Operation Object: security, parameters, body, and responses
 // (the success envelope, then one error response per HTTP status with an example per code).
 
-const ref = (section: string, name: string) => ({ $ref: `#/components/${section}/${name}` });
+export const ref = (section: string, name: string) => ({ $ref: `#/components/${section}/${name}` });
 
 const pathParamComponent: Record<PathParam, string> = {
   model_identifier: "ModelIdentifier",
@@ -17,7 +17,7 @@ const pathParamComponent: Record<PathParam, string> = {
   generation_id: "GenerationId",
 };
 
-function queryParameters(entry: V1Operation) {
+export function queryParameters(entry: V1Operation) {
   if (!entry.query) return [];
   const schema = toJsonSchema(entry.query, "input");
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
@@ -28,9 +28,11 @@ function queryParameters(entry: V1Operation) {
   });
 }
 
+export const pathParameters = (entry: V1Operation) => entry.pathParams.map((name) => ref("parameters", pathParamComponent[name]));
+
 function parameters(entry: V1Operation) {
   return [
-    ...entry.pathParams.map((name) => ref("parameters", pathParamComponent[name])),
+    ...pathParameters(entry),
     ...queryParameters(entry),
     ...(entry.idempotent ? [ref("parameters", "IdempotencyKey")] : []),
     ...(entry.operation.preferWait ? [ref("parameters", "PreferWait")] : []),
@@ -66,7 +68,7 @@ function requestBody(entry: V1Operation) {
   };
 }
 
-function responseHeaders(entry: V1Operation, status: number) {
+export function responseHeaders(entry: V1Operation, status: number) {
   const headers: Record<string, { $ref: string }> = { "X-Request-Id": ref("headers", "X-Request-Id") };
   // A refused key has no account, so there is no bucket to report.
   if (status !== 401) {
@@ -84,7 +86,7 @@ function responseHeaders(entry: V1Operation, status: number) {
  */
 export type ResponseComponents = Record<string, unknown>;
 
-function errorResponses(entry: V1Operation, shared: ResponseComponents) {
+export function errorResponses(entry: V1Operation, shared: ResponseComponents) {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of operationErrors(entry)) {
     const status = errorTable[code].status;
@@ -109,10 +111,8 @@ function errorResponses(entry: V1Operation, shared: ResponseComponents) {
   return responses;
 }
 
-/** `shared` collects the error responses the operation refers to (components.responses). */
-export function operationObject(entry: V1Operation, shared: ResponseComponents) {
-  const { status, data } = entry.success;
-  const body = requestBody(entry);
+/** What every operation object starts with: names, tag, the key scope and the bucket. */
+export function operationHead(entry: V1Operation) {
   return {
     operationId: entry.operationId,
     summary: entry.summary,
@@ -124,6 +124,15 @@ export function operationObject(entry: V1Operation, shared: ResponseComponents) 
     "x-required-scope": entry.scope,
     "x-rate-limit-bucket": entry.bucket,
     ...(entry.aliasOf ? { "x-alias-of": entry.aliasOf } : {}),
+  };
+}
+
+/** `shared` collects the error responses the operation refers to (components.responses). */
+export function operationObject(entry: V1Operation, shared: ResponseComponents) {
+  const { status, data } = entry.success;
+  const body = requestBody(entry);
+  return {
+    ...operationHead(entry),
     parameters: parameters(entry),
     ...(body ? { requestBody: body } : {}),
     responses: {

@@ -2,11 +2,11 @@ import "server-only";
 import type { ModelType } from "../../catalog/index";
 import { operationErrors as errorsOf, pathParamsOf, type AnyOperation } from "../define-operation";
 import type { ErrorCode } from "../../error-table";
-import { v1Operations as registry } from "../operations";
+import { streamOperations as streamRegistry, streams, v1Operations as registry } from "../operations";
 import type { ApiKeyScope } from "../../keys/scopes";
 import type { RateLimitBucket } from "../../rate-limit/check-rate-limit";
 import type { z } from "zod";
-import type { ResponseComponentName } from "../../contract/index";
+import type { LiveEventContract, ResponseComponentName } from "../../contract/index";
 
 // The document's view of the operation registry (server/http/operations): every operation, then
 // each legacy path form and the old /api/v1 base as deprecated aliases with identical shapes.
@@ -36,6 +36,8 @@ export type V1Operation = {
   deprecated: boolean;
   /** Legacy operations: `METHOD /path` of the modern operation they alias. */
   aliasOf?: string;
+  /** Event streams (`text/event-stream`): each event's name, data and whether it ends the stream. */
+  events?: Readonly<Record<string, LiveEventContract>>;
   /** The registry entry this describes. */
   operation: AnyOperation;
 };
@@ -89,6 +91,13 @@ export const legacyOperations: readonly V1Operation[] = [
 ];
 
 export const allOperations: readonly V1Operation[] = [...v1Operations, ...legacyOperations];
+
+/** The live streams: in the document with their events, outside allOperations (no JSON envelope on success). */
+export const eventStreamOperations: readonly V1Operation[] = streamRegistry.map((operation) => {
+  const events = streams.streamEvents[operation.operationId];
+  if (!events) throw new Error(`No events listed for the stream ${operation.operationId}`);
+  return { ...documented(operation), events };
+});
 
 /** The error codes an operation can return: its own plus those of every authenticated route. */
 export function operationErrors(entry: V1Operation): ErrorCode[] {

@@ -1,13 +1,15 @@
 import { accountEventsQuerySchema, generationEventsQuerySchema } from "../../contract/generations";
+import { accountStreamEvents, generationStreamEvents, type LiveEventContract } from "../../contract/live-events";
 import { defineOperation } from "../define-operation";
 
 // The live streams (issue #31): `text/event-stream` answers, served by withApiKey like every /v1
 // route (key, scope, rate limit and request log once, at the start; envelope errors before it).
 // Kept out of v1Operations, whose every entry answers a JSON envelope (the registry's suites read
-// each answer whole); the edge routes them from streamOperations.
+// each answer whole); the edge routes them from streamOperations, and the OpenAPI document lists
+// them with their events (streamEvents).
 
 const streamDescription =
-  "Server-Sent Events: every event has `id:` (resume after it with `Last-Event-ID` or `last_event_id`, for 24 h), `event:` and one `data:` line of JSON; a `: heartbeat` comment every 15 s. Concurrent streams per account are capped by plan (ERR1009).";
+  "Server-Sent Events: each event has `event:`, one `data:` line of JSON and an opaque `id:` (a resume snapshot may have none); resume after the last id with `Last-Event-ID` or `last_event_id`: the stream sends every later event once, in order, and never an id the client has. A `: heartbeat` comment every 15 s. Concurrent streams per account are capped by plan (ERR1009).";
 
 export const streamGenerationEvents = defineOperation({
   operationId: "streamGenerationEvents",
@@ -34,3 +36,9 @@ export const streamAccountEvents = defineOperation({
   response: { component: "GenerationRecord" },
   errors: ["ERR1001", "ERR1009"],
 });
+
+/** Each stream's events (name → its data and whether it ends the stream), for the document. */
+export const streamEvents: Readonly<Record<string, Readonly<Record<string, LiveEventContract>>>> = {
+  [streamGenerationEvents.operationId]: generationStreamEvents,
+  [streamAccountEvents.operationId]: accountStreamEvents,
+};

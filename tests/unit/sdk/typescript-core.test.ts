@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -16,8 +17,10 @@ import {
   ValidationError,
   ConnectionError,
   WaitTimeoutError,
+  WebhookVerificationError,
   errorClassFor,
   parseEventStream,
+  verifyWebhook,
   type GenerationRecord,
 } from "@/sdk/typescript/src/index";
 
@@ -245,15 +248,22 @@ describe("streams against a local server speaking the #31 wire format", () => {
 
   it("generations.stream: a resumed stream that sends only the snapshot of a finished generation ends there", async () => {
     let requests = 0;
-    const base = await serve((_req, res) => {
+    const base = await serve((req, res) => {
       requests++;
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(frame({ id: "9", event: "generation.snapshot", data: record("succeeded") }));
+      // A resume snapshot without an id; then, from an older server, one repeating the cursor's.
+      if (req.url?.startsWith("/v1/content/g-1/")) res.end(`event: generation.snapshot\ndata: ${JSON.stringify(record("succeeded"))}\n\n`);
+      else res.end(frame({ id: "9", event: "generation.snapshot", data: record("succeeded") }));
     });
-    const events = [];
-    for await (const event of new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).generations.stream("g-1", { lastEventId: "9" })) events.push(event.event);
-    expect(events).toEqual(["generation.snapshot"]);
-    expect(requests).toBe(1);
+    const read = async (id: string) => {
+      const events = [];
+      for await (const event of new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).generations.stream(id, { lastEventId: "9" })) events.push(event);
+      return events;
+    };
+    expect(await read("g-1")).toEqual([{ id: null, event: "generation.snapshot", data: record("succeeded") }]);
+    // The repeated id is not handed out again, and the stream still ends at that snapshot.
+    expect(await read("g-2")).toEqual([]);
+    expect(requests).toBe(2);
   });
 
   it("events.stream: resumes from the caller's lastEventId, reconnects after a drop, and closes the connection when the loop stops", async () => {
@@ -317,5 +327,154 @@ describe("streams against a local server speaking the #31 wire format", () => {
     const error = await new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).generations.wait("g-1", { timeoutMs: 500 }).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect((error as WaitTimeoutError).lastRecord).toEqual(record("processing"));
+  });
+});
+
+// Opaque ids, in stream order (not sortable): the client compares them for equality only.
+const cutFrames: Frame[] = [
+  { id: "q7:x", event: "generation.snapshot", data: record("pending") },
+  { id: "a3:x", event: "generation.processing", data: record("processing") },
+  { id: "m9:x", event: "generation.attempt", data: { generation_id: "g-1", provider: "local", attempt: 1, outcome: "started" } },
+  { id: "b1:x", event: "generation.attempt", data: { generation_id: "g-1", provider: "local", attempt: 1, outcome: "succeeded" } },
+  { id: "z0:x", event: "generation.completed", data: record("succeeded") },
+];
+const cutStream = Buffer.from(`: heartbeat\n\n${cutFrames.map(frame).join("")}`);
+
+describe("a stream cut at every byte offset", () => {
+  // The first stream of `/v1/content/<style>-<N>/events` ends after N bytes (cleanly for even N,
+  // abruptly for odd); the reconnect resumes with Last-Event-ID. A resume snapshot comes without an
+  // id (`new`) or, as an older server sent it, with the cursor's id (`old`).
+  it("resumes with every id handed out once, in order, none lost, wherever the cut falls", async () => {
+    const firstSeen = new Set<string>();
+    const base = await serve((req, res) => {
+      const target = req.url?.split("/")[3] ?? "";
+      const [style, offset] = target.split("-");
+      const cursor = req.headers["last-event-id"] as string | undefined;
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      if (!firstSeen.has(target)) {
+        firstSeen.add(target);
+        if (cursor !== undefined) throw new Error(`first stream of ${target} sent ${cursor}`);
+        const bytes = cutStream.subarray(0, Number(offset));
+        if (Number(offset) % 2 === 0) return res.end(bytes);
+        return res.write(bytes, () => req.socket.destroy());
+      }
+      if (cursor === undefined) return res.end(cutStream);
+      const after = cutFrames.findIndex((each) => each.id === cursor) + 1;
+      const snapshot =
+        style === "new" ? `event: generation.snapshot\ndata: ${JSON.stringify(record("processing"))}\n\n` : frame({ id: cursor, event: "generation.snapshot", data: record("processing") });
+      res.end(snapshot + cutFrames.slice(after).map(frame).join(""));
+    });
+    const targets = ["new", "old"].flatMap((style) => Array.from({ length: cutStream.length }, (_, offset) => `${style}-${offset}`));
+    const runs = await Promise.all(
+      targets.map(async (target) => {
+        const events = [];
+        for await (const event of new Darkroom({ apiKey: "dkr_sse", baseUrl: base, maxRetries: 3 }).generations.stream(target)) events.push(event);
+        return { target, events };
+      }),
+    );
+    for (const { target, events } of runs) {
+      expect([target, events.filter((event) => event.id !== null).map((event) => event.id)]).toEqual([target, cutFrames.map((each) => each.id)]);
+      expect([target, new Set(events.filter((event) => event.id === null).map((event) => event.event))]).toEqual([
+        target,
+        new Set(events.some((event) => event.id === null) ? ["generation.snapshot"] : []),
+      ]);
+      expect([target, events.at(-1)?.event]).toEqual([target, "generation.completed"]);
+      if (target.startsWith("old-")) expect([target, events.every((event) => event.id !== null)]).toEqual([target, true]);
+    }
+  });
+});
+
+describe("webhook verification", () => {
+  const secret = "whsec_test";
+  const body = JSON.stringify({ webhook_event: "generation.completed", webhook_delivery_id: "d-1", webhook_data: { generation_status: "succeeded" } });
+  const sign = (timestamp: number | string) => `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
+  const reasonOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => "accepted",
+      (error: unknown) => (error instanceof WebhookVerificationError ? error.reason : error instanceof TypeError ? "TypeError" : String(error)),
+    );
+
+  it("throws for a tolerance (or now) that is not a finite number of at least 0, which let a 30-day-old delivery through", async () => {
+    const old = Math.floor(Date.now() / 1000) - 30 * 86_400;
+    for (const toleranceSeconds of [Number.NaN, Number(undefined), Infinity, -1, "300" as unknown as number, null as unknown as number]) {
+      expect(await reasonOf(verifyWebhook(body, sign(old), secret, { toleranceSeconds })), String(toleranceSeconds)).toBe("TypeError");
+      expect(await reasonOf(new Darkroom({ apiKey: "dkr_x" }).webhooks.verify(body, sign(old), secret, { toleranceSeconds })), String(toleranceSeconds)).toBe("TypeError");
+    }
+    expect(await reasonOf(verifyWebhook(body, sign(old), secret, { now: Number.NaN }))).toBe("TypeError");
+    expect(await reasonOf(verifyWebhook(body, sign(old), secret))).toBe("timestamp_out_of_tolerance");
+    expect(await reasonOf(verifyWebhook(body, sign(old), secret, { toleranceSeconds: 31 * 86_400 }))).toBe("accepted");
+    expect(await reasonOf(verifyWebhook(body, sign(old), secret, { toleranceSeconds: 0, now: old * 1000 }))).toBe("accepted");
+  });
+
+  it("reads t= as ASCII digits only", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const signature = sign(now).split(",")[1];
+    const arabicIndic = [...String(now)].map((digit) => String.fromCharCode(0x0660 + Number(digit))).join("");
+    const fullwidth = [...String(now)].map((digit) => String.fromCharCode(0xff10 + Number(digit))).join("");
+    for (const digits of [arabicIndic, fullwidth, `+${now}`, `${now}.0`, ` ${now}e0`]) expect(await reasonOf(verifyWebhook(body, `t=${digits},${signature}`, secret)), digits).toBe("malformed_header");
+    expect(await reasonOf(verifyWebhook(body, sign(now), secret))).toBe("accepted");
+  });
+});
+
+describe("redirects", () => {
+  const servers: http.Server[] = [];
+  afterEach(async () => {
+    for (const each of servers.splice(0)) {
+      each.closeAllConnections();
+      await new Promise<void>((resolve) => each.close(() => resolve()));
+    }
+  });
+  async function listen(handler: http.RequestListener): Promise<{ origin: string; port: number }> {
+    const listening = http.createServer(handler);
+    servers.push(listening);
+    await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
+    const { port } = listening.address() as AddressInfo;
+    return { origin: `http://127.0.0.1:${port}`, port };
+  }
+
+  it("refuses a redirect to another origin (port, host or scheme), with the global fetch: the key never leaves", async () => {
+    const reached: Array<string | undefined> = [];
+    const other = await listen((req, res) => {
+      reached.push(req.headers.authorization);
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "success", request_id: "r", data: { account_id: "a" } }));
+    });
+    for (const target of [other.origin, `http://localhost:${other.port}`, `https://127.0.0.1:${other.port}`]) {
+      let requests = 0;
+      const api = await listen((req, res) => {
+        requests++;
+        res.writeHead(307, { location: `${target}${req.url}` }).end();
+      });
+      const darkroom = new Darkroom({ apiKey: "dkr_secret", baseUrl: `${api.origin}/v1`, maxRetries: 2 });
+      const refused = await darkroom.status().catch((reason: unknown) => reason);
+      expect(refused, target).toBeInstanceOf(DarkroomError);
+      expect(refused).toMatchObject({ code: "http_307", type: "redirect_refused", retryable: false, details: { location: `${target}/v1/status` } });
+      const streamed = await (async () => {
+        for await (const _event of darkroom.events.stream()) return null;
+        return null;
+      })().catch((reason: unknown) => reason);
+      expect(streamed).toMatchObject({ code: "http_307", type: "redirect_refused" });
+      // Neither retried: one request each, both to the API's own origin.
+      expect(requests).toBe(2);
+    }
+    expect(reached).toEqual([]);
+  });
+
+  it("follows a redirect within the origin with the key, a 303 as a GET", async () => {
+    const seen: Array<{ method?: string; url?: string; authorization?: string }> = [];
+    const api = await listen((req, res) => {
+      seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization });
+      if (req.url === "/v1/status") return res.writeHead(307, { location: "/v1/status/here" }).end();
+      if (req.url?.startsWith("/v1/generate/")) return res.writeHead(303, { location: "/v1/created" }).end();
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "success", request_id: "r", data: req.url === "/v1/created" ? created : { account_id: "a" } }));
+    });
+    const darkroom = new Darkroom({ apiKey: "dkr_secret", baseUrl: `${api.origin}/v1` });
+    expect((await darkroom.status()).account_id).toBe("a");
+    expect((await darkroom.generate.image("darkroom/lumen-image", { generation_prompt: "x" })).generation_id).toBe(created.generation_id);
+    expect(seen).toEqual([
+      { method: "GET", url: "/v1/status", authorization: "Bearer dkr_secret" },
+      { method: "GET", url: "/v1/status/here", authorization: "Bearer dkr_secret" },
+      { method: "POST", url: "/v1/generate/image/darkroom/lumen-image", authorization: "Bearer dkr_secret" },
+      { method: "GET", url: "/v1/created", authorization: "Bearer dkr_secret" },
+    ]);
   });
 });

@@ -165,3 +165,63 @@ export type OperationData = {
   listModels: types.LibraryModelList;
   listProviders: types.LibraryProviderList;
 };
+
+export type StreamOperationSpec = Omit<OperationSpec, "successStatus" | "paginated"> & {
+  /** The events the stream may send, in the order they come. */
+  events: string[];
+  /** The events after which the server ends the stream. */
+  endsAfter: string[];
+};
+
+/** The live streams (`text/event-stream`): where each is and which events it sends. */
+export const streamOperations = {
+  streamAccountEvents: {
+    operationId: "streamAccountEvents",
+    method: "GET",
+    path: "/v1/content/events",
+    pathParams: [],
+    query: [
+      { name: "last_event_id", required: false },
+      { name: "model_identifier", required: false },
+    ],
+    headers: ["Last-Event-ID"],
+    scope: "generation:read",
+    endsAfter: [],
+    events: ["generation.created", "generation.processing", "generation.attempt", "generation.completed", "generation.failed", "generation.canceled", "stream.reset"],
+  },
+  streamGenerationEvents: {
+    operationId: "streamGenerationEvents",
+    method: "GET",
+    path: "/v1/content/{generation_id}/events",
+    pathParams: ["generation_id"],
+    query: [{ name: "last_event_id", required: false }],
+    headers: ["Last-Event-ID"],
+    scope: "generation:read",
+    endsAfter: ["generation.completed", "generation.failed", "generation.canceled"],
+    events: ["generation.snapshot", "generation.processing", "generation.attempt", "generation.completed", "generation.failed", "generation.canceled", "stream.reset"],
+  },
+} as const satisfies Record<string, StreamOperationSpec>;
+
+export type StreamOperationId = keyof typeof streamOperations;
+
+/** Each stream's events: the event name → what its `data:` carries. */
+export type StreamEventData = {
+  streamAccountEvents: {
+    "generation.created": types.GenerationRecord;
+    "generation.processing": types.GenerationRecord;
+    "generation.attempt": types.GenerationAttemptEvent;
+    "generation.completed": types.GenerationRecord;
+    "generation.failed": types.GenerationRecord;
+    "generation.canceled": types.GenerationCanceledEvent;
+    "stream.reset": types.StreamResetEvent;
+  };
+  streamGenerationEvents: {
+    "generation.snapshot": types.GenerationRecord;
+    "generation.processing": types.GenerationRecord;
+    "generation.attempt": types.GenerationAttemptEvent;
+    "generation.completed": types.GenerationRecord;
+    "generation.failed": types.GenerationRecord;
+    "generation.canceled": types.GenerationCanceledEvent;
+    "stream.reset": types.StreamResetEvent;
+  };
+};

@@ -463,6 +463,29 @@ export type GenerationDeleted = {
   files_deleted: number;
 };
 
+export type GenerationAttemptEvent = {
+  generation_id: string;
+  /** The provider tried. */
+  provider: string;
+  /** 1 for the first provider, 2 for the next, ... */
+  attempt: number;
+  outcome: "started" | "failed" | "succeeded";
+  /** With `failed`: the attempt's ERR4xxx code. */
+  error_code?: string | null;
+};
+
+export type GenerationCanceledEvent = GenerationRecord & {
+  /** Whether the cancel returned credits to the balance. */
+  credits_refunded: boolean;
+  /** Credits returned; 0 when none were held. */
+  credits_refunded_amount: number;
+};
+
+/** The `Last-Event-ID` was too far back: the events between it and this one are no longer kept. Its `id:` is where the stream goes on from; read the state again (`GET /v1/content/{generation_id}`) rather than relying on the missed events. */
+export type StreamResetEvent = {
+  [key: string]: unknown;
+};
+
 export type GenerationRequestImage = {
   /** The prompt. Required when the model's `schema.generation_prompt` is true. */
   generation_prompt: string;
