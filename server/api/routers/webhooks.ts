@@ -6,7 +6,7 @@ import { deleteWebhookEndpoint } from "../../webhooks/delete-endpoint";
 import { toWebhookEndpointRecord } from "../../webhooks/endpoint-record";
 import { webhookEndpointStats } from "../../webhooks/endpoint-stats";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../webhooks/endpoint-url";
-import { defaultWebhookEvents, webhookEventKinds } from "../../webhooks/event-kinds";
+import { defaultWebhookEvents, optInWebhookEvents, webhookEventKinds } from "../../webhooks/event-kinds";
 import { findWebhookEndpoint } from "../../webhooks/find-endpoint";
 import { getWebhookDelivery } from "../../webhooks/get-delivery";
 import { deadLetterFilters, listDeadLetters } from "../../webhooks/list-dead-letters";
@@ -30,7 +30,7 @@ const id = z.string().max(100);
 const webhookInput = z.object({ webhookId: id });
 
 export const webhooksRouter = createTRPCRouter({
-  eventKinds: memberProcedure.query(() => webhookEventKinds.map((event) => ({ event, default: defaultWebhookEvents.includes(event) }))),
+  eventKinds: memberProcedure.query(() => webhookEventKinds.map((event) => ({ event, default: defaultWebhookEvents.includes(event), opt_in: optInWebhookEvents.includes(event) }))),
 
   list: memberProcedure.query(async ({ ctx }) => {
     const [endpoints, stats] = await Promise.all([listWebhookEndpoints(db, ctx.membership.accountId), webhookEndpointStats(db, ctx.scope)]);

@@ -73,7 +73,7 @@ describe("webhook endpoints", () => {
       account_id: accountId,
       webhook_url: PUBLIC_URL,
       webhook_enabled: true,
-      webhook_events: ["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance", "apikey.spend_alert", "account.spend_alert"],
+      webhook_events: ["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance"],
       webhook_disabled_at: null,
     });
     const row = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.webhook_id } });
