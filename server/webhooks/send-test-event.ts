@@ -6,10 +6,12 @@ import type { Tx } from "../db";
 import { invalidRequest } from "../error-table";
 import { findWebhookEndpoint } from "./find-endpoint";
 import { queueDeliveries } from "./queue-deliveries";
+import { sampleGenerationRecord } from "./sample-generation";
 
 // "Send test event": a `webhook.test` delivery to this endpoint only, whatever it subscribes to,
 // signed and retried like any other, so a receiver can be checked end to end. The delivery and
-// its activity entry commit together; the run is requested after commit.
+// its activity entry commit together; the run is requested after commit. Its data is a sample
+// generation record (sample-generation.ts) with `test: true`, `webhook_id` and `message`.
 
 export type SendTestEventInput = {
   webhookId: string;
@@ -26,7 +28,7 @@ export async function queueTestEvent(tx: Tx, scope: AccountScope, input: SendTes
     accountId: endpoint.accountId,
     event: "webhook.test",
     eventKey: `webhook.test:${randomUUID()}`,
-    data: { webhook_id: endpoint.id, message: "A test event from Darkroom: your endpoint receives and verifies webhooks." },
+    data: { ...sampleGenerationRecord(endpoint.accountId), test: true, webhook_id: endpoint.id, message: "A test event from Darkroom: your endpoint receives and verifies webhooks." },
   });
   const deliveryId = queued.created[0] as string;
   await recordActivity(tx, {

@@ -3,6 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "@/server/account-scope";
+import { generationRecordSchema } from "@/server/contract/generations";
 import { db, disconnectDb } from "@/server/db";
 import { inngest } from "@/server/events/client";
 import { generationFinished } from "@/server/events/definitions";
@@ -10,6 +11,7 @@ import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { queueWebhookEvent } from "@/server/webhooks/emit-webhook-event";
 import { queueDeadLetterReplay } from "@/server/webhooks/replay-dead-letter";
 import { queueResend, requestResend } from "@/server/webhooks/resend-delivery";
+import { SAMPLE_GENERATION_ID_PREFIX } from "@/server/webhooks/sample-generation";
 import { queueTestEvent } from "@/server/webhooks/send-test-event";
 import { verifySignature } from "@/server/webhooks/sign";
 import { updateWebhookEndpoint } from "@/server/webhooks/update-endpoint";
@@ -241,6 +243,34 @@ describe("generation events", () => {
       const letter = letters.find((candidate) => candidate.event === arrival.body.webhook_event)!;
       expect(arrival.body.webhook_timestamp).toBe((letter.payload as { webhook_timestamp: string }).webhook_timestamp);
     }
+  }, 60_000);
+
+  it("sends webhook.test with a sample generation record: the fields and types of a real generation.completed, marked as a test", async () => {
+    const { key, accountId } = await accountWithKey();
+    const path = script(() => ({ status: 200 }));
+    const endpoint = await endpointFor(accountId, path, ["generation.completed"]);
+    const created = expectSuccess(await createImage(key, { generation_prompt: "a real one to compare", generation_provider_order: "local" }), 202);
+    await waitFor(() => arrivalsAt(path).length >= 1, 20_000, "generation.completed");
+    await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system" }));
+    await waitFor(() => arrivalsAt(path).length >= 2, 20_000, "webhook.test");
+
+    const [completed, test] = arrivalsAt(path) as [Arrival, Arrival];
+    expect([completed.body.webhook_event, test.body.webhook_event]).toEqual(["generation.completed", "webhook.test"]);
+    expectSigned(test, endpoint.secret);
+    const data = test.body.webhook_data as Record<string, unknown>;
+    expect(data).toMatchObject({ test: true, webhook_id: endpoint.webhook_id, message: expect.stringContaining("test event"), account_id: accountId, generation_status: "succeeded" });
+    expect(data.generation_id).toMatch(new RegExp(`^${SAMPLE_GENERATION_ID_PREFIX}[0-9a-f]{12}$`));
+    expect(data.generation_id).not.toBe(created.generation_id);
+    expect(generationRecordSchema.safeParse(data).error).toBeUndefined();
+    const real = completed.body.webhook_data as Record<string, unknown>;
+    const typeOf = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
+    const shape = (record: Record<string, unknown>, fields: string[]) => Object.fromEntries(fields.map((field) => [field, typeOf(record[field])]));
+    expect(shape(data, Object.keys(real))).toEqual(shape(real, Object.keys(real)));
+    expect(
+      Object.keys(data)
+        .filter((field) => !(field in real))
+        .sort(),
+    ).toEqual(["message", "test", "webhook_id"]);
   }, 60_000);
 
   it("delivers generation.failed and generation.canceled", async () => {
