@@ -6,7 +6,9 @@ import { IDEMPOTENCY_KEY_PATTERN } from "../contract/generations";
 import { ApiError } from "../error-table";
 import { executeInTransaction } from "../transaction-sql";
 
-// Idempotency-Key on the idempotent operations (the create routes), per account. The first
+// Idempotency-Key on the idempotent operations (the create routes), per account and API key
+// lineage (the key and the keys rotated from it, so a client retrying across a rotation still gets
+// its answer; another key of the account never does: it runs the request afresh). The first
 // request claims the key in its own committed row, so a duplicate arriving meanwhile sees "in
 // progress" (ERR2016); a finished request's status, body and request_id are replayed for 24 h; a
 // different body under the same key is ERR2015. Only accepted requests are stored: a refused one
@@ -32,16 +34,24 @@ export function requestHash(parts: unknown): string {
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 }
 
+/** The lineage a key belongs to: its first key's id, which a rotation carries as the budget id. */
+async function keyLineageOf(accountId: string, apiKeyId: string): Promise<string> {
+  const key = await db.apiKey.findFirst({ where: { id: apiKeyId, accountId }, select: { id: true, spendBudgetId: true } });
+  if (!key) throw new ApiError("ERR1002");
+  return key.spendBudgetId ?? key.id;
+}
+
 /** Claims the key, or returns the stored response to replay; throws ERR2015 / ERR2016. */
-export async function claimIdempotencyKey(accountId: string, key: string, hash: string, requestId: string): Promise<IdempotencyClaim> {
+export async function claimIdempotencyKey(accountId: string, apiKeyId: string, key: string, hash: string, requestId: string): Promise<IdempotencyClaim> {
+  const apiKeyLineageId = await keyLineageOf(accountId, apiKeyId);
   for (let tries = 0; tries < 3; tries += 1) {
     try {
-      const record = await db.idempotencyRecord.create({ data: { accountId, key, requestHash: hash, requestId }, select: { id: true } });
+      const record = await db.idempotencyRecord.create({ data: { accountId, apiKeyLineageId, key, requestHash: hash, requestId }, select: { id: true } });
       return { recordId: record.id };
     } catch (error) {
       if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")) throw error;
     }
-    const existing = await db.idempotencyRecord.findUnique({ where: { accountId_key: { accountId, key } } });
+    const existing = await db.idempotencyRecord.findUnique({ where: { accountId_apiKeyLineageId_key: { accountId, apiKeyLineageId, key } } });
     if (!existing) continue;
     const expired = existing.expiresAt !== null && existing.expiresAt.getTime() < Date.now();
     const abandoned = existing.state === "in_progress" && Date.now() - existing.createdAt.getTime() > ABANDONED_AFTER_MS;
