@@ -22,7 +22,7 @@ const MESSAGES =
 /** Driver-adapter error kinds (the `cause` of a DriverAdapterError). */
 const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 
-type Inspectable = { code?: unknown; errorCode?: unknown; kind?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+type Inspectable = { code?: unknown; errorCode?: unknown; kind?: unknown; message?: unknown; cause?: unknown; errors?: unknown; meta?: unknown; driverAdapterError?: unknown };
 
 export function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
   if (depth > 5 || typeof error !== "object" || error === null) return false;
@@ -34,5 +34,6 @@ export function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
   if (typeof candidate.kind === "string" && ADAPTER_KINDS.has(candidate.kind)) return true;
   if (typeof candidate.message === "string" && MESSAGES.test(candidate.message)) return true;
   if (Array.isArray(candidate.errors) && candidate.errors.some((inner) => isDatabaseUnreachable(inner, depth + 1))) return true;
-  return isDatabaseUnreachable(candidate.cause, depth + 1);
+  // Prisma keeps the driver's error under meta.driverAdapterError.cause (P2010 for a 57P01).
+  return [candidate.cause, candidate.meta, candidate.driverAdapterError].some((inner) => isDatabaseUnreachable(inner, depth + 1));
 }

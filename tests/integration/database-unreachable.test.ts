@@ -100,6 +100,22 @@ describe("isDatabaseUnreachable", () => {
     expect(isDatabaseUnreachable(error)).toBe(true);
   });
 
+  it("a backend terminated under Prisma: a P2010 whose driver error (meta.driverAdapterError) is the 57P01", async () => {
+    const pool = new pg.Pool({ connectionString: database.toString(), max: 1 });
+    pool.on("error", () => {});
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const sql = `SELECT pg_sleep(30)::text /* terminated ${process.pid} */`;
+    const viaPrisma = failure(() => prisma.$queryRawUnsafe(sql));
+    const backend = async () => (await db.$queryRawUnsafe<Array<{ pid: number }>>("SELECT pid FROM pg_stat_activity WHERE query = $1 AND state = 'active'", sql))[0]?.pid;
+    await until(async () => (await backend()) !== undefined);
+    await db.$queryRawUnsafe("SELECT pg_terminate_backend($1::int)", await backend());
+    const prismaError = await viaPrisma;
+    await prisma.$disconnect();
+    await pool.end().catch(() => {});
+    expect(prismaError).toMatchObject({ code: "P2010" });
+    expect(isDatabaseUnreachable(prismaError)).toBe(true);
+  });
+
   it("is false for errors that are not outages", async () => {
     const client = new pg.Client({ connectionString: database.toString() });
     await client.connect();
