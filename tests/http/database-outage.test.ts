@@ -69,4 +69,28 @@ describe("the database unreachable", () => {
     await until(async () => (await call("/v1/status")).status === 200, 30_000);
     for (const [path] of routes.filter(([, init]) => !init.method)) expect((await call(path)).status, path).toBe(200);
   }, 90_000);
+
+  it("creates in flight when the connections are cut answer 202, 429 or 503 ERR3001, never 500", async () => {
+    const create = (index: number) => call("/v1/generate/image/darkroom/lumen-image", { method: "POST", body: { generation_prompt: `burst ${index}` } });
+    // Cut once the first answers are back, so the rest are at every stage of their create.
+    let answered = 0;
+    const burst = Promise.all(Array.from({ length: 40 }, (_, index) => create(index).finally(() => (answered += 1))));
+    await until(() => answered >= 3, 30_000);
+    await proxy.down();
+    const replies = await burst;
+    const during = await create(40);
+    await proxy.up();
+    const counts = new Map<number, number>();
+    for (const reply of [...replies, during]) counts.set(reply.status, (counts.get(reply.status) ?? 0) + 1);
+    console.log(`creates around the cut: ${[...counts].map(([status, count]) => `${status}×${count}`).join(", ")}`);
+    expect(during.status).toBe(503);
+    for (const reply of [...replies, during]) {
+      expect([202, 429, 503], JSON.stringify(reply.body)).toContain(reply.status);
+      if (reply.status === 503) {
+        expect(reply.body.error).toMatchObject({ code: "ERR3001", retryable: true, details: { cause: "database_unreachable" } });
+        expect(reply.retryAfter).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
+      }
+    }
+    await until(async () => (await call("/v1/status")).status === 200, 30_000);
+  }, 90_000);
 });
