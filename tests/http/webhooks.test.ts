@@ -11,7 +11,7 @@ import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { queueWebhookEvent } from "@/server/webhooks/emit-webhook-event";
 import { queueDeadLetterReplay } from "@/server/webhooks/replay-dead-letter";
 import { queueResend, requestResend } from "@/server/webhooks/resend-delivery";
-import { SAMPLE_GENERATION_ID_PREFIX } from "@/server/webhooks/sample-generation";
+import { SAMPLE_GENERATION_ID_PREFIX, sampleGenerationRecord } from "@/server/generations/records/sample-record";
 import { queueTestEvent } from "@/server/webhooks/send-test-event";
 import { verifySignature } from "@/server/webhooks/sign";
 import { updateWebhookEndpoint } from "@/server/webhooks/update-endpoint";
@@ -109,7 +109,7 @@ describe("webhook delivery retries (0.5, 1.5, 3 and 5 s after the first attempt)
     const { accountId } = await createTestAccount();
     const path = script((n) => (n <= 3 ? { status: 503, body: `not yet ${n}` } : { status: 200, body: "finally" }));
     const endpoint = await endpointFor(accountId, path);
-    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system" }));
+    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }));
 
     const row = await settled(delivery_id);
     expect(row.status).toBe("delivered");
@@ -146,7 +146,7 @@ describe("webhook delivery retries (0.5, 1.5, 3 and 5 s after the first attempt)
     let healed = false;
     const path = script(() => (healed ? { status: 204 } : { status: 500, body: "down" }));
     const endpoint = await endpointFor(accountId, path);
-    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system" }));
+    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }));
 
     const row = await settled(delivery_id);
     expect(row.status).toBe("failed");
@@ -186,7 +186,7 @@ describe("webhook delivery retries (0.5, 1.5, 3 and 5 s after the first attempt)
     const target = script(() => ({ status: 200 }));
     const path = script(() => ({ status: 302, headers: { location: `${base}${target}` } }));
     const endpoint = await endpointFor(accountId, path);
-    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system" }));
+    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }));
     const row = await settled(delivery_id);
     expect(row.status).toBe("failed");
     expect(row.attempts).toHaveLength(5);
@@ -251,7 +251,7 @@ describe("generation events", () => {
     const endpoint = await endpointFor(accountId, path, ["generation.completed"]);
     const created = expectSuccess(await createImage(key, { generation_prompt: "a real one to compare", generation_provider_order: "local" }), 202);
     await waitFor(() => arrivalsAt(path).length >= 1, 20_000, "generation.completed");
-    await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system" }));
+    await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }));
     await waitFor(() => arrivalsAt(path).length >= 2, 20_000, "webhook.test");
 
     const [completed, test] = arrivalsAt(path) as [Arrival, Arrival];

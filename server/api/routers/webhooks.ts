@@ -16,6 +16,7 @@ import { queueDeadLetterReplay } from "../../webhooks/replay-dead-letter";
 import { queueResend, requestResend } from "../../webhooks/resend-delivery";
 import { rollWebhookSecret } from "../../webhooks/roll-secret";
 import { queueTestEvent } from "../../webhooks/send-test-event";
+import { sampleGenerationRecord } from "../../generations/records/sample-record";
 import { updateWebhookEndpoint } from "../../webhooks/update-endpoint";
 import { createTRPCRouter, memberProcedure, ownerProcedure } from "../trpc";
 import { inTransaction } from "../../transaction";
@@ -68,7 +69,9 @@ export const webhooksRouter = createTRPCRouter({
 
   rollSecret: ownerProcedure.input(webhookInput).mutation(({ ctx, input }) => inTransaction((tx) => rollWebhookSecret(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId }))),
 
-  sendTest: ownerProcedure.input(webhookInput).mutation(({ ctx, input }) => inTransaction((tx) => queueTestEvent(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId }))),
+  sendTest: ownerProcedure
+    .input(webhookInput)
+    .mutation(({ ctx, input }) => inTransaction((tx) => queueTestEvent(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId, sample: sampleGenerationRecord(ctx.membership.accountId) }))),
 
   /** The switch commits first; a run that cannot be requested puts it back to failed and answers the error. */
   resendDelivery: ownerProcedure.input(z.object({ deliveryId: id })).mutation(async ({ ctx, input }) => {

@@ -203,7 +203,9 @@ describe("409", () => {
     const { key, keyId, accountId } = await accountWithKey();
     const idem = `running-${randomUUID()}`;
     const body = { generation_prompt: "in progress" };
-    await db.idempotencyRecord.create({ data: { accountId, apiKeyLineageId: keyId, key: idem, requestHash: requestHash({ kind: "image", model: "darkroom/lumen-image", body }), requestId: randomUUID() } });
+    await db.idempotencyRecord.create({
+      data: { accountId, apiKeyLineageId: keyId, key: idem, requestHash: requestHash({ kind: "image", model: "darkroom/lumen-image", body }), requestId: randomUUID() },
+    });
     expectError(await createImage(key, body, { "idempotency-key": idem }), "ERR2016");
   });
 });

@@ -1,11 +1,12 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { toGenerationRecord, type GenerationRecord, type RecordSource } from "../generations/records/public-record";
+import { toGenerationRecord, type GenerationRecord, type RecordSource } from "./public-record";
 
-// The generation a `webhook.test` event carries: a record made by the same function as every
-// generation event's, so a receiver that narrows the test event to a generation payload finds each
-// field with its name and type. Nothing of it exists: its id starts with SAMPLE_GENERATION_ID_PREFIX
-// (still a UUID, as the field's type says) and the data says `test: true`.
+// The generation a `webhook.test` event carries (the caller hands it to queueTestEvent, since
+// webhooks sit below generations): a record made by the same function as every generation event's,
+// so a receiver that narrows the test event to a generation payload finds each field with its name
+// and type. Nothing of it exists: its id starts with SAMPLE_GENERATION_ID_PREFIX (still a UUID, as
+// the field's type says) and the event's data says `test: true`.
 
 export const SAMPLE_GENERATION_ID_PREFIX = "00000000-0000-4000-8000-";
 
