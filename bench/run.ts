@@ -310,6 +310,7 @@ async function main() {
     const { createApiKey } = await import("../server/keys/create-key");
     const { createWebhookEndpoint } = await import("../server/webhooks/create-endpoint");
     const { queueTestEvent } = await import("../server/webhooks/send-test-event");
+    const { sampleGenerationRecord } = await import("../server/generations/records/sample-record");
     const { OPERATOR } = await import("../server/account-scope");
     /** Enterprise accounts with a million credits each, and a full key of each. */
     async function newAccounts(label: string, count: number) {
@@ -972,7 +973,7 @@ async function main() {
     const slowPort = (slowReceiver.address() as { port: number }).port;
     const slowEndpoint = await inTransaction((tx) => createWebhookEndpoint(tx, { accountId: accountIds[1]!, url: `http://127.0.0.1:${slowPort}/slow`, events: ["webhook.test"], actor: "system" }));
     for (let index = 0; index < QUEUED_DELIVERIES; index += 1) {
-      await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: slowEndpoint.webhook_id, actor: "system" }));
+      await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: slowEndpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountIds[1]!) }));
     }
     const queuedAt = new Date();
     const fairness: Array<{ observedMs: number }> = [];

@@ -43,7 +43,9 @@ class TransactionAwarePool extends pg.Pool {
 function createPool(max: number, options?: string) {
   const url = env().DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: boot code must start the embedded database first");
-  const pool = new TransactionAwarePool({ connectionString: url, max, options });
+  // A database that never answers a connect (dropped packets) fails the wait after maxWait, as a
+  // refused one fails at once: 503 ERR3001 (database-unreachable.ts), never a request hung for good.
+  const pool = new TransactionAwarePool({ connectionString: url, max, options, connectionTimeoutMillis: TRANSACTION_OPTIONS.maxWait });
   // An idle client whose connection drops must not crash the process; the pool replaces it.
   pool.on("error", () => {});
   return pool;

@@ -1,3 +1,5 @@
+import { isDatabaseUnreachable } from "./database-unreachable";
+
 // The one table of error codes. REST and tRPC both turn anything thrown into
 // one of these through toApiError.
 
@@ -92,9 +94,23 @@ export class ApiError extends Error {
   }
 }
 
+/** Seconds a client is asked to wait while the database is unreachable (an outage is seconds to minutes). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The database unreachable is ERR3001 `service_paused` (503, retryable) with Retry-After: the
+ * table's one retryable code for "the service cannot take requests now, retry later", which
+ * clients and SDKs already retry; ERR4002 is about inference providers and ERR5000 says a fault
+ * that retrying may not fix. `details.cause` tells it from an operator's pause (`{reason, paused_at}`).
+ */
+export function databaseUnreachable(): ApiError {
+  return new ApiError("ERR3001", "The database is unreachable. Retry later.", { cause: "database_unreachable" }, { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) });
+}
+
 /** Turns anything thrown into an ApiError; unknown errors become a redacted ERR5000. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (isDatabaseUnreachable(error)) return databaseUnreachable();
   return new ApiError("ERR5000");
 }
 

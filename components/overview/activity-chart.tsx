@@ -1,6 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { valueAxis } from "@/components/ui/chart-axis";
 import type { DailyActivity } from "@/server/usage/daily-activity";
 
 // Generations per day, stacked by outcome: a glance says whether things are working.
@@ -8,13 +9,17 @@ import type { DailyActivity } from "@/server/usage/daily-activity";
 const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC" });
 
 export function ActivityChart({ data }: { data: DailyActivity[] }) {
+  const axis = valueAxis(
+    data.map((day) => day.succeeded + day.failed + day.canceled),
+    "count",
+  );
   return (
     <div className="h-64 w-full" role="img" aria-label="Generations per day over the last 30 days, by outcome">
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
           <CartesianGrid vertical={false} stroke="#f4f4f5" />
           <XAxis dataKey="day" tickFormatter={dayLabel} tick={{ fontSize: 11, fill: "#71717a" }} tickLine={false} axisLine={false} minTickGap={24} />
-          <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "#71717a" }} tickLine={false} axisLine={false} />
+          <YAxis domain={axis.domain} ticks={axis.ticks} tickFormatter={axis.tickFormatter} interval={0} tick={{ fontSize: 11, fill: "#71717a" }} tickLine={false} axisLine={false} />
           <Tooltip
             cursor={{ fill: "#f4f4f5" }}
             labelFormatter={(label) => dayLabel(String(label))}

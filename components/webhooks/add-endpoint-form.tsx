@@ -98,7 +98,12 @@ export function AddEndpointForm({ formId, accountId, fieldErrors, onSubmit }: Ad
                 checked={selected.includes(kind.event)}
                 onChange={(event) => toggle(kind.event, event.target.checked)}
                 label={<EventName event={kind.event} />}
-                description={<span className="text-xs">{eventDescriptions[kind.event] ?? ""}</span>}
+                description={
+                  <span className="text-xs">
+                    {eventDescriptions[kind.event] ?? ""}
+                    {kind.opt_in && " Opt-in: added after the API was published, so it is never sent unless ticked."}
+                  </span>
+                }
               />
             ))}
           </div>

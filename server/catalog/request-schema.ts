@@ -6,6 +6,8 @@ import type { ModelDefinition, NonEmpty } from "./models";
 // rejected, and a known field this model lacks accepts only absence, so it is named when sent.
 
 export const PROMPT_MAX_LENGTH = 4000;
+/** Every URL a create accepts; with the prompt's cap and each model's file count, it bounds a record. */
+export const FILE_URL_MAX_LENGTH = 2048;
 
 export type GenerationRequestSchema = ReturnType<typeof buildSchema>;
 export type GenerationRequest = z.output<GenerationRequestSchema>;
@@ -63,8 +65,9 @@ function oneOf(values: NonEmpty<string>) {
   return z.enum(values, { error: `must be one of ${values.join(", ")}` });
 }
 
+// The URL is copied into the record, its events, streams and webhooks: capped like a browser's.
 function fileUrl() {
-  return z.url({ protocol: /^https?$/, error: "must be an http or https URL" });
+  return z.url({ protocol: /^https?$/, error: "must be an http or https URL" }).max(FILE_URL_MAX_LENGTH, `must be at most ${FILE_URL_MAX_LENGTH} characters`);
 }
 
 function inputFiles(max: number) {

@@ -16,7 +16,7 @@ export const idempotencyKeySchema = z
   .string()
   .regex(IDEMPOTENCY_KEY_PATTERN)
   .describe(
-    "Makes the create safe to retry: for 24 hours after the first request completes, the same key with the same body returns the stored response (same request_id, status and body) with `Idempotency-Replayed: true`. The same key with a different body is ERR2015; while the first request still runs, ERR2016. A key outside the pattern is ERR2014. Scoped to the account.",
+    "Makes the create safe to retry: for 24 hours after the first request completes, the same key with the same body returns the stored response (same request_id, status and body) with `Idempotency-Replayed: true`. The same key with a different body is ERR2015; while the first request still runs, ERR2016. A key outside the pattern is ERR2014. Scoped to the account and the API key (with the keys rotated from or to it): another key of the account sending the same key runs its own request.",
   );
 
 export const generationIdSchema = uuidSchema.describe("The generation's id. Another account's generation, or an id that is not a UUID, is ERR1006.");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { creditsSchema, modelIdentifierSchema } from "./common";
-import { providerIdSchema } from "./catalog";
+import { modelTypeSchema, providerIdSchema } from "./catalog";
 
 // The four GET /v1/health/... routes.
 
@@ -47,6 +47,7 @@ export const modelsHealthSchema = z.object({
   models_total: z.int().min(0),
   models: z.array(
     z.object({
+      model_type: modelTypeSchema.describe("`image` or `video`, as in the library."),
       model_identifier: modelIdentifierSchema,
       model_pricing: creditsSchema,
       providers: z.record(z.string(), modelProviderAvailabilitySchema).describe("Provider id → availability, for each of the model's providers."),

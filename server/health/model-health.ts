@@ -1,5 +1,6 @@
 import "server-only";
 import { listModels } from "../catalog/index";
+import type { ModelType } from "../catalog/models";
 import { formatCredits } from "../money";
 import { listPriceMillis } from "../catalog/pricing";
 import { getProviderHealth, type ProviderHealthOptions, type ProvidersHealth } from "./provider-health";
@@ -11,6 +12,7 @@ import { getProviderHealth, type ProviderHealthOptions, type ProvidersHealth } f
 export type ModelProviderAvailability = { available: boolean; raw_model_id: string | null };
 
 export type ModelHealthEntry = {
+  model_type: ModelType;
   model_identifier: string;
   model_pricing: number;
   providers: Record<string, ModelProviderAvailability>;
@@ -43,7 +45,7 @@ export function shapeModelHealth(providersHealth: ProvidersHealth): ModelsHealth
       providers[id] = { available, raw_model_id: model.providerModelIds[id] ?? null };
     }
     if (anyConfigured && !anyAvailable) healthy = false;
-    return { model_identifier: model.identifier, model_pricing: formatCredits(listPriceMillis(model)), providers };
+    return { model_type: model.type, model_identifier: model.identifier, model_pricing: formatCredits(listPriceMillis(model)), providers };
   });
   return { service: "models", healthy, models_total: models.length, models };
 }

@@ -86,8 +86,8 @@ export type Operation<
 
 export type AnyOperation = Operation<QuerySchema, unknown, ResponseComponentName, boolean, boolean>;
 
-/** What every authenticated route can answer, before or around its own logic. */
-export const authenticatedRouteErrors: readonly ErrorCode[] = ["ERR1002", "ERR1003", "ERR1005", "ERR1007", "ERR5000"];
+/** What every authenticated route can answer, before or around its own logic (ERR3001: the database unreachable). */
+export const authenticatedRouteErrors: readonly ErrorCode[] = ["ERR1002", "ERR1003", "ERR1005", "ERR1007", "ERR3001", "ERR5000"];
 
 /** The `{name}` parameters of an operation path, in order. */
 export function pathParamsOf<Param extends string = string>(path: string): Param[] {

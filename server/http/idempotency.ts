@@ -6,7 +6,9 @@ import { IDEMPOTENCY_KEY_PATTERN } from "../contract/generations";
 import { ApiError } from "../error-table";
 import { executeInTransaction } from "../transaction-sql";
 
-// Idempotency-Key on the idempotent operations (the create routes), per account. The first
+// Idempotency-Key on the idempotent operations (the create routes), per account and API key
+// lineage (the key and the keys rotated from it, so a client retrying across a rotation still gets
+// its answer; another key of the account never does: it runs the request afresh). The first
 // request claims the key in its own committed row, so a duplicate arriving meanwhile sees "in
 // progress" (ERR2016); a finished request's status, body and request_id are replayed for 24 h; a
 // different body under the same key is ERR2015. Only accepted requests are stored: a refused one
@@ -32,16 +34,46 @@ export function requestHash(parts: unknown): string {
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 }
 
+type StoredRecord = {
+  id: string;
+  requestHash: string;
+  state: "in_progress" | "completed";
+  requestId: string;
+  statusCode: number | null;
+  responseBody: unknown;
+  createdAt: Date;
+  expiresAt: Date | null;
+};
+
+/**
+ * Claims the key for the API key's lineage (its first key's id, which a rotation carries as the
+ * budget id: coalesce(spend_budget_id, id)) in one statement; null when a record holds it.
+ */
+async function insertClaim(accountId: string, apiKeyId: string, key: string, hash: string, requestId: string): Promise<string | null> {
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    INSERT INTO idempotency_record (id, account_id, api_key_lineage_id, key, request_hash, request_id)
+    SELECT gen_random_uuid(), k.account_id, coalesce(k.spend_budget_id, k.id), ${key}, ${hash}, ${requestId}
+      FROM api_key k WHERE k.id = ${apiKeyId}::uuid AND k.account_id = ${accountId}::uuid
+    ON CONFLICT (account_id, api_key_lineage_id, key) DO NOTHING
+    RETURNING id::text`;
+  return rows[0]?.id ?? null;
+}
+
+async function findClaim(accountId: string, apiKeyId: string, key: string): Promise<StoredRecord | undefined> {
+  const rows = await db.$queryRaw<StoredRecord[]>`
+    SELECT r.id::text, r.request_hash AS "requestHash", r.state::text, r.request_id AS "requestId", r.status_code AS "statusCode",
+           r.response_body AS "responseBody", r.created_at AS "createdAt", r.expires_at AS "expiresAt"
+      FROM api_key k JOIN idempotency_record r ON r.account_id = k.account_id AND r.api_key_lineage_id = coalesce(k.spend_budget_id, k.id)
+     WHERE k.id = ${apiKeyId}::uuid AND k.account_id = ${accountId}::uuid AND r.key = ${key}`;
+  return rows[0];
+}
+
 /** Claims the key, or returns the stored response to replay; throws ERR2015 / ERR2016. */
-export async function claimIdempotencyKey(accountId: string, key: string, hash: string, requestId: string): Promise<IdempotencyClaim> {
+export async function claimIdempotencyKey(accountId: string, apiKeyId: string, key: string, hash: string, requestId: string): Promise<IdempotencyClaim> {
   for (let tries = 0; tries < 3; tries += 1) {
-    try {
-      const record = await db.idempotencyRecord.create({ data: { accountId, key, requestHash: hash, requestId }, select: { id: true } });
-      return { recordId: record.id };
-    } catch (error) {
-      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")) throw error;
-    }
-    const existing = await db.idempotencyRecord.findUnique({ where: { accountId_key: { accountId, key } } });
+    const recordId = await insertClaim(accountId, apiKeyId, key, hash, requestId);
+    if (recordId) return { recordId };
+    const existing = await findClaim(accountId, apiKeyId, key);
     if (!existing) continue;
     const expired = existing.expiresAt !== null && existing.expiresAt.getTime() < Date.now();
     const abandoned = existing.state === "in_progress" && Date.now() - existing.createdAt.getTime() > ABANDONED_AFTER_MS;

@@ -54,7 +54,7 @@ export async function runOperation(operation: AnyOperation, handler: OperationHa
   }
 
   const fingerprint = requestHash(fingerprintOf(operation, context.params, input));
-  const claim = input.idempotencyKey ? await claimIdempotencyKey(context.accountId, input.idempotencyKey, fingerprint, context.requestId) : null;
+  const claim = input.idempotencyKey ? await claimIdempotencyKey(context.accountId, context.key.id, input.idempotencyKey, fingerprint, context.requestId) : null;
   if (claim && "replay" in claim) return { status: claim.replay.status, body: claim.replay.body, replayed: claim.replay };
   try {
     const step = (await handler(handlerInput as OperationInput<AnyOperation>)) as unknown as CommitStep<unknown>;

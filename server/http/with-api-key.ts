@@ -80,6 +80,8 @@ export function withApiKey<Op extends AnyOperation>(operation: Op, handler: Oper
       // A client that hung up mid-request is not a server fault worth an error line.
       if (error.code === "ERR5000" && !request.signal.aborted)
         log.error("unhandled error in /v1 handler", { requestId, endpoint: operation.path, error: thrown instanceof Error ? thrown.stack : String(thrown) });
+      else if (error !== thrown && error.code === "ERR3001")
+        log.warn("database unreachable: answered 503", { requestId, endpoint: operation.path, error: thrown instanceof Error ? thrown.message : String(thrown) });
       errorCode = error.code;
       // The client never learns why a key was refused; the request log does.
       const clientError = thrown instanceof KeyRefused ? new ApiError("ERR1002") : error;

@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { RouteHandler } from "../http/direct-routes";
 import { errorResponse, newRequestId } from "../http/envelope";
-import { ApiError } from "../error-table";
+import { toApiError } from "../error-table";
 import { log } from "../log";
 
 // A /v1 request answered by its route's own handler, registered when Next loaded the route
@@ -141,7 +141,7 @@ export async function serveV1Directly(req: http.IncomingMessage, res: http.Serve
     // Route handlers answer their own errors in the envelope; this is what escaped them.
     log.error("unhandled error serving a /v1 route directly", { path: req.url, error: error instanceof Error ? error.stack : String(error) });
     if (res.headersSent) return void res.destroy();
-    await writeResponse(errorResponse(new ApiError("ERR5000"), newRequestId()), req, res);
+    await writeResponse(errorResponse(toApiError(error), newRequestId()), req, res);
   } finally {
     discardUnread(req);
   }

@@ -16,7 +16,7 @@ export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 200;
 export type CreateWebhookEndpointInput = {
   accountId: string;
   url: string;
-  /** Defaults to every event but webhook.test. */
+  /** Defaults to the published set (defaultWebhookEvents); newer kinds are opt-in. */
   events?: readonly string[];
   description?: string | null;
   actor: ActivityActor;

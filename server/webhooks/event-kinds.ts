@@ -1,7 +1,10 @@
 import { invalidRequest } from "../error-table";
 
-// The events an endpoint can subscribe to. `webhook.test` is only ever sent by
-// the "send test event" action, so new endpoints subscribe to everything else.
+// The events an endpoint can subscribe to. `webhook.test` is only ever sent by the "send test
+// event" action. An endpoint created without a list gets the events the API was published with
+// (ARCHITECTURE §11): a client that narrowed every event but `credits.low_balance` to a generation
+// event must never receive a kind it did not ask for. Every kind added since is opt-in. Lists are
+// stored explicitly per endpoint, so changing this default leaves existing endpoints as they were.
 
 export const webhookEventKinds = [
   "generation.started",
@@ -16,7 +19,11 @@ export const webhookEventKinds = [
 
 export type WebhookEventKind = (typeof webhookEventKinds)[number];
 
-export const defaultWebhookEvents: WebhookEventKind[] = webhookEventKinds.filter((kind) => kind !== "webhook.test");
+/** The published set: what an endpoint created without a list subscribes to. */
+export const defaultWebhookEvents: WebhookEventKind[] = ["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance"];
+
+/** Kinds added after publication: sent only to endpoints that list them. */
+export const optInWebhookEvents: WebhookEventKind[] = webhookEventKinds.filter((kind) => kind !== "webhook.test" && !defaultWebhookEvents.includes(kind));
 
 export function isWebhookEventKind(value: string): value is WebhookEventKind {
   return (webhookEventKinds as readonly string[]).includes(value);

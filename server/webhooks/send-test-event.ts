@@ -9,11 +9,14 @@ import { queueDeliveries } from "./queue-deliveries";
 
 // "Send test event": a `webhook.test` delivery to this endpoint only, whatever it subscribes to,
 // signed and retried like any other, so a receiver can be checked end to end. The delivery and
-// its activity entry commit together; the run is requested after commit.
+// its activity entry commit together; the run is requested after commit. Its data is a sample
+// generation record (the caller's `sample`) with `test: true`, `webhook_id` and `message`.
 
 export type SendTestEventInput = {
   webhookId: string;
   actor: ActivityActor;
+  /** The generation record the event carries: sampleGenerationRecord (server/generations/records/sample-record.ts). */
+  sample: Record<string, unknown>;
 };
 
 export type SentTestEvent = { webhook_id: string; delivery_id: string; webhook_event: "webhook.test" };
@@ -26,7 +29,7 @@ export async function queueTestEvent(tx: Tx, scope: AccountScope, input: SendTes
     accountId: endpoint.accountId,
     event: "webhook.test",
     eventKey: `webhook.test:${randomUUID()}`,
-    data: { webhook_id: endpoint.id, message: "A test event from Darkroom: your endpoint receives and verifies webhooks." },
+    data: { ...input.sample, account_id: endpoint.accountId, test: true, webhook_id: endpoint.id, message: "A test event from Darkroom: your endpoint receives and verifies webhooks." },
   });
   const deliveryId = queued.created[0] as string;
   await recordActivity(tx, {

@@ -3,6 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "@/server/account-scope";
+import { generationRecordSchema } from "@/server/contract/generations";
 import { db, disconnectDb } from "@/server/db";
 import { inngest } from "@/server/events/client";
 import { generationFinished } from "@/server/events/definitions";
@@ -10,6 +11,7 @@ import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { queueWebhookEvent } from "@/server/webhooks/emit-webhook-event";
 import { queueDeadLetterReplay } from "@/server/webhooks/replay-dead-letter";
 import { queueResend, requestResend } from "@/server/webhooks/resend-delivery";
+import { SAMPLE_GENERATION_ID_PREFIX, sampleGenerationRecord } from "@/server/generations/records/sample-record";
 import { queueTestEvent } from "@/server/webhooks/send-test-event";
 import { verifySignature } from "@/server/webhooks/sign";
 import { updateWebhookEndpoint } from "@/server/webhooks/update-endpoint";
@@ -107,7 +109,7 @@ describe("webhook delivery retries (0.5, 1.5, 3 and 5 s after the first attempt)
     const { accountId } = await createTestAccount();
     const path = script((n) => (n <= 3 ? { status: 503, body: `not yet ${n}` } : { status: 200, body: "finally" }));
     const endpoint = await endpointFor(accountId, path);
-    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system" }));
+    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }));
 
     const row = await settled(delivery_id);
     expect(row.status).toBe("delivered");
@@ -144,7 +146,7 @@ describe("webhook delivery retries (0.5, 1.5, 3 and 5 s after the first attempt)
     let healed = false;
     const path = script(() => (healed ? { status: 204 } : { status: 500, body: "down" }));
     const endpoint = await endpointFor(accountId, path);
-    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system" }));
+    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }));
 
     const row = await settled(delivery_id);
     expect(row.status).toBe("failed");
@@ -184,7 +186,7 @@ describe("webhook delivery retries (0.5, 1.5, 3 and 5 s after the first attempt)
     const target = script(() => ({ status: 200 }));
     const path = script(() => ({ status: 302, headers: { location: `${base}${target}` } }));
     const endpoint = await endpointFor(accountId, path);
-    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system" }));
+    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }));
     const row = await settled(delivery_id);
     expect(row.status).toBe("failed");
     expect(row.attempts).toHaveLength(5);
@@ -241,6 +243,34 @@ describe("generation events", () => {
       const letter = letters.find((candidate) => candidate.event === arrival.body.webhook_event)!;
       expect(arrival.body.webhook_timestamp).toBe((letter.payload as { webhook_timestamp: string }).webhook_timestamp);
     }
+  }, 60_000);
+
+  it("sends webhook.test with a sample generation record: the fields and types of a real generation.completed, marked as a test", async () => {
+    const { key, accountId } = await accountWithKey();
+    const path = script(() => ({ status: 200 }));
+    const endpoint = await endpointFor(accountId, path, ["generation.completed"]);
+    const created = expectSuccess(await createImage(key, { generation_prompt: "a real one to compare", generation_provider_order: "local" }), 202);
+    await waitFor(() => arrivalsAt(path).length >= 1, 20_000, "generation.completed");
+    await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }));
+    await waitFor(() => arrivalsAt(path).length >= 2, 20_000, "webhook.test");
+
+    const [completed, test] = arrivalsAt(path) as [Arrival, Arrival];
+    expect([completed.body.webhook_event, test.body.webhook_event]).toEqual(["generation.completed", "webhook.test"]);
+    expectSigned(test, endpoint.secret);
+    const data = test.body.webhook_data as Record<string, unknown>;
+    expect(data).toMatchObject({ test: true, webhook_id: endpoint.webhook_id, message: expect.stringContaining("test event"), account_id: accountId, generation_status: "succeeded" });
+    expect(data.generation_id).toMatch(new RegExp(`^${SAMPLE_GENERATION_ID_PREFIX}[0-9a-f]{12}$`));
+    expect(data.generation_id).not.toBe(created.generation_id);
+    expect(generationRecordSchema.safeParse(data).error).toBeUndefined();
+    const real = completed.body.webhook_data as Record<string, unknown>;
+    const typeOf = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
+    const shape = (record: Record<string, unknown>, fields: string[]) => Object.fromEntries(fields.map((field) => [field, typeOf(record[field])]));
+    expect(shape(data, Object.keys(real))).toEqual(shape(real, Object.keys(real)));
+    expect(
+      Object.keys(data)
+        .filter((field) => !(field in real))
+        .sort(),
+    ).toEqual(["message", "test", "webhook_id"]);
   }, 60_000);
 
   it("delivers generation.failed and generation.canceled", async () => {

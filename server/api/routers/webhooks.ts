@@ -6,7 +6,7 @@ import { deleteWebhookEndpoint } from "../../webhooks/delete-endpoint";
 import { toWebhookEndpointRecord } from "../../webhooks/endpoint-record";
 import { webhookEndpointStats } from "../../webhooks/endpoint-stats";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../webhooks/endpoint-url";
-import { defaultWebhookEvents, webhookEventKinds } from "../../webhooks/event-kinds";
+import { defaultWebhookEvents, optInWebhookEvents, webhookEventKinds } from "../../webhooks/event-kinds";
 import { findWebhookEndpoint } from "../../webhooks/find-endpoint";
 import { getWebhookDelivery } from "../../webhooks/get-delivery";
 import { deadLetterFilters, listDeadLetters } from "../../webhooks/list-dead-letters";
@@ -16,6 +16,7 @@ import { queueDeadLetterReplay } from "../../webhooks/replay-dead-letter";
 import { queueResend, requestResend } from "../../webhooks/resend-delivery";
 import { rollWebhookSecret } from "../../webhooks/roll-secret";
 import { queueTestEvent } from "../../webhooks/send-test-event";
+import { sampleGenerationRecord } from "../../generations/records/sample-record";
 import { updateWebhookEndpoint } from "../../webhooks/update-endpoint";
 import { createTRPCRouter, memberProcedure, ownerProcedure } from "../trpc";
 import { inTransaction } from "../../transaction";
@@ -30,7 +31,7 @@ const id = z.string().max(100);
 const webhookInput = z.object({ webhookId: id });
 
 export const webhooksRouter = createTRPCRouter({
-  eventKinds: memberProcedure.query(() => webhookEventKinds.map((event) => ({ event, default: defaultWebhookEvents.includes(event) }))),
+  eventKinds: memberProcedure.query(() => webhookEventKinds.map((event) => ({ event, default: defaultWebhookEvents.includes(event), opt_in: optInWebhookEvents.includes(event) }))),
 
   list: memberProcedure.query(async ({ ctx }) => {
     const [endpoints, stats] = await Promise.all([listWebhookEndpoints(db, ctx.membership.accountId), webhookEndpointStats(db, ctx.scope)]);
@@ -68,7 +69,9 @@ export const webhooksRouter = createTRPCRouter({
 
   rollSecret: ownerProcedure.input(webhookInput).mutation(({ ctx, input }) => inTransaction((tx) => rollWebhookSecret(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId }))),
 
-  sendTest: ownerProcedure.input(webhookInput).mutation(({ ctx, input }) => inTransaction((tx) => queueTestEvent(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId }))),
+  sendTest: ownerProcedure
+    .input(webhookInput)
+    .mutation(({ ctx, input }) => inTransaction((tx) => queueTestEvent(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId, sample: sampleGenerationRecord(ctx.membership.accountId) }))),
 
   /** The switch commits first; a run that cannot be requested puts it back to failed and answers the error. */
   resendDelivery: ownerProcedure.input(z.object({ deliveryId: id })).mutation(async ({ ctx, input }) => {

@@ -1,6 +1,6 @@
 import { OPERATOR } from "../../account-scope";
 import { createWebhookEndpoint } from "../../webhooks/create-endpoint";
-import { webhookEventKinds, parseWebhookEvents } from "../../webhooks/event-kinds";
+import { defaultWebhookEvents, optInWebhookEvents, parseWebhookEvents, webhookEventKinds } from "../../webhooks/event-kinds";
 import { rollWebhookSecret } from "../../webhooks/roll-secret";
 import { updateWebhookEndpoint } from "../../webhooks/update-endpoint";
 import { ACTOR, list, uuidFlag, type Command } from "./command";
@@ -26,7 +26,7 @@ function enableCommand(enabled: boolean): Command {
 
 export const webhookCommands: Record<string, Command> = {
   "webhook:create": {
-    usage: `webhook:create --account A --url U [--events ${webhookEventKinds.join(",")}] [--description D]`,
+    usage: `webhook:create --account A --url U [--events ${webhookEventKinds.join(",")}] [--description D] (default events: ${defaultWebhookEvents.join(",")}; opt-in: ${optInWebhookEvents.join(",")})`,
     required: ["account", "url"],
     optional: ["events", "description"],
     prepare(flags) {

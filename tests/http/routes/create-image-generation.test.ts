@@ -5,7 +5,10 @@ import { reserveCredits } from "@/server/credits/reserve-credits";
 import { requestHash } from "@/server/http/idempotency";
 import { createImageGeneration, getGeneration } from "@/server/http/operations/generations";
 import { inTransaction } from "@/server/transaction";
-import { accountWithKey, awayFromWindowEdge } from "@/tests/support/fixtures";
+import { OPERATOR } from "@/server/account-scope";
+import { rotateApiKey } from "@/server/keys/rotate-key";
+import { setKeySpendLimit } from "@/server/spend/set-key-spend-limit";
+import { accountWithKey, awayFromWindowEdge, createTestKey } from "@/tests/support/fixtures";
 import { cancel, createImage, createVideo, waitForStatus } from "@/tests/support/generations";
 import { api, baseUrl, callOperation, errorCodeOf, expectError, expectSuccess, invalidFields } from "@/tests/support/http";
 import { whenLogged } from "@/tests/support/request-logs";
@@ -30,6 +33,34 @@ describe("202", () => {
     expect(await db.generation.count({ where: { apiKeyId: keyId } })).toBe(1);
     const logged = await whenLogged(() => db.requestLog.findMany({ where: { apiKeyId: keyId, endpoint: "/v1/generate/image/{model_identifier}" }, orderBy: { createdAt: "asc" } }), 2);
     expect(logged.map((row) => row.idempotentReplay)).toEqual([false, true]);
+  });
+
+  it("binds an Idempotency-Key to the API key: another key of the account runs its own request, a rotated successor replays", async () => {
+    const { key, keyId, accountId } = await accountWithKey();
+    const idem = `shared-${randomUUID()}`;
+    const body = { generation_prompt: "one key's order" };
+    const first = expectSuccess(await createImage(key, body, { "idempotency-key": idem }), 202);
+
+    // A key over its spend limit is refused on its own terms, never served the other key's 202.
+    const capped = await createTestKey(accountId, { name: "capped" });
+    await inTransaction((tx) => setKeySpendLimit(tx, OPERATOR, { keyId: capped.apikey_id, limitMillis: 1, period: "day", actor: "system" }));
+    const refused = await createImage(capped.key, body, { "idempotency-key": idem });
+    expectError(refused, "ERR1014");
+    expect(refused.headers.get("idempotency-replayed")).toBeNull();
+
+    const other = await createTestKey(accountId, { name: "other" });
+    const own = await createImage(other.key, body, { "idempotency-key": idem });
+    expect(own.headers.get("idempotency-replayed")).toBeNull();
+    expect(expectSuccess(own, 202).generation_id).not.toBe(first.generation_id);
+    const again = await createImage(other.key, body, { "idempotency-key": idem });
+    expect(again.headers.get("idempotency-replayed")).toBe("true");
+    expect(again.body).toEqual(own.body);
+
+    const rotated = await inTransaction((tx) => rotateApiKey(tx, OPERATOR, { keyId, actor: "system" }));
+    const successor = await createImage(rotated.key, body, { "idempotency-key": idem });
+    expect(successor.headers.get("idempotency-replayed")).toBe("true");
+    expect(expectSuccess(successor, 202).generation_id).toBe(first.generation_id);
+    expect(await db.generation.count({ where: { accountId } })).toBe(2);
   });
 
   it("makes one generation and one reservation from concurrent duplicates", async () => {
@@ -75,6 +106,25 @@ describe("400", () => {
       const error = expectError(await createImage(key, body), "ERR1001");
       expect(invalidFields(error), JSON.stringify(body)).toContain(field);
     }
+  });
+
+  it("caps every input file URL at 2,048 characters, naming the field and index (a record's size is bounded)", async () => {
+    const { key } = await accountWithKey();
+    const urlOf = (length: number) => `https://example.com/${"a".repeat(length - "https://example.com/".length)}`;
+    for (const long of [urlOf(2049), urlOf(200_000)]) {
+      const error = expectError(await createImage(key, { generation_prompt: "x", generation_input_file: [long] }), "ERR1001");
+      expect(error.details.fields).toEqual([{ field: "generation_input_file[0]", message: "must be at most 2048 characters" }]);
+    }
+    const many = [urlOf(100), urlOf(100), urlOf(100), urlOf(2049)];
+    const fourth = expectError(await createImage(key, { generation_prompt: "x", generation_input_file: many }, {}, "openai/gpt-image-1"), "ERR1001");
+    expect(invalidFields(fourth)).toEqual(["generation_input_file[3]"]);
+    const tooMany = expectError(await createImage(key, { generation_prompt: "x", generation_input_file: Array.from({ length: 17 }, () => urlOf(100)) }, {}, "openai/gpt-image-1"), "ERR1001");
+    expect(invalidFields(tooMany)).toEqual(["generation_input_file"]);
+    expect(invalidFields(expectError(await createImage(key, { generation_prompt: "x".repeat(4001) }), "ERR1001"))).toEqual(["generation_prompt"]);
+
+    const atCap = expectSuccess(await createImage(key, { generation_prompt: "x", generation_input_file: [urlOf(2048)] }), 202);
+    expect((await db.generation.findUniqueOrThrow({ where: { id: atCap.generation_id } })).inputFiles).toEqual([urlOf(2048)]);
+    await cancel(key, atCap.generation_id);
   });
 
   it("refuses a video model on the image route", async () => {
@@ -150,10 +200,12 @@ describe("409", () => {
   });
 
   it("answers ERR2016 while the original is still running", async () => {
-    const { key, accountId } = await accountWithKey();
+    const { key, keyId, accountId } = await accountWithKey();
     const idem = `running-${randomUUID()}`;
     const body = { generation_prompt: "in progress" };
-    await db.idempotencyRecord.create({ data: { accountId, key: idem, requestHash: requestHash({ kind: "image", model: "darkroom/lumen-image", body }), requestId: randomUUID() } });
+    await db.idempotencyRecord.create({
+      data: { accountId, apiKeyLineageId: keyId, key: idem, requestHash: requestHash({ kind: "image", model: "darkroom/lumen-image", body }), requestId: randomUUID() },
+    });
     expectError(await createImage(key, body, { "idempotency-key": idem }), "ERR2016");
   });
 });

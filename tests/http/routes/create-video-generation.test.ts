@@ -22,6 +22,17 @@ describe("202", () => {
 });
 
 describe("400", () => {
+  it("caps generation_input_file_last_content and generation_input_file at 2,048 characters", async () => {
+    const { key } = await accountWithKey();
+    const long = `https://example.com/${"a".repeat(2029)}`;
+    const body = { generation_prompt: "x", generation_duration: 2, generation_input_file: [long], generation_input_file_last_content: long };
+    const error = expectError(await createVideo(key, body), "ERR1001");
+    expect(error.details.fields).toEqual([
+      { field: "generation_input_file[0]", message: "must be at most 2048 characters" },
+      { field: "generation_input_file_last_content", message: "must be at most 2048 characters" },
+    ]);
+  });
+
   it("refuses an image model on the video route", async () => {
     const { key } = await accountWithKey();
     const onVideo = expectError(await createVideo(key, { generation_prompt: "x" }, {}, "darkroom/lumen-image"), "ERR1001");

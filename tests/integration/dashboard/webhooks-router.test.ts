@@ -157,7 +157,16 @@ describe("webhooks router: who may do what", () => {
     expect(openEndpointSecret(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: webhookId } }))).toBe(rolled.secret);
 
     const test = await owner.sendTest({ accountId, webhookId });
-    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: test.delivery_id } })).toMatchObject({ endpointId: webhookId, event: "webhook.test", status: "pending" });
+    const testDelivery = await db.webhookDelivery.findUniqueOrThrow({ where: { id: test.delivery_id } });
+    expect(testDelivery).toMatchObject({ endpointId: webhookId, event: "webhook.test", status: "pending" });
+    // The sample generation record the router hands to the test event.
+    expect((testDelivery.payload as { webhook_data: object }).webhook_data).toMatchObject({
+      test: true,
+      webhook_id: webhookId,
+      account_id: accountId,
+      generation_status: "succeeded",
+      model_identifier: "darkroom/lumen-image",
+    });
 
     await insertDelivery(accountId, webhookId, { status: "failed", attempts: [{ statusCode: 500, error: "HTTP 500" }] });
     await deadLetterFor(accountId, webhookId, people[role]);

@@ -128,4 +128,16 @@ describe("spend alerts", () => {
     });
     expect((await alertsOf(accountId, "apikey.spend_alert")).deliveries).toEqual([]);
   });
+
+  it("reaches only endpoints that opted in: one created with the default events gets none", async () => {
+    const { accountId } = await accountWithEndpoint();
+    const byDefault = await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/default", actor: "system" }));
+    const key = await createTestKey(accountId);
+    const plan = await imagePlan(accountId, key.apikey_id);
+    await inTransaction((tx) => setAccountSpendLimit(tx, OPERATOR, { accountId, limitMillis: plan.costMillis, actor: "system" }));
+    expect(await create(plan, new Date("2032-09-10T00:00:00.000Z"))).toMatchObject({ accepted: true });
+    const deliveries = await db.webhookDelivery.findMany({ where: { accountId, event: "account.spend_alert" }, select: { endpointId: true } });
+    expect(deliveries).toHaveLength(3);
+    expect(deliveries.map((row) => row.endpointId)).not.toContain(byDefault.webhook_id);
+  });
 });

@@ -66,7 +66,7 @@ describe("cli: webhooks", () => {
     ]);
   }, 60_000);
 
-  it("defaults to every event but webhook.test", async () => {
+  it("defaults to the published events: the spend alerts are opt-in", async () => {
     const created = await cli(["webhook:create", "--account", accountId, "--url", "http://127.0.0.1:9/default"], { WEBHOOK_ALLOW_LOOPBACK: "1" });
     expect(created.code).toBe(0);
     expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.body.webhook_id } })).events).toEqual([
@@ -75,9 +75,12 @@ describe("cli: webhooks", () => {
       "generation.failed",
       "generation.canceled",
       "credits.low_balance",
-      "apikey.spend_alert",
-      "account.spend_alert",
     ]);
+    const optIn = await cli(["webhook:create", "--account", accountId, "--url", "http://127.0.0.1:9/opt-in", "--events", "generation.completed,apikey.spend_alert,account.spend_alert"], {
+      WEBHOOK_ALLOW_LOOPBACK: "1",
+    });
+    expect(optIn.code).toBe(0);
+    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: optIn.body.webhook_id } })).events).toEqual(["generation.completed", "apikey.spend_alert", "account.spend_alert"]);
   }, 60_000);
 
   const unsafe: Array<[string, string, string]> = [

@@ -15,6 +15,7 @@ import { queueResend, requestResend, type ResendDeliveryInput } from "@/server/w
 import { openEndpointSecret } from "@/server/webhooks/endpoint-secret";
 import { rollWebhookSecret } from "@/server/webhooks/roll-secret";
 import { queueTestEvent, type SendTestEventInput } from "@/server/webhooks/send-test-event";
+import { sampleGenerationRecord } from "@/server/generations/records/sample-record";
 import { updateWebhookEndpoint } from "@/server/webhooks/update-endpoint";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { recordingEventSink, type SentEvent } from "@/tests/support/event-sink";
@@ -73,7 +74,7 @@ describe("webhook endpoints", () => {
       account_id: accountId,
       webhook_url: PUBLIC_URL,
       webhook_enabled: true,
-      webhook_events: ["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance", "apikey.spend_alert", "account.spend_alert"],
+      webhook_events: ["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance"],
       webhook_disabled_at: null,
     });
     const row = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.webhook_id } });
@@ -333,7 +334,7 @@ describe("re-send and test events", () => {
     const { accountId } = await createTestAccount();
     const target = await endpoint(accountId, { events: ["generation.completed"] });
     const bystander = await endpoint(accountId, { events: ["webhook.test"] });
-    const sentTest = await sendTest(accountScope(accountId), { webhookId: target.webhook_id, actor: "system" });
+    const sentTest = await sendTest(accountScope(accountId), { webhookId: target.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) });
     expect(sentTest).toEqual({ webhook_id: target.webhook_id, delivery_id: expect.any(String), webhook_event: "webhook.test" });
     const rows = await db.webhookDelivery.findMany({ where: { accountId } });
     expect(rows).toHaveLength(1);
@@ -343,7 +344,7 @@ describe("re-send and test events", () => {
     expect(bystander.webhook_id).not.toBe(target.webhook_id);
 
     await setEnabled(target.webhook_id, false);
-    expect((await caught(sendTest(OPERATOR, { webhookId: target.webhook_id, actor: "system" }))).code).toBe("ERR1001");
+    expect((await caught(sendTest(OPERATOR, { webhookId: target.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }))).code).toBe("ERR1001");
   });
 });
 

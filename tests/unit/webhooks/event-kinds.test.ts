@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/server/error-table";
-import { defaultWebhookEvents, parseWebhookEvents, webhookEventKinds } from "@/server/webhooks/event-kinds";
+import { defaultWebhookEvents, optInWebhookEvents, parseWebhookEvents, webhookEventKinds } from "@/server/webhooks/event-kinds";
 import { responseSnippet } from "@/server/webhooks/deliver";
 import { serializeWebhookBody } from "@/server/webhooks/webhook-body";
 
 describe("webhook event subscriptions", () => {
-  it("knows the eight events; new endpoints get all but webhook.test", () => {
+  it("knows the eight events; new endpoints get the published ones, later kinds are opt-in", () => {
     expect(webhookEventKinds).toEqual([
       "generation.started",
       "generation.completed",
@@ -16,15 +16,8 @@ describe("webhook event subscriptions", () => {
       "account.spend_alert",
       "webhook.test",
     ]);
-    expect(defaultWebhookEvents).toEqual([
-      "generation.started",
-      "generation.completed",
-      "generation.failed",
-      "generation.canceled",
-      "credits.low_balance",
-      "apikey.spend_alert",
-      "account.spend_alert",
-    ]);
+    expect(defaultWebhookEvents).toEqual(["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance"]);
+    expect(optInWebhookEvents).toEqual(["apikey.spend_alert", "account.spend_alert"]);
     expect(parseWebhookEvents(undefined)).toEqual(defaultWebhookEvents);
   });
 

@@ -329,6 +329,8 @@ export type ModelsHealth = {
   healthy: boolean;
   models_total: number;
   models: Array<{
+    /** `image` or `video`, as in the library. */
+    model_type: "image" | "video";
     /** Model identifier `<provider>/<model>`, e.g. `darkroom/lumen-image`. */
     model_identifier: string;
     /** Credits (1 credit = 1 USD), kept to three decimal places. */
