@@ -7,7 +7,7 @@ import { defineOperation } from "../define-operation";
 // each answer whole); the edge routes them from streamOperations.
 
 const streamDescription =
-  "Server-Sent Events: every event has `id:` (resume after it with `Last-Event-ID` or `last_event_id`, for 24 h), `event:` and one `data:` line of JSON; a `: heartbeat` comment every 15 s. Concurrent streams per account are capped by plan (ERR1009).";
+  "Server-Sent Events: every event has an opaque `id:` (resume after it with `Last-Event-ID` or `last_event_id`, for 24 h and 10,000 events; further back a `stream.reset` event comes first), `event:` and one `data:` line of JSON; a `: heartbeat` comment every 15 s. Concurrent streams per account are capped by plan (ERR1009).";
 
 export const streamGenerationEvents = defineOperation({
   operationId: "streamGenerationEvents",
