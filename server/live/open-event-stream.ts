@@ -42,7 +42,7 @@ export type StreamStart = {
 
 /** A client this far behind is dropped rather than held in memory; it resumes with Last-Event-ID. */
 export const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
-/** Bytes queued under which the next backlog page is read. */
+/** Bytes queued under which the next backlog event is sent. */
 const QUEUE_HIGH_WATER = 64 * 1024;
 const BACKLOG_PAGE = 200;
 /** Live events held while the backlog is sent; past it they are read from the table instead. */
@@ -214,10 +214,13 @@ export async function openEventStream(
         const upTo = watermark();
         while (readUpTo < upTo && !closed) {
           const page = await readEventBacklog(db, filter, readUpTo, upTo, BACKLOG_PAGE);
-          for (const event of page) send(event);
+          // One event at a time under the high-water mark: a page of large records never nears the cap.
+          for (const event of page) {
+            send(event);
+            await chain;
+            await whenDrained();
+          }
           readUpTo = page.length < BACKLOG_PAGE ? upTo : page.at(-1)!.id;
-          await chain;
-          await whenDrained();
         }
         if (!heldOverflow || closed) break;
         // More arrived meanwhile than is held: what was held is read from the table instead.

@@ -6,13 +6,15 @@ import { baseUrl } from "@/tests/support/http";
 
 export { burstEvents } from "@/tests/support/event-burst";
 
+export type SseBlock = { id: string | null; event: string };
+
 export type PausedStream = {
   status: number;
   /**
    * Reads on, until the server ends the stream or `burst` generation.processing events have come
    * (a stream the server kept, then closed here); answers what was read and which it was.
    */
-  resume(burst: number): Promise<{ endedByServer: boolean; bytes: number; events: Array<{ id: string | null; event: string }> }>;
+  resume(burst: number): Promise<{ endedByServer: boolean; bytes: number; events: SseBlock[] }>;
 };
 
 /** A stream whose client reads its headers and then nothing (its socket stops reading). */
@@ -21,18 +23,21 @@ export function openPausedStream(path: string, key: string): Promise<PausedStrea
     const headers = { authorization: `Bearer ${key}`, accept: "text/event-stream" };
     const request = http.get(`${baseUrl()}${path}`, { agent: false, headers }, (response) => {
       response.pause();
-      const chunks: Buffer[] = [];
+      const events: SseBlock[] = [];
+      let bytes = 0;
       let processing = 0;
       let partial = "";
       let wanted = Infinity;
       let keptOpen = false;
       const ended = new Promise<void>((done) => {
         response.on("data", (chunk: Buffer) => {
-          chunks.push(chunk);
+          bytes += chunk.length;
           const blocks = (partial + chunk.toString("utf8")).split("\n\n");
           partial = blocks.pop() ?? "";
-          processing += blocks.filter((block) => block.includes("event: generation.processing")).length;
-          if (processing >= wanted && !keptOpen) {
+          const complete = completeEvents(blocks.map((block) => `${block}\n\n`).join(""));
+          events.push(...complete);
+          processing += complete.filter((event) => event.event === "generation.processing").length;
+          if (!keptOpen && processing >= wanted) {
             keptOpen = true;
             request.destroy();
           }
@@ -46,8 +51,7 @@ export function openPausedStream(path: string, key: string): Promise<PausedStrea
           wanted = burst;
           response.resume();
           await ended;
-          const text = Buffer.concat(chunks).toString("utf8");
-          return { endedByServer: !keptOpen, bytes: text.length, events: completeEvents(text) };
+          return { endedByServer: !keptOpen, bytes, events };
         },
       });
     });
@@ -56,7 +60,7 @@ export function openPausedStream(path: string, key: string): Promise<PausedStrea
 }
 
 /** The complete events of a stream's text (an event cut off by the end is not one), with their ids. */
-export function completeEvents(text: string): Array<{ id: string | null; event: string }> {
+export function completeEvents(text: string): SseBlock[] {
   const blocks = text.split("\n\n").slice(0, -1);
   return blocks.map((block) => ({ id: /^id: (.*)$/m.exec(block)?.[1] ?? null, event: /^event: (.*)$/m.exec(block)?.[1] ?? "" })).filter((event) => event.event !== "");
 }
