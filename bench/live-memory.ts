@@ -4,7 +4,8 @@ import { processTreeRssMb } from "./process-rss";
 // BENCH_ONLY=live-memory (issue #43): the server's RSS under a burst of events with 100 streams
 // open, first 100 clients that read (the baseline), then 100 that read nothing. A stream whose
 // client falls 4 MiB behind is ended by the server; the figure is how far RSS rises either way
-// (sampled every 100 ms), and how many of the non-reading streams the server ended.
+// (sampled every 100 ms), and how many of the non-reading streams the server ended; then 100
+// non-reading clients resuming from before both bursts (the backlog is sent as they take it).
 
 export type LiveMemoryBenchInput = {
   baseUrl: string;
@@ -19,27 +20,33 @@ const STREAMS = 100;
 const BURST = Number(process.env.BENCH_LIVE_BURST ?? 2_000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-type BenchStream = { received(): number; bytes(): number; ended: Promise<void>; resume(): void; close(): void };
+type BenchStream = { received(): number; bytes(): number; firstId(): string | null; ended: Promise<void>; resume(): void; close(): void };
 
 /** A raw stream on its own socket counting the burst's events; `paused`: reads nothing until resumed. */
-function openStream(url: string, key: string, paused: boolean): Promise<BenchStream> {
+function openStream(url: string, key: string, paused: boolean, lastEventId?: string): Promise<BenchStream> {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { headers: { authorization: `Bearer ${key}`, accept: "text/event-stream" }, agent: false }, (response) => {
+    const headers = { authorization: `Bearer ${key}`, accept: "text/event-stream", ...(lastEventId ? { "last-event-id": lastEventId } : {}) };
+    const request = http.get(url, { headers, agent: false }, (response) => {
       if (response.statusCode !== 200) return reject(new Error(`stream answered ${response.statusCode}`));
       if (paused) response.pause();
       let events = 0;
       let bytes = 0;
       let partial = "";
+      let firstId: string | null = null;
       response.setEncoding("utf8");
       const ended = new Promise<void>((done) => response.once("close", () => done()));
       response.on("data", (chunk: string) => {
         bytes += chunk.length;
         const blocks = (partial + chunk).split("\n\n");
         partial = blocks.pop() ?? "";
-        for (const block of blocks) if (block.includes("event: generation.processing")) events += 1;
+        for (const block of blocks) {
+          if (!block.includes("event: generation.processing")) continue;
+          events += 1;
+          firstId ??= /^id: (.*)$/m.exec(block)?.[1] ?? null;
+        }
       });
       response.on("error", () => undefined);
-      resolve({ received: () => events, bytes: () => bytes, ended, resume: () => response.resume(), close: () => request.destroy() });
+      resolve({ received: () => events, bytes: () => bytes, firstId: () => firstId, ended, resume: () => response.resume(), close: () => request.destroy() });
     });
     request.on("error", reject);
   });
@@ -91,6 +98,7 @@ async function burstRound(input: LiveMemoryBenchInput, paused: boolean) {
     endedByServer = streams.filter((stream) => stream.received() < BURST).length;
   }
   for (const stream of [...streams, watcher]) stream.close();
+  const firstOfBurst = watcher.firstId();
   const bytesPerStream = Math.round(streams.reduce((sum, stream) => sum + stream.bytes(), 0) / streams.length / 1024);
   await sleep(3_000);
   return {
@@ -103,12 +111,39 @@ async function burstRound(input: LiveMemoryBenchInput, paused: boolean) {
     rss_rise_at_peak_mb: Math.round((peak - before) * 10) / 10,
     kib_received_per_stream: bytesPerStream,
     ...(paused ? { ended_by_server: endedByServer } : {}),
+    firstOfBurst,
+  };
+}
+
+/** 100 clients resuming from before the bursts (every one of their events still to send), reading nothing. */
+async function resumeRound(input: LiveMemoryBenchInput, lastEventId: string, backlog: number) {
+  const url = `${input.baseUrl}/v1/content/events`;
+  const before = rssOf(input.appPid);
+  const streams: BenchStream[] = [];
+  const opened = (async () => {
+    for (let index = 0; index < STREAMS; index += 1) streams.push(await openStream(url, input.key, true, lastEventId));
+    await sleep(5_000);
+  })();
+  const peak = await peakRssWhile(input.appPid, opened);
+  const after = rssOf(input.appPid);
+  for (const stream of streams) stream.close();
+  await sleep(3_000);
+  return {
+    clients: "resume from before the bursts, read nothing",
+    streams: STREAMS,
+    backlog_events: backlog,
+    rss_before_mb: before,
+    rss_peak_mb: peak,
+    rss_after_mb: after,
+    rss_rise_at_peak_mb: Math.round((peak - before) * 10) / 10,
   };
 }
 
 export async function measureLiveMemory(input: LiveMemoryBenchInput) {
   const idle = rssOf(input.appPid);
-  const reading = await burstRound(input, false);
-  const notReading = await burstRound(input, true);
-  return { rss_idle_mb: idle, baseline_reading: reading, not_reading: notReading };
+  const { firstOfBurst, ...reading } = await burstRound(input, false);
+  const { firstOfBurst: _, ...notReading } = await burstRound(input, true);
+  // Resumed after the first event of the first burst: both bursts but that event still to send.
+  const resuming = firstOfBurst ? await resumeRound(input, firstOfBurst, 2 * BURST - 1) : null;
+  return { rss_idle_mb: idle, baseline_reading: reading, not_reading: notReading, resuming_not_reading: resuming };
 }

@@ -44,7 +44,7 @@ export type StreamStart = {
 export const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 /** Bytes queued under which the next backlog event is sent. */
 const QUEUE_HIGH_WATER = 64 * 1024;
-const BACKLOG_PAGE = 200;
+const BACKLOG_PAGE = 50;
 /** Live events held while the backlog is sent; past it they are read from the table instead. */
 const MAX_HELD = 200;
 
