@@ -37,8 +37,10 @@ const CREATE_ACCOUNTS = Number(process.env.BENCH_CREATE_ACCOUNTS ?? 120);
 // routes only; BENCH_ONLY=create: the bare and create routes, then the create with its runs
 // executed elsewhere; BENCH_ONLY=memory: the idle RSS only; BENCH_ONLY=latency: create → succeeded
 // and terminal → webhook only; BENCH_ONLY=live: the live streams' figures (bench/live.ts; written to
-// bench/results/live.json); BENCH_ONLY=remote: the remote-provider row set only (for profiling and
-// quick comparisons; none of them writes the docs). BENCH_STATEMENTS=1 loads pg_stat_statements
+// bench/results/live.json); BENCH_ONLY=live-memory: RSS under a burst with 100 streams that read
+// and 100 that do not (bench/live-memory.ts; bench/results/live-memory.json); BENCH_ONLY=remote:
+// the remote-provider row set only (for profiling and quick comparisons; none of them writes the
+// docs). BENCH_STATEMENTS=1 loads pg_stat_statements
 // into the embedded cluster (a restart of it) so the remote row set counts statements per generation.
 const ONLY = process.env.BENCH_ONLY ?? "all";
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -432,6 +434,20 @@ async function main() {
         .slice(0, 12)
         .map(([name, kb]) => `${(kb / 1024).toFixed(1)} MB ${name}`);
       console.log(JSON.stringify({ idle_rss: idleRss, mappings: top }, null, 2));
+      await db.$disconnect();
+      return;
+    }
+
+    if (ONLY === "live-memory") {
+      const { measureLiveMemory } = await import("./live-memory");
+      const { burstEvents } = await import("../tests/support/event-burst");
+      const [account] = await newAccounts("live-memory", 1);
+      const generation = await db.generation.create({
+        data: { accountId: account!.accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "succeeded", prompt: "a lighthouse ".repeat(300), estimatedCost: 0 },
+      });
+      const report = { at: new Date().toISOString(), ...(await measureLiveMemory({ baseUrl, appPid: app.pid!, key: account!.key, generationId: generation.id, burst: burstEvents })) };
+      fs.writeFileSync(path.join(root, "bench/results/live-memory.json"), `${JSON.stringify(report, null, 2)}\n`);
+      console.log(JSON.stringify(report, null, 2));
       await db.$disconnect();
       return;
     }

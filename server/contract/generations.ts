@@ -152,8 +152,8 @@ export type ContentList = z.infer<typeof contentListSchema>;
 export type CancelGenerationResponse = z.infer<typeof cancelGenerationResponseSchema>;
 export type DeleteGenerationResponse = z.infer<typeof deleteGenerationResponseSchema>;
 
-/** An event id as sent in `id:` (resume with it in Last-Event-ID or `last_event_id`). */
-export const lastEventIdSchema = z.string().regex(/^\d{1,19}$/, "must be an event id (digits)");
+/** An event id as sent in `id:` (resume with it in Last-Event-ID or `last_event_id`): opaque, `ev_…`; digits as sent before. */
+export const lastEventIdSchema = z.string().regex(/^(ev_[A-Za-z0-9_-]{22}|\d{1,19})$/, "must be an event id");
 
 export const generationEventsQuerySchema = z.object({
   last_event_id: lastEventIdSchema.optional().describe("Resume after this event id (as the Last-Event-ID header does)."),

@@ -11,10 +11,11 @@ import { eventData, toStoredEvent, type EventRow } from "./live-event";
 // GET /v1/content/{generation_id}/events: the generation's snapshot (the record as GET
 // /v1/content/{id} answers it), then its events as they commit, ending after the terminal one. A
 // finished generation gets its snapshot and terminal event at once; a client resuming with
-// Last-Event-ID gets the events it missed up to the terminal one (none when it had that one).
+// Last-Event-ID gets the snapshot (with no id) and the events it missed up to the terminal one (none
+// when it had that one); one resuming too far back gets a fresh start (a snapshot with a new id).
 
 /** `keyHash`: the API key whose refusal ends the stream (null for a dashboard session's stream). */
-export type StreamInput = { plan: PlanName; keyHash: string | null; lastEventId: bigint | null; signal: AbortSignal };
+export type StreamInput = { plan: PlanName; keyHash: string | null; lastEventId: string | null; signal: AbortSignal };
 
 async function findTerminalEvent(accountId: string, generationId: string) {
   const { rows } = await sqlPool().query<EventRow>(
@@ -32,16 +33,18 @@ export async function streamGenerationEvents(scope: OneAccount, input: StreamInp
   const release = await claimStreamSlot(accountId, plan);
   try {
     const filter = { accountId, plan, keyHash: input.keyHash, generationId, skip: new Set(["generation.created"]), onClose: release };
-    return await openEventStream(filter, lastEventId, input.signal, async (cursor) => {
+    return await openEventStream(filter, lastEventId, input.signal, async ({ cursor, resumed }) => {
       const record = await readGenerationRecord(sqlPool(), scope, { generationId, plan });
-      const snapshot = { id: cursor, name: "generation.snapshot", data: record };
       const terminalName = terminalEventFor(record.generation_status);
-      if (!terminalName) return { first: [snapshot], end: false };
+      // In flight: the snapshot is the position a fresh stream starts from. A resumed stream's
+      // snapshot has no id: the client holds the one it resumed from (no id is sent twice).
+      if (!terminalName) return { first: [{ id: resumed ? null : cursor, name: "generation.snapshot", data: record }], end: false };
+      const snapshot = { id: null, name: "generation.snapshot", data: record };
       const terminal = await findTerminalEvent(accountId, generationId);
-      if (!terminal) return { first: [snapshot, { id: cursor, name: terminalName, data: record }], end: true };
-      if (lastEventId !== null && terminal.id <= lastEventId) return { first: [snapshot], end: true };
+      if (!terminal) return { first: [snapshot, { id: null, name: terminalName, data: record }], end: true };
+      if (resumed && terminal.id <= cursor) return { first: [snapshot], end: true };
       // A client resuming gets what it missed, up to the terminal event, which ends the stream.
-      if (lastEventId !== null) return { first: [snapshot], end: false };
+      if (resumed) return { first: [snapshot], end: false };
       return { first: [snapshot, { id: terminal.id, name: terminal.name, data: await eventData(db, terminal, plan) }], end: true };
     });
   } catch (error) {

@@ -44,6 +44,11 @@ export function currentKey(): EncryptionKey {
   return keyring().current;
 }
 
+/** Every configured key, the current one first. */
+export function allKeys(): EncryptionKey[] {
+  return [...keyring().all.values()];
+}
+
 /** The key with this id, current or previous; null when none is configured. */
 export function keyById(id: string): EncryptionKey | null {
   return keyring().all.get(id) ?? null;

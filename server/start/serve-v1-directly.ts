@@ -31,7 +31,9 @@ export function acceptsGzip(header: string | undefined): boolean {
 
 /**
  * An event stream (the live /v1 streams) is written as it is produced, chunk by chunk, never
- * gzipped or buffered; the client hanging up cancels it.
+ * gzipped or buffered; the client hanging up cancels it. The next chunk is read only once the
+ * socket took the last (`drain`), so what the client has not read stays counted in the stream's
+ * queue, which ends a client too far behind by erroring: its connection is dropped then.
  */
 async function writeEventStream(response: Response, headers: Record<string, string | string[]>, res: http.ServerResponse) {
   res.writeHead(response.status, headers);
@@ -39,11 +41,13 @@ async function writeEventStream(response: Response, headers: Record<string, stri
   const body = response.body;
   if (!body) return void res.end();
   const reader = body.getReader();
-  res.once("close", () => void reader.cancel().catch(() => undefined));
+  const gone = new Promise<void>((resolve) => res.once("close", resolve));
+  void gone.then(() => reader.cancel().catch(() => undefined));
   for (;;) {
-    const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
-    if (done || res.destroyed) break;
-    res.write(value);
+    const next = await reader.read().catch(() => null);
+    if (next === null) return void res.destroy();
+    if (next.done || res.destroyed) break;
+    if (!res.write(next.value)) await Promise.race([new Promise((resolve) => res.once("drain", resolve)), gone]);
   }
   res.end();
 }

@@ -7,13 +7,14 @@ import { expectError, expectSuccess } from "@/tests/support/http";
 import { join, openLiveFeed, signedInPerson, teamOf } from "@/tests/support/live-feed";
 import { startSecondInstance, type SecondInstance } from "@/tests/support/second-instance";
 import { signIn, trpc } from "@/tests/support/session";
-import { ofGeneration, openSse, type SseStream } from "@/tests/support/sse-client";
+import { ofGeneration, openSse, type SseEvent, type SseStream } from "@/tests/support/sse-client";
 import { until } from "@/tests/support/until";
 
 // Across instances (issues #31, #43): a stream held on one instance sees a generation created on
 // and run by another, because events come from PostgreSQL (the table and its NOTIFY), not from
 // memory; the stream caps hold over both instances (leases in PostgreSQL), an instance that dies
-// frees its slots, and a removal made on one instance ends the stream held on the other.
+// frees its slots, a removal made on one instance ends the stream held on the other, and an id one
+// instance sent resumes on the other (ids are the same on every instance).
 
 /** The second instance's own dashboard cap, low enough to fill. */
 const SECOND_PROCESS_CAP = 4;
@@ -91,6 +92,22 @@ describe("live streams across instances", () => {
     const served = await openLiveFeed(laptop, accountId);
     expect(served.status).toBe(200);
     for (const stream of [...streams, served]) stream.close();
+  });
+
+  it("resumes on the second instance after an id sent by the first (ids are the same everywhere)", async () => {
+    const { key } = await accountWithKey();
+    const first = await openSse("/v1/content/events", { key });
+    const ids = [expectSuccess(await createImage(key, { generation_prompt: "one" }), 202).generation_id, expectSuccess(await createImage(key, { generation_prompt: "two" }), 202).generation_id];
+    const done = (generationId: string) => (event: SseEvent) => ofGeneration(generationId)(event) && event.event === "generation.completed";
+    await first.waitFor(done(ids[1]!));
+    await first.waitFor(done(ids[0]!));
+    first.close();
+    const cut = first.events.findIndex((event) => event.event === "generation.created" && ofGeneration(ids[1]!)(event));
+    const resumed = await openSse("/v1/content/events", { key, base: second.baseUrl, lastEventId: first.events[cut]!.id! });
+    const tail = first.events.slice(cut + 1);
+    await resumed.waitFor(() => resumed.events.length >= tail.length);
+    resumed.close();
+    expect(resumed.events.slice(0, tail.length).map((event) => `${event.id}:${event.event}`)).toEqual(tail.map((event) => `${event.id}:${event.event}`));
   });
 
   // Last: it kills the second instance.

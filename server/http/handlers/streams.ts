@@ -14,13 +14,13 @@ import type { OperationResult } from "../define-operation";
 // once, as the stream starts; the domain opens the stream, and errors before it are envelopes.
 
 /** `Last-Event-ID` (what an EventSource sends when it reconnects) or `?last_event_id=`. */
-function lastEventIdOf(request: Request, fromQuery: string | undefined): bigint | null {
+function lastEventIdOf(request: Request, fromQuery: string | undefined): string | null {
   const header = request.headers.get("last-event-id")?.trim();
   const value = header || fromQuery;
   if (!value) return null;
   if (!lastEventIdSchema.safeParse(value).success)
-    throw new ApiError("ERR1001", "Last-Event-ID must be an event id.", { fields: [{ field: "Last-Event-ID", message: "must be an event id (digits)" }] });
-  return BigInt(value);
+    throw new ApiError("ERR1001", "Last-Event-ID must be an event id.", { fields: [{ field: "Last-Event-ID", message: "must be an event id as sent in `id:`" }] });
+  return value;
 }
 
 function eventStream(body: ReadableStream<Uint8Array>): Response {

@@ -9,7 +9,7 @@ import { defineOperation } from "../define-operation";
 // them with their events (streamEvents).
 
 const streamDescription =
-  "Server-Sent Events: each event has `event:`, one `data:` line of JSON and an opaque `id:` (a resume snapshot may have none); resume after the last id with `Last-Event-ID` or `last_event_id`: the stream sends every later event once, in order, and never an id the client has. A `: heartbeat` comment every 15 s. Concurrent streams per account are capped by plan (ERR1009).";
+  "Server-Sent Events: each event has `event:`, one `data:` line of JSON and an opaque `id:` (a resume snapshot may have none); resume after the last id with `Last-Event-ID` or `last_event_id` (for 24 h and 10,000 events; further back a `stream.reset` event comes first): the stream sends every later event once, in order, and never an id the client has. A `: heartbeat` comment every 15 s. Concurrent streams per account are capped by plan (ERR1009).";
 
 export const streamGenerationEvents = defineOperation({
   operationId: "streamGenerationEvents",
