@@ -5,15 +5,15 @@ import { endStreamsWhere } from "./event-hub";
 // session), "sign out everywhere" (the user's), a removal or a leave (the user's in that account),
 // an account deletion (the account's). Other instances end theirs on the hub's next access check.
 
-export type DashboardStreamsOf = { userId?: string; sessionId?: string; accountId?: string };
+/** Whose streams end: one session's, a user's, a user's in one account, or one account's. */
+export type DashboardStreamsOf = { sessionId: string } | { userId: string } | { userId: string; accountId: string } | { accountId: string; everyMember: true };
 
 export function endDashboardStreams(of: DashboardStreamsOf): void {
-  if (!of.userId && !of.sessionId && !of.accountId) return;
   endStreamsWhere((subscriber) => {
     const session = subscriber.session;
     if (!session) return false;
-    if (of.userId && session.userId !== of.userId) return false;
-    if (of.sessionId && session.sessionId !== of.sessionId) return false;
-    return !of.accountId || subscriber.accountId === of.accountId;
+    if ("sessionId" in of) return session.sessionId === of.sessionId;
+    if ("userId" in of && session.userId !== of.userId) return false;
+    return !("accountId" in of) || subscriber.accountId === of.accountId;
   }, "access_lost");
 }

@@ -438,12 +438,12 @@ describe("the OpenAPI document: live streams", () => {
     expect(ending(account)).toEqual([]);
   });
 
-  it("answers errors before the stream in the envelope: ERR1001, 1002, 1003, 1005, 1009 on both, ERR1006 on the generation's", () => {
+  it("answers errors before the stream in the envelope: ERR1001, 1002, 1003, 1005, 1009, 3001 on both, ERR1006 on the generation's", () => {
     const codesOf = (route: string) =>
       Object.entries(streamOf(route).responses as Record<string, Json>)
         .filter(([status]) => !status.startsWith("2"))
         .flatMap(([, response]) => Object.keys(deref(response).content["application/json"].examples));
-    const common = ["ERR1001", "ERR1002", "ERR1003", "ERR1005", "ERR1007", "ERR1009", "ERR5000"];
+    const common = ["ERR1001", "ERR1002", "ERR1003", "ERR1005", "ERR1007", "ERR1009", "ERR3001", "ERR5000"];
     expect(codesOf("/v1/content/{generation_id}/events").sort()).toEqual([...common, "ERR1006"].sort());
     expect(codesOf("/v1/content/events").sort()).toEqual(common.sort());
   });

@@ -41,7 +41,7 @@ export const settingsRouter = createTRPCRouter({
 
   deleteAccount: primaryOwnerProcedure.input(z.object({ confirmName: text(MAX_ACCOUNT_NAME_LENGTH) })).mutation(async ({ ctx, input }) => {
     const deleted = await inTransaction((tx) => deleteTeamAccount(tx, { accountId: ctx.membership.accountId, actor: ctx.userId, confirmName: input.confirmName }));
-    endDashboardStreams({ accountId: deleted.accountId });
+    endDashboardStreams({ accountId: deleted.accountId, everyMember: true });
     return deleted;
   }),
 });
