@@ -11,8 +11,10 @@ import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeFailur
 // FastAPI's `{detail}`: 403 without a valid key, 402 out of credits, 429 past the active-task
 // limit, 422 HTTPValidationError. A finished task with a webhook_url is POSTed there, signed
 // `X-BFL-Signature: sha256=<hex HMAC-SHA256 of the body>` with the task's webhook_secret.
-// Prompt markers: "[bfl:request-moderated]", "[bfl:content-moderated]", "[bfl:output-oversized]"
-// (an endless sample), "[bfl:garbled]" (a result answer in no published shape).
+// Prompt markers, for suites that cannot script the fake (the HTTP ones): "[bfl:request-moderated]",
+// "[bfl:content-moderated]", "[bfl:error]" (the task ends in Error), "[bfl:rate-limit]" (the
+// submit answers 429), "[bfl:slow=<ms>]", "[bfl:output-oversized]" (an endless sample),
+// "[bfl:garbled]" (a result answer in no published shape).
 
 type BflFailure = FakeFailure | "insufficient_credits";
 export type BflScript = Omit<FakeScript, "fail"> & { fail?: BflFailure | null };
@@ -50,9 +52,7 @@ export async function startBflFake(options: { apiKey?: string } = {}): Promise<B
   const server = await startFakeServer(async (request, response) => {
     if (current.responseDelayMs) await sleep(current.responseDelayMs);
     if (header(request, "x-key") !== apiKey || current.fail === "unauthorized") return sendJson(response, 403, { detail: "Not authenticated" });
-    if (current.fail === "rate_limit") {
-      return sendJson(response, 429, { detail: "You have exceeded the number of active tasks (24). Please wait for some of them to finish." }, { "Retry-After": "1" });
-    }
+    if (current.fail === "rate_limit") return tooManyActiveTasks(response);
     if (current.fail === "insufficient_credits") return sendJson(response, 402, { detail: "Insufficient credits. Please add credits at https://dashboard.bfl.ai" });
     if (current.fail === "server_error") return sendJson(response, 500, { detail: "Internal Server Error" });
 
@@ -69,13 +69,15 @@ export async function startBflFake(options: { apiKey?: string } = {}): Promise<B
     if (problem) return validationError(response, ["body", problem.field], problem.msg, problem.type);
     const fields = input as Record<string, unknown>;
     const prompt = typeof fields.prompt === "string" ? fields.prompt : "";
+    if (prompt.includes("[bfl:rate-limit]")) return tooManyActiveTasks(response);
+    const slowMs = Number(/\[bfl:slow=(\d+)\]/.exec(prompt)?.[1] ?? Number.NaN);
     const now = Date.now();
     const end: TaskEnd =
       prompt.includes("[bfl:request-moderated]") || current.fail === "content_policy"
         ? "Request Moderated"
         : prompt.includes("[bfl:content-moderated]")
           ? "Content Moderated"
-          : current.fail === "prediction_failed"
+          : current.fail === "prediction_failed" || prompt.includes("[bfl:error]")
             ? "Error"
             : "Ready";
     const task: FakeTask = {
@@ -83,7 +85,7 @@ export async function startBflFake(options: { apiKey?: string } = {}): Promise<B
       model,
       input: fields,
       createdAt: now,
-      finishAt: now + (current.delayMs ?? DEFAULT_DELAY_MS),
+      finishAt: now + (Number.isFinite(slowMs) ? slowMs : (current.delayMs ?? DEFAULT_DELAY_MS)),
       end,
       errorText: current.errorText ?? "Failed to generate image: internal error",
       sample: end === "Ready" ? await renderSample(model, fields, prompt) : null,
@@ -168,6 +170,10 @@ function invalidField(model: string, input: Record<string, unknown>): { field: s
     }
   }
   return null;
+}
+
+function tooManyActiveTasks(response: ServerResponse) {
+  sendJson(response, 429, { detail: "You have exceeded the number of active tasks (24). Please wait for some of them to finish." }, { "Retry-After": "1" });
 }
 
 function validationError(response: ServerResponse, loc: string[], msg: string, type: string) {
