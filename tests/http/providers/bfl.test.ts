@@ -93,6 +93,18 @@ describe("POST /api/providers/bfl/callback", () => {
     const forged = `sha256=${createHmac("sha256", "not our secret").update(body).digest("hex")}`;
     expectError(await api("/api/providers/bfl/callback", { method: "POST", rawBody: body, headers: { "X-BFL-Signature": forged } }), "ERR1002");
   });
+
+  it("accepts the same body signed with the deployment's BFL_WEBHOOK_SECRET, matched to its attempt", async () => {
+    const { generationId } = await generate("a red kite", "bfl");
+    const attempt = await db.providerAttempt.findFirstOrThrow({ where: { generationId } });
+    const signed = JSON.stringify({ id: attempt.predictionId, status: "Ready", result: { sample: "https://example.test/a.png" } });
+    const signature = `sha256=${createHmac("sha256", process.env.BFL_WEBHOOK_SECRET ?? "")
+      .update(signed)
+      .digest("hex")}`;
+    const reply = await api("/api/providers/bfl/callback", { method: "POST", rawBody: signed, headers: { "X-BFL-Signature": signature } });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ data: { received: true, matched: true } });
+  });
 });
 
 describe("bfl in the library and in health", () => {
