@@ -56,10 +56,15 @@ export function createBflAdapter(options: BflAdapterOptions): ProviderAdapter {
     async poll(predictionId: string, job: ProviderJob): Promise<ProviderResult> {
       const url = pollingUrls.get(predictionId) ?? `${baseUrl}/v1/get_result?id=${encodeURIComponent(predictionId)}`;
       const response = await call("GET", url);
-      if (!response.ok) throw providerErrorFromResponse("bfl", response);
+      // Our key, the rate limit or an outage: the task may still be fine, so the run asks again.
+      if (transientStatus(response.status)) throw providerErrorFromResponse("bfl", response);
       const task = bflResultSchema.safeParse(response.body);
-      if (!task.success) throw new ProviderError("bfl", "ERR4002", "bfl: the result answer is not a task result", `HTTP ${response.status} unexpected body`);
-      const result = bflTaskResult(task.data, job.outputFormat);
+      // Asking again would not help an answer we cannot read (or a 404 without a task): the attempt fails.
+      const result = task.success
+        ? bflTaskResult(task.data, job.outputFormat)
+        : failed(
+            response.ok ? new ProviderError("bfl", "ERR4002", "bfl: the result answer is not a task result", `HTTP ${response.status} unexpected body`) : providerErrorFromResponse("bfl", response),
+          );
       if (result.status !== "running") pollingUrls.delete(predictionId);
       return result;
     },
@@ -72,10 +77,18 @@ export function createBflAdapter(options: BflAdapterOptions): ProviderAdapter {
       verifyBflWebhook(request, webhookSecret);
       const parsed = bflResultSchema.safeParse(parseJson(request.rawBody));
       if (!parsed.success) throw new CallbackRejectedError("bfl", "BFL webhook body is not a task result");
-      return { predictionId: parsed.data.id, result: bflTaskResult(parsed.data, "jpg") };
+      return { predictionId: parsed.data.id, result: bflTaskResult(parsed.data, null) };
     };
   }
   return adapter;
+}
+
+function transientStatus(status: number): boolean {
+  return status === 401 || status === 403 || status === 408 || status === 429 || status >= 500;
+}
+
+function failed(error: ProviderError): ProviderResult {
+  return { status: "failed", error };
 }
 
 /**

@@ -21,7 +21,8 @@ export type BflTask = z.infer<typeof bflResultSchema>;
 
 const sampleSchema = z.object({ sample: z.string().min(1), duration: z.number().nullish() }).loose();
 
-export function bflTaskResult(task: BflTask, outputFormat: string): ProviderResult {
+/** `outputFormat`: the job's, for the sample's content type; null (a webhook) leaves it to the download. */
+export function bflTaskResult(task: BflTask, outputFormat: string | null): ProviderResult {
   switch (task.status) {
     case "Pending":
       return { status: "running" };
@@ -41,7 +42,7 @@ export function bflTaskResult(task: BflTask, outputFormat: string): ProviderResu
       }
       return {
         status: "succeeded",
-        outputs: [{ kind: "url", url: sample.data.sample, contentType: outputFormat === "png" ? "image/png" : "image/jpeg" }],
+        outputs: [{ kind: "url", url: sample.data.sample, contentType: outputFormat === null ? undefined : outputFormat === "png" ? "image/png" : "image/jpeg" }],
         predictTimeSeconds: sample.data.duration ?? null,
       };
     }

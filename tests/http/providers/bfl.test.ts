@@ -52,6 +52,7 @@ describe("a generation on bfl", () => {
     ["a task that ends in Error", "[bfl:error]", "ERR4002"],
     ["a submit answered 429 (too many active tasks)", "[bfl:rate-limit]", "ERR4002"],
     ["a sample larger than the output cap", "[bfl:output-oversized]", "ERR4003"],
+    ["a result answer in no published shape", "[bfl:garbled]", "ERR4002"],
   ])("fails over to Replicate after %s (%s)", async (_label, marker, code) => {
     const { generationId, record } = await generate(`a red kite ${marker}`, "bfl,replicate");
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });

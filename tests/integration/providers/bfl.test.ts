@@ -179,15 +179,34 @@ describe("error mapping", () => {
     expect((await settle()).result).toMatchObject({ status: "failed", error: { code: "ERR4005" } });
   });
 
-  it("an unknown task is ERR4002 (Task not found)", async () => {
-    expect(await providerErrorOf(adapter.poll("00000000-0000-0000-0000-000000000000", pro()))).toMatchObject({ provider: "bfl", code: "ERR4002", providerDetail: "HTTP 404" });
+  it("an unknown task fails the attempt with ERR4002 (Task not found), without asking again", async () => {
+    await expect(adapter.poll("00000000-0000-0000-0000-000000000000", pro())).resolves.toMatchObject({
+      status: "failed",
+      error: { provider: "bfl", code: "ERR4002", providerDetail: "status Task not found" },
+    });
+  });
+
+  it("a poll answered 429, 5xx or 403 throws (the run asks again); the task itself is untouched", async () => {
+    const job = pro();
+    const submitted = await adapter.submit(job);
+    for (const fail of ["rate_limit", "server_error", "unauthorized"] as const) {
+      fake.script({ fail });
+      expect(await providerErrorOf(adapter.poll(submitted.predictionId, job))).toMatchObject({ provider: "bfl", code: "ERR4002" });
+    }
+    fake.script({});
+    expect((await pollUntilSettled(adapter, submitted.predictionId, job)).result.status).toBe("succeeded");
   });
 
   it("an answer in no published shape fails the attempt with a provider error naming bfl, never a crash", async () => {
     const job = pro({ prompt: "a lighthouse [bfl:garbled]" });
     const submitted = await adapter.submit(job);
-    const error = await providerErrorOf(adapter.poll(submitted.predictionId, job));
-    expect(error).toMatchObject({ provider: "bfl", code: "ERR4002", message: "bfl: the result answer is not a task result" });
+    await expect(adapter.poll(submitted.predictionId, job)).resolves.toMatchObject({
+      status: "failed",
+      error: { provider: "bfl", code: "ERR4002", message: "bfl: the result answer is not a task result" },
+    });
+    fake.script({ fail: "server_error" });
+    expect(await providerErrorOf(adapter.submit(job))).toMatchObject({ provider: "bfl", code: "ERR4002" });
+    fake.script({});
     const parse = (rawBody: string) => adapter.parseCallback!({ headers: new Headers({ "x-bfl-signature": `sha256=${createHmac("sha256", WEBHOOK_SECRET).update(rawBody).digest("hex")}` }), rawBody });
     await expect(parse('{"id":"x","status":"Processing"}')).rejects.toBeInstanceOf(CallbackRejectedError);
     await expect(parse('{"id":"x","status":"Ready","result":{}}')).resolves.toMatchObject({ result: { status: "failed", error: { provider: "bfl", code: "ERR4002" } } });
