@@ -17,7 +17,11 @@ import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeFailur
 // "[bfl:garbled]" (a result answer in no published shape).
 
 type BflFailure = FakeFailure | "insufficient_credits";
-export type BflScript = Omit<FakeScript, "fail"> & { fail?: BflFailure | null };
+export type BflScript = Omit<FakeScript, "fail"> & {
+  fail?: BflFailure | null;
+  /** The origin the submit answer's polling_url names (default: this fake's own). */
+  pollingOrigin?: string;
+};
 
 type TaskEnd = "Ready" | "Error" | "Request Moderated" | "Content Moderated";
 
@@ -97,7 +101,7 @@ export async function startBflFake(options: { apiKey?: string } = {}): Promise<B
     const cost = model.includes("ultra") ? 6 : model.includes("max") ? 8 : 4;
     const usage = { cost, input_mp: 0, output_mp: 1.05 };
     if (task.webhookUrl) return sendJson(response, 200, { id: task.id, status: "Pending", webhook_url: task.webhookUrl, ...usage });
-    return sendJson(response, 200, { id: task.id, polling_url: `${server.baseUrl}/v1/get_result?id=${task.id}`, ...usage });
+    return sendJson(response, 200, { id: task.id, polling_url: `${current.pollingOrigin ?? server.baseUrl}/v1/get_result?id=${task.id}`, ...usage });
   }
 
   function result(request: RecordedRequest, response: ServerResponse) {

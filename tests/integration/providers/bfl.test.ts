@@ -123,6 +123,17 @@ describe("results", () => {
     await expect(parse(signedBy(WEBHOOK_SECRET), webhook.rawBody)).resolves.toMatchObject({ result: { status: "succeeded" } });
   });
 
+  it("follows a polling_url only on the configured origin: one elsewhere never receives the key", async () => {
+    const client = pollOnly();
+    fake.script({ pollingOrigin: new URL(receiver.url).origin });
+    const job = pro();
+    const submitted = await client.submit(job);
+    fake.script({});
+    expect((await pollUntilSettled(client, submitted.predictionId, job)).result.status).toBe("succeeded");
+    expect(receiver.received.filter((webhook) => webhook.headers.get("x-key") !== null)).toEqual([]);
+    expect(fake.requests.filter((request) => request.method === "GET").every((request) => request.query.get("id") === submitted.predictionId)).toBe(true);
+  });
+
   it("asks for no webhook and offers no parseCallback without a webhook secret; the answer then has a polling_url", async () => {
     const client = pollOnly();
     expect(client.parseCallback).toBeUndefined();
