@@ -99,6 +99,10 @@ const envSchema = z.object({
   FAL_QUEUE_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://queue.fal.run")),
   FAL_JWKS_URL: z.preprocess(emptyAsUndefined, z.url().default("https://rest.alpha.fal.ai/.well-known/jwks.json")),
   OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.openai.com")),
+  /** Black Forest Labs (FLUX): the `x-key`, its API root, and the secret it signs webhooks with (unset: tasks are polled only). */
+  BFL_API_KEY: optionalString,
+  BFL_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.bfl.ai")),
+  BFL_WEBHOOK_SECRET: optionalString,
   /** E-mail through Resend when set; without it the outbox table is the delivery (the dashboard's dev mailbox). */
   RESEND_API_KEY: optionalString,
   /** Resend's API address, for a local server in tests and offline demos. */

@@ -110,8 +110,8 @@ const flux11Pro: ImageModel = {
   identifier: "black-forest-labs/flux-1.1-pro",
   name: "FLUX1.1 [pro]",
   type: "image",
-  providers: ["replicate", "fal"],
-  providerModelIds: { replicate: "black-forest-labs/flux-1.1-pro", fal: "fal-ai/flux-pro/v1.1" },
+  providers: ["replicate", "fal", "bfl"],
+  providerModelIds: { replicate: "black-forest-labs/flux-1.1-pro", fal: "fal-ai/flux-pro/v1.1", bfl: "flux-pro-1.1" },
   ratios: commonRatios,
   formats: ["png", "jpg"],
   maxOutputs: 1,
@@ -185,5 +185,47 @@ const kling21: VideoModel = {
   lastFrame: false,
 };
 
+// Black Forest Labs' own endpoints (https://docs.bfl.ai/api-reference): one image per task,
+// jpeg or png, any ratio between 21:9 and 9:21; Kontext edits up to four input images.
+const bflRatios: NonEmpty<string> = [...commonRatios, "21:9", "9:21"];
+
+const flux11ProUltra: ImageModel = {
+  identifier: "black-forest-labs/flux-1.1-pro-ultra",
+  name: "FLUX1.1 [pro] Ultra",
+  type: "image",
+  providers: ["bfl"],
+  providerModelIds: { bfl: "flux-pro-1.1-ultra" },
+  ratios: bflRatios,
+  formats: ["jpg", "png"],
+  maxOutputs: 1,
+  promptRequired: true,
+  inputFiles: null,
+  timeoutSeconds: 180,
+  pricePerOutputMillis: usd("0.060"),
+};
+
+const fluxKontextPro: ImageModel = {
+  identifier: "black-forest-labs/flux-kontext-pro",
+  name: "FLUX.1 Kontext [pro]",
+  type: "image",
+  providers: ["bfl"],
+  providerModelIds: { bfl: "flux-kontext-pro" },
+  ratios: bflRatios,
+  formats: ["png", "jpg"],
+  maxOutputs: 1,
+  promptRequired: true,
+  inputFiles: { max: 4, required: false },
+  timeoutSeconds: 180,
+  pricePerOutputMillis: usd("0.040"),
+};
+
+const fluxKontextMax: ImageModel = {
+  ...fluxKontextPro,
+  identifier: "black-forest-labs/flux-kontext-max",
+  name: "FLUX.1 Kontext [max]",
+  providerModelIds: { bfl: "flux-kontext-max" },
+  pricePerOutputMillis: usd("0.080"),
+};
+
 /** Library order: built-ins first, then images, then videos. */
-export const models: readonly ModelDefinition[] = [lumenImage, lumenVideo, fluxSchnell, flux11Pro, gptImage1, veo3, kling21];
+export const models: readonly ModelDefinition[] = [lumenImage, lumenVideo, fluxSchnell, flux11Pro, gptImage1, veo3, kling21, flux11ProUltra, fluxKontextPro, fluxKontextMax];

@@ -1,7 +1,7 @@
 // The inference providers Darkroom can route to. Adapters (server/providers) implement them;
 // this file only describes them, so the library, health and routing read one definition.
 
-export const providerIds = ["local", "local-backup", "replicate", "fal", "openai"] as const;
+export const providerIds = ["local", "local-backup", "replicate", "fal", "openai", "bfl"] as const;
 export type ProviderId = (typeof providerIds)[number];
 
 export type DeliveryMethod = "webhook" | "polling" | "synchronous";
@@ -91,7 +91,21 @@ const openai: ProviderDefinition = {
   credentialEnv: "OPENAI_API_KEY",
 };
 
-export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai];
+const bfl: ProviderDefinition = {
+  id: "bfl",
+  name: "Black Forest Labs",
+  description: "FLUX1.1 [pro], FLUX1.1 [pro] Ultra and FLUX.1 Kontext (image editing) from their makers' API: tasks polled by id, with optional signed webhooks.",
+  website: "https://bfl.ai",
+  docs: "https://docs.bfl.ai/api-reference",
+  deliveryMethod: "polling",
+  webhookSignature: "hmac-sha256 (x-bfl-signature)",
+  supportsCancel: false,
+  timeoutSeconds: 300,
+  capabilities: ["text-to-image", "image-to-image"],
+  credentialEnv: "BFL_API_KEY",
+};
+
+export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl];
 
 /** Whether callers can use it; `configured` is decided by the env reader, not here. */
 export function providerStatus(provider: ProviderDefinition, configured: boolean): ProviderStatus {

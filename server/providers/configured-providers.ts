@@ -15,5 +15,5 @@ export function configuredProviders(): ReadonlySet<string> {
 
 /** What the env decides about how the configured adapters behave (see providerImplementation). */
 export function implementationSettings(): ImplementationSettings {
-  return { replicateWebhooks: Boolean(env().REPLICATE_WEBHOOK_SECRET) };
+  return { replicateWebhooks: Boolean(env().REPLICATE_WEBHOOK_SECRET), bflWebhooks: Boolean(env().BFL_WEBHOOK_SECRET) };
 }

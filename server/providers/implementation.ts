@@ -22,6 +22,8 @@ export type ProviderImplementation = {
 export type ImplementationSettings = {
   /** REPLICATE_WEBHOOK_SECRET is set: Replicate is asked for completion webhooks, else polled. */
   replicateWebhooks: boolean;
+  /** BFL_WEBHOOK_SECRET is set: BFL tasks carry a webhook_url and secret, else they are polled. */
+  bflWebhooks?: boolean;
 };
 
 // Shared by every adapter: the run, the attempt records and the mapping in http-errors.ts.
@@ -84,6 +86,22 @@ const openai: ProviderImplementation = {
   health_monitoring: HEALTH,
 };
 
+function bfl(settings: ImplementationSettings): ProviderImplementation {
+  return {
+    delivery_method: settings.bflWebhooks ? "webhook" : "polling",
+    cancel_method: "none: BFL has no cancel endpoint; a canceled generation's task runs to its end and is discarded",
+    webhook_verification: settings.bflWebhooks
+      ? "X-BFL-Signature `sha256=` hex HMAC-SHA256 of the raw body, keyed by the webhook_secret sent with the task (BFL_WEBHOOK_SECRET)"
+      : "none: BFL_WEBHOOK_SECRET is not set, so no webhook is requested and tasks are polled",
+    error_mapping: `${HTTP_ERRORS} (402 out of credits and 429 too many active tasks → ERR4002); Request Moderated / Content Moderated → ERR4005; Error → ERR4005 on policy text, else ERR4002; Task not found or an answer not understood → ERR4002`,
+    cost_tracking: `${COST_ESTIMATED}; result.duration is kept as predict time when BFL reports it`,
+    schema_conversion:
+      "To the endpoint's published inputs at POST /v1/{model}: prompt, seed, output_format (jpg → jpeg); FLUX1.1 [pro] width/height from the ratio (multiples of 32), Ultra and Kontext aspect_ratio; Kontext input images as input_image … input_image_4 (URLs)",
+    failover_strategy: FAILOVER,
+    health_monitoring: `${HEALTH}; a task is read at the polling_url its submit returned, ${POLL_EVERY}`,
+  };
+}
+
 export function providerImplementation(id: ProviderId, settings: ImplementationSettings): ProviderImplementation {
   switch (id) {
     case "local":
@@ -95,5 +113,7 @@ export function providerImplementation(id: ProviderId, settings: ImplementationS
       return fal;
     case "openai":
       return openai;
+    case "bfl":
+      return bfl(settings);
   }
 }

@@ -151,7 +151,7 @@ _LibraryModelRequired = TypedDict("_LibraryModelRequired", {
     "model_type": Literal["image", "video"],
     "model_identifier": str,
     "model_pricing": float,
-    "model_supported_provider": List[Literal["local", "local-backup", "replicate", "fal", "openai"]],
+    "model_supported_provider": List[Literal["local", "local-backup", "replicate", "fal", "openai", "bfl"]],
     "schema": Dict[str, Any],
     "specific_schema": List[Literal["generation_duration", "generation_resolution", "generation_generate_audio", "generation_input_file_last_content"]],
     "specific_schema_options": Dict[str, Any],
@@ -177,7 +177,7 @@ class LibraryModelList(_LibraryModelListRequired, _LibraryModelListOptional):
 
 
 _LibraryProviderRequired = TypedDict("_LibraryProviderRequired", {
-    "provider_id": Literal["local", "local-backup", "replicate", "fal", "openai"],
+    "provider_id": Literal["local", "local-backup", "replicate", "fal", "openai", "bfl"],
     "provider_name": str,
     "provider_description": str,
     "provider_website": str,
@@ -398,7 +398,7 @@ _GenerationRequestImageRequired = TypedDict("_GenerationRequestImageRequired", {
     "generation_prompt": str,
 })
 _GenerationRequestImageOptional = TypedDict("_GenerationRequestImageOptional", {
-    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "21:9", "9:21"],
     "generation_output_format": Literal["png", "jpg", "webp"],
     "generation_output_number": int,
     "generation_provider_order": str,
@@ -555,8 +555,58 @@ class GenerationRequest_kwaivgi_kling_v2_1(_GenerationRequest_kwaivgi_kling_v2_1
     pass
 
 
+# The exact create body of FLUX1.1 [pro] Ultra (black-forest-labs/flux-1.1-pro-ultra).
+_GenerationRequest_black_forest_labs_flux_1_1_pro_ultraRequired = TypedDict("_GenerationRequest_black_forest_labs_flux_1_1_pro_ultraRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_black_forest_labs_flux_1_1_pro_ultraOptional = TypedDict("_GenerationRequest_black_forest_labs_flux_1_1_pro_ultraOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "21:9", "9:21"],
+    "generation_output_format": Literal["jpg", "png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_black_forest_labs_flux_1_1_pro_ultra(_GenerationRequest_black_forest_labs_flux_1_1_pro_ultraRequired, _GenerationRequest_black_forest_labs_flux_1_1_pro_ultraOptional):
+    pass
+
+
+# The exact create body of FLUX.1 Kontext [pro] (black-forest-labs/flux-kontext-pro).
+_GenerationRequest_black_forest_labs_flux_kontext_proRequired = TypedDict("_GenerationRequest_black_forest_labs_flux_kontext_proRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_black_forest_labs_flux_kontext_proOptional = TypedDict("_GenerationRequest_black_forest_labs_flux_kontext_proOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "21:9", "9:21"],
+    "generation_output_format": Literal["png", "jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+}, total=False)
+
+
+class GenerationRequest_black_forest_labs_flux_kontext_pro(_GenerationRequest_black_forest_labs_flux_kontext_proRequired, _GenerationRequest_black_forest_labs_flux_kontext_proOptional):
+    pass
+
+
+# The exact create body of FLUX.1 Kontext [max] (black-forest-labs/flux-kontext-max).
+_GenerationRequest_black_forest_labs_flux_kontext_maxRequired = TypedDict("_GenerationRequest_black_forest_labs_flux_kontext_maxRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_black_forest_labs_flux_kontext_maxOptional = TypedDict("_GenerationRequest_black_forest_labs_flux_kontext_maxOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "21:9", "9:21"],
+    "generation_output_format": Literal["png", "jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+}, total=False)
+
+
+class GenerationRequest_black_forest_labs_flux_kontext_max(_GenerationRequest_black_forest_labs_flux_kontext_maxRequired, _GenerationRequest_black_forest_labs_flux_kontext_maxOptional):
+    pass
+
+
 # The exact create body of each model, by model identifier.
-IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1}
+IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1, "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra, "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro, "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max}
 VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen_video, "google/veo-3": GenerationRequest_google_veo_3, "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1}
 
 # Every /v1 operation the client calls: method, path template, parameters, required scope.

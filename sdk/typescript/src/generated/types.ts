@@ -211,7 +211,7 @@ export type LibraryModel = {
   /** Per output for images; per second at the default resolution without audio for videos. */
   model_pricing: number;
   /** Providers in catalog order, the failover order when routing has no data. */
-  model_supported_provider: Array<"local" | "local-backup" | "replicate" | "fal" | "openai">;
+  model_supported_provider: Array<"local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl">;
   /** The create fields as this model accepts them; video models also list duration, resolution and audio here. */
   schema: {
     /** Whether `generation_prompt` is required. */
@@ -247,7 +247,7 @@ export type LibraryModelList = {
 };
 
 export type LibraryProvider = {
-  provider_id: "local" | "local-backup" | "replicate" | "fal" | "openai";
+  provider_id: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl";
   provider_name: string;
   provider_description: string;
   provider_website: string;
@@ -300,7 +300,7 @@ export type ProvidersHealth = {
   healthy: boolean;
   providers_total: number;
   providers: Array<{
-    provider: "local" | "local-backup" | "replicate" | "fal" | "openai";
+    provider: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl";
     /** `unknown`: not configured. `degraded`: circuit open, or half the window's attempts failed with the latest failing. `recovering`: it was failing but has succeeded since, or its circuit is half-open. `healthy`: otherwise, including too few attempts to judge. */
     status: "healthy" | "recovering" | "degraded" | "unknown";
     /** Why the status is what it is, e.g. `not configured: FAL_KEY is not set`. */
@@ -492,7 +492,7 @@ export type GenerationRequestImage = {
   /** The prompt. Required when the model's `schema.generation_prompt` is true. */
   generation_prompt: string;
   /** Aspect ratio; allowed values are model-specific. Default: the model's first. */
-  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3" | "21:9" | "9:21";
   /** Output format; allowed values are model-specific. Default: the model's first. */
   generation_output_format?: "png" | "jpg" | "webp";
   /** Outputs to make, up to the model's maximum. Default 1. */
@@ -602,12 +602,44 @@ export type GenerationRequest_kwaivgi_kling_v2_1 = {
   generation_resolution?: "720p" | "1080p";
 };
 
+/** The exact create body of FLUX1.1 [pro] Ultra (black-forest-labs/flux-1.1-pro-ultra). */
+export type GenerationRequest_black_forest_labs_flux_1_1_pro_ultra = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3" | "21:9" | "9:21";
+  generation_output_format?: "jpg" | "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of FLUX.1 Kontext [pro] (black-forest-labs/flux-kontext-pro). */
+export type GenerationRequest_black_forest_labs_flux_kontext_pro = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3" | "21:9" | "9:21";
+  generation_output_format?: "png" | "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+};
+
+/** The exact create body of FLUX.1 Kontext [max] (black-forest-labs/flux-kontext-max). */
+export type GenerationRequest_black_forest_labs_flux_kontext_max = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3" | "21:9" | "9:21";
+  generation_output_format?: "png" | "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+};
+
 /** The exact create body of each image model, by model identifier. */
 export type ImageModelRequests = {
   "darkroom/lumen-image": GenerationRequest_darkroom_lumen_image;
   "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell;
   "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro;
   "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1;
+  "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra;
+  "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro;
+  "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max;
 };
 
 export type ImageModel = keyof ImageModelRequests;
