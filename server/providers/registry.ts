@@ -2,6 +2,7 @@ import "server-only";
 import type { ProviderId } from "../catalog/providers";
 import { getFalAdapter } from "./fal";
 import { localAdapter, localBackupAdapter } from "./local";
+import { getMiniMaxAdapter } from "./minimax";
 import { getOpenAIAdapter } from "./openai";
 import { getReplicateAdapter } from "./replicate";
 import { ProviderError, type ProviderAdapter } from "./types";
@@ -16,7 +17,7 @@ function loadAdapters() {
     ["local", localAdapter],
     ["local-backup", localBackupAdapter],
   ]);
-  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter()]) if (adapter) map.set(adapter.id, adapter);
+  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getMiniMaxAdapter()]) if (adapter) map.set(adapter.id, adapter);
   return map;
 }
 

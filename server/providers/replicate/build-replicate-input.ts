@@ -27,6 +27,15 @@ const modelInputs: Record<string, (job: ProviderJob) => ReplicateInput> = {
       end_image: pro ? job.inputFileLastContent : null,
     };
   },
+  // MiniMax's models: their own field names (number_of_images; first_frame_image, lower-case resolution).
+  "minimax/image-01": (job) => ({ prompt: job.prompt, aspect_ratio: job.ratio, number_of_images: job.outputCount, prompt_optimizer: false }),
+  "minimax/hailuo-02": (job) => ({
+    prompt: job.prompt,
+    duration: job.durationSeconds,
+    resolution: job.resolution,
+    first_frame_image: job.inputFiles[0],
+    prompt_optimizer: false,
+  }),
 };
 
 export function buildReplicateInput(job: ProviderJob): ReplicateInput {
