@@ -6,6 +6,7 @@ import { ensureDatabase, freePort, recreateDatabase } from "../server/start/data
 import { applyMigrations } from "../server/start/migrations";
 import { ensureBuild } from "../server/start/build";
 import { buildServer } from "./build-server.mjs";
+import { startMiniMaxFake } from "../tests/fakes/minimax-fake";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
 import { startStripeFake } from "../tests/fakes/stripe-fake";
 import { signalGroup } from "../tests/support/process-group";
@@ -192,6 +193,9 @@ async function main() {
     // generation run is exercised end to end (it POSTs signed webhooks back to the app).
     const replicate = await startReplicateFake();
     fakes.push(replicate);
+    // A MiniMax on its published protocol (polled video tasks, synchronous images).
+    const minimax = await startMiniMaxFake();
+    fakes.push(minimax);
     // A Stripe that follows the published API (Checkout's hosted page, the portal, signed events
     // posted to the app), with the catalog that `stripe:setup` creates.
     const stripe = await startStripeFake({ webhookUrl: `${baseUrl}/api/webhooks/stripe` });
@@ -201,6 +205,8 @@ async function main() {
       REPLICATE_API_TOKEN: replicate.token,
       REPLICATE_API_BASE_URL: replicate.baseUrl,
       REPLICATE_WEBHOOK_SECRET: replicate.webhookSecret,
+      MINIMAX_API_KEY: minimax.token,
+      MINIMAX_BASE_URL: minimax.baseUrl,
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
       STRIPE_API_BASE: stripe.baseUrl,

@@ -3,7 +3,17 @@ import { randomUUID } from "node:crypto";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, sendProviderRequest, type ProviderResponse } from "../http-errors";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type ProviderResult, type SubmitResult } from "../types";
 import { imageGenerationBody, videoGenerationBody } from "./build-minimax-request";
-import { baseRespOf, imageGenerationSchema, minimaxError, notUnderstood, readMinimaxAnswer, retrieveFileSchema, videoQuerySchema, videoTaskSchema } from "./minimax-answers";
+import {
+  baseRespOf,
+  imageGenerationSchema,
+  MiniMaxAnswerNotUnderstood,
+  minimaxError,
+  notUnderstood,
+  readMinimaxAnswer,
+  retrieveFileSchema,
+  videoQuerySchema,
+  videoTaskSchema,
+} from "./minimax-answers";
 
 // MiniMax's HTTP API (https://platform.minimax.io/docs/api-reference): Hailuo videos are async
 // tasks (POST /v1/video_generation → task_id, GET /v1/query/video_generation until Success, then
@@ -62,6 +72,19 @@ export function createMiniMaxAdapter(options: MiniMaxAdapterOptions): ProviderAd
     return parsed.data.file.download_url;
   }
 
+  async function pollTask(taskId: string): Promise<ProviderResult> {
+    const response = await call("GET", `/v1/query/video_generation?task_id=${encodeURIComponent(taskId)}`, undefined, options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS);
+    const failed = taskFailure(response);
+    if (failed) return { status: "failed", error: failed };
+    const parsed = videoQuerySchema.safeParse(readMinimaxAnswer(response));
+    if (!parsed.success) throw notUnderstood(response.status, "not a video task status");
+    if (parsed.data.status !== "Success") return { status: "running" };
+    const fileId = parsed.data.file_id;
+    if (fileId === null || fileId === undefined || fileId === "") throw notUnderstood(response.status, "Success without file_id");
+    const url = await downloadUrl(String(fileId));
+    return { status: "succeeded", outputs: [{ kind: "url", url, contentType: "video/mp4" }], predictTimeSeconds: null };
+  }
+
   return {
     id: "minimax",
 
@@ -70,16 +93,14 @@ export function createMiniMaxAdapter(options: MiniMaxAdapterOptions): ProviderAd
     },
 
     async poll(taskId: string): Promise<ProviderResult> {
-      const response = await call("GET", `/v1/query/video_generation?task_id=${encodeURIComponent(taskId)}`, undefined, options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS);
-      const failed = taskFailure(response);
-      if (failed) return { status: "failed", error: failed };
-      const parsed = videoQuerySchema.safeParse(readMinimaxAnswer(response));
-      if (!parsed.success) throw notUnderstood(response.status, "not a video task status");
-      if (parsed.data.status !== "Success") return { status: "running" };
-      const fileId = parsed.data.file_id;
-      if (fileId === null || fileId === undefined || fileId === "") throw notUnderstood(response.status, "Success without file_id");
-      const url = await downloadUrl(String(fileId));
-      return { status: "succeeded", outputs: [{ kind: "url", url, contentType: "video/mp4" }], predictTimeSeconds: null };
+      try {
+        return await pollTask(taskId);
+      } catch (error) {
+        // The run asks again after a thrown poll (rate limits, outages); an answer not understood
+        // or a refusal that another ask would not change (2013 unknown task) ends the attempt.
+        if (error instanceof MiniMaxAnswerNotUnderstood || (error instanceof ProviderError && error.code === "ERR4005")) return { status: "failed", error };
+        throw error;
+      }
     },
 
     async cancel(): Promise<boolean> {

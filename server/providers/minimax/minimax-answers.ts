@@ -50,8 +50,15 @@ export function readMinimaxAnswer(response: ProviderResponse): unknown {
   return response.body;
 }
 
+/** An answer MiniMax's reference does not describe: asking again would not help, so it ends the attempt. */
+export class MiniMaxAnswerNotUnderstood extends ProviderError {
+  constructor(httpStatus: number, what: string) {
+    super("minimax", "ERR4002", `minimax: the answer is not understood (${what})`, `HTTP ${httpStatus} unexpected body`);
+  }
+}
+
 export function notUnderstood(httpStatus: number, what: string): ProviderError {
-  return new ProviderError("minimax", "ERR4002", `minimax: the answer is not understood (${what})`, `HTTP ${httpStatus} unexpected body`);
+  return new MiniMaxAnswerNotUnderstood(httpStatus, what);
 }
 
 /** POST /v1/video_generation. */

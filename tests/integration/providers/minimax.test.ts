@@ -143,13 +143,6 @@ describe("error mapping (base_resp status codes on HTTP 200)", () => {
     }
   });
 
-  it("a rate limit or moderation while polling: the query's own base_resp decides", async () => {
-    const job = hailuo();
-    const taskId = await acceptedTask(job);
-    fake.script({ fail: "rate_limit" });
-    expect(await providerErrorOf(adapter.poll(taskId, job))).toMatchObject({ code: "ERR4002", providerDetail: "HTTP 200 status_code=1002" });
-  });
-
   it("keeps MiniMax's auth text out of the message", async () => {
     fake.script({ fail: "unauthorized" });
     const error = await providerErrorOf(adapter.submit(image01()));
@@ -160,11 +153,21 @@ describe("error mapping (base_resp status codes on HTTP 200)", () => {
     const job = hailuo();
     const taskId = await acceptedTask(job);
     fake.script({ fail: "garbled" });
-    for (const call of [adapter.submit(hailuo()), adapter.submit(image01()), adapter.poll(taskId, job)]) {
+    for (const call of [adapter.submit(hailuo()), adapter.submit(image01())]) {
       const error = await providerErrorOf(call);
       expect(error).toMatchObject({ code: "ERR4002", provider: "minimax", providerDetail: "HTTP 200 unexpected body" });
       expect(error.message).toMatch(/^minimax: the answer is not understood/);
     }
+    // A poll that throws is asked again by the run; one not understood ends the attempt instead.
+    const polled = await adapter.poll(taskId, job);
+    expect(polled).toMatchObject({ status: "failed", error: { code: "ERR4002", provider: "minimax", providerDetail: "HTTP 200 unexpected body" } });
+  });
+
+  it("a task MiniMax does not know (2013) ends the attempt; a rate-limited poll is asked again", async () => {
+    const job = hailuo();
+    expect(await adapter.poll("123456789", job)).toMatchObject({ status: "failed", error: { code: "ERR4005", providerDetail: "HTTP 200 status_code=2013" } });
+    fake.script({ fail: "rate_limit" });
+    expect(await providerErrorOf(adapter.poll("123456789", job))).toMatchObject({ code: "ERR4002", providerDetail: "HTTP 200 status_code=1002" });
   });
 
   it("a refused connection is ERR4002; no answer within the timeout is ERR4001", async () => {
