@@ -65,13 +65,16 @@ describe("MiniMax end to end", () => {
     expect(await ledgerTypes(data.generation_id)).toEqual(["refund", "reserve"]);
   });
 
-  it("a refused output URL fails the attempt with ERR4003, and the chain moves on", async () => {
+  it.each([
+    ["an output URL on an address that reaches loopback", "[minimax:output-internal]", "An output URL was refused: 0.0.0.0 is an unspecified address"],
+    ["an output larger than the cap", "[minimax:output-oversized]", "An output is larger than the 200 MiB cap per output file"],
+  ])("%s fails the attempt with ERR4003, and the chain moves on", async (_label, marker, reason) => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: "a kite [minimax:output-internal]", generation_provider_order: "minimax,replicate" }, {}, "minimax/image-01"), 202);
+    const data = expectSuccess(await createImage(key, { generation_prompt: `a kite ${marker}`, generation_provider_order: "minimax,replicate" }, {}, "minimax/image-01"), 202);
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
     const [first] = await attemptsOf(data.generation_id);
-    expect(first).toMatchObject({ provider: "minimax", outcome: "failed", errorCode: "ERR4003", errorMessage: expect.stringContaining("An output URL was refused") });
+    expect(first).toMatchObject({ provider: "minimax", outcome: "failed", errorCode: "ERR4003", errorMessage: expect.stringContaining(reason) });
   });
 
   it("a video canceled while its task runs ends canceled and refunded", async () => {
