@@ -224,5 +224,13 @@ const hailuo02: VideoModel = {
   lastFrame: false,
 };
 
+// Hailuo 2.3: the same options and prices as Hailuo 02 on both providers.
+const hailuo23: VideoModel = {
+  ...hailuo02,
+  identifier: "minimax/hailuo-2.3",
+  name: "Hailuo 2.3",
+  providerModelIds: { minimax: "MiniMax-Hailuo-2.3", replicate: "minimax/hailuo-2.3" },
+};
+
 /** Library order: built-ins first, then images, then videos. */
-export const models: readonly ModelDefinition[] = [lumenImage, lumenVideo, fluxSchnell, flux11Pro, gptImage1, veo3, kling21, minimaxImage01, hailuo02];
+export const models: readonly ModelDefinition[] = [lumenImage, lumenVideo, fluxSchnell, flux11Pro, gptImage1, veo3, kling21, minimaxImage01, hailuo02, hailuo23];

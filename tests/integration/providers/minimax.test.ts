@@ -51,6 +51,11 @@ describe("videos: task, query, file", () => {
     expect(request?.body).not.toHaveProperty("callback_url");
   });
 
+  it("sends Hailuo 2.3 by its MiniMax model id", async () => {
+    await acceptedTask(providerJob("minimax/hailuo-2.3", "minimax"));
+    expect(fake.requests[0]?.body).toMatchObject({ model: "MiniMax-Hailuo-2.3", duration: 6, resolution: "768P" });
+  });
+
   it("polls the task through Preparing, Queueing and Processing to Success, then reads the file's download_url", async () => {
     fake.script({ delayMs: 300 });
     const job = hailuo();
