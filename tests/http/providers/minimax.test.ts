@@ -4,7 +4,7 @@ import { db } from "@/server/db";
 import { listProviders } from "@/server/http/operations/catalog";
 import { getProviderHealth } from "@/server/http/operations/health";
 import { accountWithKey } from "@/tests/support/fixtures";
-import { callOperation, expectSuccess } from "@/tests/support/http";
+import { api, callOperation, expectError, expectSuccess } from "@/tests/support/http";
 import { cancel, createImage, createVideo, waitForStatus } from "@/tests/support/generations";
 
 // MiniMax through the real /v1 API: the test app talks to a local MiniMax that follows its
@@ -92,6 +92,13 @@ describe("MiniMax end to end", () => {
     expect(record.generation_output_file).toEqual([]);
     expect(await ledgerTypes(data.generation_id)).toEqual(["refund", "reserve"]);
   }, 60_000);
+
+  it("refuses a callback claiming to be MiniMax's: its callbacks are unsigned, so none is taken", async () => {
+    const forged = await api("/api/providers/minimax/callback", { method: "POST", body: { task_id: "1", status: "Success", file_id: "2", base_resp: { status_code: 0, status_msg: "success" } } });
+    expectError(forged, "ERR1006");
+    const challenge = await api("/api/providers/minimax/callback", { method: "POST", body: { challenge: "abc" } });
+    expectError(challenge, "ERR1006");
+  });
 
   it("is listed active in /v1/library/providers and reported in /v1/health/inference/providers", async () => {
     const { key } = await accountWithKey();
