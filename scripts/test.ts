@@ -6,6 +6,7 @@ import { ensureDatabase, freePort, recreateDatabase } from "../server/start/data
 import { applyMigrations } from "../server/start/migrations";
 import { ensureBuild } from "../server/start/build";
 import { buildServer } from "./build-server.mjs";
+import { startMiniMaxFake } from "../tests/fakes/minimax-fake";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
 import { startBflFake } from "../tests/fakes/bfl-fake";
 import { startStripeFake } from "../tests/fakes/stripe-fake";
@@ -196,6 +197,9 @@ async function main() {
     // A Black Forest Labs that follows its published API, asked for signed webhooks (tests/http/providers/bfl.test.ts).
     const bfl = await startBflFake();
     fakes.push(bfl);
+    // A MiniMax on its published protocol (polled video tasks, synchronous images).
+    const minimax = await startMiniMaxFake();
+    fakes.push(minimax);
     // A Stripe that follows the published API (Checkout's hosted page, the portal, signed events
     // posted to the app), with the catalog that `stripe:setup` creates.
     const stripe = await startStripeFake({ webhookUrl: `${baseUrl}/api/webhooks/stripe` });
@@ -208,6 +212,8 @@ async function main() {
       BFL_API_KEY: bfl.apiKey,
       BFL_BASE_URL: bfl.baseUrl,
       BFL_WEBHOOK_SECRET: randomBytes(24).toString("base64url"),
+      MINIMAX_API_KEY: minimax.token,
+      MINIMAX_BASE_URL: minimax.baseUrl,
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
       STRIPE_API_BASE: stripe.baseUrl,

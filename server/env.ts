@@ -103,6 +103,9 @@ const envSchema = z.object({
   BFL_API_KEY: optionalString,
   BFL_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.bfl.ai")),
   BFL_WEBHOOK_SECRET: optionalString,
+  /** MiniMax (Hailuo video, image-01): its API key and API root (the international platform). */
+  MINIMAX_API_KEY: optionalString,
+  MINIMAX_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.minimax.io")),
   /** E-mail through Resend when set; without it the outbox table is the delivery (the dashboard's dev mailbox). */
   RESEND_API_KEY: optionalString,
   /** Resend's API address, for a local server in tests and offline demos. */

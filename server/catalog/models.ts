@@ -227,5 +227,66 @@ const fluxKontextMax: ImageModel = {
   pricePerOutputMillis: usd("0.080"),
 };
 
-/** Library order: built-ins first, then images, then videos. */
-export const models: readonly ModelDefinition[] = [lumenImage, lumenVideo, fluxSchnell, flux11Pro, gptImage1, veo3, kling21, flux11ProUltra, fluxKontextPro, fluxKontextMax];
+// MiniMax's own models, on its API and on Replicate's official copies of them (the failover).
+// Priced at the dearer of the two: Replicate's $0.01 per image-01 picture (MiniMax: $0.0035), and
+// MiniMax's 10 s rate for Hailuo 02 at 768P ($0.56, Replicate $0.045/s). 1080P is left out: it
+// takes 6 s only. No ratio for Hailuo: 16:9 from text, a first frame's own otherwise.
+const minimaxImage01: ImageModel = {
+  identifier: "minimax/image-01",
+  name: "MiniMax Image-01",
+  type: "image",
+  providers: ["minimax", "replicate"],
+  providerModelIds: { minimax: "image-01", replicate: "minimax/image-01" },
+  ratios: ["1:1", "16:9", "4:3", "3:2", "2:3", "3:4", "9:16", "21:9"],
+  formats: ["jpg"],
+  maxOutputs: 9,
+  promptRequired: true,
+  inputFiles: null,
+  timeoutSeconds: 120,
+  pricePerOutputMillis: usd("0.010"),
+};
+
+const hailuo02: VideoModel = {
+  identifier: "minimax/hailuo-02",
+  name: "Hailuo 02",
+  type: "video",
+  providers: ["minimax", "replicate"],
+  providerModelIds: { minimax: "MiniMax-Hailuo-02", replicate: "minimax/hailuo-02" },
+  ratios: ["16:9"],
+  formats: ["mp4"],
+  maxOutputs: 1,
+  promptRequired: true,
+  inputFiles: { max: 1, required: false },
+  timeoutSeconds: 900,
+  durations: [6, 10],
+  defaultDuration: 6,
+  resolutions: [{ id: "768p", perSecondMillis: usd("0.056") }],
+  defaultResolution: "768p",
+  audioPerSecondMillis: null,
+  lastFrame: false,
+};
+
+// Hailuo 2.3: the same options and prices as Hailuo 02 on both providers.
+const hailuo23: VideoModel = {
+  ...hailuo02,
+  identifier: "minimax/hailuo-2.3",
+  name: "Hailuo 2.3",
+  providerModelIds: { minimax: "MiniMax-Hailuo-2.3", replicate: "minimax/hailuo-2.3" },
+};
+
+/** Library order: built-ins first, then images, then videos; then each provider's block (#44). */
+export const models: readonly ModelDefinition[] = [
+  lumenImage,
+  lumenVideo,
+  fluxSchnell,
+  flux11Pro,
+  gptImage1,
+  veo3,
+  kling21,
+  flux11ProUltra,
+  fluxKontextPro,
+  fluxKontextMax,
+  minimaxImage01,
+  hailuo02,
+  hailuo23,
+];

@@ -1,7 +1,7 @@
 // The inference providers Darkroom can route to. Adapters (server/providers) implement them;
 // this file only describes them, so the library, health and routing read one definition.
 
-export const providerIds = ["local", "local-backup", "replicate", "fal", "openai", "bfl"] as const;
+export const providerIds = ["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax"] as const;
 export type ProviderId = (typeof providerIds)[number];
 
 export type DeliveryMethod = "webhook" | "polling" | "synchronous";
@@ -105,7 +105,22 @@ const bfl: ProviderDefinition = {
   credentialEnv: "BFL_API_KEY",
 };
 
-export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl];
+const minimax: ProviderDefinition = {
+  id: "minimax",
+  name: "MiniMax",
+  description: "MiniMax's own API: Hailuo videos as polled async tasks (the file fetched by its file_id), image-01 pictures in the same call.",
+  website: "https://www.minimax.io",
+  docs: "https://platform.minimax.io/docs/api-reference/video-generation-t2v",
+  deliveryMethod: "polling",
+  // Its callbacks carry no signature, so none is requested (tasks are polled).
+  webhookSignature: "none",
+  supportsCancel: false,
+  timeoutSeconds: 900,
+  capabilities: ["text-to-image", "text-to-video", "image-to-video"],
+  credentialEnv: "MINIMAX_API_KEY",
+};
+
+export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl, minimax];
 
 /** Whether callers can use it; `configured` is decided by the env reader, not here. */
 export function providerStatus(provider: ProviderDefinition, configured: boolean): ProviderStatus {

@@ -101,6 +101,17 @@ function bfl(settings: ImplementationSettings): ProviderImplementation {
     health_monitoring: `${HEALTH}; a task is read at the polling_url its submit returned, ${POLL_EVERY}`,
   };
 }
+const minimax: ProviderImplementation = {
+  delivery_method: "polling",
+  cancel_method: "none: MiniMax publishes no cancel for video tasks; the run stops waiting and the attempt is recorded canceled",
+  webhook_verification: "none: MiniMax callbacks carry no signature, so no callback_url is sent and tasks are polled",
+  error_mapping: `${HTTP_ERRORS}; MiniMax's base_resp.status_code decides answers sent with HTTP 200: 1001 → ERR4001, 1026/1027 (sensitive input or output) and 2013 (invalid parameters) → ERR4005, 1002 rate limit, 1004 auth, 1008 balance and the rest → ERR4002; a Fail task is mapped by its base_resp the same way`,
+  cost_tracking: COST_ESTIMATED,
+  schema_conversion:
+    "Videos to /v1/video_generation (model, prompt, duration, resolution in capitals such as 768P, first_frame_image, prompt_optimizer off); images to /v1/image_generation (model, prompt, aspect_ratio, n, seed, response_format url)",
+  failover_strategy: FAILOVER,
+  health_monitoring: `${HEALTH}; a video task is ${POLL_EVERY}, then its file_id is read from /v1/files/retrieve`,
+};
 
 export function providerImplementation(id: ProviderId, settings: ImplementationSettings): ProviderImplementation {
   switch (id) {
@@ -115,5 +126,7 @@ export function providerImplementation(id: ProviderId, settings: ImplementationS
       return openai;
     case "bfl":
       return bfl(settings);
+    case "minimax":
+      return minimax;
   }
 }

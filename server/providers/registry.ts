@@ -3,6 +3,7 @@ import type { ProviderId } from "../catalog/providers";
 import { getBflAdapter } from "./bfl";
 import { getFalAdapter } from "./fal";
 import { localAdapter, localBackupAdapter } from "./local";
+import { getMiniMaxAdapter } from "./minimax";
 import { getOpenAIAdapter } from "./openai";
 import { getReplicateAdapter } from "./replicate";
 import { ProviderError, type ProviderAdapter } from "./types";
@@ -17,7 +18,7 @@ function loadAdapters() {
     ["local", localAdapter],
     ["local-backup", localBackupAdapter],
   ]);
-  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getBflAdapter()]) if (adapter) map.set(adapter.id, adapter);
+  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getBflAdapter(), getMiniMaxAdapter()]) if (adapter) map.set(adapter.id, adapter);
   return map;
 }
 

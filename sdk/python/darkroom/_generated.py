@@ -151,7 +151,7 @@ _LibraryModelRequired = TypedDict("_LibraryModelRequired", {
     "model_type": Literal["image", "video"],
     "model_identifier": str,
     "model_pricing": float,
-    "model_supported_provider": List[Literal["local", "local-backup", "replicate", "fal", "openai", "bfl"]],
+    "model_supported_provider": List[Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax"]],
     "schema": Dict[str, Any],
     "specific_schema": List[Literal["generation_duration", "generation_resolution", "generation_generate_audio", "generation_input_file_last_content"]],
     "specific_schema_options": Dict[str, Any],
@@ -177,7 +177,7 @@ class LibraryModelList(_LibraryModelListRequired, _LibraryModelListOptional):
 
 
 _LibraryProviderRequired = TypedDict("_LibraryProviderRequired", {
-    "provider_id": Literal["local", "local-backup", "replicate", "fal", "openai", "bfl"],
+    "provider_id": Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax"],
     "provider_name": str,
     "provider_description": str,
     "provider_website": str,
@@ -421,7 +421,7 @@ _GenerationRequestVideoOptional = TypedDict("_GenerationRequestVideoOptional", {
     "generation_provider_order": str,
     "generation_input_file": List[str],
     "generation_input_file_last_content": str,
-    "generation_resolution": Literal["480p", "720p", "1080p"],
+    "generation_resolution": Literal["480p", "720p", "1080p", "768p"],
     "generation_generate_audio": bool,
 }, total=False)
 
@@ -605,9 +605,63 @@ class GenerationRequest_black_forest_labs_flux_kontext_max(_GenerationRequest_bl
     pass
 
 
+# The exact create body of MiniMax Image-01 (minimax/image-01).
+_GenerationRequest_minimax_image_01Required = TypedDict("_GenerationRequest_minimax_image_01Required", {
+    "generation_prompt": str,
+})
+_GenerationRequest_minimax_image_01Optional = TypedDict("_GenerationRequest_minimax_image_01Optional", {
+    "generation_ratio": Literal["1:1", "16:9", "4:3", "3:2", "2:3", "3:4", "9:16", "21:9"],
+    "generation_output_format": Literal["jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_minimax_image_01(_GenerationRequest_minimax_image_01Required, _GenerationRequest_minimax_image_01Optional):
+    pass
+
+
+# The exact create body of Hailuo 02 (minimax/hailuo-02).
+_GenerationRequest_minimax_hailuo_02Required = TypedDict("_GenerationRequest_minimax_hailuo_02Required", {
+    "generation_prompt": str,
+    "generation_duration": Literal[6, 10],
+})
+_GenerationRequest_minimax_hailuo_02Optional = TypedDict("_GenerationRequest_minimax_hailuo_02Optional", {
+    "generation_ratio": Literal["16:9"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+    "generation_resolution": Literal["768p"],
+}, total=False)
+
+
+class GenerationRequest_minimax_hailuo_02(_GenerationRequest_minimax_hailuo_02Required, _GenerationRequest_minimax_hailuo_02Optional):
+    pass
+
+
+# The exact create body of Hailuo 2.3 (minimax/hailuo-2.3).
+_GenerationRequest_minimax_hailuo_2_3Required = TypedDict("_GenerationRequest_minimax_hailuo_2_3Required", {
+    "generation_prompt": str,
+    "generation_duration": Literal[6, 10],
+})
+_GenerationRequest_minimax_hailuo_2_3Optional = TypedDict("_GenerationRequest_minimax_hailuo_2_3Optional", {
+    "generation_ratio": Literal["16:9"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+    "generation_resolution": Literal["768p"],
+}, total=False)
+
+
+class GenerationRequest_minimax_hailuo_2_3(_GenerationRequest_minimax_hailuo_2_3Required, _GenerationRequest_minimax_hailuo_2_3Optional):
+    pass
+
+
 # The exact create body of each model, by model identifier.
-IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1, "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra, "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro, "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max}
-VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen_video, "google/veo-3": GenerationRequest_google_veo_3, "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1}
+IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1, "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra, "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro, "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max, "minimax/image-01": GenerationRequest_minimax_image_01}
+VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen_video, "google/veo-3": GenerationRequest_google_veo_3, "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1, "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02, "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3}
 
 # Every /v1 operation the client calls: method, path template, parameters, required scope.
 OPERATIONS: Dict[str, Dict[str, Any]] = {

@@ -27,6 +27,10 @@ const modelInputs: Record<string, (job: ProviderJob) => ReplicateInput> = {
       end_image: pro ? job.inputFileLastContent : null,
     };
   },
+  // MiniMax's models: their own field names (number_of_images; first_frame_image, lower-case resolution).
+  "minimax/image-01": (job) => ({ prompt: job.prompt, aspect_ratio: job.ratio, number_of_images: job.outputCount, prompt_optimizer: false }),
+  "minimax/hailuo-02": hailuoInput,
+  "minimax/hailuo-2.3": hailuoInput,
 };
 
 export function buildReplicateInput(job: ProviderJob): ReplicateInput {
@@ -52,4 +56,14 @@ function imageInput(job: ProviderJob): ReplicateInput {
 
 function videoInput(job: ProviderJob): ReplicateInput {
   return { ...videoFields(job), image: job.inputFiles[0], last_frame: job.inputFileLastContent };
+}
+
+function hailuoInput(job: ProviderJob): ReplicateInput {
+  return {
+    prompt: job.prompt,
+    duration: job.durationSeconds,
+    resolution: job.resolution,
+    first_frame_image: job.inputFiles[0],
+    prompt_optimizer: false,
+  };
 }

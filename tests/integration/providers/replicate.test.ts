@@ -79,6 +79,22 @@ describe("submit: the request Replicate receives", () => {
     expect((kling?.body as { input: object }).input).toEqual({ prompt: expect.any(String), start_image: "https://img.example.test/a.png", mode: "pro", duration: 10 });
   });
 
+  it("sends MiniMax's models on Replicate in their own field names (number_of_images; first_frame_image)", async () => {
+    await adapter.submit(providerJob("minimax/image-01", "replicate", { ratio: "21:9", outputCount: 4 }));
+    await adapter.submit(providerJob("minimax/hailuo-02", "replicate", { durationSeconds: 10, inputFiles: ["https://img.example.test/a.png"] }));
+    const [image, video] = fake.requests;
+    expect(image?.path).toBe("/v1/models/minimax/image-01/predictions");
+    expect((image?.body as { input: object }).input).toEqual({ prompt: expect.any(String), aspect_ratio: "21:9", number_of_images: 4, prompt_optimizer: false });
+    expect(video?.path).toBe("/v1/models/minimax/hailuo-02/predictions");
+    expect((video?.body as { input: object }).input).toEqual({
+      prompt: expect.any(String),
+      duration: 10,
+      resolution: "768p",
+      first_frame_image: "https://img.example.test/a.png",
+      prompt_optimizer: false,
+    });
+  });
+
   it("runs a pinned owner/name:version through /v1/predictions", async () => {
     await adapter.submit(schnell({ providerModelId: "black-forest-labs/flux-schnell:abc123" }));
     expect(fake.requests[0]?.path).toBe("/v1/predictions");

@@ -69,6 +69,7 @@ describe("catalog providers", () => {
     // The built-ins and the first three remote providers first; the catalog's (#44) appended after.
     expect(providerIds.slice(0, 5)).toEqual(["local", "local-backup", "replicate", "fal", "openai"]);
     expect(providerIds).toContain("bfl");
+    expect(providerIds).toContain("minimax");
     for (const provider of listProviders()) {
       expect(provider.name).toMatch(/\S/);
       expect(provider.description).toMatch(/\S/);
@@ -95,6 +96,7 @@ describe("catalog providers", () => {
     expect(providerNamed("replicate")?.credentialEnv).toBe("REPLICATE_API_TOKEN");
     expect(providerNamed("fal")?.credentialEnv).toBe("FAL_KEY");
     expect(providerNamed("openai")?.credentialEnv).toBe("OPENAI_API_KEY");
+    expect(providerNamed("minimax")?.credentialEnv).toBe("MINIMAX_API_KEY");
     expect(providerNamed("local")?.credentialEnv).toBeNull();
     expect(providerNamed("local-backup")?.credentialEnv).toBeNull();
     expect(providerNamed("nope")).toBeUndefined();

@@ -211,7 +211,7 @@ export type LibraryModel = {
   /** Per output for images; per second at the default resolution without audio for videos. */
   model_pricing: number;
   /** Providers in catalog order, the failover order when routing has no data. */
-  model_supported_provider: Array<"local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl">;
+  model_supported_provider: Array<"local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax">;
   /** The create fields as this model accepts them; video models also list duration, resolution and audio here. */
   schema: {
     /** Whether `generation_prompt` is required. */
@@ -247,7 +247,7 @@ export type LibraryModelList = {
 };
 
 export type LibraryProvider = {
-  provider_id: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl";
+  provider_id: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax";
   provider_name: string;
   provider_description: string;
   provider_website: string;
@@ -300,7 +300,7 @@ export type ProvidersHealth = {
   healthy: boolean;
   providers_total: number;
   providers: Array<{
-    provider: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl";
+    provider: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax";
     /** `unknown`: not configured. `degraded`: circuit open, or half the window's attempts failed with the latest failing. `recovering`: it was failing but has succeeded since, or its circuit is half-open. `healthy`: otherwise, including too few attempts to judge. */
     status: "healthy" | "recovering" | "degraded" | "unknown";
     /** Why the status is what it is, e.g. `not configured: FAL_KEY is not set`. */
@@ -521,7 +521,7 @@ export type GenerationRequestVideo = {
   /** Seconds; allowed values are model-specific. */
   generation_duration: 2 | 4 | 6 | 8 | 5 | 10;
   /** Allowed values are model-specific. Default: the model's default. */
-  generation_resolution?: "480p" | "720p" | "1080p";
+  generation_resolution?: "480p" | "720p" | "1080p" | "768p";
   /** Generate audio, for models that list it in `specific_schema`. Default false. */
   generation_generate_audio?: boolean;
 };
@@ -631,6 +631,39 @@ export type GenerationRequest_black_forest_labs_flux_kontext_max = {
   generation_input_file?: string[];
 };
 
+/** The exact create body of MiniMax Image-01 (minimax/image-01). */
+export type GenerationRequest_minimax_image_01 = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "4:3" | "3:2" | "2:3" | "3:4" | "9:16" | "21:9";
+  generation_output_format?: "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Hailuo 02 (minimax/hailuo-02). */
+export type GenerationRequest_minimax_hailuo_02 = {
+  generation_prompt: string;
+  generation_ratio?: "16:9";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+  generation_duration: 6 | 10;
+  generation_resolution?: "768p";
+};
+
+/** The exact create body of Hailuo 2.3 (minimax/hailuo-2.3). */
+export type GenerationRequest_minimax_hailuo_2_3 = {
+  generation_prompt: string;
+  generation_ratio?: "16:9";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+  generation_duration: 6 | 10;
+  generation_resolution?: "768p";
+};
+
 /** The exact create body of each image model, by model identifier. */
 export type ImageModelRequests = {
   "darkroom/lumen-image": GenerationRequest_darkroom_lumen_image;
@@ -640,6 +673,7 @@ export type ImageModelRequests = {
   "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra;
   "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro;
   "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max;
+  "minimax/image-01": GenerationRequest_minimax_image_01;
 };
 
 export type ImageModel = keyof ImageModelRequests;
@@ -649,6 +683,8 @@ export type VideoModelRequests = {
   "darkroom/lumen-video": GenerationRequest_darkroom_lumen_video;
   "google/veo-3": GenerationRequest_google_veo_3;
   "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1;
+  "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02;
+  "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3;
 };
 
 export type VideoModel = keyof VideoModelRequests;
