@@ -7,6 +7,7 @@ import { applyMigrations } from "../server/start/migrations";
 import { ensureBuild } from "../server/start/build";
 import { buildServer } from "./build-server.mjs";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
+import { startRunwayFake } from "../tests/fakes/runway-fake";
 import { startStripeFake } from "../tests/fakes/stripe-fake";
 import { signalGroup } from "../tests/support/process-group";
 import { stripeClientFor } from "../server/billing/stripe-client";
@@ -192,6 +193,9 @@ async function main() {
     // generation run is exercised end to end (it POSTs signed webhooks back to the app).
     const replicate = await startReplicateFake();
     fakes.push(replicate);
+    // A Runway that follows its published API: tasks polled, canceled by DELETE (tests/http/providers/runway.test.ts).
+    const runway = await startRunwayFake();
+    fakes.push(runway);
     // A Stripe that follows the published API (Checkout's hosted page, the portal, signed events
     // posted to the app), with the catalog that `stripe:setup` creates.
     const stripe = await startStripeFake({ webhookUrl: `${baseUrl}/api/webhooks/stripe` });
@@ -201,6 +205,8 @@ async function main() {
       REPLICATE_API_TOKEN: replicate.token,
       REPLICATE_API_BASE_URL: replicate.baseUrl,
       REPLICATE_WEBHOOK_SECRET: replicate.webhookSecret,
+      RUNWAYML_API_SECRET: runway.apiSecret,
+      RUNWAY_BASE_URL: runway.baseUrl,
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
       STRIPE_API_BASE: stripe.baseUrl,

@@ -99,6 +99,9 @@ const envSchema = z.object({
   FAL_QUEUE_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://queue.fal.run")),
   FAL_JWKS_URL: z.preprocess(emptyAsUndefined, z.url().default("https://rest.alpha.fal.ai/.well-known/jwks.json")),
   OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.openai.com")),
+  /** Runway: its API secret (`key_...`) and API root. */
+  RUNWAYML_API_SECRET: optionalString,
+  RUNWAY_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.dev.runwayml.com")),
   /** E-mail through Resend when set; without it the outbox table is the delivery (the dashboard's dev mailbox). */
   RESEND_API_KEY: optionalString,
   /** Resend's API address, for a local server in tests and offline demos. */

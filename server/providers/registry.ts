@@ -4,6 +4,7 @@ import { getFalAdapter } from "./fal";
 import { localAdapter, localBackupAdapter } from "./local";
 import { getOpenAIAdapter } from "./openai";
 import { getReplicateAdapter } from "./replicate";
+import { getRunwayAdapter } from "./runway";
 import { ProviderError, type ProviderAdapter } from "./types";
 
 // Provider id → adapter. The built-ins always; a real provider once its credential is set
@@ -16,7 +17,7 @@ function loadAdapters() {
     ["local", localAdapter],
     ["local-backup", localBackupAdapter],
   ]);
-  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter()]) if (adapter) map.set(adapter.id, adapter);
+  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getRunwayAdapter()]) if (adapter) map.set(adapter.id, adapter);
   return map;
 }
 

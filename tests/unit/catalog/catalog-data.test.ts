@@ -64,9 +64,9 @@ describe("catalog models", () => {
 });
 
 describe("catalog providers", () => {
-  it("lists the five providers in order with complete definitions", () => {
+  it("lists the providers in order with complete definitions", () => {
     expect(listProviders().map((provider) => provider.id)).toEqual([...providerIds]);
-    expect(providerIds).toEqual(["local", "local-backup", "replicate", "fal", "openai"]);
+    expect(providerIds).toEqual(["local", "local-backup", "replicate", "fal", "openai", "runway"]);
     for (const provider of listProviders()) {
       expect(provider.name).toMatch(/\S/);
       expect(provider.description).toMatch(/\S/);
