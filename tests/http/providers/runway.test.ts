@@ -48,6 +48,16 @@ describe("Runway end to end (its published task API)", () => {
     expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.500", "charge:0.500"]);
   });
 
+  it("an Aleph edit of an input video succeeds on Runway alone, priced per second of its 5 s output", async () => {
+    const { key } = await accountWithKey();
+    const body = { generation_prompt: "make it snow", generation_input_file: ["https://videos.example.test/in.mp4"], generation_duration: 5, generation_ratio: "9:16" };
+    const data = expectSuccess(await createVideo(key, body, {}, "runway/gen4-aleph"), 202);
+    expect(data.generation_provider_order).toEqual(["runway"]);
+    const record = await waitForStatus(key, data.generation_id);
+    expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "runway" });
+    expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.750", "charge:0.750"]);
+  });
+
   it("fails over from a task Runway failed (INTERNAL.BAD_OUTPUT) to the built-in renderer", async () => {
     const { key } = await accountWithKey();
     const created = await createImage(key, { generation_prompt: "a red kite [runway:internal]", generation_provider_order: "runway,local" }, {}, "runway/gen4-image");
