@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { findModel } from "@/server/catalog";
 import { env } from "@/server/env";
 import { createRunwayAdapter, runwayFromEnv } from "@/server/providers/runway";
 import { taskResult } from "@/server/providers/runway/runway-task";
@@ -60,6 +61,18 @@ describe("submit: the request Runway receives", () => {
     expect(video?.body).toEqual({ model: "gen4_turbo", promptImage: "https://img.example.test/start.png", promptText: expect.any(String), ratio: "1584:672", duration: 10, seed: 1_234_567 });
     expect(aleph?.path).toBe("/v1/video_to_video");
     expect(aleph?.body).toEqual({ model: "gen4_aleph", videoUri: "https://vid.example.test/in.mp4", promptText: expect.any(String), ratio: "720:1280", seed: 1_234_567 });
+  });
+
+  it("maps every catalog ratio of every Runway model to a size Runway publishes for it (the fake refuses others)", async () => {
+    for (const identifier of ["runway/gen4-image", "runway/gen4-turbo", "runway/gen4-aleph"]) {
+      const model = findModel(identifier)!;
+      for (const ratio of model.ratios) {
+        const inputFiles = model.inputFiles?.required ? ["https://files.example.test/in"] : [];
+        await expect(adapter.submit(providerJob(identifier, "runway", { ratio, inputFiles })), `${identifier} ${ratio}`).resolves.toMatchObject({ kind: "accepted" });
+      }
+    }
+    expect(fake.requests.every((request) => request.method === "POST")).toBe(true);
+    expect(fake.requests).toHaveLength(18);
   });
 
   it("leaves out a prompt Gen-4 Turbo does not need and references Gen-4 Image has none of", async () => {
