@@ -9,6 +9,7 @@ import { buildServer } from "./build-server.mjs";
 import { startMiniMaxFake } from "../tests/fakes/minimax-fake";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
 import { startBflFake } from "../tests/fakes/bfl-fake";
+import { startRunwayFake } from "../tests/fakes/runway-fake";
 import { startStripeFake } from "../tests/fakes/stripe-fake";
 import { signalGroup } from "../tests/support/process-group";
 import { stripeClientFor } from "../server/billing/stripe-client";
@@ -200,6 +201,9 @@ async function main() {
     // A MiniMax on its published protocol (polled video tasks, synchronous images).
     const minimax = await startMiniMaxFake();
     fakes.push(minimax);
+    // A Runway that follows its published API: tasks polled, canceled by DELETE (tests/http/providers/runway.test.ts).
+    const runway = await startRunwayFake();
+    fakes.push(runway);
     // A Stripe that follows the published API (Checkout's hosted page, the portal, signed events
     // posted to the app), with the catalog that `stripe:setup` creates.
     const stripe = await startStripeFake({ webhookUrl: `${baseUrl}/api/webhooks/stripe` });
@@ -214,6 +218,8 @@ async function main() {
       BFL_WEBHOOK_SECRET: randomBytes(24).toString("base64url"),
       MINIMAX_API_KEY: minimax.token,
       MINIMAX_BASE_URL: minimax.baseUrl,
+      RUNWAYML_API_SECRET: runway.apiSecret,
+      RUNWAY_BASE_URL: runway.baseUrl,
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
       STRIPE_API_BASE: stripe.baseUrl,

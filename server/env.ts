@@ -106,6 +106,9 @@ const envSchema = z.object({
   /** MiniMax (Hailuo video, image-01): its API key and API root (the international platform). */
   MINIMAX_API_KEY: optionalString,
   MINIMAX_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.minimax.io")),
+  /** Runway: its API secret (`key_...`) and API root. */
+  RUNWAYML_API_SECRET: optionalString,
+  RUNWAY_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.dev.runwayml.com")),
   /** E-mail through Resend when set; without it the outbox table is the delivery (the dashboard's dev mailbox). */
   RESEND_API_KEY: optionalString,
   /** Resend's API address, for a local server in tests and offline demos. */

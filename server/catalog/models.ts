@@ -274,6 +274,70 @@ const hailuo23: VideoModel = {
   providerModelIds: { minimax: "MiniMax-Hailuo-2.3", replicate: "minimax/hailuo-2.3" },
 };
 
+// Runway (https://docs.dev.runwayml.com/guides/pricing/, 1 credit = $0.01). Sizes are Runway's
+// published pixel sizes for each ratio (server/providers/runway/build-runway-input.ts). The
+// built-in renderers follow Runway for Gen-4 Image and Gen-4 Turbo, so an outage fails over;
+// Aleph edits an input video, which only Runway reads.
+const runwayRatios: NonEmpty<string> = ["16:9", "9:16", "1:1", "4:3", "3:4", "21:9"];
+
+// One image per task, at the 1080p sizes (8 credits); up to three reference images.
+const gen4Image: ImageModel = {
+  identifier: "runway/gen4-image",
+  name: "Runway Gen-4 Image",
+  type: "image",
+  providers: ["runway", "local", "local-backup"],
+  providerModelIds: { runway: "gen4_image", local: "lumen-image", "local-backup": "lumen-image" },
+  ratios: runwayRatios,
+  formats: ["png"],
+  maxOutputs: 1,
+  promptRequired: true,
+  inputFiles: { max: 3, required: false },
+  timeoutSeconds: 300,
+  pricePerOutputMillis: usd("0.080"),
+};
+
+// Image-to-video: the start image is required, the prompt is not (5 credits a second).
+const gen4Turbo: VideoModel = {
+  identifier: "runway/gen4-turbo",
+  name: "Runway Gen-4 Turbo",
+  type: "video",
+  providers: ["runway", "local", "local-backup"],
+  providerModelIds: { runway: "gen4_turbo", local: "lumen-video", "local-backup": "lumen-video" },
+  ratios: runwayRatios,
+  formats: ["mp4"],
+  maxOutputs: 1,
+  promptRequired: false,
+  inputFiles: { max: 1, required: true },
+  timeoutSeconds: 600,
+  durations: [5, 10],
+  defaultDuration: 5,
+  resolutions: [{ id: "720p", perSecondMillis: usd("0.050") }],
+  defaultResolution: "720p",
+  audioPerSecondMillis: null,
+  lastFrame: false,
+};
+
+// Video-to-video: the input file is the video to edit; the output is its first 5 s (15 credits a second).
+const gen4Aleph: VideoModel = {
+  identifier: "runway/gen4-aleph",
+  name: "Runway Aleph",
+  type: "video",
+  providers: ["runway"],
+  providerModelIds: { runway: "gen4_aleph" },
+  ratios: runwayRatios,
+  formats: ["mp4"],
+  maxOutputs: 1,
+  promptRequired: true,
+  inputFiles: { max: 1, required: true },
+  timeoutSeconds: 900,
+  durations: [5],
+  defaultDuration: 5,
+  resolutions: [{ id: "720p", perSecondMillis: usd("0.150") }],
+  defaultResolution: "720p",
+  audioPerSecondMillis: null,
+  lastFrame: false,
+};
+
 /** Library order: built-ins first, then images, then videos; then each provider's block (#44). */
 export const models: readonly ModelDefinition[] = [
   lumenImage,
@@ -289,4 +353,7 @@ export const models: readonly ModelDefinition[] = [
   minimaxImage01,
   hailuo02,
   hailuo23,
+  gen4Image,
+  gen4Turbo,
+  gen4Aleph,
 ];

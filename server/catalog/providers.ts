@@ -1,7 +1,7 @@
 // The inference providers Darkroom can route to. Adapters (server/providers) implement them;
 // this file only describes them, so the library, health and routing read one definition.
 
-export const providerIds = ["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax"] as const;
+export const providerIds = ["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway"] as const;
 export type ProviderId = (typeof providerIds)[number];
 
 export type DeliveryMethod = "webhook" | "polling" | "synchronous";
@@ -120,7 +120,21 @@ const minimax: ProviderDefinition = {
   credentialEnv: "MINIMAX_API_KEY",
 };
 
-export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl, minimax];
+const runway: ProviderDefinition = {
+  id: "runway",
+  name: "Runway",
+  description: "Runway's Gen-4 image and video models (Gen-4 Image, Gen-4 Turbo, Aleph) through the Runway API's tasks, polled until they end.",
+  website: "https://runwayml.com",
+  docs: "https://docs.dev.runwayml.com/api/",
+  deliveryMethod: "polling",
+  webhookSignature: "none",
+  supportsCancel: true,
+  timeoutSeconds: 900,
+  capabilities: ["text-to-image", "image-to-image", "image-to-video"],
+  credentialEnv: "RUNWAYML_API_SECRET",
+};
+
+export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl, minimax, runway];
 
 /** Whether callers can use it; `configured` is decided by the env reader, not here. */
 export function providerStatus(provider: ProviderDefinition, configured: boolean): ProviderStatus {

@@ -113,6 +113,18 @@ const minimax: ProviderImplementation = {
   health_monitoring: `${HEALTH}; a video task is ${POLL_EVERY}, then its file_id is read from /v1/files/retrieve`,
 };
 
+const runway: ProviderImplementation = {
+  delivery_method: "polling",
+  cancel_method: "DELETE /v1/tasks/{id}",
+  webhook_verification: "none (Runway sends no callbacks; tasks are polled)",
+  error_mapping: `${HTTP_ERRORS}; a FAILED task → ERR4005 when its failureCode is SAFETY.* or ASSET.INVALID, else ERR4002; THROTTLED is waiting, not a failure`,
+  cost_tracking: COST_ESTIMATED,
+  schema_conversion:
+    "To the model's create call with X-Runway-Version 2024-11-06: gen4_image on /v1/text_to_image (promptText, ratio as 1080p pixels, seed, referenceImages), gen4_turbo on /v1/image_to_video (promptImage, duration), gen4_aleph on /v1/video_to_video (videoUri); 720p pixel ratios for videos",
+  failover_strategy: FAILOVER,
+  health_monitoring: `${HEALTH}; each task is ${POLL_EVERY}`,
+};
+
 export function providerImplementation(id: ProviderId, settings: ImplementationSettings): ProviderImplementation {
   switch (id) {
     case "local":
@@ -128,5 +140,7 @@ export function providerImplementation(id: ProviderId, settings: ImplementationS
       return bfl(settings);
     case "minimax":
       return minimax;
+    case "runway":
+      return runway;
   }
 }

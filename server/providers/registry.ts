@@ -6,6 +6,7 @@ import { localAdapter, localBackupAdapter } from "./local";
 import { getMiniMaxAdapter } from "./minimax";
 import { getOpenAIAdapter } from "./openai";
 import { getReplicateAdapter } from "./replicate";
+import { getRunwayAdapter } from "./runway";
 import { ProviderError, type ProviderAdapter } from "./types";
 
 // Provider id → adapter. The built-ins always; a real provider once its credential is set
@@ -18,7 +19,7 @@ function loadAdapters() {
     ["local", localAdapter],
     ["local-backup", localBackupAdapter],
   ]);
-  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getBflAdapter(), getMiniMaxAdapter()]) if (adapter) map.set(adapter.id, adapter);
+  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getBflAdapter(), getMiniMaxAdapter(), getRunwayAdapter()]) if (adapter) map.set(adapter.id, adapter);
   return map;
 }
 

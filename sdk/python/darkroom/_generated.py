@@ -151,7 +151,7 @@ _LibraryModelRequired = TypedDict("_LibraryModelRequired", {
     "model_type": Literal["image", "video"],
     "model_identifier": str,
     "model_pricing": float,
-    "model_supported_provider": List[Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax"]],
+    "model_supported_provider": List[Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway"]],
     "schema": Dict[str, Any],
     "specific_schema": List[Literal["generation_duration", "generation_resolution", "generation_generate_audio", "generation_input_file_last_content"]],
     "specific_schema_options": Dict[str, Any],
@@ -177,7 +177,7 @@ class LibraryModelList(_LibraryModelListRequired, _LibraryModelListOptional):
 
 
 _LibraryProviderRequired = TypedDict("_LibraryProviderRequired", {
-    "provider_id": Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax"],
+    "provider_id": Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway"],
     "provider_name": str,
     "provider_description": str,
     "provider_website": str,
@@ -411,11 +411,11 @@ class GenerationRequestImage(_GenerationRequestImageRequired, _GenerationRequest
 
 
 _GenerationRequestVideoRequired = TypedDict("_GenerationRequestVideoRequired", {
-    "generation_prompt": str,
     "generation_duration": Literal[2, 4, 6, 8, 5, 10],
 })
 _GenerationRequestVideoOptional = TypedDict("_GenerationRequestVideoOptional", {
-    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_prompt": str,
+    "generation_ratio": Literal["16:9", "9:16", "1:1", "4:3", "3:4", "21:9"],
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
@@ -659,9 +659,64 @@ class GenerationRequest_minimax_hailuo_2_3(_GenerationRequest_minimax_hailuo_2_3
     pass
 
 
+# The exact create body of Runway Gen-4 Image (runway/gen4-image).
+_GenerationRequest_runway_gen4_imageRequired = TypedDict("_GenerationRequest_runway_gen4_imageRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_runway_gen4_imageOptional = TypedDict("_GenerationRequest_runway_gen4_imageOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1", "4:3", "3:4", "21:9"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+}, total=False)
+
+
+class GenerationRequest_runway_gen4_image(_GenerationRequest_runway_gen4_imageRequired, _GenerationRequest_runway_gen4_imageOptional):
+    pass
+
+
+# The exact create body of Runway Gen-4 Turbo (runway/gen4-turbo).
+_GenerationRequest_runway_gen4_turboRequired = TypedDict("_GenerationRequest_runway_gen4_turboRequired", {
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_runway_gen4_turboOptional = TypedDict("_GenerationRequest_runway_gen4_turboOptional", {
+    "generation_prompt": str,
+    "generation_ratio": Literal["16:9", "9:16", "1:1", "4:3", "3:4", "21:9"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_runway_gen4_turbo(_GenerationRequest_runway_gen4_turboRequired, _GenerationRequest_runway_gen4_turboOptional):
+    pass
+
+
+# The exact create body of Runway Aleph (runway/gen4-aleph).
+_GenerationRequest_runway_gen4_alephRequired = TypedDict("_GenerationRequest_runway_gen4_alephRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5],
+})
+_GenerationRequest_runway_gen4_alephOptional = TypedDict("_GenerationRequest_runway_gen4_alephOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1", "4:3", "3:4", "21:9"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_runway_gen4_aleph(_GenerationRequest_runway_gen4_alephRequired, _GenerationRequest_runway_gen4_alephOptional):
+    pass
+
+
 # The exact create body of each model, by model identifier.
-IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1, "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra, "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro, "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max, "minimax/image-01": GenerationRequest_minimax_image_01}
-VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen_video, "google/veo-3": GenerationRequest_google_veo_3, "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1, "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02, "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3}
+IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1, "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra, "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro, "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max, "minimax/image-01": GenerationRequest_minimax_image_01, "runway/gen4-image": GenerationRequest_runway_gen4_image}
+VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen_video, "google/veo-3": GenerationRequest_google_veo_3, "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1, "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02, "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3, "runway/gen4-turbo": GenerationRequest_runway_gen4_turbo, "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph}
 
 # Every /v1 operation the client calls: method, path template, parameters, required scope.
 OPERATIONS: Dict[str, Dict[str, Any]] = {

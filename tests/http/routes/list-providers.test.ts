@@ -20,6 +20,7 @@ describe("200", () => {
     // The test server configures Replicate (against a local fake) and not fal.
     expect(data.providers.find((provider) => provider.provider_id === "replicate")?.provider_status).toBe("active");
     expect(data.providers.find((provider) => provider.provider_id === "fal")?.provider_status).toBe("not_configured");
+    expect(data.providers.find((provider) => provider.provider_id === "runway")?.provider_status).toBe("active");
   });
 
   it("carries the flat implementation fields beside integration, true to each adapter", async () => {
@@ -33,12 +34,15 @@ describe("200", () => {
       expect(implementation.supported_media_types.length).toBeGreaterThan(0);
       expect(Array.isArray(implementation.capabilities)).toBe(true);
     }
-    expect(byId.local).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image", "video"], supported_models_total: 2 });
+    // The built-ins serve their own two models and the Runway models they back up.
+    expect(byId.local).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image", "video"], supported_models_total: 4 });
     // The test app sets REPLICATE_WEBHOOK_SECRET, so Replicate is asked for webhooks.
     expect(byId.replicate).toMatchObject({ delivery_method: "webhook", supported_media_types: ["image", "video"] });
     expect(byId.replicate?.webhook_verification).toContain("HMAC-SHA256");
     expect(byId.fal).toMatchObject({ delivery_method: "webhook" });
     expect(byId.openai).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image"], supported_models_total: 1 });
     expect(byId.openai?.cancel_method).toMatch(/^none/);
+    expect(byId.runway).toMatchObject({ delivery_method: "polling", cancel_method: "DELETE /v1/tasks/{id}", supported_media_types: ["image", "video"], supported_models_total: 3 });
+    expect(byId.runway?.webhook_verification).toMatch(/^none/);
   });
 });

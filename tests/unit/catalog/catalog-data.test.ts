@@ -70,6 +70,7 @@ describe("catalog providers", () => {
     expect(providerIds.slice(0, 5)).toEqual(["local", "local-backup", "replicate", "fal", "openai"]);
     expect(providerIds).toContain("bfl");
     expect(providerIds).toContain("minimax");
+    expect(providerIds).toContain("runway");
     for (const provider of listProviders()) {
       expect(provider.name).toMatch(/\S/);
       expect(provider.description).toMatch(/\S/);

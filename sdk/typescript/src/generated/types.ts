@@ -211,7 +211,7 @@ export type LibraryModel = {
   /** Per output for images; per second at the default resolution without audio for videos. */
   model_pricing: number;
   /** Providers in catalog order, the failover order when routing has no data. */
-  model_supported_provider: Array<"local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax">;
+  model_supported_provider: Array<"local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway">;
   /** The create fields as this model accepts them; video models also list duration, resolution and audio here. */
   schema: {
     /** Whether `generation_prompt` is required. */
@@ -247,7 +247,7 @@ export type LibraryModelList = {
 };
 
 export type LibraryProvider = {
-  provider_id: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax";
+  provider_id: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway";
   provider_name: string;
   provider_description: string;
   provider_website: string;
@@ -300,7 +300,7 @@ export type ProvidersHealth = {
   healthy: boolean;
   providers_total: number;
   providers: Array<{
-    provider: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax";
+    provider: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway";
     /** `unknown`: not configured. `degraded`: circuit open, or half the window's attempts failed with the latest failing. `recovering`: it was failing but has succeeded since, or its circuit is half-open. `healthy`: otherwise, including too few attempts to judge. */
     status: "healthy" | "recovering" | "degraded" | "unknown";
     /** Why the status is what it is, e.g. `not configured: FAL_KEY is not set`. */
@@ -505,9 +505,9 @@ export type GenerationRequestImage = {
 
 export type GenerationRequestVideo = {
   /** The prompt. Required when the model's `schema.generation_prompt` is true. */
-  generation_prompt: string;
+  generation_prompt?: string;
   /** Aspect ratio; allowed values are model-specific. Default: the model's first. */
-  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_ratio?: "16:9" | "9:16" | "1:1" | "4:3" | "3:4" | "21:9";
   /** Output format; allowed values are model-specific. Default: the model's first. */
   generation_output_format?: "mp4";
   /** Outputs to make, up to the model's maximum. Default 1. */
@@ -664,6 +664,40 @@ export type GenerationRequest_minimax_hailuo_2_3 = {
   generation_resolution?: "768p";
 };
 
+/** The exact create body of Runway Gen-4 Image (runway/gen4-image). */
+export type GenerationRequest_runway_gen4_image = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1" | "4:3" | "3:4" | "21:9";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+};
+
+/** The exact create body of Runway Gen-4 Turbo (runway/gen4-turbo). */
+export type GenerationRequest_runway_gen4_turbo = {
+  generation_prompt?: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1" | "4:3" | "3:4" | "21:9";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 5 | 10;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of Runway Aleph (runway/gen4-aleph). */
+export type GenerationRequest_runway_gen4_aleph = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1" | "4:3" | "3:4" | "21:9";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 5;
+  generation_resolution?: "720p";
+};
+
 /** The exact create body of each image model, by model identifier. */
 export type ImageModelRequests = {
   "darkroom/lumen-image": GenerationRequest_darkroom_lumen_image;
@@ -674,6 +708,7 @@ export type ImageModelRequests = {
   "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro;
   "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max;
   "minimax/image-01": GenerationRequest_minimax_image_01;
+  "runway/gen4-image": GenerationRequest_runway_gen4_image;
 };
 
 export type ImageModel = keyof ImageModelRequests;
@@ -685,6 +720,8 @@ export type VideoModelRequests = {
   "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1;
   "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02;
   "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3;
+  "runway/gen4-turbo": GenerationRequest_runway_gen4_turbo;
+  "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph;
 };
 
 export type VideoModel = keyof VideoModelRequests;
