@@ -197,6 +197,7 @@ describe("model health", () => {
     const models = Object.fromEntries(health.models.map((model) => [model.model_identifier, model]));
     expect(models["darkroom/lumen-image"]).toEqual({
       model_identifier: "darkroom/lumen-image",
+      model_type: "image",
       model_pricing: 0.002,
       providers: {
         local: { available: true, raw_model_id: "lumen-image" },
@@ -205,6 +206,7 @@ describe("model health", () => {
     });
     expect(models["black-forest-labs/flux-schnell"]).toEqual({
       model_identifier: "black-forest-labs/flux-schnell",
+      model_type: "image",
       model_pricing: 0.003,
       providers: {
         replicate: { available: false, raw_model_id: "black-forest-labs/flux-schnell" },
@@ -213,6 +215,7 @@ describe("model health", () => {
     });
     expect(models["openai/gpt-image-1"]?.providers).toEqual({ openai: { available: false, raw_model_id: "gpt-image-1" } });
     expect(models["google/veo-3"]?.model_pricing).toBe(0.4);
+    expect(models["google/veo-3"]?.model_type).toBe("video");
     // Every model with a configured provider still has an available one.
     expect(health.healthy).toBe(true);
   });
