@@ -6,6 +6,7 @@ import { ensureDatabase, freePort, recreateDatabase } from "../server/start/data
 import { applyMigrations } from "../server/start/migrations";
 import { ensureBuild } from "../server/start/build";
 import { buildServer } from "./build-server.mjs";
+import { startCloudflareFake } from "../tests/fakes/cloudflare-fake";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
 import { startStripeFake } from "../tests/fakes/stripe-fake";
 import { signalGroup } from "../tests/support/process-group";
@@ -194,6 +195,9 @@ async function main() {
     fakes.push(replicate);
     // A Stripe that follows the published API (Checkout's hosted page, the portal, signed events
     // posted to the app), with the catalog that `stripe:setup` creates.
+    // Cloudflare Workers AI's REST API (synchronous runs, base64 pictures): tests/http/providers/cloudflare.test.ts.
+    const cloudflare = await startCloudflareFake();
+    fakes.push(cloudflare);
     const stripe = await startStripeFake({ webhookUrl: `${baseUrl}/api/webhooks/stripe` });
     fakes.push(stripe);
     await setupStripeCatalog(stripeClientFor(stripe.secretKey, stripe.baseUrl));
@@ -201,6 +205,9 @@ async function main() {
       REPLICATE_API_TOKEN: replicate.token,
       REPLICATE_API_BASE_URL: replicate.baseUrl,
       REPLICATE_WEBHOOK_SECRET: replicate.webhookSecret,
+      CLOUDFLARE_API_TOKEN: cloudflare.token,
+      CLOUDFLARE_ACCOUNT_ID: cloudflare.accountId,
+      CLOUDFLARE_BASE_URL: cloudflare.apiBaseUrl,
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
       STRIPE_API_BASE: stripe.baseUrl,

@@ -185,5 +185,24 @@ const kling21: VideoModel = {
   lastFrame: false,
 };
 
-/** Library order: built-ins first, then images, then videos. */
-export const models: readonly ModelDefinition[] = [lumenImage, lumenVideo, fluxSchnell, flux11Pro, gptImage1, veo3, kling21];
+// Cloudflare Workers AI. Its FLUX.1 [schnell] takes no size or format (a 1024×1024 JPEG, one per
+// call), so it is its own model rather than a third provider of black-forest-labs/flux-schnell,
+// whose ratios, PNG and four outputs do not hold here. The built-in renderers are its failover.
+// Price: $0.000053 per 512×512 tile (4) + $0.00011 per step (4) ≈ $0.00065 per picture.
+const cloudflareFluxSchnell: ImageModel = {
+  identifier: "cloudflare/flux-1-schnell",
+  name: "FLUX.1 [schnell] (Workers AI)",
+  type: "image",
+  providers: ["cloudflare", "local", "local-backup"],
+  providerModelIds: { cloudflare: "@cf/black-forest-labs/flux-1-schnell", local: "lumen-image", "local-backup": "lumen-image" },
+  ratios: ["1:1"],
+  formats: ["jpg"],
+  maxOutputs: 4,
+  promptRequired: true,
+  inputFiles: null,
+  timeoutSeconds: 60,
+  pricePerOutputMillis: usd("0.001"),
+};
+
+/** Library order: built-ins first, then images, then videos; each provider block after. */
+export const models: readonly ModelDefinition[] = [lumenImage, lumenVideo, fluxSchnell, flux11Pro, gptImage1, veo3, kling21, cloudflareFluxSchnell];

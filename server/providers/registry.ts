@@ -1,5 +1,6 @@
 import "server-only";
 import type { ProviderId } from "../catalog/providers";
+import { getCloudflareAdapter } from "./cloudflare";
 import { getFalAdapter } from "./fal";
 import { localAdapter, localBackupAdapter } from "./local";
 import { getOpenAIAdapter } from "./openai";
@@ -16,7 +17,7 @@ function loadAdapters() {
     ["local", localAdapter],
     ["local-backup", localBackupAdapter],
   ]);
-  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter()]) if (adapter) map.set(adapter.id, adapter);
+  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getCloudflareAdapter()]) if (adapter) map.set(adapter.id, adapter);
   return map;
 }
 

@@ -66,7 +66,8 @@ describe("catalog models", () => {
 describe("catalog providers", () => {
   it("lists the five providers in order with complete definitions", () => {
     expect(listProviders().map((provider) => provider.id)).toEqual([...providerIds]);
-    expect(providerIds).toEqual(["local", "local-backup", "replicate", "fal", "openai"]);
+    expect(providerIds.slice(0, 5)).toEqual(["local", "local-backup", "replicate", "fal", "openai"]);
+    expect(providerIds).toContain("cloudflare");
     for (const provider of listProviders()) {
       expect(provider.name).toMatch(/\S/);
       expect(provider.description).toMatch(/\S/);
@@ -93,6 +94,7 @@ describe("catalog providers", () => {
     expect(providerNamed("replicate")?.credentialEnv).toBe("REPLICATE_API_TOKEN");
     expect(providerNamed("fal")?.credentialEnv).toBe("FAL_KEY");
     expect(providerNamed("openai")?.credentialEnv).toBe("OPENAI_API_KEY");
+    expect(providerNamed("cloudflare")).toMatchObject({ credentialEnv: "CLOUDFLARE_API_TOKEN", requiredEnv: ["CLOUDFLARE_ACCOUNT_ID"] });
     expect(providerNamed("local")?.credentialEnv).toBeNull();
     expect(providerNamed("local-backup")?.credentialEnv).toBeNull();
     expect(providerNamed("nope")).toBeUndefined();
