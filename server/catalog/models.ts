@@ -204,5 +204,23 @@ const cloudflareFluxSchnell: ImageModel = {
   pricePerOutputMillis: usd("0.001"),
 };
 
+// Leonardo's Lucid Origin on Workers AI: width and height are free (up to 2500), so every common
+// ratio holds; JPEG, one per call. Price: at most 6 tiles of 512 (see build-cloudflare-input.ts)
+// × $0.006996 + 4 steps × $0.000132 ≈ $0.0425 per picture.
+const lucidOrigin: ImageModel = {
+  identifier: "leonardo/lucid-origin",
+  name: "Lucid Origin (Workers AI)",
+  type: "image",
+  providers: ["cloudflare", "local", "local-backup"],
+  providerModelIds: { cloudflare: "@cf/leonardo/lucid-origin", local: "lumen-image", "local-backup": "lumen-image" },
+  ratios: commonRatios,
+  formats: ["jpg"],
+  maxOutputs: 4,
+  promptRequired: true,
+  inputFiles: null,
+  timeoutSeconds: 90,
+  pricePerOutputMillis: usd("0.043"),
+};
+
 /** Library order: built-ins first, then images, then videos; each provider block after. */
-export const models: readonly ModelDefinition[] = [lumenImage, lumenVideo, fluxSchnell, flux11Pro, gptImage1, veo3, kling21, cloudflareFluxSchnell];
+export const models: readonly ModelDefinition[] = [lumenImage, lumenVideo, fluxSchnell, flux11Pro, gptImage1, veo3, kling21, cloudflareFluxSchnell, lucidOrigin];

@@ -5,8 +5,9 @@ import { header, sampleOutput, sendJson, startFakeServer, type FakeServer } from
 // reference: "Execute AI model" POST /client/v4/accounts/{account_id}/ai/run/{model_name}
 // (https://developers.cloudflare.com/api/resources/ai/methods/run/), Bearer API token, the v4
 // envelope `{result, success, errors: [{code, message}], messages}`; FLUX.1 [schnell]'s input
-// `{prompt (1..2048 chars), steps (≤ 8, default 4), seed}` and output `{image: base64}`
-// (https://developers.cloudflare.com/workers-ai/models/flux-1-schnell/); the Workers AI error table
+// `{prompt (1..2048 chars), steps (≤ 8, default 4), seed}` and Lucid Origin's `{prompt, guidance
+// (0..10), seed (≥ 0), width, height (0..2500), num_steps (1..40)}`, both answering `{image: base64}`
+// (https://developers.cloudflare.com/workers-ai/models/flux-1-schnell/, …/lucid-origin/); the Workers AI error table
 // (https://developers.cloudflare.com/workers-ai/platform/errors/): 5007 no such model (400), 3006
 // too large (413), 3007 timeout (408), 3023 account blocked (403), 3036 daily allocation used up
 // (429), 3040 out of capacity (429); 3030 for a prompt the NSFW filter refuses (400), 10000 for a
@@ -31,8 +32,17 @@ export type CloudflareFake = FakeServer & {
   reset(): void;
 };
 
-/** Text-to-image models that answer JSON with a base64 picture. */
-const models = new Set(["@cf/black-forest-labs/flux-1-schnell"]);
+/** Text-to-image models that answer JSON with a base64 picture, each with its published input schema. */
+const models: Record<string, (body: Record<string, unknown>) => string | null> = {
+  "@cf/black-forest-labs/flux-1-schnell": (body) => invalidPrompt(body, 2048) ?? invalidInteger(body, "steps", Number.MIN_SAFE_INTEGER, 8) ?? invalidInteger(body, "seed", 0, Number.MAX_SAFE_INTEGER),
+  "@cf/leonardo/lucid-origin": (body) =>
+    invalidPrompt(body, Infinity) ??
+    invalidInteger(body, "width", 0, 2500) ??
+    invalidInteger(body, "height", 0, 2500) ??
+    invalidInteger(body, "num_steps", 1, 40) ??
+    invalidInteger(body, "seed", 0, Number.MAX_SAFE_INTEGER) ??
+    (body.guidance !== undefined && (typeof body.guidance !== "number" || body.guidance < 0 || body.guidance > 10) ? "'/guidance' must be a number from 0 to 10" : null),
+};
 const SLOW_MS = 60_000;
 /** Past the adapter's 16 MiB cap once base64-encoded. */
 const OVERSIZED_BYTES = 13 * 1024 * 1024;
@@ -67,10 +77,11 @@ export async function startCloudflareFake(options: { token?: string; accountId?:
       return envelopeError(response, 401, 10000, "Authentication error");
     }
     const model = decodeURIComponent(match[2] ?? "");
-    if (!models.has(model)) return envelopeError(response, 400, 5007, `No such model ${model} or task`);
+    const validate = models[model];
+    if (!validate) return envelopeError(response, 400, 5007, `No such model ${model} or task`);
     const body = request.body as Record<string, unknown> | null;
     if (!body || typeof body !== "object") return envelopeError(response, 400, 3003, "Request is missing headers or body: body");
-    const invalid = invalidInput(body);
+    const invalid = validate(body);
     if (invalid) return envelopeError(response, 400, 5006, `AiError: AiError: ${invalid}`);
     const prompt = String(body.prompt);
     const fail = current.fail ?? markedFailure(prompt);
@@ -108,12 +119,14 @@ export async function startCloudflareFake(options: { token?: string; accountId?:
   };
 }
 
-/** FLUX.1 [schnell]'s published input schema. */
-function invalidInput(body: Record<string, unknown>): string | null {
-  if (typeof body.prompt !== "string" || body.prompt.length < 1 || body.prompt.length > 2048) return "Type mismatch of '/prompt': a string of 1 to 2048 characters is required";
-  if (body.steps !== undefined && (typeof body.steps !== "number" || !Number.isInteger(body.steps) || body.steps > 8)) return "'/steps' must be an integer of at most 8";
-  if (body.seed !== undefined && (typeof body.seed !== "number" || !Number.isInteger(body.seed))) return "Type mismatch of '/seed', 'integer' expected";
-  return null;
+function invalidPrompt(body: Record<string, unknown>, maxLength: number): string | null {
+  return typeof body.prompt === "string" && body.prompt.length >= 1 && body.prompt.length <= maxLength ? null : "Type mismatch of '/prompt': a string of at least 1 character is required";
+}
+
+function invalidInteger(body: Record<string, unknown>, field: string, min: number, max: number): string | null {
+  const value = body[field];
+  if (value === undefined) return null;
+  return typeof value === "number" && Number.isInteger(value) && value >= min && value <= max ? null : `'/${field}' must be an integer from ${min} to ${max}`;
 }
 
 function markedFailure(prompt: string): CloudflareFakeFailure | null {

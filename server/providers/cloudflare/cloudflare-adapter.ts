@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { sendProviderRequest, type ProviderResponse } from "../http-errors";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type SubmitResult } from "../types";
+import { buildCloudflareInput } from "./build-cloudflare-input";
 import { cloudflareFailure, cloudflareImage } from "./cloudflare-answer";
 
 // Cloudflare Workers AI (https://developers.cloudflare.com/api/resources/ai/methods/run/): one
@@ -20,19 +21,12 @@ export type CloudflareAdapterOptions = {
   maxAnswerBytes?: number;
 };
 
-/** A FLUX.1 [schnell] 1024×1024 JPEG is well under 1 MiB; base64 adds a third. */
+/** A megapixel JPEG is well under 2 MiB; base64 adds a third. */
 export const CLOUDFLARE_ANSWER_MAX_BYTES = 16 * 1024 * 1024;
-/** FLUX.1 [schnell]'s default and the step count the catalog price assumes (its maximum is 8). */
-const FLUX_SCHNELL_STEPS = 4;
 
 /** Named before the call answers, so a cancel can reach it; the same for a retried step. */
 export function cloudflarePredictionId(job: Pick<ProviderJob, "generationId" | "attempt">): string {
   return `cloudflare-${createHash("sha256").update(`${job.generationId}\u0000${job.attempt}`).digest("hex").slice(0, 32)}`;
-}
-
-/** The model's published input: FLUX.1 [schnell] takes prompt, steps and seed (no size: 1024×1024). */
-export function cloudflareInput(job: ProviderJob, index: number): Record<string, unknown> {
-  return { prompt: job.prompt ?? "", steps: FLUX_SCHNELL_STEPS, seed: job.seed + index };
 }
 
 export function createCloudflareAdapter(options: CloudflareAdapterOptions): ProviderAdapter {
@@ -44,7 +38,7 @@ export function createCloudflareAdapter(options: CloudflareAdapterOptions): Prov
     // The model id keeps its @ and slashes: they are path segments of the published route.
     const url = `${baseUrl}/accounts/${encodeURIComponent(options.accountId)}/ai/run/${job.providerModelId}`;
     const headers = { Authorization: `Bearer ${options.token}`, "Content-Type": "application/json" };
-    return sendProviderRequest("cloudflare", url, { method: "POST", headers, body: JSON.stringify(cloudflareInput(job, index)), signal, maxAnswerBytes }, timeoutMs);
+    return sendProviderRequest("cloudflare", url, { method: "POST", headers, body: JSON.stringify(buildCloudflareInput(job, index)), signal, maxAnswerBytes }, timeoutMs);
   }
 
   return {

@@ -29,6 +29,15 @@ describe("a Cloudflare Workers AI generation end to end", () => {
     expect((await ledgerOf(data.generation_id)).map((entry) => entry.split(":")[0]).sort()).toEqual(["charge", "reserve"]);
   });
 
+  it("runs Lucid Origin at a wide ratio", async () => {
+    const { key } = await accountWithKey();
+    const body = { generation_prompt: "a poster of a kite festival", generation_provider_order: "cloudflare", generation_ratio: "16:9", generation_output_number: 2 };
+    const data = expectSuccess(await createImage(key, body, {}, "leonardo/lucid-origin"), 202);
+    const record = await waitForStatus(key, data.generation_id);
+    expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "cloudflare" });
+    expect(record.generation_output_file).toHaveLength(2);
+  });
+
   it("fails over to the built-in renderer when Workers AI is out of capacity (429 3040)", async () => {
     const { key } = await accountWithKey();
     const body = { generation_prompt: "a red kite [cloudflare:rate_limit]", generation_provider_order: "cloudflare,local" };

@@ -38,6 +38,17 @@ describe("submit", () => {
     expect(request?.body).toEqual({ prompt: job.prompt, steps: 4, seed: job.seed });
   });
 
+  it.each([
+    ["1:1", 1024, 1024],
+    ["16:9", 1280, 720],
+    ["2:3", 832, 1248],
+  ])("sends Lucid Origin its published input, ratio %s as %i×%i", async (ratio, width, height) => {
+    const job = providerJob("leonardo/lucid-origin", "cloudflare", { ratio });
+    await expect(adapter.submit(job)).resolves.toMatchObject({ kind: "completed", result: { status: "succeeded" } });
+    expect(fake.requests[0]?.path).toBe(`/client/v4/accounts/${fake.accountId}/ai/run/@cf/leonardo/lucid-origin`);
+    expect(fake.requests[0]?.body).toEqual({ prompt: job.prompt, width, height, num_steps: 4, seed: job.seed });
+  });
+
   it("answers completed with the decoded JPEG as bytes, under the id named up front", async () => {
     const job = flux();
     const submitted = await adapter.submit(job);
