@@ -185,39 +185,40 @@ const kling21: VideoModel = {
   lastFrame: false,
 };
 
-// Cloudflare Workers AI. Its FLUX.1 [schnell] takes no size or format (a 1024×1024 JPEG, one per
-// call), so it is its own model rather than a third provider of black-forest-labs/flux-schnell,
-// whose ratios, PNG and four outputs do not hold here. The built-in renderers are its failover.
+// Cloudflare Workers AI: JPEG pictures, one per call (so up to four calls per generation), with the
+// built-in renderers as failover. FLUX.1 [schnell] there takes no size or format (1024×1024), so it
+// is its own model rather than a third provider of black-forest-labs/flux-schnell, whose ratios,
+// PNG and output count do not all hold here.
+function workersAiImage(cloudflareModelId: string): Pick<ImageModel, "type" | "providers" | "providerModelIds" | "formats" | "maxOutputs" | "promptRequired" | "inputFiles"> {
+  return {
+    type: "image",
+    providers: ["cloudflare", "local", "local-backup"],
+    providerModelIds: { cloudflare: cloudflareModelId, local: "lumen-image", "local-backup": "lumen-image" },
+    formats: ["jpg"],
+    maxOutputs: 4,
+    promptRequired: true,
+    inputFiles: null,
+  };
+}
+
 // Price: $0.000053 per 512×512 tile (4) + $0.00011 per step (4) ≈ $0.00065 per picture.
 const cloudflareFluxSchnell: ImageModel = {
+  ...workersAiImage("@cf/black-forest-labs/flux-1-schnell"),
   identifier: "cloudflare/flux-1-schnell",
   name: "FLUX.1 [schnell] (Workers AI)",
-  type: "image",
-  providers: ["cloudflare", "local", "local-backup"],
-  providerModelIds: { cloudflare: "@cf/black-forest-labs/flux-1-schnell", local: "lumen-image", "local-backup": "lumen-image" },
   ratios: ["1:1"],
-  formats: ["jpg"],
-  maxOutputs: 4,
-  promptRequired: true,
-  inputFiles: null,
   timeoutSeconds: 60,
   pricePerOutputMillis: usd("0.001"),
 };
 
-// Leonardo's Lucid Origin on Workers AI: width and height are free (up to 2500), so every common
-// ratio holds; JPEG, one per call. Price: at most 6 tiles of 512 (see build-cloudflare-input.ts)
-// × $0.006996 + 4 steps × $0.000132 ≈ $0.0425 per picture.
+// Leonardo's Lucid Origin: width and height are free (up to 2500), so every common ratio holds.
+// Price: at most 6 tiles of 512 (server/providers/cloudflare/build-cloudflare-input.ts) × $0.006996
+// + 4 steps × $0.000132 ≈ $0.0425 per picture.
 const lucidOrigin: ImageModel = {
+  ...workersAiImage("@cf/leonardo/lucid-origin"),
   identifier: "leonardo/lucid-origin",
   name: "Lucid Origin (Workers AI)",
-  type: "image",
-  providers: ["cloudflare", "local", "local-backup"],
-  providerModelIds: { cloudflare: "@cf/leonardo/lucid-origin", local: "lumen-image", "local-backup": "lumen-image" },
   ratios: commonRatios,
-  formats: ["jpg"],
-  maxOutputs: 4,
-  promptRequired: true,
-  inputFiles: null,
   timeoutSeconds: 90,
   pricePerOutputMillis: usd("0.043"),
 };
