@@ -5,6 +5,7 @@ import { accountWithKey } from "@/tests/support/fixtures";
 import { getProviderHealth } from "@/server/http/operations/health";
 import { callOperation, expectSuccess } from "@/tests/support/http";
 import { cancel, createImage, ledgerOf, waitForStatus } from "@/tests/support/generations";
+import { startSecondInstance } from "@/tests/support/second-instance";
 
 // Cloudflare Workers AI through the real /v1 API: the test app talks to the Workers AI fake that
 // scripts/test.ts starts (tests/fakes/cloudflare-fake.ts); `[cloudflare:…]` prompt markers steer it.
@@ -94,5 +95,21 @@ describe("the health row", () => {
     expect(row).toBeDefined();
     expect(row?.status).not.toBe("unknown");
     expect(row?.window.total_attempts).toBeGreaterThan(0);
+  });
+});
+
+describe("configuration", () => {
+  it("a deployment with the token but no CLOUDFLARE_ACCOUNT_ID lists cloudflare not_configured in the library and in health", async () => {
+    const { key } = await accountWithKey();
+    const instance = await startSecondInstance({ CLOUDFLARE_API_TOKEN: "cf-token-without-account", CLOUDFLARE_ACCOUNT_ID: "" });
+    try {
+      const read = async (route: string) => ((await (await fetch(`${instance.baseUrl}${route}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: Record<string, unknown> }).data;
+      const library = (await read("/v1/library/providers")) as { providers: Array<{ provider_id: string; provider_status: string }> };
+      expect(library.providers.find((provider) => provider.provider_id === "cloudflare")?.provider_status).toBe("not_configured");
+      const health = (await read("/v1/health/inference/providers")) as { providers: Array<{ provider: string; status: string; available: boolean }> };
+      expect(health.providers.find((entry) => entry.provider === "cloudflare")).toMatchObject({ status: "unknown", available: false });
+    } finally {
+      await instance.stop();
+    }
   });
 });
