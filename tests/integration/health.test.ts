@@ -125,7 +125,14 @@ describe("provider health", () => {
         window: window(3, 3, 0),
       },
       openai: { provider: "openai", status: "unknown", status_reason: "not configured: OPENAI_API_KEY is not set", available: false, failure_rate: 1, window: window(5, 5, 0) },
-      cloudflare: { provider: "cloudflare", status: "unknown", status_reason: "not configured: CLOUDFLARE_API_TOKEN is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
+      cloudflare: {
+        provider: "cloudflare",
+        status: "unknown",
+        status_reason: "not configured: CLOUDFLARE_API_TOKEN or CLOUDFLARE_ACCOUNT_ID is not set",
+        available: false,
+        failure_rate: 0,
+        window: window(0, 0, 0),
+      },
     });
     // A configured provider is unavailable.
     expect(health.healthy).toBe(false);

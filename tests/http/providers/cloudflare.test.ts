@@ -106,8 +106,12 @@ describe("configuration", () => {
       const read = async (route: string) => ((await (await fetch(`${instance.baseUrl}${route}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: Record<string, unknown> }).data;
       const library = (await read("/v1/library/providers")) as { providers: Array<{ provider_id: string; provider_status: string }> };
       expect(library.providers.find((provider) => provider.provider_id === "cloudflare")?.provider_status).toBe("not_configured");
-      const health = (await read("/v1/health/inference/providers")) as { providers: Array<{ provider: string; status: string; available: boolean }> };
-      expect(health.providers.find((entry) => entry.provider === "cloudflare")).toMatchObject({ status: "unknown", available: false });
+      const health = (await read("/v1/health/inference/providers")) as { providers: Array<{ provider: string; status: string; status_reason: string; available: boolean }> };
+      expect(health.providers.find((entry) => entry.provider === "cloudflare")).toMatchObject({
+        status: "unknown",
+        status_reason: "not configured: CLOUDFLARE_API_TOKEN or CLOUDFLARE_ACCOUNT_ID is not set",
+        available: false,
+      });
     } finally {
       await instance.stop();
     }
