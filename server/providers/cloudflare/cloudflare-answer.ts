@@ -8,7 +8,7 @@ import { ProviderError, type ProviderOutput } from "../types";
 // answers JSON (FLUX.1 [schnell]) puts its picture in `result.image` as base64.
 
 const envelopeSchema = z.object({
-  success: z.boolean().optional(),
+  success: z.literal(true).optional(),
   result: z.object({ image: z.string().min(1) }).passthrough(),
 });
 
@@ -29,20 +29,19 @@ function notUnderstood(status: number, what: string): ProviderError {
 }
 
 /**
- * A non-2xx answer, or a 2xx whose envelope says `success: false` (then judged by its text alone): Cloudflare's first error
- * `{code, message}` read as the shared mapping reads `{error: {code, message}}` (status first, then
- * the text: 3030 "NSFW" → ERR4005, 3036 / 3040 on 429 → ERR4002, 3007 / 3008 on 408 → ERR4001).
+ * A non-2xx answer: Cloudflare's first error `{code, message}` read as the shared mapping reads
+ * `{error: {code, message}}` (status first, then the text: 3030 "NSFW" → ERR4005, 3036 / 3040 on
+ * 429 → ERR4002, 3007 / 3008 on 408 → ERR4001). Another body (an HTML 502) is mapped as it is.
  */
 export function cloudflareFailure(response: ProviderResponse): ProviderError {
   const parsed = errorsSchema.safeParse(response.body);
   const first = parsed.success ? parsed.data.errors[0] : undefined;
   const body = first ? { error: { code: first.code === undefined ? undefined : String(first.code), message: first.message } } : response.body;
-  return providerErrorFromResponse("cloudflare", { ...response, ok: false, body });
+  return providerErrorFromResponse("cloudflare", { ...response, body });
 }
 
-/** The picture of a 2xx answer, as bytes; a ProviderError naming cloudflare for anything else. */
+/** The picture of a 2xx answer, as bytes; a ProviderError naming cloudflare for anything else (`success: false` included). */
 export function cloudflareImage(response: ProviderResponse): ProviderOutput {
-  if (typeof response.body === "object" && response.body !== null && (response.body as { success?: unknown }).success === false) throw cloudflareFailure(response);
   const parsed = envelopeSchema.safeParse(response.body);
   if (!parsed.success) throw notUnderstood(response.status, "no result.image");
   const encoded = parsed.data.result.image.replace(/\s+/g, "");
