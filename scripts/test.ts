@@ -7,6 +7,7 @@ import { applyMigrations } from "../server/start/migrations";
 import { ensureBuild } from "../server/start/build";
 import { buildServer } from "./build-server.mjs";
 import { startMiniMaxFake } from "../tests/fakes/minimax-fake";
+import { startCloudflareFake } from "../tests/fakes/cloudflare-fake";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
 import { startBflFake } from "../tests/fakes/bfl-fake";
 import { startRunwayFake } from "../tests/fakes/runway-fake";
@@ -206,6 +207,9 @@ async function main() {
     fakes.push(runway);
     // A Stripe that follows the published API (Checkout's hosted page, the portal, signed events
     // posted to the app), with the catalog that `stripe:setup` creates.
+    // Cloudflare Workers AI's REST API (synchronous runs, base64 pictures): tests/http/providers/cloudflare.test.ts.
+    const cloudflare = await startCloudflareFake();
+    fakes.push(cloudflare);
     const stripe = await startStripeFake({ webhookUrl: `${baseUrl}/api/webhooks/stripe` });
     fakes.push(stripe);
     await setupStripeCatalog(stripeClientFor(stripe.secretKey, stripe.baseUrl));
@@ -220,6 +224,9 @@ async function main() {
       MINIMAX_BASE_URL: minimax.baseUrl,
       RUNWAYML_API_SECRET: runway.apiSecret,
       RUNWAY_BASE_URL: runway.baseUrl,
+      CLOUDFLARE_API_TOKEN: cloudflare.token,
+      CLOUDFLARE_ACCOUNT_ID: cloudflare.accountId,
+      CLOUDFLARE_BASE_URL: cloudflare.apiBaseUrl,
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
       STRIPE_API_BASE: stripe.baseUrl,

@@ -109,6 +109,11 @@ const envSchema = z.object({
   /** Runway: its API secret (`key_...`) and API root. */
   RUNWAYML_API_SECRET: optionalString,
   RUNWAY_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.dev.runwayml.com")),
+  /** Cloudflare Workers AI: an API token with Workers AI Read and Edit, and the account it runs on; both or it is not_configured. */
+  CLOUDFLARE_API_TOKEN: optionalString,
+  CLOUDFLARE_ACCOUNT_ID: optionalString,
+  /** The Cloudflare v4 API root (overridable for the local fake). */
+  CLOUDFLARE_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.cloudflare.com/client/v4")),
   /** E-mail through Resend when set; without it the outbox table is the delivery (the dashboard's dev mailbox). */
   RESEND_API_KEY: optionalString,
   /** Resend's API address, for a local server in tests and offline demos. */

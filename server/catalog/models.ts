@@ -338,6 +338,44 @@ const gen4Aleph: VideoModel = {
   lastFrame: false,
 };
 
+// Cloudflare Workers AI: JPEG pictures, one per call (so up to four calls per generation), with the
+// built-in renderers as failover. FLUX.1 [schnell] there takes no size or format (1024×1024), so it
+// is its own model rather than a third provider of black-forest-labs/flux-schnell, whose ratios,
+// PNG and output count do not all hold here.
+function workersAiImage(cloudflareModelId: string): Pick<ImageModel, "type" | "providers" | "providerModelIds" | "formats" | "maxOutputs" | "promptRequired" | "inputFiles"> {
+  return {
+    type: "image",
+    providers: ["cloudflare", "local", "local-backup"],
+    providerModelIds: { cloudflare: cloudflareModelId, local: "lumen-image", "local-backup": "lumen-image" },
+    formats: ["jpg"],
+    maxOutputs: 4,
+    promptRequired: true,
+    inputFiles: null,
+  };
+}
+
+// Price: $0.000053 per 512×512 tile (4) + $0.00011 per step (4) ≈ $0.00065 per picture.
+const cloudflareFluxSchnell: ImageModel = {
+  ...workersAiImage("@cf/black-forest-labs/flux-1-schnell"),
+  identifier: "cloudflare/flux-1-schnell",
+  name: "FLUX.1 [schnell] (Workers AI)",
+  ratios: ["1:1"],
+  timeoutSeconds: 60,
+  pricePerOutputMillis: usd("0.001"),
+};
+
+// Leonardo's Lucid Origin: width and height are free (up to 2500), so every common ratio holds.
+// Price: at most 6 tiles of 512 (server/providers/cloudflare/build-cloudflare-input.ts) × $0.006996
+// + 4 steps × $0.000132 ≈ $0.0425 per picture.
+const lucidOrigin: ImageModel = {
+  ...workersAiImage("@cf/leonardo/lucid-origin"),
+  identifier: "leonardo/lucid-origin",
+  name: "Lucid Origin (Workers AI)",
+  ratios: commonRatios,
+  timeoutSeconds: 90,
+  pricePerOutputMillis: usd("0.043"),
+};
+
 /** Library order: built-ins first, then images, then videos; then each provider's block (#44). */
 export const models: readonly ModelDefinition[] = [
   lumenImage,
@@ -356,4 +394,6 @@ export const models: readonly ModelDefinition[] = [
   gen4Image,
   gen4Turbo,
   gen4Aleph,
+  cloudflareFluxSchnell,
+  lucidOrigin,
 ];

@@ -1,7 +1,7 @@
 // The inference providers Darkroom can route to. Adapters (server/providers) implement them;
 // this file only describes them, so the library, health and routing read one definition.
 
-export const providerIds = ["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway"] as const;
+export const providerIds = ["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare"] as const;
 export type ProviderId = (typeof providerIds)[number];
 
 export type DeliveryMethod = "webhook" | "polling" | "synchronous";
@@ -22,6 +22,8 @@ export type ProviderDefinition = {
   capabilities: readonly ProviderCapability[];
   /** The env var whose presence configures it; null for built-ins, which always work. */
   credentialEnv: string | null;
+  /** Further env vars it needs besides its credential (an account id); all must be set. */
+  requiredEnv?: readonly string[];
 };
 
 const allCapabilities: readonly ProviderCapability[] = ["text-to-image", "image-to-image", "text-to-video", "image-to-video", "audio"];
@@ -134,7 +136,22 @@ const runway: ProviderDefinition = {
   credentialEnv: "RUNWAYML_API_SECRET",
 };
 
-export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl, minimax, runway];
+const cloudflare: ProviderDefinition = {
+  id: "cloudflare",
+  name: "Cloudflare Workers AI",
+  description: "Fast image models (FLUX.1 [schnell]) on Cloudflare's network; one synchronous call per picture, the picture in the answer.",
+  website: "https://developers.cloudflare.com/workers-ai/",
+  docs: "https://developers.cloudflare.com/api/resources/ai/methods/run/",
+  deliveryMethod: "synchronous",
+  webhookSignature: "none",
+  supportsCancel: true,
+  timeoutSeconds: 120,
+  capabilities: ["text-to-image"],
+  credentialEnv: "CLOUDFLARE_API_TOKEN",
+  requiredEnv: ["CLOUDFLARE_ACCOUNT_ID"],
+};
+
+export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl, minimax, runway, cloudflare];
 
 /** Whether callers can use it; `configured` is decided by the env reader, not here. */
 export function providerStatus(provider: ProviderDefinition, configured: boolean): ProviderStatus {

@@ -87,7 +87,7 @@ export async function getProviderHealth(options: ProviderHealthOptions): Promise
     const stats = statsByProvider.get(provider.id) ?? NO_ATTEMPTS;
     return {
       provider: provider.id,
-      ...judgeProvider(stats, isConfigured(provider, configuredProviders) ? null : provider.credentialEnv, now),
+      ...judgeProvider(stats, isConfigured(provider, configuredProviders) ? null : [provider.credentialEnv, ...(provider.requiredEnv ?? [])].join(" or "), now),
       failure_rate: failureRate(stats),
       window: {
         total_attempts: stats.attempts,

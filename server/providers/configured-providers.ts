@@ -3,12 +3,13 @@ import { env, type Env } from "../env";
 import { listProviders } from "../catalog";
 import type { ImplementationSettings } from "./implementation";
 
-/** Providers this deployment can call: built-ins always, others when their credential is set. */
+/** Providers this deployment can call: built-ins always, others when their credential (and any required env) is set. */
 export function configuredProviders(): ReadonlySet<string> {
   const config = env();
+  const isSet = (name: string) => Boolean(config[name as keyof Env]);
   return new Set(
     listProviders()
-      .filter((provider) => provider.credentialEnv === null || Boolean(config[provider.credentialEnv as keyof Env]))
+      .filter((provider) => provider.credentialEnv === null || (isSet(provider.credentialEnv) && (provider.requiredEnv ?? []).every(isSet)))
       .map((provider) => provider.id),
   );
 }

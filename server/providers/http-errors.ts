@@ -1,12 +1,13 @@
 import "server-only";
 import type { ProviderId } from "../catalog/providers";
-import { providerHttp, type ProviderRequest } from "./provider-http";
+import { ProviderAnswerTooLarge, providerHttp, type ProviderRequest } from "./provider-http";
 import { ProviderError, type ProviderErrorCode } from "./types";
 
 // One mapping from what a provider's HTTP API answered to our codes, shared by the
 // Replicate, fal and OpenAI adapters: that mapping decides failover, so it must not drift apart.
 //
 //   timeout / abort, HTTP 408, 504                          → ERR4001 (fail over)
+//   an answer past its byte cap                             → ERR4003 (fail over)
 //   429, 5xx, 401/403 (our credentials), connection errors,
 //   quota, capacity, "paused", maintenance                   → ERR4002 (fail over)
 //   content policy / moderation / NSFW, or 400/413/422 input → ERR4005 (final)
@@ -46,6 +47,8 @@ export async function sendProviderRequest(provider: ProviderId, url: string, req
 /** A call that threw: the deadline passed, or the provider could not be reached. */
 export function providerErrorFromException(provider: ProviderId, error: unknown, timeoutMs: number): ProviderError {
   if (error instanceof ProviderError) return error;
+  // An answer past its cap is an output we cannot take (base64 pictures), as an oversized download is.
+  if (error instanceof ProviderAnswerTooLarge) return new ProviderError(provider, "ERR4003", `${provider}: the answer is larger than the ${error.maxBytes} bytes allowed`, "too_large");
   const name = error instanceof Error ? error.name : "";
   const code = transportCode(error);
   if (name === "TimeoutError" || name === "AbortError" || (code !== null && timeoutCodes.has(code))) {

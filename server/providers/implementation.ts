@@ -125,6 +125,18 @@ const runway: ProviderImplementation = {
   health_monitoring: `${HEALTH}; each task is ${POLL_EVERY}`,
 };
 
+const cloudflare: ProviderImplementation = {
+  delivery_method: "synchronous",
+  cancel_method: "Aborts the in-flight POST /accounts/{account_id}/ai/run/{model} call (Workers AI has no cancel endpoint)",
+  webhook_verification: "none (results return from the run call; no callbacks)",
+  error_mapping: `${HTTP_ERRORS}; Cloudflare's errors[0] {code, message} is the code and text (3030 NSFW → ERR4005, 3036 daily allocation and 3040 out of capacity on 429 → ERR4002, 3007/3008 on 408 → ERR4001); an answer past 16 MiB → ERR4003; an answer without a base64 JPEG/PNG/WebP in result.image → ERR4002`,
+  cost_tracking: `${COST_ESTIMATED}; priced at Cloudflare's per-tile and per-step rates for the sizes sent, at 4 steps`,
+  schema_conversion:
+    "To the model's published input, one call per output (seed + index): FLUX.1 [schnell] prompt, steps 4, seed (no size field, so 1:1 only); Lucid Origin prompt, width and height from the ratio (about a megapixel), num_steps 4, seed; result.image (base64) is decoded to bytes",
+  failover_strategy: FAILOVER,
+  health_monitoring: HEALTH,
+};
+
 export function providerImplementation(id: ProviderId, settings: ImplementationSettings): ProviderImplementation {
   switch (id) {
     case "local":
@@ -142,5 +154,7 @@ export function providerImplementation(id: ProviderId, settings: ImplementationS
       return minimax;
     case "runway":
       return runway;
+    case "cloudflare":
+      return cloudflare;
   }
 }

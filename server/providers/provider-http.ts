@@ -11,7 +11,15 @@ import { asStaleConnection, StaleConnection } from "../net/stale-connection";
 // redirect is followed: none of the three APIs answers a call with one, and an answer that does
 // is mapped like any other non-2xx status.
 
-export type ProviderRequest = { method: string; headers?: Record<string, string>; body?: string | undefined };
+export type ProviderRequest = {
+  method: string;
+  headers?: Record<string, string>;
+  body?: string | undefined;
+  /** Aborts the exchange (a cancel of a synchronous job): rejects with an AbortError. */
+  signal?: AbortSignal;
+  /** A lower cap than PROVIDER_ANSWER_MAX_BYTES for this answer. */
+  maxAnswerBytes?: number;
+};
 export type ProviderAnswer = { status: number; headers: Headers; text: string };
 
 /** A provider answer larger than this is refused (OpenAI's base64 images are the largest, a few MB each). */
@@ -29,6 +37,14 @@ export class ProviderCallTimeout extends Error {
   constructor(readonly timeoutMs: number) {
     super(`No complete answer within ${timeoutMs} ms`);
     this.name = "TimeoutError";
+  }
+}
+
+/** The answer passed its cap (PROVIDER_ANSWER_MAX_BYTES or the request's maxAnswerBytes). */
+export class ProviderAnswerTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the answer is larger than ${maxBytes} bytes`);
+    this.name = "ProviderAnswerTooLarge";
   }
 }
 
@@ -54,27 +70,32 @@ function exchange(target: URL, request: ProviderRequest, timeoutMs: number, dead
   const headers: Record<string, string> = { ...request.headers };
   if (body) headers["content-length"] = String(body.byteLength);
   const transport = target.protocol === "https:" ? https : http;
+  const maxBytes = Math.min(request.maxAnswerBytes ?? PROVIDER_ANSWER_MAX_BYTES, PROVIDER_ANSWER_MAX_BYTES);
 
   return new Promise<ProviderAnswer>((resolve, reject) => {
     let settled = false;
     let answered = false;
     const req = transport.request(target, { method: request.method, headers, agent: pooled ? agents[target.protocol as "http:" | "https:"] : false });
     const timer = setTimeout(() => fail(new ProviderCallTimeout(timeoutMs)), Math.max(1, deadline - Date.now()));
+    const abort = () => fail(Object.assign(new Error("the call was aborted"), { name: "AbortError" }));
     function fail(error: unknown) {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      request.signal?.removeEventListener("abort", abort);
       req.destroy();
       reject(asStaleConnection(req, answered, error) ?? error);
     }
     req.on("error", fail);
+    if (request.signal?.aborted) abort();
+    request.signal?.addEventListener("abort", abort, { once: true });
     req.on("response", (res: IncomingMessage) => {
       answered = true;
       const chunks: Buffer[] = [];
       let received = 0;
       res.on("data", (chunk: Buffer) => {
         received += chunk.byteLength;
-        if (received > PROVIDER_ANSWER_MAX_BYTES) return fail(new Error(`the answer is larger than ${PROVIDER_ANSWER_MAX_BYTES} bytes`));
+        if (received > maxBytes) return fail(new ProviderAnswerTooLarge(maxBytes));
         chunks.push(chunk);
       });
       res.on("error", fail);
@@ -85,6 +106,7 @@ function exchange(target: URL, request: ProviderRequest, timeoutMs: number, dead
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        request.signal?.removeEventListener("abort", abort);
         const answerHeaders = new Headers();
         for (let index = 0; index + 1 < res.rawHeaders.length; index += 2) answerHeaders.append(res.rawHeaders[index] as string, res.rawHeaders[index + 1] as string);
         resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text: Buffer.concat(chunks).toString("utf8") });

@@ -1,6 +1,7 @@
 import "server-only";
 import type { ProviderId } from "../catalog/providers";
 import { getBflAdapter } from "./bfl";
+import { getCloudflareAdapter } from "./cloudflare";
 import { getFalAdapter } from "./fal";
 import { localAdapter, localBackupAdapter } from "./local";
 import { getMiniMaxAdapter } from "./minimax";
@@ -19,7 +20,8 @@ function loadAdapters() {
     ["local", localAdapter],
     ["local-backup", localBackupAdapter],
   ]);
-  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getBflAdapter(), getMiniMaxAdapter(), getRunwayAdapter()]) if (adapter) map.set(adapter.id, adapter);
+  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getBflAdapter(), getMiniMaxAdapter(), getRunwayAdapter(), getCloudflareAdapter()])
+    if (adapter) map.set(adapter.id, adapter);
   return map;
 }
 

@@ -126,6 +126,14 @@ describe("provider health", () => {
       },
       openai: { provider: "openai", status: "unknown", status_reason: "not configured: OPENAI_API_KEY is not set", available: false, failure_rate: 1, window: window(5, 5, 0) },
       runway: { provider: "runway", status: "unknown", status_reason: "not configured: RUNWAYML_API_SECRET is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
+      cloudflare: {
+        provider: "cloudflare",
+        status: "unknown",
+        status_reason: "not configured: CLOUDFLARE_API_TOKEN or CLOUDFLARE_ACCOUNT_ID is not set",
+        available: false,
+        failure_rate: 0,
+        window: window(0, 0, 0),
+      },
     });
     // A configured provider is unavailable.
     expect(health.healthy).toBe(false);
@@ -169,6 +177,7 @@ describe("provider health", () => {
       fal: "healthy",
       openai: "unknown",
       runway: "unknown",
+      cloudflare: "unknown",
     });
     expect(health.healthy).toBe(true);
   });

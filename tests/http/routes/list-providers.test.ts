@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { modelsForProvider } from "@/server/catalog";
 import { listProviders } from "@/server/http/operations/catalog";
 import { IMPLEMENTATION_KEYS, IMPLEMENTATION_TEXT_FIELDS } from "@/tests/support/client-shapes";
 import { accountWithKey } from "@/tests/support/fixtures";
@@ -34,8 +35,7 @@ describe("200", () => {
       expect(implementation.supported_media_types.length).toBeGreaterThan(0);
       expect(Array.isArray(implementation.capabilities)).toBe(true);
     }
-    // The built-ins serve their own two models and the Runway models they back up.
-    expect(byId.local).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image", "video"], supported_models_total: 4 });
+    expect(byId.local).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image", "video"], supported_models_total: modelsForProvider("local").length });
     // The test app sets REPLICATE_WEBHOOK_SECRET, so Replicate is asked for webhooks.
     expect(byId.replicate).toMatchObject({ delivery_method: "webhook", supported_media_types: ["image", "video"] });
     expect(byId.replicate?.webhook_verification).toContain("HMAC-SHA256");
@@ -44,5 +44,8 @@ describe("200", () => {
     expect(byId.openai?.cancel_method).toMatch(/^none/);
     expect(byId.runway).toMatchObject({ delivery_method: "polling", cancel_method: "DELETE /v1/tasks/{id}", supported_media_types: ["image", "video"], supported_models_total: 3 });
     expect(byId.runway?.webhook_verification).toMatch(/^none/);
+    // The test app points Cloudflare Workers AI at its fake (token and account id both set).
+    expect(byId.cloudflare).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image"], webhook_verification: expect.stringMatching(/^none/) });
+    expect(providers.find((provider) => provider.provider_id === "cloudflare")?.provider_status).toBe("active");
   });
 });

@@ -68,4 +68,24 @@ describe("sendProviderRequest over node:http", () => {
     handler = () => undefined;
     expect(await providerErrorOf(sendProviderRequest("openai", `${base}/silent`, { method: "POST", body: "{}" }, 150))).toMatchObject({ code: "ERR4001", providerDetail: "timeout 150ms" });
   });
+
+  it("an answer past the request's maxAnswerBytes is ERR4003; an aborted signal ends the call at once", async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ image: "a".repeat(4_096) }));
+    };
+    expect(await providerErrorOf(sendProviderRequest("cloudflare", `${base}/big`, { method: "POST", body: "{}", maxAnswerBytes: 1_024 }, 2_000))).toMatchObject({
+      code: "ERR4003",
+      providerDetail: "too_large",
+    });
+    await expect(sendProviderRequest("cloudflare", `${base}/big`, { method: "POST", body: "{}", maxAnswerBytes: 8_192 }, 2_000)).resolves.toMatchObject({ status: 200 });
+
+    handler = () => undefined;
+    const controller = new AbortController();
+    const call = providerErrorOf(sendProviderRequest("cloudflare", `${base}/held`, { method: "POST", body: "{}", signal: controller.signal }, 10_000));
+    setTimeout(() => controller.abort(), 50);
+    // Mapped like a deadline; the adapter that aborted (a cancel) knows better and answers canceled.
+    expect(await call).toMatchObject({ code: "ERR4001", provider: "cloudflare" });
+    expect(controller.signal.aborted).toBe(true);
+  });
 });

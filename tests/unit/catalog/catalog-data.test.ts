@@ -71,6 +71,7 @@ describe("catalog providers", () => {
     expect(providerIds).toContain("bfl");
     expect(providerIds).toContain("minimax");
     expect(providerIds).toContain("runway");
+    expect(providerIds).toContain("cloudflare");
     for (const provider of listProviders()) {
       expect(provider.name).toMatch(/\S/);
       expect(provider.description).toMatch(/\S/);
@@ -98,6 +99,7 @@ describe("catalog providers", () => {
     expect(providerNamed("fal")?.credentialEnv).toBe("FAL_KEY");
     expect(providerNamed("openai")?.credentialEnv).toBe("OPENAI_API_KEY");
     expect(providerNamed("minimax")?.credentialEnv).toBe("MINIMAX_API_KEY");
+    expect(providerNamed("cloudflare")).toMatchObject({ credentialEnv: "CLOUDFLARE_API_TOKEN", requiredEnv: ["CLOUDFLARE_ACCOUNT_ID"] });
     expect(providerNamed("local")?.credentialEnv).toBeNull();
     expect(providerNamed("local-backup")?.credentialEnv).toBeNull();
     expect(providerNamed("nope")).toBeUndefined();

@@ -211,7 +211,7 @@ export type LibraryModel = {
   /** Per output for images; per second at the default resolution without audio for videos. */
   model_pricing: number;
   /** Providers in catalog order, the failover order when routing has no data. */
-  model_supported_provider: Array<"local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway">;
+  model_supported_provider: Array<"local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare">;
   /** The create fields as this model accepts them; video models also list duration, resolution and audio here. */
   schema: {
     /** Whether `generation_prompt` is required. */
@@ -247,7 +247,7 @@ export type LibraryModelList = {
 };
 
 export type LibraryProvider = {
-  provider_id: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway";
+  provider_id: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare";
   provider_name: string;
   provider_description: string;
   provider_website: string;
@@ -300,7 +300,7 @@ export type ProvidersHealth = {
   healthy: boolean;
   providers_total: number;
   providers: Array<{
-    provider: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway";
+    provider: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare";
     /** `unknown`: not configured. `degraded`: circuit open, or half the window's attempts failed with the latest failing. `recovering`: it was failing but has succeeded since, or its circuit is half-open. `healthy`: otherwise, including too few attempts to judge. */
     status: "healthy" | "recovering" | "degraded" | "unknown";
     /** Why the status is what it is, e.g. `not configured: FAL_KEY is not set`. */
@@ -698,6 +698,24 @@ export type GenerationRequest_runway_gen4_aleph = {
   generation_resolution?: "720p";
 };
 
+/** The exact create body of FLUX.1 [schnell] (Workers AI) (cloudflare/flux-1-schnell). */
+export type GenerationRequest_cloudflare_flux_1_schnell = {
+  generation_prompt: string;
+  generation_ratio?: "1:1";
+  generation_output_format?: "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Lucid Origin (Workers AI) (leonardo/lucid-origin). */
+export type GenerationRequest_leonardo_lucid_origin = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_output_format?: "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
 /** The exact create body of each image model, by model identifier. */
 export type ImageModelRequests = {
   "darkroom/lumen-image": GenerationRequest_darkroom_lumen_image;
@@ -709,6 +727,8 @@ export type ImageModelRequests = {
   "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max;
   "minimax/image-01": GenerationRequest_minimax_image_01;
   "runway/gen4-image": GenerationRequest_runway_gen4_image;
+  "cloudflare/flux-1-schnell": GenerationRequest_cloudflare_flux_1_schnell;
+  "leonardo/lucid-origin": GenerationRequest_leonardo_lucid_origin;
 };
 
 export type ImageModel = keyof ImageModelRequests;
