@@ -40,12 +40,23 @@ class TransactionAwarePool extends pg.Pool {
   }
 }
 
+/**
+ * A database that never answers a connect (dropped packets) fails that connect after maxWait, as a
+ * refused one fails at once: 503 ERR3001 (database-unreachable.ts), never a request hung for good.
+ * Set on the client, not the pool: the pool's own connectionTimeoutMillis also bounds the wait for
+ * a free client, and a burst that queues longer than that (1,000 creates at once) is load to wait
+ * through, not an outage.
+ */
+class ConnectTimeoutClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: TRANSACTION_OPTIONS.maxWait });
+  }
+}
+
 function createPool(max: number, options?: string) {
   const url = env().DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: boot code must start the embedded database first");
-  // A database that never answers a connect (dropped packets) fails the wait after maxWait, as a
-  // refused one fails at once: 503 ERR3001 (database-unreachable.ts), never a request hung for good.
-  const pool = new TransactionAwarePool({ connectionString: url, max, options, connectionTimeoutMillis: TRANSACTION_OPTIONS.maxWait });
+  const pool = new TransactionAwarePool({ connectionString: url, max, options, Client: ConnectTimeoutClient });
   // An idle client whose connection drops must not crash the process; the pool replaces it.
   pool.on("error", () => {});
   return pool;
