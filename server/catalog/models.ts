@@ -275,9 +275,9 @@ const hailuo23: VideoModel = {
 };
 
 // Runway (https://docs.dev.runwayml.com/guides/pricing/, 1 credit = $0.01). Sizes are Runway's
-// published pixel sizes for each ratio (server/providers/runway/build-runway-input.ts). The
-// built-in renderers follow Runway for Gen-4 Image and Gen-4 Turbo, so an outage fails over;
-// Aleph edits an input video, which only Runway reads.
+// published pixel sizes for each ratio (server/providers/runway/build-runway-input.ts). Replicate
+// hosts Gen-4 Image and Gen-4 Turbo (runwayml/*, the same six ratios), so an outage fails over to
+// the same model; Aleph edits an input video, which only Runway reads.
 const runwayRatios: NonEmpty<string> = ["16:9", "9:16", "1:1", "4:3", "3:4", "21:9"];
 
 // One image per task, at the 1080p sizes (8 credits); up to three reference images.
@@ -285,8 +285,8 @@ const gen4Image: ImageModel = {
   identifier: "runway/gen4-image",
   name: "Runway Gen-4 Image",
   type: "image",
-  providers: ["runway", "local", "local-backup"],
-  providerModelIds: { runway: "gen4_image", local: "lumen-image", "local-backup": "lumen-image" },
+  providers: ["runway", "replicate"],
+  providerModelIds: { runway: "gen4_image", replicate: "runwayml/gen4-image" },
   ratios: runwayRatios,
   formats: ["png"],
   maxOutputs: 1,
@@ -301,8 +301,8 @@ const gen4Turbo: VideoModel = {
   identifier: "runway/gen4-turbo",
   name: "Runway Gen-4 Turbo",
   type: "video",
-  providers: ["runway", "local", "local-backup"],
-  providerModelIds: { runway: "gen4_turbo", local: "lumen-video", "local-backup": "lumen-video" },
+  providers: ["runway", "replicate"],
+  providerModelIds: { runway: "gen4_turbo", replicate: "runwayml/gen4-turbo" },
   ratios: runwayRatios,
   formats: ["mp4"],
   maxOutputs: 1,
@@ -338,15 +338,16 @@ const gen4Aleph: VideoModel = {
   lastFrame: false,
 };
 
-// Cloudflare Workers AI: JPEG pictures, one per call (so up to four calls per generation), with the
-// built-in renderers as failover. FLUX.1 [schnell] there takes no size or format (1024×1024), so it
-// is its own model rather than a third provider of black-forest-labs/flux-schnell, whose ratios,
-// PNG and output count do not all hold here.
+// Cloudflare Workers AI: JPEG pictures, one per call (so up to four calls per generation). FLUX.1
+// [schnell] there takes no size or format (1024×1024), so it is its own model rather than a third
+// provider of black-forest-labs/flux-schnell, whose ratios, PNG and output count do not all hold
+// here; its failover is that model on Replicate, where 1:1, JPEG and four outputs hold. Lucid
+// Origin has no other host with a published schema, so it runs on Workers AI alone.
 function workersAiImage(cloudflareModelId: string): Pick<ImageModel, "type" | "providers" | "providerModelIds" | "formats" | "maxOutputs" | "promptRequired" | "inputFiles"> {
   return {
     type: "image",
-    providers: ["cloudflare", "local", "local-backup"],
-    providerModelIds: { cloudflare: cloudflareModelId, local: "lumen-image", "local-backup": "lumen-image" },
+    providers: ["cloudflare"],
+    providerModelIds: { cloudflare: cloudflareModelId },
     formats: ["jpg"],
     maxOutputs: 4,
     promptRequired: true,
@@ -357,6 +358,8 @@ function workersAiImage(cloudflareModelId: string): Pick<ImageModel, "type" | "p
 // Price: $0.000053 per 512×512 tile (4) + $0.00011 per step (4) ≈ $0.00065 per picture.
 const cloudflareFluxSchnell: ImageModel = {
   ...workersAiImage("@cf/black-forest-labs/flux-1-schnell"),
+  providers: ["cloudflare", "replicate"],
+  providerModelIds: { cloudflare: "@cf/black-forest-labs/flux-1-schnell", replicate: "black-forest-labs/flux-schnell" },
   identifier: "cloudflare/flux-1-schnell",
   name: "FLUX.1 [schnell] (Workers AI)",
   ratios: ["1:1"],

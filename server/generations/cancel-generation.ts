@@ -11,10 +11,10 @@ import type { OneAccount } from "../account-scope";
 import { findOwnGeneration } from "./records/own-generations";
 import { queueGenerationFinished } from "./send-generation-finished";
 
-// Canceling a generation: while pending or processing it becomes `canceled` and its reservation
-// is refunded, in the caller's transaction, with its terminal webhook deliveries. The provider
-// is then asked to stop (best effort). A provider result arriving later changes nothing
-// (finish-generation checks the status under the same row lock).
+// Canceling a generation: while pending or processing it becomes `canceled`, its running attempt
+// too, and its reservation is refunded, in the caller's transaction, with its terminal webhook
+// deliveries. The provider is then asked to stop (best effort). A provider result arriving later
+// is discarded, never charged (finish-generation checks the status under the same row lock).
 
 export type CanceledGeneration = { generationId: string; refunded: boolean; refundedMillis: number; provider: string | null; predictionId: string | null };
 
@@ -30,6 +30,12 @@ export async function cancelGeneration(tx: Tx, scope: OneAccount, { generationId
   }
   const now = new Date();
   await tx.generation.update({ where: { id: generationId }, data: { status: "canceled", completedAt: now, metricsTotalTime: (now.getTime() - row.created_at.getTime()) / 1000 } });
+  // The running attempt ends here, whatever the provider answers the cancel (MiniMax and BFL have no
+  // cancel, so no result may ever come): the run only stops waiting for it. A result that still
+  // arrives marks it discarded and wasted, once (finish-generation).
+  await tx.$executeRaw`
+    UPDATE provider_attempt SET outcome = 'canceled', finished_at = ${now}, latency_ms = round(extract(epoch FROM (${now}::timestamptz - started_at)) * 1000)::int
+     WHERE generation_id = ${generationId}::uuid AND outcome = 'running'`;
   const refund = await refundCredits(tx, { accountId, generationId, description: `Refund for canceled generation ${generationId}` });
   await recordActivity(tx, { accountId, actor, category: "generation", action: "generation.canceled", description: `Generation ${generationId} canceled`, metadata: { generation_id: generationId } });
   await queueGenerationFinished(tx, generationId, accountId, "canceled");

@@ -145,8 +145,9 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
           ? server.putEndlessFile(`${prediction.id}/out-0.png`, "image/png", 1024 * 1024 * 1024)
           : null;
     if (steered) return "num_outputs" in prediction.input ? [steered] : steered;
-    const video = /veo|kling|video/i.test(prediction.model);
-    const format = video ? "mp4" : String(prediction.input.output_format ?? "webp");
+    const video = /veo|kling|video|gen4-turbo/i.test(prediction.model);
+    // Runway's image model takes no output_format and answers a PNG; FLUX defaults to WebP.
+    const format = video ? "mp4" : String(prediction.input.output_format ?? (prediction.model.startsWith("runwayml/") ? "png" : "webp"));
     const sample = await sampleOutput(format);
     const count = typeof prediction.input.num_outputs === "number" ? prediction.input.num_outputs : 1;
     const urls = Array.from({ length: count }, (_, index) => server.putFile(`${prediction.id}/out-${index}.${sample.extension}`, sample.bytes, sample.contentType));

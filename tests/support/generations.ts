@@ -61,6 +61,15 @@ export async function ledgerOf(generationId: string) {
   return (await db.ledgerEntry.findMany({ where: { generationId }, orderBy: { createdAt: "asc" } })).map((entry) => `${entry.type}:${entry.amount.toFixed(3)}`);
 }
 
+/** The generation's one attempt, closed by a cancel: canceled, its latency up to the cancel, nothing wasted. */
+export async function expectAttemptCanceled(generationId: string) {
+  const attempts = await db.providerAttempt.findMany({ where: { generationId } });
+  expect(attempts.map(({ outcome, wasted }) => ({ outcome, wasted }))).toEqual([{ outcome: "canceled", wasted: false }]);
+  const { startedAt, finishedAt, latencyMs } = attempts[0]!;
+  expect(finishedAt).toBeInstanceOf(Date);
+  expect(latencyMs).toBe(finishedAt!.getTime() - startedAt.getTime());
+}
+
 export async function balanceOf(accountId: string) {
   return Number((await db.account.findUniqueOrThrow({ where: { id: accountId } })).creditBalance);
 }

@@ -31,6 +31,10 @@ const modelInputs: Record<string, (job: ProviderJob) => ReplicateInput> = {
   "minimax/image-01": (job) => ({ prompt: job.prompt, aspect_ratio: job.ratio, number_of_images: job.outputCount, prompt_optimizer: false }),
   "minimax/hailuo-02": hailuoInput,
   "minimax/hailuo-2.3": hailuoInput,
+  // Runway's models: reference_images (up to three) and the 1080p tier the catalog prices; Gen-4
+  // Turbo's start image is `image`. Both take Runway's six ratios as aspect_ratio strings.
+  "runwayml/gen4-image": (job) => ({ prompt: job.prompt, aspect_ratio: job.ratio, resolution: "1080p", reference_images: job.inputFiles.length ? job.inputFiles : null, seed: job.seed }),
+  "runwayml/gen4-turbo": (job) => ({ prompt: job.prompt, image: job.inputFiles[0], aspect_ratio: job.ratio, duration: job.durationSeconds, seed: job.seed }),
 };
 
 export function buildReplicateInput(job: ProviderJob): ReplicateInput {

@@ -3,7 +3,7 @@ import sharp from "sharp";
 import { db } from "@/server/db";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { getProviderHealth } from "@/server/http/operations/health";
-import { callOperation, expectSuccess } from "@/tests/support/http";
+import { callOperation, expectError, expectSuccess } from "@/tests/support/http";
 import { cancel, createImage, ledgerOf, waitForStatus } from "@/tests/support/generations";
 import { startSecondInstance } from "@/tests/support/second-instance";
 
@@ -39,16 +39,30 @@ describe("a Cloudflare Workers AI generation end to end", () => {
     expect(record.generation_output_file).toHaveLength(2);
   });
 
-  it("fails over to the built-in renderer when Workers AI is out of capacity (429 3040)", async () => {
+  it("fails over to FLUX.1 [schnell] on Replicate when Workers AI is out of capacity (429 3040), never to a built-in renderer", async () => {
     const { key } = await accountWithKey();
-    const body = { generation_prompt: "a red kite [cloudflare:rate_limit]", generation_provider_order: "cloudflare,local" };
+    const body = { generation_prompt: "a red kite [cloudflare:rate_limit]", generation_provider_order: "cloudflare,replicate", generation_output_number: 2 };
     const data = expectSuccess(await createImage(key, body, {}, MODEL), 202);
     const record = await waitForStatus(key, data.generation_id);
-    expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "local" });
+    expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
+    expect(record.generation_output_file).toHaveLength(2);
+    const file = await fetch(record.generation_output_file[0]!);
+    expect((await sharp(Buffer.from(await file.arrayBuffer())).metadata()).format).toBe("jpeg");
     expect(await attemptsOf(data.generation_id)).toEqual([
       { provider: "cloudflare", outcome: "failed", errorCode: "ERR4002", errorMessage: "cloudflare: Out of capacity: No more data centers to forward the request to" },
-      { provider: "local", outcome: "succeeded", errorCode: null, errorMessage: null },
+      { provider: "replicate", outcome: "succeeded", errorCode: null, errorMessage: null },
     ]);
+  });
+
+  it("Lucid Origin runs on Workers AI alone: its outage fails the generation (ERR4004) and refunds it in full", async () => {
+    const { key } = await accountWithKey();
+    expectError(await createImage(key, { generation_prompt: "a kite", generation_provider_order: "cloudflare,local" }, {}, "leonardo/lucid-origin"), "ERR1001");
+    const data = expectSuccess(await createImage(key, { generation_prompt: "a red kite [cloudflare:rate_limit]" }, {}, "leonardo/lucid-origin"), 202);
+    expect(data.generation_provider_order).toEqual(["cloudflare"]);
+    const record = await waitForStatus(key, data.generation_id);
+    expect(record).toMatchObject({ generation_status: "failed", generation_error_code: "ERR4004", generation_output_file: [] });
+    expect((await attemptsOf(data.generation_id)).map((attempt) => [attempt.provider, attempt.outcome, attempt.errorCode])).toEqual([["cloudflare", "failed", "ERR4002"]]);
+    expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.043", "refund:0.043"]);
   });
 
   it.each([
@@ -56,15 +70,15 @@ describe("a Cloudflare Workers AI generation end to end", () => {
     ["an oversized answer", "[cloudflare:oversized]", "ERR4003", "cloudflare: the answer is larger than the 16777216 bytes allowed"],
   ])("%s fails that attempt with a provider error naming cloudflare, and the chain moves on", async (_label, marker, code, message) => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: `a kite ${marker}`, generation_provider_order: "cloudflare,local" }, {}, MODEL), 202);
+    const data = expectSuccess(await createImage(key, { generation_prompt: `a kite ${marker}`, generation_provider_order: "cloudflare,replicate" }, {}, MODEL), 202);
     const record = await waitForStatus(key, data.generation_id);
-    expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "local" });
+    expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
     expect((await attemptsOf(data.generation_id))[0]).toEqual({ provider: "cloudflare", outcome: "failed", errorCode: code, errorMessage: message });
   });
 
   it("an NSFW refusal (400 3030) fails the generation at once, without failover, and refunds", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: "a kite [cloudflare:content_policy]", generation_provider_order: "cloudflare,local" }, {}, MODEL), 202);
+    const data = expectSuccess(await createImage(key, { generation_prompt: "a kite [cloudflare:content_policy]", generation_provider_order: "cloudflare,replicate" }, {}, MODEL), 202);
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "failed", generation_output_file: [] });
     expect(record.generation_error).toContain("NSFW");

@@ -5,7 +5,7 @@ import { listProviders } from "@/server/http/operations/catalog";
 import { getProviderHealth } from "@/server/http/operations/health";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { api, callOperation, expectError, expectSuccess } from "@/tests/support/http";
-import { cancel, createImage, createVideo, waitForStatus } from "@/tests/support/generations";
+import { cancel, createImage, createVideo, expectAttemptCanceled, waitForStatus } from "@/tests/support/generations";
 
 // MiniMax through the real /v1 API: the test app talks to a local MiniMax that follows its
 // published protocol (scripts/test.ts starts it and sets MINIMAX_API_KEY / MINIMAX_BASE_URL). Prompt
@@ -87,6 +87,8 @@ describe("MiniMax end to end", () => {
     await expect.poll(async () => (await db.providerAttempt.findFirst({ where: { generationId: data.generation_id } }))?.predictionId ?? null, { timeout: 20_000 }).toMatch(/^\d+$/);
     // MiniMax publishes no cancel: nothing is sent for the task, and the run stops waiting for it.
     expect(expectSuccess(await cancel(key, data.generation_id))).toMatchObject({ generation_status: "canceled", provider_cancel_sent: false });
+    // The attempt ends with the cancel although MiniMax never confirms it (it stayed `running` before).
+    await expectAttemptCanceled(data.generation_id);
     const record = await waitForStatus(key, data.generation_id, ["canceled"]);
     expect(record.generation_status).toBe("canceled");
     expect(record.generation_output_file).toEqual([]);

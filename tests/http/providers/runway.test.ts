@@ -58,21 +58,49 @@ describe("Runway end to end (its published task API)", () => {
     expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.750", "charge:0.750"]);
   });
 
-  it("fails over from a task Runway failed (INTERNAL.BAD_OUTPUT) to the built-in renderer", async () => {
+  it("fails over from a task Runway failed (INTERNAL.BAD_OUTPUT) to Gen-4 Image on Replicate, never to a built-in renderer", async () => {
     const { key } = await accountWithKey();
-    const created = await createImage(key, { generation_prompt: "a red kite [runway:internal]", generation_provider_order: "runway,local" }, {}, "runway/gen4-image");
+    const created = await createImage(key, { generation_prompt: "a red kite [runway:internal]", generation_ratio: "21:9", generation_provider_order: "runway,replicate" }, {}, "runway/gen4-image");
     const data = expectSuccess(created, 202);
     const record = await waitForStatus(key, data.generation_id);
-    expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "local" });
+    expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
+    const file = await fetch(record.generation_output_file[0]!);
+    expect((await sharp(Buffer.from(await file.arrayBuffer())).metadata()).format).toBe("png");
     expect(await attemptsOf(data.generation_id)).toMatchObject([
       { provider: "runway", outcome: "failed", errorCode: "ERR4002" },
-      { provider: "local", outcome: "succeeded" },
+      { provider: "replicate", outcome: "succeeded" },
     ]);
+    expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.080", "charge:0.080"]);
+  });
+
+  it("fails a Gen-4 Turbo video over to Gen-4 Turbo on Replicate: one MP4, the Runway price", async () => {
+    const { key } = await accountWithKey();
+    const body = {
+      generation_prompt: "waves [runway:internal]",
+      generation_input_file: ["https://images.example.test/start.png"],
+      generation_duration: 5,
+      generation_provider_order: "runway,replicate",
+    };
+    const data = expectSuccess(await createVideo(key, body, {}, "runway/gen4-turbo"), 202);
+    const record = await waitForStatus(key, data.generation_id);
+    expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
+    expect((await fetch(record.generation_output_file[0]!)).headers.get("content-type")).toBe("video/mp4");
+    expect((await attemptsOf(data.generation_id)).map((attempt) => [attempt.provider, attempt.outcome])).toEqual([
+      ["runway", "failed"],
+      ["replicate", "succeeded"],
+    ]);
+    expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.250", "charge:0.250"]);
+  });
+
+  it("refuses the built-in renderers for a Runway model: they are not its providers", async () => {
+    const { key } = await accountWithKey();
+    const body = { generation_prompt: "a red kite", generation_provider_order: "runway,local" };
+    expectError(await createImage(key, body, {}, "runway/gen4-image"), "ERR1001");
   });
 
   it("a task refused by Runway's moderation (SAFETY.INPUT.TEXT) is final: no failover, refunded", async () => {
     const { key } = await accountWithKey();
-    const created = await createImage(key, { generation_prompt: "a red kite [runway:moderated]", generation_provider_order: "runway,local" }, {}, "runway/gen4-image");
+    const created = await createImage(key, { generation_prompt: "a red kite [runway:moderated]", generation_provider_order: "runway,replicate" }, {}, "runway/gen4-image");
     const data = expectSuccess(created, 202);
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "failed", generation_error_code: "ERR4005" });

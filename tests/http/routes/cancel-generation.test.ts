@@ -6,7 +6,7 @@ import { inTransaction } from "@/server/transaction";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/fakes/webhook-receiver";
 import { accountWithKey } from "@/tests/support/fixtures";
-import { balanceOf, cancel, createImage, ledgerOf, someoneElsesGeneration, waitForStatus } from "@/tests/support/generations";
+import { balanceOf, cancel, createImage, expectAttemptCanceled, ledgerOf, someoneElsesGeneration, waitForStatus } from "@/tests/support/generations";
 import { callOperation, expectError, expectSuccess } from "@/tests/support/http";
 
 // POST /v1/content/generation/cancel/{generation_id} (cancelGeneration): refunds a pending or
@@ -45,6 +45,8 @@ describe("200", () => {
     expect(record.generation_output_file).toEqual([]);
     expect(await ledgerOf(generationId)).toEqual(["reserve:0.002", "refund:0.002"]);
     expect(await balanceOf(accountId)).toBe(1);
+    // The built-in renderer's attempt ends canceled with the cancel, not failed by the aborted render.
+    await expectAttemptCanceled(generationId);
   });
 
   it("answers credits_refunded as a boolean with the amount beside it, and the canceled webhook carries both", async () => {

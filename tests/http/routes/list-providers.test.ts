@@ -36,6 +36,11 @@ describe("200", () => {
       expect(Array.isArray(implementation.capabilities)).toBe(true);
     }
     expect(byId.local).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image", "video"], supported_models_total: modelsForProvider("local").length });
+    // The built-in renderers serve the built-in models only: no remote model fails over to a placeholder.
+    expect(byId.local?.supported_models).toEqual(["darkroom/lumen-image", "darkroom/lumen-video"]);
+    expect(byId["local-backup"]?.supported_models).toEqual(["darkroom/lumen-image", "darkroom/lumen-video"]);
+    expect(byId.replicate?.supported_models).toEqual(expect.arrayContaining(["runway/gen4-image", "runway/gen4-turbo", "cloudflare/flux-1-schnell"]));
+    expect(byId.replicate?.supported_models).not.toContain("leonardo/lucid-origin");
     // The test app sets REPLICATE_WEBHOOK_SECRET, so Replicate is asked for webhooks.
     expect(byId.replicate).toMatchObject({ delivery_method: "webhook", supported_media_types: ["image", "video"] });
     expect(byId.replicate?.webhook_verification).toContain("HMAC-SHA256");

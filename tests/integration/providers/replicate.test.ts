@@ -95,6 +95,28 @@ describe("submit: the request Replicate receives", () => {
     });
   });
 
+  it("sends Runway's models and Workers AI's FLUX.1 [schnell] on Replicate in their published fields", async () => {
+    const references = ["https://img.example.test/a.png", "https://img.example.test/b.png"];
+    await adapter.submit(providerJob("runway/gen4-image", "replicate", { ratio: "21:9", inputFiles: references }));
+    await adapter.submit(providerJob("runway/gen4-image", "replicate", { ratio: "1:1" }));
+    await adapter.submit(providerJob("runway/gen4-turbo", "replicate", { ratio: "9:16", durationSeconds: 10 }));
+    await adapter.submit(providerJob("cloudflare/flux-1-schnell", "replicate", { outputCount: 4 }));
+    const [image, textOnly, video, schnellOnCloudflare] = fake.requests;
+    expect(image?.path).toBe("/v1/models/runwayml/gen4-image/predictions");
+    expect((image?.body as { input: object }).input).toEqual({ prompt: expect.any(String), aspect_ratio: "21:9", resolution: "1080p", reference_images: references, seed: 1_234_567 });
+    expect((textOnly?.body as { input: object }).input).toEqual({ prompt: expect.any(String), aspect_ratio: "1:1", resolution: "1080p", seed: 1_234_567 });
+    expect(video?.path).toBe("/v1/models/runwayml/gen4-turbo/predictions");
+    expect((video?.body as { input: object }).input).toEqual({
+      prompt: expect.any(String),
+      image: "https://images.example.test/start.png",
+      aspect_ratio: "9:16",
+      duration: 10,
+      seed: 1_234_567,
+    });
+    expect(schnellOnCloudflare?.path).toBe("/v1/models/black-forest-labs/flux-schnell/predictions");
+    expect((schnellOnCloudflare?.body as { input: object }).input).toEqual({ prompt: expect.any(String), aspect_ratio: "1:1", num_outputs: 4, output_format: "jpg", seed: 1_234_567 });
+  });
+
   it("runs a pinned owner/name:version through /v1/predictions", async () => {
     await adapter.submit(schnell({ providerModelId: "black-forest-labs/flux-schnell:abc123" }));
     expect(fake.requests[0]?.path).toBe("/v1/predictions");

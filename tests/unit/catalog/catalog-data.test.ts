@@ -53,6 +53,13 @@ describe("catalog models", () => {
     expect(modelsForProvider("local").map((m) => m.identifier)).toEqual(modelsForProvider("local-backup").map((m) => m.identifier));
   });
 
+  it("never fails a remote model over to a built-in renderer: only darkroom/* models list local or local-backup", () => {
+    const builtIn = ["local", "local-backup"];
+    const mixed = models.filter((model) => model.providers.some((provider) => builtIn.includes(provider)) && model.providers.some((provider) => !builtIn.includes(provider)));
+    expect(mixed.map((model) => model.identifier)).toEqual([]);
+    for (const model of models.filter((entry) => entry.providers.some((provider) => builtIn.includes(provider)))) expect(model.identifier).toMatch(/^darkroom\//);
+  });
+
   it("finds models by identifier only", () => {
     expect(findModel("black-forest-labs/flux-schnell")?.providerModelIds).toEqual({
       replicate: "black-forest-labs/flux-schnell",
