@@ -31,6 +31,8 @@ const modelInputs: Record<string, (job: ProviderJob) => ReplicateInput> = {
   "minimax/image-01": (job) => ({ prompt: job.prompt, aspect_ratio: job.ratio, number_of_images: job.outputCount, prompt_optimizer: false }),
   "minimax/hailuo-02": hailuoInput,
   "minimax/hailuo-2.3": hailuoInput,
+  // Qwen-Image: one picture per prediction (no num_outputs in its schema).
+  "qwen/qwen-image": (job) => ({ prompt: job.prompt, aspect_ratio: job.ratio, output_format: job.outputFormat, seed: job.seed }),
 };
 
 export function buildReplicateInput(job: ProviderJob): ReplicateInput {
