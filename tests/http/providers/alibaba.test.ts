@@ -6,16 +6,12 @@ import { getProviderHealth } from "@/server/http/operations/health";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { api, callOperation, expectError, expectSuccess } from "@/tests/support/http";
 import { cancel, createImage, createVideo, waitForStatus } from "@/tests/support/generations";
+import { attemptsOf, expectServedMp4, ledgerTypes, refusedOutputs } from "@/tests/support/provider-runs";
 
 // Alibaba Cloud Model Studio through the real /v1 API: the test app talks to a local DashScope that
 // follows its published protocol (scripts/test.ts starts it and sets DASHSCOPE_API_KEY /
 // DASHSCOPE_BASE_URL). Prompt markers steer the fake (tests/fakes/alibaba-fake.ts). Replicate,
 // configured against its own fake, serves Qwen-Image too, so it is that model's failover.
-
-const attemptsOf = (generationId: string) =>
-  db.providerAttempt.findMany({ where: { generationId }, orderBy: { attemptNumber: "asc" }, select: { provider: true, outcome: true, errorCode: true, errorMessage: true } });
-
-const ledgerTypes = async (generationId: string) => (await db.ledgerEntry.findMany({ where: { generationId } })).map((entry) => entry.type).sort();
 
 describe("Alibaba Cloud Model Studio end to end", () => {
   it("a Qwen-Image generation succeeds: task accepted, polled to SUCCEEDED, the PNG stored and served", async () => {
@@ -35,13 +31,7 @@ describe("Alibaba Cloud Model Studio end to end", () => {
     const data = expectSuccess(await createVideo(key, { generation_prompt: "waves at dawn", generation_duration: 5, generation_provider_order: "alibaba" }, {}, "alibaba/wan-2.2-plus"), 202);
     const record = await waitForStatus(key, data.generation_id, ["succeeded", "failed", "canceled"], 60_000);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "alibaba" });
-    const file = await fetch(record.generation_output_file[0]!);
-    expect(file.status).toBe(200);
-    expect(
-      Buffer.from(await file.arrayBuffer())
-        .subarray(4, 8)
-        .toString(),
-    ).toBe("ftyp");
+    await expectServedMp4(record.generation_output_file[0]!);
   }, 90_000);
 
   it("a rate limit (429 Throttling.RateQuota) fails over to Replicate, which succeeds", async () => {
@@ -64,10 +54,7 @@ describe("Alibaba Cloud Model Studio end to end", () => {
     expect(await ledgerTypes(data.generation_id)).toEqual(["refund", "reserve"]);
   });
 
-  it.each([
-    ["an output URL on an address that reaches loopback", "[alibaba:output-internal]", "An output URL was refused: 0.0.0.0 is an unspecified address"],
-    ["an output larger than the cap", "[alibaba:output-oversized]", "An output is larger than the 200 MiB cap per output file"],
-  ])("%s fails the attempt with ERR4003, and the chain moves on", async (_label, marker, reason) => {
+  it.each(refusedOutputs("alibaba"))("%s fails the attempt with ERR4003, and the chain moves on", async (_label, marker, reason) => {
     const { key } = await accountWithKey();
     const data = expectSuccess(await createImage(key, { generation_prompt: `a kite ${marker}`, generation_provider_order: "alibaba,replicate" }, {}, "qwen/qwen-image"), 202);
     const record = await waitForStatus(key, data.generation_id);
