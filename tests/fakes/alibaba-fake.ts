@@ -17,7 +17,8 @@ import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeServer
 // Prompt markers steer it from the HTTP suites (scripts/test.ts starts one for the app):
 // "[alibaba:rate-limit]" answers 429 Throttling.RateQuota, "[alibaba:moderated]" 400
 // DataInspectionFailed, "[alibaba:slow]" keeps a task PENDING for a minute, "[alibaba:task-fail]"
-// ends it FAILED with DataInspectionFailed, "[alibaba:output-oversized]" and "[alibaba:output-internal]"
+// ends it FAILED with DataInspectionFailed, "[alibaba:output-moderated]" answers every picture as a
+// DataInspectionFailed results entry, "[alibaba:output-oversized]" and "[alibaba:output-internal]"
 // name an output URL no download may take.
 
 export type AlibabaFakeFailure =
@@ -121,6 +122,15 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
         request_id: randomUUID(),
         output: { ...ended, task_status: "SUCCEEDED", orig_prompt: task.prompt, video_url: videoUrl },
         usage: { video_duration: 5, video_ratio: "832*480", video_count: 1 },
+      });
+    }
+    if (task.prompt.includes("[alibaba:output-moderated]")) {
+      // Each picture its output check held back is a results entry with a code instead of a url.
+      const refused = Array.from({ length: task.count }, () => ({ code: "DataInspectionFailed", message: "Output data may contain inappropriate content." }));
+      return sendJson(response, 200, {
+        request_id: randomUUID(),
+        output: { ...ended, task_status: "SUCCEEDED", results: refused, task_metrics: { TOTAL: task.count, SUCCEEDED: 0, FAILED: task.count } },
+        usage: { image_count: 0 },
       });
     }
     const results = await Promise.all(Array.from({ length: task.count }, async (_, index) => ({ url: await outputUrl(task.prompt, "png", `${task.id}-${index}`), orig_prompt: task.prompt })));

@@ -117,6 +117,12 @@ describe("images: async task, results[].url", () => {
     expect(settled.result.outputs).toHaveLength(3);
   });
 
+  it("pictures all held back by the output check (results entries with DataInspectionFailed) end the attempt ERR4005", async () => {
+    const job = wanImage({ prompt: "a cliff [alibaba:output-moderated]", outputCount: 2 });
+    const settled = await pollUntilSettled(adapter, await acceptedTask(job), job);
+    expect(settled.result).toMatchObject({ status: "failed", error: { code: "ERR4005", provider: "alibaba", providerDetail: "HTTP 200 DataInspectionFailed" } });
+  });
+
   it("a moderated prompt is 400 DataInspectionFailed: ERR4005, no failover", async () => {
     const error = await providerErrorOf(adapter.submit(qwenImage({ prompt: "a cliff [alibaba:moderated]" })));
     expect(error).toMatchObject({ code: "ERR4005", provider: "alibaba", providerDetail: "HTTP 400 DataInspectionFailed", message: "alibaba: Input data may contain inappropriate content." });
