@@ -54,7 +54,7 @@ export class DashscopeAnswerNotUnderstood extends ProviderError {
 }
 
 /** The create answer: `{request_id, output: {task_id, task_status}}`. */
-export const taskCreatedSchema = z.object({ request_id: z.string().optional(), output: z.object({ task_id: z.string().min(1), task_status: z.string() }) });
+export const taskCreatedSchema = z.object({ request_id: z.string().optional(), output: z.object({ task_id: z.string().min(1), task_status: z.string().optional() }) });
 
 const imageResultSchema = z.union([z.object({ url: z.string().url() }).passthrough(), z.object({ code: z.string(), message: z.string().nullish() }).passthrough()]);
 
