@@ -8,6 +8,7 @@ import { ensureBuild } from "../server/start/build";
 import { buildServer } from "./build-server.mjs";
 import { startMiniMaxFake } from "../tests/fakes/minimax-fake";
 import { startCloudflareFake } from "../tests/fakes/cloudflare-fake";
+import { startAlibabaFake } from "../tests/fakes/alibaba-fake";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
 import { startBflFake } from "../tests/fakes/bfl-fake";
 import { startRunwayFake } from "../tests/fakes/runway-fake";
@@ -210,6 +211,9 @@ async function main() {
     // Cloudflare Workers AI's REST API (synchronous runs, base64 pictures): tests/http/providers/cloudflare.test.ts.
     const cloudflare = await startCloudflareFake();
     fakes.push(cloudflare);
+    // Alibaba Cloud Model Studio's DashScope (async tasks, polled): tests/http/providers/alibaba.test.ts.
+    const alibaba = await startAlibabaFake();
+    fakes.push(alibaba);
     const stripe = await startStripeFake({ webhookUrl: `${baseUrl}/api/webhooks/stripe` });
     fakes.push(stripe);
     await setupStripeCatalog(stripeClientFor(stripe.secretKey, stripe.baseUrl));
@@ -227,6 +231,8 @@ async function main() {
       CLOUDFLARE_API_TOKEN: cloudflare.token,
       CLOUDFLARE_ACCOUNT_ID: cloudflare.accountId,
       CLOUDFLARE_BASE_URL: cloudflare.apiBaseUrl,
+      DASHSCOPE_API_KEY: alibaba.apiKey,
+      DASHSCOPE_BASE_URL: alibaba.baseUrl,
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
       STRIPE_API_BASE: stripe.baseUrl,

@@ -379,6 +379,65 @@ const lucidOrigin: ImageModel = {
   pricePerOutputMillis: usd("0.043"),
 };
 
+// Alibaba Cloud Model Studio (DashScope) models, at its international (Singapore) prices.
+// Qwen-Image: five published sizes, one picture per task; Replicate's qwen/qwen-image (the
+// failover) takes the same ratios. Priced at DashScope's $0.035 (Replicate $0.025).
+const qwenImage: ImageModel = {
+  identifier: "qwen/qwen-image",
+  name: "Qwen-Image",
+  type: "image",
+  providers: ["alibaba", "replicate"],
+  providerModelIds: { alibaba: "qwen-image", replicate: "qwen/qwen-image" },
+  ratios: ["1:1", "16:9", "9:16", "4:3", "3:4"],
+  formats: ["png"],
+  maxOutputs: 1,
+  promptRequired: true,
+  inputFiles: null,
+  timeoutSeconds: 300,
+  pricePerOutputMillis: usd("0.035"),
+};
+
+// Wan 2.2 text-to-image Flash: up to four pictures per task, $0.025 each.
+const wan22ImageFlash: ImageModel = {
+  identifier: "alibaba/wan-2.2-t2i-flash",
+  name: "Wan 2.2 Image Flash",
+  type: "image",
+  providers: ["alibaba"],
+  providerModelIds: { alibaba: "wan2.2-t2i-flash" },
+  ratios: ["1:1", "16:9", "9:16", "4:3", "3:4"],
+  formats: ["png"],
+  maxOutputs: 4,
+  promptRequired: true,
+  inputFiles: null,
+  timeoutSeconds: 300,
+  pricePerOutputMillis: usd("0.025"),
+};
+
+// Wan 2.2 Plus video: text-to-video (wan2.2-t2v-plus), or image-to-video from a first frame
+// (the adapter runs wan2.2-i2v-plus). 5 s clips at 480P ($0.02/s) or 1080P ($0.10/s), silent.
+const wan22Video: VideoModel = {
+  identifier: "alibaba/wan-2.2-plus",
+  name: "Wan 2.2 Plus",
+  type: "video",
+  providers: ["alibaba"],
+  providerModelIds: { alibaba: "wan2.2-t2v-plus" },
+  ratios: ["16:9", "9:16", "1:1"],
+  formats: ["mp4"],
+  maxOutputs: 1,
+  promptRequired: true,
+  inputFiles: { max: 1, required: false },
+  timeoutSeconds: 900,
+  durations: [5],
+  defaultDuration: 5,
+  resolutions: [
+    { id: "480p", perSecondMillis: usd("0.020") },
+    { id: "1080p", perSecondMillis: usd("0.100") },
+  ],
+  defaultResolution: "480p",
+  audioPerSecondMillis: null,
+  lastFrame: false,
+};
+
 /** Library order: built-ins first, then images, then videos; then each provider's block (#44). */
 export const models: readonly ModelDefinition[] = [
   lumenImage,
@@ -399,4 +458,7 @@ export const models: readonly ModelDefinition[] = [
   gen4Aleph,
   cloudflareFluxSchnell,
   lucidOrigin,
+  qwenImage,
+  wan22ImageFlash,
+  wan22Video,
 ];

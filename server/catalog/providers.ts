@@ -1,7 +1,7 @@
 // The inference providers Darkroom can route to. Adapters (server/providers) implement them;
 // this file only describes them, so the library, health and routing read one definition.
 
-export const providerIds = ["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare"] as const;
+export const providerIds = ["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba"] as const;
 export type ProviderId = (typeof providerIds)[number];
 
 export type DeliveryMethod = "webhook" | "polling" | "synchronous";
@@ -151,7 +151,22 @@ const cloudflare: ProviderDefinition = {
   requiredEnv: ["CLOUDFLARE_ACCOUNT_ID"],
 };
 
-export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl, minimax, runway, cloudflare];
+const alibaba: ProviderDefinition = {
+  id: "alibaba",
+  name: "Alibaba Cloud Model Studio",
+  description: "Alibaba's DashScope API: Wan text- and image-to-video, Wan and Qwen-Image pictures, each an async task polled until it ends.",
+  website: "https://www.alibabacloud.com/en/product/modelstudio",
+  docs: "https://www.alibabacloud.com/help/en/model-studio/text-to-video-api-reference",
+  deliveryMethod: "polling",
+  // The HTTP API sends no signed callbacks: tasks are polled.
+  webhookSignature: "none",
+  supportsCancel: true,
+  timeoutSeconds: 900,
+  capabilities: ["text-to-image", "text-to-video", "image-to-video"],
+  credentialEnv: "DASHSCOPE_API_KEY",
+};
+
+export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl, minimax, runway, cloudflare, alibaba];
 
 /** Whether callers can use it; `configured` is decided by the env reader, not here. */
 export function providerStatus(provider: ProviderDefinition, configured: boolean): ProviderStatus {

@@ -137,6 +137,18 @@ const cloudflare: ProviderImplementation = {
   health_monitoring: HEALTH,
 };
 
+const alibaba: ProviderImplementation = {
+  delivery_method: "polling",
+  cancel_method: "POST /api/v1/tasks/{task_id}/cancel (DashScope cancels only a task still PENDING; a running one is left and the run stops waiting)",
+  webhook_verification: "none: DashScope's HTTP API sends no signed callbacks, so tasks are polled",
+  error_mapping: `${HTTP_ERRORS}; DashScope's error code decides a 400: DataInspectionFailed / IPInfringementSuspect (moderation) and InvalidParameter → ERR4005, Arrearage (overdue account) → ERR4002; Throttling (429), InvalidApiKey (401), InternalError (5xx) → ERR4002, RequestTimeOut → ERR4001; a FAILED task is mapped by its output.code the same way, an UNKNOWN (expired) task → ERR4002`,
+  cost_tracking: COST_ESTIMATED,
+  schema_conversion:
+    "{model, input, parameters} with X-DashScope-Async: enable: images to text2image/image-synthesis (prompt; size as width*height from the ratio, n, seed, prompt_extend and watermark off); videos to video-generation/video-synthesis (text: size from ratio and tier; with a first frame the model's i2v twin, img_url and resolution such as 1080P; duration, seed)",
+  failover_strategy: FAILOVER,
+  health_monitoring: `${HEALTH}; each task is ${POLL_EVERY} at GET /api/v1/tasks/{task_id}`,
+};
+
 export function providerImplementation(id: ProviderId, settings: ImplementationSettings): ProviderImplementation {
   switch (id) {
     case "local":
@@ -156,5 +168,7 @@ export function providerImplementation(id: ProviderId, settings: ImplementationS
       return runway;
     case "cloudflare":
       return cloudflare;
+    case "alibaba":
+      return alibaba;
   }
 }

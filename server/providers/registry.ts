@@ -1,5 +1,6 @@
 import "server-only";
 import type { ProviderId } from "../catalog/providers";
+import { getAlibabaAdapter } from "./alibaba";
 import { getBflAdapter } from "./bfl";
 import { getCloudflareAdapter } from "./cloudflare";
 import { getFalAdapter } from "./fal";
@@ -20,7 +21,7 @@ function loadAdapters() {
     ["local", localAdapter],
     ["local-backup", localBackupAdapter],
   ]);
-  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getBflAdapter(), getMiniMaxAdapter(), getRunwayAdapter(), getCloudflareAdapter()])
+  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getBflAdapter(), getMiniMaxAdapter(), getRunwayAdapter(), getCloudflareAdapter(), getAlibabaAdapter()])
     if (adapter) map.set(adapter.id, adapter);
   return map;
 }

@@ -35,6 +35,8 @@ const modelInputs: Record<string, (job: ProviderJob) => ReplicateInput> = {
   // Turbo's start image is `image`. Both take Runway's six ratios as aspect_ratio strings.
   "runwayml/gen4-image": (job) => ({ prompt: job.prompt, aspect_ratio: job.ratio, resolution: "1080p", reference_images: job.inputFiles.length ? job.inputFiles : null, seed: job.seed }),
   "runwayml/gen4-turbo": (job) => ({ prompt: job.prompt, image: job.inputFiles[0], aspect_ratio: job.ratio, duration: job.durationSeconds, seed: job.seed }),
+  // Qwen-Image: one picture per prediction (no num_outputs in its schema).
+  "qwen/qwen-image": (job) => ({ prompt: job.prompt, aspect_ratio: job.ratio, output_format: job.outputFormat, seed: job.seed }),
 };
 
 export function buildReplicateInput(job: ProviderJob): ReplicateInput {

@@ -6,16 +6,12 @@ import { getProviderHealth } from "@/server/http/operations/health";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { api, callOperation, expectError, expectSuccess } from "@/tests/support/http";
 import { cancel, createImage, createVideo, expectAttemptCanceled, waitForStatus } from "@/tests/support/generations";
+import { attemptsOf, expectServedMp4, ledgerTypes, refusedOutputs } from "@/tests/support/provider-runs";
 
 // MiniMax through the real /v1 API: the test app talks to a local MiniMax that follows its
 // published protocol (scripts/test.ts starts it and sets MINIMAX_API_KEY / MINIMAX_BASE_URL). Prompt
 // markers steer the fake (tests/fakes/minimax-fake.ts). Replicate, configured against its own fake,
 // serves the same models, so it is the failover.
-
-const attemptsOf = (generationId: string) =>
-  db.providerAttempt.findMany({ where: { generationId }, orderBy: { attemptNumber: "asc" }, select: { provider: true, outcome: true, errorCode: true, errorMessage: true } });
-
-const ledgerTypes = async (generationId: string) => (await db.ledgerEntry.findMany({ where: { generationId } })).map((entry) => entry.type).sort();
 
 describe("MiniMax end to end", () => {
   it("an image-01 generation succeeds in the submit call; the JPEG is stored and served", async () => {
@@ -36,13 +32,7 @@ describe("MiniMax end to end", () => {
     const record = await waitForStatus(key, data.generation_id, ["succeeded", "failed", "canceled"], 60_000);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "minimax" });
     expect(record.generation_prediction_id).toMatch(/^\d+$/);
-    const file = await fetch(record.generation_output_file[0]!);
-    expect(file.status).toBe(200);
-    expect(
-      Buffer.from(await file.arrayBuffer())
-        .subarray(4, 8)
-        .toString(),
-    ).toBe("ftyp");
+    await expectServedMp4(record.generation_output_file[0]!);
   }, 90_000);
 
   it("a rate limit (1002) fails over to Replicate, which succeeds", async () => {
@@ -65,10 +55,7 @@ describe("MiniMax end to end", () => {
     expect(await ledgerTypes(data.generation_id)).toEqual(["refund", "reserve"]);
   });
 
-  it.each([
-    ["an output URL on an address that reaches loopback", "[minimax:output-internal]", "An output URL was refused: 0.0.0.0 is an unspecified address"],
-    ["an output larger than the cap", "[minimax:output-oversized]", "An output is larger than the 200 MiB cap per output file"],
-  ])("%s fails the attempt with ERR4003, and the chain moves on", async (_label, marker, reason) => {
+  it.each(refusedOutputs("minimax"))("%s fails the attempt with ERR4003, and the chain moves on", async (_label, marker, reason) => {
     const { key } = await accountWithKey();
     const data = expectSuccess(await createImage(key, { generation_prompt: `a kite ${marker}`, generation_provider_order: "minimax,replicate" }, {}, "minimax/image-01"), 202);
     const record = await waitForStatus(key, data.generation_id);

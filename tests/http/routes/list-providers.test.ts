@@ -52,5 +52,12 @@ describe("200", () => {
     // The test app points Cloudflare Workers AI at its fake (token and account id both set).
     expect(byId.cloudflare).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image"], webhook_verification: expect.stringMatching(/^none/) });
     expect(providers.find((provider) => provider.provider_id === "cloudflare")?.provider_status).toBe("active");
+    expect(byId.alibaba).toMatchObject({
+      delivery_method: "polling",
+      cancel_method: expect.stringMatching(/^POST \/api\/v1\/tasks/),
+      supported_media_types: ["image", "video"],
+      supported_models_total: 3,
+    });
+    expect(providers.find((provider) => provider.provider_id === "alibaba")?.provider_status).toBe("active");
   });
 });

@@ -117,6 +117,12 @@ describe("submit: the request Replicate receives", () => {
     expect((schnellOnCloudflare?.body as { input: object }).input).toEqual({ prompt: expect.any(String), aspect_ratio: "1:1", num_outputs: 4, output_format: "jpg", seed: 1_234_567 });
   });
 
+  it("sends Qwen-Image on Replicate one picture per prediction, without num_outputs", async () => {
+    await adapter.submit(providerJob("qwen/qwen-image", "replicate", { ratio: "4:3" }));
+    expect(fake.requests[0]?.path).toBe("/v1/models/qwen/qwen-image/predictions");
+    expect((fake.requests[0]?.body as { input: object }).input).toEqual({ prompt: expect.any(String), aspect_ratio: "4:3", output_format: "png", seed: 1_234_567 });
+  });
+
   it("runs a pinned owner/name:version through /v1/predictions", async () => {
     await adapter.submit(schnell({ providerModelId: "black-forest-labs/flux-schnell:abc123" }));
     expect(fake.requests[0]?.path).toBe("/v1/predictions");
