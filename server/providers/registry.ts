@@ -1,6 +1,7 @@
 import "server-only";
 import type { ProviderId } from "../catalog/providers";
 import { getBflAdapter } from "./bfl";
+import { getByteplusAdapter } from "./byteplus";
 import { getCloudflareAdapter } from "./cloudflare";
 import { getFalAdapter } from "./fal";
 import { localAdapter, localBackupAdapter } from "./local";
@@ -20,7 +21,7 @@ function loadAdapters() {
     ["local", localAdapter],
     ["local-backup", localBackupAdapter],
   ]);
-  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getBflAdapter(), getMiniMaxAdapter(), getRunwayAdapter(), getCloudflareAdapter()])
+  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getBflAdapter(), getMiniMaxAdapter(), getRunwayAdapter(), getCloudflareAdapter(), getByteplusAdapter()])
     if (adapter) map.set(adapter.id, adapter);
   return map;
 }

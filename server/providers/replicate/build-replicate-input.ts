@@ -31,6 +31,16 @@ const modelInputs: Record<string, (job: ProviderJob) => ReplicateInput> = {
   "minimax/image-01": (job) => ({ prompt: job.prompt, aspect_ratio: job.ratio, number_of_images: job.outputCount, prompt_optimizer: false }),
   "minimax/hailuo-02": hailuoInput,
   "minimax/hailuo-2.3": hailuoInput,
+  // ByteDance's models (their Replicate schemas): image_input and a size tier for Seedream; Seedance's own video fields.
+  "bytedance/seedream-4": (job) => ({ prompt: job.prompt, image_input: job.inputFiles.length > 0 ? job.inputFiles : null, size: "2K", aspect_ratio: job.ratio, sequential_image_generation: "disabled" }),
+  "bytedance/seedance-1-pro": (job) => ({
+    prompt: job.prompt,
+    image: job.inputFiles[0],
+    duration: job.durationSeconds,
+    resolution: job.resolution,
+    aspect_ratio: job.ratio,
+    seed: job.seed,
+  }),
 };
 
 export function buildReplicateInput(job: ProviderJob): ReplicateInput {
