@@ -11,6 +11,7 @@ import { startCloudflareFake } from "../tests/fakes/cloudflare-fake";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
 import { startBflFake } from "../tests/fakes/bfl-fake";
 import { startRunwayFake } from "../tests/fakes/runway-fake";
+import { startByteplusFake } from "../tests/fakes/byteplus-fake";
 import { startStripeFake } from "../tests/fakes/stripe-fake";
 import { signalGroup } from "../tests/support/process-group";
 import { stripeClientFor } from "../server/billing/stripe-client";
@@ -210,6 +211,9 @@ async function main() {
     // Cloudflare Workers AI's REST API (synchronous runs, base64 pictures): tests/http/providers/cloudflare.test.ts.
     const cloudflare = await startCloudflareFake();
     fakes.push(cloudflare);
+    // BytePlus ModelArk (synchronous Seedream images, Seedance tasks): tests/http/providers/byteplus.test.ts.
+    const byteplus = await startByteplusFake();
+    fakes.push(byteplus);
     const stripe = await startStripeFake({ webhookUrl: `${baseUrl}/api/webhooks/stripe` });
     fakes.push(stripe);
     await setupStripeCatalog(stripeClientFor(stripe.secretKey, stripe.baseUrl));
@@ -227,6 +231,8 @@ async function main() {
       CLOUDFLARE_API_TOKEN: cloudflare.token,
       CLOUDFLARE_ACCOUNT_ID: cloudflare.accountId,
       CLOUDFLARE_BASE_URL: cloudflare.apiBaseUrl,
+      ARK_API_KEY: byteplus.apiKey,
+      ARK_BASE_URL: byteplus.apiBaseUrl,
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
       STRIPE_API_BASE: stripe.baseUrl,

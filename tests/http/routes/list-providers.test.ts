@@ -47,5 +47,9 @@ describe("200", () => {
     // The test app points Cloudflare Workers AI at its fake (token and account id both set).
     expect(byId.cloudflare).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image"], webhook_verification: expect.stringMatching(/^none/) });
     expect(providers.find((provider) => provider.provider_id === "cloudflare")?.provider_status).toBe("active");
+    // BytePlus ModelArk: images answer in the call, Seedance tasks are polled and canceled by DELETE.
+    expect(byId.byteplus).toMatchObject({ delivery_method: "polling", supported_media_types: ["image", "video"], supported_models_total: 2, webhook_verification: expect.stringMatching(/^none/) });
+    expect(byId.byteplus?.cancel_method).toContain("DELETE /api/v3/contents/generations/tasks/{id}");
+    expect(providers.find((provider) => provider.provider_id === "byteplus")?.provider_status).toBe("active");
   });
 });
