@@ -12,8 +12,9 @@ import { header, heldUntil, sampleOutput, sendJson, startFakeServer, type FakeSe
 //   /contents/generations/tasks {model, content: [{type: text, text} | {type: image_url,
 //   image_url: {url}, role}], ratio, duration, resolution, seed, watermark} answering `{id}`; GET
 //   /contents/generations/tasks/{id} going queued → running → succeeded | failed (`error: {code,
-//   message}`) | expired, with `content.video_url`; DELETE on it cancels a queued task (cancelled),
-//   deletes an ended one (404 after) and is refused for a running one;
+//   message}`) | expired, with `content.video_url`; DELETE on it answers 200 `{}`,
+//   cancelling a queued task (cancelled) or deleting a succeeded, failed or expired one (404
+//   after), and is refused for a running or cancelled one;
 // - error codes (https://docs.byteplus.com/en/docs/ModelArk/1299023): `{error: {code, message,
 //   param, type}}`: 401 AuthenticationError, 429 RateLimitExceeded.EndpointRPMExceeded, 500
 //   InternalServiceError, 400 InputTextSensitiveContentDetected / OutputImageSensitiveContentDetected
@@ -80,7 +81,8 @@ export async function startByteplusFake(options: { apiKey?: string } = {}): Prom
     if (task && request.method === "GET") return sendJson(response, 200, view(task));
     if (task && request.method === "DELETE") {
       const state = status(task);
-      if (state === "running") return sendError(response, 400, "InvalidParameter", "BadRequest", "A running task cannot be cancelled.");
+      // Running and cancelled tasks cannot be deleted; queued ones are cancelled, ended ones deleted.
+      if (state === "running" || state === "cancelled") return sendError(response, 400, "InvalidParameter", "BadRequest", `A ${state} task cannot be cancelled or deleted.`);
       if (state === "queued") task.cancelled = true;
       else tasks.delete(task.id);
       return sendJson(response, 200, {});

@@ -172,6 +172,8 @@ describe("Seedance: content generation tasks", () => {
     expect(await adapter.cancel(submitted.predictionId)).toBe(true);
     expect(fake.requests.at(-1)).toMatchObject({ method: "DELETE", path: `/api/v3/contents/generations/tasks/${submitted.predictionId}` });
     expect(await adapter.poll(submitted.predictionId, job)).toEqual({ status: "canceled" });
+    // ModelArk cancels only queued tasks: a second DELETE (a cancelled task) and one on a running task are refused.
+    expect(await adapter.cancel(submitted.predictionId)).toBe(false);
     expect(await adapter.cancel("cgt-unknown")).toBe(false);
   });
 });
