@@ -12,6 +12,7 @@ import { startAlibabaFake } from "../tests/fakes/alibaba-fake";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
 import { startBflFake } from "../tests/fakes/bfl-fake";
 import { startRunwayFake } from "../tests/fakes/runway-fake";
+import { startByteplusFake } from "../tests/fakes/byteplus-fake";
 import { startStripeFake } from "../tests/fakes/stripe-fake";
 import { signalGroup } from "../tests/support/process-group";
 import { stripeClientFor } from "../server/billing/stripe-client";
@@ -214,6 +215,9 @@ async function main() {
     // Alibaba Cloud Model Studio's DashScope (async tasks, polled): tests/http/providers/alibaba.test.ts.
     const alibaba = await startAlibabaFake();
     fakes.push(alibaba);
+    // BytePlus ModelArk (synchronous Seedream images, Seedance tasks): tests/http/providers/byteplus.test.ts.
+    const byteplus = await startByteplusFake();
+    fakes.push(byteplus);
     const stripe = await startStripeFake({ webhookUrl: `${baseUrl}/api/webhooks/stripe` });
     fakes.push(stripe);
     await setupStripeCatalog(stripeClientFor(stripe.secretKey, stripe.baseUrl));
@@ -233,6 +237,8 @@ async function main() {
       CLOUDFLARE_BASE_URL: cloudflare.apiBaseUrl,
       DASHSCOPE_API_KEY: alibaba.apiKey,
       DASHSCOPE_BASE_URL: alibaba.baseUrl,
+      ARK_API_KEY: byteplus.apiKey,
+      ARK_BASE_URL: byteplus.apiBaseUrl,
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
       STRIPE_API_BASE: stripe.baseUrl,

@@ -117,6 +117,9 @@ const envSchema = z.object({
   /** Alibaba Cloud Model Studio (Wan, Qwen-Image): its API key and regional DashScope root (Singapore by default). */
   DASHSCOPE_API_KEY: optionalString,
   DASHSCOPE_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://dashscope-intl.aliyuncs.com")),
+  /** BytePlus ModelArk (Seedream, Seedance): its API key and API root (the ap-southeast region, where Seedance runs). */
+  ARK_API_KEY: optionalString,
+  ARK_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://ark.ap-southeast.bytepluses.com/api/v3")),
   /** E-mail through Resend when set; without it the outbox table is the delivery (the dashboard's dev mailbox). */
   RESEND_API_KEY: optionalString,
   /** Resend's API address, for a local server in tests and offline demos. */

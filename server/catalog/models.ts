@@ -438,6 +438,50 @@ const wan22Video: VideoModel = {
   lastFrame: false,
 };
 
+// BytePlus ModelArk (https://docs.byteplus.com/en/docs/ModelArk/1544106 pricing): ByteDance's
+// Seedream and Seedance, each also hosted on Replicate (bytedance/seedream-4, bytedance/seedance-1-pro)
+// under the same options, so an outage fails over to the same model. Prices are the higher of the
+// two hosts: Seedream 4.0 $0.03 an image on both; Seedance 1.0 Pro $2.5 per million tokens on
+// ModelArk (≈ $0.024/s at 480p, $0.12/s at 1080p), $0.03/s and $0.15/s on Replicate.
+const seedream4: ImageModel = {
+  identifier: "bytedance/seedream-4",
+  name: "Seedream 4.0",
+  type: "image",
+  providers: ["byteplus", "replicate"],
+  providerModelIds: { byteplus: "seedream-4-0-250828", replicate: "bytedance/seedream-4" },
+  ratios: ["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "21:9"],
+  formats: ["jpg"],
+  maxOutputs: 1,
+  promptRequired: true,
+  inputFiles: { max: 10, required: false },
+  timeoutSeconds: 180,
+  pricePerOutputMillis: usd("0.030"),
+};
+
+// Text-to-video, or image-to-video from a first frame (whose ratio the video then keeps).
+const seedance1Pro: VideoModel = {
+  identifier: "bytedance/seedance-1-pro",
+  name: "Seedance 1.0 Pro",
+  type: "video",
+  providers: ["byteplus", "replicate"],
+  providerModelIds: { byteplus: "seedance-1-0-pro-250528", replicate: "bytedance/seedance-1-pro" },
+  ratios: ["16:9", "9:16", "1:1", "4:3", "3:4", "21:9"],
+  formats: ["mp4"],
+  maxOutputs: 1,
+  promptRequired: true,
+  inputFiles: { max: 1, required: false },
+  timeoutSeconds: 900,
+  durations: [5, 10],
+  defaultDuration: 5,
+  resolutions: [
+    { id: "1080p", perSecondMillis: usd("0.150") },
+    { id: "480p", perSecondMillis: usd("0.030") },
+  ],
+  defaultResolution: "1080p",
+  audioPerSecondMillis: null,
+  lastFrame: false,
+};
+
 /** Library order: built-ins first, then images, then videos; then each provider's block (#44). */
 export const models: readonly ModelDefinition[] = [
   lumenImage,
@@ -461,4 +505,6 @@ export const models: readonly ModelDefinition[] = [
   qwenImage,
   wan22ImageFlash,
   wan22Video,
+  seedream4,
+  seedance1Pro,
 ];

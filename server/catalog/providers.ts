@@ -1,7 +1,7 @@
 // The inference providers Darkroom can route to. Adapters (server/providers) implement them;
 // this file only describes them, so the library, health and routing read one definition.
 
-export const providerIds = ["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba"] as const;
+export const providerIds = ["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba", "byteplus"] as const;
 export type ProviderId = (typeof providerIds)[number];
 
 export type DeliveryMethod = "webhook" | "polling" | "synchronous";
@@ -164,6 +164,20 @@ const alibaba: ProviderDefinition = {
   timeoutSeconds: 900,
   capabilities: ["text-to-image", "text-to-video", "image-to-video"],
   credentialEnv: "DASHSCOPE_API_KEY",
+};
+
+const byteplus: ProviderDefinition = {
+  id: "byteplus",
+  name: "BytePlus ModelArk",
+  description: "ByteDance's Seedream images (one synchronous call) and Seedance videos (content generation tasks, polled until they end) on BytePlus ModelArk.",
+  website: "https://www.byteplus.com/en/product/modelark",
+  docs: "https://docs.byteplus.com/en/docs/ModelArk/1520757",
+  deliveryMethod: "polling",
+  webhookSignature: "none",
+  supportsCancel: true,
+  timeoutSeconds: 900,
+  capabilities: ["text-to-image", "image-to-image", "text-to-video", "image-to-video"],
+  credentialEnv: "ARK_API_KEY",
 };
 
 export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl, minimax, runway, cloudflare, alibaba];

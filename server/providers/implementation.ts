@@ -149,6 +149,18 @@ const alibaba: ProviderImplementation = {
   health_monitoring: `${HEALTH}; each task is ${POLL_EVERY} at GET /api/v1/tasks/{task_id}`,
 };
 
+const byteplus: ProviderImplementation = {
+  delivery_method: "polling",
+  cancel_method: "Seedance: DELETE /api/v3/contents/generations/tasks/{id} (cancels a queued task); Seedream: aborts the in-flight POST /api/v3/images/generations call",
+  webhook_verification: "none (ModelArk's callback_url is unsigned, so tasks are polled and images answer in the call)",
+  error_mapping: `${HTTP_ERRORS}; ModelArk's {error: {code, message}}: *SensitiveContentDetected* codes → ERR4005, RateLimitExceeded / QuotaExceeded / ServerOverloaded → ERR4002; a failed task's error.code the same way; an expired task → ERR4001; an image answer past 48 MiB → ERR4003; an answer that is not a task or a data[] of images → ERR4002`,
+  cost_tracking: COST_ESTIMATED,
+  schema_conversion:
+    "Seedream: model, prompt, image (input files), size as the 2K pixel size of the ratio, seed, sequential_image_generation disabled, response_format b64_json (decoded to bytes), watermark false, one call per output; Seedance: content [text, image_url first_frame / last_frame], ratio (adaptive with a first frame), duration, resolution, seed, watermark false",
+  failover_strategy: FAILOVER,
+  health_monitoring: `${HEALTH}; each video task is ${POLL_EVERY}`,
+};
+
 export function providerImplementation(id: ProviderId, settings: ImplementationSettings): ProviderImplementation {
   switch (id) {
     case "local":
@@ -168,6 +180,8 @@ export function providerImplementation(id: ProviderId, settings: ImplementationS
       return runway;
     case "cloudflare":
       return cloudflare;
+    case "byteplus":
+      return byteplus;
     case "alibaba":
       return alibaba;
   }

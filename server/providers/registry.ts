@@ -2,6 +2,7 @@ import "server-only";
 import type { ProviderId } from "../catalog/providers";
 import { getAlibabaAdapter } from "./alibaba";
 import { getBflAdapter } from "./bfl";
+import { getByteplusAdapter } from "./byteplus";
 import { getCloudflareAdapter } from "./cloudflare";
 import { getFalAdapter } from "./fal";
 import { localAdapter, localBackupAdapter } from "./local";
@@ -21,7 +22,17 @@ function loadAdapters() {
     ["local", localAdapter],
     ["local-backup", localBackupAdapter],
   ]);
-  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getBflAdapter(), getMiniMaxAdapter(), getRunwayAdapter(), getCloudflareAdapter(), getAlibabaAdapter()])
+  for (const adapter of [
+    getReplicateAdapter(),
+    getFalAdapter(),
+    getOpenAIAdapter(),
+    getBflAdapter(),
+    getMiniMaxAdapter(),
+    getRunwayAdapter(),
+    getCloudflareAdapter(),
+    getAlibabaAdapter(),
+    getByteplusAdapter(),
+  ])
     if (adapter) map.set(adapter.id, adapter);
   return map;
 }

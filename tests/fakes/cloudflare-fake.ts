@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { header, sampleOutput, sendJson, startFakeServer, type FakeServer } from "@/tests/fakes/fake-server";
+import { header, heldUntil, sampleOutput, sendJson, startFakeServer, type FakeServer } from "@/tests/fakes/fake-server";
 
 // A local Cloudflare Workers AI REST API for adapter and HTTP tests, written from the published
 // reference: "Execute AI model" POST /client/v4/accounts/{account_id}/ai/run/{model_name}
@@ -132,17 +132,6 @@ function invalidInteger(body: Record<string, unknown>, field: string, min: numbe
 function markedFailure(prompt: string): CloudflareFakeFailure | null {
   const marker = /\[cloudflare:([a-z_]+)\]/.exec(prompt)?.[1];
   return marker && marker in failures ? (marker as CloudflareFakeFailure) : null;
-}
-
-/** Waits `ms`; false when the client left first. */
-function heldUntil(ms: number, response: ServerResponse): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(!response.destroyed), ms);
-    response.once("close", () => {
-      clearTimeout(timer);
-      resolve(false);
-    });
-  });
 }
 
 function envelopeError(response: ServerResponse, status: number, code: number, message: string) {

@@ -155,6 +155,17 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.end(text);
 }
 
+/** Holds an answer `ms`; false when the client left first (a canceled or timed-out call). */
+export function heldUntil(ms: number, response: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(!response.destroyed), ms);
+    response.once("close", () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+  });
+}
+
 export function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -135,6 +135,7 @@ describe("provider health", () => {
         window: window(0, 0, 0),
       },
       alibaba: { provider: "alibaba", status: "unknown", status_reason: "not configured: DASHSCOPE_API_KEY is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
+      byteplus: { provider: "byteplus", status: "unknown", status_reason: "not configured: ARK_API_KEY is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
     });
     // A configured provider is unavailable.
     expect(health.healthy).toBe(false);
@@ -180,6 +181,7 @@ describe("provider health", () => {
       runway: "unknown",
       cloudflare: "unknown",
       alibaba: "unknown",
+      byteplus: "unknown",
     });
     expect(health.healthy).toBe(true);
   });

@@ -151,7 +151,7 @@ _LibraryModelRequired = TypedDict("_LibraryModelRequired", {
     "model_type": Literal["image", "video"],
     "model_identifier": str,
     "model_pricing": float,
-    "model_supported_provider": List[Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba"]],
+    "model_supported_provider": List[Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba", "byteplus"]],
     "schema": Dict[str, Any],
     "specific_schema": List[Literal["generation_duration", "generation_resolution", "generation_generate_audio", "generation_input_file_last_content"]],
     "specific_schema_options": Dict[str, Any],
@@ -177,7 +177,7 @@ class LibraryModelList(_LibraryModelListRequired, _LibraryModelListOptional):
 
 
 _LibraryProviderRequired = TypedDict("_LibraryProviderRequired", {
-    "provider_id": Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba"],
+    "provider_id": Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba", "byteplus"],
     "provider_name": str,
     "provider_description": str,
     "provider_website": str,
@@ -797,9 +797,45 @@ class GenerationRequest_alibaba_wan_2_2_plus(_GenerationRequest_alibaba_wan_2_2_
     pass
 
 
+# The exact create body of Seedream 4.0 (bytedance/seedream-4).
+_GenerationRequest_bytedance_seedream_4Required = TypedDict("_GenerationRequest_bytedance_seedream_4Required", {
+    "generation_prompt": str,
+})
+_GenerationRequest_bytedance_seedream_4Optional = TypedDict("_GenerationRequest_bytedance_seedream_4Optional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "21:9"],
+    "generation_output_format": Literal["jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+}, total=False)
+
+
+class GenerationRequest_bytedance_seedream_4(_GenerationRequest_bytedance_seedream_4Required, _GenerationRequest_bytedance_seedream_4Optional):
+    pass
+
+
+# The exact create body of Seedance 1.0 Pro (bytedance/seedance-1-pro).
+_GenerationRequest_bytedance_seedance_1_proRequired = TypedDict("_GenerationRequest_bytedance_seedance_1_proRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_bytedance_seedance_1_proOptional = TypedDict("_GenerationRequest_bytedance_seedance_1_proOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1", "4:3", "3:4", "21:9"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+    "generation_resolution": Literal["1080p", "480p"],
+}, total=False)
+
+
+class GenerationRequest_bytedance_seedance_1_pro(_GenerationRequest_bytedance_seedance_1_proRequired, _GenerationRequest_bytedance_seedance_1_proOptional):
+    pass
+
+
 # The exact create body of each model, by model identifier.
-IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1, "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra, "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro, "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max, "minimax/image-01": GenerationRequest_minimax_image_01, "runway/gen4-image": GenerationRequest_runway_gen4_image, "cloudflare/flux-1-schnell": GenerationRequest_cloudflare_flux_1_schnell, "leonardo/lucid-origin": GenerationRequest_leonardo_lucid_origin, "qwen/qwen-image": GenerationRequest_qwen_qwen_image, "alibaba/wan-2.2-t2i-flash": GenerationRequest_alibaba_wan_2_2_t2i_flash}
-VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen_video, "google/veo-3": GenerationRequest_google_veo_3, "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1, "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02, "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3, "runway/gen4-turbo": GenerationRequest_runway_gen4_turbo, "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph, "alibaba/wan-2.2-plus": GenerationRequest_alibaba_wan_2_2_plus}
+IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1, "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra, "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro, "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max, "minimax/image-01": GenerationRequest_minimax_image_01, "runway/gen4-image": GenerationRequest_runway_gen4_image, "cloudflare/flux-1-schnell": GenerationRequest_cloudflare_flux_1_schnell, "leonardo/lucid-origin": GenerationRequest_leonardo_lucid_origin, "qwen/qwen-image": GenerationRequest_qwen_qwen_image, "alibaba/wan-2.2-t2i-flash": GenerationRequest_alibaba_wan_2_2_t2i_flash, "bytedance/seedream-4": GenerationRequest_bytedance_seedream_4}
+VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen_video, "google/veo-3": GenerationRequest_google_veo_3, "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1, "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02, "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3, "runway/gen4-turbo": GenerationRequest_runway_gen4_turbo, "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph, "alibaba/wan-2.2-plus": GenerationRequest_alibaba_wan_2_2_plus, "bytedance/seedance-1-pro": GenerationRequest_bytedance_seedance_1_pro}
 
 # Every /v1 operation the client calls: method, path template, parameters, required scope.
 OPERATIONS: Dict[str, Dict[str, Any]] = {

@@ -37,6 +37,22 @@ const modelInputs: Record<string, (job: ProviderJob) => ReplicateInput> = {
   "runwayml/gen4-turbo": (job) => ({ prompt: job.prompt, image: job.inputFiles[0], aspect_ratio: job.ratio, duration: job.durationSeconds, seed: job.seed }),
   // Qwen-Image: one picture per prediction (no num_outputs in its schema).
   "qwen/qwen-image": (job) => ({ prompt: job.prompt, aspect_ratio: job.ratio, output_format: job.outputFormat, seed: job.seed }),
+  // ByteDance's models (their Replicate schemas): image_input and a size tier for Seedream; Seedance's own video fields.
+  "bytedance/seedream-4": (job) => ({
+    prompt: job.prompt,
+    image_input: job.inputFiles.length > 0 ? job.inputFiles : null,
+    size: "2K",
+    aspect_ratio: job.ratio,
+    sequential_image_generation: "disabled",
+  }),
+  "bytedance/seedance-1-pro": (job) => ({
+    prompt: job.prompt,
+    image: job.inputFiles[0],
+    duration: job.durationSeconds,
+    resolution: job.resolution,
+    aspect_ratio: job.ratio,
+    seed: job.seed,
+  }),
 };
 
 export function buildReplicateInput(job: ProviderJob): ReplicateInput {

@@ -59,5 +59,9 @@ describe("200", () => {
       supported_models_total: 3,
     });
     expect(providers.find((provider) => provider.provider_id === "alibaba")?.provider_status).toBe("active");
+    // BytePlus ModelArk: images answer in the call, Seedance tasks are polled and canceled by DELETE.
+    expect(byId.byteplus).toMatchObject({ delivery_method: "polling", supported_media_types: ["image", "video"], supported_models_total: 2, webhook_verification: expect.stringMatching(/^none/) });
+    expect(byId.byteplus?.cancel_method).toContain("DELETE /api/v3/contents/generations/tasks/{id}");
+    expect(providers.find((provider) => provider.provider_id === "byteplus")?.provider_status).toBe("active");
   });
 });

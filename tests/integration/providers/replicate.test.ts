@@ -123,6 +123,22 @@ describe("submit: the request Replicate receives", () => {
     expect((fake.requests[0]?.body as { input: object }).input).toEqual({ prompt: expect.any(String), aspect_ratio: "4:3", output_format: "png", seed: 1_234_567 });
   });
 
+  it("sends ByteDance's models on Replicate in their own field names (image_input and size; Seedance's video fields)", async () => {
+    await adapter.submit(providerJob("bytedance/seedream-4", "replicate", { ratio: "21:9", inputFiles: ["https://img.example.test/a.png"] }));
+    await adapter.submit(providerJob("bytedance/seedance-1-pro", "replicate", { durationSeconds: 10, resolution: "480p", ratio: "9:16" }));
+    const [image, video] = fake.requests;
+    expect(image?.path).toBe("/v1/models/bytedance/seedream-4/predictions");
+    expect((image?.body as { input: object }).input).toEqual({
+      prompt: expect.any(String),
+      image_input: ["https://img.example.test/a.png"],
+      size: "2K",
+      aspect_ratio: "21:9",
+      sequential_image_generation: "disabled",
+    });
+    expect(video?.path).toBe("/v1/models/bytedance/seedance-1-pro/predictions");
+    expect((video?.body as { input: object }).input).toEqual({ prompt: expect.any(String), duration: 10, resolution: "480p", aspect_ratio: "9:16", seed: 1_234_567 });
+  });
+
   it("runs a pinned owner/name:version through /v1/predictions", async () => {
     await adapter.submit(schnell({ providerModelId: "black-forest-labs/flux-schnell:abc123" }));
     expect(fake.requests[0]?.path).toBe("/v1/predictions");

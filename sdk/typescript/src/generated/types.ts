@@ -211,7 +211,7 @@ export type LibraryModel = {
   /** Per output for images; per second at the default resolution without audio for videos. */
   model_pricing: number;
   /** Providers in catalog order, the failover order when routing has no data. */
-  model_supported_provider: Array<"local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba">;
+  model_supported_provider: Array<"local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba" | "byteplus">;
   /** The create fields as this model accepts them; video models also list duration, resolution and audio here. */
   schema: {
     /** Whether `generation_prompt` is required. */
@@ -247,7 +247,7 @@ export type LibraryModelList = {
 };
 
 export type LibraryProvider = {
-  provider_id: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba";
+  provider_id: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba" | "byteplus";
   provider_name: string;
   provider_description: string;
   provider_website: string;
@@ -300,7 +300,7 @@ export type ProvidersHealth = {
   healthy: boolean;
   providers_total: number;
   providers: Array<{
-    provider: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba";
+    provider: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba" | "byteplus";
     /** `unknown`: not configured. `degraded`: circuit open, or half the window's attempts failed with the latest failing. `recovering`: it was failing but has succeeded since, or its circuit is half-open. `healthy`: otherwise, including too few attempts to judge. */
     status: "healthy" | "recovering" | "degraded" | "unknown";
     /** Why the status is what it is, e.g. `not configured: FAL_KEY is not set`. */
@@ -746,6 +746,28 @@ export type GenerationRequest_alibaba_wan_2_2_plus = {
   generation_resolution?: "480p" | "1080p";
 };
 
+/** The exact create body of Seedream 4.0 (bytedance/seedream-4). */
+export type GenerationRequest_bytedance_seedream_4 = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3" | "21:9";
+  generation_output_format?: "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+};
+
+/** The exact create body of Seedance 1.0 Pro (bytedance/seedance-1-pro). */
+export type GenerationRequest_bytedance_seedance_1_pro = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1" | "4:3" | "3:4" | "21:9";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+  generation_duration: 5 | 10;
+  generation_resolution?: "1080p" | "480p";
+};
+
 /** The exact create body of each image model, by model identifier. */
 export type ImageModelRequests = {
   "darkroom/lumen-image": GenerationRequest_darkroom_lumen_image;
@@ -761,6 +783,7 @@ export type ImageModelRequests = {
   "leonardo/lucid-origin": GenerationRequest_leonardo_lucid_origin;
   "qwen/qwen-image": GenerationRequest_qwen_qwen_image;
   "alibaba/wan-2.2-t2i-flash": GenerationRequest_alibaba_wan_2_2_t2i_flash;
+  "bytedance/seedream-4": GenerationRequest_bytedance_seedream_4;
 };
 
 export type ImageModel = keyof ImageModelRequests;
@@ -775,6 +798,7 @@ export type VideoModelRequests = {
   "runway/gen4-turbo": GenerationRequest_runway_gen4_turbo;
   "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph;
   "alibaba/wan-2.2-plus": GenerationRequest_alibaba_wan_2_2_plus;
+  "bytedance/seedance-1-pro": GenerationRequest_bytedance_seedance_1_pro;
 };
 
 export type VideoModel = keyof VideoModelRequests;
