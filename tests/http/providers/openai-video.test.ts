@@ -101,6 +101,12 @@ describe("Sora end to end (OpenAI's Videos API)", () => {
   });
 });
 
+describe("Sora callbacks", () => {
+  it("refuses a callback addressed to OpenAI: Sora jobs are polled, no webhook is requested", async () => {
+    expectError(await api("/api/providers/openai/callback", { method: "POST", body: { type: "video.completed", data: { id: "video_1" } } }), "ERR1006");
+  });
+});
+
 describe("Sora in the estimate", () => {
   it("prices Sora 2 Pro per second at the resolution asked", async () => {
     const { key } = await accountWithKey();
