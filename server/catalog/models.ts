@@ -379,7 +379,7 @@ const lucidOrigin: ImageModel = {
 // OpenAI's Sora 2 on its Videos API (https://platform.openai.com/docs/models/sora-2, prices per
 // second as OpenAI publishes them). Sizes by model: sora-2 1280x720 / 720x1280 (720p); sora-2-pro
 // those and 1792x1024 / 1024x1792 (1024p). Audio always comes with the video, priced in. Only
-// OpenAI serves these: no failover (Replicate's copy runs on the customer's own OpenAI key).
+// OpenAI serves these: no failover (no published input schema of Replicate's copy was found).
 const sora2: VideoModel = {
   identifier: "openai/sora-2",
   name: "Sora 2",
