@@ -11,6 +11,7 @@ import { startCloudflareFake } from "../tests/fakes/cloudflare-fake";
 import { startAlibabaFake } from "../tests/fakes/alibaba-fake";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
 import { startBflFake } from "../tests/fakes/bfl-fake";
+import { startOpenAIFake } from "../tests/fakes/openai-fake";
 import { startRunwayFake } from "../tests/fakes/runway-fake";
 import { startByteplusFake } from "../tests/fakes/byteplus-fake";
 import { startStripeFake } from "../tests/fakes/stripe-fake";
@@ -207,6 +208,9 @@ async function main() {
     // A Runway that follows its published API: tasks polled, canceled by DELETE (tests/http/providers/runway.test.ts).
     const runway = await startRunwayFake();
     fakes.push(runway);
+    // OpenAI's Images and Videos API (Sora jobs polled, canceled by DELETE): tests/http/providers/openai-video.test.ts.
+    const openai = await startOpenAIFake();
+    fakes.push(openai);
     // A Stripe that follows the published API (Checkout's hosted page, the portal, signed events
     // posted to the app), with the catalog that `stripe:setup` creates.
     // Cloudflare Workers AI's REST API (synchronous runs, base64 pictures): tests/http/providers/cloudflare.test.ts.
@@ -232,6 +236,8 @@ async function main() {
       MINIMAX_BASE_URL: minimax.baseUrl,
       RUNWAYML_API_SECRET: runway.apiSecret,
       RUNWAY_BASE_URL: runway.baseUrl,
+      OPENAI_API_KEY: openai.token,
+      OPENAI_BASE_URL: openai.baseUrl,
       CLOUDFLARE_API_TOKEN: cloudflare.token,
       CLOUDFLARE_ACCOUNT_ID: cloudflare.accountId,
       CLOUDFLARE_BASE_URL: cloudflare.apiBaseUrl,

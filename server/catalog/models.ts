@@ -482,6 +482,42 @@ const seedance1Pro: VideoModel = {
   lastFrame: false,
 };
 
+// OpenAI's Sora 2 on its Videos API (https://platform.openai.com/docs/models/sora-2, prices per
+// second as OpenAI publishes them). Sizes by model: sora-2 1280x720 / 720x1280 (720p); sora-2-pro
+// those and 1792x1024 / 1024x1792 (1024p). Audio always comes with the video, priced in. Only
+// OpenAI serves these: no failover (no published input schema of Replicate's copy was found).
+const sora2: VideoModel = {
+  identifier: "openai/sora-2",
+  name: "Sora 2",
+  type: "video",
+  providers: ["openai"],
+  providerModelIds: { openai: "sora-2" },
+  ratios: ["16:9", "9:16"],
+  formats: ["mp4"],
+  maxOutputs: 1,
+  promptRequired: true,
+  inputFiles: null,
+  timeoutSeconds: 900,
+  durations: [4, 8, 12],
+  defaultDuration: 4,
+  resolutions: [{ id: "720p", perSecondMillis: usd("0.10") }],
+  defaultResolution: "720p",
+  audioPerSecondMillis: null,
+  lastFrame: false,
+};
+
+const sora2Pro: VideoModel = {
+  ...sora2,
+  identifier: "openai/sora-2-pro",
+  name: "Sora 2 Pro",
+  providerModelIds: { openai: "sora-2-pro" },
+  timeoutSeconds: 1800,
+  resolutions: [
+    { id: "720p", perSecondMillis: usd("0.30") },
+    { id: "1024p", perSecondMillis: usd("0.50") },
+  ],
+};
+
 /** Library order: built-ins first, then images, then videos; then each provider's block (#44). */
 export const models: readonly ModelDefinition[] = [
   lumenImage,
@@ -507,4 +543,6 @@ export const models: readonly ModelDefinition[] = [
   wan22Video,
   seedream4,
   seedance1Pro,
+  sora2,
+  sora2Pro,
 ];

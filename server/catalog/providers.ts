@@ -82,14 +82,14 @@ const fal: ProviderDefinition = {
 const openai: ProviderDefinition = {
   id: "openai",
   name: "OpenAI",
-  description: "OpenAI Images API; the response carries the images, so there is nothing to poll or cancel.",
+  description: "OpenAI Images API (the response carries the images) and Videos API for Sora 2 (jobs polled, canceled by DELETE).",
   website: "https://openai.com",
   docs: "https://platform.openai.com/docs/guides/image-generation",
   deliveryMethod: "synchronous",
   webhookSignature: "none",
-  supportsCancel: false,
-  timeoutSeconds: 300,
-  capabilities: ["text-to-image", "image-to-image"],
+  supportsCancel: true,
+  timeoutSeconds: 1800,
+  capabilities: ["text-to-image", "image-to-image", "text-to-video", "audio"],
   credentialEnv: "OPENAI_API_KEY",
 };
 
@@ -180,7 +180,7 @@ const byteplus: ProviderDefinition = {
   credentialEnv: "ARK_API_KEY",
 };
 
-export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl, minimax, runway, cloudflare, alibaba];
+export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl, minimax, runway, cloudflare, alibaba, byteplus];
 
 /** Whether callers can use it; `configured` is decided by the env reader, not here. */
 export function providerStatus(provider: ProviderDefinition, configured: boolean): ProviderStatus {

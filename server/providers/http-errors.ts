@@ -15,8 +15,8 @@ import { ProviderError, type ProviderErrorCode } from "./types";
 
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 30_000;
 
-/** A provider's answer, read whole: JSON when it parses, else the text. */
-export type ProviderResponse = { status: number; ok: boolean; headers: Headers; body: unknown };
+/** A provider's answer, read whole: JSON when it parses, else the text; `bytes` as received (downloads). */
+export type ProviderResponse = { status: number; ok: boolean; headers: Headers; body: unknown; bytes?: Buffer };
 
 /** A callback we refuse (bad signature, stale timestamp, unknown shape): answer it 401/400. */
 export class CallbackRejectedError extends Error {
@@ -38,7 +38,7 @@ const MAX_MESSAGE_LENGTH = 300;
 export async function sendProviderRequest(provider: ProviderId, url: string, request: ProviderRequest, timeoutMs: number): Promise<ProviderResponse> {
   try {
     const answer = await providerHttp(url, request, timeoutMs);
-    return { status: answer.status, ok: answer.status >= 200 && answer.status <= 299, headers: answer.headers, body: parseBody(answer.text) };
+    return { status: answer.status, ok: answer.status >= 200 && answer.status <= 299, headers: answer.headers, body: parseBody(answer.text), bytes: answer.bytes };
   } catch (error) {
     throw providerErrorFromException(provider, error, timeoutMs);
   }

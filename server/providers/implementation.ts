@@ -77,13 +77,14 @@ const fal: ProviderImplementation = {
 
 const openai: ProviderImplementation = {
   delivery_method: "synchronous",
-  cancel_method: "none: the Images call is synchronous, there is nothing to cancel",
-  webhook_verification: "none (results return from the Images call; no callbacks)",
-  error_mapping: HTTP_ERRORS,
-  cost_tracking: `${COST_ESTIMATED}; priced at the medium-quality rate, and requests are sent with quality \`medium\``,
-  schema_conversion: "To /v1/images/generations (or /v1/images/edits with input images as image_url): ratio → size (1024x1024, 1536x1024, 1024x1536), jpg → jpeg, n, quality medium",
+  cancel_method: "DELETE /v1/videos/{id} for a Sora job; none for images: the Images call is synchronous, there is nothing to cancel",
+  webhook_verification: "none (images return from the Images call; Sora jobs are polled, no webhook is requested)",
+  error_mapping: `${HTTP_ERRORS}; a failed Sora job → ERR4005 when its error is moderation or policy, else ERR4002; a video past the byte cap → ERR4003`,
+  cost_tracking: `${COST_ESTIMATED}; images priced at the medium-quality rate, and requests are sent with quality \`medium\``,
+  schema_conversion:
+    "To /v1/images/generations (or /v1/images/edits with input images as image_url): ratio → size (1024x1024, 1536x1024, 1024x1536), jpg → jpeg, n, quality medium; Sora to POST /v1/videos (multipart: model, prompt, seconds, size from ratio and resolution: 1280x720, 720x1280, 1792x1024, 1024x1792)",
   failover_strategy: FAILOVER,
-  health_monitoring: HEALTH,
+  health_monitoring: `${HEALTH}; a Sora job is ${POLL_EVERY}, then its MP4 is read from /v1/videos/{id}/content with our key`,
 };
 
 function bfl(settings: ImplementationSettings): ProviderImplementation {

@@ -20,7 +20,8 @@ export type ProviderRequest = {
   /** A lower cap than PROVIDER_ANSWER_MAX_BYTES for this answer. */
   maxAnswerBytes?: number;
 };
-export type ProviderAnswer = { status: number; headers: Headers; text: string };
+/** `bytes` is the answer as received (a downloaded video); `text` the same, read as UTF-8. */
+export type ProviderAnswer = { status: number; headers: Headers; text: string; bytes: Buffer };
 
 /** A provider answer larger than this is refused (OpenAI's base64 images are the largest, a few MB each). */
 export const PROVIDER_ANSWER_MAX_BYTES = 64 * 1024 * 1024;
@@ -109,7 +110,8 @@ function exchange(target: URL, request: ProviderRequest, timeoutMs: number, dead
         request.signal?.removeEventListener("abort", abort);
         const answerHeaders = new Headers();
         for (let index = 0; index + 1 < res.rawHeaders.length; index += 2) answerHeaders.append(res.rawHeaders[index] as string, res.rawHeaders[index + 1] as string);
-        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text: Buffer.concat(chunks).toString("utf8") });
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text: bytes.toString("utf8"), bytes });
       });
     });
     req.end(body);

@@ -1,14 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
+import { openAIVideos, type OpenAIVideoScript } from "@/tests/fakes/openai-videos-fake";
 
 // A local OpenAI Images API (https://platform.openai.com/docs/api-reference/images) for adapter
 // tests: POST /v1/images/generations and the JSON form of /v1/images/edits, validated like the real
 // one for GPT image models, answering `{created, data: [{b64_json}]}` after `delayMs`, with Bearer
-// auth and OpenAI's `{error: {message, type, param, code}}` bodies.
+// auth and OpenAI's `{error: {message, type, param, code}}` bodies. The Videos API (Sora) is in
+// ./openai-videos-fake.ts, behind the same auth and failures (its prompt markers too).
 
 export type OpenAIFakeFailure = "rate_limit" | "insufficient_quota" | "server_error" | "content_policy" | "unauthorized";
-export type OpenAIFakeScript = { fail?: OpenAIFakeFailure | null; delayMs?: number };
+export type OpenAIFakeScript = OpenAIVideoScript & { fail?: OpenAIFakeFailure | null; delayMs?: number };
 
 export type OpenAIFake = FakeServer & {
   token: string;
@@ -24,6 +26,7 @@ const qualities = new Set(["auto", "low", "medium", "high"]);
 export async function startOpenAIFake(options: { token?: string } = {}): Promise<OpenAIFake> {
   const token = options.token ?? "sk-test-openai-key";
   let current: OpenAIFakeScript = {};
+  const videos = openAIVideos(() => current, error);
 
   const server = await startFakeServer(async (request, response) => {
     if (current.delayMs) await sleep(current.delayMs);
@@ -56,6 +59,10 @@ export async function startOpenAIFake(options: { token?: string } = {}): Promise
     if (request.method === "POST" && (request.path === "/v1/images/generations" || request.path === "/v1/images/edits")) {
       return generate(request, response, request.path.endsWith("/edits"));
     }
+    if (current.fail === "content_policy" && request.method === "POST" && request.path === "/v1/videos") {
+      return error(response, 400, "Your request was blocked by our moderation system.", "invalid_request_error", null, "moderation_blocked");
+    }
+    if (await videos.route(request, response)) return;
     return error(response, 404, `Invalid URL (${request.method} ${request.path})`, "invalid_request_error", null, null);
   });
 
@@ -102,6 +109,7 @@ export async function startOpenAIFake(options: { token?: string } = {}): Promise
     reset() {
       current = {};
       server.requests.length = 0;
+      videos.videos.clear();
     },
   };
 }

@@ -65,7 +65,7 @@ describe("library providers: the flat implementation fields", () => {
     expect(types("local")).toEqual(["image", "video"]);
     expect(types("replicate")).toEqual(["image", "video"]);
     expect(types("fal")).toEqual(["image", "video"]);
-    expect(types("openai")).toEqual(["image"]);
+    expect(types("openai")).toEqual(["image", "video"]);
   });
 
   it("follows what each adapter really does", () => {
@@ -79,9 +79,9 @@ describe("library providers: the flat implementation fields", () => {
     expect(implementation("fal").delivery_method).toBe("webhook");
     expect(implementation("fal").webhook_verification).toContain("ED25519");
     expect(implementation("fal").cancel_method).toContain("PUT");
-    // OpenAI Images is one synchronous call: nothing to cancel, no callbacks.
+    // OpenAI Images is one synchronous call; Sora jobs are polled and canceled by DELETE; no callbacks.
     expect(implementation("openai")).toMatchObject({ delivery_method: "synchronous" });
-    expect(implementation("openai").cancel_method).toMatch(/^none/);
+    expect(implementation("openai").cancel_method).toMatch(/^DELETE \/v1\/videos\/\{id\}/);
     expect(implementation("openai").webhook_verification).toMatch(/^none/);
     expect(implementation("local")).toMatchObject({ delivery_method: "synchronous" });
     expect(implementation("local").cancel_method).toContain("Abort");

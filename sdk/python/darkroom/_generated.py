@@ -411,7 +411,7 @@ class GenerationRequestImage(_GenerationRequestImageRequired, _GenerationRequest
 
 
 _GenerationRequestVideoRequired = TypedDict("_GenerationRequestVideoRequired", {
-    "generation_duration": Literal[2, 4, 6, 8, 5, 10],
+    "generation_duration": Literal[2, 4, 6, 8, 5, 10, 12],
 })
 _GenerationRequestVideoOptional = TypedDict("_GenerationRequestVideoOptional", {
     "generation_prompt": str,
@@ -421,7 +421,7 @@ _GenerationRequestVideoOptional = TypedDict("_GenerationRequestVideoOptional", {
     "generation_provider_order": str,
     "generation_input_file": List[str],
     "generation_input_file_last_content": str,
-    "generation_resolution": Literal["480p", "720p", "1080p", "768p"],
+    "generation_resolution": Literal["480p", "720p", "1080p", "768p", "1024p"],
     "generation_generate_audio": bool,
 }, total=False)
 
@@ -833,9 +833,45 @@ class GenerationRequest_bytedance_seedance_1_pro(_GenerationRequest_bytedance_se
     pass
 
 
+# The exact create body of Sora 2 (openai/sora-2).
+_GenerationRequest_openai_sora_2Required = TypedDict("_GenerationRequest_openai_sora_2Required", {
+    "generation_prompt": str,
+    "generation_duration": Literal[4, 8, 12],
+})
+_GenerationRequest_openai_sora_2Optional = TypedDict("_GenerationRequest_openai_sora_2Optional", {
+    "generation_ratio": Literal["16:9", "9:16"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_openai_sora_2(_GenerationRequest_openai_sora_2Required, _GenerationRequest_openai_sora_2Optional):
+    pass
+
+
+# The exact create body of Sora 2 Pro (openai/sora-2-pro).
+_GenerationRequest_openai_sora_2_proRequired = TypedDict("_GenerationRequest_openai_sora_2_proRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[4, 8, 12],
+})
+_GenerationRequest_openai_sora_2_proOptional = TypedDict("_GenerationRequest_openai_sora_2_proOptional", {
+    "generation_ratio": Literal["16:9", "9:16"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p", "1024p"],
+}, total=False)
+
+
+class GenerationRequest_openai_sora_2_pro(_GenerationRequest_openai_sora_2_proRequired, _GenerationRequest_openai_sora_2_proOptional):
+    pass
+
+
 # The exact create body of each model, by model identifier.
 IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1, "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra, "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro, "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max, "minimax/image-01": GenerationRequest_minimax_image_01, "runway/gen4-image": GenerationRequest_runway_gen4_image, "cloudflare/flux-1-schnell": GenerationRequest_cloudflare_flux_1_schnell, "leonardo/lucid-origin": GenerationRequest_leonardo_lucid_origin, "qwen/qwen-image": GenerationRequest_qwen_qwen_image, "alibaba/wan-2.2-t2i-flash": GenerationRequest_alibaba_wan_2_2_t2i_flash, "bytedance/seedream-4": GenerationRequest_bytedance_seedream_4}
-VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen_video, "google/veo-3": GenerationRequest_google_veo_3, "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1, "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02, "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3, "runway/gen4-turbo": GenerationRequest_runway_gen4_turbo, "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph, "alibaba/wan-2.2-plus": GenerationRequest_alibaba_wan_2_2_plus, "bytedance/seedance-1-pro": GenerationRequest_bytedance_seedance_1_pro}
+VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen_video, "google/veo-3": GenerationRequest_google_veo_3, "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1, "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02, "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3, "runway/gen4-turbo": GenerationRequest_runway_gen4_turbo, "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph, "alibaba/wan-2.2-plus": GenerationRequest_alibaba_wan_2_2_plus, "bytedance/seedance-1-pro": GenerationRequest_bytedance_seedance_1_pro, "openai/sora-2": GenerationRequest_openai_sora_2, "openai/sora-2-pro": GenerationRequest_openai_sora_2_pro}
 
 # Every /v1 operation the client calls: method, path template, parameters, required scope.
 OPERATIONS: Dict[str, Dict[str, Any]] = {

@@ -1,20 +1,24 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { providerErrorFromResponse, sendProviderRequest } from "../http-errors";
-import type { ProviderRequest } from "../provider-http";
+import { DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderRequest } from "../http-errors";
+import { PROVIDER_ANSWER_MAX_BYTES, type ProviderRequest } from "../provider-http";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type SubmitResult } from "../types";
+import { deleteVideo, pollVideo, submitVideo, type OpenAIVideoCalls } from "./openai-video";
 
 // OpenAI Images (https://platform.openai.com/docs/api-reference/images): one synchronous call
 // returns the pictures as base64, so there is nothing to poll, cancel or call back. Input images
 // go to /v1/images/edits as URL references (its JSON form); everything else to /generations.
+// Video models (Sora) go to the Videos API: polled, canceled by DELETE (./openai-video.ts).
 
 export type OpenAIAdapterOptions = {
   token: string;
   /** https://api.openai.com, or a local fake. */
   baseUrl: string;
-  /** Default: the model's own timeout, since this one call is the whole generation. */
+  /** Default: the model's own timeout for an Images call (it is the whole generation), 30 s for a Videos call. */
   timeoutMs?: number;
+  /** A Sora MP4 past this is refused with ERR4003 (default PROVIDER_ANSWER_MAX_BYTES). */
+  maxVideoBytes?: number;
 };
 
 const sizes: Record<string, string> = { "1:1": "1024x1024", "3:2": "1536x1024", "2:3": "1024x1536" };
@@ -27,11 +31,18 @@ const imagesResponseSchema = z.object({
 
 export function createOpenAIAdapter(options: OpenAIAdapterOptions): ProviderAdapter {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const video: OpenAIVideoCalls = {
+    baseUrl,
+    token: options.token,
+    timeoutMs: options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,
+    maxVideoBytes: options.maxVideoBytes ?? PROVIDER_ANSWER_MAX_BYTES,
+  };
 
   return {
     id: "openai",
 
     async submit(job: ProviderJob): Promise<SubmitResult> {
+      if (job.model.type === "video") return submitVideo(video, job);
       const outputFormat = job.outputFormat === "jpg" ? "jpeg" : job.outputFormat;
       const edit = job.inputFiles.length > 0;
       const body = {
@@ -65,12 +76,14 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): ProviderAdap
       };
     },
 
-    async poll() {
+    async poll(predictionId: string, job: ProviderJob) {
+      if (job.model.type === "video") return pollVideo(video, predictionId);
       throw new ProviderError("openai", "ERR4002", "openai: Images calls are synchronous; there is nothing to poll", "synchronous");
     },
 
-    async cancel() {
-      return false;
+    // Images answers have no job to cancel; a video id is a Videos API job (ids start `video_`).
+    async cancel(predictionId: string) {
+      return predictionId.startsWith("video_") ? deleteVideo(video, predictionId) : false;
     },
   };
 }

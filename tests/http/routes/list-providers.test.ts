@@ -45,8 +45,8 @@ describe("200", () => {
     expect(byId.replicate).toMatchObject({ delivery_method: "webhook", supported_media_types: ["image", "video"] });
     expect(byId.replicate?.webhook_verification).toContain("HMAC-SHA256");
     expect(byId.fal).toMatchObject({ delivery_method: "webhook" });
-    expect(byId.openai).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image"], supported_models_total: 1 });
-    expect(byId.openai?.cancel_method).toMatch(/^none/);
+    expect(byId.openai).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image", "video"], supported_models_total: 3 });
+    expect(byId.openai?.cancel_method).toMatch(/^DELETE \/v1\/videos\/\{id\}/);
     expect(byId.runway).toMatchObject({ delivery_method: "polling", cancel_method: "DELETE /v1/tasks/{id}", supported_media_types: ["image", "video"], supported_models_total: 3 });
     expect(byId.runway?.webhook_verification).toMatch(/^none/);
     // The test app points Cloudflare Workers AI at its fake (token and account id both set).

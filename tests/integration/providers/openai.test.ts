@@ -2,12 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { env } from "@/server/env";
 import { createOpenAIAdapter, openaiFromEnv } from "@/server/providers/openai";
 import type { ProviderAdapter } from "@/server/providers/types";
-import { providerErrorOf } from "@/tests/fakes/expect-provider-error";
+import { pollUntilSettled, providerErrorOf } from "@/tests/fakes/expect-provider-error";
+import { multipartFields } from "@/tests/fakes/openai-videos-fake";
 import { startOpenAIFake, type OpenAIFake } from "@/tests/fakes/openai-fake";
 import { providerJob } from "@/tests/fakes/provider-job";
 
-// The OpenAI Images adapter against a local fake of the Images API. Synchronous: the answer of
-// submit is the finished result. Real HTTP, no mocks.
+// The OpenAI adapter against a local fake of the Images API (synchronous: the answer of submit is
+// the finished result) and of the Videos API (Sora: polled, canceled by DELETE). Real HTTP, no mocks.
 
 let fake: OpenAIFake;
 let adapter: ProviderAdapter;
@@ -118,6 +119,114 @@ describe("error mapping", () => {
 
     const patient = createOpenAIAdapter({ token: fake.token, baseUrl: fake.baseUrl });
     await expect(patient.submit(gptImage())).resolves.toMatchObject({ kind: "completed" });
+  });
+});
+
+const sora = (overrides = {}) => providerJob("openai/sora-2", "openai", overrides);
+const soraPro = (overrides = {}) => providerJob("openai/sora-2-pro", "openai", overrides);
+
+describe("Sora videos", () => {
+  it("posts /v1/videos as a multipart form with model, prompt, seconds and the size of ratio and resolution", async () => {
+    const submitted = await adapter.submit(soraPro({ ratio: "9:16", resolution: "1024p", durationSeconds: 12 }));
+    expect(submitted).toMatchObject({ kind: "accepted", predictionId: expect.stringMatching(/^video_/) });
+    const [request] = fake.requests;
+    expect(request).toMatchObject({ method: "POST", path: "/v1/videos" });
+    expect(request?.headers.authorization).toBe(`Bearer ${fake.token}`);
+    expect(request && multipartFields(request)).toEqual({ model: "sora-2-pro", prompt: "a lighthouse on a cliff at dusk", seconds: "12", size: "1024x1792" });
+  });
+
+  it.each([
+    ["16:9", "720p", "1280x720"],
+    ["9:16", "720p", "720x1280"],
+    ["16:9", "1024p", "1792x1024"],
+  ])("maps ratio %s at %s to size %s", async (ratio, resolution, size) => {
+    await adapter.submit(soraPro({ ratio, resolution }));
+    expect(fake.requests[0] && multipartFields(fake.requests[0])).toMatchObject({ size });
+  });
+
+  it("is polled through queued and in_progress to completed, the MP4 read with our key and handed over as bytes", async () => {
+    fake.script({ videoDelayMs: 200 });
+    const job = sora({ durationSeconds: 8 });
+    const submitted = await adapter.submit(job);
+    if (submitted.kind !== "accepted") throw new Error("expected an accepted job");
+    const { result, seen } = await pollUntilSettled(adapter, submitted.predictionId, job);
+    expect(seen[0]).toBe("running");
+    expect(result.status).toBe("succeeded");
+    if (result.status !== "succeeded") return;
+    const [output] = result.outputs;
+    expect(output).toMatchObject({ kind: "bytes", contentType: "video/mp4" });
+    if (output?.kind === "bytes") expect(Buffer.from(output.bytes).subarray(4, 8).toString()).toBe("ftyp");
+    const download = fake.requests.find((request) => request.path === `/v1/videos/${submitted.predictionId}/content`);
+    expect(download?.headers.authorization).toBe(`Bearer ${fake.token}`);
+  });
+
+  it.each([
+    ["moderation_blocked", "ERR4005", false],
+    ["internal_error", "ERR4002", true],
+  ] as const)("a job that fails with %s is a failed result with %s (failover %s)", async (videoFailure, code, failover) => {
+    fake.script({ videoDelayMs: 0, videoFailure });
+    const job = sora();
+    const submitted = await adapter.submit(job);
+    if (submitted.kind !== "accepted") throw new Error("expected an accepted job");
+    const { result } = await pollUntilSettled(adapter, submitted.predictionId, job);
+    if (result.status !== "failed") throw new Error(`expected failed, got ${result.status}`);
+    expect(result.error).toMatchObject({ provider: "openai", code, providerDetail: `failed ${videoFailure}` });
+    expect(result.error.failover).toBe(failover);
+  });
+
+  it.each([
+    ["rate_limit", "ERR4002", "HTTP 429 rate_limit_exceeded retry_after=12"],
+    ["insufficient_quota", "ERR4002", "HTTP 429 insufficient_quota"],
+    ["server_error", "ERR4002", "HTTP 500 server_error"],
+    ["unauthorized", "ERR4002", "HTTP 401 invalid_api_key"],
+    ["content_policy", "ERR4005", "HTTP 400 moderation_blocked"],
+  ] as const)("a create refused with %s is %s", async (fail, code, detail) => {
+    fake.script({ fail });
+    expect(await providerErrorOf(adapter.submit(sora()))).toMatchObject({ provider: "openai", code, providerDetail: detail });
+  });
+
+  it("a size the model does not have (sora-2 at 1024p) is refused by OpenAI: ERR4005", async () => {
+    const error = await providerErrorOf(adapter.submit(providerJob("openai/sora-2-pro", "openai", { providerModelId: "sora-2", resolution: "1024p" })));
+    expect(error).toMatchObject({ code: "ERR4005", providerDetail: "HTTP 400 invalid_value" });
+  });
+
+  it("a rate-limited poll throws (asked again later); a video OpenAI no longer knows fails the attempt", async () => {
+    const job = sora();
+    const submitted = await adapter.submit(job);
+    if (submitted.kind !== "accepted") throw new Error("expected an accepted job");
+    fake.script({ fail: "rate_limit" });
+    expect(await providerErrorOf(adapter.poll(submitted.predictionId, job))).toMatchObject({ code: "ERR4002", providerDetail: "HTTP 429 rate_limit_exceeded retry_after=12" });
+    fake.script({});
+    const gone = await adapter.poll("video_unknown", job);
+    expect(gone).toMatchObject({ status: "failed", error: { provider: "openai", code: "ERR4002", providerDetail: "HTTP 404 video_not_found" } });
+  });
+
+  it("an answer not understood fails the attempt with a ProviderError naming openai", async () => {
+    const job = sora();
+    const submitted = await adapter.submit(job);
+    if (submitted.kind !== "accepted") throw new Error("expected an accepted job");
+    fake.script({ videoAnswer: { id: submitted.predictionId, object: "video", status: "rendering" } });
+    const result = await adapter.poll(submitted.predictionId, job);
+    expect(result).toMatchObject({ status: "failed", error: { provider: "openai", code: "ERR4002", message: "openai: the answer is not a video job" } });
+  });
+
+  it("a video past the byte cap fails the attempt with ERR4003", async () => {
+    const capped = createOpenAIAdapter({ token: fake.token, baseUrl: fake.baseUrl, timeoutMs: 2_000, maxVideoBytes: 64 * 1024 });
+    fake.script({ videoDelayMs: 0, contentBytes: 64 * 1024 + 1 });
+    const job = sora();
+    const submitted = await capped.submit(job);
+    if (submitted.kind !== "accepted") throw new Error("expected an accepted job");
+    const result = await capped.poll(submitted.predictionId, job);
+    expect(result).toMatchObject({ status: "failed", error: { provider: "openai", code: "ERR4003", providerDetail: "too_large" } });
+  });
+
+  it("cancels by DELETE /v1/videos/{id}; an unknown video is not acknowledged", async () => {
+    fake.script({ videoDelayMs: 5_000 });
+    const submitted = await adapter.submit(sora());
+    if (submitted.kind !== "accepted") throw new Error("expected an accepted job");
+    await expect(adapter.cancel(submitted.predictionId)).resolves.toBe(true);
+    expect(fake.requests.at(-1)).toMatchObject({ method: "DELETE", path: `/v1/videos/${submitted.predictionId}` });
+    await expect(adapter.cancel(submitted.predictionId)).resolves.toBe(false);
   });
 });
 

@@ -519,9 +519,9 @@ export type GenerationRequestVideo = {
   /** End-frame URL, for models that list it in `specific_schema`. */
   generation_input_file_last_content?: string;
   /** Seconds; allowed values are model-specific. */
-  generation_duration: 2 | 4 | 6 | 8 | 5 | 10;
+  generation_duration: 2 | 4 | 6 | 8 | 5 | 10 | 12;
   /** Allowed values are model-specific. Default: the model's default. */
-  generation_resolution?: "480p" | "720p" | "1080p" | "768p";
+  generation_resolution?: "480p" | "720p" | "1080p" | "768p" | "1024p";
   /** Generate audio, for models that list it in `specific_schema`. Default false. */
   generation_generate_audio?: boolean;
 };
@@ -768,6 +768,28 @@ export type GenerationRequest_bytedance_seedance_1_pro = {
   generation_resolution?: "1080p" | "480p";
 };
 
+/** The exact create body of Sora 2 (openai/sora-2). */
+export type GenerationRequest_openai_sora_2 = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 4 | 8 | 12;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of Sora 2 Pro (openai/sora-2-pro). */
+export type GenerationRequest_openai_sora_2_pro = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 4 | 8 | 12;
+  generation_resolution?: "720p" | "1024p";
+};
+
 /** The exact create body of each image model, by model identifier. */
 export type ImageModelRequests = {
   "darkroom/lumen-image": GenerationRequest_darkroom_lumen_image;
@@ -799,6 +821,8 @@ export type VideoModelRequests = {
   "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph;
   "alibaba/wan-2.2-plus": GenerationRequest_alibaba_wan_2_2_plus;
   "bytedance/seedance-1-pro": GenerationRequest_bytedance_seedance_1_pro;
+  "openai/sora-2": GenerationRequest_openai_sora_2;
+  "openai/sora-2-pro": GenerationRequest_openai_sora_2_pro;
 };
 
 export type VideoModel = keyof VideoModelRequests;
