@@ -114,6 +114,9 @@ const envSchema = z.object({
   CLOUDFLARE_ACCOUNT_ID: optionalString,
   /** The Cloudflare v4 API root (overridable for the local fake). */
   CLOUDFLARE_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.cloudflare.com/client/v4")),
+  /** Google's Gemini API (Imagen, Gemini image, Veo): its API key and API root (requests go to {root}/v1beta/...). */
+  GEMINI_API_KEY: optionalString,
+  GEMINI_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://generativelanguage.googleapis.com")),
   /** E-mail through Resend when set; without it the outbox table is the delivery (the dashboard's dev mailbox). */
   RESEND_API_KEY: optionalString,
   /** Resend's API address, for a local server in tests and offline demos. */

@@ -3,6 +3,7 @@ import type { ProviderId } from "../catalog/providers";
 import { getBflAdapter } from "./bfl";
 import { getCloudflareAdapter } from "./cloudflare";
 import { getFalAdapter } from "./fal";
+import { getGoogleAdapter } from "./google";
 import { localAdapter, localBackupAdapter } from "./local";
 import { getMiniMaxAdapter } from "./minimax";
 import { getOpenAIAdapter } from "./openai";
@@ -20,7 +21,7 @@ function loadAdapters() {
     ["local", localAdapter],
     ["local-backup", localBackupAdapter],
   ]);
-  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getBflAdapter(), getMiniMaxAdapter(), getRunwayAdapter(), getCloudflareAdapter()])
+  for (const adapter of [getReplicateAdapter(), getFalAdapter(), getOpenAIAdapter(), getBflAdapter(), getMiniMaxAdapter(), getRunwayAdapter(), getCloudflareAdapter(), getGoogleAdapter()])
     if (adapter) map.set(adapter.id, adapter);
   return map;
 }
