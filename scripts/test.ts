@@ -10,6 +10,7 @@ import { startMiniMaxFake } from "../tests/fakes/minimax-fake";
 import { startCloudflareFake } from "../tests/fakes/cloudflare-fake";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
 import { startBflFake } from "../tests/fakes/bfl-fake";
+import { startGoogleFake } from "../tests/fakes/google-fake";
 import { startRunwayFake } from "../tests/fakes/runway-fake";
 import { startStripeFake } from "../tests/fakes/stripe-fake";
 import { signalGroup } from "../tests/support/process-group";
@@ -210,6 +211,9 @@ async function main() {
     // Cloudflare Workers AI's REST API (synchronous runs, base64 pictures): tests/http/providers/cloudflare.test.ts.
     const cloudflare = await startCloudflareFake();
     fakes.push(cloudflare);
+    // Google's Gemini API (Imagen and Gemini image in the call, Veo operations polled): tests/http/providers/google.test.ts.
+    const google = await startGoogleFake();
+    fakes.push(google);
     const stripe = await startStripeFake({ webhookUrl: `${baseUrl}/api/webhooks/stripe` });
     fakes.push(stripe);
     await setupStripeCatalog(stripeClientFor(stripe.secretKey, stripe.baseUrl));
@@ -227,6 +231,8 @@ async function main() {
       CLOUDFLARE_API_TOKEN: cloudflare.token,
       CLOUDFLARE_ACCOUNT_ID: cloudflare.accountId,
       CLOUDFLARE_BASE_URL: cloudflare.apiBaseUrl,
+      GEMINI_API_KEY: google.apiKey,
+      GEMINI_BASE_URL: google.baseUrl,
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
       STRIPE_API_BASE: stripe.baseUrl,

@@ -146,6 +146,8 @@ export async function startGoogleFake(options: { apiKey?: string } = {}): Promis
     const operation = operations.get(name);
     if (!operation) return rpcError(response, { code: 404, status: "NOT_FOUND", message: `Operation ${name} not found.` });
     operation.polls += 1;
+    const fail = current.fail;
+    if (fail && fail in failures) return rpcError(response, failures[fail as keyof typeof failures]);
     if (operation.slow || operation.polls < operation.pollsUntilDone) return sendJson(response, 200, { name });
     if (operation.fail === "operation_error") return sendJson(response, 200, { name, done: true, error: { code: 13, message: "Video generation failed due to an internal error." } });
     if (operation.fail === "malformed")

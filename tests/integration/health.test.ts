@@ -134,6 +134,7 @@ describe("provider health", () => {
         failure_rate: 0,
         window: window(0, 0, 0),
       },
+      google: { provider: "google", status: "unknown", status_reason: "not configured: GEMINI_API_KEY is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
     });
     // A configured provider is unavailable.
     expect(health.healthy).toBe(false);
@@ -178,6 +179,7 @@ describe("provider health", () => {
       openai: "unknown",
       runway: "unknown",
       cloudflare: "unknown",
+      google: "unknown",
     });
     expect(health.healthy).toBe(true);
   });

@@ -47,5 +47,8 @@ describe("200", () => {
     // The test app points Cloudflare Workers AI at its fake (token and account id both set).
     expect(byId.cloudflare).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image"], webhook_verification: expect.stringMatching(/^none/) });
     expect(providers.find((provider) => provider.provider_id === "cloudflare")?.provider_status).toBe("active");
+    // The test app points the Gemini API at its fake: Veo operations polled, images in the call.
+    expect(byId.google).toMatchObject({ delivery_method: "polling", supported_media_types: ["image", "video"], supported_models_total: 3, webhook_verification: expect.stringMatching(/^none/) });
+    expect(providers.find((provider) => provider.provider_id === "google")?.provider_status).toBe("active");
   });
 });

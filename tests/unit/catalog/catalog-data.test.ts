@@ -72,6 +72,7 @@ describe("catalog providers", () => {
     expect(providerIds).toContain("minimax");
     expect(providerIds).toContain("runway");
     expect(providerIds).toContain("cloudflare");
+    expect(providerIds).toContain("google");
     for (const provider of listProviders()) {
       expect(provider.name).toMatch(/\S/);
       expect(provider.description).toMatch(/\S/);
@@ -100,6 +101,7 @@ describe("catalog providers", () => {
     expect(providerNamed("openai")?.credentialEnv).toBe("OPENAI_API_KEY");
     expect(providerNamed("minimax")?.credentialEnv).toBe("MINIMAX_API_KEY");
     expect(providerNamed("cloudflare")).toMatchObject({ credentialEnv: "CLOUDFLARE_API_TOKEN", requiredEnv: ["CLOUDFLARE_ACCOUNT_ID"] });
+    expect(providerNamed("google")?.credentialEnv).toBe("GEMINI_API_KEY");
     expect(providerNamed("local")?.credentialEnv).toBeNull();
     expect(providerNamed("local-backup")?.credentialEnv).toBeNull();
     expect(providerNamed("nope")).toBeUndefined();
