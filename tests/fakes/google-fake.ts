@@ -158,7 +158,8 @@ export async function startGoogleFake(options: { apiKey?: string } = {}): Promis
     }
     const file = randomBytes(6).toString("hex");
     videos.add(file);
-    const uri = `${server.baseUrl}/v1beta/files/${file}:download?alt=media`;
+    // An oversized video: a file that declares 300 MB, past any output cap.
+    const uri = operation.fail === "oversized" ? server.putEndlessFile(`${file}.mp4`, "video/mp4", 300 * 1024 * 1024) : `${server.baseUrl}/v1beta/files/${file}:download?alt=media`;
     return sendJson(response, 200, {
       name,
       done: true,

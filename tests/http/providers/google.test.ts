@@ -67,6 +67,18 @@ describe("a Gemini API generation end to end", () => {
     ]);
   });
 
+  it("an oversized Veo video fails that attempt with ERR4003 and the chain moves on to Replicate", async () => {
+    const { key } = await fundedAccount();
+    const body = { generation_prompt: "waves [google:oversized]", generation_provider_order: "google,replicate", generation_duration: 8 };
+    const data = expectSuccess(await createVideo(key, body, {}, "google/veo-3"), 202);
+    const record = await waitForStatus(key, data.generation_id, undefined, 60_000);
+    expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
+    expect((await attemptsOf(data.generation_id)).map((attempt) => [attempt.provider, attempt.outcome, attempt.errorCode])).toEqual([
+      ["google", "failed", "ERR4003"],
+      ["replicate", "succeeded", null],
+    ]);
+  });
+
   it("an Imagen answer not understood fails the generation with a provider error naming google, never ERR5000", async () => {
     const { key } = await accountWithKey();
     const data = expectSuccess(await createImage(key, { generation_prompt: "a kite [google:malformed]" }, {}, "google/imagen-4"), 202);
