@@ -25,7 +25,7 @@ import { header, sampleOutput, sendJson, startFakeServer, type FakeServer, type 
 export type GoogleFakeFailure =
   "rate_limit" | "server_error" | "overloaded" | "deadline" | "bad_key" | "permission_denied" | "location" | "invalid_argument" | "blocked" | "malformed" | "oversized" | "operation_error";
 
-export type GoogleFakeScript = { fail?: GoogleFakeFailure | null; delayMs?: number; pollsUntilDone?: number };
+export type GoogleFakeScript = { fail?: GoogleFakeFailure | null; delayMs?: number; pollsUntilDone?: number; /** Answer parts as `inline_data` / `mime_type`. */ snakeCase?: boolean };
 
 export type GoogleFake = FakeServer & {
   apiKey: string;
@@ -136,7 +136,7 @@ export async function startGoogleFake(options: { apiKey?: string } = {}): Promis
     if (fail === "blocked") return sendJson(response, 200, { promptFeedback: { blockReason: "PROHIBITED_CONTENT" }, usageMetadata: { promptTokenCount: 12, totalTokenCount: 12 } });
     const png = fail === "oversized" ? Buffer.alloc(OVERSIZED_BYTES, 0x89) : (await sampleOutput("png")).bytes;
     return sendJson(response, 200, {
-      candidates: [{ content: { parts: [{ inlineData: { mimeType: "image/png", data: png.toString("base64") } }], role: "model" }, finishReason: "STOP", index: 0 }],
+      candidates: [{ content: { parts: [imagePart(png.toString("base64"), current.snakeCase ?? false)], role: "model" }, finishReason: "STOP", index: 0 }],
       usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 1290, totalTokenCount: 1302 },
       modelVersion: "gemini-2.5-flash-image",
     });
@@ -180,6 +180,10 @@ export async function startGoogleFake(options: { apiKey?: string } = {}): Promis
       abandoned.length = 0;
     },
   };
+}
+
+function imagePart(data: string, snakeCase: boolean) {
+  return snakeCase ? { inline_data: { mime_type: "image/png", data } } : { inlineData: { mimeType: "image/png", data } };
 }
 
 function promptOf(body: Record<string, unknown>): string {

@@ -66,7 +66,12 @@ export function imagenOutputs(response: ProviderResponse): ProviderOutput[] {
   return images.map((prediction) => picture(prediction.bytesBase64Encoded, prediction.mimeType, response.status));
 }
 
-const partSchema = z.object({ inlineData: z.object({ mimeType: z.string().optional(), data: z.string().optional() }).loose().optional(), text: z.string().optional() }).loose();
+const blobSchema = z.object({ mimeType: z.string().optional(), mime_type: z.string().optional(), data: z.string().optional() }).loose();
+// The REST answer is camelCase (proto3 JSON); snake_case, which proto3 JSON parsers also accept, is read too.
+const partSchema = z
+  .object({ inlineData: blobSchema.optional(), inline_data: blobSchema.optional(), text: z.string().optional() })
+  .loose()
+  .transform((part) => ({ inlineData: part.inlineData ?? part.inline_data, text: part.text }));
 const geminiSchema = z
   .object({
     candidates: z
@@ -99,7 +104,7 @@ export function geminiOutputs(response: ProviderResponse): ProviderOutput[] {
     if (candidate.finishReason && REFUSALS.has(candidate.finishReason)) throw refused("the picture", `finishReason ${candidate.finishReason}`);
     throw notUnderstood(response.status, `no inlineData picture${candidate.finishReason ? `, finishReason ${candidate.finishReason}` : ""}`);
   }
-  return parts.map((part) => picture(part.inlineData?.data, part.inlineData?.mimeType, response.status));
+  return parts.map((part) => picture(part.inlineData?.data, part.inlineData?.mimeType ?? part.inlineData?.mime_type, response.status));
 }
 
 export const operationSchema = z

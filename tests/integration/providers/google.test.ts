@@ -72,6 +72,11 @@ describe("Gemini image (:generateContent)", () => {
     expect(submitted).toMatchObject({ kind: "completed", result: { status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/png" }] } });
   });
 
+  it("reads a picture part written in snake_case (inline_data) as well", async () => {
+    fake.script({ snakeCase: true });
+    expect(await adapter.submit(gemini())).toMatchObject({ kind: "completed", result: { status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/png" }] } });
+  });
+
   it("a blocked prompt (promptFeedback.blockReason) is ERR4005", async () => {
     fake.script({ fail: "blocked" });
     expect(await providerErrorOf(adapter.submit(gemini()))).toMatchObject({ code: "ERR4005", providerDetail: "blockReason PROHIBITED_CONTENT" });
