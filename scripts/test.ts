@@ -12,6 +12,7 @@ import { startAlibabaFake } from "../tests/fakes/alibaba-fake";
 import { startReplicateFake } from "../tests/fakes/replicate-fake";
 import { startBflFake } from "../tests/fakes/bfl-fake";
 import { startOpenAIFake } from "../tests/fakes/openai-fake";
+import { startGoogleFake } from "../tests/fakes/google-fake";
 import { startRunwayFake } from "../tests/fakes/runway-fake";
 import { startByteplusFake } from "../tests/fakes/byteplus-fake";
 import { startStripeFake } from "../tests/fakes/stripe-fake";
@@ -222,6 +223,9 @@ async function main() {
     // BytePlus ModelArk (synchronous Seedream images, Seedance tasks): tests/http/providers/byteplus.test.ts.
     const byteplus = await startByteplusFake();
     fakes.push(byteplus);
+    // Google's Gemini API (Imagen and Gemini image in the call, Veo operations polled): tests/http/providers/google.test.ts.
+    const google = await startGoogleFake();
+    fakes.push(google);
     const stripe = await startStripeFake({ webhookUrl: `${baseUrl}/api/webhooks/stripe` });
     fakes.push(stripe);
     await setupStripeCatalog(stripeClientFor(stripe.secretKey, stripe.baseUrl));
@@ -245,6 +249,8 @@ async function main() {
       DASHSCOPE_BASE_URL: alibaba.baseUrl,
       ARK_API_KEY: byteplus.apiKey,
       ARK_BASE_URL: byteplus.apiBaseUrl,
+      GEMINI_API_KEY: google.apiKey,
+      GEMINI_BASE_URL: google.baseUrl,
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
       STRIPE_API_BASE: stripe.baseUrl,

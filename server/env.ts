@@ -120,6 +120,9 @@ const envSchema = z.object({
   /** BytePlus ModelArk (Seedream, Seedance): its API key and API root (the ap-southeast region, where Seedance runs). */
   ARK_API_KEY: optionalString,
   ARK_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://ark.ap-southeast.bytepluses.com/api/v3")),
+  /** Google's Gemini API (Imagen, Gemini image, Veo): its API key and API root (requests go to {root}/v1beta/...). */
+  GEMINI_API_KEY: optionalString,
+  GEMINI_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://generativelanguage.googleapis.com")),
   /** E-mail through Resend when set; without it the outbox table is the delivery (the dashboard's dev mailbox). */
   RESEND_API_KEY: optionalString,
   /** Resend's API address, for a local server in tests and offline demos. */

@@ -141,8 +141,8 @@ const veo3: VideoModel = {
   identifier: "google/veo-3",
   name: "Veo 3",
   type: "video",
-  providers: ["replicate", "fal"],
-  providerModelIds: { replicate: "google/veo-3", fal: "fal-ai/veo3" },
+  providers: ["replicate", "fal", "google"],
+  providerModelIds: { replicate: "google/veo-3", fal: "fal-ai/veo3", google: "veo-3.0-generate-001" },
   ratios: ["16:9", "9:16"],
   formats: ["mp4"],
   maxOutputs: 1,
@@ -518,6 +518,42 @@ const sora2Pro: VideoModel = {
   ],
 };
 
+// Google's Gemini API (ai.google.dev/gemini-api/docs/pricing): Imagen 4 at $0.04 a picture, up to
+// four per call, at the five ratios Imagen takes; Gemini 2.5 Flash Image at $0.039 a picture, one
+// per call, editing up to three input images. No other provider here hosts them, so they have none
+// to fail over to. (Google also serves google/veo-3 above: its own Veo 3, audio always on, $0.40 a second.)
+const imagenRatios: NonEmpty<string> = ["1:1", "3:4", "4:3", "9:16", "16:9"];
+
+const imagen4: ImageModel = {
+  identifier: "google/imagen-4",
+  name: "Imagen 4",
+  type: "image",
+  providers: ["google"],
+  providerModelIds: { google: "imagen-4.0-generate-001" },
+  ratios: imagenRatios,
+  formats: ["png"],
+  maxOutputs: 4,
+  promptRequired: true,
+  inputFiles: null,
+  timeoutSeconds: 180,
+  pricePerOutputMillis: usd("0.040"),
+};
+
+const gemini25FlashImage: ImageModel = {
+  identifier: "google/gemini-2.5-flash-image",
+  name: "Gemini 2.5 Flash Image",
+  type: "image",
+  providers: ["google"],
+  providerModelIds: { google: "gemini-2.5-flash-image" },
+  ratios: ["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "4:5", "5:4", "21:9"],
+  formats: ["png"],
+  maxOutputs: 1,
+  promptRequired: true,
+  inputFiles: { max: 3, required: false },
+  timeoutSeconds: 180,
+  pricePerOutputMillis: usd("0.039"),
+};
+
 /** Library order: built-ins first, then images, then videos; then each provider's block (#44). */
 export const models: readonly ModelDefinition[] = [
   lumenImage,
@@ -545,4 +581,6 @@ export const models: readonly ModelDefinition[] = [
   seedance1Pro,
   sora2,
   sora2Pro,
+  imagen4,
+  gemini25FlashImage,
 ];

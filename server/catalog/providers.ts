@@ -1,7 +1,7 @@
 // The inference providers Darkroom can route to. Adapters (server/providers) implement them;
 // this file only describes them, so the library, health and routing read one definition.
 
-export const providerIds = ["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba", "byteplus"] as const;
+export const providerIds = ["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba", "byteplus", "google"] as const;
 export type ProviderId = (typeof providerIds)[number];
 
 export type DeliveryMethod = "webhook" | "polling" | "synchronous";
@@ -180,7 +180,22 @@ const byteplus: ProviderDefinition = {
   credentialEnv: "ARK_API_KEY",
 };
 
-export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl, minimax, runway, cloudflare, alibaba, byteplus];
+const google: ProviderDefinition = {
+  id: "google",
+  name: "Google (Gemini API)",
+  description: "Google's own models through the Gemini API: Imagen 4 and Gemini image (editing) answered in the same call, Veo 3 videos as long-running operations polled until done.",
+  website: "https://ai.google.dev",
+  docs: "https://ai.google.dev/api",
+  deliveryMethod: "polling",
+  // The Gemini API sends no callbacks.
+  webhookSignature: "none",
+  supportsCancel: true,
+  timeoutSeconds: 900,
+  capabilities: ["text-to-image", "image-to-image", "text-to-video", "audio"],
+  credentialEnv: "GEMINI_API_KEY",
+};
+
+export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl, minimax, runway, cloudflare, alibaba, byteplus, google];
 
 /** Whether callers can use it; `configured` is decided by the env reader, not here. */
 export function providerStatus(provider: ProviderDefinition, configured: boolean): ProviderStatus {

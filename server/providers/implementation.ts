@@ -162,6 +162,18 @@ const byteplus: ProviderImplementation = {
   health_monitoring: `${HEALTH}; each video task is ${POLL_EVERY}`,
 };
 
+const google: ProviderImplementation = {
+  delivery_method: "polling",
+  cancel_method: "Aborts the in-flight :predict / :generateContent call of an image; a Veo operation has no cancel on the Gemini API, so it runs to its end and is discarded",
+  webhook_verification: "none (the Gemini API sends no callbacks; images return from the call, Veo operations are polled)",
+  error_mapping: `${HTTP_ERRORS}; Google's error {code, message, status} gives the detail (429 RESOURCE_EXHAUSTED, 503 UNAVAILABLE → ERR4002, 504 DEADLINE_EXCEEDED → ERR4001, 400 INVALID_ARGUMENT → ERR4005); a prompt or picture blocked for safety (promptFeedback.blockReason, finishReason SAFETY/IMAGE_SAFETY/PROHIBITED_CONTENT…, Imagen answering no picture, Veo raiMediaFilteredCount) → ERR4005; a done operation with an error is mapped by its code the same way; an answer past 64 MiB → ERR4003; an answer without a picture or video not understood → ERR4002`,
+  cost_tracking: COST_ESTIMATED,
+  schema_conversion:
+    "Imagen 4 to POST /v1beta/models/{model}:predict (instances[].prompt, parameters.sampleCount, aspectRatio); Gemini image to :generateContent (the prompt as a text part, input images downloaded and sent as inlineData parts, responseModalities IMAGE, imageConfig.aspectRatio); Veo 3 to :predictLongRunning (prompt, aspectRatio, resolution); base64 answers are decoded to bytes, Veo's video.uri is downloaded",
+  failover_strategy: FAILOVER,
+  health_monitoring: `${HEALTH}; a Veo operation is ${POLL_EVERY} at GET /v1beta/{operation name}`,
+};
+
 export function providerImplementation(id: ProviderId, settings: ImplementationSettings): ProviderImplementation {
   switch (id) {
     case "local":
@@ -183,6 +195,8 @@ export function providerImplementation(id: ProviderId, settings: ImplementationS
       return cloudflare;
     case "byteplus":
       return byteplus;
+    case "google":
+      return google;
     case "alibaba":
       return alibaba;
   }

@@ -5,6 +5,7 @@ import { getBflAdapter } from "./bfl";
 import { getByteplusAdapter } from "./byteplus";
 import { getCloudflareAdapter } from "./cloudflare";
 import { getFalAdapter } from "./fal";
+import { getGoogleAdapter } from "./google";
 import { localAdapter, localBackupAdapter } from "./local";
 import { getMiniMaxAdapter } from "./minimax";
 import { getOpenAIAdapter } from "./openai";
@@ -32,6 +33,7 @@ function loadAdapters() {
     getCloudflareAdapter(),
     getAlibabaAdapter(),
     getByteplusAdapter(),
+    getGoogleAdapter(),
   ])
     if (adapter) map.set(adapter.id, adapter);
   return map;

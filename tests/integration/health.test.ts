@@ -136,6 +136,7 @@ describe("provider health", () => {
       },
       alibaba: { provider: "alibaba", status: "unknown", status_reason: "not configured: DASHSCOPE_API_KEY is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
       byteplus: { provider: "byteplus", status: "unknown", status_reason: "not configured: ARK_API_KEY is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
+      google: { provider: "google", status: "unknown", status_reason: "not configured: GEMINI_API_KEY is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
     });
     // A configured provider is unavailable.
     expect(health.healthy).toBe(false);
@@ -182,6 +183,7 @@ describe("provider health", () => {
       cloudflare: "unknown",
       alibaba: "unknown",
       byteplus: "unknown",
+      google: "unknown",
     });
     expect(health.healthy).toBe(true);
   });

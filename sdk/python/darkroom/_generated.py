@@ -151,7 +151,7 @@ _LibraryModelRequired = TypedDict("_LibraryModelRequired", {
     "model_type": Literal["image", "video"],
     "model_identifier": str,
     "model_pricing": float,
-    "model_supported_provider": List[Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba", "byteplus"]],
+    "model_supported_provider": List[Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba", "byteplus", "google"]],
     "schema": Dict[str, Any],
     "specific_schema": List[Literal["generation_duration", "generation_resolution", "generation_generate_audio", "generation_input_file_last_content"]],
     "specific_schema_options": Dict[str, Any],
@@ -177,7 +177,7 @@ class LibraryModelList(_LibraryModelListRequired, _LibraryModelListOptional):
 
 
 _LibraryProviderRequired = TypedDict("_LibraryProviderRequired", {
-    "provider_id": Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba", "byteplus"],
+    "provider_id": Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba", "byteplus", "google"],
     "provider_name": str,
     "provider_description": str,
     "provider_website": str,
@@ -398,7 +398,7 @@ _GenerationRequestImageRequired = TypedDict("_GenerationRequestImageRequired", {
     "generation_prompt": str,
 })
 _GenerationRequestImageOptional = TypedDict("_GenerationRequestImageOptional", {
-    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "21:9", "9:21"],
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "21:9", "9:21", "4:5", "5:4"],
     "generation_output_format": Literal["png", "jpg", "webp"],
     "generation_output_number": int,
     "generation_provider_order": str,
@@ -869,8 +869,41 @@ class GenerationRequest_openai_sora_2_pro(_GenerationRequest_openai_sora_2_proRe
     pass
 
 
+# The exact create body of Imagen 4 (google/imagen-4).
+_GenerationRequest_google_imagen_4Required = TypedDict("_GenerationRequest_google_imagen_4Required", {
+    "generation_prompt": str,
+})
+_GenerationRequest_google_imagen_4Optional = TypedDict("_GenerationRequest_google_imagen_4Optional", {
+    "generation_ratio": Literal["1:1", "3:4", "4:3", "9:16", "16:9"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_google_imagen_4(_GenerationRequest_google_imagen_4Required, _GenerationRequest_google_imagen_4Optional):
+    pass
+
+
+# The exact create body of Gemini 2.5 Flash Image (google/gemini-2.5-flash-image).
+_GenerationRequest_google_gemini_2_5_flash_imageRequired = TypedDict("_GenerationRequest_google_gemini_2_5_flash_imageRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_google_gemini_2_5_flash_imageOptional = TypedDict("_GenerationRequest_google_gemini_2_5_flash_imageOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "4:5", "5:4", "21:9"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+}, total=False)
+
+
+class GenerationRequest_google_gemini_2_5_flash_image(_GenerationRequest_google_gemini_2_5_flash_imageRequired, _GenerationRequest_google_gemini_2_5_flash_imageOptional):
+    pass
+
+
 # The exact create body of each model, by model identifier.
-IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1, "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra, "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro, "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max, "minimax/image-01": GenerationRequest_minimax_image_01, "runway/gen4-image": GenerationRequest_runway_gen4_image, "cloudflare/flux-1-schnell": GenerationRequest_cloudflare_flux_1_schnell, "leonardo/lucid-origin": GenerationRequest_leonardo_lucid_origin, "qwen/qwen-image": GenerationRequest_qwen_qwen_image, "alibaba/wan-2.2-t2i-flash": GenerationRequest_alibaba_wan_2_2_t2i_flash, "bytedance/seedream-4": GenerationRequest_bytedance_seedream_4}
+IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1, "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra, "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro, "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max, "minimax/image-01": GenerationRequest_minimax_image_01, "runway/gen4-image": GenerationRequest_runway_gen4_image, "cloudflare/flux-1-schnell": GenerationRequest_cloudflare_flux_1_schnell, "leonardo/lucid-origin": GenerationRequest_leonardo_lucid_origin, "qwen/qwen-image": GenerationRequest_qwen_qwen_image, "alibaba/wan-2.2-t2i-flash": GenerationRequest_alibaba_wan_2_2_t2i_flash, "bytedance/seedream-4": GenerationRequest_bytedance_seedream_4, "google/imagen-4": GenerationRequest_google_imagen_4, "google/gemini-2.5-flash-image": GenerationRequest_google_gemini_2_5_flash_image}
 VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen_video, "google/veo-3": GenerationRequest_google_veo_3, "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1, "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02, "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3, "runway/gen4-turbo": GenerationRequest_runway_gen4_turbo, "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph, "alibaba/wan-2.2-plus": GenerationRequest_alibaba_wan_2_2_plus, "bytedance/seedance-1-pro": GenerationRequest_bytedance_seedance_1_pro, "openai/sora-2": GenerationRequest_openai_sora_2, "openai/sora-2-pro": GenerationRequest_openai_sora_2_pro}
 
 # Every /v1 operation the client calls: method, path template, parameters, required scope.

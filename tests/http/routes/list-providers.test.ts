@@ -63,5 +63,8 @@ describe("200", () => {
     expect(byId.byteplus).toMatchObject({ delivery_method: "polling", supported_media_types: ["image", "video"], supported_models_total: 2, webhook_verification: expect.stringMatching(/^none/) });
     expect(byId.byteplus?.cancel_method).toContain("DELETE /api/v3/contents/generations/tasks/{id}");
     expect(providers.find((provider) => provider.provider_id === "byteplus")?.provider_status).toBe("active");
+    // The test app points the Gemini API at its fake: Veo operations polled, images in the call.
+    expect(byId.google).toMatchObject({ delivery_method: "polling", supported_media_types: ["image", "video"], supported_models_total: 3, webhook_verification: expect.stringMatching(/^none/) });
+    expect(providers.find((provider) => provider.provider_id === "google")?.provider_status).toBe("active");
   });
 });

@@ -81,6 +81,7 @@ describe("catalog providers", () => {
     expect(providerIds).toContain("cloudflare");
     expect(providerIds).toContain("alibaba");
     expect(providerIds).toContain("byteplus");
+    expect(providerIds).toContain("google");
     for (const provider of listProviders()) {
       expect(provider.name).toMatch(/\S/);
       expect(provider.description).toMatch(/\S/);
@@ -111,6 +112,7 @@ describe("catalog providers", () => {
     expect(providerNamed("cloudflare")).toMatchObject({ credentialEnv: "CLOUDFLARE_API_TOKEN", requiredEnv: ["CLOUDFLARE_ACCOUNT_ID"] });
     expect(providerNamed("alibaba")?.credentialEnv).toBe("DASHSCOPE_API_KEY");
     expect(providerNamed("byteplus")?.credentialEnv).toBe("ARK_API_KEY");
+    expect(providerNamed("google")?.credentialEnv).toBe("GEMINI_API_KEY");
     expect(providerNamed("local")?.credentialEnv).toBeNull();
     expect(providerNamed("local-backup")?.credentialEnv).toBeNull();
     expect(providerNamed("nope")).toBeUndefined();

@@ -211,7 +211,7 @@ export type LibraryModel = {
   /** Per output for images; per second at the default resolution without audio for videos. */
   model_pricing: number;
   /** Providers in catalog order, the failover order when routing has no data. */
-  model_supported_provider: Array<"local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba" | "byteplus">;
+  model_supported_provider: Array<"local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba" | "byteplus" | "google">;
   /** The create fields as this model accepts them; video models also list duration, resolution and audio here. */
   schema: {
     /** Whether `generation_prompt` is required. */
@@ -247,7 +247,7 @@ export type LibraryModelList = {
 };
 
 export type LibraryProvider = {
-  provider_id: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba" | "byteplus";
+  provider_id: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba" | "byteplus" | "google";
   provider_name: string;
   provider_description: string;
   provider_website: string;
@@ -300,7 +300,7 @@ export type ProvidersHealth = {
   healthy: boolean;
   providers_total: number;
   providers: Array<{
-    provider: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba" | "byteplus";
+    provider: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba" | "byteplus" | "google";
     /** `unknown`: not configured. `degraded`: circuit open, or half the window's attempts failed with the latest failing. `recovering`: it was failing but has succeeded since, or its circuit is half-open. `healthy`: otherwise, including too few attempts to judge. */
     status: "healthy" | "recovering" | "degraded" | "unknown";
     /** Why the status is what it is, e.g. `not configured: FAL_KEY is not set`. */
@@ -492,7 +492,7 @@ export type GenerationRequestImage = {
   /** The prompt. Required when the model's `schema.generation_prompt` is true. */
   generation_prompt: string;
   /** Aspect ratio; allowed values are model-specific. Default: the model's first. */
-  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3" | "21:9" | "9:21";
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3" | "21:9" | "9:21" | "4:5" | "5:4";
   /** Output format; allowed values are model-specific. Default: the model's first. */
   generation_output_format?: "png" | "jpg" | "webp";
   /** Outputs to make, up to the model's maximum. Default 1. */
@@ -790,6 +790,25 @@ export type GenerationRequest_openai_sora_2_pro = {
   generation_resolution?: "720p" | "1024p";
 };
 
+/** The exact create body of Imagen 4 (google/imagen-4). */
+export type GenerationRequest_google_imagen_4 = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "3:4" | "4:3" | "9:16" | "16:9";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Gemini 2.5 Flash Image (google/gemini-2.5-flash-image). */
+export type GenerationRequest_google_gemini_2_5_flash_image = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3" | "4:5" | "5:4" | "21:9";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+};
+
 /** The exact create body of each image model, by model identifier. */
 export type ImageModelRequests = {
   "darkroom/lumen-image": GenerationRequest_darkroom_lumen_image;
@@ -806,6 +825,8 @@ export type ImageModelRequests = {
   "qwen/qwen-image": GenerationRequest_qwen_qwen_image;
   "alibaba/wan-2.2-t2i-flash": GenerationRequest_alibaba_wan_2_2_t2i_flash;
   "bytedance/seedream-4": GenerationRequest_bytedance_seedream_4;
+  "google/imagen-4": GenerationRequest_google_imagen_4;
+  "google/gemini-2.5-flash-image": GenerationRequest_google_gemini_2_5_flash_image;
 };
 
 export type ImageModel = keyof ImageModelRequests;
