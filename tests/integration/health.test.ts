@@ -125,6 +125,8 @@ describe("provider health", () => {
         window: window(3, 3, 0),
       },
       openai: { provider: "openai", status: "unknown", status_reason: "not configured: OPENAI_API_KEY is not set", available: false, failure_rate: 1, window: window(5, 5, 0) },
+      bfl: { provider: "bfl", status: "unknown", status_reason: "not configured: BFL_API_KEY is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
+      minimax: { provider: "minimax", status: "unknown", status_reason: "not configured: MINIMAX_API_KEY is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
       runway: { provider: "runway", status: "unknown", status_reason: "not configured: RUNWAYML_API_SECRET is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
       cloudflare: {
         provider: "cloudflare",
@@ -179,6 +181,8 @@ describe("provider health", () => {
       replicate: "healthy",
       fal: "healthy",
       openai: "unknown",
+      bfl: "unknown",
+      minimax: "unknown",
       runway: "unknown",
       cloudflare: "unknown",
       alibaba: "unknown",
@@ -231,8 +235,14 @@ describe("model health", () => {
     expect(models["openai/gpt-image-1"]?.providers).toEqual({ openai: { available: false, raw_model_id: "gpt-image-1" } });
     expect(models["google/veo-3"]?.model_pricing).toBe(0.4);
     expect(models["google/veo-3"]?.model_type).toBe("video");
-    // Every model with a configured provider still has an available one.
-    expect(health.healthy).toBe(true);
+    // A model whose only configured provider is the unavailable Replicate (MiniMax's, ByteDance's,
+    // Qwen-Image: their own providers are not configured here) has none available, so the whole is
+    // unhealthy; every model that fal also serves still has one.
+    const onlyReplicate = listModels().filter((model) => (model.providers as readonly string[]).includes("replicate") && !(model.providers as readonly string[]).includes("fal"));
+    expect(onlyReplicate.length).toBeGreaterThan(0);
+    for (const model of onlyReplicate) expect(Object.values(models[model.identifier]!.providers).some((provider) => provider.available)).toBe(false);
+    for (const model of listModels().filter((entry) => (entry.providers as readonly string[]).includes("fal"))) expect(models[model.identifier]!.providers.fal?.available).toBe(true);
+    expect(health.healthy).toBe(false);
   });
 
   it("is unhealthy when a model's configured providers are all unavailable", async () => {
