@@ -22,14 +22,17 @@ const MESSAGES =
 /** Driver-adapter error kinds (the `cause` of a DriverAdapterError). */
 const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 
-type Inspectable = { code?: unknown; errorCode?: unknown; kind?: unknown; message?: unknown; cause?: unknown; errors?: unknown; meta?: unknown; driverAdapterError?: unknown };
+type Inspectable = { code?: unknown; errorCode?: unknown; syscall?: unknown; kind?: unknown; message?: unknown; cause?: unknown; errors?: unknown; meta?: unknown; driverAdapterError?: unknown };
 
 export function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
   if (depth > 5 || typeof error !== "object" || error === null) return false;
   const candidate = error as Inspectable;
   for (const code of [candidate.code, candidate.errorCode]) {
     if (typeof code !== "string") continue;
-    if (SOCKET_CODES.has(code) || PRISMA_CODES.has(code) || SQLSTATE.test(code)) return true;
+    if (PRISMA_CODES.has(code) || SQLSTATE.test(code)) return true;
+    // A socket's own error names its system call; a client that hung up mid-body (Node's
+    // "aborted", code ECONNRESET, no syscall) is not the database.
+    if (SOCKET_CODES.has(code) && typeof candidate.syscall === "string") return true;
   }
   if (typeof candidate.kind === "string" && ADAPTER_KINDS.has(candidate.kind)) return true;
   if (typeof candidate.message === "string" && MESSAGES.test(candidate.message)) return true;

@@ -202,6 +202,11 @@ export async function openEventStream(
     },
     new ByteLengthQueuingStrategy({ highWaterMark: QUEUE_HIGH_WATER }),
   );
+  // Ended while it opened (a sign-out, a refused key, a shutdown): close() had no body to end then.
+  if (closed) {
+    endOpenedBody(controller);
+    return body;
+  }
   signal.addEventListener("abort", onAbort);
   if (signal.aborted) close();
   for (const message of first.first) write(messageText(filter.accountId, message));
@@ -238,4 +243,13 @@ export async function openEventStream(
     }
   })();
   return body;
+}
+
+/** Ends a body made after its stream was closed (its start() ran synchronously, so it has one). */
+function endOpenedBody(controller: ReadableStreamDefaultController<Uint8Array> | null) {
+  try {
+    controller?.close();
+  } catch {
+    // already closed
+  }
 }

@@ -1,3 +1,4 @@
+import http from "node:http";
 import net from "node:net";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
@@ -129,5 +130,25 @@ describe("isDatabaseUnreachable", () => {
     expect(isDatabaseUnreachable(new Error("something else"))).toBe(false);
     expect(isDatabaseUnreachable(null)).toBe(false);
     expect(toApiError(new Error("something else")).code).toBe("ERR5000");
+  });
+
+  it("is false for a client that hangs up mid-body (Node's `aborted`, ECONNRESET without a syscall)", async () => {
+    let resolveError: (error: unknown) => void = () => {};
+    const seen = new Promise<unknown>((resolve) => (resolveError = resolve));
+    const server = http.createServer((request) => {
+      request.on("error", resolveError);
+      request.resume();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as net.AddressInfo;
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.write('POST /v1/x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"generation_prompt":');
+      setTimeout(() => socket.destroy(), 50);
+    });
+    const aborted = await seen;
+    server.close();
+    expect(aborted).toMatchObject({ code: "ECONNRESET" });
+    expect(isDatabaseUnreachable(aborted)).toBe(false);
+    expect(toApiError(aborted).code).toBe("ERR5000");
   });
 });
