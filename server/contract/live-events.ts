@@ -42,7 +42,6 @@ const changes = (endsStream: boolean): Record<string, LiveEventContract> => ({
   "generation.completed": recordEvent("The record, `succeeded`, with its output links.", endsStream),
   "generation.failed": recordEvent("The record, `failed`, with `generation_error` and `generation_error_code`.", endsStream),
   "generation.canceled": { data: "GenerationCanceledEvent", description: "The record, `canceled`, with the refund, as the webhook carries it.", ...(endsStream ? { endsStream } : {}) },
-  "stream.reset": { data: "StreamResetEvent", description: streamResetEventSchema.description ?? "" },
 });
 
 /** `GET /v1/content/{generation_id}/events`, in the order they come; the terminal events end it. */
@@ -57,4 +56,6 @@ export const generationStreamEvents: Record<string, LiveEventContract> = {
 export const accountStreamEvents: Record<string, LiveEventContract> = {
   "generation.created": recordEvent("A generation was created: the record, `pending`."),
   ...changes(false),
+  // Only the account stream resets; a generation's stream resumed too far back starts again with a snapshot.
+  "stream.reset": { data: "StreamResetEvent", description: streamResetEventSchema.description ?? "" },
 };

@@ -198,7 +198,7 @@ export const streamOperations = {
     headers: ["Last-Event-ID"],
     scope: "generation:read",
     endsAfter: ["generation.completed", "generation.failed", "generation.canceled"],
-    events: ["generation.snapshot", "generation.processing", "generation.attempt", "generation.completed", "generation.failed", "generation.canceled", "stream.reset"],
+    events: ["generation.snapshot", "generation.processing", "generation.attempt", "generation.completed", "generation.failed", "generation.canceled"],
   },
 } as const satisfies Record<string, StreamOperationSpec>;
 
@@ -222,6 +222,5 @@ export type StreamEventData = {
     "generation.completed": types.GenerationRecord;
     "generation.failed": types.GenerationRecord;
     "generation.canceled": types.GenerationCanceledEvent;
-    "stream.reset": types.StreamResetEvent;
   };
 };
