@@ -32,18 +32,35 @@ export type LeaseClaim = {
 
 export type LeaseAnswer = { leaseId: string } | { refused: "account" | "session"; limit: number; held: number };
 
-/** When the instance row was last renewed (ms); a claim renews it first when this is old. */
-type LeaseState = { instanceId: string; held: Set<string>; renewedAt: number; shutdownHooked: boolean };
+/** A lease this process holds, kept whole so a renewal can put its row back. */
+type HeldLease = { kind: LeaseKind; accountId: string; sessionId: string | null };
+
+/**
+ * `claiming`: ids of claims in flight (not yet inserted, never swept nor put back); `held`: the
+ * leases inserted and still held. `renewedAt`: when the instance row was last renewed (ms); a claim
+ * renews it first when this is old.
+ */
+type LeaseState = { instanceId: string; claiming: Set<string>; held: Map<string, HeldLease>; renewedAt: number; shutdownHooked: boolean };
 
 const globalLeases = globalThis as unknown as { darkroomStreamLeases?: LeaseState };
 
 function leases(): LeaseState {
-  globalLeases.darkroomStreamLeases ??= { instanceId: randomUUID(), held: new Set(), renewedAt: 0, shutdownHooked: false };
+  globalLeases.darkroomStreamLeases ??= { instanceId: randomUUID(), claiming: new Set(), held: new Map(), renewedAt: 0, shutdownHooked: false };
   return globalLeases.darkroomStreamLeases;
 }
 
-const RENEW_INSTANCE = `INSERT INTO stream_instance (id, expires_at) VALUES ($1, now() + make_interval(secs => ${INSTANCE_TTL_SECONDS}))
-  ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at`;
+// Renews the instance row; when the row had to be created again (another instance's sweep deleted
+// it after this one's renewals failed for a minute, and its leases went with it), the same statement
+// puts back the leases this process still holds, so its open streams count again.
+const RENEW_INSTANCE = `WITH instance AS (
+  INSERT INTO stream_instance (id, expires_at) VALUES ($1, now() + make_interval(secs => ${INSTANCE_TTL_SECONDS}))
+  ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at
+  RETURNING (xmax = 0) AS created)
+INSERT INTO stream_lease (id, instance_id, kind, account_id, session_id)
+SELECT held.id, $1, held.kind, held.account_id, held.session_id
+  FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::uuid[]) AS held (id, kind, account_id, session_id)
+ WHERE (SELECT created FROM instance)
+ON CONFLICT (id) DO NOTHING`;
 
 const COUNT_HELD = `SELECT count(*) FILTER (WHERE l.account_id = $1 AND l.kind = $2)::int AS account_held,
        count(*) FILTER (WHERE l.session_id = $3)::int AS session_held
@@ -51,7 +68,14 @@ const COUNT_HELD = `SELECT count(*) FILTER (WHERE l.account_id = $1 AND l.kind =
  WHERE i.expires_at > now() AND ((l.account_id = $1 AND l.kind = $2) OR l.session_id = $3)`;
 
 async function renewInstance(state: LeaseState) {
-  await sqlPool().query(RENEW_INSTANCE, [state.instanceId]);
+  const held = [...state.held];
+  await sqlPool().query(RENEW_INSTANCE, [
+    state.instanceId,
+    held.map(([leaseId]) => leaseId),
+    held.map(([, lease]) => lease.kind),
+    held.map(([, lease]) => lease.accountId),
+    held.map(([, lease]) => lease.sessionId),
+  ]);
   state.renewedAt = Date.now();
 }
 
@@ -60,8 +84,9 @@ export async function claimStreamLease(claim: LeaseClaim): Promise<LeaseAnswer> 
   const state = leases();
   hookShutdown(state);
   const leaseId = randomUUID();
-  // Held before it exists: the renewal's sweep of unheld leases must never take a fresh one.
-  state.held.add(leaseId);
+  const lease: HeldLease = { kind: claim.kind, accountId: claim.accountId, sessionId: claim.session?.sessionId ?? null };
+  // Claiming before it exists: the renewal's sweep of unheld leases must never take a fresh one.
+  state.claiming.add(leaseId);
   let client: PoolClient | null = null;
   try {
     // Outside the transaction: the instance row is not held locked while the claim waits.
@@ -81,16 +106,17 @@ export async function claimStreamLease(claim: LeaseClaim): Promise<LeaseAnswer> 
       await client.query("INSERT INTO stream_lease (id, instance_id, kind, account_id, session_id) VALUES ($1, $2, $3, $4, $5)", [
         leaseId,
         state.instanceId,
-        claim.kind,
-        claim.accountId,
-        claim.session?.sessionId ?? null,
+        lease.kind,
+        lease.accountId,
+        lease.sessionId,
       ]);
     }
     await client.query("COMMIT");
-    if (!("leaseId" in answer)) state.held.delete(leaseId);
+    if ("leaseId" in answer) state.held.set(leaseId, lease);
+    state.claiming.delete(leaseId);
     return answer;
   } catch (error) {
-    state.held.delete(leaseId);
+    state.claiming.delete(leaseId);
     await client?.query("ROLLBACK").catch(() => undefined);
     throw error;
   } finally {
@@ -108,15 +134,17 @@ export function releaseStreamLease(leaseId: string): void {
 }
 
 /**
- * Keeps this instance's leases counted (renews its row), drops its rows for streams no longer
- * held (a release whose delete failed), and deletes long-dead instances. Called on the hub's tick.
+ * Keeps this instance's leases counted (renews its row, putting back the leases it holds when the
+ * row was deleted meanwhile), drops its rows for streams no longer held (a release whose delete
+ * failed), and deletes long-dead instances. Called on the hub's tick.
  */
 export async function renewStreamLeases(): Promise<void> {
   const state = leases();
-  if (state.held.size === 0) return;
+  if (state.held.size === 0 && state.claiming.size === 0) return;
   try {
     await renewInstance(state);
-    await sqlPool().query("DELETE FROM stream_lease WHERE instance_id = $1 AND id <> ALL($2::uuid[])", [state.instanceId, [...state.held]]);
+    const kept = [...state.held.keys(), ...state.claiming];
+    await sqlPool().query("DELETE FROM stream_lease WHERE instance_id = $1 AND id <> ALL($2::uuid[])", [state.instanceId, kept]);
     await sqlPool().query(`DELETE FROM stream_instance WHERE expires_at < now() - make_interval(secs => ${DEAD_INSTANCE_GRACE_SECONDS})`);
   } catch (error) {
     log.warn("stream lease renewal failed; retrying on the next tick", { error: error instanceof Error ? error.message : String(error) });

@@ -110,6 +110,22 @@ describe("live streams across instances", () => {
     expect(resumed.events.slice(0, tail.length).map((event) => `${event.id}:${event.event}`)).toEqual(tail.map((event) => `${event.id}:${event.event}`));
   });
 
+  it("an instance whose row another's sweep deleted (its renewals failed a while) counts its streams again once it renews", async () => {
+    const { key, accountId } = await accountWithKey({ plan: "free" });
+    const streams = await openOn(5, () => openSse("/v1/content/events", { key, base: second.baseUrl }));
+    const [lease] = await db.$queryRaw<Array<{ instance_id: string }>>`SELECT instance_id::text FROM stream_lease WHERE account_id = ${accountId}::uuid LIMIT 1`;
+    // What the first instance's sweep does to an instance dead a minute (its leases go with its row).
+    await db.$executeRaw`DELETE FROM stream_instance WHERE id = ${lease!.instance_id}::uuid`;
+    const renewed = async () => (await db.$queryRaw<unknown[]>`SELECT 1 FROM stream_instance WHERE id = ${lease!.instance_id}::uuid`).length > 0;
+    await until(renewed, 30_000);
+    // The renewal that created the row again put back the five leases the second instance holds.
+    for (const base of [undefined, second.baseUrl]) {
+      const refused = expectError(asReply(await openSse("/v1/content/events", { key, base })), "ERR1009");
+      expect(refused.details).toMatchObject({ limit: 5, open_streams: 5, kind: "event_stream" });
+    }
+    for (const stream of streams) stream.close();
+  });
+
   // Last: it kills the second instance.
   it("an instance that dies frees its slots: its leases stop counting once its row expires", async () => {
     const { key, accountId } = await accountWithKey({ plan: "free" });
