@@ -85,6 +85,30 @@ describe("event ids", () => {
   });
 });
 
+describe("a cursor older than 24 h whose missed events were purged", () => {
+  it("gets stream.reset (cursor_too_old) by its own age, though every missed event still kept is recent", async () => {
+    const { key, accountId } = await accountWithKey();
+    const stream = await openSse("/v1/content/events", { key });
+    const past = await seedFinishedImage(accountId);
+    const cursor = (await createdOf(stream, past.id)).id!;
+    stream.close();
+    const purged = await seedFinishedImage(accountId);
+    const recent = await seedFinishedImage(accountId);
+    const cursorRow = await db.generationEvent.findFirstOrThrow({ where: { generationId: past.id, name: "generation.created" }, select: { id: true } });
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000);
+    // The cursor from 60 h ago, events of 55 h ago purged since (after 48 h), events of 2 h ago kept.
+    await db.generationEvent.updateMany({ where: { id: { lte: cursorRow.id }, accountId }, data: { createdAt: hoursAgo(60) } });
+    await db.generationEvent.deleteMany({ where: { accountId, id: { gt: cursorRow.id }, generationId: { not: recent.id } } });
+    await db.generationEvent.updateMany({ where: { generationId: recent.id }, data: { createdAt: hoursAgo(2) } });
+    expect(await db.generationEvent.count({ where: { generationId: purged.id } })).toBe(0);
+
+    const resumed = await openSse("/v1/content/events", { key, lastEventId: cursor });
+    const first = await resumed.waitFor(() => true);
+    resumed.close();
+    expect(first).toMatchObject({ event: "stream.reset", data: { reason: "cursor_too_old" } });
+  });
+});
+
 describe("a generation's stream resumed after each event", () => {
   it("never sends an id twice and misses nothing, the resume snapshots carrying no id", async () => {
     const { key } = await accountWithKey();
