@@ -5,7 +5,7 @@ import { priceGeneration, type PriceBreakdown } from "./pricing";
 // GET /v1/estimate/{model}: the query as its schema parsed it (count clamped, types checked) in,
 // the same breakdown create will reserve out. What only the model can judge is checked here.
 
-export type EstimateQuery = { count: number; duration?: number; resolution?: string; audio?: boolean };
+export type EstimateQuery = { count: number; ratio?: string; duration?: number; resolution?: string; audio?: boolean };
 
 export type CostEstimate = PriceBreakdown & { assetsCount: number };
 
@@ -14,16 +14,24 @@ export const ESTIMATE_MAX_COUNT = 100;
 export function estimateCost(model: ModelDefinition, query: EstimateQuery): CostEstimate {
   const count = query.count;
   // Image prices have no duration, resolution or audio, so those parameters mean nothing there.
+  const ratio = checkRatio(model, query.ratio);
   const breakdown =
     model.type === "image"
-      ? priceGeneration(model, { count })
+      ? priceGeneration(model, { count, ratio })
       : priceGeneration(model, {
           count,
+          ratio,
           durationSeconds: checkDuration(model, query.duration),
           resolution: checkResolution(model, query.resolution),
           audio: checkAudio(model, query.audio),
         });
   return { ...breakdown, assetsCount: count };
+}
+
+function checkRatio(model: ModelDefinition, ratio: string | undefined): string {
+  if (ratio === undefined) return model.ratios[0];
+  if (!model.ratios.includes(ratio.trim())) throw fieldError("ratio", `must be one of ${model.ratios.join(", ")}`);
+  return ratio.trim();
 }
 
 function checkDuration(model: VideoModel, seconds: number | undefined): number {

@@ -1,3 +1,5 @@
+import type { InputMapping } from "./input-mapping";
+
 // The inference providers Darkroom can route to. Adapters (server/providers) implement them;
 // this file only describes them, so the library, health and routing read one definition.
 
@@ -24,6 +26,21 @@ export type ProviderDefinition = {
   credentialEnv: string | null;
   /** Further env vars it needs besides its credential (an account id); all must be set. */
   requiredEnv?: readonly string[];
+  /**
+   * Hosted-model providers (Replicate, fal): the input a model gets when its data declares none,
+   * by media type. The other adapters build their provider's body themselves.
+   */
+  defaultInput?: { readonly image: InputMapping; readonly video: InputMapping };
+};
+
+// The field names most hosted FLUX-like image and Veo-like video schemas publish.
+const hostedVideoInput: InputMapping = {
+  prompt: "prompt",
+  aspect_ratio: "ratio",
+  duration: "duration",
+  resolution: "resolution",
+  generate_audio: "audio",
+  seed: "seed",
 };
 
 const allCapabilities: readonly ProviderCapability[] = ["text-to-image", "image-to-image", "text-to-video", "image-to-video", "audio"];
@@ -63,6 +80,10 @@ const replicate: ProviderDefinition = {
   timeoutSeconds: 900,
   capabilities: allCapabilities,
   credentialEnv: "REPLICATE_API_TOKEN",
+  defaultInput: {
+    image: { prompt: "prompt", aspect_ratio: "ratio", num_outputs: "output_count", output_format: "output_format", seed: "seed", image: "input_file" },
+    video: { ...hostedVideoInput, image: "input_file", last_frame: "last_frame" },
+  },
 };
 
 const fal: ProviderDefinition = {
@@ -77,6 +98,30 @@ const fal: ProviderDefinition = {
   timeoutSeconds: 900,
   capabilities: allCapabilities,
   credentialEnv: "FAL_KEY",
+  defaultInput: {
+    image: {
+      prompt: "prompt",
+      // fal's named sizes, else explicit pixels (multiples of 32, within FLUX1.1 [pro]'s 1440 limit).
+      image_size: {
+        from: "ratio",
+        map: {
+          "1:1": "square_hd",
+          "16:9": "landscape_16_9",
+          "9:16": "portrait_16_9",
+          "4:3": "landscape_4_3",
+          "3:4": "portrait_4_3",
+          "3:2": { width: 1440, height: 960 },
+          "2:3": { width: 960, height: 1440 },
+        },
+      },
+      num_images: "output_count",
+      output_format: { from: "output_format", map: { jpg: "jpeg", png: "png" } },
+      seed: "seed",
+      enable_safety_checker: { const: true },
+      image_url: "input_file",
+    },
+    video: { ...hostedVideoInput, image_url: "input_file" },
+  },
 };
 
 const openai: ProviderDefinition = {

@@ -44,7 +44,13 @@ function buildSchema(model: ModelDefinition) {
     generation_resolution: video ? oneOf(resolutionIds(video.resolutions)).default(video.defaultResolution) : unsupported(),
     generation_generate_audio: video && video.audioPerSecondMillis !== null ? z.boolean({ error: "must be true or false" }).default(false) : unsupported(),
   };
-  return z.strictObject(shape, { error: (issue) => (issue.code === "invalid_type" ? "must be a JSON object" : undefined) });
+  const body = z.strictObject(shape, { error: (issue) => (issue.code === "invalid_type" ? "must be a JSON object" : undefined) });
+  // First/last frame: an end frame is the end of a video that starts from the first input file.
+  return body.superRefine((fields, context) => {
+    if (fields.generation_input_file_last_content !== undefined && fields.generation_input_file === undefined) {
+      context.addIssue({ code: "custom", path: ["generation_input_file_last_content"], message: "needs generation_input_file, the first frame" });
+    }
+  });
 }
 
 // Listed rather than left out, so the error says "not supported by this model" and the

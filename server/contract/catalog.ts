@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { workflows } from "../catalog/model-data";
 import { providerIds } from "../catalog/providers";
 import { ESTIMATE_MAX_COUNT } from "../catalog/estimate";
 import { creditsSchema, modelIdentifierSchema } from "./common";
@@ -11,12 +12,42 @@ export const modelTypeSchema = z.enum(["image", "video"]);
 export const providerIdSchema = z.enum(providerIds);
 const deliveryMethodSchema = z.enum(["webhook", "polling", "synchronous"]);
 
+export const workflowSchema = z.enum(workflows);
+
+const creditsByKey = z.record(z.string(), creditsSchema);
+export const pricingBreakdownSchema = z
+  .discriminatedUnion("unit", [
+    z.object({
+      unit: z.literal("image"),
+      price_per_image: creditsSchema.describe("At the default ratio."),
+      price_per_image_by_ratio: creditsByKey.describe("One picture's price at each ratio."),
+    }),
+    z.object({
+      unit: z.literal("megapixel"),
+      price_per_megapixel: creditsSchema,
+      megapixels_by_ratio: z.record(z.string(), z.number()).describe("The output size at each ratio, in megapixels."),
+      price_per_image_by_ratio: creditsByKey.describe("One picture's price at each ratio: megapixels × price, rounded up to 0.001."),
+    }),
+    z.object({
+      unit: z.literal("second"),
+      price_per_second_by_resolution: creditsByKey.describe("Per second of output at each resolution, without audio."),
+      audio_price_per_second: creditsSchema.nullable().describe("Added per second when `generation_generate_audio` is true; null when audio is not offered."),
+    }),
+  ])
+  .describe("The price as the model is priced: per picture (by ratio), per megapixel, or per second by resolution with an audio surcharge. `model_pricing` is its headline number.");
+
 export const specificFields = ["generation_duration", "generation_resolution", "generation_generate_audio", "generation_input_file_last_content"] as const;
 
 export const libraryModelSchema = z.object({
   model_type: modelTypeSchema,
   model_identifier: modelIdentifierSchema,
-  model_pricing: creditsSchema.describe("Per output for images; per second at the default resolution without audio for videos."),
+  model_name: z.string().describe("The model's display name."),
+  model_pricing: creditsSchema.describe("Per output for images (at the default ratio); per second at the default resolution without audio for videos."),
+  model_pricing_breakdown: pricingBreakdownSchema,
+  model_workflows: z
+    .array(workflowSchema)
+    .min(1)
+    .describe("What the model does: `text-to-image`, `image-edit` (input images), `text-to-video`, `image-to-video`, `first-last-frame`, `video-with-audio`, `video-to-video`."),
   model_supported_provider: z.array(providerIdSchema).min(1).describe("Providers in catalog order, the failover order when routing has no data."),
   schema: z
     .object({
@@ -38,6 +69,16 @@ export const libraryModelSchema = z.object({
       generation_generate_audio: z.array(z.boolean()).optional(),
     })
     .describe("Allowed values of the model-specific fields that have a fixed list."),
+});
+
+function oneOfText<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `must be one of ${values.join(", ")}` });
+}
+
+export const libraryModelsQuerySchema = z.object({
+  type: textQueryParam(oneOfText(["image", "video"])).describe("Only models of this media type."),
+  provider: textQueryParam(oneOfText(providerIds)).describe("Only models this provider serves."),
+  workflow: textQueryParam(oneOfText(workflows)).describe("Only models offering this workflow."),
 });
 
 export const libraryModelsSchema = z.object({
@@ -85,6 +126,9 @@ export const estimateQuerySchema = z.object({
   count: clampedIntegerQueryParam({ min: 1, max: ESTIMATE_MAX_COUNT, default: 1 }).describe(
     `Number of outputs. Values below 1 count as 1 and values above ${ESTIMATE_MAX_COUNT} as ${ESTIMATE_MAX_COUNT}; text that is not an integer is ERR1001.`,
   ),
+  ratio: textQueryParam(z.string()).describe(
+    "One of the model's `schema.generation_ratio`: the picture size priced (per-megapixel and by-ratio prices differ by size). Default: the model's default ratio.",
+  ),
   duration: numberQueryParam().describe("Video only: seconds, one of the model's `specific_schema_options.generation_duration`. Default: the model's default."),
   resolution: textQueryParam(z.string()).describe("Video only: one of the model's `specific_schema_options.generation_resolution`. Default: the model's default."),
   audio: booleanQueryParam().describe("Video only: price with generated audio (`true`, `false`, `1`, `0`). Default false."),
@@ -111,4 +155,5 @@ export const estimateSchema = z.object({
 export type LibraryModel = z.infer<typeof libraryModelSchema>;
 export type LibraryProvider = z.infer<typeof libraryProviderSchema>;
 export type EstimateQuery = z.output<typeof estimateQuerySchema>;
+export type LibraryModelsQuery = z.output<typeof libraryModelsQuerySchema>;
 export type Estimate = z.infer<typeof estimateSchema>;

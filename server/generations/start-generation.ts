@@ -55,6 +55,7 @@ export async function planGeneration(
   const requested = parseProviderOrder(model, fields.generation_provider_order);
   const price = priceGeneration(model, {
     count: fields.generation_output_number,
+    ratio: fields.generation_ratio,
     durationSeconds: fields.generation_duration,
     resolution: fields.generation_resolution,
     audio: fields.generation_generate_audio,

@@ -1,16 +1,22 @@
+import type { InputValues } from "../catalog/input-mapping";
 import type { ProviderJob } from "./types";
 
-// What the hosted providers' input builders (fal, Replicate) share.
+// What the hosted providers' input builders share: the job's request values by the names the
+// catalog's input mappings read (server/catalog/input-mapping.ts).
 
-/** The video fields both hosts publish under the same names (Veo's input schema), without the input files. */
-export function videoFields(job: ProviderJob): Record<string, unknown> {
+export function inputValues(job: ProviderJob): InputValues {
   return {
     prompt: job.prompt,
-    aspect_ratio: job.ratio,
+    ratio: job.ratio,
+    output_format: job.outputFormat,
+    output_count: job.outputCount,
+    seed: job.seed,
     duration: job.durationSeconds,
     resolution: job.resolution,
-    generate_audio: job.generateAudio,
-    seed: job.seed,
+    audio: job.model.type === "video" ? job.generateAudio : null,
+    input_file: job.inputFiles[0] ?? null,
+    input_files: job.inputFiles.length > 0 ? job.inputFiles : null,
+    last_frame: job.inputFileLastContent,
   };
 }
 

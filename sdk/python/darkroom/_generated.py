@@ -150,7 +150,10 @@ class Estimate(_EstimateRequired, _EstimateOptional):
 _LibraryModelRequired = TypedDict("_LibraryModelRequired", {
     "model_type": Literal["image", "video"],
     "model_identifier": str,
+    "model_name": str,
     "model_pricing": float,
+    "model_pricing_breakdown": Dict[str, Any],
+    "model_workflows": List[Literal["text-to-image", "image-edit", "text-to-video", "image-to-video", "first-last-frame", "video-with-audio", "video-to-video"]],
     "model_supported_provider": List[Literal["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba", "byteplus", "google"]],
     "schema": Dict[str, Any],
     "specific_schema": List[Literal["generation_duration", "generation_resolution", "generation_generate_audio", "generation_input_file_last_content"]],
@@ -411,7 +414,7 @@ class GenerationRequestImage(_GenerationRequestImageRequired, _GenerationRequest
 
 
 _GenerationRequestVideoRequired = TypedDict("_GenerationRequestVideoRequired", {
-    "generation_duration": Literal[2, 4, 6, 8, 5, 10, 12],
+    "generation_duration": Literal[2, 4, 6, 8, 12, 5, 10],
 })
 _GenerationRequestVideoOptional = TypedDict("_GenerationRequestVideoOptional", {
     "generation_prompt": str,
@@ -421,7 +424,7 @@ _GenerationRequestVideoOptional = TypedDict("_GenerationRequestVideoOptional", {
     "generation_provider_order": str,
     "generation_input_file": List[str],
     "generation_input_file_last_content": str,
-    "generation_resolution": Literal["480p", "720p", "1080p", "768p", "1024p"],
+    "generation_resolution": Literal["480p", "720p", "1024p", "1080p", "768p"],
     "generation_generate_audio": bool,
 }, total=False)
 
@@ -500,61 +503,6 @@ class GenerationRequest_black_forest_labs_flux_1_1_pro(_GenerationRequest_black_
     pass
 
 
-# The exact create body of GPT Image 1 (openai/gpt-image-1).
-_GenerationRequest_openai_gpt_image_1Required = TypedDict("_GenerationRequest_openai_gpt_image_1Required", {
-    "generation_prompt": str,
-})
-_GenerationRequest_openai_gpt_image_1Optional = TypedDict("_GenerationRequest_openai_gpt_image_1Optional", {
-    "generation_ratio": Literal["1:1", "3:2", "2:3"],
-    "generation_output_format": Literal["png", "jpg", "webp"],
-    "generation_output_number": int,
-    "generation_provider_order": str,
-    "generation_input_file": List[str],
-}, total=False)
-
-
-class GenerationRequest_openai_gpt_image_1(_GenerationRequest_openai_gpt_image_1Required, _GenerationRequest_openai_gpt_image_1Optional):
-    pass
-
-
-# The exact create body of Veo 3 (google/veo-3).
-_GenerationRequest_google_veo_3Required = TypedDict("_GenerationRequest_google_veo_3Required", {
-    "generation_prompt": str,
-    "generation_duration": Literal[8],
-})
-_GenerationRequest_google_veo_3Optional = TypedDict("_GenerationRequest_google_veo_3Optional", {
-    "generation_ratio": Literal["16:9", "9:16"],
-    "generation_output_format": Literal["mp4"],
-    "generation_output_number": int,
-    "generation_provider_order": str,
-    "generation_resolution": Literal["720p", "1080p"],
-    "generation_generate_audio": bool,
-}, total=False)
-
-
-class GenerationRequest_google_veo_3(_GenerationRequest_google_veo_3Required, _GenerationRequest_google_veo_3Optional):
-    pass
-
-
-# The exact create body of Kling 2.1 (kwaivgi/kling-v2.1).
-_GenerationRequest_kwaivgi_kling_v2_1Required = TypedDict("_GenerationRequest_kwaivgi_kling_v2_1Required", {
-    "generation_prompt": str,
-    "generation_input_file": List[str],
-    "generation_duration": Literal[5, 10],
-})
-_GenerationRequest_kwaivgi_kling_v2_1Optional = TypedDict("_GenerationRequest_kwaivgi_kling_v2_1Optional", {
-    "generation_ratio": Literal["16:9", "9:16", "1:1"],
-    "generation_output_format": Literal["mp4"],
-    "generation_output_number": int,
-    "generation_provider_order": str,
-    "generation_resolution": Literal["720p", "1080p"],
-}, total=False)
-
-
-class GenerationRequest_kwaivgi_kling_v2_1(_GenerationRequest_kwaivgi_kling_v2_1Required, _GenerationRequest_kwaivgi_kling_v2_1Optional):
-    pass
-
-
 # The exact create body of FLUX1.1 [pro] Ultra (black-forest-labs/flux-1.1-pro-ultra).
 _GenerationRequest_black_forest_labs_flux_1_1_pro_ultraRequired = TypedDict("_GenerationRequest_black_forest_labs_flux_1_1_pro_ultraRequired", {
     "generation_prompt": str,
@@ -602,6 +550,130 @@ _GenerationRequest_black_forest_labs_flux_kontext_maxOptional = TypedDict("_Gene
 
 
 class GenerationRequest_black_forest_labs_flux_kontext_max(_GenerationRequest_black_forest_labs_flux_kontext_maxRequired, _GenerationRequest_black_forest_labs_flux_kontext_maxOptional):
+    pass
+
+
+# The exact create body of GPT Image 1 (openai/gpt-image-1).
+_GenerationRequest_openai_gpt_image_1Required = TypedDict("_GenerationRequest_openai_gpt_image_1Required", {
+    "generation_prompt": str,
+})
+_GenerationRequest_openai_gpt_image_1Optional = TypedDict("_GenerationRequest_openai_gpt_image_1Optional", {
+    "generation_ratio": Literal["1:1", "3:2", "2:3"],
+    "generation_output_format": Literal["png", "jpg", "webp"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+}, total=False)
+
+
+class GenerationRequest_openai_gpt_image_1(_GenerationRequest_openai_gpt_image_1Required, _GenerationRequest_openai_gpt_image_1Optional):
+    pass
+
+
+# The exact create body of Sora 2 (openai/sora-2).
+_GenerationRequest_openai_sora_2Required = TypedDict("_GenerationRequest_openai_sora_2Required", {
+    "generation_prompt": str,
+    "generation_duration": Literal[4, 8, 12],
+})
+_GenerationRequest_openai_sora_2Optional = TypedDict("_GenerationRequest_openai_sora_2Optional", {
+    "generation_ratio": Literal["16:9", "9:16"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_openai_sora_2(_GenerationRequest_openai_sora_2Required, _GenerationRequest_openai_sora_2Optional):
+    pass
+
+
+# The exact create body of Sora 2 Pro (openai/sora-2-pro).
+_GenerationRequest_openai_sora_2_proRequired = TypedDict("_GenerationRequest_openai_sora_2_proRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[4, 8, 12],
+})
+_GenerationRequest_openai_sora_2_proOptional = TypedDict("_GenerationRequest_openai_sora_2_proOptional", {
+    "generation_ratio": Literal["16:9", "9:16"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p", "1024p"],
+}, total=False)
+
+
+class GenerationRequest_openai_sora_2_pro(_GenerationRequest_openai_sora_2_proRequired, _GenerationRequest_openai_sora_2_proOptional):
+    pass
+
+
+# The exact create body of Veo 3 (google/veo-3).
+_GenerationRequest_google_veo_3Required = TypedDict("_GenerationRequest_google_veo_3Required", {
+    "generation_prompt": str,
+    "generation_duration": Literal[8],
+})
+_GenerationRequest_google_veo_3Optional = TypedDict("_GenerationRequest_google_veo_3Optional", {
+    "generation_ratio": Literal["16:9", "9:16"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p", "1080p"],
+    "generation_generate_audio": bool,
+}, total=False)
+
+
+class GenerationRequest_google_veo_3(_GenerationRequest_google_veo_3Required, _GenerationRequest_google_veo_3Optional):
+    pass
+
+
+# The exact create body of Imagen 4 (google/imagen-4).
+_GenerationRequest_google_imagen_4Required = TypedDict("_GenerationRequest_google_imagen_4Required", {
+    "generation_prompt": str,
+})
+_GenerationRequest_google_imagen_4Optional = TypedDict("_GenerationRequest_google_imagen_4Optional", {
+    "generation_ratio": Literal["1:1", "3:4", "4:3", "9:16", "16:9"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_google_imagen_4(_GenerationRequest_google_imagen_4Required, _GenerationRequest_google_imagen_4Optional):
+    pass
+
+
+# The exact create body of Gemini 2.5 Flash Image (google/gemini-2.5-flash-image).
+_GenerationRequest_google_gemini_2_5_flash_imageRequired = TypedDict("_GenerationRequest_google_gemini_2_5_flash_imageRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_google_gemini_2_5_flash_imageOptional = TypedDict("_GenerationRequest_google_gemini_2_5_flash_imageOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "4:5", "5:4", "21:9"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+}, total=False)
+
+
+class GenerationRequest_google_gemini_2_5_flash_image(_GenerationRequest_google_gemini_2_5_flash_imageRequired, _GenerationRequest_google_gemini_2_5_flash_imageOptional):
+    pass
+
+
+# The exact create body of Kling 2.1 (kwaivgi/kling-v2.1).
+_GenerationRequest_kwaivgi_kling_v2_1Required = TypedDict("_GenerationRequest_kwaivgi_kling_v2_1Required", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_kwaivgi_kling_v2_1Optional = TypedDict("_GenerationRequest_kwaivgi_kling_v2_1Optional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p", "1080p"],
+}, total=False)
+
+
+class GenerationRequest_kwaivgi_kling_v2_1(_GenerationRequest_kwaivgi_kling_v2_1Required, _GenerationRequest_kwaivgi_kling_v2_1Optional):
     pass
 
 
@@ -833,78 +905,9 @@ class GenerationRequest_bytedance_seedance_1_pro(_GenerationRequest_bytedance_se
     pass
 
 
-# The exact create body of Sora 2 (openai/sora-2).
-_GenerationRequest_openai_sora_2Required = TypedDict("_GenerationRequest_openai_sora_2Required", {
-    "generation_prompt": str,
-    "generation_duration": Literal[4, 8, 12],
-})
-_GenerationRequest_openai_sora_2Optional = TypedDict("_GenerationRequest_openai_sora_2Optional", {
-    "generation_ratio": Literal["16:9", "9:16"],
-    "generation_output_format": Literal["mp4"],
-    "generation_output_number": int,
-    "generation_provider_order": str,
-    "generation_resolution": Literal["720p"],
-}, total=False)
-
-
-class GenerationRequest_openai_sora_2(_GenerationRequest_openai_sora_2Required, _GenerationRequest_openai_sora_2Optional):
-    pass
-
-
-# The exact create body of Sora 2 Pro (openai/sora-2-pro).
-_GenerationRequest_openai_sora_2_proRequired = TypedDict("_GenerationRequest_openai_sora_2_proRequired", {
-    "generation_prompt": str,
-    "generation_duration": Literal[4, 8, 12],
-})
-_GenerationRequest_openai_sora_2_proOptional = TypedDict("_GenerationRequest_openai_sora_2_proOptional", {
-    "generation_ratio": Literal["16:9", "9:16"],
-    "generation_output_format": Literal["mp4"],
-    "generation_output_number": int,
-    "generation_provider_order": str,
-    "generation_resolution": Literal["720p", "1024p"],
-}, total=False)
-
-
-class GenerationRequest_openai_sora_2_pro(_GenerationRequest_openai_sora_2_proRequired, _GenerationRequest_openai_sora_2_proOptional):
-    pass
-
-
-# The exact create body of Imagen 4 (google/imagen-4).
-_GenerationRequest_google_imagen_4Required = TypedDict("_GenerationRequest_google_imagen_4Required", {
-    "generation_prompt": str,
-})
-_GenerationRequest_google_imagen_4Optional = TypedDict("_GenerationRequest_google_imagen_4Optional", {
-    "generation_ratio": Literal["1:1", "3:4", "4:3", "9:16", "16:9"],
-    "generation_output_format": Literal["png"],
-    "generation_output_number": int,
-    "generation_provider_order": str,
-}, total=False)
-
-
-class GenerationRequest_google_imagen_4(_GenerationRequest_google_imagen_4Required, _GenerationRequest_google_imagen_4Optional):
-    pass
-
-
-# The exact create body of Gemini 2.5 Flash Image (google/gemini-2.5-flash-image).
-_GenerationRequest_google_gemini_2_5_flash_imageRequired = TypedDict("_GenerationRequest_google_gemini_2_5_flash_imageRequired", {
-    "generation_prompt": str,
-})
-_GenerationRequest_google_gemini_2_5_flash_imageOptional = TypedDict("_GenerationRequest_google_gemini_2_5_flash_imageOptional", {
-    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "4:5", "5:4", "21:9"],
-    "generation_output_format": Literal["png"],
-    "generation_output_number": int,
-    "generation_provider_order": str,
-    "generation_input_file": List[str],
-}, total=False)
-
-
-class GenerationRequest_google_gemini_2_5_flash_image(_GenerationRequest_google_gemini_2_5_flash_imageRequired, _GenerationRequest_google_gemini_2_5_flash_imageOptional):
-    pass
-
-
 # The exact create body of each model, by model identifier.
-IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1, "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra, "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro, "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max, "minimax/image-01": GenerationRequest_minimax_image_01, "runway/gen4-image": GenerationRequest_runway_gen4_image, "cloudflare/flux-1-schnell": GenerationRequest_cloudflare_flux_1_schnell, "leonardo/lucid-origin": GenerationRequest_leonardo_lucid_origin, "qwen/qwen-image": GenerationRequest_qwen_qwen_image, "alibaba/wan-2.2-t2i-flash": GenerationRequest_alibaba_wan_2_2_t2i_flash, "bytedance/seedream-4": GenerationRequest_bytedance_seedream_4, "google/imagen-4": GenerationRequest_google_imagen_4, "google/gemini-2.5-flash-image": GenerationRequest_google_gemini_2_5_flash_image}
-VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen_video, "google/veo-3": GenerationRequest_google_veo_3, "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1, "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02, "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3, "runway/gen4-turbo": GenerationRequest_runway_gen4_turbo, "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph, "alibaba/wan-2.2-plus": GenerationRequest_alibaba_wan_2_2_plus, "bytedance/seedance-1-pro": GenerationRequest_bytedance_seedance_1_pro, "openai/sora-2": GenerationRequest_openai_sora_2, "openai/sora-2-pro": GenerationRequest_openai_sora_2_pro}
+IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra, "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro, "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1, "google/imagen-4": GenerationRequest_google_imagen_4, "google/gemini-2.5-flash-image": GenerationRequest_google_gemini_2_5_flash_image, "minimax/image-01": GenerationRequest_minimax_image_01, "runway/gen4-image": GenerationRequest_runway_gen4_image, "cloudflare/flux-1-schnell": GenerationRequest_cloudflare_flux_1_schnell, "leonardo/lucid-origin": GenerationRequest_leonardo_lucid_origin, "qwen/qwen-image": GenerationRequest_qwen_qwen_image, "alibaba/wan-2.2-t2i-flash": GenerationRequest_alibaba_wan_2_2_t2i_flash, "bytedance/seedream-4": GenerationRequest_bytedance_seedream_4}
+VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen_video, "openai/sora-2": GenerationRequest_openai_sora_2, "openai/sora-2-pro": GenerationRequest_openai_sora_2_pro, "google/veo-3": GenerationRequest_google_veo_3, "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1, "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02, "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3, "runway/gen4-turbo": GenerationRequest_runway_gen4_turbo, "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph, "alibaba/wan-2.2-plus": GenerationRequest_alibaba_wan_2_2_plus, "bytedance/seedance-1-pro": GenerationRequest_bytedance_seedance_1_pro}
 
 # Every /v1 operation the client calls: method, path template, parameters, required scope.
 OPERATIONS: Dict[str, Dict[str, Any]] = {
@@ -915,7 +918,7 @@ OPERATIONS: Dict[str, Dict[str, Any]] = {
     "getAccount": {"operationId": "getAccount", "method": "GET", "path": "/v1/user/account", "pathParams": [], "query": [], "headers": [], "scope": "account:read", "successStatus": 200, "data": "AccountProfile", "paginated": False},
     "getBilling": {"operationId": "getBilling", "method": "GET", "path": "/v1/user/billing", "pathParams": [], "query": [], "headers": [], "scope": "account:read", "successStatus": 200, "data": "BillingSummary", "paginated": False},
     "getCacheHealth": {"operationId": "getCacheHealth", "method": "GET", "path": "/v1/health/cache", "pathParams": [], "query": [], "headers": [], "scope": "health:read", "successStatus": 200, "data": "CacheHealth", "paginated": False},
-    "getEstimate": {"operationId": "getEstimate", "method": "GET", "path": "/v1/estimate/{model_identifier}", "pathParams": ["model_identifier"], "query": [{"name": "count", "required": False}, {"name": "duration", "required": False}, {"name": "resolution", "required": False}, {"name": "audio", "required": False}], "headers": [], "scope": "library:read", "successStatus": 200, "data": "Estimate", "paginated": False},
+    "getEstimate": {"operationId": "getEstimate", "method": "GET", "path": "/v1/estimate/{model_identifier}", "pathParams": ["model_identifier"], "query": [{"name": "count", "required": False}, {"name": "ratio", "required": False}, {"name": "duration", "required": False}, {"name": "resolution", "required": False}, {"name": "audio", "required": False}], "headers": [], "scope": "library:read", "successStatus": 200, "data": "Estimate", "paginated": False},
     "getGeneration": {"operationId": "getGeneration", "method": "GET", "path": "/v1/content/{generation_id}", "pathParams": ["generation_id"], "query": [], "headers": [], "scope": "generation:read", "successStatus": 200, "data": "GenerationRecord", "paginated": False},
     "getModelHealth": {"operationId": "getModelHealth", "method": "GET", "path": "/v1/health/inference/models", "pathParams": [], "query": [], "headers": [], "scope": "health:read", "successStatus": 200, "data": "ModelsHealth", "paginated": False},
     "getProviderHealth": {"operationId": "getProviderHealth", "method": "GET", "path": "/v1/health/inference/providers", "pathParams": [], "query": [], "headers": [], "scope": "health:read", "successStatus": 200, "data": "ProvidersHealth", "paginated": False},
@@ -923,7 +926,7 @@ OPERATIONS: Dict[str, Dict[str, Any]] = {
     "getStorageHealth": {"operationId": "getStorageHealth", "method": "GET", "path": "/v1/health/storage", "pathParams": [], "query": [], "headers": [], "scope": "health:read", "successStatus": 200, "data": "StorageHealth", "paginated": False},
     "getUsage": {"operationId": "getUsage", "method": "GET", "path": "/v1/usage", "pathParams": [], "query": [{"name": "days", "required": False}], "headers": [], "scope": "account:read", "successStatus": 200, "data": "UsageSummary", "paginated": False},
     "listGenerations": {"operationId": "listGenerations", "method": "GET", "path": "/v1/content/list", "pathParams": [], "query": [{"name": "limit", "required": False}, {"name": "offset", "required": False}], "headers": [], "scope": "generation:read", "successStatus": 200, "data": "GenerationList", "paginated": True},
-    "listModels": {"operationId": "listModels", "method": "GET", "path": "/v1/library/models", "pathParams": [], "query": [], "headers": [], "scope": "library:read", "successStatus": 200, "data": "LibraryModelList", "paginated": False},
+    "listModels": {"operationId": "listModels", "method": "GET", "path": "/v1/library/models", "pathParams": [], "query": [{"name": "type", "required": False}, {"name": "provider", "required": False}, {"name": "workflow", "required": False}], "headers": [], "scope": "library:read", "successStatus": 200, "data": "LibraryModelList", "paginated": False},
     "listProviders": {"operationId": "listProviders", "method": "GET", "path": "/v1/library/providers", "pathParams": [], "query": [], "headers": [], "scope": "library:read", "successStatus": 200, "data": "LibraryProviderList", "paginated": False},
 }
 

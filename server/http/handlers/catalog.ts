@@ -1,7 +1,8 @@
 import "server-only";
-import { listModels, listProviders } from "../../catalog";
+import { listProviders } from "../../catalog";
+import { libraryModels } from "./library-models";
 import { estimateForAccount } from "../../catalog/estimate-for-account";
-import { shapeLibraryModel, shapeLibraryProvider } from "./library-shapes";
+import { shapeLibraryProvider } from "./library-shapes";
 import { db } from "../../db";
 import { configuredProviders, implementationSettings } from "../../providers/configured-providers";
 import { catalog } from "../operations";
@@ -9,8 +10,8 @@ import { withApiKey } from "../with-api-key";
 
 // The /v1 handlers of the catalog: models, providers and what a generation would cost.
 
-export const listLibraryModels = withApiKey(catalog.listModels, async () => {
-  const models = listModels().map(shapeLibraryModel);
+export const listLibraryModels = withApiKey(catalog.listModels, async ({ query }) => {
+  const models = libraryModels(query);
   return { models_total: models.length, models };
 });
 

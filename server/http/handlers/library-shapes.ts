@@ -2,7 +2,8 @@ import "server-only";
 import { modelsForProvider } from "../../catalog/index";
 import type { ModelDefinition, ModelType } from "../../catalog/models";
 import { formatCredits } from "../../money";
-import { listPriceMillis } from "../../catalog/pricing";
+import { listPriceMillis, pricingBreakdown, type PricingBreakdown } from "../../catalog/pricing";
+import type { Workflow } from "../../catalog/model-data";
 import { providerImplementation, type ImplementationSettings, type ProviderImplementation } from "../../providers/implementation";
 import { providerStatus, type DeliveryMethod, type ProviderDefinition, type ProviderId, type ProviderStatus } from "../../catalog/providers";
 
@@ -28,7 +29,10 @@ export type VideoSchemaFields = {
 export type LibraryModelEntry = {
   model_type: ModelType;
   model_identifier: string;
+  model_name: string;
   model_pricing: number;
+  model_pricing_breakdown: PricingBreakdown;
+  model_workflows: Workflow[];
   model_supported_provider: ProviderId[];
   /** The common fields; a video model also lists its duration, resolution and audio values here. */
   schema: {
@@ -84,7 +88,10 @@ export function shapeLibraryModel(model: ModelDefinition): LibraryModelEntry {
   return {
     model_type: model.type,
     model_identifier: model.identifier,
+    model_name: model.name,
     model_pricing: formatCredits(listPriceMillis(model)),
+    model_pricing_breakdown: pricingBreakdown(model),
+    model_workflows: [...model.workflows],
     model_supported_provider: [...model.providers],
     // Clients of this API shape read a video model's values from `schema`: its
     // durations and resolutions, and (like `generation_input_file`) whether audio is offered.

@@ -1,4 +1,4 @@
-import { estimateQuerySchema } from "../../contract/catalog";
+import { estimateQuerySchema, libraryModelsQuerySchema } from "../../contract/catalog";
 import type { ResponseComponentName } from "../../contract/index";
 import { defineOperation } from "../define-operation";
 
@@ -22,4 +22,15 @@ export const getEstimate = defineOperation({
 
 export const listProviders = libraryRead("listProviders", "/v1/library/providers", "LibraryProviderList", "Provider catalog", "The inference providers Darkroom routes to and how each is integrated.");
 
-export const listModels = libraryRead("listModels", "/v1/library/models", "LibraryModelList", "Model catalog", "Every model with its create schema, providers and pricing.");
+export const listModels = defineOperation({
+  operationId: "listModels",
+  method: "GET",
+  path: "/v1/library/models",
+  tag: "Catalog",
+  summary: "Model catalog",
+  description: "Every model with its create schema, providers, workflows and pricing; `type`, `provider` and `workflow` narrow the list (all given must hold).",
+  scope: "library:read",
+  query: libraryModelsQuerySchema,
+  response: { component: "LibraryModelList" },
+  errors: ["ERR1001"],
+});

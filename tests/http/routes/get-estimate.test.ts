@@ -24,6 +24,12 @@ describe("200", () => {
     });
   });
 
+  it("prices the ratio asked for (a flat per-image price is the same at every ratio)", async () => {
+    const { key } = await accountWithKey();
+    const wide = expectSuccess(await estimate(key, "darkroom/lumen-image", { ratio: "16:9", count: 2 }));
+    expect(wide).toMatchObject({ cost_per_generation: 0.002, cost_total_consumed: 0.004 });
+  });
+
   it("clamps count to 1..100", async () => {
     const { key } = await accountWithKey();
     expect(expectSuccess(await estimate(key, "darkroom/lumen-image", { count: 0 })).assets_count).toBe(1);
@@ -65,6 +71,8 @@ describe("400", () => {
     expect(invalidFields(duration)[0]).toBe("duration");
     const count = expectError(await estimate(key, "darkroom/lumen-image", { count: "abc" }), "ERR1001");
     expect(invalidFields(count)[0]).toBe("count");
+    const ratio = expectError(await estimate(key, "darkroom/lumen-image", { ratio: "5:1" }), "ERR1001");
+    expect(invalidFields(ratio)[0]).toBe("ratio");
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { listModels } from "@/server/http/operations/catalog";
 import { accountWithKey } from "@/tests/support/fixtures";
-import { callOperation, expectSuccess } from "@/tests/support/http";
+import { callOperation, expectError, expectSuccess } from "@/tests/support/http";
 
 // GET /v1/library/models (listModels): every model with its create schema, providers and pricing.
 
@@ -28,6 +28,41 @@ describe("200", () => {
     expect(byId["darkroom/lumen-video"]?.specific_schema_options).toEqual({ generation_duration: [2, 4, 6], generation_resolution: ["480p", "720p"], generation_generate_audio: [false, true] });
     for (const model of models.filter((entry) => entry.model_type === "image")) {
       expect(Object.keys(model.schema).filter((field) => ["generation_duration", "generation_resolution", "generation_generate_audio"].includes(field))).toEqual([]);
+    }
+  });
+});
+
+describe("filters", () => {
+  it("narrows by type, provider and workflow, every given filter holding, in catalog order", async () => {
+    const { key } = await accountWithKey();
+    const all = expectSuccess(await callOperation(listModels, { key })).models;
+    const ids = (models: typeof all) => models.map((model) => model.model_identifier);
+    const videos = expectSuccess(await callOperation(listModels, { key, query: { type: "video" } }));
+    expect(ids(videos.models)).toEqual(ids(all.filter((model) => model.model_type === "video")));
+    expect(videos.models_total).toBe(videos.models.length);
+    expect(videos.models.length).toBeGreaterThan(0);
+    const onFal = expectSuccess(await callOperation(listModels, { key, query: { provider: "fal" } })).models;
+    expect(ids(onFal)).toEqual(ids(all.filter((model) => model.model_supported_provider.includes("fal"))));
+    expect(ids(onFal)).toContain("black-forest-labs/flux-schnell");
+    const edits = expectSuccess(await callOperation(listModels, { key, query: { workflow: "image-edit", provider: "bfl" } })).models;
+    expect(ids(edits)).toEqual(["black-forest-labs/flux-kontext-pro", "black-forest-labs/flux-kontext-max"]);
+    for (const model of edits) expect(model.model_workflows).toContain("image-edit");
+    const none = expectSuccess(await callOperation(listModels, { key, query: { type: "image", workflow: "image-to-video" } }));
+    expect(none).toEqual({ models_total: 0, models: [] });
+    // An empty value counts as absent.
+    expect(expectSuccess(await callOperation(listModels, { key, query: { type: "" } })).models_total).toBe(all.length);
+  });
+
+  it("refuses an unknown type, provider or workflow with ERR1001 naming the parameter", async () => {
+    const { key } = await accountWithKey();
+    for (const [name, value] of [
+      ["type", "audio"],
+      ["provider", "midjourney"],
+      ["workflow", "text-to-song"],
+    ] as const) {
+      const error = expectError(await callOperation(listModels, { key, query: { [name]: value } }), "ERR1001");
+      expect(error.details?.fields?.[0]?.field).toBe(name);
+      expect(error.message).toMatch(/must be one of/);
     }
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { findModel, listModels, listProviders, modelsForProvider, providerIds, providerStatus } from "@/server/catalog/index";
 import type { ModelDefinition } from "@/server/catalog/index";
+import { CatalogDataError, loadModels } from "@/server/catalog/load-models";
+import { providerFitProblems } from "@/server/catalog/provider-fit";
 
 const isMillis = (value: number) => Number.isSafeInteger(value) && value > 0;
 /** A provider as the library lists it (GET /v1/library/providers reads listProviders). */
@@ -125,5 +127,114 @@ describe("catalog providers", () => {
     expect(providerStatus(local, false)).toBe("active");
     expect(providerStatus(replicate, false)).toBe("not_configured");
     expect(providerStatus(replicate, true)).toBe("active");
+  });
+});
+
+describe("catalog data fits every provider it names", () => {
+  it.each(listModels().map((model) => [model.identifier, model] as [string, ModelDefinition]))("%s", (_id, model) => {
+    expect(providerFitProblems(model)).toEqual([]);
+  });
+
+  it("names an option a provider's mapping cannot carry, a missing table value and a missing capability", () => {
+    const schnell = findModel("black-forest-labs/flux-schnell");
+    if (!schnell || schnell.type !== "image") throw new Error("catalog incomplete");
+    // webp is not in fal's output_format table; 21:9 not in its image_size table.
+    expect(providerFitProblems({ ...schnell, formats: ["png", "webp"], ratios: ["1:1", "21:9"] })).toEqual([
+      "fal: image_size has no value for ratio 21:9",
+      "fal: output_format has no value for output_format webp",
+    ]);
+    // A mapping that drops the output count while the model offers four.
+    const [first] = loadModels([
+      {
+        identifier: "test/two-outputs",
+        name: "Test",
+        type: "image",
+        providers: [{ id: "replicate", model: "test/two-outputs", input: { prompt: "prompt", aspect_ratio: "ratio" } }],
+        ratios: ["1:1", "16:9"],
+        formats: ["png"],
+        max_outputs: 4,
+        input_files: { max: 2, required: false },
+        timeout_seconds: 60,
+        price: { per: "image", usd: "0.01" },
+      },
+    ]);
+    expect(providerFitProblems(first!)).toEqual([
+      "replicate: its input never carries the output count (output_count)",
+      "replicate: its input never carries every input file (input_files)",
+      "replicate: its input never carries the input file (input_file or input_files)",
+    ]);
+    // Cloudflare makes pictures only from text.
+    const lucid = findModel("leonardo/lucid-origin");
+    if (!lucid) throw new Error("catalog incomplete");
+    expect(providerFitProblems({ ...lucid, workflows: ["text-to-image", "image-edit"] })).toEqual(["cloudflare: offers no image-to-image (workflow image-edit)"]);
+  });
+});
+
+describe("catalog data is validated at load", () => {
+  it("names every problem of a bad model and loads none of it", () => {
+    const bad = () =>
+      loadModels([
+        {
+          identifier: "Test/Bad",
+          name: "",
+          type: "video",
+          providers: [{ id: "fal", model: "x", model_by: { from: "resolution", map: { "720p": "x" } } }],
+          ratios: ["16:9"],
+          timeout_seconds: 60,
+          durations: [5],
+          resolutions: ["720p", "1080p"],
+          price: { per: "second", usd: { "720p": "0.1" } },
+        },
+        {
+          identifier: "test/video",
+          name: "Video",
+          type: "video",
+          providers: [{ id: "fal", model: "x", model_by: { from: "resolution", map: { "720p": "x" } } }],
+          ratios: ["16:9"],
+          timeout_seconds: 60,
+          durations: [5],
+          default_duration: 10,
+          resolutions: ["720p", "1080p"],
+          price: { per: "second", usd: { "720p": "0.1", "4k": "1" } },
+        },
+      ]);
+    expect(bad).toThrow(CatalogDataError);
+    try {
+      bad();
+    } catch (error) {
+      expect((error as CatalogDataError).problems).toEqual([
+        "Test/Bad: identifier: an identifier is <vendor>/<model>, lower case",
+        "Test/Bad: name: Too small: expected string to have >=1 characters",
+        "test/video: default_duration 10 is not one of the durations",
+        "test/video: price: no per-second price for 1080p",
+        "test/video: price: 4k is not a resolution of this model",
+        "test/video: providers.fal.model_by: no endpoint for resolution 1080p",
+      ]);
+    }
+  });
+
+  it("derives workflows from the options and prices pictures by megapixel per ratio", () => {
+    const [model] = loadModels([
+      {
+        identifier: "test/megapixel",
+        name: "Megapixel",
+        type: "image",
+        providers: [{ id: "fal", model: "fal-ai/test", cost: { per: "megapixel", usd: "0.0025", default_megapixels: 1 } }],
+        ratios: ["1:1", "16:9"],
+        formats: ["png"],
+        max_outputs: 1,
+        input_files: { max: 1, required: false },
+        timeout_seconds: 60,
+        price: { per: "megapixel", usd: "0.025", default_megapixels: 1.05, megapixels: { "16:9": 2.1 } },
+      },
+    ]);
+    if (!model || model.type !== "image") throw new Error("not loaded");
+    expect(model.workflows).toEqual(["text-to-image", "image-edit"]);
+    expect(model.priceByRatioMillis).toEqual({ "1:1": 27, "16:9": 53 });
+    expect(model.pricePerOutputMillis).toBe(27);
+    expect(model.providerCosts.fal).toEqual({ unit: "megapixel", perMegapixel: 2500, megapixelsByRatio: { "1:1": 1, "16:9": 1 } });
+    expect(findModel("runway/gen4-aleph")?.workflows).toEqual(["video-to-video"]);
+    expect(findModel("google/veo-3")?.workflows).toEqual(["text-to-video", "video-with-audio"]);
+    expect(findModel("darkroom/lumen-video")?.workflows).toEqual(["text-to-video", "image-to-video", "first-last-frame", "video-with-audio"]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findModel, listModels, listProviders, type ModelDefinition } from "@/server/catalog/index";
 import { shapeLibraryModel, shapeLibraryProvider } from "@/server/http/handlers/library-shapes";
+import { libraryModelSchema } from "@/server/contract/catalog";
 import { IMPLEMENTATION_KEYS } from "@/tests/support/client-shapes";
 
 function model(identifier: string): ModelDefinition {
@@ -15,7 +16,25 @@ const isStringArray = (value: unknown) => Array.isArray(value) && value.every((i
 describe("shapeLibraryModel", () => {
   it.each(listModels().map((entry) => [entry.identifier, entry] as [string, ModelDefinition]))("%s has exactly the documented fields and types", (_id, entry) => {
     const shaped = shapeLibraryModel(entry);
-    expect(sortedKeys(shaped)).toEqual(["model_identifier", "model_pricing", "model_supported_provider", "model_type", "schema", "specific_schema", "specific_schema_options"].sort());
+    expect(sortedKeys(shaped)).toEqual(
+      [
+        "model_identifier",
+        "model_name",
+        "model_pricing",
+        "model_pricing_breakdown",
+        "model_supported_provider",
+        "model_type",
+        "model_workflows",
+        "schema",
+        "specific_schema",
+        "specific_schema_options",
+      ].sort(),
+    );
+    expect(libraryModelSchema.parse(shaped)).toEqual(shaped);
+    // The headline number is the breakdown's default entry.
+    const breakdown = shaped.model_pricing_breakdown;
+    if (entry.type === "video") expect(breakdown.unit === "second" && breakdown.price_per_second_by_resolution[entry.defaultResolution]).toBe(shaped.model_pricing);
+    else if (breakdown.unit !== "second") expect(breakdown.price_per_image_by_ratio[shaped.schema.generation_ratio[0]!]).toBe(shaped.model_pricing);
     expect(["image", "video"]).toContain(shaped.model_type);
     expect(typeof shaped.model_identifier).toBe("string");
     expect(typeof shaped.model_pricing).toBe("number");
@@ -40,7 +59,14 @@ describe("shapeLibraryModel", () => {
     expect(shapeLibraryModel(model("darkroom/lumen-image"))).toEqual({
       model_type: "image",
       model_identifier: "darkroom/lumen-image",
+      model_name: "Lumen Image (built-in)",
       model_pricing: 0.002,
+      model_pricing_breakdown: {
+        unit: "image",
+        price_per_image: 0.002,
+        price_per_image_by_ratio: { "1:1": 0.002, "16:9": 0.002, "9:16": 0.002, "4:3": 0.002, "3:4": 0.002, "3:2": 0.002, "2:3": 0.002 },
+      },
+      model_workflows: ["text-to-image", "image-edit"],
       model_supported_provider: ["local", "local-backup"],
       schema: {
         generation_prompt: true,
@@ -59,6 +85,8 @@ describe("shapeLibraryModel", () => {
     expect(shapeLibraryModel(model("darkroom/lumen-video"))).toMatchObject({
       model_type: "video",
       model_pricing: 0.01,
+      model_pricing_breakdown: { unit: "second", price_per_second_by_resolution: { "480p": 0.01, "720p": 0.02 }, audio_price_per_second: 0.005 },
+      model_workflows: ["text-to-video", "image-to-video", "first-last-frame", "video-with-audio"],
       specific_schema: ["generation_duration", "generation_resolution", "generation_generate_audio", "generation_input_file_last_content"],
       specific_schema_options: {
         generation_duration: [2, 4, 6],

@@ -58,6 +58,15 @@ describe("generationRequestSchema: accepted bodies", () => {
     expect(generationRequestSchema(lumenVideo).parse(body)).toEqual(body);
   });
 
+  it("takes an end frame only with a first frame (first/last frame)", () => {
+    const last = "https://example.com/last.png";
+    expect(errorsFor(lumenVideo, { generation_prompt: "p", generation_duration: 4, generation_input_file_last_content: last })).toEqual([
+      { field: "generation_input_file_last_content", message: "needs generation_input_file, the first frame" },
+    ]);
+    const both = { generation_prompt: "p", generation_duration: 4, generation_input_file: ["https://example.com/first.png"], generation_input_file_last_content: last };
+    expect(generationRequestSchema(lumenVideo).parse(both).generation_input_file_last_content).toBe(last);
+  });
+
   it("trims the prompt and allows 4000 characters", () => {
     expect(generationRequestSchema(schnell).parse({ generation_prompt: "  fox  " }).generation_prompt).toBe("fox");
     expect(generationRequestSchema(schnell).safeParse({ generation_prompt: "x".repeat(4000) }).success).toBe(true);

@@ -70,6 +70,7 @@ export const operations = {
     pathParams: ["model_identifier"],
     query: [
       { name: "count", required: false },
+      { name: "ratio", required: false },
       { name: "duration", required: false },
       { name: "resolution", required: false },
       { name: "audio", required: false },
@@ -139,7 +140,21 @@ export const operations = {
     successStatus: 200,
     paginated: true,
   },
-  listModels: { operationId: "listModels", method: "GET", path: "/v1/library/models", pathParams: [], query: [], headers: [], scope: "library:read", successStatus: 200, paginated: false },
+  listModels: {
+    operationId: "listModels",
+    method: "GET",
+    path: "/v1/library/models",
+    pathParams: [],
+    query: [
+      { name: "type", required: false },
+      { name: "provider", required: false },
+      { name: "workflow", required: false },
+    ],
+    headers: [],
+    scope: "library:read",
+    successStatus: 200,
+    paginated: false,
+  },
   listProviders: { operationId: "listProviders", method: "GET", path: "/v1/library/providers", pathParams: [], query: [], headers: [], scope: "library:read", successStatus: 200, paginated: false },
 } as const satisfies Record<string, OperationSpec>;
 

@@ -208,8 +208,45 @@ export type LibraryModel = {
   model_type: "image" | "video";
   /** Model identifier `<provider>/<model>`, e.g. `darkroom/lumen-image`. */
   model_identifier: string;
-  /** Per output for images; per second at the default resolution without audio for videos. */
+  /** The model's display name. */
+  model_name: string;
+  /** Per output for images (at the default ratio); per second at the default resolution without audio for videos. */
   model_pricing: number;
+  /** The price as the model is priced: per picture (by ratio), per megapixel, or per second by resolution with an audio surcharge. `model_pricing` is its headline number. */
+  model_pricing_breakdown:
+    | {
+        unit: "image";
+        /** At the default ratio. */
+        price_per_image: number;
+        /** One picture's price at each ratio. */
+        price_per_image_by_ratio: {
+          [key: string]: number;
+        };
+      }
+    | {
+        unit: "megapixel";
+        /** Credits (1 credit = 1 USD), kept to three decimal places. */
+        price_per_megapixel: number;
+        /** The output size at each ratio, in megapixels. */
+        megapixels_by_ratio: {
+          [key: string]: number;
+        };
+        /** One picture's price at each ratio: megapixels × price, rounded up to 0.001. */
+        price_per_image_by_ratio: {
+          [key: string]: number;
+        };
+      }
+    | {
+        unit: "second";
+        /** Per second of output at each resolution, without audio. */
+        price_per_second_by_resolution: {
+          [key: string]: number;
+        };
+        /** Added per second when `generation_generate_audio` is true; null when audio is not offered. */
+        audio_price_per_second: number | null;
+      };
+  /** What the model does: `text-to-image`, `image-edit` (input images), `text-to-video`, `image-to-video`, `first-last-frame`, `video-with-audio`, `video-to-video`. */
+  model_workflows: Array<"text-to-image" | "image-edit" | "text-to-video" | "image-to-video" | "first-last-frame" | "video-with-audio" | "video-to-video">;
   /** Providers in catalog order, the failover order when routing has no data. */
   model_supported_provider: Array<"local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba" | "byteplus" | "google">;
   /** The create fields as this model accepts them; video models also list duration, resolution and audio here. */
@@ -519,9 +556,9 @@ export type GenerationRequestVideo = {
   /** End-frame URL, for models that list it in `specific_schema`. */
   generation_input_file_last_content?: string;
   /** Seconds; allowed values are model-specific. */
-  generation_duration: 2 | 4 | 6 | 8 | 5 | 10 | 12;
+  generation_duration: 2 | 4 | 6 | 8 | 12 | 5 | 10;
   /** Allowed values are model-specific. Default: the model's default. */
-  generation_resolution?: "480p" | "720p" | "1080p" | "768p" | "1024p";
+  generation_resolution?: "480p" | "720p" | "1024p" | "1080p" | "768p";
   /** Generate audio, for models that list it in `specific_schema`. Default false. */
   generation_generate_audio?: boolean;
 };
@@ -568,40 +605,6 @@ export type GenerationRequest_black_forest_labs_flux_1_1_pro = {
   generation_provider_order?: string;
 };
 
-/** The exact create body of GPT Image 1 (openai/gpt-image-1). */
-export type GenerationRequest_openai_gpt_image_1 = {
-  generation_prompt: string;
-  generation_ratio?: "1:1" | "3:2" | "2:3";
-  generation_output_format?: "png" | "jpg" | "webp";
-  generation_output_number?: number;
-  generation_provider_order?: string;
-  generation_input_file?: string[];
-};
-
-/** The exact create body of Veo 3 (google/veo-3). */
-export type GenerationRequest_google_veo_3 = {
-  generation_prompt: string;
-  generation_ratio?: "16:9" | "9:16";
-  generation_output_format?: "mp4";
-  generation_output_number?: number;
-  generation_provider_order?: string;
-  generation_duration: 8;
-  generation_resolution?: "720p" | "1080p";
-  generation_generate_audio?: boolean;
-};
-
-/** The exact create body of Kling 2.1 (kwaivgi/kling-v2.1). */
-export type GenerationRequest_kwaivgi_kling_v2_1 = {
-  generation_prompt: string;
-  generation_ratio?: "16:9" | "9:16" | "1:1";
-  generation_output_format?: "mp4";
-  generation_output_number?: number;
-  generation_provider_order?: string;
-  generation_input_file: string[];
-  generation_duration: 5 | 10;
-  generation_resolution?: "720p" | "1080p";
-};
-
 /** The exact create body of FLUX1.1 [pro] Ultra (black-forest-labs/flux-1.1-pro-ultra). */
 export type GenerationRequest_black_forest_labs_flux_1_1_pro_ultra = {
   generation_prompt: string;
@@ -629,6 +632,81 @@ export type GenerationRequest_black_forest_labs_flux_kontext_max = {
   generation_output_number?: number;
   generation_provider_order?: string;
   generation_input_file?: string[];
+};
+
+/** The exact create body of GPT Image 1 (openai/gpt-image-1). */
+export type GenerationRequest_openai_gpt_image_1 = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "3:2" | "2:3";
+  generation_output_format?: "png" | "jpg" | "webp";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+};
+
+/** The exact create body of Sora 2 (openai/sora-2). */
+export type GenerationRequest_openai_sora_2 = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 4 | 8 | 12;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of Sora 2 Pro (openai/sora-2-pro). */
+export type GenerationRequest_openai_sora_2_pro = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 4 | 8 | 12;
+  generation_resolution?: "720p" | "1024p";
+};
+
+/** The exact create body of Veo 3 (google/veo-3). */
+export type GenerationRequest_google_veo_3 = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 8;
+  generation_resolution?: "720p" | "1080p";
+  generation_generate_audio?: boolean;
+};
+
+/** The exact create body of Imagen 4 (google/imagen-4). */
+export type GenerationRequest_google_imagen_4 = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "3:4" | "4:3" | "9:16" | "16:9";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Gemini 2.5 Flash Image (google/gemini-2.5-flash-image). */
+export type GenerationRequest_google_gemini_2_5_flash_image = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3" | "4:5" | "5:4" | "21:9";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+};
+
+/** The exact create body of Kling 2.1 (kwaivgi/kling-v2.1). */
+export type GenerationRequest_kwaivgi_kling_v2_1 = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 5 | 10;
+  generation_resolution?: "720p" | "1080p";
 };
 
 /** The exact create body of MiniMax Image-01 (minimax/image-01). */
@@ -768,56 +846,17 @@ export type GenerationRequest_bytedance_seedance_1_pro = {
   generation_resolution?: "1080p" | "480p";
 };
 
-/** The exact create body of Sora 2 (openai/sora-2). */
-export type GenerationRequest_openai_sora_2 = {
-  generation_prompt: string;
-  generation_ratio?: "16:9" | "9:16";
-  generation_output_format?: "mp4";
-  generation_output_number?: number;
-  generation_provider_order?: string;
-  generation_duration: 4 | 8 | 12;
-  generation_resolution?: "720p";
-};
-
-/** The exact create body of Sora 2 Pro (openai/sora-2-pro). */
-export type GenerationRequest_openai_sora_2_pro = {
-  generation_prompt: string;
-  generation_ratio?: "16:9" | "9:16";
-  generation_output_format?: "mp4";
-  generation_output_number?: number;
-  generation_provider_order?: string;
-  generation_duration: 4 | 8 | 12;
-  generation_resolution?: "720p" | "1024p";
-};
-
-/** The exact create body of Imagen 4 (google/imagen-4). */
-export type GenerationRequest_google_imagen_4 = {
-  generation_prompt: string;
-  generation_ratio?: "1:1" | "3:4" | "4:3" | "9:16" | "16:9";
-  generation_output_format?: "png";
-  generation_output_number?: number;
-  generation_provider_order?: string;
-};
-
-/** The exact create body of Gemini 2.5 Flash Image (google/gemini-2.5-flash-image). */
-export type GenerationRequest_google_gemini_2_5_flash_image = {
-  generation_prompt: string;
-  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3" | "4:5" | "5:4" | "21:9";
-  generation_output_format?: "png";
-  generation_output_number?: number;
-  generation_provider_order?: string;
-  generation_input_file?: string[];
-};
-
 /** The exact create body of each image model, by model identifier. */
 export type ImageModelRequests = {
   "darkroom/lumen-image": GenerationRequest_darkroom_lumen_image;
   "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell;
   "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro;
-  "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1;
   "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra;
   "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro;
   "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max;
+  "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1;
+  "google/imagen-4": GenerationRequest_google_imagen_4;
+  "google/gemini-2.5-flash-image": GenerationRequest_google_gemini_2_5_flash_image;
   "minimax/image-01": GenerationRequest_minimax_image_01;
   "runway/gen4-image": GenerationRequest_runway_gen4_image;
   "cloudflare/flux-1-schnell": GenerationRequest_cloudflare_flux_1_schnell;
@@ -825,8 +864,6 @@ export type ImageModelRequests = {
   "qwen/qwen-image": GenerationRequest_qwen_qwen_image;
   "alibaba/wan-2.2-t2i-flash": GenerationRequest_alibaba_wan_2_2_t2i_flash;
   "bytedance/seedream-4": GenerationRequest_bytedance_seedream_4;
-  "google/imagen-4": GenerationRequest_google_imagen_4;
-  "google/gemini-2.5-flash-image": GenerationRequest_google_gemini_2_5_flash_image;
 };
 
 export type ImageModel = keyof ImageModelRequests;
@@ -834,6 +871,8 @@ export type ImageModel = keyof ImageModelRequests;
 /** The exact create body of each video model, by model identifier. */
 export type VideoModelRequests = {
   "darkroom/lumen-video": GenerationRequest_darkroom_lumen_video;
+  "openai/sora-2": GenerationRequest_openai_sora_2;
+  "openai/sora-2-pro": GenerationRequest_openai_sora_2_pro;
   "google/veo-3": GenerationRequest_google_veo_3;
   "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1;
   "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02;
@@ -842,8 +881,6 @@ export type VideoModelRequests = {
   "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph;
   "alibaba/wan-2.2-plus": GenerationRequest_alibaba_wan_2_2_plus;
   "bytedance/seedance-1-pro": GenerationRequest_bytedance_seedance_1_pro;
-  "openai/sora-2": GenerationRequest_openai_sora_2;
-  "openai/sora-2-pro": GenerationRequest_openai_sora_2_pro;
 };
 
 export type VideoModel = keyof VideoModelRequests;
