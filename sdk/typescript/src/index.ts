@@ -1,23 +1,10 @@
 // @darkroom/client: the Darkroom API's own client.
 
-export { Darkroom, VERSION, TERMINAL_STATUSES, WaitTimeoutError, isTerminal } from "./client.js";
-export type { DarkroomOptions, Region, CreateOptions, EstimateOptions, ListOptions, WaitOptions, GenerationList, GenerationEvent, GenerationAttempt, StreamEventOf } from "./client.js";
-export {
-  DarkroomError,
-  AuthenticationError,
-  PermissionError,
-  NotFoundError,
-  RateLimitError,
-  InsufficientCreditsError,
-  SpendLimitError,
-  ValidationError,
-  ConflictError,
-  ProviderError,
-  ServerError,
-  ConnectionError,
-  WebhookVerificationError,
-  errorClassFor,
-} from "./errors.js";
+export { Darkroom } from "./generated/client.js";
+export { VERSION, TERMINAL_STATUSES, WaitTimeoutError, isTerminal } from "./core.js";
+export type { DarkroomOptions, Region, CreateOptions, WaitOptions, PageOptions, GenerationList, GenerationEvent, GenerationAttempt, StreamEventOf, Page, ResultOf } from "./core.js";
+export type * from "./generated/resources.js";
+export * from "./errors.js";
 export { parseEventStream } from "./sse.js";
 export type { StreamEvent, StreamOptions, RawEvent } from "./sse.js";
 export type { ResponseMeta, WithResponse, RequestOptions, FetchLike } from "./transport.js";

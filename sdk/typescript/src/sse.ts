@@ -1,4 +1,4 @@
-import { ConnectionError, DarkroomError } from "./errors.js";
+import { DarkroomConnectionError, DarkroomError } from "./errors.js";
 import { attemptSignal, backoffMs, errorFromAnswer, retryDelayMs, sleep, type Envelope, type Transport } from "./transport.js";
 
 // Server-Sent Events over fetch (no EventSource: it cannot send an Authorization header). The
@@ -161,7 +161,7 @@ export async function* readEventStream<T>(
       const failure =
         error instanceof DarkroomError
           ? error
-          : new ConnectionError({
+          : new DarkroomConnectionError({
               message: `The event stream ${path} failed: ${String((error as Error)?.message ?? error)}`,
               code: "connection_error",
               type: "connection_error",
@@ -185,7 +185,7 @@ export async function* readEventStream<T>(
     if (finished) return;
     // The server ended the stream before its last event (a restart, a proxy's idle cut): resume.
     if (failures >= maxReconnects)
-      throw new ConnectionError({ message: `The event stream ${path} kept ending`, code: "connection_error", type: "connection_error", status: 0, retryable: true, requestId: null });
+      throw new DarkroomConnectionError({ message: `The event stream ${path} kept ending`, code: "connection_error", type: "connection_error", status: 0, retryable: true, requestId: null });
     failures++;
     await sleep(serverRetryMs ?? backoffMs(failures - 1), options.signal);
   }

@@ -1,4 +1,4 @@
-import { ConnectionError, DarkroomError, makeError } from "./errors.js";
+import { DarkroomConnectionError, DarkroomError, makeError } from "./errors.js";
 import type { OperationSpec } from "./generated/operations.js";
 
 // The transport: one fetch per attempt, the envelope unwrapped, errors mapped to their family,
@@ -198,7 +198,7 @@ export class Transport {
       const message = timing.timedOut()
         ? `No answer from ${method} ${url} within ${input.timeoutMs ?? this.options.timeoutMs} ms`
         : `The connection to ${url} failed: ${String((cause as Error)?.message ?? cause)}`;
-      throw new ConnectionError({ message, code: "connection_error", type: "connection_error", status: 0, retryable: true, requestId: null, cause });
+      throw new DarkroomConnectionError({ message, code: "connection_error", type: "connection_error", status: 0, retryable: true, requestId: null, cause });
     } finally {
       timing.done();
     }

@@ -1,5 +1,6 @@
 import "server-only";
-import { errorTable } from "../../error-table";
+import { errorFamilies, errorFamilyOf } from "../../error-families";
+import { errorTable, type ErrorCode } from "../../error-table";
 import { planLimits, planNames } from "../../plans/plan-limits";
 import { buildComponents } from "./components";
 import { operationObject, type ResponseComponents } from "./operation-object";
@@ -19,6 +20,9 @@ export type OpenApiDocument = {
   tags: Array<{ name: string; description: string }>;
   paths: Record<string, Partial<Record<HttpMethod, Record<string, unknown>>>>;
   components: ReturnType<typeof buildComponents> & { responses: ResponseComponents };
+  /** The error table, each code with its family: what the SDKs generate their error classes from. */
+  "x-error-codes": Record<string, { type: string; status: number; retryable: boolean; family: string }>;
+  "x-error-families": Record<string, { description: string; statuses: readonly string[] }>;
 };
 
 /** The base address: paths in the document already start with /v1 (or /api/v1). */
@@ -54,7 +58,7 @@ function description(): string {
     "## Spend limits\nA key may have a spend limit per UTC day, week (from Monday), calendar month or in total, shared with the keys it was rotated from or to; an account may have a monthly limit over all its keys. Spend in a period is what generations created in it were charged plus what is still reserved for those in flight; refunds give room back. A create that would go past a limit is refused before anything is reserved: ERR1014 (402, not retryable) with `details: {scope, limit, used, requested, resets_at}`. `GET /v1/status` shows the key's budget, `GET /v1/estimate` the room left.",
     "## Live streams\n`GET /v1/content/{generation_id}/events` and `GET /v1/content/events` answer `text/event-stream`. Each operation's `x-item-schema` (OpenAPI 3.2's `itemSchema`) lists its events: name, id, and the component its `data:` JSON follows; `x-ends-stream` marks those after which the stream ends. Resume with `Last-Event-ID`: every later event comes once, in order, and no id the client has comes again.",
     "## Idempotency\nThe create routes accept an optional `Idempotency-Key` header; see the parameter.",
-    `## Error codes\n${errorCodeTable()}\n\nA failed generation records its ERR4xxx code in \`generation_error_code\`.`,
+    `## Error codes\n${errorCodeTable()}\n\nA failed generation records its ERR4xxx code in \`generation_error_code\`. The document's \`x-error-codes\` holds this table with each code's family, and \`x-error-families\` the families (the SDKs' error classes) with the statuses that place an answer without the envelope.`,
   ].join("\n\n");
 }
 
@@ -93,5 +97,7 @@ export function buildOpenApiDocument({ serverUrl }: { serverUrl: string }): Open
     tags,
     paths,
     components: { ...buildComponents(), responses },
+    "x-error-codes": Object.fromEntries(Object.entries(errorTable).map(([code, entry]) => [code, { ...entry, family: errorFamilyOf[code as ErrorCode] }])),
+    "x-error-families": errorFamilies,
   };
 }

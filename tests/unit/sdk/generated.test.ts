@@ -7,6 +7,11 @@ import { accountStreamEvents, generationStreamEvents } from "@/server/contract/i
 import { streamOperations as registryStreams } from "@/server/http/operations";
 import { v1Operations } from "@/server/http/openapi/routes";
 import { operations, streamOperations } from "@/sdk/typescript/src/generated/operations";
+import { sdkErrorFamilies } from "@/scripts/sdk/errors";
+import { sdkMethods, snake } from "@/scripts/sdk/methods";
+import { errorFamilyOf } from "@/server/error-families";
+import { errorTable, type ErrorCode } from "@/server/error-table";
+import * as sdk from "@/sdk/typescript/src/index";
 
 // The SDKs' generated files are committed: regenerating them in memory must give the same bytes,
 // so a contract change without `npm run sdk:generate` fails here.
@@ -58,5 +63,45 @@ describe("npm run sdk:generate", () => {
     const python = fs.readFileSync(path.join(root, GENERATED_PATHS.python), "utf8");
     expect(types.match(/generation_prediction_id: string \| null;/g)).toHaveLength(2);
     expect(python.match(/"generation_prediction_id": Optional\[str\],/g)).toHaveLength(2);
+  });
+
+  it("makes one method per modern operation in both SDKs, on the resource its placement names", () => {
+    const document = buildOpenApiDocument({ serverUrl: "http://localhost" });
+    const { client, resources } = sdkMethods(document);
+    const darkroom = new sdk.Darkroom({ apiKey: "dkr_x" }) as unknown as Record<string, Record<string, unknown>>;
+    const python = ["_client.py", "_resources.py"].map((file) => fs.readFileSync(path.join(root, "sdk/python/darkroom", file), "utf8")).join("\n");
+    const placed = [...client, ...resources.flatMap((resource) => resource.methods)];
+    expect(placed.map((method) => method.operationId).sort()).toEqual([...v1Operations, ...registryStreams].map((operation) => operation.operationId).sort());
+    for (const method of placed) {
+      const owner = method.resource === null ? darkroom : darkroom[method.resource];
+      expect([method.operationId, typeof owner?.[method.name]]).toEqual([method.operationId, "function"]);
+      expect(python, method.operationId).toContain(`def ${snake(method.name)}(self`);
+    }
+    expect(typeof darkroom.generations?.wait).toBe("function");
+    expect(typeof darkroom.generations?.iterate).toBe("function");
+  });
+
+  it("names the error classes alike in both SDKs, one per family of the document, and maps every code of the error table to its family", () => {
+    const families = sdkErrorFamilies(buildOpenApiDocument({ serverUrl: "http://localhost" }));
+    const python = fs.readFileSync(path.join(root, GENERATED_PATHS.pythonErrors), "utf8");
+    const pythonClasses = [...python.matchAll(/^class (\w+)\(DarkroomError\):$/gm)].map((match) => match[1]);
+    expect(pythonClasses).toEqual(families.map((family) => family.className));
+    const exported = sdk as unknown as Record<string, unknown>;
+    for (const family of families) expect(Object.getPrototypeOf(exported[family.className]), family.className).toBe(sdk.DarkroomError);
+    for (const code of Object.keys(errorTable) as ErrorCode[]) {
+      const family = families.find((candidate) => candidate.codes.some((entry) => entry.code === code));
+      expect(
+        family?.className
+          .replace(/Error$/, "")
+          .replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
+          .slice(1),
+        code,
+      ).toBe(errorFamilyOf[code]);
+      expect(sdk.errorClassFor(code, 200).name, code).toBe(family?.className);
+      expect(python, code).toContain(`"${code}": ${family?.className},`);
+    }
+    // The old TypeScript names stay, as the same classes.
+    expect(sdk.PermissionError).toBe(sdk.PermissionDeniedError);
+    expect(sdk.ConnectionError).toBe(sdk.DarkroomConnectionError);
   });
 });

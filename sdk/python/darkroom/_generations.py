@@ -1,0 +1,48 @@
+"""The generated ``generations`` resource and the one helper written by hand: ``wait``."""
+from __future__ import annotations
+
+import time
+from typing import Any, Dict, Optional, cast
+
+from . import _generated as types
+from ._core import is_terminal
+from ._darkroom_error import DarkroomError
+from ._error_families import AuthenticationError, PermissionDeniedError
+from ._errors import WaitTimeoutError
+from ._generated import STREAM_OPERATIONS
+from ._resources import Generations as _GeneratedGenerations
+
+TERMINAL_EVENTS = tuple(STREAM_OPERATIONS["streamGenerationEvents"]["endsAfter"])
+
+
+class Generations(_GeneratedGenerations):
+    def wait(self, generation_id: str, *, timeout: float = 300.0, poll_interval: float = 1.0) -> types.GenerationRecord:
+        """The record once terminal: from the stream, or by polling where the stream is not available."""
+        deadline = time.monotonic() + timeout
+        last: Optional[Dict[str, Any]] = None
+        events = self._client.stream("streamGenerationEvents", {"generation_id": generation_id}, {}, deadline=deadline)
+        try:
+            for event in events:
+                if isinstance(event.data, dict) and "generation_status" in event.data:
+                    last = event.data
+                if event.event in TERMINAL_EVENTS or (last is not None and is_terminal(last)):
+                    return cast(types.GenerationRecord, last if last is not None else event.data)
+                if time.monotonic() > deadline:
+                    raise WaitTimeoutError(generation_id, last, timeout)
+        except (AuthenticationError, PermissionDeniedError, WaitTimeoutError):
+            raise
+        except DarkroomError:
+            # No stream route on this server, a proxy that buffers streams: poll instead.
+            pass
+        finally:
+            events.close()
+        poll = 0
+        while True:
+            record = self.get(generation_id)
+            if is_terminal(record):
+                return record
+            interval = min(5.0, poll_interval * 1.5 ** min(poll, 4))
+            if time.monotonic() + interval > deadline:
+                raise WaitTimeoutError(generation_id, dict(record), timeout)
+            time.sleep(interval)
+            poll += 1
