@@ -31,9 +31,9 @@ class Darkroom(ClientCore):
         """Plan, credit balance and subscription period (``GET /v1/user/billing``)."""
         return cast(types.BillingSummary, self.request("getBilling"))
 
-    def estimate(self, model: str, *, count: Optional[int] = None, duration: Optional[float] = None, resolution: Optional[str] = None, audio: Optional[bool] = None) -> types.Estimate:
+    def estimate(self, model: str, *, count: Optional[int] = None, ratio: Optional[str] = None, duration: Optional[float] = None, resolution: Optional[str] = None, audio: Optional[bool] = None) -> types.Estimate:
         """Cost estimate (``GET /v1/estimate/{model_identifier}``)."""
-        return cast(types.Estimate, self.request("getEstimate", params={"model_identifier": model}, query={"count": count, "duration": duration, "resolution": resolution, "audio": audio}))
+        return cast(types.Estimate, self.request("getEstimate", params={"model_identifier": model}, query={"count": count, "ratio": ratio, "duration": duration, "resolution": resolution, "audio": audio}))
 
     @cached_property
     def generate(self) -> Generate:

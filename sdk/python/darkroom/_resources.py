@@ -92,6 +92,6 @@ class Library(_Resource):
         """Provider catalog (``GET /v1/library/providers``)."""
         return cast(types.LibraryProviderList, self._client.request("listProviders"))
 
-    def models(self) -> types.LibraryModelList:
+    def models(self, *, type: Optional[str] = None, provider: Optional[str] = None, workflow: Optional[str] = None) -> types.LibraryModelList:
         """Model catalog (``GET /v1/library/models``)."""
-        return cast(types.LibraryModelList, self._client.request("listModels"))
+        return cast(types.LibraryModelList, self._client.request("listModels", query={"type": type, "provider": provider, "workflow": workflow}))

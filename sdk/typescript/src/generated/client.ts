@@ -26,8 +26,8 @@ export class Darkroom extends ClientCore {
   }
   /** Cost estimate (`GET /v1/estimate/{model_identifier}`). */
   estimate(model: string, options: EstimateOptions = {}) {
-    const { count, duration, resolution, audio, ...rest } = options;
-    return this.request("getEstimate", { ...rest, params: { model_identifier: model }, query: { count, duration, resolution, audio } });
+    const { count, ratio, duration, resolution, audio, ...rest } = options;
+    return this.request("getEstimate", { ...rest, params: { model_identifier: model }, query: { count, ratio, duration, resolution, audio } });
   }
 
   readonly generate: Generate = new Generate(this);

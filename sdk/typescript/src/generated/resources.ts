@@ -9,10 +9,13 @@ import type * as types from "./types.js";
 export type UsageOptions = RequestOptions & { days?: number };
 
 /** The query of `getEstimate`, with the per-call options. */
-export type EstimateOptions = RequestOptions & { count?: number; duration?: number; resolution?: string; audio?: boolean };
+export type EstimateOptions = RequestOptions & { count?: number; ratio?: string; duration?: number; resolution?: string; audio?: boolean };
 
 /** The query of `listGenerations`, with the per-call options. */
 export type ListOptions = RequestOptions & { limit?: number; offset?: number };
+
+/** The query of `listModels`, with the per-call options. */
+export type ListModelsOptions = RequestOptions & { type?: string; provider?: string; workflow?: string };
 
 /** A group of the client's methods, calling the API through the client's core. */
 export class Resource {
@@ -74,5 +77,8 @@ export class Library extends Resource {
   /** Provider catalog (`GET /v1/library/providers`). */
   readonly providers = (options: RequestOptions = {}) => this.client.request("listProviders", options);
   /** Model catalog (`GET /v1/library/models`). */
-  readonly models = (options: RequestOptions = {}) => this.client.request("listModels", options);
+  readonly models = (options: ListModelsOptions = {}) => {
+    const { type, provider, workflow, ...rest } = options;
+    return this.client.request("listModels", { ...rest, query: { type, provider, workflow } });
+  };
 }
