@@ -98,6 +98,8 @@ const envSchema = z.object({
   REPLICATE_WEBHOOK_SECRET: optionalString,
   FAL_QUEUE_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://queue.fal.run")),
   FAL_JWKS_URL: z.preprocess(emptyAsUndefined, z.url().default("https://rest.alpha.fal.ai/.well-known/jwks.json")),
+  /** fal's Platform API (model search), read by `catalog:check`. */
+  FAL_API_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.fal.ai")),
   OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, z.url().default("https://api.openai.com")),
   /** Black Forest Labs (FLUX): the `x-key`, its API root, and the secret it signs webhooks with (unset: tasks are polled only). */
   BFL_API_KEY: optionalString,

@@ -16,7 +16,8 @@ import { rotateApiKey } from "../keys/rotate-key";
 import { resolveScopes, scopePresetNames } from "../keys/scopes";
 import type { DatabaseHandle } from "../start/database";
 import { log } from "../log";
-import { ACTOR, dateFlag, list, oneOf, uuidFlag, type Command, type Flags } from "./commands/command";
+import { ACTOR, dateFlag, list, oneOf, uuidFlag, type Command, type CommandResult, type DatabaseCommand, type Flags } from "./commands/command";
+import { catalogCommands } from "./commands/catalog";
 import { retentionCommands } from "./commands/retention";
 import { webhookCommands } from "./commands/webhook";
 import { hostnameCommands } from "./commands/hostname";
@@ -199,6 +200,7 @@ const commands: Record<string, Command> = {
   ...bugReportCommands,
   ...retentionCommands,
   ...spendCommands,
+  ...catalogCommands,
 };
 
 function usageError(message: string): ApiError {
@@ -258,21 +260,26 @@ function print(body: unknown): Promise<void> {
   return new Promise((resolve) => process.stdout.write(JSON.stringify(body) + "\n", () => resolve()));
 }
 
+type Booted = { database?: DatabaseHandle; disconnectDb?: () => Promise<void> };
+
+/** Validates the flags, then boots as the server does (configuration, the database, embedded unless DATABASE_URL, migrations) and runs the work. */
+async function runWithDatabase(command: DatabaseCommand, flags: Flags, booted: Booted): Promise<CommandResult> {
+  const work = command.prepare(flags);
+  // Loaded only once the input is known to be good: bad input answers quickly.
+  const [{ bootRuntime }, dbModule, { inTransaction }] = await Promise.all([import("../start/boot"), import("../db"), import("../transaction")]);
+  booted.disconnectDb = dbModule.disconnectDb;
+  booted.database = await bootRuntime({ quiet: true });
+  return command.transaction === false ? work(dbModule.db as unknown as Tx) : inTransaction(work, { maxWait: 10_000, timeout: 30_000 });
+}
+
 async function main(): Promise<number> {
-  let database: DatabaseHandle | undefined;
-  let disconnectDb: (() => Promise<void>) | undefined;
+  const booted: Booted = {};
   try {
     const { name, command, flags } = parseCommandLine(process.argv.slice(2));
-    const work = command.prepare(flags);
-    // Loaded only once the input is known to be good: bad input answers quickly. The same boot as
-    // the server: configuration, the database (embedded unless DATABASE_URL), migrations.
-    const [{ bootRuntime }, dbModule, { inTransaction }] = await Promise.all([import("../start/boot"), import("../db"), import("../transaction")]);
-    disconnectDb = dbModule.disconnectDb;
-    database = await bootRuntime({ quiet: true });
-    const result = command.transaction === false ? await work(dbModule.db as unknown as Tx) : await inTransaction(work, { maxWait: 10_000, timeout: 30_000 });
+    const result = command.database === false ? await command.prepare(flags)() : await runWithDatabase(command, flags, booted);
     log.info("cli: done", { command: name });
     await print(result);
-    return 0;
+    return command.succeeded?.(result) === false ? 1 : 0;
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) {
       await print({ error: error.toBody() });
@@ -282,8 +289,8 @@ async function main(): Promise<number> {
     await print({ error: new ApiError("ERR5000", error instanceof Error ? error.message : "An internal error occurred.").toBody() });
     return 1;
   } finally {
-    await disconnectDb?.().catch(() => undefined);
-    await database?.stop().catch(() => undefined);
+    await booted.disconnectDb?.().catch(() => undefined);
+    await booted.database?.stop().catch(() => undefined);
   }
 }
 

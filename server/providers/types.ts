@@ -74,6 +74,17 @@ export class ProviderError extends Error {
 
 export type CallbackRequest = { headers: Headers; rawBody: string };
 
+/**
+ * What read-only calls to the provider found (`npm run cli -- catalog:check`): whether it took our
+ * credential and, where the provider can say, whether each model id exists (null: not asked, or
+ * the answer could not tell). `detail` says why, naming the provider.
+ */
+export type ProviderCheck = {
+  credential: "ok" | "refused" | "unreachable";
+  models: { providerModelId: string; found: boolean | null }[] | "not_checkable";
+  detail?: string;
+};
+
 export interface ProviderAdapter {
   readonly id: ProviderId;
   /**
@@ -92,4 +103,6 @@ export interface ProviderAdapter {
    * wrong. Absent for providers that send no callbacks.
    */
   parseCallback?(request: CallbackRequest): Promise<{ predictionId: string; result: ProviderResult }>;
+  /** Confirms the credential and the model ids with the provider's cheapest read-only calls; never creates or charges anything. Never throws. */
+  check?(providerModelIds: string[]): Promise<ProviderCheck>;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import { catalogModelIds } from "@/tests/fakes/catalog-models";
 import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
 
 // A local DashScope (Alibaba Cloud Model Studio), written from its published references
@@ -12,7 +13,10 @@ import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeServer
 // task_status UNKNOWN. POST /api/v1/tasks/{task_id}/cancel cancels a PENDING task, else 400
 // UnsupportedOperation. Errors are `{request_id, code, message}` with their HTTP status: 400
 // InvalidParameter / DataInspectionFailed / Arrearage, 401 InvalidApiKey, 429 Throttling.RateQuota,
-// 500 InternalError. The HTTP API sends no callbacks, so none are played.
+// 500 InternalError. The HTTP API sends no callbacks, so none are played. GET /api/v1/models
+// (list-models) answers `{request_id, output: {total, page_no, page_size, models: [{model, name,
+// description}]}}` over the models in `models` (the catalog's, by default); `?model=` is an exact
+// match, so an unknown id is an empty list (a filter, not a 404).
 //
 // Prompt markers steer it from the HTTP suites (scripts/test.ts starts one for the app):
 // "[alibaba:rate-limit]" answers 429 Throttling.RateQuota, "[alibaba:moderated]" 400
@@ -29,6 +33,8 @@ export type AlibabaFake = FakeServer & {
   apiKey: string;
   script(script: AlibabaFakeScript): void;
   reset(): void;
+  /** The model ids GET /api/v1/models lists. */
+  models: Set<string>;
 };
 
 type Task = {
@@ -53,6 +59,7 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
   const apiKey = options.apiKey ?? "sk-dashscope-test-key";
   let current: AlibabaFakeScript = {};
   const tasks = new Map<string, Task>();
+  const served = catalogModelIds("alibaba");
 
   const server = await startFakeServer(async (request, response) => {
     if (current.responseDelayMs) await sleep(current.responseDelayMs);
@@ -61,6 +68,7 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
     }
     const steered = steeredFailure(request);
     if (steered) return answerFailure(response, steered);
+    if (request.method === "GET" && request.path === "/api/v1/models") return listModels(request, response);
     if (request.method === "POST" && request.path === "/api/v1/services/aigc/video-generation/video-synthesis") return createTask(request, response, "video");
     if (request.method === "POST" && request.path === "/api/v1/services/aigc/text2image/image-synthesis") return createTask(request, response, "image");
     const match = taskPaths.exec(request.path);
@@ -158,6 +166,15 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
     return prompt.includes("[alibaba:output-internal]") ? url.replace("127.0.0.1", "0.0.0.0") : url;
   }
 
+  function listModels(request: RecordedRequest, response: ServerResponse) {
+    const exact = request.query.get("model");
+    const pageNo = Number(request.query.get("page_no") ?? 1);
+    const pageSize = Number(request.query.get("page_size") ?? 10);
+    const all = [...served].filter((model) => exact === null || model === exact);
+    const page = all.slice((pageNo - 1) * pageSize, pageNo * pageSize).map((model) => ({ model, name: model, description: `${model} on the fake` }));
+    return sendJson(response, 200, { request_id: randomUUID(), output: { total: all.length, page_no: pageNo, page_size: pageSize, models: page } });
+  }
+
   return {
     ...server,
     apiKey,
@@ -168,6 +185,7 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
       current = {};
       server.requests.length = 0;
     },
+    models: served,
   };
 }
 

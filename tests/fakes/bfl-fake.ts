@@ -14,7 +14,8 @@ import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeFailur
 // Prompt markers, for suites that cannot script the fake (the HTTP ones): "[bfl:request-moderated]",
 // "[bfl:content-moderated]", "[bfl:error]" (the task ends in Error), "[bfl:rate-limit]" (the
 // submit answers 429), "[bfl:slow=<ms>]", "[bfl:output-oversized]" (an endless sample),
-// "[bfl:garbled]" (a result answer in no published shape).
+// "[bfl:garbled]" (a result answer in no published shape). GET /v1/credits answers CreditsResponse
+// `{credits}` (BFL publishes no model read endpoint).
 
 type BflFailure = FakeFailure | "insufficient_credits";
 export type BflScript = Omit<FakeScript, "fail"> & {
@@ -43,6 +44,8 @@ export type BflFake = FakeServer & {
   script(script: BflScript): void;
   reset(): void;
   task(id: string): FakeTask | undefined;
+  /** What GET /v1/credits answers. */
+  credits: number;
 };
 
 const MODELS = new Set(["flux-pro-1.1", "flux-pro-1.1-ultra", "flux-kontext-pro", "flux-kontext-max"]);
@@ -60,6 +63,7 @@ export async function startBflFake(options: { apiKey?: string } = {}): Promise<B
     if (current.fail === "insufficient_credits") return sendJson(response, 402, { detail: "Insufficient credits. Please add credits at https://dashboard.bfl.ai" });
     if (current.fail === "server_error") return sendJson(response, 500, { detail: "Internal Server Error" });
 
+    if (request.method === "GET" && request.path === "/v1/credits") return sendJson(response, 200, { credits: fake.credits });
     const model = request.path.startsWith("/v1/") ? request.path.slice("/v1/".length) : "";
     if (request.method === "POST" && MODELS.has(model)) return create(request, response, model);
     if (request.method === "GET" && request.path === "/v1/get_result") return result(request, response);
@@ -146,7 +150,7 @@ export async function startBflFake(options: { apiKey?: string } = {}): Promise<B
     await server.deliverWebhook(task.webhookUrl, headers, body);
   }
 
-  return {
+  const fake: BflFake = {
     ...server,
     apiKey,
     script(script) {
@@ -158,7 +162,9 @@ export async function startBflFake(options: { apiKey?: string } = {}): Promise<B
       server.webhooks.length = 0;
     },
     task: (id) => tasks.get(id),
+    credits: 1250.5,
   };
+  return fake;
 }
 
 /** The first field the published input schema refuses, as FastAPI names it. */

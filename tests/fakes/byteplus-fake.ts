@@ -19,7 +19,9 @@ import { header, heldUntil, sampleOutput, sendJson, startFakeServer, type FakeSe
 //   param, type}}`: 401 AuthenticationError, 429 RateLimitExceeded.EndpointRPMExceeded, 500
 //   InternalServiceError, 400 InputTextSensitiveContentDetected / OutputImageSensitiveContentDetected
 //   / InvalidParameter, 404 ResourceNotFound; a task fails with OutputVideoSensitiveContentDetected.
-// ModelArk's callback_url posts are unsigned, so there is no signature to fake.
+// ModelArk's callback_url posts are unsigned, so there is no signature to fake. GET
+// /contents/generations/tasks?page_num=&page_size= lists the tasks `{items, total}`, newest first
+// (ModelArk's model list is in the signed management API, not here).
 //
 // Failures come from script() (adapter tests) or a `[byteplus:<failure>]` marker in the prompt (the
 // HTTP suites, whose app talks to this fake from another process); `[byteplus:slow]` holds an image
@@ -75,6 +77,7 @@ export async function startByteplusFake(options: { apiKey?: string } = {}): Prom
     if (current.fail === "rate_limit" || current.fail === "server_error") return arkError(response, current.fail);
     if (request.method === "POST" && request.path === "/api/v3/images/generations") return generateImage(request, response);
     if (request.method === "POST" && request.path === "/api/v3/contents/generations/tasks") return createTask(request, response);
+    if (request.method === "GET" && request.path === "/api/v3/contents/generations/tasks") return listTasks(request, response);
     const match = /^\/api\/v3\/contents\/generations\/tasks\/([^/]+)$/.exec(request.path);
     const task = match ? tasks.get(decodeURIComponent(match[1] ?? "")) : undefined;
     if (match && !task) return sendError(response, 404, "ResourceNotFound", "NotFound", "The specified task does not exist.");
@@ -156,6 +159,14 @@ export async function startByteplusFake(options: { apiKey?: string } = {}): Prom
       return { ...base, ...params, status: state, error };
     }
     return { ...base, ...params, status: state, error: null };
+  }
+
+  function listTasks(request: RecordedRequest, response: ServerResponse) {
+    const pageNum = Number(request.query.get("page_num") ?? 1);
+    const pageSize = Number(request.query.get("page_size") ?? 10);
+    if (!(pageNum >= 1 && pageNum <= 500 && pageSize >= 1 && pageSize <= 500)) return sendError(response, 400, "InvalidParameter", "BadRequest", "page_num and page_size must be from 1 to 500.");
+    const newest = [...tasks.values()].sort((a, b) => b.createdAt - a.createdAt);
+    return sendJson(response, 200, { items: newest.slice((pageNum - 1) * pageSize, pageNum * pageSize).map(view), total: newest.length });
   }
 
   return {

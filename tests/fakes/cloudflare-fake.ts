@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { header, heldUntil, sampleOutput, sendJson, startFakeServer, type FakeServer } from "@/tests/fakes/fake-server";
+import { catalogModelIds } from "@/tests/fakes/catalog-models";
+import { header, heldUntil, sampleOutput, sendJson, startFakeServer, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
 
 // A local Cloudflare Workers AI REST API for adapter and HTTP tests, written from the published
 // reference: "Execute AI model" POST /client/v4/accounts/{account_id}/ai/run/{model_name}
@@ -11,7 +12,11 @@ import { header, heldUntil, sampleOutput, sendJson, startFakeServer, type FakeSe
 // (https://developers.cloudflare.com/workers-ai/platform/errors/): 5007 no such model (400), 3006
 // too large (413), 3007 timeout (408), 3023 account blocked (403), 3036 daily allocation used up
 // (429), 3040 out of capacity (429); 3030 for a prompt the NSFW filter refuses (400), 10000 for a
-// refused token (401). Workers AI sends no callbacks, so there is no signature to fake.
+// refused token (401). Workers AI sends no callbacks, so there is no signature to fake. "Model
+// Search" GET …/accounts/{account_id}/ai/models/search?search=&per_page= answers the models in
+// `models` (the catalog's, by default) whose name or description holds the search text,
+// `{result: [{id, source, name, description, task, tags, properties}], result_info}`: none for an
+// unknown name (a search, not a lookup, so never a 404).
 //
 // Failures come from script() (adapter tests) or a `[cloudflare:<failure>]` marker in the prompt
 // (the HTTP suites, whose app talks to this fake from another process); `[cloudflare:slow]` holds
@@ -30,6 +35,8 @@ export type CloudflareFake = FakeServer & {
   abandoned: string[];
   script(script: CloudflareFakeScript): void;
   reset(): void;
+  /** The model names Model Search finds. */
+  models: Set<string>;
 };
 
 /** Text-to-image models that answer JSON with a base64 picture, each with its published input schema. */
@@ -69,8 +76,14 @@ export async function startCloudflareFake(options: { token?: string; accountId?:
   const accountId = options.accountId ?? "023e105f4ecef8ad9ca31a8372d0c353";
   let current: CloudflareFakeScript = {};
   const abandoned: string[] = [];
+  const served = catalogModelIds("cloudflare");
 
   const server = await startFakeServer(async (request, response) => {
+    const search = /^\/client\/v4\/accounts\/([^/]+)\/ai\/models\/search$/.exec(request.path);
+    if (search && request.method === "GET") {
+      if (header(request, "authorization") !== `Bearer ${token}` || decodeURIComponent(search[1] ?? "") !== accountId) return envelopeError(response, 401, 10000, "Authentication error");
+      return modelSearch(request, response);
+    }
     const match = /^\/client\/v4\/accounts\/([^/]+)\/ai\/run\/(.+)$/.exec(request.path);
     if (!match || request.method !== "POST") return envelopeError(response, 404, 7000, "No route for that URI");
     if (header(request, "authorization") !== `Bearer ${token}` || decodeURIComponent(match[1] ?? "") !== accountId) {
@@ -102,6 +115,22 @@ export async function startCloudflareFake(options: { token?: string; accountId?:
     return sendJson(response, 200, { result: { image: image.toString("base64") }, success: true, errors: [], messages: [] }, { "cf-ray": "8f1c2d3e4a5b6c7d-SJC" });
   }
 
+  function modelSearch(request: RecordedRequest, response: ServerResponse) {
+    const text = (request.query.get("search") ?? "").toLowerCase();
+    const perPage = Number(request.query.get("per_page") ?? 100);
+    const hits = [...served].filter((name) => name.toLowerCase().includes(text));
+    const result = hits.slice(0, perPage).map((name, index) => ({
+      id: `00000000-0000-4000-8000-${String(index).padStart(12, "0")}`,
+      source: 1,
+      name,
+      description: `${name} on the fake`,
+      task: { id: "3dcf9fb2-5a3b-4d33-9b7a-9e7d1a0c6c3e", name: "Text-to-Image", description: "Generates images from input text." },
+      tags: [],
+      properties: [],
+    }));
+    sendJson(response, 200, { success: true, result, errors: [], messages: [], result_info: { count: result.length, page: 1, per_page: perPage, total_count: hits.length } });
+  }
+
   return {
     ...server,
     token,
@@ -116,6 +145,7 @@ export async function startCloudflareFake(options: { token?: string; accountId?:
       server.requests.length = 0;
       abandoned.length = 0;
     },
+    models: served,
   };
 }
 

@@ -1,12 +1,17 @@
 import { createHash, generateKeyPairSync, randomUUID, sign } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import { catalogModelIds } from "@/tests/fakes/catalog-models";
 import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeScript, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
 
 // A local fal queue (https://docs.fal.ai/model-apis/model-endpoints/queue) for adapter tests:
 // submit to `/{endpoint}?fal_webhook=`, `IN_QUEUE → IN_PROGRESS → COMPLETED` over `delayMs`,
 // status and result under `/{owner}/{app}/requests/{id}`, cancel by PUT, `Key` auth, fal's error
 // bodies, and a completion webhook signed with ED25519 by this fake's own key, whose public half
-// it serves as a JWKS at /.well-known/jwks.json.
+// it serves as a JWKS at /.well-known/jwks.json. The Platform API's model search (GET /v1/models,
+// https://fal.ai/docs/api-reference/platform-apis/openapi/v1.json) answers `{models: [{endpoint_id,
+// metadata}], next_cursor, has_more}` for the endpoints in `models` (the catalog's, by default),
+// 404 `{error: {type: "not_found", message}}` for an endpoint_id it does not know, and 401
+// `{error: {type: "authorization_error", …}}` for a key it refuses.
 
 type FakeRequest = {
   id: string;
@@ -31,6 +36,8 @@ export type FalFake = FakeServer & {
   script(script: FakeScript): void;
   reset(): void;
   request(id: string): FakeRequest | undefined;
+  /** The endpoint ids the Platform API's model search knows. */
+  models: Set<string>;
 };
 
 const DEFAULT_DELAY_MS = 150;
@@ -42,9 +49,11 @@ export async function startFalFake(options: { key?: string; userId?: string } = 
   const jwk = { ...(publicKey.export({ format: "jwk" }) as Record<string, unknown>), kid: "fake-fal-1", use: "sig", alg: "EdDSA" };
   const requests = new Map<string, FakeRequest>();
   let current: FakeScript = {};
+  const models = catalogModelIds("fal");
 
   const server = await startFakeServer(async (request, response) => {
     if (request.method === "GET" && request.path === "/.well-known/jwks.json") return sendJson(response, 200, { keys: [jwk] });
+    if (request.method === "GET" && request.path === "/v1/models") return modelSearch(request, response);
     if (current.responseDelayMs) await sleep(current.responseDelayMs);
     if (header(request, "authorization") !== `Key ${key}` || current.fail === "unauthorized") {
       return sendJson(response, 401, { detail: "Invalid key authorization" });
@@ -189,6 +198,33 @@ export async function startFalFake(options: { key?: string; userId?: string } = 
     return sign(null, Buffer.from([requestId, userId, timestamp, digest].join("\n"), "utf8"), privateKey).toString("hex");
   }
 
+  function modelSearch(request: RecordedRequest, response: ServerResponse) {
+    const given = header(request, "authorization");
+    if (given !== undefined && given !== `Key ${key}`) return sendJson(response, 401, { error: { type: "authorization_error", message: "Invalid API key" } });
+    const wanted = request.query.getAll("endpoint_id");
+    const unknown = wanted.find((id) => !models.has(id));
+    if (unknown) return sendJson(response, 404, { error: { type: "not_found", message: `Model endpoint '${unknown}' not found` } });
+    const limit = Number(request.query.get("limit") ?? 50);
+    const found = (wanted.length > 0 ? wanted : [...models].slice(0, limit)).map((endpointId) => ({
+      endpoint_id: endpointId,
+      metadata: {
+        display_name: endpointId,
+        category: "text-to-image",
+        description: `${endpointId} on the fake`,
+        status: "active",
+        tags: [],
+        updated_at: "2025-01-15T12:00:00Z",
+        is_favorited: null,
+        thumbnail_url: "https://fal.media/files/example.jpg",
+        model_url: `https://fal.run/${endpointId}`,
+        date: "2024-08-01T00:00:00Z",
+        highlighted: false,
+        pinned: false,
+      },
+    }));
+    return sendJson(response, 200, { models: found, next_cursor: null, has_more: false });
+  }
+
   function urls(queued: FakeRequest) {
     const base = `${server.baseUrl}/${queued.appId}/requests/${queued.id}`;
     return { response_url: base, status_url: `${base}/status`, cancel_url: `${base}/cancel` };
@@ -209,6 +245,7 @@ export async function startFalFake(options: { key?: string; userId?: string } = 
       server.webhooks.length = 0;
     },
     request: (id) => requests.get(id),
+    models,
   };
 }
 

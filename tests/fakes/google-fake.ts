@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import { catalogModelIds } from "@/tests/fakes/catalog-models";
 import { header, sampleOutput, sendJson, startFakeServer, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
 
 // A local Gemini API for adapter and HTTP tests, written from the published reference
@@ -20,7 +21,9 @@ import { header, sampleOutput, sendJson, startFakeServer, type FakeServer, type 
 //
 // Failures come from script() (adapter tests) or a `[google:<failure>]` marker in the prompt (the
 // HTTP suites); `[google:slow]` holds an image answer until the client leaves, and keeps a Veo
-// operation running.
+// operation running. models.list (GET /v1beta/models) and models.get (GET /v1beta/models/{model})
+// answer Model `{name, version, displayName, supportedGenerationMethods, …}` for the models in
+// `models` (the catalog's, by default), 404 NOT_FOUND for any other.
 
 export type GoogleFakeFailure =
   "rate_limit" | "server_error" | "overloaded" | "deadline" | "bad_key" | "permission_denied" | "location" | "invalid_argument" | "blocked" | "malformed" | "oversized" | "operation_error";
@@ -33,6 +36,8 @@ export type GoogleFake = FakeServer & {
   abandoned: string[];
   script(script: GoogleFakeScript): void;
   reset(): void;
+  /** The model ids models.get knows. */
+  models: Set<string>;
 };
 
 const imagenRatios = new Set(["1:1", "3:4", "4:3", "9:16", "16:9"]);
@@ -80,11 +85,18 @@ export async function startGoogleFake(options: { apiKey?: string } = {}): Promis
   const abandoned: string[] = [];
   const operations = new Map<string, Operation>();
   const videos = new Set<string>();
+  const served = catalogModelIds("google");
 
   const server = await startFakeServer(async (request, response) => {
     const key = header(request, "x-goog-api-key") ?? request.query.get("key");
     if (!key) return rpcError(response, failures.permission_denied);
     if (key !== apiKey) return rpcError(response, failures.bad_key);
+    if (request.method === "GET" && request.path === "/v1beta/models") return sendJson(response, 200, { models: [...served].map(modelView) });
+    const model = /^\/v1beta\/models\/([^/:]+)$/.exec(request.path);
+    if (model && request.method === "GET") {
+      const id = decodeURIComponent(model[1] ?? "");
+      return served.has(id) ? sendJson(response, 200, modelView(id)) : rpcError(response, { code: 404, status: "NOT_FOUND", message: `models/${id} is not found for API version v1beta.` });
+    }
     const method = /^\/v1beta\/models\/([^/:]+):(predict|generateContent|predictLongRunning)$/.exec(request.path);
     if (method && request.method === "POST") return runMethod(request, response, decodeURIComponent(method[1] ?? ""), method[2] ?? "");
     const operation = /^\/v1beta\/models\/([^/]+)\/operations\/([^/]+)$/.exec(request.path);
@@ -179,7 +191,14 @@ export async function startGoogleFake(options: { apiKey?: string } = {}): Promis
       server.requests.length = 0;
       abandoned.length = 0;
     },
+    models: served,
   };
+}
+
+/** A Model resource as models.get answers it. */
+function modelView(id: string) {
+  const method = id.startsWith("imagen-") ? "predict" : id.startsWith("veo-") ? "predictLongRunning" : "generateContent";
+  return { name: `models/${id}`, version: "001", displayName: id, description: `${id} on the fake`, inputTokenLimit: 480, outputTokenLimit: 8192, supportedGenerationMethods: [method] };
 }
 
 function imagePart(data: string, snakeCase: boolean) {

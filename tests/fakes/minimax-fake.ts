@@ -11,6 +11,8 @@ import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeServer
 // /v1/files/retrieve?file_id= gives the file's download_url. POST /v1/image_generation answers the
 // pictures at once, {id, data: {image_urls | image_base64}, metadata: {success_count, failed_count}}.
 // MiniMax's callbacks carry no signature and the adapter sends no callback_url, so none are played.
+// GET /v1/files/list?purpose= (file management) answers `{files, base_resp}`; MiniMax publishes no
+// model read endpoint.
 //
 // Prompt markers steer it from the HTTP suites (scripts/test.ts starts one for the app):
 // "[minimax:rate-limit]" answers 1002, "[minimax:moderated]" 1026, "[minimax:slow]" keeps a task
@@ -51,6 +53,7 @@ export async function startMiniMaxFake(options: { token?: string } = {}): Promis
     if (request.method === "POST" && request.path === "/v1/video_generation") return createTask(request, response);
     if (request.method === "GET" && request.path === "/v1/query/video_generation") return queryTask(request, response);
     if (request.method === "GET" && request.path === "/v1/files/retrieve") return retrieveFile(request, response);
+    if (request.method === "GET" && request.path === "/v1/files/list") return listFiles(request, response);
     if (request.method === "POST" && request.path === "/v1/image_generation") return generateImages(request, response);
     return sendJson(response, 404, { base_resp: { status_code: 404, status_msg: "404 page not found" } });
   });
@@ -124,6 +127,12 @@ export async function startMiniMaxFake(options: { token?: string } = {}): Promis
     if (prompt.includes("[minimax:output-oversized]")) return server.putEndlessFile(`${name}.${sample.extension}`, sample.contentType, 300 * 1024 * 1024);
     const url = server.putFile(`${name}.${sample.extension}`, sample.bytes, sample.contentType);
     return prompt.includes("[minimax:output-internal]") ? url.replace("127.0.0.1", "0.0.0.0") : url;
+  }
+
+  function listFiles(request: RecordedRequest, response: ServerResponse) {
+    const purpose = request.query.get("purpose") ?? "";
+    if (!["voice_clone", "prompt_audio", "t2a_async_input"].includes(purpose)) return fail(response, 2013, "invalid params, purpose is required");
+    return sendJson(response, 200, { files: [], base_resp: { status_code: 0, status_msg: "success" } });
   }
 
   return {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import { catalogModelIds } from "@/tests/fakes/catalog-models";
 import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
 import { openAIVideos, type OpenAIVideoScript } from "@/tests/fakes/openai-videos-fake";
 
@@ -7,7 +8,10 @@ import { openAIVideos, type OpenAIVideoScript } from "@/tests/fakes/openai-video
 // tests: POST /v1/images/generations and the JSON form of /v1/images/edits, validated like the real
 // one for GPT image models, answering `{created, data: [{b64_json}]}` after `delayMs`, with Bearer
 // auth and OpenAI's `{error: {message, type, param, code}}` bodies. The Videos API (Sora) is in
-// ./openai-videos-fake.ts, behind the same auth and failures (its prompt markers too).
+// ./openai-videos-fake.ts, behind the same auth and failures (its prompt markers too). The Models
+// API answers GET /v1/models `{object: "list", data}` and GET /v1/models/{model} `{id, object:
+// "model", created, owned_by}` for the models in `models` (the catalog's, by default), 404
+// model_not_found for any other.
 
 export type OpenAIFakeFailure = "rate_limit" | "insufficient_quota" | "server_error" | "content_policy" | "unauthorized";
 export type OpenAIFakeScript = OpenAIVideoScript & { fail?: OpenAIFakeFailure | null; delayMs?: number };
@@ -16,6 +20,8 @@ export type OpenAIFake = FakeServer & {
   token: string;
   script(script: OpenAIFakeScript): void;
   reset(): void;
+  /** The ids the Models API knows. */
+  models: Set<string>;
 };
 
 const models = new Set(["gpt-image-1", "gpt-image-1-mini", "gpt-image-1.5"]);
@@ -27,6 +33,7 @@ export async function startOpenAIFake(options: { token?: string } = {}): Promise
   const token = options.token ?? "sk-test-openai-key";
   let current: OpenAIFakeScript = {};
   const videos = openAIVideos(() => current, error);
+  const served = catalogModelIds("openai");
 
   const server = await startFakeServer(async (request, response) => {
     if (current.delayMs) await sleep(current.delayMs);
@@ -56,6 +63,13 @@ export async function startOpenAIFake(options: { token?: string } = {}): Promise
       return error(response, 429, "You exceeded your current quota, please check your plan and billing details.", "insufficient_quota", null, "insufficient_quota");
     }
     if (current.fail === "server_error") return error(response, 500, "The server had an error while processing your request. Sorry about that!", "server_error", null, null);
+    if (request.method === "GET" && request.path === "/v1/models") return sendJson(response, 200, { object: "list", data: [...served].map(modelView) });
+    const model = /^\/v1\/models\/([^/]+)$/.exec(request.path);
+    if (request.method === "GET" && model) {
+      const id = decodeURIComponent(model[1] ?? "");
+      if (!served.has(id)) return error(response, 404, `The model '${id}' does not exist or you do not have access to it.`, "invalid_request_error", null, "model_not_found");
+      return sendJson(response, 200, modelView(id));
+    }
     if (request.method === "POST" && (request.path === "/v1/images/generations" || request.path === "/v1/images/edits")) {
       return generate(request, response, request.path.endsWith("/edits"));
     }
@@ -111,7 +125,12 @@ export async function startOpenAIFake(options: { token?: string } = {}): Promise
       server.requests.length = 0;
       videos.videos.clear();
     },
+    models: served,
   };
+}
+
+function modelView(id: string) {
+  return { id, object: "model", created: 1_745_000_000, owned_by: "system" };
 }
 
 function invalidParam(body: Record<string, unknown>, edit: boolean): { param: string; message: string } | null {

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import { catalogModelIds } from "@/tests/fakes/catalog-models";
 import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeScript, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
 
 // A local Replicate (https://replicate.com/docs/reference/http) for adapter tests: predictions on
@@ -11,7 +12,9 @@ import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeScript
 // the prediction's id. Output markers play a provider whose answer names what it should not:
 // "[replicate:output-internal]" an output URL on 0.0.0.0 (which reaches this machine's loopback)
 // serving an internal file, "[replicate:output-redirect-internal]" an output URL that redirects
-// there, "[replicate:output-oversized]" an output declaring more bytes than any cap.
+// there, "[replicate:output-oversized]" an output declaring more bytes than any cap. Read-only:
+// GET /v1/account, and GET /v1/models/{owner}/{name} (…/versions/{id}) for the models in
+// `models` (the catalog's, by default), 404 for any other.
 
 type Status = "starting" | "processing" | "succeeded" | "failed" | "canceled";
 
@@ -38,6 +41,8 @@ export type ReplicateFake = FakeServer & {
   /** Forgets recorded requests and webhooks and clears the script. */
   reset(): void;
   prediction(id: string): FakePrediction | undefined;
+  /** `owner/name` of the models GET /v1/models/{owner}/{name} knows. */
+  models: Set<string>;
 };
 
 const DEFAULT_DELAY_MS = 150;
@@ -47,11 +52,15 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
   const webhookSecret = options.webhookSecret ?? `whsec_${randomBytes(24).toString("base64")}`;
   const predictions = new Map<string, FakePrediction>();
   let current: FakeScript = {};
+  const models = new Set([...catalogModelIds("replicate")].map((id) => id.split(":")[0] ?? id));
 
   const server = await startFakeServer(async (request, response) => {
     if (current.responseDelayMs) await sleep(current.responseDelayMs);
     if (header(request, "authorization") !== `Bearer ${token}` || current.fail === "unauthorized") {
       return problem(response, 401, "Unauthenticated", "You did not pass a valid authentication token");
+    }
+    if (request.method === "GET" && request.path === "/v1/account") {
+      return sendJson(response, 200, { type: "organization", username: "darkroom-tests", name: "Darkroom Tests", github_url: null, avatar_url: null });
     }
     if (current.fail === "rate_limit") {
       return sendJson(response, 429, { title: "Request was throttled", detail: "Request was throttled. Expected available in 1 second.", status: 429, retry_after: 1 }, { "Retry-After": "1" });
@@ -81,6 +90,11 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
       return sendJson(response, 200, view(prediction));
     }
     if (request.method === "GET" && request.path === "/v1/webhooks/default/secret") return sendJson(response, 200, { key: webhookSecret });
+    if (request.method === "GET" && segments[1] === "models" && (segments.length === 4 || (segments.length === 6 && segments[4] === "versions"))) {
+      const [owner = "", name = "", , version] = segments.slice(2).map(decodeURIComponent);
+      if (!models.has(`${owner}/${name}`)) return problem(response, 404, "Not found", "The requested resource could not be found.");
+      return sendJson(response, 200, version ? versionView(version) : modelView(owner, name));
+    }
     return problem(response, 404, "Not found", "The requested resource could not be found.");
   });
 
@@ -227,7 +241,30 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
       server.webhooks.length = 0;
     },
     prediction: (id) => predictions.get(id),
+    models,
   };
+}
+
+/** A model as GET /v1/models/{owner}/{name} answers it. */
+function modelView(owner: string, name: string) {
+  return {
+    url: `https://replicate.com/${owner}/${name}`,
+    owner,
+    name,
+    description: `${owner}/${name} on the fake`,
+    visibility: "public",
+    github_url: null,
+    paper_url: null,
+    license_url: null,
+    run_count: 1000,
+    cover_image_url: null,
+    default_example: null,
+    latest_version: null,
+  };
+}
+
+function versionView(id: string) {
+  return { id, created_at: "2025-01-01T00:00:00.000Z", cog_version: "0.14.0", openapi_schema: {} };
 }
 
 function problem(response: ServerResponse, status: number, title: string, detail: string) {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import { catalogModelIds } from "@/tests/fakes/catalog-models";
 import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeScript, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
 
 // A local Runway for adapter and HTTP tests, written from its published API
@@ -10,7 +11,9 @@ import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeScript
 // GET /v1/tasks/{id} going PENDING → RUNNING (with `progress`) → SUCCEEDED | FAILED over
 // `delayMs`, DELETE /v1/tasks/{id} cancelling a live task (CANCELLED) or deleting an ended one
 // (404 after), `{error}` bodies (400 with `issues` for validation), 429 and 503 when shedding load.
-// Runway sends no callbacks. Prompt markers steer a task from a test that cannot reach the fake:
+// Runway sends no callbacks. GET /v1/organization answers `{creditBalance, tier: {maxMonthlyCreditSpend,
+// models: {<model>: {maxConcurrentGenerations, maxDailyGenerations}}}, usage: {models}}` for the
+// models in `models` (the catalog's, by default). Prompt markers steer a task from a test that cannot reach the fake:
 // "[runway:throttled]" waits THROTTLED first, "[runway:slow]" runs 30 s, "[runway:moderated]" fails
 // SAFETY.INPUT.TEXT, "[runway:internal]" fails INTERNAL.BAD_OUTPUT.CODE01, "[runway:garbled]"
 // answers a task with a status Runway does not publish, "[runway:output-internal]" names an output
@@ -38,6 +41,8 @@ export type RunwayFake = FakeServer & {
   /** Forgets recorded requests and clears the script. */
   reset(): void;
   task(id: string): FakeTask | undefined;
+  /** The models GET /v1/organization lists in the key's tier. */
+  models: Set<string>;
 };
 
 const DEFAULT_DELAY_MS = 150;
@@ -71,6 +76,7 @@ export async function startRunwayFake(options: { apiSecret?: string } = {}): Pro
   const apiSecret = options.apiSecret ?? `key_${"0f".repeat(64)}`;
   const tasks = new Map<string, FakeTask>();
   let current: FakeScript & { failureCode?: string } = {};
+  const models = catalogModelIds("runway");
 
   const server = await startFakeServer(async (request, response) => {
     if (current.responseDelayMs) await sleep(current.responseDelayMs);
@@ -83,6 +89,7 @@ export async function startRunwayFake(options: { apiSecret?: string } = {}): Pro
     if (current.fail === "rate_limit") return sendJson(response, 429, { error: "You have exceeded the rate limit for this API." }, { "Retry-After": "1" });
     if (current.fail === "server_error") return sendJson(response, 503, { error: "The service is temporarily unavailable. Please try again later." });
 
+    if (request.method === "GET" && request.path === "/v1/organization") return sendJson(response, 200, organization());
     if (request.method === "POST" && endpoints[request.path]) return create(request, response);
     const match = /^\/v1\/tasks\/([^/]+)$/.exec(request.path);
     const task = match ? tasks.get(decodeURIComponent(match[1] ?? "")) : undefined;
@@ -171,6 +178,12 @@ export async function startRunwayFake(options: { apiSecret?: string } = {}): Pro
     return { ...base, status: state };
   }
 
+  function organization() {
+    const tier = Object.fromEntries([...models].map((model) => [model, { maxConcurrentGenerations: 2, maxDailyGenerations: 200 }]));
+    const usage = Object.fromEntries([...models].map((model) => [model, { dailyGenerations: 0 }]));
+    return { creditBalance: 5000, tier: { maxMonthlyCreditSpend: 10_000, models: tier }, usage: { models: usage } };
+  }
+
   return {
     ...server,
     apiSecret,
@@ -182,6 +195,7 @@ export async function startRunwayFake(options: { apiSecret?: string } = {}): Pro
       server.requests.length = 0;
     },
     task: (id) => tasks.get(id),
+    models,
   };
 }
 

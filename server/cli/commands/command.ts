@@ -6,15 +6,33 @@ import { isGuid } from "../../guid";
 
 export type Flags = Record<string, string>;
 
-export type Command = {
+export type CommandResult = Record<string, unknown>;
+
+type CommandShape = {
   usage: string;
   required: string[];
   optional: string[];
+  /** false: the result is printed all the same, and the exit status is 1 (a check that found problems). */
+  succeeded?(result: CommandResult): boolean;
+};
+
+/** Boots the runtime (configuration, database, migrations) and runs against the database. */
+export type DatabaseCommand = CommandShape & {
+  database?: true;
   /** false: the work calls a network service (Stripe) or deletes in batches, and opens its own transactions; it gets the plain client. */
   transaction?: false;
   /** Validates flags without the database; returns the work to run in a transaction. */
-  prepare(flags: Flags): (tx: Tx) => Promise<Record<string, unknown>>;
+  prepare(flags: Flags): (tx: Tx) => Promise<CommandResult>;
 };
+
+/** Needs no database (it reads the catalog and the env, or asks providers): nothing is booted. */
+export type OfflineCommand = CommandShape & {
+  database: false;
+  /** Validates flags; returns the work. */
+  prepare(flags: Flags): () => Promise<CommandResult>;
+};
+
+export type Command = DatabaseCommand | OfflineCommand;
 
 export const ACTOR = "system";
 
@@ -24,12 +42,13 @@ export function uuidFlag(flags: Flags, name: string): string {
   return value;
 }
 
-export function oneOf(flags: Flags, name: string, allowed: readonly string[]): string | undefined {
+export function oneOf<T extends string>(flags: Flags, name: string, allowed: readonly T[]): T | undefined {
   const value = flags[name];
-  if (value !== undefined && !allowed.includes(value)) {
+  if (value === undefined) return undefined;
+  if (!allowed.some((entry) => entry === value)) {
     throw invalidRequest(`--${name} must be one of ${allowed.join(", ")}.`, [{ field: name, message: `must be one of ${allowed.join(", ")}` }]);
   }
-  return value;
+  return value as T;
 }
 
 export function list(value: string | undefined): string[] | undefined {

@@ -3,6 +3,7 @@ import { DEFAULT_PROVIDER_TIMEOUT_MS, sendProviderRequest, type ProviderResponse
 import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type ProviderResult, type SubmitResult } from "../types";
 import { DashscopeAnswerNotUnderstood, dashscopeError, readDashscopeAnswer, taskCreatedSchema, taskSchema, type DashscopeTask } from "./alibaba-answers";
 import { imageSynthesisBody, videoSynthesisBody } from "./build-alibaba-request";
+import { checkAlibaba } from "./check-alibaba";
 
 // Alibaba Cloud Model Studio's DashScope HTTP API (https://www.alibabacloud.com/help/en/model-studio/text-to-video-api-reference
 // and its image-to-video / text-to-image / Qwen-Image pages): every Wan and Qwen-Image job is an
@@ -66,6 +67,8 @@ export function createAlibabaAdapter(options: AlibabaAdapterOptions): ProviderAd
         return false;
       }
     },
+
+    check: (providerModelIds) => checkAlibaba((path) => call("GET", path), providerModelIds),
   };
 }
 

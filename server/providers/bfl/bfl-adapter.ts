@@ -3,6 +3,7 @@ import { CallbackRejectedError, DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromRe
 import { ProviderError, type CallbackRequest, type ProviderAdapter, type ProviderJob, type ProviderResult, type SubmitResult } from "../types";
 import { buildBflInput } from "./build-bfl-input";
 import { bflResultSchema, bflSubmitSchema, bflTaskResult } from "./bfl-result";
+import { checkBfl } from "./check-bfl";
 import { verifyBflWebhook } from "./verify-bfl-webhook";
 
 // Black Forest Labs' API (https://docs.bfl.ai/api-reference, OpenAPI https://api.bfl.ai/openapi.json):
@@ -70,6 +71,8 @@ export function createBflAdapter(options: BflAdapterOptions): ProviderAdapter {
     },
 
     cancel: () => Promise.resolve(false),
+
+    check: (providerModelIds) => checkBfl((path) => call("GET", `${baseUrl}${path}`), providerModelIds),
   };
 
   if (webhookSecret) {

@@ -4,6 +4,7 @@ import { DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderReq
 import { ProviderError, type ProviderAdapter, type ProviderJob, type SubmitResult } from "../types";
 import { buildByteplusImageBody, buildByteplusVideoBody } from "./build-byteplus-input";
 import { byteplusCreatedSchema, byteplusImages, byteplusTaskResult, byteplusTaskSchema, notUnderstood } from "./byteplus-answer";
+import { checkByteplus } from "./check-byteplus";
 
 // BytePlus ModelArk (https://docs.byteplus.com/en/docs/ModelArk/1520757 video generation API,
 // /1541523 image generation API, /1299023 error codes), every call with `Authorization: Bearer
@@ -110,6 +111,8 @@ export function createByteplusAdapter(options: ByteplusAdapterOptions): Provider
         return false;
       }
     },
+
+    check: (providerModelIds) => checkByteplus((path) => call("GET", path), providerModelIds),
   };
 }
 

@@ -1,8 +1,9 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { sendProviderRequest, type ProviderResponse } from "../http-errors";
+import { DEFAULT_PROVIDER_TIMEOUT_MS, sendProviderRequest, type ProviderResponse } from "../http-errors";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type SubmitResult } from "../types";
 import { buildCloudflareInput } from "./build-cloudflare-input";
+import { checkCloudflare } from "./check-cloudflare";
 import { cloudflareFailure, cloudflareImage } from "./cloudflare-answer";
 
 // Cloudflare Workers AI (https://developers.cloudflare.com/api/resources/ai/methods/run/): one
@@ -79,5 +80,11 @@ export function createCloudflareAdapter(options: CloudflareAdapterOptions): Prov
       controller.abort();
       return true;
     },
+
+    check: (providerModelIds) =>
+      checkCloudflare((path) => {
+        const url = `${baseUrl}/accounts/${encodeURIComponent(options.accountId)}${path}`;
+        return sendProviderRequest("cloudflare", url, { method: "GET", headers: { Authorization: `Bearer ${options.token}` } }, options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS);
+      }, providerModelIds),
   };
 }

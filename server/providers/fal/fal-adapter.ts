@@ -4,6 +4,7 @@ import { CallbackRejectedError, DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromRe
 import type { ProviderRequest } from "../provider-http";
 import { ProviderError, type CallbackRequest, type ProviderAdapter, type ProviderJob, type ProviderResult, type SubmitResult } from "../types";
 import { buildFalInput, falAppId, falEndpointId } from "./build-fal-input";
+import { checkFal } from "./check-fal";
 import { falFailure, falStatusSchema, falSubmitSchema, falSuccess, falWebhookFailure, falWebhookSchema } from "./fal-result";
 import { createFalWebhookVerifier } from "./verify-fal-webhook";
 
@@ -16,6 +17,8 @@ export type FalAdapterOptions = {
   baseUrl: string;
   /** fal's webhook signing keys (https://rest.alpha.fal.ai/.well-known/jwks.json). */
   jwksUrl: string;
+  /** fal's Platform API (https://api.fal.ai), where check() searches the models; default the public one. */
+  apiBaseUrl?: string;
   timeoutMs?: number;
 };
 
@@ -104,6 +107,12 @@ export function createFalAdapter(options: FalAdapterOptions): ProviderAdapter {
       if (webhook.payload === null || webhook.payload === undefined) return { predictionId: webhook.request_id, result: { status: "running" } };
       return { predictionId: webhook.request_id, result: falSuccess(webhook.payload, null) };
     },
+
+    check: (providerModelIds) =>
+      checkFal((path) => {
+        const headers = { Authorization: `Key ${options.token}`, Accept: "application/json" };
+        return sendProviderRequest("fal", `${(options.apiBaseUrl ?? "https://api.fal.ai").replace(/\/+$/, "")}${path}`, { method: "GET", headers }, timeoutMs);
+      }, providerModelIds),
   };
 }
 

@@ -8,7 +8,7 @@ export { createFalAdapter, type FalAdapterOptions } from "./fal-adapter";
 /** The adapter's settings from the environment; null when FAL_KEY is unset. */
 export function falFromEnv(config: Env = env()): FalAdapterOptions | null {
   if (!config.FAL_KEY) return null;
-  return { token: config.FAL_KEY, baseUrl: config.FAL_QUEUE_BASE_URL, jwksUrl: config.FAL_JWKS_URL };
+  return { token: config.FAL_KEY, baseUrl: config.FAL_QUEUE_BASE_URL, jwksUrl: config.FAL_JWKS_URL, apiBaseUrl: config.FAL_API_BASE_URL };
 }
 
 let instance: ProviderAdapter | null | undefined;

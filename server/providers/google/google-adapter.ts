@@ -4,6 +4,7 @@ import { fetchOutputFile } from "../../net/fetch-output-file";
 import { sendProviderRequest, type ProviderResponse } from "../http-errors";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type ProviderResult, type SubmitResult } from "../types";
 import { buildGeminiImageInput, buildImagenInput, buildVeoInput, googleFamily, type InlineImage } from "./build-google-input";
+import { checkGoogle } from "./check-google";
 import { geminiOutputs, googleFailure, imagenOutputs, notUnderstood, operationResult, operationSchema } from "./google-answer";
 
 // Google's Gemini API (https://ai.google.dev/api, key in `x-goog-api-key`): Imagen on
@@ -134,6 +135,8 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): ProviderAdap
       controller.abort();
       return true;
     },
+
+    check: (providerModelIds) => checkGoogle((path) => call("GET", path, undefined, options.timeoutMs ?? VEO_CALL_TIMEOUT_MS), providerModelIds),
   };
 }
 

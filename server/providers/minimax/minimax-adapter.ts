@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, sendProviderRequest, type ProviderResponse } from "../http-errors";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type ProviderResult, type SubmitResult } from "../types";
 import { imageGenerationBody, videoGenerationBody } from "./build-minimax-request";
+import { checkMiniMax } from "./check-minimax";
 import {
   baseRespOf,
   imageGenerationSchema,
@@ -107,6 +108,8 @@ export function createMiniMaxAdapter(options: MiniMaxAdapterOptions): ProviderAd
       // MiniMax publishes no way to stop a task; the run stops waiting for it.
       return false;
     },
+
+    check: (providerModelIds) => checkMiniMax((path) => call("GET", path, undefined, options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS), providerModelIds),
   };
 }
 

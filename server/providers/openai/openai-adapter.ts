@@ -4,6 +4,7 @@ import { z } from "zod";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderRequest } from "../http-errors";
 import { PROVIDER_ANSWER_MAX_BYTES, type ProviderRequest } from "../provider-http";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type SubmitResult } from "../types";
+import { checkOpenAI } from "./check-openai";
 import { deleteVideo, pollVideo, submitVideo, type OpenAIVideoCalls } from "./openai-video";
 
 // OpenAI Images (https://platform.openai.com/docs/api-reference/images): one synchronous call
@@ -85,5 +86,8 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): ProviderAdap
     async cancel(predictionId: string) {
       return predictionId.startsWith("video_") ? deleteVideo(video, predictionId) : false;
     },
+
+    check: (providerModelIds) =>
+      checkOpenAI((path) => sendProviderRequest("openai", `${baseUrl}${path}`, { method: "GET", headers: { Authorization: `Bearer ${options.token}` } }, video.timeoutMs), providerModelIds),
   };
 }

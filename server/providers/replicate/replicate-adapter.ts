@@ -3,6 +3,7 @@ import { CallbackRejectedError, DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromRe
 import type { ProviderRequest } from "../provider-http";
 import { ProviderError, type CallbackRequest, type ProviderAdapter, type ProviderJob, type SubmitResult } from "../types";
 import { buildReplicateInput, modelName } from "./build-replicate-input";
+import { checkReplicate } from "./check-replicate";
 import { isTerminal, predictionResult, replicatePredictionSchema, type ReplicatePrediction } from "./replicate-prediction";
 import { verifyReplicateWebhook } from "./verify-replicate-webhook";
 
@@ -62,6 +63,8 @@ export function createReplicateAdapter(options: ReplicateAdapterOptions): Provid
         return false;
       }
     },
+
+    check: (providerModelIds) => checkReplicate((path) => call("GET", path), providerModelIds),
   };
 
   if (webhookSecret) {

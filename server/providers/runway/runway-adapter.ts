@@ -2,6 +2,7 @@ import "server-only";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderRequest, type ProviderResponse } from "../http-errors";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type SubmitResult } from "../types";
 import { buildRunwayCreate } from "./build-runway-input";
+import { checkRunway } from "./check-runway";
 import { runwayCreatedSchema, runwayTaskSchema, taskResult } from "./runway-task";
 
 // Runway's API (https://docs.dev.runwayml.com/api/): a create call answers a task id, the task is
@@ -57,6 +58,8 @@ export function createRunwayAdapter(options: RunwayAdapterOptions): ProviderAdap
         return false;
       }
     },
+
+    check: (providerModelIds) => checkRunway((path) => call("GET", path), providerModelIds),
   };
 }
 
