@@ -39,7 +39,8 @@ const CREATE_ACCOUNTS = Number(process.env.BENCH_CREATE_ACCOUNTS ?? 120);
 // and terminal → webhook only; BENCH_ONLY=live: the live streams' figures (bench/live.ts; written to
 // bench/results/live.json); BENCH_ONLY=live-memory: RSS under a burst with 100 streams that read
 // and 100 that do not (bench/live-memory.ts; bench/results/live-memory.json); BENCH_ONLY=remote:
-// the remote-provider row set only (for profiling and quick comparisons; none of them writes the
+// the remote-provider row set only; BENCH_ONLY=library: the library route with the whole catalog
+// (bench/results/library.json) (for profiling and quick comparisons; none of them writes the
 // docs). BENCH_STATEMENTS=1 loads pg_stat_statements
 // into the embedded cluster (a restart of it) so the remote row set counts statements per generation.
 const ONLY = process.env.BENCH_ONLY ?? "all";
@@ -123,6 +124,20 @@ async function interleaved(bare: autocannon.Options, route: autocannon.Options) 
     refused += measured.non2xx;
   }
   return { ratio: round(median(ratios), 3), slice_ratios: ratios.map((ratio) => round(ratio, 3)), added_p50_ms: round(median(added), 2), non2xx: refused };
+}
+
+/** GET /v1/library/models unfiltered and filtered, each in slices alternating with the bare route. */
+async function measureLibrary(baseUrl: string, keys: string[]) {
+  const filter = "type=video&workflow=image-to-video";
+  const requests = (query: string): autocannon.Request[] => [
+    { setupRequest: (request) => ({ ...request, path: `/v1/library/models${query}`, headers: { ...request.headers, authorization: `Bearer ${keys[Math.floor(Math.random() * keys.length)]}` } }) },
+  ];
+  const answer = await fetch(`${baseUrl}/v1/library/models`, { headers: { authorization: `Bearer ${keys[0]}` } });
+  const text = await answer.text();
+  const bare = { connections: CONNECTIONS, url: `${baseUrl}/v1/bench-baseline-not-a-route` };
+  const all = await interleaved(bare, { ...bare, url: `${baseUrl}/v1/library/models`, requests: requests("") });
+  const filtered = await interleaved(bare, { ...bare, url: `${baseUrl}/v1/library/models`, requests: requests(`?${filter}`) });
+  return { models: (JSON.parse(text) as { data: { models_total: number } }).data.models_total, bytes: text.length, filter, all, filtered };
 }
 
 /** SIGTERM to the server's process group; its graceful stop flushes buffers and writes the CPU profile. */
@@ -907,6 +922,17 @@ async function main() {
       return;
     }
 
+    // The library with the whole catalog, every model and a filtered list, against the bare route.
+    const libraryFigures = await measureLibrary(baseUrl, keys);
+    if (ONLY === "library") {
+      const quick = { measured_at: new Date().toISOString(), library_models_route: libraryFigures };
+      fs.mkdirSync(path.join(root, "bench", "results"), { recursive: true });
+      fs.writeFileSync(path.join(root, "bench", "results", "library.json"), JSON.stringify(quick, null, 2) + "\n");
+      console.log(JSON.stringify(quick, null, 2));
+      await db.$disconnect();
+      return;
+    }
+
     // One finished generation per account, for the content-get load.
     const contentIds: string[] = [];
     for (let index = 0; index < ACCOUNTS; index += 1) contentIds.push((await createAndWait(keys[index]!, `content ${index}`)).generationId);
@@ -966,6 +992,7 @@ async function main() {
         baseline_bare_route: baselineFigures,
         status_route: statusFigures,
         content_get_route: contentFigures,
+        library_models_route: libraryFigures,
         create_route: createFigures,
         after_burst: afterBurst,
         drain_ms: round(executorIdleMs, 0),
@@ -1072,6 +1099,14 @@ async function main() {
     fs.writeFileSync(path.join(root, "bench", "results", "latest.json"), JSON.stringify(results, null, 2) + "\n");
 
     const figures: Figure[] = [
+      {
+        label: "`GET /v1/library/models` (the whole catalog) ÷ bare route",
+        value: libraryFigures.all.ratio,
+        unit: "×",
+        target: "≥ 0.50",
+        met: libraryFigures.all.ratio >= 0.5,
+        note: `${libraryFigures.models} models, ${libraryFigures.bytes} bytes; median of ${SLICES} alternating ${SLICE_S} s slices (${libraryFigures.all.slice_ratios.join(", ")}); filtered (${libraryFigures.filter}): ${libraryFigures.filtered.ratio}`,
+      },
       {
         label: "authenticated `GET /v1/content/{id}` ÷ bare route",
         value: contentSlices.ratio,

@@ -8,7 +8,8 @@ import { defineModels } from "../model-data";
 
 export default defineModels([
   {
-    // Price: $0.000053 per 512×512 tile (4) + $0.00011 per step (4) ≈ $0.00065 per picture.
+    // Workers AI: $0.000053 per 512×512 tile (4) + $0.00011 per step (4) ≈ $0.00065 per picture;
+    // priced at Replicate's $0.003, the failover, so no attempt sells below cost.
     identifier: "cloudflare/flux-1-schnell",
     name: "FLUX.1 [schnell] (Workers AI)",
     type: "image",
@@ -20,7 +21,7 @@ export default defineModels([
     formats: ["jpg"],
     max_outputs: 4,
     timeout_seconds: 60,
-    price: { per: "image", usd: "0.001" },
+    price: { per: "image", usd: "0.003" },
   },
   {
     // Width and height are free (up to 2500), so every common ratio holds. Price: at most 6 tiles

@@ -19,9 +19,11 @@ export default defineModels([
     name: "Veo 3",
     type: "video",
     providers: [
-      { id: "replicate", model: "google/veo-3", cost: { per: "second", usd: { "720p": "0.40", "1080p": "0.40" }, audio_usd: "0.35" } },
-      { id: "fal", model: "fal-ai/veo3", input: { ...veoVideo, duration: { from: "duration", suffix: "s" } }, cost: { per: "second", usd: { "720p": "0.50", "1080p": "0.50" }, audio_usd: "0.25" } },
-      { id: "google", model: "veo-3.0-generate-001", cost: { per: "second", usd: { "720p": "0.40", "1080p": "0.40" }, audio_usd: "0" } },
+      // Hosts' per-second prices after Google's September 2025 cut: $0.20 silent, $0.40 with audio;
+      // the Gemini API bills $0.40 a second, audio always on.
+      { id: "replicate", model: "google/veo-3", cost: { per: "second", usd: { "720p": "0.20", "1080p": "0.20" }, audio_usd: "0.20" } },
+      { id: "fal", model: "fal-ai/veo3", input: { ...veoVideo, duration: { from: "duration", suffix: "s" } }, cost: { per: "second", usd: { "720p": "0.20", "1080p": "0.20" }, audio_usd: "0.20" } },
+      { id: "google", model: "veo-3.0-generate-001", cost: { per: "second", usd: { "720p": "0.40", "1080p": "0.40" } } },
     ],
     ratios: ["16:9", "9:16"],
     timeout_seconds: 900,

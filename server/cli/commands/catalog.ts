@@ -2,7 +2,10 @@ import { listProviders, providerIds } from "../../catalog";
 import { describeCatalog } from "../../catalog/describe-catalog";
 import { checkCatalog } from "../../providers/check-catalog";
 import { configuredProviders } from "../../providers/configured-providers";
-import { oneOf, type Command } from "./command";
+import { regions } from "../../env";
+import { invalidRequest } from "../../error-table";
+import { modelMargins } from "../../usage/model-margin";
+import { oneOf, uuidFlag, type Command, type Flags } from "./command";
 
 // The operator's catalog: what this deployment offers (catalog:list), and whether the data holds
 // and every configured provider takes our credential and knows the catalog's model ids
@@ -34,4 +37,22 @@ export const catalogCommands: Record<string, Command> = {
     },
     succeeded: (result) => result.ok === true,
   },
+  "catalog:margin": {
+    usage: "catalog:margin [--days 1..365 (default 30)] [--region us|eu|jp] [--account UUID]",
+    required: [],
+    optional: ["days", "region", "account"],
+    prepare(flags) {
+      const days = daysFlag(flags);
+      const region = oneOf(flags, "region", regions);
+      const accountId = flags.account === undefined ? undefined : uuidFlag(flags, "account");
+      return async (tx) => modelMargins(tx, { days, region, accountId });
+    },
+  },
 };
+
+function daysFlag(flags: Flags): number {
+  const text = flags.days ?? "30";
+  const days = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(days >= 1 && days <= 365)) throw invalidRequest("--days must be an integer from 1 to 365.", [{ field: "days", message: "must be an integer from 1 to 365" }]);
+  return days;
+}

@@ -8,7 +8,7 @@ export type AttemptError = { provider: string; code: ProviderErrorCode | "ERR500
 export type AttemptOutcome =
   | { outcome: "accepted"; predictionId: string; startedAtMs: number; timeoutSeconds: number }
   | { outcome: "running" }
-  | { outcome: "succeeded"; predictionId: string; outputKeys: string[]; predictTimeSeconds: number | null }
+  | { outcome: "succeeded"; predictionId: string; outputKeys: string[]; predictTimeSeconds: number | null; providerCost?: string | null }
   | { outcome: "failed"; error: AttemptError }
   /** A synchronous provider's success, settled in the step that got it (succeeded + charge). */
   | { outcome: "finished"; succeeded: boolean }

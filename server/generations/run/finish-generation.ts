@@ -40,14 +40,14 @@ async function lockWithAttempt(tx: Tx, generationId: string, attempt: number): P
   return row;
 }
 
-type SuccessInput = { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null; predictionId?: string | null };
+type SuccessInput = { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null; predictionId?: string | null; providerCost?: string | null };
 
 /** `predictionId`: the provider's job, recorded here when the submit that got the success did not record it. */
 export async function finishSucceeded(input: SuccessInput) {
   const predictionId = input.predictionId ?? null;
   const now = new Date();
   // The usual success is one autocommit statement (settle-success.ts); every other case is decided in a transaction.
-  const atOnce = await settleSuccessAtOnce({ ...input, predictionId, now });
+  const atOnce = await settleSuccessAtOnce({ ...input, predictionId, providerCost: input.providerCost ?? null, now });
   if (atOnce.settled) return { succeeded: true };
   return finishSucceededInTransaction(input, now, { subscribed: atOnce.subscribed });
 }
@@ -72,7 +72,7 @@ export async function finishSucceededInTransaction(input: SuccessInput, now: Dat
       // A retried step whose first try committed: the success and its webhooks stand.
       if (!inFlight && row.attempt_outcome === "succeeded") return true;
       if (!inFlight || pastDeadline(row, lockedAt)) {
-        await tx.providerAttempt.update({ where: { id: row.attempt_id }, data: { outcome: "discarded", wasted: true, finishedAt: now, latencyMs } });
+        await tx.providerAttempt.update({ where: { id: row.attempt_id }, data: { outcome: "discarded", wasted: true, finishedAt: now, latencyMs, providerCost: input.providerCost ?? null } });
         // The result came after the deadline: discarded, and the generation canceled at it.
         if (inFlight) await cancelAtDeadline(tx, row, lockedAt);
         return false;
@@ -96,7 +96,8 @@ export async function finishSucceededInTransaction(input: SuccessInput, now: Dat
       // transaction already holds (lockWithAttempt).
       const transition = [
         Prisma.sql`succeeded_attempt AS (
-        UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = ${latencyMs}::int, prediction_id = COALESCE(${predictionId}::text, prediction_id)
+        UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = ${latencyMs}::int, prediction_id = COALESCE(${predictionId}::text, prediction_id),
+               provider_cost = ${input.providerCost ?? null}::numeric
          WHERE id = ${row.attempt_id}::uuid)`,
         Prisma.sql`succeeded_activity AS (${activity})`,
         Prisma.sql`succeeded_generation AS (

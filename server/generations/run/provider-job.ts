@@ -5,6 +5,7 @@ import type { Generation } from "../../generated/prisma/client";
 import { env } from "../../env";
 import type { ProviderJob } from "../../providers/types";
 import { seedFor } from "../start-generation";
+import { providerCostMicros } from "../../catalog/pricing";
 
 /** The columns of a generation a provider job is made from. */
 export type JobSource = Pick<
@@ -36,4 +37,18 @@ export function providerJobFor(row: JobSource, provider: ProviderId, attempt: nu
     seed: seedFor(row.id),
     callbackUrl: `${base}/api/providers/${provider}/callback`,
   };
+}
+
+/** What the provider charges us for `outputs` of this generation (USD text, the catalog's cost for it); null when the catalog has none. */
+export function attemptProviderCost(row: JobSource, provider: ProviderId, outputs: number): string | null {
+  const model = findModel(row.modelIdentifier);
+  if (!model || outputs < 1) return null;
+  const micros = providerCostMicros(model, provider, {
+    count: outputs,
+    ratio: row.ratio ?? undefined,
+    durationSeconds: row.durationSeconds ?? undefined,
+    resolution: row.resolution ?? undefined,
+    audio: row.generateAudio ?? false,
+  });
+  return micros === null ? null : (micros / 1_000_000).toFixed(6);
 }

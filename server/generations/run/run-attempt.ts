@@ -10,7 +10,7 @@ import { inTransaction } from "../../transaction";
 import { emitGenerationStarted, findGenerationStarted } from "../emit-generation-event";
 import { expireAtDeadline } from "../deadline/expire-generation";
 import type { AttemptError, AttemptOutcome } from "./attempt-outcome";
-import { providerJobFor, type JobSource } from "./provider-job";
+import { attemptProviderCost, providerJobFor, type JobSource } from "./provider-job";
 import { storeOutputs } from "./store-outputs";
 
 // One provider attempt, in two kinds of step: `startAttempt` submits (a synchronous provider
@@ -47,11 +47,13 @@ async function inFlightRow(generationId: string): Promise<GenerationRow | null> 
   return row.status === "pending" || row.status === "processing" ? row : null;
 }
 
-async function recordFailure(generationId: string, attempt: number, error: AttemptError, startedAtMs: number, predictionId?: string) {
+async function recordFailure(generationId: string, attempt: number, error: AttemptError, startedAtMs: number, predictionId?: string, providerCost?: string | null) {
   await db.providerAttempt.updateMany({
     where: { generationId, attemptNumber: attempt, outcome: "running" },
     data: {
       outcome: "failed",
+      // Outputs made and lost on our side (a download refused) were billed all the same.
+      ...(providerCost ? { providerCost } : {}),
       errorCode: error.code,
       errorMessage: error.message.slice(0, 1000),
       finishedAt: new Date(),
@@ -65,12 +67,13 @@ async function settle(row: GenerationRow, provider: ProviderId, attempt: number,
   const generationId = row.id;
   if (result.status === "running") return { outcome: "running" };
   if (result.status === "succeeded") {
+    const providerCost = attemptProviderCost(row, provider, result.outputs.length);
     try {
       const outputKeys = await storeOutputs({ accountId: row.accountId, generationId, attempt, provider, outputs: result.outputs, format: row.outputFormat });
-      return { outcome: "succeeded", predictionId, outputKeys, predictTimeSeconds: result.predictTimeSeconds };
+      return { outcome: "succeeded", predictionId, outputKeys, predictTimeSeconds: result.predictTimeSeconds, providerCost };
     } catch (error) {
       const failure = asAttemptError(provider, error);
-      await recordFailure(generationId, attempt, failure, startedAtMs, predictionId);
+      await recordFailure(generationId, attempt, failure, startedAtMs, predictionId, providerCost);
       return { outcome: "failed", error: failure };
     }
   }

@@ -17,7 +17,7 @@ import { lockingRead } from "./locking-read";
 // which decides it (a discard, a deadline, a retried step, the deliveries of a subscribed
 // endpoint). The snapshot rule is the locking read's, documented there.
 
-export type SuccessInput = { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null; predictionId: string | null; now: Date };
+export type SuccessInput = { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null; predictionId: string | null; providerCost?: string | null; now: Date };
 
 /** `settled`: written and committed. Else nothing was, and `subscribed` says whether an endpoint takes generation.completed. */
 export type SettleOutcome = { settled: true } | { settled: false; subscribed: boolean };
@@ -35,7 +35,7 @@ export async function settleSuccessAtOnce(input: SuccessInput): Promise<SettleOu
          AND reserved_amount IS NOT NULL AND settled_by IS NULL AND NOT completed_subscribed
     ), succeeded_attempt AS (
       UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = (EXTRACT(EPOCH FROM (${now}::timestamptz - ok.attempt_started_at)) * 1000)::int,
-             prediction_id = COALESCE(${input.predictionId}::text, provider_attempt.prediction_id)
+             prediction_id = COALESCE(${input.predictionId}::text, provider_attempt.prediction_id), provider_cost = ${input.providerCost ?? null}::numeric
         FROM ok WHERE provider_attempt.id = ok.attempt_id
     ), succeeded_activity AS (
       INSERT INTO activity_event (id, account_id, actor, category, action, description, metadata, created_at)

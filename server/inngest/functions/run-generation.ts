@@ -57,12 +57,26 @@ export const runGeneration = inngest.createFunction(
         submit: async (provider, attempt) => {
           const outcome = await startAttempt(generationId, provider, attempt);
           if (outcome.outcome !== "succeeded") return outcome;
-          const { succeeded } = await finishSucceeded({ generationId, attempt, outputKeys: outcome.outputKeys, predictTimeSeconds: outcome.predictTimeSeconds, predictionId: outcome.predictionId });
+          const { succeeded } = await finishSucceeded({
+            generationId,
+            attempt,
+            outputKeys: outcome.outputKeys,
+            predictTimeSeconds: outcome.predictTimeSeconds,
+            predictionId: outcome.predictionId,
+            providerCost: outcome.providerCost,
+          });
           return { outcome: "finished", succeeded };
         },
         collect: (provider, attempt, accepted, timedOut) => checkAttempt(generationId, provider, attempt, accepted, { timedOut }),
         finishSucceeded: (attempt, succeeded) =>
-          finishSucceeded({ generationId, attempt, outputKeys: succeeded.outputKeys, predictTimeSeconds: succeeded.predictTimeSeconds, predictionId: succeeded.predictionId }),
+          finishSucceeded({
+            generationId,
+            attempt,
+            outputKeys: succeeded.outputKeys,
+            predictTimeSeconds: succeeded.predictTimeSeconds,
+            predictionId: succeeded.predictionId,
+            providerCost: succeeded.providerCost,
+          }),
         finishFailed: (errors) => finishFailed({ generationId, errors }),
         expire: () => expireAtDeadline(generationId),
       },

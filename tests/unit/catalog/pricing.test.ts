@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findModel, type ImageModel, type ModelDefinition, type VideoModel } from "@/server/catalog/index";
-import { formatCredits, listPriceMillis, parseCreditsToMillis, priceGeneration } from "@/server/catalog/pricing";
+import { findModel, listModels, type ImageModel, type ModelDefinition, type VideoModel } from "@/server/catalog/index";
+import { formatCredits, listPriceMillis, parseCreditsToMillis, priceGeneration, providerCostMicros } from "@/server/catalog/pricing";
 import { ApiError } from "@/server/error-table";
 
 function model(identifier: string): ModelDefinition {
@@ -117,5 +117,42 @@ describe("priceGeneration: videos", () => {
     expect(listPriceMillis(model("black-forest-labs/flux-1.1-pro"))).toBe(40);
     expect(listPriceMillis(lumen)).toBe(10);
     expect(listPriceMillis(veo)).toBe(400);
+  });
+});
+
+describe("providerCostMicros", () => {
+  it("prices what a provider charges us in micro-USD, per picture, per megapixel, per second with audio", () => {
+    const schnell = findModel("black-forest-labs/flux-schnell")!;
+    expect(providerCostMicros(schnell, "replicate", { count: 3 })).toBe(9000);
+    // fal bills FLUX schnell per megapixel: one megapixel a picture at $0.003.
+    expect(providerCostMicros(schnell, "fal", { count: 2, ratio: "16:9" })).toBe(6000);
+    const veo = findModel("google/veo-3")!;
+    expect(providerCostMicros(veo, "fal", { count: 1, durationSeconds: 8, resolution: "720p", audio: true })).toBe(8 * (200_000 + 200_000));
+    expect(providerCostMicros(veo, "replicate", { count: 1, durationSeconds: 8, resolution: "1080p", audio: false })).toBe(8 * 200_000);
+    expect(providerCostMicros(veo, "google", { count: 1, durationSeconds: 8, resolution: "720p", audio: true })).toBe(8 * 400_000);
+    expect(providerCostMicros(findModel("darkroom/lumen-image")!, "local", { count: 1 })).toBeNull();
+    expect(providerCostMicros(findModel("cloudflare/flux-1-schnell")!, "cloudflare", { count: 4 })).toBe(2600);
+  });
+
+  it("never sells a model below a provider's cost, for any option", () => {
+    const below: string[] = [];
+    for (const model of listModels()) {
+      const selections =
+        model.type === "image"
+          ? model.ratios.map((ratio) => ({ count: 1, ratio }))
+          : model.resolutions.flatMap((resolution) =>
+              model.durations.flatMap((durationSeconds) =>
+                (model.audioPerSecondMillis === null ? [false] : [false, true]).map((audio) => ({ count: 1, resolution: resolution.id, durationSeconds, audio })),
+              ),
+            );
+      for (const selection of selections) {
+        const priceMicros = priceGeneration(model, selection).totalMillis * 1000;
+        for (const provider of model.providers) {
+          const cost = providerCostMicros(model, provider, selection);
+          if (cost !== null && cost > priceMicros) below.push(`${model.identifier} on ${provider} ${JSON.stringify(selection)}: price ${priceMicros} < cost ${cost}`);
+        }
+      }
+    }
+    expect(below).toEqual([]);
   });
 });
