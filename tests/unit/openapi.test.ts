@@ -11,6 +11,7 @@ import { generationRequestSchema } from "@/server/catalog/request-schema";
 import type { CacheHealth } from "@/server/health/check-cache";
 import type { StorageHealth } from "@/server/health/check-storage";
 import { shapeModelHealth, type ModelsHealth } from "@/server/health/model-health";
+import { NOTHING_DISABLED } from "@/server/catalog/disabled-catalog";
 import type { ProvidersHealth } from "@/server/health/provider-health";
 import { errorBody, successBody } from "@/server/http/envelope";
 import { ApiError, errorTable, type ErrorCode } from "@/server/error-table";
@@ -459,7 +460,10 @@ describe("the OpenAPI document: live streams", () => {
 
 describe("the zod schemas against real responses", () => {
   it("parse shapeLibraryModel for every catalog model unchanged", () => {
-    const models = listModels().map(shapeLibraryModel);
+    const configured = new Set<string>(listProviders().map((provider) => provider.id));
+    const models = listModels().map((model, index) =>
+      shapeLibraryModel(model, { configured, disabled: index % 2 === 0 ? NOTHING_DISABLED : { models: new Set([model.identifier]), providers: new Set() } }),
+    );
     for (const model of models) expect(libraryModelSchema.parse(model)).toEqual(model);
     const data = { models_total: models.length, models };
     expect(libraryModelsSchema.parse(data)).toEqual(data);
@@ -467,7 +471,7 @@ describe("the zod schemas against real responses", () => {
 
   it("parse shapeLibraryProvider for every provider, configured or not", () => {
     for (const configured of [new Set<string>(), new Set(listProviders().map((provider) => provider.id))]) {
-      const providers = listProviders().map((provider) => shapeLibraryProvider(provider, configured));
+      const providers = listProviders().map((provider, index) => shapeLibraryProvider(provider, configured, undefined, new Set(index % 3 === 0 ? [provider.id] : [])));
       const data = { providers_total: providers.length, providers };
       expect(libraryProvidersSchema.parse(data)).toEqual(data);
     }

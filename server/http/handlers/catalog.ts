@@ -1,5 +1,6 @@
 import "server-only";
 import { listModels, listProviders } from "../../catalog";
+import { disabledCatalog } from "../../catalog/disabled-catalog";
 import { estimateForAccount } from "../../catalog/estimate-for-account";
 import { shapeLibraryModel, shapeLibraryProvider } from "./library-shapes";
 import { db } from "../../db";
@@ -10,15 +11,19 @@ import { withApiKey } from "../with-api-key";
 // The /v1 handlers of the catalog: models, providers and what a generation would cost.
 
 export const listLibraryModels = withApiKey(catalog.listModels, async () => {
-  const models = listModels().map(shapeLibraryModel);
+  const availability = { configured: configuredProviders(), disabled: disabledCatalog() };
+  const models = listModels().map((model) => shapeLibraryModel(model, availability));
   return { models_total: models.length, models };
 });
 
 export const listLibraryProviders = withApiKey(catalog.listProviders, async () => {
   const configured = configuredProviders();
   const settings = implementationSettings();
-  const providers = listProviders().map((provider) => shapeLibraryProvider(provider, configured, settings));
+  const { providers: disabled } = disabledCatalog();
+  const providers = listProviders().map((provider) => shapeLibraryProvider(provider, configured, settings, disabled));
   return { providers_total: providers.length, providers };
 });
 
-export const getEstimate = withApiKey(catalog.getEstimate, async ({ accountId, key, params, query }) => estimateForAccount(db, accountId, key.id, params.model_identifier ?? "", query));
+export const getEstimate = withApiKey(catalog.getEstimate, async ({ accountId, key, params, query }) =>
+  estimateForAccount(db, accountId, key.id, params.model_identifier ?? "", query, configuredProviders()),
+);

@@ -239,6 +239,8 @@ export type LibraryModel = {
     generation_resolution?: string[];
     generation_generate_audio?: boolean[];
   };
+  /** `active`: a provider of it is configured and not turned off. `not_configured`: this deployment has credentials for none of its providers. `disabled`: turned off on this deployment (CATALOG_DISABLED_MODELS), or every provider of it that is configured is turned off (CATALOG_DISABLED_PROVIDERS); creates and estimates are refused with ERR1012. */
+  model_status: "active" | "not_configured" | "disabled";
 };
 
 export type LibraryModelList = {
@@ -252,8 +254,8 @@ export type LibraryProvider = {
   provider_description: string;
   provider_website: string;
   provider_docs: string;
-  /** `not_configured`: this deployment has no credentials for it. */
-  provider_status: "active" | "not_configured";
+  /** `not_configured`: this deployment has no credentials for it. `disabled`: turned off on this deployment (CATALOG_DISABLED_PROVIDERS); routing skips it. */
+  provider_status: "active" | "not_configured" | "disabled";
   /** How Darkroom integrates the provider (spec: `<service>_implementation`). */
   darkroom_implementation: {
     /** How results reach Darkroom with this deployment's settings; the same as `integration.delivery_method`. */
