@@ -11,6 +11,7 @@ import { generationRequestSchema } from "@/server/catalog/request-schema";
 import type { CacheHealth } from "@/server/health/check-cache";
 import type { StorageHealth } from "@/server/health/check-storage";
 import { shapeModelHealth, type ModelsHealth } from "@/server/health/model-health";
+import { figuresKey } from "@/server/health/model-provider-figures";
 import { NOTHING_DISABLED } from "@/server/catalog/disabled-catalog";
 import type { ProvidersHealth } from "@/server/health/provider-health";
 import { errorBody, successBody } from "@/server/http/envelope";
@@ -495,7 +496,10 @@ describe("the zod schemas against real responses", () => {
     // Every health answer also carries the operator's pause.
     const paused: ServicePauseFields = { service_paused: true, service_paused_reason: "maintenance" };
     expect(providersHealthSchema.parse({ ...providersHealth, ...paused })).toEqual({ ...providersHealth, ...paused });
-    const modelsHealth = { ...shapeModelHealth(providersHealth), ...paused };
+    const figures = new Map(
+      listModels().map((model) => [figuresKey(model.identifier, model.providers[0]), { attempts: 3, succeeded: 2, failed: 1, p50LatencyMs: 840, lastErrorCode: "ERR4002", lastErrorAt: new Date() }]),
+    );
+    const modelsHealth = { ...shapeModelHealth(providersHealth, { configured: new Set(["local"]), disabled: NOTHING_DISABLED, figures }), ...paused };
     expect(modelsHealthSchema.parse(modelsHealth)).toEqual(modelsHealth);
     const storage = {
       service: "storage",
