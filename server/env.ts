@@ -7,6 +7,19 @@ import { localProviderFaultsEnvSchema } from "./local-provider-faults";
 
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+/** "a,b , c" → ["a", "b", "c"]; unset or empty → []. */
+const commaList = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    ),
+);
 const flag = z.preprocess(emptyAsUndefined, z.enum(["0", "1", "true", "false"]).optional()).transform((v) => v === "1" || v === "true");
 
 /** "1.1.1.1", "127.0.0.1:5353", "[::1]:53", comma-separated: what node:dns Resolver#setServers takes. */
@@ -88,6 +101,9 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalString,
   /** Unset: path-style with S3_ENDPOINT, virtual-hosted without (AWS). */
   S3_FORCE_PATH_STYLE: z.preprocess(emptyAsUndefined, z.enum(["0", "1", "true", "false"]).optional()).transform((v) => (v === undefined ? undefined : v === "1" || v === "true")),
+  /** Comma lists of model identifiers and provider ids turned off on this deployment; checked against the catalog at boot (server/catalog/disabled-catalog.ts). */
+  CATALOG_DISABLED_MODELS: commaList,
+  CATALOG_DISABLED_PROVIDERS: commaList,
   /** Inference provider credentials; a provider without its credential is "not_configured". */
   REPLICATE_API_TOKEN: optionalString,
   FAL_KEY: optionalString,

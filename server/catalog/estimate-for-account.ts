@@ -1,19 +1,18 @@
 import "server-only";
 import type { Db } from "../db";
-import { ApiError } from "../error-table";
 import { getBalance } from "../ledger/get-balance";
 import { estimateCost, type EstimateQuery } from "./estimate";
-import { findModel } from "./index";
+import { findServedModel } from "./model-status";
 import { formatCredits } from "../money";
 import { spendRemaining } from "../spend/spend-remaining";
 
 /**
  * GET /v1/estimate/{model_identifier}: the price breakdown plus what the balance can pay for, within
  * the spend limits of the key asking and of its account (`apikey_spend_remaining`, the smaller room).
+ * A model this deployment does not serve (`configured` providers, the operator's switches) is ERR1012.
  */
-export async function estimateForAccount(db: Db, accountId: string, apiKeyId: string, modelIdentifier: string, query: EstimateQuery) {
-  const model = findModel(modelIdentifier);
-  if (!model) throw new ApiError("ERR1012", `No model ${modelIdentifier}. See GET /v1/library/models.`, { model_identifier: modelIdentifier });
+export async function estimateForAccount(db: Db, accountId: string, apiKeyId: string, modelIdentifier: string, query: EstimateQuery, configured: ReadonlySet<string>) {
+  const model = findServedModel(modelIdentifier, configured);
   const estimate = estimateCost(model, query);
   const [balance, remaining] = await Promise.all([getBalance(db, accountId), spendRemaining(db, accountId, apiKeyId)]);
   const spendable = remaining === null ? balance : Math.min(balance, remaining);

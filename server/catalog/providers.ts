@@ -8,7 +8,7 @@ export type ProviderId = (typeof providerIds)[number];
 
 export type DeliveryMethod = "webhook" | "polling" | "synchronous";
 export type ProviderCapability = "text-to-image" | "image-to-image" | "text-to-video" | "image-to-video" | "audio";
-export type ProviderStatus = "active" | "not_configured";
+export type ProviderStatus = "active" | "not_configured" | "disabled";
 
 export type ProviderDefinition = {
   id: ProviderId;
@@ -242,7 +242,8 @@ const google: ProviderDefinition = {
 
 export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl, minimax, runway, cloudflare, alibaba, byteplus, google];
 
-/** Whether callers can use it; `configured` is decided by the env reader, not here. */
-export function providerStatus(provider: ProviderDefinition, configured: boolean): ProviderStatus {
+/** Whether callers can use it; `configured` and `disabled` (CATALOG_DISABLED_PROVIDERS) are decided by the env, not here. */
+export function providerStatus(provider: ProviderDefinition, configured: boolean, disabled = false): ProviderStatus {
+  if (disabled) return "disabled";
   return provider.credentialEnv === null || configured ? "active" : "not_configured";
 }

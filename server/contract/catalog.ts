@@ -35,6 +35,11 @@ export const pricingBreakdownSchema = z
     }),
   ])
   .describe("The price as the model is priced: per picture (by ratio), per megapixel, or per second by resolution with an audio surcharge. `model_pricing` is its headline number.");
+export const modelStatusSchema = z
+  .enum(["active", "not_configured", "disabled"])
+  .describe(
+    "`active`: a provider of it is configured and not turned off. `not_configured`: this deployment has credentials for none of its providers. `disabled`: turned off on this deployment (CATALOG_DISABLED_MODELS), or every provider of it that is configured is turned off (CATALOG_DISABLED_PROVIDERS); creates and estimates are refused with ERR1012.",
+  );
 
 export const specificFields = ["generation_duration", "generation_resolution", "generation_generate_audio", "generation_input_file_last_content"] as const;
 
@@ -69,6 +74,7 @@ export const libraryModelSchema = z.object({
       generation_generate_audio: z.array(z.boolean()).optional(),
     })
     .describe("Allowed values of the model-specific fields that have a fixed list."),
+  model_status: modelStatusSchema,
 });
 
 function oneOfText<const T extends readonly [string, ...string[]]>(values: T) {
@@ -92,7 +98,9 @@ export const libraryProviderSchema = z.object({
   provider_description: z.string(),
   provider_website: z.string(),
   provider_docs: z.string(),
-  provider_status: z.enum(["active", "not_configured"]).describe("`not_configured`: this deployment has no credentials for it."),
+  provider_status: z
+    .enum(["active", "not_configured", "disabled"])
+    .describe("`not_configured`: this deployment has no credentials for it. `disabled`: turned off on this deployment (CATALOG_DISABLED_PROVIDERS); routing skips it."),
   darkroom_implementation: z
     .object({
       delivery_method: deliveryMethodSchema.describe("How results reach Darkroom with this deployment's settings; the same as `integration.delivery_method`."),

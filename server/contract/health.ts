@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { creditsSchema, modelIdentifierSchema } from "./common";
-import { modelTypeSchema, providerIdSchema } from "./catalog";
+import { creditsSchema, dateTimeSchema, modelIdentifierSchema } from "./common";
+import { modelStatusSchema, modelTypeSchema, providerIdSchema } from "./catalog";
 
 // The four GET /v1/health/... routes.
 
@@ -9,10 +9,10 @@ export const providerHealthSchema = z.object({
   status: z
     .enum(["healthy", "recovering", "degraded", "unknown"])
     .describe(
-      "`unknown`: not configured. `degraded`: circuit open, or half the window's attempts failed with the latest failing. `recovering`: it was failing but has succeeded since, or its circuit is half-open. `healthy`: otherwise, including too few attempts to judge.",
+      "`unknown`: not configured, or turned off on this deployment (CATALOG_DISABLED_PROVIDERS). `degraded`: circuit open, or half the window's attempts failed with the latest failing. `recovering`: it was failing but has succeeded since, or its circuit is half-open. `healthy`: otherwise, including too few attempts to judge.",
     ),
   status_reason: z.string().describe("Why the status is what it is, e.g. `not configured: FAL_KEY is not set`."),
-  available: z.boolean().describe("Configured and not failing 90% or more of the window with no success since."),
+  available: z.boolean().describe("Configured, not turned off, and not failing 90% or more of the window with no success since."),
   failure_rate: z.number().min(0).max(1).describe("failures / total_attempts in the window, three decimals; 0 without attempts."),
   window: z.object({
     total_attempts: z.int().min(0).describe("Finished attempts of any outcome."),
@@ -37,19 +37,27 @@ export const providersHealthSchema = z.object({
 });
 
 export const modelProviderAvailabilitySchema = z.object({
-  available: z.boolean(),
+  available: z.boolean().describe("The provider's `available` in provider health."),
   raw_model_id: z.string().nullable().describe("The provider's own id for the model."),
+  attempts: z.int().min(0).describe("This model's attempts on this provider that finished in the provider-health window, of any outcome."),
+  succeeded: z.int().min(0),
+  failed: z.int().min(0),
+  success_rate: z.number().min(0).max(1).nullable().describe("succeeded / attempts, three decimals; null without attempts."),
+  p50_latency_ms: z.int().min(0).nullable().describe("Median latency of the succeeded attempts in milliseconds; null without one."),
+  last_error_code: z.string().nullable().describe("The error code of the newest failed attempt in the window (e.g. ERR4002); null without one."),
+  last_error_at: dateTimeSchema.nullable().describe("When that attempt finished; null without one."),
 });
 
 export const modelsHealthSchema = z.object({
   service: z.literal("models"),
-  healthy: z.boolean().describe("Every model with a configured provider has an available one."),
+  healthy: z.boolean().describe("Every model with a configured provider that is not turned off has an available one; a disabled model does not count."),
   models_total: z.int().min(0),
   models: z.array(
     z.object({
       model_type: modelTypeSchema.describe("`image` or `video`, as in the library."),
       model_identifier: modelIdentifierSchema,
       model_pricing: creditsSchema,
+      model_status: modelStatusSchema.describe("As in the library: `active`, `not_configured` or `disabled`."),
       providers: z.record(z.string(), modelProviderAvailabilitySchema).describe("Provider id → availability, for each of the model's providers."),
     }),
   ),

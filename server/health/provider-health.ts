@@ -10,15 +10,16 @@ import { circuitState, type ProviderStats } from "../routing/rank-providers";
 // several regions' attempts when one deployment answers for several hosts), with the
 // routing circuit breaker's rule (server/routing/rank-providers.ts) over all its models:
 //
-//   unknown     not configured (no credentials), so nothing can be judged
+//   unknown     not configured (no credentials) or turned off (CATALOG_DISABLED_PROVIDERS), so
+//               nothing routes to it
 //   degraded    the circuit is open (failures within the cool-down), or at least half of the
 //               window's attempts failed and the latest decided one failed too
 //   recovering  it was failing (circuit tripped, or half the window failed) but has succeeded
 //               since its last failure, or its circuit is half-open: new attempts are let through
 //   healthy     otherwise, including too few attempts to judge
 //
-// `available` (and the overall `healthy`) is false only for a configured provider failing at
-// least 90% of the window with no success since.
+// `available` is false for an unknown provider and for a configured one failing at least 90% of
+// the window with no success since; only the latter makes the overall `healthy` false.
 
 export const PROVIDER_HEALTH_WINDOW_SECONDS = 900;
 /** Below this many attempts in the window the failure rate is not judged: too little evidence. */
@@ -61,6 +62,8 @@ export type ProviderHealthOptions = {
   region: RegionName;
   /** Ids whose credentials the env provides; built-in providers need none. */
   configuredProviders: ReadonlySet<string>;
+  /** Ids the operator turned off (CATALOG_DISABLED_PROVIDERS); none when omitted. */
+  disabledProviders?: ReadonlySet<string>;
   now?: Date;
   windowSeconds?: number;
   database?: Db;
@@ -79,7 +82,7 @@ export const NO_ATTEMPTS: Readonly<ProviderStats> = {
 };
 
 export async function getProviderHealth(options: ProviderHealthOptions): Promise<ProvidersHealth> {
-  const { region, configuredProviders, now = new Date(), windowSeconds = PROVIDER_HEALTH_WINDOW_SECONDS, database = db } = options;
+  const { region, configuredProviders, disabledProviders = new Set(), now = new Date(), windowSeconds = PROVIDER_HEALTH_WINDOW_SECONDS, database = db } = options;
   const providers = listProviders();
   const statsByProvider = await loadProviderStats({ region, providers: providers.map((provider) => provider.id), now, windowSeconds, db: database });
 
@@ -87,7 +90,9 @@ export async function getProviderHealth(options: ProviderHealthOptions): Promise
     const stats = statsByProvider.get(provider.id) ?? NO_ATTEMPTS;
     return {
       provider: provider.id,
-      ...judgeProvider(stats, isConfigured(provider, configuredProviders) ? null : [provider.credentialEnv, ...(provider.requiredEnv ?? [])].join(" or "), now),
+      ...(disabledProviders.has(provider.id)
+        ? TURNED_OFF
+        : judgeProvider(stats, isConfigured(provider, configuredProviders) ? null : [provider.credentialEnv, ...(provider.requiredEnv ?? [])].join(" or "), now)),
       failure_rate: failureRate(stats),
       window: {
         total_attempts: stats.attempts,
@@ -111,6 +116,8 @@ export function isConfigured(provider: ProviderDefinition, configuredProviders: 
 }
 
 export type ProviderJudgement = Pick<ProviderHealthEntry, "status" | "status_reason" | "available">;
+
+const TURNED_OFF: ProviderJudgement = { status: "unknown", status_reason: "disabled: turned off on this deployment (CATALOG_DISABLED_PROVIDERS)", available: false };
 
 /**
  * `missingCredential` names the env var an unconfigured provider lacks (null when configured).

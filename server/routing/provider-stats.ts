@@ -13,7 +13,7 @@ export const ROUTING_WINDOW_SECONDS = 900;
 // Bounds the scan on started_at, the last column of the (region, model_identifier, provider,
 // started_at) index: no attempt outlives this, since the sweeper fails generations past their
 // model's timeout (at most 900 s).
-const LONGEST_ATTEMPT_SECONDS = 3_600;
+export const LONGEST_ATTEMPT_SECONDS = 3_600;
 
 export type LoadProviderStatsInput = {
   region: RegionName;

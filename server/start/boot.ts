@@ -1,3 +1,4 @@
+import { disabledCatalog } from "../catalog/disabled-catalog";
 import { env, setRuntimeEnv } from "../env";
 import { ensureDatabase, type DatabaseHandle } from "./database";
 import { applyMigrations } from "./migrations";
@@ -16,6 +17,8 @@ async function sealPlainTextSecrets() {
 
 export async function bootRuntime(options: { quiet?: boolean } = {}): Promise<DatabaseHandle> {
   const config = env();
+  // A model or provider turned off by a name the catalog does not know fails the start, naming it.
+  disabledCatalog();
   // Decided once, from the operator's NODE_ENV, before Next sets its own (server/env.ts).
   process.env.DARKROOM_DEPLOYMENT_ENV ??= config.NODE_ENV;
   ensureAuthSecret();

@@ -27,13 +27,17 @@ let accountId: string;
 let generationId: string;
 let attemptNumber = 0;
 
-async function recordAttempts(finishedAt: Date, provider: string, outcome: AttemptOutcome, count = 1, region: RegionName = "us") {
+type AttemptDetails = { modelIdentifier?: string; errorCode?: string; latencyMs?: number };
+
+async function recordAttempts(finishedAt: Date, provider: string, outcome: AttemptOutcome, count = 1, region: RegionName = "us", details: AttemptDetails = {}) {
   await db.providerAttempt.createMany({
     data: Array.from({ length: count }, () => ({
       generationId,
       accountId,
       region,
-      modelIdentifier: "black-forest-labs/flux-schnell",
+      modelIdentifier: details.modelIdentifier ?? "black-forest-labs/flux-schnell",
+      errorCode: details.errorCode ?? null,
+      latencyMs: details.latencyMs ?? null,
       provider,
       attemptNumber: ++attemptNumber,
       outcome,
@@ -57,6 +61,9 @@ afterAll(async () => {
   await disconnectDb();
   await disconnectRedis();
 });
+
+/** A (model, provider) pair's figures with no finished attempt in the window. */
+const noAttempts = { attempts: 0, succeeded: 0, failed: 0, success_rate: null, p50_latency_ms: null, last_error_code: null, last_error_at: null };
 
 const byProvider = (entries: ProviderHealthEntry[]) => Object.fromEntries(entries.map((entry) => [entry.provider, entry]));
 
@@ -218,21 +225,25 @@ describe("model health", () => {
       model_identifier: "darkroom/lumen-image",
       model_type: "image",
       model_pricing: 0.002,
+      model_status: "active",
       providers: {
-        local: { available: true, raw_model_id: "lumen-image" },
-        "local-backup": { available: true, raw_model_id: "lumen-image" },
+        local: { available: true, raw_model_id: "lumen-image", ...noAttempts },
+        "local-backup": { available: true, raw_model_id: "lumen-image", ...noAttempts },
       },
     });
+    // The scenario's attempts are flux-schnell's: its own figures per provider (no latency or error code recorded).
+    const lastFailure = new Date(now.getTime() - 5 * MINUTE_MS).toISOString();
     expect(models["black-forest-labs/flux-schnell"]).toEqual({
       model_identifier: "black-forest-labs/flux-schnell",
       model_type: "image",
       model_pricing: 0.003,
+      model_status: "active",
       providers: {
-        replicate: { available: false, raw_model_id: "black-forest-labs/flux-schnell" },
-        fal: { available: true, raw_model_id: "fal-ai/flux/schnell" },
+        replicate: { ...noAttempts, available: false, raw_model_id: "black-forest-labs/flux-schnell", attempts: 10, succeeded: 1, failed: 9, success_rate: 0.1, last_error_at: lastFailure },
+        fal: { ...noAttempts, available: true, raw_model_id: "fal-ai/flux/schnell", attempts: 3, failed: 3, success_rate: 0, last_error_at: lastFailure },
       },
     });
-    expect(models["openai/gpt-image-1"]?.providers).toEqual({ openai: { available: false, raw_model_id: "gpt-image-1" } });
+    expect(models["openai/gpt-image-1"]).toMatchObject({ model_status: "not_configured", providers: { openai: { available: false, raw_model_id: "gpt-image-1", ...noAttempts } } });
     expect(models["google/veo-3"]?.model_pricing).toBe(0.4);
     expect(models["google/veo-3"]?.model_type).toBe("video");
     // A model whose only configured provider is the unavailable Replicate (MiniMax's, ByteDance's,
@@ -248,7 +259,7 @@ describe("model health", () => {
   it("is unhealthy when a model's configured providers are all unavailable", async () => {
     const health = await getModelHealth({ region: "us", configuredProviders: new Set(["replicate"]), now });
     const schnell = health.models.find((model) => model.model_identifier === "black-forest-labs/flux-schnell");
-    expect(schnell?.providers).toEqual({
+    expect(schnell?.providers).toMatchObject({
       replicate: { available: false, raw_model_id: "black-forest-labs/flux-schnell" },
       fal: { available: false, raw_model_id: "fal-ai/flux/schnell" },
     });
@@ -259,7 +270,91 @@ describe("model health", () => {
     const health = await getModelHealth({ region: "us", configuredProviders: new Set(), now: scenarioTime(2) });
     expect(health.healthy).toBe(true);
     const lumen = health.models.find((model) => model.model_identifier === "darkroom/lumen-video");
-    expect(lumen?.providers).toEqual({ local: { available: true, raw_model_id: "lumen-video" }, "local-backup": { available: true, raw_model_id: "lumen-video" } });
+    expect(lumen?.providers).toEqual({ local: { available: true, raw_model_id: "lumen-video", ...noAttempts }, "local-backup": { available: true, raw_model_id: "lumen-video", ...noAttempts } });
+  });
+
+  it("does not count providers or models turned off: unavailable, but no outage", async () => {
+    // Replicate is down in this scenario; turned off, the models it alone serves are disabled, not unhealthy.
+    const turnedOff = await getModelHealth({ region: "us", configuredProviders: new Set(["replicate"]), disabled: { models: new Set(), providers: new Set(["replicate"]) }, now });
+    expect(turnedOff.healthy).toBe(true);
+    const schnell = turnedOff.models.find((model) => model.model_identifier === "black-forest-labs/flux-schnell");
+    expect(schnell).toMatchObject({ model_status: "disabled", providers: { replicate: { available: false, attempts: 10, failed: 9 }, fal: { available: false } } });
+    const providers = await getProviderHealth({ region: "us", configuredProviders: new Set(["replicate"]), disabledProviders: new Set(["replicate", "local"]), now });
+    expect(byProvider(providers.providers).replicate).toMatchObject({
+      status: "unknown",
+      status_reason: "disabled: turned off on this deployment (CATALOG_DISABLED_PROVIDERS)",
+      available: false,
+      window: { total_attempts: 10 },
+    });
+    expect(byProvider(providers.providers).local).toMatchObject({ status: "unknown", available: false });
+    expect(providers.healthy).toBe(true);
+
+    // A model turned off does not count either, though its configured provider is down.
+    const modelOff = await getModelHealth({
+      region: "us",
+      configuredProviders: new Set(["replicate"]),
+      disabled: { models: new Set(listModels().map((model) => model.identifier)), providers: new Set() },
+      now,
+    });
+    expect(modelOff.healthy).toBe(true);
+    expect(new Set(modelOff.models.map((model) => model.model_status))).toEqual(new Set(["disabled"]));
+  });
+});
+
+describe("model health per provider", () => {
+  const now = scenarioTime(5);
+  const at = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * MINUTE_MS);
+  const lumen = { modelIdentifier: "darkroom/lumen-image" };
+
+  beforeAll(async () => {
+    // lumen-image on local: 3 succeeded (100, 200, 900 ms) and 2 failed, the newer ERR4005; one
+    // canceled counts as an attempt only. On local-backup: one success of 40 ms.
+    await recordAttempts(at(10), "local", "succeeded", 1, "us", { ...lumen, latencyMs: 100 });
+    await recordAttempts(at(9), "local", "succeeded", 1, "us", { ...lumen, latencyMs: 900 });
+    await recordAttempts(at(8), "local", "succeeded", 1, "us", { ...lumen, latencyMs: 200 });
+    await recordAttempts(at(7), "local", "failed", 1, "us", { ...lumen, errorCode: "ERR4002", latencyMs: 5 });
+    await recordAttempts(at(3), "local", "failed", 1, "us", { ...lumen, errorCode: "ERR4005", latencyMs: 7 });
+    await recordAttempts(at(2), "local", "canceled", 1, "us", lumen);
+    await recordAttempts(at(4), "local-backup", "succeeded", 1, "us", { ...lumen, latencyMs: 40 });
+    // Not counted for lumen-image: another model on the same provider, another region, outside the window.
+    await recordAttempts(at(6), "local", "failed", 4, "us", { modelIdentifier: "darkroom/lumen-video", errorCode: "ERR4001" });
+    await recordAttempts(at(6), "local", "failed", 3, "eu", { ...lumen, errorCode: "ERR4001" });
+    await recordAttempts(at(20), "local", "failed", 3, "us", { ...lumen, errorCode: "ERR4001" });
+  });
+
+  it("reports each model's own attempts on each provider in the window", async () => {
+    const health = await getModelHealth({ region: "us", configuredProviders: new Set(), now });
+    const models = Object.fromEntries(health.models.map((model) => [model.model_identifier, model]));
+    expect(models["darkroom/lumen-image"]?.providers).toEqual({
+      local: {
+        available: true,
+        raw_model_id: "lumen-image",
+        attempts: 6,
+        succeeded: 3,
+        failed: 2,
+        success_rate: 0.5,
+        p50_latency_ms: 200,
+        last_error_code: "ERR4005",
+        last_error_at: at(3).toISOString(),
+      },
+      "local-backup": { available: true, raw_model_id: "lumen-image", attempts: 1, succeeded: 1, failed: 0, success_rate: 1, p50_latency_ms: 40, last_error_code: null, last_error_at: null },
+    });
+    expect(models["darkroom/lumen-video"]?.providers.local).toMatchObject({ attempts: 4, succeeded: 0, failed: 4, success_rate: 0, p50_latency_ms: null, last_error_code: "ERR4001" });
+    expect(models["darkroom/lumen-video"]?.providers["local-backup"]).toMatchObject(noAttempts);
+    // The provider's own window holds both models' attempts.
+    const providers = byProvider((await getProviderHealth({ region: "us", configuredProviders: new Set(), now })).providers);
+    expect(providers.local?.window.total_attempts).toBe(10);
+  });
+
+  it("takes the window length as an option", async () => {
+    const health = await getModelHealth({ region: "us", configuredProviders: new Set(), now, windowSeconds: 150 });
+    expect(health.models.find((model) => model.model_identifier === "darkroom/lumen-image")?.providers.local).toMatchObject({
+      attempts: 1,
+      succeeded: 0,
+      failed: 0,
+      success_rate: 0,
+      last_error_code: null,
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { NOTHING_DISABLED } from "@/server/catalog/disabled-catalog";
 import { listModels, listProviders, modelsForProvider } from "@/server/catalog/index";
 import { shapeLibraryModel, shapeLibraryProvider } from "@/server/http/handlers/library-shapes";
 import { estimateRetryAfterSeconds } from "@/server/generations/concurrency-retry-after";
@@ -12,6 +13,8 @@ import { IMPLEMENTATION_KEYS, IMPLEMENTATION_TEXT_FIELDS } from "@/tests/support
 // The shapes a typed client of this API shape reads beyond the documented shapes,
 // pinned at the functions that build them; the route files in tests/http/routes pin the wire.
 
+const everywhere = { configured: new Set<string>(listProviders().map((entry) => entry.id)), disabled: NOTHING_DISABLED };
+
 function provider(id: string) {
   const found = listProviders().find((entry) => entry.id === id);
   if (!found) throw new Error(`missing ${id}`);
@@ -21,7 +24,7 @@ function provider(id: string) {
 describe("library models: a video model's values inside schema", () => {
   it("lists durations, resolutions and whether audio is offered for each video model, nothing for images", () => {
     for (const model of listModels()) {
-      const shaped = shapeLibraryModel(model);
+      const shaped = shapeLibraryModel(model, everywhere);
       expect(libraryModelSchema.parse(shaped)).toEqual(shaped);
       if (model.type === "image") {
         expect(shaped.schema).not.toHaveProperty("generation_duration");
@@ -41,8 +44,8 @@ describe("library models: a video model's values inside schema", () => {
     const kling = listModels().find((model) => model.identifier === "kwaivgi/kling-v2.1");
     const lumen = listModels().find((model) => model.identifier === "darkroom/lumen-video");
     if (!kling || !lumen) throw new Error("catalog incomplete");
-    expect(shapeLibraryModel(kling).schema).toMatchObject({ generation_duration: [5, 10], generation_resolution: ["720p", "1080p"], generation_generate_audio: false });
-    expect(shapeLibraryModel(lumen).schema).toMatchObject({ generation_duration: [2, 4, 6], generation_resolution: ["480p", "720p"], generation_generate_audio: true });
+    expect(shapeLibraryModel(kling, everywhere).schema).toMatchObject({ generation_duration: [5, 10], generation_resolution: ["720p", "1080p"], generation_generate_audio: false });
+    expect(shapeLibraryModel(lumen, everywhere).schema).toMatchObject({ generation_duration: [2, 4, 6], generation_resolution: ["480p", "720p"], generation_generate_audio: true });
   });
 });
 

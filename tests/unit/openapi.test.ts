@@ -11,6 +11,8 @@ import { generationRequestSchema } from "@/server/catalog/request-schema";
 import type { CacheHealth } from "@/server/health/check-cache";
 import type { StorageHealth } from "@/server/health/check-storage";
 import { shapeModelHealth, type ModelsHealth } from "@/server/health/model-health";
+import { figuresKey } from "@/server/health/model-provider-figures";
+import { NOTHING_DISABLED } from "@/server/catalog/disabled-catalog";
 import type { ProvidersHealth } from "@/server/health/provider-health";
 import { errorBody, successBody } from "@/server/http/envelope";
 import { ApiError, errorTable, type ErrorCode } from "@/server/error-table";
@@ -459,7 +461,10 @@ describe("the OpenAPI document: live streams", () => {
 
 describe("the zod schemas against real responses", () => {
   it("parse shapeLibraryModel for every catalog model unchanged", () => {
-    const models = listModels().map(shapeLibraryModel);
+    const configured = new Set<string>(listProviders().map((provider) => provider.id));
+    const models = listModels().map((model, index) =>
+      shapeLibraryModel(model, { configured, disabled: index % 2 === 0 ? NOTHING_DISABLED : { models: new Set([model.identifier]), providers: new Set() } }),
+    );
     for (const model of models) expect(libraryModelSchema.parse(model)).toEqual(model);
     const data = { models_total: models.length, models };
     expect(libraryModelsSchema.parse(data)).toEqual(data);
@@ -467,7 +472,7 @@ describe("the zod schemas against real responses", () => {
 
   it("parse shapeLibraryProvider for every provider, configured or not", () => {
     for (const configured of [new Set<string>(), new Set(listProviders().map((provider) => provider.id))]) {
-      const providers = listProviders().map((provider) => shapeLibraryProvider(provider, configured));
+      const providers = listProviders().map((provider, index) => shapeLibraryProvider(provider, configured, undefined, new Set(index % 3 === 0 ? [provider.id] : [])));
       const data = { providers_total: providers.length, providers };
       expect(libraryProvidersSchema.parse(data)).toEqual(data);
     }
@@ -491,7 +496,10 @@ describe("the zod schemas against real responses", () => {
     // Every health answer also carries the operator's pause.
     const paused: ServicePauseFields = { service_paused: true, service_paused_reason: "maintenance" };
     expect(providersHealthSchema.parse({ ...providersHealth, ...paused })).toEqual({ ...providersHealth, ...paused });
-    const modelsHealth = { ...shapeModelHealth(providersHealth), ...paused };
+    const figures = new Map(
+      listModels().map((model) => [figuresKey(model.identifier, model.providers[0]), { attempts: 3, succeeded: 2, failed: 1, p50LatencyMs: 840, lastErrorCode: "ERR4002", lastErrorAt: new Date() }]),
+    );
+    const modelsHealth = { ...shapeModelHealth(providersHealth, { configured: new Set(["local"]), disabled: NOTHING_DISABLED, figures }), ...paused };
     expect(modelsHealthSchema.parse(modelsHealth)).toEqual(modelsHealth);
     const storage = {
       service: "storage",

@@ -158,6 +158,7 @@ _LibraryModelRequired = TypedDict("_LibraryModelRequired", {
     "schema": Dict[str, Any],
     "specific_schema": List[Literal["generation_duration", "generation_resolution", "generation_generate_audio", "generation_input_file_last_content"]],
     "specific_schema_options": Dict[str, Any],
+    "model_status": Literal["active", "not_configured", "disabled"],
 })
 _LibraryModelOptional = TypedDict("_LibraryModelOptional", {
 }, total=False)
@@ -185,7 +186,7 @@ _LibraryProviderRequired = TypedDict("_LibraryProviderRequired", {
     "provider_description": str,
     "provider_website": str,
     "provider_docs": str,
-    "provider_status": Literal["active", "not_configured"],
+    "provider_status": Literal["active", "not_configured", "disabled"],
     "darkroom_implementation": Dict[str, Any],
 })
 _LibraryProviderOptional = TypedDict("_LibraryProviderOptional", {

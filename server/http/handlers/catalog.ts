@@ -1,5 +1,6 @@
 import "server-only";
 import { listProviders } from "../../catalog";
+import { disabledCatalog } from "../../catalog/disabled-catalog";
 import { libraryModels } from "./library-models";
 import { estimateForAccount } from "../../catalog/estimate-for-account";
 import { shapeLibraryProvider } from "./library-shapes";
@@ -18,8 +19,11 @@ export const listLibraryModels = withApiKey(catalog.listModels, async ({ query }
 export const listLibraryProviders = withApiKey(catalog.listProviders, async () => {
   const configured = configuredProviders();
   const settings = implementationSettings();
-  const providers = listProviders().map((provider) => shapeLibraryProvider(provider, configured, settings));
+  const { providers: disabled } = disabledCatalog();
+  const providers = listProviders().map((provider) => shapeLibraryProvider(provider, configured, settings, disabled));
   return { providers_total: providers.length, providers };
 });
 
-export const getEstimate = withApiKey(catalog.getEstimate, async ({ accountId, key, params, query }) => estimateForAccount(db, accountId, key.id, params.model_identifier ?? "", query));
+export const getEstimate = withApiKey(catalog.getEstimate, async ({ accountId, key, params, query }) =>
+  estimateForAccount(db, accountId, key.id, params.model_identifier ?? "", query, configuredProviders()),
+);

@@ -1,4 +1,5 @@
 import "server-only";
+import { disabledCatalog } from "../../catalog/disabled-catalog";
 import { db } from "../../db";
 import { checkCache } from "../../health/check-cache";
 import { checkStorage } from "../../health/check-storage";
@@ -12,12 +13,12 @@ import { withApiKey } from "../with-api-key";
 // The /v1 health handlers: each check, plus whether the operator paused the service.
 
 export const getProviderHealthReport = withApiKey(health.getProviderHealth, async ({ key }) => ({
-  ...(await getProviderHealth({ region: key.region, configuredProviders: configuredProviders() })),
+  ...(await getProviderHealth({ region: key.region, configuredProviders: configuredProviders(), disabledProviders: disabledCatalog().providers })),
   ...(await servicePauseFields(db)),
 }));
 
 export const getModelHealthReport = withApiKey(health.getModelHealth, async ({ key }) => ({
-  ...(await getModelHealth({ region: key.region, configuredProviders: configuredProviders() })),
+  ...(await getModelHealth({ region: key.region, configuredProviders: configuredProviders(), disabled: disabledCatalog() })),
   ...(await servicePauseFields(db)),
 }));
 

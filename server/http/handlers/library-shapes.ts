@@ -5,6 +5,8 @@ import { formatCredits } from "../../money";
 import { listPriceMillis, pricingBreakdown, type PricingBreakdown } from "../../catalog/pricing";
 import type { Workflow } from "../../catalog/model-data";
 import { providerImplementation, type ImplementationSettings, type ProviderImplementation } from "../../providers/implementation";
+import type { DisabledCatalog } from "../../catalog/disabled-catalog";
+import { modelStatus, type ModelStatus } from "../../catalog/model-status";
 import { providerStatus, type DeliveryMethod, type ProviderDefinition, type ProviderId, type ProviderStatus } from "../../catalog/providers";
 
 // The /v1/library entries, field for field under their public names. The routes wrap these in
@@ -44,6 +46,7 @@ export type LibraryModelEntry = {
   } & VideoSchemaFields;
   specific_schema: SpecificField[];
   specific_schema_options: SpecificSchemaOptions;
+  model_status: ModelStatus;
 };
 
 export type LibraryProviderEntry = {
@@ -68,7 +71,10 @@ export type LibraryProviderEntry = {
   };
 };
 
-export function shapeLibraryModel(model: ModelDefinition): LibraryModelEntry {
+/** What decides a model's and a provider's status: the configured provider ids and what the operator turned off. */
+export type CatalogAvailability = { configured: ReadonlySet<string>; disabled: DisabledCatalog };
+
+export function shapeLibraryModel(model: ModelDefinition, availability: CatalogAvailability): LibraryModelEntry {
   const specific: SpecificField[] = [];
   const options: SpecificSchemaOptions = {};
   const video: VideoSchemaFields = {};
@@ -105,14 +111,21 @@ export function shapeLibraryModel(model: ModelDefinition): LibraryModelEntry {
     },
     specific_schema: specific,
     specific_schema_options: options,
+    model_status: modelStatus(model, availability.configured, availability.disabled),
   };
 }
 
 /**
  * `configuredProviders` holds the ids whose credentials the env provides; `settings` what else
- * the env decides about the adapters (by default, what they do with no optional setting).
+ * the env decides about the adapters (by default, what they do with no optional setting);
+ * `disabledProviders` the ids the operator turned off.
  */
-export function shapeLibraryProvider(provider: ProviderDefinition, configuredProviders: ReadonlySet<string>, settings: ImplementationSettings = { replicateWebhooks: false }): LibraryProviderEntry {
+export function shapeLibraryProvider(
+  provider: ProviderDefinition,
+  configuredProviders: ReadonlySet<string>,
+  settings: ImplementationSettings = { replicateWebhooks: false },
+  disabledProviders: ReadonlySet<string> = new Set(),
+): LibraryProviderEntry {
   const implementation = providerImplementation(provider.id, settings);
   const supported = modelsForProvider(provider.id);
   return {
@@ -121,7 +134,7 @@ export function shapeLibraryProvider(provider: ProviderDefinition, configuredPro
     provider_description: provider.description,
     provider_website: provider.website,
     provider_docs: provider.docs,
-    provider_status: providerStatus(provider, configuredProviders.has(provider.id)),
+    provider_status: providerStatus(provider, configuredProviders.has(provider.id), disabledProviders.has(provider.id)),
     darkroom_implementation: {
       ...implementation,
       supported_media_types: mediaTypesOf(supported),

@@ -37,7 +37,7 @@ function schemaComponents(): Record<string, JsonSchema> {
 }
 
 const modelIdentifierDescription =
-  "The model, `<provider>/<model>`: two path segments, with the slash sent as is (not percent-encoded). Current models are listed by `GET /v1/library/models`; an unknown one is ERR1012.";
+  "The model, `<provider>/<model>`: two path segments, with the slash sent as is (not percent-encoded). Current models are listed by `GET /v1/library/models`; an unknown one, or one turned off on this deployment (`model_status: disabled`), is ERR1012.";
 
 function parameterComponents() {
   // The parameter carries the description; the schema keeps only the constraints.

@@ -12,6 +12,7 @@ import { accountWithKey, awayFromWindowEdge, createTestKey } from "@/tests/suppo
 import { cancel, createImage, createVideo, waitForStatus } from "@/tests/support/generations";
 import { api, baseUrl, callOperation, errorCodeOf, expectError, expectSuccess, invalidFields } from "@/tests/support/http";
 import { whenLogged } from "@/tests/support/request-logs";
+import { startSecondInstance } from "@/tests/support/second-instance";
 
 // POST /v1/generate/image/{model_identifier} (createImageGeneration): validation, idempotency,
 // concurrency caps and the money race. What a generation does after the 202 is in
@@ -180,6 +181,19 @@ describe("404", () => {
   it("answers an unknown model with ERR1012", async () => {
     const { key } = await accountWithKey();
     expectError(await createImage(key, { generation_prompt: "x" }, {}, "nobody/nothing"), "ERR1012");
+  });
+
+  it("answers a model whose every provider is turned off (CATALOG_DISABLED_PROVIDERS) with ERR1012, reserving nothing", async () => {
+    const { key, accountId } = await accountWithKey();
+    const instance = await startSecondInstance({ CATALOG_DISABLED_PROVIDERS: "local,local-backup" });
+    try {
+      const error = expectError(await api(CREATE_PATH, { key, base: instance.baseUrl, method: "POST", body: { generation_prompt: "x" } }), "ERR1012");
+      expect(error.message).toContain("darkroom/lumen-image is turned off on this deployment: its providers local, local-backup are disabled");
+      expect(error.details).toEqual({ model_identifier: "darkroom/lumen-image", model_status: "disabled", disabled_providers: ["local", "local-backup"] });
+      expect(await db.generation.count({ where: { accountId } })).toBe(0);
+    } finally {
+      await instance.stop();
+    }
   });
 });
 

@@ -3,7 +3,8 @@ import { modelsForProvider } from "@/server/catalog";
 import { listProviders } from "@/server/http/operations/catalog";
 import { IMPLEMENTATION_KEYS, IMPLEMENTATION_TEXT_FIELDS } from "@/tests/support/client-shapes";
 import { accountWithKey } from "@/tests/support/fixtures";
-import { callOperation, expectSuccess } from "@/tests/support/http";
+import { api, callOperation, expectSuccess } from "@/tests/support/http";
+import { startSecondInstance } from "@/tests/support/second-instance";
 
 // GET /v1/library/providers (listProviders): the providers and how each is integrated.
 
@@ -66,5 +67,26 @@ describe("200", () => {
     // The test app points the Gemini API at its fake: Veo operations polled, images in the call.
     expect(byId.google).toMatchObject({ delivery_method: "polling", supported_media_types: ["image", "video"], supported_models_total: 3, webhook_verification: expect.stringMatching(/^none/) });
     expect(providers.find((provider) => provider.provider_id === "google")?.provider_status).toBe("active");
+  });
+});
+
+describe("provider_status disabled", () => {
+  it("marks the providers CATALOG_DISABLED_PROVIDERS names, configured or not, and leaves the rest as they were", async () => {
+    const { key } = await accountWithKey();
+    const shared = expectSuccess(await callOperation(listProviders, { key })).providers;
+    const instance = await startSecondInstance({ CATALOG_DISABLED_PROVIDERS: "replicate,fal,local" });
+    try {
+      const { providers } = expectSuccess(await api<{ providers: typeof shared }>("/v1/library/providers", { key, base: instance.baseUrl }));
+      const status = Object.fromEntries(providers.map((provider) => [provider.provider_id, provider.provider_status]));
+      expect(status).toMatchObject({ replicate: "disabled", fal: "disabled", local: "disabled", "local-backup": "active" });
+      for (const provider of shared.filter((entry) => !["replicate", "fal", "local"].includes(entry.provider_id)))
+        expect(status[provider.provider_id], provider.provider_id).toBe(provider.provider_status);
+      // Everything else about them is unchanged.
+      expect(providers.find((provider) => provider.provider_id === "replicate")?.darkroom_implementation).toEqual(
+        shared.find((provider) => provider.provider_id === "replicate")?.darkroom_implementation,
+      );
+    } finally {
+      await instance.stop();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { NOTHING_DISABLED } from "@/server/catalog/disabled-catalog";
 import { findModel, listModels, listProviders, type ModelDefinition } from "@/server/catalog/index";
 import { shapeLibraryModel, shapeLibraryProvider } from "@/server/http/handlers/library-shapes";
 import { libraryModelSchema } from "@/server/contract/catalog";
@@ -10,18 +11,22 @@ function model(identifier: string): ModelDefinition {
   return found;
 }
 
+/** A deployment with every provider configured and nothing turned off. */
+const everywhere = { configured: new Set<string>(listProviders().map((provider) => provider.id)), disabled: NOTHING_DISABLED };
+
 const sortedKeys = (value: object) => Object.keys(value).sort();
 const isStringArray = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === "string");
 
 describe("shapeLibraryModel", () => {
   it.each(listModels().map((entry) => [entry.identifier, entry] as [string, ModelDefinition]))("%s has exactly the documented fields and types", (_id, entry) => {
-    const shaped = shapeLibraryModel(entry);
+    const shaped = shapeLibraryModel(entry, everywhere);
     expect(sortedKeys(shaped)).toEqual(
       [
         "model_identifier",
         "model_name",
         "model_pricing",
         "model_pricing_breakdown",
+        "model_status",
         "model_supported_provider",
         "model_type",
         "model_workflows",
@@ -56,7 +61,7 @@ describe("shapeLibraryModel", () => {
   });
 
   it("shapes an image model", () => {
-    expect(shapeLibraryModel(model("darkroom/lumen-image"))).toEqual({
+    expect(shapeLibraryModel(model("darkroom/lumen-image"), everywhere)).toEqual({
       model_type: "image",
       model_identifier: "darkroom/lumen-image",
       model_name: "Lumen Image (built-in)",
@@ -77,12 +82,13 @@ describe("shapeLibraryModel", () => {
       },
       specific_schema: [],
       specific_schema_options: {},
+      model_status: "active",
     });
-    expect(shapeLibraryModel(model("black-forest-labs/flux-schnell")).schema.generation_input_file).toBe(false);
+    expect(shapeLibraryModel(model("black-forest-labs/flux-schnell"), everywhere).schema.generation_input_file).toBe(false);
   });
 
   it("shapes a video model with its specific fields and their allowed values", () => {
-    expect(shapeLibraryModel(model("darkroom/lumen-video"))).toMatchObject({
+    expect(shapeLibraryModel(model("darkroom/lumen-video"), everywhere)).toMatchObject({
       model_type: "video",
       model_pricing: 0.01,
       model_pricing_breakdown: { unit: "second", price_per_second_by_resolution: { "480p": 0.01, "720p": 0.02 }, audio_price_per_second: 0.005 },
@@ -94,10 +100,19 @@ describe("shapeLibraryModel", () => {
         generation_generate_audio: [false, true],
       },
     });
-    const kling = shapeLibraryModel(model("kwaivgi/kling-v2.1"));
+    const kling = shapeLibraryModel(model("kwaivgi/kling-v2.1"), everywhere);
     expect(kling.specific_schema).toEqual(["generation_duration", "generation_resolution"]);
     expect(kling.specific_schema_options).toEqual({ generation_duration: [5, 10], generation_resolution: ["720p", "1080p"] });
   });
+});
+
+it("shapes model_status from the configured providers and the switches", () => {
+  const lumen = model("darkroom/lumen-image");
+  expect(shapeLibraryModel(lumen, { configured: new Set(["local"]), disabled: NOTHING_DISABLED }).model_status).toBe("active");
+  expect(shapeLibraryModel(lumen, { configured: new Set(["local"]), disabled: { models: new Set(["darkroom/lumen-image"]), providers: new Set() } }).model_status).toBe("disabled");
+  const schnell = model("black-forest-labs/flux-schnell");
+  expect(shapeLibraryModel(schnell, { configured: new Set(["local"]), disabled: NOTHING_DISABLED }).model_status).toBe("not_configured");
+  expect(shapeLibraryModel(schnell, { configured: new Set(["replicate"]), disabled: { models: new Set(), providers: new Set(["replicate"]) } }).model_status).toBe("disabled");
 });
 
 describe("shapeLibraryProvider", () => {
@@ -125,6 +140,10 @@ describe("shapeLibraryProvider", () => {
     if (!replicate || !local) throw new Error("catalog incomplete");
     expect(shapeLibraryProvider(replicate, new Set()).provider_status).toBe("not_configured");
     expect(shapeLibraryProvider(replicate, new Set(["replicate"])).provider_status).toBe("active");
+    // Turned off by the operator: disabled, configured or not, built-ins too.
+    expect(shapeLibraryProvider(replicate, new Set(["replicate"]), undefined, new Set(["replicate"])).provider_status).toBe("disabled");
+    expect(shapeLibraryProvider(replicate, new Set(), undefined, new Set(["replicate"])).provider_status).toBe("disabled");
+    expect(shapeLibraryProvider(local, new Set(), undefined, new Set(["local-backup"])).provider_status).toBe("disabled");
     expect(shapeLibraryProvider(local, new Set()).provider_status).toBe("active");
   });
 

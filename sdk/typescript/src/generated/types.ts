@@ -276,6 +276,8 @@ export type LibraryModel = {
     generation_resolution?: string[];
     generation_generate_audio?: boolean[];
   };
+  /** `active`: a provider of it is configured and not turned off. `not_configured`: this deployment has credentials for none of its providers. `disabled`: turned off on this deployment (CATALOG_DISABLED_MODELS), or every provider of it that is configured is turned off (CATALOG_DISABLED_PROVIDERS); creates and estimates are refused with ERR1012. */
+  model_status: "active" | "not_configured" | "disabled";
 };
 
 export type LibraryModelList = {
@@ -289,8 +291,8 @@ export type LibraryProvider = {
   provider_description: string;
   provider_website: string;
   provider_docs: string;
-  /** `not_configured`: this deployment has no credentials for it. */
-  provider_status: "active" | "not_configured";
+  /** `not_configured`: this deployment has no credentials for it. `disabled`: turned off on this deployment (CATALOG_DISABLED_PROVIDERS); routing skips it. */
+  provider_status: "active" | "not_configured" | "disabled";
   /** How Darkroom integrates the provider (spec: `<service>_implementation`). */
   darkroom_implementation: {
     /** How results reach Darkroom with this deployment's settings; the same as `integration.delivery_method`. */
@@ -338,11 +340,11 @@ export type ProvidersHealth = {
   providers_total: number;
   providers: Array<{
     provider: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba" | "byteplus" | "google";
-    /** `unknown`: not configured. `degraded`: circuit open, or half the window's attempts failed with the latest failing. `recovering`: it was failing but has succeeded since, or its circuit is half-open. `healthy`: otherwise, including too few attempts to judge. */
+    /** `unknown`: not configured, or turned off on this deployment (CATALOG_DISABLED_PROVIDERS). `degraded`: circuit open, or half the window's attempts failed with the latest failing. `recovering`: it was failing but has succeeded since, or its circuit is half-open. `healthy`: otherwise, including too few attempts to judge. */
     status: "healthy" | "recovering" | "degraded" | "unknown";
     /** Why the status is what it is, e.g. `not configured: FAL_KEY is not set`. */
     status_reason: string;
-    /** Configured and not failing 90% or more of the window with no success since. */
+    /** Configured, not turned off, and not failing 90% or more of the window with no success since. */
     available: boolean;
     /** failures / total_attempts in the window, three decimals; 0 without attempts. */
     failure_rate: number;
@@ -362,7 +364,7 @@ export type ProvidersHealth = {
 
 export type ModelsHealth = {
   service: "models";
-  /** Every model with a configured provider has an available one. */
+  /** Every model with a configured provider that is not turned off has an available one; a disabled model does not count. */
   healthy: boolean;
   models_total: number;
   models: Array<{
@@ -372,12 +374,27 @@ export type ModelsHealth = {
     model_identifier: string;
     /** Credits (1 credit = 1 USD), kept to three decimal places. */
     model_pricing: number;
+    /** As in the library: `active`, `not_configured` or `disabled`. */
+    model_status: "active" | "not_configured" | "disabled";
     /** Provider id → availability, for each of the model's providers. */
     providers: {
       [key: string]: {
+        /** The provider's `available` in provider health. */
         available: boolean;
         /** The provider's own id for the model. */
         raw_model_id: string | null;
+        /** This model's attempts on this provider that finished in the provider-health window, of any outcome. */
+        attempts: number;
+        succeeded: number;
+        failed: number;
+        /** succeeded / attempts, three decimals; null without attempts. */
+        success_rate: number | null;
+        /** Median latency of the succeeded attempts in milliseconds; null without one. */
+        p50_latency_ms: number | null;
+        /** The error code of the newest failed attempt in the window (e.g. ERR4002); null without one. */
+        last_error_code: string | null;
+        /** When that attempt finished; null without one. */
+        last_error_at: string | null;
       };
     };
   }>;
