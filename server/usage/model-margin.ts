@@ -1,3 +1,4 @@
+import type { AccountScope } from "../account-scope";
 import { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db";
 import { formatCredits } from "../money";
@@ -24,11 +25,11 @@ export type ModelMargin = {
 
 type Row = { model: string; provider: string; attempts: number; succeeded: number; revenue_millis: bigint; cost_micros: bigint; wasted_micros: bigint };
 
-export async function modelMargins(database: Db, input: { days: number; region?: string; accountId?: string; now?: Date }): Promise<{ days: number; region: string | null; models: ModelMargin[] }> {
+export async function modelMargins(database: Db, scope: AccountScope, input: { days: number; region?: string; now?: Date }): Promise<{ days: number; region: string | null; models: ModelMargin[] }> {
   const now = input.now ?? new Date();
   const since = new Date(now.getTime() - input.days * 86_400_000);
   const region = input.region === undefined ? Prisma.empty : Prisma.sql`AND region = ${input.region}::"Region"`;
-  const account = input.accountId === undefined ? Prisma.empty : Prisma.sql`AND account_id = ${input.accountId}::uuid`;
+  const account = "accountId" in scope ? Prisma.sql`AND account_id = ${scope.accountId}::uuid` : Prisma.empty;
   const rows = await database.$queryRaw<Row[]>`
     SELECT model_identifier AS model, provider,
            count(*)::int                                                                        AS attempts,

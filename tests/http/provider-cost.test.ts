@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { accountScope } from "@/server/account-scope";
 import { db } from "@/server/db";
 import { modelMargins } from "@/server/usage/model-margin";
 import { accountWithKey } from "@/tests/support/fixtures";
@@ -47,7 +48,7 @@ describe("provider cost per attempt", () => {
     const local = await generate(key, "a lighthouse", "local", "darkroom/lumen-image");
     expect(await costsOf(local.generationId)).toEqual([{ provider: "local", outcome: "succeeded", cost: null }]);
 
-    const { models } = await modelMargins(db, { days: 1, accountId });
+    const { models } = await modelMargins(db, accountScope(accountId), { days: 1 });
     const row = (model: string, provider: string) => models.find((entry) => entry.model === model && entry.provider === provider);
     // bfl: one success sold at 0.040, two pictures billed (one lost), one failure billed nothing.
     expect(row(PRO, "bfl")).toEqual({ model: PRO, provider: "bfl", attempts: 3, succeeded: 1, revenue: 0.04, provider_cost: 0.08, wasted_provider_cost: 0.04, margin: -0.04, margin_rate: -1 });

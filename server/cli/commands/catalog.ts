@@ -2,6 +2,7 @@ import { listProviders, providerIds } from "../../catalog";
 import { describeCatalog } from "../../catalog/describe-catalog";
 import { checkCatalog } from "../../providers/check-catalog";
 import { configuredProviders } from "../../providers/configured-providers";
+import { accountScope, OPERATOR } from "../../account-scope";
 import { regions } from "../../env";
 import { invalidRequest } from "../../error-table";
 import { modelMargins } from "../../usage/model-margin";
@@ -44,8 +45,8 @@ export const catalogCommands: Record<string, Command> = {
     prepare(flags) {
       const days = daysFlag(flags);
       const region = oneOf(flags, "region", regions);
-      const accountId = flags.account === undefined ? undefined : uuidFlag(flags, "account");
-      return async (tx) => modelMargins(tx, { days, region, accountId });
+      const scope = flags.account === undefined ? OPERATOR : accountScope(uuidFlag(flags, "account"));
+      return async (tx) => modelMargins(tx, scope, { days, region });
     },
   },
 };
