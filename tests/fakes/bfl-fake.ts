@@ -48,7 +48,9 @@ export type BflFake = FakeServer & {
   credits: number;
 };
 
-const MODELS = new Set(["flux-pro-1.1", "flux-pro-1.1-ultra", "flux-kontext-pro", "flux-kontext-max"]);
+const MODELS = new Set(["flux-pro-1.1", "flux-dev", "flux-pro-1.1-ultra", "flux-kontext-pro", "flux-kontext-max"]);
+/** FluxPro11Inputs and FluxDevInputs: width and height, 256–1440 in multiples of 32; no aspect_ratio. */
+const PIXEL_MODELS = new Set(["flux-pro-1.1", "flux-dev"]);
 const DEFAULT_DELAY_MS = 150;
 
 export async function startBflFake(options: { apiKey?: string } = {}): Promise<BflFake> {
@@ -102,7 +104,7 @@ export async function startBflFake(options: { apiKey?: string } = {}): Promise<B
     };
     tasks.set(task.id, task);
     server.later(task.finishAt - now, () => void deliver(task));
-    const cost = model.includes("ultra") ? 6 : model.includes("max") ? 8 : 4;
+    const cost = model.includes("ultra") ? 6 : model.includes("max") ? 8 : model === "flux-dev" ? 2.5 : 4;
     const usage = { cost, input_mp: 0, output_mp: 1.05 };
     if (task.webhookUrl) return sendJson(response, 200, { id: task.id, status: "Pending", webhook_url: task.webhookUrl, ...usage });
     return sendJson(response, 200, { id: task.id, polling_url: `${current.pollingOrigin ?? server.baseUrl}/v1/get_result?id=${task.id}`, ...usage });
@@ -176,7 +178,7 @@ function invalidField(model: string, input: Record<string, unknown>): { field: s
   if (input.seed !== undefined && !Number.isInteger(input.seed)) return { field: "seed", msg: "Input should be a valid integer", type: "int_type" };
   for (const side of ["width", "height"]) {
     const value = input[side];
-    if (value === undefined || model !== "flux-pro-1.1") continue;
+    if (value === undefined || !PIXEL_MODELS.has(model)) continue;
     if (!Number.isInteger(value) || (value as number) < 256 || (value as number) > 1440 || (value as number) % 32 !== 0) {
       return { field: side, msg: "Input should be a multiple of 32 between 256 and 1440", type: "value_error" };
     }

@@ -82,6 +82,15 @@ describe("submit: the request BFL receives", () => {
     const { result } = await settle(pro({ ratio }));
     expect(result.status).toBe("succeeded");
   });
+
+  it("posts FLUX.1 [dev] to /v1/flux-dev as FluxDevInputs: pixels from the ratio, no aspect_ratio, and it runs to Ready", async () => {
+    const job = providerJob("black-forest-labs/flux-dev", "bfl", { ratio: "2:3", outputFormat: "jpg" });
+    const { result } = await settle(job, pollOnly());
+    const [request] = fake.requests;
+    expect(request).toMatchObject({ method: "POST", path: "/v1/flux-dev" });
+    expect(request?.body).toEqual({ prompt: job.prompt, seed: job.seed, output_format: "jpeg", width: 832, height: 1216 });
+    expect(result).toMatchObject({ status: "succeeded", outputs: [{ kind: "url", contentType: "image/jpeg" }] });
+  });
 });
 
 describe("results", () => {
