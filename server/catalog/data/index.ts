@@ -9,6 +9,7 @@ import kling from "./kling";
 import minimax from "./minimax";
 import openai from "./openai";
 import runway from "./runway";
+import luma from "./luma";
 
 // Every data file, in library order: the built-ins first. A new vendor's file is added here.
-export const catalogData: readonly ModelData[] = [...darkroom, ...blackForestLabs, ...openai, ...google, ...kling, ...minimax, ...runway, ...cloudflare, ...alibaba, ...bytedance];
+export const catalogData: readonly ModelData[] = [...darkroom, ...blackForestLabs, ...openai, ...google, ...kling, ...minimax, ...runway, ...cloudflare, ...alibaba, ...bytedance, ...luma];
