@@ -131,10 +131,13 @@ describe("shapeLibraryProvider", () => {
   it("lists the provider's models and integration", () => {
     const fal = listProviders().find((entry) => entry.id === "fal");
     if (!fal) throw new Error("catalog incomplete");
-    expect(shapeLibraryProvider(fal, new Set(["fal"])).darkroom_implementation).toMatchObject({
+    const shaped = shapeLibraryProvider(fal, new Set(["fal"])).darkroom_implementation;
+    expect(shaped).toMatchObject({
       integration: { delivery_method: "webhook", webhook_signature: "ed25519 (x-fal-webhook-signature)", supports_cancel: true, timeout_seconds: 900 },
       capabilities: ["text-to-image", "image-to-image", "text-to-video", "image-to-video", "audio"],
-      supported_models: ["black-forest-labs/flux-schnell", "black-forest-labs/flux-1.1-pro", "google/veo-3", "kwaivgi/kling-v2.1"],
     });
+    // Every catalog model fal serves, in library order (the catalog grows; these four came first).
+    expect(shaped.supported_models).toEqual(listModels().flatMap((model) => (model.providers.includes("fal") ? [model.identifier] : [])));
+    expect(shaped.supported_models.slice(0, 4)).toEqual(["black-forest-labs/flux-schnell", "black-forest-labs/flux-1.1-pro", "google/veo-3", "kwaivgi/kling-v2.1"]);
   });
 });
