@@ -10,6 +10,20 @@ import minimax from "./minimax";
 import openai from "./openai";
 import runway from "./runway";
 import luma from "./luma";
+import videoHosted from "./video-hosted";
 
 // Every data file, in library order: the built-ins first. A new vendor's file is added here.
-export const catalogData: readonly ModelData[] = [...darkroom, ...blackForestLabs, ...openai, ...google, ...kling, ...minimax, ...runway, ...cloudflare, ...alibaba, ...bytedance, ...luma];
+export const catalogData: readonly ModelData[] = [
+  ...darkroom,
+  ...blackForestLabs,
+  ...openai,
+  ...google,
+  ...kling,
+  ...minimax,
+  ...runway,
+  ...cloudflare,
+  ...alibaba,
+  ...bytedance,
+  ...luma,
+  ...videoHosted,
+];

@@ -143,4 +143,19 @@ describe("on fal", () => {
       body: { prompt: "a lighthouse on a cliff at dusk", image_url: start, end_image_url: end, aspect_ratio: "16:9", duration: "5s", resolution: "720p", loop: false },
     });
   });
+
+  it("PixVerse and HunyuanVideo: the resolution sent or fixed, a first frame as image_url", async () => {
+    expect(await requestOf("pixverse/pixverse-v4-fast", { ratio: "3:4", resolution: "540p" })).toEqual({
+      path: "/fal-ai/pixverse/v4/text-to-video/fast",
+      body: { prompt: "a lighthouse on a cliff at dusk", aspect_ratio: "3:4", resolution: "540p" },
+    });
+    expect(await requestOf("pixverse/pixverse-v4.5-fast-i2v")).toEqual({
+      path: "/fal-ai/pixverse/v4.5/image-to-video/fast",
+      body: { prompt: "a lighthouse on a cliff at dusk", image_url: start, resolution: "720p", seed: 1_234_567 },
+    });
+    expect(await requestOf("tencent/hunyuan-video-i2v", { ratio: "9:16" })).toEqual({
+      path: "/fal-ai/hunyuan-video-image-to-video",
+      body: { prompt: "a lighthouse on a cliff at dusk", image_url: start, aspect_ratio: "9:16", resolution: "720p", seed: 1_234_567 },
+    });
+  });
 });
