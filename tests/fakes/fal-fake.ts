@@ -106,7 +106,7 @@ export async function startFalFake(options: { key?: string; userId?: string } = 
 
   async function renderPayload(queued: FakeRequest): Promise<Record<string, unknown>> {
     const inference = { inference: (queued.finishAt - queued.createdAt) / 1000 };
-    if (/veo|video/i.test(queued.endpoint)) {
+    if (/veo|video|ray-2/i.test(queued.endpoint)) {
       const sample = await sampleOutput("mp4");
       const url = server.putFile(`${queued.id}/output.mp4`, sample.bytes, sample.contentType);
       return { video: { url, content_type: sample.contentType, file_name: "output.mp4", file_size: sample.bytes.length }, timings: inference };

@@ -32,7 +32,6 @@ export type MiniMaxFake = FakeServer & {
 
 type Task = { id: string; prompt: string; createdAt: number; delayMs: number; fileId: string; failure: "task_failed" | "task_moderated" | null };
 
-const videoModels = new Set(["MiniMax-Hailuo-2.3", "MiniMax-Hailuo-2.3-Fast", "MiniMax-Hailuo-02", "T2V-01-Director", "T2V-01", "I2V-01-Director", "I2V-01-live", "I2V-01", "S2V-01"]);
 const imageModels = new Set(["image-01", "image-01-live"]);
 const imageRatios = new Set(["1:1", "16:9", "4:3", "3:2", "2:3", "3:4", "9:16", "21:9"]);
 const ok = { status_code: 0, status_msg: "success" };
@@ -180,15 +179,32 @@ function promptOf(request: RecordedRequest): string {
   return typeof body?.prompt === "string" ? body.prompt : "";
 }
 
+/** What each video model takes (video-generation-t2v / -i2v): the 01 family renders 6 s at 720P only. */
+const videoModelRules: Record<string, { resolutions: string[]; durations: number[]; firstFrame: "required" | "optional" | "refused" }> = {
+  "MiniMax-Hailuo-2.3": { resolutions: ["768P", "1080P"], durations: [6, 10], firstFrame: "optional" },
+  "MiniMax-Hailuo-2.3-Fast": { resolutions: ["768P", "1080P"], durations: [6, 10], firstFrame: "required" },
+  "MiniMax-Hailuo-02": { resolutions: ["512P", "768P", "1080P"], durations: [6, 10], firstFrame: "optional" },
+  "T2V-01-Director": { resolutions: ["720P"], durations: [6], firstFrame: "refused" },
+  "T2V-01": { resolutions: ["720P"], durations: [6], firstFrame: "refused" },
+  "I2V-01-Director": { resolutions: ["720P"], durations: [6], firstFrame: "required" },
+  "I2V-01-live": { resolutions: ["720P"], durations: [6], firstFrame: "required" },
+  "I2V-01": { resolutions: ["720P"], durations: [6], firstFrame: "required" },
+  "S2V-01": { resolutions: ["720P"], durations: [6], firstFrame: "refused" },
+};
+
 function invalidVideoRequest(body: Record<string, unknown>): string | null {
-  if (!videoModels.has(String(body.model))) return `invalid params, model ${String(body.model)} is not supported`;
+  const rules = videoModelRules[String(body.model)];
+  if (!rules) return `invalid params, model ${String(body.model)} is not supported`;
   if (body.prompt !== undefined && (typeof body.prompt !== "string" || body.prompt.length > 2000)) return "invalid params, prompt must be a string of at most 2000 characters";
   if (body.prompt === undefined && body.first_frame_image === undefined) return "invalid params, prompt is required";
   const duration = body.duration ?? 6;
-  if (duration !== 6 && duration !== 10) return "invalid params, duration must be 6 or 10";
-  const resolution = body.resolution ?? "768P";
-  if (!["512P", "720P", "768P", "1080P"].includes(String(resolution))) return `invalid params, resolution ${String(resolution)} is not supported`;
+  if (!rules.durations.includes(duration as number)) return `invalid params, duration must be ${rules.durations.join(" or ")} for ${String(body.model)}`;
+  const resolution = String(body.resolution ?? (rules.resolutions.includes("768P") ? "768P" : "720P"));
+  if (!rules.resolutions.includes(resolution)) return `invalid params, resolution ${resolution} is not supported by ${String(body.model)}`;
   if (resolution === "1080P" && duration !== 6) return "invalid params, 1080P supports a duration of 6 only";
+  if (resolution === "512P" && body.first_frame_image === undefined) return "invalid params, 512P requires first_frame_image";
+  if (rules.firstFrame === "required" && body.first_frame_image === undefined) return `invalid params, first_frame_image is required for ${String(body.model)}`;
+  if (rules.firstFrame === "refused" && body.first_frame_image !== undefined) return `invalid params, ${String(body.model)} does not take first_frame_image`;
   if (body.first_frame_image !== undefined && typeof body.first_frame_image !== "string") return "invalid params, first_frame_image must be a URL or data URL";
   if (body.callback_url !== undefined && typeof body.callback_url !== "string") return "invalid params, callback_url must be a string";
   return null;

@@ -159,7 +159,7 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
           ? server.putEndlessFile(`${prediction.id}/out-0.png`, "image/png", 1024 * 1024 * 1024)
           : null;
     if (steered) return "num_outputs" in prediction.input ? [steered] : steered;
-    const video = /veo|kling|video|gen4-turbo/i.test(prediction.model);
+    const video = /veo|kling|video|gen4-turbo|hailuo|luma\/ray-/i.test(prediction.model);
     // Runway's image model takes no output_format and answers a PNG; FLUX defaults to WebP.
     const format = video ? "mp4" : String(prediction.input.output_format ?? (prediction.model.startsWith("runwayml/") ? "png" : "webp"));
     const sample = await sampleOutput(format);

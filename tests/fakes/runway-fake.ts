@@ -66,10 +66,18 @@ const imageSizes = [
   "720:960",
   "1680:720",
 ];
-const endpoints: Record<string, { models: string[]; ratios: string[]; required: string[] }> = {
-  "/v1/text_to_image": { models: ["gen4_image", "gen4_image_turbo"], ratios: imageSizes, required: ["promptText", "ratio"] },
-  "/v1/image_to_video": { models: ["gen4_turbo"], ratios: videoSizes, required: ["promptImage", "ratio"] },
-  "/v1/video_to_video": { models: ["gen4_aleph"], ratios: [...videoSizes, "848:480", "640:480"], required: ["videoUri", "promptText", "ratio"] },
+type ModelSpec = { ratios: string[]; required: string[] };
+const endpoints: Record<string, Record<string, ModelSpec>> = {
+  "/v1/text_to_image": {
+    gen4_image: { ratios: imageSizes, required: ["promptText", "ratio"] },
+    // gen4_image_turbo needs at least one reference image.
+    gen4_image_turbo: { ratios: imageSizes, required: ["promptText", "ratio", "referenceImages"] },
+  },
+  "/v1/image_to_video": {
+    gen4_turbo: { ratios: videoSizes, required: ["promptImage", "ratio"] },
+    gen3a_turbo: { ratios: ["1280:768", "768:1280"], required: ["promptImage", "ratio"] },
+  },
+  "/v1/video_to_video": { gen4_aleph: { ratios: [...videoSizes, "848:480", "640:480"], required: ["videoUri", "promptText", "ratio"] } },
 };
 
 export async function startRunwayFake(options: { apiSecret?: string } = {}): Promise<RunwayFake> {
@@ -199,10 +207,16 @@ export async function startRunwayFake(options: { apiSecret?: string } = {}): Pro
   };
 }
 
-function validate(body: Record<string, unknown>, spec: { models: string[]; ratios: string[]; required: string[] }) {
+function validate(body: Record<string, unknown>, models: Record<string, ModelSpec>) {
   const issues: Array<{ message: string; path: string[] }> = [];
-  if (typeof body.model !== "string" || !spec.models.includes(body.model)) issues.push({ message: `Invalid enum value. Expected ${spec.models.join(" | ")}`, path: ["model"] });
-  for (const field of spec.required) if (typeof body[field] !== "string" || body[field] === "") issues.push({ message: "Required", path: [field] });
+  const spec = typeof body.model === "string" ? models[body.model] : undefined;
+  if (!spec) return [{ message: `Invalid enum value. Expected ${Object.keys(models).join(" | ")}`, path: ["model"] }];
+  for (const field of spec.required) {
+    const value = body[field];
+    const present = field === "referenceImages" ? Array.isArray(value) && value.length > 0 : typeof value === "string" && value !== "";
+    if (!present) issues.push({ message: "Required", path: [field] });
+  }
+  if (Array.isArray(body.referenceImages) && body.referenceImages.length > 3) issues.push({ message: "Array must contain at most 3 element(s)", path: ["referenceImages"] });
   if (typeof body.ratio === "string" && !spec.ratios.includes(body.ratio)) issues.push({ message: `Invalid enum value '${body.ratio}'`, path: ["ratio"] });
   if (typeof body.promptText === "string" && body.promptText.length > 1000) issues.push({ message: "String must contain at most 1000 character(s)", path: ["promptText"] });
   if (body.duration !== undefined && body.duration !== 5 && body.duration !== 10) issues.push({ message: "Invalid literal value, expected 5 or 10", path: ["duration"] });

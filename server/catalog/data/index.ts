@@ -13,6 +13,8 @@ import ideogram from "./ideogram";
 import recraft from "./recraft";
 import stability from "./stability";
 import hidream from "./hidream";
+import luma from "./luma";
+import videoHosted from "./video-hosted";
 
 // Every data file, in library order: the built-ins first. A new vendor's file is added here.
 export const catalogData: readonly ModelData[] = [
@@ -30,4 +32,6 @@ export const catalogData: readonly ModelData[] = [
   ...recraft,
   ...stability,
   ...hidream,
+  ...luma,
+  ...videoHosted,
 ];

@@ -94,7 +94,19 @@ describe("MiniMax end to end", () => {
     const { providers } = expectSuccess(await callOperation(listProviders, { key }));
     const minimax = providers.find((provider) => provider.provider_id === "minimax");
     expect(minimax).toMatchObject({ provider_status: "active" });
-    expect(minimax?.darkroom_implementation).toMatchObject({ delivery_method: "polling", supported_models: ["minimax/image-01", "minimax/hailuo-02", "minimax/hailuo-2.3"] });
+    expect(minimax?.darkroom_implementation).toMatchObject({
+      delivery_method: "polling",
+      supported_models: [
+        "minimax/image-01",
+        "minimax/hailuo-02",
+        "minimax/hailuo-2.3",
+        "minimax/video-01",
+        "minimax/video-01-director",
+        "minimax/i2v-01",
+        "minimax/i2v-01-director",
+        "minimax/hailuo-02-pro",
+      ],
+    });
     expect(minimax?.darkroom_implementation.webhook_verification).toMatch(/^none/);
     const health = expectSuccess(await callOperation(getProviderHealth, { key }));
     const row = health.providers.find((entry) => entry.provider === "minimax");

@@ -48,7 +48,13 @@ describe("200", () => {
     expect(byId.fal).toMatchObject({ delivery_method: "webhook" });
     expect(byId.openai).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image", "video"], supported_models_total: 3 });
     expect(byId.openai?.cancel_method).toMatch(/^DELETE \/v1\/videos\/\{id\}/);
-    expect(byId.runway).toMatchObject({ delivery_method: "polling", cancel_method: "DELETE /v1/tasks/{id}", supported_media_types: ["image", "video"], supported_models_total: 3 });
+    expect(byId.runway).toMatchObject({
+      delivery_method: "polling",
+      cancel_method: "DELETE /v1/tasks/{id}",
+      supported_media_types: ["image", "video"],
+      supported_models_total: modelsForProvider("runway").length,
+    });
+    expect(byId.runway?.supported_models).toEqual(expect.arrayContaining(["runway/gen4-image", "runway/gen4-turbo", "runway/gen4-aleph"]));
     expect(byId.runway?.webhook_verification).toMatch(/^none/);
     // The test app points Cloudflare Workers AI at its fake (token and account id both set).
     expect(byId.cloudflare).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image"], webhook_verification: expect.stringMatching(/^none/) });

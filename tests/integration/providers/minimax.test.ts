@@ -56,6 +56,37 @@ describe("videos: task, query, file", () => {
     expect(fake.requests[0]?.body).toMatchObject({ model: "MiniMax-Hailuo-2.3", duration: 6, resolution: "768P" });
   });
 
+  it("sends Video-01 and its Director variant as T2V-01 at 720P for 6 s, with no first frame", async () => {
+    await acceptedTask(providerJob("minimax/video-01", "minimax"));
+    await acceptedTask(providerJob("minimax/video-01-director", "minimax", { prompt: "a lighthouse at dusk [Push in]" }));
+    expect(fake.requests.map((request) => request.body)).toEqual([
+      { model: "T2V-01", prompt: "a lighthouse on a cliff at dusk", duration: 6, resolution: "720P", prompt_optimizer: false },
+      { model: "T2V-01-Director", prompt: "a lighthouse at dusk [Push in]", duration: 6, resolution: "720P", prompt_optimizer: false },
+    ]);
+  });
+
+  it("sends I2V-01 and I2V-01-Director with their required first frame", async () => {
+    const frame = "https://images.example.test/start.png";
+    await acceptedTask(providerJob("minimax/i2v-01", "minimax", { inputFiles: [frame] }));
+    await acceptedTask(providerJob("minimax/i2v-01-director", "minimax", { inputFiles: [frame] }));
+    expect(fake.requests.map((request) => request.body)).toEqual([
+      { model: "I2V-01", prompt: "a lighthouse on a cliff at dusk", duration: 6, resolution: "720P", first_frame_image: frame, prompt_optimizer: false },
+      { model: "I2V-01-Director", prompt: "a lighthouse on a cliff at dusk", duration: 6, resolution: "720P", first_frame_image: frame, prompt_optimizer: false },
+    ]);
+  });
+
+  it("sends Hailuo 02 Pro as MiniMax-Hailuo-02 at 1080P for 6 s", async () => {
+    await acceptedTask(providerJob("minimax/hailuo-02-pro", "minimax"));
+    expect(fake.requests[0]?.body).toEqual({ model: "MiniMax-Hailuo-02", prompt: "a lighthouse on a cliff at dusk", duration: 6, resolution: "1080P", prompt_optimizer: false });
+  });
+
+  it("the fake refuses what MiniMax's reference refuses: T2V-01 for 10 s, I2V-01 without a first frame (2013, ERR4005)", async () => {
+    const tooLong = await providerErrorOf(adapter.submit(providerJob("minimax/video-01", "minimax", { durationSeconds: 10 })));
+    expect(tooLong).toMatchObject({ code: "ERR4005" });
+    const noFrame = await providerErrorOf(adapter.submit(providerJob("minimax/i2v-01", "minimax", { inputFiles: [] })));
+    expect(noFrame).toMatchObject({ code: "ERR4005" });
+  });
+
   it("polls the task through Preparing, Queueing and Processing to Success, then reads the file's download_url", async () => {
     fake.script({ delayMs: 300 });
     const job = hailuo();

@@ -64,7 +64,7 @@ describe("submit: the request Runway receives", () => {
   });
 
   it("maps every catalog ratio of every Runway model to a size Runway publishes for it (the fake refuses others)", async () => {
-    for (const identifier of ["runway/gen4-image", "runway/gen4-turbo", "runway/gen4-aleph"]) {
+    for (const identifier of ["runway/gen4-image", "runway/gen4-turbo", "runway/gen4-aleph", "runway/gen4-image-turbo", "runway/gen3a-turbo"]) {
       const model = findModel(identifier)!;
       for (const ratio of model.ratios) {
         const inputFiles = model.inputFiles?.required ? ["https://files.example.test/in"] : [];
@@ -72,7 +72,43 @@ describe("submit: the request Runway receives", () => {
       }
     }
     expect(fake.requests.every((request) => request.method === "POST")).toBe(true);
-    expect(fake.requests).toHaveLength(18);
+    expect(fake.requests).toHaveLength(26);
+  });
+
+  it("sends Gen-4 Image Turbo with its required references and Gen-3 Alpha Turbo in its own two sizes", async () => {
+    const references = ["https://img.example.test/a.png", "https://img.example.test/b.png"];
+    await adapter.submit(providerJob("runway/gen4-image-turbo", "runway", { ratio: "4:3", inputFiles: references }));
+    await adapter.submit(providerJob("runway/gen3a-turbo", "runway", { ratio: "3:5", durationSeconds: 10, inputFiles: ["https://img.example.test/start.png"] }));
+    const [image, video] = fake.requests;
+    expect(image?.path).toBe("/v1/text_to_image");
+    expect(image?.body).toEqual({
+      model: "gen4_image_turbo",
+      promptText: "a lighthouse on a cliff at dusk",
+      ratio: "1440:1080",
+      seed: 1_234_567,
+      referenceImages: references.map((uri) => ({ uri })),
+    });
+    expect(video?.path).toBe("/v1/image_to_video");
+    expect(video?.body).toEqual({
+      model: "gen3a_turbo",
+      promptImage: "https://img.example.test/start.png",
+      promptText: "a lighthouse on a cliff at dusk",
+      ratio: "768:1280",
+      duration: 10,
+      seed: 1_234_567,
+    });
+  });
+
+  it("Gen-4 Image Turbo without a reference is refused by Runway (400, ERR4005)", async () => {
+    const noReference = await providerErrorOf(adapter.submit(providerJob("runway/gen4-image-turbo", "runway", { inputFiles: [] })));
+    expect(noReference).toMatchObject({ code: "ERR4005" });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("a ratio Gen-3 Alpha Turbo has no size for fails before Runway is called", async () => {
+    const gen4Size = await providerErrorOf(adapter.submit(providerJob("runway/gen3a-turbo", "runway", { ratio: "16:9" })));
+    expect(gen4Size).toMatchObject({ code: "ERR4002", providerDetail: "unmapped ratio" });
+    expect(fake.requests).toHaveLength(0);
   });
 
   it("leaves out a prompt Gen-4 Turbo does not need and references Gen-4 Image has none of", async () => {
