@@ -1,0 +1,61 @@
+import { Badge, Card, CardHeader, Table, TBody, TD, TH, THead, TR } from "@/components/ui";
+import type { CreateField, ModelDescription } from "./model-types";
+
+// What the model's create accepts, field by field, as the API validates it.
+
+const show = (value: string | number | boolean) => (typeof value === "string" ? value : JSON.stringify(value));
+
+export function CreateFieldsCard({ model }: { model: ModelDescription }) {
+  return (
+    <Card aria-labelledby="create-fields-title">
+      <CardHeader
+        title={<span id="create-fields-title">Create fields</span>}
+        description={
+          <>
+            The body of <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-800">POST {model.create_path}</code>; any other field is refused.
+          </>
+        }
+      />
+      <Table>
+        <THead>
+          <TR>
+            <TH>Field</TH>
+            <TH>Required</TH>
+            <TH>Accepts</TH>
+            <TH>Allowed values</TH>
+            <TH>Default</TH>
+          </TR>
+        </THead>
+        <TBody>
+          {model.fields.map((field) => (
+            <FieldRow key={field.field} field={field} />
+          ))}
+        </TBody>
+      </Table>
+    </Card>
+  );
+}
+
+function FieldRow({ field }: { field: CreateField }) {
+  return (
+    <TR data-field={field.field}>
+      <TD className="font-mono text-xs whitespace-nowrap text-zinc-900">{field.field}</TD>
+      <TD>{field.required ? <Badge tone="amber">Required</Badge> : <span className="text-zinc-500">Optional</span>}</TD>
+      <TD className="min-w-48 text-zinc-600">{field.accepts}</TD>
+      <TD className="min-w-40">
+        {field.allowed === null ? (
+          <span className="text-zinc-400">—</span>
+        ) : (
+          <ul className="flex flex-wrap gap-1">
+            {field.allowed.map((value) => (
+              <li key={show(value)} className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700">
+                {show(value)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </TD>
+      <TD className="font-mono text-xs whitespace-nowrap">{field.default === null ? <span className="font-sans text-zinc-400">—</span> : show(field.default)}</TD>
+    </TR>
+  );
+}
