@@ -16,7 +16,24 @@ export function CreateFieldsCard({ model }: { model: ModelDescription }) {
           </>
         }
       />
-      <Table>
+      <ul className="divide-y divide-zinc-100 sm:hidden">
+        {model.fields.map((field) => (
+          <li key={field.field} className="space-y-1.5 px-5 py-3">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <span className="font-mono text-xs break-all text-zinc-900">{field.field}</span>
+              <Requirement required={field.required} />
+            </div>
+            <p className="text-zinc-600">{field.accepts}</p>
+            {field.allowed !== null && <AllowedValues values={field.allowed} />}
+            {field.default !== null && (
+              <p className="text-xs text-zinc-500">
+                Default <span className="font-mono text-zinc-800">{show(field.default)}</span>
+              </p>
+            )}
+          </li>
+        ))}
+      </ul>
+      <Table className="hidden sm:table">
         <THead>
           <TR>
             <TH>Field</TH>
@@ -40,22 +57,28 @@ function FieldRow({ field }: { field: CreateField }) {
   return (
     <TR data-field={field.field}>
       <TD className="font-mono text-xs whitespace-nowrap text-zinc-900">{field.field}</TD>
-      <TD>{field.required ? <Badge tone="amber">Required</Badge> : <span className="text-zinc-500">Optional</span>}</TD>
-      <TD className="min-w-48 text-zinc-600">{field.accepts}</TD>
-      <TD className="min-w-40">
-        {field.allowed === null ? (
-          <span className="text-zinc-400">—</span>
-        ) : (
-          <ul className="flex flex-wrap gap-1">
-            {field.allowed.map((value) => (
-              <li key={show(value)} className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700">
-                {show(value)}
-              </li>
-            ))}
-          </ul>
-        )}
+      <TD>
+        <Requirement required={field.required} />
       </TD>
+      <TD className="min-w-48 text-zinc-600">{field.accepts}</TD>
+      <TD className="min-w-40">{field.allowed === null ? <span className="text-zinc-400">—</span> : <AllowedValues values={field.allowed} />}</TD>
       <TD className="font-mono text-xs whitespace-nowrap">{field.default === null ? <span className="font-sans text-zinc-400">—</span> : show(field.default)}</TD>
     </TR>
+  );
+}
+
+function Requirement({ required }: { required: boolean }) {
+  return required ? <Badge tone="amber">Required</Badge> : <span className="text-zinc-500">Optional</span>;
+}
+
+function AllowedValues({ values }: { values: Array<string | number | boolean> }) {
+  return (
+    <ul className="flex flex-wrap gap-1" aria-label="Allowed values">
+      {values.map((value) => (
+        <li key={show(value)} className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700">
+          {show(value)}
+        </li>
+      ))}
+    </ul>
   );
 }

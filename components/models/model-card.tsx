@@ -18,7 +18,7 @@ export function ModelCard({ accountId, model }: { accountId: string; model: Mode
       data-model={entry.model_identifier}
       data-model-type={entry.model_type}
       className={cn(
-        "relative flex flex-col gap-4 rounded-lg border border-zinc-200 bg-white p-5 text-sm shadow-xs transition-colors focus-within:ring-2 focus-within:ring-zinc-900/10 hover:border-zinc-300",
+        "relative flex flex-col gap-4 rounded-lg border border-zinc-200 bg-white p-4 text-sm sm:p-5 shadow-xs transition-colors focus-within:ring-2 focus-within:ring-zinc-900/10 hover:border-zinc-300",
         !served && "bg-zinc-50 text-zinc-500",
       )}
     >
@@ -33,7 +33,7 @@ export function ModelCard({ accountId, model }: { accountId: string; model: Mode
         </div>
         {served ? <Badge tone="blue">{entry.model_type === "image" ? "Image" : "Video"}</Badge> : <ModelStatusBadge status={entry.model_status} />}
       </div>
-      <dl className="grid grid-cols-2 gap-3">
+      <dl className="grid grid-cols-[minmax(0,3fr)_minmax(0,2fr)] gap-3">
         <div>
           <dt className="text-xs text-zinc-500">Price</dt>
           <dd className={cn("font-medium tabular-nums", served ? "text-zinc-900" : "text-zinc-500")}>{listPrice(entry)}</dd>

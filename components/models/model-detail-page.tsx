@@ -5,7 +5,7 @@ import { useAccount } from "@/components/dashboard/account-context";
 import { DetailHeader } from "@/components/dashboard/detail-header";
 import { DetailPageStates } from "@/components/dashboard/query-states";
 import { useTRPC } from "@/components/trpc/react";
-import { BackLink, Badge, Skeleton, Stat } from "@/components/ui";
+import { BackLink, Badge, Card, Skeleton } from "@/components/ui";
 import { CreateFieldsCard } from "./create-fields-card";
 import { formatSeconds, listPrice } from "./model-format";
 import { ModelNotFound } from "./model-not-found";
@@ -75,15 +75,27 @@ export function ModelDetailPage({ identifier }: { identifier: string }) {
         {explanation && <p className="rounded-md border border-zinc-200 bg-zinc-50 px-4 py-3 text-sm text-zinc-600">{explanation}</p>}
       </DetailHeader>
 
-      <div className="grid gap-4 sm:grid-cols-3">
-        <Stat label="Price" value={listPrice(entry)} hint={entry.model_type === "image" ? "At the default ratio" : "At the default resolution, without audio"} />
-        <Stat label="Typical run" value={data.typical_run_seconds === null ? "—" : formatSeconds(data.typical_run_seconds)} hint="Median of recent successful runs" />
-        <Stat label="Providers available" value={`${available} of ${data.providers.length}`} hint="Configured and not failing" />
-      </div>
+      <Card>
+        <dl className="grid divide-y divide-zinc-100 sm:grid-cols-3 sm:divide-x sm:divide-y-0">
+          <Fact label="Price" value={listPrice(entry)} hint={entry.model_type === "image" ? "At the default ratio" : "At the default resolution, without audio"} />
+          <Fact label="Typical run" value={data.typical_run_seconds === null ? "No recent runs" : formatSeconds(data.typical_run_seconds)} hint="Median of recent successful runs" />
+          <Fact label="Providers available" value={`${available} of ${data.providers.length}`} hint="Configured and not failing" />
+        </dl>
+      </Card>
 
       <CreateFieldsCard model={data} />
       <PricingCard breakdown={entry.model_pricing_breakdown} />
       <ModelProvidersCard providers={data.providers} />
+    </div>
+  );
+}
+
+function Fact({ label, value, hint }: { label: string; value: string; hint: string }) {
+  return (
+    <div className="px-5 py-4">
+      <dt className="text-xs font-medium text-zinc-500">{label}</dt>
+      <dd className="mt-1 text-lg font-semibold tracking-tight text-zinc-900 tabular-nums">{value}</dd>
+      <dd className="text-xs text-zinc-500">{hint}</dd>
     </div>
   );
 }

@@ -10,7 +10,21 @@ export function ModelProvidersCard({ providers }: { providers: ModelProviderHeal
   return (
     <Card aria-labelledby="providers-title">
       <CardHeader title={<span id="providers-title">Providers</span>} description="In failover order. Attempts, success rate and p50 latency are this model's, over the last 15 minutes." />
-      <Table>
+      <ul className="divide-y divide-zinc-100 sm:hidden">
+        {providers.map((provider) => (
+          <li key={provider.provider} className="space-y-1 px-5 py-3">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <span className="font-medium text-zinc-900">{provider.provider_name}</span>
+              <HealthLabel provider={provider} />
+            </div>
+            <p className="text-xs text-zinc-500">{provider.status_reason}</p>
+            <p className="text-xs text-zinc-600 tabular-nums">
+              {provider.attempts} attempts · success {successRate(provider)} · p50 {latency(provider)}
+            </p>
+          </li>
+        ))}
+      </ul>
+      <Table className="hidden sm:table">
         <THead>
           <TR>
             <TH>Provider</TH>
@@ -21,29 +35,35 @@ export function ModelProvidersCard({ providers }: { providers: ModelProviderHeal
           </TR>
         </THead>
         <TBody>
-          {providers.map((provider) => {
-            const look = providerHealthLook(provider);
-            return (
-              <TR key={provider.provider} data-provider={provider.provider}>
-                <TD className="whitespace-nowrap">
-                  <span className="font-medium text-zinc-900">{provider.provider_name}</span>
-                  <span className="ml-2 font-mono text-xs text-zinc-400">{provider.provider}</span>
-                </TD>
-                <TD className="min-w-56">
-                  <span className="inline-flex items-center gap-1.5 font-medium text-zinc-800">
-                    <ProviderHealthDot provider={provider} />
-                    {look.label}
-                  </span>
-                  <p className="text-xs text-zinc-500">{provider.status_reason}</p>
-                </TD>
-                <TD className="text-right tabular-nums">{provider.attempts}</TD>
-                <TD className="text-right tabular-nums">{provider.success_rate === null ? "—" : `${Math.round(provider.success_rate * 1000) / 10}%`}</TD>
-                <TD className="text-right tabular-nums">{provider.p50_latency_ms === null ? "—" : formatSeconds(provider.p50_latency_ms / 1000)}</TD>
-              </TR>
-            );
-          })}
+          {providers.map((provider) => (
+            <TR key={provider.provider} data-provider={provider.provider}>
+              <TD className="whitespace-nowrap">
+                <span className="font-medium text-zinc-900">{provider.provider_name}</span>
+                <span className="ml-2 font-mono text-xs text-zinc-400">{provider.provider}</span>
+              </TD>
+              <TD className="min-w-56">
+                <HealthLabel provider={provider} />
+                <p className="text-xs text-zinc-500">{provider.status_reason}</p>
+              </TD>
+              <TD className="text-right tabular-nums">{provider.attempts}</TD>
+              <TD className="text-right tabular-nums">{successRate(provider)}</TD>
+              <TD className="text-right tabular-nums">{latency(provider)}</TD>
+            </TR>
+          ))}
         </TBody>
       </Table>
     </Card>
   );
 }
+
+function HealthLabel({ provider }: { provider: ModelProviderHealth }) {
+  return (
+    <span className="inline-flex items-center gap-1.5 font-medium text-zinc-800">
+      <ProviderHealthDot provider={provider} />
+      {providerHealthLook(provider).label}
+    </span>
+  );
+}
+
+const successRate = (provider: ModelProviderHealth) => (provider.success_rate === null ? "—" : `${Math.round(provider.success_rate * 1000) / 10}%`);
+const latency = (provider: ModelProviderHealth) => (provider.p50_latency_ms === null ? "—" : formatSeconds(provider.p50_latency_ms / 1000));

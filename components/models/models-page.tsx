@@ -50,7 +50,7 @@ export function ModelsPage() {
               )
             ) : (
               <div className={cn("transition-opacity", list.isPlaceholderData && "opacity-60")}>
-                <div className="grid gap-4 p-5 sm:grid-cols-2 lg:grid-cols-3">
+                <div className="grid gap-3 p-3 sm:grid-cols-2 sm:gap-4 sm:p-5 lg:grid-cols-3">
                   {data.models.map((model) => (
                     <ModelCard key={model.entry.model_identifier} accountId={accountId} model={model} />
                   ))}
