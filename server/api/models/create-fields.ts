@@ -25,14 +25,14 @@ export function createFields(entry: LibraryModelEntry, model: ModelDefinition): 
     { field: "generation_prompt", required: schema.generation_prompt, accepts: `text, 1 to ${PROMPT_MAX_LENGTH} characters`, allowed: null, default: null },
     { field: "generation_ratio", required: false, accepts: "one of the allowed ratios", allowed: [...schema.generation_ratio], default: schema.generation_ratio[0] ?? null },
     { field: "generation_output_format", required: false, accepts: "one of the allowed formats", allowed: [...schema.generation_output_format], default: schema.generation_output_format[0] ?? null },
-    { field: "generation_output_number", required: false, accepts: `an integer, 1 to ${schema.generation_output_number}`, allowed: null, default: 1 },
+    { field: "generation_output_number", required: false, accepts: outputNumber(schema.generation_output_number), allowed: null, default: 1 },
   ];
   if (model.inputFiles) {
     const { max, kind } = model.inputFiles;
     fields.push({
       field: "generation_input_file",
       required: model.inputFiles.required,
-      accepts: `1 to ${max} http(s) URL${max === 1 ? "" : "s"} of ${kind === "video" ? "a video" : "images"}, each up to ${FILE_URL_MAX_LENGTH} characters`,
+      accepts: `an array of ${max === 1 ? `1 http(s) URL of ${kind === "video" ? "a video" : "an image"}` : `1 to ${max} http(s) URLs of ${kind === "video" ? "videos" : "images"}`}, each up to ${FILE_URL_MAX_LENGTH} characters`,
       allowed: null,
       default: null,
     });
@@ -50,4 +50,8 @@ export function createFields(entry: LibraryModelEntry, model: ModelDefinition): 
   }
   fields.push({ field: "generation_provider_order", required: false, accepts: "fastest, or provider ids separated by commas", allowed: null, default: null });
   return fields;
+}
+
+function outputNumber(max: number): string {
+  return max === 1 ? "1: this model makes one output per generation" : `an integer, 1 to ${max}`;
 }
