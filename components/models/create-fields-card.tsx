@@ -1,5 +1,6 @@
 import { Badge, Card, CardHeader, Table, TBody, TD, TH, THead, TR } from "@/components/ui";
 import type { CreateField, ModelDescription } from "./model-types";
+import { StackedItem, StackedList } from "./stacked-list";
 
 // What the model's create accepts, field by field, as the API validates it.
 
@@ -16,13 +17,9 @@ export function CreateFieldsCard({ model }: { model: ModelDescription }) {
           </>
         }
       />
-      <ul className="divide-y divide-zinc-100 sm:hidden">
+      <StackedList>
         {model.fields.map((field) => (
-          <li key={field.field} className="space-y-1.5 px-5 py-3">
-            <div className="flex flex-wrap items-center justify-between gap-2">
-              <span className="font-mono text-xs break-all text-zinc-900">{field.field}</span>
-              <Requirement required={field.required} />
-            </div>
+          <StackedItem key={field.field} title={<span className="font-mono text-xs break-all text-zinc-900">{field.field}</span>} aside={<Requirement required={field.required} />}>
             <p className="text-zinc-600">{field.accepts}</p>
             {field.allowed !== null && <AllowedValues values={field.allowed} />}
             {field.default !== null && (
@@ -30,9 +27,9 @@ export function CreateFieldsCard({ model }: { model: ModelDescription }) {
                 Default <span className="font-mono text-zinc-800">{show(field.default)}</span>
               </p>
             )}
-          </li>
+          </StackedItem>
         ))}
-      </ul>
+      </StackedList>
       <Table className="hidden sm:table">
         <THead>
           <TR>

@@ -2,6 +2,7 @@ import { Card, CardHeader, Table, TBody, TD, TH, THead, TR } from "@/components/
 import { formatSeconds } from "./model-format";
 import type { ModelProviderHealth } from "./model-types";
 import { providerHealthLook, ProviderHealthDot } from "./provider-health";
+import { StackedItem, StackedList } from "./stacked-list";
 
 // Who serves the model, in failover order, each with its health and this model's own recent
 // attempts on it (the health window of GET /v1/health/inference/models).
@@ -10,20 +11,16 @@ export function ModelProvidersCard({ providers }: { providers: ModelProviderHeal
   return (
     <Card aria-labelledby="providers-title">
       <CardHeader title={<span id="providers-title">Providers</span>} description="In failover order. Attempts, success rate and p50 latency are this model's, over the last 15 minutes." />
-      <ul className="divide-y divide-zinc-100 sm:hidden">
+      <StackedList>
         {providers.map((provider) => (
-          <li key={provider.provider} className="space-y-1 px-5 py-3">
-            <div className="flex flex-wrap items-center justify-between gap-2">
-              <span className="font-medium text-zinc-900">{provider.provider_name}</span>
-              <HealthLabel provider={provider} />
-            </div>
+          <StackedItem key={provider.provider} title={<span className="font-medium text-zinc-900">{provider.provider_name}</span>} aside={<HealthLabel provider={provider} />}>
             <p className="text-xs text-zinc-500">{provider.status_reason}</p>
             <p className="text-xs text-zinc-600 tabular-nums">
               {provider.attempts} attempts · success {successRate(provider)} · p50 {latency(provider)}
             </p>
-          </li>
+          </StackedItem>
         ))}
-      </ul>
+      </StackedList>
       <Table className="hidden sm:table">
         <THead>
           <TR>

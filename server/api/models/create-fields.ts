@@ -32,7 +32,7 @@ export function createFields(entry: LibraryModelEntry, model: ModelDefinition): 
     fields.push({
       field: "generation_input_file",
       required: model.inputFiles.required,
-      accepts: `an array of ${max === 1 ? `1 http(s) URL of ${kind === "video" ? "a video" : "an image"}` : `1 to ${max} http(s) URLs of ${kind === "video" ? "videos" : "images"}`}, each up to ${FILE_URL_MAX_LENGTH} characters`,
+      accepts: `an array of ${max === 1 ? `1 http(s) URL of ${kind === "video" ? "a video" : "an image"}` : `1 to ${max} http(s) URLs of ${kind === "video" ? "videos" : "images"}`}, ${max === 1 ? "" : "each "}up to ${FILE_URL_MAX_LENGTH} characters`,
       allowed: null,
       default: null,
     });
