@@ -1,3 +1,5 @@
+import { readSearchParam, type SearchParams } from "@/components/dashboard/read-search-param";
+
 // The generations page's filters as they live in its URL (?status=&model=&from=&to=&view=): read
 // the same way by the server page (to prefetch) and the client page (to query and edit).
 
@@ -11,16 +13,10 @@ export const PAGE_SIZE = 24;
 
 const isDay = (value: string | undefined): value is string => !!value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
 
-type Params = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
-
-function read(params: Params, name: string): string | undefined {
-  if (typeof params.get === "function") return (params as { get(name: string): string | null }).get(name) ?? undefined;
-  const value = (params as Record<string, string | string[] | undefined>)[name];
-  return Array.isArray(value) ? value[0] : value;
-}
+const read = readSearchParam;
 
 /** Unknown or malformed values are dropped, never sent to the server. */
-export function readGenerationFilters(params: Params): GenerationFilterState {
+export function readGenerationFilters(params: SearchParams): GenerationFilterState {
   const status = read(params, "status");
   const model = read(params, "model");
   const from = read(params, "from");

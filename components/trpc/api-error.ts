@@ -21,9 +21,10 @@ export function apiErrorFields(error: unknown): Record<string, string> {
   return fields;
 }
 
-/** ERR1006: the id is unknown, malformed or another account's; pages show "not found". */
+/** ERR1006: the id is unknown, malformed or another account's; ERR1012: no such model. Pages show "not found". */
 export function isNotFound(error: unknown): boolean {
-  return apiErrorCode(error) === "ERR1006";
+  const code = apiErrorCode(error);
+  return code === "ERR1006" || code === "ERR1012";
 }
 
 /** A field message as a sentence: "must use https" → "Must use https." */

@@ -7,6 +7,7 @@ import { bugReportsRouter } from "./routers/bug-reports";
 import { generationsRouter } from "./routers/generations";
 import { hostnamesRouter } from "./routers/hostnames";
 import { keysRouter } from "./routers/keys";
+import { modelsRouter } from "./routers/models";
 import { notificationsRouter } from "./routers/notifications";
 import { requestLogsRouter } from "./routers/request-logs";
 import { settingsRouter } from "./routers/settings";
@@ -26,6 +27,7 @@ export const appRouter = createTRPCRouter({
   generations: generationsRouter,
   hostnames: hostnamesRouter,
   keys: keysRouter,
+  models: modelsRouter,
   notifications: notificationsRouter,
   requestLogs: requestLogsRouter,
   settings: settingsRouter,

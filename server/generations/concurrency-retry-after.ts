@@ -31,7 +31,7 @@ export function estimateRetryAfterSeconds(inFlight: readonly InFlightGeneration[
   return Number.isFinite(soonest) ? Math.max(1, Math.ceil(soonest)) : 1;
 }
 
-/** The median total time, in seconds, of each model's recent successful generations. */
+/** The median total time, in seconds, of each model's successful generations of the day before `now`. */
 export async function typicalRunSeconds(database: Db, modelIdentifiers: readonly string[], now: Date): Promise<Map<string, number>> {
   if (modelIdentifiers.length === 0) return new Map();
   const since = new Date(now.getTime() - TYPICAL_LOOKBACK_MS);
@@ -43,6 +43,7 @@ export async function typicalRunSeconds(database: Db, modelIdentifiers: readonly
                      WHERE status = 'succeeded'
                        AND model_identifier = m.model_identifier
                        AND created_at >= ${since.toISOString()}::timestamptz
+                       AND created_at <= ${now.toISOString()}::timestamptz
                        AND metrics_total_time IS NOT NULL
                      ORDER BY created_at DESC
                      LIMIT ${TYPICAL_SAMPLE}) AS recent) AS typical

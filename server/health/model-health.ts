@@ -48,6 +48,11 @@ export type ModelHealthOptions = Omit<ProviderHealthOptions, "disabledProviders"
 };
 
 export async function getModelHealth(options: ModelHealthOptions): Promise<ModelsHealth> {
+  return (await getModelAndProviderHealth(options)).models;
+}
+
+/** Both reports from one read of the window: the dashboard's Models page shows each provider's status beside its per-model figures. */
+export async function getModelAndProviderHealth(options: ModelHealthOptions): Promise<{ models: ModelsHealth; providers: ProvidersHealth }> {
   const { disabled = NOTHING_DISABLED, now = new Date(), windowSeconds = PROVIDER_HEALTH_WINDOW_SECONDS, database = db } = options;
   const common = { ...options, now, windowSeconds, database };
   const [providersHealth, figures] = await Promise.all([
@@ -60,7 +65,7 @@ export async function getModelHealth(options: ModelHealthOptions): Promise<Model
       .filter((provider) => isConfigured(provider, options.configuredProviders))
       .map((provider) => provider.id as string),
   );
-  return shapeModelHealth(providersHealth, { configured, disabled, figures });
+  return { models: shapeModelHealth(providersHealth, { configured, disabled, figures }), providers: providersHealth };
 }
 
 export type ModelHealthEvidence = {

@@ -1,8 +1,7 @@
-import { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
+import { apiErrorOf } from "@/tests/support/trpc-api-error";
 import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/error-table";
 import { account as accountOperations } from "@/server/http/operations";
 import { accountScope } from "@/server/account-scope";
 import { getUsage } from "@/server/usage/get-usage";
@@ -18,16 +17,6 @@ import { emptyUsage } from "@/tests/support/usage";
 afterAll(disconnectDb);
 
 const as = (userId: string | null) => createCaller({ userId }).usage;
-
-async function apiErrorOf(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(TRPCError);
-  expect((error as TRPCError).cause).toBeInstanceOf(ApiError);
-  return ((error as TRPCError).cause as ApiError).toBody();
-}
 
 const sum = (values: number[]) => Math.round(values.reduce((total, value) => total + value, 0) * 1000) / 1000;
 

@@ -1,0 +1,24 @@
+import { ModelDetailPage } from "@/components/models/model-detail-page";
+import { prefetch, HydrateClient, trpcServer } from "@/components/trpc/server";
+
+export const metadata = { title: "Model" };
+
+export default async function Page({ params }: { params: Promise<{ accountId: string; vendor: string; model: string }> }) {
+  const { accountId, vendor, model } = await params;
+  const identifier = `${decoded(vendor)}/${decoded(model)}`;
+  await prefetch(trpcServer.models.get.queryOptions({ accountId, identifier }));
+  return (
+    <HydrateClient>
+      <ModelDetailPage identifier={identifier} />
+    </HydrateClient>
+  );
+}
+
+/** A malformed escape is left as it is: the router answers it as an unknown model. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
