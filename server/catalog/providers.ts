@@ -228,7 +228,7 @@ const byteplus: ProviderDefinition = {
 const google: ProviderDefinition = {
   id: "google",
   name: "Google (Gemini API)",
-  description: "Google's own models through the Gemini API: Imagen 4 and Gemini image (editing) answered in the same call, Veo 3 videos as long-running operations polled until done.",
+    "Google's own models through the Gemini API: Imagen 4 and Gemini image (editing) answered in the same call, Veo 2, 3 and 3.1 videos (from text or first and last frames) as long-running operations polled until done.",
   website: "https://ai.google.dev",
   docs: "https://ai.google.dev/api",
   deliveryMethod: "polling",
@@ -236,7 +236,7 @@ const google: ProviderDefinition = {
   webhookSignature: "none",
   supportsCancel: true,
   timeoutSeconds: 900,
-  capabilities: ["text-to-image", "image-to-image", "text-to-video", "audio"],
+  capabilities: ["text-to-image", "image-to-image", "text-to-video", "image-to-video", "audio"],
   credentialEnv: "GEMINI_API_KEY",
 };
 
