@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findModel, listModels, listProviders, type ModelDefinition } from "@/server/catalog/index";
+import { findModel, listModels, listProviders, modelsForProvider, type ModelDefinition } from "@/server/catalog/index";
 import { shapeLibraryModel, shapeLibraryProvider } from "@/server/http/handlers/library-shapes";
 import { libraryModelSchema } from "@/server/contract/catalog";
 import { IMPLEMENTATION_KEYS } from "@/tests/support/client-shapes";
@@ -134,7 +134,9 @@ describe("shapeLibraryProvider", () => {
     expect(shapeLibraryProvider(fal, new Set(["fal"])).darkroom_implementation).toMatchObject({
       integration: { delivery_method: "webhook", webhook_signature: "ed25519 (x-fal-webhook-signature)", supports_cancel: true, timeout_seconds: 900 },
       capabilities: ["text-to-image", "image-to-image", "text-to-video", "image-to-video", "audio"],
-      supported_models: ["black-forest-labs/flux-schnell", "black-forest-labs/flux-1.1-pro", "google/veo-3", "kwaivgi/kling-v2.1"],
+      supported_models: expect.arrayContaining(["black-forest-labs/flux-schnell", "black-forest-labs/flux-1.1-pro", "google/veo-3", "kwaivgi/kling-v2.1", "google/veo-3-fast", "alibaba/wan-2.2-a14b"]),
     });
+    // Every fal model, in library order.
+    expect(shapeLibraryProvider(fal, new Set(["fal"])).darkroom_implementation.supported_models).toEqual(modelsForProvider("fal").map((model) => model.identifier));
   });
 });
