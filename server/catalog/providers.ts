@@ -199,7 +199,7 @@ const cloudflare: ProviderDefinition = {
 const alibaba: ProviderDefinition = {
   id: "alibaba",
   name: "Alibaba Cloud Model Studio",
-  description: "Alibaba's DashScope API: Wan text- and image-to-video, Wan and Qwen-Image pictures, each an async task polled until it ends.",
+  description: "Alibaba's DashScope API: Wan text- and image-to-video, Wan and Qwen-Image pictures, each an async task polled until it ends; Qwen-Image-Edit edits in one synchronous call.",
   website: "https://www.alibabacloud.com/en/product/modelstudio",
   docs: "https://www.alibabacloud.com/help/en/model-studio/text-to-video-api-reference",
   deliveryMethod: "polling",
@@ -207,7 +207,7 @@ const alibaba: ProviderDefinition = {
   webhookSignature: "none",
   supportsCancel: true,
   timeoutSeconds: 900,
-  capabilities: ["text-to-image", "text-to-video", "image-to-video"],
+  capabilities: ["text-to-image", "image-to-image", "text-to-video", "image-to-video"],
   credentialEnv: "DASHSCOPE_API_KEY",
 };
 
@@ -228,7 +228,8 @@ const byteplus: ProviderDefinition = {
 const google: ProviderDefinition = {
   id: "google",
   name: "Google (Gemini API)",
-  description: "Google's own models through the Gemini API: Imagen 4 and Gemini image (editing) answered in the same call, Veo 3 videos as long-running operations polled until done.",
+  description:
+    "Google's own models through the Gemini API: Imagen 4 and Gemini image (editing) answered in the same call, Veo 2, 3 and 3.1 videos (from text or first and last frames) as long-running operations polled until done.",
   website: "https://ai.google.dev",
   docs: "https://ai.google.dev/api",
   deliveryMethod: "polling",
@@ -236,7 +237,7 @@ const google: ProviderDefinition = {
   webhookSignature: "none",
   supportsCancel: true,
   timeoutSeconds: 900,
-  capabilities: ["text-to-image", "image-to-image", "text-to-video", "audio"],
+  capabilities: ["text-to-image", "image-to-image", "text-to-video", "image-to-video", "audio"],
   credentialEnv: "GEMINI_API_KEY",
 };
 

@@ -13,7 +13,11 @@ import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeServer
 // task_status UNKNOWN. POST /api/v1/tasks/{task_id}/cancel cancels a PENDING task, else 400
 // UnsupportedOperation. Errors are `{request_id, code, message}` with their HTTP status: 400
 // InvalidParameter / DataInspectionFailed / Arrearage, 401 InvalidApiKey, 429 Throttling.RateQuota,
-// 500 InternalError. The HTTP API sends no callbacks, so none are played. GET /api/v1/models
+// 500 InternalError. The HTTP API sends no callbacks, so none are played. Qwen-Image-Edit
+// (https://www.alibabacloud.com/help/en/model-studio/qwen-image-edit) is synchronous: POST
+// /api/v1/services/aigc/multimodal-generation/generation without the async header, `{model, input:
+// {messages: [{role: "user", content: [{image}, {text}]}]}, parameters}`, answered with
+// `{output: {choices: [{finish_reason, message: {role, content: [{image}]}}]}, usage, request_id}`. GET /api/v1/models
 // (list-models) answers `{request_id, output: {total, page_no, page_size, models: [{model, name,
 // description}]}}` over the models in `models` (the catalog's, by default); `?model=` is an exact
 // match, so an unknown id is an empty list (a filter, not a 404).
@@ -52,7 +56,25 @@ const videoModels = new Set(["wan2.2-t2v-plus", "wan2.5-t2v-preview", "wan2.1-t2
 const i2vModels = new Set(["wan2.2-i2v-plus", "wan2.2-i2v-flash", "wan2.5-i2v-preview", "wan2.1-i2v-turbo", "wan2.1-i2v-plus"]);
 const imageModels = new Set(["qwen-image", "wan2.2-t2i-flash", "wan2.2-t2i-plus", "wanx2.1-t2i-turbo", "wanx2.1-t2i-plus"]);
 const qwenSizes = new Set(["1664*928", "1472*1140", "1328*1328", "1140*1472", "928*1664"]);
-const videoSizes = new Set(["832*480", "480*832", "624*624", "1920*1080", "1080*1920", "1440*1440", "1632*1248", "1248*1632"]);
+/** Text-to-video `size` per tier, and the tiers each model makes (text-to-video-api-reference). */
+const sizesByTier: Record<string, string[]> = {
+  "480P": ["832*480", "480*832", "624*624"],
+  "720P": ["1280*720", "720*1280", "960*960", "1088*832", "832*1088"],
+  "1080P": ["1920*1080", "1080*1920", "1440*1440", "1632*1248", "1248*1632"],
+};
+const tiersByModel: Record<string, string[]> = {
+  "wan2.2-t2v-plus": ["480P", "1080P"],
+  "wan2.2-i2v-plus": ["480P", "1080P"],
+  "wan2.2-i2v-flash": ["480P", "720P", "1080P"],
+  "wan2.5-t2v-preview": ["480P", "720P", "1080P"],
+  "wan2.5-i2v-preview": ["480P", "720P", "1080P"],
+  "wan2.1-t2v-turbo": ["480P", "720P"],
+  "wan2.1-i2v-turbo": ["480P", "720P"],
+  "wan2.1-t2v-plus": ["720P"],
+  "wan2.1-i2v-plus": ["720P"],
+};
+/** Lengths in seconds each model takes; the rest take 5. */
+const durationsByModel: Record<string, number[]> = { "wan2.5-t2v-preview": [5, 10], "wan2.5-i2v-preview": [5, 10], "wan2.1-i2v-turbo": [3, 4, 5] };
 const taskPaths = /^\/api\/v1\/tasks\/([^/]+)(\/cancel)?$/;
 
 export async function startAlibabaFake(options: { apiKey?: string } = {}): Promise<AlibabaFake> {
@@ -71,6 +93,7 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
     if (request.method === "GET" && request.path === "/api/v1/models") return listModels(request, response);
     if (request.method === "POST" && request.path === "/api/v1/services/aigc/video-generation/video-synthesis") return createTask(request, response, "video");
     if (request.method === "POST" && request.path === "/api/v1/services/aigc/text2image/image-synthesis") return createTask(request, response, "image");
+    if (request.method === "POST" && request.path === "/api/v1/services/aigc/multimodal-generation/generation") return editImage(request, response);
     const match = taskPaths.exec(request.path);
     if (match && request.method === "GET" && !match[2]) return queryTask(decodeURIComponent(match[1] ?? ""), response);
     if (match && request.method === "POST" && match[2]) return cancelTask(decodeURIComponent(match[1] ?? ""), response);
@@ -99,6 +122,19 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
     const count = Number((body?.parameters as Record<string, unknown> | undefined)?.n ?? 1);
     tasks.set(id, { id, kind, prompt, count, createdAt: Date.now(), delayMs, failure, status: null });
     return sendJson(response, 200, { request_id: randomUUID(), output: { task_id: id, task_status: "PENDING" } });
+  }
+
+  async function editImage(request: RecordedRequest, response: ServerResponse) {
+    if (header(request, "x-dashscope-async") === "enable") return fail(response, 403, "AccessDenied", "current user api does not support asynchronous calls");
+    const body = request.body as Record<string, unknown> | null;
+    const invalid = !body ? "The request body is not valid JSON." : invalidEditRequest(body);
+    if (invalid) return fail(response, 400, "InvalidParameter", invalid);
+    const url = await outputUrl(promptOf(request), "png", randomUUID());
+    return sendJson(response, 200, {
+      request_id: randomUUID(),
+      output: { choices: [{ finish_reason: "stop", message: { role: "assistant", content: [{ image: url }] } }] },
+      usage: { width: 1024, height: 1024, image_count: 1 },
+    });
   }
 
   async function queryTask(id: string, response: ServerResponse) {
@@ -219,8 +255,31 @@ function stamp(ms: number): string {
 }
 
 function promptOf(request: RecordedRequest): string {
-  const input = (request.body as { input?: { prompt?: unknown } } | null)?.input;
-  return typeof input?.prompt === "string" ? input.prompt : "";
+  const input = (request.body as { input?: { prompt?: unknown; messages?: unknown } } | null)?.input;
+  if (typeof input?.prompt === "string") return input.prompt;
+  return editContent(input?.messages)
+    .map((part) => (typeof part.text === "string" ? part.text : ""))
+    .join(" ");
+}
+
+function editContent(messages: unknown): Array<Record<string, unknown>> {
+  const first = Array.isArray(messages) ? (messages[0] as { content?: unknown } | undefined) : undefined;
+  return Array.isArray(first?.content) ? (first.content as Array<Record<string, unknown>>) : [];
+}
+
+/** qwen-image-edit: one user message with one image and one text of at most 800 characters; one picture out. */
+function invalidEditRequest(body: Record<string, unknown>): string | null {
+  if (body.model !== "qwen-image-edit") return `Model not exist: ${String(body.model)}`;
+  const messages = (body.input as { messages?: unknown } | undefined)?.messages;
+  if (!Array.isArray(messages) || messages.length !== 1 || (messages[0] as { role?: unknown }).role !== "user") return "input.messages must hold one user message";
+  const content = editContent(messages);
+  const images = content.filter((part) => typeof part.image === "string");
+  const texts = content.filter((part) => typeof part.text === "string" && part.text !== "" && part.text.length <= 800);
+  if (images.length !== 1 || texts.length !== 1 || content.length !== 2) return "input.messages[0].content must hold one image and one text (at most 800 characters)";
+  const parameters = (body.parameters ?? {}) as Record<string, unknown>;
+  if (parameters.n !== undefined && parameters.n !== 1) return "parameters.n must be 1 for qwen-image-edit";
+  if (parameters.watermark !== undefined && typeof parameters.watermark !== "boolean") return "parameters.watermark must be a boolean";
+  return null;
 }
 
 function invalidVideoRequest(body: Record<string, unknown>): string | null {
@@ -232,9 +291,11 @@ function invalidVideoRequest(body: Record<string, unknown>): string | null {
   if (input.prompt !== undefined && (typeof input.prompt !== "string" || input.prompt.length > 800)) return "input.prompt must be a string of at most 800 characters";
   if (i2v && typeof input.img_url !== "string") return "Field required: input.img_url";
   if (!i2v && typeof input.prompt !== "string") return "Field required: input.prompt";
-  if (i2v && parameters.resolution !== undefined && !["480P", "1080P"].includes(String(parameters.resolution))) return `parameters.resolution ${String(parameters.resolution)} is not supported`;
-  if (!i2v && parameters.size !== undefined && !videoSizes.has(String(parameters.size))) return `parameters.size ${String(parameters.size)} is not supported`;
-  if (parameters.duration !== undefined && parameters.duration !== 5) return "parameters.duration must be 5 for this model";
+  const tiers = tiersByModel[model] ?? [];
+  if (i2v && parameters.resolution !== undefined && !tiers.includes(String(parameters.resolution))) return `parameters.resolution ${String(parameters.resolution)} is not supported`;
+  if (!i2v && parameters.size !== undefined && !tiers.some((tier) => sizesByTier[tier]?.includes(String(parameters.size)))) return `parameters.size ${String(parameters.size)} is not supported`;
+  const durations = durationsByModel[model] ?? [5];
+  if (parameters.duration !== undefined && !durations.includes(Number(parameters.duration))) return `parameters.duration must be one of ${durations.join(", ")} for this model`;
   return null;
 }
 

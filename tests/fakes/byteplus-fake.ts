@@ -45,7 +45,7 @@ export type ByteplusFake = FakeServer & {
   reset(): void;
 };
 
-const imageModels = ["seedream-4-0-250828", "seedream-3-0-t2i-250415"];
+const imageModels = ["seedream-4-0-250828", "seedream-3-0-t2i-250415", "seededit-3-0-i2i-250628"];
 const videoModels = ["seedance-1-0-pro-250528", "seedance-1-0-lite-t2v-250428", "seedance-1-0-lite-i2v-250428"];
 const videoRatios = ["16:9", "4:3", "1:1", "3:4", "9:16", "21:9", "adaptive"];
 const DEFAULT_DELAY_MS = 150;
@@ -189,11 +189,31 @@ export async function startByteplusFake(options: { apiKey?: string } = {}): Prom
 function invalidImageBody(body: Record<string, unknown>): string | null {
   if (typeof body.model !== "string" || !imageModels.includes(body.model)) return "model";
   if (typeof body.prompt !== "string" || body.prompt === "") return "prompt";
-  if (body.size !== undefined && (typeof body.size !== "string" || !/^(1K|2K|4K|\d{3,4}x\d{3,4})$/.test(body.size))) return "size";
+  if (body.size !== undefined && (typeof body.size !== "string" || !/^(1K|2K|4K|adaptive|\d{3,4}x\d{3,4})$/.test(body.size))) return "size";
   if (body.response_format !== undefined && body.response_format !== "url" && body.response_format !== "b64_json") return "response_format";
   if (body.seed !== undefined && (!Number.isInteger(body.seed) || (body.seed as number) < -1 || (body.seed as number) > 2_147_483_647)) return "seed";
   if (body.sequential_image_generation !== undefined && body.sequential_image_generation !== "auto" && body.sequential_image_generation !== "disabled") return "sequential_image_generation";
   if (body.image !== undefined && typeof body.image !== "string" && !(Array.isArray(body.image) && body.image.length <= 14 && body.image.every((url) => typeof url === "string"))) return "image";
+  return invalidForModel(body);
+}
+
+/** Seedream 3.0: text only, [512, 2048] pixels a side, no sequential generation; SeedEdit 3.0: one image, size "adaptive". */
+function invalidForModel(body: Record<string, unknown>): string | null {
+  const v3 = body.model === "seedream-3-0-t2i-250415" || body.model === "seededit-3-0-i2i-250628";
+  if (v3 && body.sequential_image_generation !== undefined) return "sequential_image_generation";
+  if (body.model === "seededit-3-0-i2i-250628") {
+    if (typeof body.image !== "string") return "image";
+    if (body.size !== undefined && body.size !== "adaptive") return "size";
+    return null;
+  }
+  if (body.size === "adaptive") return "size";
+  if (body.model === "seedream-3-0-t2i-250415") {
+    if (body.image !== undefined) return "image";
+    const [width, height] = String(body.size ?? "1024x1024")
+      .split("x")
+      .map(Number);
+    if (![width, height].every((side) => side !== undefined && side >= 512 && side <= 2048)) return "size";
+  }
   return null;
 }
 
@@ -207,6 +227,10 @@ function invalidTaskBody(body: Record<string, unknown>): string | null {
     if (part?.type === "image_url" && typeof image?.url === "string" && (part.role === undefined || ["first_frame", "last_frame", "reference_image"].includes(String(part.role)))) continue;
     return "content";
   }
+  const frames = (body.content as unknown[]).map(asObject).filter((part) => part?.type === "image_url");
+  if (String(body.model).includes("-t2v-") && frames.length > 0) return "content";
+  if (String(body.model).includes("-i2v-") && !frames.some((part) => part?.role === "first_frame" || part?.role === undefined)) return "content";
+  if (frames.some((part) => part?.role === "last_frame") && !String(body.model).includes("-i2v-") && body.model !== "seedance-1-0-pro-250528") return "content";
   if (body.ratio !== undefined && !videoRatios.includes(String(body.ratio))) return "ratio";
   if (body.duration !== undefined && (!Number.isInteger(body.duration) || (body.duration as number) < 2 || (body.duration as number) > 12)) return "duration";
   if (body.resolution !== undefined && !["480p", "720p", "1080p"].includes(String(body.resolution))) return "resolution";

@@ -114,7 +114,7 @@ export async function startGoogleFake(options: { apiKey?: string } = {}): Promis
     const body = (request.body ?? {}) as Record<string, unknown>;
     const family = model.startsWith("imagen-") ? "predict" : model.startsWith("veo-") ? "predictLongRunning" : "generateContent";
     if (family !== method) return rpcError(response, { code: 404, status: "NOT_FOUND", message: `models/${model} is not found for API version v1beta, or is not supported for ${method}.` });
-    const invalid = method === "generateContent" ? invalidGenerateContent(body) : invalidPredict(body, method === "predict");
+    const invalid = method === "generateContent" ? invalidGenerateContent(body) : invalidPredict(body, model, method === "predict");
     if (invalid) return rpcError(response, { code: 400, status: "INVALID_ARGUMENT", message: invalid });
     const prompt = promptOf(body);
     const fail = current.fail ?? markedFailure(prompt);
@@ -212,19 +212,36 @@ function promptOf(body: Record<string, unknown>): string {
   return (content?.parts ?? []).map((part) => (typeof part.text === "string" ? part.text : "")).join(" ");
 }
 
-function invalidPredict(body: Record<string, unknown>, imagen: boolean): string | null {
+function invalidPredict(body: Record<string, unknown>, model: string, imagen: boolean): string | null {
   const instances = body.instances;
   if (!Array.isArray(instances) || instances.length !== 1 || typeof (instances[0] as Record<string, unknown>).prompt !== "string") return "* instances: exactly one instance with a prompt is required";
   const parameters = (body.parameters ?? {}) as Record<string, unknown>;
   if (imagen) {
     const count = parameters.sampleCount;
     if (count !== undefined && (!Number.isInteger(count) || (count as number) < 1 || (count as number) > 4)) return "Number of images must be in the range [1, 4].";
+    if (model.startsWith("imagen-4.0-ultra") && count !== undefined && count !== 1) return "Imagen 4 Ultra generates one image per request.";
     if (parameters.aspectRatio !== undefined && !imagenRatios.has(String(parameters.aspectRatio))) return `Unsupported aspect ratio: ${String(parameters.aspectRatio)}`;
     return null;
   }
+  return invalidVeo(model, instances[0] as Record<string, unknown>, parameters);
+}
+
+/** Veo's options by model (https://ai.google.dev/gemini-api/docs/video): Veo 2 is 720p, 5–8 s; Veo 3 8 s; Veo 3.1 4, 6 or 8 s and a last frame. */
+function invalidVeo(model: string, instance: Record<string, unknown>, parameters: Record<string, unknown>): string | null {
+  const veo2 = model.startsWith("veo-2.");
+  const veo31 = model.startsWith("veo-3.1");
   if (parameters.aspectRatio !== undefined && !["16:9", "9:16"].includes(String(parameters.aspectRatio))) return "aspectRatio must be 16:9 or 9:16";
+  if (veo2 && parameters.resolution !== undefined) return "resolution is not supported by this model";
   if (parameters.resolution !== undefined && !["720p", "1080p"].includes(String(parameters.resolution))) return "resolution must be 720p or 1080p";
-  if (parameters.resolution === "1080p" && parameters.aspectRatio === "9:16") return "1080p is only supported for 16:9";
+  if (parameters.resolution === "1080p" && parameters.aspectRatio === "9:16" && !veo31) return "1080p is only supported for 16:9";
+  const durations = veo2 ? [5, 6, 7, 8] : veo31 ? [4, 6, 8] : [8];
+  if (parameters.durationSeconds !== undefined && !durations.includes(Number(parameters.durationSeconds))) return `durationSeconds must be one of ${durations.join(", ")}`;
+  if (veo31 && parameters.resolution === "1080p" && (parameters.durationSeconds ?? 8) !== 8) return "1080p is only supported for 8s videos";
+  for (const field of ["image", "lastFrame"]) {
+    const frame = instance[field] as { bytesBase64Encoded?: unknown; mimeType?: unknown } | undefined;
+    if (frame !== undefined && (typeof frame.bytesBase64Encoded !== "string" || typeof frame.mimeType !== "string")) return `* instances[0].${field}: bytesBase64Encoded and mimeType are required`;
+  }
+  if (instance.lastFrame !== undefined && (!veo31 || instance.image === undefined)) return "lastFrame is supported only with an image, on Veo 3.1";
   return null;
 }
 

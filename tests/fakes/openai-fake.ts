@@ -25,6 +25,11 @@ export type OpenAIFake = FakeServer & {
 };
 
 const models = new Set(["gpt-image-1", "gpt-image-1-mini", "gpt-image-1.5"]);
+/** DALL·E's own limits (https://platform.openai.com/docs/api-reference/images/create): sizes, n, quality; no output_format. */
+const dallE: Record<string, { sizes: Set<string>; maxN: number; qualities: Set<string> }> = {
+  "dall-e-3": { sizes: new Set(["1024x1024", "1792x1024", "1024x1792"]), maxN: 1, qualities: new Set(["standard", "hd"]) },
+  "dall-e-2": { sizes: new Set(["256x256", "512x512", "1024x1024"]), maxN: 10, qualities: new Set(["standard"]) },
+};
 const sizes = new Set(["auto", "1024x1024", "1536x1024", "1024x1536"]);
 const formats = new Set(["png", "jpeg", "webp"]);
 const qualities = new Set(["auto", "low", "medium", "high"]);
@@ -98,6 +103,15 @@ export async function startOpenAIFake(options: { token?: string } = {}): Promise
     const outputFormat = String(body.output_format ?? "png");
     const sample = await sampleOutput(outputFormat);
     const count = Number(body.n ?? 1);
+    if (String(body.model) in dallE) {
+      // DALL·E answers URLs unless response_format asks for b64_json, with the prompt it revised.
+      const asUrl = body.response_format !== "b64_json";
+      const item = () =>
+        asUrl
+          ? { url: server.putFile(`${randomBytes(8).toString("hex")}.png`, sample.bytes, "image/png"), revised_prompt: body.prompt }
+          : { b64_json: sample.bytes.toString("base64"), revised_prompt: body.prompt };
+      return sendJson(response, 200, { created: Math.floor(Date.now() / 1000), data: Array.from({ length: count }, item) }, { "x-request-id": `req_${randomBytes(16).toString("hex")}` });
+    }
     return sendJson(
       response,
       200,
@@ -135,7 +149,10 @@ function modelView(id: string) {
 
 function invalidParam(body: Record<string, unknown>, edit: boolean): { param: string; message: string } | null {
   if (typeof body.prompt !== "string" || body.prompt === "") return { param: "prompt", message: "Missing required parameter: 'prompt'." };
+  const dallELimits = dallE[String(body.model)];
+  if (dallELimits) return invalidDallEParam(body, dallELimits, edit);
   if (!models.has(String(body.model))) return { param: "model", message: `Invalid value: '${String(body.model)}'. Value must be a GPT image model.` };
+  if (body.response_format !== undefined) return { param: "response_format", message: "Unknown parameter: 'response_format'." };
   const n = body.n ?? 1;
   if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 10) return { param: "n", message: "Invalid 'n': integer between 1 and 10 expected." };
   if (body.size !== undefined && !sizes.has(String(body.size)))
@@ -147,6 +164,22 @@ function invalidParam(body: Record<string, unknown>, edit: boolean): { param: st
   if (edit && (!Array.isArray(body.images) || body.images.length === 0 || body.images.length > 16)) {
     return { param: "images", message: "Invalid 'images': between 1 and 16 image references expected." };
   }
+  return null;
+}
+
+function invalidDallEParam(body: Record<string, unknown>, limits: (typeof dallE)[string], edit: boolean): { param: string; message: string } | null {
+  // The JSON edits form (image references) is GPT Image's; DALL·E 2 edits are multipart uploads.
+  if (edit) return { param: "model", message: `Invalid value: '${String(body.model)}'. The JSON edits form takes GPT image models only.` };
+  const n = body.n ?? 1;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > limits.maxN) {
+    return { param: "n", message: limits.maxN === 1 ? "Invalid 'n': dall-e-3 supports n=1 only." : `Invalid 'n': integer between 1 and ${limits.maxN} expected.` };
+  }
+  if (body.size !== undefined && !limits.sizes.has(String(body.size)))
+    return { param: "size", message: `Invalid value: '${String(body.size)}'. Supported values are: ${[...limits.sizes].map((size) => `'${size}'`).join(", ")}.` };
+  if (body.quality !== undefined && !limits.qualities.has(String(body.quality))) return { param: "quality", message: `Invalid value: '${String(body.quality)}'.` };
+  for (const param of ["output_format", "background", "moderation", "output_compression"]) if (body[param] !== undefined) return { param, message: `Unknown parameter: '${param}'.` };
+  if (body.response_format !== undefined && body.response_format !== "url" && body.response_format !== "b64_json")
+    return { param: "response_format", message: `Invalid value: '${String(body.response_format)}'. Supported values are: 'url' and 'b64_json'.` };
   return null;
 }
 

@@ -1,6 +1,6 @@
 import { defineModels } from "../model-data";
 
-// OpenAI: GPT Image on the Images API, Sora 2 on the Videos API
+// OpenAI: GPT Image and DALL·E on the Images API (https://platform.openai.com/docs/pricing), Sora 2 on the Videos API
 // (https://platform.openai.com/docs/models/sora-2, prices per second as OpenAI publishes them).
 // Sizes by model: sora-2 1280x720 / 720x1280 (720p); sora-2-pro those and 1792x1024 / 1024x1792
 // (1024p). Audio always comes with a Sora video, priced in. Only OpenAI serves these.
@@ -18,6 +18,43 @@ export default defineModels([
     input_files: { max: 16, required: false },
     timeout_seconds: 300,
     price: { per: "image", usd: "0.063" },
+  },
+  {
+    // Medium quality, as GPT Image 1: $0.011 a 1024x1024 picture, $0.015 at 1536px.
+    identifier: "openai/gpt-image-1-mini",
+    name: "GPT Image 1 Mini",
+    type: "image",
+    providers: [{ id: "openai", model: "gpt-image-1-mini", cost: { per: "image", usd: "0.015", by_ratio: { "1:1": "0.011" } } }],
+    ratios: ["1:1", "3:2", "2:3"],
+    formats: ["png", "jpg", "webp"],
+    max_outputs: 10,
+    input_files: { max: 16, required: false },
+    timeout_seconds: 300,
+    price: { per: "image", usd: "0.015", by_ratio: { "1:1": "0.011" } },
+  },
+  {
+    // Standard quality: $0.04 at 1024x1024, $0.08 at 1792x1024 (7:4) and 1024x1792 (4:7). One picture per call.
+    identifier: "openai/dall-e-3",
+    name: "DALL·E 3",
+    type: "image",
+    providers: [{ id: "openai", model: "dall-e-3", cost: { per: "image", usd: "0.08", by_ratio: { "1:1": "0.04" } } }],
+    ratios: ["1:1", "7:4", "4:7"],
+    formats: ["png"],
+    max_outputs: 1,
+    timeout_seconds: 180,
+    price: { per: "image", usd: "0.080", by_ratio: { "1:1": "0.040" } },
+  },
+  {
+    // 1024x1024 squares at $0.02, up to ten per call. Its edits are multipart uploads, not offered here.
+    identifier: "openai/dall-e-2",
+    name: "DALL·E 2",
+    type: "image",
+    providers: [{ id: "openai", model: "dall-e-2", cost: { per: "image", usd: "0.02" } }],
+    ratios: ["1:1"],
+    formats: ["png"],
+    max_outputs: 10,
+    timeout_seconds: 120,
+    price: { per: "image", usd: "0.020" },
   },
   {
     identifier: "openai/sora-2",

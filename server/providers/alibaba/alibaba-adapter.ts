@@ -1,8 +1,9 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, sendProviderRequest, type ProviderResponse } from "../http-errors";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type ProviderResult, type SubmitResult } from "../types";
-import { DashscopeAnswerNotUnderstood, dashscopeError, readDashscopeAnswer, taskCreatedSchema, taskSchema, type DashscopeTask } from "./alibaba-answers";
-import { imageSynthesisBody, videoSynthesisBody } from "./build-alibaba-request";
+import { DashscopeAnswerNotUnderstood, dashscopeError, imageEditAnswerSchema, readDashscopeAnswer, taskCreatedSchema, taskSchema, type DashscopeTask } from "./alibaba-answers";
+import { imageEditBody, imageSynthesisBody, isImageEdit, videoSynthesisBody } from "./build-alibaba-request";
 import { checkAlibaba } from "./check-alibaba";
 
 // Alibaba Cloud Model Studio's DashScope HTTP API (https://www.alibabacloud.com/help/en/model-studio/text-to-video-api-reference
@@ -10,7 +11,8 @@ import { checkAlibaba } from "./check-alibaba";
 // async task, created with `X-DashScope-Async: enable` and read at GET /api/v1/tasks/{task_id}
 // until SUCCEEDED (video_url, or results[].url), FAILED (output.code) or CANCELED. Bearer auth.
 // POST /api/v1/tasks/{task_id}/cancel stops a task still PENDING. The HTTP API sends no signed
-// callbacks, so tasks are polled.
+// callbacks, so tasks are polled. Qwen-Image-Edit is the exception: one synchronous call whose
+// answer names the edited picture.
 
 export type AlibabaAdapterOptions = {
   apiKey: string;
@@ -23,9 +25,9 @@ export function createAlibabaAdapter(options: AlibabaAdapterOptions): ProviderAd
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
 
-  function call(method: string, path: string, body?: unknown): Promise<ProviderResponse> {
+  function call(method: string, path: string, body?: unknown, async = true): Promise<ProviderResponse> {
     const headers: Record<string, string> = { Authorization: `Bearer ${options.apiKey}` };
-    if (body !== undefined) Object.assign(headers, { "Content-Type": "application/json", "X-DashScope-Async": "enable" });
+    if (body !== undefined) Object.assign(headers, { "Content-Type": "application/json" }, async ? { "X-DashScope-Async": "enable" } : {});
     return sendProviderRequest("alibaba", `${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, timeoutMs);
   }
 
@@ -36,10 +38,21 @@ export function createAlibabaAdapter(options: AlibabaAdapterOptions): ProviderAd
     return taskResult(parsed.data.output, job, response.status);
   }
 
+  async function editImage(job: ProviderJob): Promise<SubmitResult> {
+    const response = await call("POST", "/api/v1/services/aigc/multimodal-generation/generation", imageEditBody(job), false);
+    const parsed = imageEditAnswerSchema.safeParse(readDashscopeAnswer(response));
+    if (!parsed.success) throw new DashscopeAnswerNotUnderstood(response.status, "no output.choices");
+    const urls = parsed.data.output.choices.flatMap((choice) => choice.message.content.flatMap((part) => (part.image ? [part.image] : [])));
+    if (urls.length === 0) throw new DashscopeAnswerNotUnderstood(response.status, "no image in the answer");
+    const outputs = urls.map((url): ProviderOutput => ({ kind: "url", url, contentType: "image/png" }));
+    return { kind: "completed", predictionId: parsed.data.request_id ?? randomUUID(), result: { status: "succeeded", outputs, predictTimeSeconds: null } };
+  }
+
   return {
     id: "alibaba",
 
     async submit(job: ProviderJob): Promise<SubmitResult> {
+      if (isImageEdit(job)) return editImage(job);
       const path = job.model.type === "image" ? "/api/v1/services/aigc/text2image/image-synthesis" : "/api/v1/services/aigc/video-generation/video-synthesis";
       const response = await call("POST", path, job.model.type === "image" ? imageSynthesisBody(job) : videoSynthesisBody(job));
       const parsed = taskCreatedSchema.safeParse(readDashscopeAnswer(response));

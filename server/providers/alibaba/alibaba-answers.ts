@@ -73,3 +73,13 @@ export const taskSchema = z.object({
 });
 
 export type DashscopeTask = z.infer<typeof taskSchema>["output"];
+
+/** Qwen-Image-Edit's answer: `{output: {choices: [{finish_reason, message: {role, content: [{image}]}}]}, usage, request_id}`. */
+export const imageEditAnswerSchema = z.object({
+  request_id: z.string().optional(),
+  output: z.object({
+    choices: z
+      .array(z.object({ finish_reason: z.string().optional(), message: z.object({ content: z.array(z.object({ image: z.string().url().optional() }).passthrough()) }).passthrough() }).passthrough())
+      .min(1),
+  }),
+});

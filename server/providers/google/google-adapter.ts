@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { fetchOutputFile } from "../../net/fetch-output-file";
 import { sendProviderRequest, type ProviderResponse } from "../http-errors";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type ProviderResult, type SubmitResult } from "../types";
-import { buildGeminiImageInput, buildImagenInput, buildVeoInput, googleFamily, type InlineImage } from "./build-google-input";
+import { buildGeminiImageInput, buildImagenInput, buildVeoInput, googleFamily, veoUnsupported, type InlineImage } from "./build-google-input";
 import { checkGoogle } from "./check-google";
 import { geminiOutputs, googleFailure, imagenOutputs, notUnderstood, operationResult, operationSchema } from "./google-answer";
 
@@ -55,16 +55,18 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): ProviderAdap
     return target.href;
   }
 
+  async function inputImage(url: string): Promise<InlineImage> {
+    try {
+      const file = await fetchOutputFile(url, { allowLoopback: options.allowLoopback ?? false, maxBytes: INPUT_IMAGE_MAX_BYTES });
+      return { mimeType: file.contentType?.startsWith("image/") ? file.contentType : "image/png", data: file.bytes.toString("base64") };
+    } catch (error) {
+      throw new ProviderError("google", "ERR4005", `google: an input image could not be read (${error instanceof Error ? error.message : String(error)})`, "input_file");
+    }
+  }
+
   async function inputImages(job: ProviderJob): Promise<InlineImage[]> {
     const images: InlineImage[] = [];
-    for (const url of job.inputFiles) {
-      try {
-        const file = await fetchOutputFile(url, { allowLoopback: options.allowLoopback ?? false, maxBytes: INPUT_IMAGE_MAX_BYTES });
-        images.push({ mimeType: file.contentType?.startsWith("image/") ? file.contentType : "image/png", data: file.bytes.toString("base64") });
-      } catch (error) {
-        throw new ProviderError("google", "ERR4005", `google: an input image could not be read (${error instanceof Error ? error.message : String(error)})`, "input_file");
-      }
-    }
+    for (const url of job.inputFiles) images.push(await inputImage(url));
     return images;
   }
 
@@ -94,9 +96,15 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): ProviderAdap
 
     async submit(job: ProviderJob): Promise<SubmitResult> {
       if (googleFamily(job.providerModelId) === "veo") {
-        // Veo 3 makes 1080p in 16:9 only: another provider of the model can take the rest.
-        if (job.resolution === "1080p" && job.ratio !== "16:9") throw new ProviderError("google", "ERR4002", "google: Veo 3 on the Gemini API makes 1080p in 16:9 only", "unsupported_option");
-        const response = await call("POST", `models/${encodeURIComponent(job.providerModelId)}:predictLongRunning`, buildVeoInput(job), options.timeoutMs ?? VEO_CALL_TIMEOUT_MS);
+        // Options the Gemini API refuses for this Veo: another provider of the model can take them.
+        const unsupported = veoUnsupported(job);
+        if (unsupported) throw new ProviderError("google", "ERR4002", `google: ${unsupported}`, "unsupported_option");
+        const first = job.inputFiles[0];
+        const frames = {
+          image: first ? await inputImage(first) : undefined,
+          lastFrame: job.inputFileLastContent ? await inputImage(job.inputFileLastContent) : undefined,
+        };
+        const response = await call("POST", `models/${encodeURIComponent(job.providerModelId)}:predictLongRunning`, buildVeoInput(job, frames), options.timeoutMs ?? VEO_CALL_TIMEOUT_MS);
         if (!response.ok) throw googleFailure(response);
         const operation = operationSchema.safeParse(response.body);
         if (!operation.success) throw notUnderstood(response.status, "no operation name");

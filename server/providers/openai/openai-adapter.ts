@@ -5,11 +5,13 @@ import { DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderReq
 import { PROVIDER_ANSWER_MAX_BYTES, type ProviderRequest } from "../provider-http";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type SubmitResult } from "../types";
 import { checkOpenAI } from "./check-openai";
+import { buildOpenAIImageBody, isDallE, openAIOutputFormat } from "./build-openai-image-body";
 import { deleteVideo, pollVideo, submitVideo, type OpenAIVideoCalls } from "./openai-video";
 
 // OpenAI Images (https://platform.openai.com/docs/api-reference/images): one synchronous call
 // returns the pictures as base64, so there is nothing to poll, cancel or call back. Input images
-// go to /v1/images/edits as URL references (its JSON form); everything else to /generations.
+// go to /v1/images/edits as URL references (its JSON form); everything else to /generations,
+// in the body each model takes (./build-openai-image-body.ts).
 // Video models (Sora) go to the Videos API: polled, canceled by DELETE (./openai-video.ts).
 
 export type OpenAIAdapterOptions = {
@@ -22,7 +24,6 @@ export type OpenAIAdapterOptions = {
   maxVideoBytes?: number;
 };
 
-const sizes: Record<string, string> = { "1:1": "1024x1024", "3:2": "1536x1024", "2:3": "1024x1536" };
 const contentTypes: Record<string, string> = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp" };
 
 const imagesResponseSchema = z.object({
@@ -44,18 +45,8 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): ProviderAdap
 
     async submit(job: ProviderJob): Promise<SubmitResult> {
       if (job.model.type === "video") return submitVideo(video, job);
-      const outputFormat = job.outputFormat === "jpg" ? "jpeg" : job.outputFormat;
       const edit = job.inputFiles.length > 0;
-      const body = {
-        model: job.providerModelId,
-        prompt: job.prompt ?? "",
-        n: job.outputCount,
-        size: sizes[job.ratio] ?? "auto",
-        // The catalog prices gpt-image-1 at the medium-quality rate; "auto" may pick high.
-        quality: "medium",
-        output_format: outputFormat,
-        ...(edit ? { images: job.inputFiles.map((url) => ({ image_url: url })) } : {}),
-      };
+      const body = buildOpenAIImageBody(job);
       const init: ProviderRequest = {
         method: "POST",
         headers: { Authorization: `Bearer ${options.token}`, "Content-Type": "application/json" },
@@ -68,7 +59,8 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): ProviderAdap
 
       const parsed = imagesResponseSchema.safeParse(response.body);
       if (!parsed.success) throw new ProviderError("openai", "ERR4002", "openai: the answer carries no images", `HTTP ${response.status} unexpected body`);
-      const contentType = contentTypes[outputFormat] ?? "image/png";
+      // DALL·E answers PNG; GPT Image the format asked for.
+      const contentType = isDallE(job.providerModelId) ? "image/png" : (contentTypes[openAIOutputFormat(job)] ?? "image/png");
       const outputs = parsed.data.data.map((image): ProviderOutput => ({ kind: "bytes", bytes: Buffer.from(image.b64_json, "base64"), contentType }));
       return {
         kind: "completed",

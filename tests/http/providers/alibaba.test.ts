@@ -90,7 +90,10 @@ describe("Alibaba Cloud Model Studio end to end", () => {
     const { providers } = expectSuccess(await callOperation(listProviders, { key }));
     const alibaba = providers.find((provider) => provider.provider_id === "alibaba");
     expect(alibaba).toMatchObject({ provider_status: "active" });
-    expect(alibaba?.darkroom_implementation).toMatchObject({ delivery_method: "polling", supported_models: ["qwen/qwen-image", "alibaba/wan-2.2-t2i-flash", "alibaba/wan-2.2-plus"] });
+    expect(alibaba?.darkroom_implementation).toMatchObject({
+      delivery_method: "polling",
+      supported_models: expect.arrayContaining(["qwen/qwen-image", "alibaba/wan-2.2-t2i-flash", "alibaba/wan-2.2-plus", "qwen/qwen-image-edit", "alibaba/wan-2.5-preview"]),
+    });
     expect(alibaba?.darkroom_implementation.webhook_verification).toMatch(/^none/);
     const health = expectSuccess(await callOperation(getProviderHealth, { key }));
     expect(health.providers.find((entry) => entry.provider === "alibaba")).toMatchObject({ available: true });

@@ -33,6 +33,44 @@ async function acceptedTask(job: ProviderJob): Promise<string> {
   return submitted.predictionId;
 }
 
+describe("Wan 2.1, Wan 2.5 and Qwen-Image-Edit", () => {
+  it("Wan 2.1 Turbo sizes 720p by ratio from text; with a first frame runs wan2.1-i2v-turbo at 720P", async () => {
+    await acceptedTask(providerJob("alibaba/wan-2.1-turbo", "alibaba", { ratio: "1:1" }));
+    expect(fake.requests[0]?.body).toMatchObject({ model: "wan2.1-t2v-turbo", parameters: { size: "960*960", duration: 5 } });
+    await acceptedTask(providerJob("alibaba/wan-2.1-plus", "alibaba", { inputFiles: ["https://img.example.test/a.png"] }));
+    expect(fake.requests[1]?.body).toMatchObject({ model: "wan2.1-i2v-plus", input: { img_url: "https://img.example.test/a.png" }, parameters: { resolution: "720P", duration: 5 } });
+  });
+
+  it("Wan 2.5 takes 10 s clips at 1080p; its image-to-video model the resolution tier", async () => {
+    const taskId = await acceptedTask(providerJob("alibaba/wan-2.5-preview", "alibaba", { durationSeconds: 10, ratio: "9:16" }));
+    expect(fake.requests[0]?.body).toMatchObject({ model: "wan2.5-t2v-preview", parameters: { size: "1080*1920", duration: 10 } });
+    expect(await pollUntilSettled(adapter, taskId, providerJob("alibaba/wan-2.5-preview", "alibaba"))).toMatchObject({ result: { status: "succeeded" } });
+    await acceptedTask(providerJob("alibaba/wan-2.5-preview-image-to-video", "alibaba", { resolution: "720p" }));
+    expect(fake.requests.at(-1)?.body).toMatchObject({ model: "wan2.5-i2v-preview", parameters: { resolution: "720P", duration: 5 } });
+  });
+
+  it("Qwen-Image-Edit is one synchronous multimodal call without the async header, answering the edited picture's URL", async () => {
+    const job = providerJob("qwen/qwen-image-edit", "alibaba", { inputFiles: ["https://img.example.test/a.png"] });
+    const submitted = await adapter.submit(job);
+    expect(submitted).toMatchObject({ kind: "completed", result: { status: "succeeded", outputs: [{ kind: "url", url: expect.stringContaining(fake.baseUrl), contentType: "image/png" }] } });
+    const [request] = fake.requests;
+    expect(request).toMatchObject({ method: "POST", path: "/api/v1/services/aigc/multimodal-generation/generation" });
+    expect(request?.headers["x-dashscope-async"]).toBeUndefined();
+    expect(request?.body).toEqual({
+      model: "qwen-image-edit",
+      input: { messages: [{ role: "user", content: [{ image: "https://img.example.test/a.png" }, { text: job.prompt }] }] },
+      parameters: { watermark: false },
+    });
+  });
+
+  it("a moderated edit is 400 DataInspectionFailed (ERR4005); an answer without a picture names alibaba (ERR4002)", async () => {
+    const edit = (prompt: string) => providerJob("qwen/qwen-image-edit", "alibaba", { prompt, inputFiles: ["https://img.example.test/a.png"] });
+    expect(await providerErrorOf(adapter.submit(edit("a cliff [alibaba:moderated]")))).toMatchObject({ code: "ERR4005", provider: "alibaba", providerDetail: "HTTP 400 DataInspectionFailed" });
+    fake.script({ fail: "garbled" });
+    expect(await providerErrorOf(adapter.submit(edit("a cliff")))).toMatchObject({ code: "ERR4002", provider: "alibaba", message: expect.stringMatching(/^alibaba: /) });
+  });
+});
+
 describe("videos: async task, polled", () => {
   it("creates a text-to-video task with X-DashScope-Async, Bearer auth and the size for the ratio and tier", async () => {
     const job = wanVideo({ ratio: "9:16", resolution: "1080p" });

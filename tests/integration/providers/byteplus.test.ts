@@ -114,6 +114,64 @@ describe("Seedream: the synchronous image call", () => {
   });
 });
 
+describe("Seedream 3.0, SeedEdit 3.0 and Seedance 1.0 Lite", () => {
+  it("Seedream 3.0 gets its own size for the ratio and no Seedream 4.0 fields; SeedEdit 3.0 one image at size adaptive", async () => {
+    const seedream = providerJob("bytedance/seedream-3", "byteplus", { ratio: "21:9" });
+    expect(completed(await adapter.submit(seedream))).toMatchObject({ status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/jpeg" }] });
+    expect(fake.requests[0]?.body).toEqual({ model: "seedream-3-0-t2i-250415", prompt: seedream.prompt, size: "1512x648", seed: seedream.seed, response_format: "b64_json", watermark: false });
+
+    const edit = providerJob("bytedance/seededit-3", "byteplus", { inputFiles: ["https://img.example.test/a.png"] });
+    expect(completed(await adapter.submit(edit)).status).toBe("succeeded");
+    expect(fake.requests[1]?.body).toEqual({
+      model: "seededit-3-0-i2i-250628",
+      prompt: edit.prompt,
+      image: "https://img.example.test/a.png",
+      size: "adaptive",
+      seed: edit.seed,
+      response_format: "b64_json",
+      watermark: false,
+    });
+  });
+
+  it("every Seedream 3.0 ratio maps to a size the fake takes (at most 2048 a side)", async () => {
+    const model = findModel("bytedance/seedream-3");
+    for (const ratio of model?.ratios ?? []) {
+      expect(completed(await adapter.submit(providerJob("bytedance/seedream-3", "byteplus", { ratio }))).status, ratio).toBe("succeeded");
+    }
+  });
+
+  it("Seedance 1.0 Lite runs its t2v model from text and its i2v twin with first and last frames", async () => {
+    const text = providerJob("bytedance/seedance-1-lite", "byteplus", { resolution: "1080p", durationSeconds: 10, ratio: "21:9" });
+    expect(await settledTask(text)).toMatchObject({ status: "succeeded" });
+    expect(fake.requests[0]?.body).toEqual({
+      model: "seedance-1-0-lite-t2v-250428",
+      content: [{ type: "text", text: text.prompt }],
+      ratio: "21:9",
+      duration: 10,
+      resolution: "1080p",
+      seed: text.seed,
+      watermark: false,
+    });
+
+    fake.reset();
+    const frames = providerJob("bytedance/seedance-1-lite", "byteplus", { inputFiles: ["https://img.example.test/first.png"], inputFileLastContent: "https://img.example.test/last.png" });
+    expect(await adapter.submit(frames)).toMatchObject({ kind: "accepted" });
+    expect(fake.requests[0]?.body).toEqual({
+      model: "seedance-1-0-lite-i2v-250428",
+      content: [
+        { type: "text", text: frames.prompt },
+        { type: "image_url", image_url: { url: "https://img.example.test/first.png" }, role: "first_frame" },
+        { type: "image_url", image_url: { url: "https://img.example.test/last.png" }, role: "last_frame" },
+      ],
+      ratio: "adaptive",
+      duration: 5,
+      resolution: "720p",
+      seed: frames.seed,
+      watermark: false,
+    });
+  });
+});
+
 describe("Seedance: content generation tasks", () => {
   it("creates a task with the content list and the parameters as body fields, then polls it to the video URL", async () => {
     const job = video({ ratio: "9:16", durationSeconds: 10, resolution: "480p" });

@@ -89,6 +89,70 @@ describe("Gemini image (:generateContent)", () => {
   });
 });
 
+describe("Imagen 4 Fast and Ultra (:predict)", () => {
+  it.each([
+    ["google/imagen-4-fast", "imagen-4.0-fast-generate-001"],
+    ["google/imagen-4-ultra", "imagen-4.0-ultra-generate-001"],
+  ])("%s posts one picture's instance to %s:predict", async (identifier, providerModel) => {
+    const job = providerJob(identifier, "google", { ratio: "3:4" });
+    const submitted = await adapter.submit(job);
+    expect(fake.requests[0]?.path).toBe(`/v1beta/models/${providerModel}:predict`);
+    expect(fake.requests[0]?.body).toEqual({ instances: [{ prompt: job.prompt }], parameters: { sampleCount: 1, aspectRatio: "3:4" } });
+    expect(submitted).toMatchObject({ kind: "completed", result: { status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/png" }] } });
+  });
+
+  it("Imagen 4 Ultra makes one picture per request: the fake refuses more, as the API does (ERR4005)", async () => {
+    const job = providerJob("google/imagen-4-ultra", "google", { outputCount: 2 });
+    expect(await providerErrorOf(adapter.submit(job))).toMatchObject({ code: "ERR4005", providerDetail: "HTTP 400 INVALID_ARGUMENT" });
+  });
+});
+
+describe("Veo 2, Veo 3 Fast and Veo 3.1 (:predictLongRunning)", () => {
+  it("Veo 3.1 sends the first and last frames inline, the length and the resolution", async () => {
+    const start = await sampleOutput("png");
+    const first = fake.putFile("first.png", start.bytes, "image/png");
+    const last = fake.putFile("last.png", start.bytes, "image/png");
+    const job = providerJob("google/veo-3.1", "google", { inputFiles: [first], inputFileLastContent: last, durationSeconds: 6, ratio: "9:16" });
+    const submitted = await adapter.submit(job);
+    expect(submitted).toMatchObject({ kind: "accepted", predictionId: expect.stringMatching(/^models\/veo-3\.1-generate-preview\/operations\//) });
+    const request = fake.requests.find((entry) => entry.path.endsWith(":predictLongRunning"));
+    const frame = { bytesBase64Encoded: start.bytes.toString("base64"), mimeType: "image/png" };
+    expect(request?.body).toEqual({
+      instances: [{ prompt: job.prompt, image: frame, lastFrame: frame }],
+      parameters: { aspectRatio: "9:16", resolution: "720p", durationSeconds: 6 },
+    });
+  });
+
+  it("Veo 3.1 at 1080p takes 8 s only on the Gemini API: other lengths fail over without a call", async () => {
+    const job = providerJob("google/veo-3.1", "google", { resolution: "1080p", durationSeconds: 4 });
+    expect(await providerErrorOf(adapter.submit(job))).toMatchObject({ code: "ERR4002", failover: true, providerDetail: "unsupported_option" });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("Veo 2 sends its length and no resolution (720p only); Veo 3 Fast its first frame and no length (8 s)", async () => {
+    const veo2 = providerJob("google/veo-2", "google", { durationSeconds: 7 });
+    expect(await adapter.submit(veo2)).toMatchObject({ kind: "accepted" });
+    expect(fake.requests[0]).toMatchObject({ path: "/v1beta/models/veo-2.0-generate-001:predictLongRunning" });
+    expect(fake.requests[0]?.body).toEqual({ instances: [{ prompt: veo2.prompt }], parameters: { aspectRatio: "16:9", durationSeconds: 7 } });
+
+    fake.reset();
+    const start = await sampleOutput("png");
+    const fast = providerJob("google/veo-3-fast-image-to-video", "google", { inputFiles: [fake.putFile("start.png", start.bytes, "image/png")], resolution: "1080p" });
+    expect(await adapter.submit(fast)).toMatchObject({ kind: "accepted" });
+    const request = fake.requests.find((entry) => entry.path.endsWith(":predictLongRunning"));
+    expect(request?.path).toBe("/v1beta/models/veo-3.0-fast-generate-001:predictLongRunning");
+    expect(request?.body).toEqual({
+      instances: [{ prompt: fast.prompt, image: { bytesBase64Encoded: start.bytes.toString("base64"), mimeType: "image/png" } }],
+      parameters: { aspectRatio: "16:9", resolution: "1080p" },
+    });
+  });
+
+  it("a last frame on a Veo that takes none is refused before the call (ERR4002, fails over)", async () => {
+    const job = providerJob("google/veo-3-fast", "google", { inputFileLastContent: "https://images.example.test/end.png" });
+    expect(await providerErrorOf(adapter.submit(job))).toMatchObject({ code: "ERR4002", providerDetail: "unsupported_option" });
+  });
+});
+
 describe("Veo 3 (:predictLongRunning + operations)", () => {
   it("answers the operation name, polls it until done, and names the video with the key on the API's origin", async () => {
     fake.script({ pollsUntilDone: 2 });

@@ -26,6 +26,33 @@ beforeEach(() => fake.reset());
 
 const gptImage = (overrides = {}) => providerJob("openai/gpt-image-1", "openai", overrides);
 
+describe("DALL·E and GPT Image 1 Mini on the Images API", () => {
+  it("DALL·E 3 asks for one base64 picture at its own size and standard quality, with no output_format", async () => {
+    const job = providerJob("openai/dall-e-3", "openai", { ratio: "7:4" });
+    const submitted = await adapter.submit(job);
+    expect(fake.requests[0]?.path).toBe("/v1/images/generations");
+    expect(fake.requests[0]?.body).toEqual({ model: "dall-e-3", prompt: job.prompt, n: 1, size: "1792x1024", quality: "standard", response_format: "b64_json" });
+    expect(submitted).toMatchObject({ kind: "completed", result: { status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/png" }] } });
+  });
+
+  it("DALL·E 3 takes n=1 only: more is refused as the API refuses it (ERR4005)", async () => {
+    const error = await providerErrorOf(adapter.submit(providerJob("openai/dall-e-3", "openai", { outputCount: 2 })));
+    expect(error).toMatchObject({ code: "ERR4005", provider: "openai" });
+    expect(error.message).toContain("n=1");
+  });
+
+  it("DALL·E 2 sends its square size and the count, no quality; GPT Image 1 Mini the GPT Image body", async () => {
+    const dallE2 = providerJob("openai/dall-e-2", "openai", { outputCount: 3 });
+    const submitted = await adapter.submit(dallE2);
+    expect(fake.requests[0]?.body).toEqual({ model: "dall-e-2", prompt: dallE2.prompt, n: 3, size: "1024x1024", response_format: "b64_json" });
+    expect(submitted.kind === "completed" && submitted.result.status === "succeeded" ? submitted.result.outputs : []).toHaveLength(3);
+
+    const mini = providerJob("openai/gpt-image-1-mini", "openai", { ratio: "2:3", outputFormat: "webp" });
+    await adapter.submit(mini);
+    expect(fake.requests[1]?.body).toEqual({ model: "gpt-image-1-mini", prompt: mini.prompt, n: 1, size: "1024x1536", quality: "medium", output_format: "webp" });
+  });
+});
+
 describe("submit", () => {
   it("posts images/generations with the model, size from the ratio, medium quality and Bearer auth", async () => {
     const job = gptImage({ ratio: "3:2", outputFormat: "jpg", outputCount: 2 });
