@@ -402,7 +402,7 @@ _GenerationRequestImageRequired = TypedDict("_GenerationRequestImageRequired", {
     "generation_prompt": str,
 })
 _GenerationRequestImageOptional = TypedDict("_GenerationRequestImageOptional", {
-    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "21:9", "9:21", "4:5", "5:4"],
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "21:9", "9:21", "7:4", "4:7", "4:5", "5:4"],
     "generation_output_format": Literal["png", "jpg", "webp"],
     "generation_output_number": int,
     "generation_provider_order": str,
@@ -415,17 +415,17 @@ class GenerationRequestImage(_GenerationRequestImageRequired, _GenerationRequest
 
 
 _GenerationRequestVideoRequired = TypedDict("_GenerationRequestVideoRequired", {
-    "generation_duration": Literal[2, 4, 6, 8, 12, 5, 10],
+    "generation_duration": Literal[2, 4, 6, 8, 12, 5, 7, 10, 9],
 })
 _GenerationRequestVideoOptional = TypedDict("_GenerationRequestVideoOptional", {
     "generation_prompt": str,
-    "generation_ratio": Literal["16:9", "9:16", "1:1", "4:3", "3:4", "21:9"],
+    "generation_ratio": Literal["16:9", "9:16", "1:1", "4:3", "3:4", "21:9", "5:3", "3:5", "9:21"],
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
     "generation_input_file": List[str],
     "generation_input_file_last_content": str,
-    "generation_resolution": Literal["480p", "720p", "1024p", "1080p", "768p"],
+    "generation_resolution": Literal["480p", "720p", "1024p", "1080p", "768p", "540p"],
     "generation_generate_audio": bool,
 }, total=False)
 
@@ -554,6 +554,71 @@ class GenerationRequest_black_forest_labs_flux_kontext_max(_GenerationRequest_bl
     pass
 
 
+# The exact create body of FLUX.1 [dev] (black-forest-labs/flux-dev).
+_GenerationRequest_black_forest_labs_flux_devRequired = TypedDict("_GenerationRequest_black_forest_labs_flux_devRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_black_forest_labs_flux_devOptional = TypedDict("_GenerationRequest_black_forest_labs_flux_devOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+    "generation_output_format": Literal["png", "jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_black_forest_labs_flux_dev(_GenerationRequest_black_forest_labs_flux_devRequired, _GenerationRequest_black_forest_labs_flux_devOptional):
+    pass
+
+
+# The exact create body of FLUX.1 Krea [dev] (black-forest-labs/flux-krea-dev).
+_GenerationRequest_black_forest_labs_flux_krea_devRequired = TypedDict("_GenerationRequest_black_forest_labs_flux_krea_devRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_black_forest_labs_flux_krea_devOptional = TypedDict("_GenerationRequest_black_forest_labs_flux_krea_devOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+    "generation_output_format": Literal["png", "jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_black_forest_labs_flux_krea_dev(_GenerationRequest_black_forest_labs_flux_krea_devRequired, _GenerationRequest_black_forest_labs_flux_krea_devOptional):
+    pass
+
+
+# The exact create body of FLUX.1 [pro] (black-forest-labs/flux-pro).
+_GenerationRequest_black_forest_labs_flux_proRequired = TypedDict("_GenerationRequest_black_forest_labs_flux_proRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_black_forest_labs_flux_proOptional = TypedDict("_GenerationRequest_black_forest_labs_flux_proOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+    "generation_output_format": Literal["png", "jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_black_forest_labs_flux_pro(_GenerationRequest_black_forest_labs_flux_proRequired, _GenerationRequest_black_forest_labs_flux_proOptional):
+    pass
+
+
+# The exact create body of FLUX.1 Kontext [dev] (black-forest-labs/flux-kontext-dev).
+_GenerationRequest_black_forest_labs_flux_kontext_devRequired = TypedDict("_GenerationRequest_black_forest_labs_flux_kontext_devRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+})
+_GenerationRequest_black_forest_labs_flux_kontext_devOptional = TypedDict("_GenerationRequest_black_forest_labs_flux_kontext_devOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+    "generation_output_format": Literal["png", "jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_black_forest_labs_flux_kontext_dev(_GenerationRequest_black_forest_labs_flux_kontext_devRequired, _GenerationRequest_black_forest_labs_flux_kontext_devOptional):
+    pass
+
+
 # The exact create body of GPT Image 1 (openai/gpt-image-1).
 _GenerationRequest_openai_gpt_image_1Required = TypedDict("_GenerationRequest_openai_gpt_image_1Required", {
     "generation_prompt": str,
@@ -568,6 +633,55 @@ _GenerationRequest_openai_gpt_image_1Optional = TypedDict("_GenerationRequest_op
 
 
 class GenerationRequest_openai_gpt_image_1(_GenerationRequest_openai_gpt_image_1Required, _GenerationRequest_openai_gpt_image_1Optional):
+    pass
+
+
+# The exact create body of GPT Image 1 Mini (openai/gpt-image-1-mini).
+_GenerationRequest_openai_gpt_image_1_miniRequired = TypedDict("_GenerationRequest_openai_gpt_image_1_miniRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_openai_gpt_image_1_miniOptional = TypedDict("_GenerationRequest_openai_gpt_image_1_miniOptional", {
+    "generation_ratio": Literal["1:1", "3:2", "2:3"],
+    "generation_output_format": Literal["png", "jpg", "webp"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+}, total=False)
+
+
+class GenerationRequest_openai_gpt_image_1_mini(_GenerationRequest_openai_gpt_image_1_miniRequired, _GenerationRequest_openai_gpt_image_1_miniOptional):
+    pass
+
+
+# The exact create body of DALL·E 3 (openai/dall-e-3).
+_GenerationRequest_openai_dall_e_3Required = TypedDict("_GenerationRequest_openai_dall_e_3Required", {
+    "generation_prompt": str,
+})
+_GenerationRequest_openai_dall_e_3Optional = TypedDict("_GenerationRequest_openai_dall_e_3Optional", {
+    "generation_ratio": Literal["1:1", "7:4", "4:7"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_openai_dall_e_3(_GenerationRequest_openai_dall_e_3Required, _GenerationRequest_openai_dall_e_3Optional):
+    pass
+
+
+# The exact create body of DALL·E 2 (openai/dall-e-2).
+_GenerationRequest_openai_dall_e_2Required = TypedDict("_GenerationRequest_openai_dall_e_2Required", {
+    "generation_prompt": str,
+})
+_GenerationRequest_openai_dall_e_2Optional = TypedDict("_GenerationRequest_openai_dall_e_2Optional", {
+    "generation_ratio": Literal["1:1"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_openai_dall_e_2(_GenerationRequest_openai_dall_e_2Required, _GenerationRequest_openai_dall_e_2Optional):
     pass
 
 
@@ -659,6 +773,168 @@ class GenerationRequest_google_gemini_2_5_flash_image(_GenerationRequest_google_
     pass
 
 
+# The exact create body of Imagen 4 Fast (google/imagen-4-fast).
+_GenerationRequest_google_imagen_4_fastRequired = TypedDict("_GenerationRequest_google_imagen_4_fastRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_google_imagen_4_fastOptional = TypedDict("_GenerationRequest_google_imagen_4_fastOptional", {
+    "generation_ratio": Literal["1:1", "3:4", "4:3", "9:16", "16:9"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_google_imagen_4_fast(_GenerationRequest_google_imagen_4_fastRequired, _GenerationRequest_google_imagen_4_fastOptional):
+    pass
+
+
+# The exact create body of Imagen 4 Ultra (google/imagen-4-ultra).
+_GenerationRequest_google_imagen_4_ultraRequired = TypedDict("_GenerationRequest_google_imagen_4_ultraRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_google_imagen_4_ultraOptional = TypedDict("_GenerationRequest_google_imagen_4_ultraOptional", {
+    "generation_ratio": Literal["1:1", "3:4", "4:3", "9:16", "16:9"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_google_imagen_4_ultra(_GenerationRequest_google_imagen_4_ultraRequired, _GenerationRequest_google_imagen_4_ultraOptional):
+    pass
+
+
+# The exact create body of Imagen 3 (google/imagen-3).
+_GenerationRequest_google_imagen_3Required = TypedDict("_GenerationRequest_google_imagen_3Required", {
+    "generation_prompt": str,
+})
+_GenerationRequest_google_imagen_3Optional = TypedDict("_GenerationRequest_google_imagen_3Optional", {
+    "generation_ratio": Literal["1:1", "3:4", "4:3", "9:16", "16:9"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_google_imagen_3(_GenerationRequest_google_imagen_3Required, _GenerationRequest_google_imagen_3Optional):
+    pass
+
+
+# The exact create body of Veo 3 Fast (google/veo-3-fast).
+_GenerationRequest_google_veo_3_fastRequired = TypedDict("_GenerationRequest_google_veo_3_fastRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[8],
+})
+_GenerationRequest_google_veo_3_fastOptional = TypedDict("_GenerationRequest_google_veo_3_fastOptional", {
+    "generation_ratio": Literal["16:9", "9:16"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p", "1080p"],
+}, total=False)
+
+
+class GenerationRequest_google_veo_3_fast(_GenerationRequest_google_veo_3_fastRequired, _GenerationRequest_google_veo_3_fastOptional):
+    pass
+
+
+# The exact create body of Veo 3 Fast Image to Video (google/veo-3-fast-image-to-video).
+_GenerationRequest_google_veo_3_fast_image_to_videoRequired = TypedDict("_GenerationRequest_google_veo_3_fast_image_to_videoRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[8],
+})
+_GenerationRequest_google_veo_3_fast_image_to_videoOptional = TypedDict("_GenerationRequest_google_veo_3_fast_image_to_videoOptional", {
+    "generation_ratio": Literal["16:9", "9:16"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p", "1080p"],
+}, total=False)
+
+
+class GenerationRequest_google_veo_3_fast_image_to_video(_GenerationRequest_google_veo_3_fast_image_to_videoRequired, _GenerationRequest_google_veo_3_fast_image_to_videoOptional):
+    pass
+
+
+# The exact create body of Veo 3.1 (google/veo-3.1).
+_GenerationRequest_google_veo_3_1Required = TypedDict("_GenerationRequest_google_veo_3_1Required", {
+    "generation_prompt": str,
+    "generation_duration": Literal[8, 6, 4],
+})
+_GenerationRequest_google_veo_3_1Optional = TypedDict("_GenerationRequest_google_veo_3_1Optional", {
+    "generation_ratio": Literal["16:9", "9:16"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+    "generation_input_file_last_content": str,
+    "generation_resolution": Literal["720p", "1080p"],
+}, total=False)
+
+
+class GenerationRequest_google_veo_3_1(_GenerationRequest_google_veo_3_1Required, _GenerationRequest_google_veo_3_1Optional):
+    pass
+
+
+# The exact create body of Veo 3.1 Fast (google/veo-3.1-fast).
+_GenerationRequest_google_veo_3_1_fastRequired = TypedDict("_GenerationRequest_google_veo_3_1_fastRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[8],
+})
+_GenerationRequest_google_veo_3_1_fastOptional = TypedDict("_GenerationRequest_google_veo_3_1_fastOptional", {
+    "generation_ratio": Literal["16:9", "9:16"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+    "generation_input_file_last_content": str,
+    "generation_resolution": Literal["720p", "1080p"],
+}, total=False)
+
+
+class GenerationRequest_google_veo_3_1_fast(_GenerationRequest_google_veo_3_1_fastRequired, _GenerationRequest_google_veo_3_1_fastOptional):
+    pass
+
+
+# The exact create body of Veo 2 (google/veo-2).
+_GenerationRequest_google_veo_2Required = TypedDict("_GenerationRequest_google_veo_2Required", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5, 6, 7, 8],
+})
+_GenerationRequest_google_veo_2Optional = TypedDict("_GenerationRequest_google_veo_2Optional", {
+    "generation_ratio": Literal["16:9", "9:16"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_google_veo_2(_GenerationRequest_google_veo_2Required, _GenerationRequest_google_veo_2Optional):
+    pass
+
+
+# The exact create body of Veo 2 Image to Video (google/veo-2-image-to-video).
+_GenerationRequest_google_veo_2_image_to_videoRequired = TypedDict("_GenerationRequest_google_veo_2_image_to_videoRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5, 6, 7, 8],
+})
+_GenerationRequest_google_veo_2_image_to_videoOptional = TypedDict("_GenerationRequest_google_veo_2_image_to_videoOptional", {
+    "generation_ratio": Literal["16:9", "9:16"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_google_veo_2_image_to_video(_GenerationRequest_google_veo_2_image_to_videoRequired, _GenerationRequest_google_veo_2_image_to_videoOptional):
+    pass
+
+
 # The exact create body of Kling 2.1 (kwaivgi/kling-v2.1).
 _GenerationRequest_kwaivgi_kling_v2_1Required = TypedDict("_GenerationRequest_kwaivgi_kling_v2_1Required", {
     "generation_prompt": str,
@@ -675,6 +951,174 @@ _GenerationRequest_kwaivgi_kling_v2_1Optional = TypedDict("_GenerationRequest_kw
 
 
 class GenerationRequest_kwaivgi_kling_v2_1(_GenerationRequest_kwaivgi_kling_v2_1Required, _GenerationRequest_kwaivgi_kling_v2_1Optional):
+    pass
+
+
+# The exact create body of Kling 1.6 Standard (kwaivgi/kling-v1.6-standard).
+_GenerationRequest_kwaivgi_kling_v1_6_standardRequired = TypedDict("_GenerationRequest_kwaivgi_kling_v1_6_standardRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_kwaivgi_kling_v1_6_standardOptional = TypedDict("_GenerationRequest_kwaivgi_kling_v1_6_standardOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_kwaivgi_kling_v1_6_standard(_GenerationRequest_kwaivgi_kling_v1_6_standardRequired, _GenerationRequest_kwaivgi_kling_v1_6_standardOptional):
+    pass
+
+
+# The exact create body of Kling 1.6 Standard (image-to-video) (kwaivgi/kling-v1.6-standard-i2v).
+_GenerationRequest_kwaivgi_kling_v1_6_standard_i2vRequired = TypedDict("_GenerationRequest_kwaivgi_kling_v1_6_standard_i2vRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_kwaivgi_kling_v1_6_standard_i2vOptional = TypedDict("_GenerationRequest_kwaivgi_kling_v1_6_standard_i2vOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_kwaivgi_kling_v1_6_standard_i2v(_GenerationRequest_kwaivgi_kling_v1_6_standard_i2vRequired, _GenerationRequest_kwaivgi_kling_v1_6_standard_i2vOptional):
+    pass
+
+
+# The exact create body of Kling 1.6 Pro (kwaivgi/kling-v1.6-pro).
+_GenerationRequest_kwaivgi_kling_v1_6_proRequired = TypedDict("_GenerationRequest_kwaivgi_kling_v1_6_proRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_kwaivgi_kling_v1_6_proOptional = TypedDict("_GenerationRequest_kwaivgi_kling_v1_6_proOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["1080p"],
+}, total=False)
+
+
+class GenerationRequest_kwaivgi_kling_v1_6_pro(_GenerationRequest_kwaivgi_kling_v1_6_proRequired, _GenerationRequest_kwaivgi_kling_v1_6_proOptional):
+    pass
+
+
+# The exact create body of Kling 2.0 Master (kwaivgi/kling-v2.0).
+_GenerationRequest_kwaivgi_kling_v2_0Required = TypedDict("_GenerationRequest_kwaivgi_kling_v2_0Required", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_kwaivgi_kling_v2_0Optional = TypedDict("_GenerationRequest_kwaivgi_kling_v2_0Optional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["1080p"],
+}, total=False)
+
+
+class GenerationRequest_kwaivgi_kling_v2_0(_GenerationRequest_kwaivgi_kling_v2_0Required, _GenerationRequest_kwaivgi_kling_v2_0Optional):
+    pass
+
+
+# The exact create body of Kling 2.0 Master (image-to-video) (kwaivgi/kling-v2.0-i2v).
+_GenerationRequest_kwaivgi_kling_v2_0_i2vRequired = TypedDict("_GenerationRequest_kwaivgi_kling_v2_0_i2vRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_kwaivgi_kling_v2_0_i2vOptional = TypedDict("_GenerationRequest_kwaivgi_kling_v2_0_i2vOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["1080p"],
+}, total=False)
+
+
+class GenerationRequest_kwaivgi_kling_v2_0_i2v(_GenerationRequest_kwaivgi_kling_v2_0_i2vRequired, _GenerationRequest_kwaivgi_kling_v2_0_i2vOptional):
+    pass
+
+
+# The exact create body of Kling 2.1 Master (kwaivgi/kling-v2.1-master).
+_GenerationRequest_kwaivgi_kling_v2_1_masterRequired = TypedDict("_GenerationRequest_kwaivgi_kling_v2_1_masterRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_kwaivgi_kling_v2_1_masterOptional = TypedDict("_GenerationRequest_kwaivgi_kling_v2_1_masterOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["1080p"],
+}, total=False)
+
+
+class GenerationRequest_kwaivgi_kling_v2_1_master(_GenerationRequest_kwaivgi_kling_v2_1_masterRequired, _GenerationRequest_kwaivgi_kling_v2_1_masterOptional):
+    pass
+
+
+# The exact create body of Kling 2.1 Master (image-to-video) (kwaivgi/kling-v2.1-master-i2v).
+_GenerationRequest_kwaivgi_kling_v2_1_master_i2vRequired = TypedDict("_GenerationRequest_kwaivgi_kling_v2_1_master_i2vRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_kwaivgi_kling_v2_1_master_i2vOptional = TypedDict("_GenerationRequest_kwaivgi_kling_v2_1_master_i2vOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["1080p"],
+}, total=False)
+
+
+class GenerationRequest_kwaivgi_kling_v2_1_master_i2v(_GenerationRequest_kwaivgi_kling_v2_1_master_i2vRequired, _GenerationRequest_kwaivgi_kling_v2_1_master_i2vOptional):
+    pass
+
+
+# The exact create body of Kling 2.5 Turbo Pro (kwaivgi/kling-v2.5-turbo-pro).
+_GenerationRequest_kwaivgi_kling_v2_5_turbo_proRequired = TypedDict("_GenerationRequest_kwaivgi_kling_v2_5_turbo_proRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_kwaivgi_kling_v2_5_turbo_proOptional = TypedDict("_GenerationRequest_kwaivgi_kling_v2_5_turbo_proOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["1080p"],
+}, total=False)
+
+
+class GenerationRequest_kwaivgi_kling_v2_5_turbo_pro(_GenerationRequest_kwaivgi_kling_v2_5_turbo_proRequired, _GenerationRequest_kwaivgi_kling_v2_5_turbo_proOptional):
+    pass
+
+
+# The exact create body of Kling 2.5 Turbo Pro (image-to-video) (kwaivgi/kling-v2.5-turbo-pro-i2v).
+_GenerationRequest_kwaivgi_kling_v2_5_turbo_pro_i2vRequired = TypedDict("_GenerationRequest_kwaivgi_kling_v2_5_turbo_pro_i2vRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_kwaivgi_kling_v2_5_turbo_pro_i2vOptional = TypedDict("_GenerationRequest_kwaivgi_kling_v2_5_turbo_pro_i2vOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file_last_content": str,
+    "generation_resolution": Literal["1080p"],
+}, total=False)
+
+
+class GenerationRequest_kwaivgi_kling_v2_5_turbo_pro_i2v(_GenerationRequest_kwaivgi_kling_v2_5_turbo_pro_i2vRequired, _GenerationRequest_kwaivgi_kling_v2_5_turbo_pro_i2vOptional):
     pass
 
 
@@ -732,6 +1176,99 @@ class GenerationRequest_minimax_hailuo_2_3(_GenerationRequest_minimax_hailuo_2_3
     pass
 
 
+# The exact create body of MiniMax Video-01 (minimax/video-01).
+_GenerationRequest_minimax_video_01Required = TypedDict("_GenerationRequest_minimax_video_01Required", {
+    "generation_prompt": str,
+    "generation_duration": Literal[6],
+})
+_GenerationRequest_minimax_video_01Optional = TypedDict("_GenerationRequest_minimax_video_01Optional", {
+    "generation_ratio": Literal["16:9"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_minimax_video_01(_GenerationRequest_minimax_video_01Required, _GenerationRequest_minimax_video_01Optional):
+    pass
+
+
+# The exact create body of MiniMax Video-01-Director (minimax/video-01-director).
+_GenerationRequest_minimax_video_01_directorRequired = TypedDict("_GenerationRequest_minimax_video_01_directorRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[6],
+})
+_GenerationRequest_minimax_video_01_directorOptional = TypedDict("_GenerationRequest_minimax_video_01_directorOptional", {
+    "generation_ratio": Literal["16:9"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_minimax_video_01_director(_GenerationRequest_minimax_video_01_directorRequired, _GenerationRequest_minimax_video_01_directorOptional):
+    pass
+
+
+# The exact create body of MiniMax I2V-01 (minimax/i2v-01).
+_GenerationRequest_minimax_i2v_01Required = TypedDict("_GenerationRequest_minimax_i2v_01Required", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[6],
+})
+_GenerationRequest_minimax_i2v_01Optional = TypedDict("_GenerationRequest_minimax_i2v_01Optional", {
+    "generation_ratio": Literal["16:9"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_minimax_i2v_01(_GenerationRequest_minimax_i2v_01Required, _GenerationRequest_minimax_i2v_01Optional):
+    pass
+
+
+# The exact create body of MiniMax I2V-01-Director (minimax/i2v-01-director).
+_GenerationRequest_minimax_i2v_01_directorRequired = TypedDict("_GenerationRequest_minimax_i2v_01_directorRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[6],
+})
+_GenerationRequest_minimax_i2v_01_directorOptional = TypedDict("_GenerationRequest_minimax_i2v_01_directorOptional", {
+    "generation_ratio": Literal["16:9"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_minimax_i2v_01_director(_GenerationRequest_minimax_i2v_01_directorRequired, _GenerationRequest_minimax_i2v_01_directorOptional):
+    pass
+
+
+# The exact create body of Hailuo 02 Pro (1080P) (minimax/hailuo-02-pro).
+_GenerationRequest_minimax_hailuo_02_proRequired = TypedDict("_GenerationRequest_minimax_hailuo_02_proRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[6],
+})
+_GenerationRequest_minimax_hailuo_02_proOptional = TypedDict("_GenerationRequest_minimax_hailuo_02_proOptional", {
+    "generation_ratio": Literal["16:9"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+    "generation_resolution": Literal["1080p"],
+}, total=False)
+
+
+class GenerationRequest_minimax_hailuo_02_pro(_GenerationRequest_minimax_hailuo_02_proRequired, _GenerationRequest_minimax_hailuo_02_proOptional):
+    pass
+
+
 # The exact create body of Runway Gen-4 Image (runway/gen4-image).
 _GenerationRequest_runway_gen4_imageRequired = TypedDict("_GenerationRequest_runway_gen4_imageRequired", {
     "generation_prompt": str,
@@ -784,6 +1321,42 @@ _GenerationRequest_runway_gen4_alephOptional = TypedDict("_GenerationRequest_run
 
 
 class GenerationRequest_runway_gen4_aleph(_GenerationRequest_runway_gen4_alephRequired, _GenerationRequest_runway_gen4_alephOptional):
+    pass
+
+
+# The exact create body of Runway Gen-4 Image Turbo (runway/gen4-image-turbo).
+_GenerationRequest_runway_gen4_image_turboRequired = TypedDict("_GenerationRequest_runway_gen4_image_turboRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+})
+_GenerationRequest_runway_gen4_image_turboOptional = TypedDict("_GenerationRequest_runway_gen4_image_turboOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1", "4:3", "3:4", "21:9"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_runway_gen4_image_turbo(_GenerationRequest_runway_gen4_image_turboRequired, _GenerationRequest_runway_gen4_image_turboOptional):
+    pass
+
+
+# The exact create body of Runway Gen-3 Alpha Turbo (runway/gen3a-turbo).
+_GenerationRequest_runway_gen3a_turboRequired = TypedDict("_GenerationRequest_runway_gen3a_turboRequired", {
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_runway_gen3a_turboOptional = TypedDict("_GenerationRequest_runway_gen3a_turboOptional", {
+    "generation_prompt": str,
+    "generation_ratio": Literal["5:3", "3:5"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["768p"],
+}, total=False)
+
+
+class GenerationRequest_runway_gen3a_turbo(_GenerationRequest_runway_gen3a_turboRequired, _GenerationRequest_runway_gen3a_turboOptional):
     pass
 
 
@@ -870,6 +1443,183 @@ class GenerationRequest_alibaba_wan_2_2_plus(_GenerationRequest_alibaba_wan_2_2_
     pass
 
 
+# The exact create body of Qwen-Image-Edit (qwen/qwen-image-edit).
+_GenerationRequest_qwen_qwen_image_editRequired = TypedDict("_GenerationRequest_qwen_qwen_image_editRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+})
+_GenerationRequest_qwen_qwen_image_editOptional = TypedDict("_GenerationRequest_qwen_qwen_image_editOptional", {
+    "generation_ratio": Literal["1:1"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_qwen_qwen_image_edit(_GenerationRequest_qwen_qwen_image_editRequired, _GenerationRequest_qwen_qwen_image_editOptional):
+    pass
+
+
+# The exact create body of Wan 2.2 Image Plus (alibaba/wan-2.2-t2i-plus).
+_GenerationRequest_alibaba_wan_2_2_t2i_plusRequired = TypedDict("_GenerationRequest_alibaba_wan_2_2_t2i_plusRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_alibaba_wan_2_2_t2i_plusOptional = TypedDict("_GenerationRequest_alibaba_wan_2_2_t2i_plusOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_alibaba_wan_2_2_t2i_plus(_GenerationRequest_alibaba_wan_2_2_t2i_plusRequired, _GenerationRequest_alibaba_wan_2_2_t2i_plusOptional):
+    pass
+
+
+# The exact create body of Wan 2.1 Image Turbo (alibaba/wan-2.1-t2i-turbo).
+_GenerationRequest_alibaba_wan_2_1_t2i_turboRequired = TypedDict("_GenerationRequest_alibaba_wan_2_1_t2i_turboRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_alibaba_wan_2_1_t2i_turboOptional = TypedDict("_GenerationRequest_alibaba_wan_2_1_t2i_turboOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_alibaba_wan_2_1_t2i_turbo(_GenerationRequest_alibaba_wan_2_1_t2i_turboRequired, _GenerationRequest_alibaba_wan_2_1_t2i_turboOptional):
+    pass
+
+
+# The exact create body of Wan 2.1 Image Plus (alibaba/wan-2.1-t2i-plus).
+_GenerationRequest_alibaba_wan_2_1_t2i_plusRequired = TypedDict("_GenerationRequest_alibaba_wan_2_1_t2i_plusRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_alibaba_wan_2_1_t2i_plusOptional = TypedDict("_GenerationRequest_alibaba_wan_2_1_t2i_plusOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_alibaba_wan_2_1_t2i_plus(_GenerationRequest_alibaba_wan_2_1_t2i_plusRequired, _GenerationRequest_alibaba_wan_2_1_t2i_plusOptional):
+    pass
+
+
+# The exact create body of Wan 2.1 Turbo (alibaba/wan-2.1-turbo).
+_GenerationRequest_alibaba_wan_2_1_turboRequired = TypedDict("_GenerationRequest_alibaba_wan_2_1_turboRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5],
+})
+_GenerationRequest_alibaba_wan_2_1_turboOptional = TypedDict("_GenerationRequest_alibaba_wan_2_1_turboOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+    "generation_resolution": Literal["720p", "480p"],
+}, total=False)
+
+
+class GenerationRequest_alibaba_wan_2_1_turbo(_GenerationRequest_alibaba_wan_2_1_turboRequired, _GenerationRequest_alibaba_wan_2_1_turboOptional):
+    pass
+
+
+# The exact create body of Wan 2.1 Plus (alibaba/wan-2.1-plus).
+_GenerationRequest_alibaba_wan_2_1_plusRequired = TypedDict("_GenerationRequest_alibaba_wan_2_1_plusRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5],
+})
+_GenerationRequest_alibaba_wan_2_1_plusOptional = TypedDict("_GenerationRequest_alibaba_wan_2_1_plusOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_alibaba_wan_2_1_plus(_GenerationRequest_alibaba_wan_2_1_plusRequired, _GenerationRequest_alibaba_wan_2_1_plusOptional):
+    pass
+
+
+# The exact create body of Wan 2.5 Preview (alibaba/wan-2.5-preview).
+_GenerationRequest_alibaba_wan_2_5_previewRequired = TypedDict("_GenerationRequest_alibaba_wan_2_5_previewRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_alibaba_wan_2_5_previewOptional = TypedDict("_GenerationRequest_alibaba_wan_2_5_previewOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["1080p", "480p"],
+}, total=False)
+
+
+class GenerationRequest_alibaba_wan_2_5_preview(_GenerationRequest_alibaba_wan_2_5_previewRequired, _GenerationRequest_alibaba_wan_2_5_previewOptional):
+    pass
+
+
+# The exact create body of Wan 2.5 Preview Image to Video (alibaba/wan-2.5-preview-image-to-video).
+_GenerationRequest_alibaba_wan_2_5_preview_image_to_videoRequired = TypedDict("_GenerationRequest_alibaba_wan_2_5_preview_image_to_videoRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_alibaba_wan_2_5_preview_image_to_videoOptional = TypedDict("_GenerationRequest_alibaba_wan_2_5_preview_image_to_videoOptional", {
+    "generation_ratio": Literal["16:9"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["1080p", "720p", "480p"],
+}, total=False)
+
+
+class GenerationRequest_alibaba_wan_2_5_preview_image_to_video(_GenerationRequest_alibaba_wan_2_5_preview_image_to_videoRequired, _GenerationRequest_alibaba_wan_2_5_preview_image_to_videoOptional):
+    pass
+
+
+# The exact create body of Wan 2.2 A14B (alibaba/wan-2.2-a14b).
+_GenerationRequest_alibaba_wan_2_2_a14bRequired = TypedDict("_GenerationRequest_alibaba_wan_2_2_a14bRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5],
+})
+_GenerationRequest_alibaba_wan_2_2_a14bOptional = TypedDict("_GenerationRequest_alibaba_wan_2_2_a14bOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p", "480p"],
+}, total=False)
+
+
+class GenerationRequest_alibaba_wan_2_2_a14b(_GenerationRequest_alibaba_wan_2_2_a14bRequired, _GenerationRequest_alibaba_wan_2_2_a14bOptional):
+    pass
+
+
+# The exact create body of Wan 2.2 A14B Image to Video (alibaba/wan-2.2-a14b-image-to-video).
+_GenerationRequest_alibaba_wan_2_2_a14b_image_to_videoRequired = TypedDict("_GenerationRequest_alibaba_wan_2_2_a14b_image_to_videoRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5],
+})
+_GenerationRequest_alibaba_wan_2_2_a14b_image_to_videoOptional = TypedDict("_GenerationRequest_alibaba_wan_2_2_a14b_image_to_videoOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p", "480p"],
+}, total=False)
+
+
+class GenerationRequest_alibaba_wan_2_2_a14b_image_to_video(_GenerationRequest_alibaba_wan_2_2_a14b_image_to_videoRequired, _GenerationRequest_alibaba_wan_2_2_a14b_image_to_videoOptional):
+    pass
+
+
 # The exact create body of Seedream 4.0 (bytedance/seedream-4).
 _GenerationRequest_bytedance_seedream_4Required = TypedDict("_GenerationRequest_bytedance_seedream_4Required", {
     "generation_prompt": str,
@@ -906,9 +1656,518 @@ class GenerationRequest_bytedance_seedance_1_pro(_GenerationRequest_bytedance_se
     pass
 
 
+# The exact create body of Seedream 3.0 (bytedance/seedream-3).
+_GenerationRequest_bytedance_seedream_3Required = TypedDict("_GenerationRequest_bytedance_seedream_3Required", {
+    "generation_prompt": str,
+})
+_GenerationRequest_bytedance_seedream_3Optional = TypedDict("_GenerationRequest_bytedance_seedream_3Optional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "21:9"],
+    "generation_output_format": Literal["jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_bytedance_seedream_3(_GenerationRequest_bytedance_seedream_3Required, _GenerationRequest_bytedance_seedream_3Optional):
+    pass
+
+
+# The exact create body of SeedEdit 3.0 (bytedance/seededit-3).
+_GenerationRequest_bytedance_seededit_3Required = TypedDict("_GenerationRequest_bytedance_seededit_3Required", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+})
+_GenerationRequest_bytedance_seededit_3Optional = TypedDict("_GenerationRequest_bytedance_seededit_3Optional", {
+    "generation_ratio": Literal["1:1"],
+    "generation_output_format": Literal["jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_bytedance_seededit_3(_GenerationRequest_bytedance_seededit_3Required, _GenerationRequest_bytedance_seededit_3Optional):
+    pass
+
+
+# The exact create body of Seedance 1.0 Lite (bytedance/seedance-1-lite).
+_GenerationRequest_bytedance_seedance_1_liteRequired = TypedDict("_GenerationRequest_bytedance_seedance_1_liteRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5, 10],
+})
+_GenerationRequest_bytedance_seedance_1_liteOptional = TypedDict("_GenerationRequest_bytedance_seedance_1_liteOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "1:1", "4:3", "3:4", "21:9"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file": List[str],
+    "generation_input_file_last_content": str,
+    "generation_resolution": Literal["720p", "480p", "1080p"],
+}, total=False)
+
+
+class GenerationRequest_bytedance_seedance_1_lite(_GenerationRequest_bytedance_seedance_1_liteRequired, _GenerationRequest_bytedance_seedance_1_liteOptional):
+    pass
+
+
+# The exact create body of Ideogram 3.0 Turbo (ideogram-ai/ideogram-v3-turbo).
+_GenerationRequest_ideogram_ai_ideogram_v3_turboRequired = TypedDict("_GenerationRequest_ideogram_ai_ideogram_v3_turboRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_ideogram_ai_ideogram_v3_turboOptional = TypedDict("_GenerationRequest_ideogram_ai_ideogram_v3_turboOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_ideogram_ai_ideogram_v3_turbo(_GenerationRequest_ideogram_ai_ideogram_v3_turboRequired, _GenerationRequest_ideogram_ai_ideogram_v3_turboOptional):
+    pass
+
+
+# The exact create body of Ideogram 3.0 Balanced (ideogram-ai/ideogram-v3-balanced).
+_GenerationRequest_ideogram_ai_ideogram_v3_balancedRequired = TypedDict("_GenerationRequest_ideogram_ai_ideogram_v3_balancedRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_ideogram_ai_ideogram_v3_balancedOptional = TypedDict("_GenerationRequest_ideogram_ai_ideogram_v3_balancedOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_ideogram_ai_ideogram_v3_balanced(_GenerationRequest_ideogram_ai_ideogram_v3_balancedRequired, _GenerationRequest_ideogram_ai_ideogram_v3_balancedOptional):
+    pass
+
+
+# The exact create body of Ideogram 3.0 Quality (ideogram-ai/ideogram-v3-quality).
+_GenerationRequest_ideogram_ai_ideogram_v3_qualityRequired = TypedDict("_GenerationRequest_ideogram_ai_ideogram_v3_qualityRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_ideogram_ai_ideogram_v3_qualityOptional = TypedDict("_GenerationRequest_ideogram_ai_ideogram_v3_qualityOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_ideogram_ai_ideogram_v3_quality(_GenerationRequest_ideogram_ai_ideogram_v3_qualityRequired, _GenerationRequest_ideogram_ai_ideogram_v3_qualityOptional):
+    pass
+
+
+# The exact create body of Ideogram 2.0 (ideogram-ai/ideogram-v2).
+_GenerationRequest_ideogram_ai_ideogram_v2Required = TypedDict("_GenerationRequest_ideogram_ai_ideogram_v2Required", {
+    "generation_prompt": str,
+})
+_GenerationRequest_ideogram_ai_ideogram_v2Optional = TypedDict("_GenerationRequest_ideogram_ai_ideogram_v2Optional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_ideogram_ai_ideogram_v2(_GenerationRequest_ideogram_ai_ideogram_v2Required, _GenerationRequest_ideogram_ai_ideogram_v2Optional):
+    pass
+
+
+# The exact create body of Ideogram 2.0 Turbo (ideogram-ai/ideogram-v2-turbo).
+_GenerationRequest_ideogram_ai_ideogram_v2_turboRequired = TypedDict("_GenerationRequest_ideogram_ai_ideogram_v2_turboRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_ideogram_ai_ideogram_v2_turboOptional = TypedDict("_GenerationRequest_ideogram_ai_ideogram_v2_turboOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_ideogram_ai_ideogram_v2_turbo(_GenerationRequest_ideogram_ai_ideogram_v2_turboRequired, _GenerationRequest_ideogram_ai_ideogram_v2_turboOptional):
+    pass
+
+
+# The exact create body of Ideogram 2a (ideogram-ai/ideogram-v2a).
+_GenerationRequest_ideogram_ai_ideogram_v2aRequired = TypedDict("_GenerationRequest_ideogram_ai_ideogram_v2aRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_ideogram_ai_ideogram_v2aOptional = TypedDict("_GenerationRequest_ideogram_ai_ideogram_v2aOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_ideogram_ai_ideogram_v2a(_GenerationRequest_ideogram_ai_ideogram_v2aRequired, _GenerationRequest_ideogram_ai_ideogram_v2aOptional):
+    pass
+
+
+# The exact create body of Ideogram 2a Turbo (ideogram-ai/ideogram-v2a-turbo).
+_GenerationRequest_ideogram_ai_ideogram_v2a_turboRequired = TypedDict("_GenerationRequest_ideogram_ai_ideogram_v2a_turboRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_ideogram_ai_ideogram_v2a_turboOptional = TypedDict("_GenerationRequest_ideogram_ai_ideogram_v2a_turboOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+    "generation_output_format": Literal["png"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_ideogram_ai_ideogram_v2a_turbo(_GenerationRequest_ideogram_ai_ideogram_v2a_turboRequired, _GenerationRequest_ideogram_ai_ideogram_v2a_turboOptional):
+    pass
+
+
+# The exact create body of Recraft V3 (recraft-ai/recraft-v3).
+_GenerationRequest_recraft_ai_recraft_v3Required = TypedDict("_GenerationRequest_recraft_ai_recraft_v3Required", {
+    "generation_prompt": str,
+})
+_GenerationRequest_recraft_ai_recraft_v3Optional = TypedDict("_GenerationRequest_recraft_ai_recraft_v3Optional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4"],
+    "generation_output_format": Literal["webp"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_recraft_ai_recraft_v3(_GenerationRequest_recraft_ai_recraft_v3Required, _GenerationRequest_recraft_ai_recraft_v3Optional):
+    pass
+
+
+# The exact create body of Recraft 20B (recraft-ai/recraft-20b).
+_GenerationRequest_recraft_ai_recraft_20bRequired = TypedDict("_GenerationRequest_recraft_ai_recraft_20bRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_recraft_ai_recraft_20bOptional = TypedDict("_GenerationRequest_recraft_ai_recraft_20bOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4"],
+    "generation_output_format": Literal["webp"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_recraft_ai_recraft_20b(_GenerationRequest_recraft_ai_recraft_20bRequired, _GenerationRequest_recraft_ai_recraft_20bOptional):
+    pass
+
+
+# The exact create body of Recraft V4 (recraft-ai/recraft-v4).
+_GenerationRequest_recraft_ai_recraft_v4Required = TypedDict("_GenerationRequest_recraft_ai_recraft_v4Required", {
+    "generation_prompt": str,
+})
+_GenerationRequest_recraft_ai_recraft_v4Optional = TypedDict("_GenerationRequest_recraft_ai_recraft_v4Optional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4"],
+    "generation_output_format": Literal["webp"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_recraft_ai_recraft_v4(_GenerationRequest_recraft_ai_recraft_v4Required, _GenerationRequest_recraft_ai_recraft_v4Optional):
+    pass
+
+
+# The exact create body of Recraft V4 Pro (recraft-ai/recraft-v4-pro).
+_GenerationRequest_recraft_ai_recraft_v4_proRequired = TypedDict("_GenerationRequest_recraft_ai_recraft_v4_proRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_recraft_ai_recraft_v4_proOptional = TypedDict("_GenerationRequest_recraft_ai_recraft_v4_proOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4"],
+    "generation_output_format": Literal["webp"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_recraft_ai_recraft_v4_pro(_GenerationRequest_recraft_ai_recraft_v4_proRequired, _GenerationRequest_recraft_ai_recraft_v4_proOptional):
+    pass
+
+
+# The exact create body of Stable Diffusion 3.5 Large (stability-ai/stable-diffusion-3.5-large).
+_GenerationRequest_stability_ai_stable_diffusion_3_5_largeRequired = TypedDict("_GenerationRequest_stability_ai_stable_diffusion_3_5_largeRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_stability_ai_stable_diffusion_3_5_largeOptional = TypedDict("_GenerationRequest_stability_ai_stable_diffusion_3_5_largeOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+    "generation_output_format": Literal["png", "jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_stability_ai_stable_diffusion_3_5_large(_GenerationRequest_stability_ai_stable_diffusion_3_5_largeRequired, _GenerationRequest_stability_ai_stable_diffusion_3_5_largeOptional):
+    pass
+
+
+# The exact create body of Stable Diffusion 3.5 Large Turbo (stability-ai/stable-diffusion-3.5-large-turbo).
+_GenerationRequest_stability_ai_stable_diffusion_3_5_large_turboRequired = TypedDict("_GenerationRequest_stability_ai_stable_diffusion_3_5_large_turboRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_stability_ai_stable_diffusion_3_5_large_turboOptional = TypedDict("_GenerationRequest_stability_ai_stable_diffusion_3_5_large_turboOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+    "generation_output_format": Literal["png", "jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_stability_ai_stable_diffusion_3_5_large_turbo(_GenerationRequest_stability_ai_stable_diffusion_3_5_large_turboRequired, _GenerationRequest_stability_ai_stable_diffusion_3_5_large_turboOptional):
+    pass
+
+
+# The exact create body of Stable Diffusion 3.5 Medium (stability-ai/stable-diffusion-3.5-medium).
+_GenerationRequest_stability_ai_stable_diffusion_3_5_mediumRequired = TypedDict("_GenerationRequest_stability_ai_stable_diffusion_3_5_mediumRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_stability_ai_stable_diffusion_3_5_mediumOptional = TypedDict("_GenerationRequest_stability_ai_stable_diffusion_3_5_mediumOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+    "generation_output_format": Literal["png", "jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_stability_ai_stable_diffusion_3_5_medium(_GenerationRequest_stability_ai_stable_diffusion_3_5_mediumRequired, _GenerationRequest_stability_ai_stable_diffusion_3_5_mediumOptional):
+    pass
+
+
+# The exact create body of HiDream-I1 Full (hidream-ai/hidream-i1-full).
+_GenerationRequest_hidream_ai_hidream_i1_fullRequired = TypedDict("_GenerationRequest_hidream_ai_hidream_i1_fullRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_hidream_ai_hidream_i1_fullOptional = TypedDict("_GenerationRequest_hidream_ai_hidream_i1_fullOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+    "generation_output_format": Literal["png", "jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_hidream_ai_hidream_i1_full(_GenerationRequest_hidream_ai_hidream_i1_fullRequired, _GenerationRequest_hidream_ai_hidream_i1_fullOptional):
+    pass
+
+
+# The exact create body of HiDream-I1 Fast (hidream-ai/hidream-i1-fast).
+_GenerationRequest_hidream_ai_hidream_i1_fastRequired = TypedDict("_GenerationRequest_hidream_ai_hidream_i1_fastRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_hidream_ai_hidream_i1_fastOptional = TypedDict("_GenerationRequest_hidream_ai_hidream_i1_fastOptional", {
+    "generation_ratio": Literal["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
+    "generation_output_format": Literal["png", "jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_hidream_ai_hidream_i1_fast(_GenerationRequest_hidream_ai_hidream_i1_fastRequired, _GenerationRequest_hidream_ai_hidream_i1_fastOptional):
+    pass
+
+
+# The exact create body of Luma Ray 2 (720p) (luma/ray-2-720p).
+_GenerationRequest_luma_ray_2_720pRequired = TypedDict("_GenerationRequest_luma_ray_2_720pRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5, 9],
+})
+_GenerationRequest_luma_ray_2_720pOptional = TypedDict("_GenerationRequest_luma_ray_2_720pOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "4:3", "3:4", "21:9", "9:21"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_luma_ray_2_720p(_GenerationRequest_luma_ray_2_720pRequired, _GenerationRequest_luma_ray_2_720pOptional):
+    pass
+
+
+# The exact create body of Luma Ray 2 (720p) (image-to-video) (luma/ray-2-720p-i2v).
+_GenerationRequest_luma_ray_2_720p_i2vRequired = TypedDict("_GenerationRequest_luma_ray_2_720p_i2vRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5, 9],
+})
+_GenerationRequest_luma_ray_2_720p_i2vOptional = TypedDict("_GenerationRequest_luma_ray_2_720p_i2vOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "4:3", "3:4", "21:9", "9:21"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file_last_content": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_luma_ray_2_720p_i2v(_GenerationRequest_luma_ray_2_720p_i2vRequired, _GenerationRequest_luma_ray_2_720p_i2vOptional):
+    pass
+
+
+# The exact create body of Luma Ray 2 (540p) (luma/ray-2-540p).
+_GenerationRequest_luma_ray_2_540pRequired = TypedDict("_GenerationRequest_luma_ray_2_540pRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5, 9],
+})
+_GenerationRequest_luma_ray_2_540pOptional = TypedDict("_GenerationRequest_luma_ray_2_540pOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "4:3", "3:4", "21:9", "9:21"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["540p"],
+}, total=False)
+
+
+class GenerationRequest_luma_ray_2_540p(_GenerationRequest_luma_ray_2_540pRequired, _GenerationRequest_luma_ray_2_540pOptional):
+    pass
+
+
+# The exact create body of Luma Ray Flash 2 (720p) (luma/ray-flash-2-720p).
+_GenerationRequest_luma_ray_flash_2_720pRequired = TypedDict("_GenerationRequest_luma_ray_flash_2_720pRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5, 9],
+})
+_GenerationRequest_luma_ray_flash_2_720pOptional = TypedDict("_GenerationRequest_luma_ray_flash_2_720pOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "4:3", "3:4", "21:9", "9:21"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_luma_ray_flash_2_720p(_GenerationRequest_luma_ray_flash_2_720pRequired, _GenerationRequest_luma_ray_flash_2_720pOptional):
+    pass
+
+
+# The exact create body of Luma Ray Flash 2 (720p) (image-to-video) (luma/ray-flash-2-720p-i2v).
+_GenerationRequest_luma_ray_flash_2_720p_i2vRequired = TypedDict("_GenerationRequest_luma_ray_flash_2_720p_i2vRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5, 9],
+})
+_GenerationRequest_luma_ray_flash_2_720p_i2vOptional = TypedDict("_GenerationRequest_luma_ray_flash_2_720p_i2vOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "4:3", "3:4", "21:9", "9:21"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_input_file_last_content": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_luma_ray_flash_2_720p_i2v(_GenerationRequest_luma_ray_flash_2_720p_i2vRequired, _GenerationRequest_luma_ray_flash_2_720p_i2vOptional):
+    pass
+
+
+# The exact create body of Luma Ray Flash 2 (540p) (luma/ray-flash-2-540p).
+_GenerationRequest_luma_ray_flash_2_540pRequired = TypedDict("_GenerationRequest_luma_ray_flash_2_540pRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5, 9],
+})
+_GenerationRequest_luma_ray_flash_2_540pOptional = TypedDict("_GenerationRequest_luma_ray_flash_2_540pOptional", {
+    "generation_ratio": Literal["16:9", "9:16", "4:3", "3:4", "21:9", "9:21"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["540p"],
+}, total=False)
+
+
+class GenerationRequest_luma_ray_flash_2_540p(_GenerationRequest_luma_ray_flash_2_540pRequired, _GenerationRequest_luma_ray_flash_2_540pOptional):
+    pass
+
+
+# The exact create body of Luma Photon (luma/photon).
+_GenerationRequest_luma_photonRequired = TypedDict("_GenerationRequest_luma_photonRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_luma_photonOptional = TypedDict("_GenerationRequest_luma_photonOptional", {
+    "generation_ratio": Literal["16:9", "1:1", "9:16", "4:3", "3:4", "21:9", "9:21"],
+    "generation_output_format": Literal["jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_luma_photon(_GenerationRequest_luma_photonRequired, _GenerationRequest_luma_photonOptional):
+    pass
+
+
+# The exact create body of Luma Photon Flash (luma/photon-flash).
+_GenerationRequest_luma_photon_flashRequired = TypedDict("_GenerationRequest_luma_photon_flashRequired", {
+    "generation_prompt": str,
+})
+_GenerationRequest_luma_photon_flashOptional = TypedDict("_GenerationRequest_luma_photon_flashOptional", {
+    "generation_ratio": Literal["16:9", "1:1", "9:16", "4:3", "3:4", "21:9", "9:21"],
+    "generation_output_format": Literal["jpg"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+}, total=False)
+
+
+class GenerationRequest_luma_photon_flash(_GenerationRequest_luma_photon_flashRequired, _GenerationRequest_luma_photon_flashOptional):
+    pass
+
+
+# The exact create body of PixVerse v4 Fast (pixverse/pixverse-v4-fast).
+_GenerationRequest_pixverse_pixverse_v4_fastRequired = TypedDict("_GenerationRequest_pixverse_pixverse_v4_fastRequired", {
+    "generation_prompt": str,
+    "generation_duration": Literal[5],
+})
+_GenerationRequest_pixverse_pixverse_v4_fastOptional = TypedDict("_GenerationRequest_pixverse_pixverse_v4_fastOptional", {
+    "generation_ratio": Literal["16:9", "4:3", "1:1", "3:4", "9:16"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p", "540p"],
+}, total=False)
+
+
+class GenerationRequest_pixverse_pixverse_v4_fast(_GenerationRequest_pixverse_pixverse_v4_fastRequired, _GenerationRequest_pixverse_pixverse_v4_fastOptional):
+    pass
+
+
+# The exact create body of PixVerse v4.5 Fast (image-to-video) (pixverse/pixverse-v4.5-fast-i2v).
+_GenerationRequest_pixverse_pixverse_v4_5_fast_i2vRequired = TypedDict("_GenerationRequest_pixverse_pixverse_v4_5_fast_i2vRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5],
+})
+_GenerationRequest_pixverse_pixverse_v4_5_fast_i2vOptional = TypedDict("_GenerationRequest_pixverse_pixverse_v4_5_fast_i2vOptional", {
+    "generation_ratio": Literal["16:9"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p", "540p"],
+}, total=False)
+
+
+class GenerationRequest_pixverse_pixverse_v4_5_fast_i2v(_GenerationRequest_pixverse_pixverse_v4_5_fast_i2vRequired, _GenerationRequest_pixverse_pixverse_v4_5_fast_i2vOptional):
+    pass
+
+
+# The exact create body of HunyuanVideo (image-to-video) (tencent/hunyuan-video-i2v).
+_GenerationRequest_tencent_hunyuan_video_i2vRequired = TypedDict("_GenerationRequest_tencent_hunyuan_video_i2vRequired", {
+    "generation_prompt": str,
+    "generation_input_file": List[str],
+    "generation_duration": Literal[5],
+})
+_GenerationRequest_tencent_hunyuan_video_i2vOptional = TypedDict("_GenerationRequest_tencent_hunyuan_video_i2vOptional", {
+    "generation_ratio": Literal["16:9", "9:16"],
+    "generation_output_format": Literal["mp4"],
+    "generation_output_number": int,
+    "generation_provider_order": str,
+    "generation_resolution": Literal["720p"],
+}, total=False)
+
+
+class GenerationRequest_tencent_hunyuan_video_i2v(_GenerationRequest_tencent_hunyuan_video_i2vRequired, _GenerationRequest_tencent_hunyuan_video_i2vOptional):
+    pass
+
+
 # The exact create body of each model, by model identifier.
-IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra, "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro, "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1, "google/imagen-4": GenerationRequest_google_imagen_4, "google/gemini-2.5-flash-image": GenerationRequest_google_gemini_2_5_flash_image, "minimax/image-01": GenerationRequest_minimax_image_01, "runway/gen4-image": GenerationRequest_runway_gen4_image, "cloudflare/flux-1-schnell": GenerationRequest_cloudflare_flux_1_schnell, "leonardo/lucid-origin": GenerationRequest_leonardo_lucid_origin, "qwen/qwen-image": GenerationRequest_qwen_qwen_image, "alibaba/wan-2.2-t2i-flash": GenerationRequest_alibaba_wan_2_2_t2i_flash, "bytedance/seedream-4": GenerationRequest_bytedance_seedream_4}
-VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen_video, "openai/sora-2": GenerationRequest_openai_sora_2, "openai/sora-2-pro": GenerationRequest_openai_sora_2_pro, "google/veo-3": GenerationRequest_google_veo_3, "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1, "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02, "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3, "runway/gen4-turbo": GenerationRequest_runway_gen4_turbo, "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph, "alibaba/wan-2.2-plus": GenerationRequest_alibaba_wan_2_2_plus, "bytedance/seedance-1-pro": GenerationRequest_bytedance_seedance_1_pro}
+IMAGE_MODEL_REQUESTS = {"darkroom/lumen-image": GenerationRequest_darkroom_lumen_image, "black-forest-labs/flux-schnell": GenerationRequest_black_forest_labs_flux_schnell, "black-forest-labs/flux-1.1-pro": GenerationRequest_black_forest_labs_flux_1_1_pro, "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra, "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro, "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max, "black-forest-labs/flux-dev": GenerationRequest_black_forest_labs_flux_dev, "black-forest-labs/flux-krea-dev": GenerationRequest_black_forest_labs_flux_krea_dev, "black-forest-labs/flux-pro": GenerationRequest_black_forest_labs_flux_pro, "black-forest-labs/flux-kontext-dev": GenerationRequest_black_forest_labs_flux_kontext_dev, "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1, "openai/gpt-image-1-mini": GenerationRequest_openai_gpt_image_1_mini, "openai/dall-e-3": GenerationRequest_openai_dall_e_3, "openai/dall-e-2": GenerationRequest_openai_dall_e_2, "google/imagen-4": GenerationRequest_google_imagen_4, "google/gemini-2.5-flash-image": GenerationRequest_google_gemini_2_5_flash_image, "google/imagen-4-fast": GenerationRequest_google_imagen_4_fast, "google/imagen-4-ultra": GenerationRequest_google_imagen_4_ultra, "google/imagen-3": GenerationRequest_google_imagen_3, "minimax/image-01": GenerationRequest_minimax_image_01, "runway/gen4-image": GenerationRequest_runway_gen4_image, "runway/gen4-image-turbo": GenerationRequest_runway_gen4_image_turbo, "cloudflare/flux-1-schnell": GenerationRequest_cloudflare_flux_1_schnell, "leonardo/lucid-origin": GenerationRequest_leonardo_lucid_origin, "qwen/qwen-image": GenerationRequest_qwen_qwen_image, "alibaba/wan-2.2-t2i-flash": GenerationRequest_alibaba_wan_2_2_t2i_flash, "qwen/qwen-image-edit": GenerationRequest_qwen_qwen_image_edit, "alibaba/wan-2.2-t2i-plus": GenerationRequest_alibaba_wan_2_2_t2i_plus, "alibaba/wan-2.1-t2i-turbo": GenerationRequest_alibaba_wan_2_1_t2i_turbo, "alibaba/wan-2.1-t2i-plus": GenerationRequest_alibaba_wan_2_1_t2i_plus, "bytedance/seedream-4": GenerationRequest_bytedance_seedream_4, "bytedance/seedream-3": GenerationRequest_bytedance_seedream_3, "bytedance/seededit-3": GenerationRequest_bytedance_seededit_3, "ideogram-ai/ideogram-v3-turbo": GenerationRequest_ideogram_ai_ideogram_v3_turbo, "ideogram-ai/ideogram-v3-balanced": GenerationRequest_ideogram_ai_ideogram_v3_balanced, "ideogram-ai/ideogram-v3-quality": GenerationRequest_ideogram_ai_ideogram_v3_quality, "ideogram-ai/ideogram-v2": GenerationRequest_ideogram_ai_ideogram_v2, "ideogram-ai/ideogram-v2-turbo": GenerationRequest_ideogram_ai_ideogram_v2_turbo, "ideogram-ai/ideogram-v2a": GenerationRequest_ideogram_ai_ideogram_v2a, "ideogram-ai/ideogram-v2a-turbo": GenerationRequest_ideogram_ai_ideogram_v2a_turbo, "recraft-ai/recraft-v3": GenerationRequest_recraft_ai_recraft_v3, "recraft-ai/recraft-20b": GenerationRequest_recraft_ai_recraft_20b, "recraft-ai/recraft-v4": GenerationRequest_recraft_ai_recraft_v4, "recraft-ai/recraft-v4-pro": GenerationRequest_recraft_ai_recraft_v4_pro, "stability-ai/stable-diffusion-3.5-large": GenerationRequest_stability_ai_stable_diffusion_3_5_large, "stability-ai/stable-diffusion-3.5-large-turbo": GenerationRequest_stability_ai_stable_diffusion_3_5_large_turbo, "stability-ai/stable-diffusion-3.5-medium": GenerationRequest_stability_ai_stable_diffusion_3_5_medium, "hidream-ai/hidream-i1-full": GenerationRequest_hidream_ai_hidream_i1_full, "hidream-ai/hidream-i1-fast": GenerationRequest_hidream_ai_hidream_i1_fast, "luma/photon": GenerationRequest_luma_photon, "luma/photon-flash": GenerationRequest_luma_photon_flash}
+VIDEO_MODEL_REQUESTS = {"darkroom/lumen-video": GenerationRequest_darkroom_lumen_video, "openai/sora-2": GenerationRequest_openai_sora_2, "openai/sora-2-pro": GenerationRequest_openai_sora_2_pro, "google/veo-3": GenerationRequest_google_veo_3, "google/veo-3-fast": GenerationRequest_google_veo_3_fast, "google/veo-3-fast-image-to-video": GenerationRequest_google_veo_3_fast_image_to_video, "google/veo-3.1": GenerationRequest_google_veo_3_1, "google/veo-3.1-fast": GenerationRequest_google_veo_3_1_fast, "google/veo-2": GenerationRequest_google_veo_2, "google/veo-2-image-to-video": GenerationRequest_google_veo_2_image_to_video, "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1, "kwaivgi/kling-v1.6-standard": GenerationRequest_kwaivgi_kling_v1_6_standard, "kwaivgi/kling-v1.6-standard-i2v": GenerationRequest_kwaivgi_kling_v1_6_standard_i2v, "kwaivgi/kling-v1.6-pro": GenerationRequest_kwaivgi_kling_v1_6_pro, "kwaivgi/kling-v2.0": GenerationRequest_kwaivgi_kling_v2_0, "kwaivgi/kling-v2.0-i2v": GenerationRequest_kwaivgi_kling_v2_0_i2v, "kwaivgi/kling-v2.1-master": GenerationRequest_kwaivgi_kling_v2_1_master, "kwaivgi/kling-v2.1-master-i2v": GenerationRequest_kwaivgi_kling_v2_1_master_i2v, "kwaivgi/kling-v2.5-turbo-pro": GenerationRequest_kwaivgi_kling_v2_5_turbo_pro, "kwaivgi/kling-v2.5-turbo-pro-i2v": GenerationRequest_kwaivgi_kling_v2_5_turbo_pro_i2v, "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02, "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3, "minimax/video-01": GenerationRequest_minimax_video_01, "minimax/video-01-director": GenerationRequest_minimax_video_01_director, "minimax/i2v-01": GenerationRequest_minimax_i2v_01, "minimax/i2v-01-director": GenerationRequest_minimax_i2v_01_director, "minimax/hailuo-02-pro": GenerationRequest_minimax_hailuo_02_pro, "runway/gen4-turbo": GenerationRequest_runway_gen4_turbo, "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph, "runway/gen3a-turbo": GenerationRequest_runway_gen3a_turbo, "alibaba/wan-2.2-plus": GenerationRequest_alibaba_wan_2_2_plus, "alibaba/wan-2.1-turbo": GenerationRequest_alibaba_wan_2_1_turbo, "alibaba/wan-2.1-plus": GenerationRequest_alibaba_wan_2_1_plus, "alibaba/wan-2.5-preview": GenerationRequest_alibaba_wan_2_5_preview, "alibaba/wan-2.5-preview-image-to-video": GenerationRequest_alibaba_wan_2_5_preview_image_to_video, "alibaba/wan-2.2-a14b": GenerationRequest_alibaba_wan_2_2_a14b, "alibaba/wan-2.2-a14b-image-to-video": GenerationRequest_alibaba_wan_2_2_a14b_image_to_video, "bytedance/seedance-1-pro": GenerationRequest_bytedance_seedance_1_pro, "bytedance/seedance-1-lite": GenerationRequest_bytedance_seedance_1_lite, "luma/ray-2-720p": GenerationRequest_luma_ray_2_720p, "luma/ray-2-720p-i2v": GenerationRequest_luma_ray_2_720p_i2v, "luma/ray-2-540p": GenerationRequest_luma_ray_2_540p, "luma/ray-flash-2-720p": GenerationRequest_luma_ray_flash_2_720p, "luma/ray-flash-2-720p-i2v": GenerationRequest_luma_ray_flash_2_720p_i2v, "luma/ray-flash-2-540p": GenerationRequest_luma_ray_flash_2_540p, "pixverse/pixverse-v4-fast": GenerationRequest_pixverse_pixverse_v4_fast, "pixverse/pixverse-v4.5-fast-i2v": GenerationRequest_pixverse_pixverse_v4_5_fast_i2v, "tencent/hunyuan-video-i2v": GenerationRequest_tencent_hunyuan_video_i2v}
 
 # Every /v1 operation the client calls: method, path template, parameters, required scope.
 OPERATIONS: Dict[str, Dict[str, Any]] = {

@@ -46,7 +46,8 @@ describe("200", () => {
     expect(byId.replicate).toMatchObject({ delivery_method: "webhook", supported_media_types: ["image", "video"] });
     expect(byId.replicate?.webhook_verification).toContain("HMAC-SHA256");
     expect(byId.fal).toMatchObject({ delivery_method: "webhook" });
-    expect(byId.openai).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image", "video"], supported_models_total: 3 });
+    expect(byId.openai).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image", "video"], supported_models_total: modelsForProvider("openai").length });
+    expect(byId.openai?.supported_models).toEqual(expect.arrayContaining(["openai/gpt-image-1", "openai/sora-2", "openai/sora-2-pro"]));
     expect(byId.openai?.cancel_method).toMatch(/^DELETE \/v1\/videos\/\{id\}/);
     expect(byId.runway).toMatchObject({
       delivery_method: "polling",
@@ -63,15 +64,25 @@ describe("200", () => {
       delivery_method: "polling",
       cancel_method: expect.stringMatching(/^POST \/api\/v1\/tasks/),
       supported_media_types: ["image", "video"],
-      supported_models_total: 3,
+      supported_models_total: modelsForProvider("alibaba").length,
     });
     expect(providers.find((provider) => provider.provider_id === "alibaba")?.provider_status).toBe("active");
     // BytePlus ModelArk: images answer in the call, Seedance tasks are polled and canceled by DELETE.
-    expect(byId.byteplus).toMatchObject({ delivery_method: "polling", supported_media_types: ["image", "video"], supported_models_total: 2, webhook_verification: expect.stringMatching(/^none/) });
+    expect(byId.byteplus).toMatchObject({
+      delivery_method: "polling",
+      supported_media_types: ["image", "video"],
+      supported_models_total: modelsForProvider("byteplus").length,
+      webhook_verification: expect.stringMatching(/^none/),
+    });
     expect(byId.byteplus?.cancel_method).toContain("DELETE /api/v3/contents/generations/tasks/{id}");
     expect(providers.find((provider) => provider.provider_id === "byteplus")?.provider_status).toBe("active");
     // The test app points the Gemini API at its fake: Veo operations polled, images in the call.
-    expect(byId.google).toMatchObject({ delivery_method: "polling", supported_media_types: ["image", "video"], supported_models_total: 3, webhook_verification: expect.stringMatching(/^none/) });
+    expect(byId.google).toMatchObject({
+      delivery_method: "polling",
+      supported_media_types: ["image", "video"],
+      supported_models_total: modelsForProvider("google").length,
+      webhook_verification: expect.stringMatching(/^none/),
+    });
     expect(providers.find((provider) => provider.provider_id === "google")?.provider_status).toBe("active");
   });
 });

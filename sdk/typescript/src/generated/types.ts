@@ -546,7 +546,7 @@ export type GenerationRequestImage = {
   /** The prompt. Required when the model's `schema.generation_prompt` is true. */
   generation_prompt: string;
   /** Aspect ratio; allowed values are model-specific. Default: the model's first. */
-  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3" | "21:9" | "9:21" | "4:5" | "5:4";
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3" | "21:9" | "9:21" | "7:4" | "4:7" | "4:5" | "5:4";
   /** Output format; allowed values are model-specific. Default: the model's first. */
   generation_output_format?: "png" | "jpg" | "webp";
   /** Outputs to make, up to the model's maximum. Default 1. */
@@ -561,7 +561,7 @@ export type GenerationRequestVideo = {
   /** The prompt. Required when the model's `schema.generation_prompt` is true. */
   generation_prompt?: string;
   /** Aspect ratio; allowed values are model-specific. Default: the model's first. */
-  generation_ratio?: "16:9" | "9:16" | "1:1" | "4:3" | "3:4" | "21:9";
+  generation_ratio?: "16:9" | "9:16" | "1:1" | "4:3" | "3:4" | "21:9" | "5:3" | "3:5" | "9:21";
   /** Output format; allowed values are model-specific. Default: the model's first. */
   generation_output_format?: "mp4";
   /** Outputs to make, up to the model's maximum. Default 1. */
@@ -573,9 +573,9 @@ export type GenerationRequestVideo = {
   /** End-frame URL, for models that list it in `specific_schema`. */
   generation_input_file_last_content?: string;
   /** Seconds; allowed values are model-specific. */
-  generation_duration: 2 | 4 | 6 | 8 | 12 | 5 | 10;
+  generation_duration: 2 | 4 | 6 | 8 | 12 | 5 | 7 | 10 | 9;
   /** Allowed values are model-specific. Default: the model's default. */
-  generation_resolution?: "480p" | "720p" | "1024p" | "1080p" | "768p";
+  generation_resolution?: "480p" | "720p" | "1024p" | "1080p" | "768p" | "540p";
   /** Generate audio, for models that list it in `specific_schema`. Default false. */
   generation_generate_audio?: boolean;
 };
@@ -651,6 +651,43 @@ export type GenerationRequest_black_forest_labs_flux_kontext_max = {
   generation_input_file?: string[];
 };
 
+/** The exact create body of FLUX.1 [dev] (black-forest-labs/flux-dev). */
+export type GenerationRequest_black_forest_labs_flux_dev = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_output_format?: "png" | "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of FLUX.1 Krea [dev] (black-forest-labs/flux-krea-dev). */
+export type GenerationRequest_black_forest_labs_flux_krea_dev = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_output_format?: "png" | "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of FLUX.1 [pro] (black-forest-labs/flux-pro). */
+export type GenerationRequest_black_forest_labs_flux_pro = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_output_format?: "png" | "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of FLUX.1 Kontext [dev] (black-forest-labs/flux-kontext-dev). */
+export type GenerationRequest_black_forest_labs_flux_kontext_dev = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_output_format?: "png" | "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+};
+
 /** The exact create body of GPT Image 1 (openai/gpt-image-1). */
 export type GenerationRequest_openai_gpt_image_1 = {
   generation_prompt: string;
@@ -659,6 +696,34 @@ export type GenerationRequest_openai_gpt_image_1 = {
   generation_output_number?: number;
   generation_provider_order?: string;
   generation_input_file?: string[];
+};
+
+/** The exact create body of GPT Image 1 Mini (openai/gpt-image-1-mini). */
+export type GenerationRequest_openai_gpt_image_1_mini = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "3:2" | "2:3";
+  generation_output_format?: "png" | "jpg" | "webp";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+};
+
+/** The exact create body of DALL·E 3 (openai/dall-e-3). */
+export type GenerationRequest_openai_dall_e_3 = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "7:4" | "4:7";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of DALL·E 2 (openai/dall-e-2). */
+export type GenerationRequest_openai_dall_e_2 = {
+  generation_prompt: string;
+  generation_ratio?: "1:1";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
 };
 
 /** The exact create body of Sora 2 (openai/sora-2). */
@@ -714,6 +779,105 @@ export type GenerationRequest_google_gemini_2_5_flash_image = {
   generation_input_file?: string[];
 };
 
+/** The exact create body of Imagen 4 Fast (google/imagen-4-fast). */
+export type GenerationRequest_google_imagen_4_fast = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "3:4" | "4:3" | "9:16" | "16:9";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Imagen 4 Ultra (google/imagen-4-ultra). */
+export type GenerationRequest_google_imagen_4_ultra = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "3:4" | "4:3" | "9:16" | "16:9";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Imagen 3 (google/imagen-3). */
+export type GenerationRequest_google_imagen_3 = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "3:4" | "4:3" | "9:16" | "16:9";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Veo 3 Fast (google/veo-3-fast). */
+export type GenerationRequest_google_veo_3_fast = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 8;
+  generation_resolution?: "720p" | "1080p";
+};
+
+/** The exact create body of Veo 3 Fast Image to Video (google/veo-3-fast-image-to-video). */
+export type GenerationRequest_google_veo_3_fast_image_to_video = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 8;
+  generation_resolution?: "720p" | "1080p";
+};
+
+/** The exact create body of Veo 3.1 (google/veo-3.1). */
+export type GenerationRequest_google_veo_3_1 = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+  generation_input_file_last_content?: string;
+  generation_duration: 8 | 6 | 4;
+  generation_resolution?: "720p" | "1080p";
+};
+
+/** The exact create body of Veo 3.1 Fast (google/veo-3.1-fast). */
+export type GenerationRequest_google_veo_3_1_fast = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+  generation_input_file_last_content?: string;
+  generation_duration: 8;
+  generation_resolution?: "720p" | "1080p";
+};
+
+/** The exact create body of Veo 2 (google/veo-2). */
+export type GenerationRequest_google_veo_2 = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 5 | 6 | 7 | 8;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of Veo 2 Image to Video (google/veo-2-image-to-video). */
+export type GenerationRequest_google_veo_2_image_to_video = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 5 | 6 | 7 | 8;
+  generation_resolution?: "720p";
+};
+
 /** The exact create body of Kling 2.1 (kwaivgi/kling-v2.1). */
 export type GenerationRequest_kwaivgi_kling_v2_1 = {
   generation_prompt: string;
@@ -724,6 +888,111 @@ export type GenerationRequest_kwaivgi_kling_v2_1 = {
   generation_input_file: string[];
   generation_duration: 5 | 10;
   generation_resolution?: "720p" | "1080p";
+};
+
+/** The exact create body of Kling 1.6 Standard (kwaivgi/kling-v1.6-standard). */
+export type GenerationRequest_kwaivgi_kling_v1_6_standard = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 5 | 10;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of Kling 1.6 Standard (image-to-video) (kwaivgi/kling-v1.6-standard-i2v). */
+export type GenerationRequest_kwaivgi_kling_v1_6_standard_i2v = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 5 | 10;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of Kling 1.6 Pro (kwaivgi/kling-v1.6-pro). */
+export type GenerationRequest_kwaivgi_kling_v1_6_pro = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 5 | 10;
+  generation_resolution?: "1080p";
+};
+
+/** The exact create body of Kling 2.0 Master (kwaivgi/kling-v2.0). */
+export type GenerationRequest_kwaivgi_kling_v2_0 = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 5 | 10;
+  generation_resolution?: "1080p";
+};
+
+/** The exact create body of Kling 2.0 Master (image-to-video) (kwaivgi/kling-v2.0-i2v). */
+export type GenerationRequest_kwaivgi_kling_v2_0_i2v = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 5 | 10;
+  generation_resolution?: "1080p";
+};
+
+/** The exact create body of Kling 2.1 Master (kwaivgi/kling-v2.1-master). */
+export type GenerationRequest_kwaivgi_kling_v2_1_master = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 5 | 10;
+  generation_resolution?: "1080p";
+};
+
+/** The exact create body of Kling 2.1 Master (image-to-video) (kwaivgi/kling-v2.1-master-i2v). */
+export type GenerationRequest_kwaivgi_kling_v2_1_master_i2v = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 5 | 10;
+  generation_resolution?: "1080p";
+};
+
+/** The exact create body of Kling 2.5 Turbo Pro (kwaivgi/kling-v2.5-turbo-pro). */
+export type GenerationRequest_kwaivgi_kling_v2_5_turbo_pro = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 5 | 10;
+  generation_resolution?: "1080p";
+};
+
+/** The exact create body of Kling 2.5 Turbo Pro (image-to-video) (kwaivgi/kling-v2.5-turbo-pro-i2v). */
+export type GenerationRequest_kwaivgi_kling_v2_5_turbo_pro_i2v = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_input_file_last_content?: string;
+  generation_duration: 5 | 10;
+  generation_resolution?: "1080p";
 };
 
 /** The exact create body of MiniMax Image-01 (minimax/image-01). */
@@ -759,6 +1028,64 @@ export type GenerationRequest_minimax_hailuo_2_3 = {
   generation_resolution?: "768p";
 };
 
+/** The exact create body of MiniMax Video-01 (minimax/video-01). */
+export type GenerationRequest_minimax_video_01 = {
+  generation_prompt: string;
+  generation_ratio?: "16:9";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 6;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of MiniMax Video-01-Director (minimax/video-01-director). */
+export type GenerationRequest_minimax_video_01_director = {
+  generation_prompt: string;
+  generation_ratio?: "16:9";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 6;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of MiniMax I2V-01 (minimax/i2v-01). */
+export type GenerationRequest_minimax_i2v_01 = {
+  generation_prompt: string;
+  generation_ratio?: "16:9";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 6;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of MiniMax I2V-01-Director (minimax/i2v-01-director). */
+export type GenerationRequest_minimax_i2v_01_director = {
+  generation_prompt: string;
+  generation_ratio?: "16:9";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 6;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of Hailuo 02 Pro (1080P) (minimax/hailuo-02-pro). */
+export type GenerationRequest_minimax_hailuo_02_pro = {
+  generation_prompt: string;
+  generation_ratio?: "16:9";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+  generation_duration: 6;
+  generation_resolution?: "1080p";
+};
+
 /** The exact create body of Runway Gen-4 Image (runway/gen4-image). */
 export type GenerationRequest_runway_gen4_image = {
   generation_prompt: string;
@@ -791,6 +1118,28 @@ export type GenerationRequest_runway_gen4_aleph = {
   generation_input_file: string[];
   generation_duration: 5;
   generation_resolution?: "720p";
+};
+
+/** The exact create body of Runway Gen-4 Image Turbo (runway/gen4-image-turbo). */
+export type GenerationRequest_runway_gen4_image_turbo = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1" | "4:3" | "3:4" | "21:9";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+};
+
+/** The exact create body of Runway Gen-3 Alpha Turbo (runway/gen3a-turbo). */
+export type GenerationRequest_runway_gen3a_turbo = {
+  generation_prompt?: string;
+  generation_ratio?: "5:3" | "3:5";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 5 | 10;
+  generation_resolution?: "768p";
 };
 
 /** The exact create body of FLUX.1 [schnell] (Workers AI) (cloudflare/flux-1-schnell). */
@@ -841,6 +1190,113 @@ export type GenerationRequest_alibaba_wan_2_2_plus = {
   generation_resolution?: "480p" | "1080p";
 };
 
+/** The exact create body of Qwen-Image-Edit (qwen/qwen-image-edit). */
+export type GenerationRequest_qwen_qwen_image_edit = {
+  generation_prompt: string;
+  generation_ratio?: "1:1";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+};
+
+/** The exact create body of Wan 2.2 Image Plus (alibaba/wan-2.2-t2i-plus). */
+export type GenerationRequest_alibaba_wan_2_2_t2i_plus = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Wan 2.1 Image Turbo (alibaba/wan-2.1-t2i-turbo). */
+export type GenerationRequest_alibaba_wan_2_1_t2i_turbo = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Wan 2.1 Image Plus (alibaba/wan-2.1-t2i-plus). */
+export type GenerationRequest_alibaba_wan_2_1_t2i_plus = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Wan 2.1 Turbo (alibaba/wan-2.1-turbo). */
+export type GenerationRequest_alibaba_wan_2_1_turbo = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+  generation_duration: 5;
+  generation_resolution?: "720p" | "480p";
+};
+
+/** The exact create body of Wan 2.1 Plus (alibaba/wan-2.1-plus). */
+export type GenerationRequest_alibaba_wan_2_1_plus = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+  generation_duration: 5;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of Wan 2.5 Preview (alibaba/wan-2.5-preview). */
+export type GenerationRequest_alibaba_wan_2_5_preview = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 5 | 10;
+  generation_resolution?: "1080p" | "480p";
+};
+
+/** The exact create body of Wan 2.5 Preview Image to Video (alibaba/wan-2.5-preview-image-to-video). */
+export type GenerationRequest_alibaba_wan_2_5_preview_image_to_video = {
+  generation_prompt: string;
+  generation_ratio?: "16:9";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 5 | 10;
+  generation_resolution?: "1080p" | "720p" | "480p";
+};
+
+/** The exact create body of Wan 2.2 A14B (alibaba/wan-2.2-a14b). */
+export type GenerationRequest_alibaba_wan_2_2_a14b = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 5;
+  generation_resolution?: "720p" | "480p";
+};
+
+/** The exact create body of Wan 2.2 A14B Image to Video (alibaba/wan-2.2-a14b-image-to-video). */
+export type GenerationRequest_alibaba_wan_2_2_a14b_image_to_video = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 5;
+  generation_resolution?: "720p" | "480p";
+};
+
 /** The exact create body of Seedream 4.0 (bytedance/seedream-4). */
 export type GenerationRequest_bytedance_seedream_4 = {
   generation_prompt: string;
@@ -863,6 +1319,305 @@ export type GenerationRequest_bytedance_seedance_1_pro = {
   generation_resolution?: "1080p" | "480p";
 };
 
+/** The exact create body of Seedream 3.0 (bytedance/seedream-3). */
+export type GenerationRequest_bytedance_seedream_3 = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3" | "21:9";
+  generation_output_format?: "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of SeedEdit 3.0 (bytedance/seededit-3). */
+export type GenerationRequest_bytedance_seededit_3 = {
+  generation_prompt: string;
+  generation_ratio?: "1:1";
+  generation_output_format?: "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+};
+
+/** The exact create body of Seedance 1.0 Lite (bytedance/seedance-1-lite). */
+export type GenerationRequest_bytedance_seedance_1_lite = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "1:1" | "4:3" | "3:4" | "21:9";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file?: string[];
+  generation_input_file_last_content?: string;
+  generation_duration: 5 | 10;
+  generation_resolution?: "720p" | "480p" | "1080p";
+};
+
+/** The exact create body of Ideogram 3.0 Turbo (ideogram-ai/ideogram-v3-turbo). */
+export type GenerationRequest_ideogram_ai_ideogram_v3_turbo = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Ideogram 3.0 Balanced (ideogram-ai/ideogram-v3-balanced). */
+export type GenerationRequest_ideogram_ai_ideogram_v3_balanced = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Ideogram 3.0 Quality (ideogram-ai/ideogram-v3-quality). */
+export type GenerationRequest_ideogram_ai_ideogram_v3_quality = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Ideogram 2.0 (ideogram-ai/ideogram-v2). */
+export type GenerationRequest_ideogram_ai_ideogram_v2 = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Ideogram 2.0 Turbo (ideogram-ai/ideogram-v2-turbo). */
+export type GenerationRequest_ideogram_ai_ideogram_v2_turbo = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Ideogram 2a (ideogram-ai/ideogram-v2a). */
+export type GenerationRequest_ideogram_ai_ideogram_v2a = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Ideogram 2a Turbo (ideogram-ai/ideogram-v2a-turbo). */
+export type GenerationRequest_ideogram_ai_ideogram_v2a_turbo = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_output_format?: "png";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Recraft V3 (recraft-ai/recraft-v3). */
+export type GenerationRequest_recraft_ai_recraft_v3 = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4";
+  generation_output_format?: "webp";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Recraft 20B (recraft-ai/recraft-20b). */
+export type GenerationRequest_recraft_ai_recraft_20b = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4";
+  generation_output_format?: "webp";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Recraft V4 (recraft-ai/recraft-v4). */
+export type GenerationRequest_recraft_ai_recraft_v4 = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4";
+  generation_output_format?: "webp";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Recraft V4 Pro (recraft-ai/recraft-v4-pro). */
+export type GenerationRequest_recraft_ai_recraft_v4_pro = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4";
+  generation_output_format?: "webp";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Stable Diffusion 3.5 Large (stability-ai/stable-diffusion-3.5-large). */
+export type GenerationRequest_stability_ai_stable_diffusion_3_5_large = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_output_format?: "png" | "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Stable Diffusion 3.5 Large Turbo (stability-ai/stable-diffusion-3.5-large-turbo). */
+export type GenerationRequest_stability_ai_stable_diffusion_3_5_large_turbo = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_output_format?: "png" | "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Stable Diffusion 3.5 Medium (stability-ai/stable-diffusion-3.5-medium). */
+export type GenerationRequest_stability_ai_stable_diffusion_3_5_medium = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_output_format?: "png" | "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of HiDream-I1 Full (hidream-ai/hidream-i1-full). */
+export type GenerationRequest_hidream_ai_hidream_i1_full = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_output_format?: "png" | "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of HiDream-I1 Fast (hidream-ai/hidream-i1-fast). */
+export type GenerationRequest_hidream_ai_hidream_i1_fast = {
+  generation_prompt: string;
+  generation_ratio?: "1:1" | "16:9" | "9:16" | "4:3" | "3:4" | "3:2" | "2:3";
+  generation_output_format?: "png" | "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Luma Ray 2 (720p) (luma/ray-2-720p). */
+export type GenerationRequest_luma_ray_2_720p = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "4:3" | "3:4" | "21:9" | "9:21";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 5 | 9;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of Luma Ray 2 (720p) (image-to-video) (luma/ray-2-720p-i2v). */
+export type GenerationRequest_luma_ray_2_720p_i2v = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "4:3" | "3:4" | "21:9" | "9:21";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_input_file_last_content?: string;
+  generation_duration: 5 | 9;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of Luma Ray 2 (540p) (luma/ray-2-540p). */
+export type GenerationRequest_luma_ray_2_540p = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "4:3" | "3:4" | "21:9" | "9:21";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 5 | 9;
+  generation_resolution?: "540p";
+};
+
+/** The exact create body of Luma Ray Flash 2 (720p) (luma/ray-flash-2-720p). */
+export type GenerationRequest_luma_ray_flash_2_720p = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "4:3" | "3:4" | "21:9" | "9:21";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 5 | 9;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of Luma Ray Flash 2 (720p) (image-to-video) (luma/ray-flash-2-720p-i2v). */
+export type GenerationRequest_luma_ray_flash_2_720p_i2v = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "4:3" | "3:4" | "21:9" | "9:21";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_input_file_last_content?: string;
+  generation_duration: 5 | 9;
+  generation_resolution?: "720p";
+};
+
+/** The exact create body of Luma Ray Flash 2 (540p) (luma/ray-flash-2-540p). */
+export type GenerationRequest_luma_ray_flash_2_540p = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16" | "4:3" | "3:4" | "21:9" | "9:21";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 5 | 9;
+  generation_resolution?: "540p";
+};
+
+/** The exact create body of Luma Photon (luma/photon). */
+export type GenerationRequest_luma_photon = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "1:1" | "9:16" | "4:3" | "3:4" | "21:9" | "9:21";
+  generation_output_format?: "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of Luma Photon Flash (luma/photon-flash). */
+export type GenerationRequest_luma_photon_flash = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "1:1" | "9:16" | "4:3" | "3:4" | "21:9" | "9:21";
+  generation_output_format?: "jpg";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+};
+
+/** The exact create body of PixVerse v4 Fast (pixverse/pixverse-v4-fast). */
+export type GenerationRequest_pixverse_pixverse_v4_fast = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "4:3" | "1:1" | "3:4" | "9:16";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_duration: 5;
+  generation_resolution?: "720p" | "540p";
+};
+
+/** The exact create body of PixVerse v4.5 Fast (image-to-video) (pixverse/pixverse-v4.5-fast-i2v). */
+export type GenerationRequest_pixverse_pixverse_v4_5_fast_i2v = {
+  generation_prompt: string;
+  generation_ratio?: "16:9";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 5;
+  generation_resolution?: "720p" | "540p";
+};
+
+/** The exact create body of HunyuanVideo (image-to-video) (tencent/hunyuan-video-i2v). */
+export type GenerationRequest_tencent_hunyuan_video_i2v = {
+  generation_prompt: string;
+  generation_ratio?: "16:9" | "9:16";
+  generation_output_format?: "mp4";
+  generation_output_number?: number;
+  generation_provider_order?: string;
+  generation_input_file: string[];
+  generation_duration: 5;
+  generation_resolution?: "720p";
+};
+
 /** The exact create body of each image model, by model identifier. */
 export type ImageModelRequests = {
   "darkroom/lumen-image": GenerationRequest_darkroom_lumen_image;
@@ -871,16 +1626,51 @@ export type ImageModelRequests = {
   "black-forest-labs/flux-1.1-pro-ultra": GenerationRequest_black_forest_labs_flux_1_1_pro_ultra;
   "black-forest-labs/flux-kontext-pro": GenerationRequest_black_forest_labs_flux_kontext_pro;
   "black-forest-labs/flux-kontext-max": GenerationRequest_black_forest_labs_flux_kontext_max;
+  "black-forest-labs/flux-dev": GenerationRequest_black_forest_labs_flux_dev;
+  "black-forest-labs/flux-krea-dev": GenerationRequest_black_forest_labs_flux_krea_dev;
+  "black-forest-labs/flux-pro": GenerationRequest_black_forest_labs_flux_pro;
+  "black-forest-labs/flux-kontext-dev": GenerationRequest_black_forest_labs_flux_kontext_dev;
   "openai/gpt-image-1": GenerationRequest_openai_gpt_image_1;
+  "openai/gpt-image-1-mini": GenerationRequest_openai_gpt_image_1_mini;
+  "openai/dall-e-3": GenerationRequest_openai_dall_e_3;
+  "openai/dall-e-2": GenerationRequest_openai_dall_e_2;
   "google/imagen-4": GenerationRequest_google_imagen_4;
   "google/gemini-2.5-flash-image": GenerationRequest_google_gemini_2_5_flash_image;
+  "google/imagen-4-fast": GenerationRequest_google_imagen_4_fast;
+  "google/imagen-4-ultra": GenerationRequest_google_imagen_4_ultra;
+  "google/imagen-3": GenerationRequest_google_imagen_3;
   "minimax/image-01": GenerationRequest_minimax_image_01;
   "runway/gen4-image": GenerationRequest_runway_gen4_image;
+  "runway/gen4-image-turbo": GenerationRequest_runway_gen4_image_turbo;
   "cloudflare/flux-1-schnell": GenerationRequest_cloudflare_flux_1_schnell;
   "leonardo/lucid-origin": GenerationRequest_leonardo_lucid_origin;
   "qwen/qwen-image": GenerationRequest_qwen_qwen_image;
   "alibaba/wan-2.2-t2i-flash": GenerationRequest_alibaba_wan_2_2_t2i_flash;
+  "qwen/qwen-image-edit": GenerationRequest_qwen_qwen_image_edit;
+  "alibaba/wan-2.2-t2i-plus": GenerationRequest_alibaba_wan_2_2_t2i_plus;
+  "alibaba/wan-2.1-t2i-turbo": GenerationRequest_alibaba_wan_2_1_t2i_turbo;
+  "alibaba/wan-2.1-t2i-plus": GenerationRequest_alibaba_wan_2_1_t2i_plus;
   "bytedance/seedream-4": GenerationRequest_bytedance_seedream_4;
+  "bytedance/seedream-3": GenerationRequest_bytedance_seedream_3;
+  "bytedance/seededit-3": GenerationRequest_bytedance_seededit_3;
+  "ideogram-ai/ideogram-v3-turbo": GenerationRequest_ideogram_ai_ideogram_v3_turbo;
+  "ideogram-ai/ideogram-v3-balanced": GenerationRequest_ideogram_ai_ideogram_v3_balanced;
+  "ideogram-ai/ideogram-v3-quality": GenerationRequest_ideogram_ai_ideogram_v3_quality;
+  "ideogram-ai/ideogram-v2": GenerationRequest_ideogram_ai_ideogram_v2;
+  "ideogram-ai/ideogram-v2-turbo": GenerationRequest_ideogram_ai_ideogram_v2_turbo;
+  "ideogram-ai/ideogram-v2a": GenerationRequest_ideogram_ai_ideogram_v2a;
+  "ideogram-ai/ideogram-v2a-turbo": GenerationRequest_ideogram_ai_ideogram_v2a_turbo;
+  "recraft-ai/recraft-v3": GenerationRequest_recraft_ai_recraft_v3;
+  "recraft-ai/recraft-20b": GenerationRequest_recraft_ai_recraft_20b;
+  "recraft-ai/recraft-v4": GenerationRequest_recraft_ai_recraft_v4;
+  "recraft-ai/recraft-v4-pro": GenerationRequest_recraft_ai_recraft_v4_pro;
+  "stability-ai/stable-diffusion-3.5-large": GenerationRequest_stability_ai_stable_diffusion_3_5_large;
+  "stability-ai/stable-diffusion-3.5-large-turbo": GenerationRequest_stability_ai_stable_diffusion_3_5_large_turbo;
+  "stability-ai/stable-diffusion-3.5-medium": GenerationRequest_stability_ai_stable_diffusion_3_5_medium;
+  "hidream-ai/hidream-i1-full": GenerationRequest_hidream_ai_hidream_i1_full;
+  "hidream-ai/hidream-i1-fast": GenerationRequest_hidream_ai_hidream_i1_fast;
+  "luma/photon": GenerationRequest_luma_photon;
+  "luma/photon-flash": GenerationRequest_luma_photon_flash;
 };
 
 export type ImageModel = keyof ImageModelRequests;
@@ -891,13 +1681,50 @@ export type VideoModelRequests = {
   "openai/sora-2": GenerationRequest_openai_sora_2;
   "openai/sora-2-pro": GenerationRequest_openai_sora_2_pro;
   "google/veo-3": GenerationRequest_google_veo_3;
+  "google/veo-3-fast": GenerationRequest_google_veo_3_fast;
+  "google/veo-3-fast-image-to-video": GenerationRequest_google_veo_3_fast_image_to_video;
+  "google/veo-3.1": GenerationRequest_google_veo_3_1;
+  "google/veo-3.1-fast": GenerationRequest_google_veo_3_1_fast;
+  "google/veo-2": GenerationRequest_google_veo_2;
+  "google/veo-2-image-to-video": GenerationRequest_google_veo_2_image_to_video;
   "kwaivgi/kling-v2.1": GenerationRequest_kwaivgi_kling_v2_1;
+  "kwaivgi/kling-v1.6-standard": GenerationRequest_kwaivgi_kling_v1_6_standard;
+  "kwaivgi/kling-v1.6-standard-i2v": GenerationRequest_kwaivgi_kling_v1_6_standard_i2v;
+  "kwaivgi/kling-v1.6-pro": GenerationRequest_kwaivgi_kling_v1_6_pro;
+  "kwaivgi/kling-v2.0": GenerationRequest_kwaivgi_kling_v2_0;
+  "kwaivgi/kling-v2.0-i2v": GenerationRequest_kwaivgi_kling_v2_0_i2v;
+  "kwaivgi/kling-v2.1-master": GenerationRequest_kwaivgi_kling_v2_1_master;
+  "kwaivgi/kling-v2.1-master-i2v": GenerationRequest_kwaivgi_kling_v2_1_master_i2v;
+  "kwaivgi/kling-v2.5-turbo-pro": GenerationRequest_kwaivgi_kling_v2_5_turbo_pro;
+  "kwaivgi/kling-v2.5-turbo-pro-i2v": GenerationRequest_kwaivgi_kling_v2_5_turbo_pro_i2v;
   "minimax/hailuo-02": GenerationRequest_minimax_hailuo_02;
   "minimax/hailuo-2.3": GenerationRequest_minimax_hailuo_2_3;
+  "minimax/video-01": GenerationRequest_minimax_video_01;
+  "minimax/video-01-director": GenerationRequest_minimax_video_01_director;
+  "minimax/i2v-01": GenerationRequest_minimax_i2v_01;
+  "minimax/i2v-01-director": GenerationRequest_minimax_i2v_01_director;
+  "minimax/hailuo-02-pro": GenerationRequest_minimax_hailuo_02_pro;
   "runway/gen4-turbo": GenerationRequest_runway_gen4_turbo;
   "runway/gen4-aleph": GenerationRequest_runway_gen4_aleph;
+  "runway/gen3a-turbo": GenerationRequest_runway_gen3a_turbo;
   "alibaba/wan-2.2-plus": GenerationRequest_alibaba_wan_2_2_plus;
+  "alibaba/wan-2.1-turbo": GenerationRequest_alibaba_wan_2_1_turbo;
+  "alibaba/wan-2.1-plus": GenerationRequest_alibaba_wan_2_1_plus;
+  "alibaba/wan-2.5-preview": GenerationRequest_alibaba_wan_2_5_preview;
+  "alibaba/wan-2.5-preview-image-to-video": GenerationRequest_alibaba_wan_2_5_preview_image_to_video;
+  "alibaba/wan-2.2-a14b": GenerationRequest_alibaba_wan_2_2_a14b;
+  "alibaba/wan-2.2-a14b-image-to-video": GenerationRequest_alibaba_wan_2_2_a14b_image_to_video;
   "bytedance/seedance-1-pro": GenerationRequest_bytedance_seedance_1_pro;
+  "bytedance/seedance-1-lite": GenerationRequest_bytedance_seedance_1_lite;
+  "luma/ray-2-720p": GenerationRequest_luma_ray_2_720p;
+  "luma/ray-2-720p-i2v": GenerationRequest_luma_ray_2_720p_i2v;
+  "luma/ray-2-540p": GenerationRequest_luma_ray_2_540p;
+  "luma/ray-flash-2-720p": GenerationRequest_luma_ray_flash_2_720p;
+  "luma/ray-flash-2-720p-i2v": GenerationRequest_luma_ray_flash_2_720p_i2v;
+  "luma/ray-flash-2-540p": GenerationRequest_luma_ray_flash_2_540p;
+  "pixverse/pixverse-v4-fast": GenerationRequest_pixverse_pixverse_v4_fast;
+  "pixverse/pixverse-v4.5-fast-i2v": GenerationRequest_pixverse_pixverse_v4_5_fast_i2v;
+  "tencent/hunyuan-video-i2v": GenerationRequest_tencent_hunyuan_video_i2v;
 };
 
 export type VideoModel = keyof VideoModelRequests;
