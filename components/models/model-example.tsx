@@ -39,7 +39,7 @@ export function ModelExampleFigure({ example, modelName }: { example: ModelExamp
   const alt = altText(example, modelName);
   return (
     <figure className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs" data-example={example.family} aria-labelledby="model-example-caption">
-      <div className="bg-zinc-950">
+      <div className="bg-zinc-100">
         {example.clip ? (
           <video
             src={example.clip.url}
@@ -52,7 +52,7 @@ export function ModelExampleFigure({ example, modelName }: { example: ModelExamp
             playsInline
             controls
             preload="none"
-            className="mx-auto aspect-video max-h-[360px] w-full object-contain"
+            className="mx-auto block aspect-video w-full max-w-[640px] object-contain"
           />
         ) : (
           // eslint-disable-next-line @next/next/no-img-element -- a static file of public/, already card-sized
@@ -63,7 +63,7 @@ export function ModelExampleFigure({ example, modelName }: { example: ModelExamp
             alt={alt}
             loading="lazy"
             decoding="async"
-            className="mx-auto aspect-video max-h-[360px] w-full object-contain"
+            className="mx-auto block aspect-video w-full max-w-[640px] object-contain"
           />
         )}
       </div>
