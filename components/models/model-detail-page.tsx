@@ -7,6 +7,7 @@ import { DetailPageStates } from "@/components/dashboard/query-states";
 import { useTRPC } from "@/components/trpc/react";
 import { BackLink, Badge, Card, Skeleton } from "@/components/ui";
 import { CreateFieldsCard } from "./create-fields-card";
+import { ModelExampleFigure } from "./model-example";
 import { formatSeconds, listPrice } from "./model-format";
 import { ModelNotFound } from "./model-not-found";
 import { ModelProvidersCard } from "./model-providers-card";
@@ -83,6 +84,7 @@ export function ModelDetailPage({ identifier }: { identifier: string }) {
         </dl>
       </Card>
 
+      {data.example && <ModelExampleFigure example={data.example} modelName={entry.model_name} />}
       <CreateFieldsCard model={data} />
       <PricingCard breakdown={entry.model_pricing_breakdown} />
       <ModelProvidersCard providers={data.providers} />

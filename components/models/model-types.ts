@@ -12,3 +12,4 @@ export type ModelProviderHealth = ModelOverview["providers"][number];
 export type LibraryModelEntry = ModelOverview["entry"];
 export type PricingBreakdown = LibraryModelEntry["model_pricing_breakdown"];
 export type CreateField = ModelDescription["fields"][number];
+export type ModelExample = NonNullable<ModelOverview["example"]>;

@@ -23,9 +23,14 @@ import { appUrl } from "../env";
 
 export type RunningServer = { url: string; close: () => Promise<void> };
 
-/** /v1, /api and /files answer JSON or files, never a page: nothing in them may run. */
+/** /v1, /api, /files and public/'s static files answer JSON or files, never a page: nothing in them may run. */
 function isNonPagePath(url: string): boolean {
-  return url.startsWith("/api/") || url.startsWith("/files/") || isV1Path(url);
+  return url.startsWith("/api/") || url.startsWith("/files/") || isV1Path(url) || isPublicFilePath(url);
+}
+
+/** The files of public/, which Next serves as they are (docs/catalog.md, "Examples"). */
+function isPublicFilePath(url: string): boolean {
+  return url.startsWith("/examples/") || url === "/robots.txt" || url.startsWith("/robots.txt?");
 }
 
 export async function startHttpServer(options: { port: number; host: string; dev: boolean }): Promise<RunningServer> {

@@ -1,6 +1,7 @@
 import "server-only";
 import { listProviders, type ProviderId } from "../../catalog/index";
 import { disabledCatalog } from "../../catalog/disabled-catalog";
+import { exampleOf, type ModelExample } from "../../catalog/examples/model-example";
 import type { Db } from "../../db";
 import type { RegionName } from "../../env";
 import { typicalRunSeconds } from "../../generations/concurrency-retry-after";
@@ -30,6 +31,8 @@ export type ModelOverview = {
   /** Median total time of the model's recent successful runs, in seconds; null without one. */
   typical_run_seconds: number | null;
   providers: ModelProviderHealth[];
+  /** Its family's example output (public/examples), with the model and provider that rendered it. */
+  example: ModelExample | null;
 };
 
 export type ModelEvidence = {
@@ -68,5 +71,5 @@ export function overviewOf(entry: LibraryModelEntry, evidence: ModelEvidence): M
     };
   });
   const typical = evidence.typicalSeconds.get(entry.model_identifier);
-  return { entry, typical_run_seconds: typical === undefined ? null : Math.round(typical * 10) / 10, providers };
+  return { entry, typical_run_seconds: typical === undefined ? null : Math.round(typical * 10) / 10, providers, example: exampleOf(entry.model_identifier) };
 }
