@@ -2,7 +2,6 @@
 
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Columns3, Plus, X } from "lucide-react";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useId, useMemo, useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
 import { formatCredits } from "@/components/dashboard/format-credits";
@@ -13,6 +12,7 @@ import { ComparisonHistory } from "./comparison-history";
 import { columnBody, defaultColumns, MAX_COMPARE_COLUMNS, type CompareColumnState } from "./compare-form";
 import { Select } from "@/components/ui/select";
 import { useDebounced } from "./use-debounced";
+import { useSearchParam } from "./use-search-param";
 
 // Compare: one prompt, up to four columns, each a model or one model pinned to a provider, each run
 // as its own generation. The total estimate shows before running; the result (?comparison=<id>)
@@ -22,10 +22,7 @@ export function ComparePage() {
   const { accountId } = useAccount();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const router = useRouter();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const comparisonId = searchParams.get("comparison");
+  const [comparisonId, setComparisonId] = useSearchParam("comparison");
   const catalog = useQuery(trpc.models.list.queryOptions({ accountId }));
   const access = useQuery(trpc.playground.access.queryOptions({ accountId }));
   const models = useMemo(
@@ -64,9 +61,7 @@ export function ComparePage() {
   const compare = useMutation(
     trpc.playground.compare.mutationOptions({
       onSuccess: (started) => {
-        const params = new URLSearchParams(searchParams);
-        params.set("comparison", started.comparison_id);
-        router.replace(`${pathname}?${params.toString()}`, { scroll: false });
+        setComparisonId(started.comparison_id);
         void queryClient.invalidateQueries({ queryKey: trpc.playground.pathKey() });
       },
     }),

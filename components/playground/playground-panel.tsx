@@ -2,7 +2,6 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Play } from "lucide-react";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useId, useMemo, useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
 import type { ModelDescription } from "@/components/models/model-types";
@@ -16,6 +15,7 @@ import { initialValues, requestBody, valuesFromRequest, type FormValue, type For
 import { RunHistory } from "./run-history";
 import { RunResult } from "./run-result";
 import { useDebounced } from "./use-debounced";
+import { useSearchParam } from "./use-search-param";
 
 // The model page's playground: a form made from the model's create fields, the estimate of
 // exactly that request, Run (a real generation through the /v1 create path, billed to the account,
@@ -26,14 +26,11 @@ export function PlaygroundPanel({ model, apiBaseUrl }: { model: ModelDescription
   const { accountId } = useAccount();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const router = useRouter();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
+  const [runId, setRunId] = useSearchParam("run");
   const identifier = model.entry.model_identifier;
   const fields = model.fields;
   const providers = useMemo(() => model.providers.map((provider) => provider.provider), [model.providers]);
   const [values, setValues] = useState<FormValues>(() => initialValues(fields));
-  const runId = searchParams.get("run");
   const body = useMemo(() => requestBody(fields, values), [fields, values]);
   const settled = useDebounced(body);
   const refusalId = useId();
@@ -55,9 +52,7 @@ export function PlaygroundPanel({ model, apiBaseUrl }: { model: ModelDescription
       onSuccess: (created) => {
         // Marked as filled: the form already holds this run's request.
         setFilledFrom(created.generation_id);
-        const params = new URLSearchParams(searchParams);
-        params.set("run", created.generation_id);
-        router.replace(`${pathname}?${params.toString()}`, { scroll: false });
+        setRunId(created.generation_id);
         void queryClient.invalidateQueries({ queryKey: trpc.playground.history.pathKey() });
         void queryClient.invalidateQueries({ queryKey: trpc.playground.estimate.pathKey() });
       },

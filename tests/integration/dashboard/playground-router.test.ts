@@ -12,7 +12,7 @@ import { accountScope } from "@/server/account-scope";
 import { revokeApiKey } from "@/server/keys/revoke-key";
 import { createCaller } from "@/tests/support/dashboard-caller";
 import { recordingEventSink } from "@/tests/support/event-sink";
-import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
+import { createTestAccount, createTestTeam } from "@/tests/support/fixtures";
 import { expectTrpcError, expectTrpcInvalid, trpcFailure } from "@/tests/support/trpc-errors";
 
 // The playground router through createCaller against the real database: who may run (a team
@@ -36,16 +36,9 @@ const as = (userId: string | null) => createCaller({ userId }).playground;
 const body = (prompt = "a lighthouse at dusk") => ({ generation_prompt: prompt, generation_ratio: "16:9" });
 const key = () => crypto.randomUUID();
 
-async function team() {
-  const { accountId, userId: primaryOwner } = await createTestAccount();
-  const owner = await addTeamMember(accountId, "owner");
-  const member = await addTeamMember(accountId, "member");
-  return { accountId, primaryOwner, owner, member };
-}
-
 describe("playground router: who may run", () => {
   it("refuses a signed-out caller with ERR1002 and another account's member with ERR1006", async () => {
-    const { accountId, member } = await team();
+    const { accountId, member } = await createTestTeam();
     const outsider = await createTestAccount();
     await expectTrpcError(as(null).run({ accountId, identifier: MODEL, body: body(), idempotencyKey: key() }), "ERR1002");
     await expectTrpcError(as(null).estimate({ accountId, identifier: MODEL, body: body() }), "ERR1002");
@@ -58,7 +51,7 @@ describe("playground router: who may run", () => {
   });
 
   it("lets owners and members run by default; a member an owner left out is refused with the reason", async () => {
-    const { accountId, owner, member } = await team();
+    const { accountId, owner, member } = await createTestTeam();
     expect((await as(member).access({ accountId })).refusal).toBeNull();
 
     await expectTrpcError(as(member).setRunRoles({ accountId, roles: ["owner"] }), "ERR1003");
@@ -86,7 +79,7 @@ describe("playground router: who may run", () => {
 
 describe("playground router: a run is an ordinary generation", () => {
   it("lands in Generations, the ledger and the activity feed, attributed to the Dashboard playground key and the user", async () => {
-    const { accountId, member } = await team();
+    const { accountId, member } = await createTestTeam();
     const created = await as(member).run({ accountId, identifier: MODEL, body: body("a run from the dashboard"), idempotencyKey: key() });
     expect(created).not.toHaveProperty("key");
 
@@ -120,7 +113,7 @@ describe("playground router: a run is an ordinary generation", () => {
   });
 
   it("starts one generation per Idempotency-Key, and refuses the same key for another request", async () => {
-    const { accountId, member } = await team();
+    const { accountId, member } = await createTestTeam();
     const idempotencyKey = key();
     const first = await as(member).run({ accountId, identifier: MODEL, body: body(), idempotencyKey });
     const again = await as(member).run({ accountId, identifier: MODEL, body: body(), idempotencyKey });
@@ -131,7 +124,7 @@ describe("playground router: a run is an ordinary generation", () => {
   });
 
   it("validates the body with the model's schema, naming the field", async () => {
-    const { accountId, member } = await team();
+    const { accountId, member } = await createTestTeam();
     await expectTrpcInvalid(as(member).run({ accountId, identifier: MODEL, body: { generation_prompt: "x", generation_ratio: "7:3" }, idempotencyKey: key() }), "generation_ratio");
     await expectTrpcInvalid(as(member).run({ accountId, identifier: MODEL, body: { generation_prompt: "x", colour: "red" }, idempotencyKey: key() }), "colour");
     const estimate = await as(member).estimate({ accountId, identifier: MODEL, body: { generation_ratio: "16:9" } });
@@ -141,7 +134,7 @@ describe("playground router: a run is an ordinary generation", () => {
   });
 
   it("prices the form's request as /v1 estimate does and says when the key's spend limit would refuse it", async () => {
-    const { accountId, primaryOwner, member } = await team();
+    const { accountId, primaryOwner, member } = await createTestTeam();
     const four = { ...body(), generation_output_number: 4 };
     const estimate = await as(member).estimate({ accountId, identifier: MODEL, body: four });
     const model = findModel(MODEL)!;
@@ -158,7 +151,7 @@ describe("playground router: a run is an ordinary generation", () => {
   });
 
   it("stops runs once the playground key is revoked, saying how to start again", async () => {
-    const { accountId, primaryOwner, member } = await team();
+    const { accountId, primaryOwner, member } = await createTestTeam();
     await as(member).run({ accountId, identifier: MODEL, body: body(), idempotencyKey: key() });
     const playgroundKey = await db.apiKey.findFirstOrThrow({ where: { accountId, playground: true } });
     await inTransaction((tx) => revokeApiKey(tx, accountScope(accountId), { keyId: playgroundKey.id, actor: primaryOwner }));
@@ -173,7 +166,7 @@ describe("playground router: a run is an ordinary generation", () => {
   });
 
   it("lets whoever may run cancel a playground run, refunded", async () => {
-    const { accountId, member } = await team();
+    const { accountId, member } = await createTestTeam();
     const created = await as(member).run({ accountId, identifier: MODEL, body: body(), idempotencyKey: key() });
     const canceled = await as(member).cancel({ accountId, generationId: created.generation_id });
     expect(canceled).toMatchObject({ generation_id: created.generation_id, generation_status: "canceled", credits_refunded: true });
@@ -187,7 +180,7 @@ describe("playground router: a run is an ordinary generation", () => {
 
 describe("playground router: Compare", () => {
   it("starts each column as its own generation under one comparison, pinned to its provider", async () => {
-    const { accountId, member } = await team();
+    const { accountId, member } = await createTestTeam();
     const idempotencyKey = key();
     const columns = [
       { identifier: MODEL, body: { ...body(), generation_provider_order: "local" } },
