@@ -39,7 +39,10 @@ test("a new user runs a model from its page, watches it fail over and finish, an
 
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Models" }).click();
   await page.getByLabel("Search").fill("lumen image");
-  await page.locator(`article[data-model="${MODEL}"]`).getByRole("link").first().click();
+  await expect(page).toHaveURL(/[?&]q=lumen/);
+  await expect(page.getByRole("status").filter({ hasText: /^1 of \d+ models$/ })).toBeVisible();
+  const name = (await page.locator(`article[data-model="${MODEL}"]`).getByRole("heading").innerText()).trim();
+  await page.locator(`article[data-model="${MODEL}"]`).getByRole("link", { name }).click();
   await page.waitForURL(new RegExp(`/models/${MODEL}$`));
   const playground = page.getByRole("region", { name: "Result" });
   await expect(page.getByRole("heading", { name: "Playground" })).toBeVisible();

@@ -70,7 +70,7 @@ export function fieldLabel(field: string): string {
   const words = field.replace(/^generation_/, "").replaceAll("_", " ");
   const named: Record<string, string> = {
     "output number": "Count",
-    "input file": "Input images",
+    "input file": "Input files",
     "input file last content": "Last frame",
     "generate audio": "Audio",
     "provider order": "Provider order",
