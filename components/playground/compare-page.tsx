@@ -6,8 +6,8 @@ import { useId, useMemo, useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
 import { formatCredits } from "@/components/dashboard/format-credits";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Button, Card, CardBody, Field, FormError, PageHeader, Skeleton, Textarea } from "@/components/ui";
-import { ComparisonResult } from "./comparison-result";
+import { Button, Card, CardBody, cn, Field, FormError, PageHeader, Skeleton, Textarea } from "@/components/ui";
+import { columnGrid, ComparisonResult } from "./comparison-result";
 import { ComparisonHistory } from "./comparison-history";
 import { columnBody, defaultColumns, MAX_COMPARE_COLUMNS, type CompareColumnState } from "./compare-form";
 import { Select } from "@/components/ui/select";
@@ -55,7 +55,7 @@ export function ComparePage() {
   const balance = estimates[0]?.data?.credit_balance ?? null;
   const overBalance = balance !== null && total > balance ? `Together the columns cost ${formatCredits(total)} credits; the balance is ${formatCredits(balance)}.` : null;
   const reason = refusal ?? overBalance;
-  const estimating = !ready || estimates.some((estimate) => !estimate.data || estimate.isFetching) || settled !== JSON.stringify(bodies);
+  const estimating = !ready || estimates.some((estimate) => !estimate.data) || settled !== JSON.stringify(bodies);
   const reasonId = useId();
 
   const compare = useMutation(
@@ -91,7 +91,7 @@ export function ComparePage() {
             ) : catalog.isError ? (
               <FormError>{`The models could not be loaded: ${errorMessage(catalog.error)}`}</FormError>
             ) : (
-              <ol className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4" aria-label="Columns">
+              <ol className={cn("grid gap-3 sm:grid-cols-2", columnGrid[shown.length])} aria-label="Columns">
                 {shown.map((column, index) => {
                   const model = models.find((item) => item.identifier === column.identifier);
                   const estimate = estimates[index]?.data;

@@ -6,10 +6,13 @@ import { useAccount } from "@/components/dashboard/account-context";
 import { formatCredits } from "@/components/dashboard/format-credits";
 import { QueryStates } from "@/components/dashboard/query-states";
 import { useTRPC } from "@/components/trpc/react";
-import { Badge, Card, CardBody, CardHeader, Skeleton } from "@/components/ui";
+import { Badge, Card, CardBody, CardHeader, cn, Skeleton } from "@/components/ui";
 import type { ComparisonView } from "./playground-types";
 import { RunBody } from "./run-result";
 import { formatDuration } from "./run-progress";
+
+/** As many grid columns as the comparison has, from 1280 px (Tailwind needs the class names whole). */
+export const columnGrid: Record<number, string> = { 1: "xl:grid-cols-1", 2: "xl:grid-cols-2", 3: "xl:grid-cols-3", 4: "xl:grid-cols-4" };
 
 // A comparison's columns side by side, live from the account's feed, with their figures and a
 // summary of which column was fastest and which cheapest once they succeeded.
@@ -47,20 +50,18 @@ function ComparisonColumns({ comparison, canRun }: { comparison: ComparisonView;
           </p>
         </CardBody>
       </Card>
-      <ol className="grid gap-4 md:grid-cols-2 xl:grid-cols-4" aria-label="Results">
+      <ol className={cn("grid gap-4 md:grid-cols-2", columnGrid[comparison.columns.length])} aria-label="Results">
         {comparison.columns.map((column, index) => (
           <li key={column.generation_id} data-result-column={index + 1}>
             <Card className="h-full">
-              <CardHeader
-                title={`Column ${index + 1}`}
-                description={<span className="font-mono text-xs break-all">{column.model_identifier}</span>}
-                actions={
-                  <>
+              <CardHeader title={`Column ${index + 1}`} description={<span className="font-mono text-xs break-all">{column.model_identifier}</span>}>
+                {(comparison.summary.fastest === column.generation_id || comparison.summary.cheapest === column.generation_id) && (
+                  <p className="flex gap-1.5 pt-1">
                     {comparison.summary.fastest === column.generation_id && <Badge tone="green">Fastest</Badge>}
                     {comparison.summary.cheapest === column.generation_id && <Badge tone="blue">Cheapest</Badge>}
-                  </>
-                }
-              />
+                  </p>
+                )}
+              </CardHeader>
               <CardBody className="space-y-4">
                 <RunBody run={column.view} canRun={canRun} compact />
                 <dl className="grid grid-cols-2 gap-2 text-sm">

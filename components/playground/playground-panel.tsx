@@ -60,11 +60,12 @@ export function PlaygroundPanel({ model, apiBaseUrl }: { model: ModelDescription
   );
 
   // The estimate's field errors for the fields set (an untouched required field is the refusal's to name).
-  const setFieldErrors = (estimate.data?.field_errors ?? []).filter((error) => error.field in body).map((error) => [error.field, error.message]);
+  // An estimate of an earlier form (still shown while the new one is on its way) says nothing of this one.
+  const stale = settled !== body || estimate.isPlaceholderData;
+  const setFieldErrors = stale ? [] : (estimate.data?.field_errors ?? []).filter((error) => error.field in body).map((error) => [error.field, error.message]);
   const fieldErrors = { ...Object.fromEntries(setFieldErrors), ...apiErrorFields(run.error) };
   const mayRun = access.data ? access.data.refusal === null : false;
-  const stale = settled !== body || estimate.isFetching;
-  const refusal = estimate.data?.refusal ?? null;
+  const refusal = stale ? null : (estimate.data?.refusal ?? null);
   const disabled = !estimate.data || stale || refusal !== null || run.isPending;
   const set = (field: string, value: FormValue) => {
     setValues((current) => ({ ...current, [field]: value }));

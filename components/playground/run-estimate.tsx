@@ -27,7 +27,7 @@ export function RunEstimateSummary({ estimate, refusalId, stale }: { estimate: R
           <dd className="font-medium text-zinc-900 tabular-nums">{estimate.spend_remaining === null ? "No limit" : `${formatCredits(estimate.spend_remaining)} credits`}</dd>
         </div>
       </dl>
-      {estimate.refusal && (
+      {estimate.refusal && !stale && (
         <p id={refusalId} role="alert" className="flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
           <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
           <span className="min-w-0 break-words">{estimate.refusal}</span>

@@ -4,12 +4,12 @@ import type { RunView } from "./playground-types";
 // A finished run's files: images inline, videos playable, each with its download link (signed,
 // expiring, as on the generation's page).
 
-export function RunOutputs({ run }: { run: RunView }) {
+export function RunOutputs({ run, compact = false }: { run: RunView; compact?: boolean }) {
   const files = run.record.generation_output_file;
   if (files.length === 0) return null;
   const isVideo = run.media_kind === "video";
   return (
-    <ul className="grid gap-3 sm:grid-cols-2" aria-label="Outputs">
+    <ul className={compact ? "grid gap-3" : "grid gap-3 sm:grid-cols-2"} aria-label="Outputs">
       {files.map((url, index) => (
         <li key={url} className="space-y-1.5">
           {isVideo ? (

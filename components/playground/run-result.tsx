@@ -56,7 +56,7 @@ export function RunBody({ run, canRun, compact = false }: { run: RunView; canRun
       </div>
       {cancel.isError && <FormError>{errorMessage(cancel.error)}</FormError>}
       <RunProgress run={run} />
-      <RunOutputs run={run} />
+      <RunOutputs run={run} compact={compact} />
       {!compact && <RunFacts run={run} />}
     </div>
   );

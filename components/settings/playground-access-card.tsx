@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
 import { QueryStates } from "@/components/dashboard/query-states";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
 import { Card, CardBody, Checkbox, FormError, Skeleton, toast } from "@/components/ui";
@@ -18,12 +19,16 @@ export function PlaygroundAccessCard({ accountId, canEdit }: { accountId: string
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const access = useQuery(trpc.playground.access.queryOptions({ accountId }));
+  // The boxes follow the click at once; the server's answer (or its refusal) settles them.
+  const [chosen, setChosen] = useState<string[] | null>(null);
   const save = useMutation(
     trpc.playground.setRunRoles.mutationOptions({
       onSuccess: async () => {
         toast.success("Saved who may run models from the dashboard");
         await queryClient.invalidateQueries({ queryKey: trpc.playground.pathKey() });
+        setChosen(null);
       },
+      onError: () => setChosen(null),
     }),
   );
   return (
@@ -39,11 +44,13 @@ export function PlaygroundAccessCard({ accountId, canEdit }: { accountId: string
                   name={`run-${role}`}
                   label={labels[role]?.label ?? role}
                   description={labels[role]?.description}
-                  checked={data.roles.includes(role)}
+                  checked={(chosen ?? data.roles).includes(role)}
                   disabled={!canEdit || save.isPending}
                   onChange={(event) => {
-                    const roles = data.roles.filter((item) => item !== "primary_owner" && item !== role);
-                    save.mutate({ accountId, roles: event.target.checked ? [...roles, role] : roles });
+                    const others = (chosen ?? data.roles).filter((item) => item !== "primary_owner" && item !== role);
+                    const roles = event.target.checked ? [...others, role] : others;
+                    setChosen(roles);
+                    save.mutate({ accountId, roles });
                   }}
                 />
               ))}
