@@ -7,7 +7,7 @@ import { useTRPC } from "@/components/trpc/react";
 // One live feed per open dashboard tab (GET /api/live, Server-Sent Events): when a generation of
 // the account is created, moves, tries a provider or finishes, the queries that show generations
 // (the generations page, a generation's detail with its attempts, the overview's counters and
-// recent activity, a key's detail) are refreshed, at most once per FLUSH_MS. The browser's
+// recent activity, a key's detail, the playground's runs) are refreshed, at most once per FLUSH_MS. The browser's
 // EventSource reconnects by itself; nothing polls.
 
 const FLUSH_MS = 200;
@@ -21,7 +21,8 @@ export function LiveEvents({ accountId }: { accountId: string }) {
     let timer: ReturnType<typeof setTimeout> | null = null;
     const refresh = () => {
       timer = null;
-      for (const queryKey of [trpc.generations.pathKey(), trpc.account.pathKey(), trpc.keys.pathKey(), trpc.usage.pathKey()]) void queryClient.invalidateQueries({ queryKey });
+      for (const queryKey of [trpc.generations.pathKey(), trpc.account.pathKey(), trpc.keys.pathKey(), trpc.usage.pathKey(), trpc.playground.pathKey()])
+        void queryClient.invalidateQueries({ queryKey });
     };
     const changed = () => {
       timer ??= setTimeout(refresh, FLUSH_MS);

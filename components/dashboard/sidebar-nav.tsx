@@ -1,6 +1,6 @@
 "use client";
 
-import { Bell, Boxes, ChartColumn, CreditCard, Globe, History, Images, KeyRound, LayoutDashboard, ScrollText, Settings, Users, Webhook } from "lucide-react";
+import { Bell, Boxes, ChartColumn, Columns3, CreditCard, Globe, History, Images, KeyRound, LayoutDashboard, ScrollText, Settings, Users, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui";
@@ -11,6 +11,7 @@ const sections = [
   { href: "", label: "Overview", icon: LayoutDashboard },
   { href: "/generations", label: "Generations", icon: Images },
   { href: "/models", label: "Models", icon: Boxes },
+  { href: "/compare", label: "Compare", icon: Columns3 },
   { href: "/usage", label: "Usage", icon: ChartColumn },
   { href: "/keys", label: "API keys", icon: KeyRound },
   { href: "/logs", label: "Logs", icon: ScrollText },

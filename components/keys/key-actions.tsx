@@ -20,7 +20,7 @@ export function KeyActions({ accountId, apiKey, apiBaseUrls, onDeleted, classNam
 
   return (
     <div className={cn("flex flex-wrap items-center gap-1.5", className)}>
-      {apiKey.state === "active" && (
+      {apiKey.state === "active" && !apiKey.playground && (
         <Button variant="secondary" size="sm" aria-label={label("Rotate")} title="Rotate" onClick={() => setOpen("rotate")}>
           <RefreshCw aria-hidden />
           Rotate

@@ -9,6 +9,7 @@ import { useTRPC } from "@/components/trpc/react";
 import { BackLink, ReadOnlyNote, Skeleton } from "@/components/ui";
 import { RequestLogsCard } from "@/components/request-logs/request-logs-card";
 import { KeySpendCard } from "@/components/spend/key-spend-card";
+import { PlaygroundKeyBadge } from "./playground-key-badge";
 import { KeyActions } from "./key-actions";
 import { KeyDetailsCard } from "./key-details-card";
 import { KeyNotFound } from "./key-not-found";
@@ -58,7 +59,18 @@ export function KeyDetailPage({ keyId, apiBaseUrls }: { keyId: string; apiBaseUr
             <KeyStateBadge apiKey={data} />
           </>
         }
-        subheading={<p className="font-mono text-sm text-zinc-500">{data.apikey_prefix}…</p>}
+        subheading={
+          <div className="space-y-1">
+            <p className="font-mono text-sm text-zinc-500">{data.apikey_prefix}…</p>
+            {data.playground && (
+              <p className="flex flex-wrap items-center gap-2 text-sm text-zinc-600">
+                <PlaygroundKeyBadge />
+                Runs from the dashboard&apos;s playground and Compare page are attributed to this key. Its value was never issued, so it authenticates no request. A spend limit caps those runs;
+                revoking stops them.
+              </p>
+            )}
+          </div>
+        }
         actions={
           isOwner ? (
             <KeyActions accountId={accountId} apiKey={data} apiBaseUrls={apiBaseUrls} onDeleted={() => router.push(`/dashboard/${accountId}/keys`)} />

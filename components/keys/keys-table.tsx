@@ -7,6 +7,7 @@ import { KeyScopes } from "./key-scopes";
 import { KeyStateBadge } from "./key-state-badge";
 import { SpendBar } from "@/components/spend/spend-bar";
 import type { ApiBaseUrls, ApiKeyRecord, KeySpend } from "./key-types";
+import { PlaygroundKeyBadge } from "./playground-key-badge";
 
 // The account's keys. The name links to the key's page (details and request log); owners get
 // the actions in the last column. On a phone the table keeps what is read at a glance (name,
@@ -41,6 +42,7 @@ export function KeysTable({ accountId, keys, spends, apiBaseUrls, canManage }: K
                 {key.apikey_name}
               </Link>
               <code className="font-mono text-xs text-zinc-500">{key.apikey_prefix}…</code>
+              {key.playground && <PlaygroundKeyBadge className="ml-1.5" />}
               {spends?.[key.apikey_id] && (
                 <div className="mt-2 sm:hidden">
                   <KeySpendCell spend={spends[key.apikey_id]} />

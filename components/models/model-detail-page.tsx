@@ -14,10 +14,12 @@ import { ModelProvidersCard } from "./model-providers-card";
 import { ModelStatusBadge, statusExplanation } from "./model-status-badge";
 import { HEALTH_REFRESH_MS } from "./models-page";
 import { PricingCard } from "./pricing-card";
+import { PlaygroundPanel } from "@/components/playground/playground-panel";
 
-// One model: what its create accepts, what it costs, and its providers with their health.
+// One model: what its create accepts, what it costs, its providers with their health, and the
+// playground to run it.
 
-export function ModelDetailPage({ identifier }: { identifier: string }) {
+export function ModelDetailPage({ identifier, apiBaseUrl }: { identifier: string; apiBaseUrl: string }) {
   const { accountId } = useAccount();
   const trpc = useTRPC();
   const model = useQuery({ ...trpc.models.get.queryOptions({ accountId, identifier }), refetchInterval: HEALTH_REFRESH_MS });
@@ -88,6 +90,7 @@ export function ModelDetailPage({ identifier }: { identifier: string }) {
       <CreateFieldsCard model={data} />
       <PricingCard breakdown={entry.model_pricing_breakdown} />
       <ModelProvidersCard providers={data.providers} />
+      {entry.model_status === "active" && <PlaygroundPanel model={data} apiBaseUrl={apiBaseUrl} />}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { Card, CardBody, PageHeader, Skeleton } from "@/components/ui";
 import { AccountProfileCard } from "./account-profile-card";
 import { DangerZoneCard } from "./danger-zone-card";
 import { EmailPreferencesCard } from "./email-preferences-card";
+import { PlaygroundAccessCard } from "./playground-access-card";
 import { SessionsCard } from "./sessions-card";
 import { SettingsSection } from "./settings-section";
 import { UserProfileCard } from "./user-profile-card";
@@ -38,6 +39,14 @@ export function SettingsPage() {
               }
             >
               <AccountProfileCard key={`${data.account.name}|${data.account.pictureUrl ?? ""}`} account={data.account} canEdit={isOwner} />
+            </SettingsSection>
+
+            <SettingsSection
+              id="playground"
+              title="Running models"
+              description={<>Who may run models from the dashboard&apos;s playground and Compare page. Runs are billed to this account.{isOwner ? null : " Owners can change it."}</>}
+            >
+              <PlaygroundAccessCard accountId={accountId} canEdit={isOwner} />
             </SettingsSection>
 
             <SettingsSection id="profile" title="Your profile" description="About you, in every account you belong to.">

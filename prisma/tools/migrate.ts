@@ -16,6 +16,7 @@ const handWrittenIndexes = [
   "ledger_entry_one_settlement_per_generation",
   "ledger_entry_one_add_per_source",
   "membership_one_primary_owner_per_account",
+  "api_key_one_playground_key",
 ];
 
 function keepHandWritten(sql: string) {

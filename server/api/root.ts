@@ -9,6 +9,7 @@ import { hostnamesRouter } from "./routers/hostnames";
 import { keysRouter } from "./routers/keys";
 import { modelsRouter } from "./routers/models";
 import { notificationsRouter } from "./routers/notifications";
+import { playgroundRouter } from "./routers/playground";
 import { requestLogsRouter } from "./routers/request-logs";
 import { settingsRouter } from "./routers/settings";
 import { spendRouter } from "./routers/spend";
@@ -29,6 +30,7 @@ export const appRouter = createTRPCRouter({
   keys: keysRouter,
   models: modelsRouter,
   notifications: notificationsRouter,
+  playground: playgroundRouter,
   requestLogs: requestLogsRouter,
   settings: settingsRouter,
   spend: spendRouter,

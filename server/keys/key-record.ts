@@ -25,6 +25,8 @@ export function toApiKeyRecord(row: ApiKey, now: Date = new Date()) {
     rotated_at: row.rotatedAt?.toISOString() ?? null,
     revoked_at: row.revokedAt?.toISOString() ?? null,
     replaced_by_id: row.replacedById,
+    /** The account's Dashboard playground key (server/playground): no value was ever issued. */
+    playground: row.playground,
   };
 }
 

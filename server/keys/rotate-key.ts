@@ -44,6 +44,11 @@ export async function rotateApiKey(tx: Tx, scope: AccountScope, input: RotateApi
 
   const old = isGuid(input.keyId) ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) } }) : null;
   if (!old) throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
+  if (old.playground) {
+    throw invalidRequest("The Dashboard playground key has no value to rotate: it only attributes the dashboard's runs. Revoke or delete it instead.", [
+      { field: "apikey_id", message: "is the Dashboard playground key" },
+    ]);
+  }
   const now = new Date();
   const { state } = keyStateAt(old, now);
   if (state !== "active") {

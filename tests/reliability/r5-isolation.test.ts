@@ -83,6 +83,9 @@ beforeAll(async () => {
   const invitation = await asA("team.invite", { email: `invitee-${randomUUID().slice(0, 8)}@test.darkroom.local`, role: "member" });
   remember("invitation", invitation.invitationId as string);
   secretsOfA.push(invitation.email as string);
+  // A comparison from the Compare page (its generation runs like any other).
+  const comparison = await asA("playground.compare", { idempotencyKey: randomUUID(), columns: [{ identifier: "darkroom/lumen-image", body: { generation_prompt: "A's private comparison" } }] });
+  remember("comparison", comparison.comparison_id as string);
 
   // Through /v1: a generation that runs to the end (ledger entries, request logs, provider attempts).
   const created = expectSuccess(await createImage(aKey, { generation_prompt: "A's private lighthouse" }, forwarded()), 202);

@@ -40,3 +40,11 @@ export async function addTeamMember(accountId: string, role: MemberRole): Promis
   await db.membership.create({ data: { accountId, userId: user.id, role } });
   return user.id;
 }
+
+/** An account with its primary owner, an owner and a member (dashboard role tests). */
+export async function createTestTeam() {
+  const { accountId, userId: primaryOwner } = await createTestAccount();
+  const owner = await addTeamMember(accountId, "owner");
+  const member = await addTeamMember(accountId, "member");
+  return { accountId, primaryOwner, owner, member };
+}

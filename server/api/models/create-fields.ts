@@ -17,6 +17,8 @@ export type CreateField = {
   allowed: FieldValue[] | null;
   /** What an omitted optional field is taken as; null when nothing is assumed. */
   default: FieldValue | null;
+  /** The most a count or a list may hold (outputs, input files); absent for other fields. */
+  max?: number;
 };
 
 export function createFields(entry: LibraryModelEntry, model: ModelDefinition): CreateField[] {
@@ -25,7 +27,7 @@ export function createFields(entry: LibraryModelEntry, model: ModelDefinition): 
     { field: "generation_prompt", required: schema.generation_prompt, accepts: `text, 1 to ${PROMPT_MAX_LENGTH} characters`, allowed: null, default: null },
     { field: "generation_ratio", required: false, accepts: "one of the allowed ratios", allowed: [...schema.generation_ratio], default: schema.generation_ratio[0] ?? null },
     { field: "generation_output_format", required: false, accepts: "one of the allowed formats", allowed: [...schema.generation_output_format], default: schema.generation_output_format[0] ?? null },
-    { field: "generation_output_number", required: false, accepts: outputNumber(schema.generation_output_number), allowed: null, default: 1 },
+    { field: "generation_output_number", required: false, accepts: outputNumber(schema.generation_output_number), allowed: null, default: 1, max: schema.generation_output_number },
   ];
   if (model.inputFiles) {
     const { max, kind } = model.inputFiles;
@@ -35,6 +37,7 @@ export function createFields(entry: LibraryModelEntry, model: ModelDefinition): 
       accepts: `an array of ${max === 1 ? `1 http(s) URL of ${kind === "video" ? "a video" : "an image"}` : `1 to ${max} http(s) URLs of ${kind === "video" ? "videos" : "images"}`}, ${max === 1 ? "" : "each "}up to ${FILE_URL_MAX_LENGTH} characters`,
       allowed: null,
       default: null,
+      max,
     });
   }
   if (entry.specific_schema.includes("generation_input_file_last_content")) {

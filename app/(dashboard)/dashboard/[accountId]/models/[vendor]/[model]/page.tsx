@@ -1,15 +1,21 @@
 import { ModelDetailPage } from "@/components/models/model-detail-page";
 import { prefetch, HydrateClient, trpcServer } from "@/components/trpc/server";
+import { env } from "@/server/env";
+import { regionBaseUrls } from "@/server/http/region";
 
 export const metadata = { title: "Model" };
 
 export default async function Page({ params }: { params: Promise<{ accountId: string; vendor: string; model: string }> }) {
   const { accountId, vendor, model } = await params;
   const identifier = `${decoded(vendor)}/${decoded(model)}`;
-  await prefetch(trpcServer.models.get.queryOptions({ accountId, identifier }));
+  await Promise.all([
+    prefetch(trpcServer.models.get.queryOptions({ accountId, identifier })),
+    prefetch(trpcServer.playground.access.queryOptions({ accountId })),
+    prefetch(trpcServer.playground.history.queryOptions({ accountId, comparisons: false })),
+  ]);
   return (
     <HydrateClient>
-      <ModelDetailPage identifier={identifier} />
+      <ModelDetailPage identifier={identifier} apiBaseUrl={regionBaseUrls()[env().REGION]} />
     </HydrateClient>
   );
 }
