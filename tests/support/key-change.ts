@@ -3,7 +3,7 @@ import { api, baseUrl, type ApiReply } from "./http";
 
 // A change to a key (revoke, delete, expiry, grace, plan) made outside the app's process reaches
 // its key cache through PostgreSQL LISTEN/NOTIFY: after the commit, not at it. The contract is
-// "refused on every instance within 1 s" (tests/http/instance-caches.test.ts); a test that changes a
+// "refused on every instance within 1 s" (tests/http/keys/instance-caches.test.ts); a test that changes a
 // warmed key and then calls the app waits for the notice this way instead of racing it.
 
 export const KEY_CHANGE_BOUND_MS = 1_000;

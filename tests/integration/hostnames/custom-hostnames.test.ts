@@ -20,7 +20,7 @@ import { createTestAccount } from "@/tests/support/fixtures";
 // rules, each verification check (match, wrong target, NXDOMAIN, no CNAME, timeout, then a retry
 // that finds it), the 24 h limit, overlapping checks, re-check and removal. The events they send are
 // caught here, so the app's executor never runs these hostnames. The app's own verification run and
-// requests on an active hostname: tests/http/custom-hostname.test.ts.
+// requests on an active hostname: tests/http/hostnames/custom-hostname.test.ts.
 
 const { sink, sent } = recordingEventSink();
 let dns: DnsServer;

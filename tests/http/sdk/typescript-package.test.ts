@@ -11,7 +11,7 @@ import { baseUrl } from "@/tests/support/http";
 // tarball into a scratch project (no dependencies, so `npm install --offline` works), then used
 // there from plain JavaScript against this run's app and type-checked from a TypeScript consumer.
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 const sdkDir = path.join(root, "sdk/typescript");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 

@@ -86,7 +86,7 @@ describe("isDatabaseUnreachable", () => {
     const sql = `SELECT pg_sleep(30) /* cut ${process.pid} */`;
     const running = failure(() => client.query(sql));
     const active = async () => (await db.$queryRawUnsafe<Array<{ n: number }>>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1 AND state = 'active'", sql))[0]!.n > 0;
-    await until(active);
+    await until(active, "the query running on the server");
     await proxy.down();
     expect(isDatabaseUnreachable(await running)).toBe(true);
     await proxy.up();
@@ -108,7 +108,7 @@ describe("isDatabaseUnreachable", () => {
     const sql = `SELECT pg_sleep(30)::text /* terminated ${process.pid} */`;
     const viaPrisma = failure(() => prisma.$queryRawUnsafe(sql));
     const backend = async () => (await db.$queryRawUnsafe<Array<{ pid: number }>>("SELECT pid FROM pg_stat_activity WHERE query = $1 AND state = 'active'", sql))[0]?.pid;
-    await until(async () => (await backend()) !== undefined);
+    await until(async () => (await backend()) !== undefined, "the Prisma query's backend visible in pg_stat_activity");
     await db.$queryRawUnsafe("SELECT pg_terminate_backend($1::int)", await backend());
     const prismaError = await viaPrisma;
     await prisma.$disconnect();

@@ -25,7 +25,7 @@ async function finished(generationId: string): Promise<GenerationRecord> {
   await until(async () => {
     record = expectSuccess(await call<GenerationRecord>(`/v1/content/${generationId}`));
     return ["succeeded", "failed", "canceled"].includes(record.generation_status);
-  }, 60_000);
+  }, "the generation in a terminal state");
   return record!;
 }
 

@@ -66,7 +66,7 @@ describe("the database unreachable", () => {
     }
 
     await proxy.up();
-    await until(async () => (await call("/v1/status")).status === 200, 30_000);
+    await until(async () => (await call("/v1/status")).status === 200, "GET /v1/status answering 200 once the database is back");
     for (const [path] of routes.filter(([, init]) => !init.method)) expect((await call(path)).status, path).toBe(200);
   }, 90_000);
 
@@ -75,7 +75,7 @@ describe("the database unreachable", () => {
     // Cut once the first answers are back, so the rest are at every stage of their create.
     let answered = 0;
     const burst = Promise.all(Array.from({ length: 40 }, (_, index) => create(index).finally(() => (answered += 1))));
-    await until(() => answered >= 3, 30_000);
+    await until(() => answered >= 3, "three creates of the burst answered");
     await proxy.down();
     const replies = await burst;
     const during = await create(40);
@@ -91,6 +91,6 @@ describe("the database unreachable", () => {
         expect(reply.retryAfter).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
       }
     }
-    await until(async () => (await call("/v1/status")).status === 200, 30_000);
+    await until(async () => (await call("/v1/status")).status === 200, "GET /v1/status answering 200 once the database is back");
   }, 90_000);
 });

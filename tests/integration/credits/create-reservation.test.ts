@@ -8,7 +8,7 @@ import { ensureAuthSecret } from "@/server/start/secrets";
 import { inTransaction } from "@/server/transaction";
 import { recordingEventSink } from "@/tests/support/event-sink";
 import { createTestAccount, createTestKey } from "@/tests/support/fixtures";
-import { create, imagePlan, tally } from "./spend/support";
+import { create, imagePlan, tally } from "../spend/support";
 
 // A create whose locked balance covers its cost and that has no spend limit sends its generation
 // insert and its reservation in one statement (server/generations/reserve-and-record.ts). What the

@@ -12,7 +12,7 @@ import { ensureAuthSecret } from "@/server/start/secrets";
 import { inTransaction } from "@/server/transaction";
 import { recordingEventSink } from "@/tests/support/event-sink";
 import { createTestAccount, createTestKey } from "@/tests/support/fixtures";
-import { imagePlan } from "./spend/support";
+import { imagePlan } from "../spend/support";
 
 // The usual create is one autocommit statement (server/generations/record-at-once.ts) that must
 // write exactly what the create's transaction writes, and nothing at all in every case that

@@ -15,7 +15,7 @@ import { baseUrl } from "@/tests/support/http";
 // a wheel built with the machine's own setuptools (`pip wheel --no-build-isolation --no-index`).
 // Where python3 is absent the suites are skipped with a printed notice, never silently.
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 const sdkDir = path.join(root, "sdk/python");
 
 function works(command: string, args: string[]) {

@@ -43,7 +43,7 @@ describe("the outbox keeps no usable link", () => {
     const invitee = uniqueEmail("sealed-invitee");
     const invited = await trpc("team.invite", { accountId: account!.accountId, email: invitee, role: "member" }, { cookie, mutation: true });
     expect(invited.status).toBe(200);
-    await until(async () => (await db.emailOutbox.count({ where: { to: invitee, status: "sent" } })) === 1);
+    await until(async () => (await db.emailOutbox.count({ where: { to: invitee, status: "sent" } })) === 1, "the invitation e-mail sent");
 
     const [mail] = await listDevMailbox({ to: invitee, kind: "invitation.created" });
     const token = /\/invitations\/([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1] ?? "";

@@ -13,7 +13,6 @@ import { until } from "@/tests/support/until";
 
 const BURST = 2_500;
 const PAUSED_BURST = 10_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A generation whose record events are ~5 KB each (a prompt of 3,900 characters). */
 const bulkyGeneration = (accountId: string) => seedFinishedImage(accountId, { prompt: "a lighthouse ".repeat(300) });
 const processing = (event: SseEvent) => event.event === "generation.processing";
@@ -30,12 +29,15 @@ describe("a client that stops reading", () => {
 
     // The plan holds five streams: a sixth opens once the server has ended one of the five.
     // (Every 2 s: under Free's 30 requests a minute, a busy host given its time.)
-    await until(async () => {
-      await sleep(2_000);
-      const sixth = await openSse("/v1/content/events", { key });
-      sixth.close();
-      return sixth.status === 200;
-    }, 100_000);
+    await until(
+      async () => {
+        const sixth = await openSse("/v1/content/events", { key });
+        sixth.close();
+        return sixth.status === 200;
+      },
+      "a sixth stream opened once the server ended one of the five",
+      { timeoutMs: 100_000, everyMs: 2_000 },
+    );
     // Each client reads on: to the end the server made, or (one the server kept) to the burst's last event.
     const outcomes = await Promise.all(paused.map((stream) => stream.resume(PAUSED_BURST)));
     const ended = outcomes.filter((outcome) => outcome.endedByServer);

@@ -4,7 +4,7 @@ import { awayFromWindowEdge, createTestAccount, createTestKey } from "@/tests/su
 
 // The general bucket at the exact plan limit, over HTTP, with the server's counter backend
 // (Redis in CI, PostgreSQL on a fresh machine). Both backends are also tested directly in
-// tests/integration/rate-limit.test.ts, generation bucket included.
+// tests/integration/rate-limit/rate-limit.test.ts, generation bucket included.
 
 describe("per-account rate limit over HTTP (ERR1005)", () => {
   it("lets the Free plan make exactly 30 general requests a minute, shared by all keys", async () => {

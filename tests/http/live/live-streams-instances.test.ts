@@ -117,7 +117,7 @@ describe("live streams across instances", () => {
     // What the first instance's sweep does to an instance dead a minute (its leases go with its row).
     await db.$executeRaw`DELETE FROM stream_instance WHERE id = ${lease!.instance_id}::uuid`;
     const renewed = async () => (await db.$queryRaw<unknown[]>`SELECT 1 FROM stream_instance WHERE id = ${lease!.instance_id}::uuid`).length > 0;
-    await until(renewed, 30_000);
+    await until(renewed, "the stream lease row renewed");
     // The renewal that created the row again put back the five leases the second instance holds.
     for (const base of [undefined, second.baseUrl]) {
       const refused = expectError(asReply(await openSse("/v1/content/events", { key, base })), "ERR1009");
@@ -139,7 +139,7 @@ describe("live streams across instances", () => {
          WHERE l.account_id = ${accountId}::uuid AND i.expires_at > now()`;
       return row?.held ?? 0;
     };
-    await until(async () => (await counted()) === 0, 60_000);
+    await until(async () => (await counted()) === 0, "every stream lease of the account expired");
     const served = await openSse("/v1/content/events", { key });
     expect(served.status).toBe(200);
     served.close();
