@@ -13,23 +13,20 @@ export type UntilOptions = {
   everyMs?: number;
 };
 
+/** The wait ran out: `label` was not so in time. */
+export class UntilTimeout extends Error {}
+
 /**
  * Polls `probe` until it returns a truthy value (or a promise of one) and returns it. `label` says
  * what is awaited ("delivery 3 settled"): it is the error's message when the time runs out, with
- * the last value the probe gave or the last error it threw.
+ * the last value the probe gave. A probe that throws ends the wait with its error.
  */
 export async function until<T>(probe: () => T | Promise<T>, label: string, { timeoutMs = UNTIL_TIMEOUT_MS, everyMs = 20 }: UntilOptions = {}): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
-  let last: unknown = undefined;
   for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value as Truthy<T>;
-      last = value;
-    } catch (error) {
-      last = error instanceof Error ? `${error.name}: ${error.message}` : error;
-    }
-    if (Date.now() > deadline) throw new Error(`until: ${label}: not so after ${timeoutMs} ms (last probe: ${describe(last)})`);
+    const value = await probe();
+    if (value) return value as Truthy<T>;
+    if (Date.now() > deadline) throw new UntilTimeout(`until: ${label}: not so after ${timeoutMs} ms (the probe last gave ${describe(value)})`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/server/db";
 import { api, expectError, expectSuccess, requestIdOf } from "@/tests/support/http";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
-import { afterLogFlush, whenLogged } from "@/tests/support/request-logs";
+import { afterLaterRequestLogged, whenLogged } from "@/tests/support/request-logs";
 
 // The request log: what is kept, and what never is (raw IPs, raw keys, bodies).
 
@@ -62,7 +62,7 @@ describe("request log", () => {
   it("keeps no row for a key that does not exist", async () => {
     const reply = await api("/v1/status", { key: `dkr_${"Z".repeat(40)}` });
     expect(reply.status).toBe(401);
-    await afterLogFlush();
+    await afterLaterRequestLogged((await accountWithKey()).key);
     expect(await db.requestLog.count({ where: { requestId: requestIdOf(reply) } })).toBe(0);
   });
 

@@ -9,11 +9,15 @@ import type { PrismaClient } from "@/server/generated/prisma/client";
 import { embeddedClientOptions } from "@/server/events/embedded-client";
 import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/server/inngest/executor/executor";
 import { Timers } from "@/server/inngest/executor/scheduler";
+import type { Clock } from "@/server/clock";
+import { FakeClock } from "@/tests/support/fake-clock";
+import { until } from "@/tests/support/until";
 
 // Every wake-up of the embedded executor must come from its own signals (an ingested event, a
 // freed slot, a run's timer), never from the periodic re-scan, which is only the safety net for
 // work written elsewhere. So these executors re-scan once at start and then not for 10 minutes:
-// a run that needs the re-scan here never finishes.
+// a run that needs the re-scan here never finishes. Timed wake-ups run on a fake clock
+// (tests/support/fake-clock.ts) that the tests move.
 
 const NO_RESCAN = 600_000;
 const appId = `executor-wakeups-${randomUUID().slice(0, 8)}`;
@@ -24,7 +28,7 @@ const client = new Inngest(embeddedClientOptions({ id: appId, sink: () => sink a
 const fnId = (id: string) => `${appId}-${id}`;
 
 type TokenData = { token: string };
-const started = new Map<string, number>();
+const started = new Set<string>();
 const gates = new Map<string, () => void>();
 const gate = (token: string) => new Promise<void>((resolve) => gates.set(token, resolve));
 const openGate = (token: string) => gates.get(token)?.();
@@ -33,7 +37,7 @@ const functions = [
   client.createFunction({ id: "gated", triggers: [{ event: "wakeups/gated" }] }, async ({ event, step }) =>
     step.run("hold", async () => {
       const { token } = event.data as TokenData;
-      started.set(token, Date.now());
+      started.add(token);
       await gate(token);
       return token;
     }),
@@ -41,10 +45,12 @@ const functions = [
   client.createFunction({ id: "quick", triggers: [{ event: "wakeups/quick" }] }, async ({ event, step }) => step.run("once", () => (event.data as TokenData).token)),
   client.createFunction({ id: "napper", triggers: [{ event: "wakeups/nap" }] }, async ({ step }) => {
     await step.sleep("nap", "1s");
-    return step.run("after", () => Date.now());
+    return step.run("after", () => napClock.now());
   }),
 ];
 
+/** The clock the napper reads when it wakes: the executor's in the test that runs it. */
+let napClock: Clock = { now: () => Date.now(), after: () => () => undefined };
 let server: http.Server;
 let appUrl: string;
 
@@ -61,22 +67,14 @@ async function withExecutor<T>(overrides: Partial<EmbeddedExecutorOptions>, body
   }
 }
 
-async function waitFor<T>(probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 const runFor = (functionId: string, eventId: string) => db.inngestRun.findFirst({ where: { appId, functionId: fnId(functionId), eventId } });
-const completedRun = (functionId: string, eventId: string, timeoutMs?: number) =>
-  waitFor(async () => {
+/** The run once completed; `beforeEachProbe` moves a fake clock on, where the run waits on one. */
+const completedRun = (functionId: string, eventId: string, beforeEachProbe: () => void = () => undefined) =>
+  until(async () => {
+    beforeEachProbe();
     const run = await runFor(functionId, eventId);
     return run?.status === "completed" ? run : null;
-  }, timeoutMs);
+  }, `${functionId} run ${eventId} completed`);
 
 beforeAll(async () => {
   server = http.createServer(serve({ client, functions }));
@@ -96,20 +94,16 @@ describe("embedded executor wake-ups (no re-scan)", () => {
     await withExecutor({ concurrency: 2 }, async () => {
       const [first, second, waiting] = [randomUUID(), randomUUID(), randomUUID()];
       await client.send([first, second].map((token) => ({ id: token, name: "wakeups/gated", data: { token } })));
-      await waitFor(() => started.has(first) && started.has(second));
+      await until(() => started.has(first) && started.has(second), "both slots taken");
 
       await client.send({ id: waiting, name: "wakeups/gated", data: { token: waiting } });
       // Dispatched at once even though no slot is free; not started while both slots are held.
-      await waitFor(() => runFor("gated", waiting));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await until(() => runFor("gated", waiting), "the third run dispatched");
       expect(started.has(waiting)).toBe(false);
 
-      const freedAt = Date.now();
+      // With no re-scan, only the freed slot's own signal can start it.
       openGate(first);
-      await waitFor(() => started.has(waiting), 5000);
-      const delay = (started.get(waiting) as number) - freedAt;
-      console.log(`queued run started ${delay} ms after a slot freed`);
-      expect(delay).toBeLessThan(1500);
+      await until(() => started.has(waiting), "the queued run started once a slot freed");
       for (const token of [second, waiting]) openGate(token);
       for (const token of [first, second, waiting]) expect((await completedRun("gated", token)).output).toBe(token);
     });
@@ -128,47 +122,55 @@ describe("embedded executor wake-ups (no re-scan)", () => {
     // Node arms setTimeout from the event loop's cached time, so a timer can fire a few ms before
     // wake_at by the executor's clock; the claim then finds the run not yet due, and by the end
     // of the follow-up read (a database round trip) it may be. Scaled up so it happens every
-    // time: the clock falls 300 ms behind once the timer is armed, and the read takes 600 ms.
+    // time, on a fake clock: the executor's time falls 300 ms behind its timers' once the timer
+    // is armed, and 600 ms pass during the read.
+    const fake = new FakeClock();
     let lagMs = 0;
+    const lagging: Clock = { now: () => fake.now() - lagMs, after: (ms, fire) => fake.after(ms, fire) };
+    napClock = lagging;
     const slowPeek = db.$extends({
       query: {
         inngestRun: {
           async findUnique({ args, query }) {
-            await new Promise((resolve) => setTimeout(resolve, 600));
+            fake.advance(600);
             return query(args);
           },
         },
       },
     }) as unknown as PrismaClient;
-    await withExecutor({ db: slowPeek, now: () => Date.now() - lagMs }, async () => {
+    await withExecutor({ db: slowPeek, clock: lagging }, async () => {
       const token = randomUUID();
       await client.send({ id: token, name: "wakeups/nap", data: { token } });
-      const sleeping = await waitFor(async () => {
+      const sleeping = await until(async () => {
         const run = await runFor("napper", token);
         return run?.status === "sleeping" ? run : null;
-      });
-      await new Promise((resolve) => setTimeout(resolve, 50)); // the timer is armed right after the park
+      }, "the napper asleep");
+      await until(() => fake.nextTimerAt() !== null, "the napper's timer armed");
       lagMs = 300;
       const wakeAt = (sleeping.wakeAt as Date).getTime();
-      const run = await completedRun("napper", token, 8000);
-      // Never early by the executor's clock, and not left waiting for a re-scan.
-      expect((run.output as number) - lagMs).toBeGreaterThanOrEqual(wakeAt);
-      expect(run.finishedAt!.getTime() - wakeAt).toBeLessThan(3000);
+      // The clock moves only to the timers the executor arms: a run left for the re-scan never completes.
+      const run = await completedRun("napper", token, () => fake.fireNext());
+      // Never early by the executor's clock.
+      expect(run.output as number).toBeGreaterThanOrEqual(wakeAt);
     });
   });
 });
 
 describe("Timers", () => {
-  it("never fires before its time by its own clock", async () => {
+  it("never fires before its time by its own clock", () => {
+    const fake = new FakeClock();
     let lagMs = 0;
-    const timers = new Timers(() => Date.now() - lagMs);
-    const at = Date.now() + 100;
+    const timers = new Timers({ now: () => fake.now() - lagMs, after: (ms, fire) => fake.after(ms, fire) });
+    const at = fake.now() + 100;
     let firedAt: number | null = null;
     timers.at("key", at, () => {
-      firedAt = Date.now() - lagMs;
+      firedAt = fake.now() - lagMs;
     });
-    lagMs = 80; // the clock falls behind setTimeout's count after the timer is armed
-    await waitFor(() => firedAt !== null, 2000);
-    expect(firedAt).toBeGreaterThanOrEqual(at);
+    lagMs = 80; // the clock falls behind its timers' count after the timer is armed
+    expect(fake.fireNext()).toBe(true);
+    expect(firedAt).toBeNull(); // early by its own clock: armed again for the 80 ms left
+    expect(fake.fireNext()).toBe(true);
+    expect(firedAt).toBe(at);
+    expect(fake.fireNext()).toBe(false);
   });
 });

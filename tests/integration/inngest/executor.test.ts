@@ -15,6 +15,8 @@ import { toRecord } from "@/server/inngest/executor/run-store";
 import { Prisma } from "@/server/generated/prisma/client";
 import { inTransaction } from "@/server/transaction";
 import { queryInTransaction } from "@/server/transaction-sql";
+import { FakeClock } from "@/tests/support/fake-clock";
+import { until } from "@/tests/support/until";
 
 // The embedded executor against real PostgreSQL and the real SDK: test functions served by the
 // SDK's own Node handler on a local port, a test client whose sends go to the executor under
@@ -211,15 +213,7 @@ async function startExecutor(overrides: Partial<EmbeddedExecutorOptions> = {}) {
   return executor;
 }
 
-async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const waitFor = <T>(probe: () => Promise<T | null | undefined | false>, timeoutMs?: number) => until(probe, "a run of this suite in the state awaited", { timeoutMs });
 
 const runFor = (functionId: string, eventId: string) => db.inngestRun.findFirst({ where: { appId, functionId: fnId(functionId), eventId } });
 const finishedRun = (functionId: string, eventId: string, timeoutMs?: number) =>
@@ -465,11 +459,11 @@ describe("embedded inngest executor", () => {
 
   it("step.waitForEvent times out to null", async () => {
     const requestId = randomUUID();
-    const sentAt = Date.now();
     await client.send({ id: requestId, name: "test/wait-start", data: { requestId, timeout: "1s" } });
     const run = await finishedRun("waiter", requestId);
     expect(run.output).toEqual({ approvedBy: null });
-    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(1000);
+    // Never before its timeout, by the executor's own record of the run.
+    expect(run.finishedAt!.getTime() - run.createdAt.getTime()).toBeGreaterThanOrEqual(1000);
   });
 
   it("accepts a repeated event id once", async () => {
@@ -482,7 +476,8 @@ describe("embedded inngest executor", () => {
     expect(first.ids).toEqual([token]);
     expect(again.ids).toEqual([token, token]);
     await finishedRun("multi-step", token);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // One event row for the id: once it is dispatched, no other run can come from it.
+    await waitFor(() => db.inngestEvent.findFirst({ where: { appId, id: token, dispatchedAt: { not: null } } }));
     expect(await db.inngestRun.count({ where: { appId, functionId: fnId("multi-step"), eventId: token } })).toBe(1);
     expect(calls.get(`${token}:a`)).toBe(1);
   });
@@ -690,17 +685,20 @@ describe("cron triggers", () => {
   });
 
   it("fires a tick on the minute, claimed by exactly one executor", async () => {
-    // A clock 1.5 s before a whole minute: the real timer path, without a one-minute wait, and room
-    // for both executors to start on a busy machine before that minute comes.
-    const offset = (((58_500 - (Date.now() % 60_000)) % 60_000) + 60_000) % 60_000;
-    const tickAt = Math.ceil((Date.now() + offset) / 60_000) * 60_000;
-    const shifted = await startExecutor({ appUrl: cronUrl, now: () => Date.now() + offset });
+    // One executor on a fake clock 1.5 s before a whole minute that the real clock reaches only in
+    // two minutes: its timer fires the tick when the clock is moved there, the other (real) executor
+    // then finds it claimed.
+    const tickAt = Math.ceil(Date.now() / 60_000) * 60_000 + 120_000;
+    const fake = new FakeClock(tickAt - 1_500);
+    const shifted = await startExecutor({ appUrl: cronUrl, clock: fake });
     const other = await startExecutor({ appUrl: cronUrl });
+    await until(() => fake.nextTimerAt() === tickAt, "the tick's timer armed on the fake clock");
+    fake.advanceTo(tickAt);
 
-    const run = await waitFor(async () => {
+    const run = await until(async () => {
       const found = await db.inngestRun.findFirst({ where: { functionId: tickerId, eventId: `cron:${tickerId}:${new Date(tickAt).toISOString()}` } });
       return found?.status === "completed" ? found : null;
-    }, 5000);
+    }, "the tick's run completed");
     expect(run.output).toBe("ticked");
     expect(await other.fireCronTick(tickerId, new Date(tickAt))).toBeNull();
     expect(await shifted.fireCronTick(tickerId, new Date(tickAt))).toBeNull();
