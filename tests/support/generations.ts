@@ -44,6 +44,10 @@ export async function waitForStatus(key: string, generationId: string, wanted: s
   }
 }
 
+/** Once the generation's run is over (completed or failed): no late provider result can change it after that. */
+export const generationRunOver = (generationId: string) =>
+  until(() => db.inngestRun.findFirst({ where: { eventId: `generation-requested:${generationId}`, status: { in: ["completed", "failed"] } } }), `the run of generation ${generationId} over`);
+
 /** Where a generation's run stands in the executor's tables: a stalled test names its cause. */
 async function executorTrace(generationId: string): Promise<string> {
   const eventId = `generation-requested:${generationId}`;

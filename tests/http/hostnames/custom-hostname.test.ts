@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/db";
 import { whenLogged } from "@/tests/support/request-logs";
+import { until } from "@/tests/support/until";
 import { startDnsServer, type DnsServer } from "@/tests/fakes/dns-server";
 import { cli } from "@/tests/support/cli";
 import { accountWithKey, createTestAccount } from "@/tests/support/fixtures";
@@ -43,13 +44,16 @@ function getWithHost(path: string, host: string, key: string): Promise<Reply> {
   });
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const held = await until(
+    async () => {
+      const value = await read();
+      return done(value) && { value };
+    },
+    "the hostname's state",
+    { everyMs: 250 },
+  );
+  return held.value;
 }
 
 const uniqueHostname = () => `api.acme-${randomUUID().slice(0, 8)}.com`;

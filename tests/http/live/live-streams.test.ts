@@ -4,6 +4,7 @@ import { OPERATOR } from "@/server/account-scope";
 import { revokeApiKey } from "@/server/keys/revoke-key";
 import { inTransaction } from "@/server/transaction";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
+import { until } from "@/tests/support/until";
 import { createImage, createVideo, seedFinishedImage, someoneElsesGeneration } from "@/tests/support/generations";
 import { api, expectError, expectSuccess, type ApiReply } from "@/tests/support/http";
 import { ofGeneration, openSse, type SseEvent, type SseStream } from "@/tests/support/sse-client";
@@ -142,13 +143,11 @@ describe("GET /v1/content/events", () => {
     const refused = expectError(asReply(await openSse("/v1/content/events", { key })), "ERR1009");
     expect(refused.details.limit).toBe(5);
     open.shift()!.close();
-    let again: SseStream | null = null;
-    for (let tries = 0; tries < 50 && again?.status !== 200; tries += 1) {
-      again = await openSse("/v1/content/events", { key });
-      if (again.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(again?.status).toBe(200);
-    for (const stream of [...open, again!]) stream.close();
+    const again = await until(async () => {
+      const stream = await openSse("/v1/content/events", { key });
+      return stream.status === 200 && stream;
+    }, "a stream opened once one of the five closed");
+    for (const stream of [...open, again]) stream.close();
   });
 
   it("ends a revoked key's streams", async () => {
@@ -177,7 +176,7 @@ describe("GET /v1/content/events", () => {
     await stream.waitFor((event) => event.event === "generation.completed");
     stream.close();
     const logged = async () => db.requestLog.count({ where: { apiKeyId: keyId, endpoint: "/v1/content/events" } });
-    for (let tries = 0; tries < 100 && (await logged()) === 0; tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(async () => (await logged()) > 0, "the stream's request-log row");
     expect(await logged()).toBe(1);
   });
 });

@@ -7,6 +7,7 @@ import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { signPayload } from "@/server/webhooks/sign";
 import { inTransaction } from "@/server/transaction";
 import { accountWithKey } from "@/tests/support/fixtures";
+import { until } from "@/tests/support/until";
 import { baseUrl } from "@/tests/support/http";
 import {
   AuthenticationError,
@@ -237,10 +238,7 @@ describe("webhooks.verify on real deliveries", () => {
     const darkroom = client(key);
     const created = await darkroom.generate.image("darkroom/lumen-image", { generation_prompt: "signed" }, { wait: true });
 
-    const deadline = Date.now() + 30_000;
-    let arrival: Arrival | undefined;
-    while (!(arrival = arrivals.find((each) => each.rawBody.includes(created.generation_id))) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    if (!arrival) throw new Error("no delivery arrived within 30 s");
+    const arrival = await until(() => arrivals.find((each) => each.rawBody.includes(created.generation_id)), "the generation.completed delivery arrived");
 
     const event = await darkroom.webhooks.verify(arrival.rawBody, arrival.headers as Record<string, string>, endpoint.secret);
     expect(event.webhook_event).toBe("generation.completed");

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownServer } from "@/tests/support/own-server";
+import { until } from "@/tests/support/until";
 
 // The operator's pause, on a server of its own (pausing the shared test app would refuse every
 // other suite's creates): creates answer ERR3001 with Retry-After, everything else works, the
@@ -21,13 +22,7 @@ async function call(path: string, init: { method?: string; body?: unknown; heade
 const create = (prompt: string, headers: Record<string, string> = {}) => call("/v1/generate/image/darkroom/lumen-image", { method: "POST", body: { generation_prompt: prompt }, headers });
 
 /** Instances read the switch at most every two seconds: wait for the answer to change. */
-async function eventually(probe: () => Promise<boolean>) {
-  const deadline = Date.now() + 10_000;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error("the pause did not take effect within 10 s");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const eventually = (probe: () => Promise<boolean>) => until(probe, "the switch's new state served", { everyMs: 250 });
 
 beforeAll(() => server.start(), 120_000);
 afterAll(() => server.dispose(), 60_000);

@@ -4,6 +4,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { clusterDir } from "@/server/start/embedded-postgres";
 import { ownServer } from "@/tests/support/own-server";
+import { until } from "@/tests/support/until";
 
 // A clean start after any crash: the server and its embedded PostgreSQL are killed with SIGKILL
 // while generations are in flight (one more each round; ten stay under the Pro cap of 15) and
@@ -49,15 +50,17 @@ describe("crash and restart", () => {
     fs.writeFileSync(pidFile, [String(process.pid), ...lines.slice(1)].join("\n"));
     await server.start();
 
-    const deadline = Date.now() + 150_000;
     const terminal = new Set(["succeeded", "failed", "canceled"]);
     let pending = [...generations];
-    while (pending.length > 0 && Date.now() < deadline) {
-      const statuses = await Promise.all(pending.map(async (id) => [id, await statusOf(id)] as const));
-      pending = statuses.filter(([, status]) => !terminal.has(status)).map(([id]) => id);
-      if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    expect(pending, "generations still in flight").toEqual([]);
+    await until(
+      async () => {
+        const statuses = await Promise.all(pending.map(async (id) => [id, await statusOf(id)] as const));
+        pending = statuses.filter(([, status]) => !terminal.has(status)).map(([id]) => id);
+        return pending.length === 0;
+      },
+      "every generation terminal after the restarts",
+      { timeoutMs: 150_000, everyMs: 500 },
+    );
 
     const client = new pg.Client({ connectionString: databaseUrl() });
     await client.connect();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownServer } from "@/tests/support/own-server";
+import { until } from "@/tests/support/until";
 
 // A create waiting for its generation (`Prefer: wait`) when the server is stopped (SIGTERM) answers
 // with the record as it stands, before the connections close: the client keeps the generation id
@@ -19,15 +20,16 @@ describe("Prefer: wait at shutdown", () => {
       body: JSON.stringify({ generation_prompt: "[local:slow=30000] stopped mid-wait", generation_provider_order: "local" }),
     });
     // Stop once the generation is at the provider (the create committed and its answer waits).
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const list = (await (await fetch(`${server.baseUrl()}/v1/content/list`, { headers: { authorization: `Bearer ${server.demoKey()}` } })).json()) as {
-        data: { generations: Array<{ generation_prompt: string; generation_status: string }> };
-      };
-      if (list.data.generations.some((generation) => generation.generation_prompt.endsWith("stopped mid-wait") && generation.generation_status === "processing")) break;
-      if (Date.now() > deadline) throw new Error("the generation never reached processing");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(
+      async () => {
+        const list = (await (await fetch(`${server.baseUrl()}/v1/content/list`, { headers: { authorization: `Bearer ${server.demoKey()}` } })).json()) as {
+          data: { generations: Array<{ generation_prompt: string; generation_status: string }> };
+        };
+        return list.data.generations.some((generation) => generation.generation_prompt.endsWith("stopped mid-wait") && generation.generation_status === "processing");
+      },
+      "the generation processing",
+      { everyMs: 100 },
+    );
     const stopping = server.stop();
     const reply = await waiting;
     await stopping;
