@@ -65,13 +65,19 @@ describe("record cache", () => {
     const removed = await seed();
     await readGenerationRecord(sqlPool(), accountScope(removed.accountId), { generationId: removed.id, plan: "pro" });
     await sqlPool().query("UPDATE generation SET removed_at = now() WHERE id = $1", [removed.id]);
-    await until(async () => (await readGenerationRecord(sqlPool(), accountScope(removed.accountId), { generationId: removed.id, plan: "pro" })).generation_removed === "true", "the removal seen through the cache's notice");
+    await until(
+      async () => (await readGenerationRecord(sqlPool(), accountScope(removed.accountId), { generationId: removed.id, plan: "pro" })).generation_removed === "true",
+      "the removal seen through the cache's notice",
+    );
     expect((await readGenerationRecord(sqlPool(), accountScope(removed.accountId), { generationId: removed.id, plan: "pro" })).generation_output_file).toEqual([]);
 
     const purged = await seed();
     await readGenerationRecord(sqlPool(), accountScope(purged.accountId), { generationId: purged.id, plan: "pro" });
     await sqlPool().query("DELETE FROM generation WHERE id = $1", [purged.id]);
-    await until(async () => (await errorCodeOf(readGenerationRecord(sqlPool(), accountScope(purged.accountId), { generationId: purged.id, plan: "pro" }))) === "ERR1006", "the purge seen through the cache's notice");
+    await until(
+      async () => (await errorCodeOf(readGenerationRecord(sqlPool(), accountScope(purged.accountId), { generationId: purged.id, plan: "pro" }))) === "ERR1006",
+      "the purge seen through the cache's notice",
+    );
   });
 
   it("empties itself when the listener's connection is lost, reads the database meanwhile, and listens again", async () => {
@@ -90,7 +96,10 @@ describe("record cache", () => {
 
     await until(() => recordCacheStats().listening && recordCacheStats().backendPid !== pid, "the record cache listening on a new connection");
     await sqlPool().query("UPDATE generation SET removed_at = NULL WHERE id = $1", [id]);
-    await until(async () => (await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_removed === undefined, "the restored generation read as not removed");
+    await until(
+      async () => (await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_removed === undefined,
+      "the restored generation read as not removed",
+    );
     // Listening again, it serves from memory again (a read that raced the notice is not kept, so the hit may take one more read).
     await until(async () => {
       const { hits } = recordCacheStats();
@@ -98,6 +107,9 @@ describe("record cache", () => {
       return recordCacheStats().hits === hits + 1;
     }, "a read served from memory again");
     await sqlPool().query("UPDATE generation SET removed_at = now() WHERE id = $1", [id]);
-    await until(async () => (await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_removed === "true", "the removal seen through the cache's notice");
+    await until(
+      async () => (await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_removed === "true",
+      "the removal seen through the cache's notice",
+    );
   });
 });
