@@ -27,7 +27,7 @@ import { chromiumAvailable } from "../e2e/support/chromium";
 // set, is passed through. ESLint and the Prettier check run first. `npm test -- <vitest filters>`
 // runs only those files, with no lint and no e2e (LINT=1 and E2E=1 add them back); LINT=0 and
 // E2E=0 always leave them out. Files under e2e/ named there go to Playwright alone (`npm test --
-// e2e/team.spec.ts tests/http/x.test.ts` runs that spec and that vitest file, and no other).
+// e2e/team.spec.ts tests/http/keys/scopes.test.ts` runs that spec and that vitest file, and no other).
 
 const root = path.resolve(import.meta.dirname, "..");
 const testDataDir = path.join(root, ".data-test");
@@ -193,7 +193,7 @@ async function main() {
     const appDataDir = path.join(testDataDir, "app");
     fs.rmSync(appDataDir, { recursive: true, force: true });
     const baseUrl = `http://127.0.0.1:${port}`;
-    // The DNS server the custom-hostname suite starts (tests/http/custom-hostname.test.ts) binds this
+    // The DNS server the custom-hostname suite starts (tests/http/hostnames/custom-hostname.test.ts) binds this
     // UDP port; the app checks CNAMEs there. A free TCP port is, on loopback, a free UDP port in practice.
     const dnsPort = await freePort();
     // A Replicate that follows the published protocol, so the webhook-and-poll path of the
@@ -286,7 +286,7 @@ async function main() {
       NEXT_TELEMETRY_DISABLED: "1",
       DARKROOM_EXIT_WITH_PARENT: "1",
       // The suites and Playwright ask for every sign-in link from 127.0.0.1; the per-client and total
-      // limits are tested on a server of their own (tests/integration/sign-in-link-limits.test.ts).
+      // limits are tested on a server of their own (tests/integration/auth/sign-in-link-limits.test.ts).
       SIGN_IN_LINKS_PER_IP: "10000",
       SIGN_IN_LINKS_TOTAL: "10000",
     };

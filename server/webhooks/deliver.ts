@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "../clock";
 import { safeFetch, type SafeFetchOptions } from "../net/safe-fetch";
 import { webhookNetworkOptions, type WebhookNetworkOptions } from "./endpoint-url";
 import { openEndpointSecret } from "./endpoint-secret";
@@ -45,7 +46,7 @@ function describeFailure(error: unknown): string {
 export async function postDelivery(delivery: DeliveryToAttempt, attemptNumber: number, options: DeliveryAttemptOptions = {}): Promise<SentAttempt> {
   const body = delivery.payload as unknown as WebhookBody;
   const rawBody = serializeWebhookBody(body);
-  const startedAtMs = Date.now();
+  const startedAtMs = clock.now();
   const timestamp = Math.floor(startedAtMs / 1000);
   let statusCode: number | null = null;
   let snippet: string | null = null;
@@ -78,5 +79,5 @@ export async function postDelivery(delivery: DeliveryToAttempt, attemptNumber: n
   } catch (caught) {
     error = describeFailure(caught);
   }
-  return { attemptNumber, statusCode, snippet, error, startedAtMs, latencyMs: Date.now() - startedAtMs };
+  return { attemptNumber, statusCode, snippet, error, startedAtMs, latencyMs: clock.now() - startedAtMs };
 }

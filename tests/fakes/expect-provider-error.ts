@@ -1,5 +1,6 @@
 import { ProviderError } from "@/server/providers/types";
 import type { ProviderAdapter, ProviderJob, ProviderResult } from "@/server/providers/types";
+import { until } from "@/tests/support/until";
 
 /** The ProviderError a call rejects with; fails the test when it resolves or throws anything else. */
 export async function providerErrorOf(promise: Promise<unknown>): Promise<ProviderError> {
@@ -13,14 +14,12 @@ export async function providerErrorOf(promise: Promise<unknown>): Promise<Provid
 }
 
 /** Polls until the job leaves `running`, as the generation run does, only faster. */
-export async function pollUntilSettled(adapter: ProviderAdapter, predictionId: string, job: ProviderJob, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
+export async function pollUntilSettled(adapter: ProviderAdapter, predictionId: string, job: ProviderJob) {
   const seen: ProviderResult["status"][] = [];
-  for (;;) {
-    const result = await adapter.poll(predictionId, job);
-    seen.push(result.status);
-    if (result.status !== "running") return { result, seen };
-    if (Date.now() > deadline) throw new Error("the job never settled");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const result = await until(async () => {
+    const polled = await adapter.poll(predictionId, job);
+    seen.push(polled.status);
+    return polled.status !== "running" && polled;
+  }, `job ${predictionId} no longer running`);
+  return { result, seen };
 }

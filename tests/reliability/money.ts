@@ -8,6 +8,7 @@ import { inTransaction } from "@/server/transaction";
 import { createTestKey } from "@/tests/support/fixtures";
 import { createImage } from "@/tests/support/generations";
 import { errorCodeOf, requestIdOf, uniqueEmail, type ApiReply } from "@/tests/support/http";
+import { until } from "@/tests/support/until";
 
 // What the money drills (R1, R2) share: Enterprise accounts funded through the real ledger to
 // cover an exact number of creates, one create as a client sends it, and a sampler that reads
@@ -136,13 +137,7 @@ export async function ledgerTotals(accountId: string) {
 
 /** Waits until none of the accounts has a generation in flight (the run settles every one). */
 export async function untilSettled(accountIds: string[], timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const inFlight = (await moneySnapshot(accountIds)).reduce((total, snapshot) => total + snapshot.inFlight, 0);
-    if (inFlight === 0) return;
-    if (Date.now() > deadline) throw new Error(`${inFlight} generations still in flight after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await until(async () => (await moneySnapshot(accountIds)).every((snapshot) => snapshot.inFlight === 0), `no generation of ${accountIds.length} account(s) in flight`, { timeoutMs, everyMs: 250 });
 }
 
 export async function generationsByStatus(accountId: string): Promise<Record<string, number>> {

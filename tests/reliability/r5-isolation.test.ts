@@ -13,6 +13,7 @@ import { scanAppLog, scanDatabase } from "@/tests/support/secret-scan";
 import { signIn } from "@/tests/support/session";
 import { callProcedure, idKindOf, judgeTrpcReply, listProcedures, sampleOf, type ProcedureInfo, type RoleNeeded } from "@/tests/support/trpc-procedures";
 import { drillSize, recordDrill, sized, timed } from "./drill";
+import { afterLaterRequestLogged } from "@/tests/support/request-logs";
 
 // R5 (issue #13), isolation: account A holds data of every kind; every /v1 operation (each of its
 // path forms) and every tRPC procedure, read from the registries, is called with B's key or
@@ -331,8 +332,8 @@ describe("R5 isolation", () => {
   it(
     "the whole database and the app's log hold no raw API key, webhook secret or raw client address",
     async () => {
-      // Request logs are written in batches: let the last ones land before looking.
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      // Request logs are written in batches, in order: once a later request's row is in, the drill's are too.
+      await afterLaterRequestLogged(bKey);
       const { result, durationMs } = await timed(async () => ({ database: await scanDatabase(), log: scanAppLog() }));
       const known = secretsOfA.filter((secret) => /^(dkr_|whsec_)/.test(secret)).length;
       recordDrill("scan", {

@@ -8,6 +8,7 @@ import { cancelGeneration, createImageGeneration, createVideoGeneration, getGene
 import { inTransaction } from "@/server/transaction";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { callOperation, expectSuccess } from "@/tests/support/http";
+import { until, UntilTimeout } from "@/tests/support/until";
 
 // Create, poll and cancel helpers for the generation suites: clients poll until a terminal state.
 
@@ -25,17 +26,27 @@ export async function createVideo(key: string, body: Record<string, unknown>, he
 
 export const cancel = (key: string, generationId: string) => callOperation(cancelGeneration, { key, params: { generation_id: generationId } });
 
-export async function waitForStatus(key: string, generationId: string, wanted: string[] = TERMINAL, timeoutMs = 30_000): Promise<GenerationRecord> {
-  const deadline = Date.now() + timeoutMs;
+export async function waitForStatus(key: string, generationId: string, wanted: string[] = TERMINAL, timeoutMs?: number): Promise<GenerationRecord> {
   let last: GenerationRecord | undefined;
-  while (Date.now() < deadline) {
-    last = expectSuccess(await callOperation(getGeneration, { key, params: { generation_id: generationId } }));
-    if (wanted.includes(last.generation_status)) return last;
-    // ~120 polls a minute at most: under every plan's general rate limit but Free's.
-    await new Promise((resolve) => setTimeout(resolve, 450));
+  try {
+    return await until(
+      async () => {
+        last = expectSuccess(await callOperation(getGeneration, { key, params: { generation_id: generationId } }));
+        return wanted.includes(last.generation_status) && last;
+      },
+      `generation ${generationId} ${wanted.join("/")}`,
+      // ~120 polls a minute at most: under every plan's general rate limit but Free's.
+      { timeoutMs, everyMs: 450 },
+    );
+  } catch (error) {
+    if (!(error instanceof UntilTimeout)) throw error;
+    return expect.fail(`generation ${generationId} stayed ${last?.generation_status} instead of ${wanted.join("/")}; ${await executorTrace(generationId)}`);
   }
-  return expect.fail(`generation ${generationId} stayed ${last?.generation_status} instead of ${wanted.join("/")}; ${await executorTrace(generationId)}`);
 }
+
+/** Once the generation's run is over (completed or failed): no late provider result can change it after that. */
+export const generationRunOver = (generationId: string) =>
+  until(() => db.inngestRun.findFirst({ where: { eventId: `generation-requested:${generationId}`, status: { in: ["completed", "failed"] } } }), `the run of generation ${generationId} over`);
 
 /** Where a generation's run stands in the executor's tables: a stalled test names its cause. */
 async function executorTrace(generationId: string): Promise<string> {

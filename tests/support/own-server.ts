@@ -6,6 +6,7 @@ import { freePort } from "@/server/start/database";
 import { clusterDir } from "@/server/start/embedded-postgres";
 import { cliScript, startScript } from "./entry-points";
 import { signalGroup } from "./process-group";
+import { until } from "./until";
 
 // A Darkroom of a suite's own: the built app on an embedded PostgreSQL in a temporary DATA_DIR,
 // seeded with the demo account. For what must not touch the shared test app and database
@@ -89,17 +90,18 @@ export function ownServer(label: string, options: OwnServerOptions = {}): OwnSer
     });
     let stderr = "";
     started.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-    const deadline = Date.now() + 90_000;
-    while (Date.now() < deadline) {
-      if (started.exitCode !== null) throw new Error(`the server exited with ${started.exitCode}: ${stderr}`);
-      const status = await fetch(`${baseUrl}/v1/status`).then(
-        (response) => response.status,
-        () => 0,
-      );
-      if (status === 401 && announced) return;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error(`the server did not serve within 90 s: ${stderr}`);
+    await until(
+      async () => {
+        if (started.exitCode !== null) throw new Error(`the server exited with ${started.exitCode}: ${stderr}`);
+        const status = await fetch(`${baseUrl}/v1/status`).then(
+          (response) => response.status,
+          () => 0,
+        );
+        return status === 401 && announced;
+      },
+      `the server of its own serving on ${baseUrl}`,
+      { timeoutMs: 90_000, everyMs: 200 },
+    );
   }
 
   return {

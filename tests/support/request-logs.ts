@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { db } from "@/server/db";
 import { hashClientIp } from "@/server/net/client-ip-hash";
+import { api, requestIdOf } from "./http";
+import { until } from "./until";
 
 // Request log rows as the /v1 checkpoint writes them, inserted directly so the dashboard's views
 // can be tested with exact times, statuses and error codes.
@@ -39,22 +41,20 @@ export async function insertRequestLog(accountId: string, key: { id: string; nam
   return row.id;
 }
 
-/** The app writes request-log rows in batches, at most REQUEST_LOG_FLUSH_MS (50 ms) after the request. */
-export const LOG_FLUSH_WAIT_MS = 2_000;
-
-/** Polls until `read` gives a value (a row, or a list with `count` rows); fails after LOG_FLUSH_WAIT_MS. */
+/** The app writes request-log rows in batches after the request: polls until `read` gives a value (a row, or a list with `count` rows). */
 export async function whenLogged<T>(read: () => Promise<T | null>, count = 1): Promise<T> {
-  const deadline = Date.now() + LOG_FLUSH_WAIT_MS;
-  for (;;) {
+  const ready = await until(async () => {
     const value = await read();
-    const ready = Array.isArray(value) ? value.length >= count : value !== null;
-    if (ready) return value as T;
-    if (Date.now() > deadline) throw new Error(`request log not written within ${LOG_FLUSH_WAIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+    return (Array.isArray(value) ? value.length >= count : value !== null) && { value };
+  }, `${count} request-log row(s) written`);
+  return ready.value as T;
 }
 
-/** Long enough for any batch to have been written: for asserting that a row was NOT logged. */
-export function afterLogFlush() {
-  return new Promise((resolve) => setTimeout(resolve, 500));
+/**
+ * For asserting that a row was NOT logged: a later request's row is written (batches go out in the
+ * order the requests were logged), so an earlier row would have been too.
+ */
+export async function afterLaterRequestLogged(key: string) {
+  const reply = await api("/v1/status", { key });
+  await whenLogged(() => db.requestLog.findFirst({ where: { requestId: requestIdOf(reply) } }));
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import { freePort } from "@/server/start/database";
 import { startScript } from "./entry-points";
 import { signalGroup } from "./process-group";
+import { until } from "./until";
 
 // A second app instance on the shared test database (as a second node behind a load balancer),
 // for what must hold across instances: key revocation, batched request logs flushed on SIGTERM.
@@ -47,17 +48,18 @@ export async function startSecondInstance(extraEnv: Record<string, string> = {})
   });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the second instance exited with ${child.exitCode}: ${stderr}`);
-    const status = await fetch(`${baseUrl}/v1/status`).then(
-      (response) => response.status,
-      () => 0,
-    );
-    if (status === 401) break;
-    if (Date.now() > deadline) throw new Error(`the second instance did not serve within 90 s: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await until(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the second instance exited with ${child.exitCode}: ${stderr}`);
+      const status = await fetch(`${baseUrl}/v1/status`).then(
+        (response) => response.status,
+        () => 0,
+      );
+      return status === 401;
+    },
+    `the second instance serving on ${baseUrl}`,
+    { timeoutMs: 90_000, everyMs: 200 },
+  );
   return {
     baseUrl,
     async stop() {

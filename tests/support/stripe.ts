@@ -3,6 +3,7 @@ import Stripe from "stripe";
 import { stripeClientFor } from "@/server/billing/stripe-client";
 import { db } from "@/server/db";
 import { baseUrl } from "@/tests/support/http";
+import { until } from "@/tests/support/until";
 
 // Billing tests talk to the Stripe fake the test runner started (STRIPE_API_BASE) with the real
 // SDK, post events signed the way Stripe signs them to the app's /api/webhooks/stripe, and wait
@@ -46,19 +47,20 @@ export async function postStripeWebhook(body: unknown, options: { signature?: st
 }
 
 /** Polls until `done` holds (the app applies events in the background); fails with the last value. */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    value = await read();
-  }
-  return value;
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs?: number): Promise<T> {
+  const held = await until(
+    async () => {
+      const value = await read();
+      return done(value) ? { value } : null;
+    },
+    "what the app does with Stripe's events done",
+    { timeoutMs, everyMs: 150 },
+  );
+  return held.value;
 }
 
 /** Every stored event applied (or the timeout): for asserting that something did NOT happen. */
-export async function allStripeEventsApplied(ids: string[], timeoutMs = 20_000) {
+export async function allStripeEventsApplied(ids: string[], timeoutMs?: number) {
   await eventually(
     () => db.stripeEvent.findMany({ where: { id: { in: ids } }, select: { id: true, processedAt: true } }),
     (rows) => rows.length === ids.length && rows.every((row) => row.processedAt !== null),

@@ -1,6 +1,6 @@
 """The client against a running Darkroom (the built app that ``npm test`` serves).
 
-``npm test`` runs this through tests/http/sdk-python.test.ts, which makes the accounts, keys and
+``npm test`` runs this through tests/http/sdk/python.test.ts, which makes the accounts, keys and
 the webhook endpoint and passes them in DARKROOM_TEST_* variables; without them every test here is
 skipped (with the reason printed).
 """
@@ -31,7 +31,7 @@ from darkroom import (
 
 ENV = os.environ
 BASE = ENV.get("DARKROOM_TEST_BASE_URL")
-skip_without_server = unittest.skipUnless(BASE, "DARKROOM_TEST_BASE_URL is not set: run through npm test (tests/http/sdk-python.test.ts)")
+skip_without_server = unittest.skipUnless(BASE, "DARKROOM_TEST_BASE_URL is not set: run through npm test (tests/http/sdk/python.test.ts)")
 
 
 def client(key_name: str, **options: Any) -> Darkroom:

@@ -13,6 +13,7 @@ import { RunQueue } from "./run-queue";
 import { newRunRecord, RunStore, STARTED_RUNS, type Tx } from "./run-store";
 import { queryInTransaction } from "../../transaction-sql";
 import { Timers } from "./scheduler";
+import { clock, type Clock } from "../../clock";
 import { ServeEndpoint } from "./serve-endpoint";
 import { interpretReply, opsOf } from "./step-protocol";
 import type { EventPayload, FunctionDefinition, RunRecord } from "./types";
@@ -31,8 +32,8 @@ export type EmbeddedExecutorOptions = {
   signingKey: string;
   /** Runs driven at once (default 16). */
   concurrency?: number;
-  /** The clock for wake-ups and cron ticks (tests shift it). */
-  now?: () => number;
+  /** The clock for wake-ups, leases and cron ticks (default: server/clock.ts's, real unless a test swapped it). */
+  clock?: Clock;
   /** Delay before attempt n+1 after n failures, when the SDK gave no Retry-After. */
   retryBackoffMs?: (failedAttempts: number) => number;
   scanIntervalMs?: number;
@@ -79,7 +80,8 @@ export class EmbeddedExecutor implements EventSink {
   private stopping = false;
 
   constructor(private readonly options: EmbeddedExecutorOptions) {
-    this.now = options.now ?? Date.now;
+    const runClock = options.clock ?? clock;
+    this.now = () => runClock.now();
     this.leaseMs = options.leaseMs ?? 30_000;
     this.store = new RunStore(options.db, this.owner, this.leaseMs, this.now);
     this.endpoint = new ServeEndpoint(new URL(options.servePath ?? "/api/inngest", options.appUrl), options.signingKey, options.requestTimeoutMs ?? 15 * 60_000);
@@ -87,8 +89,8 @@ export class EmbeddedExecutor implements EventSink {
       ofFunction: (functionId) => this.functions.get(functionId)?.concurrency ?? null,
       ofKey: (functionId) => this.functions.get(functionId)?.concurrencyKey?.limit ?? null,
     });
-    this.runTimers = new Timers(this.now);
-    this.cronTimers = new Timers(this.now);
+    this.runTimers = new Timers(runClock);
+    this.cronTimers = new Timers(runClock);
     // Each Call Request in flight listens on this signal until it answers (serve-endpoint.ts removes
     // its listener): up to `concurrency` at once, past Node's default warning threshold of 10.
     setMaxListeners((options.concurrency ?? 16) + 1, this.abort.signal);

@@ -21,24 +21,28 @@ export async function attemptDelivery(input: { deliveryId: string; attemptNumber
   return inTransaction((tx) => recordAttempt(tx, delivery, sent));
 }
 
-export const webhookDelivery = inngest.createFunction(
-  // retries: WEBHOOK_MAX_ATTEMPTS - 1 (the SDK types want a literal). At most 12 deliveries at once:
-  // a backlog of slow endpoints never takes every slot of the executor (16) from generations.
-  { id: "webhook-delivery", triggers: [webhookDeliveryRequested], retries: 4, concurrency: { limit: 12 } },
-  async ({ event, step, attempt }) => {
-    const { deliveryId, fromAttempt } = event.data;
-    try {
-      return await step.run("attempt", async () => {
-        const result = await attemptDelivery({ deliveryId, attemptNumber: fromAttempt + attempt });
-        if (result.outcome !== "failed") return result;
-        const retryAt = await nextAttemptAt({ deliveryId, fromAttempt, retryIndex: attempt, startedAtMs: result.startedAtMs });
-        const message = `attempt ${result.attemptNumber} failed: ${result.error}`;
-        if (retryAt === null) throw new Error(message);
-        throw new RetryAfterError(message, retryAt);
-      });
-    } catch (error) {
-      await step.run("mark-failed", () => inTransaction((tx) => failDelivery(tx, deliveryId)));
-      return { outcome: "failed", error: error instanceof Error ? error.message : String(error) };
-    }
-  },
-);
+/** The delivery function on `client`: the app's below; a suite's own client runs it on a fake clock (tests/integration/webhooks/retry-schedule.test.ts). */
+export const webhookDeliveryOn = (client: typeof inngest) =>
+  client.createFunction(
+    // retries: WEBHOOK_MAX_ATTEMPTS - 1 (the SDK types want a literal). At most 12 deliveries at once:
+    // a backlog of slow endpoints never takes every slot of the executor (16) from generations.
+    { id: "webhook-delivery", triggers: [webhookDeliveryRequested], retries: 4, concurrency: { limit: 12 } },
+    async ({ event, step, attempt }) => {
+      const { deliveryId, fromAttempt } = event.data;
+      try {
+        return await step.run("attempt", async () => {
+          const result = await attemptDelivery({ deliveryId, attemptNumber: fromAttempt + attempt });
+          if (result.outcome !== "failed") return result;
+          const retryAt = await nextAttemptAt({ deliveryId, fromAttempt, retryIndex: attempt, startedAtMs: result.startedAtMs });
+          const message = `attempt ${result.attemptNumber} failed: ${result.error}`;
+          if (retryAt === null) throw new Error(message);
+          throw new RetryAfterError(message, retryAt);
+        });
+      } catch (error) {
+        await step.run("mark-failed", () => inTransaction((tx) => failDelivery(tx, deliveryId)));
+        return { outcome: "failed", error: error instanceof Error ? error.message : String(error) };
+      }
+    },
+  );
+
+export const webhookDelivery = webhookDeliveryOn(inngest);

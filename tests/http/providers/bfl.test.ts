@@ -79,7 +79,7 @@ describe("a generation on bfl", () => {
     expect(canceled).toMatchObject({ generation_status: "canceled", provider_cancel_sent: false, credits_refunded: true, credits_refunded_amount: 0.04 });
 
     const attempt = await db.providerAttempt.findFirstOrThrow({ where: { generationId: data.generation_id } });
-    await until(async () => (await bflTask(attempt.predictionId!)).status === "Ready", 10_000);
+    await until(async () => (await bflTask(attempt.predictionId!)).status === "Ready", "the fake's slow BFL task finished (Ready)", { everyMs: 250 });
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "canceled", generation_output_file: [] });
     expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.040", "refund:0.040"]);

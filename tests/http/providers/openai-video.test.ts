@@ -4,6 +4,7 @@ import { db } from "@/server/db";
 import { usd } from "@/server/money";
 import { inTransaction } from "@/server/transaction";
 import { accountWithKey } from "@/tests/support/fixtures";
+import { until } from "@/tests/support/until";
 import { cancel, createVideo, ledgerOf, waitForStatus } from "@/tests/support/generations";
 import { api, expectError, expectSuccess } from "@/tests/support/http";
 
@@ -86,17 +87,13 @@ describe("Sora end to end (OpenAI's Videos API)", () => {
     const { key } = await accountWithKey();
     const data = expectSuccess(await createVideo(key, { generation_prompt: "a slow boat [openai:slow]", generation_duration: 4 }, {}, "openai/sora-2"), 202);
     await waitForStatus(key, data.generation_id, ["processing"]);
-    let predictionId: string | null = null;
-    for (let tries = 0; tries < 40 && !predictionId; tries++) {
-      predictionId = (await attemptsOf(data.generation_id))[0]?.predictionId ?? null;
-      if (!predictionId) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const predictionId = await until(async () => (await attemptsOf(data.generation_id))[0]?.predictionId, "the attempt's prediction id recorded");
     expect(predictionId).toMatch(/^video_/);
-    expect((await openaiVideo(predictionId!)).body.status).toMatch(/^(queued|in_progress)$/);
+    expect((await openaiVideo(predictionId)).body.status).toMatch(/^(queued|in_progress)$/);
 
     const canceled = expectSuccess(await cancel(key, data.generation_id));
     expect(canceled).toMatchObject({ generation_status: "canceled", provider_cancel_sent: true, credits_refunded: true, credits_refunded_amount: 0.4 });
-    expect((await openaiVideo(predictionId!)).status).toBe(404);
+    expect((await openaiVideo(predictionId)).status).toBe(404);
     expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.400", "refund:0.400"]);
   });
 });

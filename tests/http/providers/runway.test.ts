@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { db } from "@/server/db";
 import { accountWithKey } from "@/tests/support/fixtures";
+import { until } from "@/tests/support/until";
 import { cancel, createImage, createVideo, ledgerOf, waitForStatus } from "@/tests/support/generations";
 import { api, expectError, expectSuccess } from "@/tests/support/http";
 
@@ -137,17 +138,13 @@ describe("Runway end to end (its published task API)", () => {
     const created = await createImage(key, { generation_prompt: "a slow kite [runway:slow]", generation_provider_order: "runway" }, {}, "runway/gen4-image");
     const data = expectSuccess(created, 202);
     await waitForStatus(key, data.generation_id, ["processing"]);
-    let predictionId: string | null = null;
-    for (let tries = 0; tries < 40 && !predictionId; tries++) {
-      predictionId = (await attemptsOf(data.generation_id))[0]?.predictionId ?? null;
-      if (!predictionId) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const predictionId = await until(async () => (await attemptsOf(data.generation_id))[0]?.predictionId, "the attempt's prediction id recorded");
     expect(predictionId).toEqual(expect.any(String));
-    expect((await runwayTask(predictionId!)).body.status).toMatch(/^(PENDING|RUNNING)$/);
+    expect((await runwayTask(predictionId)).body.status).toMatch(/^(PENDING|RUNNING)$/);
 
     const canceled = expectSuccess(await cancel(key, data.generation_id));
     expect(canceled).toMatchObject({ generation_status: "canceled", provider_cancel_sent: true, credits_refunded: true, credits_refunded_amount: 0.08 });
-    expect((await runwayTask(predictionId!)).body.status).toBe("CANCELLED");
+    expect((await runwayTask(predictionId)).body.status).toBe("CANCELLED");
     expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.080", "refund:0.080"]);
   });
 });

@@ -6,7 +6,7 @@ import { inTransaction } from "@/server/transaction";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/fakes/webhook-receiver";
 import { accountWithKey } from "@/tests/support/fixtures";
-import { balanceOf, cancel, createImage, expectAttemptCanceled, ledgerOf, someoneElsesGeneration, waitForStatus } from "@/tests/support/generations";
+import { balanceOf, cancel, createImage, expectAttemptCanceled, generationRunOver, ledgerOf, someoneElsesGeneration, waitForStatus } from "@/tests/support/generations";
 import { callOperation, expectError, expectSuccess } from "@/tests/support/http";
 
 // POST /v1/content/generation/cancel/{generation_id} (cancelGeneration): refunds a pending or
@@ -39,7 +39,7 @@ describe("200", () => {
     expect(canceled).toEqual({ generation_id: generationId, generation_status: "canceled", provider_cancel_sent: true, credits_refunded: true, credits_refunded_amount: 0.002 });
     expect(await balanceOf(accountId)).toBe(1);
 
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    await generationRunOver(generationId);
     const record = expectSuccess(await callOperation(getGeneration, { key, params: { generation_id: generationId } }));
     expect(record.generation_status).toBe("canceled");
     expect(record.generation_output_file).toEqual([]);

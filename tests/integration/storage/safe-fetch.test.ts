@@ -187,17 +187,13 @@ describe("safeFetch", () => {
   });
 
   it("times out a server that does not answer", async () => {
-    const started = Date.now();
+    // The server would answer after 20 s: only the timeout can make it a FetchTimeout.
     await expect(safeFetch(`${base()}/slow-headers`, { ...dev, timeoutMs: 300 })).rejects.toBeInstanceOf(FetchTimeout);
-    // The server would take 20 s; a generous bound still tells a working timeout from none.
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("times out a body that stalls after the headers", async () => {
-    const started = Date.now();
+    // The body would end after 20 s: only the timeout can make it a FetchTimeout.
     await expect(safeFetch(`${base()}/slow-body`, { ...dev, timeoutMs: 300 })).rejects.toBeInstanceOf(FetchTimeout);
-    // The server would take 20 s; a generous bound still tells a working timeout from none.
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("times out a lookup that hangs", async () => {

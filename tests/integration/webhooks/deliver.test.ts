@@ -173,10 +173,8 @@ describe("attemptDelivery over HTTPS", () => {
 
   it("gives up on a receiver slower than the timeout", async () => {
     const { deliveryId } = await deliveryTo("/slow");
-    const started = Date.now();
+    // The receiver would answer after 20 s: only the timeout can fail the attempt with a FetchTimeout.
     const result = await attemptDelivery({ deliveryId, attemptNumber: 1 }, { ca: cert, timeoutMs: 300 });
-    // The receiver would answer after 20 s; the bound only tells a working timeout from none.
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result).toMatchObject({ outcome: "failed", statusCode: null });
     expect(result.outcome === "failed" && result.error).toContain("FetchTimeout");
   });

@@ -23,6 +23,7 @@ import {
   verifyWebhook,
   type GenerationRecord,
 } from "@/sdk/typescript/src/index";
+import { until } from "@/tests/support/until";
 
 // The hand-written core of @darkroom/client without a Darkroom server: the error families,
 // retries (Retry-After, maxRetries, one Idempotency-Key across attempts), Cancel-After, the SSE
@@ -290,9 +291,7 @@ describe("streams against a local server speaking the #31 wire format", () => {
     }
     expect(ids).toEqual(["e-11", "e-12", "e-13"]);
     expect(seen).toEqual(["e-10", "e-11"]);
-    const deadline = Date.now() + 5_000;
-    while (closed < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(closed).toBe(2);
+    await until(() => closed === 2, "both stream connections closed");
   });
 
   it("generations.wait returns the terminal record from the stream, and falls back to polling where there is no stream", async () => {
