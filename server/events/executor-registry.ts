@@ -1,13 +1,12 @@
-import { randomUUID } from "node:crypto";
-import os from "node:os";
 import type { Tx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 
-// Route handlers run in Next's bundled module graph, our HTTP server and the executor in tsx's:
-// module-level singletons are not shared between them, globalThis is. The executor registers
-// itself here; the Inngest client's fetch finds it here.
+// The executor as the base floor sees it: an event sink this floor declares, that the jobs floor
+// implements (server/inngest/executor) and the start floor registers at boot (server/start), so
+// `inngest.send()` and sendInTransaction reach the runs' tables without importing the jobs floor.
+// The one slot is process-wide: Next's bundled route handlers and the server's own modules are
+// separate module graphs, and both must find the executor the server registered.
 
-/** A run ready to be driven: its id, its function and its concurrency key. */
 /**
  * A run to drive. `leased`: a run this process wrote under its own lease (prepareRunsInTransaction),
  * with its record as written (the executor's RunRecord, opaque down here), so its first drive needs no claim.
@@ -41,41 +40,20 @@ export function isTransactional(sink: EventSink | undefined): sink is Transactio
   return typeof (sink as Partial<TransactionalEventSink> | undefined)?.prepareRunsInTransaction === "function";
 }
 
-type Registry = { __darkroomExecutor?: EventSink; __darkroomExecutorOwners?: Set<string> };
-const registry = globalThis as unknown as Registry;
+type Slot = { sink?: EventSink };
+const SLOT = Symbol.for("darkroom.executor-registry");
+const slot: Slot = ((globalThis as unknown as Record<symbol, Slot>)[SLOT] ??= {});
 
+/** Called by the start floor once its executor runs (and by suites that drive one). */
 export function registerExecutor(sink: EventSink) {
-  registry.__darkroomExecutor = sink;
+  slot.sink = sink;
 }
 
 export function unregisterExecutor(sink: EventSink) {
-  if (registry.__darkroomExecutor === sink) delete registry.__darkroomExecutor;
+  if (slot.sink === sink) delete slot.sink;
 }
 
+/** The executor the start floor registered in this process; none in a CLI run or with Inngest Cloud. */
 export function registeredExecutor(): EventSink | undefined {
-  return registry.__darkroomExecutor;
-}
-
-/** Executors alive in this process, by lease owner id. */
-export function liveOwners(): Set<string> {
-  registry.__darkroomExecutorOwners ??= new Set();
-  return registry.__darkroomExecutorOwners;
-}
-
-/** A lease owner id: `<host>:<pid>:<random>`. */
-export function newOwnerId(): string {
-  return `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-}
-
-/** An owner on this host whose process has exited, or a stopped executor of this process: its leases can be taken at once. */
-export function isOwnerGone(owner: string): boolean {
-  const [host, pid] = owner.split(":");
-  if (host !== os.hostname() || liveOwners().has(owner)) return false;
-  if (Number(pid) === process.pid) return true;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
+  return slot.sink;
 }

@@ -6,7 +6,7 @@ import { newApiKey } from "./generate-key";
 import { parseIpAllowlist } from "./ip-allowlist";
 import { resolveScopes, type ApiKeyScope } from "./scopes";
 import { millisToDecimalString, type Millicredits } from "../money";
-import type { SpendPeriod } from "../spend/periods";
+import type { SpendPeriod } from "../generated/prisma/enums";
 import { isGuid } from "../guid";
 
 // Creates a key. The raw value is returned once and never stored.

@@ -3,6 +3,7 @@ import path from "node:path";
 import next from "next";
 import { CLIENT_IP_HEADER } from "../net/client-ip";
 import { decideAtEdge, isV1Path, malformedRequestAnswer, stripFrameworkHeaders, withoutTrailingSlash } from "../http/v1-edge";
+import { registerExecutor, unregisterExecutor } from "../events/executor-registry";
 import { startEmbeddedExecutor, type RunningExecutor } from "../inngest/executor/start-embedded-executor";
 import { inngestMode } from "../events/mode";
 import { releaseFinishWaiters } from "../generations/finish-waiters";
@@ -102,7 +103,8 @@ export async function startHttpServer(options: { port: number; host: string; dev
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const loopbackHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
-  const executor: RunningExecutor | null = inngestMode() === "embedded" ? await startEmbeddedExecutor({ appUrl: `http://${loopbackHost}:${port}` }) : null;
+  const executor: RunningExecutor | null =
+    inngestMode() === "embedded" ? await startEmbeddedExecutor({ appUrl: `http://${loopbackHost}:${port}`, started: registerExecutor, stopping: unregisterExecutor }) : null;
   return {
     url: `http://${shownHost}:${options.port}`,
     close: async () => {

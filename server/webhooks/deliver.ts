@@ -4,7 +4,7 @@ import { safeFetch, type SafeFetchOptions } from "../net/safe-fetch";
 import { webhookNetworkOptions, type WebhookNetworkOptions } from "./endpoint-url";
 import { openEndpointSecret } from "./endpoint-secret";
 import { signPayload } from "./sign";
-import type { DeliveryToAttempt } from "./record-attempt";
+import type { DeliveryToAttempt, SentAttempt } from "./delivery-attempt";
 import { serializeWebhookBody, type WebhookBody } from "./webhook-body";
 
 // One delivery attempt: the endpoint URL is checked again and the connection
@@ -19,15 +19,6 @@ const MAX_RESPONSE_BYTES = 256 * 1024;
 export const WEBHOOK_USER_AGENT = "Darkroom-Webhooks/1";
 
 export type DeliveryAttemptOptions = WebhookNetworkOptions & Pick<SafeFetchOptions, "ca" | "timeoutMs">;
-
-/** What one POST got: recorded as a webhook_attempt row. */
-export type SentAttempt = { attemptNumber: number; statusCode: number | null; snippet: string | null; error: string | null; startedAtMs: number; latencyMs: number };
-
-export type DeliveryAttemptResult =
-  | { outcome: "delivered"; attemptNumber: number; statusCode: number; startedAtMs: number; latencyMs: number }
-  | { outcome: "failed"; attemptNumber: number; statusCode: number | null; error: string; startedAtMs: number; latencyMs: number }
-  /** Nothing sent: the delivery is gone or already delivered, or its endpoint was disabled meanwhile (then it is dead-lettered). */
-  | { outcome: "skipped"; reason: "not_found" | "already_delivered" | "endpoint_disabled" };
 
 /** At most 1 KB of UTF-8, never ending in a broken character. */
 export function responseSnippet(body: Buffer): string | null {

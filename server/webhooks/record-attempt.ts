@@ -1,14 +1,12 @@
 import "server-only";
 import type { Tx } from "../db";
 import type { Prisma } from "../generated/prisma/client";
-import type { DeliveryAttemptResult, SentAttempt } from "./deliver";
+import type { DeliveryAttemptResult, DeliveryToAttempt, SentAttempt } from "./delivery-attempt";
 import type { WebhookBody } from "./webhook-body";
 
 // The database side of one delivery attempt, each part in a transaction the delivery step opens:
 // before the POST, the delivery to send (or why nothing is sent); after it, the attempt's row and
 // the delivery's counters and status.
-
-export type DeliveryToAttempt = Prisma.WebhookDeliveryGetPayload<{ include: { endpoint: true } }>;
 
 type Skipped = Extract<DeliveryAttemptResult, { outcome: "skipped" }>;
 

@@ -3,11 +3,11 @@ import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import { log } from "../../log";
 import { nextCronTick } from "./cron";
 import { catchUpWaits, dispatchEvents, runKey, safeTriggerMatches } from "./dispatch";
-import type { DueRun, PreparedRuns } from "../../events/executor-registry";
+import type { DueRun, PreparedRuns, TransactionalEventSink } from "../../events/executor-registry";
 import { defaultRetryBackoff } from "./durations";
 import { checkEventLimits, EVENT_LIMITS, eventIds, normalizeEvent, persistEvents, type EventLimits } from "../../events/event-store";
 import { followUpEvents } from "./follow-up-events";
-import { isOwnerGone, liveOwners, newOwnerId, type EventSink } from "../../events/executor-registry";
+import { isOwnerGone, liveOwners, newOwnerId } from "./lease-owners";
 import { driveRun, memoizeCheckpointed, RUN_LIMITS, type DriverDeps, type RunLimits } from "./run-driver";
 import { RunQueue } from "./run-queue";
 import { newRunRecord, RunStore, STARTED_RUNS, type Tx } from "./run-store";
@@ -48,7 +48,7 @@ export type EmbeddedExecutorOptions = {
 const HORIZON_MS = 60_000;
 const PURGE_EVERY_MS = 10 * 60_000;
 
-export class EmbeddedExecutor implements EventSink {
+export class EmbeddedExecutor implements TransactionalEventSink {
   readonly owner = newOwnerId();
   private readonly now: () => number;
   private readonly leaseMs: number;

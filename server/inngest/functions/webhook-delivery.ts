@@ -1,7 +1,8 @@
 import "server-only";
 import { RetryAfterError } from "inngest";
 import { inTransaction } from "../../transaction";
-import { postDelivery, type DeliveryAttemptOptions, type DeliveryAttemptResult } from "../../webhooks/deliver";
+import { postDelivery, type DeliveryAttemptOptions } from "../../webhooks/deliver";
+import type { DeliveryAttemptResult } from "../../webhooks/delivery-attempt";
 import { failDelivery } from "../../webhooks/fail-delivery";
 import { loadDeliveryToAttempt, recordAttempt } from "../../webhooks/record-attempt";
 import { nextAttemptAt } from "../../webhooks/retry-schedule";
