@@ -8,7 +8,7 @@ import { baseUrl } from "@/tests/support/http";
 // outputs, byte for byte, with their content types, cache headers and the no-run policy of
 // answers that are not pages; a range request of a clip, as a video element makes.
 
-const publicDir = path.resolve(import.meta.dirname, "../../public");
+const publicDir = path.resolve(import.meta.dirname, "../../../public");
 const get = (servedPath: string, init: RequestInit = {}) => fetch(`${baseUrl()}${servedPath}`, { redirect: "manual", ...init });
 
 describe("robots.txt", () => {
