@@ -37,7 +37,7 @@ export default defineConfig([
   },
   prettier,
   globalIgnores([
-    "server/generated/**",
+    "server/base/generated/**",
     ".next/**",
     ".build/**",
     ".data/**",

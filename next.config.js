@@ -1,8 +1,8 @@
 // Next.js configuration. Legacy path forms (/api/v1/..., /v1/data/..., older health and list paths) are
 // rewrites onto the modern routes, so they share handlers, shapes and the request log. The forms
-// are the operations' own list (server/http/legacy-paths.mjs), which the edge and OpenAPI read too.
+// are the operations' own list (server/edge/http/legacy-paths.mjs), which the edge and OpenAPI read too.
 
-import { legacyRewrites } from "./server/http/legacy-paths.mjs";
+import { legacyRewrites } from "./server/edge/http/legacy-paths.mjs";
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {

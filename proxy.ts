@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { env, appUrl } from "@/server/env";
-import { isHttpsAppUrl, newScriptNonce, pageContentSecurityPolicy } from "@/server/http/security-headers";
+import { env, appUrl } from "@/server/base/env";
+import { isHttpsAppUrl, newScriptNonce, pageContentSecurityPolicy } from "@/server/edge/http/security-headers";
 
 // Pages only (see `matcher`): each request gets a fresh script nonce in its Content-Security-Policy.
 // Next reads the policy from the request's header and puts the nonce on the scripts it renders;

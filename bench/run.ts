@@ -321,14 +321,14 @@ async function main() {
     process.env.AUTH_SECRET = secrets.AUTH_SECRET;
     process.env.ENCRYPTION_KEY = secrets.ENCRYPTION_KEY;
     process.env.WEBHOOK_ALLOW_LOOPBACK = "1";
-    const { db } = await import("../server/db");
-    const { inTransaction } = await import("../server/transaction");
+    const { db } = await import("../server/base/db");
+    const { inTransaction } = await import("../server/base/transaction");
     const { createAccount } = await import("../server/accounts/create-account");
     const { createApiKey } = await import("../server/keys/create-key");
     const { createWebhookEndpoint } = await import("../server/webhooks/create-endpoint");
     const { queueTestEvent } = await import("../server/webhooks/send-test-event");
     const { sampleGenerationRecord } = await import("../server/generations/records/sample-record");
-    const { OPERATOR } = await import("../server/account-scope");
+    const { OPERATOR } = await import("../server/base/account-scope");
     /** Enterprise accounts with a million credits each, and a full key of each. */
     async function newAccounts(label: string, count: number) {
       const accounts: Array<{ accountId: string; key: string }> = [];

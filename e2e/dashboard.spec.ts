@@ -11,7 +11,10 @@ test.afterAll(close);
 
 /** An API key through the operator CLI, as an operator would hand one out. */
 function createKey(accountId: string): string {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/cli/main.ts", "key:create", "--account", accountId], { encoding: "utf8", env: process.env });
+  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", "key:create", "--account", accountId], {
+    encoding: "utf8",
+    env: process.env,
+  });
   const line = result.stdout.trim().split("\n").at(-1) ?? "";
   return (JSON.parse(line) as { key: string }).key;
 }

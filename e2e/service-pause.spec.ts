@@ -9,7 +9,7 @@ import { signInThroughMailbox, uniqueEmail } from "@/e2e/support/sign-in";
 test.afterAll(close);
 
 function operator(...args: string[]): Record<string, unknown> {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/cli/main.ts", ...args], { encoding: "utf8", env: process.env });
+  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", ...args], { encoding: "utf8", env: process.env });
   return JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, unknown>;
 }
 

@@ -10,7 +10,10 @@ import { signInThroughMailbox } from "@/e2e/support/sign-in";
 test.afterAll(close);
 
 function createKey(accountId: string): string {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/cli/main.ts", "key:create", "--account", accountId], { encoding: "utf8", env: process.env });
+  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", "key:create", "--account", accountId], {
+    encoding: "utf8",
+    env: process.env,
+  });
   return (JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "") as { key: string }).key;
 }
 

@@ -3,8 +3,10 @@ import { fileURLToPath } from "node:url";
 import { floorOf } from "../scripts/floors.mjs";
 
 // `floors/no-climbing-imports`: a module under server/ may import its own floor and the floors
-// below it, never one above (the table and its reasons: scripts/floors.mjs, docs/architecture.md).
-// Static imports, re-exports and import() with a literal path, relative or through "@/".
+// below it, never one above. The floor is the first path segment under server/ (base, edge, jobs,
+// start; any other folder is a domain): the table and its reasons are in scripts/floors.mjs and
+// docs/architecture.md. Static imports, re-exports and import() with a literal path, relative or
+// through "@/".
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -30,15 +32,14 @@ const noClimbingImports = {
   },
   create(context) {
     const file = serverPathOf(context.filename);
-    if (!file) return {};
-    const own = floorOf(file);
+    const own = file ? floorOf(file) : null;
+    if (!own) return {};
     const check = (node, source) => {
       if (!source || typeof source.value !== "string") return;
       const target = resolveSpecifier(file, source.value);
-      if (!target || !target.startsWith("server/") || target.startsWith("server/generated")) return;
-      // "server/env" is the root file server/env.ts: floorOf reads a two-part path as a root file.
+      if (!target || !target.startsWith("server/") || target.startsWith("server/base/generated")) return;
       const floor = floorOf(target.split("/").length === 2 ? `${target}.ts` : target);
-      if (floor.level > own.level) {
+      if (floor && floor.level > own.level) {
         context.report({ node, messageId: "climbs", data: { from: file, fromFloor: own.name, to: target, toFloor: floor.name } });
       }
     };

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { db } from "../server/db";
-import { env } from "../server/env";
+import { db } from "../server/base/db";
+import { env } from "../server/base/env";
 import { createAccount } from "../server/accounts/create-account";
 import { createApiKey } from "../server/keys/create-key";
-import { formatCredits, decimalToMillis } from "../server/money";
+import { formatCredits, decimalToMillis } from "../server/base/money";
 
 // The demo account a development `npm start` makes: Pro plan, 25.000 credits (the 1.000 welcome
 // credit plus a 24.000 operator top-up), one member login and a Full Access key. Idempotent: later

@@ -1,6 +1,6 @@
 // Compiles `npm start`'s entry (scripts/start.ts) and the server modules it loads into plain
 // JavaScript, .build/start.mjs, so the production server runs on `node` alone: no TypeScript
-// loader at run time. The operator CLI (server/cli/main.ts) is built beside it, .build/cli.mjs,
+// loader at run time. The operator CLI (server/start/cli/main.ts) is built beside it, .build/cli.mjs,
 // sharing its chunks: `npm run cli` starts in half the time tsx took. Packages stay in
 // node_modules; Next serves the app from its own build (.next). Rebuilt only when a source file is
 // newer than the output (buildServer, called by scripts/start.mjs, scripts/cli.mjs and npm test).
@@ -161,7 +161,7 @@ async function compileServer() {
   try {
     const { metafile } = await esbuild.build({
       absWorkingDir: root,
-      entryPoints: { start: path.join(root, "scripts", "start.ts"), cli: path.join(root, "server", "cli", "main.ts") },
+      entryPoints: { start: path.join(root, "scripts", "start.ts"), cli: path.join(root, "server", "start", "cli", "main.ts") },
       // Chunks sit beside start.mjs: the banner finds the repository from each file's own place.
       outdir: outDir,
       outExtension: { ".js": ".mjs" },

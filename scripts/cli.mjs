@@ -1,4 +1,4 @@
-// `npm run cli -- <command> [--flag value]`: the operator CLI (server/cli/main.ts) as compiled
+// `npm run cli -- <command> [--flag value]`: the operator CLI (server/start/cli/main.ts) as compiled
 // JavaScript, rebuilt first when a source changed (scripts/build-server.mjs), as `npm start` does.
 
 import { buildServer, cliFile } from "./build-server.mjs";

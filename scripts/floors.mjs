@@ -1,7 +1,8 @@
 // The floors of server/ (docs/architecture.md), bottom first, and `npm run floors`: every import
 // arrow between server folders, the ones that climb (from a lower floor to a higher one) and the
-// pairs of folders that import each other. ESLint reads the same table (eslint.config.mjs), so a
-// climbing import fails `npm run lint`.
+// pairs of folders that import each other. A floor is the first path segment under server/:
+// server/base, server/edge, server/jobs, server/start; any other folder is a domain. ESLint reads
+// the same table (eslint.config.mjs), so a climbing import fails `npm run lint`.
 //
 //   npm run floors            counts, then each climbing arrow and mutual pair
 //   npm run floors -- --json  the same as JSON
@@ -10,43 +11,45 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Folder (or root file) under server/ → its floor. What is not listed is a domain (floor 1). */
+/** server/<first segment> → its floor; a folder not listed is a domain. */
 export const floors = [
-  {
-    name: "base",
-    level: 0,
-    summary: "configuration, logging, the database and transactions, the error table, events and their executor registry, outbound network policy",
-    folders: ["generated", "events", "net", "cache", "secrets", "pagination"],
-  },
-  { name: "domains", level: 1, summary: "the business: accounts, keys, credits, generations, providers, webhooks, billing, …", folders: [] },
-  { name: "contract", level: 2, summary: "the /v1 contract: the zod schemas of requests and answers that the edge serves and OpenAPI describes", folders: ["contract"] },
-  { name: "edge", level: 3, summary: "HTTP: the /v1 operations, handlers and OpenAPI document, the dashboard's tRPC routers", folders: ["http", "api"] },
-  { name: "jobs", level: 4, summary: "background work: the Inngest functions and the embedded executor", folders: ["inngest"] },
-  { name: "start", level: 5, summary: "the process: boot, the HTTP server in front of Next, the operator CLI", folders: ["start", "cli"] },
+  { name: "base", level: 0, summary: "configuration, logging, the database and transactions, the error table, events and the executor's interface, outbound network policy" },
+  { name: "domains", level: 1, summary: "the business: accounts, keys, credits, generations, providers, webhooks, billing, …" },
+  { name: "edge", level: 2, summary: "HTTP: the /v1 contract, operations, handlers and OpenAPI document, the dashboard's tRPC routers" },
+  { name: "jobs", level: 3, summary: "background work: the Inngest functions and the embedded executor" },
+  { name: "start", level: 4, summary: "the process: boot, the HTTP server in front of Next, the operator CLI" },
 ];
 
-/** The floor of a path under server/ ("server/keys/x.ts", "server/env.ts"). */
+const byName = new Map(floors.map((floor) => [floor.name, floor]));
+
+/** The floor of a path under server/ ("server/keys/x.ts", "server/base/env.ts"); null outside server/. */
 export function floorOf(serverPath) {
   const parts = serverPath.split("/");
-  if (parts[0] !== "server") return null;
-  if (parts.length === 2) return floors[0]; // a file at server/'s root: env, db, errors, log, …
-  return floors.find((floor) => floor.folders.includes(parts[1])) ?? floors[1];
+  if (parts[0] !== "server" || parts.length < 2) return null;
+  // A file left at server/'s root belongs in server/base: it is held to base's rule.
+  if (parts.length === 2 && /\.[cm]?[jt]sx?$/.test(parts[1])) return byName.get("base");
+  return byName.get(parts[1]) ?? byName.get("domains");
 }
 
-/** The folder an arrow is counted between: server/<first folder>, or server/<root file>. */
+/** What an arrow is counted between: server/<domain>, or server/<floor>/<folder or file>. */
 export function folderOf(serverPath) {
   const parts = serverPath.split("/");
-  return parts.length === 2 ? `server/${parts[1].replace(/\.(ts|tsx|mts)$/, "")}` : `server/${parts[1]}`;
+  const depth = byName.has(parts[1]) && parts[1] !== "domains" ? 3 : 2;
+  return parts
+    .slice(0, depth)
+    .join("/")
+    .replace(/\.(ts|tsx|mts)$/, "");
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const importPattern = /(?:from|import|import\()\s*["']([^"'\n]+)["']/g;
+const isGenerated = (serverPath) => serverPath.startsWith("server/base/generated");
 
 function sourceFiles(dir, out = []) {
   for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
     const relative = path.posix.join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== "generated") sourceFiles(relative, out);
+      if (!isGenerated(relative)) sourceFiles(relative, out);
     } else if (/\.(ts|tsx)$/.test(entry.name)) out.push(relative);
   }
   return out;
@@ -60,7 +63,7 @@ function resolveImport(fromFile, specifier) {
   return target.startsWith("server/") ? target : null;
 }
 
-/** "server/env" → "server/env.ts"; a folder ("server/catalog", its index) stays as it is. */
+/** "server/base/env" → "server/base/env.ts"; a folder ("server/catalog", its index) stays as it is. */
 function targetFile(target) {
   return fs.existsSync(path.join(root, `${target}.ts`)) || fs.existsSync(path.join(root, `${target}.tsx`)) ? `${target}.ts` : target;
 }
@@ -72,7 +75,7 @@ export function importArrows() {
     const source = fs.readFileSync(path.join(root, file), "utf8");
     for (const match of source.matchAll(importPattern)) {
       const target = resolveImport(file, match[1]);
-      if (!target || target.startsWith("server/generated")) continue;
+      if (!target || isGenerated(target)) continue;
       const from = folderOf(file);
       const to = folderOf(targetFile(target));
       if (from === to) continue;

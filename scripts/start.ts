@@ -1,11 +1,11 @@
 import { devMailboxEnabled } from "../server/email/dev-mailbox";
-import { appUrl, env, isProductionDeployment } from "../server/env";
+import { appUrl, env, isProductionDeployment } from "../server/base/env";
 import { bootRuntime } from "../server/start/boot";
 import { ensureBuild } from "../server/start/build";
 import { startHttpServer } from "../server/start/http-server";
-import { log } from "../server/log";
+import { log } from "../server/base/log";
 import { readEnvFromSnapshot } from "../server/start/plain-process-env";
-import { runShutdownHooks } from "../server/shutdown";
+import { runShutdownHooks } from "../server/base/shutdown";
 
 // `npm start`: database (embedded unless DATABASE_URL), migrations, demo seed (never in
 // production), build if the sources changed, then serve on PORT. Flags: --dev (next dev),

@@ -1,5 +1,5 @@
 import type { BadgeTone } from "@/components/ui";
-import type { ActivityCategory } from "@/server/generated/prisma/enums";
+import type { ActivityCategory } from "@/server/base/generated/prisma/enums";
 
 // The spec's activity categories (§2) as the feed shows them. A Record, so a category added to
 // the schema fails the typecheck here until it has a label.

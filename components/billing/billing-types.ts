@@ -1,5 +1,5 @@
 import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "@/server/api/root";
+import type { AppRouter } from "@/server/edge/api/root";
 
 // The shapes the billing router answers with, as the billing page's components use them.
 

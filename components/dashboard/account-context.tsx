@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useContext } from "react";
-import type { MemberRole } from "@/server/generated/prisma/enums";
+import type { MemberRole } from "@/server/base/generated/prisma/enums";
 
 // The account being viewed and the viewer's role in it, for every dashboard page. The role only
 // decides what the page offers: the server checks it again on every call.

@@ -3,7 +3,7 @@
 import { ChevronsUpDown } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { MemberRole } from "@/server/generated/prisma/enums";
+import type { MemberRole } from "@/server/base/generated/prisma/enums";
 import { roleLabels } from "./account-context";
 import { AccountAvatar } from "./account-avatar";
 import { CreateTeamAccountDialog } from "./create-team-account-dialog";

@@ -1,7 +1,7 @@
 "use client";
 
 import { CopyButton, SecretReveal } from "@/components/ui";
-import type { RegionName } from "@/server/env";
+import type { RegionName } from "@/server/base/env";
 import type { ApiBaseUrls } from "./key-types";
 
 // A key's full value, shown once (after create or rotate), with a request to try it on its

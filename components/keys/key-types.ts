@@ -1,6 +1,6 @@
 import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "@/server/api/root";
-import type { RegionName } from "@/server/env";
+import type { AppRouter } from "@/server/edge/api/root";
+import type { RegionName } from "@/server/base/env";
 
 // The shapes the keys and request logs routers answer with, as the dashboard components use them.
 

@@ -1,5 +1,5 @@
 import type { inferRouterInputs } from "@trpc/server";
-import type { AppRouter } from "@/server/api/root";
+import type { AppRouter } from "@/server/edge/api/root";
 import { readSearchParam, type SearchParams } from "@/components/dashboard/read-search-param";
 
 // The Models page's filters as they live in its URL (?type=&workflow=&provider=&max_price=&q=):

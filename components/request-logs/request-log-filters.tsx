@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/react";
 import { cn, Field, TimeRangeField, type TimeRange } from "@/components/ui";
 import { Select } from "@/components/ui/select";
-import { errorTable } from "@/server/error-table";
+import { errorTable } from "@/server/base/error-table";
 
 // The request log's filters: key (account-wide view only), status class, endpoint, error code and
 // time range. Every change starts again from the newest page.

@@ -1,6 +1,6 @@
 import { roleLabels } from "@/components/dashboard/account-context";
 import { Badge } from "@/components/ui";
-import type { MemberRole } from "@/server/generated/prisma/enums";
+import type { MemberRole } from "@/server/base/generated/prisma/enums";
 
 const tones = { primary_owner: "blue", owner: "green", member: "neutral" } as const;
 

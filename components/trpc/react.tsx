@@ -5,7 +5,7 @@ import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState } from "react";
 import superjson from "superjson";
-import type { AppRouter } from "@/server/api/root";
+import type { AppRouter } from "@/server/edge/api/root";
 import "./zod-without-eval";
 
 // The dashboard's tRPC client: one QueryClient per browser tab, batched requests to /api/trpc.

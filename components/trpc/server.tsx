@@ -3,8 +3,8 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import { createTRPCOptionsProxy, type TRPCQueryOptions } from "@trpc/tanstack-react-query";
 import { cache } from "react";
 import superjson from "superjson";
-import { createTRPCContext } from "@/server/api/context";
-import { appRouter } from "@/server/api/root";
+import { createTRPCContext } from "@/server/edge/api/context";
+import { appRouter } from "@/server/edge/api/root";
 
 // Server data on first paint (create-t3-app's trpc/server.ts): a page prefetches its queries by
 // calling the router in-process, then <HydrateClient> hands them to the browser's QueryClient,

@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from "../../server/http/openapi/build-document";
+import type { OpenApiDocument } from "../../server/edge/http/openapi/build-document";
 import { HEADER } from "./document";
 import { pascal } from "./methods";
 

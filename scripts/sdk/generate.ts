@@ -1,6 +1,6 @@
 import path from "node:path";
 import prettier from "prettier";
-import { buildOpenApiDocument, type OpenApiDocument } from "../../server/http/openapi/build-document";
+import { buildOpenApiDocument, type OpenApiDocument } from "../../server/edge/http/openapi/build-document";
 import { pythonErrors, sdkErrorFamilies, typescriptErrors } from "./errors";
 import { sdkMethods } from "./methods";
 import { pythonClient, pythonResources } from "./python-client";

@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from "../../server/http/openapi/build-document";
+import type { OpenApiDocument } from "../../server/edge/http/openapi/build-document";
 import { modelRequests, modernOperations, refName, type ModernOperation, type Schema } from "./document";
 import { argumentNames, extendedResources, placements, resourceOfTag } from "./placement";
 

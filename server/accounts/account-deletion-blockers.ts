@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "../db";
+import type { Db } from "../base/db";
 import { LIVE_STATUSES } from "../plans/subscription-status";
 
 // Why a team account cannot be deleted right now, in words the Settings page shows before anyone

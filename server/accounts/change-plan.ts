@@ -1,9 +1,9 @@
 import "server-only";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { ApiError, invalidRequest } from "../error-table";
-import { Plan } from "../generated/prisma/enums";
-import { isGuid } from "../guid";
+import type { Tx } from "../base/db";
+import { ApiError, invalidRequest } from "../base/error-table";
+import { Plan } from "../base/generated/prisma/enums";
+import { isGuid } from "../base/guid";
 
 // Sets an account's plan (operator CLI, billing webhooks). Limits follow the plan at once; credits
 // are not granted here (renewals do that).

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { regions, type RegionName } from "../env";
-import { invalidRequest } from "../error-table";
+import type { Tx } from "../base/db";
+import { regions, type RegionName } from "../base/env";
+import { invalidRequest } from "../base/error-table";
 import { addCredits } from "../credits/add-credits";
-import type { Millicredits } from "../money";
-import { Plan } from "../generated/prisma/enums";
+import type { Millicredits } from "../base/money";
+import { Plan } from "../base/generated/prisma/enums";
 
 // A new account for a user (found or created by e-mail): primary-owner membership, the default
 // low-balance threshold (0.50) and the 1.000 welcome credit, once per user.

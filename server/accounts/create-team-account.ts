@@ -1,6 +1,6 @@
 import "server-only";
-import type { Tx } from "../db";
-import { invalidRequest } from "../error-table";
+import type { Tx } from "../base/db";
+import { invalidRequest } from "../base/error-table";
 import { createAccount, type CreatedAccount } from "./create-account";
 
 // A team account from the dashboard: not personal, on the Free plan, the user its primary owner.

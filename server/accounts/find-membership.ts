@@ -1,7 +1,7 @@
 import "server-only";
-import { db, type Db } from "../db";
-import type { MemberRole } from "../generated/prisma/enums";
-import { isGuid } from "../guid";
+import { db, type Db } from "../base/db";
+import type { MemberRole } from "../base/generated/prisma/enums";
+import { isGuid } from "../base/guid";
 
 // The user's place in an account, or null when they are not in it (or the id is malformed).
 // The dashboard's layout and every tRPC procedure ask this before anything else.

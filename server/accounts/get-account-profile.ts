@@ -1,7 +1,7 @@
 import "server-only";
-import type { OneAccount } from "../account-scope";
-import type { Db } from "../db";
-import { ApiError } from "../error-table";
+import type { OneAccount } from "../base/account-scope";
+import type { Db } from "../base/db";
+import { ApiError } from "../base/error-table";
 
 /** GET /v1/user/account. */
 export async function getAccountProfile(db: Db, scope: OneAccount) {

@@ -1,6 +1,6 @@
 import "server-only";
-import type { Tx } from "../db";
-import { ApiError } from "../error-table";
+import type { Tx } from "../base/db";
+import { ApiError } from "../base/error-table";
 
 // The account's row, locked for the rest of the transaction (settings changes of one account run
 // one at a time, and a deletion waits for a generation being reserved). A deleted account is gone.

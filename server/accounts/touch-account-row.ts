@@ -1,7 +1,7 @@
 import "server-only";
-import type { Tx } from "../db";
-import { executeInTransaction } from "../transaction-sql";
-import { Prisma } from "../generated/prisma/client";
+import type { Tx } from "../base/db";
+import { executeInTransaction } from "../base/transaction-sql";
+import { Prisma } from "../base/generated/prisma/client";
 
 // For a transaction that changes what a create reads under the account's lock, elsewhere than on
 // the account row (its low-balance thresholds, a key's spend limit): it writes the row too (its

@@ -1,7 +1,7 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { invalidRequest, type FieldErrors } from "../error-table";
+import type { Tx } from "../base/db";
+import { invalidRequest, type FieldErrors } from "../base/error-table";
 import { MAX_ACCOUNT_NAME_LENGTH } from "./create-account";
 import { lockAccountRow } from "./lock-account-row";
 

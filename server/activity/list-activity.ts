@@ -1,10 +1,10 @@
 import "server-only";
 import { z } from "zod";
-import { scopeWhere, type AccountScope } from "../account-scope";
-import type { Db } from "../db";
-import type { Prisma } from "../generated/prisma/client";
-import { ActivityCategory } from "../generated/prisma/enums";
-import { afterPosition, decodePositionCursor, encodePositionCursor } from "../pagination/position-cursor";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
+import type { Db } from "../base/db";
+import type { Prisma } from "../base/generated/prisma/client";
+import { ActivityCategory } from "../base/generated/prisma/enums";
+import { afterPosition, decodePositionCursor, encodePositionCursor } from "../base/pagination/position-cursor";
 
 // The activity feed (spec §2, activity event) of an account, newest first, filtered by category
 // and time range, paged with a cursor on (createdAt, id). Members may read it. Each event names

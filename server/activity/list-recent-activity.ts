@@ -1,6 +1,6 @@
 import "server-only";
-import type { OneAccount } from "../account-scope";
-import type { Db } from "../db";
+import type { OneAccount } from "../base/account-scope";
+import type { Db } from "../base/db";
 import { listActivity } from "./list-activity";
 
 // The newest audit events of an account, for the overview's "Recent activity" card: the first

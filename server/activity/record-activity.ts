@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Tx } from "../db";
-import type { ActivityCategory } from "../generated/prisma/enums";
-import { Prisma } from "../generated/prisma/client";
+import type { Tx } from "../base/db";
+import type { ActivityCategory } from "../base/generated/prisma/enums";
+import { Prisma } from "../base/generated/prisma/client";
 
 // The audit feed (activity events). Written inside the caller's transaction so the event
 // commits or rolls back with the change it describes. Never put secrets (raw keys, hashes) here.

@@ -1,14 +1,14 @@
 import "server-only";
 import { z } from "zod";
 import { recordActivity } from "../activity/record-activity";
-import { formatCredits } from "../money";
+import { formatCredits } from "../base/money";
 import { getBalance } from "../ledger/get-balance";
-import { db, type Db, type Tx } from "../db";
+import { db, type Db, type Tx } from "../base/db";
 import { SEND_EMAIL_TRANSACTION, sendEmail, throwIfDeferred, type SendEmailResult } from "../email/send-email";
-import { inTransaction } from "../transaction";
+import { inTransaction } from "../base/transaction";
 import { queueWebhookEvent } from "../webhooks/emit-webhook-event";
 import { LOW_BALANCE_KIND } from "./record-low-balance-alert";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 // After commit, an alert's side effects on its other channels (the in-app notification is already
 // written): the `credits.low_balance` webhook event and the owners' e-mails, then the

@@ -1,6 +1,6 @@
-import { decimalToMillis, millisToDecimalString, type Millicredits } from "../money";
-import type { Tx } from "../db";
-import { Prisma } from "../generated/prisma/client";
+import { decimalToMillis, millisToDecimalString, type Millicredits } from "../base/money";
+import type { Tx } from "../base/db";
+import { Prisma } from "../base/generated/prisma/client";
 import { recordLowBalanceAlert, type FiredAlert } from "./record-low-balance-alert";
 
 // Low-balance rules, run inside every movement's transaction, after the account row is locked,

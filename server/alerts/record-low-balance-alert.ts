@@ -1,9 +1,9 @@
 import { recordActivity } from "../activity/record-activity";
-import { formatCredits, millisToDecimalString, type Millicredits } from "../money";
-import type { Tx } from "../db";
+import { formatCredits, millisToDecimalString, type Millicredits } from "../base/money";
+import type { Tx } from "../base/db";
 import { queueEmail } from "../email/queue-email";
 import { lowBalanceEmail } from "../email/templates/low-balance";
-import { afterCommit } from "../transaction";
+import { afterCommit } from "../base/transaction";
 import { sendLowBalanceFired } from "./send-low-balance-fired";
 
 // Everything a fired alert writes, inside the ledger movement's transaction: the in-app

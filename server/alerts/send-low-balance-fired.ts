@@ -1,5 +1,5 @@
-import { inngest } from "../events/client";
-import { lowBalanceFired } from "../events/definitions";
+import { inngest } from "../base/events/client";
+import { lowBalanceFired } from "../base/events/definitions";
 
 // The `alerts/low-balance.fired` event leaves once the ledger movement that fired the alert has
 // committed: recordLowBalanceAlert puts this send on the transaction's after-commit outbox.

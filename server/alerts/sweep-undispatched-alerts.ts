@@ -1,7 +1,7 @@
 import "server-only";
-import { scopeWhere, type AccountScope } from "../account-scope";
-import type { Db } from "../db";
-import { log } from "../log";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
+import type { Db } from "../base/db";
+import { log } from "../base/log";
 import { dispatchLowBalanceAlert, type DispatchResult } from "./dispatch-low-balance-alert";
 import { LOW_BALANCE_KIND } from "./record-low-balance-alert";
 

@@ -1,12 +1,12 @@
 import "server-only";
 import { touchAccountRow } from "../accounts/touch-account-row";
 import { recordActivity } from "../activity/record-activity";
-import { formatCredits, parseCreditsToMillis, decimalToMillis, MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "../money";
+import { formatCredits, parseCreditsToMillis, decimalToMillis, MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "../base/money";
 import { getBalance } from "../ledger/get-balance";
-import { accountScope, type OneAccount } from "../account-scope";
-import type { Db, Tx } from "../db";
-import { ApiError, invalidRequest } from "../error-table";
-import { isGuid } from "../guid";
+import { accountScope, type OneAccount } from "../base/account-scope";
+import type { Db, Tx } from "../base/db";
+import { ApiError, invalidRequest } from "../base/error-table";
+import { isGuid } from "../base/guid";
 
 // Low-balance thresholds: up to 10 positive amounts with at most 3 decimals per
 // account, default one at 0.50 (createAccount), replaced as a whole by the primary owner only.

@@ -3,9 +3,9 @@ import type { Adapter, AdapterUser, VerificationToken } from "next-auth/adapters
 import { createAccount } from "../accounts/create-account";
 import { recordSignInRefusal } from "./auth-activity";
 import { signInAddress } from "./sign-in-address";
-import { db } from "../db";
-import type { User } from "../generated/prisma/client";
-import { inTransaction } from "../transaction";
+import { db } from "../base/db";
+import type { User } from "../base/generated/prisma/client";
+import { inTransaction } from "../base/transaction";
 
 // The Auth.js adapter for e-mail sign-in with JWT sessions: verification tokens and users only.
 // @auth/prisma-adapter does not fit: its `Account` model (OAuth links) would collide with ours

@@ -2,9 +2,9 @@ import "server-only";
 import { headers } from "next/headers";
 import { recordActivity } from "../activity/record-activity";
 import { acceptLegalTermsAtSignIn } from "../consent/accept-legal-terms";
-import { db, type Tx } from "../db";
+import { db, type Tx } from "../base/db";
 import { counterStore } from "../rate-limit/counter-store";
-import { inTransaction } from "../transaction";
+import { inTransaction } from "../base/transaction";
 import { userAgentFamily, type UserAgentFamily } from "./user-agent-family";
 
 // The `auth` activity: sign-in, sign-out and refused sign-in links, recorded on each account of

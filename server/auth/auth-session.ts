@@ -1,6 +1,6 @@
 import "server-only";
-import { db } from "../db";
-import { isGuid } from "../guid";
+import { db } from "../base/db";
+import { isGuid } from "../base/guid";
 
 // The server's record of each signed-in browser (the auth_session table). Sessions are JWTs, which
 // a server cannot take back once issued; so each carries the id of its row (`sid`), and the jwt

@@ -1,11 +1,11 @@
 import "server-only";
 import NextAuth, { type NextAuthConfig } from "next-auth";
-import { env } from "../env";
+import { env } from "../base/env";
 import { darkroomAuthAdapter } from "./adapter";
 import { endAuthSession, SESSION_MAX_AGE_SECONDS } from "./auth-session";
 import { recordSignIn, recordSignInRefusal, recordSignOut } from "./auth-activity";
 import { endDashboardStreams } from "../live/end-dashboard-streams";
-import { log } from "../log";
+import { log } from "../base/log";
 import { requestClientIp } from "./request-client-ip";
 import { darkroomEmailProvider } from "./send-sign-in-link";
 import { consumeSignInRequestAllowance, type SignInLinkRefusal } from "./sign-in-link-allowance";

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { appUrl, env } from "../env";
+import { appUrl, env } from "../base/env";
 import { storeVerificationToken } from "./adapter";
 import { EMAIL_PROVIDER_ID, normalizeEmailIdentifier } from "./send-sign-in-link";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { headers } from "next/headers";
-import { clientIpOf } from "../net/client-ip";
+import { clientIpOf } from "../base/net/client-ip";
 
 /** The client address of the request being served (Auth.js callbacks run inside it), by the rules of client-ip.ts. */
 export async function requestClientIp(): Promise<string> {

@@ -1,5 +1,5 @@
 import "server-only";
-import { appUrl } from "../env";
+import { appUrl } from "../base/env";
 
 // A form POST that signs someone in must come from our own pages, or another site could sign a
 // visitor in as an address of its choosing (login CSRF). Browsers send Origin on every POST and

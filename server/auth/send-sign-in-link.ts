@@ -1,10 +1,10 @@
 import "server-only";
 import type { EmailConfig } from "next-auth/providers/email";
-import { db } from "../db";
+import { db } from "../base/db";
 import { queueEmail } from "../email/queue-email";
 import { SEND_EMAIL_TRANSACTION, sendEmail, throwIfDeferred } from "../email/send-email";
 import { signInEmail } from "../email/templates/sign-in";
-import { inTransaction } from "../transaction";
+import { inTransaction } from "../base/transaction";
 import { signInAddress } from "./sign-in-address";
 
 // The e-mail provider of Auth.js, through our outbox: Resend when configured, else the dev

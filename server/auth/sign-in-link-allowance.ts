@@ -1,8 +1,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import ipaddr from "ipaddr.js";
-import { env } from "../env";
-import { hashClientIp } from "../net/client-ip-hash";
+import { env } from "../base/env";
+import { hashClientIp } from "../base/net/client-ip-hash";
 import { counterStore } from "../rate-limit/counter-store";
 import { mailboxOf } from "./sign-in-address";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { getToken } from "next-auth/jwt";
-import { appUrl, env } from "../env";
+import { appUrl, env } from "../base/env";
 import { checkSessionVersion } from "./session-version";
 
 // The signed-in session behind a request, with what names it on the server: the user, the session

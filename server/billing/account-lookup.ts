@@ -1,5 +1,5 @@
-import type { Tx } from "../db";
-import { isGuid } from "../guid";
+import type { Tx } from "../base/db";
+import { isGuid } from "../base/guid";
 
 // Finding the account a Stripe object belongs to (its metadata's account_id, or the customer we
 // stored), and locking it: every billing change of one account runs under its row lock, so two

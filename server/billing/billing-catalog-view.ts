@@ -1,5 +1,5 @@
 import "server-only";
-import { log } from "../log";
+import { log } from "../base/log";
 import { catalogItems, defaultAmountCents, lookupKeyOf, paidPlans, packSizes, periodCreditsMillis, billingIntervals } from "./price-catalog";
 import { billingConfigured, stripeClient } from "./stripe-client";
 import { listCatalogPrices } from "./stripe-prices";

@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import type { OneAccount } from "../account-scope";
-import type { PrismaClient } from "../generated/prisma/client";
-import { LedgerEntryType } from "../generated/prisma/enums";
+import type { OneAccount } from "../base/account-scope";
+import type { PrismaClient } from "../base/generated/prisma/client";
+import { LedgerEntryType } from "../base/generated/prisma/enums";
 
 // The billing page's lists: credit-pack orders and the credit ledger, newest first, 25 a page
 // (at most 100), with the total for the pager. Always one account's rows.

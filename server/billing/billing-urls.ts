@@ -1,4 +1,4 @@
-import { appUrl } from "../env";
+import { appUrl } from "../base/env";
 
 // Where Stripe's hosted pages send the browser back: the account's billing page.
 

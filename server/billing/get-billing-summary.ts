@@ -1,8 +1,8 @@
 import "server-only";
-import type { OneAccount } from "../account-scope";
-import type { Db } from "../db";
-import { ApiError } from "../error-table";
-import { formatCredits } from "../money";
+import type { OneAccount } from "../base/account-scope";
+import type { Db } from "../base/db";
+import { ApiError } from "../base/error-table";
+import { formatCredits } from "../base/money";
 import { getBalance } from "../ledger/get-balance";
 
 /**

@@ -1,8 +1,8 @@
 import type Stripe from "stripe";
 import { recordActivity } from "../activity/record-activity";
 import { addCredits } from "../credits/add-credits";
-import { millisToDecimalString } from "../money";
-import type { Tx } from "../db";
+import { millisToDecimalString } from "../base/money";
+import type { Tx } from "../base/db";
 import { idOf } from "./account-lookup";
 import { notifyPrimaryOwner } from "./notify-primary-owner";
 import { parseLookupKey, periodCreditsMillis } from "./price-catalog";

@@ -1,10 +1,10 @@
 import { changePlan } from "../accounts/change-plan";
 import { recordActivity } from "../activity/record-activity";
 import { addCredits } from "../credits/add-credits";
-import { millisToDecimalString } from "../money";
-import { accountScope, type OneAccount } from "../account-scope";
-import type { Db, Tx } from "../db";
-import { ApiError, invalidRequest } from "../error-table";
+import { millisToDecimalString } from "../base/money";
+import { accountScope, type OneAccount } from "../base/account-scope";
+import type { Db, Tx } from "../base/db";
+import { ApiError, invalidRequest } from "../base/error-table";
 import { lockAccount } from "./account-lookup";
 import { periodCreditsMillis, type BillingIntervalName, type PaidPlan } from "./price-catalog";
 import { isLive } from "../plans/subscription-status";

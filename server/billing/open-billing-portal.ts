@@ -1,6 +1,6 @@
-import type { OneAccount } from "../account-scope";
-import type { Db } from "../db";
-import { invalidRequest } from "../error-table";
+import type { OneAccount } from "../base/account-scope";
+import type { Db } from "../base/db";
+import { invalidRequest } from "../base/error-table";
 import { billingPageUrl } from "./billing-urls";
 import { stripeClient } from "./stripe-client";
 

@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import { invalidRequest } from "../error-table";
+import { invalidRequest } from "../base/error-table";
 import { catalogItems, defaultAmountCents, lookupKeyOf, parseLookupKey, productOf, type CatalogItem } from "./price-catalog";
 import { forgetCatalogPrices } from "./stripe-prices";
 

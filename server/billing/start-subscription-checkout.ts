@@ -1,7 +1,7 @@
 import { recordActivity } from "../activity/record-activity";
-import type { OneAccount } from "../account-scope";
-import type { Db, Tx } from "../db";
-import { invalidRequest } from "../error-table";
+import type { OneAccount } from "../base/account-scope";
+import type { Db, Tx } from "../base/db";
+import { invalidRequest } from "../base/error-table";
 import { billingPageUrl } from "./billing-urls";
 import { type BillingIntervalName, type PaidPlan } from "./price-catalog";
 import { stripeClient } from "./stripe-client";

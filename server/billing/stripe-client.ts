@@ -1,6 +1,6 @@
 import Stripe from "stripe";
-import { env } from "../env";
-import { invalidRequest } from "../error-table";
+import { env } from "../base/env";
+import { invalidRequest } from "../base/error-table";
 
 // The one Stripe client. STRIPE_API_BASE points the SDK at a Stripe-compatible server (the test
 // fake, a mock) through its host/port/protocol options; otherwise it talks to api.stripe.com.

@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
-import { db } from "../db";
-import { ApiError } from "../error-table";
+import { db } from "../base/db";
+import { ApiError } from "../base/error-table";
 
 // One Stripe customer per account, created on the first purchase and reused ever after. The
 // idempotency key makes two first purchases at once create one customer; the conditional update

@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import { invalidRequest } from "../error-table";
+import { invalidRequest } from "../base/error-table";
 import { catalogItems, lookupKeyOf, parseLookupKey, type CatalogItem } from "./price-catalog";
 
 // Prices found in Stripe by lookup key, remembered for a minute (the billing page and every

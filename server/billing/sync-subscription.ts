@@ -1,9 +1,9 @@
 import type Stripe from "stripe";
 import { changePlan } from "../accounts/change-plan";
 import { recordActivity } from "../activity/record-activity";
-import type { Tx } from "../db";
-import type { SubscriptionStatus } from "../generated/prisma/enums";
-import { log } from "../log";
+import type { Tx } from "../base/db";
+import type { SubscriptionStatus } from "../base/generated/prisma/enums";
+import { log } from "../base/log";
 import { idOf, lockAccount, rememberCustomer, resolveAccount, type StripeRef } from "./account-lookup";
 import { parseLookupKey, type BillingIntervalName, type PaidPlan } from "./price-catalog";
 import { isLive } from "../plans/subscription-status";

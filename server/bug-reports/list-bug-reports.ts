@@ -1,6 +1,6 @@
 import "server-only";
-import { scopeWhere, type AccountScope } from "../account-scope";
-import type { Db } from "../db";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
+import type { Db } from "../base/db";
 
 // Bug reports for operators (`bug:list`), newest first, with who filed them and where.
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { ApiError } from "../error-table";
+import type { Tx } from "../base/db";
+import { ApiError } from "../base/error-table";
 import { counterStore } from "../rate-limit/counter-store";
 import { bugReportInput, MAX_BUG_USER_AGENT_LENGTH, type BugReportInput } from "./bug-report-input";
 

@@ -1,4 +1,4 @@
-import { env, type Env } from "../env";
+import { env, type Env } from "../base/env";
 import { findModel } from "./index";
 import { providerIds, type ProviderId } from "./providers";
 

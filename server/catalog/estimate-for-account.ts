@@ -1,9 +1,9 @@
 import "server-only";
-import type { Db } from "../db";
+import type { Db } from "../base/db";
 import { getBalance } from "../ledger/get-balance";
 import { estimateCost, type EstimateQuery } from "./estimate";
 import { findServedModel } from "./model-status";
-import { formatCredits } from "../money";
+import { formatCredits } from "../base/money";
 import { spendRemaining } from "../spend/spend-remaining";
 
 /**

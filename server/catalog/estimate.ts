@@ -1,4 +1,4 @@
-import { invalidRequest } from "../error-table";
+import { invalidRequest } from "../base/error-table";
 import type { ModelDefinition, VideoModel } from "./models";
 import { priceGeneration, type PriceBreakdown } from "./pricing";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { usd } from "../money";
+import { usd } from "../base/money";
 import { modelDataSchema, type ImagePriceData, type ModelData, type ParsedModelData, type VideoPriceData, type Workflow } from "./model-data";
 import type { CostRule, ImageModel, ImagePricing, ModelDefinition, NonEmpty, VideoModel } from "./models";
 import type { ProviderId } from "./providers";

@@ -1,4 +1,4 @@
-import { ApiError } from "../error-table";
+import { ApiError } from "../base/error-table";
 import { disabledCatalog, type DisabledCatalog } from "./disabled-catalog";
 import { findModel } from "./index";
 import type { ModelDefinition } from "./models";

@@ -1,4 +1,4 @@
-import type { Millicredits } from "../money";
+import type { Millicredits } from "../base/money";
 import type { InputMapping, InputSource } from "./input-mapping";
 import { loadModels } from "./load-models";
 import type { Workflow } from "./model-data";

@@ -1,12 +1,12 @@
 import type { CostRule, ModelDefinition, VideoModel } from "./models";
-import { formatCredits, type Millicredits } from "../money";
+import { formatCredits, type Millicredits } from "../base/money";
 import { pricePerImage } from "./load-models";
 import type { ProviderId } from "./providers";
 
 // THE cost function: estimate and create both call priceGeneration, so the
 // amount reserved is always the amount quoted. All arithmetic is on integer millicredits.
 
-export { formatCredits, parseCreditsToMillis, type Millicredits } from "../money";
+export { formatCredits, parseCreditsToMillis, type Millicredits } from "../base/money";
 
 /** What the caller chose; omitted video options take the model's defaults. */
 export type PriceSelection = {

@@ -1,6 +1,6 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import type { Tx } from "../db";
+import type { Tx } from "../base/db";
 import { PRIVACY_VERSION, TERMS_VERSION } from "./legal-versions";
 
 // Browsewrap at sign-in: the login page says that continuing means agreeing to the Terms of

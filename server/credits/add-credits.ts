@@ -1,9 +1,9 @@
 import type { ActivityActor } from "../activity/record-activity";
 import { moveBalance } from "./move-balance";
-import type { Tx } from "../db";
-import { invalidRequest } from "../error-table";
+import type { Tx } from "../base/db";
+import { invalidRequest } from "../base/error-table";
 import { getBalance } from "../ledger/get-balance";
-import { MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "../money";
+import { MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "../base/money";
 
 // An `add` entry: renewal, welcome credit, credit pack, operator grant. Idempotent per source
 // ("invoice:<id>", "checkout:<id>", "welcome:<user>", "operator:<uuid>"): the second call for a

@@ -1,11 +1,11 @@
 import "server-only";
 import type { ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { Prisma } from "../generated/prisma/client";
-import { executeInTransaction } from "../transaction-sql";
+import type { Tx } from "../base/db";
+import { Prisma } from "../base/generated/prisma/client";
+import { executeInTransaction } from "../base/transaction-sql";
 import { moveBalance } from "./move-balance";
 import { findReservation, type Reservation } from "../ledger/find-reservation";
-import { millisToDecimalString, type Millicredits } from "../money";
+import { millisToDecimalString, type Millicredits } from "../base/money";
 
 // A `charge` entry when a reserved generation succeeds: it confirms the reservation for the
 // reserved amount and leaves the balance as it is. A repeated charge, or a charge after a refund,

@@ -1,4 +1,4 @@
-import { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../base/generated/prisma/client";
 
 // The rows chargeCredits (server/credits/charge-credits.ts) writes for a generation's open
 // reservation, as WITH items of a caller's autocommit statement that read the reservation from a

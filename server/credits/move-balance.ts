@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { activityInsert, type ActivityActor } from "../activity/record-activity";
 import { recordFiredThresholds, thresholdChanges } from "../alerts/evaluate-thresholds";
-import type { Tx } from "../db";
-import { Prisma } from "../generated/prisma/client";
+import type { Tx } from "../base/db";
+import { Prisma } from "../base/generated/prisma/client";
 import { appendLedgerEntry, type LedgerEntryInput } from "../ledger/append-ledger-entry";
-import { formatCredits } from "../money";
+import { formatCredits } from "../base/money";
 import { spendCounterChange } from "../spend/spend-counter-change";
 
 // A credit movement (reserve, charge, refund, add): its ledger entry and balance, its `credit.*`

@@ -1,9 +1,9 @@
 import "server-only";
-import type { Tx } from "../db";
+import type { Tx } from "../base/db";
 import type { SettleCreditsInput, SettleCreditsResult } from "./charge-credits";
 import { moveBalance } from "./move-balance";
 import { findReservation } from "../ledger/find-reservation";
-import { MAX_BALANCE_MILLIS, millisToDecimalString } from "../money";
+import { MAX_BALANCE_MILLIS, millisToDecimalString } from "../base/money";
 
 // A `refund` entry when a reserved generation fails or is canceled before being charged: the
 // reserved amount goes back to the balance. A repeated refund, or a refund after a charge, is a

@@ -1,11 +1,11 @@
 import "server-only";
 import type { ActivityActor } from "../activity/record-activity";
 import { moveBalance, moveBalanceAfter, type BalanceMovement, type FirstItems } from "./move-balance";
-import type { Tx } from "../db";
-import { formatCredits, millisToDecimalString, type Millicredits } from "../money";
-import { ApiError, invalidRequest } from "../error-table";
+import type { Tx } from "../base/db";
+import { formatCredits, millisToDecimalString, type Millicredits } from "../base/money";
+import { ApiError, invalidRequest } from "../base/error-table";
 import { getBalance } from "../ledger/get-balance";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 // A `reserve` entry when a generation starts: the estimated cost leaves the balance now
 // and is later either confirmed by a charge or given back by a refund. A short balance is ERR1004

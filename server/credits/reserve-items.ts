@@ -1,5 +1,5 @@
-import { Prisma } from "../generated/prisma/client";
-import { millisToDecimalString, type Millicredits } from "../money";
+import { Prisma } from "../base/generated/prisma/client";
+import { millisToDecimalString, type Millicredits } from "../base/money";
 import { spendCounterChange } from "../spend/spend-counter-change";
 
 // The rows reserveCredits (server/credits/reserve-credits.ts) writes for a new generation, as WITH

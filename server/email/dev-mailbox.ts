@@ -1,7 +1,7 @@
 import ipaddr from "ipaddr.js";
-import { db } from "../db";
-import { env, isProductionDeployment } from "../env";
-import { clientIpOf } from "../net/client-ip";
+import { db } from "../base/db";
+import { env, isProductionDeployment } from "../base/env";
+import { clientIpOf } from "../base/net/client-ip";
 import { openEmailBody } from "./email-body";
 
 // The dev mailbox: without RESEND_API_KEY the outbox is where e-mail goes, and

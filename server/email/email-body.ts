@@ -1,4 +1,4 @@
-import { seal, unseal } from "../secrets/seal";
+import { seal, unseal } from "../base/secrets/seal";
 
 // An e-mail's body (text and HTML) as the outbox keeps it: sealed under ENCRYPTION_KEY and bound to
 // its row, because a sign-in or invitation e-mail carries a link that works like a password. A

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "../db";
+import type { Db } from "../base/db";
 import { sealEmailBody } from "./email-body";
 
 // The outbox: every e-mail is a row first, written in the caller's transaction

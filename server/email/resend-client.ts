@@ -1,6 +1,6 @@
 import "server-only";
 import type { Resend } from "resend";
-import { env } from "../env";
+import { env } from "../base/env";
 
 // One Resend SDK client per (key, address). The address is passed explicitly, so that env.ts stays
 // the only reader of process.env; RESEND_BASE_URL points it at a local server in tests. The SDK is

@@ -1,7 +1,7 @@
 import "server-only";
-import type { Tx } from "../db";
-import { env } from "../env";
-import { log } from "../log";
+import type { Tx } from "../base/db";
+import { env } from "../base/env";
+import { log } from "../base/log";
 import { devMailboxEnabled } from "./dev-mailbox";
 import { NO_BODY, openEmailBody } from "./email-body";
 import { resendClient } from "./resend-client";

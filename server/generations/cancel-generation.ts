@@ -1,13 +1,13 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import { formatCredits } from "../money";
+import { formatCredits } from "../base/money";
 import { refundCredits } from "../credits/refund-credits";
-import type { Tx } from "../db";
-import { ApiError } from "../error-table";
+import type { Tx } from "../base/db";
+import { ApiError } from "../base/error-table";
 import { adapterFor } from "../providers/registry";
-import { log } from "../log";
-import { afterCommit } from "../transaction";
-import type { OneAccount } from "../account-scope";
+import { log } from "../base/log";
+import { afterCommit } from "../base/transaction";
+import type { OneAccount } from "../base/account-scope";
 import { findOwnGeneration } from "./records/own-generations";
 import { queueGenerationFinished } from "./send-generation-finished";
 

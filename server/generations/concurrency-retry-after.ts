@@ -1,6 +1,6 @@
 import "server-only";
 import { findModel } from "../catalog";
-import type { Db } from "../db";
+import type { Db } from "../base/db";
 
 // Retry-After for a concurrency refusal (ERR1009): when the account's first in-flight generation
 // of that media kind is likely to finish and free its slot. Each one is expected to take its

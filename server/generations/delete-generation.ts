@@ -1,10 +1,10 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import type { Tx } from "../db";
-import type { OneAccount } from "../account-scope";
-import type { Generation } from "../generated/prisma/client";
+import type { Tx } from "../base/db";
+import type { OneAccount } from "../base/account-scope";
+import type { Generation } from "../base/generated/prisma/client";
 import { getStorage } from "../storage/get-storage";
-import { withSavepoint } from "../transaction";
+import { withSavepoint } from "../base/transaction";
 import { requestCancel } from "./cancel-generation";
 import { findOwnGeneration } from "./records/own-generations";
 

@@ -1,7 +1,7 @@
 import "server-only";
-import { formatCredits } from "../money";
+import { formatCredits } from "../base/money";
 import { findRefundMillis } from "../ledger/find-refund";
-import type { Db, Tx } from "../db";
+import type { Db, Tx } from "../base/db";
 import { toGenerationRecord, type RecordSource } from "./records/public-record";
 import { RECORD_COLUMNS } from "./records/find-public-record";
 import type { PlanName } from "../plans/plan-limits";

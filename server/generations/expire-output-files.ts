@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "../db";
+import { db } from "../base/db";
 import { planLimits, planNames } from "../plans/plan-limits";
 import { getStorage } from "../storage/get-storage";
 

@@ -1,6 +1,6 @@
 import type { ModelDefinition, ModelType } from "../catalog/index";
 import { findServedModel } from "../catalog/model-status";
-import { invalidRequest } from "../error-table";
+import { invalidRequest } from "../base/error-table";
 import { configuredProviders } from "../providers/configured-providers";
 
 // The model a create route's path names: an unknown model, or one this deployment turned off, is

@@ -1,7 +1,7 @@
 import "server-only";
 import type { ModelDefinition } from "../catalog";
 import type { ProviderId } from "../catalog/providers";
-import { invalidRequest } from "../error-table";
+import { invalidRequest } from "../base/error-table";
 
 // `generation_provider_order`: "fastest", or a comma list of the model's providers tried in that
 // order. Multi-provider models default to fastest; a single-provider model has one order.

@@ -1,10 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { reserveItems } from "../credits/reserve-items";
-import { queryAlone } from "../transaction-sql";
-import { prepareSendAtOnce } from "../events/send-in-transaction";
-import { Prisma } from "../generated/prisma/client";
-import { millisToDecimalString } from "../money";
+import { queryAlone } from "../base/transaction-sql";
+import { prepareSendAtOnce } from "../base/events/send-in-transaction";
+import { Prisma } from "../base/generated/prisma/client";
+import { millisToDecimalString } from "../base/money";
 import { planLimits } from "../plans/plan-limits";
 import { deadlineOf, generationInsert } from "./reserve-and-record";
 import { createdAnswer, startEvents, type GenerationCreated, type GenerationPlan } from "./start-generation";

@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "../db";
+import { db } from "../base/db";
 import { sendGenerationFinished } from "./send-generation-finished";
 
 // A terminal transition commits first and sends its generation/finished event after (a cancel

@@ -3,17 +3,17 @@ import type { ModelDefinition } from "../catalog";
 import type { ProviderId } from "../catalog/providers";
 import type { GenerationRequest } from "../catalog/request-schema";
 import { reserveCredits } from "../credits/reserve-credits";
-import { decimalToMillis, millisToDecimalString } from "../money";
-import type { Tx } from "../db";
-import type { RegionName } from "../env";
-import { ApiError } from "../error-table";
+import { decimalToMillis, millisToDecimalString } from "../base/money";
+import type { Tx } from "../base/db";
+import type { RegionName } from "../base/env";
+import { ApiError } from "../base/error-table";
 import { KeyRefused } from "../keys/key-refused";
 import { planLimits } from "../plans/plan-limits";
 import { concurrencyRetryAfter } from "./concurrency-retry-after";
 import { spendBeforeOf, spendCheckSql, spendLimitsOf, spendRefusal, type LimitColumns, type SpendColumns } from "../spend/spend-guard";
 import { recordSpendAlerts } from "../spend/record-spend-alerts";
-import { Prisma } from "../generated/prisma/client";
-import { queryInTransaction } from "../transaction-sql";
+import { Prisma } from "../base/generated/prisma/client";
+import { queryInTransaction } from "../base/transaction-sql";
 
 // Inside the create transaction, under the account's row lock: the spend limits (ERR1014), the
 // concurrency cap (ERR1009), the `pending` record, and the reservation (ERR1004). Either all of
@@ -66,7 +66,7 @@ export function generationInsert(
 
 /**
  * WITH items of the caller's for the statement that records and reserves, when it is one (the
- * run's events: server/events/send-in-transaction.ts), and select-list entries read back with it.
+ * run's events: server/base/events/send-in-transaction.ts), and select-list entries read back with it.
  */
 export type Alongside = { items: Prisma.Sql[]; columns: Prisma.Sql[] };
 

@@ -1,10 +1,10 @@
 import "server-only";
-import type { Tx } from "../db";
-import { inngest } from "../events/client";
-import { generationFinished } from "../events/definitions";
-import { log } from "../log";
-import { sendInTransaction } from "../events/send-in-transaction";
-import { afterCommit, inTransaction, withSavepoint } from "../transaction";
+import type { Tx } from "../base/db";
+import { inngest } from "../base/events/client";
+import { generationFinished } from "../base/events/definitions";
+import { log } from "../base/log";
+import { sendInTransaction } from "../base/events/send-in-transaction";
+import { afterCommit, inTransaction, withSavepoint } from "../base/transaction";
 import { wakeWaiters } from "./finish-waiters";
 import { emitGenerationEvent, prepareGenerationEvent, terminalEventFor } from "./emit-generation-event";
 

@@ -1,6 +1,6 @@
 import "server-only";
-import { inngest } from "../events/client";
-import { generationDeadlineSet, generationRequested } from "../events/definitions";
+import { inngest } from "../base/events/client";
+import { generationDeadlineSet, generationRequested } from "../base/events/definitions";
 
 /** The event id is the generation's: re-sending (the sweeper does) never starts a second run. */
 export async function sendGenerationRequested(generationId: string, accountId: string, providers?: string[]) {

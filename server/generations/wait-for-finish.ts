@@ -1,8 +1,8 @@
 import "server-only";
 import type pg from "pg";
-import type { OneAccount } from "../account-scope";
+import type { OneAccount } from "../base/account-scope";
 import type { PlanName } from "../plans/plan-limits";
-import { changeFeed } from "../change-feed";
+import { changeFeed } from "../base/change-feed";
 import { addWaiter, waitersReleased, wakeWaiters } from "./finish-waiters";
 import type { GenerationRecord } from "./records/public-record";
 import { readGenerationRecord } from "./records/find-public-record";

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Redis } from "ioredis";
-import { getRedis } from "../cache/redis";
-import { db, type Db } from "../db";
+import { getRedis } from "../base/cache/redis";
+import { db, type Db } from "../base/db";
 import { timedCheck } from "./timed-check";
 
 // The cache is whatever holds the rate-limit and ranking counters: Redis when REDIS_URL is set,

@@ -1,7 +1,7 @@
 import "server-only";
 import type { ProviderId } from "../catalog/index";
-import type { Db } from "../db";
-import type { RegionName } from "../env";
+import type { Db } from "../base/db";
+import type { RegionName } from "../base/env";
 import { LONGEST_ATTEMPT_SECONDS } from "../routing/provider-stats";
 
 // Per (model, provider): the attempts that finished in the health window in one region, read in

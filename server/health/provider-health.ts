@@ -1,7 +1,7 @@
 import "server-only";
 import { listProviders, type ProviderDefinition, type ProviderId } from "../catalog/index";
-import { db, type Db } from "../db";
-import type { RegionName } from "../env";
+import { db, type Db } from "../base/db";
+import type { RegionName } from "../base/env";
 import { loadProviderStats } from "../routing/provider-stats";
 import { circuitState, type ProviderStats } from "../routing/rank-providers";
 

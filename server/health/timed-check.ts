@@ -1,5 +1,5 @@
 import "server-only";
-import { log } from "../log";
+import { log } from "../base/log";
 
 // Health checks answer within a bound: a hung dependency reports unhealthy, not a hung request.
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { isIP } from "node:net";
-import { db } from "../db";
-import type { RegionName } from "../env";
+import { db } from "../base/db";
+import type { RegionName } from "../base/env";
 import { serviceHosts } from "./service-domains";
 
 // Which account a request's Host belongs to, when it is an active custom hostname of an Enterprise

@@ -1,9 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { ApiError, invalidRequest } from "../error-table";
-import { afterCommit } from "../transaction";
+import type { Tx } from "../base/db";
+import { ApiError, invalidRequest } from "../base/error-table";
+import { afterCommit } from "../base/transaction";
 import { toCustomHostnameRecord, type CustomHostnameRecord } from "./hostname-record";
 import { requireEnterprise } from "./require-enterprise";
 import { sendVerificationRequested } from "./send-hostname-events";

@@ -1,4 +1,4 @@
-import type { CustomHostname } from "../generated/prisma/client";
+import type { CustomHostname } from "../base/generated/prisma/client";
 import { verificationDeadline } from "./verification-schedule";
 
 // A custom hostname as the dashboard and the CLI show it, with the DNS record to create.

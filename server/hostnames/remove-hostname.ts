@@ -1,8 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { afterCommit } from "../transaction";
+import type { Tx } from "../base/db";
+import { afterCommit } from "../base/transaction";
 import { forgetActiveHostnames } from "./active-hostnames";
 import { findAccountHostname } from "./check-hostname";
 import { toCustomHostnameRecord, type CustomHostnameRecord } from "./hostname-record";

@@ -1,6 +1,6 @@
 import "server-only";
-import type { Db } from "../db";
-import { ApiError } from "../error-table";
+import type { Db } from "../base/db";
+import { ApiError } from "../base/error-table";
 
 // Custom hostnames are an Enterprise feature. Another plan is refused with ERR1003 (403, like every
 // "not allowed for you" refusal of the table) naming the plan that has it; removing stays open to

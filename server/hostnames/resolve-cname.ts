@@ -1,6 +1,6 @@
 import "server-only";
 import { Resolver } from "node:dns/promises";
-import { env } from "../env";
+import { env } from "../base/env";
 
 // One CNAME lookup with node:dns's Resolver: the servers of DNS_SERVERS (the system's when unset),
 // one try, and a deadline of its own. What it found, or why not, is an outcome, never a throw: the

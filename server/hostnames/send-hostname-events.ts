@@ -1,6 +1,6 @@
 import "server-only";
-import { inngest } from "../events/client";
-import { hostnameRemovalRequested, hostnameVerificationRequested } from "../events/definitions";
+import { inngest } from "../base/events/client";
+import { hostnameRemovalRequested, hostnameVerificationRequested } from "../base/events/definitions";
 
 /** One event per verification token: sending it again (the sweep does) never starts a second run. */
 export async function sendVerificationRequested(hostnameId: string, verificationToken: string) {

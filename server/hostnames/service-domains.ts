@@ -1,6 +1,6 @@
 import "server-only";
 import { isIP } from "node:net";
-import { appUrl, env } from "../env";
+import { appUrl, env } from "../base/env";
 
 // The service's own names: APP_URL's host, the REGION_HOSTS hosts and the CNAME target, with the
 // parent domain of each (api.darkroom.example → darkroom.example). A customer may not attach any

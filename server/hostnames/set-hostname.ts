@@ -1,10 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { invalidRequest } from "../error-table";
-import { Prisma } from "../generated/prisma/client";
-import { afterCommit } from "../transaction";
+import type { Tx } from "../base/db";
+import { invalidRequest } from "../base/error-table";
+import { Prisma } from "../base/generated/prisma/client";
+import { afterCommit } from "../base/transaction";
 import { toCustomHostnameRecord, type CustomHostnameRecord } from "./hostname-record";
 import { requireEnterprise } from "./require-enterprise";
 import { sendVerificationRequested } from "./send-hostname-events";

@@ -1,6 +1,6 @@
 import "server-only";
-import { scopeWhere, type AccountScope } from "../account-scope";
-import type { Db } from "../db";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
+import type { Db } from "../base/db";
 import { VERIFICATION_WINDOW_MS } from "./verification-schedule";
 
 // What a lost event or a lost run would leave behind (the process died between a commit and its

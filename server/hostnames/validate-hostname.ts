@@ -1,5 +1,5 @@
 import "server-only";
-import { invalidRequest } from "../error-table";
+import { invalidRequest } from "../base/error-table";
 import { isUnderServiceDomain, serviceDomains } from "./service-domains";
 
 // A custom hostname is a lowercase fully qualified name (RFC 1123): two labels or more, each 1–63

@@ -1,8 +1,8 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import { scopeWhere, type AccountScope } from "../account-scope";
-import type { Db, Tx } from "../db";
-import { afterCommit } from "../transaction";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
+import type { Db, Tx } from "../base/db";
+import { afterCommit } from "../base/transaction";
 import { forgetActiveHostnames } from "./active-hostnames";
 import { cnameProblem, resolveCname, type ResolveOptions } from "./resolve-cname";
 import { nextCheckInSeconds, verificationDeadline } from "./verification-schedule";

@@ -1,7 +1,7 @@
-import type { RegionName } from "../env";
+import type { RegionName } from "../base/env";
 import type { PlanName } from "../plans/plan-limits";
 
-// An API key as authentication found it (server/http/authenticate.ts): the row's fields a request
+// An API key as authentication found it (server/edge/http/authenticate.ts): the row's fields a request
 // needs, and its account's plan and region.
 
 export type AuthenticatedKey = {

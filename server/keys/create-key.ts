@@ -1,13 +1,13 @@
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { regions, type RegionName } from "../env";
-import { ApiError, invalidRequest } from "../error-table";
+import type { Tx } from "../base/db";
+import { regions, type RegionName } from "../base/env";
+import { ApiError, invalidRequest } from "../base/error-table";
 import { newApiKey } from "./generate-key";
 import { parseIpAllowlist } from "./ip-allowlist";
 import { resolveScopes, type ApiKeyScope } from "./scopes";
-import { millisToDecimalString, type Millicredits } from "../money";
-import type { SpendPeriod } from "../generated/prisma/enums";
-import { isGuid } from "../guid";
+import { millisToDecimalString, type Millicredits } from "../base/money";
+import type { SpendPeriod } from "../base/generated/prisma/enums";
+import { isGuid } from "../base/guid";
 
 // Creates a key. The raw value is returned once and never stored.
 

@@ -1,9 +1,9 @@
 import "server-only";
-import { scopeWhere, type AccountScope } from "../account-scope";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { ApiError } from "../error-table";
-import { isGuid } from "../guid";
+import type { Tx } from "../base/db";
+import { ApiError } from "../base/error-table";
+import { isGuid } from "../base/guid";
 
 // Delete: the key row goes for good and its request logs with it (ON DELETE
 // CASCADE). The activity event stays, naming only the key's id, name and display prefix.

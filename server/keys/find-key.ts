@@ -1,9 +1,9 @@
 import "server-only";
-import { scopeWhere, type AccountScope } from "../account-scope";
-import type { Db } from "../db";
-import { ApiError } from "../error-table";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
+import type { Db } from "../base/db";
+import { ApiError } from "../base/error-table";
 import { toApiKeyRecord, type ApiKeyRecord } from "./key-record";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 /** One key's metadata, or ERR1006: under an account scope another account's key is not found. */
 export async function findApiKey(db: Db, scope: AccountScope, keyId: string): Promise<ApiKeyRecord> {

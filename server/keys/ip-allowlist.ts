@@ -1,5 +1,5 @@
 import ipaddr from "ipaddr.js";
-import { invalidRequest } from "../error-table";
+import { invalidRequest } from "../base/error-table";
 
 // A key's IP allowlist: null lets every client through; otherwise at most 50 entries of
 // at most 45 characters, each an IPv4 or IPv6 address or CIDR. Entries are stored normalized

@@ -1,13 +1,13 @@
 import "server-only";
-import { sqlPool } from "../db";
-import type { RegionName } from "../env";
-import type { ApiKeyStatus } from "../generated/prisma/enums";
+import { sqlPool } from "../base/db";
+import type { RegionName } from "../base/env";
+import type { ApiKeyStatus } from "../base/generated/prisma/enums";
 import type { PlanName } from "../plans/plan-limits";
-import { changeFeed } from "../change-feed";
+import { changeFeed } from "../base/change-feed";
 
 // Key rows by key hash, cached per process so an authenticated request costs no lookup. Another
 // instance's revoke, rotation, delete, expiry change or plan change reaches this one through
-// PostgreSQL LISTEN/NOTIFY (server/change-feed.ts): triggers on api_key and account
+// PostgreSQL LISTEN/NOTIFY (server/base/change-feed.ts): triggers on api_key and account
 // (migration key_change_notify) call pg_notify in the changing transaction. The cache is only
 // used while the feed is listening; when its connection drops the cache is emptied and every
 // lookup reads the database until LISTEN is back. Expiry and rotation grace are judged per

@@ -1,5 +1,5 @@
 import "server-only";
-import type { ApiKey } from "../generated/prisma/client";
+import type { ApiKey } from "../base/generated/prisma/client";
 import { keyStateAt } from "./key-state";
 import { presetOfScopes } from "./scopes";
 

@@ -1,4 +1,4 @@
-import { ApiError } from "../error-table";
+import { ApiError } from "../base/error-table";
 import type { AuthenticatedKey } from "./authenticated-key";
 
 // A refused key is ERR1002 to the client whatever the reason (no oracle for which keys exist); the

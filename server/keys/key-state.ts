@@ -1,5 +1,5 @@
 import "server-only";
-import type { ApiKeyStatus } from "../generated/prisma/enums";
+import type { ApiKeyStatus } from "../base/generated/prisma/enums";
 
 // The state a key is in at a moment, for the auth checkpoint and the
 // request log. Precedence: revoked, then expired, then rotated (accepted until its grace ends).

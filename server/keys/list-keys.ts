@@ -1,6 +1,6 @@
 import "server-only";
-import { scopeWhere, type AccountScope } from "../account-scope";
-import type { Db } from "../db";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
+import type { Db } from "../base/db";
 import { toApiKeyRecord, type ApiKeyRecord } from "./key-record";
 
 // The keys of an account, newest first, in every state but deleted (revoked keys stay for audit).

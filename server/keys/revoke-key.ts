@@ -1,9 +1,9 @@
 import "server-only";
-import { scopeWhere, type AccountScope } from "../account-scope";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { ApiError } from "../error-table";
-import { isGuid } from "../guid";
+import type { Tx } from "../base/db";
+import { ApiError } from "../base/error-table";
+import { isGuid } from "../base/guid";
 
 // Revoke: the key stops working at once, including a rotated key still in its
 // grace period; its metadata stays for audit. Revoking a revoked key changes nothing.

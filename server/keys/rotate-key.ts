@@ -1,11 +1,11 @@
 import "server-only";
-import { scopeWhere, type AccountScope } from "../account-scope";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { ApiError, invalidRequest } from "../error-table";
+import type { Tx } from "../base/db";
+import { ApiError, invalidRequest } from "../base/error-table";
 import { newApiKey } from "./generate-key";
 import { keyStateAt } from "./key-state";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 // Rotation: a new key with the same name, scopes, region, allowlist, expiry and spend budget; the old
 // key stays valid for a grace period (default 24 h, 1..168 h), then stops working.

@@ -1,4 +1,4 @@
-import { invalidRequest } from "../error-table";
+import { invalidRequest } from "../base/error-table";
 
 // API key scopes and presets. Pure data and one resolver, so the dashboard's key form can
 // import it as well as the server.

@@ -1,8 +1,8 @@
-import type { Tx } from "../db";
-import type { LedgerEntryType } from "../generated/prisma/enums";
-import { Prisma } from "../generated/prisma/client";
-import { millisToDecimalString, type Millicredits } from "../money";
-import { queryInTransaction } from "../transaction-sql";
+import type { Tx } from "../base/db";
+import type { LedgerEntryType } from "../base/generated/prisma/enums";
+import { Prisma } from "../base/generated/prisma/client";
+import { millisToDecimalString, type Millicredits } from "../base/money";
+import { queryInTransaction } from "../base/transaction-sql";
 
 // The one place a ledger row is written: the entry and the account's balance (when it moves), in
 // the caller's transaction, after the caller locked the account row. The ledger knows nothing else:

@@ -1,6 +1,6 @@
 import "server-only";
-import type { Db } from "../db";
-import { decimalToMillis, type Millicredits } from "../money";
+import type { Db } from "../base/db";
+import { decimalToMillis, type Millicredits } from "../base/money";
 
 /** The refund booked for a generation, or null when none was: at most one exists. */
 export async function findRefundMillis(database: Db, accountId: string, generationId: string): Promise<Millicredits | null> {

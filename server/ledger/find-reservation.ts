@@ -1,11 +1,11 @@
 import "server-only";
-import type { Tx } from "../db";
-import { invalidRequest } from "../error-table";
+import type { Tx } from "../base/db";
+import { invalidRequest } from "../base/error-table";
 import { getBalance } from "./get-balance";
-import { Prisma } from "../generated/prisma/client";
-import { queryInTransaction } from "../transaction-sql";
-import { decimalToMillis, type Millicredits } from "../money";
-import { isGuid } from "../guid";
+import { Prisma } from "../base/generated/prisma/client";
+import { queryInTransaction } from "../base/transaction-sql";
+import { decimalToMillis, type Millicredits } from "../base/money";
+import { isGuid } from "../base/guid";
 
 // Charge and refund both start here: lock the account, then find the generation's reservation
 // and whether it was already settled. Exactly one of charge and refund ever follows a reserve.

@@ -1,9 +1,9 @@
-import type { Db, Tx } from "../db";
-import { Prisma } from "../generated/prisma/client";
-import { queryInTransaction } from "../transaction-sql";
-import { ApiError } from "../error-table";
-import { decimalToMillis, type Millicredits } from "../money";
-import { isGuid } from "../guid";
+import type { Db, Tx } from "../base/db";
+import { Prisma } from "../base/generated/prisma/client";
+import { queryInTransaction } from "../base/transaction-sql";
+import { ApiError } from "../base/error-table";
+import { decimalToMillis, type Millicredits } from "../base/money";
+import { isGuid } from "../base/guid";
 
 // The account's balance in millicredits. With { lock: true } (inside a transaction) it takes the
 // account row lock first: every credit movement does, so movements on one account run one at a

@@ -1,6 +1,6 @@
 import "server-only";
-import { sqlPool } from "../db";
-import type { MemberRole } from "../generated/prisma/enums";
+import { sqlPool } from "../base/db";
+import type { MemberRole } from "../base/generated/prisma/enums";
 
 // Whether a dashboard stream may go on (issue #43): its session is live and of the user's current
 // session version (not signed out, not "signed out everywhere", not expired), the user is still a

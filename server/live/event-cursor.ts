@@ -1,6 +1,6 @@
 import "server-only";
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, timingSafeEqual } from "node:crypto";
-import { allKeys, currentKey, type EncryptionKey } from "../secrets/encryption-keys";
+import { allKeys, currentKey, type EncryptionKey } from "../base/secrets/encryption-keys";
 
 // The `id:` of a stream's events (issue #43): the global event id and a tag of its account, as one
 // AES-256 block under a key derived from ENCRYPTION_KEY. The same event always gets the same id (on

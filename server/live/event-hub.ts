@@ -1,10 +1,10 @@
 import "server-only";
-import { sqlPool } from "../db";
-import { changeFeed } from "../change-feed";
+import { sqlPool } from "../base/db";
+import { changeFeed } from "../base/change-feed";
 import { lookupKeyByHash } from "../keys/key-cache";
 import { keyStateAt } from "../keys/key-state";
-import { log } from "../log";
-import { onShutdown } from "../shutdown";
+import { log } from "../base/log";
+import { onShutdown } from "../base/shutdown";
 import { refusedDashboardHoldings, type DashboardSession } from "./dashboard-access";
 import { renewStreamLeases } from "./stream-leases";
 import { EVENT_COLUMNS, toStoredEvent, type EventRow, type StoredEvent } from "./live-event";

@@ -1,6 +1,6 @@
 import "server-only";
-import type { Db } from "../db";
-import { formatCredits } from "../money";
+import type { Db } from "../base/db";
+import { formatCredits } from "../base/money";
 import { findRefundMillis } from "../ledger/find-refund";
 import type { PlanName } from "../plans/plan-limits";
 import { toGenerationRecord, type RecordSource } from "../generations/records/public-record";

@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "../db";
+import { db } from "../base/db";
 import type { PlanName } from "../plans/plan-limits";
 import type { DashboardSession } from "./dashboard-access";
 import { hubReady, subscribe, watermark, type Subscriber } from "./event-hub";

@@ -1,6 +1,6 @@
 import "server-only";
-import { Prisma } from "../generated/prisma/client";
-import type { Db } from "../db";
+import { Prisma } from "../base/generated/prisma/client";
+import type { Db } from "../base/db";
 import { toStoredEvent, type EventRow, type StoredEvent } from "./live-event";
 
 // The events a resumed stream missed: after the client's Last-Event-ID, up to the hub's watermark

@@ -1,6 +1,6 @@
 import "server-only";
-import { sqlPool } from "../db";
-import { ApiError } from "../error-table";
+import { sqlPool } from "../base/db";
+import { ApiError } from "../base/error-table";
 import { openEventCursor } from "./event-cursor";
 
 // A client's Last-Event-ID → the event id to resume after. An event cursor (`ev_…`) opens only for

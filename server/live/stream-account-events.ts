@@ -1,5 +1,5 @@
 import "server-only";
-import type { OneAccount } from "../account-scope";
+import type { OneAccount } from "../base/account-scope";
 import { claimStreamSlot } from "./stream-slots";
 import { openEventStream } from "./open-event-stream";
 import type { StreamInput } from "./stream-generation-events";

@@ -1,6 +1,6 @@
 import "server-only";
-import { db, sqlPool } from "../db";
-import type { OneAccount } from "../account-scope";
+import { db, sqlPool } from "../base/db";
+import type { OneAccount } from "../base/account-scope";
 import type { PlanName } from "../plans/plan-limits";
 import { readGenerationRecord } from "../generations/records/find-public-record";
 import { terminalEventFor } from "../generations/emit-generation-event";

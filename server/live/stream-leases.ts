@@ -1,9 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { PoolClient } from "pg";
-import { sqlPool } from "../db";
-import { log } from "../log";
-import { onShutdown } from "../shutdown";
+import { sqlPool } from "../base/db";
+import { log } from "../base/log";
+import { onShutdown } from "../base/shutdown";
 
 // Stream caps counted in PostgreSQL, so they hold across instances (issue #43). Each open stream
 // holds a lease row of this process's instance row; the instance renews its expiry on the hub's

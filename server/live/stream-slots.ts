@@ -1,6 +1,6 @@
 import "server-only";
-import { env } from "../env";
-import { ApiError } from "../error-table";
+import { env } from "../base/env";
+import { ApiError } from "../base/error-table";
 import { planLimits, type PlanName } from "../plans/plan-limits";
 import { claimStreamLease, releaseStreamLease } from "./stream-leases";
 

@@ -1,7 +1,7 @@
 import "server-only";
-import type { OneAccount } from "../account-scope";
-import type { Db } from "../db";
-import type { Prisma } from "../generated/prisma/client";
+import type { OneAccount } from "../base/account-scope";
+import type { Db } from "../base/db";
+import type { Prisma } from "../base/generated/prisma/client";
 
 // The dashboard bell: the account's notifications for this user (account-wide ones have no user),
 // newest first, with the unread count. Read state is per user (notification_read), so one owner

@@ -1,7 +1,7 @@
 import "server-only";
-import { db } from "../db";
+import { db } from "../base/db";
 import { visibleNotifications } from "./list-notifications";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 // Marks some (or, without ids, all) of the user's visible notifications of one account as read,
 // for that user only. Ids of other accounts or users are ignored: the filter is the permission check.

@@ -1,4 +1,4 @@
-import type { SubscriptionStatus } from "../generated/prisma/enums";
+import type { SubscriptionStatus } from "../base/generated/prisma/enums";
 
 // Which Stripe subscription statuses keep the paid plan. `past_due` keeps it while Stripe retries
 // the payment; `incomplete` never had a first payment; the rest have ended.

@@ -1,7 +1,7 @@
 import "server-only";
-import type { Db } from "../db";
-import { ApiError } from "../error-table";
-import { isGuid } from "../guid";
+import type { Db } from "../base/db";
+import { ApiError } from "../base/error-table";
+import { isGuid } from "../base/guid";
 
 // The user's recent runs from the dashboard, newest first, each with the request it made (reopened
 // into the form as it was), and the columns of one comparison in their order.

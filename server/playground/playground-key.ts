@@ -1,12 +1,12 @@
 import "server-only";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Db } from "../db";
-import type { RegionName } from "../env";
-import { ApiError } from "../error-table";
+import type { Db } from "../base/db";
+import type { RegionName } from "../base/env";
+import { ApiError } from "../base/error-table";
 import { newApiKey } from "../keys/generate-key";
 import { keyStateAt } from "../keys/key-state";
 import { scopePresets } from "../keys/scopes";
-import { inTransaction } from "../transaction";
+import { inTransaction } from "../base/transaction";
 
 // The account's "Dashboard playground" key: the runs made from the dashboard are attributed to it,
 // so they show in the keys list, the request-free spend figures and a key's spend limit like any

@@ -1,6 +1,6 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import type { Tx } from "../db";
+import type { Tx } from "../base/db";
 
 // A run from the dashboard, in the transaction that created its generation: who ran it (the
 // user's history, a comparison's column) and the activity event that names the user as its actor.

@@ -1,9 +1,9 @@
 import "server-only";
 import type { AccountMembership } from "../accounts/find-membership";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Db, Tx } from "../db";
-import { ApiError, invalidRequest } from "../error-table";
-import type { MemberRole } from "../generated/prisma/enums";
+import type { Db, Tx } from "../base/db";
+import { ApiError, invalidRequest } from "../base/error-table";
+import type { MemberRole } from "../base/generated/prisma/enums";
 
 // Which roles may run models from the dashboard (the playground and Compare): an account setting,
 // owners and members by default. The primary owner always may, so someone always can.

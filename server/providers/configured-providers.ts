@@ -1,5 +1,5 @@
 import "server-only";
-import { env, type Env } from "../env";
+import { env, type Env } from "../base/env";
 import { listProviders } from "../catalog";
 import type { ImplementationSettings } from "./implementation";
 

@@ -1,13 +1,13 @@
 import "server-only";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
-import { asStaleConnection, StaleConnection } from "../net/stale-connection";
+import { asStaleConnection, StaleConnection } from "../base/net/stale-connection";
 
 // The provider APIs (Replicate, fal, OpenAI) over Node's http client with keep-alive agents, one
 // pair per process. Not fetch: each call through undici's fetch (and Next's patched fetch around
 // it) cost about 0.35 ms more CPU than the same exchange here, twice per Replicate generation
 // (docs/benchmarking.md). Provider base URLs are our configuration, not a customer's, so no
-// destination check (that is server/net/safe-fetch.ts, for provider output URLs and webhooks). No
+// destination check (that is server/base/net/safe-fetch.ts, for provider output URLs and webhooks). No
 // redirect is followed: none of the three APIs answers a call with one, and an answer that does
 // is mapped like any other non-2xx status.
 

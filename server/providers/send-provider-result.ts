@@ -1,6 +1,6 @@
 import "server-only";
-import { inngest } from "../events/client";
-import { providerResultReceived } from "../events/definitions";
+import { inngest } from "../base/events/client";
+import { providerResultReceived } from "../base/events/definitions";
 
 /**
  * Wakes the run waiting for a provider job's result. The id names who reports (the provider's

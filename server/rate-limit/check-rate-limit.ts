@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError } from "../error-table";
+import { ApiError } from "../base/error-table";
 import { planLimits, type PlanName } from "../plans/plan-limits";
 import { counterStore, type CounterStore } from "./counter-store";
 

@@ -1,6 +1,6 @@
 import "server-only";
-import { asyncCommitPool, sqlPool } from "../db";
-import { getRedis } from "../cache/redis";
+import { asyncCommitPool, sqlPool } from "../base/db";
+import { getRedis } from "../base/cache/redis";
 
 // Fixed-window counters: Redis when REDIS_URL is set, else PostgreSQL (atomic upsert). Both count
 // exactly, so the limit holds across any number of app instances. Old PostgreSQL windows are

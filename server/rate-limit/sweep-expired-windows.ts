@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "../db";
+import type { Db } from "../base/db";
 
 // Counter rows of windows that ended long ago are worthless. A cron deletes them, so the request
 // path stays one statement and nothing races with a window that is still being counted.

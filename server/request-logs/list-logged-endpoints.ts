@@ -1,6 +1,6 @@
 import "server-only";
-import { scopeWhere, type AccountScope } from "../account-scope";
-import type { Db } from "../db";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
+import type { Db } from "../base/db";
 
 /** The endpoints an account's request log holds rows for, for the endpoint filter. */
 export async function listLoggedEndpoints(db: Db, scope: AccountScope): Promise<string[]> {

@@ -1,10 +1,10 @@
 import "server-only";
 import { z } from "zod";
-import { scopeWhere, type AccountScope } from "../account-scope";
-import type { Db } from "../db";
-import type { Prisma } from "../generated/prisma/client";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
+import type { Db } from "../base/db";
+import type { Prisma } from "../base/generated/prisma/client";
 import { findApiKey } from "../keys/find-key";
-import { afterPosition, decodePositionCursor, encodePositionCursor } from "../pagination/position-cursor";
+import { afterPosition, decodePositionCursor, encodePositionCursor } from "../base/pagination/position-cursor";
 import { toRequestLogEntry, type RequestLogEntry } from "./request-log-entry";
 
 // The request log of an account (or of one of its keys), newest first, filtered by key, status

@@ -1,5 +1,5 @@
 import "server-only";
-import type { RequestLog } from "../generated/prisma/client";
+import type { RequestLog } from "../base/generated/prisma/client";
 
 // One logged /v1 request as the dashboard shows it: the spec's request log entry. The key's name
 // and prefix are as they were at request time; the client IP only ever as its SHA-256.

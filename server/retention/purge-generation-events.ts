@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "../db";
+import { db } from "../base/db";
 import { deleteInBatches } from "./delete-in-batches";
 
 // The live streams' event log (generation_event, issue #31) is a resume buffer, not an account's

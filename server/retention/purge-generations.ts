@@ -1,8 +1,8 @@
 import "server-only";
-import type { OneAccount } from "../account-scope";
-import type { Db } from "../db";
+import type { OneAccount } from "../base/account-scope";
+import type { Db } from "../base/db";
 import type { PurgeInput } from "./delete-in-batches";
-import { log } from "../log";
+import { log } from "../base/log";
 import { getStorage } from "../storage/get-storage";
 
 // Generation records older than the plan's window, with their output files. Only terminal records

@@ -1,6 +1,6 @@
 import "server-only";
-import type { OneAccount } from "../account-scope";
-import type { Db } from "../db";
+import type { OneAccount } from "../base/account-scope";
+import type { Db } from "../base/db";
 import { deleteInBatches, type PurgeInput } from "./delete-in-batches";
 
 // Credit ledger entries older than the plan's window. The balance is a column on the account and

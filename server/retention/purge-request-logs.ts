@@ -1,6 +1,6 @@
 import "server-only";
-import type { OneAccount } from "../account-scope";
-import type { Db } from "../db";
+import type { OneAccount } from "../base/account-scope";
+import type { Db } from "../base/db";
 import { deleteInBatches, type PurgeInput } from "./delete-in-batches";
 
 // API request logs older than the plan's window (index request_log(account_id, created_at)).

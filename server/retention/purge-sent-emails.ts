@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "../db";
+import { db } from "../base/db";
 import { deleteInBatches } from "./delete-in-batches";
 
 // Outbox rows are not an account's data (no plan window): a sent or failed e-mail is kept 7 days

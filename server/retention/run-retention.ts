@@ -1,8 +1,8 @@
 import "server-only";
-import { accountScope, type AccountScope } from "../account-scope";
-import type { Db } from "../db";
+import { accountScope, type AccountScope } from "../base/account-scope";
+import type { Db } from "../base/db";
 import type { PlanName } from "../plans/plan-limits";
-import { log } from "../log";
+import { log } from "../base/log";
 import { RETENTION_BATCH_SIZE } from "./delete-in-batches";
 import { purgeActivityEvents } from "./purge-activity-events";
 import { purgeGenerations } from "./purge-generations";

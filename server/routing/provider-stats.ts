@@ -1,8 +1,8 @@
 import "server-only";
 import type { ProviderId } from "../catalog/index";
-import { db as defaultDb, type Db } from "../db";
-import { Prisma } from "../generated/prisma/client";
-import type { RegionName } from "../env";
+import { db as defaultDb, type Db } from "../base/db";
+import { Prisma } from "../base/generated/prisma/client";
+import type { RegionName } from "../base/env";
 import type { ProviderStats } from "./rank-providers";
 
 // The evidence `fastest` ranks on: each provider's attempts for one (region, model) that finished

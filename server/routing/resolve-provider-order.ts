@@ -1,8 +1,8 @@
 import "server-only";
 import type { ModelDefinition, ProviderId } from "../catalog/index";
-import { db as defaultDb, type Db } from "../db";
-import { env, type RegionName } from "../env";
-import { log } from "../log";
+import { db as defaultDb, type Db } from "../base/db";
+import { env, type RegionName } from "../base/env";
+import { log } from "../base/log";
 import { exploreProviders, ROUTING_EXPLORATION_SHARE, type ExploredOrder } from "./explore-providers";
 import { loadProviderStats } from "./provider-stats";
 import { rankProviders, type ProviderStats } from "./rank-providers";

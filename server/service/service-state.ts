@@ -1,5 +1,5 @@
-import type { Db } from "../db";
-import { ApiError } from "../error-table";
+import type { Db } from "../base/db";
+import { ApiError } from "../base/error-table";
 
 // The operator's pause: while paused, no new generation starts (ERR3001, retry in a minute);
 // reads, cancels and in-flight runs go on. Kept in PostgreSQL, so it survives restarts and holds

@@ -1,9 +1,9 @@
 import "server-only";
 import type { AccountMembership } from "../accounts/find-membership";
 import { accountDeletionBlockers } from "../accounts/account-deletion-blockers";
-import { millisToDecimalString } from "../money";
+import { millisToDecimalString } from "../base/money";
 import { getBalance } from "../ledger/get-balance";
-import { db } from "../db";
+import { db } from "../base/db";
 
 // Everything the Settings page shows: the account's profile (as GET /v1/user/account returns it),
 // the viewer's own profile and e-mail preferences, and whether the account can be deleted now.

@@ -1,10 +1,10 @@
-import { scopeWhere, type AccountScope } from "../account-scope";
-import type { Db } from "../db";
-import { ApiError } from "../error-table";
-import { decimalToMillis, formatCredits } from "../money";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
+import type { Db } from "../base/db";
+import { ApiError } from "../base/error-table";
+import { decimalToMillis, formatCredits } from "../base/money";
 import { periodFirstDay, periodResetsAt } from "./periods";
 import { readSpend } from "./read-spend";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 // The account's spend this calendar month (UTC) over all its keys and the dashboard, and its
 // monthly limit if it has one.

@@ -1,11 +1,11 @@
-import { scopeWhere, type AccountScope } from "../account-scope";
-import type { Db } from "../db";
-import { ApiError } from "../error-table";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
+import type { Db } from "../base/db";
+import { ApiError } from "../base/error-table";
 import { KeyRefused } from "../keys/key-refused";
-import { decimalToMillis, formatCredits, type DecimalLike, type Millicredits } from "../money";
+import { decimalToMillis, formatCredits, type DecimalLike, type Millicredits } from "../base/money";
 import { periodFirstDay, periodResetsAt, type SpendPeriod } from "./periods";
 import { readSpend } from "./read-spend";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 // A key's budget as the CLI, /v1/status and the dashboard show it. A rotated key's successor
 // carries the same budget id, so the lineage reads (and spends) one budget. Without a limit the

@@ -1,5 +1,5 @@
-import { scopeWhere, type AccountScope } from "../account-scope";
-import type { Db } from "../db";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
+import type { Db } from "../base/db";
 import { keySpendOf, keySpendSelect, type KeySpend } from "./key-spend";
 
 // Every key's budget of an account, by key id (the dashboard's keys table).

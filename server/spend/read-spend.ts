@@ -1,5 +1,5 @@
-import type { Db } from "../db";
-import { decimalToMillis, type Millicredits } from "../money";
+import type { Db } from "../base/db";
+import { decimalToMillis, type Millicredits } from "../base/money";
 
 // Spend of one budget (a key lineage's budget id, or the account id) from a UTC day on: the sum
 // of its daily counters. Read under the account row lock when it decides a create.

@@ -1,10 +1,10 @@
 import { recordActivity } from "../activity/record-activity";
-import type { Tx } from "../db";
+import type { Tx } from "../base/db";
 import { queueEmail } from "../email/queue-email";
-import { spendAlertFired } from "../events/definitions";
-import { sendInTransaction } from "../events/send-in-transaction";
+import { spendAlertFired } from "../base/events/definitions";
+import { sendInTransaction } from "../base/events/send-in-transaction";
 import { spendAlertEmail } from "../email/templates/spend-alert";
-import { formatCredits, millisToDecimalString, type Millicredits } from "../money";
+import { formatCredits, millisToDecimalString, type Millicredits } from "../base/money";
 import { queueWebhookEvent } from "../webhooks/emit-webhook-event";
 import { periodResetsAt, periodStart, type SpendPeriod } from "./periods";
 import type { SpendBefore, SpendLimits } from "./spend-guard";

@@ -1,10 +1,10 @@
-import { scopeWhere, type AccountScope } from "../account-scope";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { ApiError } from "../error-table";
-import { millisToDecimalString, type Millicredits } from "../money";
+import type { Tx } from "../base/db";
+import { ApiError } from "../base/error-table";
+import { millisToDecimalString, type Millicredits } from "../base/money";
 import { getAccountSpend, type AccountSpend } from "./account-spend";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 // Sets or clears the account's monthly spend limit (all keys together), under the account row
 // lock every create's check takes.

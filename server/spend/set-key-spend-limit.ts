@@ -1,12 +1,12 @@
 import { touchAccountRow } from "../accounts/touch-account-row";
-import { scopeWhere, type AccountScope } from "../account-scope";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { ApiError } from "../error-table";
-import { millisToDecimalString, type Millicredits } from "../money";
+import type { Tx } from "../base/db";
+import { ApiError } from "../base/error-table";
+import { millisToDecimalString, type Millicredits } from "../base/money";
 import { budgetIdOf, keySpendOf, keySpendSelect, type KeySpend } from "./key-spend";
 import type { SpendPeriod } from "./periods";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 // Sets or clears a key's spend limit. The limit belongs to the key's budget, so every key of its
 // rotation lineage (the old key in its grace period, the successor) gets it. Taken under the

@@ -1,6 +1,6 @@
-import { Prisma } from "../generated/prisma/client";
-import type { LedgerEntryType } from "../generated/prisma/enums";
-import { millisToDecimalString, type Millicredits } from "../money";
+import { Prisma } from "../base/generated/prisma/client";
+import type { LedgerEntryType } from "../base/generated/prisma/enums";
+import { millisToDecimalString, type Millicredits } from "../base/money";
 
 // The daily spend counters move with the ledger, in the same statement: a reserve adds its amount
 // to the generation's creation day, for the account and for the key's budget; a refund takes it

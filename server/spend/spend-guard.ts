@@ -1,6 +1,6 @@
-import { Prisma } from "../generated/prisma/client";
-import { ApiError } from "../error-table";
-import { decimalToMillis, formatCredits, millisToDecimalString, type Millicredits } from "../money";
+import { Prisma } from "../base/generated/prisma/client";
+import { ApiError } from "../base/error-table";
+import { decimalToMillis, formatCredits, millisToDecimalString, type Millicredits } from "../base/money";
 import { periodFirstDay, periodResetsAt, type SpendPeriod } from "./periods";
 
 // The spend-limit check of a create, inside its transaction and after the account row lock (so

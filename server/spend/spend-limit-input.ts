@@ -1,5 +1,5 @@
-import { invalidRequest } from "../error-table";
-import { MAX_BALANCE_MILLIS, parseCreditsToMillis, type Millicredits } from "../money";
+import { invalidRequest } from "../base/error-table";
+import { MAX_BALANCE_MILLIS, parseCreditsToMillis, type Millicredits } from "../base/money";
 import { spendPeriods, type SpendPeriod } from "./periods";
 
 // A spend limit as people write it: credits with at most 3 decimals, or `none` to clear it.

@@ -1,8 +1,8 @@
-import type { Db } from "../db";
-import { MILLIS_PER_CREDIT, type Millicredits } from "../money";
+import type { Db } from "../base/db";
+import { MILLIS_PER_CREDIT, type Millicredits } from "../base/money";
 import { getAccountSpend } from "./account-spend";
 import { requestingKeySpend } from "./key-spend";
-import { accountScope } from "../account-scope";
+import { accountScope } from "../base/account-scope";
 
 // What a key may still spend now: the smaller room of its own budget and the account's monthly
 // limit (0 when either is used up), or null when neither has a limit. GET /v1/estimate reads it.

@@ -1,16 +1,16 @@
 import { disabledCatalog } from "../catalog/disabled-catalog";
-import { env, setRuntimeEnv } from "../env";
+import { env, setRuntimeEnv } from "../base/env";
 import { ensureDatabase, type DatabaseHandle } from "./database";
 import { applyMigrations } from "./migrations";
 import { ensureAuthSecret, ensureEncryptionKey } from "./secrets";
-import { log } from "../log";
+import { log } from "../base/log";
 
 // Everything before serving: configuration and secrets, the database (embedded when DATABASE_URL
 // is unset), migrations, and sealing any secret still in plain text. Shared by `npm start` and the CLI.
 
 /** Webhook secrets stored before sealing existed are sealed once, at the first boot that has a key. */
 async function sealPlainTextSecrets() {
-  const [{ db }, { resealWebhookSecrets }] = await Promise.all([import("../db"), import("../webhooks/reseal-secrets")]);
+  const [{ db }, { resealWebhookSecrets }] = await Promise.all([import("../base/db"), import("../webhooks/reseal-secrets")]);
   const { resealed } = await resealWebhookSecrets(db, { plainTextOnly: true });
   if (resealed > 0) log.info("webhook secrets sealed", { resealed });
 }
@@ -19,7 +19,7 @@ export async function bootRuntime(options: { quiet?: boolean } = {}): Promise<Da
   const config = env();
   // A model or provider turned off by a name the catalog does not know fails the start, naming it.
   disabledCatalog();
-  // Decided once, from the operator's NODE_ENV, before Next sets its own (server/env.ts).
+  // Decided once, from the operator's NODE_ENV, before Next sets its own (server/base/env.ts).
   process.env.DARKROOM_DEPLOYMENT_ENV ??= config.NODE_ENV;
   ensureAuthSecret();
   ensureEncryptionKey();

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { log } from "../log";
+import { log } from "../base/log";
 
 // `npm start` builds when the sources changed since the last build (or there is none), so a
 // fresh clone needs nothing but `npm install` first.

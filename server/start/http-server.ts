@@ -1,18 +1,18 @@
 import http from "node:http";
 import path from "node:path";
 import next from "next";
-import { CLIENT_IP_HEADER } from "../net/client-ip";
-import { decideAtEdge, isV1Path, malformedRequestAnswer, stripFrameworkHeaders, withoutTrailingSlash } from "../http/v1-edge";
-import { registerExecutor, unregisterExecutor } from "../events/executor-registry";
-import { startEmbeddedExecutor, type RunningExecutor } from "../inngest/executor/start-embedded-executor";
-import { inngestMode } from "../events/mode";
+import { CLIENT_IP_HEADER } from "../base/net/client-ip";
+import { decideAtEdge, isV1Path, malformedRequestAnswer, stripFrameworkHeaders, withoutTrailingSlash } from "../edge/http/v1-edge";
+import { registerExecutor, unregisterExecutor } from "../base/events/executor-registry";
+import { startEmbeddedExecutor, type RunningExecutor } from "../jobs/executor/start-embedded-executor";
+import { inngestMode } from "../base/events/mode";
 import { releaseFinishWaiters } from "../generations/finish-waiters";
 import { LISTEN_BACKLOG } from "./listen-backlog";
 import { isFileRequest, serveFileDirectly } from "./serve-files-directly";
 import { serveV1Directly } from "./serve-v1-directly";
-import { directHandler } from "../http/direct-routes";
-import { isHttpsAppUrl, NON_PAGE_CONTENT_SECURITY_POLICY, securityHeaders } from "../http/security-headers";
-import { appUrl } from "../env";
+import { directHandler } from "../edge/http/direct-routes";
+import { isHttpsAppUrl, NON_PAGE_CONTENT_SECURITY_POLICY, securityHeaders } from "../edge/http/security-headers";
+import { appUrl } from "../base/env";
 
 // Our own HTTP server in front of Next's handler, for what Next cannot do: hand over the client
 // address from the socket (IP allowlists, hashed request-log IPs; whatever a client sends in that

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { env, isProductionDeployment, setRuntimeEnv } from "../env";
+import { env, isProductionDeployment, setRuntimeEnv } from "../base/env";
 
 // AUTH_SECRET signs sessions and file URLs; ENCRYPTION_KEY seals secrets at rest. Production sets
 // both; a local run generates each into DATA_DIR once, so restarts keep sessions, links and sealed

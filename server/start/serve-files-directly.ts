@@ -1,6 +1,6 @@
 import type http from "node:http";
 import { Readable } from "node:stream";
-import { serveSignedFile } from "../http/serve-signed-file";
+import { serveSignedFile } from "../edge/http/serve-signed-file";
 
 // Output files go straight from storage to the socket: Next's route handlers drop
 // Content-Length from streamed bodies, and media players want it. Same checks, same answers as

@@ -1,10 +1,10 @@
 import type http from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import type { RouteHandler } from "../http/direct-routes";
-import { errorResponse, newRequestId } from "../http/envelope";
-import { toApiError } from "../error-table";
-import { log } from "../log";
+import type { RouteHandler } from "../edge/http/direct-routes";
+import { errorResponse, newRequestId } from "../edge/http/envelope";
+import { toApiError } from "../base/error-table";
+import { log } from "../base/log";
 
 // A /v1 request answered by its route's own handler, registered when Next loaded the route
 // (http/direct-routes.ts), without Next's router: the Web Request a route handler gets, built from

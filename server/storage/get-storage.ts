@@ -1,4 +1,4 @@
-import { env } from "../env";
+import { env } from "../base/env";
 import { localDiskStorage } from "./local-disk";
 import { s3ConfigFromEnv, s3Storage } from "./s3";
 import type { OutputStorage } from "./storage";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, open as openFile, readFile, rename, rmdir, stat, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { env } from "../env";
+import { env } from "../base/env";
 import { assertContentType, assertStorageKey, InvalidStorageKeyError, OUTPUT_EXTENSIONS, type ObjectInfo, type ObjectRange, type ObjectStream, type OutputStorage, type StorageProbe } from "./storage";
 import { probeStorage } from "./probe-storage";
 

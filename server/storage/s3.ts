@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { AwsClient } from "aws4fetch";
-import { env } from "../env";
+import { env } from "../base/env";
 import { sliceStream } from "./byte-range";
 import { assertContentType, assertStorageKey, type ObjectInfo, type ObjectRange, type ObjectStream, type OutputStorage, type StorageProbe, type StoredObject } from "./storage";
 import { probeStorage } from "./probe-storage";

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { appUrl, env } from "../env";
+import { appUrl, env } from "../base/env";
 import { assertStorageKey } from "./storage";
 
 // Output-file links: ${APP_URL}/files/<key>?expires=<unix s>&signature=<hex>,

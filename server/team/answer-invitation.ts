@@ -1,8 +1,8 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { ApiError, invalidRequest } from "../error-table";
-import type { Invitation } from "../generated/prisma/client";
+import type { Tx } from "../base/db";
+import { ApiError, invalidRequest } from "../base/error-table";
+import type { Invitation } from "../base/generated/prisma/client";
 import { invitationStatus, type InvitationStatus } from "./invitation-status";
 import { hashInvitationToken } from "./invitation-token";
 import { lockTeam } from "./team-records";

@@ -1,7 +1,7 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { invalidRequest } from "../error-table";
+import type { Tx } from "../base/db";
+import { invalidRequest } from "../base/error-table";
 import { assignableRole, findTeamMember, lockTeam } from "./team-records";
 
 // Owners make a member an owner or an owner a member. The primary owner's role changes only by

@@ -1,6 +1,6 @@
 import "server-only";
-import type { Db } from "../db";
-import type { MemberRole } from "../generated/prisma/enums";
+import type { Db } from "../base/db";
+import type { MemberRole } from "../base/generated/prisma/enums";
 import { invitationStatus, type InvitationStatus } from "./invitation-status";
 import { hashInvitationToken } from "./invitation-token";
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { recordActivity } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { invalidRequest } from "../error-table";
+import type { Tx } from "../base/db";
+import { invalidRequest } from "../base/error-table";
 import { newInvitationToken } from "./invitation-token";
 import { notifyInvitee } from "./notify-invitee";
 import { pendingWhere } from "./invitation-status";

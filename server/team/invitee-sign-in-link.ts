@@ -2,7 +2,7 @@ import "server-only";
 import { recordSignInRefusal } from "../auth/auth-activity";
 import { mintSignInLink } from "../auth/mint-sign-in-link";
 import { consumeSignInLinkAllowance } from "../auth/send-sign-in-link";
-import type { Db } from "../db";
+import type { Db } from "../base/db";
 import { findInvitationByToken, type InvitationView } from "./find-invitation";
 import type { InvitationStatus } from "./invitation-status";
 

@@ -1,6 +1,6 @@
 import "server-only";
-import type { Db } from "../db";
-import type { MemberRole } from "../generated/prisma/enums";
+import type { Db } from "../base/db";
+import type { MemberRole } from "../base/generated/prisma/enums";
 import { invitationStatus } from "./invitation-status";
 
 // The team page: every member (primary owner first, then owners, then members, oldest first) and

@@ -1,6 +1,6 @@
 import "server-only";
-import type { Tx } from "../db";
-import type { MemberRole } from "../generated/prisma/enums";
+import type { Tx } from "../base/db";
+import type { MemberRole } from "../base/generated/prisma/enums";
 
 // An invitee who already has a Darkroom login also sees the invitation in the bell of the account
 // they land in (their oldest membership), addressed to them alone. The link itself stays in the

@@ -1,7 +1,7 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { invalidRequest } from "../error-table";
+import type { Tx } from "../base/db";
+import { invalidRequest } from "../base/error-table";
 import { findTeamMember, lockTeam } from "./team-records";
 
 // Owners remove a member or owner; a member or owner leaves on their own, unless it is their only

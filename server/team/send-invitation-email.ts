@@ -1,10 +1,10 @@
 import "server-only";
-import type { Tx } from "../db";
+import type { Tx } from "../base/db";
 import { queueEmail } from "../email/queue-email";
 import { SEND_EMAIL_TRANSACTION, sendEmail } from "../email/send-email";
 import { invitationEmail } from "../email/templates/invitation";
-import type { MemberRole } from "../generated/prisma/enums";
-import { afterCommit, inTransaction } from "../transaction";
+import type { MemberRole } from "../base/generated/prisma/enums";
+import { afterCommit, inTransaction } from "../base/transaction";
 
 // Queues the invitation e-mail in the caller's transaction and sends it once that commits; a
 // rollback drops both. Returns the outbox row's id.

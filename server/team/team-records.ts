@@ -1,8 +1,8 @@
 import "server-only";
-import type { Tx } from "../db";
-import { ApiError, invalidRequest } from "../error-table";
-import type { MemberRole } from "../generated/prisma/enums";
-import { isGuid } from "../guid";
+import type { Tx } from "../base/db";
+import { ApiError, invalidRequest } from "../base/error-table";
+import type { MemberRole } from "../base/generated/prisma/enums";
+import { isGuid } from "../base/guid";
 
 // What every team change starts with: the account's row locked (team changes of one account run
 // one at a time, so "already invited" and "one primary owner" hold under concurrency), and the

@@ -1,9 +1,9 @@
 import "server-only";
-import { formatCredits } from "../money";
-import type { OneAccount } from "../account-scope";
-import type { Db } from "../db";
-import { ApiError } from "../error-table";
-import { isGuid } from "../guid";
+import { formatCredits } from "../base/money";
+import type { OneAccount } from "../base/account-scope";
+import type { Db } from "../base/db";
+import { ApiError } from "../base/error-table";
+import { isGuid } from "../base/guid";
 
 // The overview chart: per UTC day of the last `days`, generations by outcome and credits charged.
 // Days without activity are present with zeros, so the chart's axis is continuous.

@@ -1,8 +1,8 @@
 import "server-only";
-import { formatCredits } from "../money";
-import type { OneAccount } from "../account-scope";
-import type { Db } from "../db";
-import type { RegionName } from "../env";
+import { formatCredits } from "../base/money";
+import type { OneAccount } from "../base/account-scope";
+import type { Db } from "../base/db";
+import type { RegionName } from "../base/env";
 import { generationCostMillis, inUsageWindow, usageWindow } from "./usage-window";
 
 // The usage page's charts: per UTC day, /v1 requests by outcome and the estimated spend, over the

@@ -1,9 +1,9 @@
 import "server-only";
-import { formatCredits } from "../money";
+import { formatCredits } from "../base/money";
 import { getBalance } from "../ledger/get-balance";
-import type { OneAccount } from "../account-scope";
-import type { Db } from "../db";
-import type { RegionName } from "../env";
+import type { OneAccount } from "../base/account-scope";
+import type { Db } from "../base/db";
+import type { RegionName } from "../base/env";
 import { generationCostMillis, inUsageWindow, usageWindow } from "./usage-window";
 
 // GET /v1/usage: what an account did in the last `days` days in one region (the one the request is

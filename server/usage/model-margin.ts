@@ -1,7 +1,7 @@
-import type { AccountScope } from "../account-scope";
-import { Prisma } from "../generated/prisma/client";
-import type { Db } from "../db";
-import { formatCredits } from "../money";
+import type { AccountScope } from "../base/account-scope";
+import { Prisma } from "../base/generated/prisma/client";
+import type { Db } from "../base/db";
+import { formatCredits } from "../base/money";
 
 // The operator's margin per model and provider over a window (`npm run cli -- catalog:margin`):
 // what the attempts that succeeded were sold for (their generation's price), what the providers

@@ -1,5 +1,5 @@
-import type { RegionName } from "../env";
-import { Prisma } from "../generated/prisma/client";
+import type { RegionName } from "../base/env";
+import { Prisma } from "../base/generated/prisma/client";
 
 // What GET /v1/usage (getUsage) and the usage page's daily charts (getDailyUsage) count alike, so
 // the bars add up to the totals: the window [now − days, now] of one account in one region, and

@@ -1,6 +1,6 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import type { Tx } from "../db";
+import type { Tx } from "../base/db";
 import { lockUser, userAccountIds } from "./user-account-ids";
 
 // Marketing e-mail consent: opt in or out, with the moment it was given or withdrawn, and a

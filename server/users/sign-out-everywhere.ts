@@ -1,6 +1,6 @@
 import "server-only";
 import { recordActivity } from "../activity/record-activity";
-import type { Tx } from "../db";
+import type { Tx } from "../base/db";
 import { lockUser, userAccountIds } from "./user-account-ids";
 
 // Ends every session of the user: the session JWT carries the session version it was issued

@@ -1,6 +1,6 @@
 import "server-only";
-import type { Tx } from "../db";
-import { invalidRequest } from "../error-table";
+import type { Tx } from "../base/db";
+import { invalidRequest } from "../base/error-table";
 
 // The signed-in user's display name (teammates see it on the Team page). Empty clears it.
 

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Tx } from "../db";
+import type { Tx } from "../base/db";
 
 /** Every account the user is a member of: a user's own events (consent, sign-outs) go to each. */
 export async function userAccountIds(tx: Tx, userId: string): Promise<string[]> {

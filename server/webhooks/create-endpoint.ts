@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { ApiError, invalidRequest } from "../error-table";
+import type { Tx } from "../base/db";
+import { ApiError, invalidRequest } from "../base/error-table";
 import { toWebhookEndpointRecord, type WebhookEndpointRecord } from "./endpoint-record";
 import { newWebhookSecret, sealedSecretColumns } from "./endpoint-secret";
 import { checkEndpointUrl, type WebhookNetworkOptions } from "./endpoint-url";
 import { parseWebhookEvents } from "./event-kinds";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 // Registers a webhook endpoint. The URL must pass the destination rules now and
 // will be checked again at every delivery. The secret is returned once.

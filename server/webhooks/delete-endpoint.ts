@@ -1,8 +1,8 @@
 import "server-only";
-import { accountScope } from "../account-scope";
+import { accountScope } from "../base/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import { ApiError } from "../error-table";
+import type { Tx } from "../base/db";
+import { ApiError } from "../base/error-table";
 import { findWebhookEndpoint } from "./find-endpoint";
 
 // Removes an endpoint for good: its deliveries, attempts and dead letters go with it (cascade).

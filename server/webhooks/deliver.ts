@@ -1,6 +1,6 @@
 import "server-only";
-import { clock } from "../clock";
-import { safeFetch, type SafeFetchOptions } from "../net/safe-fetch";
+import { clock } from "../base/clock";
+import { safeFetch, type SafeFetchOptions } from "../base/net/safe-fetch";
 import { webhookNetworkOptions, type WebhookNetworkOptions } from "./endpoint-url";
 import { openEndpointSecret } from "./endpoint-secret";
 import { signPayload } from "./sign";

@@ -1,4 +1,4 @@
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../base/generated/prisma/client";
 
 // The shapes of one delivery attempt, shared by its HTTP side (deliver.ts) and its database side
 // (record-attempt.ts): the delivery to send, what one POST got, and what the attempt came to.

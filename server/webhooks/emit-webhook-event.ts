@@ -1,8 +1,8 @@
 import "server-only";
-import type { Tx } from "../db";
+import type { Tx } from "../base/db";
 import { isWebhookEventKind, type WebhookEventKind } from "./event-kinds";
 import { queueToSubscribers, type QueueResult } from "./queue-deliveries";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 // The one way an event reaches customer endpoints: every endpoint of the account subscribed to it
 // gets a delivery (enabled) or a dead letter (disabled). `eventKey` names the event itself:

@@ -1,4 +1,4 @@
-import type { WebhookEndpoint } from "../generated/prisma/client";
+import type { WebhookEndpoint } from "../base/generated/prisma/client";
 
 // An endpoint as the dashboard and the CLI show it. Never the secret: that is shown once, by
 // create and roll-secret.

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { seal, unseal } from "../secrets/seal";
+import { seal, unseal } from "../base/secrets/seal";
 
 // A signing secret: `whsec_` + 32 random bytes, base64url. Shown once (create and roll). Signing
 // needs the secret itself, so it is stored sealed (AES-256-GCM under ENCRYPTION_KEY, bound to its

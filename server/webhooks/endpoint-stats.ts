@@ -1,7 +1,7 @@
 import "server-only";
-import type { OneAccount } from "../account-scope";
-import type { Db } from "../db";
-import { isGuid } from "../guid";
+import type { OneAccount } from "../base/account-scope";
+import type { Db } from "../base/db";
+import { isGuid } from "../base/guid";
 
 // What the endpoint list shows beside each endpoint: how its deliveries of the last 24 hours
 // ended, and when it was last sent an event. Two grouped queries for the whole account.

@@ -1,7 +1,7 @@
-import { env } from "../env";
-import { ApiError } from "../error-table";
-import { DestinationRefused, FetchFailed } from "../net/fetch-failures";
-import { resolveAndCheck, type Resolver } from "../net/resolve-and-check";
+import { env } from "../base/env";
+import { ApiError } from "../base/error-table";
+import { DestinationRefused, FetchFailed } from "../base/net/fetch-failures";
+import { resolveAndCheck, type Resolver } from "../base/net/resolve-and-check";
 
 // Endpoint URLs follow the destination rules (destination-policy.ts) when saved; delivery checks them
 // again (deliver.ts), because what a name resolves to can change after it was saved.

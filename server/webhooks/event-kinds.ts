@@ -1,4 +1,4 @@
-import { invalidRequest } from "../error-table";
+import { invalidRequest } from "../base/error-table";
 
 // The events an endpoint can subscribe to. `webhook.test` is only ever sent by the "send test
 // event" action. An endpoint created without a list gets the events the API was published with

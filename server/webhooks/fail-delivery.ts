@@ -1,5 +1,5 @@
 import "server-only";
-import type { Tx } from "../db";
+import type { Tx } from "../base/db";
 
 /** After the run's last attempt failed: `failed`, re-sendable from the dashboard or the CLI. */
 export async function failDelivery(tx: Tx, deliveryId: string): Promise<{ failed: boolean }> {

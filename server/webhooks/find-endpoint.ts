@@ -1,9 +1,9 @@
 import "server-only";
-import { scopeWhere, type AccountScope } from "../account-scope";
-import type { Db } from "../db";
-import type { WebhookEndpoint } from "../generated/prisma/client";
-import { ApiError } from "../error-table";
-import { isGuid } from "../guid";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
+import type { Db } from "../base/db";
+import type { WebhookEndpoint } from "../base/generated/prisma/client";
+import { ApiError } from "../base/error-table";
+import { isGuid } from "../base/guid";
 
 /** The endpoint, or ERR1006; under an account scope another account's endpoint is not found. */
 export async function findWebhookEndpoint(db: Db, scope: AccountScope, webhookId: string): Promise<WebhookEndpoint> {

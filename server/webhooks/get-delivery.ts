@@ -1,9 +1,9 @@
 import "server-only";
-import type { OneAccount } from "../account-scope";
-import type { Db } from "../db";
-import { ApiError } from "../error-table";
+import type { OneAccount } from "../base/account-scope";
+import type { Db } from "../base/db";
+import { ApiError } from "../base/error-table";
 import { toWebhookDeliverySummary, webhookDeliverySummaryInclude } from "./list-deliveries";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 // One delivery as the dashboard's detail view shows it: the body it sends and every attempt,
 // oldest first. Another account's delivery is ERR1006, exactly like one that does not exist.

@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import type { OneAccount } from "../account-scope";
-import type { Db } from "../db";
-import type { Prisma } from "../generated/prisma/client";
+import type { OneAccount } from "../base/account-scope";
+import type { Db } from "../base/db";
+import type { Prisma } from "../base/generated/prisma/client";
 import { findWebhookEndpoint } from "./find-endpoint";
 import { webhookLogPage } from "./list-deliveries";
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import type { OneAccount } from "../account-scope";
-import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import { DeliveryStatus } from "../generated/prisma/enums";
+import type { OneAccount } from "../base/account-scope";
+import type { Prisma, PrismaClient } from "../base/generated/prisma/client";
+import { DeliveryStatus } from "../base/generated/prisma/enums";
 import { webhookEventKinds } from "./event-kinds";
 import { findWebhookEndpoint } from "./find-endpoint";
 

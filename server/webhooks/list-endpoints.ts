@@ -1,7 +1,7 @@
 import "server-only";
-import type { Db } from "../db";
+import type { Db } from "../base/db";
 import { toWebhookEndpointRecord, type WebhookEndpointRecord } from "./endpoint-record";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 /** An account's endpoints, newest first, without their secrets. */
 export async function listWebhookEndpoints(db: Db, accountId: string): Promise<WebhookEndpointRecord[]> {

@@ -1,9 +1,9 @@
 import "server-only";
-import type { Tx } from "../db";
-import { Prisma } from "../generated/prisma/client";
-import { inngest } from "../events/client";
-import { webhookDeliveryRequested } from "../events/definitions";
-import { sendInTransaction } from "../events/send-in-transaction";
+import type { Tx } from "../base/db";
+import { Prisma } from "../base/generated/prisma/client";
+import { inngest } from "../base/events/client";
+import { webhookDeliveryRequested } from "../base/events/definitions";
+import { sendInTransaction } from "../base/events/send-in-transaction";
 import type { WebhookEventKind } from "./event-kinds";
 
 // One event to a set of endpoints: an enabled endpoint gets a webhook_delivery and a delivery run,

@@ -1,6 +1,6 @@
 import "server-only";
-import type { Tx } from "../db";
-import type { Prisma } from "../generated/prisma/client";
+import type { Tx } from "../base/db";
+import type { Prisma } from "../base/generated/prisma/client";
 import type { DeliveryAttemptResult, DeliveryToAttempt, SentAttempt } from "./delivery-attempt";
 import type { WebhookBody } from "./webhook-body";
 

@@ -1,13 +1,13 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { scopeWhere, type AccountScope } from "../account-scope";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
-import type { Prisma } from "../generated/prisma/client";
-import { ApiError, invalidRequest } from "../error-table";
+import type { Tx } from "../base/db";
+import type { Prisma } from "../base/generated/prisma/client";
+import { ApiError, invalidRequest } from "../base/error-table";
 import { requestDeliveriesInTransaction } from "./queue-deliveries";
 import type { WebhookBody } from "./webhook-body";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 // Replays a dead letter once its endpoint is enabled again: a new delivery with
 // event key `replay:<dead letter id>` and the original event and time, then the usual delivery

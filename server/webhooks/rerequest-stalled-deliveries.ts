@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "../db";
+import type { Db } from "../base/db";
 import { requestDeliveries } from "./queue-deliveries";
 
 // A delivery whose run request never left (the process died between the commit and the send, or

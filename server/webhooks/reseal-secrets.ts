@@ -1,5 +1,5 @@
-import type { Db } from "../db";
-import { currentKey } from "../secrets/encryption-keys";
+import type { Db } from "../base/db";
+import { currentKey } from "../base/secrets/encryption-keys";
 import { openEndpointSecret, sealedSecretColumns } from "./endpoint-secret";
 
 // Re-seals webhook signing secrets under the current ENCRYPTION_KEY: plain-text rows from before

@@ -1,11 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { scopeWhere, type AccountScope } from "../account-scope";
+import { scopeWhere, type AccountScope } from "../base/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Db, Tx } from "../db";
-import { ApiError, invalidRequest } from "../error-table";
+import type { Db, Tx } from "../base/db";
+import { ApiError, invalidRequest } from "../base/error-table";
 import { requestDeliveries } from "./queue-deliveries";
-import { isGuid } from "../guid";
+import { isGuid } from "../base/guid";
 
 // Re-sends a failed delivery (dashboard and CLI): the same body, a fresh run on the same retry
 // schedule, attempts numbered on from the last one. Only `failed` deliveries qualify, and the

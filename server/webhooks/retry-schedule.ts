@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "../db";
+import { db } from "../base/db";
 
 // An immediate attempt, then retries 0.5 s, 1.5 s, 3 s and 5 s after the
 // FIRST attempt of the run (offsets from one origin, not gaps between attempts), to the

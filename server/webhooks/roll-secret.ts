@@ -1,7 +1,7 @@
 import "server-only";
-import type { AccountScope } from "../account-scope";
+import type { AccountScope } from "../base/account-scope";
 import { recordActivity, type ActivityActor } from "../activity/record-activity";
-import type { Tx } from "../db";
+import type { Tx } from "../base/db";
 import { newWebhookSecret, sealedSecretColumns } from "./endpoint-secret";
 import { findWebhookEndpoint } from "./find-endpoint";
 

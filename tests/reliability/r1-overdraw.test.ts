@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCredits } from "@/server/money";
+import { formatCredits } from "@/server/base/money";
 import { planLimits } from "@/server/plans/plan-limits";
 import { recordDrill, sized, timed } from "@/tests/reliability/drill";
 import {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { accountWithKey, addTeamMember } from "@/tests/support/fixtures";
 import { createImage, waitForStatus } from "@/tests/support/generations";
 import { api, expectSuccess } from "@/tests/support/http";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/server/db";
-import { errorTable, type ErrorCode } from "@/server/error-table";
-import type { AnyOperation } from "@/server/http/define-operation";
-import { v1Operations } from "@/server/http/operations";
+import { db } from "@/server/base/db";
+import { errorTable, type ErrorCode } from "@/server/base/error-table";
+import type { AnyOperation } from "@/server/edge/http/define-operation";
+import { v1Operations } from "@/server/edge/http/operations";
 import { apiKeyScopes } from "@/server/keys/scopes";
 import { addTeamMember, createTestAccount, createTestKey } from "@/tests/support/fixtures";
 import { createImage, waitForStatus } from "@/tests/support/generations";

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { ApiError } from "@/server/error-table";
+import { ApiError } from "@/server/base/error-table";
 
 // Domain calls that must refuse: the ApiError they throw, checked to be one.
 

@@ -1,4 +1,4 @@
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 
 // A burst of stream events (issue #43), for the live streams' memory suites and bench: written by
 // the triggers' own function (one row and one NOTIFY each) in one transaction, as many state

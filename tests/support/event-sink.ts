@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { EventSink } from "@/server/events/executor-registry";
+import type { EventSink } from "@/server/base/events/executor-registry";
 
 // Catches the events a suite's own process sends (register it with registerExecutor), so they are
 // recorded for assertions and never left for another process's executor to run.

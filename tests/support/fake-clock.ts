@@ -1,6 +1,6 @@
-import type { Clock } from "@/server/clock";
+import type { Clock } from "@/server/base/clock";
 
-// A clock that moves only when the test moves it (server/clock.ts): the webhook retry schedule and
+// A clock that moves only when the test moves it (server/base/clock.ts): the webhook retry schedule and
 // the executor's wake-ups run on it in their suites, so a schedule of seconds is checked to the
 // millisecond without waiting for it.
 

@@ -1,11 +1,11 @@
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { createAccount } from "@/server/accounts/create-account";
 import { createApiKey, type CreateApiKeyInput } from "@/server/keys/create-key";
 import type { PlanName } from "@/server/plans/plan-limits";
-import type { RegionName } from "@/server/env";
-import type { MemberRole } from "@/server/generated/prisma/enums";
+import type { RegionName } from "@/server/base/env";
+import type { MemberRole } from "@/server/base/generated/prisma/enums";
 import { uniqueEmail } from "@/tests/support/http";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 
 // Accounts and keys made through the real domain functions, each test with its own account.
 

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import { reserveCredits } from "@/server/credits/reserve-credits";
-import { db } from "@/server/db";
-import type { Prisma } from "@/server/generated/prisma/client";
-import type { DataOf } from "@/server/http/define-operation";
-import { cancelGeneration, createImageGeneration, createVideoGeneration, getGeneration } from "@/server/http/operations/generations";
-import { inTransaction } from "@/server/transaction";
+import { db } from "@/server/base/db";
+import type { Prisma } from "@/server/base/generated/prisma/client";
+import type { DataOf } from "@/server/edge/http/define-operation";
+import { cancelGeneration, createImageGeneration, createVideoGeneration, getGeneration } from "@/server/edge/http/operations/generations";
+import { inTransaction } from "@/server/base/transaction";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { callOperation, expectSuccess } from "@/tests/support/http";
 import { until, UntilTimeout } from "@/tests/support/until";

@@ -1,10 +1,10 @@
 import http from "node:http";
 import zlib from "node:zlib";
 import fc from "fast-check";
-import { errorTable, type ErrorCode } from "@/server/error-table";
-import { operationErrors, type AnyOperation } from "@/server/http/define-operation";
-import { v1Operations } from "@/server/http/operations";
-import { errorEnvelopeSchema, paginationFields, successEnvelopeSchema } from "@/server/contract/common";
+import { errorTable, type ErrorCode } from "@/server/base/error-table";
+import { operationErrors, type AnyOperation } from "@/server/edge/http/define-operation";
+import { v1Operations } from "@/server/edge/http/operations";
+import { errorEnvelopeSchema, paginationFields, successEnvelopeSchema } from "@/server/edge/contract/common";
 import { z } from "zod";
 import { baseUrl } from "@/tests/support/http";
 
@@ -284,7 +284,7 @@ const routes = allTemplates.map(({ operation, template }) => ({
 }));
 
 /**
- * The operation a method and path name, if any, matched as the edge does (server/http/v1-edge.ts):
+ * The operation a method and path name, if any, matched as the edge does (server/edge/http/v1-edge.ts):
  * an encoded slash separates segments, trailing slashes are dropped, literal segments win over
  * placeholders (/v1/content/list is not an id). `pathKnown`: some operation is served there.
  */

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
-import { errorTable, type ErrorCode } from "@/server/error-table";
-import type { AnyOperation, DataOf } from "@/server/http/define-operation";
-import type { ErrorBody } from "@/server/contract/common";
+import { errorTable, type ErrorCode } from "@/server/base/error-table";
+import type { AnyOperation, DataOf } from "@/server/edge/http/define-operation";
+import type { ErrorBody } from "@/server/edge/contract/common";
 import type { z } from "zod";
 
 // Talks to the app that `npm test` started (TEST_BASE_URL), as an API client would.

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import { db } from "@/server/db";
-import type { MemberRole } from "@/server/generated/prisma/enums";
+import { db } from "@/server/base/db";
+import type { MemberRole } from "@/server/base/generated/prisma/enums";
 import { uniqueEmail } from "@/tests/support/http";
 import { signIn, trpc } from "@/tests/support/session";
 import { openSse, type SseStream } from "@/tests/support/sse-client";

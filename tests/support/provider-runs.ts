@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 
 // What the remote-provider HTTP suites read back after a /v1 generation: its attempts, its ledger,
 // its stored video, and the two outputs no download may take (a fake's marker asks for them).

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { db } from "@/server/db";
-import { hashClientIp } from "@/server/net/client-ip-hash";
+import { db } from "@/server/base/db";
+import { hashClientIp } from "@/server/base/net/client-ip-hash";
 import { api, requestIdOf } from "./http";
 import { until } from "./until";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { db } from "@/server/db";
-import type { GenerationStatus } from "@/server/generated/prisma/enums";
+import { db } from "@/server/base/db";
+import type { GenerationStatus } from "@/server/base/generated/prisma/enums";
 import type { PlanName } from "@/server/plans/plan-limits";
 import { getStorage } from "@/server/storage/get-storage";
 import { outputKey } from "@/server/storage/output-expiry";

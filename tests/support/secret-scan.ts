@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { distinctiveIpPatterns } from "@/tests/support/hostile-requests";
 
 // What must never be kept in plain text: API key values (only their SHA-256 is stored), webhook

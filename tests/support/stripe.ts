@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import Stripe from "stripe";
 import { stripeClientFor } from "@/server/billing/stripe-client";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { baseUrl } from "@/tests/support/http";
 import { until } from "@/tests/support/until";
 

@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { expect } from "vitest";
-import { ApiError } from "@/server/error-table";
+import { ApiError } from "@/server/base/error-table";
 
 /** The error-table body a refused router call carries (its cause is always an ApiError). */
 export async function apiErrorOf(promise: Promise<unknown>) {

@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { expect } from "vitest";
-import { ApiError } from "@/server/error-table";
+import { ApiError } from "@/server/base/error-table";
 
 // Dashboard router calls (createCaller) that must refuse: the TRPCError's code and the error
 // table's answer it carries.

@@ -1,7 +1,7 @@
 import superjson from "superjson";
-import { appRouter } from "@/server/api/root";
-import { authedProcedure, memberProcedure, ownerProcedure, primaryOwnerProcedure } from "@/server/api/trpc";
-import { errorTable, type ErrorCode } from "@/server/error-table";
+import { appRouter } from "@/server/edge/api/root";
+import { authedProcedure, memberProcedure, ownerProcedure, primaryOwnerProcedure } from "@/server/edge/api/trpc";
+import { errorTable, type ErrorCode } from "@/server/base/error-table";
 import { baseUrl } from "@/tests/support/http";
 
 // Every dashboard procedure, read from the router itself (a new one is covered without editing the

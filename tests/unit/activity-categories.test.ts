@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { activityCategoryList, activityCategoryStyles } from "@/components/activity/activity-categories";
-import { ActivityCategory } from "@/server/generated/prisma/enums";
+import { ActivityCategory } from "@/server/base/generated/prisma/enums";
 
 // The activity page's category filter offers every category of the spec (§2, activity event).
 

@@ -2,10 +2,10 @@ import { TRPCError } from "@trpc/server";
 import { getErrorShape } from "@trpc/server/unstable-core-do-not-import";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { toDashboardApiError, toTRPCError } from "@/server/api/trpc-errors";
-import { authedProcedure, createCallerFactory, createTRPCRouter, publicProcedure } from "@/server/api/trpc";
-import { ApiError, type ErrorCode } from "@/server/error-table";
-import { log } from "@/server/log";
+import { toDashboardApiError, toTRPCError } from "@/server/edge/api/trpc-errors";
+import { authedProcedure, createCallerFactory, createTRPCRouter, publicProcedure } from "@/server/edge/api/trpc";
+import { ApiError, type ErrorCode } from "@/server/base/error-table";
+import { log } from "@/server/base/log";
 
 // The dashboard speaks the one error table: ApiError → the tRPC code of its HTTP
 // status, zod issues → ERR1001 naming the fields, anything else → a redacted ERR5000.

@@ -54,7 +54,7 @@ beforeAll(() => {
     ].join("\n"),
   );
   writeSource("server/lazy.ts", 'export const lazy = "lazy one";\n');
-  writeSource("server/cli/main.ts", 'import { shared } from "../shared";\nconsole.log(`cli ${shared}`);\n');
+  writeSource("server/start/cli/main.ts", 'import { shared } from "../../shared";\nconsole.log(`cli ${shared}`);\n');
   writeSource("server/shared.ts", 'export const shared = "one";\n');
   writeSource("package.json", '{ "type": "module" }\n');
   writeSource("tsconfig.json", "{}\n");

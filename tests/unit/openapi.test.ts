@@ -6,7 +6,7 @@ import type { getAccountProfile } from "@/server/accounts/get-account-profile";
 import type { getBillingSummary } from "@/server/billing/get-billing-summary";
 import { listModels, listProviders } from "@/server/catalog/index";
 import type { estimateForAccount } from "@/server/catalog/estimate-for-account";
-import { shapeLibraryModel, shapeLibraryProvider, type LibraryModelEntry, type LibraryProviderEntry } from "@/server/http/handlers/library-shapes";
+import { shapeLibraryModel, shapeLibraryProvider, type LibraryModelEntry, type LibraryProviderEntry } from "@/server/edge/http/handlers/library-shapes";
 import { generationRequestSchema } from "@/server/catalog/request-schema";
 import type { CacheHealth } from "@/server/health/check-cache";
 import type { StorageHealth } from "@/server/health/check-storage";
@@ -14,15 +14,15 @@ import { shapeModelHealth, type ModelsHealth } from "@/server/health/model-healt
 import { figuresKey } from "@/server/health/model-provider-figures";
 import { NOTHING_DISABLED } from "@/server/catalog/disabled-catalog";
 import type { ProvidersHealth } from "@/server/health/provider-health";
-import { errorBody, successBody } from "@/server/http/envelope";
-import { ApiError, errorTable, type ErrorCode } from "@/server/error-table";
+import { errorBody, successBody } from "@/server/edge/http/envelope";
+import { ApiError, errorTable, type ErrorCode } from "@/server/base/error-table";
 import { apiKeyScopes } from "@/server/keys/scopes";
-import type { SubscriptionStatus } from "@/server/generated/prisma/enums";
+import type { SubscriptionStatus } from "@/server/base/generated/prisma/enums";
 import type { UsageSummary } from "@/server/usage/get-usage";
-import { buildOpenApiDocument, type OpenApiDocument } from "@/server/http/openapi/build-document";
-import { exampleGenerationBody } from "@/server/http/openapi/operation-object";
-import { allOperations, eventStreamOperations, legacyOperations, v1Operations } from "@/server/http/openapi/routes";
-import { streamOperations } from "@/server/http/operations";
+import { buildOpenApiDocument, type OpenApiDocument } from "@/server/edge/http/openapi/build-document";
+import { exampleGenerationBody } from "@/server/edge/http/openapi/operation-object";
+import { allOperations, eventStreamOperations, legacyOperations, v1Operations } from "@/server/edge/http/openapi/routes";
+import { streamOperations } from "@/server/edge/http/operations";
 import {
   accountProfileSchema,
   billingSummarySchema,
@@ -47,7 +47,7 @@ import {
   successEnvelopeSchema,
   usageQuerySchema,
   usageSummarySchema,
-} from "@/server/contract/index";
+} from "@/server/edge/contract/index";
 import type { ServicePauseFields } from "@/server/service/service-state";
 
 // The generated document: structurally valid OpenAPI 3.1, complete against the route

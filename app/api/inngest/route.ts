@@ -1,8 +1,8 @@
 import { serve } from "inngest/next";
-import { inngest } from "@/server/events/client";
-import { inProcessServeHandler, registerServeHandler } from "@/server/inngest/executor/in-process-handler";
-import { functions } from "@/server/inngest/functions";
-import { inngestMode } from "@/server/events/mode";
+import { inngest } from "@/server/base/events/client";
+import { inProcessServeHandler, registerServeHandler } from "@/server/jobs/executor/in-process-handler";
+import { functions } from "@/server/jobs/functions";
+import { inngestMode } from "@/server/base/events/mode";
 
 // The Inngest serve endpoint. Every request is signature-checked by the SDK: with INNGEST_SIGNING_KEY
 // against Inngest; in embedded mode against a key derived from AUTH_SECRET that only the
@@ -17,7 +17,7 @@ export const { GET, POST, PUT } = serve({
 });
 
 // The embedded executor in this process calls a handler of the same functions directly
-// (server/inngest/executor/in-process-handler.ts): a function call that no request from outside can
+// (server/jobs/executor/in-process-handler.ts): a function call that no request from outside can
 // reach, so it neither signs nor is signature-checked (two HMACs through WebCrypto per Call Request,
 // about 6 % of a generation's CPU). Everything that arrives over HTTP goes to POST above, checked.
 if (inngestMode() === "embedded") {

@@ -1,4 +1,4 @@
-import { dashboardEventStream } from "@/server/http/handlers/live-dashboard";
+import { dashboardEventStream } from "@/server/edge/http/handlers/live-dashboard";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { methodNotAllowed } from "@/server/http/v1-route";
-import { serveSignedFile } from "@/server/http/serve-signed-file";
+import { methodNotAllowed } from "@/server/edge/http/v1-route";
+import { serveSignedFile } from "@/server/edge/http/serve-signed-file";
 
 // Signed, expiring output-file downloads: ${APP_URL}/files/<key>?expires=&signature=.
 

@@ -1,5 +1,5 @@
-import { errorResponse, newRequestId } from "@/server/http/envelope";
-import { ApiError } from "@/server/error-table";
+import { errorResponse, newRequestId } from "@/server/edge/http/envelope";
+import { ApiError } from "@/server/base/error-table";
 
 // Any /v1 path no route claims: the error envelope, never Next's HTML 404.
 

@@ -1,6 +1,6 @@
-import { newRequestId } from "@/server/http/envelope";
-import { methodNotAllowed } from "@/server/http/v1-route";
-import { buildOpenApiDocument, openApiServers, type OpenApiDocument } from "@/server/http/openapi/build-document";
+import { newRequestId } from "@/server/edge/http/envelope";
+import { methodNotAllowed } from "@/server/edge/http/v1-route";
+import { buildOpenApiDocument, openApiServers, type OpenApiDocument } from "@/server/edge/http/openapi/build-document";
 
 // The OpenAPI document, public (no API key): built once per process; only `servers` follows the
 // address the request came in on, so each regional host describes itself.

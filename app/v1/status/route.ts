@@ -1,5 +1,5 @@
-import { getStatus } from "@/server/http/handlers/account";
-import { v1Route } from "@/server/http/v1-route";
+import { getStatus } from "@/server/edge/http/handlers/account";
+import { v1Route } from "@/server/edge/http/v1-route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type Stripe from "stripe";
-import { db, type Tx } from "../../db";
-import { inTransaction } from "../../transaction";
+import { db, type Tx } from "../../base/db";
+import { inTransaction } from "../../base/transaction";
 import { lockAccount, rememberCustomer, resolveAccount } from "../account-lookup";
 import { applyInvoicePaid, applyInvoicePaymentFailed } from "../invoices";
 import { expirePackOrder, fulfilPackOrder } from "../orders/fulfil-pack-order";

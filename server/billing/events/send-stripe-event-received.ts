@@ -1,6 +1,6 @@
 import "server-only";
-import { inngest } from "../../events/client";
-import { stripeEventReceived } from "../../events/definitions";
+import { inngest } from "../../base/events/client";
+import { stripeEventReceived } from "../../base/events/definitions";
 
 /** The first send uses the event's own id; each sweep re-send has one per resend count, so nothing runs twice. */
 export async function sendStripeEventReceived(stripeEventId: string, resend: number) {

@@ -1,8 +1,8 @@
 import "server-only";
-import { db } from "../../db";
+import { db } from "../../base/db";
 import { SEND_EMAIL_TRANSACTION, sendEmail } from "../../email/send-email";
-import { log } from "../../log";
-import { inTransaction } from "../../transaction";
+import { log } from "../../base/log";
+import { inTransaction } from "../../base/transaction";
 import { sendStripeEventReceived } from "./send-stripe-event-received";
 
 // Once a minute: stored Stripe events not applied a minute after they arrived (the hand-off was

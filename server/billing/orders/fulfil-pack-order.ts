@@ -1,15 +1,15 @@
 import type Stripe from "stripe";
 import { recordActivity } from "../../activity/record-activity";
 import { addCredits } from "../../credits/add-credits";
-import { decimalToMillis } from "../../money";
-import type { Tx } from "../../db";
+import { decimalToMillis } from "../../base/money";
+import type { Tx } from "../../base/db";
 import { idOf } from "../account-lookup";
 import type { EventOutcome } from "../events/event-outcome";
 import { notifyPrimaryOwner } from "../notify-primary-owner";
 import { allowsPacks } from "../../plans/subscription-status";
 import { syncSubscription } from "../sync-subscription";
 import { lockOrder, orderLabel } from "./lock-order";
-import { isGuid } from "../../guid";
+import { isGuid } from "../../base/guid";
 
 // A pack's Checkout was paid. Subscription still active (re-read from Stripe first, so an
 // out-of-order cancellation counts) → one `add` keyed by the Checkout session, order `fulfilled`.

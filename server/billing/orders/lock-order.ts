@@ -1,4 +1,4 @@
-import type { Tx } from "../../db";
+import type { Tx } from "../../base/db";
 
 /** The order row, locked for this transaction (an order changes state once). */
 export async function lockOrder(tx: Tx, where: { id?: string; stripeCheckoutSessionId?: string; stripePaymentIntentId?: string }) {

@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import { recordActivity } from "../../activity/record-activity";
-import type { Tx } from "../../db";
+import type { Tx } from "../../base/db";
 import { idOf, lockAccount, resolveAccount } from "../account-lookup";
 import type { EventOutcome } from "../events/event-outcome";
 import { notifyPrimaryOwner } from "../notify-primary-owner";

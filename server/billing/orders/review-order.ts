@@ -1,13 +1,13 @@
-import { scopeWhere, type AccountScope } from "../../account-scope";
+import { scopeWhere, type AccountScope } from "../../base/account-scope";
 import { recordActivity } from "../../activity/record-activity";
 import { addCredits } from "../../credits/add-credits";
-import { decimalToMillis } from "../../money";
-import type { Db, Tx } from "../../db";
-import { ApiError, invalidRequest } from "../../error-table";
+import { decimalToMillis } from "../../base/money";
+import type { Db, Tx } from "../../base/db";
+import { ApiError, invalidRequest } from "../../base/error-table";
 import { notifyPrimaryOwner } from "../notify-primary-owner";
 import { stripeClient } from "../stripe-client";
 import { lockOrder, orderLabel } from "./lock-order";
-import { isGuid } from "../../guid";
+import { isGuid } from "../../base/guid";
 
 // The operator's review of a pack paid while the subscription was not active (`order:approve`,
 // `order:reject`). Approve adds the credits once (keyed by the Checkout session, like an automatic

@@ -1,4 +1,4 @@
-import { appUrl } from "../../env";
+import { appUrl } from "../../base/env";
 import type { RenderedEmail } from "./low-balance";
 
 // Billing notices to the primary owner (failed payment, order waiting for review, refund,

@@ -1,5 +1,5 @@
-import { appUrl } from "../../env";
-import type { MemberRole } from "../../generated/prisma/enums";
+import { appUrl } from "../../base/env";
+import type { MemberRole } from "../../base/generated/prisma/enums";
 import type { RenderedEmail } from "./low-balance";
 
 // The invitation e-mail: who invites, to which account, with which role, and the accept link.

@@ -1,5 +1,5 @@
-import { millisToDecimalString, type Millicredits } from "../../money";
-import { appUrl } from "../../env";
+import { millisToDecimalString, type Millicredits } from "../../base/money";
+import { appUrl } from "../../base/env";
 
 // The low-balance alert e-mail: the balance, every threshold the movement crossed
 // (highest first) and where to see the balance. Plain text plus a small HTML version.

@@ -1,5 +1,5 @@
-import { millisToDecimalString, type Millicredits } from "../../money";
-import { appUrl } from "../../env";
+import { millisToDecimalString, type Millicredits } from "../../base/money";
+import { appUrl } from "../../base/env";
 import type { RenderedEmail } from "./low-balance";
 
 // The spend-alert e-mail: which budget (a key's or the account's), the threshold reached, the

@@ -1,7 +1,7 @@
 import "server-only";
 import { recordActivity } from "../../activity/record-activity";
 import { refundCredits } from "../../credits/refund-credits";
-import type { Tx } from "../../db";
+import type { Tx } from "../../base/db";
 import type { CanceledGeneration } from "../cancel-generation";
 import { queueGenerationFinished } from "../send-generation-finished";
 

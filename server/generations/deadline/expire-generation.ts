@@ -1,6 +1,6 @@
 import "server-only";
-import type { Tx } from "../../db";
-import { inTransaction } from "../../transaction";
+import type { Tx } from "../../base/db";
+import { inTransaction } from "../../base/transaction";
 import { sendProviderCancel, type CanceledGeneration } from "../cancel-generation";
 import { cancelAtDeadline, type InFlightAtDeadline } from "./cancel-at-deadline";
 

@@ -1,6 +1,6 @@
 import "server-only";
-import type { Db } from "../../db";
-import { decimalToMillis, formatCredits } from "../../money";
+import type { Db } from "../../base/db";
+import { decimalToMillis, formatCredits } from "../../base/money";
 import { findOwnGeneration } from "./own-generations";
 import { toGenerationRecord } from "./public-record";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import type { Db } from "../../db";
-import type { Prisma } from "../../generated/prisma/client";
+import type { Db } from "../../base/db";
+import type { Prisma } from "../../base/generated/prisma/client";
 import { findOwnGeneration } from "./own-generations";
 import { toGenerationRecord } from "./public-record";
 

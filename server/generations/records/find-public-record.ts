@@ -1,11 +1,11 @@
 import "server-only";
 import type pg from "pg";
-import type { OneAccount } from "../../account-scope";
-import { ApiError } from "../../error-table";
+import type { OneAccount } from "../../base/account-scope";
+import { ApiError } from "../../base/error-table";
 import type { PlanName } from "../../plans/plan-limits";
 import { toGenerationRecord, type RecordSource } from "./public-record";
 import { cachedRecordSource, recordCacheEpoch, remember } from "./public-record-cache";
-import { isGuid } from "../../guid";
+import { isGuid } from "../../base/guid";
 
 // GET /v1/content/{id}, the route clients poll: one query on the pool, for just the columns of
 // the record (not the stored request body), without a trip through Prisma's query compiler,

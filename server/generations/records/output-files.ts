@@ -1,5 +1,5 @@
 import "server-only";
-import type { Generation } from "../../generated/prisma/client";
+import type { Generation } from "../../base/generated/prisma/client";
 import type { PlanName } from "../../plans/plan-limits";
 import { outputExpiresAt } from "../../storage/output-expiry";
 import { signFileUrl } from "../../storage/signed-url";

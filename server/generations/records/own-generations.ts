@@ -1,8 +1,8 @@
 import "server-only";
-import type { Db } from "../../db";
-import { ApiError } from "../../error-table";
+import type { Db } from "../../base/db";
+import { ApiError } from "../../base/error-table";
 import { toGenerationRecord } from "./public-record";
-import { isGuid } from "../../guid";
+import { isGuid } from "../../base/guid";
 
 // Reading generations, always within one account: another account's generation is ERR1006,
 // exactly like one that does not exist (no hint that it exists).

@@ -1,5 +1,5 @@
 import "server-only";
-import { changeFeed } from "../../change-feed";
+import { changeFeed } from "../../base/change-feed";
 import type { RecordSource } from "./public-record";
 
 // Finished generations (succeeded, failed, canceled) by id, cached per process: clients poll
@@ -7,7 +7,7 @@ import type { RecordSource } from "./public-record";
 // it is finished, so any later change (removal, retention purge, an operator's SQL) is an UPDATE or
 // DELETE of a finished row, which the triggers of migration generation_change_notify announce on
 // darkroom_generation_change; every instance drops the entry when the change commits. Served from
-// memory only while that feed listens (server/change-feed.ts). Output URLs are signed per
+// memory only while that feed listens (server/base/change-feed.ts). Output URLs are signed per
 // request from the row (they depend on the reader's plan), so only the row is kept.
 
 export const GENERATION_CHANGE_CHANNEL = "darkroom_generation_change";

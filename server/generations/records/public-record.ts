@@ -1,6 +1,6 @@
 import "server-only";
-import type { Generation } from "../../generated/prisma/client";
-import type { ErrorCode } from "../../error-table";
+import type { Generation } from "../../base/generated/prisma/client";
+import type { ErrorCode } from "../../base/error-table";
 import type { PlanName } from "../../plans/plan-limits";
 import { outputFileUrls } from "./output-files";
 

@@ -1,4 +1,4 @@
-import { Prisma } from "../../generated/prisma/client";
+import { Prisma } from "../../base/generated/prisma/client";
 
 // The finish's locking read, shared by its two paths: the transaction's (lockWithAttempt in
 // finish-generation.ts) and the one statement's (settle-success.ts, as a WITH item).

@@ -1,8 +1,8 @@
 import "server-only";
 import { findModel } from "../../catalog";
 import type { ProviderId } from "../../catalog/providers";
-import type { Generation } from "../../generated/prisma/client";
-import { env } from "../../env";
+import type { Generation } from "../../base/generated/prisma/client";
+import { env } from "../../base/env";
 import type { ProviderJob } from "../../providers/types";
 import { seedFor } from "../start-generation";
 import { providerCostMicros } from "../../catalog/pricing";

@@ -1,12 +1,12 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ProviderId } from "../../catalog/providers";
-import { db, sqlPool } from "../../db";
+import { db, sqlPool } from "../../base/db";
 import { ProviderError, type ProviderResult, type SubmitResult } from "../../providers/types";
 import { sendProviderResult } from "../../providers/send-provider-result";
 import { adapterFor, adapterForAttempt } from "../../providers/registry";
-import { log } from "../../log";
-import { inTransaction } from "../../transaction";
+import { log } from "../../base/log";
+import { inTransaction } from "../../base/transaction";
 import { emitGenerationStarted, findGenerationStarted } from "../emit-generation-event";
 import { expireAtDeadline } from "../deadline/expire-generation";
 import type { AttemptError, AttemptOutcome } from "./attempt-outcome";

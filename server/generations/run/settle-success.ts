@@ -1,8 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { chargeItems } from "../../credits/charge-items";
-import { queryAlone } from "../../transaction-sql";
-import { Prisma } from "../../generated/prisma/client";
+import { queryAlone } from "../../base/transaction-sql";
+import { Prisma } from "../../base/generated/prisma/client";
 import { wakeWaiters } from "../finish-waiters";
 import { lockingRead } from "./locking-read";
 

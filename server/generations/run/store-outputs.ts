@@ -2,14 +2,14 @@ import "server-only";
 import type { ProviderOutput } from "../../providers/types";
 import { ProviderError } from "../../providers/types";
 import type { ProviderId } from "../../catalog/providers";
-import { env } from "../../env";
-import { DestinationRefused, ResponseTooLarge } from "../../net/fetch-failures";
-import { fetchOutputFile, OUTPUT_FILE_MAX_BYTES } from "../../net/fetch-output-file";
+import { env } from "../../base/env";
+import { DestinationRefused, ResponseTooLarge } from "../../base/net/fetch-failures";
+import { fetchOutputFile, OUTPUT_FILE_MAX_BYTES } from "../../base/net/fetch-output-file";
 import { getStorage } from "../../storage/get-storage";
 import { OUTPUT_EXTENSIONS } from "../../storage/storage";
 
 // Outputs become files in our storage before the generation succeeds: bytes as they are, URLs
-// downloaded from the provider under the destination rules (server/net/fetch-output-file.ts). A
+// downloaded from the provider under the destination rules (server/base/net/fetch-output-file.ts). A
 // refused, oversized or failed download is ERR4003 for that attempt, so the chain fails over.
 
 const MEBIBYTE = 1024 * 1024;

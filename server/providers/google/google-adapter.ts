@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { fetchOutputFile } from "../../net/fetch-output-file";
+import { fetchOutputFile } from "../../base/net/fetch-output-file";
 import { sendProviderRequest, type ProviderResponse } from "../http-errors";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type ProviderResult, type SubmitResult } from "../types";
 import { buildGeminiImageInput, buildImagenInput, buildVeoInput, googleFamily, veoUnsupported, type InlineImage } from "./build-google-input";

@@ -1,5 +1,5 @@
 import "server-only";
-import { env, type Env } from "../../env";
+import { env, type Env } from "../../base/env";
 import type { ProviderAdapter } from "../types";
 import { createGoogleAdapter, type GoogleAdapterOptions } from "./google-adapter";
 

@@ -1,7 +1,7 @@
 import "server-only";
-import { env } from "../../env";
+import { env } from "../../base/env";
 import type { ProviderJob } from "../types";
-import { localProviderFaultsSchema, type LocalProviderFaults, type LocalProviderFaultsInput, type LocalProviderId } from "../../local-provider-faults";
+import { localProviderFaultsSchema, type LocalProviderFaults, type LocalProviderFaultsInput, type LocalProviderId } from "../../base/local-provider-faults";
 import { seededRandom, seedFrom } from "./seeded-random";
 
 // What the local provider does to one attempt: answer after some latency, or fail, reject,
@@ -18,7 +18,7 @@ export function setLocalProviderFaults(config: LocalProviderFaultsInput | null):
   override = config === null ? null : localProviderFaultsSchema.parse(config);
 }
 
-/** The configuration in force, read lazily (the env is validated at startup by server/env.ts). */
+/** The configuration in force, read lazily (the env is validated at startup by server/base/env.ts). */
 export function localProviderFaults(): LocalProviderFaults {
   return override ?? env().LOCAL_PROVIDER_FAULTS ?? {};
 }

@@ -1,6 +1,6 @@
 import "server-only";
-import { env } from "../../env";
-import { fetchInputFile } from "../../net/fetch-input-file";
+import { env } from "../../base/env";
+import { fetchInputFile } from "../../base/net/fetch-input-file";
 import { createLocalAdapter } from "./local-adapter";
 
 // The built-in providers. Input files (image-to-image, image-to-video) come through the same
@@ -13,6 +13,6 @@ export const localBackupAdapter = createLocalAdapter("local-backup", { fetchInpu
 
 export { createLocalAdapter, localPredictionId, type LocalAdapterOptions } from "./local-adapter";
 export { localProviderFaults, planFaults, setLocalProviderFaults, type FaultOutcome, type FaultPlan } from "./faults";
-export { localProviderIds, type LocalProviderFaults, type LocalProviderFaultsInput, type LocalProviderId } from "../../local-provider-faults";
+export { localProviderIds, type LocalProviderFaults, type LocalProviderFaultsInput, type LocalProviderId } from "../../base/local-provider-faults";
 export { renderImage, type RenderedImage, type RenderImageParams } from "./render-image";
 export { renderVideo, type RenderedVideo, type RenderVideoParams } from "./render-video";

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type ProviderResult, type SubmitResult } from "../types";
-import type { LocalProviderId } from "../../local-provider-faults";
+import type { LocalProviderId } from "../../base/local-provider-faults";
 import { planFaults } from "./faults";
 import { RenderInputError, RenderTimeoutError } from "./render-errors";
 import { renderImage } from "./render-image";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { PRIVACY_VERSION, TERMS_VERSION } from "@/server/consent/legal-versions";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { uniqueEmail } from "@/tests/support/http";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { baseUrl, uniqueEmail } from "@/tests/support/http";
 import { latestSignInLink, openLink, requestSignInLink, signIn, trpc } from "@/tests/support/session";
 

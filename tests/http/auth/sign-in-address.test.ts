@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { requestSignInLink } from "@/tests/support/session";
 import { clearOfSignInWindowEdge } from "@/tests/support/sign-in-window";
 

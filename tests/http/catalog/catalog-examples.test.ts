@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Darkroom } from "@/sdk/typescript/src/index";
 import { exampleManifestSchema } from "@/server/catalog/examples/example-manifest";
 import { produceExamples } from "@/scripts/catalog-examples/produce-examples";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { baseUrl } from "@/tests/support/http";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { GenerationRecord } from "@/server/contract/generations";
-import type { LibraryModel, LibraryProvider } from "@/server/contract/catalog";
-import type { ModelsHealthData, ProvidersHealthData } from "@/server/contract/health";
+import type { GenerationRecord } from "@/server/edge/contract/generations";
+import type { LibraryModel, LibraryProvider } from "@/server/edge/contract/catalog";
+import type { ModelsHealthData, ProvidersHealthData } from "@/server/edge/contract/health";
 import { api, expectError, expectSuccess, type ApiReply } from "@/tests/support/http";
 import { ownServer } from "@/tests/support/own-server";
 import { until } from "@/tests/support/until";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { v1Operations } from "@/server/http/operations";
-import { methodsAt } from "@/server/http/v1-edge";
+import { v1Operations } from "@/server/edge/http/operations";
+import { methodsAt } from "@/server/edge/http/v1-edge";
 import { api, expectError } from "@/tests/support/http";
 
 // 405 answers read the registry: at every path an operation (or its legacy form) is served on, a

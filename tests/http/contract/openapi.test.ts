@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { v1Operations } from "@/server/http/openapi/routes";
-import { errorEnvelopeSchema, paginatedEnvelopeSchema, responseComponents, successEnvelopeSchema, type ResponseComponentName } from "@/server/contract/index";
+import { v1Operations } from "@/server/edge/http/openapi/routes";
+import { errorEnvelopeSchema, paginatedEnvelopeSchema, responseComponents, successEnvelopeSchema, type ResponseComponentName } from "@/server/edge/contract/index";
 import { api, baseUrl, expectError, expectSuccess } from "@/tests/support/http";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { createImage } from "@/tests/support/generations";

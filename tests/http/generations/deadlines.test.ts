@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/server/db";
-import { getGeneration } from "@/server/http/operations/generations";
-import { inTransaction } from "@/server/transaction";
+import { db, disconnectDb } from "@/server/base/db";
+import { getGeneration } from "@/server/edge/http/operations/generations";
+import { inTransaction } from "@/server/base/transaction";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/fakes/webhook-receiver";
 import { accountWithKey } from "@/tests/support/fixtures";

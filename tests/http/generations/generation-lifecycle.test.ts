@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
-import { listGenerations } from "@/server/http/operations/generations";
+import { db } from "@/server/base/db";
+import { listGenerations } from "@/server/edge/http/operations/generations";
 import { callOperation, expectSuccess } from "@/tests/support/http";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { balanceOf, createImage, createVideo, ledgerOf, waitForStatus } from "@/tests/support/generations";

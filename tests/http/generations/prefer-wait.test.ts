@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/server/db";
-import { getGeneration } from "@/server/http/operations/generations";
+import { db, disconnectDb } from "@/server/base/db";
+import { getGeneration } from "@/server/edge/http/operations/generations";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { until } from "@/tests/support/until";
 import { balanceOf, cancel, createImage, ledgerOf, waitForStatus } from "@/tests/support/generations";

@@ -1,7 +1,7 @@
 import http from "node:http";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/server/db";
+import { db, disconnectDb } from "@/server/base/db";
 import { whenLogged } from "@/tests/support/request-logs";
 import { until } from "@/tests/support/until";
 import { startDnsServer, type DnsServer } from "@/tests/fakes/dns-server";

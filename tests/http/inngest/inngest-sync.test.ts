@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { env } from "@/server/env";
-import { embeddedSigningKey } from "@/server/events/embedded-client";
-import { ServeEndpoint } from "@/server/inngest/executor/serve-endpoint";
+import { env } from "@/server/base/env";
+import { embeddedSigningKey } from "@/server/base/events/embedded-client";
+import { ServeEndpoint } from "@/server/jobs/executor/serve-endpoint";
 import { ensureAuthSecret } from "@/server/start/secrets";
 
 // What the embedded executor learns from the app's own serve handler (the in-band sync, signed as

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATOR } from "@/server/account-scope";
-import { db, sqlPool } from "@/server/db";
+import { OPERATOR } from "@/server/base/account-scope";
+import { db, sqlPool } from "@/server/base/db";
 import { deleteApiKey } from "@/server/keys/delete-key";
 import { revokeApiKey } from "@/server/keys/revoke-key";
 import { rotateApiKey } from "@/server/keys/rotate-key";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
 import { seedFinishedImage } from "@/tests/support/generations";
 import { baseUrl } from "@/tests/support/http";

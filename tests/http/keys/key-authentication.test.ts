@@ -1,14 +1,14 @@
 import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { OPERATOR } from "@/server/account-scope";
-import { db } from "@/server/db";
+import { OPERATOR } from "@/server/base/account-scope";
+import { db } from "@/server/base/db";
 import { revokeApiKey } from "@/server/keys/revoke-key";
 import { rotateApiKey } from "@/server/keys/rotate-key";
 import { deleteApiKey } from "@/server/keys/delete-key";
-import { getStatus } from "@/server/http/operations/account";
+import { getStatus } from "@/server/edge/http/operations/account";
 import { api, baseUrl, callOperation, expectError, expectSuccess } from "@/tests/support/http";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { whenLogged } from "@/tests/support/request-logs";
 import { refusedOnceChangeArrives } from "@/tests/support/key-change";
 

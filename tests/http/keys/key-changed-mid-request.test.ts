@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { OPERATOR } from "@/server/account-scope";
-import { db } from "@/server/db";
-import { getStatus } from "@/server/http/operations/account";
-import { getEstimate } from "@/server/http/operations/catalog";
+import { OPERATOR } from "@/server/base/account-scope";
+import { db } from "@/server/base/db";
+import { getStatus } from "@/server/edge/http/operations/account";
+import { getEstimate } from "@/server/edge/http/operations/catalog";
 import { deleteApiKey } from "@/server/keys/delete-key";
 import { revokeApiKey } from "@/server/keys/revoke-key";
-import type { Tx } from "@/server/db";
-import { inTransaction } from "@/server/transaction";
+import type { Tx } from "@/server/base/db";
+import { inTransaction } from "@/server/base/transaction";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { createImage } from "@/tests/support/generations";
 import { callOperation, expectError, expectSuccess } from "@/tests/support/http";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { v1Operations } from "@/server/http/operations";
-import type { AnyOperation } from "@/server/http/define-operation";
+import { v1Operations } from "@/server/edge/http/operations";
+import type { AnyOperation } from "@/server/edge/http/define-operation";
 import { scopePresets, type ScopePreset } from "@/server/keys/scopes";
 import { api, errorCodeOf, expectError } from "@/tests/support/http";
 import { createTestAccount, createTestKey } from "@/tests/support/fixtures";

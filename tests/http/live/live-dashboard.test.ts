@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { DASHBOARD_STREAMS_PER_ACCOUNT, DASHBOARD_STREAMS_PER_SESSION } from "@/server/live/stream-slots";
 import { removeMember } from "@/server/team/remove-member";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { seedFinishedImage } from "@/tests/support/generations";
 import { join, openLiveFeed, signedInPerson, teamOf, type Person } from "@/tests/support/live-feed";
 import { signIn, signOut, trpc } from "@/tests/support/session";

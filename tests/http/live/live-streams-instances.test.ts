@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { DASHBOARD_STREAMS_PER_SESSION } from "@/server/live/stream-slots";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { createImage } from "@/tests/support/generations";

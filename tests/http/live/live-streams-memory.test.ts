@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { seedFinishedImage } from "@/tests/support/generations";
 import { burstEvents, openPausedStream } from "@/tests/support/live-burst";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
-import { OPERATOR } from "@/server/account-scope";
+import { db } from "@/server/base/db";
+import { OPERATOR } from "@/server/base/account-scope";
 import { revokeApiKey } from "@/server/keys/revoke-key";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
 import { until } from "@/tests/support/until";
 import { createImage, createVideo, seedFinishedImage, someoneElsesGeneration } from "@/tests/support/generations";

@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { db } from "@/server/db";
-import { getProviderHealth } from "@/server/http/operations/health";
-import { listProviders } from "@/server/http/operations/catalog";
+import { db } from "@/server/base/db";
+import { getProviderHealth } from "@/server/edge/http/operations/health";
+import { listProviders } from "@/server/edge/http/operations/catalog";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { cancel, createImage, ledgerOf, waitForStatus } from "@/tests/support/generations";
 import { api, callOperation, expectError, expectSuccess } from "@/tests/support/http";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { accountWithKey } from "@/tests/support/fixtures";
-import { getProviderHealth } from "@/server/http/operations/health";
+import { getProviderHealth } from "@/server/edge/http/operations/health";
 import { callOperation, expectError, expectSuccess } from "@/tests/support/http";
 import { cancel, createImage, ledgerOf, waitForStatus } from "@/tests/support/generations";
 import { startSecondInstance } from "@/tests/support/second-instance";

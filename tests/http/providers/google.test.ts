@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { addCredits } from "@/server/credits/add-credits";
-import { db } from "@/server/db";
-import { inTransaction } from "@/server/transaction";
+import { db } from "@/server/base/db";
+import { inTransaction } from "@/server/base/transaction";
 import { accountWithKey } from "@/tests/support/fixtures";
-import { getProviderHealth } from "@/server/http/operations/health";
+import { getProviderHealth } from "@/server/edge/http/operations/health";
 import { callOperation, expectSuccess } from "@/tests/support/http";
 import { cancel, createImage, createVideo, ledgerOf, waitForStatus } from "@/tests/support/generations";
 import { startSecondInstance } from "@/tests/support/second-instance";

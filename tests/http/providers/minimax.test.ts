@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { db } from "@/server/db";
-import { listProviders } from "@/server/http/operations/catalog";
-import { getProviderHealth } from "@/server/http/operations/health";
+import { db } from "@/server/base/db";
+import { listProviders } from "@/server/edge/http/operations/catalog";
+import { getProviderHealth } from "@/server/edge/http/operations/health";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { api, callOperation, expectError, expectSuccess } from "@/tests/support/http";
 import { cancel, createImage, createVideo, expectAttemptCanceled, waitForStatus } from "@/tests/support/generations";

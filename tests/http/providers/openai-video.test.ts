@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { addCredits } from "@/server/credits/add-credits";
-import { db } from "@/server/db";
-import { usd } from "@/server/money";
-import { inTransaction } from "@/server/transaction";
+import { db } from "@/server/base/db";
+import { usd } from "@/server/base/money";
+import { inTransaction } from "@/server/base/transaction";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { until } from "@/tests/support/until";
 import { cancel, createVideo, ledgerOf, waitForStatus } from "@/tests/support/generations";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { until } from "@/tests/support/until";
 import { cancel, createImage, createVideo, ledgerOf, waitForStatus } from "@/tests/support/generations";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { api, expectError, expectSuccess } from "@/tests/support/http";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { createImage, waitForStatus } from "@/tests/support/generations";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { hashClientIp } from "@/server/net/client-ip-hash";
+import { hashClientIp } from "@/server/base/net/client-ip-hash";
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { api, expectError, expectSuccess, requestIdOf } from "@/tests/support/http";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
 import { afterLaterRequestLogged, whenLogged } from "@/tests/support/request-logs";

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { reserveCredits } from "@/server/credits/reserve-credits";
-import { requestHash } from "@/server/http/idempotency";
-import { createImageGeneration, getGeneration } from "@/server/http/operations/generations";
-import { inTransaction } from "@/server/transaction";
-import { OPERATOR } from "@/server/account-scope";
+import { requestHash } from "@/server/edge/http/idempotency";
+import { createImageGeneration, getGeneration } from "@/server/edge/http/operations/generations";
+import { inTransaction } from "@/server/base/transaction";
+import { OPERATOR } from "@/server/base/account-scope";
 import { rotateApiKey } from "@/server/keys/rotate-key";
 import { setKeySpendLimit } from "@/server/spend/set-key-spend-limit";
 import { accountWithKey, awayFromWindowEdge, createTestKey } from "@/tests/support/fixtures";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { accountWithKey, createTestAccount } from "@/tests/support/fixtures";
 import { cancel, createVideo, waitForStatus } from "@/tests/support/generations";
 import { api, expectError, expectSuccess, invalidFields } from "@/tests/support/http";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deleteGeneration, getGeneration } from "@/server/http/operations/generations";
+import { deleteGeneration, getGeneration } from "@/server/edge/http/operations/generations";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { createImage, someoneElsesGeneration, waitForStatus } from "@/tests/support/generations";
 import { callOperation, expectError, expectSuccess } from "@/tests/support/http";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getAccount } from "@/server/http/operations/account";
+import { getAccount } from "@/server/edge/http/operations/account";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { callOperation, expectSuccess, ISO_DATE_TIME } from "@/tests/support/http";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
-import { getBilling } from "@/server/http/operations/account";
+import { db } from "@/server/base/db";
+import { getBilling } from "@/server/edge/http/operations/account";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { callOperation, expectSuccess, ISO_DATE_TIME } from "@/tests/support/http";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getCacheHealth } from "@/server/http/operations/health";
+import { getCacheHealth } from "@/server/edge/http/operations/health";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { callOperation, expectSuccess } from "@/tests/support/http";
 

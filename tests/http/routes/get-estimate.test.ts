@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getEstimate } from "@/server/http/operations/catalog";
+import { getEstimate } from "@/server/edge/http/operations/catalog";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { callOperation, expectError, expectSuccess, invalidFields, type QueryOf } from "@/tests/support/http";
 

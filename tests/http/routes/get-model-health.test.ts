@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { listModels } from "@/server/http/operations/catalog";
-import { getModelHealth } from "@/server/http/operations/health";
+import { listModels } from "@/server/edge/http/operations/catalog";
+import { getModelHealth } from "@/server/edge/http/operations/health";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { api, callOperation, expectSuccess } from "@/tests/support/http";
 import { startSecondInstance } from "@/tests/support/second-instance";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
-import { getStatus, getUsage } from "@/server/http/operations/account";
-import { getEstimate, listModels } from "@/server/http/operations/catalog";
+import { db } from "@/server/base/db";
+import { getStatus, getUsage } from "@/server/edge/http/operations/account";
+import { getEstimate, listModels } from "@/server/edge/http/operations/catalog";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
 import { callOperation, expectError, expectSuccess, invalidFields } from "@/tests/support/http";
 import { whenLogged } from "@/tests/support/request-logs";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listGenerations } from "@/server/http/operations/generations";
+import { listGenerations } from "@/server/edge/http/operations/generations";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { createImage } from "@/tests/support/generations";
 import { callOperation, expectError, expectSuccess } from "@/tests/support/http";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findModel } from "@/server/catalog/index";
 import { modelStatus } from "@/server/catalog/model-status";
 import type { ProviderId } from "@/server/catalog/providers";
-import { listModels, listProviders } from "@/server/http/operations/catalog";
+import { listModels, listProviders } from "@/server/edge/http/operations/catalog";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { api, callOperation, expectError, expectSuccess } from "@/tests/support/http";
 import { startSecondInstance } from "@/tests/support/second-instance";

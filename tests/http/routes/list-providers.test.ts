@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { modelsForProvider } from "@/server/catalog";
-import { listProviders } from "@/server/http/operations/catalog";
+import { listProviders } from "@/server/edge/http/operations/catalog";
 import { IMPLEMENTATION_KEYS, IMPLEMENTATION_TEXT_FIELDS } from "@/tests/support/client-shapes";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { api, callOperation, expectSuccess } from "@/tests/support/http";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { accountScope } from "@/server/account-scope";
-import { db } from "@/server/db";
-import { getGeneration, listGenerations } from "@/server/http/operations/generations";
+import { accountScope } from "@/server/base/account-scope";
+import { db } from "@/server/base/db";
+import { getGeneration, listGenerations } from "@/server/edge/http/operations/generations";
 import { runRetention } from "@/server/retention/run-retention";
 import { getStorage } from "@/server/storage/get-storage";
 import { accountWithKey } from "@/tests/support/fixtures";

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { disconnectDb } from "@/server/db";
+import { disconnectDb } from "@/server/base/db";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { baseUrl } from "@/tests/support/http";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { env } from "@/server/env";
-import { DATABASE_RETRY_AFTER_SECONDS } from "@/server/error-table";
+import { env } from "@/server/base/env";
+import { DATABASE_RETRY_AFTER_SECONDS } from "@/server/base/error-table";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { startSecondInstance, type SecondInstance } from "@/tests/support/second-instance";
 import { startTcpProxy, type TcpProxy } from "@/tests/support/tcp-proxy";

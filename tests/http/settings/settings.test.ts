@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
-import { getAccount } from "@/server/http/operations/account";
+import { db } from "@/server/base/db";
+import { getAccount } from "@/server/edge/http/operations/account";
 import { createTestKey } from "@/tests/support/fixtures";
 import { baseUrl, callOperation, expectError, expectSuccess, uniqueEmail } from "@/tests/support/http";
 import { signIn, trpc } from "@/tests/support/session";

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { OPERATOR } from "@/server/account-scope";
-import { getStatus } from "@/server/http/operations/account";
-import { getEstimate } from "@/server/http/operations/catalog";
+import { OPERATOR } from "@/server/base/account-scope";
+import { getStatus } from "@/server/edge/http/operations/account";
+import { getEstimate } from "@/server/edge/http/operations/catalog";
 import { rotateApiKey } from "@/server/keys/rotate-key";
 import { setAccountSpendLimit } from "@/server/spend/set-account-spend-limit";
 import { setKeySpendLimit } from "@/server/spend/set-key-spend-limit";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
 import { createImage, waitForStatus } from "@/tests/support/generations";
 import { api, callOperation, expectError, expectSuccess, ISO_DATE_TIME } from "@/tests/support/http";

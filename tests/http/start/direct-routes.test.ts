@@ -1,6 +1,6 @@
 import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { v1Operations } from "@/server/http/operations";
+import { v1Operations } from "@/server/edge/http/operations";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { createImage, seedFinishedImage } from "@/tests/support/generations";
 import { raw, type RawReply } from "@/tests/support/hostile-requests";

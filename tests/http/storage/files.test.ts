@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvCache } from "@/server/env";
+import { resetEnvCache } from "@/server/base/env";
 import { ensureAuthSecret } from "@/server/start/secrets";
 import { getStorage } from "@/server/storage/get-storage";
-import { serveSignedFile } from "@/server/http/serve-signed-file";
+import { serveSignedFile } from "@/server/edge/http/serve-signed-file";
 import { signFileUrl } from "@/server/storage/signed-url";
 import { api, baseUrl, expectError } from "@/tests/support/http";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { newInvitationToken } from "@/server/team/invitation-token";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { baseUrl, uniqueEmail } from "@/tests/support/http";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { accountScope } from "@/server/account-scope";
-import { db } from "@/server/db";
+import { accountScope } from "@/server/base/account-scope";
+import { db } from "@/server/base/db";
 import { modelMargins } from "@/server/usage/model-margin";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { createImage, waitForStatus } from "@/tests/support/generations";

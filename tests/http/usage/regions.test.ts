@@ -1,7 +1,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/server/db";
-import type { RegionName } from "@/server/env";
+import { db } from "@/server/base/db";
+import type { RegionName } from "@/server/base/env";
 import { createTestAccount, createTestKey } from "@/tests/support/fixtures";
 import { baseUrl } from "@/tests/support/http";
 

@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATOR } from "@/server/account-scope";
-import { generationRecordSchema } from "@/server/contract/generations";
-import { db, disconnectDb } from "@/server/db";
-import { inngest } from "@/server/events/client";
-import { generationFinished } from "@/server/events/definitions";
+import { OPERATOR } from "@/server/base/account-scope";
+import { generationRecordSchema } from "@/server/edge/contract/generations";
+import { db, disconnectDb } from "@/server/base/db";
+import { inngest } from "@/server/base/events/client";
+import { generationFinished } from "@/server/base/events/definitions";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { queueWebhookEvent } from "@/server/webhooks/emit-webhook-event";
 import { queueDeadLetterReplay } from "@/server/webhooks/replay-dead-letter";
@@ -18,7 +18,7 @@ import { updateWebhookEndpoint } from "@/server/webhooks/update-endpoint";
 import { accountWithKey, createTestAccount } from "@/tests/support/fixtures";
 import { expectSuccess } from "@/tests/support/http";
 import { cancel, createImage, generationRunOver, waitForStatus } from "@/tests/support/generations";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { until } from "@/tests/support/until";
 
 // Webhook delivery end to end: the test app's embedded executor runs webhook-fan-out and

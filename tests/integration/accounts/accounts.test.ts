@@ -3,8 +3,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { changePlan } from "@/server/accounts/change-plan";
 import { createAccount, type CreateAccountInput } from "@/server/accounts/create-account";
 import { getBalance } from "@/server/ledger/get-balance";
-import { db, disconnectDb } from "@/server/db";
-import { inTransaction } from "@/server/transaction";
+import { db, disconnectDb } from "@/server/base/db";
+import { inTransaction } from "@/server/base/transaction";
 import { expectApiError } from "@/tests/support/api-error";
 
 // Accounts against real PostgreSQL: the user found or created by e-mail, the primary owner, the

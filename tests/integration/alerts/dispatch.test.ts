@@ -1,17 +1,17 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { accountScope } from "@/server/account-scope";
+import { accountScope } from "@/server/base/account-scope";
 import { createAccount } from "@/server/accounts/create-account";
 import { dispatchLowBalanceAlert, loadLowBalanceAlert } from "@/server/alerts/dispatch-low-balance-alert";
 import { LOW_BALANCE_KIND } from "@/server/alerts/record-low-balance-alert";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { findUndispatchedAlerts, sweepUndispatchedAlerts } from "@/server/alerts/sweep-undispatched-alerts";
 import { reserveCredits } from "@/server/credits/reserve-credits";
-import { db, disconnectDb } from "@/server/db";
+import { db, disconnectDb } from "@/server/base/db";
 import { openEmailBody } from "@/server/email/email-body";
 import { EmailRetryableError } from "@/server/email/send-email";
-import { appUrl, resetEnvCache } from "@/server/env";
-import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
+import { appUrl, resetEnvCache } from "@/server/base/env";
+import { registerExecutor, unregisterExecutor } from "@/server/base/events/executor-registry";
 import { startResendFake, type ResendFake } from "@/tests/fakes/resend-fake";
 import { recordingEventSink } from "@/tests/support/event-sink";
 

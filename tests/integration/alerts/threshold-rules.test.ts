@@ -2,16 +2,16 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
 import { LOW_BALANCE_KIND } from "@/server/alerts/record-low-balance-alert";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { setThresholds } from "@/server/alerts/thresholds";
 import { addCredits } from "@/server/credits/add-credits";
 import { chargeCredits } from "@/server/credits/charge-credits";
 import { getBalance } from "@/server/ledger/get-balance";
 import { refundCredits } from "@/server/credits/refund-credits";
 import { reserveCredits } from "@/server/credits/reserve-credits";
-import { db, disconnectDb } from "@/server/db";
+import { db, disconnectDb } from "@/server/base/db";
 import { openEmailBody } from "@/server/email/email-body";
-import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
+import { registerExecutor, unregisterExecutor } from "@/server/base/events/executor-registry";
 import { recordingEventSink } from "@/tests/support/event-sink";
 
 // The low-balance rules against real PostgreSQL, driven by the real credit functions:

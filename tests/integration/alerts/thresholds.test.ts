@@ -2,14 +2,14 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
 import { LOW_BALANCE_KIND } from "@/server/alerts/record-low-balance-alert";
-import { inTransaction } from "@/server/transaction";
-import { accountScope } from "@/server/account-scope";
+import { inTransaction } from "@/server/base/transaction";
+import { accountScope } from "@/server/base/account-scope";
 import { getThresholds, setThresholds } from "@/server/alerts/thresholds";
 import { addCredits } from "@/server/credits/add-credits";
 import { reserveCredits } from "@/server/credits/reserve-credits";
-import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/error-table";
-import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
+import { db, disconnectDb } from "@/server/base/db";
+import { ApiError } from "@/server/base/error-table";
+import { registerExecutor, unregisterExecutor } from "@/server/base/events/executor-registry";
 import { recordingEventSink } from "@/tests/support/event-sink";
 
 // Editing low-balance thresholds: default 0.50, up to 10 positive amounts with at

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
 import { addCredits } from "@/server/credits/add-credits";
-import { db, disconnectDb } from "@/server/db";
-import { resetEnvCache } from "@/server/env";
-import { inTransaction } from "@/server/transaction";
+import { db, disconnectDb } from "@/server/base/db";
+import { resetEnvCache } from "@/server/base/env";
+import { inTransaction } from "@/server/base/transaction";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { trpcFailure } from "@/tests/support/trpc-errors";
 

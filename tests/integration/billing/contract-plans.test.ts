@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { renewManualPlans } from "@/server/inngest/functions/manual-plan-renewals";
-import { db, disconnectDb } from "@/server/db";
-import { getBilling } from "@/server/http/operations/account";
+import { renewManualPlans } from "@/server/jobs/functions/manual-plan-renewals";
+import { db, disconnectDb } from "@/server/base/db";
+import { getBilling } from "@/server/edge/http/operations/account";
 import { cli } from "@/tests/support/cli";
 import { createTestAccount, createTestKey } from "@/tests/support/fixtures";
 import { balanceOf } from "@/tests/support/generations";

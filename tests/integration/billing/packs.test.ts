@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
-import { db, disconnectDb } from "@/server/db";
+import { db, disconnectDb } from "@/server/base/db";
 import { cli } from "@/tests/support/cli";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { balanceOf } from "@/tests/support/generations";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stripeClientFor } from "@/server/billing/stripe-client";
-import { disconnectDb } from "@/server/db";
+import { disconnectDb } from "@/server/base/db";
 import { startStripeFake, type StripeFake } from "@/tests/fakes/stripe-fake";
 import { cli } from "@/tests/support/cli";
 

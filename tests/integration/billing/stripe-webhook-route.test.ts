@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { afterAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/server/db";
+import { db, disconnectDb } from "@/server/base/db";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { allStripeEventsApplied, postStripeWebhook, stripeEnv, stripeEvent, testStripe } from "@/tests/support/stripe";
 

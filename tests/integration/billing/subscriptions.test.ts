@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
-import { db, disconnectDb } from "@/server/db";
-import { getBilling, getStatus } from "@/server/http/operations/account";
+import { db, disconnectDb } from "@/server/base/db";
+import { getBilling, getStatus } from "@/server/edge/http/operations/account";
 import { createTestAccount, createTestKey } from "@/tests/support/fixtures";
 import { balanceOf } from "@/tests/support/generations";
 import { callOperation, expectSuccess } from "@/tests/support/http";

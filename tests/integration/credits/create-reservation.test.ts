@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setThresholds } from "@/server/alerts/thresholds";
 import { addCredits } from "@/server/credits/add-credits";
-import { db } from "@/server/db";
-import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
-import { decimalToMillis } from "@/server/money";
+import { db } from "@/server/base/db";
+import { registerExecutor, unregisterExecutor } from "@/server/base/events/executor-registry";
+import { decimalToMillis } from "@/server/base/money";
 import { ensureAuthSecret } from "@/server/start/secrets";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { recordingEventSink } from "@/tests/support/event-sink";
 import { createTestAccount, createTestKey } from "@/tests/support/fixtures";
 import { create, imagePlan, tally } from "../spend/support";

@@ -3,14 +3,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { addCredits } from "@/server/credits/add-credits";
 import { chargeCredits } from "@/server/credits/charge-credits";
 import { getBalance } from "@/server/ledger/get-balance";
-import { decimalToMillis, millisToDecimalString } from "@/server/money";
+import { decimalToMillis, millisToDecimalString } from "@/server/base/money";
 import { refundCredits } from "@/server/credits/refund-credits";
 import { reserveCredits } from "@/server/credits/reserve-credits";
-import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/error-table";
-import { inTransaction } from "@/server/transaction";
+import { db, disconnectDb } from "@/server/base/db";
+import { ApiError } from "@/server/base/error-table";
+import { inTransaction } from "@/server/base/transaction";
 import { expectApiError } from "@/tests/support/api-error";
-import { Prisma } from "@/server/generated/prisma/client";
+import { Prisma } from "@/server/base/generated/prisma/client";
 
 // The ledger against real PostgreSQL: idempotency, exactly-once settlement, the database's own
 // refusals (trigger, CHECKs, partial unique indexes) and the account lock under concurrency.

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
-import { db, disconnectDb } from "@/server/db";
-import type { ActivityCategory } from "@/server/generated/prisma/enums";
+import { db, disconnectDb } from "@/server/base/db";
+import type { ActivityCategory } from "@/server/base/generated/prisma/enums";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { uniqueEmail } from "@/tests/support/http";
 import { expectTrpcError, expectTrpcInvalid } from "@/tests/support/trpc-errors";

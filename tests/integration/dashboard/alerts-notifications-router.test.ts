@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { createCaller } from "@/tests/support/dashboard-caller";
 import { reserveCredits } from "@/server/credits/reserve-credits";
-import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/error-table";
-import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
+import { db, disconnectDb } from "@/server/base/db";
+import { ApiError } from "@/server/base/error-table";
+import { registerExecutor, unregisterExecutor } from "@/server/base/events/executor-registry";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { recordingEventSink } from "@/tests/support/event-sink";
 

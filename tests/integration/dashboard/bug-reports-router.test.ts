@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
 import { BUG_REPORTS_PER_HOUR } from "@/server/bug-reports/submit-bug-report";
-import { db, disconnectDb } from "@/server/db";
+import { db, disconnectDb } from "@/server/base/db";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { expectTrpcError, expectTrpcInvalid, trpcFailure } from "@/tests/support/trpc-errors";
 

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
-import { db, disconnectDb } from "@/server/db";
-import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
+import { db, disconnectDb } from "@/server/base/db";
+import { registerExecutor, unregisterExecutor } from "@/server/base/events/executor-registry";
 import { recordingEventSink } from "@/tests/support/event-sink";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { expectTrpcError, trpcFailure } from "@/tests/support/trpc-errors";

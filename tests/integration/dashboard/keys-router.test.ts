@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
-import { db, disconnectDb } from "@/server/db";
+import { db, disconnectDb } from "@/server/base/db";
 import { hashApiKey } from "@/server/keys/generate-key";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { insertRequestLog } from "@/tests/support/request-logs";

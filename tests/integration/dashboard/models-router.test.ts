@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browseModels } from "@/server/api/models/browse-models";
-import { describeModel } from "@/server/api/models/describe-model";
+import { browseModels } from "@/server/edge/api/models/browse-models";
+import { describeModel } from "@/server/edge/api/models/describe-model";
 import { findModel, listModels } from "@/server/catalog/index";
 import { PROMPT_MAX_LENGTH } from "@/server/catalog/request-schema";
-import { db, disconnectDb } from "@/server/db";
-import { catalog } from "@/server/http/operations";
+import { db, disconnectDb } from "@/server/base/db";
+import { catalog } from "@/server/edge/http/operations";
 import { createCaller } from "@/tests/support/dashboard-caller";
 import { apiErrorOf } from "@/tests/support/trpc-api-error";
 import { accountWithKey, addTeamMember, createTestAccount } from "@/tests/support/fixtures";

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
-import { db, disconnectDb } from "@/server/db";
+import { db, disconnectDb } from "@/server/base/db";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 
 // Read state of the bell is per user: two owners of one account see the same account-wide

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
-import { disconnectDb } from "@/server/db";
-import { hashClientIp } from "@/server/net/client-ip-hash";
+import { disconnectDb } from "@/server/base/db";
+import { hashClientIp } from "@/server/base/net/client-ip-hash";
 import { addTeamMember, createTestAccount, createTestKey } from "@/tests/support/fixtures";
 import { insertRequestLog } from "@/tests/support/request-logs";
 import { expectTrpcError, expectTrpcInvalid } from "@/tests/support/trpc-errors";

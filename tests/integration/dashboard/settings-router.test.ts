@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createTeamAccount } from "@/server/accounts/create-team-account";
 import { createCaller } from "@/tests/support/dashboard-caller";
-import { db, disconnectDb } from "@/server/db";
-import { inTransaction } from "@/server/transaction";
+import { db, disconnectDb } from "@/server/base/db";
+import { inTransaction } from "@/server/base/transaction";
 import { addTeamMember, createTestAccount, createTestKey } from "@/tests/support/fixtures";
 import { uniqueEmail } from "@/tests/support/http";
 import { expectTrpcError, expectTrpcInvalid, trpcFailure } from "@/tests/support/trpc-errors";

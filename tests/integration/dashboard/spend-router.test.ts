@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/server/db";
+import { db, disconnectDb } from "@/server/base/db";
 import { createCaller } from "@/tests/support/dashboard-caller";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { expectTrpcError, expectTrpcInvalid } from "@/tests/support/trpc-errors";

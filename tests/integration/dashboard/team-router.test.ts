@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
-import { db, disconnectDb } from "@/server/db";
+import { db, disconnectDb } from "@/server/base/db";
 import { listDevMailbox } from "@/server/email/dev-mailbox";
 import { hashInvitationToken } from "@/server/team/invitation-token";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";

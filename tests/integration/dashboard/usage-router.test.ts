@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
 import { apiErrorOf } from "@/tests/support/trpc-api-error";
-import { db, disconnectDb } from "@/server/db";
-import { account as accountOperations } from "@/server/http/operations";
-import { accountScope } from "@/server/account-scope";
+import { db, disconnectDb } from "@/server/base/db";
+import { account as accountOperations } from "@/server/edge/http/operations";
+import { accountScope } from "@/server/base/account-scope";
 import { getUsage } from "@/server/usage/get-usage";
 import { accountWithKey, addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { createImage, waitForStatus } from "@/tests/support/generations";

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/tests/support/dashboard-caller";
-import { db, disconnectDb } from "@/server/db";
-import type { DeliveryStatus } from "@/server/generated/prisma/enums";
-import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
-import { inTransaction } from "@/server/transaction";
+import { db, disconnectDb } from "@/server/base/db";
+import type { DeliveryStatus } from "@/server/base/generated/prisma/enums";
+import { registerExecutor, unregisterExecutor } from "@/server/base/events/executor-registry";
+import { inTransaction } from "@/server/base/transaction";
 import { queueWebhookEvent } from "@/server/webhooks/emit-webhook-event";
 import { addTeamMember, createTestAccount } from "@/tests/support/fixtures";
 import { recordingEventSink } from "@/tests/support/event-sink";

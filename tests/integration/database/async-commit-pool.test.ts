@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { asyncCommitPool, disconnectDb, sqlPool } from "@/server/db";
+import { asyncCommitPool, disconnectDb, sqlPool } from "@/server/base/db";
 import { postgresCounterStore } from "@/server/rate-limit/counter-store";
 
 // Rate-limit counters and request-log batches commit without waiting for the disk; everything

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { db, disconnectDb, prismaStatementName } from "@/server/db";
+import { db, disconnectDb, prismaStatementName } from "@/server/base/db";
 
-// Prisma's statements run as named prepared statements (server/db.ts): a connection parses and
+// Prisma's statements run as named prepared statements (server/base/db.ts): a connection parses and
 // plans each SQL text once. One text, one name; a second run of it on the connection binds the
 // statement it prepared, and answers as before.
 

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { db, disconnectDb } from "@/server/db";
-import { Prisma } from "@/server/generated/prisma/client";
-import { afterCommit, inTransaction, needPrisma } from "@/server/transaction";
-import { executeInTransaction, queryInTransaction, queryTextInTransaction } from "@/server/transaction-sql";
+import { db, disconnectDb } from "@/server/base/db";
+import { Prisma } from "@/server/base/generated/prisma/client";
+import { afterCommit, inTransaction, needPrisma } from "@/server/base/transaction";
+import { executeInTransaction, queryInTransaction, queryTextInTransaction } from "@/server/base/transaction-sql";
 
 // The hot statements of a transaction go to its connection with pg directly
-// (server/transaction-sql.ts): they must be part of the same transaction as Prisma's statements
+// (server/base/transaction-sql.ts): they must be part of the same transaction as Prisma's statements
 // (same backend, same transaction id, undone by a rollback), come back typed as Prisma's
 // $queryRaw types them, never reach a connection the transaction no longer holds, and fall back to
 // Prisma where no connection is known.
@@ -85,7 +85,7 @@ describe("statements sent on the transaction's own connection", () => {
 
   it("finds the connection from another copy of the modules (the boot script's, where the executor writes a create's runs)", async () => {
     vi.resetModules();
-    const copy = { transaction: await import("@/server/transaction"), sql: await import("@/server/transaction-sql") };
+    const copy = { transaction: await import("@/server/base/transaction"), sql: await import("@/server/base/transaction-sql") };
     expect(copy.transaction.inTransaction).not.toBe(inTransaction);
     const [viaPrisma, viaCopy, slot] = await inTransaction(async (tx) => [
       (await tx.$queryRaw<Array<{ pid: number; txid: string }>>(backendAndTransaction))[0],

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { db, disconnectDb, sqlPool } from "@/server/db";
-import { inTransaction } from "@/server/transaction";
+import { db, disconnectDb, sqlPool } from "@/server/base/db";
+import { inTransaction } from "@/server/base/transaction";
 
 // Regression (R1 drill, 4,000 concurrent creates): with every pooled connection busy for a few
 // seconds, background work failed with "Unable to start a transaction in the given time" after

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/server/db";
+import { db, disconnectDb } from "@/server/base/db";
 import { listDevMailbox } from "@/server/email/dev-mailbox";
 import { queueEmail } from "@/server/email/queue-email";
 import { EmailRetryableError, SEND_EMAIL_TRANSACTION, sendEmail as sendInTransaction, throwIfDeferred } from "@/server/email/send-email";
-import { resetEnvCache } from "@/server/env";
-import { inTransaction } from "@/server/transaction";
+import { resetEnvCache } from "@/server/base/env";
+import { inTransaction } from "@/server/base/transaction";
 import { startResendFake, type ResendFake } from "@/tests/fakes/resend-fake";
 
 // The outbox delivered through the real Resend SDK against a local Resend (tests/fakes/resend-fake)

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { accountScope } from "@/server/account-scope";
+import { accountScope } from "@/server/base/account-scope";
 import { createAccount } from "@/server/accounts/create-account";
 import { reserveCredits } from "@/server/credits/reserve-credits";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { expireAtDeadline, expireGeneration } from "@/server/generations/deadline/expire-generation";
 import { finishFailed, finishSucceeded } from "@/server/generations/run/finish-generation";
-import { expireOverdueGenerations } from "@/server/inngest/functions/sweep-stale-generations";
-import { inTransaction } from "@/server/transaction";
+import { expireOverdueGenerations } from "@/server/jobs/functions/sweep-stale-generations";
+import { inTransaction } from "@/server/base/transaction";
 import { getUsage } from "@/server/usage/get-usage";
 import { ledgerOf } from "@/tests/support/generations";
 

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
 import { reserveCredits } from "@/server/credits/reserve-credits";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { finishFailed } from "@/server/generations/run/finish-generation";
-import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
-import { inTransaction } from "@/server/transaction";
+import { registerExecutor, unregisterExecutor } from "@/server/base/events/executor-registry";
+import { inTransaction } from "@/server/base/transaction";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { recordingEventSink } from "@/tests/support/event-sink";
 

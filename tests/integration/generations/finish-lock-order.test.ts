@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
-import { db } from "@/server/db";
-import { accountScope } from "@/server/account-scope";
+import { db } from "@/server/base/db";
+import { accountScope } from "@/server/base/account-scope";
 import { cancelGeneration } from "@/server/generations/cancel-generation";
 import { finishSucceeded } from "@/server/generations/run/finish-generation";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { inFlightWithAttempt, ledgerOf } from "@/tests/support/generations";
 
 // The finish locks its generation and its account in one statement. Every transaction that locks

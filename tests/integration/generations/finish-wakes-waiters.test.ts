@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
 import { reserveCredits } from "@/server/credits/reserve-credits";
-import { db } from "@/server/db";
-import { accountScope } from "@/server/account-scope";
+import { db } from "@/server/base/db";
+import { accountScope } from "@/server/base/account-scope";
 import { cancelGeneration } from "@/server/generations/cancel-generation";
 import { addWaiter } from "@/server/generations/finish-waiters";
 import { finishFailed } from "@/server/generations/run/finish-generation";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 
 // A create waiting with `Prefer: wait` in the process that finishes its generation is woken when
 // the terminal transition commits (an after-commit job), not by the NOTIFY round trip: this worker

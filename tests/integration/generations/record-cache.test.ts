@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, sqlPool } from "@/server/db";
-import { accountScope } from "@/server/account-scope";
-import { ApiError } from "@/server/error-table";
-import type { Prisma } from "@/server/generated/prisma/client";
+import { db, sqlPool } from "@/server/base/db";
+import { accountScope } from "@/server/base/account-scope";
+import { ApiError } from "@/server/base/error-table";
+import type { Prisma } from "@/server/base/generated/prisma/client";
 import { readGenerationRecord } from "@/server/generations/records/find-public-record";
 import { recordCacheReady, recordCacheStats, stopRecordCache } from "@/server/generations/records/public-record-cache";
 import { ensureAuthSecret } from "@/server/start/secrets";

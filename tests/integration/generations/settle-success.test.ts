@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { finishSucceeded, finishSucceededInTransaction } from "@/server/generations/run/finish-generation";
 import { settleSuccessAtOnce } from "@/server/generations/run/settle-success";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { inFlightWithAttempt, ledgerOf } from "@/tests/support/generations";
 
 // The usual success is one autocommit statement (settle-success.ts) that must write exactly what

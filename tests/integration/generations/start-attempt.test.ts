@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
 import { reserveCredits } from "@/server/credits/reserve-credits";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { startAttempt } from "@/server/generations/run/run-attempt";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { ledgerOf } from "@/tests/support/generations";
 
 // An attempt's start on a provider that names its job when it answers (replicate here, the suite's

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { createAccount } from "@/server/accounts/create-account";
 import { reserveCredits } from "@/server/credits/reserve-credits";
-import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
-import { resendLostRequests, sweepStaleGenerations } from "@/server/inngest/functions/sweep-stale-generations";
+import { registerExecutor, unregisterExecutor } from "@/server/base/events/executor-registry";
+import { resendLostRequests, sweepStaleGenerations } from "@/server/jobs/functions/sweep-stale-generations";
 import { recordingEventSink } from "@/tests/support/event-sink";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 
 // The sweeper: no reservation is ever orphaned by a generation stuck in flight.
 

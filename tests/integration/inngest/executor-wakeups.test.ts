@@ -4,12 +4,12 @@ import type { AddressInfo } from "node:net";
 import { Inngest } from "inngest";
 import { serve } from "inngest/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/server/db";
-import type { PrismaClient } from "@/server/generated/prisma/client";
-import { embeddedClientOptions } from "@/server/events/embedded-client";
-import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/server/inngest/executor/executor";
-import { Timers } from "@/server/inngest/executor/scheduler";
-import type { Clock } from "@/server/clock";
+import { db, disconnectDb } from "@/server/base/db";
+import type { PrismaClient } from "@/server/base/generated/prisma/client";
+import { embeddedClientOptions } from "@/server/base/events/embedded-client";
+import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/server/jobs/executor/executor";
+import { Timers } from "@/server/jobs/executor/scheduler";
+import type { Clock } from "@/server/base/clock";
 import { FakeClock } from "@/tests/support/fake-clock";
 import { until } from "@/tests/support/until";
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { accountScope, OPERATOR } from "@/server/account-scope";
-import { db } from "@/server/db";
-import { ApiError } from "@/server/error-table";
+import { accountScope, OPERATOR } from "@/server/base/account-scope";
+import { db } from "@/server/base/db";
+import { ApiError } from "@/server/base/error-table";
 import { deleteApiKey } from "@/server/keys/delete-key";
 import { revokeApiKey } from "@/server/keys/revoke-key";
 import { rotateApiKey } from "@/server/keys/rotate-key";
 import { accountWithKey, createTestAccount } from "@/tests/support/fixtures";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 
 // Under another account's scope a key does not exist (ERR1006) and is left as it was; under its
 // own account's scope, or the operator's, the same call goes through.

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { OPERATOR } from "@/server/account-scope";
-import { db, sqlPool } from "@/server/db";
+import { OPERATOR } from "@/server/base/account-scope";
+import { db, sqlPool } from "@/server/base/db";
 import { hashApiKey } from "@/server/keys/generate-key";
 import { keyCacheReady, keyCacheStats, lookupKeyByHash, stopKeyCache } from "@/server/keys/key-cache";
 import { revokeApiKey } from "@/server/keys/revoke-key";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { until } from "@/tests/support/until";
 

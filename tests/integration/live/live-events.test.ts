@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { purgeGenerationEvents } from "@/server/retention/purge-generation-events";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { cancel, createImage, waitForStatus } from "@/tests/support/generations";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { env } from "@/server/env";
+import { env } from "@/server/base/env";
 import { alibabaFromEnv, createAlibabaAdapter } from "@/server/providers/alibaba";
 import type { ProviderAdapter, ProviderJob } from "@/server/providers/types";
 import { startAlibabaFake, type AlibabaFake } from "@/tests/fakes/alibaba-fake";

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { env } from "@/server/env";
+import { env } from "@/server/base/env";
 import { bflFromEnv, createBflAdapter } from "@/server/providers/bfl";
 import { CallbackRejectedError } from "@/server/providers/http-errors";
 import type { ProviderAdapter } from "@/server/providers/types";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { findModel } from "@/server/catalog";
-import { env } from "@/server/env";
+import { env } from "@/server/base/env";
 import { byteplusFromEnv, createByteplusAdapter } from "@/server/providers/byteplus";
 import type { ProviderAdapter, ProviderJob, SubmitResult } from "@/server/providers/types";
 import { startByteplusFake, type ByteplusFake } from "@/tests/fakes/byteplus-fake";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { env } from "@/server/env";
+import { env } from "@/server/base/env";
 import { createCloudflareAdapter } from "@/server/providers/cloudflare";
 import { cloudflareFromEnv } from "@/server/providers/cloudflare";
 import { cloudflarePredictionId } from "@/server/providers/cloudflare/cloudflare-adapter";

@@ -1,6 +1,6 @@
 import { createHash, generateKeyPairSync, sign } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { env } from "@/server/env";
+import { env } from "@/server/base/env";
 import { createFalAdapter, falFromEnv } from "@/server/providers/fal";
 import { CallbackRejectedError } from "@/server/providers/http-errors";
 import { ProviderError, type ProviderAdapter } from "@/server/providers/types";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { env } from "@/server/env";
+import { env } from "@/server/base/env";
 import { createGoogleAdapter, googleFromEnv } from "@/server/providers/google";
 import { googlePredictionId } from "@/server/providers/google/google-adapter";
 import type { ProviderAdapter } from "@/server/providers/types";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { env } from "@/server/env";
+import { env } from "@/server/base/env";
 import { createMiniMaxAdapter, minimaxFromEnv } from "@/server/providers/minimax";
 import type { ProviderAdapter, ProviderJob } from "@/server/providers/types";
 import { pollUntilSettled, providerErrorOf } from "@/tests/fakes/expect-provider-error";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { env } from "@/server/env";
+import { env } from "@/server/base/env";
 import { createOpenAIAdapter, openaiFromEnv } from "@/server/providers/openai";
 import type { ProviderAdapter } from "@/server/providers/types";
 import { pollUntilSettled, providerErrorOf } from "@/tests/fakes/expect-provider-error";

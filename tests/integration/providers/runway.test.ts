@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { findModel } from "@/server/catalog";
-import { env } from "@/server/env";
+import { env } from "@/server/base/env";
 import { createRunwayAdapter, runwayFromEnv } from "@/server/providers/runway";
 import { taskResult } from "@/server/providers/runway/runway-task";
 import type { ProviderAdapter } from "@/server/providers/types";

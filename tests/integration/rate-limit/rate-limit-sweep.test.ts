@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { db, type Tx } from "@/server/db";
-import { functions } from "@/server/inngest/functions";
+import { db, type Tx } from "@/server/base/db";
+import { functions } from "@/server/jobs/functions";
 import { sweepExpiredRateLimitWindows } from "@/server/rate-limit/sweep-expired-windows";
 
 // The sweep runs as a cron with its own clock; the request path never deletes. Each case writes

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { ApiError } from "@/server/error-table";
+import { ApiError } from "@/server/base/error-table";
 import { consumeRateLimit, peekRateLimit } from "@/server/rate-limit/check-rate-limit";
 import { postgresCounterStore, redisCounterStore, type CounterStore } from "@/server/rate-limit/counter-store";
-import { disconnectRedis } from "@/server/cache/redis";
+import { disconnectRedis } from "@/server/base/cache/redis";
 import { planLimits, planNames } from "@/server/plans/plan-limits";
 
 // Both counter backends at the exact plan limits, both buckets, every plan. `now` is fixed, so a

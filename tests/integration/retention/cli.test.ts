@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/server/db";
+import { db, disconnectDb } from "@/server/base/db";
 import { cli } from "@/tests/support/cli";
 import {
   balanceText,

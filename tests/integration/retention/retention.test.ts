@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { accountScope, OPERATOR } from "@/server/account-scope";
+import { accountScope, OPERATOR } from "@/server/base/account-scope";
 import { renewManualPlan, setManualPlan } from "@/server/billing/manual-plans";
 import { addCredits } from "@/server/credits/add-credits";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { queueEmail } from "@/server/email/queue-email";
-import { functions } from "@/server/inngest/functions";
+import { functions } from "@/server/jobs/functions";
 import { planLimits, planNames, type PlanName } from "@/server/plans/plan-limits";
 import { RETENTION_BATCH_SIZE } from "@/server/retention/delete-in-batches";
 import { runRetention } from "@/server/retention/run-retention";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { uniqueEmail } from "@/tests/support/http";
 import {
   balanceText,

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ProviderId } from "@/server/catalog/index";
-import { db, disconnectDb, type Db } from "@/server/db";
-import type { RegionName } from "@/server/env";
-import type { AttemptOutcome } from "@/server/generated/prisma/client";
-import { log } from "@/server/log";
+import { db, disconnectDb, type Db } from "@/server/base/db";
+import type { RegionName } from "@/server/base/env";
+import type { AttemptOutcome } from "@/server/base/generated/prisma/client";
+import { log } from "@/server/base/log";
 import { loadProviderStats, ROUTING_WINDOW_SECONDS } from "@/server/routing/provider-stats";
 import { resolveProviderOrder } from "@/server/routing/resolve-provider-order";
 

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { findModel } from "@/server/catalog";
 import { generationRequestSchema } from "@/server/catalog/request-schema";
-import { db } from "@/server/db";
-import { ApiError } from "@/server/error-table";
+import { db } from "@/server/base/db";
+import { ApiError } from "@/server/base/error-table";
 import { finishSucceeded } from "@/server/generations/run/finish-generation";
 import { startAttempt } from "@/server/generations/run/run-attempt";
 import { startGenerationAtOnce } from "@/server/generations/record-at-once";
 import { planGeneration, startGeneration, type GenerationPlan } from "@/server/generations/start-generation";
-import { decimalToMillis } from "@/server/money";
-import { inTransaction } from "@/server/transaction";
+import { decimalToMillis } from "@/server/base/money";
+import { inTransaction } from "@/server/base/transaction";
 
 // Creates as the /v1 create runs them (planGeneration outside, then the create in one statement or,
 // when that wrote nothing, startGeneration in the create's transaction), without the HTTP rate limiter in front: the spend suites send bursts far past it.
@@ -27,7 +27,7 @@ export type CreateOutcome = { accepted: true; generationId: string } | { accepte
 /** One create from a plan (a fresh generation id each time); a refusal is returned, not thrown. */
 export async function create(plan: GenerationPlan, now?: Date): Promise<CreateOutcome> {
   try {
-    // As the route runs it (server/http/run-operation.ts): one statement first, the transaction when it wrote nothing.
+    // As the route runs it (server/edge/http/run-operation.ts): one statement first, the transaction when it wrote nothing.
     const fresh = { ...plan, generationId: randomUUID(), now };
     const created = (await startGenerationAtOnce(fresh)) ?? (await inTransaction((tx) => startGeneration(tx, fresh), createTransaction));
     return { accepted: true, generationId: created.generation_id };

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvCache } from "@/server/env";
+import { resetEnvCache } from "@/server/base/env";
 import { getStorage } from "@/server/storage/get-storage";
 import { localDiskStorage } from "@/server/storage/local-disk";
 import { s3ConfigFromEnv, S3RequestError, s3Storage, type S3Config } from "@/server/storage/s3";

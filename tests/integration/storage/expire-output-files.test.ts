@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { createAccount } from "@/server/accounts/create-account";
 import { expireOutputFiles } from "@/server/generations/expire-output-files";
 import { getStorage } from "@/server/storage/get-storage";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 
 // Output files are deleted once the plan's output retention has passed, and not before.
 

@@ -1,8 +1,8 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DestinationRefused, OutputFileRejected, ResponseTooLarge } from "@/server/net/fetch-failures";
-import { fetchOutputFile, MAX_OUTPUT_REDIRECTS } from "@/server/net/fetch-output-file";
+import { DestinationRefused, OutputFileRejected, ResponseTooLarge } from "@/server/base/net/fetch-failures";
+import { fetchOutputFile, MAX_OUTPUT_REDIRECTS } from "@/server/base/net/fetch-output-file";
 
 // Provider output downloads against a real HTTP server on 127.0.0.1: with the policy as production
 // has it (no PROVIDER_ALLOW_LOOPBACK) a loopback output is refused before any connection; with the

@@ -1,9 +1,9 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchOutputFile } from "@/server/net/fetch-output-file";
-import { safeFetch } from "@/server/net/safe-fetch";
-import type { Resolver } from "@/server/net/resolve-and-check";
+import { fetchOutputFile } from "@/server/base/net/fetch-output-file";
+import { safeFetch } from "@/server/base/net/safe-fetch";
+import type { Resolver } from "@/server/base/net/resolve-and-check";
 
 // Output downloads reuse an idle connection to the same host at the same checked addresses (one
 // connection for many generations' files), never a connection opened for another address set;

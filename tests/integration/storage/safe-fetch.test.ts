@@ -1,10 +1,10 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DestinationRefused, FetchFailed, FetchTimeout, InputFileRejected, ResponseTooLarge } from "@/server/net/fetch-failures";
-import { fetchInputFile } from "@/server/net/fetch-input-file";
-import type { Resolver } from "@/server/net/resolve-and-check";
-import { safeFetch } from "@/server/net/safe-fetch";
+import { DestinationRefused, FetchFailed, FetchTimeout, InputFileRejected, ResponseTooLarge } from "@/server/base/net/fetch-failures";
+import { fetchInputFile } from "@/server/base/net/fetch-input-file";
+import type { Resolver } from "@/server/base/net/resolve-and-check";
+import { safeFetch } from "@/server/base/net/safe-fetch";
 
 // safeFetch against a plain HTTP server on 127.0.0.1, reachable only through the loopback
 // development setting (WEBHOOK_ALLOW_LOOPBACK=1). The redirect, time and size rules and the

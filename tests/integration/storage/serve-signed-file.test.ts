@@ -2,9 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvCache } from "@/server/env";
+import { resetEnvCache } from "@/server/base/env";
 import { localDiskStorage } from "@/server/storage/local-disk";
-import { serveSignedFile } from "@/server/http/serve-signed-file";
+import { serveSignedFile } from "@/server/edge/http/serve-signed-file";
 import { signFileUrl } from "@/server/storage/signed-url";
 import type { OutputStorage } from "@/server/storage/storage";
 

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/server/db";
-import type { AttemptOutcome, GenerationStatus } from "@/server/generated/prisma/client";
-import type { RegionName } from "@/server/env";
-import { ApiError } from "@/server/error-table";
-import { accountScope } from "@/server/account-scope";
+import { db, disconnectDb } from "@/server/base/db";
+import type { AttemptOutcome, GenerationStatus } from "@/server/base/generated/prisma/client";
+import type { RegionName } from "@/server/base/env";
+import { ApiError } from "@/server/base/error-table";
+import { accountScope } from "@/server/base/account-scope";
 import { getUsage } from "@/server/usage/get-usage";
 import { emptyUsage } from "@/tests/support/usage";
 

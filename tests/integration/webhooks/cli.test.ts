@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/server/db";
+import { db, disconnectDb } from "@/server/base/db";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { openEndpointSecret } from "@/server/webhooks/endpoint-secret";
 import { cli as runCli } from "@/tests/support/cli";

@@ -6,11 +6,11 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { OPERATOR } from "@/server/account-scope";
-import { db, disconnectDb } from "@/server/db";
-import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
-import { attemptDelivery } from "@/server/inngest/functions/webhook-delivery";
-import type { Resolver } from "@/server/net/resolve-and-check";
+import { OPERATOR } from "@/server/base/account-scope";
+import { db, disconnectDb } from "@/server/base/db";
+import { registerExecutor, unregisterExecutor } from "@/server/base/events/executor-registry";
+import { attemptDelivery } from "@/server/jobs/functions/webhook-delivery";
+import type { Resolver } from "@/server/base/net/resolve-and-check";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { queueWebhookEvent } from "@/server/webhooks/emit-webhook-event";
 import { rollWebhookSecret } from "@/server/webhooks/roll-secret";
@@ -18,7 +18,7 @@ import { verifySignature } from "@/server/webhooks/sign";
 import { updateWebhookEndpoint } from "@/server/webhooks/update-endpoint";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { recordingEventSink } from "@/tests/support/event-sink";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 
 // One delivery attempt (the delivery step's attemptDelivery) against a real HTTPS receiver on 127.0.0.1 with a
 // self-signed certificate made by openssl for this run and trusted through safeFetch's `ca`.

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountScope, OPERATOR, type AccountScope } from "@/server/account-scope";
-import { db, disconnectDb } from "@/server/db";
-import { ApiError } from "@/server/error-table";
-import { InvalidEventError } from "@/server/events/event-store";
-import { registerExecutor, unregisterExecutor, type EventSink } from "@/server/events/executor-registry";
-import type { Resolver } from "@/server/net/resolve-and-check";
+import { accountScope, OPERATOR, type AccountScope } from "@/server/base/account-scope";
+import { db, disconnectDb } from "@/server/base/db";
+import { ApiError } from "@/server/base/error-table";
+import { InvalidEventError } from "@/server/base/events/event-store";
+import { registerExecutor, unregisterExecutor, type EventSink } from "@/server/base/events/executor-registry";
+import type { Resolver } from "@/server/base/net/resolve-and-check";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { queueWebhookEvent, type EmitWebhookEventInput } from "@/server/webhooks/emit-webhook-event";
 import { failDelivery } from "@/server/webhooks/fail-delivery";
@@ -19,7 +19,7 @@ import { sampleGenerationRecord } from "@/server/generations/records/sample-reco
 import { updateWebhookEndpoint } from "@/server/webhooks/update-endpoint";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { recordingEventSink, type SentEvent } from "@/tests/support/event-sink";
-import { inTransaction } from "@/server/transaction";
+import { inTransaction } from "@/server/base/transaction";
 import { runRetention } from "@/server/retention/run-retention";
 
 // Endpoints, events, dead letters, replay, re-send and retention against the real database. The

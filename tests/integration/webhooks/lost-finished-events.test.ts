@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { resendLostFinishedEvents } from "@/server/generations/resend-lost-finished-events";
-import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
-import { inTransaction } from "@/server/transaction";
+import { registerExecutor, unregisterExecutor } from "@/server/base/events/executor-registry";
+import { inTransaction } from "@/server/base/transaction";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { queueWebhookEvent } from "@/server/webhooks/emit-webhook-event";
 import { recordingEventSink } from "@/tests/support/event-sink";

@@ -1,13 +1,13 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATOR } from "@/server/account-scope";
-import { setRuntimeEnv } from "@/server/env";
-import { PrismaClient } from "@/server/generated/prisma/client";
-import type { Resolver } from "@/server/net/resolve-and-check";
+import { OPERATOR } from "@/server/base/account-scope";
+import { setRuntimeEnv } from "@/server/base/env";
+import { PrismaClient } from "@/server/base/generated/prisma/client";
+import type { Resolver } from "@/server/base/net/resolve-and-check";
 import { recreateDatabase } from "@/server/start/database";
 import { applyMigrations } from "@/server/start/migrations";
-import { currentKey } from "@/server/secrets/encryption-keys";
+import { currentKey } from "@/server/base/secrets/encryption-keys";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { openEndpointSecret } from "@/server/webhooks/endpoint-secret";
 import { resealWebhookSecrets } from "@/server/webhooks/reseal-secrets";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/server/db";
-import { registerExecutor, unregisterExecutor } from "@/server/events/executor-registry";
+import { db } from "@/server/base/db";
+import { registerExecutor, unregisterExecutor } from "@/server/base/events/executor-registry";
 import { rerequestStalledDeliveries } from "@/server/webhooks/rerequest-stalled-deliveries";
 import { recordingEventSink } from "@/tests/support/event-sink";
 import { createTestAccount } from "@/tests/support/fixtures";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appUrl } from "@/server/env";
+import { appUrl } from "@/server/base/env";
 import { lowBalanceEmail } from "@/server/email/templates/low-balance";
 
 // The alert e-mail: balance, every crossed threshold (highest first), the dashboard link; the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_THRESHOLDS, parseThresholdAmounts } from "@/server/alerts/thresholds";
-import { ApiError } from "@/server/error-table";
+import { ApiError } from "@/server/base/error-table";
 
 // The list a primary owner may save: up to 10 positive amounts, at most 3 decimals.
 

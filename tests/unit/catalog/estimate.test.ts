@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { estimateCost } from "@/server/catalog/estimate";
 import { findModel, type ModelDefinition } from "@/server/catalog/index";
-import { ApiError } from "@/server/error-table";
-import { estimateQuerySchema, parseQuery } from "@/server/contract/index";
+import { ApiError } from "@/server/base/error-table";
+import { estimateQuerySchema, parseQuery } from "@/server/edge/contract/index";
 
 function model(identifier: string): ModelDefinition {
   const found = findModel(identifier);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { NOTHING_DISABLED } from "@/server/catalog/disabled-catalog";
 import { findModel, listModels, listProviders, modelsForProvider, type ModelDefinition } from "@/server/catalog/index";
-import { shapeLibraryModel, shapeLibraryProvider } from "@/server/http/handlers/library-shapes";
-import { libraryModelSchema } from "@/server/contract/catalog";
+import { shapeLibraryModel, shapeLibraryProvider } from "@/server/edge/http/handlers/library-shapes";
+import { libraryModelSchema } from "@/server/edge/contract/catalog";
 import { IMPLEMENTATION_KEYS } from "@/tests/support/client-shapes";
 
 function model(identifier: string): ModelDefinition {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { disabledCatalog, NOTHING_DISABLED, parseDisabledCatalog, type DisabledCatalog } from "@/server/catalog/disabled-catalog";
 import { enabledProviders, findServedModel, modelStatus } from "@/server/catalog/model-status";
 import type { ProviderId } from "@/server/catalog/providers";
-import { env, resetEnvCache } from "@/server/env";
+import { env, resetEnvCache } from "@/server/base/env";
 import { errorOf } from "@/tests/support/api-error";
 
 // CATALOG_DISABLED_MODELS / CATALOG_DISABLED_PROVIDERS: parsing and checking against the catalog,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findModel, listModels, type ImageModel, type ModelDefinition, type VideoModel } from "@/server/catalog/index";
 import { formatCredits, listPriceMillis, parseCreditsToMillis, priceGeneration, providerCostMicros } from "@/server/catalog/pricing";
-import { ApiError } from "@/server/error-table";
+import { ApiError } from "@/server/base/error-table";
 
 function model(identifier: string): ModelDefinition {
   const found = findModel(identifier);

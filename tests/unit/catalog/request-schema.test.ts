@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findModel, type ImageModel, type ModelDefinition } from "@/server/catalog/index";
 import { generationRequestSchema } from "@/server/catalog/request-schema";
-import { fieldErrorsFromIssues } from "@/server/field-errors";
+import { fieldErrorsFromIssues } from "@/server/base/field-errors";
 
 function model(identifier: string): ModelDefinition {
   const found = findModel(identifier);

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { listModels, listProviders } from "@/server/catalog";
 import { catalogProblems } from "@/server/catalog/catalog-problems";
 import { formatCredits, listPriceMillis } from "@/server/catalog/pricing";
-import { catalogCommands } from "@/server/cli/commands/catalog";
-import { ApiError } from "@/server/error-table";
+import { catalogCommands } from "@/server/start/cli/commands/catalog";
+import { ApiError } from "@/server/base/error-table";
 import { configuredProviders } from "@/server/providers/configured-providers";
 
 // catalog:list's output and its flag errors, and the catalog data as catalog:check judges it.

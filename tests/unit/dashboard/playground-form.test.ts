@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { initialValues, requestBody, valuesFromRequest, controlOf } from "@/components/playground/run-form";
 import { columnBody, defaultColumns } from "@/components/playground/compare-form";
 import { KEY_PLACEHOLDER, requestCode } from "@/components/playground/request-code";
-import { createFields } from "@/server/api/models/create-fields";
+import { createFields } from "@/server/edge/api/models/create-fields";
 import { findModel, listModels } from "@/server/catalog";
 import { generationRequestSchema } from "@/server/catalog/request-schema";
-import { libraryModels } from "@/server/http/handlers/library-models";
+import { libraryModels } from "@/server/edge/http/handlers/library-models";
 
 // The playground's form is made from each model's create fields, never written per model: for every
 // model of the catalog, the body the untouched form holds (with a prompt and the required input

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CANCEL_AFTER_MAX_MS, CANCEL_AFTER_MIN_MS, parseCancelAfter } from "@/server/generations/deadline/parse-cancel-after";
-import { readCancelAfter } from "@/server/http/cancel-after";
-import { ApiError } from "@/server/error-table";
+import { readCancelAfter } from "@/server/edge/http/cancel-after";
+import { ApiError } from "@/server/base/error-table";
 
 // Cancel-After as Replicate takes it: whole h, m, s, ms, largest first, from 5 s to 24 h.
 

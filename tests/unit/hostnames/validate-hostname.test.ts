@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/server/error-table";
+import { ApiError } from "@/server/base/error-table";
 import { serviceDomains } from "@/server/hostnames/service-domains";
 import { validateHostname } from "@/server/hostnames/validate-hostname";
 

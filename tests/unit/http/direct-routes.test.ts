@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { clearDirectRoutes, directHandler, servedDirectly } from "@/server/http/direct-routes";
-import { v1Operations } from "@/server/http/operations";
-import { decideAtEdge } from "@/server/http/v1-edge";
+import { clearDirectRoutes, directHandler, servedDirectly } from "@/server/edge/http/direct-routes";
+import { v1Operations } from "@/server/edge/http/operations";
+import { decideAtEdge } from "@/server/edge/http/v1-edge";
 import { acceptsGzip } from "@/server/start/serve-v1-directly";
 
 // Which /v1 requests our HTTP server may answer through a route's own handler, without Next's

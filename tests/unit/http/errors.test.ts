@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, errorTable, toApiError } from "@/server/error-table";
-import { errorBody } from "@/server/http/envelope";
+import { ApiError, errorTable, toApiError } from "@/server/base/error-table";
+import { errorBody } from "@/server/edge/http/envelope";
 
 // The one error table, code by code.
 

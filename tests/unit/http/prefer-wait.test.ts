@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/server/error-table";
-import { MAX_WAIT_SECONDS, readPreferWait } from "@/server/http/prefer-wait";
+import { ApiError } from "@/server/base/error-table";
+import { MAX_WAIT_SECONDS, readPreferWait } from "@/server/edge/http/prefer-wait";
 
 const read = (prefer?: string) => readPreferWait(new Headers(prefer === undefined ? {} : { prefer }));
 

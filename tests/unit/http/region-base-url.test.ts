@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { regionBaseUrl } from "@/server/http/region-hosts";
+import { regionBaseUrl } from "@/server/edge/http/region-hosts";
 
 // The address a key's curl example points at: the one whose host resolves to the key's region.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isHttpsAppUrl, newScriptNonce, pageContentSecurityPolicy, securityHeaders } from "@/server/http/security-headers";
+import { isHttpsAppUrl, newScriptNonce, pageContentSecurityPolicy, securityHeaders } from "@/server/edge/http/security-headers";
 
 describe("securityHeaders", () => {
   it("adds HSTS for an https APP_URL only", () => {

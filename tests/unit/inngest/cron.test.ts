@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { nextCronTick } from "@/server/inngest/executor/cron";
+import { nextCronTick } from "@/server/jobs/executor/cron";
 
 // The embedded executor's cron adapter (croner): the next tick strictly after a moment, in UTC.
 
@@ -17,7 +17,7 @@ const ticks = (cron: string, after: string, count: number) => {
   return out;
 };
 
-// The schedules of server/inngest/functions, with what each must do.
+// The schedules of server/jobs/functions, with what each must do.
 const appSchedules: Record<string, (cron: string) => void> = {
   "* * * * *": (cron) => {
     expect(next(cron, "2026-03-01T10:00:00.000Z")).toBe("2026-03-01T10:01:00.000Z");
@@ -43,7 +43,7 @@ const appSchedules: Record<string, (cron: string) => void> = {
 };
 
 function appCronSchedules(): string[] {
-  const dir = path.resolve(import.meta.dirname, "../../../server/inngest/functions");
+  const dir = path.resolve(import.meta.dirname, "../../../server/jobs/functions");
   const found = new Set<string>();
   for (const file of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
     if (!file.endsWith(".ts")) continue;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { eventIds } from "@/server/events/event-store";
+import { eventIds } from "@/server/base/events/event-store";
 
 // The executor's event ULIDs: 10 digits of milliseconds, then 80 bits of entropy counting up by one
 // per event of a batch, in Crockford base 32. Checked against the same rule written with BigInt.

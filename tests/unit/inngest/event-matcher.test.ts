@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { evaluateExpression, eventNameMatches, triggerMatches } from "@/server/inngest/executor/event-matcher";
-import type { EventPayload } from "@/server/inngest/executor/types";
+import { evaluateExpression, eventNameMatches, triggerMatches } from "@/server/jobs/executor/event-matcher";
+import type { EventPayload } from "@/server/jobs/executor/types";
 
 // The embedded executor's expressions (CEL through @marcbachmann/cel-js): `event` is the run's
 // triggering event, `async` the candidate event of a waitForEvent.
@@ -10,7 +10,7 @@ const trigger = event("generation/requested", { generationId: "gen_1", count: 2,
 
 describe("waitForEvent expressions (CEL)", () => {
   it("matches the app's provider callback condition on the prediction id only", () => {
-    // server/inngest/functions/run-generation.ts
+    // server/jobs/functions/run-generation.ts
     const condition = 'async.data.predictionId == "pred_123"';
     expect(evaluateExpression(condition, { event: trigger, async: event("provider/result-received", { predictionId: "pred_123" }) })).toBe(true);
     expect(evaluateExpression(condition, { event: trigger, async: event("provider/result-received", { predictionId: "pred_999" }) })).toBe(false);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RunQueue } from "@/server/inngest/executor/run-queue";
+import { RunQueue } from "@/server/jobs/executor/run-queue";
 
 // The executor's queue: one lane per function served in turn, so a backlog of one function never
 // holds up another; within a lane one queue per concurrency key (the account) served in turn; a

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { checkDestinationUrl, classifyAddress } from "@/server/net/destination-policy";
-import { DestinationRefused, FetchFailed } from "@/server/net/fetch-failures";
-import { resolveAndCheck, type Resolver } from "@/server/net/resolve-and-check";
+import { checkDestinationUrl, classifyAddress } from "@/server/base/net/destination-policy";
+import { DestinationRefused, FetchFailed } from "@/server/base/net/fetch-failures";
+import { resolveAndCheck, type Resolver } from "@/server/base/net/resolve-and-check";
 
 // The destination rules for customer-given URLs, address class by class.
 

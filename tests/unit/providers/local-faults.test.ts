@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { findModel, type ModelDefinition } from "@/server/catalog";
-import { env, resetEnvCache } from "@/server/env";
-import { localProviderFaultsEnvSchema } from "@/server/local-provider-faults";
+import { env, resetEnvCache } from "@/server/base/env";
+import { localProviderFaultsEnvSchema } from "@/server/base/local-provider-faults";
 import { localProviderFaults, planFaults, setLocalProviderFaults } from "@/server/providers/local/faults";
 
 // LOCAL_PROVIDER_FAULTS: parsing, and the seeded per-(generation, attempt) decisions.

@@ -1,16 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildOpenApiDocument } from "@/server/http/openapi/build-document";
+import { buildOpenApiDocument } from "@/server/edge/http/openapi/build-document";
 import { GENERATED_PATHS, generateSdkFiles, sdkOperations, sdkStreamOperations } from "@/scripts/sdk/generate";
-import { accountStreamEvents, generationStreamEvents } from "@/server/contract/index";
-import { streamOperations as registryStreams } from "@/server/http/operations";
-import { v1Operations } from "@/server/http/openapi/routes";
+import { accountStreamEvents, generationStreamEvents } from "@/server/edge/contract/index";
+import { streamOperations as registryStreams } from "@/server/edge/http/operations";
+import { v1Operations } from "@/server/edge/http/openapi/routes";
 import { operations, streamOperations } from "@/sdk/typescript/src/generated/operations";
 import { sdkErrorFamilies } from "@/scripts/sdk/errors";
 import { sdkMethods, snake } from "@/scripts/sdk/methods";
-import { errorFamilyOf } from "@/server/error-families";
-import { errorTable, type ErrorCode } from "@/server/error-table";
+import { errorFamilyOf } from "@/server/base/error-families";
+import { errorTable, type ErrorCode } from "@/server/base/error-table";
 import * as sdk from "@/sdk/typescript/src/index";
 
 // The SDKs' generated files are committed: regenerating them in memory must give the same bytes,

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { setRuntimeEnv } from "@/server/env";
-import { currentKey, keyIdOf } from "@/server/secrets/encryption-keys";
-import { seal, SecretUnavailable, unseal } from "@/server/secrets/seal";
+import { setRuntimeEnv } from "@/server/base/env";
+import { currentKey, keyIdOf } from "@/server/base/secrets/encryption-keys";
+import { seal, SecretUnavailable, unseal } from "@/server/base/secrets/seal";
 
 // Sealing secrets at rest: AES-256-GCM under ENCRYPTION_KEY, bound to where the value lives, with
 // the key id beside it so a rotated key still opens what it sealed.

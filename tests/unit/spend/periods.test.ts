@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { periodFirstDay, periodResetsAt, periodStart } from "@/server/spend/periods";
 import { parseSpendLimit, parseSpendPeriod } from "@/server/spend/spend-limit-input";
-import { ApiError } from "@/server/error-table";
+import { ApiError } from "@/server/base/error-table";
 
 // Spend periods in UTC: a day from midnight, a week from Monday, a calendar month, or total.
 

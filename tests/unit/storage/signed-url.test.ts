@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvCache } from "@/server/env";
+import { resetEnvCache } from "@/server/base/env";
 import { fileSignature, signFileUrl, verifyFileSignature } from "@/server/storage/signed-url";
 
 const SECRET = "test-secret-for-file-links";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/server/error-table";
+import { ApiError } from "@/server/base/error-table";
 import { defaultWebhookEvents, optInWebhookEvents, parseWebhookEvents, webhookEventKinds } from "@/server/webhooks/event-kinds";
 import { responseSnippet } from "@/server/webhooks/deliver";
 import { serializeWebhookBody } from "@/server/webhooks/webhook-body";

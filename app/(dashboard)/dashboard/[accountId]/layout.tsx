@@ -10,7 +10,7 @@ import { ServicePausedBanner } from "@/components/dashboard/service-paused-banne
 import { UserMenu } from "@/components/dashboard/user-menu";
 import { listMemberships } from "@/server/accounts/find-membership";
 import { auth } from "@/server/auth";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { getServiceState } from "@/server/service/service-state";
 
 export const dynamic = "force-dynamic";

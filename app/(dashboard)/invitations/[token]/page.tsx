@@ -3,7 +3,7 @@ import { AuthCard } from "@/components/auth/auth-card";
 import { InvitationAnswer } from "@/components/team/invitation-answer";
 import { InvitationClosed } from "@/components/team/invitation-closed";
 import { auth } from "@/server/auth";
-import { db } from "@/server/db";
+import { db } from "@/server/base/db";
 import { findInvitationByToken } from "@/server/team/find-invitation";
 import { invitationPath, inviteeSignInOption } from "@/server/team/invitee-sign-in-link";
 

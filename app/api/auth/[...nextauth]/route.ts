@@ -1,8 +1,8 @@
 import type { NextRequest } from "next/server";
 import { handlers } from "@/server/auth";
-import { appUrl } from "@/server/env";
-import { toApiError } from "@/server/error-table";
-import { readCappedBody } from "@/server/http/read-capped-body";
+import { appUrl } from "@/server/base/env";
+import { toApiError } from "@/server/base/error-table";
+import { readCappedBody } from "@/server/edge/http/read-capped-body";
 
 // Auth.js builds sign-in links and redirects from the request's URL. Pin it to APP_URL, so a
 // client's Host or X-Forwarded-Host can never put its own address into a magic link. A plain

@@ -1,7 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { admitDashboardCall, bodilessStandIn } from "@/server/api/admit-dashboard-call";
-import { createTRPCContext } from "@/server/api/context";
-import { appRouter } from "@/server/api/root";
+import { admitDashboardCall, bodilessStandIn } from "@/server/edge/api/admit-dashboard-call";
+import { createTRPCContext } from "@/server/edge/api/context";
+import { appRouter } from "@/server/edge/api/root";
 
 async function handler(req: Request) {
   const call = await admitDashboardCall(req);

@@ -1,4 +1,4 @@
-import { receiveStripeWebhook } from "@/server/http/stripe-webhook";
+import { receiveStripeWebhook } from "@/server/edge/http/stripe-webhook";
 
 // Stripe posts billing events here (signature-checked, stored once, applied by Inngest).
 

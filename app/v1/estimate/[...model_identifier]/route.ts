@@ -1,5 +1,5 @@
-import { getEstimate } from "@/server/http/handlers/catalog";
-import { v1Route } from "@/server/http/v1-route";
+import { getEstimate } from "@/server/edge/http/handlers/catalog";
+import { v1Route } from "@/server/edge/http/v1-route";
 
 export const dynamic = "force-dynamic";
 

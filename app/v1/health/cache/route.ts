@@ -1,5 +1,5 @@
-import { getCacheHealth } from "@/server/http/handlers/health";
-import { v1Route } from "@/server/http/v1-route";
+import { getCacheHealth } from "@/server/edge/http/handlers/health";
+import { v1Route } from "@/server/edge/http/v1-route";
 
 export const dynamic = "force-dynamic";
 

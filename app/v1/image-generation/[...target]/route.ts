@@ -1,6 +1,6 @@
-import { createImageGeneration, getContent } from "@/server/http/handlers/generations";
-import { v1Route } from "@/server/http/v1-route";
-import { withParamRenamed } from "@/server/http/with-api-key";
+import { createImageGeneration, getContent } from "@/server/edge/http/handlers/generations";
+import { v1Route } from "@/server/edge/http/v1-route";
+import { withParamRenamed } from "@/server/edge/http/with-api-key";
 
 // Legacy forms: GET /v1/image-generation/{generation_id} reads a generation and
 // POST /v1/image-generation/{modelIdentifier} creates an image; same operations, same log names.

@@ -1,6 +1,6 @@
 import { KeysPage } from "@/components/keys/keys-page";
 import { HydrateClient, prefetch, trpcServer } from "@/components/trpc/server";
-import { regionBaseUrls } from "@/server/http/region";
+import { regionBaseUrls } from "@/server/edge/http/region";
 
 export const metadata = { title: "API keys" };
 

@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
 import { currentUserId } from "@/server/auth";
 import { fromOwnPage } from "@/server/auth/same-origin";
-import { db } from "@/server/db";
-import { appUrl } from "@/server/env";
+import { db } from "@/server/base/db";
+import { appUrl } from "@/server/base/env";
 import { invitationPath, inviteeSignInLink } from "@/server/team/invitee-sign-in-link";
 
 // "Continue as <address>" on an invitation page: a POST (mail scanners prefetch GETs), answered by

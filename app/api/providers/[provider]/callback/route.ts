@@ -1,4 +1,4 @@
-import { handleProviderCallback } from "@/server/http/provider-callback";
+import { handleProviderCallback } from "@/server/edge/http/provider-callback";
 
 // Providers POST job results here (Replicate, fal webhooks). Signature-checked, size-limited.
 

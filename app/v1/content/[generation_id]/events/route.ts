@@ -1,5 +1,5 @@
-import { streamGenerationEventsRoute } from "@/server/http/handlers/streams";
-import { v1Route } from "@/server/http/v1-route";
+import { streamGenerationEventsRoute } from "@/server/edge/http/handlers/streams";
+import { v1Route } from "@/server/edge/http/v1-route";
 
 export const dynamic = "force-dynamic";
 

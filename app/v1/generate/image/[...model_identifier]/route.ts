@@ -1,5 +1,5 @@
-import { createImageGeneration } from "@/server/http/handlers/generations";
-import { v1Route } from "@/server/http/v1-route";
+import { createImageGeneration } from "@/server/edge/http/handlers/generations";
+import { v1Route } from "@/server/edge/http/v1-route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { getModelHealthReport } from "@/server/http/handlers/health";
-import { v1Route } from "@/server/http/v1-route";
+import { getModelHealthReport } from "@/server/edge/http/handlers/health";
+import { v1Route } from "@/server/edge/http/v1-route";
 
 export const dynamic = "force-dynamic";
 

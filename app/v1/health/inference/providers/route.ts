@@ -1,5 +1,5 @@
-import { getProviderHealthReport } from "@/server/http/handlers/health";
-import { v1Route } from "@/server/http/v1-route";
+import { getProviderHealthReport } from "@/server/edge/http/handlers/health";
+import { v1Route } from "@/server/edge/http/v1-route";
 
 export const dynamic = "force-dynamic";
 

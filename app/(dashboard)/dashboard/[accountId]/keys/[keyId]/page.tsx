@@ -1,7 +1,7 @@
 import { KeyDetailPage } from "@/components/keys/key-detail-page";
 import { REQUEST_LOG_PAGE_SIZE } from "@/components/request-logs/page-size";
 import { HydrateClient, prefetch, trpcServer } from "@/components/trpc/server";
-import { regionBaseUrls } from "@/server/http/region";
+import { regionBaseUrls } from "@/server/edge/http/region";
 
 export const metadata = { title: "API key" };
 

@@ -1,5 +1,5 @@
-import { cancelContent } from "@/server/http/handlers/generations";
-import { v1Route } from "@/server/http/v1-route";
+import { cancelContent } from "@/server/edge/http/handlers/generations";
+import { v1Route } from "@/server/edge/http/v1-route";
 
 export const dynamic = "force-dynamic";
 

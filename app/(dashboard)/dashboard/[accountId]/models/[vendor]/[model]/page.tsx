@@ -1,7 +1,7 @@
 import { ModelDetailPage } from "@/components/models/model-detail-page";
 import { prefetch, HydrateClient, trpcServer } from "@/components/trpc/server";
-import { env } from "@/server/env";
-import { regionBaseUrls } from "@/server/http/region";
+import { env } from "@/server/base/env";
+import { regionBaseUrls } from "@/server/edge/http/region";
 
 export const metadata = { title: "Model" };
 
