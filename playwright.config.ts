@@ -15,7 +15,10 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   outputDir: path.join(root, ".data-test/playwright"),
-  reporter: [["list"], ["json", { outputFile: path.resolve(root, process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? ".data-test/playwright-report.json") }]],
+  reporter: [
+    ["list"],
+    ["json", { outputFile: path.resolve(root, process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? ".data-test/playwright-report.json") }],
+  ],
   use: {
     baseURL: process.env.TEST_BASE_URL,
     // Not the server's zone (UTC): a page whose server HTML and hydration disagree on a local

@@ -10,7 +10,11 @@ import { isHttpsAppUrl, newScriptNonce, pageContentSecurityPolicy } from "@/serv
 // (robots.txt, examples/): they are not pages, and get the policy of answers that are not.
 
 export function proxy(request: NextRequest) {
-  const policy = pageContentSecurityPolicy({ nonce: newScriptNonce(), https: isHttpsAppUrl(appUrl()), dev: env().NODE_ENV === "development" });
+  const policy = pageContentSecurityPolicy({
+    nonce: newScriptNonce(),
+    https: isHttpsAppUrl(appUrl()),
+    dev: env().NODE_ENV === "development",
+  });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", policy);
   const response = NextResponse.next({ request: { headers: requestHeaders } });

@@ -1,8 +1,14 @@
 import Link from "next/link";
 
 const features = [
-  { title: "One schema, many providers", body: "Image and video models from several inference providers behind one normalized request and one envelope." },
-  { title: "Failover and fastest routing", body: "A failing provider is skipped; `fastest` ranks providers by recent latency and success." },
+  {
+    title: "One schema, many providers",
+    body: "Image and video models from several inference providers behind one normalized request and one envelope.",
+  },
+  {
+    title: "Failover and fastest routing",
+    body: "A failing provider is skipped; `fastest` ranks providers by recent latency and success.",
+  },
   { title: "Credits you can audit", body: "Every reserve, charge, refund and top-up is an append-only ledger entry." },
   { title: "Scoped, regional keys", body: "Keys with presets or custom scopes, expiry, IP allowlists and rotation with grace." },
 ];
@@ -16,7 +22,8 @@ export default function HomePage() {
       </div>
       <h1 className="mt-4 text-5xl font-semibold tracking-tight">Darkroom</h1>
       <p className="mt-4 max-w-2xl text-lg text-zinc-600">
-        A media-generation API: image and video generation through several inference providers, with credits, scoped keys, failover routing, signed webhooks and an audit trail.
+        A media-generation API: image and video generation through several inference providers, with credits, scoped keys, failover routing,
+        signed webhooks and an audit trail.
       </p>
       <div className="mt-8 flex gap-3">
         <Link href="/v1/openapi.json" className="rounded-md bg-zinc-900 px-4 py-2 text-sm font-medium text-white hover:bg-zinc-700">

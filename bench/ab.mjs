@@ -81,7 +81,9 @@ process.on("exit", () => {
   for (const child of children) child.kill("SIGTERM");
 });
 
-const standIn = spawn(process.execPath, [path.join(import.meta.dirname, "replicate-stand-in.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
+const standIn = spawn(process.execPath, [path.join(import.meta.dirname, "replicate-stand-in.mjs")], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
 children.push(standIn);
 const standInUrl = JSON.parse(await firstLine(standIn)).url;
 
@@ -107,7 +109,11 @@ for (const side of sides) {
     DARKROOM_EXIT_WITH_PARENT: "1",
   };
   fs.rmSync(side.env.DATA_DIR, { recursive: true, force: true });
-  side.child = spawn(process.execPath, ["scripts/start.mjs", "--no-seed"], { cwd: side.dir, env: side.env, stdio: ["ignore", "ignore", "inherit"] });
+  side.child = spawn(process.execPath, ["scripts/start.mjs", "--no-seed"], {
+    cwd: side.dir,
+    env: side.env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   children.push(side.child);
 }
 
@@ -144,7 +150,8 @@ async function generation(side) {
     body: JSON.stringify({ generation_prompt: "a/b", generation_provider_order: "replicate" }),
   });
   const body = await reply.json();
-  if (body?.data?.generation_record?.generation_status !== "succeeded") throw new Error(`${side.name}: ${reply.status} ${JSON.stringify(body).slice(0, 300)}`);
+  if (body?.data?.generation_record?.generation_status !== "succeeded")
+    throw new Error(`${side.name}: ${reply.status} ${JSON.stringify(body).slice(0, 300)}`);
 }
 
 async function burst(side, count) {
@@ -165,9 +172,15 @@ for (let round = 0; round < ROUNDS; round += 1) {
     await burst(side, N);
     const seconds = (performance.now() - started) / 1000;
     await new Promise((resolve) => setTimeout(resolve, 300)); // the last answers' bookkeeping
-    const row = { server: (cpuMsOf(side.child.pid) - server) / N, postgres: ((await backendsCpuMs(side.database)) - postgres) / N, perSecond: N / seconds };
+    const row = {
+      server: (cpuMsOf(side.child.pid) - server) / N,
+      postgres: ((await backendsCpuMs(side.database)) - postgres) / N,
+      perSecond: N / seconds,
+    };
     rows[side.name].push(row);
-    console.log(`round ${round} ${side.name}: ${row.server.toFixed(2)} ms server + ${row.postgres.toFixed(2)} ms PostgreSQL per generation, ${row.perSecond.toFixed(0)}/s`);
+    console.log(
+      `round ${round} ${side.name}: ${row.server.toFixed(2)} ms server + ${row.postgres.toFixed(2)} ms PostgreSQL per generation, ${row.perSecond.toFixed(0)}/s`,
+    );
   }
 }
 

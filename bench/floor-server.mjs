@@ -70,7 +70,11 @@ const server = createServer((request, response) => {
     const model = request.url.slice(prefix.length);
     const prompt = String(body.generation_prompt ?? "");
     pool
-      .query({ name: "floor-create", text: "INSERT INTO bench_floor_generation (id, model, prompt, status) VALUES ($1, $2, $3, 'pending')", values: [id, model, prompt] })
+      .query({
+        name: "floor-create",
+        text: "INSERT INTO bench_floor_generation (id, model, prompt, status) VALUES ($1, $2, $3, 'pending')",
+        values: [id, model, prompt],
+      })
       .then(() => {
         answer(response, 202, JSON.stringify({ generation_id: id, status: "pending" }));
         run(id, model, prompt).catch((error) =>

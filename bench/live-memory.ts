@@ -25,7 +25,11 @@ type BenchStream = { received(): number; bytes(): number; firstId(): string | nu
 /** A raw stream on its own socket counting the burst's events; `paused`: reads nothing until resumed. */
 function openStream(url: string, key: string, paused: boolean, lastEventId?: string): Promise<BenchStream> {
   return new Promise((resolve, reject) => {
-    const headers = { authorization: `Bearer ${key}`, accept: "text/event-stream", ...(lastEventId ? { "last-event-id": lastEventId } : {}) };
+    const headers = {
+      authorization: `Bearer ${key}`,
+      accept: "text/event-stream",
+      ...(lastEventId ? { "last-event-id": lastEventId } : {}),
+    };
     const request = http.get(url, { headers, agent: false }, (response) => {
       if (response.statusCode !== 200) return reject(new Error(`stream answered ${response.statusCode}`));
       if (paused) response.pause();
@@ -46,7 +50,14 @@ function openStream(url: string, key: string, paused: boolean, lastEventId?: str
         }
       });
       response.on("error", () => undefined);
-      resolve({ received: () => events, bytes: () => bytes, firstId: () => firstId, ended, resume: () => response.resume(), close: () => request.destroy() });
+      resolve({
+        received: () => events,
+        bytes: () => bytes,
+        firstId: () => firstId,
+        ended,
+        resume: () => response.resume(),
+        close: () => request.destroy(),
+      });
     });
     request.on("error", reject);
   });

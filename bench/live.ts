@@ -32,25 +32,29 @@ type OpenStream = { request: http.ClientRequest; onEvent(listener: (name: string
 function openStream(url: string, key: string): Promise<OpenStream> {
   return new Promise((resolve, reject) => {
     const listeners: Array<(name: string, data: string, at: number) => void> = [];
-    const request = http.get(url, { headers: { authorization: `Bearer ${key}`, accept: "text/event-stream" }, agent: false }, (response) => {
-      if (response.statusCode !== 200) return reject(new Error(`stream answered ${response.statusCode}`));
-      let buffer = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => {
-        const at = performance.now();
-        buffer += chunk;
-        let cut: number;
-        while ((cut = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const name = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (name && data) for (const listener of listeners) listener(name, data, at);
-        }
-      });
-      response.on("error", () => undefined);
-      resolve({ request, onEvent: (listener) => listeners.push(listener), close: () => request.destroy() });
-    });
+    const request = http.get(
+      url,
+      { headers: { authorization: `Bearer ${key}`, accept: "text/event-stream" }, agent: false },
+      (response) => {
+        if (response.statusCode !== 200) return reject(new Error(`stream answered ${response.statusCode}`));
+        let buffer = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          const at = performance.now();
+          buffer += chunk;
+          let cut: number;
+          while ((cut = buffer.indexOf("\n\n")) >= 0) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            const name = /^event: (.*)$/m.exec(block)?.[1];
+            const data = /^data: (.*)$/m.exec(block)?.[1];
+            if (name && data) for (const listener of listeners) listener(name, data, at);
+          }
+        });
+        response.on("error", () => undefined);
+        resolve({ request, onEvent: (listener) => listeners.push(listener), close: () => request.destroy() });
+      },
+    );
     request.on("error", reject);
   });
 }

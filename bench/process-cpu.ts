@@ -17,7 +17,12 @@ function readStat(pid: number, file = `/proc/${pid}/stat`): Stat | null {
     const fields = stat.slice(close + 2).split(" ");
     // After the command: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14)
     const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((index) => Number(fields[index]));
-    return { ppid: Number(fields[1]), comm: stat.slice(stat.indexOf("(") + 1, close), cpuTicks: utime! + stime! + cutime! + cstime!, ownTicks: utime! + stime! };
+    return {
+      ppid: Number(fields[1]),
+      comm: stat.slice(stat.indexOf("(") + 1, close),
+      cpuTicks: utime! + stime! + cutime! + cstime!,
+      ownTicks: utime! + stime!,
+    };
   } catch {
     return null;
   }
@@ -84,7 +89,11 @@ export function processThreadsCpuMs(pid: number): ThreadSplit | null {
 /** Thread CPU used between two readings. */
 export function threadsSince(before: ThreadSplit | null, after: ThreadSplit | null): ThreadSplit | null {
   if (!before || !after) return null;
-  return { main_ms: after.main_ms - before.main_ms, render_ms: after.render_ms - before.render_ms, other_ms: after.other_ms - before.other_ms };
+  return {
+    main_ms: after.main_ms - before.main_ms,
+    render_ms: after.render_ms - before.render_ms,
+    other_ms: after.other_ms - before.other_ms,
+  };
 }
 
 /**
@@ -107,7 +116,10 @@ export function postgresCpuByKindMs(postmasterPid: number): Record<string, numbe
     } catch {
       continue;
     }
-    const kind = /^postgres: (checkpointer|background writer|walwriter|autovacuum launcher|autovacuum worker|logical replication launcher|io worker)/.exec(title)?.[1] ?? "backends";
+    const kind =
+      /^postgres: (checkpointer|background writer|walwriter|autovacuum launcher|autovacuum worker|logical replication launcher|io worker)/.exec(
+        title,
+      )?.[1] ?? "backends";
     kinds[kind] = (kinds[kind] ?? 0) + (stat.cpuTicks * 1000) / TICKS_PER_S;
   }
   return kinds;

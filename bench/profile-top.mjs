@@ -48,7 +48,10 @@ const byOwnFunction = new Map();
 // A named function of the app's own code (Next's server chunks, the boot script), as an unminified
 // build keeps the names (NEXT_UNMINIFIED=1): a sample counts for the nearest one on its stack, so
 // library and runtime time lands on the function of ours that asked for it.
-const isOwn = (node) => /\/\.next\/server\/|\/\.build\//.test(node.callFrame.url) && node.callFrame.functionName.length > 2 && !node.callFrame.functionName.startsWith("(");
+const isOwn = (node) =>
+  /\/\.next\/server\/|\/\.build\//.test(node.callFrame.url) &&
+  node.callFrame.functionName.length > 2 &&
+  !node.callFrame.functionName.startsWith("(");
 for (const [id, us] of self) {
   const node = nodes.get(id);
   if (node.callFrame.functionName === "(idle)") continue;

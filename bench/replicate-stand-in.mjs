@@ -55,7 +55,8 @@ const server = createServer((request, response) => {
       response.end(png);
       return;
     }
-    if (request.headers.authorization !== `Bearer ${token}`) return json(response, 401, { title: "Unauthenticated", detail: "You did not pass a valid authentication token", status: 401 });
+    if (request.headers.authorization !== `Bearer ${token}`)
+      return json(response, 401, { title: "Unauthenticated", detail: "You did not pass a valid authentication token", status: 401 });
     if (request.method === "POST" && segments.length === 5 && segments[1] === "models" && segments[4] === "predictions") {
       let body = null;
       try {
@@ -66,7 +67,8 @@ const server = createServer((request, response) => {
       counter += 1;
       return json(response, 201, prediction(`bench${process.pid}x${counter}`, `${segments[2]}/${segments[3]}`, body?.input ?? {}));
     }
-    if (request.method === "GET" && segments.length === 3 && segments[1] === "predictions") return json(response, 200, prediction(segments[2], "bench", {}));
+    if (request.method === "GET" && segments.length === 3 && segments[1] === "predictions")
+      return json(response, 200, prediction(segments[2], "bench", {}));
     json(response, 404, { title: "Not found", detail: "The requested resource could not be found.", status: 404 });
   });
 });

@@ -20,7 +20,8 @@ export type Report = {
 };
 
 const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const fmt = (value: number | null, digits = 1) => (value === null || Number.isNaN(value) ? "n/a" : String(Math.round(value * 10 ** digits) / 10 ** digits));
+const fmt = (value: number | null, digits = 1) =>
+  value === null || Number.isNaN(value) ? "n/a" : String(Math.round(value * 10 ** digits) / 10 ** digits);
 
 /** Horizontal bars: requests per second per route, with the ratio to the bare route. */
 export function throughputSvg(rows: Report["throughput"]): string {
@@ -98,7 +99,10 @@ export function benchmarksMarkdown(report: Report, charts: { throughput: string;
     .map(([name, value]) => `${name} ${value}`)
     .join(", ");
   const figures = report.figures
-    .map((figure) => `| ${figure.label} | ${fmt(figure.value, 3)} ${figure.unit} | ${figure.target} | ${figure.met === null ? "(info)" : figure.met ? "met" : "**not met**"} | ${figure.note ?? ""} |`)
+    .map(
+      (figure) =>
+        `| ${figure.label} | ${fmt(figure.value, 3)} ${figure.unit} | ${figure.target} | ${figure.met === null ? "(info)" : figure.met ? "met" : "**not met**"} | ${figure.note ?? ""} |`,
+    )
     .join("\n");
   return `# Benchmarks
 

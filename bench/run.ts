@@ -10,7 +10,16 @@ import { applyMigrations } from "../server/start/migrations";
 import { ensureBuild } from "../server/start/build";
 import { serverCommand } from "../scripts/server-command";
 import { processTreeRssMb } from "./process-rss";
-import { cpuSince, kindsSince, postgresCpuByKindMs, processThreadsCpuMs, processTreeCpuMs, threadsSince, type CpuSplit, type ThreadSplit } from "./process-cpu";
+import {
+  cpuSince,
+  kindsSince,
+  postgresCpuByKindMs,
+  processThreadsCpuMs,
+  processTreeCpuMs,
+  threadsSince,
+  type CpuSplit,
+  type ThreadSplit,
+} from "./process-cpu";
 import { clusterDir } from "../server/start/embedded-postgres";
 import { startFakeEventApi } from "./fake-inngest-event-api";
 import { signalGroup } from "../tests/support/process-group";
@@ -106,7 +115,9 @@ const median = (values: number[]) => percentile(sorted(values), 50);
 
 /** The server's CPU by thread, for a figure's note. */
 const threadsNote = (threads: ThreadSplit | null) =>
-  threads ? ` (${threads.main_ms} ms its JavaScript thread, ${threads.render_ms} ms libvips's render threads, ${threads.other_ms} ms other threads)` : "";
+  threads
+    ? ` (${threads.main_ms} ms its JavaScript thread, ${threads.render_ms} ms libvips's render threads, ${threads.other_ms} ms other threads)`
+    : "";
 
 /**
  * The route's req/s over the bare route's in alternating slices at the same load: the median of
@@ -123,14 +134,25 @@ async function interleaved(bare: autocannon.Options, route: autocannon.Options) 
     added.push(measured.latency.p50 - base.latency.p50);
     refused += measured.non2xx;
   }
-  return { ratio: round(median(ratios), 3), slice_ratios: ratios.map((ratio) => round(ratio, 3)), added_p50_ms: round(median(added), 2), non2xx: refused };
+  return {
+    ratio: round(median(ratios), 3),
+    slice_ratios: ratios.map((ratio) => round(ratio, 3)),
+    added_p50_ms: round(median(added), 2),
+    non2xx: refused,
+  };
 }
 
 /** GET /v1/library/models unfiltered and filtered, each in slices alternating with the bare route. */
 async function measureLibrary(baseUrl: string, keys: string[]) {
   const filter = "type=video&workflow=image-to-video";
   const requests = (query: string): autocannon.Request[] => [
-    { setupRequest: (request) => ({ ...request, path: `/v1/library/models${query}`, headers: { ...request.headers, authorization: `Bearer ${keys[Math.floor(Math.random() * keys.length)]}` } }) },
+    {
+      setupRequest: (request) => ({
+        ...request,
+        path: `/v1/library/models${query}`,
+        headers: { ...request.headers, authorization: `Bearer ${keys[Math.floor(Math.random() * keys.length)]}` },
+      }),
+    },
   ];
   const answer = await fetch(`${baseUrl}/v1/library/models`, { headers: { authorization: `Bearer ${keys[0]}` } });
   const text = await answer.text();
@@ -158,9 +180,13 @@ async function setStatementCounting(url: string, wanted: boolean): Promise<boole
     const { rows } = await client.query<{ shared_preload_libraries: string }>("show shared_preload_libraries");
     const loaded = (rows[0]?.shared_preload_libraries ?? "").includes("pg_stat_statements");
     if (loaded === wanted) return false;
-    await client.query(wanted ? "alter system set shared_preload_libraries = 'pg_stat_statements'" : "alter system reset shared_preload_libraries");
+    await client.query(
+      wanted ? "alter system set shared_preload_libraries = 'pg_stat_statements'" : "alter system reset shared_preload_libraries",
+    );
     // Planning counted apart from execution: whether the named statements run on cached plans.
-    await client.query(wanted ? "alter system set pg_stat_statements.track_planning = on" : "alter system reset pg_stat_statements.track_planning");
+    await client.query(
+      wanted ? "alter system set pg_stat_statements.track_planning = on" : "alter system reset pg_stat_statements.track_planning",
+    );
     return true;
   } finally {
     await client.end();
@@ -171,8 +197,15 @@ async function setStatementCounting(url: string, wanted: boolean): Promise<boole
  * A helper server in its own process (its CPU is not the server's): `node <script>`, which prints
  * one JSON line with its `url` once listening.
  */
-async function startSideProcess(script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; info: Record<string, unknown> }> {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+async function startSideProcess(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; info: Record<string, unknown> }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, script)], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     let buffered = "";
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -214,7 +247,12 @@ type RemoteRows = {
 /** The remote-provider row set's figures against issue #32's targets. */
 function remoteFigures(remote: RemoteRows): Figure[] {
   const cpu = remote.cpu_per_generation;
-  const [polled, waited, local, render] = [remote.remote_one_at_a_time_ms, remote.remote_prefer_wait_ms, remote.local_one_at_a_time_ms, remote.render_alone_ms];
+  const [polled, waited, local, render] = [
+    remote.remote_one_at_a_time_ms,
+    remote.remote_prefer_wait_ms,
+    remote.local_one_at_a_time_ms,
+    remote.render_alone_ms,
+  ];
   return [
     {
       label: "server + PostgreSQL CPU per generation, remote provider (create → succeeded, charge, record)",
@@ -248,8 +286,21 @@ function remoteFigures(remote: RemoteRows): Figure[] {
       met: polled.p50 <= 25,
       note: `polled every 5 ms; with \`Prefer: wait\` p50 ${waited.p50} ms, p99 ${waited.p99} ms`,
     },
-    { label: "create → `succeeded` p99 on replicate, one at a time", value: polled.p99, unit: "ms", target: "≤ 100 ms", met: polled.p99 <= 100 },
-    { label: "create → `succeeded` p50 on local, same server", value: local.p50, unit: "ms", target: "≤ 50 ms", met: local.p50 <= 50, note: `the local render alone: p50 ${render.p50} ms` },
+    {
+      label: "create → `succeeded` p99 on replicate, one at a time",
+      value: polled.p99,
+      unit: "ms",
+      target: "≤ 100 ms",
+      met: polled.p99 <= 100,
+    },
+    {
+      label: "create → `succeeded` p50 on local, same server",
+      value: local.p50,
+      unit: "ms",
+      target: "≤ 50 ms",
+      met: local.p50 <= 50,
+      note: `the local render alone: p50 ${render.p50} ms`,
+    },
     { label: "create → `succeeded` p99 on local, same server", value: local.p99, unit: "ms", target: "≤ 120 ms", met: local.p99 <= 120 },
     {
       label: "idle RSS, the remote-provider server",
@@ -302,7 +353,10 @@ async function main() {
       };
       const interval = process.env.BENCH_CPU_PROF_INTERVAL ? [`--cpu-prof-interval=${Number(process.env.BENCH_CPU_PROF_INTERVAL)}`] : [];
       const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
-      const profileArgs = [...nodeArgs, ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`, ...interval] : [])];
+      const profileArgs = [
+        ...nodeArgs,
+        ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`, ...interval] : []),
+      ];
       const child = spawn(process.execPath, [...profileArgs, ...command.args, "--no-seed", "--no-build"], {
         cwd: root,
         env: { ...env, ...command.env },
@@ -333,8 +387,12 @@ async function main() {
     async function newAccounts(label: string, count: number) {
       const accounts: Array<{ accountId: string; key: string }> = [];
       for (let index = 0; index < count; index += 1) {
-        const { account_id } = await db.$transaction((tx) => createAccount(tx, { email: `bench-${label}-${index}@bench.local`, plan: "enterprise", credits: 1_000_000 }));
-        const key = (await db.$transaction((tx) => createApiKey(tx, { accountId: account_id, name: "bench", preset: "full", actor: "system" }))).key;
+        const { account_id } = await db.$transaction((tx) =>
+          createAccount(tx, { email: `bench-${label}-${index}@bench.local`, plan: "enterprise", credits: 1_000_000 }),
+        );
+        const key = (
+          await db.$transaction((tx) => createApiKey(tx, { accountId: account_id, name: "bench", preset: "full", actor: "system" }))
+        ).key;
         accounts.push({ accountId: account_id, key });
       }
       return accounts;
@@ -361,7 +419,9 @@ async function main() {
       const result = await cannon(options);
       const used = cpuSince(before, cpuNow());
       const answered = result.requests.total || 1;
-      const cpuPerRequest = used ? { server_ms: round(used.server_ms / answered, 3), postgres_ms: round(used.postgres_ms / answered, 3) } : null;
+      const cpuPerRequest = used
+        ? { server_ms: round(used.server_ms / answered, 3), postgres_ms: round(used.postgres_ms / answered, 3) }
+        : null;
       return { result, cpuPerRequest };
     }
 
@@ -407,10 +467,18 @@ async function main() {
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json", prefer: "wait=30" },
         body: JSON.stringify({ generation_prompt: prompt, generation_provider_order: target.provider }),
       });
-      const { data } = (await reply.json()) as { data: { generation_id: string; generation_record?: { generation_status: string; generation_metrics_total_time: number } } };
+      const { data } = (await reply.json()) as {
+        data: { generation_id: string; generation_record?: { generation_status: string; generation_metrics_total_time: number } };
+      };
       const record = data.generation_record;
-      if (!record || !TERMINAL.includes(record.generation_status)) throw new Error(`Prefer: wait answered before the end: ${JSON.stringify(data)}`);
-      return { generationId: data.generation_id, observedMs: performance.now() - started, serverMs: record.generation_metrics_total_time * 1000, status: record.generation_status };
+      if (!record || !TERMINAL.includes(record.generation_status))
+        throw new Error(`Prefer: wait answered before the end: ${JSON.stringify(data)}`);
+      return {
+        generationId: data.generation_id,
+        observedMs: performance.now() - started,
+        serverMs: record.generation_metrics_total_time * 1000,
+        status: record.generation_status,
+      };
     }
 
     /**
@@ -458,9 +526,20 @@ async function main() {
       const { burstEvents } = await import("../tests/support/event-burst");
       const [account] = await newAccounts("live-memory", 1);
       const generation = await db.generation.create({
-        data: { accountId: account!.accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "succeeded", prompt: "a lighthouse ".repeat(300), estimatedCost: 0 },
+        data: {
+          accountId: account!.accountId,
+          region: "us",
+          mediaKind: "image",
+          modelIdentifier: "darkroom/lumen-image",
+          status: "succeeded",
+          prompt: "a lighthouse ".repeat(300),
+          estimatedCost: 0,
+        },
       });
-      const report = { at: new Date().toISOString(), ...(await measureLiveMemory({ baseUrl, appPid: app.pid!, key: account!.key, generationId: generation.id, burst: burstEvents })) };
+      const report = {
+        at: new Date().toISOString(),
+        ...(await measureLiveMemory({ baseUrl, appPid: app.pid!, key: account!.key, generationId: generation.id, burst: burstEvents })),
+      };
       fs.writeFileSync(path.join(root, "bench/results/live-memory.json"), `${JSON.stringify(report, null, 2)}\n`);
       console.log(JSON.stringify(report, null, 2));
       await db.$disconnect();
@@ -477,7 +556,15 @@ async function main() {
         accountIds: streamAccounts.map((account) => account.accountId),
         insertGeneration: async (accountId) => {
           await db.generation.create({
-            data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "succeeded", prompt: "commit to client", estimatedCost: 0 },
+            data: {
+              accountId,
+              region: "us",
+              mediaKind: "image",
+              modelIdentifier: "darkroom/lumen-image",
+              status: "succeeded",
+              prompt: "commit to client",
+              estimatedCost: 0,
+            },
           });
         },
         createAndWait,
@@ -507,7 +594,14 @@ async function main() {
       });
       await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
       const receiverPort = (receiver.address() as { port: number }).port;
-      await db.$transaction((tx) => createWebhookEndpoint(tx, { accountId: accountIds[0]!, url: `http://127.0.0.1:${receiverPort}/hook`, events: ["generation.completed"], actor: "system" }));
+      await db.$transaction((tx) =>
+        createWebhookEndpoint(tx, {
+          accountId: accountIds[0]!,
+          url: `http://127.0.0.1:${receiverPort}/hook`,
+          events: ["generation.completed"],
+          actor: "system",
+        }),
+      );
       const [subscribedKey, plainKey] = [keys[0]!, keys[3]!];
 
       const quiet: Sample[] = [];
@@ -525,7 +619,10 @@ async function main() {
       const webhookDelays: number[] = [];
       for (const { generationId } of [...subscribed.quiet, ...subscribed.waited]) {
         const generation = await db.generation.findUniqueOrThrow({ where: { id: generationId }, select: { completedAt: true } });
-        const attempt = await db.webhookAttempt.findFirst({ where: { attemptNumber: 1, delivery: { eventKey: `generation.completed:${generationId}` } }, select: { createdAt: true } });
+        const attempt = await db.webhookAttempt.findFirst({
+          where: { attemptNumber: 1, delivery: { eventKey: `generation.completed:${generationId}` } },
+          select: { createdAt: true },
+        });
         if (generation.completedAt && attempt) webhookDelays.push(attempt.createdAt.getTime() - generation.completedAt.getTime());
       }
       return { receiver, quiet, waited, subscribed, webhookDelays, renders };
@@ -569,7 +666,11 @@ async function main() {
             setupRequest: (request) => ({
               ...request,
               method: "POST",
-              headers: { ...request.headers, "content-type": "application/json", authorization: `Bearer ${createKeys[counter++ % createKeys.length]}` },
+              headers: {
+                ...request.headers,
+                "content-type": "application/json",
+                authorization: `Bearer ${createKeys[counter++ % createKeys.length]}`,
+              },
               body: JSON.stringify({ generation_prompt: `bench ${counter}`, generation_provider_order: target.provider }),
             }),
           },
@@ -592,7 +693,10 @@ async function main() {
         const now = new Date();
         const inFlight = await db.generation.count({ where: { status: { in: ["pending", "processing"] } } });
         if (inFlight === 0 && Number.isNaN(generationsTerminalMs)) generationsTerminalMs = performance.now() - drainStarted;
-        const runsDue = inFlight > 0 ? inFlight : await db.inngestRun.count({ where: { status: { in: ["running", "sleeping", "waiting"] }, wakeAt: { lte: now } } });
+        const runsDue =
+          inFlight > 0
+            ? inFlight
+            : await db.inngestRun.count({ where: { status: { in: ["running", "sleeping", "waiting"] }, wakeAt: { lte: now } } });
         if (runsDue === 0) break;
         await sleep(250);
       }
@@ -610,7 +714,11 @@ async function main() {
               server_ms: perCreate(createAndRunCpu.server_ms),
               postgres_ms: perCreate(createAndRunCpu.postgres_ms),
               // The server's part by thread: JavaScript (the API, the executor, the runs), the renders.
-              server_threads: threads && { main_ms: perCreate(threads.main_ms), render_ms: perCreate(threads.render_ms), other_ms: perCreate(threads.other_ms) },
+              server_threads: threads && {
+                main_ms: perCreate(threads.main_ms),
+                render_ms: perCreate(threads.render_ms),
+                other_ms: perCreate(threads.other_ms),
+              },
             }
           : null;
       // Creates count when accepted (202): a refusal is not a create.
@@ -637,7 +745,11 @@ async function main() {
       await stopApp(app);
       const eventApi = await startFakeEventApi();
       try {
-        const elsewhere = await startApp({ INNGEST_BASE_URL: eventApi.url, INNGEST_EVENT_KEY: eventApi.eventKey, INNGEST_SIGNING_KEY: `signkey-test-${randomBytes(32).toString("hex")}` });
+        const elsewhere = await startApp({
+          INNGEST_BASE_URL: eventApi.url,
+          INNGEST_EVENT_KEY: eventApi.eventKey,
+          INNGEST_SIGNING_KEY: `signkey-test-${randomBytes(32).toString("hex")}`,
+        });
         app = elsewhere.child;
         const createKeys = (await newAccounts("elsewhere", CREATE_ACCOUNTS)).map((account) => account.key);
         // The create route loaded and its statements prepared before the load, as on the first server.
@@ -647,7 +759,10 @@ async function main() {
           body: JSON.stringify({ generation_prompt: "warm-up", generation_provider_order: "local" }),
         });
         if (warmUp.status !== 202) throw new Error(`the warm-up create answered ${warmUp.status}: ${await warmUp.text()}`);
-        const { result: bare, cpuPerRequest: bareCpu } = await measured({ ...common, url: `${elsewhere.url}/v1/bench-baseline-not-a-route` });
+        const { result: bare, cpuPerRequest: bareCpu } = await measured({
+          ...common,
+          url: `${elsewhere.url}/v1/bench-baseline-not-a-route`,
+        });
         const { result: create, cpuPerRequest: createCpu } = await measured(createLoad(elsewhere.url, createKeys));
         await sleep(1_000); // the sends of the last creates' events, after their commits
         const accepted = create["2xx"];
@@ -718,11 +833,17 @@ async function main() {
      * generation is the least a generation can cost on this machine; its bare 404 is a node:http one.
      */
     async function measureFloor(standInUrl: string, token: string, keys: string[], target: Target) {
-      const floor = await startSideProcess("floor-server.mjs", { DATABASE_URL: databaseUrl, REPLICATE_API_BASE_URL: standInUrl, REPLICATE_API_TOKEN: token });
+      const floor = await startSideProcess("floor-server.mjs", {
+        DATABASE_URL: databaseUrl,
+        REPLICATE_API_BASE_URL: standInUrl,
+        REPLICATE_API_TOKEN: token,
+      });
       /** Waits (every 100 ms, at most `tries` times) until none of the floor's generations is pending; whether that came. */
       const drainedFloor = async (tries: number) => {
         for (let index = 0; index < tries; index += 1) {
-          const [row] = await db.$queryRawUnsafe<Array<{ count: number }>>("select /* bench */ count(*)::int as count from bench_floor_generation where status = 'pending'");
+          const [row] = await db.$queryRawUnsafe<Array<{ count: number }>>(
+            "select /* bench */ count(*)::int as count from bench_floor_generation where status = 'pending'",
+          );
           if ((row?.count ?? 0) === 0) return true;
           await sleep(100);
         }
@@ -740,7 +861,9 @@ async function main() {
         const drained = await drainedFloor(1200);
         const elapsedS = (performance.now() - started) / 1000;
         const used = cpuSince(before, cpuNow(floor.child.pid!));
-        const [counted] = await db.$queryRawUnsafe<Array<{ succeeded: number }>>("select /* bench */ count(*) filter (where status = 'succeeded')::int as succeeded from bench_floor_generation");
+        const [counted] = await db.$queryRawUnsafe<Array<{ succeeded: number }>>(
+          "select /* bench */ count(*) filter (where status = 'succeeded')::int as succeeded from bench_floor_generation",
+        );
         const succeeded = counted?.succeeded ?? 0;
         const perGeneration = (ms: number) => round(ms / Math.max(1, succeeded), 2);
         return {
@@ -750,7 +873,13 @@ async function main() {
           succeeded,
           drained,
           finished_per_s: round(succeeded / elapsedS),
-          cpu_per_generation: used ? { server_ms: perGeneration(used.server_ms), postgres_ms: perGeneration(used.postgres_ms), total_ms: perGeneration(used.server_ms + used.postgres_ms) } : null,
+          cpu_per_generation: used
+            ? {
+                server_ms: perGeneration(used.server_ms),
+                postgres_ms: perGeneration(used.postgres_ms),
+                total_ms: perGeneration(used.server_ms + used.postgres_ms),
+              }
+            : null,
         };
       } finally {
         await stopSideProcess(floor.child);
@@ -775,7 +904,12 @@ async function main() {
       const token = `r8_bench_${randomBytes(8).toString("hex")}`;
       const standIn = await startSideProcess("replicate-stand-in.mjs", { REPLICATE_STAND_IN_TOKEN: token });
       try {
-        const remote = await startApp({ NODE_ENV: "development", PROVIDER_ALLOW_LOOPBACK: "1", REPLICATE_API_TOKEN: token, REPLICATE_API_BASE_URL: standIn.url });
+        const remote = await startApp({
+          NODE_ENV: "development",
+          PROVIDER_ALLOW_LOOPBACK: "1",
+          REPLICATE_API_TOKEN: token,
+          REPLICATE_API_BASE_URL: standIn.url,
+        });
         app = remote.child;
         const target = remoteTarget(remote.url);
         const loadAccounts = await newAccounts("remote", CREATE_ACCOUNTS);
@@ -835,8 +969,13 @@ async function main() {
               server_ms: perGeneration(used.server_ms),
               postgres_ms: perGeneration(used.postgres_ms),
               total_ms: perGeneration(used.server_ms + used.postgres_ms),
-              server_threads: threads && { main_ms: perGeneration(threads.main_ms), render_ms: perGeneration(threads.render_ms), other_ms: perGeneration(threads.other_ms) },
-              postgres_processes: postgresKinds && Object.fromEntries(Object.entries(postgresKinds).map(([kind, ms]) => [kind, perGeneration(ms)])),
+              server_threads: threads && {
+                main_ms: perGeneration(threads.main_ms),
+                render_ms: perGeneration(threads.render_ms),
+                other_ms: perGeneration(threads.other_ms),
+              },
+              postgres_processes:
+                postgresKinds && Object.fromEntries(Object.entries(postgresKinds).map(([kind, ms]) => [kind, perGeneration(ms)])),
             }
           : null;
         const finishedPerS = round(succeeded / elapsedS);
@@ -893,7 +1032,8 @@ async function main() {
           render_alone_ms: spread(renders),
           idle_rss: idleRss,
           floor,
-          cpu_per_generation_to_floor: cpuPerGeneration && floor.cpu_per_generation ? round(cpuPerGeneration.total_ms / floor.cpu_per_generation.total_ms, 2) : null,
+          cpu_per_generation_to_floor:
+            cpuPerGeneration && floor.cpu_per_generation ? round(cpuPerGeneration.total_ms / floor.cpu_per_generation.total_ms, 2) : null,
         };
       } finally {
         await stopApp(app);
@@ -913,7 +1053,13 @@ async function main() {
       const elsewhere = await measureCreatesElsewhere();
       console.log(
         JSON.stringify(
-          { baseline_requests_per_s: round(perSecond(baseline)), create_route: createFigures, after_burst: afterBurst, drain_ms: round(executorIdleMs, 0), create_route_runs_elsewhere: elsewhere },
+          {
+            baseline_requests_per_s: round(perSecond(baseline)),
+            create_route: createFigures,
+            after_burst: afterBurst,
+            drain_ms: round(executorIdleMs, 0),
+            create_route_runs_elsewhere: elsewhere,
+          },
           null,
           2,
         ),
@@ -941,18 +1087,35 @@ async function main() {
     const { result: baseline, cpuPerRequest: baselineCpu } = await measured({ ...common, url: `${baseUrl}/v1/bench-baseline-not-a-route` });
 
     const statusRequests: autocannon.Request[] = [
-      { setupRequest: (request) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${keys[Math.floor(Math.random() * keys.length)]}` } }) },
+      {
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, authorization: `Bearer ${keys[Math.floor(Math.random() * keys.length)]}` },
+        }),
+      },
     ];
     const contentRequests: autocannon.Request[] = [
       {
         setupRequest: (request) => {
           const index = Math.floor(Math.random() * keys.length);
-          return { ...request, path: `/v1/content/${contentIds[index]}`, headers: { ...request.headers, authorization: `Bearer ${keys[index]}` } };
+          return {
+            ...request,
+            path: `/v1/content/${contentIds[index]}`,
+            headers: { ...request.headers, authorization: `Bearer ${keys[index]}` },
+          };
         },
       },
     ];
-    const { result: status, cpuPerRequest: statusCpu } = await measured({ ...common, url: `${baseUrl}/v1/status`, requests: statusRequests });
-    const { result: content, cpuPerRequest: contentCpu } = await measured({ ...common, url: `${baseUrl}/v1/content/x`, requests: contentRequests });
+    const { result: status, cpuPerRequest: statusCpu } = await measured({
+      ...common,
+      url: `${baseUrl}/v1/status`,
+      requests: statusRequests,
+    });
+    const { result: content, cpuPerRequest: contentCpu } = await measured({
+      ...common,
+      url: `${baseUrl}/v1/content/x`,
+      requests: contentRequests,
+    });
     // The same ratios in alternating slices, and what the route adds to one request at a time.
     const bareOptions = { connections: CONNECTIONS, url: `${baseUrl}/v1/bench-baseline-not-a-route` };
     const statusOptions = { ...bareOptions, url: `${baseUrl}/v1/status`, requests: statusRequests };
@@ -962,7 +1125,9 @@ async function main() {
     const contentOneAtATime = await interleaved({ ...bareOptions, connections: 1 }, { ...contentOptions, connections: 1 });
     // The read figures' ceiling: the content route against a bare node:http server in its own process.
     const nodeHttp = await startSideProcess("bare-node-http.mjs");
-    const contentVsNodeHttp = await interleaved({ connections: CONNECTIONS, url: nodeHttp.url }, contentOptions).finally(() => stopSideProcess(nodeHttp.child));
+    const contentVsNodeHttp = await interleaved({ connections: CONNECTIONS, url: nodeHttp.url }, contentOptions).finally(() =>
+      stopSideProcess(nodeHttp.child),
+    );
     if (ONLY === "content") {
       // The content route alone against the bare one (for profiles of the authenticated path).
       console.log(
@@ -983,9 +1148,21 @@ async function main() {
       return;
     }
     const statusFigures = { ...throughputOf(status, baseline), cpu_per_request: statusCpu, interleaved: statusSlices };
-    const contentFigures = { ...throughputOf(content, baseline), cpu_per_request: contentCpu, interleaved: contentSlices, one_connection: contentOneAtATime, versus_node_http: contentVsNodeHttp };
-    const { createFigures, acceptedPerS, cpuPerCreateWithRun, afterBurst, executorIdleMs, generationsTerminalMs } = await measureCreates(baseline);
-    const baselineFigures = { requests_per_s: round(perSecond(baseline)), latency_p50_ms: baseline.latency.p50, latency_p99_ms: baseline.latency.p99, cpu_per_request: baselineCpu };
+    const contentFigures = {
+      ...throughputOf(content, baseline),
+      cpu_per_request: contentCpu,
+      interleaved: contentSlices,
+      one_connection: contentOneAtATime,
+      versus_node_http: contentVsNodeHttp,
+    };
+    const { createFigures, acceptedPerS, cpuPerCreateWithRun, afterBurst, executorIdleMs, generationsTerminalMs } =
+      await measureCreates(baseline);
+    const baselineFigures = {
+      requests_per_s: round(perSecond(baseline)),
+      latency_p50_ms: baseline.latency.p50,
+      latency_p99_ms: baseline.latency.p99,
+      cpu_per_request: baselineCpu,
+    };
     if (ONLY === "throughput") {
       const quick = {
         measured_at: new Date().toISOString(),
@@ -1014,9 +1191,22 @@ async function main() {
     });
     await new Promise<void>((resolve) => slowReceiver.listen(0, "127.0.0.1", resolve));
     const slowPort = (slowReceiver.address() as { port: number }).port;
-    const slowEndpoint = await inTransaction((tx) => createWebhookEndpoint(tx, { accountId: accountIds[1]!, url: `http://127.0.0.1:${slowPort}/slow`, events: ["webhook.test"], actor: "system" }));
+    const slowEndpoint = await inTransaction((tx) =>
+      createWebhookEndpoint(tx, {
+        accountId: accountIds[1]!,
+        url: `http://127.0.0.1:${slowPort}/slow`,
+        events: ["webhook.test"],
+        actor: "system",
+      }),
+    );
     for (let index = 0; index < QUEUED_DELIVERIES; index += 1) {
-      await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: slowEndpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountIds[1]!) }));
+      await inTransaction((tx) =>
+        queueTestEvent(tx, OPERATOR, {
+          webhookId: slowEndpoint.webhook_id,
+          actor: "system",
+          sample: sampleGenerationRecord(accountIds[1]!),
+        }),
+      );
     }
     const queuedAt = new Date();
     const fairness: Array<{ observedMs: number }> = [];
@@ -1025,7 +1215,9 @@ async function main() {
       fairness.push(await createAndWait(keys[2]!, `fairness ${index}`));
       fairnessWaited.push(await createWaiting(keys[2]!, `fairness waited ${index}`));
     }
-    const deliveriesStillQueued = await db.webhookDelivery.count({ where: { endpointId: slowEndpoint.webhook_id, attempts: { none: {} } } });
+    const deliveriesStillQueued = await db.webhookDelivery.count({
+      where: { endpointId: slowEndpoint.webhook_id, attempts: { none: {} } },
+    });
     receiver.close();
 
     // Memory once the load is over (informational: the target is the idle figure above).
@@ -1073,7 +1265,14 @@ async function main() {
     const results = {
       measured_at: new Date().toISOString(),
       machine,
-      settings: { duration_s: DURATION_S, connections: CONNECTIONS, accounts: ACCOUNTS, latency_samples: LATENCY_SAMPLES, queued_deliveries: QUEUED_DELIVERIES, fairness_samples: FAIRNESS_SAMPLES },
+      settings: {
+        duration_s: DURATION_S,
+        connections: CONNECTIONS,
+        accounts: ACCOUNTS,
+        latency_samples: LATENCY_SAMPLES,
+        queued_deliveries: QUEUED_DELIVERIES,
+        fairness_samples: FAIRNESS_SAMPLES,
+      },
       baseline_bare_route: baselineFigures,
       status_route: statusFigures,
       content_get_route: contentFigures,
@@ -1148,7 +1347,11 @@ async function main() {
         note: `the create figure's ceiling here: the server started again as beside Inngest Cloud, each create's event sent to a stand-in Event API, no run on these cores; ${elsewhere.accepted_per_s} accepted/s against its bare route's ${elsewhere.bare_requests_per_s}; a create costs ${elsewhere.cpu_per_request?.server_ms ?? "?"} ms server + ${elsewhere.cpu_per_request?.postgres_ms ?? "?"} ms PostgreSQL CPU (bare ${elsewhere.bare_cpu_per_request?.server_ms ?? "?"} ms)`,
       },
       ...remoteFigures(remote),
-      ...latencyRows("one at a time", quietObserved, `observed by the client polling every 5 ms, on an account with no webhook endpoint; ${beyondRender(quietObserved.p50)}`),
+      ...latencyRows(
+        "one at a time",
+        quietObserved,
+        `observed by the client polling every 5 ms, on an account with no webhook endpoint; ${beyondRender(quietObserved.p50)}`,
+      ),
       ...latencyRows(
         "one at a time, `Prefer: wait`",
         waitedObserved,
@@ -1159,9 +1362,21 @@ async function main() {
         subscribedObserved,
         `polled as above, on an account whose endpoint gets each terminal webhook: its delivery runs on the same cores as the answer; ${beyondRender(subscribedObserved.p50)}`,
       ),
-      ...latencyRows("one at a time, with a `generation.completed` endpoint, `Prefer: wait`", subscribedWaitedObserved, beyondRender(subscribedWaitedObserved.p50)),
-      ...latencyRows(`with ${QUEUED_DELIVERIES} webhook deliveries queued`, fairnessObserved, `${deliveriesStillQueued} deliveries not yet attempted after the samples`),
-      ...latencyRows(`with ${QUEUED_DELIVERIES} webhook deliveries queued, \`Prefer: wait\``, fairnessWaitedObserved, "samples alternate with the polled ones"),
+      ...latencyRows(
+        "one at a time, with a `generation.completed` endpoint, `Prefer: wait`",
+        subscribedWaitedObserved,
+        beyondRender(subscribedWaitedObserved.p50),
+      ),
+      ...latencyRows(
+        `with ${QUEUED_DELIVERIES} webhook deliveries queued`,
+        fairnessObserved,
+        `${deliveriesStillQueued} deliveries not yet attempted after the samples`,
+      ),
+      ...latencyRows(
+        `with ${QUEUED_DELIVERIES} webhook deliveries queued, \`Prefer: wait\``,
+        fairnessWaitedObserved,
+        "samples alternate with the polled ones",
+      ),
       {
         label: "one local render alone (the floor of the figures above)",
         value: renderAloneMs.p50,
@@ -1213,16 +1428,29 @@ async function main() {
         { series: "no endpoint, polling", p50: quietObserved.p50, p90: quietObserved.p90, p99: quietObserved.p99 },
         { series: "no endpoint, Prefer: wait", p50: waitedObserved.p50, p90: waitedObserved.p90, p99: waitedObserved.p99 },
         { series: "with endpoint, polling", p50: subscribedObserved.p50, p90: subscribedObserved.p90, p99: subscribedObserved.p99 },
-        { series: "with endpoint, Prefer: wait", p50: subscribedWaitedObserved.p50, p90: subscribedWaitedObserved.p90, p99: subscribedWaitedObserved.p99 },
+        {
+          series: "with endpoint, Prefer: wait",
+          p50: subscribedWaitedObserved.p50,
+          p90: subscribedWaitedObserved.p90,
+          p99: subscribedWaitedObserved.p99,
+        },
         { series: `${QUEUED_DELIVERIES} queued, polling`, p50: fairnessObserved.p50, p90: fairnessObserved.p90, p99: fairnessObserved.p99 },
-        { series: `${QUEUED_DELIVERIES} queued, Prefer: wait`, p50: fairnessWaitedObserved.p50, p90: fairnessWaitedObserved.p90, p99: fairnessWaitedObserved.p99 },
+        {
+          series: `${QUEUED_DELIVERIES} queued, Prefer: wait`,
+          p50: fairnessWaitedObserved.p50,
+          p90: fairnessWaitedObserved.p90,
+          p99: fairnessWaitedObserved.p99,
+        },
       ],
     };
     const docs = path.join(root, "docs");
     fs.mkdirSync(docs, { recursive: true });
     fs.writeFileSync(path.join(docs, "benchmarks-throughput.svg"), throughputSvg(report.throughput));
     fs.writeFileSync(path.join(docs, "benchmarks-latency.svg"), latencySvg(report.latency));
-    fs.writeFileSync(path.join(docs, "benchmarks.md"), benchmarksMarkdown(report, { throughput: "benchmarks-throughput.svg", latency: "benchmarks-latency.svg" }));
+    fs.writeFileSync(
+      path.join(docs, "benchmarks.md"),
+      benchmarksMarkdown(report, { throughput: "benchmarks-throughput.svg", latency: "benchmarks-latency.svg" }),
+    );
     console.log(JSON.stringify(results, null, 2));
     slowReceiver.closeAllConnections();
     slowReceiver.close();

@@ -11,11 +11,18 @@ import { signInThroughMailbox, uniqueEmail } from "@/e2e/support/sign-in";
 test.afterAll(close);
 
 function operator(...args: string[]): Record<string, unknown> {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", ...args], { encoding: "utf8", env: process.env });
+  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", ...args], {
+    encoding: "utf8",
+    env: process.env,
+  });
   return JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, unknown>;
 }
 
-test("billing with Stripe: Checkout for a plan and a pack, the portal, the ledger; a member's read-only view", async ({ page, browser, saveScreenshot }) => {
+test("billing with Stripe: Checkout for a plan and a pack, the portal, the ledger; a member's read-only view", async ({
+  page,
+  browser,
+  saveScreenshot,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const { accountId } = await signInThroughMailbox(page);
@@ -23,9 +30,16 @@ test("billing with Stripe: Checkout for a plan and a pack, the portal, the ledge
   // One real generation for a reserve and a charge in the ledger.
   expect(operator("credits:add", "--account", accountId, "--amount", "10", "--description", "Pilot credits")).toHaveProperty("balance");
   const { key } = operator("key:create", "--account", accountId) as { key: string };
-  const created = await page.request.post("/v1/generate/image/darkroom/lumen-image", { headers: { authorization: `Bearer ${key}` }, data: { generation_prompt: "a lighthouse at dusk" } });
+  const created = await page.request.post("/v1/generate/image/darkroom/lumen-image", {
+    headers: { authorization: `Bearer ${key}` },
+    data: { generation_prompt: "a lighthouse at dusk" },
+  });
   expect(created.status(), await created.text()).toBe(202);
-  await expect.poll(async () => (await query("SELECT 1 FROM ledger_entry WHERE account_id = $1 AND type = 'charge'", [accountId])).length, { timeout: 30_000 }).toBe(1);
+  await expect
+    .poll(async () => (await query("SELECT 1 FROM ledger_entry WHERE account_id = $1 AND type = 'charge'", [accountId])).length, {
+      timeout: 30_000,
+    })
+    .toBe(1);
 
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Billing" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Billing" })).toBeVisible();
@@ -55,13 +69,17 @@ test("billing with Stripe: Checkout for a plan and a pack, the portal, the ledge
   await expect(page).toHaveURL(new RegExp(`/dashboard/${accountId}/billing`));
   await expect(page.getByTestId("current-plan")).toHaveText("Pro", { timeout: 30_000 });
   await expect(page.getByTestId("subscription-status")).toHaveText("Active");
-  await expect.poll(async () => Number(await page.getByTestId("credit-balance").textContent()), { timeout: 30_000 }).toBeCloseTo(balanceBefore + 29, 3);
+  await expect
+    .poll(async () => Number(await page.getByTestId("credit-balance").textContent()), { timeout: 30_000 })
+    .toBeCloseTo(balanceBefore + 29, 3);
 
   // A pack on top of the active subscription.
   await page.getByRole("region", { name: "Credit packs" }).getByRole("button", { name: "Buy 10 credits" }).click();
   await page.getByRole("button", { name: "Pay" }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/${accountId}/billing`));
-  await expect.poll(async () => Number(await page.getByTestId("credit-balance").textContent()), { timeout: 30_000 }).toBeCloseTo(balanceBefore + 39, 3);
+  await expect
+    .poll(async () => Number(await page.getByTestId("credit-balance").textContent()), { timeout: 30_000 })
+    .toBeCloseTo(balanceBefore + 39, 3);
   await expect(page.getByRole("region", { name: "Orders" })).toContainText("Fulfilled", { timeout: 30_000 });
 
   // The Customer Portal: cancel at the period end, then back.
@@ -75,7 +93,9 @@ test("billing with Stripe: Checkout for a plan and a pack, the portal, the ledge
   await expect(ledger.getByRole("row").filter({ hasText: "Pro plan, monthly credits" })).toContainText("+29.00");
   await expect(ledger.getByRole("row").filter({ hasText: "Charge" })).toContainText("charged");
   const reserve = ledger.getByRole("row").filter({ hasText: "Reserve" });
-  const generationId = (await query<{ generation_id: string }>("SELECT generation_id FROM ledger_entry WHERE account_id = $1 AND type = 'reserve'", [accountId]))[0]?.generation_id;
+  const generationId = (
+    await query<{ generation_id: string }>("SELECT generation_id FROM ledger_entry WHERE account_id = $1 AND type = 'reserve'", [accountId])
+  )[0]?.generation_id;
   await expect(reserve.getByRole("link")).toHaveAttribute("href", `/dashboard/${accountId}/generations/${generationId}`);
   await ledger.getByLabel("Type").selectOption("refund");
   await expect(ledger).toContainText("No refund entries");
@@ -86,7 +106,10 @@ test("billing with Stripe: Checkout for a plan and a pack, the portal, the ledge
   await saveScreenshot("billing-owner-390");
   // On a phone the sections are behind the Menu button.
   await page.getByRole("button", { name: "Menu" }).click();
-  await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Billing" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Billing" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
   await page.screenshot({ path: ".data-test/screenshots/dashboard-menu-390.png" });
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Overview" }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/${accountId}$`));
@@ -97,7 +120,10 @@ test("billing with Stripe: Checkout for a plan and a pack, the portal, the ledge
   const memberContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const memberPage = await memberContext.newPage();
   await signInThroughMailbox(memberPage, memberEmail);
-  await query("INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM \"user\" WHERE email = $2", [accountId, memberEmail]);
+  await query(
+    "INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM \"user\" WHERE email = $2",
+    [accountId, memberEmail],
+  );
   await memberPage.goto(`/dashboard/${accountId}/billing`);
   await expect(memberPage.getByRole("status").filter({ hasText: "Only the primary owner of this account can buy plans" })).toBeVisible();
   await expect(memberPage.getByTestId("current-plan")).toHaveText("Pro");
@@ -107,7 +133,9 @@ test("billing with Stripe: Checkout for a plan and a pack, the portal, the ledge
       .getByRole("button", { name: /Choose|Switch/ })
       .first(),
   ).toBeDisabled();
-  await expect(memberPage.getByRole("region", { name: "Credit ledger" }).getByRole("row").filter({ hasText: "Pilot credits" })).toBeVisible();
+  await expect(
+    memberPage.getByRole("region", { name: "Credit ledger" }).getByRole("row").filter({ hasText: "Pilot credits" }),
+  ).toBeVisible();
   await memberPage.screenshot({ path: ".data-test/screenshots/billing-member-1440.png", fullPage: true });
   await memberPage.setViewportSize({ width: 390, height: 844 });
   await memberPage.screenshot({ path: ".data-test/screenshots/billing-member-390.png", fullPage: true });

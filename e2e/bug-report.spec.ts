@@ -37,7 +37,10 @@ test("a problem reported from the header shows up in the activity feed", async (
   await expect(page.getByText("Thanks, your report was sent")).toBeVisible();
   await expect(dialog).toBeHidden();
 
-  const [stored] = await query<{ page_path: string; user_agent: string; intent: string }>("SELECT page_path, user_agent, intent FROM bug_report WHERE account_id = $1", [accountId]);
+  const [stored] = await query<{ page_path: string; user_agent: string; intent: string }>(
+    "SELECT page_path, user_agent, intent FROM bug_report WHERE account_id = $1",
+    [accountId],
+  );
   expect(stored?.page_path).toBe(`/dashboard/${accountId}/keys`);
   expect(stored?.user_agent).toMatch(/Chrome/);
   expect(stored?.intent).toBe("Revoke an old staging key");

@@ -53,7 +53,9 @@ test("an owner adds, verifies and removes the account's custom hostname", async 
   await expect(record).toBeVisible();
   await expect(page.getByRole("button", { name: "Copy target" })).toBeVisible();
   // The app's first check (through its executor) finds the wrong record; the page refreshes itself.
-  await expect(page.getByTestId("hostname-last-error")).toHaveText(`${hostname} is a CNAME for old-provider.example.net, not ${target}.`, { timeout: 30_000 });
+  await expect(page.getByTestId("hostname-last-error")).toHaveText(`${hostname} is a CNAME for old-provider.example.net, not ${target}.`, {
+    timeout: 30_000,
+  });
   await saveScreenshot("custom-domain-pending-1440");
   await page.setViewportSize({ width: 390, height: 844 });
   await saveScreenshot("custom-domain-pending-390");
@@ -73,14 +75,26 @@ test("an owner adds, verifies and removes the account's custom hostname", async 
   await expect(page.getByRole("dialog", { name: "Remove this hostname?" })).toBeVisible();
   await page.getByRole("button", { name: "Remove hostname" }).click();
   await expect(page.getByRole("heading", { name: "Add a custom hostname" })).toBeVisible({ timeout: 30_000 });
-  const feed = await query<{ action: string }>("SELECT action FROM activity_event WHERE account_id = $1 AND category = 'domain' ORDER BY created_at", [accountId]);
-  expect(feed.map((row) => row.action)).toEqual(["domain.added", "domain.check_requested", "domain.verified", "domain.removal_requested", "domain.removed"]);
+  const feed = await query<{ action: string }>(
+    "SELECT action FROM activity_event WHERE account_id = $1 AND category = 'domain' ORDER BY created_at",
+    [accountId],
+  );
+  expect(feed.map((row) => row.action)).toEqual([
+    "domain.added",
+    "domain.check_requested",
+    "domain.verified",
+    "domain.removal_requested",
+    "domain.removed",
+  ]);
 });
 
 test("a member reads the hostname and changes nothing", async ({ page, saveScreenshot }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const ownerEmail = uniqueEmail("owner");
-  const [owner] = await query<{ id: string }>("INSERT INTO account (id, name, email, plan, updated_at) VALUES (gen_random_uuid(), 'Studio North', $1, 'enterprise', now()) RETURNING id", [ownerEmail]);
+  const [owner] = await query<{ id: string }>(
+    "INSERT INTO account (id, name, email, plan, updated_at) VALUES (gen_random_uuid(), 'Studio North', $1, 'enterprise', now()) RETURNING id",
+    [ownerEmail],
+  );
   const accountId = owner!.id;
   const hostname = uniqueHostname();
   await query(
@@ -88,7 +102,10 @@ test("a member reads the hostname and changes nothing", async ({ page, saveScree
     [accountId, hostname, randomUUID(), target],
   );
   const { email } = await signInThroughMailbox(page);
-  await query("INSERT INTO membership (id, account_id, user_id, role, created_at) SELECT gen_random_uuid(), $1, id, 'member', now() FROM \"user\" WHERE email = $2", [accountId, email]);
+  await query(
+    "INSERT INTO membership (id, account_id, user_id, role, created_at) SELECT gen_random_uuid(), $1, id, 'member', now() FROM \"user\" WHERE email = $2",
+    [accountId, email],
+  );
   await page.goto(`/dashboard/${accountId}/domain`);
   await expect(page.getByText(hostname).first()).toBeVisible();
   await expect(page.getByTestId("hostname-status")).toHaveText("Active");

@@ -11,10 +11,14 @@ test.afterAll(close);
 
 /** An API key through the operator CLI, as an operator would hand one out. */
 function createKey(accountId: string): string {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", "key:create", "--account", accountId], {
-    encoding: "utf8",
-    env: process.env,
-  });
+  const result = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", "key:create", "--account", accountId],
+    {
+      encoding: "utf8",
+      env: process.env,
+    },
+  );
   const line = result.stdout.trim().split("\n").at(-1) ?? "";
   return (JSON.parse(line) as { key: string }).key;
 }
@@ -82,7 +86,10 @@ test("the primary owner edits alerts; a generation fires one into the bell", asy
   await expect(page.getByTestId("notification-count")).toHaveCount(0);
   await expect(page.getByText("Fired, re-arms above it")).toBeVisible();
 
-  const mails = await query<{ subject: string }>("SELECT subject FROM email_outbox WHERE kind = 'credits.low_balance' AND \"to\" = (SELECT email FROM account WHERE id = $1)", [accountId]);
+  const mails = await query<{ subject: string }>(
+    "SELECT subject FROM email_outbox WHERE kind = 'credits.low_balance' AND \"to\" = (SELECT email FROM account WHERE id = $1)",
+    [accountId],
+  );
   expect(mails.map((m) => m.subject)).toEqual([expect.stringContaining("below 0.999")]);
 });
 
@@ -92,7 +99,10 @@ test("a member reads alerts but cannot change them", async ({ page, browser }) =
   const memberPage = await (await browser.newContext()).newPage();
   // Sign up (personal account), then join the owner's account as a member.
   await signInThroughMailbox(memberPage, memberEmail);
-  await query("INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM \"user\" WHERE email = $2", [accountId, memberEmail]);
+  await query(
+    "INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM \"user\" WHERE email = $2",
+    [accountId, memberEmail],
+  );
 
   await memberPage.goto(`/dashboard/${accountId}/alerts`);
   await expect(memberPage.getByText("Only the primary owner can change low-balance alerts.")).toBeVisible();
@@ -102,7 +112,10 @@ test("a member reads alerts but cannot change them", async ({ page, browser }) =
   await memberPage.screenshot({ path: ".data-test/screenshots/alerts-member.png", fullPage: true });
 
   // The server refuses the write whatever the page offers.
-  const refused = await memberPage.request.post("/api/trpc/alerts.set", { data: { json: { accountId, thresholds: [3] } }, headers: { origin: new URL(memberPage.url()).origin } });
+  const refused = await memberPage.request.post("/api/trpc/alerts.set", {
+    data: { json: { accountId, thresholds: [3] } },
+    headers: { origin: new URL(memberPage.url()).origin },
+  });
   expect(refused.status()).toBe(403);
   await memberPage.context().close();
 });

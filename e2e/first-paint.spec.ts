@@ -19,10 +19,13 @@ const baseUrl = () => process.env.TEST_BASE_URL ?? String(test.info().project.us
 function getWithHost(path: string, host: string, key: string): Promise<number> {
   const url = new URL(path, baseUrl());
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { host, authorization: `Bearer ${key}` } }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(response.statusCode ?? 0));
-    });
+    const request = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { host, authorization: `Bearer ${key}` } },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+      },
+    );
     request.on("error", reject);
     request.end();
   });
@@ -30,7 +33,12 @@ function getWithHost(path: string, host: string, key: string): Promise<number> {
 
 /** A second context with the same session cookie and JavaScript off: what it shows came from the server. */
 async function serverOnlyContext(browser: Browser, signedIn: BrowserContext) {
-  return browser.newContext({ baseURL: baseUrl(), javaScriptEnabled: false, storageState: await signedIn.storageState(), viewport: { width: 1440, height: 900 } });
+  return browser.newContext({
+    baseURL: baseUrl(),
+    javaScriptEnabled: false,
+    storageState: await signedIn.storageState(),
+    viewport: { width: 1440, height: 900 },
+  });
 }
 
 /** Opens `path` with JavaScript on and returns the tRPC procedures the browser asked for while it loaded. */
@@ -118,7 +126,9 @@ test("the dashboard's pages come with their data from the server", async ({ page
       prefetched: ["keys.get", "requestLogs.list", "requestLogs.endpoints"],
       shows: async (view) => {
         await expect(view.getByRole("heading", { level: 1, name: keyName })).toBeVisible();
-        await expect(view.getByRole("region", { name: "Request log" }).getByRole("row").filter({ hasText: "/v1/library/models" })).toHaveCount(1);
+        await expect(
+          view.getByRole("region", { name: "Request log" }).getByRole("row").filter({ hasText: "/v1/library/models" }),
+        ).toHaveCount(1);
       },
     },
     {

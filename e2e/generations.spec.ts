@@ -14,10 +14,14 @@ test.afterAll(close);
 
 /** An API key through the operator CLI, as an operator would hand one out. */
 function createKey(accountId: string): string {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", "key:create", "--account", accountId], {
-    encoding: "utf8",
-    env: process.env,
-  });
+  const result = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", "key:create", "--account", accountId],
+    {
+      encoding: "utf8",
+      env: process.env,
+    },
+  );
   const line = result.stdout.trim().split("\n").at(-1) ?? "";
   return (JSON.parse(line) as { key: string }).key;
 }
@@ -35,12 +39,17 @@ async function startGeneration(page: Page, key: string, prompt: string): Promise
 /** Resizes, then waits until nothing is wider than the window (charts re-measure after a resize). */
 async function at(page: Page, width: 1440 | 390) {
   await page.setViewportSize(width === 1440 ? { width: 1440, height: 900 } : { width: 390, height: 844 });
-  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: "no horizontal overflow" }).toBeLessThanOrEqual(width);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: "no horizontal overflow" })
+    .toBeLessThanOrEqual(width);
 }
 
 const shared: { email?: string; accountId?: string; key?: string; generationId?: string } = {};
 
-test("a generation started through the API appears in the gallery and turns succeeded without a reload", async ({ page, saveScreenshot }) => {
+test("a generation started through the API appears in the gallery and turns succeeded without a reload", async ({
+  page,
+  saveScreenshot,
+}) => {
   test.setTimeout(120_000);
   await at(page, 1440);
   const { accountId, email } = await signInThroughMailbox(page);
@@ -64,7 +73,9 @@ test("a generation started through the API appears in the gallery and turns succ
   await expect(page.getByRole("status").filter({ hasText: "Updating live" })).toBeVisible();
 
   await expect(tile.locator("[data-status]")).toHaveAttribute("data-status", "succeeded", { timeout: 30_000 });
-  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument), "the page was not reloaded").toBe(true);
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument), "the page was not reloaded").toBe(
+    true,
+  );
   await expect(tile.getByRole("img", { name: /a lighthouse at dusk/ })).toBeVisible();
   await expect.poll(() => tile.locator("img").evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
   await expect(page.getByText("Updating live")).toHaveCount(0);
@@ -72,7 +83,9 @@ test("a generation started through the API appears in the gallery and turns succ
   // A second, finished one so the gallery and table have more than one row.
   const second = await startGeneration(page, shared.key, "a quiet harbour in fog [local:fail]");
   await page.reload();
-  await expect(page.locator(`li[data-generation-id="${second}"] [data-status]`)).toHaveAttribute("data-status", "succeeded", { timeout: 30_000 });
+  await expect(page.locator(`li[data-generation-id="${second}"] [data-status]`)).toHaveAttribute("data-status", "succeeded", {
+    timeout: 30_000,
+  });
   await expect(page.locator("li[data-generation-id] img")).toHaveCount(2);
   await saveScreenshot("generations-gallery-1440");
   await at(page, 390);

@@ -126,7 +126,9 @@ test("the primary owner creates, uses, rotates, revokes and deletes a key, and f
   await deleteDialog.getByRole("button", { name: "Delete key" }).click();
   await page.waitForURL(/\/keys$/);
   await expect(page.getByRole("row").filter({ hasText: "e2e backend" })).toHaveCount(1);
-  expect(await query("SELECT count(*)::int AS n FROM request_log WHERE account_id = $1 AND key_prefix = $2", [accountId, key.slice(0, 9)])).toEqual([{ n: 0 }]);
+  expect(
+    await query("SELECT count(*)::int AS n FROM request_log WHERE account_id = $1 AND key_prefix = $2", [accountId, key.slice(0, 9)]),
+  ).toEqual([{ n: 0 }]);
   shared.keyName = "e2e backend";
 
   // The logs page: the new key's three requests; the 4xx filter leaves the refused one.
@@ -171,14 +173,18 @@ test("a member sees the keys and their logs read-only, and the server refuses ch
   await page.setViewportSize({ width: 1440, height: 900 });
   const memberEmail = uniqueEmail("keys-member");
   await signInThroughMailbox(page, memberEmail);
-  await query(`INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM "user" WHERE email = $2`, [accountId, memberEmail]);
+  await query(
+    `INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM "user" WHERE email = $2`,
+    [accountId, memberEmail],
+  );
 
   await page.goto(`/dashboard/${accountId}/keys`);
   await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
   await expect(page.getByText("Read-only: only owners can create, rotate, revoke or delete keys")).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: keyName })).toContainText("Active");
   await expect(page.getByRole("button", { name: "Create key" })).toHaveCount(0);
-  for (const verb of ["Rotate", "Revoke", "Delete"]) await expect(page.getByRole("button", { name: new RegExp(`^${verb} `) })).toHaveCount(0);
+  for (const verb of ["Rotate", "Revoke", "Delete"])
+    await expect(page.getByRole("button", { name: new RegExp(`^${verb} `) })).toHaveCount(0);
   await saveScreenshot("keys-page-member-1440");
 
   await page.getByRole("row").filter({ hasText: keyName }).getByRole("link").click();
@@ -194,7 +200,10 @@ test("a member sees the keys and their logs read-only, and the server refuses ch
     ["keys.revoke", { accountId, keyId }],
     ["keys.delete", { accountId, keyId }],
   ] as const) {
-    const refused = await page.request.post(`/api/trpc/${procedure}`, { data: { json: input }, headers: { origin: new URL(page.url()).origin } });
+    const refused = await page.request.post(`/api/trpc/${procedure}`, {
+      data: { json: input },
+      headers: { origin: new URL(page.url()).origin },
+    });
     expect(refused.status()).toBe(403);
     expect(JSON.stringify(await refused.json())).toContain("ERR1003");
   }

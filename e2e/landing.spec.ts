@@ -10,7 +10,12 @@ test("landing page links to the OpenAPI document", async ({ page, saveScreenshot
   await saveScreenshot("landing");
 
   // A full navigation to the route handler: the browser must receive the JSON document itself.
-  const [response] = await Promise.all([page.waitForResponse((candidate) => new URL(candidate.url()).pathname === "/v1/openapi.json" && candidate.request().isNavigationRequest()), link.click()]);
+  const [response] = await Promise.all([
+    page.waitForResponse(
+      (candidate) => new URL(candidate.url()).pathname === "/v1/openapi.json" && candidate.request().isNavigationRequest(),
+    ),
+    link.click(),
+  ]);
   await expect(page).toHaveURL(/\/v1\/openapi\.json$/);
   expect(response.status()).toBe(200);
   expect(response.headers()["content-type"]).toContain("application/json");

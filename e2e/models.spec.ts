@@ -15,13 +15,17 @@ import { signInThroughMailbox } from "@/e2e/support/sign-in";
 
 test.describe.configure({ mode: "serial" });
 
-const exampleManifest = exampleManifestSchema.parse(JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../public/examples/manifest.json"), "utf8")));
+const exampleManifest = exampleManifestSchema.parse(
+  JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../public/examples/manifest.json"), "utf8")),
+);
 test.afterAll(close);
 
 /** Resizes, then waits until nothing is wider than the window. */
 async function at(page: Page, width: 1440 | 390) {
   await page.setViewportSize(width === 1440 ? { width: 1440, height: 900 } : { width: 390, height: 844 });
-  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: "no horizontal overflow" }).toBeLessThanOrEqual(width);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: "no horizontal overflow" })
+    .toBeLessThanOrEqual(width);
 }
 
 test("a member finds a video model by type and name and reads its schema, pricing and providers", async ({ page, saveScreenshot }) => {
@@ -42,7 +46,11 @@ test("a member finds a video model by type and name and reads its schema, pricin
 
   await page.getByLabel("Type").selectOption("video");
   await expect(page).toHaveURL(/[?&]type=video/);
-  await expect.poll(async () => (await cards.evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-model-type")))).every((type) => type === "video")).toBe(true);
+  await expect
+    .poll(async () =>
+      (await cards.evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-model-type")))).every((type) => type === "video"),
+    )
+    .toBe(true);
   const videos = await cards.count();
   expect(videos).toBeGreaterThan(0);
   expect(videos).toBeLessThan(total);
@@ -94,9 +102,14 @@ test("a member finds a video model by type and name and reads its schema, pricin
 });
 
 /** The image has been fetched and decoded (a lazy image below the fold has not, until scrolled to). */
-const decoded = (image: import("@playwright/test").Locator) => image.evaluate((node: HTMLImageElement) => node.complete && node.naturalWidth > 0);
+const decoded = (image: import("@playwright/test").Locator) =>
+  image.evaluate((node: HTMLImageElement) => node.complete && node.naturalWidth > 0);
 
-test("each card and the model page show the family's example, labelled with who rendered it, from the keyboard, without a CSP violation", async ({ page, browserErrors, saveScreenshot }) => {
+test("each card and the model page show the family's example, labelled with who rendered it, from the keyboard, without a CSP violation", async ({
+  page,
+  browserErrors,
+  saveScreenshot,
+}) => {
   test.setTimeout(120_000);
   await at(page, 1440);
   const { accountId } = await signInThroughMailbox(page);
@@ -129,7 +142,8 @@ test("each card and the model page show the family's example, labelled with who 
   const shadow = () => cards.first().evaluate((node) => getComputedStyle(node).boxShadow);
   const unfocused = await shadow();
   const firstLink = cards.first().getByRole("link");
-  for (let step = 0; step < 12 && !(await firstLink.evaluate((node) => node === document.activeElement)); step++) await page.keyboard.press("Tab");
+  for (let step = 0; step < 12 && !(await firstLink.evaluate((node) => node === document.activeElement)); step++)
+    await page.keyboard.press("Tab");
   await expect(firstLink).toBeFocused();
   await expect.poll(shadow, { message: "the focused card shows a ring" }).not.toBe(unfocused);
   await page.keyboard.press("Tab");
@@ -142,7 +156,8 @@ test("each card and the model page show the family's example, labelled with who 
 
   const figure = page.locator("figure[data-example]");
   await expect(figure).toContainText(`Example output · rendered by`);
-  if (example.stand_in_for) await expect(figure).toContainText(`standing in for ${modelFamilies.find((entry) => entry.id === family)?.name}`);
+  if (example.stand_in_for)
+    await expect(figure).toContainText(`standing in for ${modelFamilies.find((entry) => entry.id === family)?.name}`);
   const image = figure.locator("img");
   await expect.poll(() => decoded(image)).toBe(true);
   await saveScreenshot("model-example-1440");
@@ -156,9 +171,13 @@ test("each card and the model page show the family's example, labelled with who 
   await page.waitForURL(/\/models\/.+\/.+$/);
   const video = page.locator("figure[data-example] video");
   await expect(video).toHaveAttribute("poster", `${videoFamily[1].image.path}?v=${videoFamily[1].image.sha256}`);
-  expect(await video.evaluate((node: HTMLVideoElement) => [node.muted, node.loop, node.playsInline, node.getAttribute("width") !== null])).toEqual([true, true, true, true]);
+  expect(
+    await video.evaluate((node: HTMLVideoElement) => [node.muted, node.loop, node.playsInline, node.getAttribute("width") !== null]),
+  ).toEqual([true, true, true, true]);
   await video.evaluate((node: HTMLVideoElement) => node.play());
-  await expect.poll(() => video.evaluate((node: HTMLVideoElement) => node.currentTime > 0 && node.videoWidth > 0), { message: "the clip plays" }).toBe(true);
+  await expect
+    .poll(() => video.evaluate((node: HTMLVideoElement) => node.currentTime > 0 && node.videoWidth > 0), { message: "the clip plays" })
+    .toBe(true);
   await at(page, 390);
   await saveScreenshot("model-example-390");
 

@@ -25,7 +25,10 @@ test("the keys, key, billing and generations pages fit a phone, for an owner and
   const { accountId } = await signInThroughMailbox(page);
   const key = await createKeyWithSpendLimit(page, accountId, { name: "capped backend with a long name", limit: "0.004", period: "day" });
   for (const prompt of ["first", "second"]) {
-    const reply = await page.request.post("/v1/generate/image/darkroom/lumen-image", { headers: { authorization: `Bearer ${key}` }, data: { generation_prompt: prompt } });
+    const reply = await page.request.post("/v1/generate/image/darkroom/lumen-image", {
+      headers: { authorization: `Bearer ${key}` },
+      data: { generation_prompt: prompt },
+    });
     expect(reply.status()).toBe(202);
   }
 
@@ -33,7 +36,10 @@ test("the keys, key, billing and generations pages fit a phone, for an owner and
   const memberContext = await browser.newContext({ baseURL: new URL(page.url()).origin });
   const member = await memberContext.newPage();
   await signInThroughMailbox(member, memberEmail);
-  await query(`INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM "user" WHERE email = $2`, [accountId, memberEmail]);
+  await query(
+    `INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM "user" WHERE email = $2`,
+    [accountId, memberEmail],
+  );
 
   for (const [who, view] of [
     ["owner", page],

@@ -19,19 +19,33 @@ const MODEL = "darkroom/lumen-image";
 
 async function at(page: Page, width: 1440 | 390) {
   await page.setViewportSize(width === 1440 ? { width: 1440, height: 900 } : { width: 390, height: 844 });
-  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: "no horizontal overflow" }).toBeLessThanOrEqual(width);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: "no horizontal overflow" })
+    .toBeLessThanOrEqual(width);
 }
 
 /** Waits until every image in `scope` has loaded real pixels. */
 async function expectImagesLoaded(page: Page, selector: string) {
   await expect
-    .poll(() => page.locator(selector).evaluateAll((images) => images.length > 0 && images.every((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth > 0)))
+    .poll(() =>
+      page
+        .locator(selector)
+        .evaluateAll(
+          (images) =>
+            images.length > 0 &&
+            images.every((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth > 0),
+        ),
+    )
     .toBe(true);
 }
 
 let owner: { email: string; accountId: string };
 
-test("a new user runs a model from its page, watches it fail over and finish, and copies working curl", async ({ page, context, saveScreenshot }) => {
+test("a new user runs a model from its page, watches it fail over and finish, and copies working curl", async ({
+  page,
+  context,
+  saveScreenshot,
+}) => {
   test.setTimeout(180_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await at(page, 1440);
@@ -95,7 +109,9 @@ test("a new user runs a model from its page, watches it fail over and finish, an
     [generationId],
   );
   expect(row).toMatchObject({ key_name: "Dashboard playground", playground: true });
-  const ledger = await query<{ type: string }>("SELECT type::text FROM ledger_entry WHERE generation_id = $1 ORDER BY created_at", [generationId]);
+  const ledger = await query<{ type: string }>("SELECT type::text FROM ledger_entry WHERE generation_id = $1 ORDER BY created_at", [
+    generationId,
+  ]);
   expect(ledger.map((entry) => entry.type)).toEqual(["reserve", "charge"]);
   const [actor] = await query<{ email: string }>(
     `SELECT u.email FROM activity_event e JOIN "user" u ON u.id::text = e.actor WHERE e.account_id = $1 AND e.action = 'generation.created' AND e.metadata->>'generation_id' = $2`,
@@ -123,9 +139,14 @@ test("a new user runs a model from its page, watches it fail over and finish, an
   expect(copied).toContain("$DARKROOM_API_KEY");
   expect(copied).not.toMatch(/dkr_[0-9A-Za-z]{40}/);
   const apiKey = await createKeyWithSpendLimit(page, owner.accountId, { name: "curl from the playground", limit: "5", period: "month" });
-  const answer = JSON.parse(execFileSync("bash", ["-c", copied], { env: { ...process.env, DARKROOM_API_KEY: apiKey }, encoding: "utf8", timeout: 90_000 })) as {
+  const answer = JSON.parse(
+    execFileSync("bash", ["-c", copied], { env: { ...process.env, DARKROOM_API_KEY: apiKey }, encoding: "utf8", timeout: 90_000 }),
+  ) as {
     status: string;
-    data: { model_identifier: string; generation_record: { generation_status: string; generation_prompt: string; generation_output_file: string[] } };
+    data: {
+      model_identifier: string;
+      generation_record: { generation_status: string; generation_prompt: string; generation_output_file: string[] };
+    };
   };
   expect(answer.status).toBe("success");
   expect(answer.data.model_identifier).toBe(MODEL);
@@ -153,7 +174,10 @@ test("a run can be canceled while it goes, and is refunded", async ({ page }) =>
   await expect(result.locator('[data-step="end"]')).toContainText("credits refunded");
 });
 
-test("compare one model on its two providers: each column its own generation, fastest and cheapest named", async ({ page, saveScreenshot }) => {
+test("compare one model on its two providers: each column its own generation, fastest and cheapest named", async ({
+  page,
+  saveScreenshot,
+}) => {
   test.setTimeout(150_000);
   await at(page, 1440);
   await signInThroughMailbox(page, owner.email);
@@ -206,10 +230,17 @@ test("a member the owner did not allow to run sees why, and Run stays off", asyn
   const memberContext = await browser.newContext();
   const memberPage = await memberContext.newPage();
   const member = await signInThroughMailbox(memberPage, uniqueEmail("member"));
-  await query(`INSERT INTO membership (id, account_id, user_id, role, created_at) SELECT gen_random_uuid(), $1, id, 'member', now() FROM "user" WHERE email = $2`, [owner.accountId, member.email]);
+  await query(
+    `INSERT INTO membership (id, account_id, user_id, role, created_at) SELECT gen_random_uuid(), $1, id, 'member', now() FROM "user" WHERE email = $2`,
+    [owner.accountId, member.email],
+  );
   await memberPage.goto(`/dashboard/${owner.accountId}/models/${MODEL}`);
   await memberPage.getByLabel("Prompt").fill("may I?");
-  await expect(memberPage.getByRole("alert").filter({ hasText: "only the primary owner and owners may run models from the dashboard; your role is member" })).toBeVisible();
+  await expect(
+    memberPage
+      .getByRole("alert")
+      .filter({ hasText: "only the primary owner and owners may run models from the dashboard; your role is member" }),
+  ).toBeVisible();
   await expect(memberPage.getByRole("button", { name: "Run", exact: true })).toBeDisabled();
   await saveScreenshot("playground-member-refused-1440", memberPage);
   await memberPage.goto(`/dashboard/${owner.accountId}/compare`);

@@ -9,7 +9,10 @@ import { signInThroughMailbox, uniqueEmail } from "@/e2e/support/sign-in";
 test.afterAll(close);
 
 function operator(...args: string[]): Record<string, unknown> {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", ...args], { encoding: "utf8", env: process.env });
+  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", ...args], {
+    encoding: "utf8",
+    env: process.env,
+  });
   return JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, unknown>;
 }
 
@@ -33,7 +36,10 @@ test("a paused service shows a banner on the dashboard until it resumes", async 
     const memberEmail = uniqueEmail("member");
     const memberPage = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
     await signInThroughMailbox(memberPage, memberEmail);
-    await query("INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM \"user\" WHERE email = $2", [accountId, memberEmail]);
+    await query(
+      "INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM \"user\" WHERE email = $2",
+      [accountId, memberEmail],
+    );
     await memberPage.goto(`/dashboard/${accountId}`);
     await expect(memberPage.getByRole("status").filter({ hasText: "New generations are paused." })).toBeVisible();
     await memberPage.screenshot({ path: ".data-test/screenshots/service-paused-member-390.png", fullPage: true });

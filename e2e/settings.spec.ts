@@ -24,7 +24,10 @@ async function createTeamAccount(page: Page, name: string): Promise<string> {
   return new URL(page.url()).pathname.split("/")[2] ?? "";
 }
 
-test("an owner renames the account (the switcher follows) and opts in to marketing e-mails (an activity row appears)", async ({ page, saveScreenshot }) => {
+test("an owner renames the account (the switcher follows) and opts in to marketing e-mails (an activity row appears)", async ({
+  page,
+  saveScreenshot,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const { accountId } = await signInThroughMailbox(page, uniqueEmail("settings-owner"));
@@ -41,7 +44,9 @@ test("an owner renames the account (the switcher follows) and opts in to marketi
   await expect(form.getByLabel("Account name")).toHaveValue("Northwind Studio");
   const switcher = page.getByRole("combobox", { name: "Account" });
   await expect(switcher.locator("option:checked")).toHaveText("Northwind Studio (Primary owner)");
-  const [stored] = await query<{ name: string; picture_url: string | null }>("SELECT name, picture_url FROM account WHERE id = $1", [accountId]);
+  const [stored] = await query<{ name: string; picture_url: string | null }>("SELECT name, picture_url FROM account WHERE id = $1", [
+    accountId,
+  ]);
   expect(stored).toEqual({ name: "Northwind Studio", picture_url: null });
 
   const profile = page.getByRole("form", { name: "Your profile" });
@@ -66,7 +71,11 @@ test("an owner renames the account (the switcher follows) and opts in to marketi
   await expect(page.getByText(/name changed from .* to "Northwind Studio"/).first()).toBeVisible();
 });
 
-test("a member reads the settings; the primary owner deletes the team account by typing its name", async ({ page, browser, saveScreenshot }) => {
+test("a member reads the settings; the primary owner deletes the team account by typing its name", async ({
+  page,
+  browser,
+  saveScreenshot,
+}) => {
   test.setTimeout(150_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const { accountId: personal } = await signInThroughMailbox(page, uniqueEmail("settings-primary"));
@@ -78,7 +87,10 @@ test("a member reads the settings; the primary owner deletes the team account by
   const other = await browser.newContext({ baseURL: test.info().project.use.baseURL, viewport: { width: 1440, height: 900 } });
   const guest = await other.newPage();
   await signInThroughMailbox(guest, memberEmail);
-  await query(`INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM "user" WHERE email = $2`, [teamId, memberEmail]);
+  await query(
+    `INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM "user" WHERE email = $2`,
+    [teamId, memberEmail],
+  );
   await guest.goto(`/dashboard/${teamId}/settings`);
   await expect(guest.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
   const readOnly = guest.getByRole("form", { name: "Account profile" });
@@ -153,6 +165,9 @@ test("sign out everywhere in one browser signs the same user out of another", as
   await expect(laptop.getByLabel("Work e-mail")).toBeVisible();
   await other.close();
 
-  const [event] = await query<{ count: string }>("SELECT count(*)::text AS count FROM activity_event WHERE account_id = $1 AND action = 'auth.signed_out_everywhere'", [accountId]);
+  const [event] = await query<{ count: string }>(
+    "SELECT count(*)::text AS count FROM activity_event WHERE account_id = $1 AND action = 'auth.signed_out_everywhere'",
+    [accountId],
+  );
   expect(event?.count).toBe("1");
 });

@@ -18,10 +18,16 @@ test("the owner sets a key's spend limit, sees the bar fill, and sets the accoun
 
   // Two images of 0.002 credits fill the limit; the third is refused before anything is reserved.
   for (const prompt of ["first", "second"]) {
-    const reply = await page.request.post("/v1/generate/image/darkroom/lumen-image", { headers: { authorization: `Bearer ${key}` }, data: { generation_prompt: prompt } });
+    const reply = await page.request.post("/v1/generate/image/darkroom/lumen-image", {
+      headers: { authorization: `Bearer ${key}` },
+      data: { generation_prompt: prompt },
+    });
     expect(reply.status()).toBe(202);
   }
-  const refused = await page.request.post("/v1/generate/image/darkroom/lumen-image", { headers: { authorization: `Bearer ${key}` }, data: { generation_prompt: "third" } });
+  const refused = await page.request.post("/v1/generate/image/darkroom/lumen-image", {
+    headers: { authorization: `Bearer ${key}` },
+    data: { generation_prompt: "third" },
+  });
   expect(refused.status()).toBe(402);
   expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("ERR1014");
 
@@ -34,12 +40,18 @@ test("the owner sets a key's spend limit, sees the bar fill, and sets the accoun
   await saveScreenshot("spend-keys-page-1440");
 
   await row.getByRole("link", { name: "capped backend" }).click();
-  await expect(page.getByRole("progressbar", { name: "Spend against the limit" })).toHaveAttribute("aria-valuetext", "0.004 of 0.004 credits");
+  await expect(page.getByRole("progressbar", { name: "Spend against the limit" })).toHaveAttribute(
+    "aria-valuetext",
+    "0.004 of 0.004 credits",
+  );
   await expect(page.getByText("credits per day")).toBeVisible();
   await page.getByLabel("Spend limit in credits").fill("0.01");
   await page.getByLabel("Spend period").selectOption("week");
   await page.getByRole("button", { name: "Save limit" }).click();
-  await expect(page.getByRole("progressbar", { name: "Spend against the limit" })).toHaveAttribute("aria-valuetext", "0.004 of 0.01 credits");
+  await expect(page.getByRole("progressbar", { name: "Spend against the limit" })).toHaveAttribute(
+    "aria-valuetext",
+    "0.004 of 0.01 credits",
+  );
   await expect(page.getByText("credits per week")).toBeVisible();
   await saveScreenshot("spend-key-detail-1440");
   await page.getByRole("button", { name: "Remove limit" }).click();
@@ -49,6 +61,9 @@ test("the owner sets a key's spend limit, sees the bar fill, and sets the accoun
   await expect(page.getByRole("heading", { name: "Monthly spend limit" })).toBeVisible();
   await page.getByLabel("Spend limit in credits").fill("25");
   await page.getByRole("button", { name: "Save limit" }).click();
-  await expect(page.getByRole("progressbar", { name: "Spend against the limit" })).toHaveAttribute("aria-valuetext", "0.004 of 25.00 credits");
+  await expect(page.getByRole("progressbar", { name: "Spend against the limit" })).toHaveAttribute(
+    "aria-valuetext",
+    "0.004 of 25.00 credits",
+  );
   await saveScreenshot("spend-billing-1440");
 });

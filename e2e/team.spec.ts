@@ -57,7 +57,11 @@ function feedRow(page: Page, action: string, text: string) {
   return page.getByRole("region", { name: "Activity feed" }).getByRole("listitem").filter({ hasText: action }).filter({ hasText: text });
 }
 
-test("an owner invites a new address; the invitee signs up through the link, accepts, is promoted and removed; the feed lists it", async ({ page, browser, saveScreenshot }) => {
+test("an owner invites a new address; the invitee signs up through the link, accepts, is promoted and removed; the feed lists it", async ({
+  page,
+  browser,
+  saveScreenshot,
+}) => {
   test.setTimeout(150_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const { email: ownerEmail, accountId } = await signInThroughMailbox(page, uniqueEmail("team-owner"));
@@ -103,7 +107,9 @@ test("an owner invites a new address; the invitee signs up through the link, acc
   await guest.goto(invitationUrl);
   await expect(guest.getByRole("heading", { name: "Invitation already accepted" })).toBeVisible();
   await other.close();
-  expect(await query<{ kind: string }>('SELECT kind FROM email_outbox WHERE "to" = $1', [invitee])).toEqual([{ kind: "invitation.created" }]);
+  expect(await query<{ kind: string }>('SELECT kind FROM email_outbox WHERE "to" = $1', [invitee])).toEqual([
+    { kind: "invitation.created" },
+  ]);
 
   // The owner sees the new member, makes them an owner, then removes them.
   await page.reload();
@@ -121,7 +127,12 @@ test("an owner invites a new address; the invitee signs up through the link, acc
   await expect
     .poll(
       async () =>
-        (await query<{ role: string }>('SELECT m.role::text AS role FROM membership m JOIN "user" u ON u.id = m.user_id WHERE m.account_id = $1 AND u.email = $2', [accountId, invitee]))[0]?.role,
+        (
+          await query<{ role: string }>(
+            'SELECT m.role::text AS role FROM membership m JOIN "user" u ON u.id = m.user_id WHERE m.account_id = $1 AND u.email = $2',
+            [accountId, invitee],
+          )
+        )[0]?.role,
     )
     .toBe("owner");
 
@@ -130,7 +141,12 @@ test("an owner invites a new address; the invitee signs up through the link, acc
   await confirm.getByRole("button", { name: "Remove member" }).click();
   await expect(page.getByText("Member removed")).toBeVisible();
   await expect(memberRow(page, invitee)).toHaveCount(0);
-  expect(await query('SELECT 1 FROM membership m JOIN "user" u ON u.id = m.user_id WHERE m.account_id = $1 AND u.email = $2', [accountId, invitee])).toEqual([]);
+  expect(
+    await query('SELECT 1 FROM membership m JOIN "user" u ON u.id = m.user_id WHERE m.account_id = $1 AND u.email = $2', [
+      accountId,
+      invitee,
+    ]),
+  ).toEqual([]);
 
   // The activity page lists every step, by whom; the category filter narrows it to the team's.
   await page.getByRole("link", { name: "Activity" }).first().click();
@@ -146,7 +162,10 @@ test("an owner invites a new address; the invitee signs up through the link, acc
   await saveScreenshot("team-activity-1440");
 });
 
-test("an invited address that already has a login is e-mailed the ordinary sign-in link, comes back to the invitation and accepts", async ({ page, browser }) => {
+test("an invited address that already has a login is e-mailed the ordinary sign-in link, comes back to the invitation and accepts", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   // The invitee signs up first, in a browser of their own, which they then close.
@@ -173,7 +192,12 @@ test("an invited address that already has a login is e-mailed the ordinary sign-
   await guest.getByRole("button", { name: "Accept invitation" }).click();
   await guest.waitForURL(new RegExp(`/dashboard/${accountId}$`));
   await other.close();
-  expect(await query('SELECT 1 FROM membership m JOIN "user" u ON u.id = m.user_id WHERE m.account_id = $1 AND u.email = $2', [accountId, invitee])).toHaveLength(1);
+  expect(
+    await query('SELECT 1 FROM membership m JOIN "user" u ON u.id = m.user_id WHERE m.account_id = $1 AND u.email = $2', [
+      accountId,
+      invitee,
+    ]),
+  ).toHaveLength(1);
 });
 
 test("a user creates a team account from the account switcher and lands on its team page", async ({ page, saveScreenshot }) => {
@@ -190,11 +214,18 @@ test("a user creates a team account from the account switcher and lands on its t
   expect(teamAccountId).not.toBe(personal);
   await expect(page.getByRole("combobox", { name: "Account" })).toHaveValue(teamAccountId);
   await expect(memberRow(page, email)).toContainText("Primary owner");
-  const [account] = await query<{ name: string; is_personal: boolean; plan: string }>("SELECT name, is_personal, plan::text AS plan FROM account WHERE id = $1", [teamAccountId]);
+  const [account] = await query<{ name: string; is_personal: boolean; plan: string }>(
+    "SELECT name, is_personal, plan::text AS plan FROM account WHERE id = $1",
+    [teamAccountId],
+  );
   expect(account).toEqual({ name: "E2E Studio", is_personal: false, plan: "free" });
 });
 
-test("an owner resends and revokes invitations; a wrong address is refused; a member leaves; primary ownership moves", async ({ page, browser, saveScreenshot }) => {
+test("an owner resends and revokes invitations; a wrong address is refused; a member leaves; primary ownership moves", async ({
+  page,
+  browser,
+  saveScreenshot,
+}) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const { email: ownerEmail, accountId } = await signInThroughMailbox(page, uniqueEmail("team-primary"));
@@ -202,7 +233,12 @@ test("an owner resends and revokes invitations; a wrong address is refused; a me
   const accountName = account?.name ?? "";
   const teamPath = `/dashboard/${accountId}/team`;
   const roleOf = async (email: string) =>
-    (await query<{ role: string }>('SELECT m.role::text AS role FROM membership m JOIN "user" u ON u.id = m.user_id WHERE m.account_id = $1 AND u.email = $2', [accountId, email]))[0]?.role ?? null;
+    (
+      await query<{ role: string }>(
+        'SELECT m.role::text AS role FROM membership m JOIN "user" u ON u.id = m.user_id WHERE m.account_id = $1 AND u.email = $2',
+        [accountId, email],
+      )
+    )[0]?.role ?? null;
 
   await page.goto(teamPath);
   // The primary owner cannot leave: no button for it.
@@ -242,7 +278,9 @@ test("an owner resends and revokes invitations; a wrong address is refused; a me
   const guest = await other.newPage();
   const { email: stranger } = await signInThroughMailbox(guest, uniqueEmail("team-stranger"));
   await guest.goto(joinLink);
-  await expect(guest.getByRole("status").filter({ hasText: "You are signed in as" })).toContainText(`You are signed in as ${stranger}. This invitation is for ${joiner}`);
+  await expect(guest.getByRole("status").filter({ hasText: "You are signed in as" })).toContainText(
+    `You are signed in as ${stranger}. This invitation is for ${joiner}`,
+  );
   await guest.getByRole("button", { name: "Accept invitation" }).click();
   await expect(guest.getByRole("alert").filter({ hasText: "This invitation was sent to" })).toHaveText(
     `This invitation was sent to ${joiner}, but you are signed in as ${stranger}. Sign in as ${joiner} to accept it.`,
@@ -252,7 +290,12 @@ test("an owner resends and revokes invitations; a wrong address is refused; a me
   await saveScreenshot("team-wrong-address-390", guest);
   await guest.setViewportSize({ width: 1440, height: 900 });
   expect(await roleOf(stranger)).toBeNull();
-  expect(await query("SELECT 1 FROM invitation WHERE account_id = $1 AND email = $2 AND accepted_at IS NULL AND revoked_at IS NULL", [accountId, joiner])).toHaveLength(1);
+  expect(
+    await query("SELECT 1 FROM invitation WHERE account_id = $1 AND email = $2 AND accepted_at IS NULL AND revoked_at IS NULL", [
+      accountId,
+      joiner,
+    ]),
+  ).toHaveLength(1);
 
   // From there they sign out (back on the invitation), continue as the invited address, and accept.
   await guest.getByRole("button", { name: `Sign out and sign in as ${joiner}` }).click();
@@ -311,7 +354,10 @@ test("an owner resends and revokes invitations; a wrong address is refused; a me
   await expect(guest.getByRole("button", { name: "Leave account" })).toHaveCount(0);
   await other.close();
   // Sorted: the events of one transaction share its timestamp.
-  const events = await query<{ action: string }>("SELECT action FROM activity_event WHERE account_id = $1 AND category IN ('membership', 'invitation')", [accountId]);
+  const events = await query<{ action: string }>(
+    "SELECT action FROM activity_event WHERE account_id = $1 AND category IN ('membership', 'invitation')",
+    [accountId],
+  );
   const actions = events.map((row) => row.action).sort();
   expect(actions).toEqual(
     [

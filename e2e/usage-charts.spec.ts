@@ -10,10 +10,14 @@ import { signInThroughMailbox } from "@/e2e/support/sign-in";
 test.afterAll(close);
 
 function createKey(accountId: string): string {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", "key:create", "--account", accountId], {
-    encoding: "utf8",
-    env: process.env,
-  });
+  const result = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", "key:create", "--account", accountId],
+    {
+      encoding: "utf8",
+      env: process.env,
+    },
+  );
   return (JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "") as { key: string }).key;
 }
 
@@ -26,7 +30,10 @@ async function yAxisLabels(chart: Locator) {
 test("every chart's y axis: distinct labels, enough decimals for a spend of 0.002", async ({ page, saveScreenshot }) => {
   const { accountId } = await signInThroughMailbox(page);
   const key = createKey(accountId);
-  const created = await page.request.post("/v1/generate/image/darkroom/lumen-image", { headers: { authorization: `Bearer ${key}` }, data: { generation_prompt: "one small spend" } });
+  const created = await page.request.post("/v1/generate/image/darkroom/lumen-image", {
+    headers: { authorization: `Bearer ${key}` },
+    data: { generation_prompt: "one small spend" },
+  });
   expect(created.status(), await created.text()).toBe(202);
 
   await page.goto(`/dashboard/${accountId}/usage`);

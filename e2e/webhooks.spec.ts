@@ -230,7 +230,10 @@ test("a member sees the endpoint and its log but no way to change them", async (
   const memberEmail = uniqueEmail("webhook-member");
   // Sign up (a personal account of their own), then join the owner's account as a member.
   await signInThroughMailbox(page, memberEmail);
-  await query(`INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM "user" WHERE email = $2`, [accountId, memberEmail]);
+  await query(
+    `INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM "user" WHERE email = $2`,
+    [accountId, memberEmail],
+  );
 
   await page.goto(`/dashboard/${accountId}/webhooks`);
   await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
@@ -252,7 +255,10 @@ test("a member sees the endpoint and its log but no way to change them", async (
   await saveScreenshot("webhook-detail-member");
 
   // The server refuses the change whatever the page offers (ERR1003).
-  const refused = await page.request.post("/api/trpc/webhooks.rollSecret", { data: { json: { accountId, webhookId } }, headers: { origin: new URL(page.url()).origin } });
+  const refused = await page.request.post("/api/trpc/webhooks.rollSecret", {
+    data: { json: { accountId, webhookId } },
+    headers: { origin: new URL(page.url()).origin },
+  });
   expect(refused.status()).toBe(403);
   expect(JSON.stringify(await refused.json())).toContain("ERR1003");
 });

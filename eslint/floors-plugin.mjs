@@ -17,7 +17,8 @@ function serverPathOf(file) {
 
 function resolveSpecifier(fromFile, specifier) {
   if (specifier.startsWith("@/")) return specifier.slice(2);
-  if (specifier.startsWith("./") || specifier.startsWith("../")) return path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), specifier));
+  if (specifier.startsWith("./") || specifier.startsWith("../"))
+    return path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), specifier));
   return null;
 }
 
@@ -26,7 +27,8 @@ const noClimbingImports = {
     type: "problem",
     docs: { description: "A server module imports only its own floor and the floors below it" },
     messages: {
-      climbs: "{{from}} is on the {{fromFloor}} floor and may not import {{to}} on the {{toFloor}} floor above it: move the code down, or let the caller pass it in (docs/architecture.md).",
+      climbs:
+        "{{from}} is on the {{fromFloor}} floor and may not import {{to}} on the {{toFloor}} floor above it: move the code down, or let the caller pass it in (docs/architecture.md).",
     },
     schema: [],
   },

@@ -28,14 +28,23 @@ export async function seedDemo(): Promise<DemoSeed> {
   // Before 2026-11 the raw key was remembered in DATA_DIR/demo.json: no file may hold a usable key.
   fs.rmSync(path.resolve(env().DATA_DIR, "demo.json"), { force: true });
 
-  let membership = await db.membership.findFirst({ where: { user: { email: DEMO_EMAIL }, role: "primary_owner" }, select: { accountId: true } });
+  let membership = await db.membership.findFirst({
+    where: { user: { email: DEMO_EMAIL }, role: "primary_owner" },
+    select: { accountId: true },
+  });
   if (!membership) {
-    const created = await db.$transaction((tx) => createAccount(tx, { email: DEMO_EMAIL, name: "Demo Studio", plan: "pro", region: env().REGION, credits: 24_000 }));
+    const created = await db.$transaction((tx) =>
+      createAccount(tx, { email: DEMO_EMAIL, name: "Demo Studio", plan: "pro", region: env().REGION, credits: 24_000 }),
+    );
     membership = { accountId: created.account_id };
   }
   const accountId = membership.accountId;
 
-  const existing = await db.apiKey.findFirst({ where: { accountId, name: DEMO_KEY_NAME, status: "active" }, orderBy: { createdAt: "desc" }, select: { prefix: true } });
+  const existing = await db.apiKey.findFirst({
+    where: { accountId, name: DEMO_KEY_NAME, status: "active" },
+    orderBy: { createdAt: "desc" },
+    select: { prefix: true },
+  });
   let key: string | null = null;
   let keyPrefix = existing?.prefix ?? "";
   if (!existing) {
@@ -45,5 +54,12 @@ export async function seedDemo(): Promise<DemoSeed> {
   }
 
   const account = await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true, creditBalance: true } });
-  return { email: DEMO_EMAIL, accountId, plan: account.plan, balance: formatCredits(decimalToMillis(account.creditBalance)).toFixed(3), key, keyPrefix };
+  return {
+    email: DEMO_EMAIL,
+    accountId,
+    plan: account.plan,
+    balance: formatCredits(decimalToMillis(account.creditBalance)).toFixed(3),
+    key,
+    keyPrefix,
+  };
 }

@@ -30,7 +30,11 @@ function newestSource(dir, newest = 0) {
 function serverBuildIsFresh() {
   if (!fs.existsSync(outFile) || !fs.existsSync(cliFile)) return false;
   const built = fs.statSync(outFile).mtimeMs;
-  const inputs = Math.max(...sourceDirs.map((dir) => newestSource(dir)), fs.statSync(path.join(root, "package.json")).mtimeMs, fs.statSync(path.join(root, "tsconfig.json")).mtimeMs);
+  const inputs = Math.max(
+    ...sourceDirs.map((dir) => newestSource(dir)),
+    fs.statSync(path.join(root, "package.json")).mtimeMs,
+    fs.statSync(path.join(root, "tsconfig.json")).mtimeMs,
+  );
   return built >= inputs;
 }
 

@@ -13,7 +13,12 @@ import { fileURLToPath } from "node:url";
 
 /** server/<first segment> → its floor; a folder not listed is a domain. */
 export const floors = [
-  { name: "base", level: 0, summary: "configuration, logging, the database and transactions, the error table, events and the executor's interface, outbound network policy" },
+  {
+    name: "base",
+    level: 0,
+    summary:
+      "configuration, logging, the database and transactions, the error table, events and the executor's interface, outbound network policy",
+  },
   { name: "domains", level: 1, summary: "the business: accounts, keys, credits, generations, providers, webhooks, billing, …" },
   { name: "edge", level: 2, summary: "HTTP: the /v1 contract, operations, handlers and OpenAPI document, the dashboard's tRPC routers" },
   { name: "jobs", level: 3, summary: "background work: the Inngest functions and the embedded executor" },
@@ -80,7 +85,14 @@ export function importArrows() {
       const to = folderOf(targetFile(target));
       if (from === to) continue;
       const key = `${from} -> ${to}`;
-      const arrow = arrows.get(key) ?? { from, to, fromLevel: floorOf(file).level, toLevel: floorOf(targetFile(target)).level, imports: 0, files: new Set() };
+      const arrow = arrows.get(key) ?? {
+        from,
+        to,
+        fromLevel: floorOf(file).level,
+        toLevel: floorOf(targetFile(target)).level,
+        imports: 0,
+        files: new Set(),
+      };
       arrow.imports += 1;
       arrow.files.add(file);
       arrows.set(key, arrow);
@@ -93,14 +105,26 @@ export function floorReport() {
   const arrows = importArrows();
   const climbing = arrows.filter((arrow) => arrow.fromLevel < arrow.toLevel);
   const keys = new Set(arrows.map((arrow) => `${arrow.from} -> ${arrow.to}`));
-  const mutual = arrows.filter((arrow) => arrow.from < arrow.to && keys.has(`${arrow.to} -> ${arrow.from}`)).map((arrow) => [arrow.from, arrow.to]);
+  const mutual = arrows
+    .filter((arrow) => arrow.from < arrow.to && keys.has(`${arrow.to} -> ${arrow.from}`))
+    .map((arrow) => [arrow.from, arrow.to]);
   return { arrows: arrows.length, climbing, mutual };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const report = floorReport();
   if (process.argv.includes("--json")) {
-    console.log(JSON.stringify({ arrows: report.arrows, climbing: report.climbing.map((a) => ({ from: a.from, to: a.to, files: [...a.files] })), mutual: report.mutual }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          arrows: report.arrows,
+          climbing: report.climbing.map((a) => ({ from: a.from, to: a.to, files: [...a.files] })),
+          mutual: report.mutual,
+        },
+        null,
+        2,
+      ),
+    );
   } else {
     console.log(`import arrows between server folders: ${report.arrows}`);
     console.log(`climbing (a lower floor importing a higher one): ${report.climbing.length}`);

@@ -102,12 +102,21 @@ function vitestCounts(reportPath: string): Counts {
 /** Playwright's JSON stats: "expected" passed, "unexpected" failed; flaky (passed on a retry) counts as passed. */
 function playwrightCounts(reportPath: string): Counts {
   if (!fs.existsSync(reportPath)) return noReport;
-  const report = JSON.parse(fs.readFileSync(reportPath, "utf8")) as { stats?: { expected: number; unexpected: number; skipped: number; flaky: number }; errors?: unknown[] };
+  const report = JSON.parse(fs.readFileSync(reportPath, "utf8")) as {
+    stats?: { expected: number; unexpected: number; skipped: number; flaky: number };
+    errors?: unknown[];
+  };
   if (!report.stats) return noReport;
   const { expected, unexpected, skipped, flaky } = report.stats;
   // Errors outside any test (a spec that does not compile, a failing global setup) leave the stats at zero failed.
   const outside = unexpected === 0 && (report.errors?.length ?? 0) > 0 ? 1 : 0;
-  return { passed: expected + flaky, failed: unexpected + outside, skipped, flaky, note: outside ? "errors outside tests: see the output above" : undefined };
+  return {
+    passed: expected + flaky,
+    failed: unexpected + outside,
+    skipped,
+    flaky,
+    note: outside ? "errors outside tests: see the output above" : undefined,
+  };
 }
 
 /** Stage counts added up; flaky and notes stay on the stages' own lines. */
@@ -290,7 +299,12 @@ async function main() {
       SIGN_IN_LINKS_PER_IP: "10000",
       SIGN_IN_LINKS_TOTAL: "10000",
     };
-    server = spawn(process.execPath, ["scripts/start.mjs", "--no-seed", "--no-build"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    server = spawn(process.execPath, ["scripts/start.mjs", "--no-seed", "--no-build"], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     // The app's output is shown as before and kept in a file, which the isolation drill scans for
     // secrets and raw addresses (tests/reliability/r5-isolation.test.ts).
     const appLog = path.join(testDataDir, "app-server.log");
@@ -309,7 +323,11 @@ async function main() {
     fs.rmSync(report, { force: true });
     const vitestStatus = skipVitest
       ? 0
-      : await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters], testEnv);
+      : await run(
+          process.execPath,
+          ["node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters],
+          testEnv,
+        );
     const vitest = skipVitest ? { passed: 0, failed: 0, skipped: 0, flaky: 0 } : vitestCounts(report);
     if (skipVitest) summary.push("vitest: skipped (only e2e specs named)");
     failures.push(...vitestFailures(report));
@@ -325,7 +343,10 @@ async function main() {
       fs.rmSync(e2eReport, { force: true });
       fs.rmSync(path.join(testDataDir, "screenshots"), { recursive: true, force: true });
       const e2eStarted = Date.now();
-      const e2eStatus = await run(process.execPath, ["node_modules/@playwright/test/cli.js", "test", ...e2eSpecs], { ...testEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
+      const e2eStatus = await run(process.execPath, ["node_modules/@playwright/test/cli.js", "test", ...e2eSpecs], {
+        ...testEnv,
+        PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport,
+      });
       e2eSeconds = Math.round((Date.now() - e2eStarted) / 1000);
       const e2e = { ...playwrightCounts(e2eReport) };
       if (e2eStatus !== 0 && e2e.failed === 0) e2e.failed = 1; // a non-zero exit is a failure even when no test says so

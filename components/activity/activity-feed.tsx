@@ -20,7 +20,10 @@ export function ActivityFeed({ accountId }: { accountId: string }) {
   const [cursors, setCursors] = useState<CursorStack>([undefined]);
   const cursor = cursors.at(-1);
 
-  const feed = useQuery({ ...trpc.activity.list.queryOptions({ accountId, category: filters.category, from, cursor, limit: ACTIVITY_PAGE_SIZE }), placeholderData: keepPreviousData });
+  const feed = useQuery({
+    ...trpc.activity.list.queryOptions({ accountId, category: filters.category, from, cursor, limit: ACTIVITY_PAGE_SIZE }),
+    placeholderData: keepPreviousData,
+  });
 
   function changeFilters(next: ActivityFilterValues) {
     if (next.range !== filters.range) setFrom(timeRangeStart(next.range));
@@ -53,9 +56,19 @@ export function ActivityFeed({ accountId }: { accountId: string }) {
         </div>
       ) : feed.data.data.length === 0 ? (
         filtered ? (
-          <EmptyState icon={History} className="py-10" title="No events match these filters" description="Try another category or a longer time range." />
+          <EmptyState
+            icon={History}
+            className="py-10"
+            title="No events match these filters"
+            description="Try another category or a longer time range."
+          />
         ) : (
-          <EmptyState icon={History} className="py-10" title="Nothing has happened yet" description="Keys, webhooks, credits, billing and team changes show up here as they happen." />
+          <EmptyState
+            icon={History}
+            className="py-10"
+            title="Nothing has happened yet"
+            description="Keys, webhooks, credits, billing and team changes show up here as they happen."
+          />
         )
       ) : (
         <div className={cn("transition-opacity", feed.isPlaceholderData && "opacity-60")}>

@@ -13,7 +13,10 @@ export function ActivityFilters({ values, onChange }: { values: ActivityFilterVa
   return (
     <div className="grid grid-cols-2 gap-3 border-b border-zinc-200 px-5 py-4 sm:flex sm:flex-wrap sm:items-end">
       <Field label="Category" className="sm:w-52">
-        <Select value={values.category ?? ""} onChange={(event) => set({ category: (event.target.value || undefined) as ActivityCategory | undefined })}>
+        <Select
+          value={values.category ?? ""}
+          onChange={(event) => set({ category: (event.target.value || undefined) as ActivityCategory | undefined })}
+        >
           <option value="">All categories</option>
           {activityCategoryList.map((category) => (
             <option key={category} value={category}>

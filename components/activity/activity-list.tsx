@@ -4,7 +4,15 @@ import { activityCategoryStyles, type ActivityCategory } from "./activity-catego
 // Feed rows: actor, category, action (machine-readable), description and time (relative, the exact
 // time on hover). A grid on wide screens, stacked on phones, so nothing scrolls sideways.
 
-export type ActivityRow = { id: string; actor: string; actorName: string; category: ActivityCategory; action: string; description: string; createdAt: Date };
+export type ActivityRow = {
+  id: string;
+  actor: string;
+  actorName: string;
+  category: ActivityCategory;
+  action: string;
+  description: string;
+  createdAt: Date;
+};
 
 const columns = "sm:grid sm:grid-cols-[minmax(0,13rem)_minmax(0,15rem)_minmax(0,1fr)_6rem] sm:items-center sm:gap-4";
 
@@ -25,7 +33,11 @@ export function ActivityList({ events }: { events: ActivityRow[] }) {
             <li key={event.id} className={`flex flex-col gap-1.5 px-5 py-3 transition-colors hover:bg-zinc-50 ${columns}`}>
               <div className="flex min-w-0 items-center justify-between gap-3 sm:block">
                 <span
-                  className={isSystem ? "block min-w-0 truncate font-mono text-xs text-zinc-500" : "block min-w-0 truncate text-sm font-medium text-zinc-900"}
+                  className={
+                    isSystem
+                      ? "block min-w-0 truncate font-mono text-xs text-zinc-500"
+                      : "block min-w-0 truncate text-sm font-medium text-zinc-900"
+                  }
                   title={isSystem ? event.actor : `${event.actorName} (${event.actor})`}
                 >
                   {event.actorName}

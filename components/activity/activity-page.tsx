@@ -10,7 +10,10 @@ export function ActivityPage() {
   const { accountId } = useAccount();
   return (
     <div className="space-y-8">
-      <PageHeader title="Activity" description="Who did what in this account and when: keys, webhooks, credits, billing, team and more. Secrets never appear here." />
+      <PageHeader
+        title="Activity"
+        description="Who did what in this account and when: keys, webhooks, credits, billing, team and more. Secrets never appear here."
+      />
       <ActivityFeed accountId={accountId} />
     </div>
   );

@@ -11,7 +11,11 @@ import { ThresholdEditor } from "./threshold-editor";
 const channels = [
   { icon: BellRing, title: "In the dashboard", body: "A notification under the bell, for everyone in the account." },
   { icon: Mail, title: "By e-mail", body: "To the account's owners." },
-  { icon: Webhook, title: "As a webhook", body: "credits.low_balance, to endpoints subscribed to it (dead-lettered while an endpoint is disabled)." },
+  {
+    icon: Webhook,
+    title: "As a webhook",
+    body: "credits.low_balance, to endpoints subscribed to it (dead-lettered while an endpoint is disabled).",
+  },
 ];
 
 export function AlertsPage() {
@@ -39,7 +43,12 @@ export function AlertsPage() {
             ) : alerts.isError ? (
               <p className="text-sm text-red-600">The alerts could not be loaded.</p>
             ) : alerts.data.canEdit ? (
-              <ThresholdEditor key={alerts.data.thresholds.map((t) => t.amount).join(",")} accountId={accountId} initial={alerts.data.thresholds} max={alerts.data.maxThresholds} />
+              <ThresholdEditor
+                key={alerts.data.thresholds.map((t) => t.amount).join(",")}
+                accountId={accountId}
+                initial={alerts.data.thresholds}
+                max={alerts.data.maxThresholds}
+              />
             ) : (
               <div className="space-y-4">
                 <p className="flex items-center gap-2 rounded-md bg-zinc-50 px-3 py-2 text-sm text-zinc-600">

@@ -17,7 +17,9 @@ export function ThresholdEditor({ accountId, initial, max }: { accountId: string
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [nextKey, setNextKey] = useState(initial.length);
-  const [rows, setRows] = useState<Row[]>(initial.map((threshold, key) => ({ key, value: formatCredits(threshold.amount, { grouping: false }) })));
+  const [rows, setRows] = useState<Row[]>(
+    initial.map((threshold, key) => ({ key, value: formatCredits(threshold.amount, { grouping: false }) })),
+  );
   const [error, setError] = useState<{ message: string; fields: string[] } | null>(null);
 
   const save = useMutation(
@@ -61,7 +63,12 @@ export function ThresholdEditor({ accountId, initial, max }: { accountId: string
               />
               <span className="pointer-events-none absolute inset-y-0 right-3 flex items-center text-xs text-zinc-400">credits</span>
             </div>
-            <Button variant="ghost" size="sm" aria-label={`Remove threshold ${index + 1}`} onClick={() => setRows(rows.filter((r) => r.key !== row.key))}>
+            <Button
+              variant="ghost"
+              size="sm"
+              aria-label={`Remove threshold ${index + 1}`}
+              onClick={() => setRows(rows.filter((r) => r.key !== row.key))}
+            >
               <X aria-hidden />
             </Button>
             <ThresholdState saved={savedState(row.value)} />

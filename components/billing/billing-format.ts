@@ -3,7 +3,12 @@
 
 export function formatMoney(amountCents: number, currency: string): string {
   const whole = amountCents % 100 === 0;
-  return new Intl.NumberFormat("en", { style: "currency", currency: currency.toUpperCase(), minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 }).format(amountCents / 100);
+  return new Intl.NumberFormat("en", {
+    style: "currency",
+    currency: currency.toUpperCase(),
+    minimumFractionDigits: whole ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(amountCents / 100);
 }
 
 export function planLabel(plan: string): string {

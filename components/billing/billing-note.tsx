@@ -13,7 +13,17 @@ const tones: Record<NoteTone, { box: string; icon: string }> = {
   amber: { box: "border-amber-200 bg-amber-50 text-amber-900", icon: "text-amber-600" },
 };
 
-export function BillingNote({ icon: Icon, tone = "neutral", children, className }: { icon: LucideIcon; tone?: NoteTone; children: ReactNode; className?: string }) {
+export function BillingNote({
+  icon: Icon,
+  tone = "neutral",
+  children,
+  className,
+}: {
+  icon: LucideIcon;
+  tone?: NoteTone;
+  children: ReactNode;
+  className?: string;
+}) {
   const look = tones[tone];
   return (
     <div role="status" className={cn("flex items-start gap-2.5 rounded-lg border px-4 py-3 text-sm", look.box, className)}>

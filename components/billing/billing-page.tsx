@@ -38,7 +38,9 @@ export function BillingPage({ returned }: { returned: CheckoutReturn }) {
       <PageHeader title="Billing" description="Your plan, credit packs, orders and every credit that moved in this account." />
       <div className="space-y-6">
         {overview.data && !overview.data.configured && <NotConfiguredCard accountId={accountId} />}
-        {overview.data && !overview.data.canPurchase && overview.data.readOnlyReason && <BillingNote icon={Lock}>{overview.data.readOnlyReason}</BillingNote>}
+        {overview.data && !overview.data.canPurchase && overview.data.readOnlyReason && (
+          <BillingNote icon={Lock}>{overview.data.readOnlyReason}</BillingNote>
+        )}
         {returned && <CheckoutReturnNote returned={returned} wait={wait} overview={overview.data} />}
 
         {overview.isPending ? (

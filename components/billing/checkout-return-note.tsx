@@ -13,18 +13,31 @@ import type { PaymentWait } from "./use-payment-wait";
 // a Checkout left without paying. The toast fires once; the query string is dropped so a reload
 // does not announce the payment again.
 
-export function CheckoutReturnNote({ returned, wait, overview }: { returned: NonNullable<CheckoutReturn>; wait: PaymentWait; overview: BillingOverview | undefined }) {
+export function CheckoutReturnNote({
+  returned,
+  wait,
+  overview,
+}: {
+  returned: NonNullable<CheckoutReturn>;
+  wait: PaymentWait;
+  overview: BillingOverview | undefined;
+}) {
   const what = returned.kind === "plan" ? "your plan and credits update" : "your credits are added";
 
   useEffect(() => {
-    if (returned.outcome === "success") toast.success("Payment received", { id: "checkout-return", description: `${what.charAt(0).toUpperCase()}${what.slice(1)} in a few seconds.` });
+    if (returned.outcome === "success")
+      toast.success("Payment received", {
+        id: "checkout-return",
+        description: `${what.charAt(0).toUpperCase()}${what.slice(1)} in a few seconds.`,
+      });
     window.history.replaceState(window.history.state, "", window.location.pathname);
   }, [returned.outcome, what]);
 
   if (returned.outcome === "canceled") {
     return (
       <BillingNote icon={Undo2}>
-        Checkout was canceled; nothing was charged. {returned.kind === "plan" ? "Choose a plan again whenever you are ready." : "Buy a pack again whenever you are ready."}
+        Checkout was canceled; nothing was charged.{" "}
+        {returned.kind === "plan" ? "Choose a plan again whenever you are ready." : "Buy a pack again whenever you are ready."}
       </BillingNote>
     );
   }
@@ -32,7 +45,8 @@ export function CheckoutReturnNote({ returned, wait, overview }: { returned: Non
     const { summary } = overview;
     return (
       <BillingNote icon={CheckCircle2} tone="green">
-        <span className="font-medium">Payment applied.</span> {returned.kind === "plan" ? `You are on ${planLabel(summary.billing_plan)}; ` : ""}
+        <span className="font-medium">Payment applied.</span>{" "}
+        {returned.kind === "plan" ? `You are on ${planLabel(summary.billing_plan)}; ` : ""}
         your balance is {formatCredits(summary.billing_credit_balance)} credits.
       </BillingNote>
     );
@@ -40,7 +54,8 @@ export function CheckoutReturnNote({ returned, wait, overview }: { returned: Non
   if (wait === "slow") {
     return (
       <BillingNote icon={Clock} tone="amber">
-        <span className="font-medium">Payment received.</span> It is taking longer than usual to apply; {what} within a minute. Orders below shows each pack&apos;s status.
+        <span className="font-medium">Payment received.</span> It is taking longer than usual to apply; {what} within a minute. Orders below
+        shows each pack&apos;s status.
       </BillingNote>
     );
   }

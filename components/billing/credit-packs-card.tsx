@@ -13,7 +13,15 @@ import type { BillingRedirect } from "./use-billing-redirect";
 
 const ON_TOP_OF_SUBSCRIPTION = "Packs are sold on top of an active subscription: choose a plan first.";
 
-export function CreditPacksCard({ overview, catalog, redirect }: { overview: BillingOverview; catalog: BillingCatalog; redirect: BillingRedirect }) {
+export function CreditPacksCard({
+  overview,
+  catalog,
+  redirect,
+}: {
+  overview: BillingOverview;
+  catalog: BillingCatalog;
+  redirect: BillingRedirect;
+}) {
   const blocked = purchaseBlockedReason(overview, catalog) ?? (packsOnSale(overview) ? null : ON_TOP_OF_SUBSCRIPTION);
   const explainOnSale = overview.configured && overview.canPurchase && !packsOnSale(overview);
 
@@ -35,7 +43,9 @@ export function CreditPacksCard({ overview, catalog, redirect }: { overview: Bil
                 <Package className="size-4 text-zinc-400" aria-hidden />
                 <p className="mt-3 text-lg font-semibold tracking-tight text-zinc-900 tabular-nums">{pack.credits.toLocaleString("en")}</p>
                 <p className="text-xs text-zinc-500">credits</p>
-                <p className="mt-2 text-sm font-medium text-zinc-700 tabular-nums">{formatMoney(pack.price.amountCents, pack.price.currency)}</p>
+                <p className="mt-2 text-sm font-medium text-zinc-700 tabular-nums">
+                  {formatMoney(pack.price.amountCents, pack.price.currency)}
+                </p>
                 <div className="mt-3" title={reason ?? undefined}>
                   <Button
                     variant="secondary"

@@ -12,7 +12,15 @@ import type { BillingRedirect } from "./use-billing-redirect";
 // The account's plan as billed today (status, interval, period, renewal or cancellation) beside
 // its credit balance, with the way into Stripe's Customer Portal when the account has one.
 
-export function CurrentPlanCard({ overview, redirect, refreshing }: { overview: BillingOverview; redirect: BillingRedirect; refreshing: boolean }) {
+export function CurrentPlanCard({
+  overview,
+  redirect,
+  refreshing,
+}: {
+  overview: BillingOverview;
+  redirect: BillingRedirect;
+  refreshing: boolean;
+}) {
   const { summary } = overview;
   const blocked = purchaseBlockedReason(overview, undefined);
   const showPortal = overview.managedBy === "stripe" || overview.hasStripeCustomer;
@@ -28,14 +36,17 @@ export function CurrentPlanCard({ overview, redirect, refreshing }: { overview: 
                 {planLabel(summary.billing_plan)}
               </h2>
               <SubscriptionStatusBadge status={summary.billing_subscription_status} />
-              {overview.interval && <span className="text-sm text-zinc-500">Billed {overview.interval === "year" ? "yearly" : "monthly"}</span>}
+              {overview.interval && (
+                <span className="text-sm text-zinc-500">Billed {overview.interval === "year" ? "yearly" : "monthly"}</span>
+              )}
             </div>
           </div>
           <PlanPeriod overview={overview} />
           {overview.managedBy === "contract" && (
             <p className="flex items-start gap-2 text-sm text-zinc-600">
               <FileSignature className="mt-0.5 size-4 shrink-0 text-zinc-400" aria-hidden />
-              This plan is set by contract: each period&apos;s credits are added automatically. To change it, contact your Darkroom operator.
+              This plan is set by contract: each period&apos;s credits are added automatically. To change it, contact your Darkroom
+              operator.
             </p>
           )}
         </div>
@@ -70,7 +81,11 @@ export function CurrentPlanCard({ overview, redirect, refreshing }: { overview: 
 function PlanPeriod({ overview }: { overview: BillingOverview }) {
   const { summary } = overview;
   if (summary.billing_plan === "free" && summary.billing_subscription_status === "none") {
-    return <p className="text-sm text-zinc-600">Free includes a one-time welcome credit. Subscribe to a plan below for credits every month or year and higher limits.</p>;
+    return (
+      <p className="text-sm text-zinc-600">
+        Free includes a one-time welcome credit. Subscribe to a plan below for credits every month or year and higher limits.
+      </p>
+    );
   }
   if (!summary.billing_period_starts_at || !summary.billing_period_ends_at) {
     return <p className="text-sm text-zinc-600">Set by an operator, without a billing period.</p>;
@@ -80,7 +95,8 @@ function PlanPeriod({ overview }: { overview: BillingOverview }) {
   return (
     <div className="space-y-1 text-sm">
       <p className="text-zinc-600">
-        Current period <span className="text-zinc-900 tabular-nums">{formatBillingDate(summary.billing_period_starts_at)}</span> – <span className="text-zinc-900 tabular-nums">{ends}</span>
+        Current period <span className="text-zinc-900 tabular-nums">{formatBillingDate(summary.billing_period_starts_at)}</span> –{" "}
+        <span className="text-zinc-900 tabular-nums">{ends}</span>
       </p>
       {ended ? null : summary.billing_cancel_at_period_end ? (
         <p className="flex items-center gap-1.5 font-medium text-amber-700">

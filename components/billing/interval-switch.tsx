@@ -12,7 +12,15 @@ const options: Array<{ value: BillingInterval; label: string }> = [
   { value: "year", label: "Yearly" },
 ];
 
-export function IntervalSwitch({ value, onChange, yearlyHint }: { value: BillingInterval; onChange: (interval: BillingInterval) => void; yearlyHint?: string | null }) {
+export function IntervalSwitch({
+  value,
+  onChange,
+  yearlyHint,
+}: {
+  value: BillingInterval;
+  onChange: (interval: BillingInterval) => void;
+  yearlyHint?: string | null;
+}) {
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
 
   function onKeyDown(event: KeyboardEvent<HTMLButtonElement>, index: number) {
@@ -41,7 +49,9 @@ export function IntervalSwitch({ value, onChange, yearlyHint }: { value: Billing
           )}
         >
           {option.label}
-          {option.value === "year" && yearlyHint && <span className={cn("ml-1.5 font-normal", value === "year" ? "text-green-700" : "text-zinc-400")}>{yearlyHint}</span>}
+          {option.value === "year" && yearlyHint && (
+            <span className={cn("ml-1.5 font-normal", value === "year" ? "text-green-700" : "text-zinc-400")}>{yearlyHint}</span>
+          )}
         </button>
       ))}
     </div>

@@ -67,14 +67,31 @@ export function LedgerCard({ accountId, live }: { accountId: string; live: boole
         <p className="px-5 py-4 text-sm text-red-600">The ledger could not be loaded: {errorMessage(ledger.error)}</p>
       ) : ledger.data.items.length === 0 ? (
         type ? (
-          <EmptyState icon={ScrollText} className="py-10" title={`No ${ledgerTypeLabels[type].toLowerCase()} entries`} description="Try another type." />
+          <EmptyState
+            icon={ScrollText}
+            className="py-10"
+            title={`No ${ledgerTypeLabels[type].toLowerCase()} entries`}
+            description="Try another type."
+          />
         ) : (
-          <EmptyState icon={ScrollText} className="py-10" title="No credit movements yet" description="Credits added, and every generation's reserve, charge or refund, show up here." />
+          <EmptyState
+            icon={ScrollText}
+            className="py-10"
+            title="No credit movements yet"
+            description="Credits added, and every generation's reserve, charge or refund, show up here."
+          />
         )
       ) : (
         <div className={cn("transition-opacity", ledger.isPlaceholderData && "opacity-60")}>
           <LedgerTable accountId={accountId} entries={ledger.data.items} />
-          <Pagination label="Ledger pages" offset={offset} limit={LEDGER_PAGE_SIZE} total={ledger.data.total} shown={ledger.data.items.length} onOffsetChange={setOffset} />
+          <Pagination
+            label="Ledger pages"
+            offset={offset}
+            limit={LEDGER_PAGE_SIZE}
+            total={ledger.data.total}
+            shown={ledger.data.items.length}
+            onOffsetChange={setOffset}
+          />
         </div>
       )}
     </Card>

@@ -23,7 +23,10 @@ function GenerationLink({ accountId, entry }: { accountId: string; entry: Ledger
   if (!entry.generationId) return null;
   return (
     <p className="mt-0.5 truncate text-xs text-zinc-500">
-      <Link href={`/dashboard/${accountId}/generations/${entry.generationId}`} className="font-mono text-zinc-600 underline decoration-zinc-300 underline-offset-2 hover:text-zinc-900">
+      <Link
+        href={`/dashboard/${accountId}/generations/${entry.generationId}`}
+        className="font-mono text-zinc-600 underline decoration-zinc-300 underline-offset-2 hover:text-zinc-900"
+      >
         {entry.generationId.slice(0, 8)}
       </Link>
       {entry.modelIdentifier && <span className="ml-1.5">{entry.modelIdentifier}</span>}

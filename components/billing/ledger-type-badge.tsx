@@ -10,7 +10,10 @@ const looks: Record<LedgerEntryType, { tone: BadgeTone; label: string }> = {
   add: { tone: "green", label: "Add" },
 };
 
-export const ledgerTypeLabels = Object.fromEntries(Object.entries(looks).map(([type, look]) => [type, look.label])) as Record<LedgerEntryType, string>;
+export const ledgerTypeLabels = Object.fromEntries(Object.entries(looks).map(([type, look]) => [type, look.label])) as Record<
+  LedgerEntryType,
+  string
+>;
 
 export function LedgerTypeBadge({ type }: { type: LedgerEntryType }) {
   const look = looks[type];

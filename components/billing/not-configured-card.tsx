@@ -13,8 +13,10 @@ export function NotConfiguredCard({ accountId }: { accountId: string }) {
         <div className="min-w-0 space-y-1">
           <h2 className="text-sm font-semibold text-amber-950">Billing is not configured on this deployment</h2>
           <p className="text-sm text-amber-900">
-            Plans and credit packs are sold through Stripe once the server has <code className="font-mono text-[13px]">STRIPE_SECRET_KEY</code> and{" "}
-            <code className="font-mono text-[13px]">STRIPE_WEBHOOK_SECRET</code>. Until then the prices below are shown for reference and nothing can be bought here.
+            Plans and credit packs are sold through Stripe once the server has{" "}
+            <code className="font-mono text-[13px]">STRIPE_SECRET_KEY</code> and{" "}
+            <code className="font-mono text-[13px]">STRIPE_WEBHOOK_SECRET</code>. Until then the prices below are shown for reference and
+            nothing can be bought here.
           </p>
         </div>
       </div>

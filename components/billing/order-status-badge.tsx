@@ -16,7 +16,12 @@ const looks: Record<OrderStatus, { tone: BadgeTone; label: string }> = {
 export function OrderStatusBadge({ status, reviewReason }: { status: OrderStatus; reviewReason: string | null }) {
   const look = looks[status];
   return (
-    <Badge tone={look.tone} dot title={reviewReason ?? undefined} className={status === "pending" ? "[&>span:first-child]:animate-pulse" : undefined}>
+    <Badge
+      tone={look.tone}
+      dot
+      title={reviewReason ?? undefined}
+      className={status === "pending" ? "[&>span:first-child]:animate-pulse" : undefined}
+    >
       {look.label}
     </Badge>
   );

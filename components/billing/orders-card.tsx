@@ -32,11 +32,23 @@ export function OrdersCard({ accountId, live }: { accountId: string; live: boole
       ) : orders.isError ? (
         <p className="px-5 py-4 text-sm text-red-600">Orders could not be loaded: {errorMessage(orders.error)}</p>
       ) : orders.data.items.length === 0 ? (
-        <EmptyState icon={Receipt} className="py-10" title="No orders yet" description="Credit packs you buy show up here, with their payment status." />
+        <EmptyState
+          icon={Receipt}
+          className="py-10"
+          title="No orders yet"
+          description="Credit packs you buy show up here, with their payment status."
+        />
       ) : (
         <div className={cn("transition-opacity", orders.isPlaceholderData && "opacity-60")}>
           <OrdersTable orders={orders.data.items} />
-          <Pagination label="Order pages" offset={offset} limit={ORDERS_PAGE_SIZE} total={orders.data.total} shown={orders.data.items.length} onOffsetChange={setOffset} />
+          <Pagination
+            label="Order pages"
+            offset={offset}
+            limit={ORDERS_PAGE_SIZE}
+            total={orders.data.total}
+            shown={orders.data.items.length}
+            onOffsetChange={setOffset}
+          />
         </div>
       )}
     </Card>

@@ -23,7 +23,17 @@ function retentionLabel(seconds: number): string {
   return days >= 365 ? "1 year of history" : `${days} days of history`;
 }
 
-export function PlanCard({ plan, interval, current, action }: { plan: CatalogPlan; interval: BillingInterval; current: boolean; action: PlanAction }) {
+export function PlanCard({
+  plan,
+  interval,
+  current,
+  action,
+}: {
+  plan: CatalogPlan;
+  interval: BillingInterval;
+  current: boolean;
+  action: PlanAction;
+}) {
   const offer = plan.intervals.find((entry) => entry.interval === interval) ?? plan.intervals[0]!;
   const limits = planLimits[plan.plan];
   const features = [
@@ -48,7 +58,9 @@ export function PlanCard({ plan, interval, current, action }: { plan: CatalogPla
       </div>
       <p className="mt-1 text-sm text-zinc-500 xl:min-h-10">{pitches[plan.plan]}</p>
       <p className="mt-4 flex items-baseline gap-1">
-        <span className="text-3xl font-semibold tracking-tight text-zinc-900 tabular-nums">{formatMoney(offer.price.amountCents, offer.price.currency)}</span>
+        <span className="text-3xl font-semibold tracking-tight text-zinc-900 tabular-nums">
+          {formatMoney(offer.price.amountCents, offer.price.currency)}
+        </span>
         <span className="text-sm text-zinc-500">/ {interval}</span>
       </p>
       <p className="mt-1 text-sm font-medium text-zinc-700 tabular-nums">

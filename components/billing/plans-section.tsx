@@ -22,7 +22,15 @@ function yearlyHint(plans: CatalogPlan[]): string | null {
   return saved >= 1 ? `${saved} month${saved === 1 ? "" : "s"} free` : null;
 }
 
-export function PlansSection({ overview, catalog, redirect }: { overview: BillingOverview; catalog: BillingCatalog; redirect: BillingRedirect }) {
+export function PlansSection({
+  overview,
+  catalog,
+  redirect,
+}: {
+  overview: BillingOverview;
+  catalog: BillingCatalog;
+  redirect: BillingRedirect;
+}) {
   const [interval, chooseInterval] = useState<BillingInterval>(overview.interval ?? "month");
   const blocked = purchaseBlockedReason(overview, catalog);
   const switchInPortal = hasLiveStripeSubscription(overview);
@@ -32,7 +40,13 @@ export function PlansSection({ overview, catalog, redirect }: { overview: Billin
     const name = planLabel(plan.plan);
     const pending = (redirect.startCheckout.isPending && redirect.startCheckout.variables?.plan === plan.plan) || false;
     if (overview.managedBy === "contract") {
-      return { label: "Set by contract", onClick: () => {}, disabled: true, reason: "This account's plan is set by contract; ask the operator to change it.", pending: false };
+      return {
+        label: "Set by contract",
+        onClick: () => {},
+        disabled: true,
+        reason: "This account's plan is set by contract; ask the operator to change it.",
+        pending: false,
+      };
     }
     if (switchInPortal) {
       const isCurrent = plan.plan === currentPlan && interval === overview.interval;

@@ -13,7 +13,10 @@ export function hasLiveStripeSubscription(overview: BillingOverview): boolean {
 
 /** Packs are sold on top of an active or trialing subscription; a contract plan's row is active. */
 export function packsOnSale(overview: BillingOverview): boolean {
-  return overview.managedBy === "contract" || (overview.managedBy === "stripe" && (PACKS_ON_TOP_OF as readonly string[]).includes(overview.summary.billing_subscription_status));
+  return (
+    overview.managedBy === "contract" ||
+    (overview.managedBy === "stripe" && (PACKS_ON_TOP_OF as readonly string[]).includes(overview.summary.billing_subscription_status))
+  );
 }
 
 /** Why nothing can be bought at all right now, or null. */

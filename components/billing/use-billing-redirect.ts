@@ -14,7 +14,18 @@ export function useBillingRedirect() {
   const startCheckout = useMutation(trpc.billing.startCheckout.mutationOptions({ onSuccess: leaveFor, onError }));
   const buyPack = useMutation(trpc.billing.buyPack.mutationOptions({ onSuccess: leaveFor, onError }));
   const openPortal = useMutation(trpc.billing.openPortal.mutationOptions({ onSuccess: leaveFor, onError }));
-  return { startCheckout, buyPack, openPortal, leaving: startCheckout.isPending || buyPack.isPending || openPortal.isPending || startCheckout.isSuccess || buyPack.isSuccess || openPortal.isSuccess };
+  return {
+    startCheckout,
+    buyPack,
+    openPortal,
+    leaving:
+      startCheckout.isPending ||
+      buyPack.isPending ||
+      openPortal.isPending ||
+      startCheckout.isSuccess ||
+      buyPack.isSuccess ||
+      openPortal.isSuccess,
+  };
 }
 
 export type BillingRedirect = ReturnType<typeof useBillingRedirect>;

@@ -25,7 +25,10 @@ export function usePaymentWait(returned: CheckoutReturn, overview: BillingOvervi
 
   if (!expecting) return "idle";
   if (!overview) return expired ? "slow" : "waiting";
-  const landed = returned.kind === "plan" ? hasLiveStripeSubscription(overview) && overview.planCredited : overview.latestOrder !== null && overview.latestOrder.status !== "pending";
+  const landed =
+    returned.kind === "plan"
+      ? hasLiveStripeSubscription(overview) && overview.planCredited
+      : overview.latestOrder !== null && overview.latestOrder.status !== "pending";
   if (landed) return "landed";
   return expired ? "slow" : "waiting";
 }

@@ -18,7 +18,13 @@ export function AccountAvatar({ name, pictureUrl, className }: { name: string; p
       {showPicture ? (
         // A URL the owner chose, on any host: next/image would need every host allow-listed.
         // eslint-disable-next-line @next/next/no-img-element
-        <img src={pictureUrl} alt="" referrerPolicy="no-referrer" className="size-full object-cover" onError={() => setFailedUrl(pictureUrl)} />
+        <img
+          src={pictureUrl}
+          alt=""
+          referrerPolicy="no-referrer"
+          className="size-full object-cover"
+          onError={() => setFailedUrl(pictureUrl)}
+        />
       ) : (
         (name.trim().slice(0, 1) || "?").toUpperCase()
       )}

@@ -27,7 +27,9 @@ export function AccountSwitcher({ accounts, current }: { accounts: AccountChoice
           <AccountAvatar name={selected?.name ?? "?"} pictureUrl={selected?.pictureUrl ?? null} className="size-7 rounded-md text-xs" />
           <span className="min-w-0 flex-1">
             <span className="block truncate text-sm font-medium text-zinc-900">{selected?.name ?? "Account"}</span>
-            <span className="block truncate text-xs text-zinc-500 capitalize">{selected ? `${selected.plan} · ${roleLabels[selected.role]}` : ""}</span>
+            <span className="block truncate text-xs text-zinc-500 capitalize">
+              {selected ? `${selected.plan} · ${roleLabels[selected.role]}` : ""}
+            </span>
           </span>
           <ChevronsUpDown className="size-4 text-zinc-400" aria-hidden />
         </div>

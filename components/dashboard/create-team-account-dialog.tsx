@@ -18,7 +18,9 @@ export function CreateTeamAccountDialog({ open, onOpenChange }: { open: boolean;
   const create = useMutation(
     trpc.team.createAccount.mutationOptions({
       onSuccess: (created, input) => {
-        toast.success("Team account created", { description: `${input.name.trim()} is on the Free plan; invite your team from the Team page.` });
+        toast.success("Team account created", {
+          description: `${input.name.trim()} is on the Free plan; invite your team from the Team page.`,
+        });
         onOpenChange(false);
         router.push(`/dashboard/${created.account_id}/team`);
         router.refresh();

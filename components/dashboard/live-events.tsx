@@ -11,7 +11,14 @@ import { useTRPC } from "@/components/trpc/react";
 // EventSource reconnects by itself; nothing polls.
 
 const FLUSH_MS = 200;
-const EVENTS = ["generation.created", "generation.processing", "generation.attempt", "generation.completed", "generation.failed", "generation.canceled"];
+const EVENTS = [
+  "generation.created",
+  "generation.processing",
+  "generation.attempt",
+  "generation.completed",
+  "generation.failed",
+  "generation.canceled",
+];
 
 export function LiveEvents({ accountId }: { accountId: string }) {
   const queryClient = useQueryClient();
@@ -21,7 +28,13 @@ export function LiveEvents({ accountId }: { accountId: string }) {
     let timer: ReturnType<typeof setTimeout> | null = null;
     const refresh = () => {
       timer = null;
-      for (const queryKey of [trpc.generations.pathKey(), trpc.account.pathKey(), trpc.keys.pathKey(), trpc.usage.pathKey(), trpc.playground.pathKey()])
+      for (const queryKey of [
+        trpc.generations.pathKey(),
+        trpc.account.pathKey(),
+        trpc.keys.pathKey(),
+        trpc.usage.pathKey(),
+        trpc.playground.pathKey(),
+      ])
         void queryClient.invalidateQueries({ queryKey });
     };
     const changed = () => {

@@ -50,7 +50,10 @@ export function MobileNav({ accounts, accountId }: { accounts: Accounts; account
         </Link>
       </div>
       {open ? (
-        <div id={panelId} className="absolute inset-x-0 top-14 z-30 max-h-[calc(100vh-3.5rem)] overflow-y-auto border-b border-zinc-200 bg-white px-4 py-4 shadow-lg">
+        <div
+          id={panelId}
+          className="absolute inset-x-0 top-14 z-30 max-h-[calc(100vh-3.5rem)] overflow-y-auto border-b border-zinc-200 bg-white px-4 py-4 shadow-lg"
+        >
           <AccountSwitcher accounts={accounts} current={accountId} />
           <div className="mt-4">
             <SidebarNav accountId={accountId} />

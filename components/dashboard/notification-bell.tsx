@@ -14,7 +14,11 @@ export function NotificationBell({ accountId }: { accountId: string }) {
   const [open, setOpen] = useState(false);
   const panel = useRef<HTMLDivElement>(null);
   const list = useQuery(trpc.notifications.list.queryOptions({ accountId }, { refetchInterval: 30_000 }));
-  const markRead = useMutation(trpc.notifications.markRead.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.notifications.list.queryKey({ accountId }) }) }));
+  const markRead = useMutation(
+    trpc.notifications.markRead.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.notifications.list.queryKey({ accountId }) }),
+    }),
+  );
 
   useEffect(() => {
     if (!open) return;
@@ -50,7 +54,11 @@ export function NotificationBell({ accountId }: { accountId: string }) {
         ) : null}
       </button>
       {open ? (
-        <div role="dialog" aria-label="Notifications" className="absolute right-0 z-30 mt-2 w-80 overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-lg">
+        <div
+          role="dialog"
+          aria-label="Notifications"
+          className="absolute right-0 z-30 mt-2 w-80 overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-lg"
+        >
           <div className="flex items-center justify-between border-b border-zinc-100 px-4 py-2.5">
             <span className="text-sm font-semibold text-zinc-900">Notifications</span>
             <button

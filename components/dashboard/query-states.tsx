@@ -65,7 +65,10 @@ export function QueryStates<TData>({ query, subject, loading, notFound, lead, pl
 }
 
 /** A detail page until its record is there: the back link, then the states, with the error in a card. */
-export function DetailPageStates<TData>({ backLink, ...props }: Omit<QueryStatesProps<TData>, "placement" | "lead" | "children"> & { backLink: ReactNode }) {
+export function DetailPageStates<TData>({
+  backLink,
+  ...props
+}: Omit<QueryStatesProps<TData>, "placement" | "lead" | "children"> & { backLink: ReactNode }) {
   return (
     <div className="space-y-8">
       {backLink}

@@ -11,7 +11,15 @@ import { MAX_BUG_DESCRIPTION_LENGTH, MAX_BUG_INTENT_LENGTH } from "@/server/bug-
 
 const formId = "report-problem";
 
-export function ReportProblemDialog({ accountId, open, onOpenChange }: { accountId: string; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function ReportProblemDialog({
+  accountId,
+  open,
+  onOpenChange,
+}: {
+  accountId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [formKey, setFormKey] = useState(0);

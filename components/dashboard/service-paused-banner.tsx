@@ -7,7 +7,8 @@ export function ServicePausedBanner({ reason }: { reason: string | null }) {
       <div className="mx-auto flex max-w-6xl items-start gap-2">
         <PauseCircle className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
         <p>
-          <span className="font-medium">New generations are paused.</span> Requests to start one answer ERR3001; reads, cancels and generations already running carry on.
+          <span className="font-medium">New generations are paused.</span> Requests to start one answer ERR3001; reads, cancels and
+          generations already running carry on.
           {reason ? <span className="text-amber-800"> Reason: {reason}</span> : null}
         </p>
       </div>

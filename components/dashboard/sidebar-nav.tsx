@@ -1,6 +1,21 @@
 "use client";
 
-import { Bell, Boxes, ChartColumn, Columns3, CreditCard, Globe, History, Images, KeyRound, LayoutDashboard, ScrollText, Settings, Users, Webhook } from "lucide-react";
+import {
+  Bell,
+  Boxes,
+  ChartColumn,
+  Columns3,
+  CreditCard,
+  Globe,
+  History,
+  Images,
+  KeyRound,
+  LayoutDashboard,
+  ScrollText,
+  Settings,
+  Users,
+  Webhook,
+} from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui";

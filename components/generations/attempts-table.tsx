@@ -13,7 +13,10 @@ const latency = (ms: number | null) => (ms === null ? "—" : ms < 1000 ? `${ms}
 export function AttemptsTable({ attempts }: { attempts: ProviderAttemptRow[] }) {
   return (
     <Card role="region" aria-label="Provider attempts">
-      <CardHeader title="Provider attempts" description="Each provider tried, in order. A failing provider is skipped and the next one in the chain is tried." />
+      <CardHeader
+        title="Provider attempts"
+        description="Each provider tried, in order. A failing provider is skipped and the next one in the chain is tried."
+      />
       {attempts.length === 0 ? (
         <EmptyState icon={Server} className="py-8" title="No provider has been tried yet" />
       ) : (

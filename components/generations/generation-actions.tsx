@@ -10,7 +10,17 @@ import { Button, Dialog, toast, DialogActions, FormError } from "@/components/ui
 // Owners' actions on one generation: cancel while it is in flight (credits refunded), delete its
 // files and mark it removed. Each asks first; the server decides whether it is still allowed.
 
-export function GenerationActions({ accountId, generationId, cancelable, removed }: { accountId: string; generationId: string; cancelable: boolean; removed: boolean }) {
+export function GenerationActions({
+  accountId,
+  generationId,
+  cancelable,
+  removed,
+}: {
+  accountId: string;
+  generationId: string;
+  cancelable: boolean;
+  removed: boolean;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirm, setConfirm] = useState<"cancel" | "delete" | null>(null);
@@ -20,7 +30,11 @@ export function GenerationActions({ accountId, generationId, cancelable, removed
     trpc.generations.cancel.mutationOptions({
       onSuccess: async (result) => {
         setConfirm(null);
-        toast.success("Generation canceled", { description: result.credits_refunded ? `${formatCredits(result.credits_refunded_amount)} credits refunded` : "Nothing was reserved to refund" });
+        toast.success("Generation canceled", {
+          description: result.credits_refunded
+            ? `${formatCredits(result.credits_refunded_amount)} credits refunded`
+            : "Nothing was reserved to refund",
+        });
         await refresh();
       },
       // Usually "no longer cancelable": show what the generation became meanwhile.
@@ -31,7 +45,9 @@ export function GenerationActions({ accountId, generationId, cancelable, removed
     trpc.generations.delete.mutationOptions({
       onSuccess: async (result) => {
         setConfirm(null);
-        toast.success("Generation deleted", { description: `${result.files_deleted} output ${result.files_deleted === 1 ? "file" : "files"} removed` });
+        toast.success("Generation deleted", {
+          description: `${result.files_deleted} output ${result.files_deleted === 1 ? "file" : "files"} removed`,
+        });
         await refresh();
       },
     }),
@@ -75,7 +91,9 @@ export function GenerationActions({ accountId, generationId, cancelable, removed
             label={confirm === "cancel" ? "Cancel generation" : "Delete generation"}
             variant="danger"
             pending={pending.isPending}
-            onAction={() => (confirm === "cancel" ? cancel.mutate({ accountId, generationId }) : remove.mutate({ accountId, generationId }))}
+            onAction={() =>
+              confirm === "cancel" ? cancel.mutate({ accountId, generationId }) : remove.mutate({ accountId, generationId })
+            }
           />
         }
       >

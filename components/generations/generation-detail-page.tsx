@@ -42,7 +42,12 @@ export function GenerationDetailPage({ generationId }: { generationId: string })
         }
         notFound={
           <Card>
-            <EmptyState icon={SearchX} className="py-16" title="Generation not found" description="It does not exist in this account, or its record has passed the plan's retention." />
+            <EmptyState
+              icon={SearchX}
+              className="py-16"
+              title="Generation not found"
+              description="It does not exist in this account, or its record has passed the plan's retention."
+            />
           </Card>
         }
       />
@@ -92,7 +97,9 @@ export function GenerationDetailPage({ generationId }: { generationId: string })
       <Card role="region" aria-label="Prompt">
         <CardHeader title="Prompt" />
         <CardBody>
-          <p className="text-[15px] leading-relaxed whitespace-pre-wrap text-zinc-900">{record.generation_prompt ?? <span className="text-zinc-400">No prompt</span>}</p>
+          <p className="text-[15px] leading-relaxed whitespace-pre-wrap text-zinc-900">
+            {record.generation_prompt ?? <span className="text-zinc-400">No prompt</span>}
+          </p>
         </CardBody>
       </Card>
 
@@ -106,7 +113,9 @@ export function GenerationDetailPage({ generationId }: { generationId: string })
           <GenerationFactsCard detail={data} />
           <Card role="region" aria-label="Parameters">
             <CardHeader title="Parameters" description="The validated request, as the providers received it." />
-            <pre className="px-5 py-4 font-mono text-xs leading-relaxed break-all whitespace-pre-wrap text-zinc-700">{JSON.stringify(data.parameters, null, 2)}</pre>
+            <pre className="px-5 py-4 font-mono text-xs leading-relaxed break-all whitespace-pre-wrap text-zinc-700">
+              {JSON.stringify(data.parameters, null, 2)}
+            </pre>
           </Card>
         </div>
       </div>

@@ -7,7 +7,9 @@ import type { GenerationDetailData } from "./generation-types";
 
 const seconds = (value: number | null) => (value === null ? null : `${value.toFixed(2)} s`);
 const when = (iso: string | null) =>
-  iso ? `${new Date(iso).toLocaleString("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZone: "UTC" })} UTC` : null;
+  iso
+    ? `${new Date(iso).toLocaleString("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZone: "UTC" })} UTC`
+    : null;
 
 export function GenerationFactsCard({ detail }: { detail: GenerationDetailData }) {
   const { record } = detail;
@@ -18,7 +20,9 @@ export function GenerationFactsCard({ detail }: { detail: GenerationDetailData }
     { label: "Ratio", value: record.generation_ratio },
     { label: "Format", value: record.generation_output_format },
     { label: "Outputs", value: record.generation_output_number },
-    ...(detail.media_kind === "video" ? [{ label: "Duration", value: record.generation_duration ? `${record.generation_duration} s` : null }] : []),
+    ...(detail.media_kind === "video"
+      ? [{ label: "Duration", value: record.generation_duration ? `${record.generation_duration} s` : null }]
+      : []),
     { label: "Provider order", value: order.length ? order.join(" → ") : null, mono: true },
     ...(detail.routing_exploration ? [{ label: "Routing", value: "Exploration: the second-ranked provider went first" }] : []),
     { label: "Provider used", value: record.generation_provider_used, mono: true },
@@ -39,7 +43,9 @@ export function GenerationFactsCard({ detail }: { detail: GenerationDetailData }
           {facts.map(({ label, value, mono }) => (
             <div key={label} className="contents">
               <dt className="text-zinc-500">{label}</dt>
-              <dd className={cn("min-w-0 text-right break-words text-zinc-900 tabular-nums", mono && "font-mono text-xs leading-5")}>{value ?? <span className="text-zinc-400">—</span>}</dd>
+              <dd className={cn("min-w-0 text-right break-words text-zinc-900 tabular-nums", mono && "font-mono text-xs leading-5")}>
+                {value ?? <span className="text-zinc-400">—</span>}
+              </dd>
             </div>
           ))}
         </dl>

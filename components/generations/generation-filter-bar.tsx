@@ -7,7 +7,11 @@ import { generationStatuses, type GenerationFilterState, type GenerationsView } 
 
 // Status, model and creation-day filters, and the gallery / table switch. Every control has a label.
 
-export type GenerationFilterBarProps = { filters: GenerationFilterState; models: string[]; onChange: (filters: GenerationFilterState) => void };
+export type GenerationFilterBarProps = {
+  filters: GenerationFilterState;
+  models: string[];
+  onChange: (filters: GenerationFilterState) => void;
+};
 
 const selectClassName = cn(controlClassName, "h-9 pr-8");
 
@@ -21,7 +25,12 @@ export function GenerationFilterBar({ filters, models, onChange }: GenerationFil
     <div className="flex flex-wrap items-end gap-3 border-b border-zinc-200 px-5 py-4">
       <div className="flex w-full flex-col gap-1.5 sm:w-40">
         <Label htmlFor="filter-status">Status</Label>
-        <select id="filter-status" className={selectClassName} value={filters.status ?? ""} onChange={(event) => set({ status: (event.target.value || undefined) as GenerationFilterState["status"] })}>
+        <select
+          id="filter-status"
+          className={selectClassName}
+          value={filters.status ?? ""}
+          onChange={(event) => set({ status: (event.target.value || undefined) as GenerationFilterState["status"] })}
+        >
           <option value="">Any status</option>
           {generationStatuses.map((status) => (
             <option key={status} value={status}>
@@ -32,7 +41,12 @@ export function GenerationFilterBar({ filters, models, onChange }: GenerationFil
       </div>
       <div className="flex w-full flex-col gap-1.5 sm:w-60">
         <Label htmlFor="filter-model">Model</Label>
-        <select id="filter-model" className={selectClassName} value={filters.model ?? ""} onChange={(event) => set({ model: event.target.value || undefined })}>
+        <select
+          id="filter-model"
+          className={selectClassName}
+          value={filters.model ?? ""}
+          onChange={(event) => set({ model: event.target.value || undefined })}
+        >
           <option value="">Any model</option>
           {modelOptions.map((model) => (
             <option key={model} value={model}>
@@ -44,11 +58,23 @@ export function GenerationFilterBar({ filters, models, onChange }: GenerationFil
       <div className="grid w-full grid-cols-2 gap-3 sm:flex sm:w-auto">
         <div className="flex min-w-0 flex-col gap-1.5 sm:w-40">
           <Label htmlFor="filter-from">Created from</Label>
-          <Input id="filter-from" type="date" value={filters.from ?? ""} max={filters.to} onChange={(event) => set({ from: event.target.value || undefined })} />
+          <Input
+            id="filter-from"
+            type="date"
+            value={filters.from ?? ""}
+            max={filters.to}
+            onChange={(event) => set({ from: event.target.value || undefined })}
+          />
         </div>
         <div className="flex min-w-0 flex-col gap-1.5 sm:w-40">
           <Label htmlFor="filter-to">Created to</Label>
-          <Input id="filter-to" type="date" value={filters.to ?? ""} min={filters.from} onChange={(event) => set({ to: event.target.value || undefined })} />
+          <Input
+            id="filter-to"
+            type="date"
+            value={filters.to ?? ""}
+            min={filters.from}
+            onChange={(event) => set({ to: event.target.value || undefined })}
+          />
         </div>
       </div>
       {filtered && (
@@ -65,7 +91,15 @@ export function GenerationFilterBar({ filters, models, onChange }: GenerationFil
   );
 }
 
-function ViewButton({ view, current, onSelect }: { view: GenerationsView; current: GenerationsView; onSelect: (view: GenerationsView) => void }) {
+function ViewButton({
+  view,
+  current,
+  onSelect,
+}: {
+  view: GenerationsView;
+  current: GenerationsView;
+  onSelect: (view: GenerationsView) => void;
+}) {
   const Icon = view === "gallery" ? LayoutGrid : List;
   return (
     <button

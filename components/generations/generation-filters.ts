@@ -11,7 +11,8 @@ export type GenerationFilterState = { status?: GenerationStatus; model?: string;
 
 export const PAGE_SIZE = 24;
 
-const isDay = (value: string | undefined): value is string => !!value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+const isDay = (value: string | undefined): value is string =>
+  !!value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
 
 const read = readSearchParam;
 

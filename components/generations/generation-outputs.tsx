@@ -11,11 +11,18 @@ export function GenerationOutputs({ detail }: { detail: GenerationDetailData }) 
   const isVideo = detail.media_kind === "video";
   return (
     <Card role="region" aria-label="Outputs">
-      <CardHeader title="Outputs" description={files.length > 0 ? "Links are signed and stop working when the plan's output retention ends." : undefined} />
+      <CardHeader
+        title="Outputs"
+        description={files.length > 0 ? "Links are signed and stop working when the plan's output retention ends." : undefined}
+      />
       {files.length === 0 ? (
         <CardBody>
           {record.generation_status === "succeeded" || record.generation_removed ? (
-            <EmptyState icon={Download} className="py-6" title={record.generation_removed ? "The output files were deleted" : "The output files have expired"} />
+            <EmptyState
+              icon={Download}
+              className="py-6"
+              title={record.generation_removed ? "The output files were deleted" : "The output files have expired"}
+            />
           ) : (
             <div className="mx-auto max-w-xs">
               <GenerationThumbnail generation={{ ...record, media_kind: detail.media_kind }} className="rounded-lg" />
@@ -27,10 +34,21 @@ export function GenerationOutputs({ detail }: { detail: GenerationDetailData }) 
           {files.map((url, index) => (
             <figure key={url} className="space-y-2">
               {isVideo ? (
-                <video src={url} controls playsInline preload="metadata" aria-label={`Output ${index + 1}`} className="w-full rounded-md bg-zinc-900" />
+                <video
+                  src={url}
+                  controls
+                  playsInline
+                  preload="metadata"
+                  aria-label={`Output ${index + 1}`}
+                  className="w-full rounded-md bg-zinc-900"
+                />
               ) : (
                 // eslint-disable-next-line @next/next/no-img-element -- signed, expiring links to our own files
-                <img src={url} alt={`Output ${index + 1}: ${record.generation_prompt ?? ""}`} className="w-full rounded-md border border-zinc-200 bg-zinc-50" />
+                <img
+                  src={url}
+                  alt={`Output ${index + 1}: ${record.generation_prompt ?? ""}`}
+                  className="w-full rounded-md border border-zinc-200 bg-zinc-50"
+                />
               )}
               <figcaption className="flex items-center justify-between text-xs text-zinc-500">
                 <span>

@@ -4,7 +4,13 @@ import { Badge, type BadgeTone } from "@/components/ui";
 // A generation's state at a glance; the in-flight ones spin.
 
 const tones: Record<string, BadgeTone> = { pending: "neutral", processing: "blue", succeeded: "green", failed: "red", canceled: "amber" };
-const labels: Record<string, string> = { pending: "Pending", processing: "Processing", succeeded: "Succeeded", failed: "Failed", canceled: "Canceled" };
+const labels: Record<string, string> = {
+  pending: "Pending",
+  processing: "Processing",
+  succeeded: "Succeeded",
+  failed: "Failed",
+  canceled: "Canceled",
+};
 
 export function GenerationStatusBadge({ status, removed = false }: { status: string; removed?: boolean }) {
   const busy = status === "pending" || status === "processing";

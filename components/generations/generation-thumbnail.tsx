@@ -4,7 +4,13 @@ import { cn } from "@/components/ui";
 // The picture of a generation: its first output file (a signed link that expires with the plan's
 // retention), the first frame of a video, or an icon saying why there is nothing to show.
 
-export type ThumbnailSource = { generation_status: string; generation_output_file: string[]; generation_prompt: string | null; generation_removed?: string; media_kind: string };
+export type ThumbnailSource = {
+  generation_status: string;
+  generation_output_file: string[];
+  generation_prompt: string | null;
+  generation_removed?: string;
+  media_kind: string;
+};
 
 export function GenerationThumbnail({ generation, className }: { generation: ThumbnailSource; className?: string }) {
   const url = generation.generation_output_file[0];

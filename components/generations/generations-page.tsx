@@ -28,7 +28,8 @@ export function GenerationsPage() {
   });
 
   // The URL is the state: replaceState keeps Next's searchParams in step without a server round trip.
-  const setFilters = (next: GenerationFilterState) => window.history.replaceState(null, "", `${window.location.pathname}${filtersToSearch(next)}`);
+  const setFilters = (next: GenerationFilterState) =>
+    window.history.replaceState(null, "", `${window.location.pathname}${filtersToSearch(next)}`);
 
   const generations = list.data?.pages.flatMap((page) => page.generations) ?? [];
   const live = generations.some((row) => inFlight(row.generation_status));
@@ -65,7 +66,12 @@ export function GenerationsPage() {
           {() =>
             generations.length === 0 ? (
               filtered ? (
-                <EmptyState icon={SearchX} className="py-16" title="No generations match these filters" description="Try another status, model or range of days." />
+                <EmptyState
+                  icon={SearchX}
+                  className="py-16"
+                  title="No generations match these filters"
+                  description="Try another status, model or range of days."
+                />
               ) : (
                 <EmptyState
                   icon={Images}
@@ -76,7 +82,11 @@ export function GenerationsPage() {
               )
             ) : (
               <div className={cn("transition-opacity", list.isPlaceholderData && "opacity-60")}>
-                {filters.view === "table" ? <GenerationsTable accountId={accountId} generations={generations} /> : <GenerationGallery accountId={accountId} generations={generations} />}
+                {filters.view === "table" ? (
+                  <GenerationsTable accountId={accountId} generations={generations} />
+                ) : (
+                  <GenerationGallery accountId={accountId} generations={generations} />
+                )}
                 <div className="flex items-center justify-between gap-4 border-t border-zinc-200 px-5 py-3">
                   <p className="text-xs text-zinc-500 tabular-nums">
                     {generations.length.toLocaleString("en")} shown{list.hasNextPage ? "" : ", that is all"}

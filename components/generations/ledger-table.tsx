@@ -13,7 +13,10 @@ const signs: Record<string, string> = { reserve: "−", refund: "+", add: "+", c
 export function LedgerTable({ entries }: { entries: LedgerRow[] }) {
   return (
     <Card role="region" aria-label="Credit ledger">
-      <CardHeader title="Credit ledger" description="Reserved when the generation started; charged on success, refunded on failure or cancel." />
+      <CardHeader
+        title="Credit ledger"
+        description="Reserved when the generation started; charged on success, refunded on failure or cancel."
+      />
       {entries.length === 0 ? (
         <EmptyState icon={Coins} className="py-8" title="No credit movements" />
       ) : (

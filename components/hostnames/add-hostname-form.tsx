@@ -15,7 +15,9 @@ export function AddHostnameForm({ accountId }: { accountId: string }) {
   const set = useMutation(
     trpc.hostnames.set.mutationOptions({
       onSuccess: async (record) => {
-        toast.success("Hostname added", { description: `Create the CNAME record for ${record.hostname}; it is checked now and then with backoff for 24 hours.` });
+        toast.success("Hostname added", {
+          description: `Create the CNAME record for ${record.hostname}; it is checked now and then with backoff for 24 hours.`,
+        });
         await queryClient.invalidateQueries({ queryKey: trpc.hostnames.pathKey() });
       },
     }),
@@ -28,7 +30,12 @@ export function AddHostnameForm({ accountId }: { accountId: string }) {
 
   return (
     <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-start">
-      <Field label="Hostname" hint="A name under your own domain, in lowercase, such as api.yourcompany.com." error={set.isError ? errorMessage(set.error) : undefined} className="min-w-0 flex-1">
+      <Field
+        label="Hostname"
+        hint="A name under your own domain, in lowercase, such as api.yourcompany.com."
+        error={set.isError ? errorMessage(set.error) : undefined}
+        className="min-w-0 flex-1"
+      >
         <Input
           value={hostname}
           onChange={(event) => {

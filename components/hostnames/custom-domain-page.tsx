@@ -18,8 +18,14 @@ import type { CustomHostnameRecord, HostnamesView } from "./hostname-types";
 
 const steps = [
   { title: "Add the hostname", body: "A name under your own domain, such as api.yourcompany.com. One per account." },
-  { title: "Create the CNAME record", body: "At your DNS provider, pointing the hostname at the target shown. Remove any A or AAAA records on it." },
-  { title: "Wait for verification", body: "It is checked at once, then after 1, 5, 15 and 30 minutes and every hour or two, for up to 24 hours." },
+  {
+    title: "Create the CNAME record",
+    body: "At your DNS provider, pointing the hostname at the target shown. Remove any A or AAAA records on it.",
+  },
+  {
+    title: "Wait for verification",
+    body: "It is checked at once, then after 1, 5, 15 and 30 minutes and every hour or two, for up to 24 hours.",
+  },
   { title: "Call the API on it", body: "https://<hostname>/v1/… serves this account's region and accepts only this account's keys." },
 ];
 
@@ -58,7 +64,11 @@ function HostnameCard({ view, accountId, canManage }: { view: HostnamesView; acc
   const hostname = view.hostname as CustomHostnameRecord;
   return (
     <Card>
-      <CardHeader title={<span className="font-mono text-[15px] break-all">{hostname.hostname}</span>} description={statusLine(hostname)} actions={<HostnameStatusBadge status={hostname.status} />} />
+      <CardHeader
+        title={<span className="font-mono text-[15px] break-all">{hostname.hostname}</span>}
+        description={statusLine(hostname)}
+        actions={<HostnameStatusBadge status={hostname.status} />}
+      />
       <CardBody className="space-y-5">
         <div className="space-y-2">
           <h3 className="text-sm font-medium text-zinc-900">DNS record</h3>
@@ -103,8 +113,8 @@ function NotEnterprise({ plan, accountId }: { plan: string; accountId: string })
           <h2 className="text-sm font-semibold text-zinc-900">Custom hostnames are part of the Enterprise plan</h2>
         </div>
         <p className="text-sm text-zinc-600">
-          This account is on the <Badge tone="neutral">{plan.charAt(0).toUpperCase() + plan.slice(1)}</Badge> plan. On Enterprise you can serve the API on a hostname of your own, such as
-          api.yourcompany.com, set up with one CNAME record.
+          This account is on the <Badge tone="neutral">{plan.charAt(0).toUpperCase() + plan.slice(1)}</Badge> plan. On Enterprise you can
+          serve the API on a hostname of your own, such as api.yourcompany.com, set up with one CNAME record.
         </p>
         <Link href={`/dashboard/${accountId}/billing`} className={buttonClassName("secondary", "sm")}>
           See plans
@@ -119,7 +129,8 @@ export function CustomDomainPage() {
   const trpc = useTRPC();
   const view = useQuery({
     ...trpc.hostnames.get.queryOptions({ accountId }),
-    refetchInterval: (query) => (query.state.data?.hostname && ["pending", "removing"].includes(query.state.data.hostname.status) ? 5000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.hostname && ["pending", "removing"].includes(query.state.data.hostname.status) ? 5000 : false,
   });
 
   return (
@@ -152,7 +163,9 @@ export function CustomDomainPage() {
           <ol className="divide-y divide-zinc-100">
             {steps.map((step, index) => (
               <li key={step.title} className="flex gap-3 px-5 py-3.5">
-                <span className="flex size-5 shrink-0 items-center justify-center rounded-full bg-zinc-100 text-xs font-medium text-zinc-600">{index + 1}</span>
+                <span className="flex size-5 shrink-0 items-center justify-center rounded-full bg-zinc-100 text-xs font-medium text-zinc-600">
+                  {index + 1}
+                </span>
                 <div>
                   <p className="text-sm font-medium text-zinc-900">{step.title}</p>
                   <p className="text-sm text-zinc-500">{step.body}</p>

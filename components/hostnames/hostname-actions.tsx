@@ -56,10 +56,20 @@ export function HostnameActions({ accountId, hostname }: { accountId: string; ho
         }}
         title="Remove this hostname?"
         description="Requests to it stop being served as this account at once. You can add it again later."
-        footer={<DialogActions onCancel={() => setRemoving(false)} label="Remove hostname" variant="danger" pending={remove.isPending} onAction={() => remove.mutate({ accountId })} />}
+        footer={
+          <DialogActions
+            onCancel={() => setRemoving(false)}
+            label="Remove hostname"
+            variant="danger"
+            pending={remove.isPending}
+            onAction={() => remove.mutate({ accountId })}
+          />
+        }
       >
         <div className="space-y-3 pb-2">
-          <p className="rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-mono text-[13px] break-all text-zinc-900">{hostname.hostname}</p>
+          <p className="rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-mono text-[13px] break-all text-zinc-900">
+            {hostname.hostname}
+          </p>
           <FormError>{remove.isError && errorMessage(remove.error)}</FormError>
         </div>
       </Dialog>

@@ -14,7 +14,17 @@ import type { ApiBaseUrls, CreatedApiKey } from "./key-types";
 
 const formId = "create-api-key";
 
-export function CreateKeyDialog({ accountId, apiBaseUrls, open, onOpenChange }: { accountId: string; apiBaseUrls: ApiBaseUrls; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function CreateKeyDialog({
+  accountId,
+  apiBaseUrls,
+  open,
+  onOpenChange,
+}: {
+  accountId: string;
+  apiBaseUrls: ApiBaseUrls;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const account = useQuery({ ...trpc.account.get.queryOptions({ accountId }), enabled: open });
@@ -27,7 +37,10 @@ export function CreateKeyDialog({ accountId, apiBaseUrls, open, onOpenChange }: 
       onSuccess: async (key) => {
         setCreated(key);
         // The new key's spend budget (the keys table's bar) comes with the list.
-        await Promise.all([queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.spend.pathKey() })]);
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.spend.pathKey() }),
+        ]);
       },
     }),
   );

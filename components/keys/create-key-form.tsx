@@ -75,7 +75,14 @@ export function CreateKeyForm({ formId, accountRegion, fieldErrors, onSubmit }: 
   return (
     <form id={formId} onSubmit={submit} className="space-y-5 pb-2" noValidate>
       <Field label="Name" required hint="Up to 100 characters, e.g. where the key is used." error={fieldErrors.name}>
-        <Input placeholder="Production backend" maxLength={100} value={name} onChange={(event) => setName(event.target.value)} autoFocus autoComplete="off" />
+        <Input
+          placeholder="Production backend"
+          maxLength={100}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          autoFocus
+          autoComplete="off"
+        />
       </Field>
 
       <fieldset className="space-y-2">
@@ -104,7 +111,9 @@ export function CreateKeyForm({ formId, accountRegion, fieldErrors, onSubmit }: 
                 className="bg-white px-3 py-2.5"
                 checked={checked}
                 disabled={mode !== "custom"}
-                onChange={(event) => setCustom(event.target.checked ? [...custom, scope] : custom.filter((candidate) => candidate !== scope))}
+                onChange={(event) =>
+                  setCustom(event.target.checked ? [...custom, scope] : custom.filter((candidate) => candidate !== scope))
+                }
                 label={<code className="font-mono text-[13px]">{scope}</code>}
                 description={<span className="text-xs">{scopeDescriptions[scope]}</span>}
               />
@@ -132,10 +141,20 @@ export function CreateKeyForm({ formId, accountRegion, fieldErrors, onSubmit }: 
 
       <div className="grid gap-5 sm:grid-cols-2">
         <Field label="Spend limit" hint="Optional, in credits. Creates past it are refused (ERR1014)." error={fieldErrors.spendLimit}>
-          <Input inputMode="decimal" placeholder="No limit" value={spendLimit} onChange={(event) => setSpendLimit(event.target.value)} className="tabular-nums" />
+          <Input
+            inputMode="decimal"
+            placeholder="No limit"
+            value={spendLimit}
+            onChange={(event) => setSpendLimit(event.target.value)}
+            className="tabular-nums"
+          />
         </Field>
         <Field label="Limit period" hint="UTC; a week starts on Monday.">
-          <Select value={spendPeriod} disabled={spendLimit.trim() === ""} onChange={(event) => setSpendPeriod(event.target.value as SpendPeriodName)}>
+          <Select
+            value={spendPeriod}
+            disabled={spendLimit.trim() === ""}
+            onChange={(event) => setSpendPeriod(event.target.value as SpendPeriodName)}
+          >
             {Object.entries(spendPeriodLabels).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -145,8 +164,19 @@ export function CreateKeyForm({ formId, accountRegion, fieldErrors, onSubmit }: 
         </Field>
       </div>
 
-      <Field label="IP allowlist" hint="Optional. Up to 50 IPv4 or IPv6 addresses or CIDR ranges, one per line. Empty lets every client address in." error={fieldErrors.ipAllowlist}>
-        <Textarea rows={3} className="font-mono text-[13px]" placeholder={"203.0.113.0/24\n2001:db8::1"} spellCheck={false} value={allowlist} onChange={(event) => setAllowlist(event.target.value)} />
+      <Field
+        label="IP allowlist"
+        hint="Optional. Up to 50 IPv4 or IPv6 addresses or CIDR ranges, one per line. Empty lets every client address in."
+        error={fieldErrors.ipAllowlist}
+      >
+        <Textarea
+          rows={3}
+          className="font-mono text-[13px]"
+          placeholder={"203.0.113.0/24\n2001:db8::1"}
+          spellCheck={false}
+          value={allowlist}
+          onChange={(event) => setAllowlist(event.target.value)}
+        />
       </Field>
     </form>
   );

@@ -8,7 +8,13 @@ import { KeyBox } from "./revoke-key-dialog";
 
 // Delete: the key and its request log go for good, so the name must be typed to confirm.
 
-export type DeleteKeyDialogProps = { accountId: string; apiKey: ApiKeyRecord; open: boolean; onOpenChange: (open: boolean) => void; onDeleted?: () => void };
+export type DeleteKeyDialogProps = {
+  accountId: string;
+  apiKey: ApiKeyRecord;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onDeleted?: () => void;
+};
 
 export function DeleteKeyDialog({ accountId, apiKey, open, onOpenChange, onDeleted }: DeleteKeyDialogProps) {
   const trpc = useTRPC();

@@ -11,11 +11,20 @@ import { RotateKeyDialog } from "./rotate-key-dialog";
 // The owners' buttons on a key: rotate (active keys), revoke (until revoked), delete. Members never
 // see them (and the server refuses). Labels name the key, so a table row's buttons stay distinct.
 
-export type KeyActionsProps = { accountId: string; apiKey: ApiKeyRecord; apiBaseUrls: ApiBaseUrls; onDeleted?: () => void; className?: string };
+export type KeyActionsProps = {
+  accountId: string;
+  apiKey: ApiKeyRecord;
+  apiBaseUrls: ApiBaseUrls;
+  onDeleted?: () => void;
+  className?: string;
+};
 
 export function KeyActions({ accountId, apiKey, apiBaseUrls, onDeleted, className }: KeyActionsProps) {
   const [open, setOpen] = useState<"rotate" | "revoke" | "delete" | null>(null);
-  const dialog = (name: "rotate" | "revoke" | "delete") => ({ open: open === name, onOpenChange: (next: boolean) => setOpen(next ? name : null) });
+  const dialog = (name: "rotate" | "revoke" | "delete") => ({
+    open: open === name,
+    onOpenChange: (next: boolean) => setOpen(next ? name : null),
+  });
   const label = (verb: string) => `${verb} ${apiKey.apikey_name}`;
 
   return (
@@ -32,7 +41,14 @@ export function KeyActions({ accountId, apiKey, apiBaseUrls, onDeleted, classNam
           Revoke
         </Button>
       )}
-      <Button variant="ghost" size="sm" aria-label={label("Delete")} title="Delete" className="text-red-600 hover:bg-red-50 hover:text-red-700" onClick={() => setOpen("delete")}>
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label={label("Delete")}
+        title="Delete"
+        className="text-red-600 hover:bg-red-50 hover:text-red-700"
+        onClick={() => setOpen("delete")}
+      >
         <Trash2 aria-hidden />
         Delete
       </Button>

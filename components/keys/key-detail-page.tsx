@@ -65,15 +65,20 @@ export function KeyDetailPage({ keyId, apiBaseUrls }: { keyId: string; apiBaseUr
             {data.playground && (
               <p className="flex flex-wrap items-center gap-2 text-sm text-zinc-600">
                 <PlaygroundKeyBadge />
-                Runs from the dashboard&apos;s playground and Compare page are attributed to this key. Its value was never issued, so it authenticates no request. A spend limit caps those runs;
-                revoking stops them.
+                Runs from the dashboard&apos;s playground and Compare page are attributed to this key. Its value was never issued, so it
+                authenticates no request. A spend limit caps those runs; revoking stops them.
               </p>
             )}
           </div>
         }
         actions={
           isOwner ? (
-            <KeyActions accountId={accountId} apiKey={data} apiBaseUrls={apiBaseUrls} onDeleted={() => router.push(`/dashboard/${accountId}/keys`)} />
+            <KeyActions
+              accountId={accountId}
+              apiKey={data}
+              apiBaseUrls={apiBaseUrls}
+              onDeleted={() => router.push(`/dashboard/${accountId}/keys`)}
+            />
           ) : (
             <ReadOnlyNote className="mt-1">Read-only: only owners can create, rotate, revoke or delete keys</ReadOnlyNote>
           )

@@ -34,8 +34,12 @@ export function KeyDetailsCard({ accountId, apiKey }: { accountId: string; apiKe
         <Row label="Created">
           <Moment date={apiKey.apikey_created_at} />
         </Row>
-        <Row label="Last used">{apiKey.apikey_last_used_at ? <Moment date={apiKey.apikey_last_used_at} /> : <span className="text-zinc-400">Never</span>}</Row>
-        <Row label="Expires">{apiKey.apikey_expires_at ? <Moment date={apiKey.apikey_expires_at} /> : <span className="text-zinc-400">Never</span>}</Row>
+        <Row label="Last used">
+          {apiKey.apikey_last_used_at ? <Moment date={apiKey.apikey_last_used_at} /> : <span className="text-zinc-400">Never</span>}
+        </Row>
+        <Row label="Expires">
+          {apiKey.apikey_expires_at ? <Moment date={apiKey.apikey_expires_at} /> : <span className="text-zinc-400">Never</span>}
+        </Row>
         {apiKey.rotated_at && (
           <Row label="Rotated">
             <Moment date={apiKey.rotated_at} />
@@ -45,7 +49,10 @@ export function KeyDetailsCard({ accountId, apiKey }: { accountId: string; apiKe
               </p>
             )}
             {apiKey.replaced_by_id && (
-              <Link href={`/dashboard/${accountId}/keys/${apiKey.replaced_by_id}`} className="text-xs font-medium text-zinc-900 underline underline-offset-2">
+              <Link
+                href={`/dashboard/${accountId}/keys/${apiKey.replaced_by_id}`}
+                className="text-xs font-medium text-zinc-900 underline underline-offset-2"
+              >
                 Open the replacement key
               </Link>
             )}

@@ -7,7 +7,17 @@ import type { ApiBaseUrls } from "./key-types";
 // A key's full value, shown once (after create or rotate), with a request to try it on its
 // region's address (a key works only there).
 
-export function KeyReveal({ apiKey, region, apiBaseUrls, scopes }: { apiKey: string; region: RegionName; apiBaseUrls: ApiBaseUrls; scopes: readonly string[] }) {
+export function KeyReveal({
+  apiKey,
+  region,
+  apiBaseUrls,
+  scopes,
+}: {
+  apiKey: string;
+  region: RegionName;
+  apiBaseUrls: ApiBaseUrls;
+  scopes: readonly string[];
+}) {
   const curl = `curl -H "Authorization: Bearer ${apiKey}" ${apiBaseUrls[region]}/v1/status`;
   return (
     <div className="space-y-4 pb-2">
@@ -20,7 +30,8 @@ export function KeyReveal({ apiKey, region, apiBaseUrls, scopes }: { apiKey: str
         </div>
         {!scopes.includes("account:read") && (
           <p className="text-xs text-zinc-500">
-            This key has no <code className="font-mono">account:read</code> scope, so <code className="font-mono">/v1/status</code> answers ERR1003; the key itself is valid.
+            This key has no <code className="font-mono">account:read</code> scope, so <code className="font-mono">/v1/status</code> answers
+            ERR1003; the key itself is valid.
           </p>
         )}
       </div>

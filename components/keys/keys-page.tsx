@@ -35,11 +35,20 @@ export function KeysPage({ apiBaseUrls }: { apiBaseUrls: ApiBaseUrls }) {
         title="API keys"
         description={
           <>
-            Keys authenticate requests to <code className="font-mono text-[13px]">/v1</code> with <code className="font-mono text-[13px]">Authorization: Bearer</code>. Each has its scopes, region and
-            optional expiry and IP allowlist.
+            Keys authenticate requests to <code className="font-mono text-[13px]">/v1</code> with{" "}
+            <code className="font-mono text-[13px]">Authorization: Bearer</code>. Each has its scopes, region and optional expiry and IP
+            allowlist.
           </>
         }
-        actions={isOwner ? hasKeys ? createButton : null : <ReadOnlyNote>Read-only: only owners can create, rotate, revoke or delete keys</ReadOnlyNote>}
+        actions={
+          isOwner ? (
+            hasKeys ? (
+              createButton
+            ) : null
+          ) : (
+            <ReadOnlyNote>Read-only: only owners can create, rotate, revoke or delete keys</ReadOnlyNote>
+          )
+        }
       />
 
       <Card>

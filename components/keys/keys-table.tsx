@@ -13,7 +13,13 @@ import { PlaygroundKeyBadge } from "./playground-key-badge";
 // the actions in the last column. On a phone the table keeps what is read at a glance (name,
 // its spend under it, the state) and fits the screen; the rest, and the actions, are on the key's page.
 
-export type KeysTableProps = { accountId: string; keys: ApiKeyRecord[]; spends?: Record<string, KeySpend>; apiBaseUrls: ApiBaseUrls; canManage: boolean };
+export type KeysTableProps = {
+  accountId: string;
+  keys: ApiKeyRecord[];
+  spends?: Record<string, KeySpend>;
+  apiBaseUrls: ApiBaseUrls;
+  canManage: boolean;
+};
 
 /** Columns shown from the `sm` breakpoint up. */
 const wide = "hidden sm:table-cell";
@@ -38,7 +44,10 @@ export function KeysTable({ accountId, keys, spends, apiBaseUrls, canManage }: K
         {keys.map((key) => (
           <TR key={key.apikey_id}>
             <TD className="max-w-40 sm:max-w-56">
-              <Link href={`/dashboard/${accountId}/keys/${key.apikey_id}`} className="block truncate font-medium text-zinc-900 underline-offset-2 outline-none hover:underline focus-visible:underline">
+              <Link
+                href={`/dashboard/${accountId}/keys/${key.apikey_id}`}
+                className="block truncate font-medium text-zinc-900 underline-offset-2 outline-none hover:underline focus-visible:underline"
+              >
                 {key.apikey_name}
               </Link>
               <code className="font-mono text-xs text-zinc-500">{key.apikey_prefix}…</code>
@@ -59,10 +68,18 @@ export function KeysTable({ accountId, keys, spends, apiBaseUrls, canManage }: K
               <DateTime date={key.apikey_created_at} style="date" />
             </TD>
             <TD className={`${wide} text-xs text-zinc-500`}>
-              {key.apikey_last_used_at ? <RelativeTime date={key.apikey_last_used_at} format="short" /> : <span className="text-zinc-400">Never</span>}
+              {key.apikey_last_used_at ? (
+                <RelativeTime date={key.apikey_last_used_at} format="short" />
+              ) : (
+                <span className="text-zinc-400">Never</span>
+              )}
             </TD>
             <TD className={`${wide} text-xs whitespace-nowrap text-zinc-500`}>
-              {key.apikey_expires_at ? <DateTime date={key.apikey_expires_at} style="date" /> : <span className="text-zinc-400">Never</span>}
+              {key.apikey_expires_at ? (
+                <DateTime date={key.apikey_expires_at} style="date" />
+              ) : (
+                <span className="text-zinc-400">Never</span>
+              )}
             </TD>
             <TD className={wide}>
               <KeySpendCell spend={spends?.[key.apikey_id]} />
@@ -84,5 +101,7 @@ export function KeysTable({ accountId, keys, spends, apiBaseUrls, canManage }: K
 
 function KeySpendCell({ spend }: { spend: KeySpend | undefined }) {
   if (!spend) return <span className="text-xs text-zinc-400">—</span>;
-  return <SpendBar compact used={spend.spend_used} limit={spend.spend_limit} resetsAt={spend.spend_resets_at} period={spend.spend_period} />;
+  return (
+    <SpendBar compact used={spend.spend_used} limit={spend.spend_limit} resetsAt={spend.spend_resets_at} period={spend.spend_period} />
+  );
 }

@@ -7,7 +7,17 @@ import type { ApiKeyRecord } from "./key-types";
 
 // Revoke: the key stops working at once (a rotated key's grace ends too); it stays listed for audit.
 
-export function RevokeKeyDialog({ accountId, apiKey, open, onOpenChange }: { accountId: string; apiKey: ApiKeyRecord; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function RevokeKeyDialog({
+  accountId,
+  apiKey,
+  open,
+  onOpenChange,
+}: {
+  accountId: string;
+  apiKey: ApiKeyRecord;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const revoke = useMutation(
@@ -31,7 +41,15 @@ export function RevokeKeyDialog({ accountId, apiKey, open, onOpenChange }: { acc
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
       title="Revoke this key?"
       description="Requests with it are refused from now on (ERR1002). The key stays listed, with its request log, for audit. This cannot be undone."
-      footer={<DialogActions onCancel={close} label="Revoke key" variant="danger" pending={revoke.isPending} onAction={() => revoke.mutate({ accountId, keyId: apiKey.apikey_id })} />}
+      footer={
+        <DialogActions
+          onCancel={close}
+          label="Revoke key"
+          variant="danger"
+          pending={revoke.isPending}
+          onAction={() => revoke.mutate({ accountId, keyId: apiKey.apikey_id })}
+        />
+      }
     >
       <div className="space-y-3 pb-2">
         <KeyBox apiKey={apiKey} />

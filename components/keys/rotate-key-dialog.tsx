@@ -13,7 +13,13 @@ import type { ApiBaseUrls, ApiKeyRecord } from "./key-types";
 
 const formId = "rotate-api-key";
 
-export type RotateKeyDialogProps = { accountId: string; apiKey: ApiKeyRecord; apiBaseUrls: ApiBaseUrls; open: boolean; onOpenChange: (open: boolean) => void };
+export type RotateKeyDialogProps = {
+  accountId: string;
+  apiKey: ApiKeyRecord;
+  apiBaseUrls: ApiBaseUrls;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+};
 
 export function RotateKeyDialog({ accountId, apiKey, apiBaseUrls, open, onOpenChange }: RotateKeyDialogProps) {
   const trpc = useTRPC();
@@ -25,7 +31,10 @@ export function RotateKeyDialog({ accountId, apiKey, apiBaseUrls, open, onOpenCh
       onSuccess: async (result) => {
         setNewKey({ key: result.key, validUntil: result.old_key_valid_until });
         // The new key's spend budget (the keys table's bar) comes with the list.
-        await Promise.all([queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.spend.pathKey() })]);
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.spend.pathKey() }),
+        ]);
       },
     }),
   );
@@ -36,7 +45,8 @@ export function RotateKeyDialog({ accountId, apiKey, apiBaseUrls, open, onOpenCh
 
   function close() {
     onOpenChange(false);
-    if (newKey) toast.success("API key rotated", { description: `The old key works until ${formatDateTime(newKey.validUntil, "datetime")}.` });
+    if (newKey)
+      toast.success("API key rotated", { description: `The old key works until ${formatDateTime(newKey.validUntil, "datetime")}.` });
     setNewKey(null);
     setGraceHours("24");
     rotate.reset();
@@ -72,7 +82,17 @@ export function RotateKeyDialog({ accountId, apiKey, apiBaseUrls, open, onOpenCh
     >
       <form id={formId} onSubmit={submit} className="space-y-3 pb-2" noValidate>
         <Field label="Grace period (hours)" hint="From 1 to 168 hours (one week)." error={graceError ? asSentence(graceError) : undefined}>
-          <Input type="number" inputMode="numeric" min={1} max={168} step={1} value={graceHours} onChange={(event) => setGraceHours(event.target.value)} className="w-32" autoFocus />
+          <Input
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={168}
+            step={1}
+            value={graceHours}
+            onChange={(event) => setGraceHours(event.target.value)}
+            className="w-32"
+            autoFocus
+          />
         </Field>
         <FormError>{generalError}</FormError>
       </form>

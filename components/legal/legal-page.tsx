@@ -2,7 +2,17 @@ import Link from "next/link";
 
 // The frame of the legal pages: the mark, the title with its version and date, plain prose.
 
-export function LegalPage({ title, version, effective, children }: { title: string; version: string; effective: string; children: React.ReactNode }) {
+export function LegalPage({
+  title,
+  version,
+  effective,
+  children,
+}: {
+  title: string;
+  version: string;
+  effective: string;
+  children: React.ReactNode;
+}) {
   return (
     <main className="min-h-screen bg-zinc-50 px-4 py-12">
       <article className="mx-auto max-w-2xl rounded-xl border border-zinc-200 bg-white px-6 py-8 shadow-sm sm:px-10">

@@ -13,13 +13,18 @@ export function CreateFieldsCard({ model }: { model: ModelDescription }) {
         title={<span id="create-fields-title">Create fields</span>}
         description={
           <>
-            The body of <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-800">POST {model.create_path}</code>; any other field is refused.
+            The body of <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-800">POST {model.create_path}</code>;
+            any other field is refused.
           </>
         }
       />
       <StackedList>
         {model.fields.map((field) => (
-          <StackedItem key={field.field} title={<span className="font-mono text-xs break-all text-zinc-900">{field.field}</span>} aside={<Requirement required={field.required} />}>
+          <StackedItem
+            key={field.field}
+            title={<span className="font-mono text-xs break-all text-zinc-900">{field.field}</span>}
+            aside={<Requirement required={field.required} />}
+          >
             <p className="text-zinc-600">{field.accepts}</p>
             {field.allowed !== null && <AllowedValues values={field.allowed} />}
             {field.default !== null && (
@@ -58,8 +63,12 @@ function FieldRow({ field }: { field: CreateField }) {
         <Requirement required={field.required} />
       </TD>
       <TD className="min-w-48 text-zinc-600">{field.accepts}</TD>
-      <TD className="min-w-40">{field.allowed === null ? <span className="text-zinc-400">—</span> : <AllowedValues values={field.allowed} />}</TD>
-      <TD className="font-mono text-xs whitespace-nowrap">{field.default === null ? <span className="font-sans text-zinc-400">—</span> : show(field.default)}</TD>
+      <TD className="min-w-40">
+        {field.allowed === null ? <span className="text-zinc-400">—</span> : <AllowedValues values={field.allowed} />}
+      </TD>
+      <TD className="font-mono text-xs whitespace-nowrap">
+        {field.default === null ? <span className="font-sans text-zinc-400">—</span> : show(field.default)}
+      </TD>
     </TR>
   );
 }

@@ -24,17 +24,30 @@ export function ModelCard({ accountId, model }: { accountId: string; model: Mode
         !served && "bg-zinc-50 text-zinc-500",
       )}
     >
-      {model.example && <ModelExampleThumbnail example={model.example} modelName={entry.model_name} className={cn("-mx-4 -mt-4 rounded-t-lg sm:-mx-5 sm:-mt-5", !served && "opacity-60")} />}
+      {model.example && (
+        <ModelExampleThumbnail
+          example={model.example}
+          modelName={entry.model_name}
+          className={cn("-mx-4 -mt-4 rounded-t-lg sm:-mx-5 sm:-mt-5", !served && "opacity-60")}
+        />
+      )}
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0 space-y-1">
           <h2 className={cn("font-semibold break-words", served ? "text-zinc-900" : "text-zinc-500")}>
-            <Link href={modelHref(accountId, entry.model_identifier)} className="outline-none after:absolute after:inset-0 after:rounded-lg">
+            <Link
+              href={modelHref(accountId, entry.model_identifier)}
+              className="outline-none after:absolute after:inset-0 after:rounded-lg"
+            >
               {entry.model_name}
             </Link>
           </h2>
           <p className="font-mono text-xs break-all text-zinc-500">{entry.model_identifier}</p>
         </div>
-        {served ? <Badge tone="blue">{entry.model_type === "image" ? "Image" : "Video"}</Badge> : <ModelStatusBadge status={entry.model_status} />}
+        {served ? (
+          <Badge tone="blue">{entry.model_type === "image" ? "Image" : "Video"}</Badge>
+        ) : (
+          <ModelStatusBadge status={entry.model_status} />
+        )}
       </div>
       <dl className="grid grid-cols-[minmax(0,3fr)_minmax(0,2fr)] gap-3">
         <div>

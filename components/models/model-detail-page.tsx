@@ -66,7 +66,10 @@ export function ModelDetailPage({ identifier, apiBaseUrl }: { identifier: string
             <p className="font-mono text-sm break-all text-zinc-500">{entry.model_identifier}</p>
             <ul className="flex flex-wrap gap-1.5" aria-label="Workflows">
               {entry.model_workflows.map((workflow) => (
-                <li key={workflow} className="rounded-full border border-zinc-200 bg-zinc-50 px-2.5 py-0.5 text-xs font-medium text-zinc-700">
+                <li
+                  key={workflow}
+                  className="rounded-full border border-zinc-200 bg-zinc-50 px-2.5 py-0.5 text-xs font-medium text-zinc-700"
+                >
                   {workflow}
                 </li>
               ))}
@@ -80,8 +83,16 @@ export function ModelDetailPage({ identifier, apiBaseUrl }: { identifier: string
 
       <Card>
         <dl className="grid divide-y divide-zinc-100 sm:grid-cols-3 sm:divide-x sm:divide-y-0">
-          <Fact label="Price" value={listPrice(entry)} hint={entry.model_type === "image" ? "At the default ratio" : "At the default resolution, without audio"} />
-          <Fact label="Typical run" value={data.typical_run_seconds === null ? "No recent runs" : formatSeconds(data.typical_run_seconds)} hint="Median of recent successful runs" />
+          <Fact
+            label="Price"
+            value={listPrice(entry)}
+            hint={entry.model_type === "image" ? "At the default ratio" : "At the default resolution, without audio"}
+          />
+          <Fact
+            label="Typical run"
+            value={data.typical_run_seconds === null ? "No recent runs" : formatSeconds(data.typical_run_seconds)}
+            hint="Median of recent successful runs"
+          />
           <Fact label="Providers available" value={`${available} of ${data.providers.length}`} hint="Configured and not failing" />
         </dl>
       </Card>

@@ -38,7 +38,11 @@ export function ModelExampleThumbnail({ example, modelName, className }: { examp
 export function ModelExampleFigure({ example, modelName }: { example: ModelExample; modelName: string }) {
   const alt = altText(example, modelName);
   return (
-    <figure className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs" data-example={example.family} aria-labelledby="model-example-caption">
+    <figure
+      className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs"
+      data-example={example.family}
+      aria-labelledby="model-example-caption"
+    >
       <div className="bg-zinc-100">
         {example.clip ? (
           <video
@@ -71,8 +75,8 @@ export function ModelExampleFigure({ example, modelName }: { example: ModelExamp
         <p className="font-medium text-zinc-700">Example output · {renderedBy(example)}</p>
         {example.stand_in_for && (
           <p>
-            No {example.family_name} provider was configured when it was made: the built-in model drew the family&apos;s prompt instead. A refresh with a provider configured replaces it with the
-            family&apos;s own output.
+            No {example.family_name} provider was configured when it was made: the built-in model drew the family&apos;s prompt instead. A
+            refresh with a provider configured replaces it with the family&apos;s own output.
           </p>
         )}
       </figcaption>

@@ -10,7 +10,11 @@ import type { ModelCatalog } from "./model-types";
 // Type, workflow, provider and price filters and the name search. Typing settles for a moment
 // before it becomes a query. Every control has a label.
 
-export type ModelFilterBarProps = { filters: ModelFilterState; facets: ModelCatalog["facets"] | undefined; onChange: (filters: ModelFilterState) => void };
+export type ModelFilterBarProps = {
+  filters: ModelFilterState;
+  facets: ModelCatalog["facets"] | undefined;
+  onChange: (filters: ModelFilterState) => void;
+};
 
 const selectClassName = cn(controlClassName, "h-9 pr-8");
 const SETTLE_MS = 250;
@@ -29,11 +33,27 @@ export function ModelFilterBar({ filters, facets, onChange }: ModelFilterBarProp
         <Label htmlFor="models-search">Search</Label>
         <div className="relative">
           <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-400" aria-hidden />
-          <Input id="models-search" type="search" className="pl-9" placeholder="Name or identifier" value={search} maxLength={100} onChange={(event) => setSearch(event.target.value)} />
+          <Input
+            id="models-search"
+            type="search"
+            className="pl-9"
+            placeholder="Name or identifier"
+            value={search}
+            maxLength={100}
+            onChange={(event) => setSearch(event.target.value)}
+          />
         </div>
       </div>
       <div className="grid w-full grid-cols-2 gap-3 sm:flex sm:w-auto">
-        <FilterSelect id="models-type" label="Type" width="sm:w-32" any="Any type" value={filters.type} options={typeOptions} onChange={(type) => set({ type: type as ModelFilterState["type"] })} />
+        <FilterSelect
+          id="models-type"
+          label="Type"
+          width="sm:w-32"
+          any="Any type"
+          value={filters.type}
+          options={typeOptions}
+          onChange={(type) => set({ type: type as ModelFilterState["type"] })}
+        />
         <FilterSelect
           id="models-workflow"
           label="Workflow"
@@ -95,7 +115,15 @@ const typeOptions = [
 ];
 
 type Option = { value: string; label: string };
-type FilterSelectProps = { id: string; label: string; width: string; any: string; value: string | undefined; options: Option[]; onChange: (value: string | undefined) => void };
+type FilterSelectProps = {
+  id: string;
+  label: string;
+  width: string;
+  any: string;
+  value: string | undefined;
+  options: Option[];
+  onChange: (value: string | undefined) => void;
+};
 
 /** A labelled select whose empty choice is "any"; a value in the URL the catalog does not offer is still listed, so it says what is applied. */
 function FilterSelect({ id, label, width, any, value, options, onChange }: FilterSelectProps) {

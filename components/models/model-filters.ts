@@ -47,4 +47,5 @@ export function filtersToSearch(filters: ModelFilterState): string {
 export const isFiltered = (filters: ModelFilterState) => Object.values(filters).some((value) => value !== undefined);
 
 /** The page of one model: its identifier's two segments under the account's models. */
-export const modelHref = (accountId: string, identifier: string) => `/dashboard/${accountId}/models/${identifier.split("/").map(encodeURIComponent).join("/")}`;
+export const modelHref = (accountId: string, identifier: string) =>
+  `/dashboard/${accountId}/models/${identifier.split("/").map(encodeURIComponent).join("/")}`;

@@ -10,10 +10,17 @@ import { StackedItem, StackedList } from "./stacked-list";
 export function ModelProvidersCard({ providers }: { providers: ModelProviderHealth[] }) {
   return (
     <Card aria-labelledby="providers-title">
-      <CardHeader title={<span id="providers-title">Providers</span>} description="In failover order. Attempts, success rate and p50 latency are this model's, over the last 15 minutes." />
+      <CardHeader
+        title={<span id="providers-title">Providers</span>}
+        description="In failover order. Attempts, success rate and p50 latency are this model's, over the last 15 minutes."
+      />
       <StackedList>
         {providers.map((provider) => (
-          <StackedItem key={provider.provider} title={<span className="font-medium text-zinc-900">{provider.provider_name}</span>} aside={<HealthLabel provider={provider} />}>
+          <StackedItem
+            key={provider.provider}
+            title={<span className="font-medium text-zinc-900">{provider.provider_name}</span>}
+            aside={<HealthLabel provider={provider} />}
+          >
             <p className="text-xs text-zinc-500">{provider.status_reason}</p>
             <p className="text-xs text-zinc-600 tabular-nums">
               {provider.attempts} attempts · success {successRate(provider)} · p50 {latency(provider)}
@@ -62,5 +69,6 @@ function HealthLabel({ provider }: { provider: ModelProviderHealth }) {
   );
 }
 
-const successRate = (provider: ModelProviderHealth) => (provider.success_rate === null ? "—" : `${Math.round(provider.success_rate * 1000) / 10}%`);
+const successRate = (provider: ModelProviderHealth) =>
+  provider.success_rate === null ? "—" : `${Math.round(provider.success_rate * 1000) / 10}%`;
 const latency = (provider: ModelProviderHealth) => (provider.p50_latency_ms === null ? "—" : formatSeconds(provider.p50_latency_ms / 1000));

@@ -21,5 +21,6 @@ export function ModelStatusBadge({ status }: { status: keyof typeof looks }) {
 export const statusExplanation: Record<keyof typeof looks, string | null> = {
   active: null,
   not_configured: "Not configured on this deployment: none of its providers has credentials, so creates are answered with an error.",
-  disabled: "Turned off on this deployment by its operator (the model or every configured provider of it): creates and estimates are refused with ERR1012.",
+  disabled:
+    "Turned off on this deployment by its operator (the model or every configured provider of it): creates and estimates are refused with ERR1012.",
 };

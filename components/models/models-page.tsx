@@ -20,14 +20,22 @@ export function ModelsPage() {
   const { accountId } = useAccount();
   const trpc = useTRPC();
   const filters = readModelFilters(useSearchParams());
-  const list = useQuery({ ...trpc.models.list.queryOptions(listInput(accountId, filters)), placeholderData: keepPreviousData, refetchInterval: HEALTH_REFRESH_MS });
+  const list = useQuery({
+    ...trpc.models.list.queryOptions(listInput(accountId, filters)),
+    placeholderData: keepPreviousData,
+    refetchInterval: HEALTH_REFRESH_MS,
+  });
 
   // The URL is the state: replaceState keeps Next's searchParams in step without a server round trip.
-  const setFilters = (next: ModelFilterState) => window.history.replaceState(null, "", `${window.location.pathname}${filtersToSearch(next)}`);
+  const setFilters = (next: ModelFilterState) =>
+    window.history.replaceState(null, "", `${window.location.pathname}${filtersToSearch(next)}`);
 
   return (
     <div className="space-y-8">
-      <PageHeader title="Models" description="Every model this deployment sells, its price, how long it typically takes and how its providers are doing. Open one for what its create accepts." />
+      <PageHeader
+        title="Models"
+        description="Every model this deployment sells, its price, how long it typically takes and how its providers are doing. Open one for what its create accepts."
+      />
       <Card>
         <ModelFilterBar filters={filters} facets={list.data?.facets} onChange={setFilters} />
         <QueryStates
@@ -44,9 +52,19 @@ export function ModelsPage() {
           {(data) =>
             data.models.length === 0 ? (
               isFiltered(filters) ? (
-                <EmptyState icon={SearchX} className="py-16" title="No models match these filters" description="Try another type, workflow, provider or price, or a shorter search." />
+                <EmptyState
+                  icon={SearchX}
+                  className="py-16"
+                  title="No models match these filters"
+                  description="Try another type, workflow, provider or price, or a shorter search."
+                />
               ) : (
-                <EmptyState icon={Boxes} className="py-16" title="No models in the catalog" description="This deployment's catalog is empty." />
+                <EmptyState
+                  icon={Boxes}
+                  className="py-16"
+                  title="No models in the catalog"
+                  description="This deployment's catalog is empty."
+                />
               )
             ) : (
               <div className={cn("transition-opacity", list.isPlaceholderData && "opacity-60")}>
@@ -56,7 +74,9 @@ export function ModelsPage() {
                   ))}
                 </div>
                 <p className="border-t border-zinc-200 px-5 py-3 text-xs text-zinc-500 tabular-nums" role="status">
-                  {data.models.length === data.catalog_total ? `${data.catalog_total} models` : `${data.models.length} of ${data.catalog_total} models`}
+                  {data.models.length === data.catalog_total
+                    ? `${data.catalog_total} models`
+                    : `${data.models.length} of ${data.catalog_total} models`}
                 </p>
               </div>
             )

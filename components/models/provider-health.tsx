@@ -4,9 +4,18 @@ import type { ModelProviderHealth } from "./model-types";
 // A provider's health for one model, as a dot and a word: the provider's status over all its
 // models (GET /v1/health/inference/providers) and whether this model can be routed to it now.
 
-const dotClass: Record<BadgeTone, string> = { green: "bg-green-500", amber: "bg-amber-500", red: "bg-red-500", neutral: "bg-zinc-300", blue: "bg-blue-500" };
+const dotClass: Record<BadgeTone, string> = {
+  green: "bg-green-500",
+  amber: "bg-amber-500",
+  red: "bg-red-500",
+  neutral: "bg-zinc-300",
+  blue: "bg-blue-500",
+};
 
-export function providerHealthLook(provider: Pick<ModelProviderHealth, "status" | "status_reason" | "available">): { tone: BadgeTone; label: string } {
+export function providerHealthLook(provider: Pick<ModelProviderHealth, "status" | "status_reason" | "available">): {
+  tone: BadgeTone;
+  label: string;
+} {
   switch (provider.status) {
     case "healthy":
       return { tone: "green", label: "Healthy" };
@@ -21,7 +30,14 @@ export function providerHealthLook(provider: Pick<ModelProviderHealth, "status" 
 
 export function ProviderHealthDot({ provider, className }: { provider: ModelProviderHealth; className?: string }) {
   const { tone, label } = providerHealthLook(provider);
-  return <span aria-hidden title={`${label}: ${provider.status_reason}`} data-health={tone} className={cn("inline-block size-2 shrink-0 rounded-full", dotClass[tone], className)} />;
+  return (
+    <span
+      aria-hidden
+      title={`${label}: ${provider.status_reason}`}
+      data-health={tone}
+      className={cn("inline-block size-2 shrink-0 rounded-full", dotClass[tone], className)}
+    />
+  );
 }
 
 /** The dot and the provider's name, with the health spelled out for screen readers. */

@@ -6,7 +6,8 @@ import type { DailyActivity } from "@/server/usage/daily-activity";
 
 // Generations per day, stacked by outcome: a glance says whether things are working.
 
-const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC" });
+const dayLabel = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC" });
 
 export function ActivityChart({ data }: { data: DailyActivity[] }) {
   const axis = valueAxis(
@@ -18,8 +19,23 @@ export function ActivityChart({ data }: { data: DailyActivity[] }) {
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
           <CartesianGrid vertical={false} stroke="#f4f4f5" />
-          <XAxis dataKey="day" tickFormatter={dayLabel} tick={{ fontSize: 11, fill: "#71717a" }} tickLine={false} axisLine={false} minTickGap={24} />
-          <YAxis domain={axis.domain} ticks={axis.ticks} tickFormatter={axis.tickFormatter} interval={0} tick={{ fontSize: 11, fill: "#71717a" }} tickLine={false} axisLine={false} />
+          <XAxis
+            dataKey="day"
+            tickFormatter={dayLabel}
+            tick={{ fontSize: 11, fill: "#71717a" }}
+            tickLine={false}
+            axisLine={false}
+            minTickGap={24}
+          />
+          <YAxis
+            domain={axis.domain}
+            ticks={axis.ticks}
+            tickFormatter={axis.tickFormatter}
+            interval={0}
+            tick={{ fontSize: 11, fill: "#71717a" }}
+            tickLine={false}
+            axisLine={false}
+          />
           <Tooltip
             cursor={{ fill: "#f4f4f5" }}
             labelFormatter={(label) => dayLabel(String(label))}

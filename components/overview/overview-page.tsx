@@ -16,24 +16,39 @@ export function OverviewPage() {
   const recent = useQuery(trpc.account.recentActivity.queryOptions({ accountId }));
 
   const totals = (daily.data ?? []).reduce(
-    (sum, day) => ({ generations: sum.generations + day.succeeded + day.failed + day.canceled, succeeded: sum.succeeded + day.succeeded, charged: sum.charged + day.charged }),
+    (sum, day) => ({
+      generations: sum.generations + day.succeeded + day.failed + day.canceled,
+      succeeded: sum.succeeded + day.succeeded,
+      charged: sum.charged + day.charged,
+    }),
     { generations: 0, succeeded: 0, charged: 0 },
   );
-  const successRate = totals.generations > 0 ? `${Math.round((totals.succeeded / totals.generations) * 100)} % succeeded` : "No generations yet";
+  const successRate =
+    totals.generations > 0 ? `${Math.round((totals.succeeded / totals.generations) * 100)} % succeeded` : "No generations yet";
 
   return (
     <div className="space-y-8">
       <PageHeader title={name} description="Balance, usage and what happened lately in this account." />
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Stat label="Credit balance" icon={Coins} value={account.data ? formatCredits(account.data.creditBalance) : <Skeleton className="h-7 w-24" />} hint="1 credit = 1 USD" />
+        <Stat
+          label="Credit balance"
+          icon={Coins}
+          value={account.data ? formatCredits(account.data.creditBalance) : <Skeleton className="h-7 w-24" />}
+          hint="1 credit = 1 USD"
+        />
         <Stat
           label="Plan"
           icon={Sparkles}
           value={account.data ? <span className="capitalize">{account.data.plan}</span> : <Skeleton className="h-7 w-20" />}
           hint="Limits and retention follow the plan"
         />
-        <Stat label="Generations, 30 days" icon={BarChart3} value={daily.data ? totals.generations.toLocaleString("en") : <Skeleton className="h-7 w-16" />} hint={daily.data ? successRate : " "} />
+        <Stat
+          label="Generations, 30 days"
+          icon={BarChart3}
+          value={daily.data ? totals.generations.toLocaleString("en") : <Skeleton className="h-7 w-16" />}
+          hint={daily.data ? successRate : " "}
+        />
         <Stat
           label="Spent, 30 days"
           icon={Activity}
@@ -50,7 +65,11 @@ export function OverviewPage() {
           ) : daily.isError ? (
             <p className="text-sm text-red-600">The chart could not be loaded.</p>
           ) : totals.generations === 0 ? (
-            <EmptyState icon={BarChart3} title="No generations in the last 30 days" description="Create one with your API key: POST /v1/generate. It shows up here." />
+            <EmptyState
+              icon={BarChart3}
+              title="No generations in the last 30 days"
+              description="Create one with your API key: POST /v1/generate. It shows up here."
+            />
           ) : (
             <ActivityChart data={daily.data} />
           )}

@@ -29,7 +29,11 @@ export function ComparePage() {
     () =>
       (catalog.data?.models ?? [])
         .filter((model) => model.entry.model_status === "active")
-        .map((model) => ({ identifier: model.entry.model_identifier, name: model.entry.model_name, providers: model.providers.map((provider) => provider.provider) })),
+        .map((model) => ({
+          identifier: model.entry.model_identifier,
+          name: model.entry.model_name,
+          providers: model.providers.map((provider) => provider.provider),
+        })),
     [catalog.data],
   );
   const [prompt, setPrompt] = useState("a lighthouse at dusk, watercolor");
@@ -37,7 +41,9 @@ export function ComparePage() {
   const [columns, setColumns] = useState<CompareColumnState[] | null>(null);
   const shown = useMemo(() => columns ?? defaultColumns(models), [columns, models]);
 
-  const details = useQueries({ queries: shown.map((column) => trpc.models.get.queryOptions({ accountId, identifier: column.identifier })) });
+  const details = useQueries({
+    queries: shown.map((column) => trpc.models.get.queryOptions({ accountId, identifier: column.identifier })),
+  });
   const bodies = shown.map((column, index) => {
     const fields = details[index]?.data?.fields;
     return fields ? columnBody(fields, prompt, column.provider) : null;
@@ -46,14 +52,24 @@ export function ComparePage() {
   const settled = useDebounced(JSON.stringify(bodies));
   const estimates = useQueries({
     queries: shown.map((column, index) => ({
-      ...trpc.playground.estimate.queryOptions({ accountId, identifier: column.identifier, body: (JSON.parse(settled) as Array<Record<string, unknown> | null>)[index] ?? {} }),
+      ...trpc.playground.estimate.queryOptions({
+        accountId,
+        identifier: column.identifier,
+        body: (JSON.parse(settled) as Array<Record<string, unknown> | null>)[index] ?? {},
+      }),
       enabled: ready,
     })),
   });
   const total = estimates.reduce((sum, estimate) => sum + (estimate.data?.cost_total ?? 0), 0);
-  const refusal = access.data?.refusal ?? estimates.map((estimate, index) => (estimate.data?.refusal ? `Column ${index + 1}: ${estimate.data.refusal}` : null)).find(Boolean) ?? null;
+  const refusal =
+    access.data?.refusal ??
+    estimates.map((estimate, index) => (estimate.data?.refusal ? `Column ${index + 1}: ${estimate.data.refusal}` : null)).find(Boolean) ??
+    null;
   const balance = estimates[0]?.data?.credit_balance ?? null;
-  const overBalance = balance !== null && total > balance ? `Together the columns cost ${formatCredits(total)} credits; the balance is ${formatCredits(balance)}.` : null;
+  const overBalance =
+    balance !== null && total > balance
+      ? `Together the columns cost ${formatCredits(total)} credits; the balance is ${formatCredits(balance)}.`
+      : null;
   const reason = refusal ?? overBalance;
   const estimating = !ready || estimates.some((estimate) => !estimate.data) || settled !== JSON.stringify(bodies);
   const reasonId = useId();
@@ -66,7 +82,8 @@ export function ComparePage() {
       },
     }),
   );
-  const update = (key: string, change: Partial<CompareColumnState>) => setColumns(shown.map((column) => (column.key === key ? { ...column, ...change } : column)));
+  const update = (key: string, change: Partial<CompareColumnState>) =>
+    setColumns(shown.map((column) => (column.key === key ? { ...column, ...change } : column)));
 
   return (
     <div className="space-y-8">
@@ -79,7 +96,11 @@ export function ComparePage() {
           onSubmit={(event) => {
             event.preventDefault();
             if (reason || estimating) return;
-            compare.mutate({ accountId, idempotencyKey: crypto.randomUUID(), columns: shown.map((column, index) => ({ identifier: column.identifier, body: bodies[index] ?? {} })) });
+            compare.mutate({
+              accountId,
+              idempotencyKey: crypto.randomUUID(),
+              columns: shown.map((column, index) => ({ identifier: column.identifier, body: bodies[index] ?? {} })),
+            });
           }}
         >
           <CardBody className="space-y-5">
@@ -110,7 +131,10 @@ export function ComparePage() {
                         </Button>
                       </div>
                       <Field label="Model">
-                        <Select value={column.identifier} onChange={(event) => update(column.key, { identifier: event.target.value, provider: "" })}>
+                        <Select
+                          value={column.identifier}
+                          onChange={(event) => update(column.key, { identifier: event.target.value, provider: "" })}
+                        >
                           {models.map((item) => (
                             <option key={item.identifier} value={item.identifier}>
                               {item.name}
@@ -128,7 +152,9 @@ export function ComparePage() {
                           ))}
                         </Select>
                       </Field>
-                      <p className="text-xs text-zinc-500 tabular-nums">{estimate ? `${formatCredits(estimate.cost_total)} credits` : "Estimating…"}</p>
+                      <p className="text-xs text-zinc-500 tabular-nums">
+                        {estimate ? `${formatCredits(estimate.cost_total)} credits` : "Estimating…"}
+                      </p>
                     </li>
                   );
                 })}
@@ -139,22 +165,37 @@ export function ComparePage() {
                 variant="secondary"
                 size="sm"
                 disabled={shown.length >= MAX_COMPARE_COLUMNS || models.length === 0}
-                onClick={() => setColumns([...shown, { key: `c${Date.now()}`, identifier: shown.at(-1)?.identifier ?? models[0]?.identifier ?? "", provider: "" }])}
+                onClick={() =>
+                  setColumns([
+                    ...shown,
+                    { key: `c${Date.now()}`, identifier: shown.at(-1)?.identifier ?? models[0]?.identifier ?? "", provider: "" },
+                  ])
+                }
               >
                 <Plus aria-hidden />
                 Add column
               </Button>
               <p className="text-sm text-zinc-600" role="status" aria-label="Total estimate">
-                Total estimate <span className="font-semibold text-zinc-900 tabular-nums">{estimating ? "…" : `${formatCredits(total)} credits`}</span>
+                Total estimate{" "}
+                <span className="font-semibold text-zinc-900 tabular-nums">{estimating ? "…" : `${formatCredits(total)} credits`}</span>
               </p>
             </div>
             {reason && (
-              <p id={reasonId} role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm break-words text-amber-900">
+              <p
+                id={reasonId}
+                role="alert"
+                className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm break-words text-amber-900"
+              >
                 {reason}
               </p>
             )}
             <FormError>{compare.isError ? errorMessage(compare.error) : null}</FormError>
-            <Button type="submit" disabled={reason !== null || estimating || shown.length === 0} loading={compare.isPending} aria-describedby={reason ? reasonId : undefined}>
+            <Button
+              type="submit"
+              disabled={reason !== null || estimating || shown.length === 0}
+              loading={compare.isPending}
+              aria-describedby={reason ? reasonId : undefined}
+            >
               <Columns3 aria-hidden />
               Run comparison
             </Button>

@@ -32,7 +32,9 @@ function ComparisonColumns({ comparison, canRun }: { comparison: ComparisonView;
   const name = (generationId: string | null) => {
     const index = comparison.columns.findIndex((column) => column.generation_id === generationId);
     const column = comparison.columns[index];
-    return column ? `Column ${index + 1} (${column.model_identifier}${column.view.record.generation_provider_used ? ` on ${column.view.record.generation_provider_used}` : ""})` : null;
+    return column
+      ? `Column ${index + 1} (${column.model_identifier}${column.view.record.generation_provider_used ? ` on ${column.view.record.generation_provider_used}` : ""})`
+      : null;
   };
   const fastest = name(comparison.summary.fastest);
   const cheapest = name(comparison.summary.cheapest);
@@ -42,11 +44,13 @@ function ComparisonColumns({ comparison, canRun }: { comparison: ComparisonView;
         <CardBody className="flex flex-wrap gap-x-8 gap-y-2 text-sm">
           <p className="flex items-center gap-2" data-summary="fastest">
             <Trophy className="size-4 text-amber-500" aria-hidden />
-            Fastest: <span className="font-medium text-zinc-900">{fastest ?? (comparison.finished ? "no column succeeded" : "running…")}</span>
+            Fastest:{" "}
+            <span className="font-medium text-zinc-900">{fastest ?? (comparison.finished ? "no column succeeded" : "running…")}</span>
           </p>
           <p className="flex items-center gap-2" data-summary="cheapest">
             <Trophy className="size-4 text-amber-500" aria-hidden />
-            Cheapest: <span className="font-medium text-zinc-900">{cheapest ?? (comparison.finished ? "no column succeeded" : "running…")}</span>
+            Cheapest:{" "}
+            <span className="font-medium text-zinc-900">{cheapest ?? (comparison.finished ? "no column succeeded" : "running…")}</span>
           </p>
         </CardBody>
       </Card>
@@ -54,7 +58,10 @@ function ComparisonColumns({ comparison, canRun }: { comparison: ComparisonView;
         {comparison.columns.map((column, index) => (
           <li key={column.generation_id} data-result-column={index + 1}>
             <Card className="h-full">
-              <CardHeader title={`Column ${index + 1}`} description={<span className="font-mono text-xs break-all">{column.model_identifier}</span>}>
+              <CardHeader
+                title={`Column ${index + 1}`}
+                description={<span className="font-mono text-xs break-all">{column.model_identifier}</span>}
+              >
                 {(comparison.summary.fastest === column.generation_id || comparison.summary.cheapest === column.generation_id) && (
                   <p className="flex gap-1.5 pt-1">
                     {comparison.summary.fastest === column.generation_id && <Badge tone="green">Fastest</Badge>}
@@ -65,8 +72,18 @@ function ComparisonColumns({ comparison, canRun }: { comparison: ComparisonView;
               <CardBody className="space-y-4">
                 <RunBody run={column.view} canRun={canRun} compact />
                 <dl className="grid grid-cols-2 gap-2 text-sm">
-                  <Figure label="Provider" value={column.view.record.generation_provider_used ?? `${column.view.record.generation_provider_order.join(", ")}`} />
-                  <Figure label="Cost" value={column.view.cost_charged === null ? `${formatCredits(column.view.estimated_cost)} reserved` : `${formatCredits(column.view.cost_charged)} credits`} />
+                  <Figure
+                    label="Provider"
+                    value={column.view.record.generation_provider_used ?? `${column.view.record.generation_provider_order.join(", ")}`}
+                  />
+                  <Figure
+                    label="Cost"
+                    value={
+                      column.view.cost_charged === null
+                        ? `${formatCredits(column.view.estimated_cost)} reserved`
+                        : `${formatCredits(column.view.cost_charged)} credits`
+                    }
+                  />
                   <Figure label="First attempt after" value={formatDuration(column.view.time_to_first_attempt_ms)} />
                   <Figure label="Total time" value={formatDuration(column.view.total_time_ms)} />
                 </dl>

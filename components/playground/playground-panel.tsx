@@ -36,7 +36,10 @@ export function PlaygroundPanel({ model, apiBaseUrl }: { model: ModelDescription
   const refusalId = useId();
 
   const access = useQuery(trpc.playground.access.queryOptions({ accountId }));
-  const estimate = useQuery({ ...trpc.playground.estimate.queryOptions({ accountId, identifier, body: settled }), placeholderData: keepPreviousData });
+  const estimate = useQuery({
+    ...trpc.playground.estimate.queryOptions({ accountId, identifier, body: settled }),
+    placeholderData: keepPreviousData,
+  });
   const reopened = useQuery({ ...trpc.playground.get.queryOptions({ accountId, generationId: runId ?? "" }), enabled: runId !== null });
 
   // A reopened run puts its request back in the form, once per run (set while rendering, as React
@@ -62,7 +65,9 @@ export function PlaygroundPanel({ model, apiBaseUrl }: { model: ModelDescription
   // The estimate's field errors for the fields set (an untouched required field is the refusal's to name).
   // An estimate of an earlier form (still shown while the new one is on its way) says nothing of this one.
   const stale = settled !== body || estimate.isPlaceholderData;
-  const setFieldErrors = stale ? [] : (estimate.data?.field_errors ?? []).filter((error) => error.field in body).map((error) => [error.field, error.message]);
+  const setFieldErrors = stale
+    ? []
+    : (estimate.data?.field_errors ?? []).filter((error) => error.field in body).map((error) => [error.field, error.message]);
   const fieldErrors = { ...Object.fromEntries(setFieldErrors), ...apiErrorFields(run.error) };
   const mayRun = access.data ? access.data.refusal === null : false;
   const refusal = stale ? null : (estimate.data?.refusal ?? null);
@@ -93,7 +98,13 @@ export function PlaygroundPanel({ model, apiBaseUrl }: { model: ModelDescription
               <RunEstimateSummary estimate={estimate.data} refusalId={refusalId} stale={stale} />
               {estimate.isError && <FormError>{`The estimate could not be made: ${errorMessage(estimate.error)}`}</FormError>}
               <FormError>{run.isError ? errorMessage(run.error) : null}</FormError>
-              <Button type="submit" className="w-full sm:w-auto" disabled={disabled} loading={run.isPending} aria-describedby={refusal ? refusalId : undefined}>
+              <Button
+                type="submit"
+                className="w-full sm:w-auto"
+                disabled={disabled}
+                loading={run.isPending}
+                aria-describedby={refusal ? refusalId : undefined}
+              >
                 <Play aria-hidden />
                 Run
               </Button>
@@ -102,9 +113,16 @@ export function PlaygroundPanel({ model, apiBaseUrl }: { model: ModelDescription
         </Card>
         <div className="space-y-4">
           <Card role="region" aria-label="Result">
-            <CardHeader title="Result" description={runId ? undefined : "The run shows here as it goes: queued, each provider attempt, the outputs."} />
+            <CardHeader
+              title="Result"
+              description={runId ? undefined : "The run shows here as it goes: queued, each provider attempt, the outputs."}
+            />
             <CardBody>
-              {runId ? <RunResult generationId={runId} canRun={mayRun} /> : <EmptyState icon={Play} className="py-8" title="Nothing run yet" description="Fill in the form and press Run." />}
+              {runId ? (
+                <RunResult generationId={runId} canRun={mayRun} />
+              ) : (
+                <EmptyState icon={Play} className="py-8" title="Nothing run yet" description="Fill in the form and press Run." />
+              )}
             </CardBody>
           </Card>
           <RunHistory currentRunId={runId} />

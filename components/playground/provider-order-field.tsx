@@ -14,7 +14,17 @@ export function parseOrder(value: string, providers: readonly string[]): { faste
   return { fastest: value.trim() === "" || value.trim() === "fastest" || chosen.length === 0, chosen };
 }
 
-export function ProviderOrderField({ value, providers, onChange, idPrefix }: { value: string; providers: readonly string[]; onChange: (value: string) => void; idPrefix: string }) {
+export function ProviderOrderField({
+  value,
+  providers,
+  onChange,
+  idPrefix,
+}: {
+  value: string;
+  providers: readonly string[];
+  onChange: (value: string) => void;
+  idPrefix: string;
+}) {
   const { fastest, chosen } = parseOrder(value, providers);
   const others = providers.filter((provider) => !chosen.includes(provider));
   const move = (index: number, by: -1 | 1) => {
@@ -32,7 +42,14 @@ export function ProviderOrderField({ value, providers, onChange, idPrefix }: { v
           Fastest
         </label>
         <label className="inline-flex items-center gap-2">
-          <input type="radio" name={`${idPrefix}-order`} className="accent-zinc-900" checked={!fastest} onChange={() => onChange(providers[0] ?? "")} disabled={providers.length === 0} />
+          <input
+            type="radio"
+            name={`${idPrefix}-order`}
+            className="accent-zinc-900"
+            checked={!fastest}
+            onChange={() => onChange(providers[0] ?? "")}
+            disabled={providers.length === 0}
+          />
           Chosen providers, in order
         </label>
       </div>
@@ -40,12 +57,22 @@ export function ProviderOrderField({ value, providers, onChange, idPrefix }: { v
         <ul className="space-y-1" aria-label="Providers">
           {chosen.map((provider, index) => (
             <li key={provider} className="flex items-center gap-2 rounded-md border border-zinc-200 px-2 py-1">
-              <Checkbox label={<span className="font-mono text-xs">{provider}</span>} checked onChange={() => onChange(chosen.filter((name) => name !== provider).join(","))} />
+              <Checkbox
+                label={<span className="font-mono text-xs">{provider}</span>}
+                checked
+                onChange={() => onChange(chosen.filter((name) => name !== provider).join(","))}
+              />
               <span className="ml-auto flex gap-1">
                 <Button variant="ghost" size="sm" aria-label={`Move ${provider} up`} disabled={index === 0} onClick={() => move(index, -1)}>
                   <ArrowUp aria-hidden />
                 </Button>
-                <Button variant="ghost" size="sm" aria-label={`Move ${provider} down`} disabled={index === chosen.length - 1} onClick={() => move(index, 1)}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  aria-label={`Move ${provider} down`}
+                  disabled={index === chosen.length - 1}
+                  onClick={() => move(index, 1)}
+                >
                   <ArrowDown aria-hidden />
                 </Button>
               </span>
@@ -53,7 +80,11 @@ export function ProviderOrderField({ value, providers, onChange, idPrefix }: { v
           ))}
           {others.map((provider) => (
             <li key={provider} className="flex items-center gap-2 px-2 py-1">
-              <Checkbox label={<span className="font-mono text-xs text-zinc-600">{provider}</span>} checked={false} onChange={() => onChange([...chosen, provider].join(","))} />
+              <Checkbox
+                label={<span className="font-mono text-xs text-zinc-600">{provider}</span>}
+                checked={false}
+                onChange={() => onChange([...chosen, provider].join(","))}
+              />
             </li>
           ))}
         </ul>

@@ -20,7 +20,9 @@ export function RequestCodeCard({ request }: { request: RunRequestShape }) {
             This exact request. Set <code className="font-mono text-xs">{KEY_PLACEHOLDER.slice(1)}</code> to one of your API keys first.
           </>
         }
-        actions={<CopyButton value={code} selectTarget={pre} label={`Copy ${codeLanguages.find((item) => item.id === language)?.label} code`} />}
+        actions={
+          <CopyButton value={code} selectTarget={pre} label={`Copy ${codeLanguages.find((item) => item.id === language)?.label} code`} />
+        }
       />
       <div role="tablist" aria-label="Language" className="flex gap-1 border-b border-zinc-200 px-3 pt-2">
         {codeLanguages.map((item) => (
@@ -39,7 +41,11 @@ export function RequestCodeCard({ request }: { request: RunRequestShape }) {
           </button>
         ))}
       </div>
-      <pre ref={pre} data-language={language} className="max-h-80 overflow-auto rounded-b-lg bg-zinc-950 p-4 font-mono text-xs leading-relaxed text-zinc-100">
+      <pre
+        ref={pre}
+        data-language={language}
+        className="max-h-80 overflow-auto rounded-b-lg bg-zinc-950 p-4 font-mono text-xs leading-relaxed text-zinc-100"
+      >
         {code}
       </pre>
     </Card>

@@ -22,7 +22,16 @@ export type RunFieldsProps = {
 export function RunFields({ fields, values, providers, errors, onChange }: RunFieldsProps) {
   const main = fields.filter((field) => !ADVANCED_FIELDS.has(field.field));
   const advanced = fields.filter((field) => ADVANCED_FIELDS.has(field.field));
-  const render = (field: CreateField) => <RunField key={field.field} field={field} value={values[field.field] ?? ""} providers={providers} error={errors[field.field]} onChange={onChange} />;
+  const render = (field: CreateField) => (
+    <RunField
+      key={field.field}
+      field={field}
+      value={values[field.field] ?? ""}
+      providers={providers}
+      error={errors[field.field]}
+      onChange={onChange}
+    />
+  );
   return (
     <div className="space-y-4">
       {main.map(render)}
@@ -39,7 +48,19 @@ export function RunFields({ fields, values, providers, errors, onChange }: RunFi
   );
 }
 
-function RunField({ field, value, providers, error, onChange }: { field: CreateField; value: FormValue; providers: readonly string[]; error?: string; onChange: RunFieldsProps["onChange"] }) {
+function RunField({
+  field,
+  value,
+  providers,
+  error,
+  onChange,
+}: {
+  field: CreateField;
+  value: FormValue;
+  providers: readonly string[];
+  error?: string;
+  onChange: RunFieldsProps["onChange"];
+}) {
   const id = useId();
   const label = fieldLabel(field.field);
   const hint = <span className="font-mono">{field.field}</span>;
@@ -48,7 +69,13 @@ function RunField({ field, value, providers, error, onChange }: { field: CreateF
     case "prompt":
       return (
         <Field label={label} required={field.required} error={error} hint={field.accepts}>
-          <Textarea name={field.field} rows={3} value={String(value)} onChange={(event) => set(event.target.value)} placeholder="Describe what to make" />
+          <Textarea
+            name={field.field}
+            rows={3}
+            value={String(value)}
+            onChange={(event) => set(event.target.value)}
+            placeholder="Describe what to make"
+          />
         </Field>
       );
     case "choice": {
@@ -56,7 +83,11 @@ function RunField({ field, value, providers, error, onChange }: { field: CreateF
       const numeric = allowed.every((item) => typeof item === "number");
       return (
         <Field label={label} required={field.required} error={error} hint={hint}>
-          <Select name={field.field} value={String(value)} onChange={(event) => set(numeric ? Number(event.target.value) : event.target.value)}>
+          <Select
+            name={field.field}
+            value={String(value)}
+            onChange={(event) => set(numeric ? Number(event.target.value) : event.target.value)}
+          >
             {!field.required && field.default === null && <option value="">Not set</option>}
             {allowed.map((item) => (
               <option key={String(item)} value={String(item)}>
@@ -69,7 +100,15 @@ function RunField({ field, value, providers, error, onChange }: { field: CreateF
       );
     }
     case "toggle":
-      return <Checkbox name={field.field} label={label} description={hint} checked={value === true} onChange={(event) => set(event.target.checked)} />;
+      return (
+        <Checkbox
+          name={field.field}
+          label={label}
+          description={hint}
+          checked={value === true}
+          onChange={(event) => set(event.target.checked)}
+        />
+      );
     case "count":
       return (
         <Field label={label} error={error} hint={field.accepts}>
@@ -90,14 +129,28 @@ function RunField({ field, value, providers, error, onChange }: { field: CreateF
       const urls = Array.isArray(value) ? value : [];
       return (
         <Field label={label} required={field.required} error={error} hint={`${field.accepts}; one URL a line`}>
-          <Textarea name={field.field} rows={2} value={urls.join("\n")} onChange={(event) => set(event.target.value.split("\n"))} placeholder="https://…" className="font-mono text-xs" />
+          <Textarea
+            name={field.field}
+            rows={2}
+            value={urls.join("\n")}
+            onChange={(event) => set(event.target.value.split("\n"))}
+            placeholder="https://…"
+            className="font-mono text-xs"
+          />
         </Field>
       );
     }
     case "url":
       return (
         <Field label={label} error={error} hint={field.accepts}>
-          <Input name={field.field} type="url" value={String(value)} onChange={(event) => set(event.target.value)} placeholder="https://…" className="font-mono text-xs" />
+          <Input
+            name={field.field}
+            type="url"
+            value={String(value)}
+            onChange={(event) => set(event.target.value)}
+            placeholder="https://…"
+            className="font-mono text-xs"
+          />
         </Field>
       );
     case "providers":

@@ -10,7 +10,11 @@ export type FormValues = Record<string, FormValue>;
 export type ControlKind = "prompt" | "choice" | "toggle" | "count" | "urls" | "url" | "providers" | "text";
 
 /** The fields shown folded under "Advanced". */
-export const ADVANCED_FIELDS: ReadonlySet<string> = new Set(["generation_output_format", "generation_input_file_last_content", "generation_provider_order"]);
+export const ADVANCED_FIELDS: ReadonlySet<string> = new Set([
+  "generation_output_format",
+  "generation_input_file_last_content",
+  "generation_provider_order",
+]);
 
 export function controlOf(field: CreateField): ControlKind {
   if (field.field === "generation_prompt") return "prompt";
@@ -45,7 +49,12 @@ export function requestBody(fields: readonly CreateField[], values: FormValues):
   for (const field of fields) {
     const value = values[field.field] ?? emptyValue(field);
     const control = controlOf(field);
-    const clean = control === "urls" && Array.isArray(value) ? value.map((url) => url.trim()).filter(Boolean) : typeof value === "string" ? value.trim() : value;
+    const clean =
+      control === "urls" && Array.isArray(value)
+        ? value.map((url) => url.trim()).filter(Boolean)
+        : typeof value === "string"
+          ? value.trim()
+          : value;
     if (isEmpty(clean)) continue;
     if (!field.required && field.default !== null && clean === field.default) continue;
     if (control === "toggle" && clean === false && !field.required) continue;

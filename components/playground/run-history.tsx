@@ -30,7 +30,10 @@ export function RunHistory({ currentRunId }: { currentRunId: string | null }) {
                   <Link
                     href={`/dashboard/${accountId}/models/${run.model_identifier}?run=${run.generation_id}`}
                     aria-current={run.generation_id === currentRunId ? "true" : undefined}
-                    className={cn("flex items-center gap-3 px-5 py-2.5 outline-none hover:bg-zinc-50 focus-visible:bg-zinc-50", run.generation_id === currentRunId && "bg-zinc-50")}
+                    className={cn(
+                      "flex items-center gap-3 px-5 py-2.5 outline-none hover:bg-zinc-50 focus-visible:bg-zinc-50",
+                      run.generation_id === currentRunId && "bg-zinc-50",
+                    )}
                   >
                     <span className="min-w-0 flex-1">
                       <span className="block truncate text-sm text-zinc-900">{run.prompt ?? "(no prompt)"}</span>

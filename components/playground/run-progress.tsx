@@ -12,7 +12,9 @@ export const formatDuration = (ms: number | null) => (ms === null ? "—" : ms <
 type Step = { key: string; label: string; detail?: string; state: "done" | "running" | "failed" };
 
 function stepsOf(run: RunView): Step[] {
-  const steps: Step[] = [{ key: "queued", label: "Queued", detail: `${formatCredits(run.estimated_cost)} credits reserved`, state: "done" }];
+  const steps: Step[] = [
+    { key: "queued", label: "Queued", detail: `${formatCredits(run.estimated_cost)} credits reserved`, state: "done" },
+  ];
   run.attempts.forEach((attempt, index) => {
     const last = index === run.attempts.length - 1;
     const failedOver = attempt.outcome !== "running" && attempt.outcome !== "succeeded" && !last;
@@ -31,7 +33,12 @@ function stepsOf(run: RunView): Step[] {
   if (status === "succeeded") steps.push({ key: "end", label: "Succeeded", state: "done" });
   if (status === "failed") steps.push({ key: "end", label: "Failed", detail: run.record.generation_error ?? undefined, state: "failed" });
   if (status === "canceled")
-    steps.push({ key: "end", label: "Canceled", detail: run.credits_refunded === null ? undefined : `${formatCredits(run.credits_refunded)} credits refunded`, state: "failed" });
+    steps.push({
+      key: "end",
+      label: "Canceled",
+      detail: run.credits_refunded === null ? undefined : `${formatCredits(run.credits_refunded)} credits refunded`,
+      state: "failed",
+    });
   return steps;
 }
 
@@ -46,7 +53,12 @@ export function RunProgress({ run }: { run: RunView }) {
           <li key={step.key} className="flex items-start gap-2 text-sm" data-step={step.key}>
             <Icon
               aria-hidden
-              className={cn("mt-0.5 size-4 shrink-0", step.state === "done" && "text-green-600", step.state === "failed" && "text-red-600", step.state === "running" && "animate-spin text-blue-600")}
+              className={cn(
+                "mt-0.5 size-4 shrink-0",
+                step.state === "done" && "text-green-600",
+                step.state === "failed" && "text-red-600",
+                step.state === "running" && "animate-spin text-blue-600",
+              )}
             />
             <span className="min-w-0">
               <span className="font-medium text-zinc-900">{step.label}</span>
@@ -61,7 +73,10 @@ export function RunProgress({ run }: { run: RunView }) {
 
 export function RunFacts({ run }: { run: RunView }) {
   const facts = [
-    { label: "Cost charged", value: run.cost_charged === null ? (run.finished ? "Nothing" : "—") : `${formatCredits(run.cost_charged)} credits` },
+    {
+      label: "Cost charged",
+      value: run.cost_charged === null ? (run.finished ? "Nothing" : "—") : `${formatCredits(run.cost_charged)} credits`,
+    },
     { label: "First attempt after", value: formatDuration(run.time_to_first_attempt_ms) },
     { label: "Total time", value: formatDuration(run.total_time_ms) },
     { label: "Provider", value: run.record.generation_provider_used ?? "—" },

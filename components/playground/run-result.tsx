@@ -49,7 +49,10 @@ export function RunBody({ run, canRun, compact = false }: { run: RunView; canRun
               Cancel
             </Button>
           )}
-          <Link href={`/dashboard/${accountId}/generations/${id}`} className="text-xs font-medium text-zinc-600 underline-offset-2 hover:text-zinc-900 hover:underline">
+          <Link
+            href={`/dashboard/${accountId}/generations/${id}`}
+            className="text-xs font-medium text-zinc-600 underline-offset-2 hover:text-zinc-900 hover:underline"
+          >
             Generation details
           </Link>
         </div>

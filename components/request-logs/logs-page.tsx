@@ -10,7 +10,10 @@ export function LogsPage() {
   const { accountId } = useAccount();
   return (
     <div className="space-y-8">
-      <PageHeader title="Logs" description="Requests made with this account's API keys: who called what, the answer, and the key's state at the time. Bodies, raw keys and raw IPs are never stored." />
+      <PageHeader
+        title="Logs"
+        description="Requests made with this account's API keys: who called what, the answer, and the key's state at the time. Bodies, raw keys and raw IPs are never stored."
+      />
       <RequestLogsCard accountId={accountId} />
     </div>
   );

@@ -21,7 +21,12 @@ const statusClasses: Array<{ value: StatusClass | undefined; label: string }> = 
 
 const errorCodes = Object.keys(errorTable);
 
-export type RequestLogFiltersProps = { accountId: string; values: RequestLogFilterValues; onChange: (values: RequestLogFilterValues) => void; showKey: boolean };
+export type RequestLogFiltersProps = {
+  accountId: string;
+  values: RequestLogFilterValues;
+  onChange: (values: RequestLogFilterValues) => void;
+  showKey: boolean;
+};
 
 export function RequestLogFilters({ accountId, values, onChange, showKey }: RequestLogFiltersProps) {
   const trpc = useTRPC();
@@ -35,7 +40,11 @@ export function RequestLogFilters({ accountId, values, onChange, showKey }: Requ
         <span id="status-class-label" className="text-sm font-medium text-zinc-900">
           Status
         </span>
-        <div role="group" aria-labelledby="status-class-label" className="inline-flex h-9 w-fit items-center rounded-md border border-zinc-200 bg-zinc-50 p-0.5">
+        <div
+          role="group"
+          aria-labelledby="status-class-label"
+          className="inline-flex h-9 w-fit items-center rounded-md border border-zinc-200 bg-zinc-50 p-0.5"
+        >
           {statusClasses.map((option) => (
             <button
               key={option.label}
@@ -44,7 +53,9 @@ export function RequestLogFilters({ accountId, values, onChange, showKey }: Requ
               onClick={() => set({ statusClass: option.value })}
               className={cn(
                 "h-full rounded px-3 text-xs font-medium transition-colors outline-none focus-visible:ring-2 focus-visible:ring-zinc-900/10",
-                values.statusClass === option.value ? "bg-white text-zinc-900 shadow-xs ring-1 ring-zinc-200" : "text-zinc-500 hover:text-zinc-900",
+                values.statusClass === option.value
+                  ? "bg-white text-zinc-900 shadow-xs ring-1 ring-zinc-200"
+                  : "text-zinc-500 hover:text-zinc-900",
               )}
             >
               {option.label}

@@ -5,7 +5,18 @@ import { ScrollText } from "lucide-react";
 import { useState } from "react";
 import { QueryStates } from "@/components/dashboard/query-states";
 import { useTRPC } from "@/components/trpc/react";
-import { Card, CardHeader, cn, CursorPager, type CursorStack, EmptyState, SkeletonRows, Table, TBody, timeRangeStart } from "@/components/ui";
+import {
+  Card,
+  CardHeader,
+  cn,
+  CursorPager,
+  type CursorStack,
+  EmptyState,
+  SkeletonRows,
+  Table,
+  TBody,
+  timeRangeStart,
+} from "@/components/ui";
 import { REQUEST_LOG_PAGE_SIZE } from "./page-size";
 import { RequestLogFilters, type RequestLogFilterValues } from "./request-log-filters";
 import { RequestLogsTable } from "./request-logs-table";
@@ -15,7 +26,11 @@ import { RequestLogsTable } from "./request-logs-table";
 
 export type RequestLogsCardProps = { accountId: string; keyId?: string; description?: string };
 
-export function RequestLogsCard({ accountId, keyId, description = "Every request made with this account's keys, newest first." }: RequestLogsCardProps) {
+export function RequestLogsCard({
+  accountId,
+  keyId,
+  description = "Every request made with this account's keys, newest first.",
+}: RequestLogsCardProps) {
   const trpc = useTRPC();
   const [filters, setFilters] = useState<RequestLogFilterValues>({ range: "any" });
   // Fixed when the range is chosen, so the query (and its cache key) stays put while paging.
@@ -63,9 +78,19 @@ export function RequestLogsCard({ accountId, keyId, description = "Every request
         {(data) =>
           data.data.length === 0 ? (
             filtered ? (
-              <EmptyState icon={ScrollText} className="py-10" title="No requests match these filters" description="Try another status, endpoint, error code or time range." />
+              <EmptyState
+                icon={ScrollText}
+                className="py-10"
+                title="No requests match these filters"
+                description="Try another status, endpoint, error code or time range."
+              />
             ) : (
-              <EmptyState icon={ScrollText} className="py-10" title="No requests yet" description="Requests made with a key show up here as they arrive, with their status and error code." />
+              <EmptyState
+                icon={ScrollText}
+                className="py-10"
+                title="No requests yet"
+                description="Requests made with a key show up here as they arrive, with their status and error code."
+              />
             )
           ) : (
             <div className={cn("transition-opacity", logs.isPlaceholderData && "opacity-60")}>

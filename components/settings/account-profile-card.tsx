@@ -26,7 +26,10 @@ export function AccountProfileCard({ account, canEdit }: { account: SettingsView
   const save = useMutation(
     trpc.settings.updateAccount.mutationOptions({
       onSuccess: async (result) => {
-        toast.success(result.changed ? "Account updated" : "Nothing to change", result.changed ? { description: "API clients see the new values in GET /v1/user/account." } : undefined);
+        toast.success(
+          result.changed ? "Account updated" : "Nothing to change",
+          result.changed ? { description: "API clients see the new values in GET /v1/user/account." } : undefined,
+        );
         setName(result.name);
         setPictureUrl(result.pictureUrl ?? "");
         await queryClient.invalidateQueries({ queryKey: trpc.settings.get.queryKey({ accountId: account.accountId }) });

@@ -39,7 +39,8 @@ export function DangerZoneCard({ settings }: { settings: SettingsView }) {
 
         {account.isPersonal ? (
           <Notice icon={Lock}>
-            Personal accounts cannot be deleted: every login keeps one, holding your own balance, usage and billing history. You can delete team accounts you are the primary owner of.
+            Personal accounts cannot be deleted: every login keeps one, holding your own balance, usage and billing history. You can delete
+            team accounts you are the primary owner of.
           </Notice>
         ) : !isPrimaryOwner ? (
           <Notice icon={Lock}>Only the primary owner of this account can delete it.</Notice>

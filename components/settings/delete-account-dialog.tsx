@@ -9,7 +9,15 @@ import type { SettingsView } from "./settings-types";
 // The last step: the account's name typed exactly, then the deletion; the user lands on another
 // account of theirs (or /dashboard picks one).
 
-export function DeleteAccountDialog({ account, open, onOpenChange }: { account: SettingsView["account"]; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function DeleteAccountDialog({
+  account,
+  open,
+  onOpenChange,
+}: {
+  account: SettingsView["account"];
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const remove = useMutation(

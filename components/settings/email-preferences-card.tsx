@@ -54,7 +54,10 @@ export function EmailPreferencesCard({ accountId, viewer }: { accountId: string;
         <FormError>{setConsent.isError && errorMessage(setConsent.error)}</FormError>
         <div className="flex gap-2.5 rounded-md bg-zinc-50 px-3.5 py-3 text-sm text-zinc-600">
           <Info className="mt-0.5 size-4 shrink-0 text-zinc-400" aria-hidden />
-          <p>Transactional e-mails are always sent, whatever you choose here: sign-in links, team invitations, low-balance alerts, and billing receipts and notices.</p>
+          <p>
+            Transactional e-mails are always sent, whatever you choose here: sign-in links, team invitations, low-balance alerts, and
+            billing receipts and notices.
+          </p>
         </div>
       </CardBody>
     </Card>

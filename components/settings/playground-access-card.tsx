@@ -57,7 +57,10 @@ export function PlaygroundAccessCard({ accountId, canEdit }: { accountId: string
               {data.playground_key && (
                 <p className="text-xs text-zinc-500">
                   Runs are attributed to the{" "}
-                  <Link href={`/dashboard/${accountId}/keys/${data.playground_key.apikey_id}`} className="font-medium text-zinc-700 underline-offset-2 hover:underline">
+                  <Link
+                    href={`/dashboard/${accountId}/keys/${data.playground_key.apikey_id}`}
+                    className="font-medium text-zinc-700 underline-offset-2 hover:underline"
+                  >
                     Dashboard playground key
                   </Link>{" "}
                   ({data.playground_key.apikey_prefix}, {data.playground_key.state}): give it a spend limit or revoke it there.

@@ -33,7 +33,9 @@ export function SessionsCard() {
           </span>
           <div className="space-y-0.5">
             <p className="text-sm font-medium text-zinc-900">Every browser and device</p>
-            <p className="text-sm text-zinc-500">Ends your sessions in every browser and device, this one included. API keys keep working.</p>
+            <p className="text-sm text-zinc-500">
+              Ends your sessions in every browser and device, this one included. API keys keep working.
+            </p>
           </div>
         </div>
         <Button variant="secondary" onClick={() => setOpen(true)} className="self-start sm:self-center">

@@ -33,7 +33,8 @@ export function SettingsPage() {
               title="Account"
               description={
                 <>
-                  How this account appears in the switcher and to API clients (<code className="font-mono text-xs">GET /v1/user/account</code>).
+                  How this account appears in the switcher and to API clients (
+                  <code className="font-mono text-xs">GET /v1/user/account</code>).
                   {isOwner ? null : " Owners can change it."}
                 </>
               }
@@ -44,7 +45,12 @@ export function SettingsPage() {
             <SettingsSection
               id="playground"
               title="Running models"
-              description={<>Who may run models from the dashboard&apos;s playground and Compare page. Runs are billed to this account.{isOwner ? null : " Owners can change it."}</>}
+              description={
+                <>
+                  Who may run models from the dashboard&apos;s playground and Compare page. Runs are billed to this account.
+                  {isOwner ? null : " Owners can change it."}
+                </>
+              }
             >
               <PlaygroundAccessCard accountId={accountId} canEdit={isOwner} />
             </SettingsSection>

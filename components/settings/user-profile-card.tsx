@@ -38,8 +38,18 @@ export function UserProfileCard({ accountId, viewer }: { accountId: string; view
         }}
       >
         <CardBody className="space-y-5">
-          <Field label="Your name" error={nameError ? asSentence(`Your name ${nameError}`) : undefined} hint="Shown to your teammates in every account you belong to.">
-            <Input value={name} onChange={(event) => setName(event.target.value)} placeholder="e.g. Ada Lovelace" maxLength={MAX_NAME + 20} autoComplete="name" />
+          <Field
+            label="Your name"
+            error={nameError ? asSentence(`Your name ${nameError}`) : undefined}
+            hint="Shown to your teammates in every account you belong to."
+          >
+            <Input
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              placeholder="e.g. Ada Lovelace"
+              maxLength={MAX_NAME + 20}
+              autoComplete="name"
+            />
           </Field>
           <Field label="E-mail" hint="You sign in with this address. It cannot be changed here.">
             <Input value={viewer.email} readOnly className="bg-zinc-50 text-zinc-600" />

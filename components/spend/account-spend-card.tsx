@@ -32,7 +32,17 @@ export function AccountSpendCard() {
         actions={isPrimaryOwner ? null : <ReadOnlyNote>Only the primary owner can change it</ReadOnlyNote>}
       />
       <div className="space-y-5 px-5 py-4">
-        {data ? <SpendBar used={data.spend_used} limit={data.monthly_spend_limit} resetsAt={data.spend_resets_at} period="month" className="max-w-md" /> : <Skeleton className="h-10 max-w-md" />}
+        {data ? (
+          <SpendBar
+            used={data.spend_used}
+            limit={data.monthly_spend_limit}
+            resetsAt={data.spend_resets_at}
+            period="month"
+            className="max-w-md"
+          />
+        ) : (
+          <Skeleton className="h-10 max-w-md" />
+        )}
         {isPrimaryOwner && data && (
           <SpendLimitForm
             key={String(data.monthly_spend_limit)}

@@ -29,7 +29,17 @@ export function KeySpendCard({ accountId, keyId, canManage }: { accountId: strin
         description="Creates that would take this key past its limit are refused (ERR1014) before anything is reserved. Rotated keys share it. Alerts at 50, 80 and 100 %."
       />
       <div className="space-y-5 px-5 py-4">
-        {data ? <SpendBar used={data.spend_used} limit={data.spend_limit} resetsAt={data.spend_resets_at} period={data.spend_period} className="max-w-md" /> : <Skeleton className="h-10 max-w-md" />}
+        {data ? (
+          <SpendBar
+            used={data.spend_used}
+            limit={data.spend_limit}
+            resetsAt={data.spend_resets_at}
+            period={data.spend_period}
+            className="max-w-md"
+          />
+        ) : (
+          <Skeleton className="h-10 max-w-md" />
+        )}
         {canManage && data && (
           <SpendLimitForm
             key={`${data.spend_limit}-${data.spend_period}`}
@@ -38,7 +48,9 @@ export function KeySpendCard({ accountId, keyId, canManage }: { accountId: strin
             withPeriod
             pending={save.isPending}
             error={save.error ? errorMessage(save.error) : null}
-            onSave={(limit, period) => save.mutate({ accountId, keyId, spendLimit: limit, spendPeriod: limit === null ? undefined : period })}
+            onSave={(limit, period) =>
+              save.mutate({ accountId, keyId, spendLimit: limit, spendPeriod: limit === null ? undefined : period })
+            }
           />
         )}
       </div>

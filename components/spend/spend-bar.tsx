@@ -34,7 +34,8 @@ export function SpendBar({ used, limit, resetsAt, period, compact = false, class
     <div className={cn(compact ? "w-28 space-y-1" : "w-full space-y-1.5", className)}>
       <div className={cn("flex items-baseline justify-between gap-2", compact ? "text-[11px]" : "text-xs")}>
         <span className="text-zinc-600">
-          <span className="font-medium text-zinc-900 tabular-nums">{credits(used)}</span> / <span className="tabular-nums">{credits(limit)}</span>
+          <span className="font-medium text-zinc-900 tabular-nums">{credits(used)}</span> /{" "}
+          <span className="tabular-nums">{credits(limit)}</span>
           {!compact && period ? <span className="text-zinc-500"> credits {periodLabels[period] ?? ""}</span> : null}
         </span>
         {compact ? null : <span className="text-zinc-500 tabular-nums">{percent} %</span>}

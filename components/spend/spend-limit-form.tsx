@@ -7,7 +7,12 @@ import { Select } from "@/components/ui/select";
 // Set or clear a spend limit: an amount in credits (3 decimals at most, checked by the server)
 // and, for a key, its period. "Remove limit" clears it.
 
-export const spendPeriodLabels = { day: "Per day", week: "Per week (from Monday)", month: "Per calendar month", total: "In total (never resets)" } as const;
+export const spendPeriodLabels = {
+  day: "Per day",
+  week: "Per week (from Monday)",
+  month: "Per calendar month",
+  total: "In total (never resets)",
+} as const;
 export type SpendPeriodName = keyof typeof spendPeriodLabels;
 
 export type SpendLimitFormProps = {
@@ -35,7 +40,14 @@ export function SpendLimitForm({ initialLimit, initialPeriod, withPeriod, pendin
         <label className="space-y-1.5">
           <span className="block text-sm font-medium text-zinc-900">Limit</span>
           <span className="relative block w-40">
-            <Input aria-label="Spend limit in credits" inputMode="decimal" placeholder="No limit" value={amount} onChange={(event) => setAmount(event.target.value)} className="pr-16 tabular-nums" />
+            <Input
+              aria-label="Spend limit in credits"
+              inputMode="decimal"
+              placeholder="No limit"
+              value={amount}
+              onChange={(event) => setAmount(event.target.value)}
+              className="pr-16 tabular-nums"
+            />
             <span className="pointer-events-none absolute inset-y-0 right-3 flex items-center text-xs text-zinc-400">credits</span>
           </span>
         </label>
@@ -44,7 +56,12 @@ export function SpendLimitForm({ initialLimit, initialPeriod, withPeriod, pendin
             <span className="block text-sm font-medium text-zinc-900">
               Period <span className="font-normal text-zinc-500">(UTC)</span>
             </span>
-            <Select aria-label="Spend period (UTC)" value={period} onChange={(event) => setPeriod(event.target.value as SpendPeriodName)} className="w-60">
+            <Select
+              aria-label="Spend period (UTC)"
+              value={period}
+              onChange={(event) => setPeriod(event.target.value as SpendPeriodName)}
+              className="w-60"
+            >
               {Object.entries(spendPeriodLabels).map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}

@@ -20,14 +20,27 @@ export type ConfirmDialogProps = {
   children?: ReactNode;
 };
 
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, variant = "danger", pending, error, onConfirm, children }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  variant = "danger",
+  pending,
+  error,
+  onConfirm,
+  children,
+}: ConfirmDialogProps) {
   return (
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
       title={title}
       description={description}
-      footer={<DialogActions onCancel={() => onOpenChange(false)} label={confirmLabel} variant={variant} pending={pending} onAction={onConfirm} />}
+      footer={
+        <DialogActions onCancel={() => onOpenChange(false)} label={confirmLabel} variant={variant} pending={pending} onAction={onConfirm} />
+      }
     >
       {children || error ? (
         <div className="space-y-3 pb-2">

@@ -43,7 +43,11 @@ export function InvitationAnswer({
   const error = accept.error ?? decline.error;
 
   if (declined) {
-    return <p className="text-sm text-zinc-600">You declined the invitation to {invitation.accountName}. Nothing else to do; an owner can invite you again later.</p>;
+    return (
+      <p className="text-sm text-zinc-600">
+        You declined the invitation to {invitation.accountName}. Nothing else to do; an owner can invite you again later.
+      </p>
+    );
   }
 
   return (
@@ -66,10 +70,14 @@ export function InvitationAnswer({
       {wrongUser ? (
         <div role="status" className="space-y-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900">
           <p>
-            You are signed in as <strong className="font-medium">{signedInAs}</strong>. This invitation is for <strong className="font-medium">{invitation.email}</strong>: sign in with that address to
-            accept it.
+            You are signed in as <strong className="font-medium">{signedInAs}</strong>. This invitation is for{" "}
+            <strong className="font-medium">{invitation.email}</strong>: sign in with that address to accept it.
           </p>
-          <button type="button" className="font-medium underline underline-offset-2" onClick={() => void signOut({ redirectTo: invitationPath })}>
+          <button
+            type="button"
+            className="font-medium underline underline-offset-2"
+            onClick={() => void signOut({ redirectTo: invitationPath })}
+          >
             Sign out and sign in as {invitation.email}
           </button>
         </div>
@@ -83,7 +91,12 @@ export function InvitationAnswer({
 
       {/* Signed out, the button names the whole address: the two stack at the card's width. */}
       <div className={signedInAs === null ? "flex flex-col-reverse gap-2" : "flex flex-col-reverse gap-2 sm:flex-row sm:justify-end"}>
-        <Button variant="secondary" loading={decline.isPending} disabled={accept.isPending || accept.isSuccess} onClick={() => decline.mutate({ token })}>
+        <Button
+          variant="secondary"
+          loading={decline.isPending}
+          disabled={accept.isPending || accept.isSuccess}
+          onClick={() => decline.mutate({ token })}
+        >
           Decline
         </Button>
         {signedInAs === null && signInOption === "email_link" ? (
@@ -102,8 +115,8 @@ export function InvitationAnswer({
       </div>
       {signedInAs === null && signInOption === "email_link" ? (
         <p className="text-xs text-zinc-500">
-          {invitation.email} already has a Darkroom login, so this invitation link does not sign it in. We e-mail that address a sign-in link (it works once, for 15 minutes); open it and you are back
-          here to accept.
+          {invitation.email} already has a Darkroom login, so this invitation link does not sign it in. We e-mail that address a sign-in
+          link (it works once, for 15 minutes); open it and you are back here to accept.
         </p>
       ) : signedInAs === null ? (
         <div className="space-y-1 text-xs text-zinc-500">

@@ -6,10 +6,22 @@ import type { InvitationView } from "./team-types";
 // An invitation link that can no longer be answered, and what to do about it.
 
 const copy = {
-  accepted: { title: "Invitation already accepted", description: "This link was used to join the account. Open the dashboard to get there." },
-  declined: { title: "Invitation declined", description: "This invitation was declined. If that was a mistake, ask an owner of the account to invite you again." },
-  revoked: { title: "Invitation revoked", description: "An owner of the account withdrew this invitation. Ask them to invite you again if you still need access." },
-  expired: { title: "Invitation expired", description: "Invitation links work for 7 days. Ask an owner of the account to send you a new one." },
+  accepted: {
+    title: "Invitation already accepted",
+    description: "This link was used to join the account. Open the dashboard to get there.",
+  },
+  declined: {
+    title: "Invitation declined",
+    description: "This invitation was declined. If that was a mistake, ask an owner of the account to invite you again.",
+  },
+  revoked: {
+    title: "Invitation revoked",
+    description: "An owner of the account withdrew this invitation. Ask them to invite you again if you still need access.",
+  },
+  expired: {
+    title: "Invitation expired",
+    description: "Invitation links work for 7 days. Ask an owner of the account to send you a new one.",
+  },
 } as const;
 
 export function InvitationClosed({ invitation, signedIn }: { invitation: InvitationView; signedIn: boolean }) {

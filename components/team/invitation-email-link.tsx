@@ -43,7 +43,12 @@ export function InvitationEmailLink({ email, invitationPath, disabled }: { email
           {error}
         </p>
       ) : null}
-      <Button loading={pending} disabled={disabled} onClick={() => void send()} className="h-auto min-h-9 w-full py-2 break-all whitespace-normal">
+      <Button
+        loading={pending}
+        disabled={disabled}
+        onClick={() => void send()}
+        className="h-auto min-h-9 w-full py-2 break-all whitespace-normal"
+      >
         E-mail a sign-in link to {email}
       </Button>
     </div>

@@ -19,7 +19,9 @@ export function InvitationRowActions({ accountId, invitation }: { accountId: str
   const resend = useMutation(
     trpc.team.resendInvitation.mutationOptions({
       onSuccess: async () => {
-        toast.success("Invitation sent again", { description: `${invitation.email} has a new link, valid for 7 days. The previous link no longer works.` });
+        toast.success("Invitation sent again", {
+          description: `${invitation.email} has a new link, valid for 7 days. The previous link no longer works.`,
+        });
         await refresh();
       },
       onError: (error) => toast.error("The invitation could not be sent again", { description: errorMessage(error) }),
@@ -47,7 +49,13 @@ export function InvitationRowActions({ accountId, invitation }: { accountId: str
         {resend.isPending ? null : <RotateCw aria-hidden />}
         <span className="hidden sm:inline">Resend</span>
       </Button>
-      <Button variant="ghost" size="sm" onClick={() => setRevoking(true)} aria-label={`Revoke invitation to ${invitation.email}`} className="text-red-600 hover:bg-red-50 hover:text-red-700">
+      <Button
+        variant="ghost"
+        size="sm"
+        onClick={() => setRevoking(true)}
+        aria-label={`Revoke invitation to ${invitation.email}`}
+        className="text-red-600 hover:bg-red-50 hover:text-red-700"
+      >
         <X aria-hidden />
         <span className="hidden sm:inline">Revoke</span>
       </Button>

@@ -7,7 +7,15 @@ import type { TeamInvitationRow } from "./team-types";
 
 // Invitations not yet answered: pending ones, and expired ones an owner can resend or revoke.
 
-export function InvitationsTable({ accountId, invitations, canManage }: { accountId: string; invitations: TeamInvitationRow[]; canManage: boolean }) {
+export function InvitationsTable({
+  accountId,
+  invitations,
+  canManage,
+}: {
+  accountId: string;
+  invitations: TeamInvitationRow[];
+  canManage: boolean;
+}) {
   return (
     <Table className="sm:min-w-[640px]">
       <THead>
@@ -36,7 +44,11 @@ export function InvitationsTable({ accountId, invitations, canManage }: { accoun
             </TD>
             <TD className="hidden max-w-64 truncate text-xs text-zinc-500 md:table-cell">{invitation.invitedBy ?? "—"}</TD>
             <TD className="hidden text-xs whitespace-nowrap text-zinc-500 sm:table-cell">
-              {invitation.status === "expired" ? <Badge tone="amber">Expired</Badge> : <DateTime date={invitation.expiresAt} style="date" />}
+              {invitation.status === "expired" ? (
+                <Badge tone="amber">Expired</Badge>
+              ) : (
+                <DateTime date={invitation.expiresAt} style="date" />
+              )}
             </TD>
             {canManage && (
               <TD>

@@ -10,7 +10,15 @@ import { Select } from "@/components/ui/select";
 
 const formId = "invite-member";
 
-export function InviteDialog({ accountId, open, onOpenChange }: { accountId: string; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function InviteDialog({
+  accountId,
+  open,
+  onOpenChange,
+}: {
+  accountId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [formKey, setFormKey] = useState(0);
@@ -48,7 +56,10 @@ export function InviteDialog({ accountId, open, onOpenChange }: { accountId: str
         <Field label="E-mail" required>
           <Input name="email" type="email" autoComplete="off" placeholder="colleague@company.com" required />
         </Field>
-        <Field label="Role" hint="Owners manage keys, webhooks and the team; members can view everything. Only the primary owner handles billing.">
+        <Field
+          label="Role"
+          hint="Owners manage keys, webhooks and the team; members can view everything. Only the primary owner handles billing."
+        >
           <Select name="role" defaultValue="member">
             <option value="member">Member</option>
             <option value="owner">Owner</option>

@@ -12,7 +12,15 @@ import type { TeamMemberRow } from "./team-types";
 // An owner's actions on another member: remove; and, for the primary owner, hand over primary
 // ownership. The primary owner's own row has none (the server refuses either way).
 
-export function MemberRowActions({ accountId, member, viewerIsPrimaryOwner }: { accountId: string; member: TeamMemberRow; viewerIsPrimaryOwner: boolean }) {
+export function MemberRowActions({
+  accountId,
+  member,
+  viewerIsPrimaryOwner,
+}: {
+  accountId: string;
+  member: TeamMemberRow;
+  viewerIsPrimaryOwner: boolean;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -44,7 +52,14 @@ export function MemberRowActions({ accountId, member, viewerIsPrimaryOwner }: { 
   return (
     <div className="flex items-center justify-end gap-0.5 sm:gap-1">
       {viewerIsPrimaryOwner ? (
-        <Button variant="ghost" size="sm" className="px-2 lg:px-3" onClick={() => setTransferring(true)} aria-label={`Make ${who} primary owner`} title="Make primary owner">
+        <Button
+          variant="ghost"
+          size="sm"
+          className="px-2 lg:px-3"
+          onClick={() => setTransferring(true)}
+          aria-label={`Make ${who} primary owner`}
+          title="Make primary owner"
+        >
           <Crown aria-hidden />
           <span className="hidden lg:inline">Make primary</span>
         </Button>

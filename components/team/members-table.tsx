@@ -37,7 +37,9 @@ export function MembersTable({
         {members.map((member) => {
           const editable = canManage && member.role !== "primary_owner" && member.userId !== viewerId;
           const role = editable ? <MemberRoleSelect accountId={accountId} member={member} /> : <RoleBadge role={member.role} />;
-          const actions = editable ? <MemberRowActions accountId={accountId} member={member} viewerIsPrimaryOwner={viewerIsPrimaryOwner} /> : null;
+          const actions = editable ? (
+            <MemberRowActions accountId={accountId} member={member} viewerIsPrimaryOwner={viewerIsPrimaryOwner} />
+          ) : null;
           return (
             <TR key={member.userId}>
               <TD className="max-w-[18rem] sm:max-w-96">

@@ -5,7 +5,10 @@ import { cn } from "@/components/ui";
 export function Person({ name, email, you = false, className }: { name: string | null; email: string; you?: boolean; className?: string }) {
   return (
     <div className={cn("flex min-w-0 items-center gap-3", className)}>
-      <span aria-hidden className="flex size-8 shrink-0 items-center justify-center rounded-full bg-zinc-100 text-xs font-semibold text-zinc-600 uppercase">
+      <span
+        aria-hidden
+        className="flex size-8 shrink-0 items-center justify-center rounded-full bg-zinc-100 text-xs font-semibold text-zinc-600 uppercase"
+      >
         {(name ?? email).slice(0, 1)}
       </span>
       <div className="min-w-0">

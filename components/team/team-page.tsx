@@ -43,7 +43,10 @@ export function TeamPage() {
       />
 
       <Card>
-        <CardHeader title="Members" description={team.data ? `${team.data.members.length} ${team.data.members.length === 1 ? "person" : "people"}` : undefined} />
+        <CardHeader
+          title="Members"
+          description={team.data ? `${team.data.members.length} ${team.data.members.length === 1 ? "person" : "people"}` : undefined}
+        />
         <QueryStates
           query={team}
           subject="The team"
@@ -55,19 +58,32 @@ export function TeamPage() {
             </Table>
           }
         >
-          {(data) => <MembersTable accountId={accountId} members={data.members} viewerId={data.viewerId} canManage={isOwner} viewerIsPrimaryOwner={isPrimaryOwner} />}
+          {(data) => (
+            <MembersTable
+              accountId={accountId}
+              members={data.members}
+              viewerId={data.viewerId}
+              canManage={isOwner}
+              viewerIsPrimaryOwner={isPrimaryOwner}
+            />
+          )}
         </QueryStates>
       </Card>
 
       {team.data ? (
         <Card>
-          <CardHeader title="Pending invitations" description="Links work for 7 days. Resending makes a new link and retires the old one." />
+          <CardHeader
+            title="Pending invitations"
+            description="Links work for 7 days. Resending makes a new link and retires the old one."
+          />
           {team.data.invitations.length === 0 ? (
             <EmptyState
               icon={Mail}
               className="py-10"
               title="No pending invitations"
-              description={isOwner ? "Invite a colleague by e-mail; they join once they accept." : "Owners of this account can invite people."}
+              description={
+                isOwner ? "Invite a colleague by e-mail; they join once they accept." : "Owners of this account can invite people."
+              }
             />
           ) : (
             <InvitationsTable accountId={accountId} invitations={team.data.invitations} canManage={isOwner} />

@@ -10,7 +10,9 @@ import { appRouter } from "@/server/edge/api/root";
 // calling the router in-process, then <HydrateClient> hands them to the browser's QueryClient,
 // which does not fetch them again. One QueryClient per request.
 
-export const getServerQueryClient = cache(() => new QueryClient({ defaultOptions: { queries: { staleTime: 10_000 }, dehydrate: { serializeData: superjson.serialize } } }));
+export const getServerQueryClient = cache(
+  () => new QueryClient({ defaultOptions: { queries: { staleTime: 10_000 }, dehydrate: { serializeData: superjson.serialize } } }),
+);
 
 export const trpcServer = createTRPCOptionsProxy({ router: appRouter, ctx: createTRPCContext, queryClient: getServerQueryClient });
 

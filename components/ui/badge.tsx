@@ -20,7 +20,14 @@ export type BadgeProps = ComponentProps<"span"> & {
 export function Badge({ tone = "neutral", dot = false, className, children, ...props }: BadgeProps) {
   const style = tones[tone];
   return (
-    <span className={cn("inline-flex items-center gap-1.5 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset", style.pill, className)} {...props}>
+    <span
+      className={cn(
+        "inline-flex items-center gap-1.5 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset",
+        style.pill,
+        className,
+      )}
+      {...props}
+    >
       {dot && <span aria-hidden className={cn("size-1.5 rounded-full", style.dot)} />}
       {children}
     </span>

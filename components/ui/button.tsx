@@ -36,9 +36,24 @@ export type ButtonProps = ComponentProps<"button"> & {
   loading?: boolean;
 };
 
-export function Button({ variant = "primary", size = "md", loading = false, disabled, type = "button", className, children, ...props }: ButtonProps) {
+export function Button({
+  variant = "primary",
+  size = "md",
+  loading = false,
+  disabled,
+  type = "button",
+  className,
+  children,
+  ...props
+}: ButtonProps) {
   return (
-    <button type={type} disabled={disabled || loading} aria-busy={loading || undefined} className={buttonClassName(variant, size, className)} {...props}>
+    <button
+      type={type}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
+      className={buttonClassName(variant, size, className)}
+      {...props}
+    >
       {loading && <Loader2 aria-hidden className="animate-spin" />}
       {children}
     </button>

@@ -30,5 +30,13 @@ export function CardBody({ className, ...props }: ComponentProps<"div">) {
 }
 
 export function CardFooter({ className, ...props }: ComponentProps<"div">) {
-  return <div className={cn("flex items-center justify-end gap-2 rounded-b-lg border-t border-zinc-200 bg-zinc-50 px-5 py-3 text-zinc-500", className)} {...props} />;
+  return (
+    <div
+      className={cn(
+        "flex items-center justify-end gap-2 rounded-b-lg border-t border-zinc-200 bg-zinc-50 px-5 py-3 text-zinc-500",
+        className,
+      )}
+      {...props}
+    />
+  );
 }

@@ -20,7 +20,9 @@ export function Checkbox({ label, description, className, ...props }: CheckboxPr
   );
   if (!label) return box;
   return (
-    <label className={cn("flex cursor-pointer items-start gap-2.5 text-sm has-disabled:cursor-not-allowed has-disabled:opacity-60", className)}>
+    <label
+      className={cn("flex cursor-pointer items-start gap-2.5 text-sm has-disabled:cursor-not-allowed has-disabled:opacity-60", className)}
+    >
       {box}
       <span className="space-y-0.5">
         <span className="block font-medium text-zinc-900">{label}</span>

@@ -28,7 +28,12 @@ export function CursorPager(props: {
           <ChevronLeft aria-hidden />
           Newer
         </Button>
-        <Button variant="secondary" size="sm" disabled={!nextCursor || busy} onClick={() => nextCursor && onChange([...cursors, nextCursor])}>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={!nextCursor || busy}
+          onClick={() => nextCursor && onChange([...cursors, nextCursor])}
+        >
           Older
           <ChevronRight aria-hidden />
         </Button>

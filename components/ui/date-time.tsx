@@ -35,7 +35,17 @@ export function useHydrated() {
   );
 }
 
-export function DateTime({ date, style = "datetime", className, title }: { date: string | Date | number; style?: DateTimeStyle; className?: string; title?: string }) {
+export function DateTime({
+  date,
+  style = "datetime",
+  className,
+  title,
+}: {
+  date: string | Date | number;
+  style?: DateTimeStyle;
+  className?: string;
+  title?: string;
+}) {
   const hydrated = useHydrated();
   const iso = Number.isNaN(new Date(date).getTime()) ? undefined : new Date(date).toISOString();
   const text = hydrated ? formatDateTime(date, style) : `${formatDateTime(date, style, "UTC")}${style === "date" ? "" : " UTC"}`;

@@ -75,7 +75,13 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
             )}
           </div>
           {children && <div className="overflow-y-auto px-5 py-2">{children}</div>}
-          {footer ? <div className="mt-3 flex items-center justify-end gap-2 rounded-b-xl border-t border-zinc-200 bg-zinc-50 px-5 py-3">{footer}</div> : <div className="h-3" />}
+          {footer ? (
+            <div className="mt-3 flex items-center justify-end gap-2 rounded-b-xl border-t border-zinc-200 bg-zinc-50 px-5 py-3">
+              {footer}
+            </div>
+          ) : (
+            <div className="h-3" />
+          )}
           {/* Last in DOM order so showModal() focuses the first field or action, not the close button. */}
           <button
             type="button"

@@ -21,7 +21,15 @@ export function timeRangeStart(range: TimeRange, now = Date.now()): Date | undef
   return ms === null ? undefined : new Date(now - ms);
 }
 
-export function TimeRangeField({ value, onChange, className }: { value: TimeRange; onChange: (range: TimeRange) => void; className?: string }) {
+export function TimeRangeField({
+  value,
+  onChange,
+  className,
+}: {
+  value: TimeRange;
+  onChange: (range: TimeRange) => void;
+  className?: string;
+}) {
   return (
     <Field label="Time" className={className}>
       <Select value={value} onChange={(event) => onChange(event.target.value as TimeRange)}>

@@ -69,7 +69,16 @@ export function TypedConfirmDialog({
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
       title={title}
       description={description}
-      footer={<DialogActions onCancel={close} label={confirmLabel} variant="danger" disabled={!confirmed} pending={pending} onAction={() => onConfirm(typed)} />}
+      footer={
+        <DialogActions
+          onCancel={close}
+          label={confirmLabel}
+          variant="danger"
+          disabled={!confirmed}
+          pending={pending}
+          onAction={() => onConfirm(typed)}
+        />
+      }
     >
       <form
         className="space-y-3 pb-2"
@@ -80,7 +89,14 @@ export function TypedConfirmDialog({
       >
         {children}
         <Field label={label}>
-          <Input value={typed} onChange={(event) => setTyped(event.target.value)} placeholder={expected} autoComplete="off" spellCheck={false} autoFocus />
+          <Input
+            value={typed}
+            onChange={(event) => setTyped(event.target.value)}
+            placeholder={expected}
+            autoComplete="off"
+            spellCheck={false}
+            autoFocus
+          />
         </Field>
         <FormError>{error}</FormError>
       </form>

@@ -22,10 +22,14 @@ export function UsagePage() {
   const trpc = useTRPC();
   const days = readUsageRange(useSearchParams().get("days"));
   const usage = useQuery({ ...trpc.usage.summary.queryOptions({ accountId, days }), placeholderData: keepPreviousData });
-  const setDays = (next: UsageRange) => window.history.replaceState(null, "", `${window.location.pathname}${next === 30 ? "" : `?days=${next}`}`);
+  const setDays = (next: UsageRange) =>
+    window.history.replaceState(null, "", `${window.location.pathname}${next === 30 ? "" : `?days=${next}`}`);
 
   const summary = usage.data?.summary;
-  const successRate = summary && summary.usage_total_requests > 0 ? `${Math.round((summary.usage_total_success / summary.usage_total_requests) * 100)} % succeeded` : "No requests";
+  const successRate =
+    summary && summary.usage_total_requests > 0
+      ? `${Math.round((summary.usage_total_success / summary.usage_total_requests) * 100)} % succeeded`
+      : "No requests";
   const stat = (value: string | undefined, width = "w-16") => value ?? <Skeleton className={cn("h-7", width)} />;
 
   return (
@@ -65,11 +69,18 @@ export function UsagePage() {
       ) : (
         <div className={cn("space-y-8 transition-opacity", usage.isPlaceholderData && "opacity-60")}>
           <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            <Stat label="API requests" icon={Activity} value={stat(summary?.usage_total_requests.toLocaleString("en"))} hint={summary ? successRate : " "} />
+            <Stat
+              label="API requests"
+              icon={Activity}
+              value={stat(summary?.usage_total_requests.toLocaleString("en"))}
+              hint={summary ? successRate : " "}
+            />
             <Stat
               label="Errors"
               icon={TriangleAlert}
-              value={stat(summary ? (summary.usage_total_client_errors + summary.usage_total_server_errors).toLocaleString("en") : undefined)}
+              value={stat(
+                summary ? (summary.usage_total_client_errors + summary.usage_total_server_errors).toLocaleString("en") : undefined,
+              )}
               hint={summary ? `${summary.usage_total_client_errors} client · ${summary.usage_total_server_errors} server` : " "}
             />
             <Stat
@@ -124,7 +135,10 @@ export function UsagePage() {
               </Card>
 
               <Card role="region" aria-label="Providers">
-                <CardHeader title="Providers" description="Submissions per inference provider; wasted cost was billed for work that was thrown away" />
+                <CardHeader
+                  title="Providers"
+                  description="Submissions per inference provider; wasted cost was billed for work that was thrown away"
+                />
                 {usage.data.summary.usage_providers.length === 0 ? (
                   <EmptyState icon={Images} className="py-8" title="No provider submissions in this range" />
                 ) : (

@@ -17,7 +17,15 @@ const formId = "add-webhook-endpoint";
 
 type Created = { webhookId: string; url: string; secret: string };
 
-export function AddEndpointDialog({ accountId, open, onOpenChange }: { accountId: string; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function AddEndpointDialog({
+  accountId,
+  open,
+  onOpenChange,
+}: {
+  accountId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -46,7 +54,12 @@ export function AddEndpointDialog({ accountId, open, onOpenChange }: { accountId
   }
 
   function submit(values: AddEndpointValues) {
-    create.mutate({ accountId, url: values.url, description: values.description === "" ? null : values.description, events: values.events });
+    create.mutate({
+      accountId,
+      url: values.url,
+      description: values.description === "" ? null : values.description,
+      events: values.events,
+    });
   }
 
   if (created) {
@@ -80,8 +93,9 @@ export function AddEndpointDialog({ accountId, open, onOpenChange }: { accountId
           </div>
           <SecretReveal label="Signing secret" value={created.secret} />
           <p className="text-xs text-zinc-500">
-            Every request carries <code className="font-mono text-zinc-700">X-Service-Signature: t=…,v1=…</code>, an HMAC-SHA256 of <code className="font-mono text-zinc-700">t.rawBody</code> keyed
-            with this secret. If you lose it, roll a new one from the endpoint&apos;s page.
+            Every request carries <code className="font-mono text-zinc-700">X-Service-Signature: t=…,v1=…</code>, an HMAC-SHA256 of{" "}
+            <code className="font-mono text-zinc-700">t.rawBody</code> keyed with this secret. If you lose it, roll a new one from the
+            endpoint&apos;s page.
           </p>
         </div>
       </Dialog>

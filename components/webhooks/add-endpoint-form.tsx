@@ -54,7 +54,12 @@ export function AddEndpointForm({ formId, accountId, fieldErrors, onSubmit }: Ad
 
   return (
     <form id={formId} onSubmit={submit} className="space-y-5 pb-2" noValidate>
-      <Field label="Endpoint URL" required hint="A public HTTPS URL on port 443, e.g. https://example.com/webhooks/darkroom." error={fieldErrors.url ? asSentence(fieldErrors.url) : undefined}>
+      <Field
+        label="Endpoint URL"
+        required
+        hint="A public HTTPS URL on port 443, e.g. https://example.com/webhooks/darkroom."
+        error={fieldErrors.url ? asSentence(fieldErrors.url) : undefined}
+      >
         <Input
           type="url"
           inputMode="url"
@@ -68,8 +73,17 @@ export function AddEndpointForm({ formId, accountId, fieldErrors, onSubmit }: Ad
         />
       </Field>
 
-      <Field label="Description" hint="Optional. What this endpoint is for, for your team." error={fieldErrors.description ? `Description ${fieldErrors.description}.` : undefined}>
-        <Input placeholder="Production order sync" maxLength={200} value={description} onChange={(event) => setDescription(event.target.value)} />
+      <Field
+        label="Description"
+        hint="Optional. What this endpoint is for, for your team."
+        error={fieldErrors.description ? `Description ${fieldErrors.description}.` : undefined}
+      >
+        <Input
+          placeholder="Production order sync"
+          maxLength={200}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+        />
       </Field>
 
       <fieldset className="space-y-2" aria-describedby={eventsError ? `${formId}-events-error` : undefined}>

@@ -15,7 +15,9 @@ function offsetText(ms: number): string {
 export function AttemptsTimeline({ attempts, waiting }: { attempts: WebhookDeliveryAttempt[]; waiting: boolean }) {
   if (attempts.length === 0) {
     return (
-      <p className="rounded-md border border-dashed border-zinc-200 px-4 py-5 text-center text-sm text-zinc-500">{waiting ? "The first attempt is about to be made…" : "No attempts were made."}</p>
+      <p className="rounded-md border border-dashed border-zinc-200 px-4 py-5 text-center text-sm text-zinc-500">
+        {waiting ? "The first attempt is about to be made…" : "No attempts were made."}
+      </p>
     );
   }
   return (
@@ -39,13 +41,17 @@ export function AttemptsTimeline({ attempts, waiting }: { attempts: WebhookDeliv
                 ) : (
                   <Badge tone="red">No response</Badge>
                 )}
-                {attempt.latency_ms !== null && <span className="text-xs text-zinc-500 tabular-nums">{attempt.latency_ms.toLocaleString("en")} ms</span>}
+                {attempt.latency_ms !== null && (
+                  <span className="text-xs text-zinc-500 tabular-nums">{attempt.latency_ms.toLocaleString("en")} ms</span>
+                )}
                 <span className="ml-auto text-xs text-zinc-500 tabular-nums">
                   <DateTime date={attempt.created_at} style="clock" />
                   {index > 0 && <span className="ml-1.5 text-zinc-400">{offsetText(Math.max(0, at.getTime() - first))}</span>}
                 </span>
               </div>
-              {attempt.error !== null && !(attempt.status_code !== null && attempt.error === `HTTP ${attempt.status_code}`) && <p className="text-xs break-words text-red-700">{attempt.error}</p>}
+              {attempt.error !== null && !(attempt.status_code !== null && attempt.error === `HTTP ${attempt.status_code}`) && (
+                <p className="text-xs break-words text-red-700">{attempt.error}</p>
+              )}
               {attempt.response_snippet !== null && (
                 <pre className="max-h-28 overflow-auto rounded-md border border-zinc-200 bg-zinc-50 px-2.5 py-1.5 font-mono text-xs break-all whitespace-pre-wrap text-zinc-700">
                   {attempt.response_snippet}

@@ -6,7 +6,23 @@ import Link from "next/link";
 import { useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Badge, Button, Card, CardHeader, EmptyState, Pagination, RelativeTime, SkeletonRows, Table, TBody, TD, TH, THead, toast, TR } from "@/components/ui";
+import {
+  Badge,
+  Button,
+  Card,
+  CardHeader,
+  EmptyState,
+  Pagination,
+  RelativeTime,
+  SkeletonRows,
+  Table,
+  TBody,
+  TD,
+  TH,
+  THead,
+  toast,
+  TR,
+} from "@/components/ui";
 import { deadLetterReasons } from "./event-kinds";
 import { DEAD_LETTERS_PAGE_SIZE, deadLettersInput } from "./log-inputs";
 import { EndpointUrl } from "./endpoint-url";
@@ -26,7 +42,13 @@ export type DeadLettersCardProps = {
   pageSize?: number;
 };
 
-export function DeadLettersCard({ webhookId, waitingOnly = false, isEnabled, onOpenDelivery, pageSize = DEAD_LETTERS_PAGE_SIZE.account }: DeadLettersCardProps) {
+export function DeadLettersCard({
+  webhookId,
+  waitingOnly = false,
+  isEnabled,
+  onOpenDelivery,
+  pageSize = DEAD_LETTERS_PAGE_SIZE.account,
+}: DeadLettersCardProps) {
   const { accountId, isOwner } = useAccount();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -63,7 +85,9 @@ export function DeadLettersCard({ webhookId, waitingOnly = false, isEnabled, onO
       <CardHeader
         title="Dead letters"
         description={
-          waitingOnly ? "Events that arrived while an endpoint was disabled, waiting to be replayed." : "Events that arrived while this endpoint was disabled. Replay them once it is enabled again."
+          waitingOnly
+            ? "Events that arrived while an endpoint was disabled, waiting to be replayed."
+            : "Events that arrived while this endpoint was disabled. Replay them once it is enabled again."
         }
         actions={waitingOnly && total > 0 ? <Badge tone="amber">{total.toLocaleString("en")} waiting</Badge> : null}
       />
@@ -156,7 +180,16 @@ export function DeadLettersCard({ webhookId, waitingOnly = false, isEnabled, onO
           {isOwner && letters.data.data.some((letter) => !letter.replayed_at && isEnabled(letter.webhook_id) === false) && (
             <p className="border-t border-zinc-100 px-5 py-2.5 text-xs text-zinc-500">Enable the endpoint to replay its dead letters.</p>
           )}
-          {total > pageSize && <Pagination label="Dead letter pages" offset={offset} limit={pageSize} total={total} shown={letters.data.data.length} onOffsetChange={setOffset} />}
+          {total > pageSize && (
+            <Pagination
+              label="Dead letter pages"
+              offset={offset}
+              limit={pageSize}
+              total={total}
+              shown={letters.data.data.length}
+              onOffsetChange={setOffset}
+            />
+          )}
         </>
       )}
     </Card>

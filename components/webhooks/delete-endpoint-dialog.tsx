@@ -6,7 +6,19 @@ import { errorMessage, useTRPC } from "@/components/trpc/react";
 import { Dialog, toast, DialogActions, FormError } from "@/components/ui";
 import { EndpointUrl } from "./endpoint-url";
 
-export function DeleteEndpointDialog({ accountId, webhookId, url, open, onOpenChange }: { accountId: string; webhookId: string; url: string; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function DeleteEndpointDialog({
+  accountId,
+  webhookId,
+  url,
+  open,
+  onOpenChange,
+}: {
+  accountId: string;
+  webhookId: string;
+  url: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -34,7 +46,15 @@ export function DeleteEndpointDialog({ accountId, webhookId, url, open, onOpenCh
       title="Delete this endpoint?"
       description="It stops receiving events at once. Its delivery log and dead letters are deleted with it. This cannot be undone."
       size="md"
-      footer={<DialogActions onCancel={close} label="Delete endpoint" variant="danger" pending={remove.isPending} onAction={() => remove.mutate({ accountId, webhookId })} />}
+      footer={
+        <DialogActions
+          onCancel={close}
+          label="Delete endpoint"
+          variant="danger"
+          pending={remove.isPending}
+          onAction={() => remove.mutate({ accountId, webhookId })}
+        />
+      }
     >
       <div className="space-y-3 pb-2">
         <div className="rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2">

@@ -73,12 +73,24 @@ export function DeliveriesCard({ webhookId, onOpen }: { webhookId: string; onOpe
         status ? (
           <EmptyState icon={Send} className="py-10" title={`No ${filterLabel} deliveries`} description="Try another filter." />
         ) : (
-          <EmptyState icon={Send} className="py-10" title="No deliveries yet" description="Events this endpoint subscribes to show up here as they are sent. Send a test event to try it." />
+          <EmptyState
+            icon={Send}
+            className="py-10"
+            title="No deliveries yet"
+            description="Events this endpoint subscribes to show up here as they are sent. Send a test event to try it."
+          />
         )
       ) : (
         <div className={cn("transition-opacity", deliveries.isPlaceholderData && "opacity-60")}>
           <DeliveriesTable deliveries={deliveries.data.data} onOpen={onOpen} />
-          <Pagination label="Delivery pages" offset={offset} limit={DELIVERIES_PAGE_SIZE} total={deliveries.data.total} shown={deliveries.data.data.length} onOffsetChange={setOffset} />
+          <Pagination
+            label="Delivery pages"
+            offset={offset}
+            limit={DELIVERIES_PAGE_SIZE}
+            total={deliveries.data.total}
+            shown={deliveries.data.data.length}
+            onOffsetChange={setOffset}
+          />
         </div>
       )}
     </Card>

@@ -66,7 +66,8 @@ export function DeliveriesTable({ deliveries, showEndpoint = false, onOpen }: De
 }
 
 function LastResponse({ statusCode, error, pending }: { statusCode: number | null; error: string | null; pending: boolean }) {
-  if (statusCode === null && error === null) return <span className="text-zinc-400">{pending ? "Waiting for the first attempt" : "—"}</span>;
+  if (statusCode === null && error === null)
+    return <span className="text-zinc-400">{pending ? "Waiting for the first attempt" : "—"}</span>;
   const ok = statusCode !== null && statusCode >= 200 && statusCode < 300 && error === null;
   return (
     <span className={ok ? "text-zinc-600" : "text-red-700"} title={error ?? undefined}>

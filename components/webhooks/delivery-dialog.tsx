@@ -120,7 +120,13 @@ export function DeliveryDialog({ deliveryId, onClose, isEnabled }: DeliveryDialo
               <RelativeTime date={data.created_at} />
             </Fact>
             <Fact label={data.delivered_at ? "Delivered" : "Last attempt"}>
-              {data.delivered_at ? <RelativeTime date={data.delivered_at} /> : data.last_attempt_at ? <RelativeTime date={data.last_attempt_at} /> : "—"}
+              {data.delivered_at ? (
+                <RelativeTime date={data.delivered_at} />
+              ) : data.last_attempt_at ? (
+                <RelativeTime date={data.last_attempt_at} />
+              ) : (
+                "—"
+              )}
             </Fact>
             <Fact label="Delivery ID" className="col-span-2 sm:col-span-4">
               <span className="flex items-center gap-1">
@@ -133,7 +139,9 @@ export function DeliveryDialog({ deliveryId, onClose, isEnabled }: DeliveryDialo
           <section className="space-y-3">
             <h3 className="text-sm font-semibold text-zinc-900">Attempts</h3>
             <AttemptsTimeline attempts={data.attempts} waiting={data.status === "pending"} />
-            {data.status === "pending" && data.attempts.length > 0 && <p className="text-xs text-zinc-500">Retrying: up to 5 attempts within about 5 seconds. This view updates by itself.</p>}
+            {data.status === "pending" && data.attempts.length > 0 && (
+              <p className="text-xs text-zinc-500">Retrying: up to 5 attempts within about 5 seconds. This view updates by itself.</p>
+            )}
           </section>
 
           <DeliveryPayload payload={data.payload} />

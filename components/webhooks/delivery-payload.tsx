@@ -20,7 +20,9 @@ export function DeliveryPayload({ payload }: { payload: unknown }) {
         <h3 className="text-sm font-semibold text-zinc-900">Payload</h3>
         <CopyButton value={text} label="Copy payload" className="size-7" />
       </div>
-      <pre className="max-h-72 overflow-auto rounded-lg bg-zinc-950 p-4 font-mono text-xs leading-relaxed whitespace-pre-wrap text-zinc-100 [overflow-wrap:anywhere]">{text}</pre>
+      <pre className="max-h-72 overflow-auto rounded-lg bg-zinc-950 p-4 font-mono text-xs leading-relaxed whitespace-pre-wrap text-zinc-100 [overflow-wrap:anywhere]">
+        {text}
+      </pre>
     </section>
   );
 }

@@ -11,7 +11,15 @@ import type { WebhookEndpointRecord } from "./webhook-types";
 
 // The owners' buttons on an endpoint's page. Members never see them (and the server refuses).
 
-export function EndpointActions({ accountId, endpoint, onTestSent }: { accountId: string; endpoint: WebhookEndpointRecord; onTestSent: (deliveryId: string) => void }) {
+export function EndpointActions({
+  accountId,
+  endpoint,
+  onTestSent,
+}: {
+  accountId: string;
+  endpoint: WebhookEndpointRecord;
+  onTestSent: (deliveryId: string) => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [rolling, setRolling] = useState(false);
@@ -22,7 +30,10 @@ export function EndpointActions({ accountId, endpoint, onTestSent }: { accountId
   const sendTest = useMutation(
     trpc.webhooks.sendTest.mutationOptions({
       onSuccess: async (result) => {
-        toast.success("Test event sent", { description: "A webhook.test delivery is on its way.", action: { label: "View", onClick: () => onTestSent(result.delivery_id) } });
+        toast.success("Test event sent", {
+          description: "A webhook.test delivery is on its way.",
+          action: { label: "View", onClick: () => onTestSent(result.delivery_id) },
+        });
         await refresh();
       },
       onError: (error) => toast.error("Could not send a test event", { description: errorMessage(error) }),
@@ -32,11 +43,17 @@ export function EndpointActions({ accountId, endpoint, onTestSent }: { accountId
   const setEnabled = useMutation(
     trpc.webhooks.setEnabled.mutationOptions({
       onSuccess: async (result) => {
-        if (result.enabled) toast.success("Endpoint enabled", { description: "Events are delivered again. Replay the dead letters you want to catch up on." });
+        if (result.enabled)
+          toast.success("Endpoint enabled", {
+            description: "Events are delivered again. Replay the dead letters you want to catch up on.",
+          });
         else toast.success("Endpoint disabled", { description: "Events are kept as dead letters until you enable it again." });
         await refresh();
       },
-      onError: (error) => toast.error(endpoint.webhook_enabled ? "Could not disable the endpoint" : "Could not enable the endpoint", { description: errorMessage(error) }),
+      onError: (error) =>
+        toast.error(endpoint.webhook_enabled ? "Could not disable the endpoint" : "Could not enable the endpoint", {
+          description: errorMessage(error),
+        }),
     }),
   );
 
@@ -53,7 +70,12 @@ export function EndpointActions({ accountId, endpoint, onTestSent }: { accountId
         {!sendTest.isPending && <Send aria-hidden />}
         Send test event
       </Button>
-      <Button variant="secondary" size="sm" loading={setEnabled.isPending} onClick={() => setEnabled.mutate({ accountId, webhookId, enabled: !endpoint.webhook_enabled })}>
+      <Button
+        variant="secondary"
+        size="sm"
+        loading={setEnabled.isPending}
+        onClick={() => setEnabled.mutate({ accountId, webhookId, enabled: !endpoint.webhook_enabled })}
+      >
         {!setEnabled.isPending && (endpoint.webhook_enabled ? <PowerOff aria-hidden /> : <Power aria-hidden />)}
         {endpoint.webhook_enabled ? "Disable" : "Enable"}
       </Button>
@@ -66,7 +88,13 @@ export function EndpointActions({ accountId, endpoint, onTestSent }: { accountId
         Delete
       </Button>
       <RollSecretDialog accountId={accountId} webhookId={webhookId} open={rolling} onOpenChange={setRolling} />
-      <DeleteEndpointDialog accountId={accountId} webhookId={webhookId} url={endpoint.webhook_url} open={deleting} onOpenChange={setDeleting} />
+      <DeleteEndpointDialog
+        accountId={accountId}
+        webhookId={webhookId}
+        url={endpoint.webhook_url}
+        open={deleting}
+        onOpenChange={setDeleting}
+      />
     </div>
   );
 }

@@ -60,18 +60,28 @@ export function EndpointDetailPage({ webhookId }: { webhookId: string }) {
         backLink={backLink}
         heading={
           <>
-            <h1 title={data.webhook_url} className="line-clamp-2 min-w-0 font-mono text-lg font-semibold tracking-tight break-all text-zinc-900">
+            <h1
+              title={data.webhook_url}
+              className="line-clamp-2 min-w-0 font-mono text-lg font-semibold tracking-tight break-all text-zinc-900"
+            >
               {data.webhook_url}
             </h1>
             <EndpointStatusBadge enabled={data.webhook_enabled} />
           </>
         }
         subheading={data.webhook_description && <p className="text-sm text-zinc-500">{data.webhook_description}</p>}
-        actions={isOwner ? <EndpointActions accountId={accountId} endpoint={data} onTestSent={setOpenDelivery} /> : <ReadOnlyNote className="mt-1">Only owners can change webhooks</ReadOnlyNote>}
+        actions={
+          isOwner ? (
+            <EndpointActions accountId={accountId} endpoint={data} onTestSent={setOpenDelivery} />
+          ) : (
+            <ReadOnlyNote className="mt-1">Only owners can change webhooks</ReadOnlyNote>
+          )
+        }
       >
         {!data.webhook_enabled && (
           <p className="rounded-md border border-amber-200 bg-amber-50 px-3.5 py-2.5 text-sm text-amber-900">
-            This endpoint is disabled: nothing is sent to it. Events it subscribes to are kept as dead letters below, to replay once it is enabled again.
+            This endpoint is disabled: nothing is sent to it. Events it subscribes to are kept as dead letters below, to replay once it is
+            enabled again.
           </p>
         )}
       </DetailHeader>
@@ -80,7 +90,12 @@ export function EndpointDetailPage({ webhookId }: { webhookId: string }) {
       <div className="grid items-start gap-6 xl:grid-cols-3">
         <div className="min-w-0 space-y-6 xl:col-span-2">
           <DeliveriesCard webhookId={webhookId} onOpen={setOpenDelivery} />
-          <DeadLettersCard webhookId={webhookId} isEnabled={isEnabled} onOpenDelivery={setOpenDelivery} pageSize={DEAD_LETTERS_PAGE_SIZE.endpoint} />
+          <DeadLettersCard
+            webhookId={webhookId}
+            isEnabled={isEnabled}
+            onOpenDelivery={setOpenDelivery}
+            pageSize={DEAD_LETTERS_PAGE_SIZE.endpoint}
+          />
         </div>
         <EndpointDetailsCard endpoint={data} />
       </div>

@@ -33,7 +33,9 @@ export function EndpointsTable({ accountId, endpoints }: { accountId: string; en
               >
                 <EndpointUrl url={endpoint.webhook_url} className="font-medium" />
               </Link>
-              <p className="mt-0.5 truncate text-xs text-zinc-500">{endpoint.webhook_description ?? <span className="text-zinc-400">No description</span>}</p>
+              <p className="mt-0.5 truncate text-xs text-zinc-500">
+                {endpoint.webhook_description ?? <span className="text-zinc-400">No description</span>}
+              </p>
             </TD>
             <TD>
               <EventBadges events={endpoint.webhook_events} />
@@ -45,7 +47,11 @@ export function EndpointsTable({ accountId, endpoints }: { accountId: string; en
               <DeliveryCounts {...endpoint.stats.last_24h} />
             </TD>
             <TD className="text-right text-xs text-zinc-500">
-              {endpoint.stats.last_delivery_at ? <RelativeTime date={endpoint.stats.last_delivery_at} format="short" /> : <span className="text-zinc-400">Never</span>}
+              {endpoint.stats.last_delivery_at ? (
+                <RelativeTime date={endpoint.stats.last_delivery_at} format="short" />
+              ) : (
+                <span className="text-zinc-400">Never</span>
+              )}
             </TD>
           </TR>
         ))}

@@ -12,7 +12,15 @@ export const eventDescriptions: Record<string, string> = {
 };
 
 /** The events an endpoint gets when it subscribes to everything but the test event. */
-export const allRealEvents = ["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance", "apikey.spend_alert", "account.spend_alert"];
+export const allRealEvents = [
+  "generation.started",
+  "generation.completed",
+  "generation.failed",
+  "generation.canceled",
+  "credits.low_balance",
+  "apikey.spend_alert",
+  "account.spend_alert",
+];
 
 export function subscribesToAll(events: readonly string[]): boolean {
   return allRealEvents.every((event) => events.includes(event));

@@ -18,6 +18,15 @@ export function endpointDeliveriesInput(accountId: string, webhookId: string, st
 }
 
 /** One endpoint's dead letters or the account's; `waitingOnly` leaves out those already replayed. */
-export function deadLettersInput(accountId: string, options: { webhookId?: string; waitingOnly: boolean; pageSize: number; offset?: number }) {
-  return { accountId, webhookId: options.webhookId, replayed: options.waitingOnly ? false : undefined, limit: options.pageSize, offset: options.offset ?? 0 };
+export function deadLettersInput(
+  accountId: string,
+  options: { webhookId?: string; waitingOnly: boolean; pageSize: number; offset?: number },
+) {
+  return {
+    accountId,
+    webhookId: options.webhookId,
+    replayed: options.waitingOnly ? false : undefined,
+    limit: options.pageSize,
+    offset: options.offset ?? 0,
+  };
 }

@@ -20,7 +20,10 @@ export function RecentDeliveriesCard({ onOpen }: { onOpen: (deliveryId: string) 
 
   return (
     <Card role="region" aria-label="Recent deliveries">
-      <CardHeader title="Recent deliveries" description="The ten newest events sent to any of your endpoints. Open one for its payload and attempts." />
+      <CardHeader
+        title="Recent deliveries"
+        description="The ten newest events sent to any of your endpoints. Open one for its payload and attempts."
+      />
       {deliveries.isPending ? (
         <Table>
           <TBody>
@@ -30,7 +33,12 @@ export function RecentDeliveriesCard({ onOpen }: { onOpen: (deliveryId: string) 
       ) : deliveries.isError ? (
         <p className="px-5 py-4 text-sm text-red-600">Deliveries could not be loaded: {errorMessage(deliveries.error)}</p>
       ) : deliveries.data.data.length === 0 ? (
-        <EmptyState icon={Send} className="py-8" title="No deliveries yet" description="When an event happens, or you send a test event from an endpoint's page, it shows up here." />
+        <EmptyState
+          icon={Send}
+          className="py-8"
+          title="No deliveries yet"
+          description="When an event happens, or you send a test event from an endpoint's page, it shows up here."
+        />
       ) : (
         <DeliveriesTable deliveries={deliveries.data.data} showEndpoint onOpen={onOpen} />
       )}

@@ -62,7 +62,9 @@ export const test = base.extend<Fixtures>({
  */
 const reportPolicyViolations = () => {
   document.addEventListener("securitypolicyviolation", (event) => {
-    console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} in ${event.documentURI}${event.sample ? ` (${event.sample})` : ""}`);
+    console.error(
+      `CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} in ${event.documentURI}${event.sample ? ` (${event.sample})` : ""}`,
+    );
   });
 };
 
@@ -75,7 +77,8 @@ async function watch(context: BrowserContext, errors: string[], options: { polic
     const { url, lineNumber } = message.location();
     // A tRPC call refused with a 4xx is the app answering a bad input or a role rule, which the
     // page shows in its UI; Chromium still logs it. 5xx and everything else stay errors.
-    if (/^Failed to load resource: the server responded with a status of 4\d\d\b/.test(message.text()) && url.includes("/api/trpc/")) return;
+    if (/^Failed to load resource: the server responded with a status of 4\d\d\b/.test(message.text()) && url.includes("/api/trpc/"))
+      return;
     errors.push(`console.error: ${message.text()}${url ? ` (${url}:${lineNumber})` : ""}`);
   });
   if (options.policyOnly) return;

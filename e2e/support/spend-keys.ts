@@ -3,7 +3,11 @@ import { expect, type Page } from "@playwright/test";
 // A key made the way an owner makes one with a spend limit: the keys page's Create key dialog,
 // then the one-time reveal, closed with Done. Returns the raw key.
 
-export async function createKeyWithSpendLimit(page: Page, accountId: string, options: { name: string; limit: string; period: "day" | "week" | "month" | "total" }) {
+export async function createKeyWithSpendLimit(
+  page: Page,
+  accountId: string,
+  options: { name: string; limit: string; period: "day" | "week" | "month" | "total" },
+) {
   await page.goto(`/dashboard/${accountId}/keys`);
   await page.getByRole("button", { name: "Create key" }).first().click();
   const dialog = page.getByRole("dialog", { name: "Create API key" });

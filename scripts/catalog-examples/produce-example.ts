@@ -36,7 +36,12 @@ export function chooseModel(family: ModelFamily, available: ReadonlySet<string>,
 
 const prefer = <T>(wanted: T, offered: readonly T[]) => (offered.includes(wanted) ? wanted : offered[0]!);
 
-async function generate(client: Darkroom, family: ModelFamily, model: ModelDefinition, inputImage: string | undefined): Promise<GenerationRecord> {
+async function generate(
+  client: Darkroom,
+  family: ModelFamily,
+  model: ModelDefinition,
+  inputImage: string | undefined,
+): Promise<GenerationRecord> {
   const ratio = prefer("16:9", model.ratios);
   const input = model.inputFiles?.required && inputImage ? { generation_input_file: [inputImage] } : {};
   const wait = { wait: { timeoutMs: model.timeoutSeconds * 1000 + 60_000 } };
@@ -66,7 +71,9 @@ async function generate(client: Darkroom, family: ModelFamily, model: ModelDefin
         );
   const record = created.generation_record;
   if (record?.generation_status !== "succeeded") {
-    throw new Error(`${family.id}: ${model.identifier} ended ${record?.generation_status ?? "unfinished"}${record?.generation_error ? `: ${record.generation_error}` : ""}`);
+    throw new Error(
+      `${family.id}: ${model.identifier} ended ${record?.generation_status ?? "unfinished"}${record?.generation_error ? `: ${record.generation_error}` : ""}`,
+    );
   }
   return record;
 }
@@ -78,13 +85,20 @@ async function download(url: string): Promise<Uint8Array> {
 }
 
 async function still(source: Uint8Array, target: string): Promise<ExampleFile> {
-  const { data, info } = await sharp(source).resize({ width: EXAMPLE_WIDTH, withoutEnlargement: true }).webp({ quality: 70 }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(source)
+    .resize({ width: EXAMPLE_WIDTH, withoutEnlargement: true })
+    .webp({ quality: 70 })
+    .toBuffer({ resolveWithObject: true });
   await writeFile(target, data);
   return { ...described(target, data), width: info.width, height: info.height };
 }
 
 function described(target: string, bytes: Uint8Array) {
-  return { path: `/examples/${path.basename(target)}`, bytes: bytes.byteLength, sha256: createHash("sha256").update(bytes).digest("hex").slice(0, 16) };
+  return {
+    path: `/examples/${path.basename(target)}`,
+    bytes: bytes.byteLength,
+    sha256: createHash("sha256").update(bytes).digest("hex").slice(0, 16),
+  };
 }
 
 /** The clip: H.264 without audio (it plays muted), fast start, card width, at most CLIP_SECONDS. */
@@ -96,7 +110,27 @@ async function clip(source: Uint8Array, target: string): Promise<{ clip: Example
     await writeFile(input, source);
     const scale = `scale='min(${EXAMPLE_WIDTH},iw)':-2`;
     await runFfmpeg(
-      ["-y", "-i", input, "-t", String(CLIP_SECONDS), "-an", "-vf", scale, "-c:v", "libx264", "-preset", "slow", "-crf", "30", "-pix_fmt", "yuv420p", "-movflags", "+faststart", target],
+      [
+        "-y",
+        "-i",
+        input,
+        "-t",
+        String(CLIP_SECONDS),
+        "-an",
+        "-vf",
+        scale,
+        "-c:v",
+        "libx264",
+        "-preset",
+        "slow",
+        "-crf",
+        "30",
+        "-pix_fmt",
+        "yuv420p",
+        "-movflags",
+        "+faststart",
+        target,
+      ],
       { timeoutMs: 120_000 },
     );
     await runFfmpeg(["-y", "-i", target, "-frames:v", "1", frame], { timeoutMs: 60_000 });
@@ -109,7 +143,14 @@ async function clip(source: Uint8Array, target: string): Promise<{ clip: Example
   }
 }
 
-export async function produceExample(options: { client: Darkroom; family: ModelFamily; choice: ModelChoice; outDir: string; inputImage?: string; now: () => Date }): Promise<FamilyExample> {
+export async function produceExample(options: {
+  client: Darkroom;
+  family: ModelFamily;
+  choice: ModelChoice;
+  outDir: string;
+  inputImage?: string;
+  now: () => Date;
+}): Promise<FamilyExample> {
   const { client, family, choice, outDir } = options;
   const record = await generate(client, family, choice.model, options.inputImage);
   const output = record.generation_output_file?.[0];

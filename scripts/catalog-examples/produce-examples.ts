@@ -37,7 +37,8 @@ function ordered(manifest: ExampleManifest): ExampleManifest {
 function selected(only: readonly string[] | undefined): ModelFamily[] {
   if (!only) return [...modelFamilies];
   const unknown = only.filter((id) => !modelFamilies.some((family) => family.id === id));
-  if (unknown.length > 0) throw new Error(`unknown families: ${unknown.join(", ")} (known: ${modelFamilies.map((family) => family.id).join(", ")})`);
+  if (unknown.length > 0)
+    throw new Error(`unknown families: ${unknown.join(", ")} (known: ${modelFamilies.map((family) => family.id).join(", ")})`);
   return modelFamilies.filter((family) => only.includes(family.id));
 }
 
@@ -48,15 +49,30 @@ export async function produceExamples(options: ProduceOptions): Promise<ProduceR
   const manifestFile = path.join(options.outDir, "manifest.json");
   let manifest = await readManifest(manifestFile);
   const health = await options.client.health.models();
-  const available = new Set(health.models.filter((model) => Object.values(model.providers).some((provider) => provider.available)).map((model) => model.model_identifier));
+  const available = new Set(
+    health.models
+      .filter((model) => Object.values(model.providers).some((provider) => provider.available))
+      .map((model) => model.model_identifier),
+  );
   const made: string[] = [];
   for (const family of families) {
     const choice = chooseModel(family, available, options.inputImage);
-    log(`${family.id}: ${choice.model.identifier}${choice.standInFor ? ` (standing in for ${choice.standInFor}, none of whose providers is configured)` : ""}`);
-    const example = await produceExample({ client: options.client, family, choice, outDir: options.outDir, inputImage: options.inputImage, now: options.now ?? (() => new Date()) });
+    log(
+      `${family.id}: ${choice.model.identifier}${choice.standInFor ? ` (standing in for ${choice.standInFor}, none of whose providers is configured)` : ""}`,
+    );
+    const example = await produceExample({
+      client: options.client,
+      family,
+      choice,
+      outDir: options.outDir,
+      inputImage: options.inputImage,
+      now: options.now ?? (() => new Date()),
+    });
     manifest = ordered({ families: { ...manifest.families, [family.id]: example } });
     await writeFile(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
-    log(`${family.id}: ${example.provider}, ${[example.image, example.clip].flatMap((file) => (file ? [`${file.path} ${Math.round(file.bytes / 1024)} KB`] : [])).join(", ")}`);
+    log(
+      `${family.id}: ${example.provider}, ${[example.image, example.clip].flatMap((file) => (file ? [`${file.path} ${Math.round(file.bytes / 1024)} KB`] : [])).join(", ")}`,
+    );
     made.push(family.id);
   }
   return { made, manifest };

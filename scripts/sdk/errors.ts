@@ -26,8 +26,12 @@ function statusEntries(families: SdkErrorFamily[]): Array<[string, string]> {
   return entries.sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-const codeList = (family: SdkErrorFamily, quote: string) => family.codes.map(({ code, type }) => `${code} ${quote}${type}${quote}`).join(", ");
-const codeEntries = (families: SdkErrorFamily[]) => families.flatMap((family) => family.codes.map(({ code }) => [code, family.className] as [string, string])).sort(([a], [b]) => a.localeCompare(b));
+const codeList = (family: SdkErrorFamily, quote: string) =>
+  family.codes.map(({ code, type }) => `${code} ${quote}${type}${quote}`).join(", ");
+const codeEntries = (families: SdkErrorFamily[]) =>
+  families
+    .flatMap((family) => family.codes.map(({ code }) => [code, family.className] as [string, string]))
+    .sort(([a], [b]) => a.localeCompare(b));
 
 export function typescriptErrors(families: SdkErrorFamily[]): string {
   return [
@@ -35,7 +39,11 @@ export function typescriptErrors(families: SdkErrorFamily[]): string {
     "",
     'import { DarkroomError, type ErrorInit } from "../darkroom-error.js";',
     "",
-    ...families.flatMap((family) => [`/** ${family.description}${family.codes.length ? ` ${codeList(family, "`")}.` : ""} */`, `export class ${family.className} extends DarkroomError {}`, ""]),
+    ...families.flatMap((family) => [
+      `/** ${family.description}${family.codes.length ? ` ${codeList(family, "`")}.` : ""} */`,
+      `export class ${family.className} extends DarkroomError {}`,
+      "",
+    ]),
     "export type ErrorClass = new (init: ErrorInit) => DarkroomError;",
     "",
     "/** Each code of the error table → its family's class. */",

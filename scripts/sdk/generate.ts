@@ -5,7 +5,17 @@ import { pythonErrors, sdkErrorFamilies, typescriptErrors } from "./errors";
 import { sdkMethods } from "./methods";
 import { pythonClient, pythonResources } from "./python-client";
 import { typescriptClient, typescriptResources } from "./typescript-client";
-import { HEADER, modelRequests, refName, sdkOperations, sdkStreamOperations, typeName, type Schema, type SdkOperation, type SdkStreamOperation } from "./document";
+import {
+  HEADER,
+  modelRequests,
+  refName,
+  sdkOperations,
+  sdkStreamOperations,
+  typeName,
+  type Schema,
+  type SdkOperation,
+  type SdkStreamOperation,
+} from "./document";
 
 // `npm run sdk:generate`: the SDKs' generated parts, from the OpenAPI document built in-process
 // (the same document GET /v1/openapi.json serves): types, method tables, per-operation methods and
@@ -25,7 +35,8 @@ function sdkComponents(document: OpenApiDocument): Array<[string, Schema]> {
 // ---------------------------------------------------------------- TypeScript
 
 const tsKey = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name));
-const tsDoc = (text: unknown, indent: string) => (typeof text === "string" && text ? `${indent}/** ${text.replace(/\*\//g, "*\\/").replace(/\n+/g, " ")} */\n` : "");
+const tsDoc = (text: unknown, indent: string) =>
+  typeof text === "string" && text ? `${indent}/** ${text.replace(/\*\//g, "*\\/").replace(/\n+/g, " ")} */\n` : "";
 
 function tsType(schema: Schema, indent: string): string {
   if (typeof schema.$ref === "string") return typeName(refName(schema.$ref));
@@ -61,10 +72,13 @@ function tsObject(schema: Schema, indent: string): string {
   const required = new Set((schema.required ?? []) as string[]);
   const extra = schema.additionalProperties;
   const lines = Object.entries(properties).map(
-    ([name, property]) => `${tsDoc(property.description, `${indent}  `)}${indent}  ${tsKey(name)}${required.has(name) ? "" : "?"}: ${tsType(property, `${indent}  `)};`,
+    ([name, property]) =>
+      `${tsDoc(property.description, `${indent}  `)}${indent}  ${tsKey(name)}${required.has(name) ? "" : "?"}: ${tsType(property, `${indent}  `)};`,
   );
   if (extra && typeof extra === "object")
-    lines.push(`${indent}  [key: string]: ${Object.keys(extra).length ? `${tsType(extra as Schema, `${indent}  `)}${lines.length ? " | unknown" : ""}` : "unknown"};`);
+    lines.push(
+      `${indent}  [key: string]: ${Object.keys(extra).length ? `${tsType(extra as Schema, `${indent}  `)}${lines.length ? " | unknown" : ""}` : "unknown"};`,
+    );
   if (lines.length === 0) return "Record<string, unknown>";
   return `{\n${lines.join("\n")}\n${indent}}`;
 }
@@ -78,7 +92,9 @@ function typescriptTypes(document: OpenApiDocument): string {
   for (const kind of ["image", "video"] as const) {
     const title = kind === "image" ? "Image" : "Video";
     parts.push(`/** The exact create body of each ${kind} model, by model identifier. */`);
-    parts.push(`export type ${title}ModelRequests = {\n${requests[kind].map(([model, component]) => `  ${JSON.stringify(model)}: ${typeName(component)};`).join("\n")}\n};\n`);
+    parts.push(
+      `export type ${title}ModelRequests = {\n${requests[kind].map(([model, component]) => `  ${JSON.stringify(model)}: ${typeName(component)};`).join("\n")}\n};\n`,
+    );
     parts.push(`export type ${title}Model = keyof ${title}ModelRequests;\n`);
   }
   return parts.join("\n");
@@ -89,7 +105,9 @@ function typescriptOperations(operations: SdkOperation[], streams: SdkStreamOper
     const { data: _data, ...plain } = operation;
     return `  ${operation.operationId}: ${JSON.stringify(plain)},`;
   });
-  const dataTypes = operations.map((operation) => `  ${operation.operationId}: ${operation.data === "unknown" ? "unknown" : `types.${typeName(operation.data)}`};`);
+  const dataTypes = operations.map(
+    (operation) => `  ${operation.operationId}: ${operation.data === "unknown" ? "unknown" : `types.${typeName(operation.data)}`};`,
+  );
   return [
     `// ${HEADER}`,
     "",
@@ -151,7 +169,8 @@ function typescriptOperations(operations: SdkOperation[], streams: SdkStreamOper
 function pyType(schema: Schema): string {
   if (typeof schema.$ref === "string") return JSON.stringify(typeName(refName(schema.$ref)));
   if ("const" in schema) return `Literal[${JSON.stringify(schema.const)}]`;
-  if (Array.isArray(schema.enum)) return `Literal[${schema.enum.map((value) => (typeof value === "string" ? JSON.stringify(value) : String(value))).join(", ")}]`;
+  if (Array.isArray(schema.enum))
+    return `Literal[${schema.enum.map((value) => (typeof value === "string" ? JSON.stringify(value) : String(value))).join(", ")}]`;
   const union = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
   if (union) return pyUnion(union.map(pyType));
   if (Array.isArray(schema.type)) return pyUnion(schema.type.map((type) => pyType({ ...schema, type })));
@@ -282,12 +301,15 @@ async function formatted(text: string, filePath: string): Promise<string> {
   return prettier.format(text, { ...options, filepath: filePath });
 }
 
-export async function generateSdkFiles(document: OpenApiDocument = buildOpenApiDocument({ serverUrl: "http://localhost:3000" })): Promise<Record<string, string>> {
+export async function generateSdkFiles(
+  document: OpenApiDocument = buildOpenApiDocument({ serverUrl: "http://localhost:3000" }),
+): Promise<Record<string, string>> {
   const operations = sdkOperations(document);
   const streams = sdkStreamOperations(document);
   const { client, resources } = sdkMethods(document);
   const families = sdkErrorFamilies(document);
-  const typescript = async (key: keyof typeof GENERATED_PATHS, text: string) => [GENERATED_PATHS[key], await formatted(text, GENERATED_PATHS[key])] as const;
+  const typescript = async (key: keyof typeof GENERATED_PATHS, text: string) =>
+    [GENERATED_PATHS[key], await formatted(text, GENERATED_PATHS[key])] as const;
   return {
     ...Object.fromEntries([
       await typescript("typescriptResources", typescriptResources(client, resources)),
@@ -298,7 +320,10 @@ export async function generateSdkFiles(document: OpenApiDocument = buildOpenApiD
     [GENERATED_PATHS.pythonClient]: pythonClient(client, resources),
     [GENERATED_PATHS.pythonErrors]: pythonErrors(families),
     [GENERATED_PATHS.typescriptTypes]: await formatted(typescriptTypes(document), GENERATED_PATHS.typescriptTypes),
-    [GENERATED_PATHS.typescriptOperations]: await formatted(typescriptOperations(operations, streams), GENERATED_PATHS.typescriptOperations),
+    [GENERATED_PATHS.typescriptOperations]: await formatted(
+      typescriptOperations(operations, streams),
+      GENERATED_PATHS.typescriptOperations,
+    ),
     [GENERATED_PATHS.python]: python(document, operations, streams),
   };
 }

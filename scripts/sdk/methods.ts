@@ -28,7 +28,12 @@ export type SdkMethod = {
   body: { component: string; kind: "image" | "video" | null } | null;
 };
 
-export type SdkResource = { name: string; className: string; methods: SdkMethod[]; extendedIn: { typescript: string; python: string } | null };
+export type SdkResource = {
+  name: string;
+  className: string;
+  methods: SdkMethod[];
+  extendedIn: { typescript: string; python: string } | null;
+};
 
 export const pascal = (name: string) => name.replace(/(^|_)([a-z0-9])/g, (_, _separator, letter: string) => letter.toUpperCase());
 export const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -63,9 +68,13 @@ function methodOf(document: OpenApiDocument, found: ModernOperation): SdkMethod 
   const placement = placements[operationId] ?? { resource: resourceOfTag(tag), method: operationId };
   const stream = "text/event-stream" in found.content;
   const body = found.operation.requestBody as Schema | undefined;
-  const bodyRef = ((body?.content as Record<string, Schema> | undefined)?.["application/json"]?.schema as { $ref?: string } | undefined)?.$ref;
+  const bodyRef = ((body?.content as Record<string, Schema> | undefined)?.["application/json"]?.schema as { $ref?: string } | undefined)
+    ?.$ref;
   const requests = modelRequests(document);
-  const kindOfModels = (["image", "video"] as const).find((kind) => requests[kind].length > 0 && body?.["x-darkroom-models"] && found.path.includes(`/${kind}/`)) ?? null;
+  const kindOfModels =
+    (["image", "video"] as const).find(
+      (kind) => requests[kind].length > 0 && body?.["x-darkroom-models"] && found.path.includes(`/${kind}/`),
+    ) ?? null;
   const { data, paginated } = stream ? { data: "unknown", paginated: false } : dataOf(document, found);
   const query = found.parameters
     .filter((parameter) => parameter.in === "query" && !(stream && parameter.name === "last_event_id"))
@@ -80,7 +89,10 @@ function methodOf(document: OpenApiDocument, found: ModernOperation): SdkMethod 
     kind: stream ? "stream" : bodyRef ? "create" : "json",
     pathParams: found.parameters
       .filter((parameter) => parameter.in === "path")
-      .map((parameter) => ({ wire: parameter.name as string, name: argumentNames[parameter.name as string] ?? (parameter.name as string) })),
+      .map((parameter) => ({
+        wire: parameter.name as string,
+        name: argumentNames[parameter.name as string] ?? (parameter.name as string),
+      })),
     query,
     data,
     page: paginated ? pageOf(document, data) : null,
@@ -100,7 +112,15 @@ export function sdkMethods(document: OpenApiDocument): { client: SdkMethod[]; re
   for (const method of methods) {
     if (method.resource === null) continue;
     let resource = resources.find((candidate) => candidate.name === method.resource);
-    if (!resource) resources.push((resource = { name: method.resource, className: pascal(method.resource), methods: [], extendedIn: extendedResources[method.resource] ?? null }));
+    if (!resource)
+      resources.push(
+        (resource = {
+          name: method.resource,
+          className: pascal(method.resource),
+          methods: [],
+          extendedIn: extendedResources[method.resource] ?? null,
+        }),
+      );
     resource.methods.push(method);
   }
   return { client: methods.filter((method) => method.resource === null), resources };

@@ -2,7 +2,11 @@
 // the resource (null: on the client itself) and the method name, the same in both languages
 // (Python snake-cases it). An operation left out lands on its tag's resource under its operationId.
 
-export type Placement = { resource: string | null; method: string; /** The TypeScript options type, when the operation has query parameters. */ options?: string };
+export type Placement = {
+  resource: string | null;
+  method: string;
+  /** The TypeScript options type, when the operation has query parameters. */ options?: string;
+};
 
 export const placements: Record<string, Placement> = {
   getStatus: { resource: null, method: "status" },

@@ -5,7 +5,13 @@ import { snake, type SdkMethod, type SdkResource } from "./methods";
 // `Darkroom` class: the client's own methods and its resources, on the hand-written core).
 
 const QUERY_TYPES = { integer: "int", number: "float", string: "str", boolean: "bool" } as const;
-const IMPORTS = ["from __future__ import annotations", "", "from typing import Any, Dict, Iterator, Mapping, Optional, Union, cast", "", "from . import _generated as types"];
+const IMPORTS = [
+  "from __future__ import annotations",
+  "",
+  "from typing import Any, Dict, Iterator, Mapping, Optional, Union, cast",
+  "",
+  "from . import _generated as types",
+];
 
 const pyDoc = (text: string) => text.replace(/`/g, "``");
 const mapping = (entries: Array<[string, string]>) => `{${entries.map(([key, value]) => `${JSON.stringify(key)}: ${value}`).join(", ")}}`;
@@ -17,7 +23,12 @@ function signature(method: SdkMethod): string[] {
   const positional = method.pathParams.map((param) => `${param.name}: str`);
   if (method.kind === "create") {
     const body = `Union[types.${typeName(method.body?.component ?? "")}, Mapping[str, Any]]`;
-    const keywords = ["idempotency_key: Optional[str] = None", "wait: Union[bool, float] = False", "cancel_after: Union[str, int, float, None] = None", "timeout: Optional[float] = None"];
+    const keywords = [
+      "idempotency_key: Optional[str] = None",
+      "wait: Union[bool, float] = False",
+      "cancel_after: Union[str, int, float, None] = None",
+      "timeout: Optional[float] = None",
+    ];
     return [...positional, `params: ${body}`, "*", ...keywords];
   }
   const keywords = [
@@ -41,9 +52,12 @@ function definition(method: SdkMethod, client: string): string[] {
     );
   docs[docs.length - 1] += docs.length > 1 ? '\n        """' : '"""';
   let body: string;
-  if (method.kind === "create") body = `${client}._create(${id}, ${pathParams(method)}, params, idempotency_key=idempotency_key, wait=wait, cancel_after=cancel_after, timeout=timeout)`;
-  else if (method.kind === "stream") body = `${client}.stream(${id}, ${pathParams(method)}, ${queryParams(method)}, last_event_id=last_event_id)`;
-  else body = `${client}.request(${[id, method.pathParams.length ? `params=${pathParams(method)}` : "", method.query.length ? `query=${queryParams(method)}` : ""].filter(Boolean).join(", ")})`;
+  if (method.kind === "create")
+    body = `${client}._create(${id}, ${pathParams(method)}, params, idempotency_key=idempotency_key, wait=wait, cancel_after=cancel_after, timeout=timeout)`;
+  else if (method.kind === "stream")
+    body = `${client}.stream(${id}, ${pathParams(method)}, ${queryParams(method)}, last_event_id=last_event_id)`;
+  else
+    body = `${client}.request(${[id, method.pathParams.length ? `params=${pathParams(method)}` : "", method.query.length ? `query=${queryParams(method)}` : ""].filter(Boolean).join(", ")})`;
   const result = method.kind === "stream" || returns === "Dict[str, Any]" ? body : `cast(${returns}, ${body})`;
   return [head, ...docs, `        return ${result}`, ""];
 }
@@ -80,7 +94,11 @@ export function pythonResources(resources: SdkResource[]): string {
     "        self._client = client",
     "",
     "",
-    ...resources.flatMap((resource) => [`class ${resource.className}(_Resource):`, ...resource.methods.flatMap((method) => [...definition(method, "self._client"), ...pageHelpers(method)]), ""]),
+    ...resources.flatMap((resource) => [
+      `class ${resource.className}(_Resource):`,
+      ...resource.methods.flatMap((method) => [...definition(method, "self._client"), ...pageHelpers(method)]),
+      "",
+    ]),
   ]
     .join("\n")
     .replace(/\n+$/, "\n");
@@ -96,7 +114,9 @@ export function pythonClient(client: SdkMethod[], resources: SdkResource[]): str
     "from functools import cached_property",
     ...IMPORTS.slice(2),
     "from ._core import ClientCore",
-    ...resources.filter((resource) => resource.extendedIn).map((resource) => `from ${resource.extendedIn?.python} import ${resource.className}`),
+    ...resources
+      .filter((resource) => resource.extendedIn)
+      .map((resource) => `from ${resource.extendedIn?.python} import ${resource.className}`),
     `from ._resources import ${generated.join(", ")}`,
     "",
     "",
@@ -104,7 +124,12 @@ export function pythonClient(client: SdkMethod[], resources: SdkResource[]): str
     '    """The Darkroom API client: one method per /v1 operation and per live stream (options: ``ClientCore``)."""',
     "",
     ...client.flatMap((method) => definition(method, "self")),
-    ...resources.flatMap((resource) => ["    @cached_property", `    def ${resource.name}(self) -> ${resource.className}:`, `        return ${resource.className}(self)`, ""]),
+    ...resources.flatMap((resource) => [
+      "    @cached_property",
+      `    def ${resource.name}(self) -> ${resource.className}:`,
+      `        return ${resource.className}(self)`,
+      "",
+    ]),
   ]
     .join("\n")
     .replace(/\n+$/, "\n");

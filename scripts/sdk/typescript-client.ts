@@ -11,7 +11,8 @@ const QUERY_TYPES = { integer: "number", number: "number", string: "string", boo
 const doc = (method: SdkMethod, indent: string) => `${indent}/** ${method.summary} (\`${method.verb} ${method.path}\`). */\n`;
 const params = (method: SdkMethod) => `{ ${method.pathParams.map((param) => `${param.wire}: ${camel(param.name)}`).join(", ")} }`;
 const positional = (method: SdkMethod) => method.pathParams.map((param) => `${camel(param.name)}: string`);
-const queryFields = (method: SdkMethod) => method.query.map((argument) => `${camel(argument.name)}?: ${QUERY_TYPES[argument.type]}`).join("; ");
+const queryFields = (method: SdkMethod) =>
+  method.query.map((argument) => `${camel(argument.name)}?: ${QUERY_TYPES[argument.type]}`).join("; ");
 const queryObject = (method: SdkMethod, source: string) =>
   `{ ${method.query.map((argument) => (camel(argument.name) === argument.name && !source ? argument.name : `${argument.name}: ${source}${camel(argument.name)}`)).join(", ")} }`;
 
@@ -22,27 +23,44 @@ function call(method: SdkMethod, client: string): { args: string[]; body: string
   if (method.kind === "create") {
     const body = method.body as NonNullable<SdkMethod["body"]>;
     const title = body.kind === "image" ? "Image" : "Video";
-    const bodyType = body.kind ? `M extends types.${title}Model ? types.${title}ModelRequests[M] : types.${typeName(body.component)}` : `types.${typeName(body.component)}`;
+    const bodyType = body.kind
+      ? `M extends types.${title}Model ? types.${title}ModelRequests[M] : types.${typeName(body.component)}`
+      : `types.${typeName(body.component)}`;
     const args = [...positional(method), `params: ${bodyType}`, "options: CreateOptions = {}"];
     if (body.kind) args[0] = args[0]?.replace(": string", ": M") as string;
     return { args, body: `${client}.create(${id}, ${pathParams}, params, options)` };
   }
   if (method.kind === "stream") {
     const options = method.query.length ? `StreamOptions & { ${queryFields(method)} }` : "StreamOptions";
-    return { args: [...positional(method), `options: ${options} = {}`], body: `${client}.stream(${id}, ${pathParams}, ${method.query.length ? queryObject(method, "options.") : "{}"}, options)` };
+    return {
+      args: [...positional(method), `options: ${options} = {}`],
+      body: `${client}.stream(${id}, ${pathParams}, ${method.query.length ? queryObject(method, "options.") : "{}"}, options)`,
+    };
   }
   const args = [...positional(method), `options: ${method.options ?? "RequestOptions"} = {}`];
-  const parts = [method.pathParams.length ? `params: ${params(method)}` : "", method.query.length ? `query: ${queryObject(method, "")}` : ""].filter(Boolean);
-  if (!method.query.length) return { args, body: `${client}.request(${id}, ${parts.length ? `{ ...options, ${parts.join(", ")} }` : "options"})` };
+  const parts = [
+    method.pathParams.length ? `params: ${params(method)}` : "",
+    method.query.length ? `query: ${queryObject(method, "")}` : "",
+  ].filter(Boolean);
+  if (!method.query.length)
+    return { args, body: `${client}.request(${id}, ${parts.length ? `{ ...options, ${parts.join(", ")} }` : "options"})` };
   const names = method.query.map((argument) => camel(argument.name)).join(", ");
-  return { args, body: `{\n    const { ${names}, ...rest } = options;\n    return ${client}.request(${id}, { ...rest, ${parts.join(", ")} });\n  }` };
+  return {
+    args,
+    body: `{\n    const { ${names}, ...rest } = options;\n    return ${client}.request(${id}, { ...rest, ${parts.join(", ")} });\n  }`,
+  };
 }
 
-const generic = (method: SdkMethod) => (method.kind === "create" && method.body?.kind ? `<M extends types.${method.body.kind === "image" ? "Image" : "Video"}Model | (string & {})>` : "");
+const generic = (method: SdkMethod) =>
+  method.kind === "create" && method.body?.kind
+    ? `<M extends types.${method.body.kind === "image" ? "Image" : "Video"}Model | (string & {})>`
+    : "";
 
 function resourceMethod(method: SdkMethod): string[] {
   const { args, body } = call(method, "this.client");
-  const lines = [`${doc(method, "  ")}  readonly ${camel(method.name)} = ${generic(method)}(${args.join(", ")}) => ${body.startsWith("{") ? body.replace(/\n {2}/g, "\n    ") : body};`];
+  const lines = [
+    `${doc(method, "  ")}  readonly ${camel(method.name)} = ${generic(method)}(${args.join(", ")}) => ${body.startsWith("{") ? body.replace(/\n {2}/g, "\n    ") : body};`,
+  ];
   if (method.page) {
     const prefix = method.name === "list" ? "" : camel(method.name);
     const options = `options: ${method.options ?? "PageOptions"} = {}`;
@@ -63,7 +81,10 @@ function clientMethod(method: SdkMethod): string {
 function optionTypes(methods: SdkMethod[]): string[] {
   return methods
     .filter((method) => method.options)
-    .map((method) => `/** The query of \`${method.operationId}\`, with the per-call options. */\nexport type ${method.options} = RequestOptions & { ${queryFields(method)} };\n`);
+    .map(
+      (method) =>
+        `/** The query of \`${method.operationId}\`, with the per-call options. */\nexport type ${method.options} = RequestOptions & { ${queryFields(method)} };\n`,
+    );
 }
 
 export function typescriptResources(client: SdkMethod[], resources: SdkResource[]): string {
@@ -83,7 +104,12 @@ export function typescriptResources(client: SdkMethod[], resources: SdkResource[
     "  constructor(protected readonly client: ClientCore) {}",
     "}",
     "",
-    ...resources.flatMap((resource) => [`export class ${resource.className} extends Resource {`, ...resource.methods.flatMap(resourceMethod), "}", ""]),
+    ...resources.flatMap((resource) => [
+      `export class ${resource.className} extends Resource {`,
+      ...resource.methods.flatMap(resourceMethod),
+      "}",
+      "",
+    ]),
   ].join("\n");
 }
 
@@ -94,7 +120,9 @@ export function typescriptClient(client: SdkMethod[], resources: SdkResource[]):
     `// ${HEADER}`,
     "",
     `import { ClientCore${client.some((method) => method.kind === "create") ? ", type CreateOptions" : ""} } from "../core.js";`,
-    ...resources.filter((resource) => resource.extendedIn).map((resource) => `import { ${resource.className} } from ${JSON.stringify(resource.extendedIn?.typescript)};`),
+    ...resources
+      .filter((resource) => resource.extendedIn)
+      .map((resource) => `import { ${resource.className} } from ${JSON.stringify(resource.extendedIn?.typescript)};`),
     `import type { RequestOptions } from "../transport.js";`,
     `import { ${[...generated, ...options.map((name) => `type ${name}`)].join(", ")} } from "./resources.js";`,
     "",

@@ -6,14 +6,18 @@ import { LIVE_STATUSES } from "../plans/subscription-status";
 // types the name, and the same check the deletion runs under the account's lock. Personal
 // accounts are never deleted: they are where a user's own balance and history live.
 
-export type DeletionBlocker = { reason: "personal_account" | "live_subscription" | "generations_in_flight" | "open_orders"; message: string };
+export type DeletionBlocker = {
+  reason: "personal_account" | "live_subscription" | "generations_in_flight" | "open_orders";
+  message: string;
+};
 
 export async function accountDeletionBlockers(db: Db, account: { id: string; isPersonal: boolean }): Promise<DeletionBlocker[]> {
   if (account.isPersonal) {
     return [
       {
         reason: "personal_account",
-        message: "Personal accounts cannot be deleted: they hold your own balance, usage and billing history, and every login keeps one. Team accounts you own can be deleted.",
+        message:
+          "Personal accounts cannot be deleted: they hold your own balance, usage and billing history, and every login keeps one. Team accounts you own can be deleted.",
       },
     ];
   }

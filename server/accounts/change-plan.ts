@@ -17,7 +17,9 @@ export async function changePlan(tx: Tx, input: ChangePlanInput): Promise<{ acco
     throw invalidRequest(`Unknown plan: ${input.plan}. Plans: ${plans.join(", ")}.`, [{ field: "plan", message: "unknown plan" }]);
   }
   const plan = input.plan as Plan;
-  const account = isGuid(input.accountId) ? await tx.account.findUnique({ where: { id: input.accountId }, select: { id: true, plan: true } }) : null;
+  const account = isGuid(input.accountId)
+    ? await tx.account.findUnique({ where: { id: input.accountId }, select: { id: true, plan: true } })
+    : null;
   if (!account) throw new ApiError("ERR1006", "Account not found.", { account_id: input.accountId });
   if (account.plan === plan) return { account_id: account.id, plan, previous_plan: account.plan };
 

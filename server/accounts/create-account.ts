@@ -32,14 +32,17 @@ export type CreatedAccount = { account_id: string; user_id: string };
 
 function normalizeEmail(email: string): string {
   const normalized = email.trim().toLowerCase();
-  if (!z.email().safeParse(normalized).success) throw invalidRequest("The e-mail address is invalid.", [{ field: "email", message: "must be an e-mail address" }]);
+  if (!z.email().safeParse(normalized).success)
+    throw invalidRequest("The e-mail address is invalid.", [{ field: "email", message: "must be an e-mail address" }]);
   return normalized;
 }
 
 function accountName(name: string | undefined, email: string): string {
   const chosen = (name ?? email.split("@")[0] ?? email).trim();
   if (chosen.length < 1 || [...chosen].length > MAX_ACCOUNT_NAME_LENGTH) {
-    throw invalidRequest(`The account name must be 1 to ${MAX_ACCOUNT_NAME_LENGTH} characters.`, [{ field: "name", message: `must be 1 to ${MAX_ACCOUNT_NAME_LENGTH} characters` }]);
+    throw invalidRequest(`The account name must be 1 to ${MAX_ACCOUNT_NAME_LENGTH} characters.`, [
+      { field: "name", message: `must be 1 to ${MAX_ACCOUNT_NAME_LENGTH} characters` },
+    ]);
   }
   return chosen;
 }
@@ -48,9 +51,11 @@ export async function createAccount(tx: Tx, input: CreateAccountInput): Promise<
   const email = normalizeEmail(input.email);
   const name = accountName(input.name, email);
   const plan = input.plan ?? "free";
-  if (!(plans as string[]).includes(plan)) throw invalidRequest(`Unknown plan: ${plan}. Plans: ${plans.join(", ")}.`, [{ field: "plan", message: "unknown plan" }]);
+  if (!(plans as string[]).includes(plan))
+    throw invalidRequest(`Unknown plan: ${plan}. Plans: ${plans.join(", ")}.`, [{ field: "plan", message: "unknown plan" }]);
   const region = input.region ?? "us";
-  if (!(regions as readonly string[]).includes(region)) throw invalidRequest(`Unknown region: ${region}. Regions: ${regions.join(", ")}.`, [{ field: "region", message: "unknown region" }]);
+  if (!(regions as readonly string[]).includes(region))
+    throw invalidRequest(`Unknown region: ${region}. Regions: ${regions.join(", ")}.`, [{ field: "region", message: "unknown region" }]);
   if (input.credits !== undefined && (!Number.isSafeInteger(input.credits) || input.credits <= 0)) {
     throw invalidRequest("Initial credits must be a positive amount.", [{ field: "credits", message: "must be positive" }]);
   }
@@ -79,11 +84,23 @@ export async function createAccount(tx: Tx, input: CreateAccountInput): Promise<
   });
 
   if (!user.welcome_granted) {
-    await addCredits(tx, { accountId: account.id, amountMillis: WELCOME_CREDIT_MILLIS, sourceKey: `welcome:${user.id}`, description: "Welcome credit", actor });
+    await addCredits(tx, {
+      accountId: account.id,
+      amountMillis: WELCOME_CREDIT_MILLIS,
+      sourceKey: `welcome:${user.id}`,
+      description: "Welcome credit",
+      actor,
+    });
     await tx.user.update({ where: { id: user.id }, data: { welcomeCreditGrantedAt: new Date() } });
   }
   if (input.credits !== undefined) {
-    await addCredits(tx, { accountId: account.id, amountMillis: input.credits, sourceKey: `operator:${randomUUID()}`, description: "Operator credit grant", actor });
+    await addCredits(tx, {
+      accountId: account.id,
+      amountMillis: input.credits,
+      sourceKey: `operator:${randomUUID()}`,
+      description: "Operator credit grant",
+      actor,
+    });
   }
   return { account_id: account.id, user_id: user.id };
 }

@@ -15,16 +15,27 @@ import { lockAccountRow } from "./lock-account-row";
 export async function deleteTeamAccount(tx: Tx, input: { accountId: string; actor: string; confirmName: string }) {
   const account = await lockAccountRow(tx, input.accountId);
   if (input.confirmName.trim() !== account.name) {
-    throw invalidRequest("Type the account's name exactly to confirm the deletion.", [{ field: "confirmName", message: "does not match the account name" }]);
+    throw invalidRequest("Type the account's name exactly to confirm the deletion.", [
+      { field: "confirmName", message: "does not match the account name" },
+    ]);
   }
   const [blocker] = await accountDeletionBlockers(tx, account);
   if (blocker) throw invalidRequest(blocker.message, [{ field: "account", message: blocker.reason }]);
 
   const now = new Date();
   const balance = await tx.account.findUniqueOrThrow({ where: { id: account.id }, select: { creditBalance: true } });
-  const keys = await tx.apiKey.updateMany({ where: { accountId: account.id, status: { not: "revoked" } }, data: { status: "revoked", revokedAt: now } });
-  const webhooks = await tx.webhookEndpoint.updateMany({ where: { accountId: account.id, enabled: true }, data: { enabled: false, disabledAt: now } });
-  const invitations = await tx.invitation.updateMany({ where: { accountId: account.id, acceptedAt: null, revokedAt: null, declinedAt: null }, data: { revokedAt: now } });
+  const keys = await tx.apiKey.updateMany({
+    where: { accountId: account.id, status: { not: "revoked" } },
+    data: { status: "revoked", revokedAt: now },
+  });
+  const webhooks = await tx.webhookEndpoint.updateMany({
+    where: { accountId: account.id, enabled: true },
+    data: { enabled: false, disabledAt: now },
+  });
+  const invitations = await tx.invitation.updateMany({
+    where: { accountId: account.id, acceptedAt: null, revokedAt: null, declinedAt: null },
+    data: { revokedAt: now },
+  });
   await tx.customHostname.deleteMany({ where: { accountId: account.id } });
   const members = await tx.membership.findMany({ where: { accountId: account.id }, select: { userId: true, role: true } });
   await tx.membership.deleteMany({ where: { accountId: account.id } });
@@ -46,7 +57,11 @@ export async function deleteTeamAccount(tx: Tx, input: { accountId: string; acto
   });
   await tellFormerMembers(tx, { accountName: account.name, actor: input.actor, userIds: members.map((member) => member.userId) });
 
-  const next = await tx.membership.findFirst({ where: { userId: input.actor }, orderBy: { createdAt: "asc" }, select: { accountId: true } });
+  const next = await tx.membership.findFirst({
+    where: { userId: input.actor },
+    orderBy: { createdAt: "asc" },
+    select: { accountId: true },
+  });
   return { accountId: account.id, nextAccountId: next?.accountId ?? null };
 }
 

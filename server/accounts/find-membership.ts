@@ -8,7 +8,10 @@ import { isGuid } from "../base/guid";
 
 export type AccountMembership = { accountId: string; role: MemberRole };
 
-export async function findMembership(database: Db, { accountId, userId }: { accountId: string; userId: string }): Promise<AccountMembership | null> {
+export async function findMembership(
+  database: Db,
+  { accountId, userId }: { accountId: string; userId: string },
+): Promise<AccountMembership | null> {
   if (!isGuid(accountId) || !isGuid(userId)) return null;
   return database.membership.findUnique({ where: { accountId_userId: { accountId, userId } }, select: { accountId: true, role: true } });
 }
@@ -20,5 +23,12 @@ export async function listMemberships(userId: string) {
     include: { account: { select: { id: true, name: true, pictureUrl: true, plan: true, region: true } } },
     orderBy: { createdAt: "asc" },
   });
-  return memberships.map((m) => ({ accountId: m.account.id, name: m.account.name, pictureUrl: m.account.pictureUrl, plan: m.account.plan, region: m.account.region, role: m.role }));
+  return memberships.map((m) => ({
+    accountId: m.account.id,
+    name: m.account.name,
+    pictureUrl: m.account.pictureUrl,
+    plan: m.account.plan,
+    region: m.account.region,
+    role: m.role,
+  }));
 }

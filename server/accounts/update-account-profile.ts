@@ -15,7 +15,8 @@ export type AccountProfileChange = { accountId: string; actor: string; name?: st
 
 function checkedName(name: string, errors: FieldErrors): string {
   const trimmed = name.trim();
-  if (trimmed.length < 1 || [...trimmed].length > MAX_ACCOUNT_NAME_LENGTH) errors.push({ field: "name", message: `must be 1 to ${MAX_ACCOUNT_NAME_LENGTH} characters` });
+  if (trimmed.length < 1 || [...trimmed].length > MAX_ACCOUNT_NAME_LENGTH)
+    errors.push({ field: "name", message: `must be 1 to ${MAX_ACCOUNT_NAME_LENGTH} characters` });
   return trimmed;
 }
 
@@ -44,7 +45,11 @@ export async function updateAccountProfile(tx: Tx, input: AccountProfileChange) 
   const errors: FieldErrors = [];
   const name = input.name === undefined ? undefined : checkedName(input.name, errors);
   const pictureUrl = input.pictureUrl === undefined ? undefined : checkedPictureUrl(input.pictureUrl, errors);
-  if (errors.length) throw invalidRequest(errors.map((error) => `${error.field === "name" ? "The account name" : "The picture URL"} ${error.message}.`).join(" "), errors);
+  if (errors.length)
+    throw invalidRequest(
+      errors.map((error) => `${error.field === "name" ? "The account name" : "The picture URL"} ${error.message}.`).join(" "),
+      errors,
+    );
 
   const current = await lockAccountRow(tx, input.accountId);
   const changes: { name?: string; pictureUrl?: string | null } = {};

@@ -41,17 +41,37 @@ export type ActivityEntry = {
 
 export type ActivityPage = { data: ActivityEntry[]; next_cursor: string | null; limit: number };
 
-const activitySelect = { id: true, actor: true, category: true, action: true, description: true, createdAt: true } satisfies Prisma.ActivityEventSelect;
+const activitySelect = {
+  id: true,
+  actor: true,
+  category: true,
+  action: true,
+  description: true,
+  createdAt: true,
+} satisfies Prisma.ActivityEventSelect;
 
 export async function listActivity(db: Db, scope: AccountScope, filters: ActivityFilters = {}): Promise<ActivityPage> {
   const { category, from, to, cursor, limit } = activityFilters.parse(filters);
   const after = cursor === undefined ? null : decodePositionCursor(cursor);
-  const where: Prisma.ActivityEventWhereInput = { ...scopeWhere(scope), category, AND: [{ createdAt: { gte: from, lt: to } }, afterPosition(after)] };
-  const rows = await db.activityEvent.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit + 1, select: activitySelect });
+  const where: Prisma.ActivityEventWhereInput = {
+    ...scopeWhere(scope),
+    category,
+    AND: [{ createdAt: { gte: from, lt: to } }, afterPosition(after)],
+  };
+  const rows = await db.activityEvent.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit + 1,
+    select: activitySelect,
+  });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const names = await actorNames(db, page);
-  return { data: page.map((row) => ({ ...row, actorName: names.get(row.actor) ?? "system" })), next_cursor: rows.length > limit && last ? encodePositionCursor(last) : null, limit };
+  return {
+    data: page.map((row) => ({ ...row, actorName: names.get(row.actor) ?? "system" })),
+    next_cursor: rows.length > limit && last ? encodePositionCursor(last) : null,
+    limit,
+  };
 }
 
 /** Name (or e-mail) by user id, for the actors of these events that are users. */

@@ -35,7 +35,11 @@ const firedMetadata = z.object({
 // account's index around the notification's time (generously: clocks of app and database differ).
 const LOOKUP_SLACK_MS = 10 * 60_000;
 
-async function findMarker(client: Db, action: "alert.fired" | "alert.dispatched", notification: { id: string; accountId: string; createdAt: Date }) {
+async function findMarker(
+  client: Db,
+  action: "alert.fired" | "alert.dispatched",
+  notification: { id: string; accountId: string; createdAt: Date },
+) {
   return client.activityEvent.findFirst({
     where: {
       accountId: notification.accountId,
@@ -50,14 +54,22 @@ async function findMarker(client: Db, action: "alert.fired" | "alert.dispatched"
 /** null when no such committed alert exists. */
 export async function loadLowBalanceAlert(notificationId: string): Promise<{ alert: LowBalanceAlert; dispatched: boolean } | null> {
   if (!isGuid(notificationId)) return null;
-  const notification = await db.notification.findUnique({ where: { id: notificationId }, select: { id: true, accountId: true, kind: true, createdAt: true } });
+  const notification = await db.notification.findUnique({
+    where: { id: notificationId },
+    select: { id: true, accountId: true, kind: true, createdAt: true },
+  });
   if (!notification || notification.kind !== LOW_BALANCE_KIND) return null;
   const fired = await findMarker(db, "alert.fired", notification);
   const metadata = firedMetadata.safeParse(fired?.metadata);
   if (!metadata.success) return null;
   const dispatched = (await findMarker(db, "alert.dispatched", notification)) !== null;
   return {
-    alert: { notificationId, accountId: notification.accountId, thresholdsCrossed: metadata.data.thresholds_crossed, emailIds: metadata.data.email_outbox_ids },
+    alert: {
+      notificationId,
+      accountId: notification.accountId,
+      thresholdsCrossed: metadata.data.thresholds_crossed,
+      emailIds: metadata.data.email_outbox_ids,
+    },
     dispatched,
   };
 }
@@ -83,7 +95,10 @@ export async function markLowBalanceAlertDispatched(tx: Tx, alert: LowBalanceAle
   const [notification] = await tx.$queryRaw<Array<{ created_at: Date }>>`
     SELECT created_at FROM notification WHERE id = ${alert.notificationId}::uuid FOR UPDATE`;
   if (!notification) return false;
-  if (await findMarker(tx, "alert.dispatched", { id: alert.notificationId, accountId: alert.accountId, createdAt: notification.created_at })) return false;
+  if (
+    await findMarker(tx, "alert.dispatched", { id: alert.notificationId, accountId: alert.accountId, createdAt: notification.created_at })
+  )
+    return false;
   const emails = await tx.emailOutbox.findMany({ where: { id: { in: alert.emailIds } }, select: { status: true } });
   const queued = emails.filter((email) => email.status === "queued").length;
   if (queued > 0) throw new Error(`low-balance alert ${alert.notificationId}: ${queued} e-mail(s) still queued`);
@@ -102,7 +117,8 @@ export async function markLowBalanceAlertDispatched(tx: Tx, alert: LowBalanceAle
   return true;
 }
 
-export type DispatchResult = { status: "dispatched"; emails: SendEmailResult[] } | { status: "skipped"; reason: "not_found" | "already_dispatched" };
+export type DispatchResult =
+  { status: "dispatched"; emails: SendEmailResult[] } | { status: "skipped"; reason: "not_found" | "already_dispatched" };
 
 /**
  * The whole dispatch in one call (the sweep, tests), each part in a transaction of its own as the
@@ -115,7 +131,8 @@ export async function dispatchLowBalanceAlert(notificationId: string): Promise<D
   const { alert } = loaded;
   await inTransaction((tx) => emitLowBalanceWebhook(tx, alert));
   const emails: SendEmailResult[] = [];
-  for (const emailId of alert.emailIds) emails.push(throwIfDeferred(await inTransaction((tx) => sendEmail(tx, emailId), SEND_EMAIL_TRANSACTION)));
+  for (const emailId of alert.emailIds)
+    emails.push(throwIfDeferred(await inTransaction((tx) => sendEmail(tx, emailId), SEND_EMAIL_TRANSACTION)));
   await inTransaction((tx) => markLowBalanceAlertDispatched(tx, alert));
   return { status: "dispatched", emails };
 }

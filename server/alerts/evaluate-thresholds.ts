@@ -28,7 +28,11 @@ export type EvaluateThresholdsInput = {
  * the drop crossed, disarmed, RETURNING amount as text) and `rearmed`. A movement that does not
  * move the balance changes nothing.
  */
-export function thresholdChanges(input: Omit<EvaluateThresholdsInput, "ledgerEntryId">, now: Date, options: { onlyIfEntry?: boolean } = {}): Prisma.Sql {
+export function thresholdChanges(
+  input: Omit<EvaluateThresholdsInput, "ledgerEntryId">,
+  now: Date,
+  options: { onlyIfEntry?: boolean } = {},
+): Prisma.Sql {
   const { accountId, balanceBeforeMillis: before, balanceAfterMillis: after } = input;
   const balance = millisToDecimalString(after);
   // A movement whose entry may not be written (server/ledger/append-ledger-entry.ts, `first`).
@@ -44,7 +48,11 @@ export function thresholdChanges(input: Omit<EvaluateThresholdsInput, "ledgerEnt
 }
 
 /** What a movement's statement returned from `fired`: the alert written in this transaction, or null. */
-export async function recordFiredThresholds(tx: Tx, input: EvaluateThresholdsInput, fired: Array<{ amount: string }>): Promise<FiredAlert | null> {
+export async function recordFiredThresholds(
+  tx: Tx,
+  input: EvaluateThresholdsInput,
+  fired: Array<{ amount: string }>,
+): Promise<FiredAlert | null> {
   if (fired.length === 0) return null;
   return recordLowBalanceAlert(tx, {
     accountId: input.accountId,

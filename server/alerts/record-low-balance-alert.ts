@@ -79,7 +79,10 @@ export async function recordLowBalanceAlert(tx: Tx, input: RecordAlertInput): Pr
       notification_id: notification.id,
       balance_before: formatCredits(input.balanceBeforeMillis),
       balance_after: formatCredits(balanceAfterMillis),
-      thresholds_crossed: crossed.map((entry) => ({ threshold: formatCredits(entry.thresholdMillis), balance_at: formatCredits(entry.balanceAtMillis) })),
+      thresholds_crossed: crossed.map((entry) => ({
+        threshold: formatCredits(entry.thresholdMillis),
+        balance_at: formatCredits(entry.balanceAtMillis),
+      })),
       email_outbox_ids: emailIds,
       ...(input.ledgerEntryId ? { ledger_entry_id: input.ledgerEntryId } : {}),
     },

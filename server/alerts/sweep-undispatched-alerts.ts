@@ -47,7 +47,10 @@ export async function sweepUndispatchedAlerts(db: Db, scope: AccountScope, optio
     } catch (error) {
       // One alert Resend cannot take now must not hold up the others; the next sweep retries it.
       results[id] = "error";
-      log.warn("low-balance alert: dispatch failed, retried by the next sweep", { notification_id: id, error: error instanceof Error ? error.message : String(error) });
+      log.warn("low-balance alert: dispatch failed, retried by the next sweep", {
+        notification_id: id,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
   return results;

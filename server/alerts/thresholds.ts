@@ -1,7 +1,14 @@
 import "server-only";
 import { touchAccountRow } from "../accounts/touch-account-row";
 import { recordActivity } from "../activity/record-activity";
-import { formatCredits, parseCreditsToMillis, decimalToMillis, MAX_BALANCE_MILLIS, millisToDecimalString, type Millicredits } from "../base/money";
+import {
+  formatCredits,
+  parseCreditsToMillis,
+  decimalToMillis,
+  MAX_BALANCE_MILLIS,
+  millisToDecimalString,
+  type Millicredits,
+} from "../base/money";
 import { getBalance } from "../ledger/get-balance";
 import { accountScope, type OneAccount } from "../base/account-scope";
 import type { Db, Tx } from "../base/db";
@@ -23,18 +30,22 @@ export type AlertThresholdView = {
 
 /** Validates and de-duplicates ("1", "1.0" and 1 are one threshold); highest first. */
 export function parseThresholdAmounts(amounts: ReadonlyArray<string | number>): Millicredits[] {
-  if (!Array.isArray(amounts)) throw invalidRequest("Thresholds must be a list of amounts.", [{ field: "thresholds", message: "must be a list" }]);
+  if (!Array.isArray(amounts))
+    throw invalidRequest("Thresholds must be a list of amounts.", [{ field: "thresholds", message: "must be a list" }]);
   const unique = new Set<Millicredits>();
   amounts.forEach((amount, index) => {
     const field = `thresholds[${index}]`;
-    if (typeof amount !== "string" && typeof amount !== "number") throw invalidRequest(`${field} must be an amount.`, [{ field, message: "must be an amount" }]);
+    if (typeof amount !== "string" && typeof amount !== "number")
+      throw invalidRequest(`${field} must be an amount.`, [{ field, message: "must be an amount" }]);
     const millis = parseCreditsToMillis(amount, field);
     if (millis <= 0) throw invalidRequest(`${field} must be positive.`, [{ field, message: "must be positive" }]);
     if (millis > MAX_BALANCE_MILLIS) throw invalidRequest(`${field} is too large.`, [{ field, message: "is too large" }]);
     unique.add(millis);
   });
   if (unique.size > MAX_THRESHOLDS) {
-    throw invalidRequest(`At most ${MAX_THRESHOLDS} low-balance thresholds are allowed.`, [{ field: "thresholds", message: `at most ${MAX_THRESHOLDS} distinct amounts` }]);
+    throw invalidRequest(`At most ${MAX_THRESHOLDS} low-balance thresholds are allowed.`, [
+      { field: "thresholds", message: `at most ${MAX_THRESHOLDS} distinct amounts` },
+    ]);
   }
   return [...unique].sort((a, b) => b - a);
 }
@@ -82,7 +93,9 @@ export async function setThresholds(tx: Tx, input: SetThresholdsInput): Promise<
 
   if (removedIds.length > 0) await tx.alertThreshold.deleteMany({ where: { id: { in: removedIds } } });
   if (added.length > 0) {
-    await tx.alertThreshold.createMany({ data: added.map((millis) => ({ accountId, amount: millisToDecimalString(millis), armed: balance >= millis })) });
+    await tx.alertThreshold.createMany({
+      data: added.map((millis) => ({ accountId, amount: millisToDecimalString(millis), armed: balance >= millis })),
+    });
   }
 
   const previous = [...existingMillis.keys()].sort((a, b) => b - a);
@@ -91,7 +104,8 @@ export async function setThresholds(tx: Tx, input: SetThresholdsInput): Promise<
     actor: actorUserId,
     category: "notification",
     action: "alert.thresholds_updated",
-    description: wanted.length > 0 ? `Low-balance alerts set to ${wanted.map(millisToDecimalString).join(", ")}` : "Low-balance alerts turned off",
+    description:
+      wanted.length > 0 ? `Low-balance alerts set to ${wanted.map(millisToDecimalString).join(", ")}` : "Low-balance alerts turned off",
     metadata: { thresholds: wanted.map(formatCredits), previous: previous.map(formatCredits) },
   });
   return getThresholds(tx, accountScope(accountId));

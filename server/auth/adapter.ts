@@ -37,7 +37,10 @@ export function darkroomAuthAdapter(): Adapter {
       if (row && row.expires.getTime() >= Date.now()) return row;
       // Auth.js refuses an expired row (and a missing one) with its Verification error; a link we
       // sent (the row exists) is an auth.sign_in_refused event of that user. Unknown tokens are not.
-      const refused = row ?? (identifier && (await db.verificationToken.findUnique({ where: { identifier_token: { identifier, token } }, select: { expires: true } })));
+      const refused =
+        row ??
+        (identifier &&
+          (await db.verificationToken.findUnique({ where: { identifier_token: { identifier, token } }, select: { expires: true } })));
       if (refused) await recordSignInRefusal(identifier, refused.expires.getTime() < Date.now() ? "link_expired" : "link_used");
       return row ?? null;
     },
@@ -62,7 +65,10 @@ export function darkroomAuthAdapter(): Adapter {
     async updateUser(patch) {
       const user = await db.user.update({
         where: { id: patch.id },
-        data: { ...(patch.emailVerified !== undefined ? { emailVerified: patch.emailVerified } : {}), ...(patch.name !== undefined ? { name: patch.name } : {}) },
+        data: {
+          ...(patch.emailVerified !== undefined ? { emailVerified: patch.emailVerified } : {}),
+          ...(patch.name !== undefined ? { name: patch.name } : {}),
+        },
       });
       return toAdapterUser(user);
     },

@@ -33,7 +33,11 @@ async function requestBrowser(): Promise<UserAgentFamily> {
   }
 }
 
-async function recordOnEachAccount(tx: Tx, userId: string, event: { action: string; description: string; metadata: Record<string, string> }) {
+async function recordOnEachAccount(
+  tx: Tx,
+  userId: string,
+  event: { action: string; description: string; metadata: Record<string, string> },
+) {
   const memberships = await tx.membership.findMany({ where: { userId }, select: { accountId: true } });
   for (const { accountId } of memberships) {
     await recordActivity(tx, { accountId, actor: userId, category: "auth", ...event });
@@ -56,7 +60,9 @@ export async function recordSignIn(userId: string, { isNewUser }: { isNewUser: b
 /** Auth.js `events.signOut`. */
 export async function recordSignOut(userId: string): Promise<void> {
   const browser = await requestBrowser();
-  await inTransaction((tx) => recordOnEachAccount(tx, userId, { action: "auth.signed_out", description: "Signed out", metadata: { browser } }));
+  await inTransaction((tx) =>
+    recordOnEachAccount(tx, userId, { action: "auth.signed_out", description: "Signed out", metadata: { browser } }),
+  );
 }
 
 /** A sign-in refused for this address: recorded when it is an existing user's, within the cap. */
@@ -67,5 +73,11 @@ export async function recordSignInRefusal(email: string, reason: SignInRefusal, 
   const bucket = `sign-in-refusal:${user.id}`;
   if ((await counterStore().increment(bucket, windowStart, REFUSAL_WINDOW_SECONDS)) > REFUSALS_PER_WINDOW) return;
   const browser = await requestBrowser();
-  await inTransaction((tx) => recordOnEachAccount(tx, user.id, { action: "auth.sign_in_refused", description: refusalDescriptions[reason], metadata: { reason, browser } }));
+  await inTransaction((tx) =>
+    recordOnEachAccount(tx, user.id, {
+      action: "auth.sign_in_refused",
+      description: refusalDescriptions[reason],
+      metadata: { reason, browser },
+    }),
+  );
 }

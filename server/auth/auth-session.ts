@@ -14,7 +14,10 @@ const SESSION_EXTEND_AFTER_SECONDS = 24 * 3600;
 
 /** Records a new session of `userId` and returns its id; drops sessions that have expired. */
 export async function startAuthSession(userId: string, now = Date.now()): Promise<string> {
-  const session = await db.authSession.create({ data: { userId, expiresAt: new Date(now + SESSION_MAX_AGE_SECONDS * 1000) }, select: { id: true } });
+  const session = await db.authSession.create({
+    data: { userId, expiresAt: new Date(now + SESSION_MAX_AGE_SECONDS * 1000) },
+    select: { id: true },
+  });
   await db.$executeRaw`DELETE FROM auth_session WHERE expires_at < ${new Date(now)}`;
   return session.id;
 }

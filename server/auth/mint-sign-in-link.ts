@@ -24,6 +24,10 @@ export async function mintSignInLink(email: string, callbackPath: string, now = 
   if (!secret) throw new Error("AUTH_SECRET is not set: sign-in links need the runtime booted (ensureAuthSecret)");
   const identifier = normalizeEmailIdentifier(email);
   const token = randomBytes(32).toString("hex");
-  await storeVerificationToken({ identifier, token: hashVerificationToken(token, secret), expires: new Date(now + MINTED_LINK_MAX_AGE_SECONDS * 1000) });
+  await storeVerificationToken({
+    identifier,
+    token: hashVerificationToken(token, secret),
+    expires: new Date(now + MINTED_LINK_MAX_AGE_SECONDS * 1000),
+  });
   return `${appUrl()}/api/auth/callback/${EMAIL_PROVIDER_ID}?${new URLSearchParams({ callbackUrl: callbackPath, token, email: identifier })}`;
 }

@@ -48,7 +48,10 @@ export async function consumeSignInLinkAllowance(email: string, now = Date.now()
 }
 
 /** Counts a request for a sign-in link from `clientIp` for `email`: null when it may go on, else the limit it met. */
-export async function consumeSignInRequestAllowance(input: { email: string; clientIp: string }, now = Date.now()): Promise<SignInLinkRefusal | null> {
+export async function consumeSignInRequestAllowance(
+  input: { email: string; clientIp: string },
+  now = Date.now(),
+): Promise<SignInLinkRefusal | null> {
   const config = env();
   const perClient = config.SIGN_IN_LINKS_PER_IP ?? SIGN_IN_LINKS_PER_CLIENT;
   if (!(await withinLimit(`sign-in-ip:${hashClientIp(clientNetwork(input.clientIp)).slice(0, 32)}`, perClient, now))) return "client";

@@ -137,7 +137,16 @@ export function changeFeed(options: ChangeFeedOptions): ChangeFeed {
   globalFeeds.darkroomChangeFeeds ??= new Map();
   let feed = globalFeeds.darkroomChangeFeeds.get(options.name);
   if (!feed) {
-    feed = { options, client: null, listening: false, connecting: false, stopped: false, epoch: 0, reconnectDelayMs: RECONNECT_MIN_MS, reconnectTimer: null };
+    feed = {
+      options,
+      client: null,
+      listening: false,
+      connecting: false,
+      stopped: false,
+      epoch: 0,
+      reconnectDelayMs: RECONNECT_MIN_MS,
+      reconnectTimer: null,
+    };
     globalFeeds.darkroomChangeFeeds.set(options.name, feed);
   }
   const state = feed;

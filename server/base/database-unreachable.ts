@@ -22,7 +22,17 @@ const MESSAGES =
 /** Driver-adapter error kinds (the `cause` of a DriverAdapterError). */
 const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 
-type Inspectable = { code?: unknown; errorCode?: unknown; syscall?: unknown; kind?: unknown; message?: unknown; cause?: unknown; errors?: unknown; meta?: unknown; driverAdapterError?: unknown };
+type Inspectable = {
+  code?: unknown;
+  errorCode?: unknown;
+  syscall?: unknown;
+  kind?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  errors?: unknown;
+  meta?: unknown;
+  driverAdapterError?: unknown;
+};
 
 export function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
   if (depth > 5 || typeof error !== "object" || error === null) return false;

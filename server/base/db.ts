@@ -30,7 +30,9 @@ export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const
  */
 class TransactionAwarePool extends pg.Pool {
   override connect(): Promise<pg.PoolClient>;
-  override connect(callback: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  override connect(
+    callback: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): void;
   override connect(callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void) {
     if (callback) return super.connect(callback);
     return super.connect().then((client) => {

@@ -31,7 +31,9 @@ const dnsServersSchema = z
       .map((server) => server.trim())
       .filter(Boolean),
   )
-  .refine((servers) => servers.length > 0 && servers.every(isDnsServer), { message: "must be a comma list of ip[:port] (IPv6 as [ip]:port)" });
+  .refine((servers) => servers.length > 0 && servers.every(isDnsServer), {
+    message: "must be a comma list of ip[:port] (IPv6 as [ip]:port)",
+  });
 
 function isDnsServer(server: string): boolean {
   if (isIP(server) !== 0) return true;
@@ -100,7 +102,9 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   /** Unset: path-style with S3_ENDPOINT, virtual-hosted without (AWS). */
-  S3_FORCE_PATH_STYLE: z.preprocess(emptyAsUndefined, z.enum(["0", "1", "true", "false"]).optional()).transform((v) => (v === undefined ? undefined : v === "1" || v === "true")),
+  S3_FORCE_PATH_STYLE: z
+    .preprocess(emptyAsUndefined, z.enum(["0", "1", "true", "false"]).optional())
+    .transform((v) => (v === undefined ? undefined : v === "1" || v === "true")),
   /** Comma lists of model identifiers and provider ids turned off on this deployment; checked against the catalog at boot (server/catalog/disabled-catalog.ts). */
   CATALOG_DISABLED_MODELS: commaList,
   CATALOG_DISABLED_PROVIDERS: commaList,

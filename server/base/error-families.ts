@@ -7,11 +7,21 @@ import type { ErrorCode } from "./error-table";
 export const errorFamilies = {
   validation: { description: "The request itself was refused: its body, query, headers, method, size or media type.", statuses: ["4XX"] },
   authentication: { description: "The key is missing, invalid, expired, revoked or from another region.", statuses: ["401"] },
-  permission_denied: { description: "The key may not do this: it lacks the scope, or the client address is outside its IP allowlist.", statuses: ["403"] },
+  permission_denied: {
+    description: "The key may not do this: it lacks the scope, or the client address is outside its IP allowlist.",
+    statuses: ["403"],
+  },
   not_found: { description: "The generation, model or route does not exist for this key.", statuses: ["404"] },
   insufficient_credits: { description: "The balance is too low for the estimated cost.", statuses: ["402"] },
-  spend_limit: { description: "A key's or the account's spend limit for the period would be passed (`details`: scope, limit, used, requested, resets_at).", statuses: [] },
-  rate_limit: { description: "Too many requests a minute, or too many generations in flight; Retry-After says when to retry.", statuses: ["429"] },
+  spend_limit: {
+    description:
+      "A key's or the account's spend limit for the period would be passed (`details`: scope, limit, used, requested, resets_at).",
+    statuses: [],
+  },
+  rate_limit: {
+    description: "Too many requests a minute, or too many generations in flight; Retry-After says when to retry.",
+    statuses: ["429"],
+  },
   conflict: { description: "The request conflicts with the state of the generation or of its Idempotency-Key.", statuses: ["409"] },
   provider: { description: "The inference providers failed.", statuses: [] },
   server: { description: "The service failed or is paused, or an answer came without the envelope.", statuses: ["default"] },

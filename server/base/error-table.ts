@@ -104,7 +104,12 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  * that retrying may not fix. `details.cause` tells it from an operator's pause (`{reason, paused_at}`).
  */
 export function databaseUnreachable(): ApiError {
-  return new ApiError("ERR3001", "The database is unreachable. Retry later.", { cause: "database_unreachable" }, { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) });
+  return new ApiError(
+    "ERR3001",
+    "The database is unreachable. Retry later.",
+    { cause: "database_unreachable" },
+    { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) },
+  );
 }
 
 /** Turns anything thrown into an ApiError; unknown errors become a redacted ERR5000. */

@@ -31,7 +31,9 @@ export const providerFaultsSchema = z
   })
   .strict();
 
-export const localProviderFaultsSchema = z.object({ local: providerFaultsSchema.optional(), "local-backup": providerFaultsSchema.optional() }).strict();
+export const localProviderFaultsSchema = z
+  .object({ local: providerFaultsSchema.optional(), "local-backup": providerFaultsSchema.optional() })
+  .strict();
 
 export type ProviderFaults = z.output<typeof providerFaultsSchema>;
 export type LocalProviderFaults = z.output<typeof localProviderFaultsSchema>;

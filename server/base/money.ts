@@ -17,7 +17,9 @@ export function parseCreditsToMillis(value: string | number, field = "amount"): 
   const text = typeof value === "number" ? String(value) : value.trim();
   const match = creditsPattern.exec(text);
   if (!match) {
-    throw invalidRequest(`${field} must be a non-negative amount with at most 3 decimals.`, [{ field, message: "must be a non-negative amount with at most 3 decimals" }]);
+    throw invalidRequest(`${field} must be a non-negative amount with at most 3 decimals.`, [
+      { field, message: "must be a non-negative amount with at most 3 decimals" },
+    ]);
   }
   const whole = Number(match[1]);
   const thousandths = Number((match[2] ?? "").padEnd(3, "0"));

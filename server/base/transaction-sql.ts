@@ -17,7 +17,9 @@ const asDecimal = (text: string) => new Prisma.Decimal(text);
 const asArrayOf =
   <T>(oid: number, each: (text: string) => T) =>
   (text: string) =>
-    (pg.types.getTypeParser(oid, "text") as (value: string) => Array<string | null>)(text).map((item) => (item === null ? null : each(item)));
+    (pg.types.getTypeParser(oid, "text") as (value: string) => Array<string | null>)(text).map((item) =>
+      item === null ? null : each(item),
+    );
 
 /** pg's text parsers, with Prisma's types where they differ. */
 const prismaTypes = {
@@ -73,7 +75,11 @@ export async function queryTextInTransaction<Row>(tx: Tx, text: string, values: 
  * connection, named by its text, its parameters as above.
  */
 export async function queryAlone<Row extends pg.QueryResultRow>(statement: Prisma.Sql): Promise<Row[]> {
-  const { rows } = await sqlPool().query<Row>({ name: prismaStatementName({ sql: statement.text }), text: statement.text, values: statement.values.map(asParameter) });
+  const { rows } = await sqlPool().query<Row>({
+    name: prismaStatementName({ sql: statement.text }),
+    text: statement.text,
+    values: statement.values.map(asParameter),
+  });
   return rows;
 }
 

@@ -28,7 +28,10 @@ type TransactionOptions = {
 // separate copies of this module, and a transaction opened by one is handed to the other (a create
 // in a route handler writes its runs through the executor's store). With module-level maps the
 // executor's copy found no connection for it, and its statement went the slow way, through Prisma.
-const shared = globalThis as unknown as { __darkroomTransactionOutboxes?: WeakMap<object, AfterCommitJob[]>; __darkroomTransactionConnections?: WeakMap<object, TransactionSlot> };
+const shared = globalThis as unknown as {
+  __darkroomTransactionOutboxes?: WeakMap<object, AfterCommitJob[]>;
+  __darkroomTransactionConnections?: WeakMap<object, TransactionSlot>;
+};
 const outboxes = (shared.__darkroomTransactionOutboxes ??= new WeakMap<object, AfterCommitJob[]>());
 const connections = (shared.__darkroomTransactionConnections ??= new WeakMap<object, TransactionSlot>());
 
@@ -40,7 +43,8 @@ export function connectionOf(tx: Tx): TransactionSlot | null {
 /** Queues `run` for after this transaction commits. The transaction must come from inTransaction. */
 export function afterCommit(tx: Tx, label: string, run: () => Promise<unknown>): void {
   const outbox = outboxes.get(tx);
-  if (!outbox) throw new Error(`afterCommit(${label}): the transaction was not opened with inTransaction, so nothing would run after it commits`);
+  if (!outbox)
+    throw new Error(`afterCommit(${label}): the transaction was not opened with inTransaction, so nothing would run after it commits`);
   outbox.push({ label, run });
 }
 
@@ -115,7 +119,11 @@ export function needPrisma(tx: Tx): void {
  * when the body caught what `tx` threw. maxWait and timeout as Prisma has them: the wait for a
  * connection, and the life of the transaction (past it, its statements are refused and it rolls back).
  */
-async function inSqlTransaction<T>(body: (tx: Tx) => Promise<T>, outbox: AfterCommitJob[], limits: { maxWait?: number; timeout?: number }): Promise<{ result: T } | null> {
+async function inSqlTransaction<T>(
+  body: (tx: Tx) => Promise<T>,
+  outbox: AfterCommitJob[],
+  limits: { maxWait?: number; timeout?: number },
+): Promise<{ result: T } | null> {
   const client = await connectWithin(sqlPool(), limits.maxWait ?? TRANSACTION_OPTIONS.maxWait);
   const slot: TransactionSlot = { client, closed: false };
   let prismaNeeded = false;

@@ -1,6 +1,14 @@
 import "server-only";
 import { log } from "../base/log";
-import { catalogItems, defaultAmountCents, lookupKeyOf, paidPlans, packSizes, periodCreditsMillis, billingIntervals } from "./price-catalog";
+import {
+  catalogItems,
+  defaultAmountCents,
+  lookupKeyOf,
+  paidPlans,
+  packSizes,
+  periodCreditsMillis,
+  billingIntervals,
+} from "./price-catalog";
 import { billingConfigured, stripeClient } from "./stripe-client";
 import { listCatalogPrices } from "./stripe-prices";
 
@@ -25,7 +33,9 @@ export async function billingCatalogView() {
   }
   const priceOf = (lookupKey: string, fallbackCents: number): PriceView => {
     const price = prices.get(lookupKey);
-    return price ? { lookupKey, amountCents: price.unitAmount, currency: price.currency, available: true } : { lookupKey, amountCents: fallbackCents, currency: "usd", available: false };
+    return price
+      ? { lookupKey, amountCents: price.unitAmount, currency: price.currency, available: true }
+      : { lookupKey, amountCents: fallbackCents, currency: "usd", available: false };
   };
   const item = (key: string) => catalogItems.find((entry) => lookupKeyOf(entry) === key)!;
   return {
@@ -35,7 +45,11 @@ export async function billingCatalogView() {
       plan,
       intervals: billingIntervals.map((interval) => {
         const key = lookupKeyOf({ kind: "plan", plan, interval });
-        return { interval, credits: (periodCreditsMillis(plan, interval) / 1000).toFixed(0), price: priceOf(key, defaultAmountCents(item(key))) };
+        return {
+          interval,
+          credits: (periodCreditsMillis(plan, interval) / 1000).toFixed(0),
+          price: priceOf(key, defaultAmountCents(item(key))),
+        };
       }),
     })),
     packs: packSizes.map((credits) => {

@@ -17,7 +17,10 @@ export async function listLedger(db: PrismaClient, scope: OneAccount, filters: z
   const { accountId } = scope;
   const { type, limit, offset } = ledgerFilters.parse(filters);
   const where = { accountId, type };
-  const [total, rows] = await db.$transaction([db.ledgerEntry.count({ where }), db.ledgerEntry.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset })]);
+  const [total, rows] = await db.$transaction([
+    db.ledgerEntry.count({ where }),
+    db.ledgerEntry.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset }),
+  ]);
   return pageOf(total, rows, { limit, offset }, (row) => ({
     id: row.id,
     type: row.type,
@@ -34,7 +37,10 @@ export async function listAccountOrders(db: PrismaClient, scope: OneAccount, fil
   const { accountId } = scope;
   const { limit, offset } = orderFilters.parse(filters);
   const where = { accountId };
-  const [total, rows] = await db.$transaction([db.order.count({ where }), db.order.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset })]);
+  const [total, rows] = await db.$transaction([
+    db.order.count({ where }),
+    db.order.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset }),
+  ]);
   return pageOf(total, rows, { limit, offset }, (row) => ({
     id: row.id,
     credits: row.credits.toFixed(0),

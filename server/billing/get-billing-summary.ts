@@ -18,7 +18,11 @@ export async function getBillingSummary(db: Db, scope: OneAccount) {
     account_id: account.id,
     billing_plan: account.plan,
     billing_credit_balance: formatCredits(await getBalance(db, accountId)),
-    billing_subscription_status: subscription?.stripeSubscriptionId ? subscription.status : subscription || account.plan !== "free" ? ("manual" as const) : ("none" as const),
+    billing_subscription_status: subscription?.stripeSubscriptionId
+      ? subscription.status
+      : subscription || account.plan !== "free"
+        ? ("manual" as const)
+        : ("none" as const),
     billing_cancel_at_period_end: subscription?.cancelAtPeriodEnd ?? false,
     billing_currency: subscription?.currency ?? "usd",
     billing_period_starts_at: subscription?.currentPeriodStart.toISOString() ?? null,

@@ -42,7 +42,10 @@ export async function applyInvoicePaid(tx: Tx, stripe: Stripe, invoiceId: string
   const paid = formatMoney(invoice.amount_paid, invoice.currency);
   const number = invoice.number ?? invoice.id;
   if (!item) {
-    const recorded = await tx.activityEvent.findFirst({ where: { accountId, action: "billing.invoice_paid", metadata: { path: ["invoice_id"], equals: invoice.id } }, select: { id: true } });
+    const recorded = await tx.activityEvent.findFirst({
+      where: { accountId, action: "billing.invoice_paid", metadata: { path: ["invoice_id"], equals: invoice.id } },
+      select: { id: true },
+    });
     if (!recorded) {
       await recordActivity(tx, {
         accountId,
@@ -73,7 +76,14 @@ export async function applyInvoicePaid(tx: Tx, stripe: Stripe, invoiceId: string
     category: "billing",
     action: "billing.invoice_paid",
     description: `Invoice ${number} paid (${paid}): ${millisToDecimalString(amountMillis)} credits added`,
-    metadata: { invoice_id: invoice.id, stripe_subscription_id: ref.id, plan: item.plan, interval: item.interval, amount_paid: invoice.amount_paid, currency: invoice.currency },
+    metadata: {
+      invoice_id: invoice.id,
+      stripe_subscription_id: ref.id,
+      plan: item.plan,
+      interval: item.interval,
+      amount_paid: invoice.amount_paid,
+      currency: invoice.currency,
+    },
   });
   return { action: `credited ${millisToDecimalString(amountMillis)}` };
 }

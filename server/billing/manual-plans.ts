@@ -46,7 +46,11 @@ export async function renewManualPlan(tx: Tx, scope: OneAccount, now: Date): Pro
   await lockAccount(tx, accountId);
   let row = await tx.subscription.findUnique({ where: { accountId } });
   const granted: string[] = [];
-  for (let step = 0; row && !row.stripeSubscriptionId && row.status === "active" && row.plan !== "free" && step < MAX_PERIODS_PER_RUN; step++) {
+  for (
+    let step = 0;
+    row && !row.stripeSubscriptionId && row.status === "active" && row.plan !== "free" && step < MAX_PERIODS_PER_RUN;
+    step++
+  ) {
     if (row.currentPeriodStart > now) break;
     const plan = row.plan as PaidPlan;
     const interval = row.interval as BillingIntervalName;
@@ -81,9 +85,10 @@ export async function setManualPlan(tx: Tx, input: ManualPlanInput, now = new Da
   await lockAccount(tx, input.accountId);
   const stored = await tx.subscription.findUnique({ where: { accountId: input.accountId } });
   if (stored?.stripeSubscriptionId && isLive(stored.status)) {
-    throw invalidRequest("This account pays through a Stripe subscription; cancel it (Customer Portal or Stripe) before setting a contract plan.", [
-      { field: "account", message: "has a Stripe subscription" },
-    ]);
+    throw invalidRequest(
+      "This account pays through a Stripe subscription; cancel it (Customer Portal or Stripe) before setting a contract plan.",
+      [{ field: "account", message: "has a Stripe subscription" }],
+    );
   }
   const fields = {
     plan: input.plan,
@@ -97,7 +102,11 @@ export async function setManualPlan(tx: Tx, input: ManualPlanInput, now = new Da
     currentPeriodEnd: periodStartAt(input.periodStart, input.interval, 1),
     billingAnchor: input.periodStart,
   };
-  await tx.subscription.upsert({ where: { accountId: input.accountId }, create: { accountId: input.accountId, ...fields }, update: fields });
+  await tx.subscription.upsert({
+    where: { accountId: input.accountId },
+    create: { accountId: input.accountId, ...fields },
+    update: fields,
+  });
   await changePlan(tx, { accountId: input.accountId, plan: input.plan, actor: "system" });
   await recordActivity(tx, {
     accountId: input.accountId,
@@ -121,6 +130,10 @@ export async function setManualPlan(tx: Tx, input: ManualPlanInput, now = new Da
 
 /** The cron's list: every contract plan whose current period has started and is not yet credited or has ended (the cron renews each in its own transaction). */
 export async function dueManualPlans(db: Db, { now }: { now: Date }): Promise<OneAccount[]> {
-  const due = await db.subscription.findMany({ where: { stripeSubscriptionId: null, status: "active", currentPeriodStart: { lte: now } }, select: { accountId: true }, take: 1000 });
+  const due = await db.subscription.findMany({
+    where: { stripeSubscriptionId: null, status: "active", currentPeriodStart: { lte: now } },
+    select: { accountId: true },
+    take: 1000,
+  });
   return due.map(({ accountId }) => accountScope(accountId));
 }

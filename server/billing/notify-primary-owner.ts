@@ -10,9 +10,18 @@ export type BillingNotice = { accountId: string; kind: string; title: string; li
 
 export async function notifyPrimaryOwner(tx: Tx, notice: BillingNotice): Promise<{ notificationId: string; emailId: string | null }> {
   const account = await tx.account.findUniqueOrThrow({ where: { id: notice.accountId }, select: { name: true } });
-  const owner = await tx.membership.findFirst({ where: { accountId: notice.accountId, role: "primary_owner" }, select: { userId: true, user: { select: { email: true } } } });
+  const owner = await tx.membership.findFirst({
+    where: { accountId: notice.accountId, role: "primary_owner" },
+    select: { userId: true, user: { select: { email: true } } },
+  });
   const notification = await tx.notification.create({
-    data: { accountId: notice.accountId, userId: owner?.userId ?? null, kind: notice.kind, title: notice.title, body: notice.lines.join(" ") },
+    data: {
+      accountId: notice.accountId,
+      userId: owner?.userId ?? null,
+      kind: notice.kind,
+      title: notice.title,
+      body: notice.lines.join(" "),
+    },
     select: { id: true },
   });
   if (!owner) return { notificationId: notification.id, emailId: null };

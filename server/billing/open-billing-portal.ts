@@ -11,7 +11,10 @@ export async function openBillingPortal(db: Db, scope: OneAccount): Promise<{ ur
   const { accountId } = scope;
   const stripe = stripeClient();
   const account = await db.account.findUnique({ where: { id: accountId }, select: { stripeCustomerId: true } });
-  if (!account?.stripeCustomerId) throw invalidRequest("This account has no Stripe billing yet: subscribe to a plan first.", [{ field: "customer", message: "none yet" }]);
+  if (!account?.stripeCustomerId)
+    throw invalidRequest("This account has no Stripe billing yet: subscribe to a plan first.", [
+      { field: "customer", message: "none yet" },
+    ]);
   const session = await stripe.billingPortal.sessions.create({ customer: account.stripeCustomerId, return_url: billingPageUrl(accountId) });
   return { url: session.url };
 }

@@ -14,9 +14,12 @@ export function parseAmountOverrides(value: string | undefined): Map<string, num
   const overrides = new Map<string, number>();
   for (const pair of (value ?? "").split(",").filter((part) => part.trim() !== "")) {
     const [key = "", amount = ""] = pair.split("=").map((part) => part.trim());
-    if (!parseLookupKey(key)) throw invalidRequest(`Unknown lookup key in --amounts: ${key}.`, [{ field: "amounts", message: `unknown lookup key ${key}` }]);
+    if (!parseLookupKey(key))
+      throw invalidRequest(`Unknown lookup key in --amounts: ${key}.`, [{ field: "amounts", message: `unknown lookup key ${key}` }]);
     if (!/^\d{1,7}(\.\d{1,2})?$/.test(amount) || Number(amount) <= 0) {
-      throw invalidRequest(`--amounts needs a positive USD amount for ${key}, like ${key}=25.`, [{ field: "amounts", message: `bad amount for ${key}` }]);
+      throw invalidRequest(`--amounts needs a positive USD amount for ${key}, like ${key}=25.`, [
+        { field: "amounts", message: `bad amount for ${key}` },
+      ]);
     }
     overrides.set(key, Math.round(Number(amount) * 100));
   }
@@ -29,7 +32,10 @@ async function ensureProduct(stripe: Stripe, item: CatalogItem, created: string[
     await stripe.products.retrieve(product.id);
   } catch (error) {
     if ((error as { code?: string }).code !== "resource_missing") throw error;
-    await stripe.products.create({ id: product.id, name: product.name, metadata: { darkroom: "catalog" } }, { idempotencyKey: `darkroom-setup-product-${product.id}` });
+    await stripe.products.create(
+      { id: product.id, name: product.name, metadata: { darkroom: "catalog" } },
+      { idempotencyKey: `darkroom-setup-product-${product.id}` },
+    );
     created.push(product.id);
   }
   return product.id;

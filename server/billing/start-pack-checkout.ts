@@ -27,7 +27,9 @@ export async function preparePackCheckout(db: Db, scope: OneAccount, input: Pack
   const stripe = stripeClient();
   const subscription = await db.subscription.findUnique({ where: { accountId: scope.accountId }, select: { status: true } });
   if (!allowsPacks(subscription?.status)) {
-    throw invalidRequest("Credit packs are sold on top of an active subscription; subscribe to a plan first.", [{ field: "credits", message: "needs an active subscription" }]);
+    throw invalidRequest("Credit packs are sold on top of an active subscription; subscribe to a plan first.", [
+      { field: "credits", message: "needs an active subscription" },
+    ]);
   }
   const price = await findCatalogPrice(stripe, { kind: "pack", credits: input.credits });
   const customer = await ensureStripeCustomer(stripe, scope.accountId);
@@ -52,7 +54,11 @@ export async function createPackOrder(tx: Tx, scope: OneAccount, checkout: Prepa
   return created;
 }
 
-export async function openPackCheckout(db: Db, scope: OneAccount, input: { checkout: PreparedPackCheckout; orderId: string }): Promise<{ url: string; sessionId: string; orderId: string }> {
+export async function openPackCheckout(
+  db: Db,
+  scope: OneAccount,
+  input: { checkout: PreparedPackCheckout; orderId: string },
+): Promise<{ url: string; sessionId: string; orderId: string }> {
   const { accountId } = scope;
   const { checkout, orderId } = input;
   const metadata = { account_id: accountId, order_id: orderId, pack_credits: String(checkout.credits) };

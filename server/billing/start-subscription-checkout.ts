@@ -23,13 +23,19 @@ export type OpenedSubscriptionCheckout = { url: string; sessionId: string; looku
  * Opens the Checkout session (Stripe, outside any transaction); the caller then records it with
  * recordSubscriptionCheckout in its transaction.
  */
-export async function openSubscriptionCheckout(db: Db, scope: OneAccount, input: SubscriptionCheckoutInput): Promise<OpenedSubscriptionCheckout> {
+export async function openSubscriptionCheckout(
+  db: Db,
+  scope: OneAccount,
+  input: SubscriptionCheckoutInput,
+): Promise<OpenedSubscriptionCheckout> {
   const { accountId } = scope;
   const stripe = stripeClient();
   const current = await db.subscription.findUnique({ where: { accountId }, select: { status: true, stripeSubscriptionId: true } });
   if (current && isLive(current.status)) {
     throw invalidRequest(
-      current.stripeSubscriptionId ? "This account already has a subscription: switch plan or interval in Manage billing." : "This account's plan is set by contract; ask the operator to change it.",
+      current.stripeSubscriptionId
+        ? "This account already has a subscription: switch plan or interval in Manage billing."
+        : "This account's plan is set by contract; ask the operator to change it.",
       [{ field: "plan", message: "already subscribed" }],
     );
   }
@@ -50,7 +56,11 @@ export async function openSubscriptionCheckout(db: Db, scope: OneAccount, input:
   return { url: session.url, sessionId: session.id, lookupKey: price.lookupKey };
 }
 
-export async function recordSubscriptionCheckout(tx: Tx, scope: OneAccount, input: SubscriptionCheckoutInput & { opened: OpenedSubscriptionCheckout }) {
+export async function recordSubscriptionCheckout(
+  tx: Tx,
+  scope: OneAccount,
+  input: SubscriptionCheckoutInput & { opened: OpenedSubscriptionCheckout },
+) {
   await recordActivity(tx, {
     accountId: scope.accountId,
     actor: input.userId,

@@ -13,9 +13,10 @@ export function billingConfigured(): boolean {
 }
 
 export function billingNotConfigured() {
-  return invalidRequest("Billing is not configured on this deployment (no STRIPE_SECRET_KEY). An operator grants credits with `npm run cli -- credits:add`.", [
-    { field: "billing", message: "not configured" },
-  ]);
+  return invalidRequest(
+    "Billing is not configured on this deployment (no STRIPE_SECRET_KEY). An operator grants credits with `npm run cli -- credits:add`.",
+    [{ field: "billing", message: "not configured" }],
+  );
 }
 
 function connectionOptions(base: string | undefined): Stripe.StripeConfig {

@@ -19,7 +19,13 @@ export async function listCatalogPrices(stripe: Stripe, { fresh = false } = {}):
     for (const price of page.data) {
       const item = parseLookupKey(price.lookup_key);
       if (!item || price.unit_amount === null) continue;
-      prices.set(price.lookup_key!, { item, lookupKey: price.lookup_key!, priceId: price.id, unitAmount: price.unit_amount, currency: price.currency });
+      prices.set(price.lookup_key!, {
+        item,
+        lookupKey: price.lookup_key!,
+        priceId: price.id,
+        unitAmount: price.unit_amount,
+        currency: price.currency,
+      });
     }
   }
   cache = { at: Date.now(), client: stripe, prices };
@@ -30,7 +36,10 @@ export async function listCatalogPrices(stripe: Stripe, { fresh = false } = {}):
 export async function findCatalogPrice(stripe: Stripe, item: CatalogItem): Promise<CatalogPrice> {
   const key = lookupKeyOf(item);
   const price = (await listCatalogPrices(stripe)).get(key) ?? (await listCatalogPrices(stripe, { fresh: true })).get(key);
-  if (!price) throw invalidRequest(`No active Stripe price has the lookup key ${key}; an operator creates it with \`npm run cli -- stripe:setup\`.`, [{ field: "price", message: "missing" }]);
+  if (!price)
+    throw invalidRequest(`No active Stripe price has the lookup key ${key}; an operator creates it with \`npm run cli -- stripe:setup\`.`, [
+      { field: "price", message: "missing" },
+    ]);
   return price;
 }
 

@@ -16,11 +16,27 @@ import { isLive } from "../plans/subscription-status";
 
 export type SubscriptionRef = { id: string; metadata?: Stripe.Metadata | null; customer?: StripeRef };
 
-export type SyncedSubscription = { accountId: string; subscription: Stripe.Subscription; plan: PaidPlan; interval: BillingIntervalName; status: SubscriptionStatus } | null;
+export type SyncedSubscription = {
+  accountId: string;
+  subscription: Stripe.Subscription;
+  plan: PaidPlan;
+  interval: BillingIntervalName;
+  status: SubscriptionStatus;
+} | null;
 
-const knownStatuses: readonly string[] = ["active", "trialing", "past_due", "canceled", "incomplete", "incomplete_expired", "unpaid", "paused"];
+const knownStatuses: readonly string[] = [
+  "active",
+  "trialing",
+  "past_due",
+  "canceled",
+  "incomplete",
+  "incomplete_expired",
+  "unpaid",
+  "paused",
+];
 
-const label = (plan: string, interval: string) => `${plan[0]!.toUpperCase()}${plan.slice(1)} (${interval === "year" ? "yearly" : "monthly"})`;
+const label = (plan: string, interval: string) =>
+  `${plan[0]!.toUpperCase()}${plan.slice(1)} (${interval === "year" ? "yearly" : "monthly"})`;
 
 export async function syncSubscription(tx: Tx, stripe: Stripe, ref: SubscriptionRef): Promise<SyncedSubscription> {
   const accountId = await resolveAccount(tx, { claimedAccount: ref.metadata?.account_id ?? null, customer: ref.customer });
@@ -34,7 +50,10 @@ export async function syncSubscription(tx: Tx, stripe: Stripe, ref: Subscription
   const item = subscription.items.data[0];
   const priced = parseLookupKey(item?.price.lookup_key);
   if (!item || priced?.kind !== "plan" || !knownStatuses.includes(subscription.status)) {
-    log.warn("stripe: subscription without a Darkroom plan price", { subscription: subscription.id, lookup_key: item?.price.lookup_key ?? null });
+    log.warn("stripe: subscription without a Darkroom plan price", {
+      subscription: subscription.id,
+      lookup_key: item?.price.lookup_key ?? null,
+    });
     return null;
   }
   const status = subscription.status as SubscriptionStatus;
@@ -66,10 +85,15 @@ export async function syncSubscription(tx: Tx, stripe: Stripe, ref: Subscription
   const changes: string[] = [];
   if (!same) changes.push(`subscribed to ${label(priced.plan, priced.interval)}`);
   else {
-    if (stored.plan !== priced.plan || stored.interval !== priced.interval) changes.push(`plan ${label(stored.plan, stored.interval)} → ${label(priced.plan, priced.interval)}`);
+    if (stored.plan !== priced.plan || stored.interval !== priced.interval)
+      changes.push(`plan ${label(stored.plan, stored.interval)} → ${label(priced.plan, priced.interval)}`);
     if (stored.status !== status) changes.push(`status ${stored.status} → ${status}`);
     if (stored.cancelAtPeriodEnd !== subscription.cancel_at_period_end) {
-      changes.push(subscription.cancel_at_period_end ? `cancels at the period end (${fields.currentPeriodEnd.toISOString().slice(0, 10)})` : "cancellation withdrawn");
+      changes.push(
+        subscription.cancel_at_period_end
+          ? `cancels at the period end (${fields.currentPeriodEnd.toISOString().slice(0, 10)})`
+          : "cancellation withdrawn",
+      );
     }
   }
   if (changes.length === 0) return synced;
@@ -79,8 +103,16 @@ export async function syncSubscription(tx: Tx, stripe: Stripe, ref: Subscription
     actor: "system",
     category: "subscription",
     action: !same ? "subscription.created" : ended && stored.status !== status ? "subscription.canceled" : "subscription.updated",
-    description: ended ? `Subscription ended (${status}); the account is on Free. Credits already added stay.` : `Subscription: ${changes.join("; ")}`,
-    metadata: { stripe_subscription_id: subscription.id, plan: priced.plan, interval: priced.interval, status, cancel_at_period_end: subscription.cancel_at_period_end },
+    description: ended
+      ? `Subscription ended (${status}); the account is on Free. Credits already added stay.`
+      : `Subscription: ${changes.join("; ")}`,
+    metadata: {
+      stripe_subscription_id: subscription.id,
+      plan: priced.plan,
+      interval: priced.interval,
+      status,
+      cancel_at_period_end: subscription.cancel_at_period_end,
+    },
   });
   return synced;
 }

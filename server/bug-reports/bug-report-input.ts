@@ -20,14 +20,21 @@ export function isSameOriginPath(path: string): boolean {
 }
 
 export const bugReportInput = z.object({
-  description: z.string().trim().min(1, "describe the problem").max(MAX_BUG_DESCRIPTION_LENGTH, `must be at most ${MAX_BUG_DESCRIPTION_LENGTH} characters`),
+  description: z
+    .string()
+    .trim()
+    .min(1, "describe the problem")
+    .max(MAX_BUG_DESCRIPTION_LENGTH, `must be at most ${MAX_BUG_DESCRIPTION_LENGTH} characters`),
   intent: z
     .string()
     .trim()
     .max(MAX_BUG_INTENT_LENGTH, `must be at most ${MAX_BUG_INTENT_LENGTH} characters`)
     .optional()
     .transform((value) => value || undefined),
-  pagePath: z.string().max(MAX_BUG_PAGE_PATH_LENGTH, `must be at most ${MAX_BUG_PAGE_PATH_LENGTH} characters`).refine(isSameOriginPath, "must be a path on this site, such as /dashboard/…"),
+  pagePath: z
+    .string()
+    .max(MAX_BUG_PAGE_PATH_LENGTH, `must be at most ${MAX_BUG_PAGE_PATH_LENGTH} characters`)
+    .refine(isSameOriginPath, "must be a path on this site, such as /dashboard/…"),
 });
 
 export type BugReportInput = z.input<typeof bugReportInput>;

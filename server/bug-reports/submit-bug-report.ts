@@ -33,7 +33,14 @@ export type SubmitBugReport = BugReportInput & { accountId: string; userId: stri
 export async function submitBugReport(tx: Tx, input: SubmitBugReport): Promise<{ bug_report_id: string; created_at: Date }> {
   const { description, intent, pagePath } = bugReportInput.parse(input);
   const report = await tx.bugReport.create({
-    data: { accountId: input.accountId, userId: input.userId, description, intent, pagePath, userAgent: input.userAgent?.slice(0, MAX_BUG_USER_AGENT_LENGTH) || null },
+    data: {
+      accountId: input.accountId,
+      userId: input.userId,
+      description,
+      intent,
+      pagePath,
+      userAgent: input.userAgent?.slice(0, MAX_BUG_USER_AGENT_LENGTH) || null,
+    },
     select: { id: true, createdAt: true },
   });
   const excerpt = description.length > 80 ? `${description.slice(0, 79)}…` : description;

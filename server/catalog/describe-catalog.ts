@@ -8,7 +8,9 @@ import { formatCredits, listPriceMillis } from "./pricing";
 export type CatalogFilter = { type?: ModelType; provider?: ProviderId };
 
 export function describeCatalog(configured: ReadonlySet<string>, filter: CatalogFilter = {}) {
-  const models = listModels().filter((model) => (!filter.type || model.type === filter.type) && (!filter.provider || model.providers.includes(filter.provider)));
+  const models = listModels().filter(
+    (model) => (!filter.type || model.type === filter.type) && (!filter.provider || model.providers.includes(filter.provider)),
+  );
   return {
     models: models.map((model) => ({
       identifier: model.identifier,
@@ -17,7 +19,11 @@ export function describeCatalog(configured: ReadonlySet<string>, filter: Catalog
       /** Per output for images; per second at the default resolution, without audio, for videos (`model_pricing`). */
       list_price: formatCredits(listPriceMillis(model)),
       list_price_unit: model.type === "image" ? "output" : "second",
-      providers: model.providers.map((provider) => ({ provider, provider_model_id: model.providerModelIds[provider] ?? null, configured: configured.has(provider) })),
+      providers: model.providers.map((provider) => ({
+        provider,
+        provider_model_id: model.providerModelIds[provider] ?? null,
+        configured: configured.has(provider),
+      })),
     })),
     providers: listProviders()
       .filter((provider) => !filter.provider || provider.id === filter.provider)

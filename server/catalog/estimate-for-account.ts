@@ -11,7 +11,14 @@ import { spendRemaining } from "../spend/spend-remaining";
  * the spend limits of the key asking and of its account (`apikey_spend_remaining`, the smaller room).
  * A model this deployment does not serve (`configured` providers, the operator's switches) is ERR1012.
  */
-export async function estimateForAccount(db: Db, accountId: string, apiKeyId: string, modelIdentifier: string, query: EstimateQuery, configured: ReadonlySet<string>) {
+export async function estimateForAccount(
+  db: Db,
+  accountId: string,
+  apiKeyId: string,
+  modelIdentifier: string,
+  query: EstimateQuery,
+  configured: ReadonlySet<string>,
+) {
   const model = findServedModel(modelIdentifier, configured);
   const estimate = estimateCost(model, query);
   const [balance, remaining] = await Promise.all([getBalance(db, accountId), spendRemaining(db, accountId, apiKeyId)]);

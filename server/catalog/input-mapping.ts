@@ -5,10 +5,29 @@ import { z } from "zod";
 // value passed through a table, so a model on Replicate or fal is added without touching an adapter.
 
 /** The request values a mapping can read (server/providers/types.ts ProviderJob, in the API's words). */
-export const inputSources = ["prompt", "ratio", "output_format", "output_count", "seed", "duration", "resolution", "audio", "input_file", "input_files", "last_frame"] as const;
+export const inputSources = [
+  "prompt",
+  "ratio",
+  "output_format",
+  "output_count",
+  "seed",
+  "duration",
+  "resolution",
+  "audio",
+  "input_file",
+  "input_files",
+  "last_frame",
+] as const;
 export type InputSource = (typeof inputSources)[number];
 
-const json: z.ZodType<unknown> = z.union([z.string(), z.number(), z.boolean(), z.null(), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+const json: z.ZodType<unknown> = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.record(z.string(), z.unknown()),
+  z.array(z.unknown()),
+]);
 const source = z.enum(inputSources);
 
 const derivedValue = z.strictObject({
@@ -44,7 +63,8 @@ export function applyInputMapping(mapping: InputMapping, values: InputValues): R
 function resolve(spec: InputValue, values: InputValues): unknown {
   if (typeof spec === "string") return values[spec];
   if ("const" in spec) return spec.const;
-  if (spec.when && !Object.entries(spec.when).every(([name, allowed]) => allowed.includes(asText(values[name as InputSource])))) return null;
+  if (spec.when && !Object.entries(spec.when).every(([name, allowed]) => allowed.includes(asText(values[name as InputSource]))))
+    return null;
   const value = values[spec.from];
   if (value === null || value === undefined) return null;
   if (spec.map) return spec.map[asText(value)] ?? null;

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { usd } from "../base/money";
-import { modelDataSchema, type ImagePriceData, type ModelData, type ParsedModelData, type VideoPriceData, type Workflow } from "./model-data";
+import {
+  modelDataSchema,
+  type ImagePriceData,
+  type ModelData,
+  type ParsedModelData,
+  type VideoPriceData,
+  type Workflow,
+} from "./model-data";
 import type { CostRule, ImageModel, ImagePricing, ModelDefinition, NonEmpty, VideoModel } from "./models";
 import type { ProviderId } from "./providers";
 
@@ -40,24 +47,31 @@ function modelProblems(model: ParsedModelData): string[] {
   const problems: string[] = [];
   const ids = model.providers.map((provider) => provider.id);
   if (new Set(ids).size !== ids.length) problems.push("a provider is listed twice");
-  for (const list of [model.ratios, model.formats] as string[][]) if (new Set(list).size !== list.length) problems.push(`a value is listed twice in ${list.join(", ")}`);
+  for (const list of [model.ratios, model.formats] as string[][])
+    if (new Set(list).size !== list.length) problems.push(`a value is listed twice in ${list.join(", ")}`);
   if (model.type === "image") problems.push(...imagePriceProblems("price", model.price, model.ratios));
   else {
     if (new Set(model.durations).size !== model.durations.length) problems.push("a duration is listed twice");
-    if (model.default_duration !== undefined && !model.durations.includes(model.default_duration)) problems.push(`default_duration ${model.default_duration} is not one of the durations`);
+    if (model.default_duration !== undefined && !model.durations.includes(model.default_duration))
+      problems.push(`default_duration ${model.default_duration} is not one of the durations`);
     problems.push(...videoPriceProblems("price", model.price, model.resolutions));
   }
   for (const provider of model.providers) {
     const where = `providers.${provider.id}`;
     if (provider.cost) {
-      if (model.type === "image" && provider.cost.per !== "second") problems.push(...imagePriceProblems(`${where}.cost`, provider.cost, model.ratios));
-      else if (model.type === "video" && provider.cost.per === "second") problems.push(...videoPriceProblems(`${where}.cost`, provider.cost, model.resolutions));
+      if (model.type === "image" && provider.cost.per !== "second")
+        problems.push(...imagePriceProblems(`${where}.cost`, provider.cost, model.ratios));
+      else if (model.type === "video" && provider.cost.per === "second")
+        problems.push(...videoPriceProblems(`${where}.cost`, provider.cost, model.resolutions));
       else problems.push(`${where}.cost: priced per ${provider.cost.per}, which does not fit a ${model.type} model`);
     }
     if (provider.model_by) {
       const values = model.type === "video" ? requestValues(model, provider.model_by.from) : [];
       const missing = values.filter((value) => !(value in provider.model_by!.map));
-      if (values.length === 0 || missing.length > 0) problems.push(`${where}.model_by: no endpoint for ${provider.model_by.from} ${missing.join(", ") || "(not an option of this model)"}`);
+      if (values.length === 0 || missing.length > 0)
+        problems.push(
+          `${where}.model_by: no endpoint for ${provider.model_by.from} ${missing.join(", ") || "(not an option of this model)"}`,
+        );
     }
   }
   return problems;
@@ -78,8 +92,11 @@ function imagePriceProblems(where: string, price: ImagePriceData, ratios: string
 }
 
 function videoPriceProblems(where: string, price: VideoPriceData, resolutions: string[]): string[] {
-  const problems = resolutions.filter((resolution) => price.usd[resolution] === undefined).map((resolution) => `${where}: no per-second price for ${resolution}`);
-  for (const resolution of Object.keys(price.usd)) if (!resolutions.includes(resolution)) problems.push(`${where}: ${resolution} is not a resolution of this model`);
+  const problems = resolutions
+    .filter((resolution) => price.usd[resolution] === undefined)
+    .map((resolution) => `${where}: no per-second price for ${resolution}`);
+  for (const resolution of Object.keys(price.usd))
+    if (!resolutions.includes(resolution)) problems.push(`${where}: ${resolution} is not a resolution of this model`);
   return problems;
 }
 
@@ -112,7 +129,9 @@ function toDefinition(model: ParsedModelData): ModelDefinition {
       pricePerOutputMillis: priceByRatioMillis[model.ratios[0]!]!,
       priceByRatioMillis,
       pricing,
-      providerCosts: byProvider((entry) => (entry.cost && entry.cost.per !== "second" ? imagePricing(entry.cost, model.ratios, micros) : undefined)),
+      providerCosts: byProvider((entry) =>
+        entry.cost && entry.cost.per !== "second" ? imagePricing(entry.cost, model.ratios, micros) : undefined,
+      ),
     };
     return image;
   }
@@ -122,7 +141,10 @@ function toDefinition(model: ParsedModelData): ModelDefinition {
     maxOutputs: 1,
     durations: model.durations as unknown as NonEmpty<number>,
     defaultDuration: model.default_duration ?? model.durations[0]!,
-    resolutions: model.resolutions.map((id) => ({ id, perSecondMillis: usd(model.price.usd[id]!) })) as unknown as VideoModel["resolutions"],
+    resolutions: model.resolutions.map((id) => ({
+      id,
+      perSecondMillis: usd(model.price.usd[id]!),
+    })) as unknown as VideoModel["resolutions"],
     defaultResolution: model.resolutions[0]!,
     audioPerSecondMillis: model.price.audio_usd === undefined ? null : usd(model.price.audio_usd),
     lastFrame: model.last_frame,
@@ -149,7 +171,11 @@ function workflowsOf(model: ParsedModelData): NonEmpty<Workflow> {
 /** Amounts in the unit `amount` parses to: millicredits for our prices, micro-USD for provider costs. */
 function imagePricing(price: ImagePriceData, ratios: string[], amount: (text: string) => number): ImagePricing {
   if (price.per === "image") {
-    return { unit: "image", perImage: amount(price.usd), byRatio: Object.fromEntries(Object.entries(price.by_ratio ?? {}).map(([ratio, text]) => [ratio, amount(text)])) };
+    return {
+      unit: "image",
+      perImage: amount(price.usd),
+      byRatio: Object.fromEntries(Object.entries(price.by_ratio ?? {}).map(([ratio, text]) => [ratio, amount(text)])),
+    };
   }
   const megapixelsByRatio = Object.fromEntries(ratios.map((ratio) => [ratio, price.megapixels?.[ratio] ?? price.default_megapixels]));
   return { unit: "megapixel", perMegapixel: amount(price.usd), megapixelsByRatio };

@@ -35,7 +35,15 @@ const videoPrice = <T extends z.ZodType<string>>(amount: T) =>
     audio_usd: amount.optional(),
   });
 
-export const workflows = ["text-to-image", "image-edit", "text-to-video", "image-to-video", "first-last-frame", "video-with-audio", "video-to-video"] as const;
+export const workflows = [
+  "text-to-image",
+  "image-edit",
+  "text-to-video",
+  "image-to-video",
+  "first-last-frame",
+  "video-with-audio",
+  "video-to-video",
+] as const;
 export type Workflow = (typeof workflows)[number];
 
 /** One provider of a model: its own model id, how the request maps onto its input, what it charges us. */

@@ -31,7 +31,11 @@ export function modelStatus(model: CatalogModel, configured: ReadonlySet<string>
 }
 
 /** The model a request names, when this deployment serves it: unknown or disabled is ERR1012. */
-export function findServedModel(identifier: string, configured: ReadonlySet<string>, disabled: DisabledCatalog = disabledCatalog()): ModelDefinition {
+export function findServedModel(
+  identifier: string,
+  configured: ReadonlySet<string>,
+  disabled: DisabledCatalog = disabledCatalog(),
+): ModelDefinition {
   const model = findModel(identifier);
   if (!model) throw new ApiError("ERR1012", `No model ${identifier}. See GET /v1/library/models.`, { model_identifier: identifier });
   if (modelStatus(model, configured, disabled) === "disabled") throw modelTurnedOff(model, disabled);
@@ -41,7 +45,11 @@ export function findServedModel(identifier: string, configured: ReadonlySet<stri
 function modelTurnedOff(model: CatalogModel, disabled: DisabledCatalog): ApiError {
   const details = { model_identifier: model.identifier, model_status: "disabled" };
   if (disabled.models.has(model.identifier)) {
-    return new ApiError("ERR1012", `${model.identifier} is turned off on this deployment by its operator (model_status "disabled" in GET /v1/library/models).`, details);
+    return new ApiError(
+      "ERR1012",
+      `${model.identifier} is turned off on this deployment by its operator (model_status "disabled" in GET /v1/library/models).`,
+      details,
+    );
   }
   const off = model.providers.filter((provider) => disabled.providers.has(provider));
   return new ApiError(

@@ -44,7 +44,8 @@ type ModelCommon = {
 
 /** A price in one unit: per picture (by ratio), or per second (by resolution, plus audio). Amounts in the unit named by the user. */
 export type ImagePricing =
-  { unit: "image"; perImage: number; byRatio: Readonly<Record<string, number>> } | { unit: "megapixel"; perMegapixel: number; megapixelsByRatio: Readonly<Record<string, number>> };
+  | { unit: "image"; perImage: number; byRatio: Readonly<Record<string, number>> }
+  | { unit: "megapixel"; perMegapixel: number; megapixelsByRatio: Readonly<Record<string, number>> };
 export type VideoPricing = { unit: "second"; byResolution: Readonly<Record<string, number>>; audioPerSecond: number | null };
 /** A provider's charge to us, in micro-USD (a millionth of a dollar). */
 export type CostRule = ImagePricing | VideoPricing;

@@ -76,7 +76,12 @@ function checkedProduct(a: Millicredits, b: number): Millicredits {
 
 export type PricingBreakdown =
   | { unit: "image"; price_per_image: number; price_per_image_by_ratio: Record<string, number> }
-  | { unit: "megapixel"; price_per_megapixel: number; megapixels_by_ratio: Record<string, number>; price_per_image_by_ratio: Record<string, number> }
+  | {
+      unit: "megapixel";
+      price_per_megapixel: number;
+      megapixels_by_ratio: Record<string, number>;
+      price_per_image_by_ratio: Record<string, number>;
+    }
   | { unit: "second"; price_per_second_by_resolution: Record<string, number>; audio_price_per_second: number | null };
 
 /** The library's `model_pricing_breakdown`: the price in the unit the model is priced in, in credits. */
@@ -84,13 +89,21 @@ export function pricingBreakdown(model: ModelDefinition): PricingBreakdown {
   if (model.type === "video") {
     return {
       unit: "second",
-      price_per_second_by_resolution: Object.fromEntries(model.resolutions.map((entry) => [entry.id, formatCredits(entry.perSecondMillis)])),
+      price_per_second_by_resolution: Object.fromEntries(
+        model.resolutions.map((entry) => [entry.id, formatCredits(entry.perSecondMillis)]),
+      ),
       audio_price_per_second: model.audioPerSecondMillis === null ? null : formatCredits(model.audioPerSecondMillis),
     };
   }
   const byRatio = Object.fromEntries(model.ratios.map((ratio) => [ratio, formatCredits(model.priceByRatioMillis[ratio]!)]));
-  if (model.pricing.unit === "image") return { unit: "image", price_per_image: formatCredits(model.pricePerOutputMillis), price_per_image_by_ratio: byRatio };
-  return { unit: "megapixel", price_per_megapixel: formatCredits(model.pricing.perMegapixel), megapixels_by_ratio: { ...model.pricing.megapixelsByRatio }, price_per_image_by_ratio: byRatio };
+  if (model.pricing.unit === "image")
+    return { unit: "image", price_per_image: formatCredits(model.pricePerOutputMillis), price_per_image_by_ratio: byRatio };
+  return {
+    unit: "megapixel",
+    price_per_megapixel: formatCredits(model.pricing.perMegapixel),
+    megapixels_by_ratio: { ...model.pricing.megapixelsByRatio },
+    price_per_image_by_ratio: byRatio,
+  };
 }
 
 /** What the provider charges us for the outputs of one attempt, in micro-USD; null when the data gives no cost. */

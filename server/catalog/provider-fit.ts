@@ -26,7 +26,8 @@ export function providerFitProblems(model: ModelDefinition): string[] {
       continue;
     }
     for (const workflow of model.workflows) {
-      if (!provider.capabilities.includes(capabilityOf[workflow])) problems.push(`${id}: offers no ${capabilityOf[workflow]} (workflow ${workflow})`);
+      if (!provider.capabilities.includes(capabilityOf[workflow]))
+        problems.push(`${id}: offers no ${capabilityOf[workflow]} (workflow ${workflow})`);
     }
     const mapping = model.providerInputs[id] ?? provider.defaultInput?.[model.type];
     if (mapping) problems.push(...mappingProblems(model, id, mapping).map((problem) => `${id}: ${problem}`));

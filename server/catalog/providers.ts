@@ -3,7 +3,20 @@ import type { InputMapping } from "./input-mapping";
 // The inference providers Darkroom can route to. Adapters (server/providers) implement them;
 // this file only describes them, so the library, health and routing read one definition.
 
-export const providerIds = ["local", "local-backup", "replicate", "fal", "openai", "bfl", "minimax", "runway", "cloudflare", "alibaba", "byteplus", "google"] as const;
+export const providerIds = [
+  "local",
+  "local-backup",
+  "replicate",
+  "fal",
+  "openai",
+  "bfl",
+  "minimax",
+  "runway",
+  "cloudflare",
+  "alibaba",
+  "byteplus",
+  "google",
+] as const;
 export type ProviderId = (typeof providerIds)[number];
 
 export type DeliveryMethod = "webhook" | "polling" | "synchronous";
@@ -49,7 +62,8 @@ const allCapabilities: readonly ProviderCapability[] = ["text-to-image", "image-
 const local: ProviderDefinition = {
   id: "local",
   name: "Darkroom Local",
-  description: "Built-in renderer: deterministic PNG, JPG and WebP images (sharp) and MP4 videos (ffmpeg) from prompt and seed, with no network.",
+  description:
+    "Built-in renderer: deterministic PNG, JPG and WebP images (sharp) and MP4 videos (ffmpeg) from prompt and seed, with no network.",
   website: "/",
   docs: "/docs/providers/local",
   deliveryMethod: "synchronous",
@@ -81,7 +95,14 @@ const replicate: ProviderDefinition = {
   capabilities: allCapabilities,
   credentialEnv: "REPLICATE_API_TOKEN",
   defaultInput: {
-    image: { prompt: "prompt", aspect_ratio: "ratio", num_outputs: "output_count", output_format: "output_format", seed: "seed", image: "input_file" },
+    image: {
+      prompt: "prompt",
+      aspect_ratio: "ratio",
+      num_outputs: "output_count",
+      output_format: "output_format",
+      seed: "seed",
+      image: "input_file",
+    },
     video: { ...hostedVideoInput, image: "input_file", last_frame: "last_frame" },
   },
 };
@@ -141,7 +162,8 @@ const openai: ProviderDefinition = {
 const bfl: ProviderDefinition = {
   id: "bfl",
   name: "Black Forest Labs",
-  description: "FLUX1.1 [pro], FLUX1.1 [pro] Ultra and FLUX.1 Kontext (image editing) from their makers' API: tasks polled by id, with optional signed webhooks.",
+  description:
+    "FLUX1.1 [pro], FLUX1.1 [pro] Ultra and FLUX.1 Kontext (image editing) from their makers' API: tasks polled by id, with optional signed webhooks.",
   website: "https://bfl.ai",
   docs: "https://docs.bfl.ai/api-reference",
   deliveryMethod: "polling",
@@ -155,7 +177,8 @@ const bfl: ProviderDefinition = {
 const minimax: ProviderDefinition = {
   id: "minimax",
   name: "MiniMax",
-  description: "MiniMax's own API: Hailuo videos as polled async tasks (the file fetched by its file_id), image-01 pictures in the same call.",
+  description:
+    "MiniMax's own API: Hailuo videos as polled async tasks (the file fetched by its file_id), image-01 pictures in the same call.",
   website: "https://www.minimax.io",
   docs: "https://platform.minimax.io/docs/api-reference/video-generation-t2v",
   deliveryMethod: "polling",
@@ -170,7 +193,8 @@ const minimax: ProviderDefinition = {
 const runway: ProviderDefinition = {
   id: "runway",
   name: "Runway",
-  description: "Runway's Gen-4 image and video models (Gen-4 Image, Gen-4 Turbo, Aleph) through the Runway API's tasks, polled until they end.",
+  description:
+    "Runway's Gen-4 image and video models (Gen-4 Image, Gen-4 Turbo, Aleph) through the Runway API's tasks, polled until they end.",
   website: "https://runwayml.com",
   docs: "https://docs.dev.runwayml.com/api/",
   deliveryMethod: "polling",
@@ -199,7 +223,8 @@ const cloudflare: ProviderDefinition = {
 const alibaba: ProviderDefinition = {
   id: "alibaba",
   name: "Alibaba Cloud Model Studio",
-  description: "Alibaba's DashScope API: Wan text- and image-to-video, Wan and Qwen-Image pictures, each an async task polled until it ends; Qwen-Image-Edit edits in one synchronous call.",
+  description:
+    "Alibaba's DashScope API: Wan text- and image-to-video, Wan and Qwen-Image pictures, each an async task polled until it ends; Qwen-Image-Edit edits in one synchronous call.",
   website: "https://www.alibabacloud.com/en/product/modelstudio",
   docs: "https://www.alibabacloud.com/help/en/model-studio/text-to-video-api-reference",
   deliveryMethod: "polling",
@@ -214,7 +239,8 @@ const alibaba: ProviderDefinition = {
 const byteplus: ProviderDefinition = {
   id: "byteplus",
   name: "BytePlus ModelArk",
-  description: "ByteDance's Seedream images (one synchronous call) and Seedance videos (content generation tasks, polled until they end) on BytePlus ModelArk.",
+  description:
+    "ByteDance's Seedream images (one synchronous call) and Seedance videos (content generation tasks, polled until they end) on BytePlus ModelArk.",
   website: "https://www.byteplus.com/en/product/modelark",
   docs: "https://docs.byteplus.com/en/docs/ModelArk/1520757",
   deliveryMethod: "polling",
@@ -241,7 +267,20 @@ const google: ProviderDefinition = {
   credentialEnv: "GEMINI_API_KEY",
 };
 
-export const providers: readonly ProviderDefinition[] = [local, localBackup, replicate, fal, openai, bfl, minimax, runway, cloudflare, alibaba, byteplus, google];
+export const providers: readonly ProviderDefinition[] = [
+  local,
+  localBackup,
+  replicate,
+  fal,
+  openai,
+  bfl,
+  minimax,
+  runway,
+  cloudflare,
+  alibaba,
+  byteplus,
+  google,
+];
 
 /** Whether callers can use it; `configured` and `disabled` (CATALOG_DISABLED_PROVIDERS) are decided by the env, not here. */
 export function providerStatus(provider: ProviderDefinition, configured: boolean, disabled = false): ProviderStatus {

@@ -40,15 +40,22 @@ function buildSchema(model: ModelDefinition) {
     generation_provider_order: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(500).optional(),
     generation_input_file: !input ? unsupported() : input.required ? inputFiles(input.max) : inputFiles(input.max).optional(),
     generation_input_file_last_content: video?.lastFrame ? fileUrl().optional() : unsupported(),
-    generation_duration: video ? z.literal(video.durations, { error: required(`must be one of ${video.durations.join(", ")}`) }) : unsupported(),
+    generation_duration: video
+      ? z.literal(video.durations, { error: required(`must be one of ${video.durations.join(", ")}`) })
+      : unsupported(),
     generation_resolution: video ? oneOf(resolutionIds(video.resolutions)).default(video.defaultResolution) : unsupported(),
-    generation_generate_audio: video && video.audioPerSecondMillis !== null ? z.boolean({ error: "must be true or false" }).default(false) : unsupported(),
+    generation_generate_audio:
+      video && video.audioPerSecondMillis !== null ? z.boolean({ error: "must be true or false" }).default(false) : unsupported(),
   };
   const body = z.strictObject(shape, { error: (issue) => (issue.code === "invalid_type" ? "must be a JSON object" : undefined) });
   // First/last frame: an end frame is the end of a video that starts from the first input file.
   return body.superRefine((fields, context) => {
     if (fields.generation_input_file_last_content !== undefined && fields.generation_input_file === undefined) {
-      context.addIssue({ code: "custom", path: ["generation_input_file_last_content"], message: "needs generation_input_file, the first frame" });
+      context.addIssue({
+        code: "custom",
+        path: ["generation_input_file_last_content"],
+        message: "needs generation_input_file, the first frame",
+      });
     }
   });
 }
@@ -73,7 +80,9 @@ function oneOf(values: NonEmpty<string>) {
 
 // The URL is copied into the record, its events, streams and webhooks: capped like a browser's.
 function fileUrl() {
-  return z.url({ protocol: /^https?$/, error: "must be an http or https URL" }).max(FILE_URL_MAX_LENGTH, `must be at most ${FILE_URL_MAX_LENGTH} characters`);
+  return z
+    .url({ protocol: /^https?$/, error: "must be an http or https URL" })
+    .max(FILE_URL_MAX_LENGTH, `must be at most ${FILE_URL_MAX_LENGTH} characters`);
 }
 
 function inputFiles(max: number) {

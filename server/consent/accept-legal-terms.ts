@@ -19,9 +19,17 @@ export async function acceptLegalTermsAtSignIn(tx: Tx, userId: string, now = new
   const privacyAccepted = user.privacy_version !== PRIVACY_VERSION;
   if (!termsAccepted && !privacyAccepted) return { termsAccepted, privacyAccepted };
 
-  await tx.user.update({ where: { id: userId }, data: { termsVersion: TERMS_VERSION, privacyVersion: PRIVACY_VERSION, termsAcceptedAt: now } });
+  await tx.user.update({
+    where: { id: userId },
+    data: { termsVersion: TERMS_VERSION, privacyVersion: PRIVACY_VERSION, termsAcceptedAt: now },
+  });
   const memberships = await tx.membership.findMany({ where: { userId }, select: { accountId: true } });
-  const metadata = { terms_version: TERMS_VERSION, privacy_version: PRIVACY_VERSION, accepted_at: now.toISOString(), accepted_by: "sign_in" };
+  const metadata = {
+    terms_version: TERMS_VERSION,
+    privacy_version: PRIVACY_VERSION,
+    accepted_at: now.toISOString(),
+    accepted_by: "sign_in",
+  };
   for (const { accountId } of memberships) {
     if (termsAccepted) {
       await recordActivity(tx, {

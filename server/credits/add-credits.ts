@@ -30,12 +30,14 @@ export async function addCredits(tx: Tx, input: AddCreditsInput): Promise<AddCre
   if (!Number.isSafeInteger(amountMillis) || amountMillis <= 0) {
     throw invalidRequest("The amount must be a positive number of millicredits.", [{ field: "amount", message: "must be positive" }]);
   }
-  if (sourceKey.trim() === "") throw invalidRequest("A credit addition needs a source key.", [{ field: "source_key", message: "required" }]);
+  if (sourceKey.trim() === "")
+    throw invalidRequest("A credit addition needs a source key.", [{ field: "source_key", message: "required" }]);
 
   const balance = await getBalance(tx, accountId, { lock: true });
   // Retention may have deleted the entry; its source key stays in ledger_purged_source.
   const existing =
-    (await tx.ledgerEntry.findFirst({ where: { type: "add", sourceKey }, select: { id: true } })) ?? (await tx.ledgerPurgedSource.findUnique({ where: { sourceKey }, select: { sourceKey: true } }));
+    (await tx.ledgerEntry.findFirst({ where: { type: "add", sourceKey }, select: { id: true } })) ??
+    (await tx.ledgerPurgedSource.findUnique({ where: { sourceKey }, select: { sourceKey: true } }));
   if (existing) return { applied: false, reason: "duplicate_source", balanceMillis: balance };
 
   const balanceAfter = balance + amountMillis;

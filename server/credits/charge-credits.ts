@@ -45,10 +45,18 @@ export type SettleCreditsResult = {
 export async function chargeCredits(tx: Tx, input: ChargeCreditsInput): Promise<SettleCreditsResult> {
   const { accountId, generationId, alongside = [] } = input;
   const reservation = input.reservation ?? (await findReservation(tx, accountId, generationId));
-  if (reservation.state !== "open" && alongside.length > 0) await executeInTransaction(tx, Prisma.sql`WITH ${Prisma.join(alongside, ", ")} SELECT 1`);
-  if (reservation.state === "not_reserved") return { applied: false, reason: "not_reserved", amountMillis: 0, balanceMillis: reservation.balanceMillis };
+  if (reservation.state !== "open" && alongside.length > 0)
+    await executeInTransaction(tx, Prisma.sql`WITH ${Prisma.join(alongside, ", ")} SELECT 1`);
+  if (reservation.state === "not_reserved")
+    return { applied: false, reason: "not_reserved", amountMillis: 0, balanceMillis: reservation.balanceMillis };
   const { amountMillis, balanceMillis } = reservation;
-  if (reservation.state !== "open") return { applied: false, reason: reservation.state === "charged" ? "already_charged" : "already_refunded", amountMillis, balanceMillis };
+  if (reservation.state !== "open")
+    return {
+      applied: false,
+      reason: reservation.state === "charged" ? "already_charged" : "already_refunded",
+      amountMillis,
+      balanceMillis,
+    };
 
   const entryId = await moveBalance(tx, {
     accountId,
@@ -60,7 +68,10 @@ export async function chargeCredits(tx: Tx, input: ChargeCreditsInput): Promise<
     modelIdentifier: reservation.modelIdentifier,
     description: input.description ?? `Charge for generation ${generationId}`,
     actor: input.actor,
-    activity: { action: "credit.charged", description: `${millisToDecimalString(amountMillis)} credits charged for generation ${generationId}` },
+    activity: {
+      action: "credit.charged",
+      description: `${millisToDecimalString(amountMillis)} credits charged for generation ${generationId}`,
+    },
     alongside,
   });
   return { applied: true, amountMillis, balanceMillis, entryId };

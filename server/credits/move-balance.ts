@@ -53,14 +53,34 @@ async function movement(tx: Tx, input: BalanceMovement, first: FirstItems | null
     ...(input.sourceKey ? { source_key: input.sourceKey } : {}),
   };
   const activity = activityInsert(
-    { accountId: input.accountId, actor: input.actor ?? "system", category: "credit", action: input.activity.action, description: input.activity.description, metadata },
+    {
+      accountId: input.accountId,
+      actor: input.actor ?? "system",
+      category: "credit",
+      action: input.activity.action,
+      description: input.activity.description,
+      metadata,
+    },
     { id: randomUUID(), createdAt, onlyIfRowIn: "entry" },
   );
-  const thresholds = { accountId: input.accountId, balanceBeforeMillis: input.balanceBeforeMillis, balanceAfterMillis: input.balanceAfterMillis };
+  const thresholds = {
+    accountId: input.accountId,
+    balanceBeforeMillis: input.balanceBeforeMillis,
+    balanceAfterMillis: input.balanceAfterMillis,
+  };
   const spend = spendCounterChange(input, { generationFrom: first?.onlyAfter });
-  const items = [Prisma.sql`activity AS (${activity})`, thresholdChanges(thresholds, createdAt, { onlyIfEntry: first !== null }), ...(spend ? [spend] : []), ...(input.alongside ?? [])];
+  const items = [
+    Prisma.sql`activity AS (${activity})`,
+    thresholdChanges(thresholds, createdAt, { onlyIfEntry: first !== null }),
+    ...(spend ? [spend] : []),
+    ...(input.alongside ?? []),
+  ];
   if (!first) {
-    const fired = await appendLedgerEntry<{ amount: string }>(tx, { ...input, entryId, createdAt }, { with: items, select: Prisma.sql`SELECT amount FROM fired` });
+    const fired = await appendLedgerEntry<{ amount: string }>(
+      tx,
+      { ...input, entryId, createdAt },
+      { with: items, select: Prisma.sql`SELECT amount FROM fired` },
+    );
     // A drop below armed thresholds: the alert's records, in the same transaction as the movement.
     await recordFiredThresholds(tx, { ...thresholds, ledgerEntryId: entryId }, fired);
     return { entryId, columns: {} };
@@ -70,7 +90,11 @@ async function movement(tx: Tx, input: BalanceMovement, first: FirstItems | null
   const rows = await appendLedgerEntry<{ amount: string | null } & Record<string, unknown>>(
     tx,
     { ...input, entryId, createdAt },
-    { first, with: items, select: Prisma.sql`SELECT fired.amount${columns.length > 0 ? Prisma.join(columns, "") : Prisma.empty} FROM entry LEFT JOIN fired ON true` },
+    {
+      first,
+      with: items,
+      select: Prisma.sql`SELECT fired.amount${columns.length > 0 ? Prisma.join(columns, "") : Prisma.empty} FROM entry LEFT JOIN fired ON true`,
+    },
   );
   const [head] = rows;
   if (!head) return null;

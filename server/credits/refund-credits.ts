@@ -14,9 +14,16 @@ export type { SettleCreditsInput, SettleCreditsResult } from "./charge-credits";
 export async function refundCredits(tx: Tx, input: SettleCreditsInput): Promise<SettleCreditsResult> {
   const { accountId, generationId } = input;
   const reservation = await findReservation(tx, accountId, generationId);
-  if (reservation.state === "not_reserved") return { applied: false, reason: "not_reserved", amountMillis: 0, balanceMillis: reservation.balanceMillis };
+  if (reservation.state === "not_reserved")
+    return { applied: false, reason: "not_reserved", amountMillis: 0, balanceMillis: reservation.balanceMillis };
   const { amountMillis, balanceMillis } = reservation;
-  if (reservation.state !== "open") return { applied: false, reason: reservation.state === "refunded" ? "already_refunded" : "already_charged", amountMillis, balanceMillis };
+  if (reservation.state !== "open")
+    return {
+      applied: false,
+      reason: reservation.state === "refunded" ? "already_refunded" : "already_charged",
+      amountMillis,
+      balanceMillis,
+    };
 
   const balanceAfter = balanceMillis + amountMillis;
   // Cannot happen while reserves only take from this balance; refuse rather than overflow.
@@ -31,7 +38,10 @@ export async function refundCredits(tx: Tx, input: SettleCreditsInput): Promise<
     modelIdentifier: reservation.modelIdentifier,
     description: input.description ?? `Refund for generation ${generationId}`,
     actor: input.actor,
-    activity: { action: "credit.refunded", description: `${millisToDecimalString(amountMillis)} credits refunded for generation ${generationId}` },
+    activity: {
+      action: "credit.refunded",
+      description: `${millisToDecimalString(amountMillis)} credits refunded for generation ${generationId}`,
+    },
   });
   return { applied: true, amountMillis, balanceMillis: balanceAfter, entryId };
 }

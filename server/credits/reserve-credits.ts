@@ -47,23 +47,32 @@ export type ReserveCreditsResult = {
 export async function reserveCredits(tx: Tx, input: ReserveCreditsInput): Promise<ReserveCreditsResult> {
   const { accountId, generationId, amountMillis, modelIdentifier, description } = input;
   if (!Number.isSafeInteger(amountMillis) || amountMillis < 0) {
-    throw invalidRequest("The amount must be a non-negative number of millicredits.", [{ field: "amount", message: "must not be negative" }]);
+    throw invalidRequest("The amount must be a non-negative number of millicredits.", [
+      { field: "amount", message: "must not be negative" },
+    ]);
   }
   if (!isGuid(generationId)) {
     throw invalidRequest("The generation id must be a UUID.", [{ field: "generation_id", message: "must be a UUID" }]);
   }
 
   const balance = input.lockedBalanceMillis ?? (await getBalance(tx, accountId, { lock: true }));
-  const existing = input.newGeneration || input.recordedBy ? null : await tx.ledgerEntry.findFirst({ where: { type: "reserve", generationId }, select: { id: true, accountId: true } });
+  const existing =
+    input.newGeneration || input.recordedBy
+      ? null
+      : await tx.ledgerEntry.findFirst({ where: { type: "reserve", generationId }, select: { id: true, accountId: true } });
   if (existing) {
     if (existing.accountId !== accountId) throw new Error(`generation ${generationId} is already reserved by another account`);
     return { applied: false, reason: "already_reserved", amountMillis, balanceMillis: balance };
   }
   if (balance < amountMillis) {
-    throw new ApiError("ERR1004", `The balance of ${millisToDecimalString(balance)} credits is too low for the estimated cost of ${millisToDecimalString(amountMillis)}.`, {
-      required: formatCredits(amountMillis),
-      balance: formatCredits(balance),
-    });
+    throw new ApiError(
+      "ERR1004",
+      `The balance of ${millisToDecimalString(balance)} credits is too low for the estimated cost of ${millisToDecimalString(amountMillis)}.`,
+      {
+        required: formatCredits(amountMillis),
+        balance: formatCredits(balance),
+      },
+    );
   }
 
   const balanceAfter = balance - amountMillis;
@@ -77,7 +86,10 @@ export async function reserveCredits(tx: Tx, input: ReserveCreditsInput): Promis
     modelIdentifier,
     description,
     actor: input.actor,
-    activity: { action: "credit.reserved", description: `${millisToDecimalString(amountMillis)} credits reserved for ${modelIdentifier} generation ${generationId}` },
+    activity: {
+      action: "credit.reserved",
+      description: `${millisToDecimalString(amountMillis)} credits reserved for ${modelIdentifier} generation ${generationId}`,
+    },
   };
   if (input.recordedBy) {
     const moved = await moveBalanceAfter(tx, movement, input.recordedBy);

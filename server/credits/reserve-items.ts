@@ -28,7 +28,10 @@ export type ReserveItemsInput = {
 export function reserveItems(recorded: string, locked: string, input: ReserveItemsInput): Prisma.Sql[] {
   const amount = millisToDecimalString(input.amountMillis);
   const [from, account] = [Prisma.raw(recorded), Prisma.raw(locked)];
-  const spend = spendCounterChange({ type: "reserve", generationId: input.generationId, amountMillis: input.amountMillis }, { generationFrom: recorded });
+  const spend = spendCounterChange(
+    { type: "reserve", generationId: input.generationId, amountMillis: input.amountMillis },
+    { generationFrom: recorded },
+  );
   return [
     Prisma.sql`entry AS (
       INSERT INTO ledger_entry (id, account_id, type, amount, balance_after, generation_id, model_identifier, description, source_key, created_at)

@@ -21,7 +21,9 @@ const SEND_TIMEOUT_MS = 10_000;
 export const SEND_EMAIL_TRANSACTION = { maxWait: 10_000, timeout: SEND_TIMEOUT_MS + 20_000 };
 
 export type SendEmailResult =
-  { status: "sent"; via: "resend" | "dev_outbox"; providerId: string | null } | { status: "failed"; error: string } | { status: "skipped"; reason: "not_found" | "already_sent" | "already_failed" };
+  | { status: "sent"; via: "resend" | "dev_outbox"; providerId: string | null }
+  | { status: "failed"; error: string }
+  | { status: "skipped"; reason: "not_found" | "already_sent" | "already_failed" };
 
 /** A result, or `deferred`: kept queued with its last error, which commits before throwIfDeferred throws. */
 export type SendEmailOutcome = SendEmailResult | { status: "deferred"; error: string; retryAfterSeconds: number | undefined };
@@ -36,7 +38,15 @@ export class EmailRetryableError extends Error {
   }
 }
 
-type OutboxRow = { id: string; to: string; subject: string; sealedBody: string | null; bodyKeyId: string | null; kind: string; status: "queued" | "sent" | "failed" };
+type OutboxRow = {
+  id: string;
+  to: string;
+  subject: string;
+  sealedBody: string | null;
+  bodyKeyId: string | null;
+  kind: string;
+  status: "queued" | "sent" | "failed";
+};
 
 export async function sendEmail(tx: Tx, outboxId: string): Promise<SendEmailOutcome> {
   const client = await resendClient();
@@ -48,14 +58,22 @@ export async function sendEmail(tx: Tx, outboxId: string): Promise<SendEmailOutc
   if (!row) return { status: "skipped", reason: "not_found" };
   if (row.status !== "queued") return { status: "skipped", reason: row.status === "sent" ? "already_sent" : "already_failed" };
   const body = openEmailBody(row.id, row);
-  if (!body) return markFailed(tx, row, "The body is missing or does not open with the configured keys (ENCRYPTION_KEY, ENCRYPTION_KEYS_PREVIOUS): ask for the e-mail again");
+  if (!body)
+    return markFailed(
+      tx,
+      row,
+      "The body is missing or does not open with the configured keys (ENCRYPTION_KEY, ENCRYPTION_KEYS_PREVIOUS): ask for the e-mail again",
+    );
 
   const { data, error, headers } = await client.emails.send(
     { from: env().EMAIL_FROM, to: row.to, subject: row.subject, html: body.html, text: body.text },
     { idempotencyKey: `email-outbox/${row.id}`, signal: AbortSignal.timeout(SEND_TIMEOUT_MS) },
   );
   if (data) {
-    await tx.emailOutbox.update({ where: { id: row.id }, data: { status: "sent", providerId: data.id, sentAt: new Date(), error: null, ...NO_BODY } });
+    await tx.emailOutbox.update({
+      where: { id: row.id },
+      data: { status: "sent", providerId: data.id, sentAt: new Date(), error: null, ...NO_BODY },
+    });
     log.info("email sent", { email_id: row.id, kind: row.kind, to: row.to, subject: row.subject, provider_id: data.id });
     return { status: "sent", via: "resend", providerId: data.id };
   }
@@ -65,7 +83,11 @@ export async function sendEmail(tx: Tx, outboxId: string): Promise<SendEmailOutc
     await tx.emailOutbox.update({ where: { id: row.id }, data: { error: description } });
     log.warn("email deferred", { email_id: row.id, error: description });
     const retryAfter = Number(headers?.["retry-after"]);
-    return { status: "deferred", error: description, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined };
+    return {
+      status: "deferred",
+      error: description,
+      retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+    };
   }
   return markFailed(tx, row, description);
 }

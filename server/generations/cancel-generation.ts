@@ -16,20 +16,36 @@ import { queueGenerationFinished } from "./send-generation-finished";
 // deliveries. The provider is then asked to stop (best effort). A provider result arriving later
 // is discarded, never charged (finish-generation checks the status under the same row lock).
 
-export type CanceledGeneration = { generationId: string; refunded: boolean; refundedMillis: number; provider: string | null; predictionId: string | null };
+export type CanceledGeneration = {
+  generationId: string;
+  refunded: boolean;
+  refundedMillis: number;
+  provider: string | null;
+  predictionId: string | null;
+};
 
 export type CancelInput = { generationId: string; actor?: string };
 
-export async function cancelGeneration(tx: Tx, scope: OneAccount, { generationId, actor = "system" }: CancelInput): Promise<CanceledGeneration> {
+export async function cancelGeneration(
+  tx: Tx,
+  scope: OneAccount,
+  { generationId, actor = "system" }: CancelInput,
+): Promise<CanceledGeneration> {
   const { accountId } = scope;
   await findOwnGeneration(tx, accountId, generationId);
   const [row] = await tx.$queryRaw<Array<{ status: string; provider_used: string | null; prediction_id: string | null; created_at: Date }>>`
     SELECT status, provider_used, prediction_id, created_at FROM generation WHERE id = ${generationId}::uuid FOR UPDATE`;
   if (!row || (row.status !== "pending" && row.status !== "processing")) {
-    throw new ApiError("ERR1010", `The generation is ${row?.status ?? "gone"} and can no longer be canceled.`, { generation_id: generationId, generation_status: row?.status });
+    throw new ApiError("ERR1010", `The generation is ${row?.status ?? "gone"} and can no longer be canceled.`, {
+      generation_id: generationId,
+      generation_status: row?.status,
+    });
   }
   const now = new Date();
-  await tx.generation.update({ where: { id: generationId }, data: { status: "canceled", completedAt: now, metricsTotalTime: (now.getTime() - row.created_at.getTime()) / 1000 } });
+  await tx.generation.update({
+    where: { id: generationId },
+    data: { status: "canceled", completedAt: now, metricsTotalTime: (now.getTime() - row.created_at.getTime()) / 1000 },
+  });
   // The running attempt ends here, whatever the provider answers the cancel (MiniMax and BFL have no
   // cancel, so no result may ever come): the run only stops waiting for it. A result that still
   // arrives marks it discarded and wasted, once (finish-generation).
@@ -37,9 +53,22 @@ export async function cancelGeneration(tx: Tx, scope: OneAccount, { generationId
     UPDATE provider_attempt SET outcome = 'canceled', finished_at = ${now}, latency_ms = round(extract(epoch FROM (${now}::timestamptz - started_at)) * 1000)::int
      WHERE generation_id = ${generationId}::uuid AND outcome = 'running'`;
   const refund = await refundCredits(tx, { accountId, generationId, description: `Refund for canceled generation ${generationId}` });
-  await recordActivity(tx, { accountId, actor, category: "generation", action: "generation.canceled", description: `Generation ${generationId} canceled`, metadata: { generation_id: generationId } });
+  await recordActivity(tx, {
+    accountId,
+    actor,
+    category: "generation",
+    action: "generation.canceled",
+    description: `Generation ${generationId} canceled`,
+    metadata: { generation_id: generationId },
+  });
   await queueGenerationFinished(tx, generationId, accountId, "canceled");
-  return { generationId, refunded: refund.applied, refundedMillis: refund.applied ? refund.amountMillis : 0, provider: row.provider_used, predictionId: row.prediction_id };
+  return {
+    generationId,
+    refunded: refund.applied,
+    refundedMillis: refund.applied ? refund.amountMillis : 0,
+    provider: row.provider_used,
+    predictionId: row.prediction_id,
+  };
 }
 
 /** Best effort, after the cancel committed: true when the provider took the cancel request. */

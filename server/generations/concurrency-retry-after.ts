@@ -17,7 +17,11 @@ export type InFlightGeneration = { modelIdentifier: string; createdAt: Date };
  * Whole seconds, at least 1. A run already past its typical time is expected to need up to one
  * more typical run, never beyond its model's timeout.
  */
-export function estimateRetryAfterSeconds(inFlight: readonly InFlightGeneration[], typicalSeconds: ReadonlyMap<string, number>, now: Date): number {
+export function estimateRetryAfterSeconds(
+  inFlight: readonly InFlightGeneration[],
+  typicalSeconds: ReadonlyMap<string, number>,
+  now: Date,
+): number {
   let soonest = Infinity;
   for (const generation of inFlight) {
     const timeout = findModel(generation.modelIdentifier)?.timeoutSeconds ?? null;
@@ -52,7 +56,12 @@ export async function typicalRunSeconds(database: Db, modelIdentifiers: readonly
 }
 
 /** For the refusal itself: the account's in-flight generations of the kind, and their models' typical times. */
-export async function concurrencyRetryAfter(database: Db, accountId: string, mediaKind: "image" | "video", now = new Date()): Promise<number> {
+export async function concurrencyRetryAfter(
+  database: Db,
+  accountId: string,
+  mediaKind: "image" | "video",
+  now = new Date(),
+): Promise<number> {
   const inFlight = await database.generation.findMany({
     where: { accountId, mediaKind, status: { in: ["pending", "processing"] } },
     select: { modelIdentifier: true, createdAt: true },

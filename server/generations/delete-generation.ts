@@ -34,7 +34,11 @@ export async function cancelBeforeDelete(tx: Tx, scope: OneAccount, input: { gen
   return findOwnGeneration(tx, scope.accountId, input.generationId);
 }
 
-export async function markGenerationRemoved(tx: Tx, scope: OneAccount, input: { row: Pick<Generation, "id" | "removedAt">; filesDeleted: number; actor?: string }) {
+export async function markGenerationRemoved(
+  tx: Tx,
+  scope: OneAccount,
+  input: { row: Pick<Generation, "id" | "removedAt">; filesDeleted: number; actor?: string },
+) {
   const { row, filesDeleted, actor = "system" } = input;
   await tx.generation.update({ where: { id: row.id }, data: { removedAt: row.removedAt ?? new Date() } });
   await recordActivity(tx, {

@@ -61,7 +61,11 @@ async function queueEvent(tx: Tx, source: EventSource, event: GenerationEventKin
  * account takes the event (nothing to queue), else the queueing to run next in that transaction,
  * so a caller can put only the writes under a savepoint.
  */
-export async function prepareGenerationEvent(tx: Tx, generationId: string, event: GenerationEventKind): Promise<(() => Promise<QueueResult>) | null> {
+export async function prepareGenerationEvent(
+  tx: Tx,
+  generationId: string,
+  event: GenerationEventKind,
+): Promise<(() => Promise<QueueResult>) | null> {
   const source = await readEventSource(tx, generationId, event);
   return source?.subscribed ? () => queueEvent(tx, source, event) : null;
 }

@@ -20,7 +20,8 @@ export function addWaiter(generationId: string, waiter: FinishWaiter): () => voi
 
 /** The waiters of one generation (a notice), or all of them (notices may have been missed). */
 export function wakeWaiters(generationId?: string) {
-  const sets = generationId === undefined ? [...state().byGeneration.values()] : [state().byGeneration.get(generationId) ?? new Set<FinishWaiter>()];
+  const sets =
+    generationId === undefined ? [...state().byGeneration.values()] : [state().byGeneration.get(generationId) ?? new Set<FinishWaiter>()];
   for (const set of sets) for (const waiter of set) waiter.wake();
 }
 

@@ -25,6 +25,7 @@ export function parseProviderOrder(model: ModelDefinition, raw: string | undefin
       { field: FIELD, message: unknown.length ? `${unknown.join(", ")} cannot serve ${model.identifier}` : "must not be empty" },
     ]);
   }
-  if (new Set(names).size !== names.length) throw invalidRequest(`${FIELD} lists a provider twice.`, [{ field: FIELD, message: "lists a provider twice" }]);
+  if (new Set(names).size !== names.length)
+    throw invalidRequest(`${FIELD} lists a provider twice.`, [{ field: FIELD, message: "lists a provider twice" }]);
   return { mode: "explicit", providers: names as ProviderId[] };
 }

@@ -33,7 +33,13 @@ export async function startGenerationAtOnce(plan: GenerationPlan): Promise<Gener
   const send = await prepareSendAtOnce("generation/requested", startEvents(plan, deadlineAt), "recorded");
   const cost = Prisma.sql`${millisToDecimalString(plan.costMillis)}::numeric`;
   const caps = Object.fromEntries(Object.entries(planLimits).map(([name, limits]) => [name, limits.concurrency[model.type]]));
-  const insert = generationInsert(plan, { now, deadlineAt, keyBudget: Prisma.sql`ok.key_budget`, from: Prisma.sql`FROM ok`, where: Prisma.sql`true` });
+  const insert = generationInsert(plan, {
+    now,
+    deadlineAt,
+    keyBudget: Prisma.sql`ok.key_budget`,
+    from: Prisma.sql`FROM ok`,
+    where: Prisma.sql`true`,
+  });
   const reserve = reserveItems("recorded", "ok", {
     generationId,
     amountMillis: plan.costMillis,
@@ -43,7 +49,9 @@ export async function startGenerationAtOnce(plan: GenerationPlan): Promise<Gener
     activityId: randomUUID(),
     createdAt: new Date(),
   });
-  const carried = send.carried ? [Prisma.sql`, ${Prisma.join(send.carried.items, ", ")}`, Prisma.sql`, ${send.carried.column}`] : [Prisma.empty, Prisma.sql`, NULL::text[] AS started_runs`];
+  const carried = send.carried
+    ? [Prisma.sql`, ${Prisma.join(send.carried.items, ", ")}`, Prisma.sql`, ${send.carried.column}`]
+    : [Prisma.empty, Prisma.sql`, NULL::text[] AS started_runs`];
   const statement = Prisma.sql`
     WITH locked AS MATERIALIZED (
       SELECT a.id, a.plan::text AS plan, a.credit_balance, a.xmin::text AS version, a.deleted_at IS NULL AND a.monthly_spend_limit IS NULL AS account_plain,

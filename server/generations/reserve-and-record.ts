@@ -46,7 +46,10 @@ type InsertParts = { now: Date; deadlineAt: Date | null; keyBudget: Prisma.Sql; 
  * (a value, or a column of `from`), written only when `where` holds (the cap, the spend limits).
  */
 export function generationInsert(
-  input: Pick<Input, "generationId" | "accountId" | "apiKeyId" | "region" | "model" | "fields" | "providerOrder" | "routingExploration" | "costMillis">,
+  input: Pick<
+    Input,
+    "generationId" | "accountId" | "apiKeyId" | "region" | "model" | "fields" | "providerOrder" | "routingExploration" | "costMillis"
+  >,
   parts: InsertParts,
 ): Prisma.Sql {
   const { model, fields } = input;
@@ -71,11 +74,17 @@ export function generationInsert(
 export type Alongside = { items: Prisma.Sql[]; columns: Prisma.Sql[] };
 
 /** `alongside`: the values of its columns when its items went with the record, else null (send them yourself). */
-export async function reserveAndRecord(tx: Tx, input: Input, alongside?: Alongside): Promise<{ deadlineAt: Date | null; alongside: Record<string, unknown> | null }> {
+export async function reserveAndRecord(
+  tx: Tx,
+  input: Input,
+  alongside?: Alongside,
+): Promise<{ deadlineAt: Date | null; alongside: Record<string, unknown> | null }> {
   const { accountId, model } = input;
   // The lock every credit movement takes, and the balance under it: reserveCredits reads no second time.
   // The spend limits come with it (the key's budget, limit and period; the account's monthly limit).
-  const [account] = await queryInTransaction<{ plan: keyof typeof planLimits; balance: string; deleted: boolean; key_refusal: string | null } & LimitColumns>(
+  const [account] = await queryInTransaction<
+    { plan: keyof typeof planLimits; balance: string; deleted: boolean; key_refusal: string | null } & LimitColumns
+  >(
     tx,
     Prisma.sql`
     SELECT a.plan, a.credit_balance::text AS balance, a.deleted_at IS NOT NULL AS deleted, a.monthly_spend_limit::text AS account_limit,

@@ -15,14 +15,25 @@ import type { RequestedOrder } from "./parse-provider-order";
 // providers this deployment can call, falling back to catalog order; a small share explores the
 // second-ranked provider first.
 
-export async function resolveOrder(model: ModelDefinition, region: RegionName, requested: RequestedOrder, generationId: string, disabled: DisabledCatalog = disabledCatalog()): Promise<ExploredOrder> {
+export async function resolveOrder(
+  model: ModelDefinition,
+  region: RegionName,
+  requested: RequestedOrder,
+  generationId: string,
+  disabled: DisabledCatalog = disabledCatalog(),
+): Promise<ExploredOrder> {
   if (requested.mode === "explicit") return { order: explicitOrder(model, requested.providers, disabled), explored: false };
   const configured = configuredProviders();
   const enabled = enabledProviders(model.providers, disabled);
   const usable = enabled.filter((provider) => configured.has(provider));
   const candidates = usable.length > 0 ? usable : enabled;
   if (candidates.length <= 1) return { order: candidates, explored: false };
-  return resolveProviderOrder({ model: { identifier: model.identifier, providers: candidates as [ProviderId, ...ProviderId[]] }, region, requested, generationId });
+  return resolveProviderOrder({
+    model: { identifier: model.identifier, providers: candidates as [ProviderId, ...ProviderId[]] },
+    region,
+    requested,
+    generationId,
+  });
 }
 
 /** A list naming only turned-off providers has nothing to try: refused, naming them. */

@@ -20,7 +20,13 @@ const finishedEvent = (generationId: string, accountId: string, status: Terminal
  * their writes roll back to their savepoint and the generation/finished event (sendInTransaction:
  * with the transition, or after it commits) has webhook-fan-out queue them instead.
  */
-export async function queueGenerationFinished(tx: Tx, generationId: string, accountId: string, status: TerminalStatus, known: { subscribed?: boolean } = {}) {
+export async function queueGenerationFinished(
+  tx: Tx,
+  generationId: string,
+  accountId: string,
+  status: TerminalStatus,
+  known: { subscribed?: boolean } = {},
+) {
   // At the commit, before the webhook runs start (after-commit jobs run in order): the creates
   // waiting in this process (`Prefer: wait`) read their record at once, without waiting for the
   // NOTIFY round trip, which still reaches the other instances.
@@ -37,7 +43,10 @@ export async function queueGenerationFinished(tx: Tx, generationId: string, acco
   try {
     await withSavepoint(tx, "terminal_webhooks", queue);
   } catch (error) {
-    log.warn("terminal webhook not queued with the transition; webhook-fan-out will", { generationId, error: error instanceof Error ? error.message : String(error) });
+    log.warn("terminal webhook not queued with the transition; webhook-fan-out will", {
+      generationId,
+      error: error instanceof Error ? error.message : String(error),
+    });
     await sendInTransaction(tx, "generation/finished", finishedEvent(generationId, accountId, status));
   }
 }
@@ -52,7 +61,10 @@ export async function sendGenerationFinished(generationId: string, accountId: st
   const kind = terminalEventFor(status);
   if (kind) {
     await inTransaction((tx) => emitGenerationEvent(tx, generationId, kind)).catch((error: unknown) => {
-      log.warn("terminal webhook not queued directly; webhook-fan-out will", { generationId, error: error instanceof Error ? error.message : String(error) });
+      log.warn("terminal webhook not queued directly; webhook-fan-out will", {
+        generationId,
+        error: error instanceof Error ? error.message : String(error),
+      });
     });
   }
   await inngest.send(finishedEvent(generationId, accountId, status));

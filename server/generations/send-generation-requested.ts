@@ -16,5 +16,8 @@ export function generationRequestedEvent(generationId: string, accountId: string
 
 /** The durable deadline (enforce-generation-deadline): one per generation, by its id. */
 export function generationDeadlineEvent(generationId: string, accountId: string, deadlineAt: Date) {
-  return generationDeadlineSet.create({ generationId, accountId, deadlineAt: deadlineAt.toISOString() }, { id: `generation-deadline:${generationId}` });
+  return generationDeadlineSet.create(
+    { generationId, accountId, deadlineAt: deadlineAt.toISOString() },
+    { id: `generation-deadline:${generationId}` },
+  );
 }

@@ -48,7 +48,9 @@ export function seedFor(generationId: string) {
 }
 
 export async function planGeneration(
-  input: Omit<GenerationPlan, "generationId" | "providerOrder" | "routingExploration" | "costMillis" | "cancelAfterMs"> & { cancelAfterMs?: number | null },
+  input: Omit<GenerationPlan, "generationId" | "providerOrder" | "routingExploration" | "costMillis" | "cancelAfterMs"> & {
+    cancelAfterMs?: number | null;
+  },
 ): Promise<GenerationPlan> {
   const { model, fields } = input;
   const generationId = randomUUID();
@@ -61,7 +63,14 @@ export async function planGeneration(
     audio: fields.generation_generate_audio,
   });
   const chain = await resolveOrder(model, input.region, requested, generationId);
-  return { ...input, generationId, providerOrder: chain.order, routingExploration: chain.explored, costMillis: price.totalMillis, cancelAfterMs: input.cancelAfterMs ?? null };
+  return {
+    ...input,
+    generationId,
+    providerOrder: chain.order,
+    routingExploration: chain.explored,
+    costMillis: price.totalMillis,
+    cancelAfterMs: input.cancelAfterMs ?? null,
+  };
 }
 
 export async function startGeneration(tx: Tx, plan: GenerationPlan): Promise<GenerationCreated> {

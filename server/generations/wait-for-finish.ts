@@ -26,7 +26,11 @@ const feed = changeFeed({
   onReset: () => wakeWaiters(),
 });
 
-export async function waitForFinish(pool: pg.Pool, scope: OneAccount, input: { generationId: string; plan: PlanName; seconds: number }): Promise<GenerationRecord> {
+export async function waitForFinish(
+  pool: pg.Pool,
+  scope: OneAccount,
+  input: { generationId: string; plan: PlanName; seconds: number },
+): Promise<GenerationRecord> {
   const { generationId, plan, seconds } = input;
   const deadline = Date.now() + seconds * 1000;
   // Listening before the first read: a transition after it is announced to this waiter.

@@ -7,7 +7,13 @@ import { db } from "../base/db";
 import { formatCredits } from "../base/money";
 import { listPriceMillis } from "../catalog/pricing";
 import { figuresKey, loadModelProviderFigures, NO_FIGURES, type ModelProviderFigures } from "./model-provider-figures";
-import { getProviderHealth, isConfigured, PROVIDER_HEALTH_WINDOW_SECONDS, type ProviderHealthOptions, type ProvidersHealth } from "./provider-health";
+import {
+  getProviderHealth,
+  isConfigured,
+  PROVIDER_HEALTH_WINDOW_SECONDS,
+  type ProviderHealthOptions,
+  type ProvidersHealth,
+} from "./provider-health";
 
 // GET /v1/health/inference/models: per model, which of its providers can take work now (the
 // provider's `available` from provider health: configured, not turned off, and not failing
@@ -52,7 +58,9 @@ export async function getModelHealth(options: ModelHealthOptions): Promise<Model
 }
 
 /** Both reports from one read of the window: the dashboard's Models page shows each provider's status beside its per-model figures. */
-export async function getModelAndProviderHealth(options: ModelHealthOptions): Promise<{ models: ModelsHealth; providers: ProvidersHealth }> {
+export async function getModelAndProviderHealth(
+  options: ModelHealthOptions,
+): Promise<{ models: ModelsHealth; providers: ProvidersHealth }> {
   const { disabled = NOTHING_DISABLED, now = new Date(), windowSeconds = PROVIDER_HEALTH_WINDOW_SECONDS, database = db } = options;
   const common = { ...options, now, windowSeconds, database };
   const [providersHealth, figures] = await Promise.all([
@@ -89,10 +97,20 @@ export function shapeModelHealth(providersHealth: ProvidersHealth, evidence: Mod
       // "unknown" is not configured or turned off: neither counts toward an outage.
       anyConfigured ||= entry !== undefined && entry.status !== "unknown";
       anyAvailable ||= available;
-      providers[id] = { available, raw_model_id: model.providerModelIds[id] ?? null, ...shapeFigures(evidence.figures.get(figuresKey(model.identifier, id)) ?? NO_FIGURES) };
+      providers[id] = {
+        available,
+        raw_model_id: model.providerModelIds[id] ?? null,
+        ...shapeFigures(evidence.figures.get(figuresKey(model.identifier, id)) ?? NO_FIGURES),
+      };
     }
     if (status !== "disabled" && anyConfigured && !anyAvailable) healthy = false;
-    return { model_type: model.type, model_identifier: model.identifier, model_pricing: formatCredits(listPriceMillis(model)), model_status: status, providers };
+    return {
+      model_type: model.type,
+      model_identifier: model.identifier,
+      model_pricing: formatCredits(listPriceMillis(model)),
+      model_status: status,
+      providers,
+    };
   });
   return { service: "models", healthy, models_total: models.length, models };
 }

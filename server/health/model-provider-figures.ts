@@ -19,7 +19,14 @@ export type ModelProviderFigures = {
   lastErrorAt: Date | null;
 };
 
-export const NO_FIGURES: Readonly<ModelProviderFigures> = { attempts: 0, succeeded: 0, failed: 0, p50LatencyMs: null, lastErrorCode: null, lastErrorAt: null };
+export const NO_FIGURES: Readonly<ModelProviderFigures> = {
+  attempts: 0,
+  succeeded: 0,
+  failed: 0,
+  p50LatencyMs: null,
+  lastErrorCode: null,
+  lastErrorAt: null,
+};
 
 type FiguresRow = {
   model_identifier: string;
@@ -32,7 +39,13 @@ type FiguresRow = {
   last_error_at: Date | null;
 };
 
-export type LoadModelProviderFiguresInput = { region: RegionName; providers: readonly ProviderId[]; now: Date; windowSeconds: number; db: Db };
+export type LoadModelProviderFiguresInput = {
+  region: RegionName;
+  providers: readonly ProviderId[];
+  now: Date;
+  windowSeconds: number;
+  db: Db;
+};
 
 /** Keyed `${model_identifier} ${provider}`; pairs without a finished attempt in the window are absent. */
 export async function loadModelProviderFigures(input: LoadModelProviderFiguresInput): Promise<Map<string, ModelProviderFigures>> {

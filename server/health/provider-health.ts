@@ -82,9 +82,22 @@ export const NO_ATTEMPTS: Readonly<ProviderStats> = {
 };
 
 export async function getProviderHealth(options: ProviderHealthOptions): Promise<ProvidersHealth> {
-  const { region, configuredProviders, disabledProviders = new Set(), now = new Date(), windowSeconds = PROVIDER_HEALTH_WINDOW_SECONDS, database = db } = options;
+  const {
+    region,
+    configuredProviders,
+    disabledProviders = new Set(),
+    now = new Date(),
+    windowSeconds = PROVIDER_HEALTH_WINDOW_SECONDS,
+    database = db,
+  } = options;
   const providers = listProviders();
-  const statsByProvider = await loadProviderStats({ region, providers: providers.map((provider) => provider.id), now, windowSeconds, db: database });
+  const statsByProvider = await loadProviderStats({
+    region,
+    providers: providers.map((provider) => provider.id),
+    now,
+    windowSeconds,
+    db: database,
+  });
 
   const entries = providers.map((provider): ProviderHealthEntry => {
     const stats = statsByProvider.get(provider.id) ?? NO_ATTEMPTS;
@@ -92,7 +105,11 @@ export async function getProviderHealth(options: ProviderHealthOptions): Promise
       provider: provider.id,
       ...(disabledProviders.has(provider.id)
         ? TURNED_OFF
-        : judgeProvider(stats, isConfigured(provider, configuredProviders) ? null : [provider.credentialEnv, ...(provider.requiredEnv ?? [])].join(" or "), now)),
+        : judgeProvider(
+            stats,
+            isConfigured(provider, configuredProviders) ? null : [provider.credentialEnv, ...(provider.requiredEnv ?? [])].join(" or "),
+            now,
+          )),
       failure_rate: failureRate(stats),
       window: {
         total_attempts: stats.attempts,
@@ -117,7 +134,11 @@ export function isConfigured(provider: ProviderDefinition, configuredProviders: 
 
 export type ProviderJudgement = Pick<ProviderHealthEntry, "status" | "status_reason" | "available">;
 
-const TURNED_OFF: ProviderJudgement = { status: "unknown", status_reason: "disabled: turned off on this deployment (CATALOG_DISABLED_PROVIDERS)", available: false };
+const TURNED_OFF: ProviderJudgement = {
+  status: "unknown",
+  status_reason: "disabled: turned off on this deployment (CATALOG_DISABLED_PROVIDERS)",
+  available: false,
+};
 
 /**
  * `missingCredential` names the env var an unconfigured provider lacks (null when configured).
@@ -144,9 +165,17 @@ export function judgeProvider(stats: ProviderStats, missingCredential: string | 
     return { status: "degraded", status_reason: rateText, available: rate < DOWN_FAILURE_RATE };
   }
   if (circuit.state === "half-open") {
-    return { status: "recovering", status_reason: `circuit half-open after ${circuit.tripped}: new attempts are let through`, available: true };
+    return {
+      status: "recovering",
+      status_reason: `circuit half-open after ${circuit.tripped}: new attempts are let through`,
+      available: true,
+    };
   }
-  return { status: "healthy", status_reason: judged ? rateText : `${stats.attempts} attempts in the window, too few to judge`, available: true };
+  return {
+    status: "healthy",
+    status_reason: judged ? rateText : `${stats.attempts} attempts in the window, too few to judge`,
+    available: true,
+  };
 }
 
 function failureRate(stats: Pick<ProviderStats, "attempts" | "failures">): number {

@@ -29,7 +29,10 @@ async function load(): Promise<Snapshot> {
     where: { status: "active", account: { plan: "enterprise" } },
     select: { hostname: true, account: { select: { id: true, region: true } } },
   });
-  const snapshot: Snapshot = { loadedAt: Date.now(), hosts: new Map(rows.map((row) => [row.hostname, { accountId: row.account.id, region: row.account.region }])) };
+  const snapshot: Snapshot = {
+    loadedAt: Date.now(),
+    hosts: new Map(rows.map((row) => [row.hostname, { accountId: row.account.id, region: row.account.region }])),
+  };
   // A change made while this was loading may be missing from it: keep it for this caller only.
   if (generation === cache.generation) cache.snapshot = snapshot;
   return snapshot;

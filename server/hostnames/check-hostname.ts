@@ -20,7 +20,8 @@ export async function findAccountHostname(tx: Tx, accountId: string) {
 
 export async function requestHostnameCheck(tx: Tx, input: { accountId: string; actor: ActivityActor }): Promise<CustomHostnameRecord> {
   const current = await findAccountHostname(tx, input.accountId);
-  if (current.status === "removing") throw invalidRequest(`${current.hostname} is being removed.`, [{ field: "hostname", message: "being removed" }]);
+  if (current.status === "removing")
+    throw invalidRequest(`${current.hostname} is being removed.`, [{ field: "hostname", message: "being removed" }]);
   if (current.status === "active") return toCustomHostnameRecord(current);
   await requireEnterprise(tx, input.accountId);
 

@@ -32,7 +32,10 @@ export async function removeCustomHostname(tx: Tx, input: { accountId: string; a
 }
 
 /** The removal function's step: deletes a `removing` hostname once, with its `domain.removed` event. */
-export async function deleteRemovedHostname(tx: Tx, input: { hostnameId: string; actor: ActivityActor }): Promise<{ deleted: boolean; hostname: string | null }> {
+export async function deleteRemovedHostname(
+  tx: Tx,
+  input: { hostnameId: string; actor: ActivityActor },
+): Promise<{ deleted: boolean; hostname: string | null }> {
   const row = await tx.customHostname.findUnique({ where: { id: input.hostnameId } });
   if (!row || row.status !== "removing") return { deleted: false, hostname: row?.hostname ?? null };
   await tx.customHostname.delete({ where: { id: row.id } });

@@ -6,7 +6,12 @@ import { env } from "../base/env";
 // one try, and a deadline of its own. What it found, or why not, is an outcome, never a throw: the
 // verification records it and tries again later.
 
-export type CnameLookup = { outcome: "found"; targets: string[] } | { outcome: "nxdomain" } | { outcome: "no_cname" } | { outcome: "timeout" } | { outcome: "error"; code: string };
+export type CnameLookup =
+  | { outcome: "found"; targets: string[] }
+  | { outcome: "nxdomain" }
+  | { outcome: "no_cname" }
+  | { outcome: "timeout" }
+  | { outcome: "error"; code: string };
 
 export type ResolveOptions = {
   /** `ip[:port]` entries; undefined: DNS_SERVERS, else the system's resolvers. */

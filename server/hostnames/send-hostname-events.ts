@@ -4,7 +4,9 @@ import { hostnameRemovalRequested, hostnameVerificationRequested } from "../base
 
 /** One event per verification token: sending it again (the sweep does) never starts a second run. */
 export async function sendVerificationRequested(hostnameId: string, verificationToken: string) {
-  await inngest.send(hostnameVerificationRequested.create({ hostnameId, verificationToken }, { id: `hostname-verification:${verificationToken}` }));
+  await inngest.send(
+    hostnameVerificationRequested.create({ hostnameId, verificationToken }, { id: `hostname-verification:${verificationToken}` }),
+  );
 }
 
 export async function sendRemovalRequested(hostnameId: string, actor: string) {

@@ -17,15 +17,23 @@ import { validateHostname } from "./validate-hostname";
 
 const TAKEN = "This hostname is already attached to another account.";
 
-export async function setCustomHostname(tx: Tx, input: { accountId: string; hostname: string; actor: ActivityActor }): Promise<CustomHostnameRecord> {
+export async function setCustomHostname(
+  tx: Tx,
+  input: { accountId: string; hostname: string; actor: ActivityActor },
+): Promise<CustomHostnameRecord> {
   const hostname = validateHostname(input.hostname);
   await requireEnterprise(tx, input.accountId);
 
   const current = await tx.customHostname.findUnique({ where: { accountId: input.accountId } });
   if (current?.hostname === hostname && current.status !== "removing") return toCustomHostnameRecord(current);
   if (current?.status === "removing")
-    throw invalidRequest(`${current.hostname} is still being removed; set the new hostname in a moment.`, [{ field: "hostname", message: "previous hostname still being removed" }]);
-  if (current) throw invalidRequest(`This account already has the custom hostname ${current.hostname}; remove it first.`, [{ field: "hostname", message: "one custom hostname per account" }]);
+    throw invalidRequest(`${current.hostname} is still being removed; set the new hostname in a moment.`, [
+      { field: "hostname", message: "previous hostname still being removed" },
+    ]);
+  if (current)
+    throw invalidRequest(`This account already has the custom hostname ${current.hostname}; remove it first.`, [
+      { field: "hostname", message: "one custom hostname per account" },
+    ]);
 
   const owner = await tx.customHostname.findUnique({ where: { hostname }, select: { accountId: true } });
   if (owner) throw invalidRequest(TAKEN, [{ field: "hostname", message: "attached to another account" }]);
@@ -33,10 +41,13 @@ export async function setCustomHostname(tx: Tx, input: { accountId: string; host
   const verificationToken = randomUUID();
   let row;
   try {
-    row = await tx.customHostname.create({ data: { accountId: input.accountId, hostname, target: hostnameTarget(), verificationToken, status: "pending" } });
+    row = await tx.customHostname.create({
+      data: { accountId: input.accountId, hostname, target: hostnameTarget(), verificationToken, status: "pending" },
+    });
   } catch (error) {
     // Two requests raced past the checks above: the unique indexes decide.
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw invalidRequest(TAKEN, [{ field: "hostname", message: "already attached" }]);
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
+      throw invalidRequest(TAKEN, [{ field: "hostname", message: "already attached" }]);
     throw error;
   }
   await recordActivity(tx, {

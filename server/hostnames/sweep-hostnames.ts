@@ -21,12 +21,19 @@ export async function overdueHostnames(db: Db, scope: AccountScope, { now }: { n
     where: {
       ...scopeWhere(scope),
       status: "pending",
-      OR: [{ lastCheckedAt: { lt: new Date(now.getTime() - LONGEST_WAIT_MS) } }, { lastCheckedAt: null, checkStartedAt: { lt: new Date(now.getTime() - 5 * 60 * 1000) } }],
+      OR: [
+        { lastCheckedAt: { lt: new Date(now.getTime() - LONGEST_WAIT_MS) } },
+        { lastCheckedAt: null, checkStartedAt: { lt: new Date(now.getTime() - 5 * 60 * 1000) } },
+      ],
     },
     select: { id: true, verificationToken: true, checkStartedAt: true },
     take: 200,
   });
-  return rows.map((row) => ({ hostnameId: row.id, verificationToken: row.verificationToken, lastCheck: row.checkStartedAt.getTime() + VERIFICATION_WINDOW_MS < now.getTime() }));
+  return rows.map((row) => ({
+    hostnameId: row.id,
+    verificationToken: row.verificationToken,
+    lastCheck: row.checkStartedAt.getTime() + VERIFICATION_WINDOW_MS < now.getTime(),
+  }));
 }
 
 /** Hostnames `removing` for longer than a minute (200 at most): their ids. */

@@ -52,7 +52,13 @@ export async function recordHostnameCheck(tx: Tx, check: HostnameCheck): Promise
   const status = problem === null ? "active" : next === null ? "failed" : "pending";
   const updated = await tx.customHostname.updateMany({
     where: { id: before.id, status: "pending", verificationToken },
-    data: { status, attempts: { increment: 1 }, lastCheckedAt: now, lastError: problem, ...(status === "active" ? { verifiedAt: now } : {}) },
+    data: {
+      status,
+      attempts: { increment: 1 },
+      lastCheckedAt: now,
+      lastError: problem,
+      ...(status === "active" ? { verifiedAt: now } : {}),
+    },
   });
   if (updated.count === 0) return { outcome: "superseded" };
   if (status === "active") {
@@ -74,7 +80,12 @@ export async function recordHostnameCheck(tx: Tx, check: HostnameCheck): Promise
       category: "domain",
       action: "domain.verification_failed",
       description: `Custom hostname ${before.hostname} failed verification after ${attempts} checks in 24 h: ${problem}`,
-      metadata: { hostname: before.hostname, target: before.target, attempts, deadline: verificationDeadline(before.checkStartedAt).toISOString() },
+      metadata: {
+        hostname: before.hostname,
+        target: before.target,
+        attempts,
+        deadline: verificationDeadline(before.checkStartedAt).toISOString(),
+      },
     });
     return { outcome: "failed", attempts, error: problem as string };
   }

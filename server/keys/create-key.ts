@@ -45,7 +45,9 @@ function validateKeyName(name: string): string {
   const trimmed = name.trim();
   const length = [...trimmed].length;
   if (length < 1 || length > MAX_KEY_NAME_LENGTH) {
-    throw invalidRequest(`The key name must be 1 to ${MAX_KEY_NAME_LENGTH} characters.`, [{ field: "name", message: `must be 1 to ${MAX_KEY_NAME_LENGTH} characters` }]);
+    throw invalidRequest(`The key name must be 1 to ${MAX_KEY_NAME_LENGTH} characters.`, [
+      { field: "name", message: `must be 1 to ${MAX_KEY_NAME_LENGTH} characters` },
+    ]);
   }
   return trimmed;
 }
@@ -60,7 +62,9 @@ function validateExpiry(expiresAt: Date | null | undefined, now: Date): Date | n
 
 function validateRegion(region: string): RegionName {
   if (!(regions as readonly string[]).includes(region)) {
-    throw invalidRequest(`Unknown region: ${region}. Known regions: ${regions.join(", ")}.`, [{ field: "region", message: "unknown region" }]);
+    throw invalidRequest(`Unknown region: ${region}. Known regions: ${regions.join(", ")}.`, [
+      { field: "region", message: "unknown region" },
+    ]);
   }
   return region as RegionName;
 }
@@ -72,7 +76,9 @@ export async function createApiKey(tx: Tx, input: CreateApiKeyInput): Promise<Cr
   const expiresAt = validateExpiry(input.expiresAt, now);
   const ipAllowlist = parseIpAllowlist(input.ipAllowlist ?? null);
 
-  const account = isGuid(input.accountId) ? await tx.account.findUnique({ where: { id: input.accountId }, select: { id: true, region: true } }) : null;
+  const account = isGuid(input.accountId)
+    ? await tx.account.findUnique({ where: { id: input.accountId }, select: { id: true, region: true } })
+    : null;
   if (!account) throw new ApiError("ERR1006", "Account not found.", { account_id: input.accountId });
   const region = input.region === undefined ? account.region : validateRegion(input.region);
 
@@ -87,7 +93,9 @@ export async function createApiKey(tx: Tx, input: CreateApiKeyInput): Promise<Cr
       region,
       ipAllowlist: ipAllowlist ?? undefined,
       expiresAt,
-      ...(input.spendLimitMillis === undefined || input.spendLimitMillis === null ? {} : { spendLimit: millisToDecimalString(input.spendLimitMillis), spendPeriod: input.spendPeriod ?? "month" }),
+      ...(input.spendLimitMillis === undefined || input.spendLimitMillis === null
+        ? {}
+        : { spendLimit: millisToDecimalString(input.spendLimitMillis), spendPeriod: input.spendPeriod ?? "month" }),
       createdById: input.actor !== "system" && isGuid(input.actor) ? input.actor : null,
     },
   });

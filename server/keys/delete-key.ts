@@ -14,7 +14,12 @@ export type DeleteApiKeyInput = {
 };
 
 export async function deleteApiKey(tx: Tx, scope: AccountScope, input: DeleteApiKeyInput): Promise<{ apikey_id: string; deleted: true }> {
-  const key = isGuid(input.keyId) ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) }, select: { id: true, accountId: true, name: true, prefix: true } }) : null;
+  const key = isGuid(input.keyId)
+    ? await tx.apiKey.findFirst({
+        where: { id: input.keyId, ...scopeWhere(scope) },
+        select: { id: true, accountId: true, name: true, prefix: true },
+      })
+    : null;
   if (!key) throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
 
   // deleteMany: a concurrent delete leaves nothing to delete, which is the same outcome.

@@ -53,14 +53,18 @@ function formatRange({ address, bits }: Range): string {
 /** Validates and normalizes an allowlist. An empty list means "no restriction", like null. */
 export function parseIpAllowlist(input: readonly unknown[] | null | undefined, field = "ip_allowlist"): string[] | null {
   if (input === null || input === undefined) return null;
-  if (!Array.isArray(input)) throw invalidRequest(`${field} must be a list of IP addresses or CIDRs, or null.`, [{ field, message: "must be a list or null" }]);
+  if (!Array.isArray(input))
+    throw invalidRequest(`${field} must be a list of IP addresses or CIDRs, or null.`, [{ field, message: "must be a list or null" }]);
   if (input.length > MAX_ALLOWLIST_ENTRIES) {
-    throw invalidRequest(`${field} has ${input.length} entries; at most ${MAX_ALLOWLIST_ENTRIES} are allowed.`, [{ field, message: `at most ${MAX_ALLOWLIST_ENTRIES} entries` }]);
+    throw invalidRequest(`${field} has ${input.length} entries; at most ${MAX_ALLOWLIST_ENTRIES} are allowed.`, [
+      { field, message: `at most ${MAX_ALLOWLIST_ENTRIES} entries` },
+    ]);
   }
   const normalized: string[] = [];
   input.forEach((raw, index) => {
     const entryField = `${field}[${index}]`;
-    if (typeof raw !== "string") throw invalidRequest(`${entryField} must be a string.`, [{ field: entryField, message: "must be a string" }]);
+    if (typeof raw !== "string")
+      throw invalidRequest(`${entryField} must be a string.`, [{ field: entryField, message: "must be a string" }]);
     const entry = raw.trim();
     if (entry.length === 0 || entry.length > MAX_ALLOWLIST_ENTRY_LENGTH) {
       throw invalidRequest(`IP allowlist entry "${entry}" must be 1 to ${MAX_ALLOWLIST_ENTRY_LENGTH} characters.`, [
@@ -69,7 +73,9 @@ export function parseIpAllowlist(input: readonly unknown[] | null | undefined, f
     }
     const range = parseRange(entry);
     if (!range) {
-      throw invalidRequest(`IP allowlist entry "${entry}" is not an IPv4 or IPv6 address or CIDR.`, [{ field: entryField, message: "must be an IPv4 or IPv6 address or CIDR" }]);
+      throw invalidRequest(`IP allowlist entry "${entry}" is not an IPv4 or IPv6 address or CIDR.`, [
+        { field: entryField, message: "must be an IPv4 or IPv6 address or CIDR" },
+      ]);
     }
     const text = formatRange(range);
     if (!normalized.includes(text)) normalized.push(text);

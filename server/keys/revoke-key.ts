@@ -13,9 +13,16 @@ export type RevokeApiKeyInput = {
   actor: ActivityActor;
 };
 
-export async function revokeApiKey(tx: Tx, scope: AccountScope, input: RevokeApiKeyInput): Promise<{ apikey_id: string; status: "revoked"; changed: boolean }> {
+export async function revokeApiKey(
+  tx: Tx,
+  scope: AccountScope,
+  input: RevokeApiKeyInput,
+): Promise<{ apikey_id: string; status: "revoked"; changed: boolean }> {
   const key = isGuid(input.keyId)
-    ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) }, select: { id: true, accountId: true, name: true, prefix: true, status: true } })
+    ? await tx.apiKey.findFirst({
+        where: { id: input.keyId, ...scopeWhere(scope) },
+        select: { id: true, accountId: true, name: true, prefix: true, status: true },
+      })
     : null;
   if (!key) throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
 

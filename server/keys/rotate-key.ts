@@ -45,9 +45,10 @@ export async function rotateApiKey(tx: Tx, scope: AccountScope, input: RotateApi
   const old = isGuid(input.keyId) ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) } }) : null;
   if (!old) throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
   if (old.playground) {
-    throw invalidRequest("The Dashboard playground key has no value to rotate: it only attributes the dashboard's runs. Revoke or delete it instead.", [
-      { field: "apikey_id", message: "is the Dashboard playground key" },
-    ]);
+    throw invalidRequest(
+      "The Dashboard playground key has no value to rotate: it only attributes the dashboard's runs. Revoke or delete it instead.",
+      [{ field: "apikey_id", message: "is the Dashboard playground key" }],
+    );
   }
   const now = new Date();
   const { state } = keyStateAt(old, now);
@@ -82,7 +83,8 @@ export async function rotateApiKey(tx: Tx, scope: AccountScope, input: RotateApi
     where: { id: old.id, status: "active" },
     data: { status: "rotated", rotatedAt: now, graceEndsAt, replacedById: replacement.id },
   });
-  if (count !== 1) throw invalidRequest("The key was rotated or revoked concurrently.", [{ field: "apikey_id", message: "key is no longer active" }]);
+  if (count !== 1)
+    throw invalidRequest("The key was rotated or revoked concurrently.", [{ field: "apikey_id", message: "key is no longer active" }]);
 
   const validUntil = old.expiresAt && old.expiresAt < graceEndsAt ? old.expiresAt : graceEndsAt;
   await recordActivity(tx, {

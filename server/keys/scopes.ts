@@ -3,7 +3,14 @@ import { invalidRequest } from "../base/error-table";
 // API key scopes and presets. Pure data and one resolver, so the dashboard's key form can
 // import it as well as the server.
 
-export const apiKeyScopes = ["generation:write", "generation:read", "generation:delete", "account:read", "health:read", "library:read"] as const;
+export const apiKeyScopes = [
+  "generation:write",
+  "generation:read",
+  "generation:delete",
+  "account:read",
+  "health:read",
+  "library:read",
+] as const;
 
 export type ApiKeyScope = (typeof apiKeyScopes)[number];
 
@@ -28,7 +35,9 @@ export const scopePresetLabels: Record<ScopePreset, string> = {
 /** The preset whose scope set equals `scopes` exactly (any order), or null for a custom set. */
 export function presetOfScopes(scopes: readonly string[]): ScopePreset | null {
   const set = new Set(scopes);
-  return scopePresetNames.find((name) => scopePresets[name].length === set.size && scopePresets[name].every((scope) => set.has(scope))) ?? null;
+  return (
+    scopePresetNames.find((name) => scopePresets[name].length === set.size && scopePresets[name].every((scope) => set.has(scope))) ?? null
+  );
 }
 
 export function isApiKeyScope(value: string): value is ApiKeyScope {
@@ -46,12 +55,16 @@ export function isScopePreset(value: string): value is ScopePreset {
 export function resolveScopes(input: { preset?: string; scopes?: readonly string[] }): ApiKeyScope[] {
   const { preset, scopes } = input;
   if (preset !== undefined && scopes !== undefined) {
-    throw invalidRequest("Give either a scope preset or a list of scopes, not both.", [{ field: "scopes", message: "cannot be combined with preset" }]);
+    throw invalidRequest("Give either a scope preset or a list of scopes, not both.", [
+      { field: "scopes", message: "cannot be combined with preset" },
+    ]);
   }
   if (scopes !== undefined) {
     const unknown = scopes.filter((scope) => !isApiKeyScope(scope));
     if (unknown.length > 0) {
-      throw invalidRequest(`Unknown scope: ${unknown.join(", ")}. Known scopes: ${apiKeyScopes.join(", ")}.`, [{ field: "scopes", message: `unknown scope ${unknown.join(", ")}` }]);
+      throw invalidRequest(`Unknown scope: ${unknown.join(", ")}. Known scopes: ${apiKeyScopes.join(", ")}.`, [
+        { field: "scopes", message: `unknown scope ${unknown.join(", ")}` },
+      ]);
     }
     if (scopes.length === 0) {
       throw invalidRequest("A key needs at least one scope.", [{ field: "scopes", message: "must not be empty" }]);
@@ -60,7 +73,9 @@ export function resolveScopes(input: { preset?: string; scopes?: readonly string
   }
   const name = preset ?? "full";
   if (!isScopePreset(name)) {
-    throw invalidRequest(`Unknown scope preset: ${name}. Known presets: ${scopePresetNames.join(", ")}.`, [{ field: "preset", message: `unknown preset ${name}` }]);
+    throw invalidRequest(`Unknown scope preset: ${name}. Known presets: ${scopePresetNames.join(", ")}.`, [
+      { field: "preset", message: `unknown preset ${name}` },
+    ]);
   }
   return [...scopePresets[name]];
 }

@@ -11,7 +11,8 @@ import { isGuid } from "../base/guid";
 // and whether it was already settled. Exactly one of charge and refund ever follows a reserve.
 
 export type Reservation =
-  { state: "not_reserved"; balanceMillis: Millicredits } | { state: "charged" | "refunded" | "open"; balanceMillis: Millicredits; amountMillis: Millicredits; modelIdentifier: string | null };
+  | { state: "not_reserved"; balanceMillis: Millicredits }
+  | { state: "charged" | "refunded" | "open"; balanceMillis: Millicredits; amountMillis: Millicredits; modelIdentifier: string | null };
 
 /** The account locked first; the ledger read after the lock, in a statement of its own, sees what the previous holder committed. */
 export async function findReservation(tx: Tx, accountId: string, generationId: string): Promise<Reservation> {
@@ -34,7 +35,11 @@ export async function findReservation(tx: Tx, accountId: string, generationId: s
  * The same answer from values the caller read itself: the reserve entry's amount and model, and
  * the type of the entry that settled it (`charge`, `refund`) or null.
  */
-export function reservationOf(balanceMillis: Millicredits, reserve: { amount: string; modelIdentifier: string | null } | null, settledBy: string | null): Reservation {
+export function reservationOf(
+  balanceMillis: Millicredits,
+  reserve: { amount: string; modelIdentifier: string | null } | null,
+  settledBy: string | null,
+): Reservation {
   if (!reserve) return { state: "not_reserved", balanceMillis };
   const state = settledBy === "charge" ? "charged" : settledBy === "refund" ? "refunded" : "open";
   return { state, balanceMillis, amountMillis: decimalToMillis(reserve.amount), modelIdentifier: reserve.modelIdentifier };

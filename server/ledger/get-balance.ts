@@ -17,7 +17,10 @@ export async function getBalance(tx: Tx, accountId: string, options: { lock: tru
 export async function getBalance(tx: Db, accountId: string, options: { lock?: boolean } = {}): Promise<Millicredits> {
   if (!isGuid(accountId)) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
   const rows = options.lock
-    ? await queryInTransaction<{ balance: string }>(tx as Tx, Prisma.sql`SELECT credit_balance::text AS balance FROM account WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`)
+    ? await queryInTransaction<{ balance: string }>(
+        tx as Tx,
+        Prisma.sql`SELECT credit_balance::text AS balance FROM account WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`,
+      )
     : await tx.$queryRaw<Array<{ balance: string }>>`SELECT credit_balance::text AS balance FROM account WHERE id = ${accountId}::uuid`;
   const row = rows[0];
   if (!row) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });

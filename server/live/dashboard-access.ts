@@ -19,7 +19,15 @@ export function readsLiveFeed(role: MemberRole): boolean {
 
 export type DashboardHolding = { accountId: string; session: DashboardSession };
 
-type AccessRow = { user_id: string; session_id: string; account_id: string; session_version: number | null; session_live: boolean; role: string | null; account_deleted: boolean };
+type AccessRow = {
+  user_id: string;
+  session_id: string;
+  account_id: string;
+  session_version: number | null;
+  session_live: boolean;
+  role: string | null;
+  account_deleted: boolean;
+};
 
 /** The database's enum labels (schema.prisma @map) → MemberRole. */
 const roleOfLabel: Record<string, MemberRole> = { "primary-owner": "primary_owner", owner: "owner", member: "member" };
@@ -40,14 +48,21 @@ export async function refusedDashboardHoldings<T extends DashboardHolding>(holdi
              LEFT JOIN auth_session s ON s.id = h.session_id AND s.user_id = h.user_id
              LEFT JOIN membership m ON m.account_id = h.account_id AND m.user_id = h.user_id
              LEFT JOIN account a ON a.id = h.account_id`,
-    values: [list.map((holding) => holding.session.userId), list.map((holding) => holding.session.sessionId), list.map((holding) => holding.accountId)],
+    values: [
+      list.map((holding) => holding.session.userId),
+      list.map((holding) => holding.session.sessionId),
+      list.map((holding) => holding.accountId),
+    ],
   });
   const allowed = new Set<string>();
   for (const row of rows) {
     const role = row.role === null ? undefined : roleOfLabel[row.role];
     if (!row.session_live || row.account_deleted || role === undefined || !readsLiveFeed(role)) continue;
     const holding = distinct.get(holdingKey(row.user_id, row.session_id, row.account_id));
-    if (holding && row.session_version === holding.session.sessionVersion) allowed.add(holdingKey(row.user_id, row.session_id, row.account_id));
+    if (holding && row.session_version === holding.session.sessionVersion)
+      allowed.add(holdingKey(row.user_id, row.session_id, row.account_id));
   }
-  return new Set(holdings.filter((holding) => !allowed.has(holdingKey(holding.session.userId, holding.session.sessionId, holding.accountId))));
+  return new Set(
+    holdings.filter((holding) => !allowed.has(holdingKey(holding.session.userId, holding.session.sessionId, holding.accountId))),
+  );
 }

@@ -6,7 +6,8 @@ import { endStreamsWhere } from "./event-hub";
 // an account deletion (the account's). Other instances end theirs on the hub's next access check.
 
 /** Whose streams end: one session's, a user's, a user's in one account, or one account's. */
-export type DashboardStreamsOf = { sessionId: string } | { userId: string } | { userId: string; accountId: string } | { accountId: string; everyMember: true };
+export type DashboardStreamsOf =
+  { sessionId: string } | { userId: string } | { userId: string; accountId: string } | { accountId: string; everyMember: true };
 
 export function endDashboardStreams(of: DashboardStreamsOf): void {
   endStreamsWhere((subscriber) => {

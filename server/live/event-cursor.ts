@@ -32,7 +32,8 @@ function accountTag(accountId: string): Buffer {
 }
 
 function aes(key: EncryptionKey, block: Buffer, direction: "encrypt" | "decrypt"): Buffer {
-  const cipher = direction === "encrypt" ? createCipheriv("aes-256-ecb", cursorKey(key), null) : createDecipheriv("aes-256-ecb", cursorKey(key), null);
+  const cipher =
+    direction === "encrypt" ? createCipheriv("aes-256-ecb", cursorKey(key), null) : createDecipheriv("aes-256-ecb", cursorKey(key), null);
   cipher.setAutoPadding(false);
   return Buffer.concat([cipher.update(block), cipher.final()]);
 }

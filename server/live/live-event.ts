@@ -11,7 +11,14 @@ import { toGenerationRecord, type RecordSource } from "../generations/records/pu
 // and a canceled one adds the refund as the webhook does. Made once per event and plan, however
 // many streams send it.
 
-export type LiveEventName = "generation.snapshot" | "generation.created" | "generation.processing" | "generation.attempt" | "generation.completed" | "generation.failed" | "generation.canceled";
+export type LiveEventName =
+  | "generation.snapshot"
+  | "generation.created"
+  | "generation.processing"
+  | "generation.attempt"
+  | "generation.completed"
+  | "generation.failed"
+  | "generation.canceled";
 
 export const TERMINAL_EVENTS: ReadonlySet<string> = new Set(["generation.completed", "generation.failed", "generation.canceled"]);
 
@@ -25,7 +32,15 @@ export type StoredEvent = {
   payload: Record<string, unknown>;
 };
 
-export type EventRow = { id: string; account_id: string; generation_id: string; api_key_id: string | null; model_identifier: string; name: string; payload: Record<string, unknown> };
+export type EventRow = {
+  id: string;
+  account_id: string;
+  generation_id: string;
+  api_key_id: string | null;
+  model_identifier: string;
+  name: string;
+  payload: Record<string, unknown>;
+};
 
 export const EVENT_COLUMNS = "id, account_id, generation_id, api_key_id, model_identifier, name, payload";
 

@@ -77,7 +77,9 @@ function messageOf(event: StoredEvent, plan: PlanName): Promise<Uint8Array> {
   messages.set(event, byPlan);
   let message = byPlan.get(plan);
   if (!message) {
-    message = eventData(db, event, plan).then((data) => encoder.encode(sseMessage(eventCursor(event.accountId, event.id), event.name, data)));
+    message = eventData(db, event, plan).then((data) =>
+      encoder.encode(sseMessage(eventCursor(event.accountId, event.id), event.name, data)),
+    );
     byPlan.set(plan, message);
   }
   return message;

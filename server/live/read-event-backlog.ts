@@ -18,7 +18,13 @@ const narrowed = (filter: BacklogFilter, after: bigint, upTo: bigint | null) => 
   ${filter.generationId ? Prisma.sql`AND generation_id = ${filter.generationId}::uuid` : Prisma.empty}
   ${filter.modelIdentifier ? Prisma.sql`AND model_identifier = ${filter.modelIdentifier}` : Prisma.empty}`;
 
-export async function readEventBacklog(client: Db, filter: BacklogFilter, after: bigint, upTo: bigint, limit: number): Promise<StoredEvent[]> {
+export async function readEventBacklog(
+  client: Db,
+  filter: BacklogFilter,
+  after: bigint,
+  upTo: bigint,
+  limit: number,
+): Promise<StoredEvent[]> {
   const rows = await client.$queryRaw<EventRow[]>`
     SELECT id::text AS id, account_id::text AS account_id, generation_id::text AS generation_id, api_key_id::text AS api_key_id, model_identifier, name, payload
       FROM generation_event
@@ -41,7 +47,9 @@ const olderThanLimit = (at: Date, now: Date) => now.getTime() - at.getTime() > R
  * event): missed events purged since cannot be counted. `0` ("from the start") has no age.
  */
 export async function checkResume(client: Db, filter: BacklogFilter, after: bigint, now: Date): Promise<ResumeCheck> {
-  const [row] = await client.$queryRaw<Array<{ events: number; oldest: Date | null; newest: string | null; cursor_at: Date | null; retained_from: string | null }>>`
+  const [row] = await client.$queryRaw<
+    Array<{ events: number; oldest: Date | null; newest: string | null; cursor_at: Date | null; retained_from: string | null }>
+  >`
     SELECT count(*)::int AS events, min(created_at) AS oldest,
            (SELECT max(id)::text FROM generation_event WHERE ${narrowed(filter, after, null)}) AS newest,
            (SELECT created_at FROM generation_event WHERE id = ${after.toString()}::bigint) AS cursor_at,

@@ -15,6 +15,8 @@ export async function resumeAfter(accountId: string, lastEventId: string): Promi
   }
   const after = openEventCursor(accountId, lastEventId);
   if (after === null)
-    throw new ApiError("ERR1001", "Last-Event-ID is not an event id of this account.", { fields: [{ field: "Last-Event-ID", message: "is not an event id of this account's streams" }] });
+    throw new ApiError("ERR1001", "Last-Event-ID is not an event id of this account.", {
+      fields: [{ field: "Last-Event-ID", message: "is not an event id of this account's streams" }],
+    });
   return after;
 }

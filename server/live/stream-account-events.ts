@@ -10,7 +10,10 @@ import { RESUME_LIMITS } from "./read-event-backlog";
 // gets `stream.reset` (with a fresh id) first. The dashboard's stream (stream-dashboard-events.ts)
 // is the same feed for a member's session.
 
-export async function streamAccountEvents(scope: OneAccount, input: StreamInput & { modelIdentifier?: string }): Promise<ReadableStream<Uint8Array>> {
+export async function streamAccountEvents(
+  scope: OneAccount,
+  input: StreamInput & { modelIdentifier?: string },
+): Promise<ReadableStream<Uint8Array>> {
   const { accountId } = scope;
   const release = await claimStreamSlot(accountId, input.plan);
   try {

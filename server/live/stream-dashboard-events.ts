@@ -10,7 +10,12 @@ import { claimDashboardSlot } from "./stream-slots";
 
 export type DashboardStream = { body: ReadableStream<Uint8Array> } | { refused: "process" | "account" | "session"; limit: number };
 
-export async function streamDashboardEvents(input: { accountId: string; plan: PlanName; session: DashboardSession; signal: AbortSignal }): Promise<DashboardStream> {
+export async function streamDashboardEvents(input: {
+  accountId: string;
+  plan: PlanName;
+  session: DashboardSession;
+  signal: AbortSignal;
+}): Promise<DashboardStream> {
   const slot = await claimDashboardSlot({ accountId: input.accountId, sessionId: input.session.sessionId });
   if ("refused" in slot) return slot;
   try {

@@ -27,7 +27,10 @@ async function findTerminalEvent(accountId: string, generationId: string) {
   return rows[0] ? toStoredEvent(rows[0]) : null;
 }
 
-export async function streamGenerationEvents(scope: OneAccount, input: StreamInput & { generationId: string }): Promise<ReadableStream<Uint8Array>> {
+export async function streamGenerationEvents(
+  scope: OneAccount,
+  input: StreamInput & { generationId: string },
+): Promise<ReadableStream<Uint8Array>> {
   const { accountId } = scope;
   const { generationId, plan, lastEventId } = input;
   const release = await claimStreamSlot(accountId, plan);

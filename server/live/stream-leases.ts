@@ -45,7 +45,13 @@ type LeaseState = { instanceId: string; claiming: Set<string>; held: Map<string,
 const globalLeases = globalThis as unknown as { darkroomStreamLeases?: LeaseState };
 
 function leases(): LeaseState {
-  globalLeases.darkroomStreamLeases ??= { instanceId: randomUUID(), claiming: new Set(), held: new Map(), renewedAt: 0, shutdownHooked: false };
+  globalLeases.darkroomStreamLeases ??= {
+    instanceId: randomUUID(),
+    claiming: new Set(),
+    held: new Map(),
+    renewedAt: 0,
+    shutdownHooked: false,
+  };
   return globalLeases.darkroomStreamLeases;
 }
 
@@ -96,12 +102,17 @@ export async function claimStreamLease(claim: LeaseClaim): Promise<LeaseAnswer> 
     // The account's lock, then the session's (always in this order, so no two claims wait on each other).
     await client.query(`SELECT pg_advisory_xact_lock(${ACCOUNT_LOCK_CLASS}, hashtext($1))`, [claim.accountId]);
     if (claim.session) await client.query(`SELECT pg_advisory_xact_lock(${SESSION_LOCK_CLASS}, hashtext($1))`, [claim.session.sessionId]);
-    const { rows } = await client.query<{ account_held: number; session_held: number }>(COUNT_HELD, [claim.accountId, claim.kind, claim.session?.sessionId ?? null]);
+    const { rows } = await client.query<{ account_held: number; session_held: number }>(COUNT_HELD, [
+      claim.accountId,
+      claim.kind,
+      claim.session?.sessionId ?? null,
+    ]);
     const accountHeld = rows[0]?.account_held ?? 0;
     const sessionHeld = rows[0]?.session_held ?? 0;
     let answer: LeaseAnswer = { leaseId };
     if (accountHeld >= claim.accountLimit) answer = { refused: "account", limit: claim.accountLimit, held: accountHeld };
-    else if (claim.session && sessionHeld >= claim.session.limit) answer = { refused: "session", limit: claim.session.limit, held: sessionHeld };
+    else if (claim.session && sessionHeld >= claim.session.limit)
+      answer = { refused: "session", limit: claim.session.limit, held: sessionHeld };
     else {
       await client.query("INSERT INTO stream_lease (id, instance_id, kind, account_id, session_id) VALUES ($1, $2, $3, $4, $5)", [
         leaseId,

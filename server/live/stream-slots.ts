@@ -33,7 +33,12 @@ function releaseOnce(leaseId: string, after: () => void = () => {}): ReleaseSlot
 export async function claimStreamSlot(accountId: string, plan: PlanName): Promise<ReleaseSlot> {
   const limit = planLimits[plan].liveStreams;
   const answer = await claimStreamLease({ kind: "api", accountId, accountLimit: limit });
-  if ("refused" in answer) throw new ApiError("ERR1009", `At most ${limit} concurrent event streams on the ${plan} plan.`, { limit, open_streams: answer.held, kind: "event_stream" });
+  if ("refused" in answer)
+    throw new ApiError("ERR1009", `At most ${limit} concurrent event streams on the ${plan} plan.`, {
+      limit,
+      open_streams: answer.held,
+      kind: "event_stream",
+    });
   return releaseOnce(answer.leaseId);
 }
 

@@ -16,14 +16,30 @@ export function visibleNotifications(accountId: string, userId: string): Prisma.
   return { accountId, OR: [{ userId: null }, { userId }] };
 }
 
-export async function listNotifications(db: Db, scope: OneAccount, { userId }: { userId: string }): Promise<{ items: NotificationView[]; unread: number }> {
+export async function listNotifications(
+  db: Db,
+  scope: OneAccount,
+  { userId }: { userId: string },
+): Promise<{ items: NotificationView[]; unread: number }> {
   const visible = visibleNotifications(scope.accountId, userId);
   const [rows, unread] = await Promise.all([
-    db.notification.findMany({ where: visible, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: NOTIFICATIONS_SHOWN, include: { reads: { where: { userId }, select: { readAt: true } } } }),
+    db.notification.findMany({
+      where: visible,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: NOTIFICATIONS_SHOWN,
+      include: { reads: { where: { userId }, select: { readAt: true } } },
+    }),
     db.notification.count({ where: { ...visible, reads: { none: { userId } } } }),
   ]);
   return {
-    items: rows.map((row) => ({ id: row.id, kind: row.kind, title: row.title, body: row.body, read: row.reads.length > 0, createdAt: row.createdAt })),
+    items: rows.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      title: row.title,
+      body: row.body,
+      read: row.reads.length > 0,
+      createdAt: row.createdAt,
+    })),
     unread,
   };
 }

@@ -13,7 +13,9 @@ const runSelect = {
   comparisonId: true,
   position: true,
   createdAt: true,
-  generation: { select: { modelIdentifier: true, mediaKind: true, status: true, prompt: true, params: true, providerUsed: true, removedAt: true } },
+  generation: {
+    select: { modelIdentifier: true, mediaKind: true, status: true, prompt: true, params: true, providerUsed: true, removedAt: true },
+  },
 } as const;
 
 type RunRow = {
@@ -21,7 +23,15 @@ type RunRow = {
   comparisonId: string | null;
   position: number;
   createdAt: Date;
-  generation: { modelIdentifier: string; mediaKind: string; status: string; prompt: string | null; params: unknown; providerUsed: string | null; removedAt: Date | null };
+  generation: {
+    modelIdentifier: string;
+    mediaKind: string;
+    status: string;
+    prompt: string | null;
+    params: unknown;
+    providerUsed: string | null;
+    removedAt: Date | null;
+  };
 };
 
 function toRunSummary(row: RunRow) {
@@ -45,7 +55,11 @@ export type RunSummary = ReturnType<typeof toRunSummary>;
 
 export async function listRecentRuns(db: Db, input: { accountId: string; userId: string; comparisons?: boolean }): Promise<RunSummary[]> {
   const rows = await db.playgroundRun.findMany({
-    where: { accountId: input.accountId, userId: input.userId, ...(input.comparisons === undefined ? {} : input.comparisons ? { comparisonId: { not: null }, position: 0 } : { comparisonId: null }) },
+    where: {
+      accountId: input.accountId,
+      userId: input.userId,
+      ...(input.comparisons === undefined ? {} : input.comparisons ? { comparisonId: { not: null }, position: 0 } : { comparisonId: null }),
+    },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: HISTORY_LIMIT,
     select: runSelect,
@@ -56,7 +70,11 @@ export async function listRecentRuns(db: Db, input: { accountId: string; userId:
 /** A comparison's columns, in order; ERR1006 for one that is not this account's. */
 export async function listComparisonRuns(db: Db, input: { accountId: string; comparisonId: string }): Promise<RunSummary[]> {
   const rows = isGuid(input.comparisonId)
-    ? await db.playgroundRun.findMany({ where: { accountId: input.accountId, comparisonId: input.comparisonId }, orderBy: { position: "asc" }, select: runSelect })
+    ? await db.playgroundRun.findMany({
+        where: { accountId: input.accountId, comparisonId: input.comparisonId },
+        orderBy: { position: "asc" },
+        select: runSelect,
+      })
     : [];
   if (rows.length === 0) throw new ApiError("ERR1006", "Comparison not found.", { comparison_id: input.comparisonId });
   return rows.map(toRunSummary);

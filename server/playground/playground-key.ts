@@ -31,7 +31,10 @@ export function playgroundKeyRefusal(key: NonNullable<Awaited<ReturnType<typeof 
 }
 
 /** The key runs are attributed to, made on the account's first run; ERR1003 when it was revoked. */
-export async function ensurePlaygroundKey(db: Db, input: { accountId: string; region: RegionName; actor: ActivityActor }): Promise<PlaygroundKey> {
+export async function ensurePlaygroundKey(
+  db: Db,
+  input: { accountId: string; region: RegionName; actor: ActivityActor },
+): Promise<PlaygroundKey> {
   const found = (await findPlaygroundKey(db, input.accountId)) ?? (await createPlaygroundKey(db, input));
   const refusal = playgroundKeyRefusal(found);
   if (refusal) throw new ApiError("ERR1003", refusal, { apikey_id: found.id });

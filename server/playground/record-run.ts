@@ -17,7 +17,13 @@ export type RunRecord = {
 
 export async function recordRun(tx: Tx, run: RunRecord): Promise<void> {
   await tx.playgroundRun.create({
-    data: { accountId: run.accountId, userId: run.userId, generationId: run.generationId, comparisonId: run.comparison?.id ?? null, position: run.comparison?.position ?? 0 },
+    data: {
+      accountId: run.accountId,
+      userId: run.userId,
+      generationId: run.generationId,
+      comparisonId: run.comparison?.id ?? null,
+      position: run.comparison?.position ?? 0,
+    },
   });
   const where = run.comparison ? "Compare" : "the playground";
   await recordActivity(tx, {

@@ -39,10 +39,15 @@ export async function assertMayRun(db: Db, membership: AccountMembership): Promi
   if (refusal) throw new ApiError("ERR1003", refusal, { role: membership.role });
 }
 
-export async function setRunRoles(tx: Tx, input: { accountId: string; actor: ActivityActor; roles: readonly string[] }): Promise<{ roles: MemberRole[] }> {
+export async function setRunRoles(
+  tx: Tx,
+  input: { accountId: string; actor: ActivityActor; roles: readonly string[] },
+): Promise<{ roles: MemberRole[] }> {
   const unknown = input.roles.filter((role) => !(choosableRunRoles as readonly string[]).includes(role));
   if (unknown.length > 0) {
-    throw invalidRequest(`Unknown role: ${unknown.join(", ")}. Choose among ${choosableRunRoles.join(", ")}.`, [{ field: "roles", message: `must be among ${choosableRunRoles.join(", ")}` }]);
+    throw invalidRequest(`Unknown role: ${unknown.join(", ")}. Choose among ${choosableRunRoles.join(", ")}.`, [
+      { field: "roles", message: `must be among ${choosableRunRoles.join(", ")}` },
+    ]);
   }
   const roles = withPrimaryOwner(input.roles as MemberRole[]);
   await tx.account.update({ where: { id: input.accountId }, data: { playgroundRunRoles: roles } });

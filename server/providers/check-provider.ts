@@ -23,7 +23,9 @@ export type CheckPlan = {
    * → `found`, null when the body is not understood), or from the credential call's answer
    * (`listed`). Neither: the provider has no model read endpoint, only the credential is checked.
    */
-  models?: { lookup: (providerModelId: string) => CheckCall; found: (body: unknown, providerModelId: string) => boolean | null } | { listed: (body: unknown, providerModelId: string) => boolean };
+  models?:
+    | { lookup: (providerModelId: string) => CheckCall; found: (body: unknown, providerModelId: string) => boolean | null }
+    | { listed: (body: unknown, providerModelId: string) => boolean };
   /** An answer the provider words its own way (Gemini's 400 API_KEY_INVALID, MiniMax's base_resp codes in an HTTP 200): its state and code, or null. */
   classify?: (response: ProviderResponse) => { state: "refused" | "unreachable"; code: string } | null;
 };
@@ -36,16 +38,28 @@ export async function checkProvider(plan: CheckPlan, providerModelIds: string[])
     const models = plan.models ? providerModelIds.map((providerModelId) => ({ providerModelId, found: null })) : "not_checkable";
     return { credential: credential.state === "refused" ? "refused" : "unreachable", models, detail: credential.detail };
   }
-  if (!plan.models) return { credential: "ok", models: "not_checkable", detail: `${plan.provider} has no model read endpoint: only the credential was checked` };
+  if (!plan.models)
+    return {
+      credential: "ok",
+      models: "not_checkable",
+      detail: `${plan.provider} has no model read endpoint: only the credential was checked`,
+    };
   const spec = plan.models;
-  if ("listed" in spec) return { credential: "ok", models: providerModelIds.map((providerModelId) => ({ providerModelId, found: spec.listed(credential.body, providerModelId) })) };
+  if ("listed" in spec)
+    return {
+      credential: "ok",
+      models: providerModelIds.map((providerModelId) => ({ providerModelId, found: spec.listed(credential.body, providerModelId) })),
+    };
 
   const models: { providerModelId: string; found: boolean | null }[] = [];
   const details: string[] = [];
   // One after another: a check should not burst a provider's rate limit.
   for (const providerModelId of providerModelIds) {
     const answer = await ask(plan, spec.lookup(providerModelId), (body) => spec.found(body, providerModelId) !== null);
-    models.push({ providerModelId, found: answer.state === "ok" ? spec.found(answer.body, providerModelId) : answer.state === "missing" ? false : null });
+    models.push({
+      providerModelId,
+      found: answer.state === "ok" ? spec.found(answer.body, providerModelId) : answer.state === "missing" ? false : null,
+    });
     if (answer.state !== "ok" && answer.state !== "missing") details.push(answer.detail);
   }
   return details.length > 0 ? { credential: "ok", models, detail: details.join("; ") } : { credential: "ok", models };
@@ -63,11 +77,14 @@ async function ask(plan: CheckPlan, call: CheckCall, understood: (body: unknown)
   const { code, message } = describeFailure(response.body, response.headers);
   const said = `HTTP ${response.status}${own ? ` ${own.code}` : code ? ` ${code}` : ""}`;
   // The provider's message is left out of a refusal: some echo part of the key.
-  if (own?.state === "refused" || response.status === 401 || response.status === 403) return { state: "refused", detail: `${where} refused the credential (${said})` };
+  if (own?.state === "refused" || response.status === 401 || response.status === 403)
+    return { state: "refused", detail: `${where} refused the credential (${said})` };
   if (own?.state === "unreachable") return { state: "unreachable", detail: `${where} answered ${said}` };
-  if (response.status === 408 || response.status === 429 || response.status >= 500) return { state: "unreachable", detail: `${where} answered ${said}${message ? `: ${message}` : ""}` };
+  if (response.status === 408 || response.status === 429 || response.status >= 500)
+    return { state: "unreachable", detail: `${where} answered ${said}${message ? `: ${message}` : ""}` };
   if (response.status === 404) return { state: "missing", detail: `${where} answered ${said}` };
-  if (!response.ok || !understood(response.body)) return { state: "not_understood", detail: `${where}: the answer (${said}) is not understood` };
+  if (!response.ok || !understood(response.body))
+    return { state: "not_understood", detail: `${where}: the answer (${said}) is not understood` };
   return { state: "ok", body: response.body };
 }
 

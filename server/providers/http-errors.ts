@@ -35,10 +35,21 @@ const timeoutCodes = new Set(["ETIMEDOUT"]);
 const MAX_MESSAGE_LENGTH = 300;
 
 /** Sends one request under a deadline. Transport failures become ProviderErrors; HTTP statuses do not. */
-export async function sendProviderRequest(provider: ProviderId, url: string, request: ProviderRequest, timeoutMs: number): Promise<ProviderResponse> {
+export async function sendProviderRequest(
+  provider: ProviderId,
+  url: string,
+  request: ProviderRequest,
+  timeoutMs: number,
+): Promise<ProviderResponse> {
   try {
     const answer = await providerHttp(url, request, timeoutMs);
-    return { status: answer.status, ok: answer.status >= 200 && answer.status <= 299, headers: answer.headers, body: parseBody(answer.text), bytes: answer.bytes };
+    return {
+      status: answer.status,
+      ok: answer.status >= 200 && answer.status <= 299,
+      headers: answer.headers,
+      body: parseBody(answer.text),
+      bytes: answer.bytes,
+    };
   } catch (error) {
     throw providerErrorFromException(provider, error, timeoutMs);
   }
@@ -48,7 +59,13 @@ export async function sendProviderRequest(provider: ProviderId, url: string, req
 export function providerErrorFromException(provider: ProviderId, error: unknown, timeoutMs: number): ProviderError {
   if (error instanceof ProviderError) return error;
   // An answer past its cap is an output we cannot take (base64 pictures), as an oversized download is.
-  if (error instanceof ProviderAnswerTooLarge) return new ProviderError(provider, "ERR4003", `${provider}: the answer is larger than the ${error.maxBytes} bytes allowed`, "too_large");
+  if (error instanceof ProviderAnswerTooLarge)
+    return new ProviderError(
+      provider,
+      "ERR4003",
+      `${provider}: the answer is larger than the ${error.maxBytes} bytes allowed`,
+      "too_large",
+    );
   const name = error instanceof Error ? error.name : "";
   const code = transportCode(error);
   if (name === "TimeoutError" || name === "AbortError" || (code !== null && timeoutCodes.has(code))) {
@@ -64,8 +81,16 @@ export function providerErrorFromResponse(provider: ProviderId, response: Provid
   const detail = [`HTTP ${response.status}`, code, retryAfter ? `retry_after=${retryAfter}` : null].filter(Boolean).join(" ");
   // Our credential problems stay ours: their text can echo part of the key, and messages reach
   // the attempt record and the customer's provider_errors.
-  const text = response.status === 401 || response.status === 403 ? "the provider refused our credentials" : clip(message ?? `HTTP ${response.status}`);
-  return new ProviderError(provider, classifyHttpFailure(response.status, `${code ?? ""} ${message ?? ""}`), `${provider}: ${text}`, detail);
+  const text =
+    response.status === 401 || response.status === 403
+      ? "the provider refused our credentials"
+      : clip(message ?? `HTTP ${response.status}`);
+  return new ProviderError(
+    provider,
+    classifyHttpFailure(response.status, `${code ?? ""} ${message ?? ""}`),
+    `${provider}: ${text}`,
+    detail,
+  );
 }
 
 /** A job the provider ran and reported as failed (Replicate `failed`, fal `ERROR`). */

@@ -33,14 +33,16 @@ const HEALTH =
   "Every attempt is recorded (outcome, latency, cost, wasted); health and `fastest` routing judge the last 900 s: failure rate, p95 latency, circuit open after 3 consecutive failures or a failure rate of 0.5, half-open 30 s after the last failure";
 const COST_ESTIMATED =
   "Estimated: each attempt records the catalog price of the generation (no provider billing API is read); attempts whose work is thrown away are flagged wasted; reserved credits are charged on success, refunded on failure or cancel";
-const HTTP_ERRORS = "HTTP 408/504 and timeouts → ERR4001; 429, 5xx, 401/403, network errors, quota or capacity text → ERR4002; content-policy text or 400/413/422 → ERR4005";
+const HTTP_ERRORS =
+  "HTTP 408/504 and timeouts → ERR4001; 429, 5xx, 401/403, network errors, quota or capacity text → ERR4002; content-policy text or 400/413/422 → ERR4005";
 const POLL_EVERY = "polled every 3 s until the model's timeout";
 
 const local: ProviderImplementation = {
   delivery_method: "synchronous",
   cancel_method: "Aborts the in-process render (AbortController) of the prediction",
   webhook_verification: "none (results return from the submit call; no callbacks)",
-  error_mapping: "Configured faults → ERR4002 (unavailable, fail), ERR4005 (reject), ERR4001 (stall); unreadable input → ERR4005; render timeout → ERR4001; other render errors → ERR4002",
+  error_mapping:
+    "Configured faults → ERR4002 (unavailable, fail), ERR4005 (reject), ERR4001 (stall); unreadable input → ERR4005; render timeout → ERR4001; other render errors → ERR4002",
   cost_tracking: COST_ESTIMATED,
   schema_conversion: "None: renders the normalized request directly (sharp images, ffmpeg videos), seeded from the generation id",
   failover_strategy: FAILOVER,
@@ -66,7 +68,8 @@ function replicate(settings: ImplementationSettings): ProviderImplementation {
 const fal: ProviderImplementation = {
   delivery_method: "webhook",
   cancel_method: "PUT /{app}/requests/{request_id}/cancel on the queue API",
-  webhook_verification: "ED25519 over `request_id\\nuser_id\\ntimestamp\\nsha256(body)` (x-fal-webhook-* headers) against fal's JWKS, timestamps within 300 s",
+  webhook_verification:
+    "ED25519 over `request_id\\nuser_id\\ntimestamp\\nsha256(body)` (x-fal-webhook-* headers) against fal's JWKS, timestamps within 300 s",
   error_mapping: `${HTTP_ERRORS}; a failed result or ERROR webhook is mapped by its status and text the same way, a client_cancelled result is a cancel`,
   cost_tracking: `${COST_ESTIMATED}; the queue status's metrics.inference_time is kept as predict time`,
   schema_conversion:
@@ -140,7 +143,8 @@ const cloudflare: ProviderImplementation = {
 
 const alibaba: ProviderImplementation = {
   delivery_method: "polling",
-  cancel_method: "POST /api/v1/tasks/{task_id}/cancel (DashScope cancels only a task still PENDING; a running one is left and the run stops waiting)",
+  cancel_method:
+    "POST /api/v1/tasks/{task_id}/cancel (DashScope cancels only a task still PENDING; a running one is left and the run stops waiting)",
   webhook_verification: "none: DashScope's HTTP API sends no signed callbacks, so tasks are polled",
   error_mapping: `${HTTP_ERRORS}; DashScope's error code decides a 400: DataInspectionFailed / IPInfringementSuspect (moderation) and InvalidParameter → ERR4005, Arrearage (overdue account) → ERR4002; Throttling (429), InvalidApiKey (401), InternalError (5xx) → ERR4002, RequestTimeOut → ERR4001; a FAILED task is mapped by its output.code the same way, an UNKNOWN (expired) task → ERR4002`,
   cost_tracking: COST_ESTIMATED,
@@ -152,7 +156,8 @@ const alibaba: ProviderImplementation = {
 
 const byteplus: ProviderImplementation = {
   delivery_method: "polling",
-  cancel_method: "Seedance: DELETE /api/v3/contents/generations/tasks/{id} (cancels a queued task); Seedream: aborts the in-flight POST /api/v3/images/generations call",
+  cancel_method:
+    "Seedance: DELETE /api/v3/contents/generations/tasks/{id} (cancels a queued task); Seedream: aborts the in-flight POST /api/v3/images/generations call",
   webhook_verification: "none (ModelArk's callback_url is unsigned, so tasks are polled and images answer in the call)",
   error_mapping: `${HTTP_ERRORS}; ModelArk's {error: {code, message}}: *SensitiveContentDetected* codes → ERR4005, RateLimitExceeded / QuotaExceeded / ServerOverloaded → ERR4002; a failed task's error.code the same way; an expired task → ERR4001; an image answer past 48 MiB → ERR4003; an answer that is not a task or a data[] of images → ERR4002`,
   cost_tracking: COST_ESTIMATED,
@@ -164,7 +169,8 @@ const byteplus: ProviderImplementation = {
 
 const google: ProviderImplementation = {
   delivery_method: "polling",
-  cancel_method: "Aborts the in-flight :predict / :generateContent call of an image; a Veo operation has no cancel on the Gemini API, so it runs to its end and is discarded",
+  cancel_method:
+    "Aborts the in-flight :predict / :generateContent call of an image; a Veo operation has no cancel on the Gemini API, so it runs to its end and is discarded",
   webhook_verification: "none (the Gemini API sends no callbacks; images return from the call, Veo operations are polled)",
   error_mapping: `${HTTP_ERRORS}; Google's error {code, message, status} gives the detail (429 RESOURCE_EXHAUSTED, 503 UNAVAILABLE → ERR4002, 504 DEADLINE_EXCEEDED → ERR4001, 400 INVALID_ARGUMENT → ERR4005); a prompt or picture blocked for safety (promptFeedback.blockReason, finishReason SAFETY/IMAGE_SAFETY/PROHIBITED_CONTENT…, Imagen answering no picture, Veo raiMediaFilteredCount) → ERR4005; a done operation with an error is mapped by its code the same way; an answer past 64 MiB → ERR4003; an answer without a picture or video not understood → ERR4002`,
   cost_tracking: COST_ESTIMATED,

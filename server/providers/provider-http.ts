@@ -76,7 +76,11 @@ function exchange(target: URL, request: ProviderRequest, timeoutMs: number, dead
   return new Promise<ProviderAnswer>((resolve, reject) => {
     let settled = false;
     let answered = false;
-    const req = transport.request(target, { method: request.method, headers, agent: pooled ? agents[target.protocol as "http:" | "https:"] : false });
+    const req = transport.request(target, {
+      method: request.method,
+      headers,
+      agent: pooled ? agents[target.protocol as "http:" | "https:"] : false,
+    });
     const timer = setTimeout(() => fail(new ProviderCallTimeout(timeoutMs)), Math.max(1, deadline - Date.now()));
     const abort = () => fail(Object.assign(new Error("the call was aborted"), { name: "AbortError" }));
     function fail(error: unknown) {
@@ -109,7 +113,8 @@ function exchange(target: URL, request: ProviderRequest, timeoutMs: number, dead
         clearTimeout(timer);
         request.signal?.removeEventListener("abort", abort);
         const answerHeaders = new Headers();
-        for (let index = 0; index + 1 < res.rawHeaders.length; index += 2) answerHeaders.append(res.rawHeaders[index] as string, res.rawHeaders[index + 1] as string);
+        for (let index = 0; index + 1 < res.rawHeaders.length; index += 2)
+          answerHeaders.append(res.rawHeaders[index] as string, res.rawHeaders[index + 1] as string);
         const bytes = Buffer.concat(chunks);
         resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text: bytes.toString("utf8"), bytes });
       });

@@ -9,6 +9,17 @@ import { providerResultReceived } from "../base/events/definitions";
  * registered (a wait sees only events received after it), so a missed callback costs one poll
  * interval, not the model's timeout.
  */
-export async function sendProviderResult(source: "callback" | "poll", generationId: string, provider: string, predictionId: string, status: string) {
-  await inngest.send(providerResultReceived.create({ generationId, provider, predictionId }, { id: `provider-result:${source}:${provider}:${predictionId}:${status}` }));
+export async function sendProviderResult(
+  source: "callback" | "poll",
+  generationId: string,
+  provider: string,
+  predictionId: string,
+  status: string,
+) {
+  await inngest.send(
+    providerResultReceived.create(
+      { generationId, provider, predictionId },
+      { id: `provider-result:${source}:${provider}:${predictionId}:${status}` },
+    ),
+  );
 }

@@ -33,7 +33,10 @@ export type ProviderJob = {
 export type ProviderOutput = { kind: "bytes"; bytes: Uint8Array; contentType: string } | { kind: "url"; url: string; contentType?: string };
 
 export type ProviderResult =
-  { status: "running" } | { status: "succeeded"; outputs: ProviderOutput[]; predictTimeSeconds: number | null } | { status: "failed"; error: ProviderError } | { status: "canceled" };
+  | { status: "running" }
+  | { status: "succeeded"; outputs: ProviderOutput[]; predictTimeSeconds: number | null }
+  | { status: "failed"; error: ProviderError }
+  | { status: "canceled" };
 
 export type SubmitResult =
   /** The provider answered with the finished result in the same call (OpenAI Images, local). */

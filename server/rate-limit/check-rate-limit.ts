@@ -33,13 +33,24 @@ function stateFor(limit: number, count: number, resetAt: number, now: number): R
 type Input = { accountId: string; plan: PlanName; bucket: RateLimitBucket; store?: CounterStore; now?: number };
 
 /** Counts this request; throws ERR1005 (with the headers) past the plan's limit. */
-export async function consumeRateLimit({ accountId, plan, bucket, store = counterStore(), now = Date.now() }: Input): Promise<RateLimitState> {
+export async function consumeRateLimit({
+  accountId,
+  plan,
+  bucket,
+  store = counterStore(),
+  now = Date.now(),
+}: Input): Promise<RateLimitState> {
   const limit = planLimits[plan].requestsPerMinute[bucket];
   const { windowStart, resetAt } = windowOf(now);
   const count = await store.increment(`${bucket}:${accountId}`, windowStart, WINDOW_SECONDS);
   const state = stateFor(limit, count, resetAt, now);
   if (count > limit) {
-    throw new ApiError("ERR1005", `Rate limit of ${limit} ${bucket} requests per minute exceeded.`, { limit, bucket, reset_at: resetAt }, rateLimitHeaders(state, true));
+    throw new ApiError(
+      "ERR1005",
+      `Rate limit of ${limit} ${bucket} requests per minute exceeded.`,
+      { limit, bucket, reset_at: resetAt },
+      rateLimitHeaders(state, true),
+    );
   }
   return state;
 }

@@ -29,5 +29,7 @@ export function toRequestLogEntry(row: RequestLog) {
 export type RequestLogEntry = ReturnType<typeof toRequestLogEntry>;
 
 function isStringRecord(value: unknown): value is Record<string, string> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((entry) => typeof entry === "string");
+  return (
+    typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((entry) => typeof entry === "string")
+  );
 }

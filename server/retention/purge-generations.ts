@@ -34,10 +34,14 @@ export async function purgeGenerations(db: Db, scope: OneAccount, { cutoff, batc
         filesGone.push(row.id);
       } catch (error) {
         result.deferred += 1;
-        log.warn("retention: output files not deleted, the record stays until the next run", { generation_id: row.id, error: error instanceof Error ? error.message : String(error) });
+        log.warn("retention: output files not deleted, the record stays until the next run", {
+          generation_id: row.id,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
-    if (filesGone.length > 0) result.generations += (await db.generation.deleteMany({ where: { id: { in: filesGone }, status: { in: [...TERMINAL] } } })).count;
+    if (filesGone.length > 0)
+      result.generations += (await db.generation.deleteMany({ where: { id: { in: filesGone }, status: { in: [...TERMINAL] } } })).count;
     // A short batch was the last one; a batch with failures would be selected again, so stop.
     if (rows.length < batchSize || filesGone.length < rows.length) return result;
   }

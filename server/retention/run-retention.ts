@@ -46,7 +46,18 @@ export const ACCOUNTS_PER_PAGE = 200;
 export function emptyTally(): RetentionTally {
   return {
     accounts: 0,
-    removed: { generations: 0, files: 0, request_logs: 0, webhook_deliveries: 0, webhook_attempts: 0, dead_letters: 0, activity_events: 0, ledger_entries: 0, sent_emails: 0, generation_events: 0 },
+    removed: {
+      generations: 0,
+      files: 0,
+      request_logs: 0,
+      webhook_deliveries: 0,
+      webhook_attempts: 0,
+      dead_letters: 0,
+      activity_events: 0,
+      ledger_entries: 0,
+      sent_emails: 0,
+      generation_events: 0,
+    },
     deferred: { generations: 0 },
   };
 }
@@ -59,7 +70,12 @@ export function addTally(into: RetentionTally, more: RetentionTally): RetentionT
 }
 
 /** One account's pass. Generations before ledger entries, so a just-purged generation's entries are judged without it. */
-export async function purgeAccountData(db: Db, account: { id: string; plan: PlanName }, now: Date, options: RetentionOptions = {}): Promise<RetentionTally> {
+export async function purgeAccountData(
+  db: Db,
+  account: { id: string; plan: PlanName },
+  now: Date,
+  options: RetentionOptions = {},
+): Promise<RetentionTally> {
   const batchSize = options.batchSize ?? RETENTION_BATCH_SIZE;
   const cutoff = retentionCutoffs(account.plan, now);
   const scope = accountScope(account.id);

@@ -26,7 +26,11 @@ export function explorationDraw(generationId: string): number {
   return createHash("sha256").update(`routing-exploration:${generationId}`).digest().readUInt32BE(0) / 2 ** 32;
 }
 
-export function exploreProviders(ranking: Pick<ProviderRanking, "order" | "openCircuits">, generationId: string, share: number): ExploredOrder {
+export function exploreProviders(
+  ranking: Pick<ProviderRanking, "order" | "openCircuits">,
+  generationId: string,
+  share: number,
+): ExploredOrder {
   const order = [...ranking.order];
   const open = new Set(ranking.openCircuits);
   const [first, second, ...rest] = order;

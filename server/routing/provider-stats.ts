@@ -40,7 +40,8 @@ type StatsRow = {
 /** Providers without a finished attempt in the window are absent from the map: no data. */
 export async function loadProviderStats(input: LoadProviderStatsInput): Promise<Map<ProviderId, ProviderStats>> {
   const { region, modelIdentifier, providers, now = new Date(), windowSeconds = ROUTING_WINDOW_SECONDS, db = defaultDb } = input;
-  if (!Number.isInteger(windowSeconds) || windowSeconds < 1) throw new RangeError(`windowSeconds must be a positive integer, got ${windowSeconds}`);
+  if (!Number.isInteger(windowSeconds) || windowSeconds < 1)
+    throw new RangeError(`windowSeconds must be a positive integer, got ${windowSeconds}`);
   if (providers.length === 0) return new Map();
   const since = new Date(now.getTime() - windowSeconds * 1000);
   const earliestStart = new Date(since.getTime() - LONGEST_ATTEMPT_SECONDS * 1000);

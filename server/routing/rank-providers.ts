@@ -74,7 +74,11 @@ type Placement = {
   reason: string;
 };
 
-export function rankProviders(candidates: readonly ProviderId[], stats: ReadonlyMap<string, ProviderStats>, options: RankProvidersOptions): ProviderRanking {
+export function rankProviders(
+  candidates: readonly ProviderId[],
+  stats: ReadonlyMap<string, ProviderStats>,
+  options: RankProvidersOptions,
+): ProviderRanking {
   const settings = { ...RANKING_DEFAULTS, ...definedOnly(options) };
   const placements = unique(candidates).map((provider, catalogIndex) => place(provider, catalogIndex, stats.get(provider), settings));
   placements.sort(comparePlacements);
@@ -85,7 +89,12 @@ export function rankProviders(candidates: readonly ProviderId[], stats: Readonly
   };
 }
 
-function place(provider: ProviderId, catalogIndex: number, stats: ProviderStats | undefined, settings: Required<RankProvidersOptions>): Placement {
+function place(
+  provider: ProviderId,
+  catalogIndex: number,
+  stats: ProviderStats | undefined,
+  settings: Required<RankProvidersOptions>,
+): Placement {
   const unranked = { provider, catalogIndex, band: 0, score: 0, p95: Infinity };
   if (!stats || stats.attempts === 0) return { ...unranked, tier: Tier.Unscored, reason: "no data" };
 
@@ -99,7 +108,11 @@ function place(provider: ProviderId, catalogIndex: number, stats: ProviderStats 
 
   const decided = stats.successes + stats.failures;
   if (decided < settings.minAttempts) {
-    return { ...unranked, tier: Tier.Unscored, reason: `${prefix}${decided} decided attempts, fewer than ${settings.minAttempts}: catalog order` };
+    return {
+      ...unranked,
+      tier: Tier.Unscored,
+      reason: `${prefix}${decided} decided attempts, fewer than ${settings.minAttempts}: catalog order`,
+    };
   }
   const score = stats.successes / decided - settings.wastedPenalty * (stats.wasted / stats.attempts);
   const latency = stats.p95LatencyMs === null ? "p95 unknown" : `p95 ${Math.round(stats.p95LatencyMs)} ms`;
@@ -122,7 +135,10 @@ export type CircuitState =
   /** Tripped, but the cool-down has passed: ranked again, and one more failure re-opens it. */
   | { state: "half-open"; tripped: string };
 
-type BreakerSettings = Pick<Required<RankProvidersOptions>, "now" | "minAttempts" | "breakerConsecutiveFailures" | "breakerFailureRate" | "coolDownMs">;
+type BreakerSettings = Pick<
+  Required<RankProvidersOptions>,
+  "now" | "minAttempts" | "breakerConsecutiveFailures" | "breakerFailureRate" | "coolDownMs"
+>;
 
 /** The breaker of rule 3 for one provider's stats; health reports it too. */
 export function circuitState(stats: ProviderStats, options: Pick<RankProvidersOptions, "now"> & Partial<BreakerSettings>): CircuitState {

@@ -44,7 +44,14 @@ export async function resolveProviderOrder(input: ResolveProviderOrderInput): Pr
     const stats = await cachedProviderStats(db, region, model, now);
     const ranking = rankProviders(model.providers, stats, { now });
     const chosen = exploreProviders(ranking, generationId, share);
-    log.debug("provider order ranked", { region, model_identifier: model.identifier, generation_id: generationId, order: chosen.order, explored: chosen.explored, reasons: ranking.reasons });
+    log.debug("provider order ranked", {
+      region,
+      model_identifier: model.identifier,
+      generation_id: generationId,
+      order: chosen.order,
+      explored: chosen.explored,
+      reasons: ranking.reasons,
+    });
     return chosen;
   } catch (error) {
     log.warn("provider ranking failed, using catalog order", {
@@ -56,7 +63,12 @@ export async function resolveProviderOrder(input: ResolveProviderOrderInput): Pr
   }
 }
 
-function cachedProviderStats(db: Db, region: RegionName, model: ResolveProviderOrderInput["model"], now: Date): Promise<Map<ProviderId, ProviderStats>> {
+function cachedProviderStats(
+  db: Db,
+  region: RegionName,
+  model: ResolveProviderOrderInput["model"],
+  now: Date,
+): Promise<Map<ProviderId, ProviderStats>> {
   let byModel = statsCache.get(db);
   if (!byModel) statsCache.set(db, (byModel = new Map()));
   const key = `${region} ${model.identifier}`;

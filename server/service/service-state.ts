@@ -15,7 +15,11 @@ let cached: { state: ServiceState; readAt: number } | undefined;
 export async function getServiceState(db: Db, options: { fresh?: boolean } = {}): Promise<ServiceState> {
   if (!options.fresh && cached && Date.now() - cached.readAt < CACHE_MS) return cached.state;
   const row = await db.serviceState.findUnique({ where: { id: 1 } });
-  const state: ServiceState = { paused: row?.paused ?? false, reason: row?.reason ?? null, changed_at: row?.changedAt.toISOString() ?? null };
+  const state: ServiceState = {
+    paused: row?.paused ?? false,
+    reason: row?.reason ?? null,
+    changed_at: row?.changedAt.toISOString() ?? null,
+  };
   cached = { state, readAt: Date.now() };
   return state;
 }

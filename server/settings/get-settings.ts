@@ -10,8 +10,14 @@ import { db } from "../base/db";
 
 export async function getSettings(membership: AccountMembership, userId: string) {
   const [account, user] = await Promise.all([
-    db.account.findUniqueOrThrow({ where: { id: membership.accountId }, select: { id: true, name: true, email: true, pictureUrl: true, isPersonal: true, plan: true, createdAt: true } }),
-    db.user.findUniqueOrThrow({ where: { id: userId }, select: { id: true, email: true, name: true, marketingEmails: true, marketingConsentAt: true } }),
+    db.account.findUniqueOrThrow({
+      where: { id: membership.accountId },
+      select: { id: true, name: true, email: true, pictureUrl: true, isPersonal: true, plan: true, createdAt: true },
+    }),
+    db.user.findUniqueOrThrow({
+      where: { id: userId },
+      select: { id: true, email: true, name: true, marketingEmails: true, marketingConsentAt: true },
+    }),
   ]);
   const blockers = await accountDeletionBlockers(db, account);
   return {
@@ -25,7 +31,14 @@ export async function getSettings(membership: AccountMembership, userId: string)
       createdAt: account.createdAt,
       creditBalance: millisToDecimalString(await getBalance(db, account.id)),
     },
-    viewer: { userId: user.id, role: membership.role, email: user.email, name: user.name, marketingEmails: user.marketingEmails, marketingConsentAt: user.marketingConsentAt },
+    viewer: {
+      userId: user.id,
+      role: membership.role,
+      email: user.email,
+      name: user.name,
+      marketingEmails: user.marketingEmails,
+      marketingConsentAt: user.marketingConsentAt,
+    },
     deletion: { blockers },
   };
 }

@@ -19,7 +19,10 @@ export type AccountSpend = {
 /** ERR1006 for an account outside the scope (or deleted). */
 export async function getAccountSpend(db: Db, scope: AccountScope, accountId: string, now = new Date()): Promise<AccountSpend> {
   const inScope = !("accountId" in scope) || scopeWhere(scope).accountId === accountId;
-  const row = inScope && isGuid(accountId) ? await db.account.findFirst({ where: { id: accountId, deletedAt: null }, select: { id: true, monthlySpendLimit: true } }) : null;
+  const row =
+    inScope && isGuid(accountId)
+      ? await db.account.findFirst({ where: { id: accountId, deletedAt: null }, select: { id: true, monthlySpendLimit: true } })
+      : null;
   if (!row) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
   const used = await readSpend(db, row.id, periodFirstDay("month", now));
   return {

@@ -11,7 +11,12 @@ import { isGuid } from "../base/guid";
 // carries the same budget id, so the lineage reads (and spends) one budget. Without a limit the
 // key has no period: spend_used is everything its budget ever spent.
 
-export type KeySpendRow = { id: string; spendBudgetId: string | null; spendLimit: DecimalLike | string | null; spendPeriod: SpendPeriod | null };
+export type KeySpendRow = {
+  id: string;
+  spendBudgetId: string | null;
+  spendLimit: DecimalLike | string | null;
+  spendPeriod: SpendPeriod | null;
+};
 
 export type KeySpend = {
   apikey_id: string;

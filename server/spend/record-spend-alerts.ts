@@ -32,11 +32,30 @@ export function thresholdsToRecord(limitMillis: Millicredits, before: Millicredi
   return crossed ? SPEND_ALERT_THRESHOLDS.filter((percent) => reached(used, percent)) : [];
 }
 
-export async function recordSpendAlerts(tx: Tx, limits: SpendLimits, input: SpendBefore & { costMillis: Millicredits; now: Date }): Promise<number> {
+export async function recordSpendAlerts(
+  tx: Tx,
+  limits: SpendLimits,
+  input: SpendBefore & { costMillis: Millicredits; now: Date },
+): Promise<number> {
   const budgets: Array<Budget & { before: Millicredits }> = [];
   if (limits.key)
-    budgets.push({ scope: "apikey", budgetId: limits.key.budgetId, apiKeyId: limits.key.apiKeyId, limitMillis: limits.key.limitMillis, period: limits.key.period, before: input.keyUsedMillis });
-  if (limits.account) budgets.push({ scope: "account", budgetId: limits.accountId, apiKeyId: null, limitMillis: limits.account.limitMillis, period: "month", before: input.accountUsedMillis });
+    budgets.push({
+      scope: "apikey",
+      budgetId: limits.key.budgetId,
+      apiKeyId: limits.key.apiKeyId,
+      limitMillis: limits.key.limitMillis,
+      period: limits.key.period,
+      before: input.keyUsedMillis,
+    });
+  if (limits.account)
+    budgets.push({
+      scope: "account",
+      budgetId: limits.accountId,
+      apiKeyId: null,
+      limitMillis: limits.account.limitMillis,
+      period: "month",
+      before: input.accountUsedMillis,
+    });
   let fired = 0;
   for (const budget of budgets) {
     const used = budget.before + input.costMillis;
@@ -50,7 +69,14 @@ export async function recordSpendAlerts(tx: Tx, limits: SpendLimits, input: Spen
       ON CONFLICT (budget_id, period_start, threshold_percent) DO NOTHING
       RETURNING id::text, threshold_percent`;
     for (const row of rows.sort((a, b) => a.threshold_percent - b.threshold_percent)) {
-      await recordSpendAlert(tx, { ...budget, accountId: limits.accountId, alertId: row.id, thresholdPercent: row.threshold_percent, usedMillis: used, now: input.now });
+      await recordSpendAlert(tx, {
+        ...budget,
+        accountId: limits.accountId,
+        alertId: row.id,
+        thresholdPercent: row.threshold_percent,
+        usedMillis: used,
+        now: input.now,
+      });
       fired += 1;
     }
   }
@@ -132,6 +158,10 @@ async function recordSpendAlert(tx: Tx, input: SpendAlertInput): Promise<void> {
   });
 
   if (emailIds.length > 0) {
-    await sendInTransaction(tx, "alerts/spend.fired", spendAlertFired.create({ accountId, spendAlertId: input.alertId, emailIds }, { id: `spend-alert:${input.alertId}` }));
+    await sendInTransaction(
+      tx,
+      "alerts/spend.fired",
+      spendAlertFired.create({ accountId, spendAlertId: input.alertId, emailIds }, { id: `spend-alert:${input.alertId}` }),
+    );
   }
 }

@@ -16,7 +16,9 @@ export async function setAccountSpendLimit(tx: Tx, scope: AccountScope, input: S
   const inScope = !("accountId" in scope) || scopeWhere(scope).accountId === accountId;
   const limit = input.limitMillis === null ? null : millisToDecimalString(input.limitMillis);
   const updated =
-    inScope && isGuid(accountId) ? await tx.$executeRaw`UPDATE account SET monthly_spend_limit = ${limit}::numeric, updated_at = now() WHERE id = ${accountId}::uuid AND deleted_at IS NULL` : 0;
+    inScope && isGuid(accountId)
+      ? await tx.$executeRaw`UPDATE account SET monthly_spend_limit = ${limit}::numeric, updated_at = now() WHERE id = ${accountId}::uuid AND deleted_at IS NULL`
+      : 0;
   if (updated !== 1) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
   await recordActivity(tx, {
     accountId,

@@ -23,7 +23,12 @@ export type SetKeySpendLimitInput = {
 };
 
 export async function setKeySpendLimit(tx: Tx, scope: AccountScope, input: SetKeySpendLimitInput): Promise<KeySpend> {
-  const key = isGuid(input.keyId) ? await tx.apiKey.findFirst({ where: { id: input.keyId, ...scopeWhere(scope) }, select: { ...keySpendSelect, accountId: true, name: true, prefix: true } }) : null;
+  const key = isGuid(input.keyId)
+    ? await tx.apiKey.findFirst({
+        where: { id: input.keyId, ...scopeWhere(scope) },
+        select: { ...keySpendSelect, accountId: true, name: true, prefix: true },
+      })
+    : null;
   if (!key) throw new ApiError("ERR1006", "API key not found.", { apikey_id: input.keyId });
   // The account's lock (ordered against creates), and its row written: a create in one statement must see it changed.
   await touchAccountRow(tx, key.accountId);
@@ -40,7 +45,10 @@ export async function setKeySpendLimit(tx: Tx, scope: AccountScope, input: SetKe
     actor: input.actor,
     category: "api_key",
     action: limit === null ? "api_key.spend_limit_cleared" : "api_key.spend_limit_set",
-    description: limit === null ? `Spend limit of API key "${key.name}" (${key.prefix}) cleared` : `Spend limit of API key "${key.name}" (${key.prefix}) set to ${limit} credits per ${period}`,
+    description:
+      limit === null
+        ? `Spend limit of API key "${key.name}" (${key.prefix}) cleared`
+        : `Spend limit of API key "${key.name}" (${key.prefix}) set to ${limit} credits per ${period}`,
     metadata: { apikey_id: key.id, spend_limit: limit === null ? null : Number(limit), spend_period: period },
   });
   return keySpendOf(tx, { id: key.id, spendBudgetId: budgetId, spendLimit: limit, spendPeriod: period }, input.now ?? new Date());

@@ -17,15 +17,24 @@ export type SpendLimits = {
 };
 
 /** The limit columns read with the account row lock (server/generations/reserve-and-record.ts). */
-export type LimitColumns = { account_limit: string | null; key_limit: string | null; key_period: SpendPeriod | null; key_budget: string | null };
+export type LimitColumns = {
+  account_limit: string | null;
+  key_limit: string | null;
+  key_period: SpendPeriod | null;
+  key_budget: string | null;
+};
 
 export function spendLimitsOf(accountId: string, apiKeyId: string, row: LimitColumns): SpendLimits | null {
-  const key = row.key_limit !== null && row.key_budget !== null ? { apiKeyId, budgetId: row.key_budget, limitMillis: decimalToMillis(row.key_limit), period: row.key_period ?? "month" } : null;
+  const key =
+    row.key_limit !== null && row.key_budget !== null
+      ? { apiKeyId, budgetId: row.key_budget, limitMillis: decimalToMillis(row.key_limit), period: row.key_period ?? "month" }
+      : null;
   const account = row.account_limit !== null ? { limitMillis: decimalToMillis(row.account_limit) } : null;
   return key || account ? { accountId, key, account } : null;
 }
 
-const usedSql = (budgetId: string, fromDay: string) => Prisma.sql`(SELECT coalesce(sum(used), 0) FROM spend_counter WHERE budget_id = ${budgetId}::uuid AND day >= ${fromDay}::date)`;
+const usedSql = (budgetId: string, fromDay: string) =>
+  Prisma.sql`(SELECT coalesce(sum(used), 0) FROM spend_counter WHERE budget_id = ${budgetId}::uuid AND day >= ${fromDay}::date)`;
 
 /** The statement's parts: the `spend` WITH item, the INSERT's WHERE condition, and the final SELECT over `spend` and `inserted`. */
 export function spendCheckSql(limits: SpendLimits, costMillis: Millicredits, now: Date) {
@@ -55,20 +64,42 @@ export function spendRefusal(limits: SpendLimits, before: SpendBefore, costMilli
   if (limits.key) {
     const { limitMillis, period } = limits.key;
     const used = before.keyUsedMillis;
-    if (used + costMillis > limitMillis) return refusal("apikey", `per ${period === "total" ? "key lifetime" : period}`, limitMillis, used, costMillis, periodResetsAt(period, now));
+    if (used + costMillis > limitMillis)
+      return refusal(
+        "apikey",
+        `per ${period === "total" ? "key lifetime" : period}`,
+        limitMillis,
+        used,
+        costMillis,
+        periodResetsAt(period, now),
+      );
   }
   if (limits.account) {
     const used = before.accountUsedMillis;
-    if (used + costMillis > limits.account.limitMillis) return refusal("account", "per month", limits.account.limitMillis, used, costMillis, periodResetsAt("month", now));
+    if (used + costMillis > limits.account.limitMillis)
+      return refusal("account", "per month", limits.account.limitMillis, used, costMillis, periodResetsAt("month", now));
   }
   return null;
 }
 
-function refusal(scope: "apikey" | "account", per: string, limit: Millicredits, used: Millicredits, requested: Millicredits, resetsAt: Date | null): ApiError {
+function refusal(
+  scope: "apikey" | "account",
+  per: string,
+  limit: Millicredits,
+  used: Millicredits,
+  requested: Millicredits,
+  resetsAt: Date | null,
+): ApiError {
   const whose = scope === "apikey" ? "The API key's" : "The account's";
   return new ApiError(
     "ERR1014",
     `${whose} spend limit of ${millisToDecimalString(limit)} credits ${per} would be exceeded: ${millisToDecimalString(used)} used, ${millisToDecimalString(requested)} requested.`,
-    { scope, limit: formatCredits(limit), used: formatCredits(used), requested: formatCredits(requested), resets_at: resetsAt?.toISOString() ?? null },
+    {
+      scope,
+      limit: formatCredits(limit),
+      used: formatCredits(used),
+      requested: formatCredits(requested),
+      resets_at: resetsAt?.toISOString() ?? null,
+    },
   );
 }

@@ -14,7 +14,9 @@ export function parseSpendLimit(value: string | number | null, field = "spend_li
 
 export function parseSpendPeriod(value: string, field = "spend_period"): SpendPeriod {
   if (!(spendPeriods as readonly string[]).includes(value)) {
-    throw invalidRequest(`${field} must be one of ${spendPeriods.join(", ")}.`, [{ field, message: `must be one of ${spendPeriods.join(", ")}` }]);
+    throw invalidRequest(`${field} must be one of ${spendPeriods.join(", ")}.`, [
+      { field, message: `must be one of ${spendPeriods.join(", ")}` },
+    ]);
   }
   return value as SpendPeriod;
 }

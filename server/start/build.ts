@@ -42,7 +42,8 @@ export function buildEnvironment(parent: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 export function ensureBuild(options: { force?: boolean } = {}) {
   const fingerprint = sourceFingerprint();
-  const built = fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(marker) && fs.readFileSync(marker, "utf8") === fingerprint;
+  const built =
+    fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(marker) && fs.readFileSync(marker, "utf8") === fingerprint;
   if (built && !options.force) return false;
   log.info("building the app (next build); this takes a minute the first time");
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {

@@ -65,7 +65,10 @@ export function clusterDir(dataDir: string): string {
 
 function runAs(): { uid?: number; gid?: number } {
   if (!isRoot()) return {};
-  const lookup = () => ({ uid: Number(execFileSync("id", ["-u", "postgres"]).toString()), gid: Number(execFileSync("id", ["-g", "postgres"]).toString()) });
+  const lookup = () => ({
+    uid: Number(execFileSync("id", ["-u", "postgres"]).toString()),
+    gid: Number(execFileSync("id", ["-g", "postgres"]).toString()),
+  });
   try {
     return lookup();
   } catch {
@@ -97,7 +100,14 @@ function readPidFile(dir: string): PidFile | null {
 /** Whether the cluster on `port` answers, and is the one in `dir` (not another cluster that took the port). */
 async function servesDir(port: number, dir: string, credentials: { user: string; password: string }): Promise<boolean> {
   if (!Number.isInteger(port) || port <= 0) return false;
-  const client = new pg.Client({ host: "127.0.0.1", port, user: credentials.user, password: credentials.password, database: "postgres", connectionTimeoutMillis: 2000 });
+  const client = new pg.Client({
+    host: "127.0.0.1",
+    port,
+    user: credentials.user,
+    password: credentials.password,
+    database: "postgres",
+    connectionTimeoutMillis: 2000,
+  });
   try {
     await client.connect();
     const { rows } = await client.query<{ data_directory: string }>("show data_directory");
@@ -139,7 +149,8 @@ async function adoptOrClearPostmaster(dir: string, credentials: { user: string; 
   while (isPostmasterOf(pidFile.pid, dir)) {
     if (await servesDir(pidFile.port, dir, credentials)) return pidFile.port;
     // Starting up or shutting down: wait for it to answer or to go.
-    if (Date.now() > deadline) throw new Error(`PostgreSQL (pid ${pidFile.pid}) runs on ${dir} but does not accept connections; stop it and start again`);
+    if (Date.now() > deadline)
+      throw new Error(`PostgreSQL (pid ${pidFile.pid}) runs on ${dir} but does not accept connections; stop it and start again`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   fs.rmSync(path.join(dir, "postmaster.pid"), { force: true });
@@ -150,7 +161,13 @@ async function adoptOrClearPostmaster(dir: string, credentials: { user: string; 
 const TRANSIENT = /pre-existing shared memory block|lock file .* already exists|could not bind/;
 
 /** Starts the postmaster; retries for a few seconds while a killed predecessor's processes linger. */
-async function startPostmaster(bin: string, dir: string, port: number, socketDir: string | null, spawnOptions: { uid?: number; gid?: number; env: NodeJS.ProcessEnv }): Promise<ChildProcess> {
+async function startPostmaster(
+  bin: string,
+  dir: string,
+  port: number,
+  socketDir: string | null,
+  spawnOptions: { uid?: number; gid?: number; env: NodeJS.ProcessEnv },
+): Promise<ChildProcess> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await spawnPostmaster(bin, dir, port, socketDir, spawnOptions);
@@ -161,10 +178,29 @@ async function startPostmaster(bin: string, dir: string, port: number, socketDir
   }
 }
 
-async function spawnPostmaster(bin: string, dir: string, port: number, socketDir: string | null, spawnOptions: { uid?: number; gid?: number; env: NodeJS.ProcessEnv }): Promise<ChildProcess> {
+async function spawnPostmaster(
+  bin: string,
+  dir: string,
+  port: number,
+  socketDir: string | null,
+  spawnOptions: { uid?: number; gid?: number; env: NodeJS.ProcessEnv },
+): Promise<ChildProcess> {
   const postgres = spawn(
     path.join(bin, "postgres"),
-    ["-D", dir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", `unix_socket_directories=${socketDir ?? ""}`, "-c", "max_connections=200", "-c", "fsync=on"],
+    [
+      "-D",
+      dir,
+      "-p",
+      String(port),
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      `unix_socket_directories=${socketDir ?? ""}`,
+      "-c",
+      "max_connections=200",
+      "-c",
+      "fsync=on",
+    ],
     { ...spawnOptions, stdio: ["ignore", "pipe", "pipe"] },
   );
   let log = "";
@@ -184,7 +220,12 @@ async function spawnPostmaster(bin: string, dir: string, port: number, socketDir
   return postgres;
 }
 
-export async function startEmbeddedCluster(options: { dataDir: string; port: number; user: string; password: string }): Promise<EmbeddedCluster> {
+export async function startEmbeddedCluster(options: {
+  dataDir: string;
+  port: number;
+  user: string;
+  password: string;
+}): Promise<EmbeddedCluster> {
   const bin = path.join(await nativeDir(), "bin");
   const dir = clusterDir(options.dataDir);
   const ids = runAs();
@@ -207,10 +248,21 @@ export async function startEmbeddedCluster(options: { dataDir: string; port: num
     const passwordFile = path.join(os.tmpdir(), `darkroom-pg-pw-${process.pid}-${Date.now()}`);
     fs.writeFileSync(passwordFile, `${options.password}\n`, { mode: 0o644 });
     try {
-      const initdb = spawn(path.join(bin, "initdb"), [`--pgdata=${dir}`, "--auth=scram-sha-256", `--username=${options.user}`, `--pwfile=${passwordFile}`, "--encoding=UTF8", "--locale=C"], {
-        ...ids,
-        env,
-      });
+      const initdb = spawn(
+        path.join(bin, "initdb"),
+        [
+          `--pgdata=${dir}`,
+          "--auth=scram-sha-256",
+          `--username=${options.user}`,
+          `--pwfile=${passwordFile}`,
+          "--encoding=UTF8",
+          "--locale=C",
+        ],
+        {
+          ...ids,
+          env,
+        },
+      );
       await runToEnd(initdb, "initdb");
     } finally {
       fs.rmSync(passwordFile, { force: true });

@@ -102,9 +102,12 @@ export async function startHttpServer(options: { port: number; host: string; dev
   const shownHost = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
-  const loopbackHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
+  const loopbackHost =
+    options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
   const executor: RunningExecutor | null =
-    inngestMode() === "embedded" ? await startEmbeddedExecutor({ appUrl: `http://${loopbackHost}:${port}`, started: registerExecutor, stopping: unregisterExecutor }) : null;
+    inngestMode() === "embedded"
+      ? await startEmbeddedExecutor({ appUrl: `http://${loopbackHost}:${port}`, started: registerExecutor, stopping: unregisterExecutor })
+      : null;
   return {
     url: `http://${shownHost}:${options.port}`,
     close: async () => {

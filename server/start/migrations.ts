@@ -36,7 +36,11 @@ const CHARACTER_COLUMN = 6; // ColumnTypeEnum.Character of @prisma/driver-adapte
 let charColumnsOfPendingQuery: number[] | null = null;
 
 function hideCharOids<T extends object>(queryable: T): T {
-  const target = queryable as T & { query: (...args: unknown[]) => Promise<PgResult>; connect?: (...args: unknown[]) => unknown; [patched]?: true };
+  const target = queryable as T & {
+    query: (...args: unknown[]) => Promise<PgResult>;
+    connect?: (...args: unknown[]) => unknown;
+    [patched]?: true;
+  };
   if (target[patched]) return queryable;
   target[patched] = true;
   const query = target.query.bind(target);
@@ -135,7 +139,10 @@ async function loadEngine(url: string): Promise<WasmEngine> {
   globals.PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (message) => console.error(`schema engine panic: ${message}`) };
   const require = createRequire(import.meta.url);
   const bindingsPath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
-  const bindings = (await import(bindingsPath)) as Record<string, unknown> & { __wbg_set_wasm: (w: unknown) => void; SchemaEngine: { new: (...a: unknown[]) => Promise<WasmEngine> } };
+  const bindings = (await import(bindingsPath)) as Record<string, unknown> & {
+    __wbg_set_wasm: (w: unknown) => void;
+    SchemaEngine: { new: (...a: unknown[]) => Promise<WasmEngine> };
+  };
   const bytes = fs.readFileSync(path.join(path.dirname(bindingsPath), "schema_engine_bg.wasm"));
   const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": bindings as WebAssembly.ModuleImports });
   bindings.__wbg_set_wasm(instance.exports);
@@ -162,7 +169,9 @@ function migrationsList() {
         path: name,
         migrationFile: {
           path: "migration.sql",
-          content: fs.existsSync(file) ? { tag: "ok", value: fs.readFileSync(file, "utf8") } : { tag: "error", value: "missing migration.sql" },
+          content: fs.existsSync(file)
+            ? { tag: "ok", value: fs.readFileSync(file, "utf8") }
+            : { tag: "error", value: "missing migration.sql" },
         },
       };
     }),

@@ -133,7 +133,12 @@ function requestOf(req: http.IncomingMessage, signal: AbortSignal): Request {
 }
 
 /** `params` as the edge bound them from the path (v1-edge.ts). */
-export async function serveV1Directly(req: http.IncomingMessage, res: http.ServerResponse, handler: RouteHandler, params: Record<string, string>) {
+export async function serveV1Directly(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  handler: RouteHandler,
+  params: Record<string, string>,
+) {
   const aborted = new AbortController();
   res.once("close", () => {
     if (!res.writableFinished) aborted.abort();
@@ -143,7 +148,10 @@ export async function serveV1Directly(req: http.IncomingMessage, res: http.Serve
     await writeResponse(response, req, res);
   } catch (error) {
     // Route handlers answer their own errors in the envelope; this is what escaped them.
-    log.error("unhandled error serving a /v1 route directly", { path: req.url, error: error instanceof Error ? error.stack : String(error) });
+    log.error("unhandled error serving a /v1 route directly", {
+      path: req.url,
+      error: error instanceof Error ? error.stack : String(error),
+    });
     if (res.headersSent) return void res.destroy();
     await writeResponse(errorResponse(toApiError(error), newRequestId()), req, res);
   } finally {

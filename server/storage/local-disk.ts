@@ -2,7 +2,17 @@ import { randomUUID } from "node:crypto";
 import { mkdir, open as openFile, readFile, rename, rmdir, stat, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { env } from "../base/env";
-import { assertContentType, assertStorageKey, InvalidStorageKeyError, OUTPUT_EXTENSIONS, type ObjectInfo, type ObjectRange, type ObjectStream, type OutputStorage, type StorageProbe } from "./storage";
+import {
+  assertContentType,
+  assertStorageKey,
+  InvalidStorageKeyError,
+  OUTPUT_EXTENSIONS,
+  type ObjectInfo,
+  type ObjectRange,
+  type ObjectStream,
+  type OutputStorage,
+  type StorageProbe,
+} from "./storage";
 import { probeStorage } from "./probe-storage";
 
 // Objects are plain files under the root, named by their key. The content type sits beside each
@@ -144,7 +154,8 @@ function fileStream(handle: FileHandle, start: number, stop: number): ReadableSt
     async pull(controller) {
       try {
         const want = Math.min(CHUNK_BYTES, stop - position);
-        const { bytesRead, buffer } = want > 0 ? await handle.read(Buffer.alloc(want), 0, want, position) : { bytesRead: 0, buffer: Buffer.alloc(0) };
+        const { bytesRead, buffer } =
+          want > 0 ? await handle.read(Buffer.alloc(want), 0, want, position) : { bytesRead: 0, buffer: Buffer.alloc(0) };
         if (bytesRead === 0) {
           await handle.close();
           controller.close();

@@ -11,7 +11,8 @@ export function outputExpiresAt(plan: PlanName, completedAt: Date): Date {
 
 /** outputs/<account>/<generation>/<index>.<extension>, e.g. outputs/acc_1/gen_2/0.png. */
 export function outputKey(accountId: string, generationId: string, index: number, extension: string): string {
-  for (const id of [accountId, generationId]) if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new RangeError(`Invalid id in an output key: ${JSON.stringify(id)}`);
+  for (const id of [accountId, generationId])
+    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new RangeError(`Invalid id in an output key: ${JSON.stringify(id)}`);
   if (!Number.isInteger(index) || index < 0) throw new RangeError(`Invalid output index ${index}`);
   const ext = extension.replace(/^\./, "").toLowerCase();
   if (!/^[a-z0-9]{1,10}$/.test(ext)) throw new RangeError(`Invalid output extension ${JSON.stringify(extension)}`);

@@ -2,7 +2,16 @@ import { createHash } from "node:crypto";
 import { AwsClient } from "aws4fetch";
 import { env } from "../base/env";
 import { sliceStream } from "./byte-range";
-import { assertContentType, assertStorageKey, type ObjectInfo, type ObjectRange, type ObjectStream, type OutputStorage, type StorageProbe, type StoredObject } from "./storage";
+import {
+  assertContentType,
+  assertStorageKey,
+  type ObjectInfo,
+  type ObjectRange,
+  type ObjectStream,
+  type OutputStorage,
+  type StorageProbe,
+  type StoredObject,
+} from "./storage";
 import { probeStorage } from "./probe-storage";
 
 // Output files in any S3-compatible store (AWS S3, MinIO, R2, Backblaze, s3rver in tests),
@@ -53,24 +62,41 @@ const REQUEST_TIMEOUT_MS = 30_000;
 
 export function s3Storage(config: S3Config): OutputStorage {
   // aws4fetch retries 5xx and 429 with backoff; two retries keep a probe within its check time.
-  const client = new AwsClient({ accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, service: "s3", region: config.region, retries: 2 });
+  const client = new AwsClient({
+    accessKeyId: config.accessKeyId,
+    secretAccessKey: config.secretAccessKey,
+    service: "s3",
+    region: config.region,
+    retries: 2,
+  });
   const endpoint = new URL(config.endpoint ?? `https://s3.${config.region}.amazonaws.com`);
   const basePath = endpoint.pathname.replace(/\/+$/, "");
 
   function objectUrl(key: string): string {
     assertStorageKey(key);
     const path = key.split("/").map(encodeURIComponent).join("/");
-    return config.forcePathStyle ? `${endpoint.origin}${basePath}/${encodeURIComponent(config.bucket)}/${path}` : `${endpoint.protocol}//${config.bucket}.${endpoint.host}${basePath}/${path}`;
+    return config.forcePathStyle
+      ? `${endpoint.origin}${basePath}/${encodeURIComponent(config.bucket)}/${path}`
+      : `${endpoint.protocol}//${config.bucket}.${endpoint.host}${basePath}/${path}`;
   }
 
   /** One signed request; `read` takes what it needs from the response within the timeout. */
-  async function send<T>(method: string, key: string, init: { body?: Uint8Array; headers?: Record<string, string> }, read: (response: Response) => Promise<T>): Promise<T> {
+  async function send<T>(
+    method: string,
+    key: string,
+    init: { body?: Uint8Array; headers?: Record<string, string> },
+    read: (response: Response) => Promise<T>,
+  ): Promise<T> {
     const url = objectUrl(key);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`S3 ${method} ${key} timed out after ${REQUEST_TIMEOUT_MS} ms`)), REQUEST_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => controller.abort(new Error(`S3 ${method} ${key} timed out after ${REQUEST_TIMEOUT_MS} ms`)),
+      REQUEST_TIMEOUT_MS,
+    );
     try {
       // fetch takes views over an ArrayBuffer only; a SharedArrayBuffer-backed view is copied.
-      const body = init.body && (init.body.buffer instanceof ArrayBuffer ? (init.body as Uint8Array<ArrayBuffer>) : new Uint8Array(init.body));
+      const body =
+        init.body && (init.body.buffer instanceof ArrayBuffer ? (init.body as Uint8Array<ArrayBuffer>) : new Uint8Array(init.body));
       const response = await client.fetch(url, { method, headers: init.headers, body, signal: controller.signal });
       return await read(response);
     } finally {
@@ -90,7 +116,10 @@ export function s3Storage(config: S3Config): OutputStorage {
   async function get(key: string): Promise<StoredObject | null> {
     return send("GET", key, {}, async (response) => {
       if (await isMissing(response, "GET", key)) return null;
-      return { bytes: new Uint8Array(await response.arrayBuffer()), contentType: response.headers.get("content-type") ?? DEFAULT_CONTENT_TYPE };
+      return {
+        bytes: new Uint8Array(await response.arrayBuffer()),
+        contentType: response.headers.get("content-type") ?? DEFAULT_CONTENT_TYPE,
+      };
     });
   }
 
@@ -110,7 +139,13 @@ export function s3Storage(config: S3Config): OutputStorage {
       if (response.status === 206 && range) {
         // Content-Length is the part's; the object's size is after the slash of Content-Range.
         const [, first, last, total] = (/^bytes (\d+)-(\d+)\/(\d+)$/.exec(response.headers.get("content-range") ?? "") ?? []).map(Number);
-        if (first === undefined || last === undefined || total === undefined || first > range.start || last < Math.min(range.end, total - 1)) {
+        if (
+          first === undefined ||
+          last === undefined ||
+          total === undefined ||
+          first > range.start ||
+          last < Math.min(range.end, total - 1)
+        ) {
           await response.body.cancel();
           throw new S3RequestError(response.status, undefined, `S3 GET ${key} answered 206 without the range asked for`);
         }
@@ -162,5 +197,9 @@ async function requestError(response: Response, method: string, key: string): Pr
   const text = await response.text().catch(() => "");
   const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
   const message = /<Message>([^<]+)<\/Message>/.exec(text)?.[1];
-  return new S3RequestError(response.status, code, `S3 ${method} ${key} failed: HTTP ${response.status}${code ? ` ${code}` : ""}${message ? `: ${message}` : ""}`);
+  return new S3RequestError(
+    response.status,
+    code,
+    `S3 ${method} ${key} failed: HTTP ${response.status}${code ? ` ${code}` : ""}${message ? `: ${message}` : ""}`,
+  );
 }

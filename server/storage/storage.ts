@@ -56,4 +56,10 @@ export function assertContentType(key: string, contentType: string): void {
 }
 
 /** The media types outputs are stored as, each under its extension (server/generations/run/store-outputs.ts names keys so). */
-export const OUTPUT_EXTENSIONS: Readonly<Record<string, string>> = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "video/mp4": "mp4", "image/gif": "gif" };
+export const OUTPUT_EXTENSIONS: Readonly<Record<string, string>> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/webp": "webp",
+  "video/mp4": "mp4",
+  "image/gif": "gif",
+};

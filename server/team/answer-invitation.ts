@@ -19,7 +19,10 @@ const closedMessages: Record<Exclude<InvitationStatus, "pending">, string> = {
 };
 
 async function lockedInvitation(tx: Tx, token: string): Promise<Invitation> {
-  const found = token.length > 0 && token.length <= 200 ? await tx.invitation.findUnique({ where: { tokenHash: hashInvitationToken(token) }, select: { accountId: true } }) : null;
+  const found =
+    token.length > 0 && token.length <= 200
+      ? await tx.invitation.findUnique({ where: { tokenHash: hashInvitationToken(token) }, select: { accountId: true } })
+      : null;
   if (!found) throw new ApiError("ERR1006", "This invitation link is not valid. It may have been replaced by a newer one.");
   await lockTeam(tx, found.accountId);
   return tx.invitation.findUniqueOrThrow({ where: { tokenHash: hashInvitationToken(token) } });
@@ -29,10 +32,16 @@ export async function acceptInvitation(tx: Tx, input: { token: string; userId: s
   const invitation = await lockedInvitation(tx, input.token);
   const user = await tx.user.findUniqueOrThrow({ where: { id: input.userId }, select: { id: true, email: true } });
   if (user.email !== invitation.email) {
-    throw new ApiError("ERR1003", `This invitation was sent to ${invitation.email}, but you are signed in as ${user.email}. Sign in as ${invitation.email} to accept it.`);
+    throw new ApiError(
+      "ERR1003",
+      `This invitation was sent to ${invitation.email}, but you are signed in as ${user.email}. Sign in as ${invitation.email} to accept it.`,
+    );
   }
   const status = invitationStatus(invitation);
-  const membership = await tx.membership.findUnique({ where: { accountId_userId: { accountId: invitation.accountId, userId: user.id } }, select: { id: true } });
+  const membership = await tx.membership.findUnique({
+    where: { accountId_userId: { accountId: invitation.accountId, userId: user.id } },
+    select: { id: true },
+  });
   if (status === "accepted" && membership) return { accountId: invitation.accountId, changed: false };
   if (status !== "pending") throw invalidRequest(closedMessages[status]);
 

@@ -11,7 +11,8 @@ export async function changeMemberRole(tx: Tx, input: { accountId: string; userI
   const role = assignableRole(input.role);
   await lockTeam(tx, input.accountId);
   const member = await findTeamMember(tx, input.accountId, input.userId);
-  if (member.role === "primary_owner") throw invalidRequest("The primary owner cannot be demoted. They can transfer primary ownership to another member first.");
+  if (member.role === "primary_owner")
+    throw invalidRequest("The primary owner cannot be demoted. They can transfer primary ownership to another member first.");
   if (member.role === role) return { userId: member.userId, role, changed: false };
 
   await tx.membership.update({ where: { id: member.id }, data: { role } });

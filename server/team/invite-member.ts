@@ -17,19 +17,32 @@ export type InviteMemberInput = { accountId: string; email: string; role: string
 
 export async function inviteMember(tx: Tx, input: InviteMemberInput) {
   const email = input.email.trim().toLowerCase();
-  if (!z.email().safeParse(email).success) throw invalidRequest("Enter a valid e-mail address.", [{ field: "email", message: "must be an e-mail address" }]);
+  if (!z.email().safeParse(email).success)
+    throw invalidRequest("Enter a valid e-mail address.", [{ field: "email", message: "must be an e-mail address" }]);
   const role = assignableRole(input.role);
   await lockTeam(tx, input.accountId);
 
   const member = await tx.membership.findFirst({ where: { accountId: input.accountId, user: { email } }, select: { id: true } });
   if (member) throw invalidRequest(`${email} is already a member of this account.`, [{ field: "email", message: "already a member" }]);
   const now = new Date();
-  const pending = await tx.invitation.findFirst({ where: { accountId: input.accountId, email, ...pendingWhere(now) }, select: { id: true } });
-  if (pending) throw invalidRequest(`${email} already has a pending invitation. Resend it from the list instead.`, [{ field: "email", message: "already invited" }]);
-  await tx.invitation.updateMany({ where: { accountId: input.accountId, email, acceptedAt: null, declinedAt: null, revokedAt: null }, data: { revokedAt: now } });
+  const pending = await tx.invitation.findFirst({
+    where: { accountId: input.accountId, email, ...pendingWhere(now) },
+    select: { id: true },
+  });
+  if (pending)
+    throw invalidRequest(`${email} already has a pending invitation. Resend it from the list instead.`, [
+      { field: "email", message: "already invited" },
+    ]);
+  await tx.invitation.updateMany({
+    where: { accountId: input.accountId, email, acceptedAt: null, declinedAt: null, revokedAt: null },
+    data: { revokedAt: now },
+  });
 
   const { token, tokenHash, expiresAt } = newInvitationToken(now);
-  const invitation = await tx.invitation.create({ data: { accountId: input.accountId, email, role, tokenHash, invitedById: input.actor, expiresAt }, select: { id: true } });
+  const invitation = await tx.invitation.create({
+    data: { accountId: input.accountId, email, role, tokenHash, invitedById: input.actor, expiresAt },
+    select: { id: true },
+  });
   await sendInvitationEmail(tx, { accountId: input.accountId, email, role, token, expiresAt, invitedById: input.actor });
   const account = await tx.account.findUniqueOrThrow({ where: { id: input.accountId }, select: { name: true } });
   await notifyInvitee(tx, { email, accountName: account.name, role });

@@ -48,7 +48,10 @@ export async function inviteeSignInLink(client: Db, input: { token: string; sign
     return { ok: false, reason: "rate_limited" };
   }
   // Claimed in one statement: of two POSTs at once, one mints.
-  const claimed = await client.invitation.updateMany({ where: { id: invitation.invitationId, signInUsedAt: null }, data: { signInUsedAt: new Date() } });
+  const claimed = await client.invitation.updateMany({
+    where: { id: invitation.invitationId, signInUsedAt: null },
+    data: { signInUsedAt: new Date() },
+  });
   if (claimed.count === 0) return { ok: false, reason: "used" };
   return { ok: true, url: await mintSignInLink(invitation.email, invitationPath(input.token)) };
 }

@@ -7,7 +7,11 @@ import type { MemberRole } from "../base/generated/prisma/enums";
 // e-mail: a notification never carries the token.
 
 export async function notifyInvitee(tx: Tx, input: { email: string; accountName: string; role: MemberRole }): Promise<string | null> {
-  const home = await tx.membership.findFirst({ where: { user: { email: input.email } }, orderBy: { createdAt: "asc" }, select: { accountId: true, userId: true } });
+  const home = await tx.membership.findFirst({
+    where: { user: { email: input.email } },
+    orderBy: { createdAt: "asc" },
+    select: { accountId: true, userId: true },
+  });
   if (!home) return null;
   const notification = await tx.notification.create({
     data: {

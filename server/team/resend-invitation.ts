@@ -14,11 +14,19 @@ export async function resendInvitation(tx: Tx, input: { accountId: string; invit
   await lockTeam(tx, input.accountId);
   const invitation = await findAccountInvitation(tx, input.accountId, input.invitationId);
   const status = invitationStatus(invitation);
-  if (status !== "pending" && status !== "expired") throw invalidRequest(`This invitation was ${status}; invite the address again instead.`);
+  if (status !== "pending" && status !== "expired")
+    throw invalidRequest(`This invitation was ${status}; invite the address again instead.`);
 
   const { token, tokenHash, expiresAt } = newInvitationToken();
   await tx.invitation.update({ where: { id: invitation.id }, data: { tokenHash, expiresAt } });
-  await sendInvitationEmail(tx, { accountId: input.accountId, email: invitation.email, role: invitation.role, token, expiresAt, invitedById: input.actor });
+  await sendInvitationEmail(tx, {
+    accountId: input.accountId,
+    email: invitation.email,
+    role: invitation.role,
+    token,
+    expiresAt,
+    invitedById: input.actor,
+  });
   await recordActivity(tx, {
     accountId: input.accountId,
     actor: input.actor,

@@ -16,13 +16,17 @@ export async function lockTeam(tx: Tx, accountId: string): Promise<void> {
 }
 
 export function assignableRole(role: string): AssignableRole {
-  if (!(assignableRoles as readonly string[]).includes(role)) throw invalidRequest("The role must be owner or member.", [{ field: "role", message: "must be owner or member" }]);
+  if (!(assignableRoles as readonly string[]).includes(role))
+    throw invalidRequest("The role must be owner or member.", [{ field: "role", message: "must be owner or member" }]);
   return role as AssignableRole;
 }
 
 export async function findTeamMember(tx: Tx, accountId: string, userId: string) {
   const member = isGuid(userId)
-    ? await tx.membership.findUnique({ where: { accountId_userId: { accountId, userId } }, select: { id: true, userId: true, role: true, user: { select: { email: true } } } })
+    ? await tx.membership.findUnique({
+        where: { accountId_userId: { accountId, userId } },
+        select: { id: true, userId: true, role: true, user: { select: { email: true } } },
+      })
     : null;
   if (!member) throw new ApiError("ERR1006", "Member not found.", { user_id: userId });
   return { id: member.id, userId: member.userId, role: member.role, email: member.user.email };

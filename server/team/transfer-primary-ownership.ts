@@ -11,7 +11,8 @@ export async function transferPrimaryOwnership(tx: Tx, input: { accountId: strin
   await lockTeam(tx, input.accountId);
   const from = await findTeamMember(tx, input.accountId, input.fromUserId);
   if (from.role !== "primary_owner") throw invalidRequest("Only the primary owner can transfer primary ownership.");
-  if (input.toUserId === from.userId) throw invalidRequest("You are already the primary owner.", [{ field: "userId", message: "already the primary owner" }]);
+  if (input.toUserId === from.userId)
+    throw invalidRequest("You are already the primary owner.", [{ field: "userId", message: "already the primary owner" }]);
   const to = await findTeamMember(tx, input.accountId, input.toUserId);
 
   await tx.membership.update({ where: { id: from.id }, data: { role: "owner" } });

@@ -12,7 +12,11 @@ export type DailyActivity = { day: string; succeeded: number; failed: number; ca
 
 type Row = { day: string; succeeded: number; failed: number; canceled: number; charged_millis: bigint };
 
-export async function getDailyActivity(db: Db, scope: OneAccount, { days = 30, now = new Date() }: { days?: number; now?: Date } = {}): Promise<DailyActivity[]> {
+export async function getDailyActivity(
+  db: Db,
+  scope: OneAccount,
+  { days = 30, now = new Date() }: { days?: number; now?: Date } = {},
+): Promise<DailyActivity[]> {
   const { accountId } = scope;
   if (!isGuid(accountId)) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
   const span = Math.min(Math.max(Math.trunc(days), 1), 90);
@@ -40,5 +44,11 @@ export async function getDailyActivity(db: Db, scope: OneAccount, { days = 30, n
            coalesce(c.charged_millis, 0)::bigint AS charged_millis
     FROM days LEFT JOIN generations g ON g.day = days.day LEFT JOIN charges c ON c.day = days.day
     ORDER BY days.day`;
-  return rows.map((row) => ({ day: row.day, succeeded: row.succeeded, failed: row.failed, canceled: row.canceled, charged: formatCredits(Number(row.charged_millis)) }));
+  return rows.map((row) => ({
+    day: row.day,
+    succeeded: row.succeeded,
+    failed: row.failed,
+    canceled: row.canceled,
+    charged: formatCredits(Number(row.charged_millis)),
+  }));
 }

@@ -13,7 +13,11 @@ export type DailyUsage = { day: string; success: number; client_errors: number; 
 
 type Row = { day: string; success: number; client_errors: number; server_errors: number; cost_millis: bigint };
 
-export async function getDailyUsage(database: Db, scope: OneAccount, input: { days: number; region: RegionName; now?: Date }): Promise<DailyUsage[]> {
+export async function getDailyUsage(
+  database: Db,
+  scope: OneAccount,
+  input: { days: number; region: RegionName; now?: Date },
+): Promise<DailyUsage[]> {
   const { days, region, now = new Date() } = input;
   const period = usageWindow(scope.accountId, days, region, now);
   const { since, until } = period;
@@ -42,5 +46,11 @@ export async function getDailyUsage(database: Db, scope: OneAccount, input: { da
            coalesce(s.cost_millis, 0)::bigint AS cost_millis
       FROM days LEFT JOIN requests r ON r.day = days.day LEFT JOIN spend s ON s.day = days.day
      ORDER BY days.day`;
-  return rows.map((row) => ({ day: row.day, success: row.success, client_errors: row.client_errors, server_errors: row.server_errors, estimated_cost: formatCredits(Number(row.cost_millis)) }));
+  return rows.map((row) => ({
+    day: row.day,
+    success: row.success,
+    client_errors: row.client_errors,
+    server_errors: row.server_errors,
+    estimated_cost: formatCredits(Number(row.cost_millis)),
+  }));
 }

@@ -23,9 +23,21 @@ export type ModelMargin = {
   margin_rate: number | null;
 };
 
-type Row = { model: string; provider: string; attempts: number; succeeded: number; revenue_millis: bigint; cost_micros: bigint; wasted_micros: bigint };
+type Row = {
+  model: string;
+  provider: string;
+  attempts: number;
+  succeeded: number;
+  revenue_millis: bigint;
+  cost_micros: bigint;
+  wasted_micros: bigint;
+};
 
-export async function modelMargins(database: Db, scope: AccountScope, input: { days: number; region?: string; now?: Date }): Promise<{ days: number; region: string | null; models: ModelMargin[] }> {
+export async function modelMargins(
+  database: Db,
+  scope: AccountScope,
+  input: { days: number; region?: string; now?: Date },
+): Promise<{ days: number; region: string | null; models: ModelMargin[] }> {
   const now = input.now ?? new Date();
   const since = new Date(now.getTime() - input.days * 86_400_000);
   const region = input.region === undefined ? Prisma.empty : Prisma.sql`AND region = ${input.region}::"Region"`;

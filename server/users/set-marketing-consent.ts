@@ -10,11 +10,18 @@ import { lockUser, userAccountIds } from "./user-account-ids";
 export async function setMarketingConsent(tx: Tx, input: { userId: string; optIn: boolean }) {
   const user = await lockUser(tx, input.userId);
   if (user.marketingEmails === input.optIn) {
-    const unchanged = await tx.user.findUniqueOrThrow({ where: { id: user.id }, select: { marketingEmails: true, marketingConsentAt: true } });
+    const unchanged = await tx.user.findUniqueOrThrow({
+      where: { id: user.id },
+      select: { marketingEmails: true, marketingConsentAt: true },
+    });
     return { ...unchanged, changed: false };
   }
   const now = new Date();
-  const updated = await tx.user.update({ where: { id: user.id }, data: { marketingEmails: input.optIn, marketingConsentAt: now }, select: { marketingEmails: true, marketingConsentAt: true } });
+  const updated = await tx.user.update({
+    where: { id: user.id },
+    data: { marketingEmails: input.optIn, marketingConsentAt: now },
+    select: { marketingEmails: true, marketingConsentAt: true },
+  });
   const action = input.optIn ? "consent.marketing_opt_in" : "consent.marketing_opt_out";
   for (const accountId of await userAccountIds(tx, user.id)) {
     await recordActivity(tx, {

@@ -10,7 +10,11 @@ import { lockUser, userAccountIds } from "./user-account-ids";
 
 export async function signOutEverywhere(tx: Tx, input: { userId: string }): Promise<{ sessionVersion: number }> {
   const user = await lockUser(tx, input.userId);
-  const { sessionVersion } = await tx.user.update({ where: { id: user.id }, data: { sessionVersion: { increment: 1 } }, select: { sessionVersion: true } });
+  const { sessionVersion } = await tx.user.update({
+    where: { id: user.id },
+    data: { sessionVersion: { increment: 1 } },
+    select: { sessionVersion: true },
+  });
   await tx.authSession.deleteMany({ where: { userId: user.id } });
   for (const accountId of await userAccountIds(tx, user.id)) {
     await recordActivity(tx, {

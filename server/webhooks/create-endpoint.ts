@@ -45,7 +45,9 @@ export async function createWebhookEndpoint(tx: Tx, input: CreateWebhookEndpoint
 
   const id = randomUUID();
   const secret = newWebhookSecret();
-  const row = await tx.webhookEndpoint.create({ data: { id, accountId: account.id, url, description, events, ...sealedSecretColumns(id, secret) } });
+  const row = await tx.webhookEndpoint.create({
+    data: { id, accountId: account.id, url, description, events, ...sealedSecretColumns(id, secret) },
+  });
   await recordActivity(tx, {
     accountId: account.id,
     actor: input.actor,

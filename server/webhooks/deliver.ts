@@ -34,7 +34,11 @@ function describeFailure(error: unknown): string {
 }
 
 /** The signed POST of one attempt, outside any transaction; never throws (a failure is its `error`). */
-export async function postDelivery(delivery: DeliveryToAttempt, attemptNumber: number, options: DeliveryAttemptOptions = {}): Promise<SentAttempt> {
+export async function postDelivery(
+  delivery: DeliveryToAttempt,
+  attemptNumber: number,
+  options: DeliveryAttemptOptions = {},
+): Promise<SentAttempt> {
   const body = delivery.payload as unknown as WebhookBody;
   const rawBody = serializeWebhookBody(body);
   const startedAtMs = clock.now();

@@ -6,7 +6,14 @@ import type { Prisma } from "../base/generated/prisma/client";
 export type DeliveryToAttempt = Prisma.WebhookDeliveryGetPayload<{ include: { endpoint: true } }>;
 
 /** What one POST got: recorded as a webhook_attempt row. */
-export type SentAttempt = { attemptNumber: number; statusCode: number | null; snippet: string | null; error: string | null; startedAtMs: number; latencyMs: number };
+export type SentAttempt = {
+  attemptNumber: number;
+  statusCode: number | null;
+  snippet: string | null;
+  error: string | null;
+  startedAtMs: number;
+  latencyMs: number;
+};
 
 export type DeliveryAttemptResult =
   | { outcome: "delivered"; attemptNumber: number; statusCode: number; startedAtMs: number; latencyMs: number }

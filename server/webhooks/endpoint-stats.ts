@@ -16,7 +16,11 @@ export type WebhookEndpointStats = {
 };
 
 /** One entry per endpoint of the account, those without deliveries included. */
-export async function webhookEndpointStats(db: Db, scope: OneAccount, { now = new Date() }: { now?: Date } = {}): Promise<WebhookEndpointStats[]> {
+export async function webhookEndpointStats(
+  db: Db,
+  scope: OneAccount,
+  { now = new Date() }: { now?: Date } = {},
+): Promise<WebhookEndpointStats[]> {
   const { accountId } = scope;
   if (!isGuid(accountId)) return [];
   const since = new Date(now.getTime() - WEBHOOK_STATS_WINDOW_MS);

@@ -16,11 +16,18 @@ export type WebhookNetworkOptions = {
 };
 
 export function webhookNetworkOptions(options: WebhookNetworkOptions = {}): { allowLoopback: boolean; resolver?: Resolver } {
-  return { allowLoopback: options.allowLoopback ?? env().WEBHOOK_ALLOW_LOOPBACK, ...(options.resolver ? { resolver: options.resolver } : {}) };
+  return {
+    allowLoopback: options.allowLoopback ?? env().WEBHOOK_ALLOW_LOOPBACK,
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+  };
 }
 
 function refused(url: string, reason: string, message: string): ApiError {
-  return new ApiError("ERR1001", `The webhook URL ${url} is not allowed: ${message}.`, { url, reason, fields: [{ field: "url", message }] });
+  return new ApiError("ERR1001", `The webhook URL ${url} is not allowed: ${message}.`, {
+    url,
+    reason,
+    fields: [{ field: "url", message }],
+  });
 }
 
 /** The URL as it will be stored (WHATWG-normalized), or ERR1001 naming the URL and the reason. */

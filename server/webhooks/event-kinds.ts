@@ -20,10 +20,18 @@ export const webhookEventKinds = [
 export type WebhookEventKind = (typeof webhookEventKinds)[number];
 
 /** The published set: what an endpoint created without a list subscribes to. */
-export const defaultWebhookEvents: WebhookEventKind[] = ["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance"];
+export const defaultWebhookEvents: WebhookEventKind[] = [
+  "generation.started",
+  "generation.completed",
+  "generation.failed",
+  "generation.canceled",
+  "credits.low_balance",
+];
 
 /** Kinds added after publication: sent only to endpoints that list them. */
-export const optInWebhookEvents: WebhookEventKind[] = webhookEventKinds.filter((kind) => kind !== "webhook.test" && !defaultWebhookEvents.includes(kind));
+export const optInWebhookEvents: WebhookEventKind[] = webhookEventKinds.filter(
+  (kind) => kind !== "webhook.test" && !defaultWebhookEvents.includes(kind),
+);
 
 export function isWebhookEventKind(value: string): value is WebhookEventKind {
   return (webhookEventKinds as readonly string[]).includes(value);
@@ -34,9 +42,12 @@ export function parseWebhookEvents(input: readonly string[] | undefined, field =
   if (input === undefined) return [...defaultWebhookEvents];
   const unknown = input.filter((kind) => !isWebhookEventKind(kind));
   if (unknown.length > 0) {
-    throw invalidRequest(`Unknown webhook event: ${unknown.join(", ")}. Known events: ${webhookEventKinds.join(", ")}.`, [{ field, message: `must be a list of ${webhookEventKinds.join(", ")}` }]);
+    throw invalidRequest(`Unknown webhook event: ${unknown.join(", ")}. Known events: ${webhookEventKinds.join(", ")}.`, [
+      { field, message: `must be a list of ${webhookEventKinds.join(", ")}` },
+    ]);
   }
   const events = webhookEventKinds.filter((kind) => input.includes(kind));
-  if (events.length === 0) throw invalidRequest("A webhook endpoint needs at least one event.", [{ field, message: "must name at least one event" }]);
+  if (events.length === 0)
+    throw invalidRequest("A webhook endpoint needs at least one event.", [{ field, message: "must name at least one event" }]);
   return events;
 }

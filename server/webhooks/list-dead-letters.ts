@@ -21,10 +21,20 @@ export async function listDeadLetters(db: Db, scope: OneAccount, filters: z.inpu
   const { accountId } = scope;
   const { webhookId, replayed, limit, offset } = deadLetterFilters.parse(filters);
   if (webhookId !== undefined) await findWebhookEndpoint(db, scope, webhookId);
-  const where: Prisma.DeadLetterWhereInput = { accountId, endpointId: webhookId, ...(replayed === undefined ? {} : { replayedAt: replayed ? { not: null } : null }) };
+  const where: Prisma.DeadLetterWhereInput = {
+    accountId,
+    endpointId: webhookId,
+    ...(replayed === undefined ? {} : { replayedAt: replayed ? { not: null } : null }),
+  };
   const [total, rows] = await Promise.all([
     db.deadLetter.count({ where }),
-    db.deadLetter.findMany({ where, include: { endpoint: { select: { url: true } } }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset }),
+    db.deadLetter.findMany({
+      where,
+      include: { endpoint: { select: { url: true } } },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: limit,
+      skip: offset,
+    }),
   ]);
   const data = rows.map((row) => ({
     dead_letter_id: row.id,

@@ -57,7 +57,16 @@ export async function listWebhookDeliveries(db: PrismaClient, scope: OneAccount,
   // One snapshot: the include reads attempts in a second query, and an attempt committed between
   // the two would otherwise show "pending, 0 attempts" beside its HTTP status.
   const [total, rows] = await db.$transaction(
-    [db.webhookDelivery.count({ where }), db.webhookDelivery.findMany({ where, include: webhookDeliverySummaryInclude, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset })],
+    [
+      db.webhookDelivery.count({ where }),
+      db.webhookDelivery.findMany({
+        where,
+        include: webhookDeliverySummaryInclude,
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: limit,
+        skip: offset,
+      }),
+    ],
     { isolationLevel: "RepeatableRead" },
   );
   return { data: rows.map(toWebhookDeliverySummary), total, limit, offset };

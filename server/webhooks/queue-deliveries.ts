@@ -37,7 +37,9 @@ export type DeliveryRequest = { deliveryId: string; fromAttempt: number; eventId
  * (the database allows one re-send at a time).
  */
 const deliveryEvents = (deliveries: DeliveryRequest[]) =>
-  deliveries.map(({ deliveryId, fromAttempt, eventId }) => webhookDeliveryRequested.create({ deliveryId, fromAttempt }, { id: eventId ?? `webhook-delivery:${deliveryId}` }));
+  deliveries.map(({ deliveryId, fromAttempt, eventId }) =>
+    webhookDeliveryRequested.create({ deliveryId, fromAttempt }, { id: eventId ?? `webhook-delivery:${deliveryId}` }),
+  );
 
 export async function requestDeliveries(deliveries: DeliveryRequest[]) {
   if (deliveries.length === 0) return;
@@ -53,7 +55,11 @@ export async function requestDeliveriesInTransaction(tx: Tx, deliveries: Deliver
 }
 
 /** One event to the given endpoints (e.g. a test event to one endpoint). */
-export async function queueDeliveries(tx: Tx, endpoints: Array<{ id: string; enabled: boolean }>, input: QueuedEvent): Promise<QueueResult> {
+export async function queueDeliveries(
+  tx: Tx,
+  endpoints: Array<{ id: string; enabled: boolean }>,
+  input: QueuedEvent,
+): Promise<QueueResult> {
   if (endpoints.length === 0) return { created: [], duplicates: [], deadLetters: [] };
   const ids = endpoints.map((endpoint) => endpoint.id);
   const enabled = endpoints.map((endpoint) => endpoint.enabled);
@@ -62,15 +68,29 @@ export async function queueDeliveries(tx: Tx, endpoints: Array<{ id: string; ena
 
 /** One event to every endpoint of the account subscribed to it. */
 export async function queueToSubscribers(tx: Tx, input: QueuedEvent): Promise<QueueResult> {
-  return queueTo(tx, Prisma.sql`SELECT id, enabled FROM webhook_endpoint WHERE account_id = ${input.accountId}::uuid AND ${input.event} = ANY (events)`, input);
+  return queueTo(
+    tx,
+    Prisma.sql`SELECT id, enabled FROM webhook_endpoint WHERE account_id = ${input.accountId}::uuid AND ${input.event} = ANY (events)`,
+    input,
+  );
 }
 
-type QueuedRow = { kind: "created" | "existing" | "disabled"; id: string | null; endpoint_id: string; status: string | null; attempt_count: number | null };
+type QueuedRow = {
+  kind: "created" | "existing" | "disabled";
+  id: string | null;
+  endpoint_id: string;
+  status: string | null;
+  attempt_count: number | null;
+};
 
 async function queueTo(tx: Tx, endpoints: Prisma.Sql, input: QueuedEvent): Promise<QueueResult> {
   const occurredAt = input.occurredAt ?? new Date();
   // Plain JSON: what is stored is exactly what will be sent (each delivery adds its own id).
-  const body = { webhook_event: input.event, webhook_timestamp: occurredAt.toISOString(), webhook_data: JSON.parse(JSON.stringify(input.data)) as unknown };
+  const body = {
+    webhook_event: input.event,
+    webhook_timestamp: occurredAt.toISOString(),
+    webhook_data: JSON.parse(JSON.stringify(input.data)) as unknown,
+  };
   // One statement (every finished generation comes here, inside its transition): the endpoints,
   // a delivery for each enabled one (one insert order for every emit: overlapping emits wait on
   // each other's rows, never deadlock), the deliveries this event key already had, and the
@@ -117,7 +137,14 @@ async function queueTo(tx: Tx, endpoints: Prisma.Sql, input: QueuedEvent): Promi
 async function deadLetters(tx: Tx, endpointIds: string[], input: QueuedEvent, body: Record<string, unknown>): Promise<string[]> {
   const payload = body as unknown as Prisma.InputJsonObject;
   await tx.deadLetter.createMany({
-    data: endpointIds.map((endpointId) => ({ endpointId, accountId: input.accountId, event: input.event, eventKey: input.eventKey, payload, reason: "endpoint_disabled" })),
+    data: endpointIds.map((endpointId) => ({
+      endpointId,
+      accountId: input.accountId,
+      event: input.event,
+      eventKey: input.eventKey,
+      payload,
+      reason: "endpoint_disabled",
+    })),
     skipDuplicates: true,
   });
   const rows = await tx.deadLetter.findMany({ where: { endpointId: { in: endpointIds }, eventKey: input.eventKey }, select: { id: true } });

@@ -55,7 +55,11 @@ async function deadLetterDelivery(tx: Tx, delivery: DeliveryToAttempt) {
         accountId: delivery.accountId,
         event: delivery.event,
         eventKey: delivery.eventKey,
-        payload: { webhook_event: body.webhook_event, webhook_timestamp: body.webhook_timestamp, webhook_data: body.webhook_data } as unknown as Prisma.InputJsonObject,
+        payload: {
+          webhook_event: body.webhook_event,
+          webhook_timestamp: body.webhook_timestamp,
+          webhook_data: body.webhook_data,
+        } as unknown as Prisma.InputJsonObject,
         reason: "endpoint_disabled",
       },
     ],

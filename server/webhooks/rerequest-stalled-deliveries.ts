@@ -21,7 +21,11 @@ export async function rerequestStalledDeliveries(db: Db, { now }: { now: Date })
   const stalled = await db.webhookDelivery.findMany({
     where: {
       status: "pending",
-      OR: [{ lastAttemptAt: null, attemptCount: 0, createdAt: { lt: neverSentBefore } }, { lastAttemptAt: null, createdAt: { lt: before } }, { lastAttemptAt: { lt: before } }],
+      OR: [
+        { lastAttemptAt: null, attemptCount: 0, createdAt: { lt: neverSentBefore } },
+        { lastAttemptAt: null, createdAt: { lt: before } },
+        { lastAttemptAt: { lt: before } },
+      ],
     },
     select: { id: true, attemptCount: true },
     take: 500,
@@ -31,7 +35,10 @@ export async function rerequestStalledDeliveries(db: Db, { now }: { now: Date })
       deliveryId: delivery.id,
       fromAttempt: delivery.attemptCount + 1,
       // A first run keeps its original id; a stalled re-send resumes under one id per resume point.
-      eventId: delivery.attemptCount === 0 ? `webhook-delivery:${delivery.id}` : `webhook-delivery:${delivery.id}:resume:${delivery.attemptCount + 1}`,
+      eventId:
+        delivery.attemptCount === 0
+          ? `webhook-delivery:${delivery.id}`
+          : `webhook-delivery:${delivery.id}:resume:${delivery.attemptCount + 1}`,
     })),
   );
   return { rerequested: stalled.map((delivery) => delivery.id) };

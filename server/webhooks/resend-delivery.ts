@@ -25,17 +25,25 @@ export type ResendAnswer = { delivery_id: string; delivery_status: "pending"; fr
 
 export async function queueResend(tx: Tx, scope: AccountScope, input: ResendDeliveryInput): Promise<ResentDelivery> {
   const delivery = isGuid(input.deliveryId)
-    ? await tx.webhookDelivery.findFirst({ where: { id: input.deliveryId, ...scopeWhere(scope) }, include: { endpoint: { select: { url: true, enabled: true } } } })
+    ? await tx.webhookDelivery.findFirst({
+        where: { id: input.deliveryId, ...scopeWhere(scope) },
+        include: { endpoint: { select: { url: true, enabled: true } } },
+      })
     : null;
   if (!delivery) throw new ApiError("ERR1006", "Webhook delivery not found.", { delivery_id: input.deliveryId });
   if (!delivery.endpoint.enabled) {
-    throw invalidRequest("The webhook endpoint is disabled: enable it before re-sending.", [{ field: "delivery_id", message: "endpoint is disabled" }]);
+    throw invalidRequest("The webhook endpoint is disabled: enable it before re-sending.", [
+      { field: "delivery_id", message: "endpoint is disabled" },
+    ]);
   }
 
   const fromAttempt = delivery.attemptCount + 1;
   const { count } = await tx.webhookDelivery.updateMany({ where: { id: delivery.id, status: "failed" }, data: { status: "pending" } });
   if (count === 0) {
-    throw invalidRequest(`Only a failed delivery can be re-sent; this one is ${delivery.status === "failed" ? "being re-sent" : delivery.status}.`, [{ field: "delivery_id", message: "not failed" }]);
+    throw invalidRequest(
+      `Only a failed delivery can be re-sent; this one is ${delivery.status === "failed" ? "being re-sent" : delivery.status}.`,
+      [{ field: "delivery_id", message: "not failed" }],
+    );
   }
   await recordActivity(tx, {
     accountId: delivery.accountId,

@@ -15,7 +15,12 @@ export const WEBHOOK_MAX_ATTEMPTS = WEBHOOK_RETRY_OFFSETS_MS.length + 1;
  * When the retry after failed try `retryIndex` (0 = the run's first attempt) is due, or null when
  * the retries are spent. The origin is the start of the run's first attempt, as recorded.
  */
-export async function nextAttemptAt(input: { deliveryId: string; fromAttempt: number; retryIndex: number; startedAtMs: number }): Promise<Date | null> {
+export async function nextAttemptAt(input: {
+  deliveryId: string;
+  fromAttempt: number;
+  retryIndex: number;
+  startedAtMs: number;
+}): Promise<Date | null> {
   const offset = WEBHOOK_RETRY_OFFSETS_MS[input.retryIndex];
   if (offset === undefined) return null;
   let originMs = input.startedAtMs;

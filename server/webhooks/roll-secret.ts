@@ -13,7 +13,11 @@ export type RollWebhookSecretInput = {
   actor: ActivityActor;
 };
 
-export async function rollWebhookSecret(tx: Tx, scope: AccountScope, input: RollWebhookSecretInput): Promise<{ webhook_id: string; secret: string }> {
+export async function rollWebhookSecret(
+  tx: Tx,
+  scope: AccountScope,
+  input: RollWebhookSecretInput,
+): Promise<{ webhook_id: string; secret: string }> {
   const endpoint = await findWebhookEndpoint(tx, scope, input.webhookId);
   const secret = newWebhookSecret();
   await tx.webhookEndpoint.update({ where: { id: endpoint.id }, data: sealedSecretColumns(endpoint.id, secret) });

@@ -23,13 +23,22 @@ export type SentTestEvent = { webhook_id: string; delivery_id: string; webhook_e
 
 export async function queueTestEvent(tx: Tx, scope: AccountScope, input: SendTestEventInput): Promise<SentTestEvent> {
   const endpoint = await findWebhookEndpoint(tx, scope, input.webhookId);
-  if (!endpoint.enabled) throw invalidRequest("The webhook endpoint is disabled: enable it before sending a test event.", [{ field: "webhook_id", message: "endpoint is disabled" }]);
+  if (!endpoint.enabled)
+    throw invalidRequest("The webhook endpoint is disabled: enable it before sending a test event.", [
+      { field: "webhook_id", message: "endpoint is disabled" },
+    ]);
 
   const queued = await queueDeliveries(tx, [endpoint], {
     accountId: endpoint.accountId,
     event: "webhook.test",
     eventKey: `webhook.test:${randomUUID()}`,
-    data: { ...input.sample, account_id: endpoint.accountId, test: true, webhook_id: endpoint.id, message: "A test event from Darkroom: your endpoint receives and verifies webhooks." },
+    data: {
+      ...input.sample,
+      account_id: endpoint.accountId,
+      test: true,
+      webhook_id: endpoint.id,
+      message: "A test event from Darkroom: your endpoint receives and verifies webhooks.",
+    },
   });
   const deliveryId = queued.created[0] as string;
   await recordActivity(tx, {

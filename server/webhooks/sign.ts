@@ -14,18 +14,25 @@ function hmacHex(secret: string, timestamp: number, rawBody: string): string {
 /** The header value for a body sent at `timestamp` (Unix seconds). */
 export function signPayload(secret: string, timestamp: number, rawBody: string): string {
   // Beyond 11 digits it is milliseconds by mistake (Date.now()), which no receiver would accept.
-  if (!Number.isSafeInteger(timestamp) || timestamp < 0 || timestamp > 99_999_999_999) throw new Error("The signature timestamp must be whole Unix seconds");
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0 || timestamp > 99_999_999_999)
+    throw new Error("The signature timestamp must be whole Unix seconds");
   return `t=${timestamp},v1=${hmacHex(secret, timestamp, rawBody)}`;
 }
 
-export type SignatureCheck = { valid: true; timestamp: number } | { valid: false; reason: "malformed_header" | "timestamp_out_of_tolerance" | "signature_mismatch" };
+export type SignatureCheck =
+  { valid: true; timestamp: number } | { valid: false; reason: "malformed_header" | "timestamp_out_of_tolerance" | "signature_mismatch" };
 
 /**
  * Checks a received `X-Service-Signature` against the raw body (the exact bytes received, before
  * any JSON parsing). Any one `v1` entry may match; the timestamp must be within the tolerance of
  * `now` (milliseconds, default the clock) either way.
  */
-export function verifySignature(header: string | null | undefined, secret: string, rawBody: string, options: { toleranceSeconds?: number; now?: number } = {}): SignatureCheck {
+export function verifySignature(
+  header: string | null | undefined,
+  secret: string,
+  rawBody: string,
+  options: { toleranceSeconds?: number; now?: number } = {},
+): SignatureCheck {
   let timestamp: number | null = null;
   const signatures: string[] = [];
   for (const part of (header ?? "").split(",")) {

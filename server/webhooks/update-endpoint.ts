@@ -13,7 +13,11 @@ export type UpdateWebhookEndpointInput = {
   actor: ActivityActor;
 };
 
-export async function updateWebhookEndpoint(tx: Tx, scope: AccountScope, input: UpdateWebhookEndpointInput): Promise<{ webhook_id: string; enabled: boolean; changed: boolean }> {
+export async function updateWebhookEndpoint(
+  tx: Tx,
+  scope: AccountScope,
+  input: UpdateWebhookEndpointInput,
+): Promise<{ webhook_id: string; enabled: boolean; changed: boolean }> {
   const endpoint = await findWebhookEndpoint(tx, scope, input.webhookId);
   const { count } = await tx.webhookEndpoint.updateMany({
     where: { id: endpoint.id, enabled: !input.enabled },

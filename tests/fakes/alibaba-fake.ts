@@ -30,7 +30,16 @@ import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeServer
 // name an output URL no download may take.
 
 export type AlibabaFakeFailure =
-  "rate_limit" | "unauthorized" | "arrearage" | "server_error" | "http_unavailable" | "request_timeout" | "content_policy" | "task_failed" | "task_moderated" | "garbled";
+  | "rate_limit"
+  | "unauthorized"
+  | "arrearage"
+  | "server_error"
+  | "http_unavailable"
+  | "request_timeout"
+  | "content_policy"
+  | "task_failed"
+  | "task_moderated"
+  | "garbled";
 export type AlibabaFakeScript = { fail?: AlibabaFakeFailure | null; delayMs?: number; responseDelayMs?: number };
 
 export type AlibabaFake = FakeServer & {
@@ -74,7 +83,11 @@ const tiersByModel: Record<string, string[]> = {
   "wan2.1-i2v-plus": ["720P"],
 };
 /** Lengths in seconds each model takes; the rest take 5. */
-const durationsByModel: Record<string, number[]> = { "wan2.5-t2v-preview": [5, 10], "wan2.5-i2v-preview": [5, 10], "wan2.1-i2v-turbo": [3, 4, 5] };
+const durationsByModel: Record<string, number[]> = {
+  "wan2.5-t2v-preview": [5, 10],
+  "wan2.5-i2v-preview": [5, 10],
+  "wan2.1-i2v-turbo": [3, 4, 5],
+};
 const taskPaths = /^\/api\/v1\/tasks\/([^/]+)(\/cancel)?$/;
 
 export async function startAlibabaFake(options: { apiKey?: string } = {}): Promise<AlibabaFake> {
@@ -91,9 +104,12 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
     const steered = steeredFailure(request);
     if (steered) return answerFailure(response, steered);
     if (request.method === "GET" && request.path === "/api/v1/models") return listModels(request, response);
-    if (request.method === "POST" && request.path === "/api/v1/services/aigc/video-generation/video-synthesis") return createTask(request, response, "video");
-    if (request.method === "POST" && request.path === "/api/v1/services/aigc/text2image/image-synthesis") return createTask(request, response, "image");
-    if (request.method === "POST" && request.path === "/api/v1/services/aigc/multimodal-generation/generation") return editImage(request, response);
+    if (request.method === "POST" && request.path === "/api/v1/services/aigc/video-generation/video-synthesis")
+      return createTask(request, response, "video");
+    if (request.method === "POST" && request.path === "/api/v1/services/aigc/text2image/image-synthesis")
+      return createTask(request, response, "image");
+    if (request.method === "POST" && request.path === "/api/v1/services/aigc/multimodal-generation/generation")
+      return editImage(request, response);
     const match = taskPaths.exec(request.path);
     if (match && request.method === "GET" && !match[2]) return queryTask(decodeURIComponent(match[1] ?? ""), response);
     if (match && request.method === "POST" && match[2]) return cancelTask(decodeURIComponent(match[1] ?? ""), response);
@@ -110,9 +126,14 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
   }
 
   function createTask(request: RecordedRequest, response: ServerResponse, kind: "video" | "image") {
-    if (header(request, "x-dashscope-async") !== "enable") return fail(response, 403, "AccessDenied", "current user api does not support synchronous calls");
+    if (header(request, "x-dashscope-async") !== "enable")
+      return fail(response, 403, "AccessDenied", "current user api does not support synchronous calls");
     const body = request.body as Record<string, unknown> | null;
-    const invalid = !body ? "The request body is not valid JSON." : kind === "video" ? invalidVideoRequest(body) : invalidImageRequest(body);
+    const invalid = !body
+      ? "The request body is not valid JSON."
+      : kind === "video"
+        ? invalidVideoRequest(body)
+        : invalidImageRequest(body);
     if (invalid) return fail(response, 400, "InvalidParameter", invalid);
     const prompt = promptOf(request);
     const id = randomUUID();
@@ -125,7 +146,8 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
   }
 
   async function editImage(request: RecordedRequest, response: ServerResponse) {
-    if (header(request, "x-dashscope-async") === "enable") return fail(response, 403, "AccessDenied", "current user api does not support asynchronous calls");
+    if (header(request, "x-dashscope-async") === "enable")
+      return fail(response, 403, "AccessDenied", "current user api does not support asynchronous calls");
     const body = request.body as Record<string, unknown> | null;
     const invalid = !body ? "The request body is not valid JSON." : invalidEditRequest(body);
     if (invalid) return fail(response, 400, "InvalidParameter", invalid);
@@ -141,7 +163,8 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
     const task = tasks.get(id);
     if (!task) return sendJson(response, 200, { request_id: randomUUID(), output: { task_id: id, task_status: "UNKNOWN" } });
     const base = { task_id: task.id, submit_time: stamp(task.createdAt) };
-    if (task.status === "CANCELED") return sendJson(response, 200, { request_id: randomUUID(), output: { ...base, task_status: "CANCELED" } });
+    if (task.status === "CANCELED")
+      return sendJson(response, 200, { request_id: randomUUID(), output: { ...base, task_status: "CANCELED" } });
     const elapsed = Date.now() - task.createdAt;
     if (elapsed < task.delayMs) {
       const status = elapsed < task.delayMs / 2 || task.delayMs >= 60_000 ? "PENDING" : "RUNNING";
@@ -151,13 +174,23 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
     if (task.failure === "task_moderated") {
       return sendJson(response, 200, {
         request_id: randomUUID(),
-        output: { ...ended, task_status: "FAILED", code: "DataInspectionFailed", message: "Output data may contain inappropriate content." },
+        output: {
+          ...ended,
+          task_status: "FAILED",
+          code: "DataInspectionFailed",
+          message: "Output data may contain inappropriate content.",
+        },
       });
     }
     if (task.failure === "task_failed") {
       return sendJson(response, 200, {
         request_id: randomUUID(),
-        output: { ...ended, task_status: "FAILED", code: "InternalError.Algo", message: "An internal error has occured during algorithm execution." },
+        output: {
+          ...ended,
+          task_status: "FAILED",
+          code: "InternalError.Algo",
+          message: "An internal error has occured during algorithm execution.",
+        },
       });
     }
     if (task.kind === "video") {
@@ -170,14 +203,27 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
     }
     if (task.prompt.includes("[alibaba:output-moderated]")) {
       // Each picture its output check held back is a results entry with a code instead of a url.
-      const refused = Array.from({ length: task.count }, () => ({ code: "DataInspectionFailed", message: "Output data may contain inappropriate content." }));
+      const refused = Array.from({ length: task.count }, () => ({
+        code: "DataInspectionFailed",
+        message: "Output data may contain inappropriate content.",
+      }));
       return sendJson(response, 200, {
         request_id: randomUUID(),
-        output: { ...ended, task_status: "SUCCEEDED", results: refused, task_metrics: { TOTAL: task.count, SUCCEEDED: 0, FAILED: task.count } },
+        output: {
+          ...ended,
+          task_status: "SUCCEEDED",
+          results: refused,
+          task_metrics: { TOTAL: task.count, SUCCEEDED: 0, FAILED: task.count },
+        },
         usage: { image_count: 0 },
       });
     }
-    const results = await Promise.all(Array.from({ length: task.count }, async (_, index) => ({ url: await outputUrl(task.prompt, "png", `${task.id}-${index}`), orig_prompt: task.prompt })));
+    const results = await Promise.all(
+      Array.from({ length: task.count }, async (_, index) => ({
+        url: await outputUrl(task.prompt, "png", `${task.id}-${index}`),
+        orig_prompt: task.prompt,
+      })),
+    );
     return sendJson(response, 200, {
       request_id: randomUUID(),
       output: { ...ended, task_status: "SUCCEEDED", results, task_metrics: { TOTAL: task.count, SUCCEEDED: task.count, FAILED: 0 } },
@@ -188,8 +234,10 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
   function cancelTask(id: string, response: ServerResponse) {
     const task = tasks.get(id);
     // PENDING as queryTask tells it: a slow task throughout, any other for the first half of its run.
-    const pending = task !== undefined && task.status === null && (task.delayMs >= 60_000 || Date.now() - task.createdAt < task.delayMs / 2);
-    if (!task || !pending) return fail(response, 400, "UnsupportedOperation", "Failed to cancel the task, please confirm if the task is in PENDING status.");
+    const pending =
+      task !== undefined && task.status === null && (task.delayMs >= 60_000 || Date.now() - task.createdAt < task.delayMs / 2);
+    if (!task || !pending)
+      return fail(response, 400, "UnsupportedOperation", "Failed to cancel the task, please confirm if the task is in PENDING status.");
     task.status = "CANCELED";
     return sendJson(response, 200, { request_id: randomUUID() });
   }
@@ -197,7 +245,8 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
   /** The file a finished task names: a real sample, or one of the refused kinds a marker asks for. */
   async function outputUrl(prompt: string, format: string, name: string): Promise<string> {
     const sample = await sampleOutput(format);
-    if (prompt.includes("[alibaba:output-oversized]")) return server.putEndlessFile(`${name}.${sample.extension}`, sample.contentType, 300 * 1024 * 1024);
+    if (prompt.includes("[alibaba:output-oversized]"))
+      return server.putEndlessFile(`${name}.${sample.extension}`, sample.contentType, 300 * 1024 * 1024);
     const url = server.putFile(`${name}.${sample.extension}`, sample.bytes, sample.contentType);
     return prompt.includes("[alibaba:output-internal]") ? url.replace("127.0.0.1", "0.0.0.0") : url;
   }
@@ -207,8 +256,13 @@ export async function startAlibabaFake(options: { apiKey?: string } = {}): Promi
     const pageNo = Number(request.query.get("page_no") ?? 1);
     const pageSize = Number(request.query.get("page_size") ?? 10);
     const all = [...served].filter((model) => exact === null || model === exact);
-    const page = all.slice((pageNo - 1) * pageSize, pageNo * pageSize).map((model) => ({ model, name: model, description: `${model} on the fake` }));
-    return sendJson(response, 200, { request_id: randomUUID(), output: { total: all.length, page_no: pageNo, page_size: pageSize, models: page } });
+    const page = all
+      .slice((pageNo - 1) * pageSize, pageNo * pageSize)
+      .map((model) => ({ model, name: model, description: `${model} on the fake` }));
+    return sendJson(response, 200, {
+      request_id: randomUUID(),
+      output: { total: all.length, page_no: pageNo, page_size: pageSize, models: page },
+    });
   }
 
   return {
@@ -271,11 +325,13 @@ function editContent(messages: unknown): Array<Record<string, unknown>> {
 function invalidEditRequest(body: Record<string, unknown>): string | null {
   if (body.model !== "qwen-image-edit") return `Model not exist: ${String(body.model)}`;
   const messages = (body.input as { messages?: unknown } | undefined)?.messages;
-  if (!Array.isArray(messages) || messages.length !== 1 || (messages[0] as { role?: unknown }).role !== "user") return "input.messages must hold one user message";
+  if (!Array.isArray(messages) || messages.length !== 1 || (messages[0] as { role?: unknown }).role !== "user")
+    return "input.messages must hold one user message";
   const content = editContent(messages);
   const images = content.filter((part) => typeof part.image === "string");
   const texts = content.filter((part) => typeof part.text === "string" && part.text !== "" && part.text.length <= 800);
-  if (images.length !== 1 || texts.length !== 1 || content.length !== 2) return "input.messages[0].content must hold one image and one text (at most 800 characters)";
+  if (images.length !== 1 || texts.length !== 1 || content.length !== 2)
+    return "input.messages[0].content must hold one image and one text (at most 800 characters)";
   const parameters = (body.parameters ?? {}) as Record<string, unknown>;
   if (parameters.n !== undefined && parameters.n !== 1) return "parameters.n must be 1 for qwen-image-edit";
   if (parameters.watermark !== undefined && typeof parameters.watermark !== "boolean") return "parameters.watermark must be a boolean";
@@ -288,14 +344,18 @@ function invalidVideoRequest(body: Record<string, unknown>): string | null {
   const parameters = (body.parameters ?? {}) as Record<string, unknown>;
   const i2v = i2vModels.has(model);
   if (!videoModels.has(model) && !i2v) return `Model not exist: ${model}`;
-  if (input.prompt !== undefined && (typeof input.prompt !== "string" || input.prompt.length > 800)) return "input.prompt must be a string of at most 800 characters";
+  if (input.prompt !== undefined && (typeof input.prompt !== "string" || input.prompt.length > 800))
+    return "input.prompt must be a string of at most 800 characters";
   if (i2v && typeof input.img_url !== "string") return "Field required: input.img_url";
   if (!i2v && typeof input.prompt !== "string") return "Field required: input.prompt";
   const tiers = tiersByModel[model] ?? [];
-  if (i2v && parameters.resolution !== undefined && !tiers.includes(String(parameters.resolution))) return `parameters.resolution ${String(parameters.resolution)} is not supported`;
-  if (!i2v && parameters.size !== undefined && !tiers.some((tier) => sizesByTier[tier]?.includes(String(parameters.size)))) return `parameters.size ${String(parameters.size)} is not supported`;
+  if (i2v && parameters.resolution !== undefined && !tiers.includes(String(parameters.resolution)))
+    return `parameters.resolution ${String(parameters.resolution)} is not supported`;
+  if (!i2v && parameters.size !== undefined && !tiers.some((tier) => sizesByTier[tier]?.includes(String(parameters.size))))
+    return `parameters.size ${String(parameters.size)} is not supported`;
   const durations = durationsByModel[model] ?? [5];
-  if (parameters.duration !== undefined && !durations.includes(Number(parameters.duration))) return `parameters.duration must be one of ${durations.join(", ")} for this model`;
+  if (parameters.duration !== undefined && !durations.includes(Number(parameters.duration)))
+    return `parameters.duration must be one of ${durations.join(", ")} for this model`;
   return null;
 }
 
@@ -304,7 +364,8 @@ function invalidImageRequest(body: Record<string, unknown>): string | null {
   const input = (body.input ?? {}) as Record<string, unknown>;
   const parameters = (body.parameters ?? {}) as Record<string, unknown>;
   if (!imageModels.has(model)) return `Model not exist: ${model}`;
-  if (typeof input.prompt !== "string" || input.prompt === "" || input.prompt.length > 800) return "Field required: input.prompt (at most 800 characters)";
+  if (typeof input.prompt !== "string" || input.prompt === "" || input.prompt.length > 800)
+    return "Field required: input.prompt (at most 800 characters)";
   const size = parameters.size;
   if (size !== undefined) {
     if (model === "qwen-image" && !qwenSizes.has(String(size))) return `parameters.size ${String(size)} is not supported`;

@@ -1,6 +1,16 @@
 import { createHmac, randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeFailure, type FakeScript, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
+import {
+  header,
+  sampleOutput,
+  sendJson,
+  sleep,
+  startFakeServer,
+  type FakeFailure,
+  type FakeScript,
+  type FakeServer,
+  type RecordedRequest,
+} from "@/tests/fakes/fake-server";
 
 // A local Black Forest Labs API, written from its OpenAPI document (https://api.bfl.ai/openapi.json,
 // as published on docs.bfl.ai/api-reference) and its webhook guide: `POST /v1/{model}` with the
@@ -60,9 +70,11 @@ export async function startBflFake(options: { apiKey?: string } = {}): Promise<B
 
   const server = await startFakeServer(async (request, response) => {
     if (current.responseDelayMs) await sleep(current.responseDelayMs);
-    if (header(request, "x-key") !== apiKey || current.fail === "unauthorized") return sendJson(response, 403, { detail: "Not authenticated" });
+    if (header(request, "x-key") !== apiKey || current.fail === "unauthorized")
+      return sendJson(response, 403, { detail: "Not authenticated" });
     if (current.fail === "rate_limit") return tooManyActiveTasks(response);
-    if (current.fail === "insufficient_credits") return sendJson(response, 402, { detail: "Insufficient credits. Please add credits at https://dashboard.bfl.ai" });
+    if (current.fail === "insufficient_credits")
+      return sendJson(response, 402, { detail: "Insufficient credits. Please add credits at https://dashboard.bfl.ai" });
     if (current.fail === "server_error") return sendJson(response, 500, { detail: "Internal Server Error" });
 
     if (request.method === "GET" && request.path === "/v1/credits") return sendJson(response, 200, { credits: fake.credits });
@@ -74,7 +86,8 @@ export async function startBflFake(options: { apiKey?: string } = {}): Promise<B
 
   async function create(request: RecordedRequest, response: ServerResponse, model: string) {
     const input = request.body;
-    if (typeof input !== "object" || input === null || Array.isArray(input)) return validationError(response, ["body"], "Input should be a valid dictionary", "dict_type");
+    if (typeof input !== "object" || input === null || Array.isArray(input))
+      return validationError(response, ["body"], "Input should be a valid dictionary", "dict_type");
     const problem = invalidField(model, input as Record<string, unknown>);
     if (problem) return validationError(response, ["body", problem.field], problem.msg, problem.type);
     const fields = input as Record<string, unknown>;
@@ -107,7 +120,11 @@ export async function startBflFake(options: { apiKey?: string } = {}): Promise<B
     const cost = model.includes("ultra") ? 6 : model.includes("max") ? 8 : model === "flux-dev" ? 2.5 : 4;
     const usage = { cost, input_mp: 0, output_mp: 1.05 };
     if (task.webhookUrl) return sendJson(response, 200, { id: task.id, status: "Pending", webhook_url: task.webhookUrl, ...usage });
-    return sendJson(response, 200, { id: task.id, polling_url: `${current.pollingOrigin ?? server.baseUrl}/v1/get_result?id=${task.id}`, ...usage });
+    return sendJson(response, 200, {
+      id: task.id,
+      polling_url: `${current.pollingOrigin ?? server.baseUrl}/v1/get_result?id=${task.id}`,
+      ...usage,
+    });
   }
 
   function result(request: RecordedRequest, response: ServerResponse) {
@@ -115,7 +132,8 @@ export async function startBflFake(options: { apiKey?: string } = {}): Promise<B
     if (!id) return validationError(response, ["query", "id"], "Field required", "missing");
     const task = tasks.get(id);
     if (!task) return sendJson(response, 404, { id, status: "Task not found", result: null, progress: null, details: null, preview: null });
-    if (String(task.input.prompt ?? "").includes("[bfl:garbled]")) return sendJson(response, 200, { task: id, state: "done", image: task.sample });
+    if (String(task.input.prompt ?? "").includes("[bfl:garbled]"))
+      return sendJson(response, 200, { task: id, state: "done", image: task.sample });
     return sendJson(response, 200, view(task));
   }
 
@@ -131,11 +149,24 @@ export async function startBflFake(options: { apiKey?: string } = {}): Promise<B
     const now = Date.now();
     const done = now >= task.finishAt;
     const base = { id: task.id, preview: null };
-    if (!done) return { ...base, status: "Pending", result: null, progress: Math.min(99, Math.round(((now - task.createdAt) / (task.finishAt - task.createdAt)) * 100)), details: null };
+    if (!done)
+      return {
+        ...base,
+        status: "Pending",
+        result: null,
+        progress: Math.min(99, Math.round(((now - task.createdAt) / (task.finishAt - task.createdAt)) * 100)),
+        details: null,
+      };
     if (task.end === "Ready") {
       const duration = (task.finishAt - task.createdAt) / 1000;
       const timing = { start_time: task.createdAt / 1000, end_time: task.finishAt / 1000, duration };
-      return { ...base, status: "Ready", result: { sample: task.sample, prompt: task.input.prompt, seed: task.input.seed ?? 0, ...timing }, progress: null, details: null };
+      return {
+        ...base,
+        status: "Ready",
+        result: { sample: task.sample, prompt: task.input.prompt, seed: task.input.seed ?? 0, ...timing },
+        progress: null,
+        details: null,
+      };
     }
     if (task.end === "Error") return { ...base, status: "Error", result: null, progress: null, details: { error: task.errorText } };
     const reason = task.end === "Request Moderated" ? "Derivative Works Filter" : "NSFW";
@@ -171,11 +202,13 @@ export async function startBflFake(options: { apiKey?: string } = {}): Promise<B
 
 /** The first field the published input schema refuses, as FastAPI names it. */
 function invalidField(model: string, input: Record<string, unknown>): { field: string; msg: string; type: string } | null {
-  if (model.startsWith("flux-kontext") && typeof input.prompt !== "string") return { field: "prompt", msg: "Field required", type: "missing" };
+  if (model.startsWith("flux-kontext") && typeof input.prompt !== "string")
+    return { field: "prompt", msg: "Field required", type: "missing" };
   if (input.output_format !== undefined && input.output_format !== "jpeg" && input.output_format !== "png") {
     return { field: "output_format", msg: "Input should be 'jpeg' or 'png'", type: "enum" };
   }
-  if (input.seed !== undefined && !Number.isInteger(input.seed)) return { field: "seed", msg: "Input should be a valid integer", type: "int_type" };
+  if (input.seed !== undefined && !Number.isInteger(input.seed))
+    return { field: "seed", msg: "Input should be a valid integer", type: "int_type" };
   for (const side of ["width", "height"]) {
     const value = input[side];
     if (value === undefined || !PIXEL_MODELS.has(model)) continue;
@@ -187,7 +220,12 @@ function invalidField(model: string, input: Record<string, unknown>): { field: s
 }
 
 function tooManyActiveTasks(response: ServerResponse) {
-  sendJson(response, 429, { detail: "You have exceeded the number of active tasks (24). Please wait for some of them to finish." }, { "Retry-After": "1" });
+  sendJson(
+    response,
+    429,
+    { detail: "You have exceeded the number of active tasks (24). Please wait for some of them to finish." },
+    { "Retry-After": "1" },
+  );
 }
 
 function validationError(response: ServerResponse, loc: string[], msg: string, type: string) {

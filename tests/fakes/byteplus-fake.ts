@@ -1,6 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { header, heldUntil, sampleOutput, sendJson, startFakeServer, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
+import {
+  header,
+  heldUntil,
+  sampleOutput,
+  sendJson,
+  startFakeServer,
+  type FakeServer,
+  type RecordedRequest,
+} from "@/tests/fakes/fake-server";
 
 // A local BytePlus ModelArk for adapter and HTTP tests, written from its published API under
 // /api/v3 with `Authorization: Bearer <API key>`:
@@ -28,11 +36,30 @@ import { header, heldUntil, sampleOutput, sendJson, startFakeServer, type FakeSe
 // answer, or keeps a task queued, for 60 s (for cancels).
 
 export type ByteplusFakeFailure =
-  "rate_limit" | "server_error" | "unauthorized" | "moderated" | "output_moderated" | "task_failed" | "task_moderated" | "expired" | "garbled" | "oversized" | "output_internal";
+  | "rate_limit"
+  | "server_error"
+  | "unauthorized"
+  | "moderated"
+  | "output_moderated"
+  | "task_failed"
+  | "task_moderated"
+  | "expired"
+  | "garbled"
+  | "oversized"
+  | "output_internal";
 
 export type ByteplusFakeScript = { fail?: ByteplusFakeFailure | null; delayMs?: number };
 
-type FakeTask = { id: string; model: string; body: Record<string, unknown>; createdAt: number; finishAt: number; fail: ByteplusFakeFailure | null; cancelled: boolean; videoUrl: string };
+type FakeTask = {
+  id: string;
+  model: string;
+  body: Record<string, unknown>;
+  createdAt: number;
+  finishAt: number;
+  fail: ByteplusFakeFailure | null;
+  cancelled: boolean;
+  videoUrl: string;
+};
 
 export type ByteplusFake = FakeServer & {
   apiKey: string;
@@ -60,10 +87,30 @@ const errors: Partial<Record<ByteplusFakeFailure, { status: number; code: string
     type: "TooManyRequests",
     message: "The request has exceeded the rate limit of the endpoint (RPM). Please try again later.",
   },
-  server_error: { status: 500, code: "InternalServiceError", type: "InternalServerError", message: "The service encountered an unexpected internal error." },
-  unauthorized: { status: 401, code: "AuthenticationError", type: "Unauthorized", message: "The API key or AK/SK in the request is missing or invalid." },
-  moderated: { status: 400, code: "InputTextSensitiveContentDetected", type: "BadRequest", message: "The request failed because the input text may contain sensitive information." },
-  output_moderated: { status: 400, code: "OutputImageSensitiveContentDetected", type: "BadRequest", message: "The request failed because the output image may contain sensitive information." },
+  server_error: {
+    status: 500,
+    code: "InternalServiceError",
+    type: "InternalServerError",
+    message: "The service encountered an unexpected internal error.",
+  },
+  unauthorized: {
+    status: 401,
+    code: "AuthenticationError",
+    type: "Unauthorized",
+    message: "The API key or AK/SK in the request is missing or invalid.",
+  },
+  moderated: {
+    status: 400,
+    code: "InputTextSensitiveContentDetected",
+    type: "BadRequest",
+    message: "The request failed because the input text may contain sensitive information.",
+  },
+  output_moderated: {
+    status: 400,
+    code: "OutputImageSensitiveContentDetected",
+    type: "BadRequest",
+    message: "The request failed because the output image may contain sensitive information.",
+  },
 };
 
 export async function startByteplusFake(options: { apiKey?: string } = {}): Promise<ByteplusFake> {
@@ -73,7 +120,8 @@ export async function startByteplusFake(options: { apiKey?: string } = {}): Prom
   let current: ByteplusFakeScript = {};
 
   const server = await startFakeServer(async (request, response) => {
-    if (header(request, "authorization") !== `Bearer ${apiKey}` || current.fail === "unauthorized") return arkError(response, "unauthorized");
+    if (header(request, "authorization") !== `Bearer ${apiKey}` || current.fail === "unauthorized")
+      return arkError(response, "unauthorized");
     if (current.fail === "rate_limit" || current.fail === "server_error") return arkError(response, current.fail);
     if (request.method === "POST" && request.path === "/api/v3/images/generations") return generateImage(request, response);
     if (request.method === "POST" && request.path === "/api/v3/contents/generations/tasks") return createTask(request, response);
@@ -85,7 +133,8 @@ export async function startByteplusFake(options: { apiKey?: string } = {}): Prom
     if (task && request.method === "DELETE") {
       const state = status(task);
       // Running and cancelled tasks cannot be deleted; queued ones are cancelled, ended ones deleted.
-      if (state === "running" || state === "cancelled") return sendError(response, 400, "InvalidParameter", "BadRequest", `A ${state} task cannot be cancelled or deleted.`);
+      if (state === "running" || state === "cancelled")
+        return sendError(response, 400, "InvalidParameter", "BadRequest", `A ${state} task cannot be cancelled or deleted.`);
       if (state === "queued") task.cancelled = true;
       else tasks.delete(task.id);
       return sendJson(response, 200, {});
@@ -96,7 +145,14 @@ export async function startByteplusFake(options: { apiKey?: string } = {}): Prom
   async function generateImage(request: RecordedRequest, response: ServerResponse) {
     const body = asObject(request.body);
     const invalid = body ? invalidImageBody(body) : "body must be a JSON object";
-    if (invalid) return sendError(response, 400, "InvalidParameter", "BadRequest", `One or more parameters specified in the request are not valid: ${invalid}`);
+    if (invalid)
+      return sendError(
+        response,
+        400,
+        "InvalidParameter",
+        "BadRequest",
+        `One or more parameters specified in the request are not valid: ${invalid}`,
+      );
     const prompt = String(body!.prompt);
     const fail = current.fail ?? marked(prompt);
     if (prompt.includes("[byteplus:slow]") && !(await heldUntil(SLOW_MS, response))) {
@@ -110,13 +166,25 @@ export async function startByteplusFake(options: { apiKey?: string } = {}): Prom
       body!.response_format === "b64_json"
         ? { b64_json: bytes.toString("base64"), size: String(body!.size ?? "2048x2048") }
         : { url: server.putFile(`${randomBytes(8).toString("hex")}.jpeg`, bytes, "image/jpeg"), size: String(body!.size ?? "2048x2048") };
-    return sendJson(response, 200, { model: body!.model, created: now(), data: [item], usage: { generated_images: 1, output_tokens: 16384, total_tokens: 16384 } });
+    return sendJson(response, 200, {
+      model: body!.model,
+      created: now(),
+      data: [item],
+      usage: { generated_images: 1, output_tokens: 16384, total_tokens: 16384 },
+    });
   }
 
   async function createTask(request: RecordedRequest, response: ServerResponse) {
     const body = asObject(request.body);
     const invalid = body ? invalidTaskBody(body) : "body must be a JSON object";
-    if (invalid) return sendError(response, 400, "InvalidParameter", "BadRequest", `One or more parameters specified in the request are not valid: ${invalid}`);
+    if (invalid)
+      return sendError(
+        response,
+        400,
+        "InvalidParameter",
+        "BadRequest",
+        `One or more parameters specified in the request are not valid: ${invalid}`,
+      );
     const prompt = textOf(body!);
     const fail = current.fail ?? marked(prompt);
     if (fail === "moderated") return arkError(response, "moderated");
@@ -130,7 +198,16 @@ export async function startByteplusFake(options: { apiKey?: string } = {}): Prom
           ? server.putEndlessFile(`${id}.mp4`, "video/mp4", 1024 * 1024 * 1024)
           : server.putFile(`${id}.mp4`, sample.bytes, sample.contentType);
     const delay = prompt.includes("[byteplus:slow]") ? SLOW_MS : (current.delayMs ?? DEFAULT_DELAY_MS);
-    tasks.set(id, { id, model: String(body!.model), body: body!, createdAt, finishAt: createdAt + delay, fail, cancelled: false, videoUrl });
+    tasks.set(id, {
+      id,
+      model: String(body!.model),
+      body: body!,
+      createdAt,
+      finishAt: createdAt + delay,
+      fail,
+      cancelled: false,
+      videoUrl,
+    });
     return sendJson(response, 200, { id });
   }
 
@@ -149,12 +226,29 @@ export async function startByteplusFake(options: { apiKey?: string } = {}): Prom
     const state = status(task);
     const base = { id: task.id, model: task.model, created_at: Math.floor(task.createdAt / 1000), updated_at: now() };
     if (task.fail === "garbled" && state === "succeeded") return { ...base, status: "done", output: { video: task.videoUrl } };
-    const params = { seed: task.body.seed ?? 0, resolution: task.body.resolution ?? "1080p", ratio: task.body.ratio ?? "16:9", duration: task.body.duration ?? 5, framespersecond: 24 };
-    if (state === "succeeded") return { ...base, ...params, status: state, error: null, content: { video_url: task.videoUrl }, usage: { completion_tokens: 246840, total_tokens: 246840 } };
+    const params = {
+      seed: task.body.seed ?? 0,
+      resolution: task.body.resolution ?? "1080p",
+      ratio: task.body.ratio ?? "16:9",
+      duration: task.body.duration ?? 5,
+      framespersecond: 24,
+    };
+    if (state === "succeeded")
+      return {
+        ...base,
+        ...params,
+        status: state,
+        error: null,
+        content: { video_url: task.videoUrl },
+        usage: { completion_tokens: 246840, total_tokens: 246840 },
+      };
     if (state === "failed") {
       const error =
         task.fail === "task_moderated"
-          ? { code: "OutputVideoSensitiveContentDetected", message: "The request failed because the output video may contain sensitive information." }
+          ? {
+              code: "OutputVideoSensitiveContentDetected",
+              message: "The request failed because the output video may contain sensitive information.",
+            }
           : { code: "InternalServiceError", message: "The service encountered an unexpected internal error." };
       return { ...base, ...params, status: state, error };
     }
@@ -164,7 +258,8 @@ export async function startByteplusFake(options: { apiKey?: string } = {}): Prom
   function listTasks(request: RecordedRequest, response: ServerResponse) {
     const pageNum = Number(request.query.get("page_num") ?? 1);
     const pageSize = Number(request.query.get("page_size") ?? 10);
-    if (!(pageNum >= 1 && pageNum <= 500 && pageSize >= 1 && pageSize <= 500)) return sendError(response, 400, "InvalidParameter", "BadRequest", "page_num and page_size must be from 1 to 500.");
+    if (!(pageNum >= 1 && pageNum <= 500 && pageSize >= 1 && pageSize <= 500))
+      return sendError(response, 400, "InvalidParameter", "BadRequest", "page_num and page_size must be from 1 to 500.");
     const newest = [...tasks.values()].sort((a, b) => b.createdAt - a.createdAt);
     return sendJson(response, 200, { items: newest.slice((pageNum - 1) * pageSize, pageNum * pageSize).map(view), total: newest.length });
   }
@@ -191,9 +286,20 @@ function invalidImageBody(body: Record<string, unknown>): string | null {
   if (typeof body.prompt !== "string" || body.prompt === "") return "prompt";
   if (body.size !== undefined && (typeof body.size !== "string" || !/^(1K|2K|4K|adaptive|\d{3,4}x\d{3,4})$/.test(body.size))) return "size";
   if (body.response_format !== undefined && body.response_format !== "url" && body.response_format !== "b64_json") return "response_format";
-  if (body.seed !== undefined && (!Number.isInteger(body.seed) || (body.seed as number) < -1 || (body.seed as number) > 2_147_483_647)) return "seed";
-  if (body.sequential_image_generation !== undefined && body.sequential_image_generation !== "auto" && body.sequential_image_generation !== "disabled") return "sequential_image_generation";
-  if (body.image !== undefined && typeof body.image !== "string" && !(Array.isArray(body.image) && body.image.length <= 14 && body.image.every((url) => typeof url === "string"))) return "image";
+  if (body.seed !== undefined && (!Number.isInteger(body.seed) || (body.seed as number) < -1 || (body.seed as number) > 2_147_483_647))
+    return "seed";
+  if (
+    body.sequential_image_generation !== undefined &&
+    body.sequential_image_generation !== "auto" &&
+    body.sequential_image_generation !== "disabled"
+  )
+    return "sequential_image_generation";
+  if (
+    body.image !== undefined &&
+    typeof body.image !== "string" &&
+    !(Array.isArray(body.image) && body.image.length <= 14 && body.image.every((url) => typeof url === "string"))
+  )
+    return "image";
   return invalidForModel(body);
 }
 
@@ -224,17 +330,30 @@ function invalidTaskBody(body: Record<string, unknown>): string | null {
     const part = asObject(item);
     if (part?.type === "text" && typeof part.text === "string") continue;
     const image = asObject(part?.image_url);
-    if (part?.type === "image_url" && typeof image?.url === "string" && (part.role === undefined || ["first_frame", "last_frame", "reference_image"].includes(String(part.role)))) continue;
+    if (
+      part?.type === "image_url" &&
+      typeof image?.url === "string" &&
+      (part.role === undefined || ["first_frame", "last_frame", "reference_image"].includes(String(part.role)))
+    )
+      continue;
     return "content";
   }
   const frames = (body.content as unknown[]).map(asObject).filter((part) => part?.type === "image_url");
   if (String(body.model).includes("-t2v-") && frames.length > 0) return "content";
-  if (String(body.model).includes("-i2v-") && !frames.some((part) => part?.role === "first_frame" || part?.role === undefined)) return "content";
-  if (frames.some((part) => part?.role === "last_frame") && !String(body.model).includes("-i2v-") && body.model !== "seedance-1-0-pro-250528") return "content";
+  if (String(body.model).includes("-i2v-") && !frames.some((part) => part?.role === "first_frame" || part?.role === undefined))
+    return "content";
+  if (
+    frames.some((part) => part?.role === "last_frame") &&
+    !String(body.model).includes("-i2v-") &&
+    body.model !== "seedance-1-0-pro-250528"
+  )
+    return "content";
   if (body.ratio !== undefined && !videoRatios.includes(String(body.ratio))) return "ratio";
-  if (body.duration !== undefined && (!Number.isInteger(body.duration) || (body.duration as number) < 2 || (body.duration as number) > 12)) return "duration";
+  if (body.duration !== undefined && (!Number.isInteger(body.duration) || (body.duration as number) < 2 || (body.duration as number) > 12))
+    return "duration";
   if (body.resolution !== undefined && !["480p", "720p", "1080p"].includes(String(body.resolution))) return "resolution";
-  if (body.seed !== undefined && (!Number.isInteger(body.seed) || (body.seed as number) < -1 || (body.seed as number) > 4_294_967_295)) return "seed";
+  if (body.seed !== undefined && (!Number.isInteger(body.seed) || (body.seed as number) < -1 || (body.seed as number) > 4_294_967_295))
+    return "seed";
   return null;
 }
 
@@ -245,7 +364,18 @@ function textOf(body: Record<string, unknown>): string {
 
 function marked(prompt: string): ByteplusFakeFailure | null {
   const marker = /\[byteplus:([a-z_]+)\]/.exec(prompt)?.[1];
-  const known: ByteplusFakeFailure[] = ["rate_limit", "server_error", "moderated", "output_moderated", "task_failed", "task_moderated", "expired", "garbled", "oversized", "output_internal"];
+  const known: ByteplusFakeFailure[] = [
+    "rate_limit",
+    "server_error",
+    "moderated",
+    "output_moderated",
+    "task_failed",
+    "task_moderated",
+    "expired",
+    "garbled",
+    "oversized",
+    "output_internal",
+  ];
   return known.find((failure) => failure === marker) ?? null;
 }
 
@@ -254,8 +384,20 @@ function arkError(response: ServerResponse, failure: ByteplusFakeFailure) {
   sendError(response, error.status, error.code, error.type, error.message, failure === "rate_limit" ? { "Retry-After": "1" } : {});
 }
 
-function sendError(response: ServerResponse, status: number, code: string, type: string, message: string, headers: Record<string, string> = {}) {
-  sendJson(response, status, { error: { code, message: `${message} Request id: ${randomBytes(10).toString("hex")}`, param: "", type } }, headers);
+function sendError(
+  response: ServerResponse,
+  status: number,
+  code: string,
+  type: string,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  sendJson(
+    response,
+    status,
+    { error: { code, message: `${message} Request id: ${randomBytes(10).toString("hex")}`, param: "", type } },
+    headers,
+  );
 }
 
 function asObject(value: unknown): Record<string, unknown> | null {

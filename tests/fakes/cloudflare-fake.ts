@@ -1,6 +1,14 @@
 import type { ServerResponse } from "node:http";
 import { catalogModelIds } from "@/tests/fakes/catalog-models";
-import { header, heldUntil, sampleOutput, sendJson, startFakeServer, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
+import {
+  header,
+  heldUntil,
+  sampleOutput,
+  sendJson,
+  startFakeServer,
+  type FakeServer,
+  type RecordedRequest,
+} from "@/tests/fakes/fake-server";
 
 // A local Cloudflare Workers AI REST API for adapter and HTTP tests, written from the published
 // reference: "Execute AI model" POST /client/v4/accounts/{account_id}/ai/run/{model_name}
@@ -22,7 +30,17 @@ import { header, heldUntil, sampleOutput, sendJson, startFakeServer, type FakeSe
 // (the HTTP suites, whose app talks to this fake from another process); `[cloudflare:slow]` holds
 // the answer (for cancels) until the client leaves.
 
-export type CloudflareFakeFailure = "rate_limit" | "daily_limit" | "server_error" | "content_policy" | "unauthorized" | "account_blocked" | "timeout" | "malformed" | "not_an_image" | "oversized";
+export type CloudflareFakeFailure =
+  | "rate_limit"
+  | "daily_limit"
+  | "server_error"
+  | "content_policy"
+  | "unauthorized"
+  | "account_blocked"
+  | "timeout"
+  | "malformed"
+  | "not_an_image"
+  | "oversized";
 
 export type CloudflareFakeScript = { fail?: CloudflareFakeFailure | null; delayMs?: number };
 
@@ -41,14 +59,19 @@ export type CloudflareFake = FakeServer & {
 
 /** Text-to-image models that answer JSON with a base64 picture, each with its published input schema. */
 const models: Record<string, (body: Record<string, unknown>) => string | null> = {
-  "@cf/black-forest-labs/flux-1-schnell": (body) => invalidPrompt(body, 2048) ?? invalidInteger(body, "steps", Number.MIN_SAFE_INTEGER, 8) ?? invalidInteger(body, "seed", 0, Number.MAX_SAFE_INTEGER),
+  "@cf/black-forest-labs/flux-1-schnell": (body) =>
+    invalidPrompt(body, 2048) ??
+    invalidInteger(body, "steps", Number.MIN_SAFE_INTEGER, 8) ??
+    invalidInteger(body, "seed", 0, Number.MAX_SAFE_INTEGER),
   "@cf/leonardo/lucid-origin": (body) =>
     invalidPrompt(body, Infinity) ??
     invalidInteger(body, "width", 0, 2500) ??
     invalidInteger(body, "height", 0, 2500) ??
     invalidInteger(body, "num_steps", 1, 40) ??
     invalidInteger(body, "seed", 0, Number.MAX_SAFE_INTEGER) ??
-    (body.guidance !== undefined && (typeof body.guidance !== "number" || body.guidance < 0 || body.guidance > 10) ? "'/guidance' must be a number from 0 to 10" : null),
+    (body.guidance !== undefined && (typeof body.guidance !== "number" || body.guidance < 0 || body.guidance > 10)
+      ? "'/guidance' must be a number from 0 to 10"
+      : null),
 };
 const SLOW_MS = 60_000;
 /** Past the adapter's 16 MiB cap once base64-encoded. */
@@ -59,7 +82,8 @@ const failures: Record<CloudflareFakeFailure, { status: number; code: number; me
   daily_limit: {
     status: 429,
     code: 3036,
-    message: "You have used up your daily free allocation of 10,000 neurons. Please upgrade to Cloudflare's Workers Paid plan if you would like to continue usage.",
+    message:
+      "You have used up your daily free allocation of 10,000 neurons. Please upgrade to Cloudflare's Workers Paid plan if you would like to continue usage.",
   },
   server_error: { status: 500, code: 3043, message: "Internal server error" },
   content_policy: { status: 400, code: 3030, message: "AiError: Input prompt contains NSFW content." },
@@ -81,7 +105,8 @@ export async function startCloudflareFake(options: { token?: string; accountId?:
   const server = await startFakeServer(async (request, response) => {
     const search = /^\/client\/v4\/accounts\/([^/]+)\/ai\/models\/search$/.exec(request.path);
     if (search && request.method === "GET") {
-      if (header(request, "authorization") !== `Bearer ${token}` || decodeURIComponent(search[1] ?? "") !== accountId) return envelopeError(response, 401, 10000, "Authentication error");
+      if (header(request, "authorization") !== `Bearer ${token}` || decodeURIComponent(search[1] ?? "") !== accountId)
+        return envelopeError(response, 401, 10000, "Authentication error");
       return modelSearch(request, response);
     }
     const match = /^\/client\/v4\/accounts\/([^/]+)\/ai\/run\/(.+)$/.exec(request.path);
@@ -110,9 +135,20 @@ export async function startCloudflareFake(options: { token?: string; accountId?:
 
   async function answer(response: ServerResponse, fail: CloudflareFakeFailure | null | undefined) {
     if (fail === "malformed") return sendJson(response, 200, { result: { images: [] }, success: true, errors: [], messages: [] });
-    if (fail === "not_an_image") return sendJson(response, 200, { result: { image: Buffer.from("<html>not a picture</html>").toString("base64") }, success: true, errors: [], messages: [] });
+    if (fail === "not_an_image")
+      return sendJson(response, 200, {
+        result: { image: Buffer.from("<html>not a picture</html>").toString("base64") },
+        success: true,
+        errors: [],
+        messages: [],
+      });
     const image = fail === "oversized" ? Buffer.alloc(OVERSIZED_BYTES, 0xff) : (await sampleOutput("jpeg")).bytes;
-    return sendJson(response, 200, { result: { image: image.toString("base64") }, success: true, errors: [], messages: [] }, { "cf-ray": "8f1c2d3e4a5b6c7d-SJC" });
+    return sendJson(
+      response,
+      200,
+      { result: { image: image.toString("base64") }, success: true, errors: [], messages: [] },
+      { "cf-ray": "8f1c2d3e4a5b6c7d-SJC" },
+    );
   }
 
   function modelSearch(request: RecordedRequest, response: ServerResponse) {
@@ -128,7 +164,13 @@ export async function startCloudflareFake(options: { token?: string; accountId?:
       tags: [],
       properties: [],
     }));
-    sendJson(response, 200, { success: true, result, errors: [], messages: [], result_info: { count: result.length, page: 1, per_page: perPage, total_count: hits.length } });
+    sendJson(response, 200, {
+      success: true,
+      result,
+      errors: [],
+      messages: [],
+      result_info: { count: result.length, page: 1, per_page: perPage, total_count: hits.length },
+    });
   }
 
   return {
@@ -150,13 +192,17 @@ export async function startCloudflareFake(options: { token?: string; accountId?:
 }
 
 function invalidPrompt(body: Record<string, unknown>, maxLength: number): string | null {
-  return typeof body.prompt === "string" && body.prompt.length >= 1 && body.prompt.length <= maxLength ? null : "Type mismatch of '/prompt': a string of at least 1 character is required";
+  return typeof body.prompt === "string" && body.prompt.length >= 1 && body.prompt.length <= maxLength
+    ? null
+    : "Type mismatch of '/prompt': a string of at least 1 character is required";
 }
 
 function invalidInteger(body: Record<string, unknown>, field: string, min: number, max: number): string | null {
   const value = body[field];
   if (value === undefined) return null;
-  return typeof value === "number" && Number.isInteger(value) && value >= min && value <= max ? null : `'/${field}' must be an integer from ${min} to ${max}`;
+  return typeof value === "number" && Number.isInteger(value) && value >= min && value <= max
+    ? null
+    : `'/${field}' must be an integer from ${min} to ${max}`;
 }
 
 function markedFailure(prompt: string): CloudflareFakeFailure | null {

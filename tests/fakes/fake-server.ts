@@ -56,7 +56,10 @@ export type FakeServer = {
 export async function startFakeServer(route: Route): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const webhooks: WebhookDelivery[] = [];
-  type ServedFile = { kind: "bytes"; bytes: Buffer; contentType: string } | { kind: "redirect"; location: string } | { kind: "endless"; contentType: string; declaredBytes: number | null };
+  type ServedFile =
+    | { kind: "bytes"; bytes: Buffer; contentType: string }
+    | { kind: "redirect"; location: string }
+    | { kind: "endless"; contentType: string; declaredBytes: number | null };
   const files = new Map<string, ServedFile>();
   const timers = new Set<NodeJS.Timeout>();
   let baseUrl = "";
@@ -84,7 +87,14 @@ export async function startFakeServer(route: Route): Promise<FakeServer> {
       response.end(file.bytes);
       return;
     }
-    const request: RecordedRequest = { method: incoming.method ?? "GET", path: url.pathname, query: url.searchParams, headers: incoming.headers, rawBody, body: parseJson(rawBody) };
+    const request: RecordedRequest = {
+      method: incoming.method ?? "GET",
+      path: url.pathname,
+      query: url.searchParams,
+      headers: incoming.headers,
+      rawBody,
+      body: parseJson(rawBody),
+    };
     requests.push(request);
     await route(request, response);
   }
@@ -119,7 +129,12 @@ export async function startFakeServer(route: Route): Promise<FakeServer> {
       const delivery: WebhookDelivery = { url, headers, body, status: null };
       webhooks.push(delivery);
       try {
-        const answer = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body, signal: AbortSignal.timeout(5_000) });
+        const answer = await fetch(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", ...headers },
+          body,
+          signal: AbortSignal.timeout(5_000),
+        });
         delivery.status = answer.status;
       } catch {
         delivery.status = null;

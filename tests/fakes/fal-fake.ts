@@ -1,7 +1,16 @@
 import { createHash, generateKeyPairSync, randomUUID, sign } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { catalogModelIds } from "@/tests/fakes/catalog-models";
-import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeScript, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
+import {
+  header,
+  sampleOutput,
+  sendJson,
+  sleep,
+  startFakeServer,
+  type FakeScript,
+  type FakeServer,
+  type RecordedRequest,
+} from "@/tests/fakes/fake-server";
 
 // A local fal queue (https://docs.fal.ai/model-apis/model-endpoints/queue) for adapter tests:
 // submit to `/{endpoint}?fal_webhook=`, `IN_QUEUE → IN_PROGRESS → COMPLETED` over `delayMs`,
@@ -58,9 +67,15 @@ export async function startFalFake(options: { key?: string; userId?: string } = 
     if (header(request, "authorization") !== `Key ${key}` || current.fail === "unauthorized") {
       return sendJson(response, 401, { detail: "Invalid key authorization" });
     }
-    if (current.fail === "rate_limit") return sendJson(response, 429, { detail: "Too many requests: concurrency limit reached" }, { "Retry-After": "1" });
+    if (current.fail === "rate_limit")
+      return sendJson(response, 429, { detail: "Too many requests: concurrency limit reached" }, { "Retry-After": "1" });
     if (current.fail === "server_error") {
-      return sendJson(response, 500, { detail: "Internal server error", error_type: "internal_error" }, { "X-Fal-Error-Type": "internal_error" });
+      return sendJson(
+        response,
+        500,
+        { detail: "Internal server error", error_type: "internal_error" },
+        { "X-Fal-Error-Type": "internal_error" },
+      );
     }
 
     const segments = request.path.split("/").filter(Boolean);
@@ -68,7 +83,8 @@ export async function startFalFake(options: { key?: string; userId?: string } = 
       const queued = requests.get(segments[3] ?? "");
       if (!queued || queued.appId !== `${segments[0]}/${segments[1]}`) return sendJson(response, 404, { detail: "Request not found" });
       const action = segments[4];
-      if (request.method === "GET" && action === "status" && segments.length === 5) return sendJson(response, isCompleted(queued) ? 200 : 202, statusView(queued));
+      if (request.method === "GET" && action === "status" && segments.length === 5)
+        return sendJson(response, isCompleted(queued) ? 200 : 202, statusView(queued));
       if (request.method === "GET" && segments.length === 4) return result(response, queued);
       if (request.method === "PUT" && action === "cancel" && segments.length === 5) return cancel(response, queued);
       return sendJson(response, 405, { detail: "Method not allowed" });
@@ -109,7 +125,10 @@ export async function startFalFake(options: { key?: string; userId?: string } = 
     if (/veo|video|ray-2/i.test(queued.endpoint)) {
       const sample = await sampleOutput("mp4");
       const url = server.putFile(`${queued.id}/output.mp4`, sample.bytes, sample.contentType);
-      return { video: { url, content_type: sample.contentType, file_name: "output.mp4", file_size: sample.bytes.length }, timings: inference };
+      return {
+        video: { url, content_type: sample.contentType, file_name: "output.mp4", file_size: sample.bytes.length },
+        timings: inference,
+      };
     }
     const sample = await sampleOutput(String(queued.input.output_format ?? "jpeg"));
     const count = typeof queued.input.num_images === "number" ? queued.input.num_images : 1;
@@ -118,7 +137,13 @@ export async function startFalFake(options: { key?: string; userId?: string } = 
       const url = server.putFile(`${queued.id}/${fileName}`, sample.bytes, sample.contentType);
       return { url, content_type: sample.contentType, file_name: fileName, file_size: sample.bytes.length, width: 8, height: 8 };
     });
-    return { images, seed: queued.input.seed ?? 42, has_nsfw_concepts: images.map(() => false), prompt: queued.input.prompt, timings: inference };
+    return {
+      images,
+      seed: queued.input.seed ?? 42,
+      has_nsfw_concepts: images.map(() => false),
+      prompt: queued.input.prompt,
+      timings: inference,
+    };
   }
 
   function isCompleted(queued: FakeRequest) {
@@ -139,7 +164,12 @@ export async function startFalFake(options: { key?: string; userId?: string } = 
       };
     }
     const inQueue = now < queued.createdAt + (queued.finishAt - queued.createdAt) / 3;
-    return { status: inQueue ? "IN_QUEUE" : "IN_PROGRESS", request_id: queued.id, ...urls(queued), ...(inQueue ? { queue_position: 0 } : { logs: null }) };
+    return {
+      status: inQueue ? "IN_QUEUE" : "IN_PROGRESS",
+      request_id: queued.id,
+      ...urls(queued),
+      ...(inQueue ? { queue_position: 0 } : { logs: null }),
+    };
   }
 
   /** How a failed or canceled request answers on its result URL. */
@@ -151,7 +181,9 @@ export async function startFalFake(options: { key?: string; userId?: string } = 
     if (queued.outcome === "succeeded") return null;
     const text = queued.errorText ?? "Runner crashed while processing the request";
     if (/nsfw|content|safety/i.test(text)) {
-      const detail = [{ loc: ["body"], msg: text, type: "content_policy_violation", url: "https://docs.fal.ai/errors#content_policy_violation" }];
+      const detail = [
+        { loc: ["body"], msg: text, type: "content_policy_violation", url: "https://docs.fal.ai/errors#content_policy_violation" },
+      ];
       return { status: 422, body: { detail }, errorType: "content_policy_violation", message: text };
     }
     return { status: 500, body: { detail: text, error_type: "runner_server_error" }, errorType: "runner_server_error", message: text };
@@ -177,7 +209,13 @@ export async function startFalFake(options: { key?: string; userId?: string } = 
     const failure = failureOf(queued);
     const body = JSON.stringify(
       failure
-        ? { request_id: queued.id, gateway_request_id: queued.id, status: "ERROR", error: `Invalid status code: ${failure.status}`, payload: failure.body }
+        ? {
+            request_id: queued.id,
+            gateway_request_id: queued.id,
+            status: "ERROR",
+            error: `Invalid status code: ${failure.status}`,
+            payload: failure.body,
+          }
         : { request_id: queued.id, gateway_request_id: queued.id, status: "OK", payload: queued.payload },
     );
     const timestamp = String(Math.floor(Date.now() / 1000));
@@ -200,7 +238,8 @@ export async function startFalFake(options: { key?: string; userId?: string } = 
 
   function modelSearch(request: RecordedRequest, response: ServerResponse) {
     const given = header(request, "authorization");
-    if (given !== undefined && given !== `Key ${key}`) return sendJson(response, 401, { error: { type: "authorization_error", message: "Invalid API key" } });
+    if (given !== undefined && given !== `Key ${key}`)
+      return sendJson(response, 401, { error: { type: "authorization_error", message: "Invalid API key" } });
     const wanted = request.query.getAll("endpoint_id");
     const unknown = wanted.find((id) => !models.has(id));
     if (unknown) return sendJson(response, 404, { error: { type: "not_found", message: `Model endpoint '${unknown}' not found` } });
@@ -253,7 +292,16 @@ function contentPolicy(response: ServerResponse, message: string) {
   sendJson(
     response,
     422,
-    { detail: [{ loc: ["body", "prompt"], msg: message, type: "content_policy_violation", url: "https://docs.fal.ai/errors#content_policy_violation" }] },
+    {
+      detail: [
+        {
+          loc: ["body", "prompt"],
+          msg: message,
+          type: "content_policy_violation",
+          url: "https://docs.fal.ai/errors#content_policy_violation",
+        },
+      ],
+    },
     { "X-Fal-Retryable": "false" },
   );
 }

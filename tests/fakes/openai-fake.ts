@@ -65,21 +65,45 @@ export async function startOpenAIFake(options: { token?: string } = {}): Promise
       );
     }
     if (current.fail === "insufficient_quota") {
-      return error(response, 429, "You exceeded your current quota, please check your plan and billing details.", "insufficient_quota", null, "insufficient_quota");
+      return error(
+        response,
+        429,
+        "You exceeded your current quota, please check your plan and billing details.",
+        "insufficient_quota",
+        null,
+        "insufficient_quota",
+      );
     }
-    if (current.fail === "server_error") return error(response, 500, "The server had an error while processing your request. Sorry about that!", "server_error", null, null);
-    if (request.method === "GET" && request.path === "/v1/models") return sendJson(response, 200, { object: "list", data: [...served].map(modelView) });
+    if (current.fail === "server_error")
+      return error(response, 500, "The server had an error while processing your request. Sorry about that!", "server_error", null, null);
+    if (request.method === "GET" && request.path === "/v1/models")
+      return sendJson(response, 200, { object: "list", data: [...served].map(modelView) });
     const model = /^\/v1\/models\/([^/]+)$/.exec(request.path);
     if (request.method === "GET" && model) {
       const id = decodeURIComponent(model[1] ?? "");
-      if (!served.has(id)) return error(response, 404, `The model '${id}' does not exist or you do not have access to it.`, "invalid_request_error", null, "model_not_found");
+      if (!served.has(id))
+        return error(
+          response,
+          404,
+          `The model '${id}' does not exist or you do not have access to it.`,
+          "invalid_request_error",
+          null,
+          "model_not_found",
+        );
       return sendJson(response, 200, modelView(id));
     }
     if (request.method === "POST" && (request.path === "/v1/images/generations" || request.path === "/v1/images/edits")) {
       return generate(request, response, request.path.endsWith("/edits"));
     }
     if (current.fail === "content_policy" && request.method === "POST" && request.path === "/v1/videos") {
-      return error(response, 400, "Your request was blocked by our moderation system.", "invalid_request_error", null, "moderation_blocked");
+      return error(
+        response,
+        400,
+        "Your request was blocked by our moderation system.",
+        "invalid_request_error",
+        null,
+        "moderation_blocked",
+      );
     }
     if (await videos.route(request, response)) return;
     return error(response, 404, `Invalid URL (${request.method} ${request.path})`, "invalid_request_error", null, null);
@@ -110,7 +134,12 @@ export async function startOpenAIFake(options: { token?: string } = {}): Promise
         asUrl
           ? { url: server.putFile(`${randomBytes(8).toString("hex")}.png`, sample.bytes, "image/png"), revised_prompt: body.prompt }
           : { b64_json: sample.bytes.toString("base64"), revised_prompt: body.prompt };
-      return sendJson(response, 200, { created: Math.floor(Date.now() / 1000), data: Array.from({ length: count }, item) }, { "x-request-id": `req_${randomBytes(16).toString("hex")}` });
+      return sendJson(
+        response,
+        200,
+        { created: Math.floor(Date.now() / 1000), data: Array.from({ length: count }, item) },
+        { "x-request-id": `req_${randomBytes(16).toString("hex")}` },
+      );
     }
     return sendJson(
       response,
@@ -122,7 +151,12 @@ export async function startOpenAIFake(options: { token?: string } = {}): Promise
         output_format: outputFormat,
         quality: body.quality ?? "auto",
         size: body.size ?? "auto",
-        usage: { input_tokens: 20, output_tokens: 1056 * count, total_tokens: 20 + 1056 * count, input_tokens_details: { text_tokens: 20, image_tokens: 0 } },
+        usage: {
+          input_tokens: 20,
+          output_tokens: 1056 * count,
+          total_tokens: 20 + 1056 * count,
+          input_tokens_details: { text_tokens: 20, image_tokens: 0 },
+        },
       },
       { "x-request-id": `req_${randomBytes(16).toString("hex")}` },
     );
@@ -151,38 +185,71 @@ function invalidParam(body: Record<string, unknown>, edit: boolean): { param: st
   if (typeof body.prompt !== "string" || body.prompt === "") return { param: "prompt", message: "Missing required parameter: 'prompt'." };
   const dallELimits = dallE[String(body.model)];
   if (dallELimits) return invalidDallEParam(body, dallELimits, edit);
-  if (!models.has(String(body.model))) return { param: "model", message: `Invalid value: '${String(body.model)}'. Value must be a GPT image model.` };
+  if (!models.has(String(body.model)))
+    return { param: "model", message: `Invalid value: '${String(body.model)}'. Value must be a GPT image model.` };
   if (body.response_format !== undefined) return { param: "response_format", message: "Unknown parameter: 'response_format'." };
   const n = body.n ?? 1;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 10) return { param: "n", message: "Invalid 'n': integer between 1 and 10 expected." };
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 10)
+    return { param: "n", message: "Invalid 'n': integer between 1 and 10 expected." };
   if (body.size !== undefined && !sizes.has(String(body.size)))
-    return { param: "size", message: `Invalid value: '${String(body.size)}'. Supported values are: 'auto', '1024x1024', '1536x1024', and '1024x1536'.` };
+    return {
+      param: "size",
+      message: `Invalid value: '${String(body.size)}'. Supported values are: 'auto', '1024x1024', '1536x1024', and '1024x1536'.`,
+    };
   if (body.output_format !== undefined && !formats.has(String(body.output_format))) {
-    return { param: "output_format", message: `Invalid value: '${String(body.output_format)}'. Supported values are: 'png', 'jpeg', and 'webp'.` };
+    return {
+      param: "output_format",
+      message: `Invalid value: '${String(body.output_format)}'. Supported values are: 'png', 'jpeg', and 'webp'.`,
+    };
   }
-  if (body.quality !== undefined && !qualities.has(String(body.quality))) return { param: "quality", message: `Invalid value: '${String(body.quality)}'.` };
+  if (body.quality !== undefined && !qualities.has(String(body.quality)))
+    return { param: "quality", message: `Invalid value: '${String(body.quality)}'.` };
   if (edit && (!Array.isArray(body.images) || body.images.length === 0 || body.images.length > 16)) {
     return { param: "images", message: "Invalid 'images': between 1 and 16 image references expected." };
   }
   return null;
 }
 
-function invalidDallEParam(body: Record<string, unknown>, limits: (typeof dallE)[string], edit: boolean): { param: string; message: string } | null {
+function invalidDallEParam(
+  body: Record<string, unknown>,
+  limits: (typeof dallE)[string],
+  edit: boolean,
+): { param: string; message: string } | null {
   // The JSON edits form (image references) is GPT Image's; DALL·E 2 edits are multipart uploads.
   if (edit) return { param: "model", message: `Invalid value: '${String(body.model)}'. The JSON edits form takes GPT image models only.` };
   const n = body.n ?? 1;
   if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > limits.maxN) {
-    return { param: "n", message: limits.maxN === 1 ? "Invalid 'n': dall-e-3 supports n=1 only." : `Invalid 'n': integer between 1 and ${limits.maxN} expected.` };
+    return {
+      param: "n",
+      message:
+        limits.maxN === 1 ? "Invalid 'n': dall-e-3 supports n=1 only." : `Invalid 'n': integer between 1 and ${limits.maxN} expected.`,
+    };
   }
   if (body.size !== undefined && !limits.sizes.has(String(body.size)))
-    return { param: "size", message: `Invalid value: '${String(body.size)}'. Supported values are: ${[...limits.sizes].map((size) => `'${size}'`).join(", ")}.` };
-  if (body.quality !== undefined && !limits.qualities.has(String(body.quality))) return { param: "quality", message: `Invalid value: '${String(body.quality)}'.` };
-  for (const param of ["output_format", "background", "moderation", "output_compression"]) if (body[param] !== undefined) return { param, message: `Unknown parameter: '${param}'.` };
+    return {
+      param: "size",
+      message: `Invalid value: '${String(body.size)}'. Supported values are: ${[...limits.sizes].map((size) => `'${size}'`).join(", ")}.`,
+    };
+  if (body.quality !== undefined && !limits.qualities.has(String(body.quality)))
+    return { param: "quality", message: `Invalid value: '${String(body.quality)}'.` };
+  for (const param of ["output_format", "background", "moderation", "output_compression"])
+    if (body[param] !== undefined) return { param, message: `Unknown parameter: '${param}'.` };
   if (body.response_format !== undefined && body.response_format !== "url" && body.response_format !== "b64_json")
-    return { param: "response_format", message: `Invalid value: '${String(body.response_format)}'. Supported values are: 'url' and 'b64_json'.` };
+    return {
+      param: "response_format",
+      message: `Invalid value: '${String(body.response_format)}'. Supported values are: 'url' and 'b64_json'.`,
+    };
   return null;
 }
 
-function error(response: ServerResponse, status: number, message: string, type: string, param: string | null, code: string | null, headers: Record<string, string> = {}) {
+function error(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  param: string | null,
+  code: string | null,
+  headers: Record<string, string> = {},
+) {
   sendJson(response, status, { error: { message, type, param, code } }, headers);
 }

@@ -20,7 +20,16 @@ export type OpenAIVideoScript = {
   videoAnswer?: unknown;
 };
 
-type Video = { id: string; model: string; seconds: string; size: string; prompt: string; createdAt: number; endsAt: number; failure: OpenAIVideoFailure | null };
+type Video = {
+  id: string;
+  model: string;
+  seconds: string;
+  size: string;
+  prompt: string;
+  createdAt: number;
+  endsAt: number;
+  failure: OpenAIVideoFailure | null;
+};
 
 const sizesByModel: Record<string, readonly string[]> = {
   "sora-2": ["720x1280", "1280x720"],
@@ -32,7 +41,14 @@ const failureMessages: Record<OpenAIVideoFailure, string> = {
   internal_error: "Video generation failed due to an internal error. Please try again.",
 };
 
-export type OpenAIError = (response: ServerResponse, status: number, message: string, type: string, param: string | null, code: string | null) => void;
+export type OpenAIError = (
+  response: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  param: string | null,
+  code: string | null,
+) => void;
 
 export function openAIVideos(script: () => OpenAIVideoScript, error: OpenAIError) {
   const videos = new Map<string, Video>();
@@ -40,7 +56,13 @@ export function openAIVideos(script: () => OpenAIVideoScript, error: OpenAIError
   function view(video: Video) {
     const now = Date.now();
     const ended = now >= video.endsAt;
-    const status = !ended ? (now >= video.createdAt + (video.endsAt - video.createdAt) / 2 ? "in_progress" : "queued") : video.failure ? "failed" : "completed";
+    const status = !ended
+      ? now >= video.createdAt + (video.endsAt - video.createdAt) / 2
+        ? "in_progress"
+        : "queued"
+      : video.failure
+        ? "failed"
+        : "completed";
     return {
       id: video.id,
       object: "video",
@@ -87,21 +109,62 @@ export function openAIVideos(script: () => OpenAIVideoScript, error: OpenAIError
     const model = fields.model ?? "sora-2";
     const seconds = fields.seconds ?? "4";
     const size = fields.size ?? "720x1280";
-    if (!fields.prompt) return error(response, 400, "Missing required parameter: 'prompt'.", "invalid_request_error", "prompt", "missing_required_parameter");
+    if (!fields.prompt)
+      return error(response, 400, "Missing required parameter: 'prompt'.", "invalid_request_error", "prompt", "missing_required_parameter");
     const modelSizes = sizesByModel[model];
-    if (!modelSizes) return error(response, 400, `Invalid value: '${model}'. Supported values are: 'sora-2' and 'sora-2-pro'.`, "invalid_request_error", "model", "invalid_value");
-    if (!secondsAllowed.has(seconds)) return error(response, 400, `Invalid value: '${seconds}'. Supported values are: '4', '8', and '12'.`, "invalid_request_error", "seconds", "invalid_value");
+    if (!modelSizes)
+      return error(
+        response,
+        400,
+        `Invalid value: '${model}'. Supported values are: 'sora-2' and 'sora-2-pro'.`,
+        "invalid_request_error",
+        "model",
+        "invalid_value",
+      );
+    if (!secondsAllowed.has(seconds))
+      return error(
+        response,
+        400,
+        `Invalid value: '${seconds}'. Supported values are: '4', '8', and '12'.`,
+        "invalid_request_error",
+        "seconds",
+        "invalid_value",
+      );
     if (!modelSizes.includes(size))
-      return error(response, 400, `Invalid value: '${size}'. Supported values are: ${modelSizes.map((s) => `'${s}'`).join(", ")}.`, "invalid_request_error", "size", "invalid_value");
+      return error(
+        response,
+        400,
+        `Invalid value: '${size}'. Supported values are: ${modelSizes.map((s) => `'${s}'`).join(", ")}.`,
+        "invalid_request_error",
+        "size",
+        "invalid_value",
+      );
     const now = Date.now();
     const { videoDelayMs: delayMs = 300, videoFailure = null } = { ...script(), ...promptScript(fields.prompt) };
-    const video: Video = { id: `video_${randomBytes(16).toString("hex")}`, model, seconds, size, prompt: fields.prompt, createdAt: now, endsAt: now + delayMs, failure: videoFailure };
+    const video: Video = {
+      id: `video_${randomBytes(16).toString("hex")}`,
+      model,
+      seconds,
+      size,
+      prompt: fields.prompt,
+      createdAt: now,
+      endsAt: now + delayMs,
+      failure: videoFailure,
+    };
     videos.set(video.id, video);
     sendJson(response, 200, view(video));
   }
 
   async function content(video: Video, response: ServerResponse) {
-    if (view(video).status !== "completed") return error(response, 404, "Video is not ready yet, use GET /v1/videos/{video_id} to check status.", "invalid_request_error", null, null);
+    if (view(video).status !== "completed")
+      return error(
+        response,
+        404,
+        "Video is not ready yet, use GET /v1/videos/{video_id} to check status.",
+        "invalid_request_error",
+        null,
+        null,
+      );
     const sample = await sampleOutput("mp4");
     const size = script().contentBytes;
     const bytes = size ? Buffer.concat([sample.bytes, Buffer.alloc(Math.max(0, size - sample.bytes.byteLength))]) : sample.bytes;

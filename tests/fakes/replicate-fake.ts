@@ -1,7 +1,16 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { catalogModelIds } from "@/tests/fakes/catalog-models";
-import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeScript, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
+import {
+  header,
+  sampleOutput,
+  sendJson,
+  sleep,
+  startFakeServer,
+  type FakeScript,
+  type FakeServer,
+  type RecordedRequest,
+} from "@/tests/fakes/fake-server";
 
 // A local Replicate (https://replicate.com/docs/reference/http) for adapter tests: predictions on
 // official-model and version endpoints, `starting → processing → succeeded|failed` over `delayMs`,
@@ -60,15 +69,32 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
       return problem(response, 401, "Unauthenticated", "You did not pass a valid authentication token");
     }
     if (request.method === "GET" && request.path === "/v1/account") {
-      return sendJson(response, 200, { type: "organization", username: "darkroom-tests", name: "Darkroom Tests", github_url: null, avatar_url: null });
+      return sendJson(response, 200, {
+        type: "organization",
+        username: "darkroom-tests",
+        name: "Darkroom Tests",
+        github_url: null,
+        avatar_url: null,
+      });
     }
     if (current.fail === "rate_limit") {
-      return sendJson(response, 429, { title: "Request was throttled", detail: "Request was throttled. Expected available in 1 second.", status: 429, retry_after: 1 }, { "Retry-After": "1" });
+      return sendJson(
+        response,
+        429,
+        { title: "Request was throttled", detail: "Request was throttled. Expected available in 1 second.", status: 429, retry_after: 1 },
+        { "Retry-After": "1" },
+      );
     }
     if (current.fail === "server_error") return problem(response, 500, "Internal Server Error", "Something went wrong on our end.");
 
     const segments = request.path.split("/").filter(Boolean);
-    if (request.method === "POST" && segments.length === 5 && segments[0] === "v1" && segments[1] === "models" && segments[4] === "predictions") {
+    if (
+      request.method === "POST" &&
+      segments.length === 5 &&
+      segments[0] === "v1" &&
+      segments[1] === "models" &&
+      segments[4] === "predictions"
+    ) {
       return create(request, response, `${segments[2]}/${segments[3]}`, null);
     }
     if (request.method === "POST" && request.path === "/v1/predictions") {
@@ -78,7 +104,9 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
     }
     if (request.method === "GET" && segments.length === 3 && segments[1] === "predictions") {
       const prediction = predictions.get(segments[2] ?? "");
-      return prediction ? sendJson(response, 200, view(prediction)) : problem(response, 404, "Not found", "The requested resource could not be found.");
+      return prediction
+        ? sendJson(response, 200, view(prediction))
+        : problem(response, 404, "Not found", "The requested resource could not be found.");
     }
     if (request.method === "POST" && segments.length === 4 && segments[1] === "predictions" && segments[3] === "cancel") {
       const prediction = predictions.get(segments[2] ?? "");
@@ -90,7 +118,11 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
       return sendJson(response, 200, view(prediction));
     }
     if (request.method === "GET" && request.path === "/v1/webhooks/default/secret") return sendJson(response, 200, { key: webhookSecret });
-    if (request.method === "GET" && segments[1] === "models" && (segments.length === 4 || (segments.length === 6 && segments[4] === "versions"))) {
+    if (
+      request.method === "GET" &&
+      segments[1] === "models" &&
+      (segments.length === 4 || (segments.length === 6 && segments[4] === "versions"))
+    ) {
       const [owner = "", name = "", , version] = segments.slice(2).map(decodeURIComponent);
       if (!models.has(`${owner}/${name}`)) return problem(response, 404, "Not found", "The requested resource could not be found.");
       return sendJson(response, 200, version ? versionView(version) : modelView(owner, name));
@@ -164,7 +196,9 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
     const format = video ? "mp4" : String(prediction.input.output_format ?? (prediction.model.startsWith("runwayml/") ? "png" : "webp"));
     const sample = await sampleOutput(format);
     const count = typeof prediction.input.num_outputs === "number" ? prediction.input.num_outputs : 1;
-    const urls = Array.from({ length: count }, (_, index) => server.putFile(`${prediction.id}/out-${index}.${sample.extension}`, sample.bytes, sample.contentType));
+    const urls = Array.from({ length: count }, (_, index) =>
+      server.putFile(`${prediction.id}/out-${index}.${sample.extension}`, sample.bytes, sample.contentType),
+    );
     // Models with num_outputs answer a list; the others one URL.
     return "num_outputs" in prediction.input ? urls : (urls[0] ?? "");
   }
@@ -224,7 +258,9 @@ export async function startReplicateFake(options: { token?: string; webhookSecre
         web: `https://replicate.com/p/${prediction.id}`,
       },
       metrics: state === "succeeded" ? { predict_time: (prediction.finishAt - prediction.createdAt) / 1000 } : {},
-      ...(prediction.webhook ? { webhook: prediction.webhook, webhook_events_filter: prediction.webhookEventsFilter ?? ["start", "output", "logs", "completed"] } : {}),
+      ...(prediction.webhook
+        ? { webhook: prediction.webhook, webhook_events_filter: prediction.webhookEventsFilter ?? ["start", "output", "logs", "completed"] }
+        : {}),
     };
   }
 

@@ -16,7 +16,15 @@ export type ResendFakeScript = {
   responseDelayMs?: number;
 };
 
-export type ReceivedEmail = { id: string; from: string; to: string[]; subject: string; html?: string; text?: string; idempotencyKey?: string };
+export type ReceivedEmail = {
+  id: string;
+  from: string;
+  to: string[];
+  subject: string;
+  html?: string;
+  text?: string;
+  idempotencyKey?: string;
+};
 
 export type ResendFake = FakeServer & {
   apiKey: string;
@@ -43,45 +51,72 @@ export async function startResendFake(options: { apiKey?: string } = {}): Promis
     if (current.responseDelayMs) await sleep(current.responseDelayMs);
     const authorization = header(request, "authorization");
     if (!authorization?.startsWith("Bearer ")) {
-      return resendError(response, 401, "missing_api_key", "Missing API key in the authorization header. Include the following header in the request: Authorization: Bearer YOUR_API_KEY");
+      return resendError(
+        response,
+        401,
+        "missing_api_key",
+        "Missing API key in the authorization header. Include the following header in the request: Authorization: Bearer YOUR_API_KEY",
+      );
     }
     if (authorization !== `Bearer ${apiKey}`) return resendError(response, 403, "invalid_api_key", "API key is invalid");
-    if (request.method !== "POST" || request.path !== "/emails") return resendError(response, 404, "not_found", "The requested endpoint does not exist.");
+    if (request.method !== "POST" || request.path !== "/emails")
+      return resendError(response, 404, "not_found", "The requested endpoint does not exist.");
 
     if (current.fail && (current.failTimes === undefined || current.failTimes > 0)) {
       if (current.failTimes !== undefined) current.failTimes -= 1;
       if (current.fail === "rate_limit") {
-        return resendError(response, 429, "rate_limit_exceeded", "Too many requests. You can only make 2 requests per second. See rate limit response headers for more information.", {
-          "Retry-After": "1",
-          "ratelimit-limit": "2",
-          "ratelimit-remaining": "0",
-          "ratelimit-reset": "1",
-        });
+        return resendError(
+          response,
+          429,
+          "rate_limit_exceeded",
+          "Too many requests. You can only make 2 requests per second. See rate limit response headers for more information.",
+          {
+            "Retry-After": "1",
+            "ratelimit-limit": "2",
+            "ratelimit-remaining": "0",
+            "ratelimit-reset": "1",
+          },
+        );
       }
       return resendError(response, 500, "internal_server_error", "An unexpected error occurred.");
     }
 
     const body = request.body as Record<string, unknown> | null;
-    if (!body || typeof body !== "object" || Array.isArray(body)) return resendError(response, 422, "validation_error", "Invalid JSON body.");
+    if (!body || typeof body !== "object" || Array.isArray(body))
+      return resendError(response, 422, "validation_error", "Invalid JSON body.");
     for (const field of ["from", "to", "subject"]) {
-      if (body[field] === undefined || body[field] === null || body[field] === "") return resendError(response, 422, "missing_required_field", `Missing \`${field}\` field.`);
+      if (body[field] === undefined || body[field] === null || body[field] === "")
+        return resendError(response, 422, "missing_required_field", `Missing \`${field}\` field.`);
     }
     if (typeof body.from !== "string" || !fromPattern.test(body.from.trim())) {
-      return resendError(response, 422, "validation_error", "Invalid `from` field. The email address needs to follow the `email@example.com` or `Name <email@example.com>` format.");
+      return resendError(
+        response,
+        422,
+        "validation_error",
+        "Invalid `from` field. The email address needs to follow the `email@example.com` or `Name <email@example.com>` format.",
+      );
     }
     const to = typeof body.to === "string" ? [body.to] : Array.isArray(body.to) ? body.to : [];
     if (to.length === 0 || to.length > 50 || !to.every((address) => typeof address === "string" && emailPattern.test(address))) {
-      return resendError(response, 422, "validation_error", "Invalid `to` field. The email address needs to follow the `email@example.com` or `Name <email@example.com>` format.");
+      return resendError(
+        response,
+        422,
+        "validation_error",
+        "Invalid `to` field. The email address needs to follow the `email@example.com` or `Name <email@example.com>` format.",
+      );
     }
     if (typeof body.subject !== "string") return resendError(response, 422, "validation_error", "Invalid `subject` field.");
-    if (typeof body.html !== "string" && typeof body.text !== "string") return resendError(response, 422, "missing_required_field", "Missing `html` or `text` field.");
+    if (typeof body.html !== "string" && typeof body.text !== "string")
+      return resendError(response, 422, "missing_required_field", "Missing `html` or `text` field.");
 
     const idempotencyKey = header(request, "idempotency-key");
     const bodyHash = createHash("sha256").update(request.rawBody).digest("hex");
     if (idempotencyKey !== undefined) {
-      if (idempotencyKey.length < 1 || idempotencyKey.length > 256) return resendError(response, 400, "invalid_idempotency_key", "The key must be between 1-256 chars.");
+      if (idempotencyKey.length < 1 || idempotencyKey.length > 256)
+        return resendError(response, 400, "invalid_idempotency_key", "The key must be between 1-256 chars.");
       const seen = idempotent.get(idempotencyKey);
-      if (seen && seen.bodyHash !== bodyHash) return resendError(response, 409, "invalid_idempotent_request", "Same idempotency key used with a different request payload.");
+      if (seen && seen.bodyHash !== bodyHash)
+        return resendError(response, 409, "invalid_idempotent_request", "Same idempotency key used with a different request payload.");
       if (seen) return sendJson(response, 200, { id: seen.id });
     }
 

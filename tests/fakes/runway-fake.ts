@@ -1,7 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { catalogModelIds } from "@/tests/fakes/catalog-models";
-import { header, sampleOutput, sendJson, sleep, startFakeServer, type FakeScript, type FakeServer, type RecordedRequest } from "@/tests/fakes/fake-server";
+import {
+  header,
+  sampleOutput,
+  sendJson,
+  sleep,
+  startFakeServer,
+  type FakeScript,
+  type FakeServer,
+  type RecordedRequest,
+} from "@/tests/fakes/fake-server";
 
 // A local Runway for adapter and HTTP tests, written from its published API
 // (https://docs.dev.runwayml.com/api/, the generated runwayml/sdk-node resources, the errors page
@@ -94,8 +103,10 @@ export async function startRunwayFake(options: { apiSecret?: string } = {}): Pro
     if (header(request, "x-runway-version") !== RUNWAY_FAKE_VERSION) {
       return sendJson(response, 400, { error: "The X-Runway-Version header is missing or names an unsupported version. Use 2024-11-06." });
     }
-    if (current.fail === "rate_limit") return sendJson(response, 429, { error: "You have exceeded the rate limit for this API." }, { "Retry-After": "1" });
-    if (current.fail === "server_error") return sendJson(response, 503, { error: "The service is temporarily unavailable. Please try again later." });
+    if (current.fail === "rate_limit")
+      return sendJson(response, 429, { error: "You have exceeded the rate limit for this API." }, { "Retry-After": "1" });
+    if (current.fail === "server_error")
+      return sendJson(response, 503, { error: "The service is temporarily unavailable. Please try again later." });
 
     if (request.method === "GET" && request.path === "/v1/organization") return sendJson(response, 200, organization());
     if (request.method === "POST" && endpoints[request.path]) return create(request, response);
@@ -140,7 +151,11 @@ export async function startRunwayFake(options: { apiSecret?: string } = {}): Pro
 
   function failureFor(prompt: string): FakeTask["outcome"] | null {
     if (prompt.includes("[runway:moderated]") || current.fail === "content_policy") {
-      return { status: "FAILED", failure: "Your prompt did not pass our content moderation. Please revise it.", failureCode: "SAFETY.INPUT.TEXT" };
+      return {
+        status: "FAILED",
+        failure: "Your prompt did not pass our content moderation. Please revise it.",
+        failureCode: "SAFETY.INPUT.TEXT",
+      };
     }
     if (prompt.includes("[runway:internal]") || current.fail === "prediction_failed") {
       return {
@@ -180,9 +195,11 @@ export async function startRunwayFake(options: { apiSecret?: string } = {}): Pro
     const state = status(task);
     const base = { id: task.id, createdAt: new Date(task.createdAt).toISOString() };
     if (task.garbled) return { ...base, status: "COMPLETE", result: { url: "https://example.invalid/out.png" } };
-    if (state === "RUNNING") return { ...base, status: state, progress: Math.min(0.99, (Date.now() - task.createdAt) / (task.finishAt - task.createdAt)) };
+    if (state === "RUNNING")
+      return { ...base, status: state, progress: Math.min(0.99, (Date.now() - task.createdAt) / (task.finishAt - task.createdAt)) };
     if (state === "SUCCEEDED" && task.outcome.status === "SUCCEEDED") return { ...base, status: state, output: task.outcome.output };
-    if (state === "FAILED" && task.outcome.status === "FAILED") return { ...base, status: state, failure: task.outcome.failure, failureCode: task.outcome.failureCode };
+    if (state === "FAILED" && task.outcome.status === "FAILED")
+      return { ...base, status: state, failure: task.outcome.failure, failureCode: task.outcome.failureCode };
     return { ...base, status: state };
   }
 
@@ -216,11 +233,16 @@ function validate(body: Record<string, unknown>, models: Record<string, ModelSpe
     const present = field === "referenceImages" ? Array.isArray(value) && value.length > 0 : typeof value === "string" && value !== "";
     if (!present) issues.push({ message: "Required", path: [field] });
   }
-  if (Array.isArray(body.referenceImages) && body.referenceImages.length > 3) issues.push({ message: "Array must contain at most 3 element(s)", path: ["referenceImages"] });
-  if (typeof body.ratio === "string" && !spec.ratios.includes(body.ratio)) issues.push({ message: `Invalid enum value '${body.ratio}'`, path: ["ratio"] });
-  if (typeof body.promptText === "string" && body.promptText.length > 1000) issues.push({ message: "String must contain at most 1000 character(s)", path: ["promptText"] });
-  if (body.duration !== undefined && body.duration !== 5 && body.duration !== 10) issues.push({ message: "Invalid literal value, expected 5 or 10", path: ["duration"] });
-  if (body.seed !== undefined && (!Number.isInteger(body.seed) || (body.seed as number) < 0 || (body.seed as number) > 4_294_967_295)) issues.push({ message: "Invalid seed", path: ["seed"] });
+  if (Array.isArray(body.referenceImages) && body.referenceImages.length > 3)
+    issues.push({ message: "Array must contain at most 3 element(s)", path: ["referenceImages"] });
+  if (typeof body.ratio === "string" && !spec.ratios.includes(body.ratio))
+    issues.push({ message: `Invalid enum value '${body.ratio}'`, path: ["ratio"] });
+  if (typeof body.promptText === "string" && body.promptText.length > 1000)
+    issues.push({ message: "String must contain at most 1000 character(s)", path: ["promptText"] });
+  if (body.duration !== undefined && body.duration !== 5 && body.duration !== 10)
+    issues.push({ message: "Invalid literal value, expected 5 or 10", path: ["duration"] });
+  if (body.seed !== undefined && (!Number.isInteger(body.seed) || (body.seed as number) < 0 || (body.seed as number) > 4_294_967_295))
+    issues.push({ message: "Invalid seed", path: ["seed"] });
   return issues;
 }
 

@@ -35,14 +35,18 @@ export type StripeFake = {
   close(): Promise<void>;
 };
 
-export async function startStripeFake(options: { secretKey?: string; webhookSecret?: string; webhookUrl?: string; port?: number } = {}): Promise<StripeFake> {
+export async function startStripeFake(
+  options: { secretKey?: string; webhookSecret?: string; webhookUrl?: string; port?: number } = {},
+): Promise<StripeFake> {
   const secretKey = options.secretKey ?? "sk_test_darkroom_fake";
   const webhookSecret = options.webhookSecret ?? `whsec_${randomBytes(24).toString("hex")}`;
   const requests: RecordedStripeRequest[] = [];
   const server = createServer((incoming, response) => {
     void handle(incoming, response).catch((error: unknown) => {
       if (response.headersSent) return void response.end();
-      send(response, 500, JSON.stringify({ error: { type: "api_error", message: `The Stripe fake crashed: ${String(error)}` } }), { "Content-Type": "application/json" });
+      send(response, 500, JSON.stringify({ error: { type: "api_error", message: `The Stripe fake crashed: ${String(error)}` } }), {
+        "Content-Type": "application/json",
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
@@ -74,8 +78,17 @@ export async function startStripeFake(options: { secretKey?: string; webhookSecr
       return send(response, answer.status, JSON.stringify(answer.body), { "Content-Type": "application/json" });
     }
     const page = await hostedPage(store, method, url.pathname, new URLSearchParams(rawBody));
-    if (page) return send(response, page.status, page.html, { "Content-Type": "text/html; charset=utf-8", ...(page.location ? { Location: page.location } : {}) });
-    send(response, 404, JSON.stringify({ error: { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${url.pathname}).` } }), { "Content-Type": "application/json" });
+    if (page)
+      return send(response, page.status, page.html, {
+        "Content-Type": "text/html; charset=utf-8",
+        ...(page.location ? { Location: page.location } : {}),
+      });
+    send(
+      response,
+      404,
+      JSON.stringify({ error: { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${url.pathname}).` } }),
+      { "Content-Type": "application/json" },
+    );
   }
 
   return {
@@ -105,7 +118,9 @@ function bodyParams(incoming: IncomingMessage, rawBody: string): Params {
 function parseControlBody(incoming: IncomingMessage, rawBody: string): Record<string, unknown> {
   if (!rawBody) return {};
   try {
-    return headerValue(incoming, "content-type")?.includes("json") ? (JSON.parse(rawBody) as Record<string, unknown>) : Object.fromEntries(new URLSearchParams(rawBody));
+    return headerValue(incoming, "content-type")?.includes("json")
+      ? (JSON.parse(rawBody) as Record<string, unknown>)
+      : Object.fromEntries(new URLSearchParams(rawBody));
   } catch {
     return {};
   }
@@ -122,7 +137,9 @@ function headerValue(incoming: IncomingMessage, name: string): string | undefine
 }
 
 function flatHeaders(incoming: IncomingMessage): Record<string, string> {
-  return Object.fromEntries(Object.entries(incoming.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")]));
+  return Object.fromEntries(
+    Object.entries(incoming.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")]),
+  );
 }
 
 async function readBody(incoming: IncomingMessage): Promise<string> {

@@ -38,7 +38,10 @@ export function recordDrill(caseName: string, record: DrillRecord) {
   const dir = drillResultsDir();
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${record.drill}-${caseName.replace(/[^a-z0-9-]+/gi, "-").toLowerCase()}.json`);
-  fs.writeFileSync(file, `${JSON.stringify({ ...record, case: caseName, host: os.hostname(), cpus: os.cpus().length, at: new Date().toISOString() }, null, 2)}\n`);
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ ...record, case: caseName, host: os.hostname(), cpus: os.cpus().length, at: new Date().toISOString() }, null, 2)}\n`,
+  );
 }
 
 /** Times a drill body and hands back its duration with its result. */

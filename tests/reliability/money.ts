@@ -34,12 +34,21 @@ export function drillPriceMillis(): Millicredits {
 export async function fundedEnterpriseAccount(creates: number) {
   const email = uniqueEmail("drill");
   await db.user.create({ data: { email, welcomeCreditGrantedAt: new Date() } });
-  const created = await inTransaction((tx) => createAccount(tx, { email, plan: "enterprise", region: "us", credits: creates * drillPriceMillis() }));
+  const created = await inTransaction((tx) =>
+    createAccount(tx, { email, plan: "enterprise", region: "us", credits: creates * drillPriceMillis() }),
+  );
   const key = await createTestKey(created.account_id, { name: "drill key" });
   return { accountId: created.account_id, key: key.key };
 }
 
-export type CreateAnswer = { status: number; code: string | undefined; requestId: string | undefined; retryAfterSeconds: number; generationId?: string; replayed: boolean };
+export type CreateAnswer = {
+  status: number;
+  code: string | undefined;
+  requestId: string | undefined;
+  retryAfterSeconds: number;
+  generationId?: string;
+  replayed: boolean;
+};
 
 export function answerOf(reply: ApiReply<unknown>): CreateAnswer {
   const data = (reply.body as { data?: { generation_id?: string } } | null)?.data;
@@ -53,7 +62,11 @@ export function answerOf(reply: ApiReply<unknown>): CreateAnswer {
   };
 }
 
-export async function sendCreate(key: string, body: Record<string, unknown> = DRILL_BODY, headers: Record<string, string> = {}): Promise<CreateAnswer> {
+export async function sendCreate(
+  key: string,
+  body: Record<string, unknown> = DRILL_BODY,
+  headers: Record<string, string> = {},
+): Promise<CreateAnswer> {
   return answerOf(await createImage(key, body, headers, DRILL_MODEL));
 }
 
@@ -80,7 +93,12 @@ export async function moneySnapshot(accountIds: string[]): Promise<Snapshot[]> {
              WHERE g.account_id = a.id AND g.media_kind = 'image' AND g.status IN ('pending', 'processing')) AS in_flight
       FROM account a
      WHERE a.id = ANY(${accountIds}::uuid[])`;
-  return rows.map((row) => ({ accountId: row.account_id, balanceMillis: decimalToMillis(row.balance), ledgerSumMillis: decimalToMillis(row.ledger_sum), inFlight: row.in_flight }));
+  return rows.map((row) => ({
+    accountId: row.account_id,
+    balanceMillis: decimalToMillis(row.balance),
+    ledgerSumMillis: decimalToMillis(row.ledger_sum),
+    inFlight: row.in_flight,
+  }));
 }
 
 export type SamplerReport = { samples: number; mismatches: string[]; negatives: string[]; maxInFlight: number };
@@ -95,7 +113,8 @@ export function startMoneySampler(accountIds: string[]) {
   const loop = (async () => {
     while (running) {
       for (const snapshot of await moneySnapshot(accountIds)) {
-        if (snapshot.balanceMillis !== snapshot.ledgerSumMillis) report.mismatches.push(`${snapshot.accountId}: balance ${snapshot.balanceMillis} vs ledger ${snapshot.ledgerSumMillis}`);
+        if (snapshot.balanceMillis !== snapshot.ledgerSumMillis)
+          report.mismatches.push(`${snapshot.accountId}: balance ${snapshot.balanceMillis} vs ledger ${snapshot.ledgerSumMillis}`);
         if (snapshot.balanceMillis < 0) report.negatives.push(`${snapshot.accountId}: ${snapshot.balanceMillis}`);
         report.maxInFlight = Math.max(report.maxInFlight, snapshot.inFlight);
       }
@@ -109,7 +128,8 @@ export function startMoneySampler(accountIds: string[]) {
       await loop;
       // One last read once everything has settled.
       for (const snapshot of await moneySnapshot(accountIds)) {
-        if (snapshot.balanceMillis !== snapshot.ledgerSumMillis) report.mismatches.push(`${snapshot.accountId}: balance ${snapshot.balanceMillis} vs ledger ${snapshot.ledgerSumMillis}`);
+        if (snapshot.balanceMillis !== snapshot.ledgerSumMillis)
+          report.mismatches.push(`${snapshot.accountId}: balance ${snapshot.balanceMillis} vs ledger ${snapshot.ledgerSumMillis}`);
         if (snapshot.balanceMillis < 0) report.negatives.push(`${snapshot.accountId}: ${snapshot.balanceMillis}`);
       }
       report.samples += 1;
@@ -137,7 +157,11 @@ export async function ledgerTotals(accountId: string) {
 
 /** Waits until none of the accounts has a generation in flight (the run settles every one). */
 export async function untilSettled(accountIds: string[], timeoutMs: number) {
-  await until(async () => (await moneySnapshot(accountIds)).every((snapshot) => snapshot.inFlight === 0), `no generation of ${accountIds.length} account(s) in flight`, { timeoutMs, everyMs: 250 });
+  await until(
+    async () => (await moneySnapshot(accountIds)).every((snapshot) => snapshot.inFlight === 0),
+    `no generation of ${accountIds.length} account(s) in flight`,
+    { timeoutMs, everyMs: 250 },
+  );
 }
 
 export async function generationsByStatus(accountId: string): Promise<Record<string, number>> {

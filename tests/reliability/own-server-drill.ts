@@ -24,7 +24,11 @@ async function call(server: OwnServer, method: string, path: string, body?: unkn
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     signal: AbortSignal.timeout(30_000),
   });
-  return { status: response.status, headers: response.headers, body: (await response.json().catch(() => ({}))) as { data?: Record<string, unknown>; error?: { code?: string } } };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json().catch(() => ({}))) as { data?: Record<string, unknown>; error?: { code?: string } },
+  };
 }
 
 /**
@@ -33,11 +37,23 @@ async function call(server: OwnServer, method: string, path: string, body?: unkn
  * or no answer at all (the server is down) are retried with the same key, so a create that did
  * commit before a crash comes back as its replay and is never made twice.
  */
-export async function createGeneration(server: OwnServer, prompt: string, idempotencyKey: string, stats: ClientStats, deadline: number): Promise<string> {
+export async function createGeneration(
+  server: OwnServer,
+  prompt: string,
+  idempotencyKey: string,
+  stats: ClientStats,
+  deadline: number,
+): Promise<string> {
   while (Date.now() < deadline) {
     let answer: Awaited<ReturnType<typeof call>>;
     try {
-      answer = await call(server, "POST", "/v1/generate/image/darkroom/lumen-image", { generation_prompt: prompt }, { "idempotency-key": idempotencyKey });
+      answer = await call(
+        server,
+        "POST",
+        "/v1/generate/image/darkroom/lumen-image",
+        { generation_prompt: prompt },
+        { "idempotency-key": idempotencyKey },
+      );
     } catch {
       stats.networkErrors += 1;
       await sleep(250);
@@ -76,7 +92,8 @@ export async function cancelGeneration(server: OwnServer, generationId: string, 
       const answer = await call(server, "POST", `/v1/content/generation/cancel/${generationId}`);
       if (answer.status === 200) return true;
       if (answer.body.error?.code === "ERR1010") return false;
-      if (answer.status < 500 && answer.status !== 429) throw new Error(`cancel ${generationId} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      if (answer.status < 500 && answer.status !== 429)
+        throw new Error(`cancel ${generationId} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     } catch (error) {
       if (error instanceof Error && error.message.startsWith("cancel ")) throw error;
       stats.networkErrors += 1;
@@ -110,7 +127,11 @@ export async function waitUntil(check: () => Promise<boolean>, deadline: number,
 }
 
 export async function statusCounts(server: OwnServer, accountId: string): Promise<Record<string, number> | null> {
-  const rows = await query<{ status: string; count: number }>(server, `SELECT status::text, count(*)::int AS count FROM generation WHERE account_id = $1 GROUP BY status`, [accountId]);
+  const rows = await query<{ status: string; count: number }>(
+    server,
+    `SELECT status::text, count(*)::int AS count FROM generation WHERE account_id = $1 GROUP BY status`,
+    [accountId],
+  );
   return rows && Object.fromEntries(rows.map((row) => [row.status, row.count]));
 }
 
@@ -135,7 +156,15 @@ async function stopDrill(server: OwnServer, receiver: WebhookReceiver) {
 
 /** Registers the receiver's endpoint `name` through the operator CLI, as docs/webhooks.md shows, and trusts its secret. */
 async function registerEndpoint(server: OwnServer, accountId: string, receiver: WebhookReceiver, name: string): Promise<string> {
-  const created = await server.cli(["webhook:create", "--account", accountId, "--url", receiver.url(name), "--description", `drill ${name}`]);
+  const created = await server.cli([
+    "webhook:create",
+    "--account",
+    accountId,
+    "--url",
+    receiver.url(name),
+    "--description",
+    `drill ${name}`,
+  ]);
   expect(created.code, JSON.stringify(created.body)).toBe(0);
   receiver.trust(name, created.body.secret as string);
   return created.body.webhook_id as string;
@@ -146,11 +175,17 @@ async function registerEndpoint(server: OwnServer, accountId: string, receiver: 
  * receiver's endpoints `endpoints` registered, two CLI processes at a time (more at once starve each
  * other on a small machine); after them, both stopped. `accountId()` is the drill's account.
  */
-export function ownServerDrill(server: OwnServer, receiver: WebhookReceiver, endpoints: readonly string[], startTimeoutMs: number): { accountId: () => string } {
+export function ownServerDrill(
+  server: OwnServer,
+  receiver: WebhookReceiver,
+  endpoints: readonly string[],
+  startTimeoutMs: number,
+): { accountId: () => string } {
   let accountId = "";
   beforeAll(async () => {
     accountId = await startDrill(server, receiver);
-    for (let index = 0; index < endpoints.length; index += 2) await Promise.all(endpoints.slice(index, index + 2).map((name) => registerEndpoint(server, accountId, receiver, name)));
+    for (let index = 0; index < endpoints.length; index += 2)
+      await Promise.all(endpoints.slice(index, index + 2).map((name) => registerEndpoint(server, accountId, receiver, name)));
   }, startTimeoutMs);
   afterAll(() => stopDrill(server, receiver), 60_000);
   return { accountId: () => accountId };
@@ -192,12 +227,19 @@ export function expectSettledOnce(generations: Settlement[]) {
   for (const row of generations) {
     expect(TERMINAL, `${row.id} is ${row.status}`).toContain(row.status);
     expect(row.reserves, `${row.id} reserves`).toBe(1);
-    expect(row.status === "succeeded" ? [row.charges, row.refunds] : [row.refunds, row.charges], `${row.id} (${row.status}) [settled, the other]`).toEqual([1, 0]);
+    expect(
+      row.status === "succeeded" ? [row.charges, row.refunds] : [row.refunds, row.charges],
+      `${row.id} (${row.status}) [settled, the other]`,
+    ).toEqual([1, 0]);
   }
 }
 
 /** Deliveries still pending, by event. */
 export async function pendingDeliveries(server: OwnServer, accountId: string): Promise<number | null> {
-  const rows = await query<{ count: number }>(server, `SELECT count(*)::int AS count FROM webhook_delivery WHERE account_id = $1 AND status = 'pending'`, [accountId]);
+  const rows = await query<{ count: number }>(
+    server,
+    `SELECT count(*)::int AS count FROM webhook_delivery WHERE account_id = $1 AND status = 'pending'`,
+    [accountId],
+  );
   return rows ? rows[0]!.count : null;
 }

@@ -69,10 +69,12 @@ async function overdrawDrill(caseName: string, accountCount: number, createsPerA
   const allOutcomes = storms.flatMap((storm) => storm.outcomes);
   const finals = allOutcomes.map((outcome) => outcome.last);
   // Every first answer is an acceptance or one of the three refusals; never an overdraw.
-  for (const answer of allFirsts) expect(["202", "ERR1004", "ERR1009", "ERR1005"], JSON.stringify(answer)).toContain(answer.code ?? String(answer.status));
+  for (const answer of allFirsts)
+    expect(["202", "ERR1004", "ERR1009", "ERR1005"], JSON.stringify(answer)).toContain(answer.code ?? String(answer.status));
   for (const storm of storms) expect(storm.acceptedAtFirst).toBeLessThanOrEqual(coveredPerAccount);
   // With the ERR1009s retried away: accepted or ERR1004, and the burst's ERR1005s left as they were.
-  for (const answer of finals) expect(["202", "ERR1004", "ERR1005"], JSON.stringify(answer)).toContain(answer.code ?? String(answer.status));
+  for (const answer of finals)
+    expect(["202", "ERR1004", "ERR1005"], JSON.stringify(answer)).toContain(answer.code ?? String(answer.status));
   expect(allOutcomes.filter((outcome) => outcome.last.code === "ERR1005" && outcome.retries > 0)).toEqual([]);
 
   const perAccount = await Promise.all(
@@ -92,7 +94,13 @@ async function overdrawDrill(caseName: string, accountCount: number, createsPerA
     expect(account.distinctGenerations).toBe(coveredPerAccount);
     // Every accepted create ran to success: one reservation and one charge each, no refund.
     expect(account.generations).toEqual({ succeeded: coveredPerAccount });
-    expect(account.ledger).toMatchObject({ adds: 1, reserves: coveredPerAccount, charges: coveredPerAccount, refunds: 0, reservedMillis: coveredPerAccount * priceMillis });
+    expect(account.ledger).toMatchObject({
+      adds: 1,
+      reserves: coveredPerAccount,
+      charges: coveredPerAccount,
+      refunds: 0,
+      reservedMillis: coveredPerAccount * priceMillis,
+    });
     expect(account.ledger.lowestBalanceAfterMillis).toBeGreaterThanOrEqual(0);
   }
   for (const snapshot of final) {

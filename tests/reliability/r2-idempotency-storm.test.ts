@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { recordDrill, sized, timed } from "@/tests/reliability/drill";
-import { DRILL_BODY, fundedEnterpriseAccount, generationsByStatus, ledgerTotals, newIdempotencyKey, sendCreate, tally, untilSettled, type CreateAnswer } from "@/tests/reliability/money";
+import {
+  DRILL_BODY,
+  fundedEnterpriseAccount,
+  generationsByStatus,
+  ledgerTotals,
+  newIdempotencyKey,
+  sendCreate,
+  tally,
+  untilSettled,
+  type CreateAnswer,
+} from "@/tests/reliability/money";
 
 // R2 (issue #13): no credit is spent twice for one request. A storm of concurrent creates under
 // one Idempotency-Key: with one body, exactly one generation and one reservation, and every other
@@ -22,7 +32,12 @@ async function stormRound(bodyOf: (index: number) => Record<string, unknown>): P
   const original = answers.find((answer) => answer.status === 202 && !answer.replayed);
   // Once the first request has finished, its key answers every repeat of its body with a replay.
   const followUp = await sendCreate(account.key, original ? bodyOf(answers.indexOf(original)) : DRILL_BODY, headers);
-  return { answers, generations: await generationsByStatus(account.accountId), reserves: (await ledgerTotals(account.accountId)).reserves, followUp };
+  return {
+    answers,
+    generations: await generationsByStatus(account.accountId),
+    reserves: (await ledgerTotals(account.accountId)).reserves,
+    followUp,
+  };
 }
 
 function originalOf(round: Round): CreateAnswer {
@@ -49,7 +64,10 @@ function figuresOf(results: Round[]) {
     ERR2016: counts.ERR2016 ?? 0,
     ERR2015: counts.ERR2015 ?? 0,
     "other answers": answers.filter((answer) => answer.status !== 202 && !["ERR2015", "ERR2016"].includes(answer.code ?? "")).length,
-    "generations created": results.reduce((total, round) => total + Object.values(round.generations).reduce((sum, count) => sum + count, 0), 0),
+    "generations created": results.reduce(
+      (total, round) => total + Object.values(round.generations).reduce((sum, count) => sum + count, 0),
+      0,
+    ),
     "reservations written": results.reduce((total, round) => total + round.reserves, 0),
   };
 }
@@ -67,7 +85,8 @@ describe("R2 idempotency storm", () => {
         const original = originalOf(round);
         for (const answer of round.answers) {
           if (answer === original) continue;
-          if (answer.status === 202) expect(answer).toMatchObject({ replayed: true, requestId: original.requestId, generationId: original.generationId });
+          if (answer.status === 202)
+            expect(answer).toMatchObject({ replayed: true, requestId: original.requestId, generationId: original.generationId });
           else expect(answer.code, JSON.stringify(answer)).toBe("ERR2016");
         }
         checkOneGeneration(round, original);

@@ -1,7 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { ownServer } from "@/tests/support/own-server";
 import { drillSize, recordDrill, sized, timed } from "./drill";
-import { cancelGeneration, clientStats, createGeneration, expectSettledOnce, ownServerDrill, pendingDeliveries, query, settlementOf, statusCounts, TERMINAL, waitUntil } from "./own-server-drill";
+import {
+  cancelGeneration,
+  clientStats,
+  createGeneration,
+  expectSettledOnce,
+  ownServerDrill,
+  pendingDeliveries,
+  query,
+  settlementOf,
+  statusCounts,
+  TERMINAL,
+  waitUntil,
+} from "./own-server-drill";
 import { webhookReceiver } from "./webhook-receiver";
 
 // R3 chaos (issue #13): generations through local providers that fail 30 % of attempts and stall
@@ -30,7 +42,9 @@ const CANCEL_EVERY = 20;
 const QUIET_CREATES_AT_KILL = sized(true, false);
 const faults = { failRate: 0.3, stallRate: 0.05, stallMs: 3000, latencyMs: [100, 800] as [number, number] };
 
-const server = ownServer("r3-chaos", { env: { LOCAL_PROVIDER_FAULTS: JSON.stringify({ local: faults, "local-backup": faults }), WEBHOOK_ALLOW_LOOPBACK: "1" } });
+const server = ownServer("r3-chaos", {
+  env: { LOCAL_PROVIDER_FAULTS: JSON.stringify({ local: faults, "local-backup": faults }), WEBHOOK_ALLOW_LOOPBACK: "1" },
+});
 const receiver = webhookReceiver({ failRate: 0.2, maxFailuresPerDelivery: 2, seed: 13 });
 const drill = ownServerDrill(server, receiver, ["r3"], 180_000);
 
@@ -54,7 +68,9 @@ describe("R3 chaos", () => {
             if (held) await held;
             const index = next++;
             creating += 1;
-            const id = await createGeneration(server, `chaos drill ${index}`, `r3-${index}`, stats, deadline).finally(() => (creating -= 1));
+            const id = await createGeneration(server, `chaos drill ${index}`, `r3-${index}`, stats, deadline).finally(
+              () => (creating -= 1),
+            );
             ids.push(id);
             if (index % CANCEL_EVERY === CANCEL_EVERY - 1 && (await cancelGeneration(server, id, stats, deadline))) canceled += 1;
           }
@@ -91,7 +107,8 @@ describe("R3 chaos", () => {
         await waitUntil(
           async () => (await pendingDeliveries(server, accountId)) === 0 && receiver.terminalDeliveries().size >= ids.length,
           deadline,
-          async () => `${await pendingDeliveries(server, accountId)} deliveries pending, ${receiver.terminalDeliveries().size} of ${ids.length} terminal events received`,
+          async () =>
+            `${await pendingDeliveries(server, accountId)} deliveries pending, ${receiver.terminalDeliveries().size} of ${ids.length} terminal events received`,
         );
         // A late duplicate would arrive within a retry or two.
         await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -106,7 +123,11 @@ describe("R3 chaos", () => {
 
       const terminal = receiver.terminalDeliveries();
       const statusById = new Map(generations.map((row) => [row.id, row.status]));
-      const eventFor: Record<string, string> = { succeeded: "generation.completed", failed: "generation.failed", canceled: "generation.canceled" };
+      const eventFor: Record<string, string> = {
+        succeeded: "generation.completed",
+        failed: "generation.failed",
+        canceled: "generation.canceled",
+      };
       for (const id of ids) {
         const received = terminal.get(`${id} r3`) ?? [];
         expect(
@@ -125,7 +146,8 @@ describe("R3 chaos", () => {
           `SELECT outcome::text, error_code, count(*)::int AS count FROM provider_attempt WHERE account_id = $1 GROUP BY 1, 2`,
           [accountId],
         )) ?? [];
-      const attemptsWith = (predicate: (row: { outcome: string; error_code: string | null }) => boolean) => attempts.filter(predicate).reduce((sum, row) => sum + row.count, 0);
+      const attemptsWith = (predicate: (row: { outcome: string; error_code: string | null }) => boolean) =>
+        attempts.filter(predicate).reduce((sum, row) => sum + row.count, 0);
       const deliveries = receiver.deliveries();
       recordDrill("chaos", {
         drill: "R3",
@@ -156,7 +178,8 @@ describe("R3 chaos", () => {
           "webhook POSTs": counts.posts,
           "POSTs answered 500 by the receiver": counts.answered500,
           "same delivery accepted again (de-duplicated)": counts.repeatedAccepts,
-          "generations with exactly one terminal event at the receiver": [...terminal.values()].filter((received) => received.length === 1).length,
+          "generations with exactly one terminal event at the receiver": [...terminal.values()].filter((received) => received.length === 1)
+            .length,
           "bad signatures": counts.badSignatures,
           "balance after the run": balance.balance,
           "ledger: adds − reserves + refunds": balance.from_ledger,

@@ -4,7 +4,20 @@ import { db } from "@/server/base/db";
 import { accountWithKey, addTeamMember } from "@/tests/support/fixtures";
 import { createImage, waitForStatus } from "@/tests/support/generations";
 import { api, expectSuccess } from "@/tests/support/http";
-import { authorization, contentType, extraHeaders, forwardedFor, headerSafe, hostileBody, hostilePath, idempotencyKey, judgeV1Reply, methods, raw, wrongValue } from "@/tests/support/hostile-requests";
+import {
+  authorization,
+  contentType,
+  extraHeaders,
+  forwardedFor,
+  headerSafe,
+  hostileBody,
+  hostilePath,
+  idempotencyKey,
+  judgeV1Reply,
+  methods,
+  raw,
+  wrongValue,
+} from "@/tests/support/hostile-requests";
 import { signIn } from "@/tests/support/session";
 import { callProcedure, judgeTrpcReply, listProcedures, sampleOf } from "@/tests/support/trpc-procedures";
 import { drillSize, recordDrill, sized, timed } from "./drill";
@@ -143,16 +156,25 @@ describe("R4 hostile input", () => {
         fc.oneof(
           {
             weight: 3,
-            arbitrary: fc.dictionary(fc.constantFrom(...Object.keys(fields), "accountId", "extra"), wrongValue, { maxKeys: 2 }).map((wrong) => ({
-              wire: undefined as string | undefined,
-              input: { ...Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, sampleOf(schema)])), accountId: owner.accountId, ...wrong },
-            })),
+            arbitrary: fc
+              .dictionary(fc.constantFrom(...Object.keys(fields), "accountId", "extra"), wrongValue, { maxKeys: 2 })
+              .map((wrong) => ({
+                wire: undefined as string | undefined,
+                input: {
+                  ...Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, sampleOf(schema)])),
+                  accountId: owner.accountId,
+                  ...wrong,
+                },
+              })),
           },
           { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((input) => ({ input, wire: undefined as string | undefined })) },
           {
             weight: 1,
             arbitrary: fc
-              .oneof(fc.string({ maxLength: 50 }), fc.constantFrom("{", '{"json":', "[]", '{"0":{"json":{}}}', '{"json":{},"meta":{"values":{"a":["Date"]}}}'))
+              .oneof(
+                fc.string({ maxLength: 50 }),
+                fc.constantFrom("{", '{"json":', "[]", '{"0":{"json":{}}}', '{"json":{},"meta":{"values":{"a":["Date"]}}}'),
+              )
               .map((wire): { input: unknown; wire: string | undefined } => ({ input: null, wire })),
           },
         );
@@ -162,19 +184,32 @@ describe("R4 hostile input", () => {
           fc.asyncProperty(
             fc
               .constantFrom(...procedures)
-              .chain((procedure) => fc.tuple(fc.constant(procedure), inputFor(procedure.fields), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 }), forwardedFor)),
+              .chain((procedure) =>
+                fc.tuple(
+                  fc.constant(procedure),
+                  inputFor(procedure.fields),
+                  fc.integer({ min: 0, max: 9 }),
+                  fc.integer({ min: 0, max: 9 }),
+                  forwardedFor,
+                ),
+              ),
             async ([procedure, { input, wire }, sessionDie, verbDie, forwarded]) => {
               // One call in ten without a session, one in ten with the wrong verb (a query POSTed, a mutation as GET).
               const withSession = sessionDie > 0;
               const asOtherType = verbDie === 0;
               const type = asOtherType ? (procedure.type === "query" ? "mutation" : "query") : procedure.type;
               const headers: Record<string, string> = forwarded === null ? {} : { "x-forwarded-for": forwarded };
-              const reply = await callProcedure(procedure.path, type, input, { cookie: withSession ? session.cookie : undefined, headers, wire });
+              const reply = await callProcedure(procedure.path, type, input, {
+                cookie: withSession ? session.cookie : undefined,
+                headers,
+                wire,
+              });
               called.add(procedure.path);
               statuses.add(`${Math.floor(reply.status / 100)}xx`);
               const verdict = judgeTrpcReply(reply);
               if (verdict.code) codes.add(verdict.code);
-              if (verdict.problem) problems.push(`${type} ${procedure.path} ${JSON.stringify(input)?.slice(0, 120) ?? wire}: ${verdict.problem}`);
+              if (verdict.problem)
+                problems.push(`${type} ${procedure.path} ${JSON.stringify(input)?.slice(0, 120) ?? wire}: ${verdict.problem}`);
               // settings.signOutEverywhere ends the session; go on as a new owner of the account
               // (sign-in links are limited per address, so not the same person again and again).
               if (withSession && verdict.code === "ERR1002") {
@@ -190,7 +225,12 @@ describe("R4 hostile input", () => {
       );
 
       // Healthy after: a signed-in read answers.
-      const after = await callProcedure("account.get", "query", { accountId: owner.accountId }, { cookie: (await signIn(owner.email)).cookie });
+      const after = await callProcedure(
+        "account.get",
+        "query",
+        { accountId: owner.accountId },
+        { cookie: (await signIn(owner.email)).cookie },
+      );
       recordDrill("trpc-fuzz", {
         drill: "R4",
         title: "Hostile input: fuzzed tRPC procedure calls",

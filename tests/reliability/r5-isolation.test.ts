@@ -11,7 +11,15 @@ import { api, expectSuccess } from "@/tests/support/http";
 import { operationTemplates } from "@/tests/support/hostile-requests";
 import { scanAppLog, scanDatabase } from "@/tests/support/secret-scan";
 import { signIn } from "@/tests/support/session";
-import { callProcedure, idKindOf, judgeTrpcReply, listProcedures, sampleOf, type ProcedureInfo, type RoleNeeded } from "@/tests/support/trpc-procedures";
+import {
+  callProcedure,
+  idKindOf,
+  judgeTrpcReply,
+  listProcedures,
+  sampleOf,
+  type ProcedureInfo,
+  type RoleNeeded,
+} from "@/tests/support/trpc-procedures";
 import { drillSize, recordDrill, sized, timed } from "./drill";
 import { afterLaterRequestLogged } from "@/tests/support/request-logs";
 
@@ -69,7 +77,12 @@ beforeAll(async () => {
 
   // Through the app, as the dashboard does it: a key, a webhook endpoint (its secret, rolled once), an invitation.
   const asA = async (path: string, input: Record<string, unknown>) => {
-    const reply = await callProcedure(path, "mutation", { accountId: a.accountId, ...input }, { cookie: sessions.aPrimary, headers: forwarded() });
+    const reply = await callProcedure(
+      path,
+      "mutation",
+      { accountId: a.accountId, ...input },
+      { cookie: sessions.aPrimary, headers: forwarded() },
+    );
     expect(reply.status, reply.text).toBe(200);
     return (reply.body as { result: { data: { json: Record<string, unknown> } } }).result.data.json;
   };
@@ -85,7 +98,10 @@ beforeAll(async () => {
   remember("invitation", invitation.invitationId as string);
   secretsOfA.push(invitation.email as string);
   // A comparison from the Compare page (its generation runs like any other).
-  const comparison = await asA("playground.compare", { idempotencyKey: randomUUID(), columns: [{ identifier: "darkroom/lumen-image", body: { generation_prompt: "A's private comparison" } }] });
+  const comparison = await asA("playground.compare", {
+    idempotencyKey: randomUUID(),
+    columns: [{ identifier: "darkroom/lumen-image", body: { generation_prompt: "A's private comparison" } }],
+  });
   remember("comparison", comparison.comparison_id as string);
 
   // Through /v1: a generation that runs to the end (ledger entries, request logs, provider attempts).
@@ -95,14 +111,30 @@ beforeAll(async () => {
 
   // Rows the log views read, written directly (no receiver runs here): a delivery, a dead letter, a notification.
   const delivery = await db.webhookDelivery.create({
-    data: { endpointId: endpoint.webhook_id as string, accountId: a.accountId, event: "generation.completed", eventKey: `r5:${randomUUID()}`, payload: { secret_marker: "A" }, status: "failed" },
+    data: {
+      endpointId: endpoint.webhook_id as string,
+      accountId: a.accountId,
+      event: "generation.completed",
+      eventKey: `r5:${randomUUID()}`,
+      payload: { secret_marker: "A" },
+      status: "failed",
+    },
   });
   remember("delivery", delivery.id);
   const deadLetter = await db.deadLetter.create({
-    data: { endpointId: endpoint.webhook_id as string, accountId: a.accountId, event: "generation.completed", eventKey: `r5:${randomUUID()}`, payload: { secret_marker: "A" }, reason: "r5 fixture" },
+    data: {
+      endpointId: endpoint.webhook_id as string,
+      accountId: a.accountId,
+      event: "generation.completed",
+      eventKey: `r5:${randomUUID()}`,
+      payload: { secret_marker: "A" },
+      reason: "r5 fixture",
+    },
   });
   remember("deadLetter", deadLetter.id);
-  const notification = await db.notification.create({ data: { accountId: a.accountId, kind: "test.r5", title: "A's notice", body: "A only" } });
+  const notification = await db.notification.create({
+    data: { accountId: a.accountId, kind: "test.r5", title: "A's notice", body: "A only" },
+  });
   remember("notification", notification.id);
   // Every secret is a real value: an undefined one would match the text "undefined" anywhere.
   expect(secretsOfA.every((secret) => typeof secret === "string" && secret.length >= 8)).toBe(true);
@@ -118,7 +150,15 @@ function leaksIn(text: string, sent: string): string[] {
   return secretsOfA.filter((secret) => text.includes(secret) && !sent.includes(secret));
 }
 
-function noteAnswer(outcome: Outcome, label: string, status: number, code: string | null, text: string, sent: string, expected: ErrorCode | "no leak") {
+function noteAnswer(
+  outcome: Outcome,
+  label: string,
+  status: number,
+  code: string | null,
+  text: string,
+  sent: string,
+  expected: ErrorCode | "no leak",
+) {
   outcome.calls += 1;
   const leaked = leaksIn(text, sent);
   if (leaked.length) outcome.leaks.push(`${label}: answer carries ${leaked.map((secret) => secret.slice(0, 12)).join(", ")}`);
@@ -128,7 +168,8 @@ function noteAnswer(outcome: Outcome, label: string, status: number, code: strin
     else if (code) outcome.refused.set(code, (outcome.refused.get(code) ?? 0) + 1);
     return;
   }
-  if (code !== expected || status !== errorTable[expected].status) outcome.wrong.push(`${label}: expected ${expected}, got ${status} ${code ?? ""} ${text.slice(0, 160)}`);
+  if (code !== expected || status !== errorTable[expected].status)
+    outcome.wrong.push(`${label}: expected ${expected}, got ${status} ${code ?? ""} ${text.slice(0, 160)}`);
   else outcome.refused.set(code, (outcome.refused.get(code) ?? 0) + 1);
 }
 
@@ -180,7 +221,13 @@ function trpcInput(procedure: ProcedureInfo, account: string | null): { input: R
   return { input, otherIds };
 }
 
-const lesserRoles: Record<RoleNeeded, Array<"aMember" | "aOwner">> = { public: [], "signed-in": [], member: [], owner: ["aMember"], primary_owner: ["aMember", "aOwner"] };
+const lesserRoles: Record<RoleNeeded, Array<"aMember" | "aOwner">> = {
+  public: [],
+  "signed-in": [],
+  member: [],
+  owner: ["aMember"],
+  primary_owner: ["aMember", "aOwner"],
+};
 
 async function trpcCall(procedure: ProcedureInfo, input: Record<string, unknown>, cookie: string | undefined) {
   const reply = await callProcedure(procedure.path, procedure.type, input, { cookie, headers: forwarded() });
@@ -195,7 +242,10 @@ describe("R5 isolation", () => {
       const byCase = { "B's key": newOutcome(), "lesser scope": newOutcome(), "no key": newOutcome() };
       const lackingKeys = new Map<string, string>();
       for (const scope of apiKeyScopes) {
-        lackingKeys.set(scope, (await createTestKey(a.accountId, { scopes: apiKeyScopes.filter((other) => other !== scope), name: `A without ${scope}` })).key);
+        lackingKeys.set(
+          scope,
+          (await createTestKey(a.accountId, { scopes: apiKeyScopes.filter((other) => other !== scope), name: `A without ${scope}` })).key,
+        );
       }
       const forms = v1Operations.flatMap((operation) => operationTemplates(operation).map((template) => ({ operation, template })));
       const { durationMs } = await timed(async () => {
@@ -206,13 +256,24 @@ describe("R5 isolation", () => {
             let reply = await v1Call(operation, path, bKey);
             noteAnswer(byCase["B's key"], `B ${label}`, reply.status, reply.code, reply.text, path, hasIds ? "ERR1006" : "no leak");
             reply = await v1Call(operation, path, lackingKeys.get(operation.scope));
-            noteAnswer(byCase["lesser scope"], `A without ${operation.scope} ${label}`, reply.status, reply.code, reply.text, path, "ERR1003");
+            noteAnswer(
+              byCase["lesser scope"],
+              `A without ${operation.scope} ${label}`,
+              reply.status,
+              reply.code,
+              reply.text,
+              path,
+              "ERR1003",
+            );
             reply = await v1Call(operation, path, undefined);
             noteAnswer(byCase["no key"], `no key ${label}`, reply.status, reply.code, reply.text, path, "ERR1002");
           }
         }
       });
-      const figures: Record<string, number | string> = { "operations in the registry": v1Operations.length, "path forms called": forms.length };
+      const figures: Record<string, number | string> = {
+        "operations in the registry": v1Operations.length,
+        "path forms called": forms.length,
+      };
       for (const [name, outcome] of Object.entries(byCase)) {
         figures[`${name}: calls`] = outcome.calls;
         figures[`${name}: refused`] = [...outcome.refused].map(([code, count]) => `${code}×${count}`).join(", ");
@@ -244,29 +305,72 @@ describe("R5 isolation", () => {
     "every tRPC procedure: B's session on A's ids, A's lesser roles, no session: refused, nothing of A leaks",
     async () => {
       const procedures = listProcedures();
-      const byCase = { "B in A's account": newOutcome(), "B's account, A's ids": newOutcome(), "lesser role": newOutcome(), "no session": newOutcome() };
+      const byCase = {
+        "B in A's account": newOutcome(),
+        "B's account, A's ids": newOutcome(),
+        "lesser role": newOutcome(),
+        "no session": newOutcome(),
+      };
       const malformed: string[] = [];
       const { durationMs } = await timed(async () => {
         for (let round = 0; round < A_ROUNDS; round += 1) {
           for (const procedure of procedures) {
-            const note = (outcome: Outcome, label: string, reply: Awaited<ReturnType<typeof trpcCall>>, sent: unknown, expected: ErrorCode | "no leak") => {
+            const note = (
+              outcome: Outcome,
+              label: string,
+              reply: Awaited<ReturnType<typeof trpcCall>>,
+              sent: unknown,
+              expected: ErrorCode | "no leak",
+            ) => {
               if (reply.problem) malformed.push(`${label}: ${reply.problem}`);
               noteAnswer(outcome, label, reply.status, reply.code, reply.text, JSON.stringify(sent), expected);
             };
             const accountLevel = procedure.role === "member" || procedure.role === "owner" || procedure.role === "primary_owner";
             const inA = trpcInput(procedure, a.accountId);
-            if (procedure.role !== "public") note(byCase["no session"], `no session ${procedure.path}`, await trpcCall(procedure, inA.input, undefined), inA.input, "ERR1002");
-            else note(byCase["no session"], `no session ${procedure.path}`, await trpcCall(procedure, inA.input, undefined), inA.input, "no leak");
+            if (procedure.role !== "public")
+              note(
+                byCase["no session"],
+                `no session ${procedure.path}`,
+                await trpcCall(procedure, inA.input, undefined),
+                inA.input,
+                "ERR1002",
+              );
+            else
+              note(
+                byCase["no session"],
+                `no session ${procedure.path}`,
+                await trpcCall(procedure, inA.input, undefined),
+                inA.input,
+                "no leak",
+              );
             if (accountLevel) {
-              note(byCase["B in A's account"], `B ${procedure.path} in A`, await trpcCall(procedure, inA.input, sessions.bPrimary), inA.input, "ERR1006");
+              note(
+                byCase["B in A's account"],
+                `B ${procedure.path} in A`,
+                await trpcCall(procedure, inA.input, sessions.bPrimary),
+                inA.input,
+                "ERR1006",
+              );
               const inB = trpcInput(procedure, b.accountId);
               // Naming A's records from B's account: refused, or B's own view (a filter that matches
               // nothing, `marked: 0`); that nothing of A changed is checked after the loop.
               if (inB.otherIds > 0) {
-                note(byCase["B's account, A's ids"], `B ${procedure.path} in B`, await trpcCall(procedure, inB.input, sessions.bPrimary), inB.input, "no leak");
+                note(
+                  byCase["B's account, A's ids"],
+                  `B ${procedure.path} in B`,
+                  await trpcCall(procedure, inB.input, sessions.bPrimary),
+                  inB.input,
+                  "no leak",
+                );
               }
               for (const role of lesserRoles[procedure.role]) {
-                note(byCase["lesser role"], `${role} ${procedure.path}`, await trpcCall(procedure, inA.input, sessions[role]), inA.input, "ERR1003");
+                note(
+                  byCase["lesser role"],
+                  `${role} ${procedure.path}`,
+                  await trpcCall(procedure, inA.input, sessions[role]),
+                  inA.input,
+                  "ERR1003",
+                );
               }
             }
           }
@@ -296,7 +400,9 @@ describe("R5 isolation", () => {
 
       const figures: Record<string, number | string | boolean> = {
         "procedures in the router": procedures.length,
-        "by least role": ["public", "signed-in", "member", "owner", "primary_owner"].map((role) => `${role}×${procedures.filter((procedure) => procedure.role === role).length}`).join(", "),
+        "by least role": ["public", "signed-in", "member", "owner", "primary_owner"]
+          .map((role) => `${role}×${procedures.filter((procedure) => procedure.role === role).length}`)
+          .join(", "),
       };
       for (const [name, outcome] of Object.entries(byCase)) {
         figures[`${name}: calls`] = outcome.calls;

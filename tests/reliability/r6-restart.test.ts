@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { ownServer } from "@/tests/support/own-server";
 import { drillSize, recordDrill, sized, timed } from "./drill";
-import { clientStats, createGeneration, expectSettledOnce, ownServerDrill, pendingDeliveries, query, settlementOf, statusCounts, TERMINAL, waitUntil } from "./own-server-drill";
+import {
+  clientStats,
+  createGeneration,
+  expectSettledOnce,
+  ownServerDrill,
+  pendingDeliveries,
+  query,
+  settlementOf,
+  statusCounts,
+  TERMINAL,
+  waitUntil,
+} from "./own-server-drill";
 import { webhookReceiver } from "./webhook-receiver";
 
 // R6 restart (issue #13): the server is stopped as an operator stops it (SIGTERM) while
@@ -51,7 +62,13 @@ describe("R6 restart", () => {
         ids.push(
           ...(await Promise.all(
             Array.from({ length: GENERATIONS }, (_, index) =>
-              createGeneration(server, `[local:slow=${PROVIDER_SLOW_MS}][local-backup:slow=${PROVIDER_SLOW_MS}] restart drill ${index}`, `r6-${index}`, stats, deadline),
+              createGeneration(
+                server,
+                `[local:slow=${PROVIDER_SLOW_MS}][local-backup:slow=${PROVIDER_SLOW_MS}] restart drill ${index}`,
+                `r6-${index}`,
+                stats,
+                deadline,
+              ),
             ),
           )),
         );
@@ -65,7 +82,10 @@ describe("R6 restart", () => {
             const pending = await pendingDeliveries(server, accountId);
             if (!counts || pending === null) return false;
             atStop = { generations: (counts.pending ?? 0) + (counts.processing ?? 0), deliveries: pending };
-            return atStop.deliveries >= DELIVERIES_IN_FLIGHT || (performance.now() - createdAt >= STOP_AT_LATEST_MS && atStop.deliveries >= DELIVERIES_AT_LEAST);
+            return (
+              atStop.deliveries >= DELIVERIES_IN_FLIGHT ||
+              (performance.now() - createdAt >= STOP_AT_LATEST_MS && atStop.deliveries >= DELIVERIES_AT_LEAST)
+            );
           },
           deadline,
           () => `in flight ${JSON.stringify(atStop)}`,
@@ -114,7 +134,11 @@ describe("R6 restart", () => {
 
       // Per generation and endpoint: one generation.started and one terminal event, as distinct deliveries.
       const statusById = new Map(generations.map((row) => [row.id, row.status]));
-      const eventFor: Record<string, string> = { succeeded: "generation.completed", failed: "generation.failed", canceled: "generation.canceled" };
+      const eventFor: Record<string, string> = {
+        succeeded: "generation.completed",
+        failed: "generation.failed",
+        canceled: "generation.canceled",
+      };
       const perEndpoint = new Map<string, string[]>();
       for (const delivery of receiver.deliveries()) {
         if (delivery.accepted === 0 || !delivery.generationId) continue;
@@ -123,7 +147,9 @@ describe("R6 restart", () => {
       }
       for (const id of ids) {
         for (const endpoint of endpoints) {
-          expect(perEndpoint.get(`${id} ${endpoint}`), `${id} at ${endpoint}`).toEqual([eventFor[statusById.get(id)!]!, "generation.started"].sort());
+          expect(perEndpoint.get(`${id} ${endpoint}`), `${id} at ${endpoint}`).toEqual(
+            [eventFor[statusById.get(id)!]!, "generation.started"].sort(),
+          );
         }
       }
       const counts = receiver.counts();
@@ -152,7 +178,10 @@ describe("R6 restart", () => {
           "deliveries delivered": stored.filter((row) => row.status === "delivered").length,
           "webhook POSTs": counts.posts,
           "same delivery accepted again (de-duplicated)": counts.repeatedAccepts,
-          "events received as two distinct deliveries": [...perEndpoint.values()].reduce((sum, events) => sum + events.length - new Set(events).size, 0),
+          "events received as two distinct deliveries": [...perEndpoint.values()].reduce(
+            (sum, events) => sum + events.length - new Set(events).size,
+            0,
+          ),
           "bad signatures": counts.badSignatures,
         },
         checked: [

@@ -24,7 +24,15 @@ export type ReceiverOptions = {
 };
 
 /** One delivery as the receiver saw it: accepted at least once, or only failed so far. */
-export type ReceivedDelivery = { deliveryId: string; endpoint: string; event: string; generationId: string | null; status: string | null; accepted: number; failed: number };
+export type ReceivedDelivery = {
+  deliveryId: string;
+  endpoint: string;
+  event: string;
+  generationId: string | null;
+  status: string | null;
+  accepted: number;
+  failed: number;
+};
 
 export type WebhookReceiver = {
   start(): Promise<void>;
@@ -86,7 +94,11 @@ export function webhookReceiver(options: ReceiverOptions = {}): WebhookReceiver 
       response.writeHead(400).end("bad signature");
       return;
     }
-    const body = JSON.parse(rawBody) as { webhook_event: string; webhook_delivery_id: string; webhook_data: { generation_id?: string; generation_status?: string } };
+    const body = JSON.parse(rawBody) as {
+      webhook_event: string;
+      webhook_delivery_id: string;
+      webhook_data: { generation_id?: string; generation_status?: string };
+    };
     const deliveryId = body.webhook_delivery_id;
     const known = seen.get(deliveryId) ?? {
       deliveryId,

@@ -14,4 +14,11 @@ export const IMPLEMENTATION_TEXT_FIELDS = [
 ] as const;
 
 /** Every key of `darkroom_implementation`: the documented integration and arrays, plus the flat fields. */
-export const IMPLEMENTATION_KEYS = ["integration", "capabilities", "supported_models", ...IMPLEMENTATION_TEXT_FIELDS, "supported_media_types", "supported_models_total"].sort();
+export const IMPLEMENTATION_KEYS = [
+  "integration",
+  "capabilities",
+  "supported_models",
+  ...IMPLEMENTATION_TEXT_FIELDS,
+  "supported_media_types",
+  "supported_models_total",
+].sort();

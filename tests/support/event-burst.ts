@@ -6,7 +6,10 @@ import { db } from "@/server/base/db";
 
 /** `count` events of the generation: its record as `generation.processing`, or small attempt events. */
 export async function burstEvents(generationId: string, count: number, kind: "record" | "attempt" = "record"): Promise<void> {
-  const payload = kind === "record" ? "darkroom_generation_record_json(g)" : "jsonb_build_object('generation_id', g.id, 'provider', 'local', 'attempt', n, 'outcome', 'started')";
+  const payload =
+    kind === "record"
+      ? "darkroom_generation_record_json(g)"
+      : "jsonb_build_object('generation_id', g.id, 'provider', 'local', 'attempt', n, 'outcome', 'started')";
   const name = kind === "record" ? "generation.processing" : "generation.attempt";
   await db.$queryRawUnsafe(
     `SELECT count(*)::int AS written FROM (

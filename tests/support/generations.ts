@@ -16,17 +16,33 @@ export const TERMINAL = ["succeeded", "failed", "canceled"];
 
 type GenerationRecord = DataOf<typeof getGeneration>;
 
-export async function createImage(key: string, body: Record<string, unknown>, headers: Record<string, string> = {}, model = "darkroom/lumen-image") {
+export async function createImage(
+  key: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+  model = "darkroom/lumen-image",
+) {
   return callOperation(createImageGeneration, { key, params: { model_identifier: model }, body, headers });
 }
 
-export async function createVideo(key: string, body: Record<string, unknown>, headers: Record<string, string> = {}, model = "darkroom/lumen-video") {
+export async function createVideo(
+  key: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+  model = "darkroom/lumen-video",
+) {
   return callOperation(createVideoGeneration, { key, params: { model_identifier: model }, body, headers });
 }
 
-export const cancel = (key: string, generationId: string) => callOperation(cancelGeneration, { key, params: { generation_id: generationId } });
+export const cancel = (key: string, generationId: string) =>
+  callOperation(cancelGeneration, { key, params: { generation_id: generationId } });
 
-export async function waitForStatus(key: string, generationId: string, wanted: string[] = TERMINAL, timeoutMs?: number): Promise<GenerationRecord> {
+export async function waitForStatus(
+  key: string,
+  generationId: string,
+  wanted: string[] = TERMINAL,
+  timeoutMs?: number,
+): Promise<GenerationRecord> {
   let last: GenerationRecord | undefined;
   try {
     return await until(
@@ -40,20 +56,37 @@ export async function waitForStatus(key: string, generationId: string, wanted: s
     );
   } catch (error) {
     if (!(error instanceof UntilTimeout)) throw error;
-    return expect.fail(`generation ${generationId} stayed ${last?.generation_status} instead of ${wanted.join("/")}; ${await executorTrace(generationId)}`);
+    return expect.fail(
+      `generation ${generationId} stayed ${last?.generation_status} instead of ${wanted.join("/")}; ${await executorTrace(generationId)}`,
+    );
   }
 }
 
 /** Once the generation's run is over (completed or failed): no late provider result can change it after that. */
 export const generationRunOver = (generationId: string) =>
-  until(() => db.inngestRun.findFirst({ where: { eventId: `generation-requested:${generationId}`, status: { in: ["completed", "failed"] } } }), `the run of generation ${generationId} over`);
+  until(
+    () => db.inngestRun.findFirst({ where: { eventId: `generation-requested:${generationId}`, status: { in: ["completed", "failed"] } } }),
+    `the run of generation ${generationId} over`,
+  );
 
 /** Where a generation's run stands in the executor's tables: a stalled test names its cause. */
 async function executorTrace(generationId: string): Promise<string> {
   const eventId = `generation-requested:${generationId}`;
   const [event, runs, attempts] = await Promise.all([
     db.inngestEvent.findFirst({ where: { id: eventId }, select: { receivedAt: true, dispatchedAt: true } }),
-    db.inngestRun.findMany({ where: { eventId }, select: { functionId: true, status: true, wakeAt: true, leaseOwner: true, leaseExpiresAt: true, attempts: true, createdAt: true, updatedAt: true } }),
+    db.inngestRun.findMany({
+      where: { eventId },
+      select: {
+        functionId: true,
+        status: true,
+        wakeAt: true,
+        leaseOwner: true,
+        leaseExpiresAt: true,
+        attempts: true,
+        createdAt: true,
+        updatedAt: true,
+      },
+    }),
     db.providerAttempt.count({ where: { generationId } }),
   ]);
   return `executor: event ${JSON.stringify(event)}, runs ${JSON.stringify(runs)}, attempts ${attempts}, now ${new Date().toISOString()}`;
@@ -69,7 +102,9 @@ export async function someoneElsesGeneration() {
 
 /** The ledger entries of a generation, oldest first, as `type:amount`. */
 export async function ledgerOf(generationId: string) {
-  return (await db.ledgerEntry.findMany({ where: { generationId }, orderBy: { createdAt: "asc" } })).map((entry) => `${entry.type}:${entry.amount.toFixed(3)}`);
+  return (await db.ledgerEntry.findMany({ where: { generationId }, orderBy: { createdAt: "asc" } })).map(
+    (entry) => `${entry.type}:${entry.amount.toFixed(3)}`,
+  );
 }
 
 /** The generation's one attempt, closed by a cancel: canceled, its latency up to the cancel, nothing wasted. */
@@ -111,7 +146,10 @@ export async function seedFinishedImage(accountId: string, data: Partial<Prisma.
  * A darkroom/lumen-image generation in flight on `provider`, with its reservation and its first
  * attempt (started `startedAt`, 1.5 s ago by default), as a run leaves it before its finish.
  */
-export async function inFlightWithAttempt(accountId: string, options: { amountMillis: number; provider: string; startedAt?: Date; deadlineAt?: Date }) {
+export async function inFlightWithAttempt(
+  accountId: string,
+  options: { amountMillis: number; provider: string; startedAt?: Date; deadlineAt?: Date },
+) {
   const model = "darkroom/lumen-image";
   const { amountMillis, provider } = options;
   const startedAt = options.startedAt ?? new Date(Date.now() - 1_500);
@@ -130,7 +168,11 @@ export async function inFlightWithAttempt(accountId: string, options: { amountMi
       deadlineAt: options.deadlineAt ?? null,
     },
   });
-  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: model, description: "test" }));
-  await db.providerAttempt.create({ data: { generationId: generation.id, accountId, region: "us", modelIdentifier: model, provider, attemptNumber: 1, startedAt } });
+  await inTransaction((tx) =>
+    reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: model, description: "test" }),
+  );
+  await db.providerAttempt.create({
+    data: { generationId: generation.id, accountId, region: "us", modelIdentifier: model, provider, attemptNumber: 1, startedAt },
+  });
   return generation.id;
 }

@@ -18,7 +18,16 @@ export function raw(method: string, path: string, options: { headers?: Record<st
   const { hostname, port } = new URL(baseUrl());
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { hostname, port, method, path, headers: { ...options.headers, ...(options.body === undefined ? {} : { "content-length": String(Buffer.byteLength(options.body)) }) } },
+      {
+        hostname,
+        port,
+        method,
+        path,
+        headers: {
+          ...options.headers,
+          ...(options.body === undefined ? {} : { "content-length": String(Buffer.byteLength(options.body)) }),
+        },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -29,7 +38,15 @@ export function raw(method: string, path: string, options: { headers?: Record<st
           // (A HEAD answer names its encoding but has no body.)
           try {
             const decoded =
-              body.length === 0 ? body : encoding === "gzip" ? zlib.gunzipSync(body) : encoding === "br" ? zlib.brotliDecompressSync(body) : encoding === "deflate" ? zlib.inflateSync(body) : body;
+              body.length === 0
+                ? body
+                : encoding === "gzip"
+                  ? zlib.gunzipSync(body)
+                  : encoding === "br"
+                    ? zlib.brotliDecompressSync(body)
+                    : encoding === "deflate"
+                      ? zlib.inflateSync(body)
+                      : body;
             resolve({ status: response.statusCode ?? 0, headers: response.headers, text: decoded.toString("utf8") });
           } catch (error) {
             reject(error instanceof Error ? error : new Error(String(error)));
@@ -42,7 +59,25 @@ export function raw(method: string, path: string, options: { headers?: Record<st
   });
 }
 
-export const methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "PROPFIND", "PURGE", "MKCOL", "SEARCH", "REPORT", "LOCK", "UNLOCK", "COPY", "MOVE"];
+export const methods = [
+  "GET",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "HEAD",
+  "OPTIONS",
+  "TRACE",
+  "PROPFIND",
+  "PURGE",
+  "MKCOL",
+  "SEARCH",
+  "REPORT",
+  "LOCK",
+  "UNLOCK",
+  "COPY",
+  "MOVE",
+];
 
 const segments = [
   "v1",
@@ -76,10 +111,21 @@ const segment = fc.oneof(fc.constantFrom(...segments), fc.stringMatching(/^[A-Za
 
 /** A path under /v1 or /api/v1 made of known and random segments, sometimes with a query. */
 export const randomPath = fc
-  .tuple(fc.constantFrom("/v1", "/api/v1"), fc.array(segment, { maxLength: 5 }), fc.option(fc.stringMatching(/^[a-z]{1,6}=[A-Za-z0-9%]{0,8}$/)))
+  .tuple(
+    fc.constantFrom("/v1", "/api/v1"),
+    fc.array(segment, { maxLength: 5 }),
+    fc.option(fc.stringMatching(/^[a-z]{1,6}=[A-Za-z0-9%]{0,8}$/)),
+  )
   .map(([base, parts, query]) => `${base}${parts.map((part) => `/${part}`).join("")}${query ? `?${query}` : ""}`);
 
-export const contentType = fc.constantFrom(undefined, "application/json", "multipart/form-data; boundary=x", "text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1");
+export const contentType = fc.constantFrom(
+  undefined,
+  "application/json",
+  "multipart/form-data; boundary=x",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "application/json; charset=latin1",
+);
 
 /** A small body: JSON, text or a multipart fragment. */
 export const smallBody = fc.option(fc.oneof(fc.json({ maxDepth: 2 }), fc.string({ maxLength: 64 }), fc.constant("--x\r\n\r\n--x--")));
@@ -96,11 +142,27 @@ export const headerSafe = (text: string) =>
 export const awkwardText = fc.oneof(
   fc.string({ unit: "grapheme", maxLength: 40 }),
   fc.string({ unit: "binary", maxLength: 40 }),
-  fc.constantFrom("\u0000", "\ud800", "\u202e\u0041", "e\u0301", "🧪".repeat(20), "' OR 1=1 --", "<script>x</script>", "${jndi:x}", "../../etc/passwd", "%00", "null", "undefined", "NaN"),
+  fc.constantFrom(
+    "\u0000",
+    "\ud800",
+    "\u202e\u0041",
+    "e\u0301",
+    "🧪".repeat(20),
+    "' OR 1=1 --",
+    "<script>x</script>",
+    "${jndi:x}",
+    "../../etc/passwd",
+    "%00",
+    "null",
+    "undefined",
+    "NaN",
+  ),
 );
 
 /** A long string: around, at and past the limits a handler might have. */
-export const hugeText = fc.integer({ min: 1_000, max: 70_000 }).chain((length) => fc.constantFrom("a", "é", "🧪", "%").map((unit) => unit.repeat(length)));
+export const hugeText = fc
+  .integer({ min: 1_000, max: 70_000 })
+  .chain((length) => fc.constantFrom("a", "é", "🧪", "%").map((unit) => unit.repeat(length)));
 
 /** JSON nested far deeper than any schema: `[[[...]]]` or `{"a":{"a":...}}`. */
 export const deepJson = fc
@@ -134,10 +196,14 @@ const createFields = [
 ];
 
 /** A create body with the documented field names and values of any type. */
-export const wrongTypedCreateBody = fc.dictionary(fc.constantFrom(...createFields), wrongValue, { maxKeys: 5 }).map((fields) => JSON.stringify({ generation_prompt: "a lighthouse", ...fields }));
+export const wrongTypedCreateBody = fc
+  .dictionary(fc.constantFrom(...createFields), wrongValue, { maxKeys: 5 })
+  .map((fields) => JSON.stringify({ generation_prompt: "a lighthouse", ...fields }));
 
 /** A body past the 256 KiB limit (ERR1011). */
-export const oversizedBody = fc.integer({ min: 256 * 1024 + 1, max: 1024 * 1024 }).map((size) => `{"generation_prompt":"${"x".repeat(size)}"}`);
+export const oversizedBody = fc
+  .integer({ min: 256 * 1024 + 1, max: 1024 * 1024 })
+  .map((size) => `{"generation_prompt":"${"x".repeat(size)}"}`);
 
 export const hostileBody = fc.option(
   fc.oneof(
@@ -154,9 +220,23 @@ export const hostileBody = fc.option(
 
 /** Percent-encodes the UTF-8 bytes of any text (encodeURIComponent throws on a lone surrogate). */
 export const percentEncode = (text: string) =>
-  [...Buffer.from(text, "utf8")].map((byte) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+  [...Buffer.from(text, "utf8")]
+    .map((byte) =>
+      /[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
+    .join("");
 
-const modelIdentifiers = ["darkroom/lumen-image", "darkroom/lumen-video", "google/veo-3", "nobody/nothing", "darkroom", "darkroom/lumen-image/extra", "DARKROOM/LUMEN-IMAGE"];
+const modelIdentifiers = [
+  "darkroom/lumen-image",
+  "darkroom/lumen-video",
+  "google/veo-3",
+  "nobody/nothing",
+  "darkroom",
+  "darkroom/lumen-image/extra",
+  "DARKROOM/LUMEN-IMAGE",
+];
 
 /** A value for a path placeholder: a real model, a uuid, an id of someone, or junk. */
 function placeholderValue(name: string, ids: readonly string[]) {
@@ -200,10 +280,15 @@ export const hostileQuery = fc.option(
 export function hostilePath(ids: readonly string[]) {
   const known = fc.constantFrom(...allTemplates).chain(({ template }) => {
     const names = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
-    return fc.tuple(...names.map((name) => placeholderValue(name, ids))).map((values) => names.reduce((path, name, index) => path.replace(`{${name}}`, values[index] as string), template));
+    return fc
+      .tuple(...names.map((name) => placeholderValue(name, ids)))
+      .map((values) => names.reduce((path, name, index) => path.replace(`{${name}}`, values[index] as string), template));
   });
   return fc
-    .tuple(fc.oneof({ weight: 3, arbitrary: known }, { weight: 1, arbitrary: randomPath.map((path) => path.split("?")[0] as string) }), hostileQuery)
+    .tuple(
+      fc.oneof({ weight: 3, arbitrary: known }, { weight: 1, arbitrary: randomPath.map((path) => path.split("?")[0] as string) }),
+      hostileQuery,
+    )
     .map(([path, query]) => (query ? `${path}?${query}` : path));
 }
 
@@ -218,7 +303,16 @@ export function authorization(keys: readonly string[]) {
         fc.stringMatching(/^[0-9A-Za-z]{40}$/).map((tail) => `Bearer dkr_${tail}`),
         fc.constantFrom(...keys).map((key) => key),
         fc.constantFrom(...keys).map((key) => `bearer  ${key.toUpperCase()}`),
-        fc.constantFrom("Bearer", "Bearer ", "Basic dXNlcjpwYXNz", "Bearer dkr_", "Token abc", "Bearer null", "Bearer undefined", "Bearer \t"),
+        fc.constantFrom(
+          "Bearer",
+          "Bearer ",
+          "Basic dXNlcjpwYXNz",
+          "Bearer dkr_",
+          "Token abc",
+          "Bearer null",
+          "Bearer undefined",
+          "Bearer \t",
+        ),
         awkwardText.map((text) => headerSafe(`Bearer ${text}`)),
         hugeText.map((text) => headerSafe(`Bearer ${text.slice(0, 6000)}`)),
       ),
@@ -228,7 +322,11 @@ export function authorization(keys: readonly string[]) {
 
 /** Idempotency-Key values: none, valid, and each way to break the pattern. */
 export const idempotencyKey = fc.option(
-  fc.oneof(fc.stringMatching(/^[A-Za-z0-9_\-:.]{1,40}$/), fc.constantFrom("", " ", "a b", "ключ", "x".repeat(256), "x".repeat(255), "../..", "a\tb", "*", "%00"), awkwardText.map(headerSafe)),
+  fc.oneof(
+    fc.stringMatching(/^[A-Za-z0-9_\-:.]{1,40}$/),
+    fc.constantFrom("", " ", "a b", "ключ", "x".repeat(256), "x".repeat(255), "../..", "a\tb", "*", "%00"),
+    awkwardText.map(headerSafe),
+  ),
 );
 
 /**
@@ -266,7 +364,19 @@ export const extraHeaders = fc.dictionary(
     "range",
     "if-none-match",
   ),
-  fc.oneof(fc.constantFrom("1", "0123456789abcdef", "middleware:middleware:middleware:middleware:middleware", "bytes=0-1", "*/*", "DELETE", "gzip, br", "%7B%7D"), awkwardText.map(headerSafe)),
+  fc.oneof(
+    fc.constantFrom(
+      "1",
+      "0123456789abcdef",
+      "middleware:middleware:middleware:middleware:middleware",
+      "bytes=0-1",
+      "*/*",
+      "DELETE",
+      "gzip, br",
+      "%7B%7D",
+    ),
+    awkwardText.map(headerSafe),
+  ),
   { maxKeys: 3 },
 );
 
@@ -319,7 +429,10 @@ export type ReplyVerdict = { problem: string | null; code: string | null };
  * one the operation documents; a success's data in the operation's response schema.
  */
 export function judgeV1Reply(method: string, path: string, reply: RawReply): ReplyVerdict {
-  const fail = (problem: string, code: string | null = null): ReplyVerdict => ({ problem: `${method} ${path.slice(0, 120)} → ${reply.status}: ${problem}`, code });
+  const fail = (problem: string, code: string | null = null): ReplyVerdict => ({
+    problem: `${method} ${path.slice(0, 120)} → ${reply.status}: ${problem}`,
+    code,
+  });
   if (reply.status >= 500) return fail(`a 5xx: ${reply.text.slice(0, 200)}`);
   if (method === "HEAD") return { problem: null, code: null };
   if (!String(reply.headers["content-type"]).includes("application/json")) return fail(`content-type ${reply.headers["content-type"]}`);
@@ -337,10 +450,16 @@ export function judgeV1Reply(method: string, path: string, reply: RawReply): Rep
     const { code, type, retryable } = parsed.data.error;
     const entry = errorTable[code];
     if (parsed.data.request_id !== requestId) return fail("request_id differs from X-Request-Id", code);
-    if (entry.status !== reply.status || entry.type !== type || entry.retryable !== retryable) return fail(`${code} sent as ${reply.status} ${type} retryable=${retryable}`, code);
+    if (entry.status !== reply.status || entry.type !== type || entry.retryable !== retryable)
+      return fail(`${code} sent as ${reply.status} ${type} retryable=${retryable}`, code);
     if (reply.status === 429 && !reply.headers["retry-after"]) return fail(`${code} without Retry-After`, code);
-    const documented = operation ? [...operationErrors(operation), "ERR1001"] : pathKnown ? ["ERR1001", "ERR1008", "ERR1006"] : unroutedCodes;
-    if (!documented.includes(code)) return fail(`${code} is not documented for ${operation?.operationId ?? "this path"}: ${parsed.data.error.message}`, code);
+    const documented = operation
+      ? [...operationErrors(operation), "ERR1001"]
+      : pathKnown
+        ? ["ERR1001", "ERR1008", "ERR1006"]
+        : unroutedCodes;
+    if (!documented.includes(code))
+      return fail(`${code} is not documented for ${operation?.operationId ?? "this path"}: ${parsed.data.error.message}`, code);
     return { problem: null, code };
   }
   const parsed = successEnvelope.safeParse(body);
@@ -348,9 +467,13 @@ export function judgeV1Reply(method: string, path: string, reply: RawReply): Rep
   if (parsed.data.request_id !== requestId) return fail("request_id differs from X-Request-Id");
   if (method === "OPTIONS") return { problem: null, code: null };
   if (!operation) return fail("a success where no operation is routed");
-  if (reply.status !== operation.response.status) return fail(`${operation.operationId} answered ${reply.status}, documented ${operation.response.status}`);
-  const schema = operation.response.paginated ? z.object({ ...paginationFields, data: operation.response.schema }) : z.object({ data: operation.response.schema });
+  if (reply.status !== operation.response.status)
+    return fail(`${operation.operationId} answered ${reply.status}, documented ${operation.response.status}`);
+  const schema = operation.response.paginated
+    ? z.object({ ...paginationFields, data: operation.response.schema })
+    : z.object({ data: operation.response.schema });
   const data = schema.safeParse(body);
-  if (!data.success) return fail(`${operation.operationId} data: ${data.error.issues[0]?.message} at ${data.error.issues[0]?.path.join(".")}`);
+  if (!data.success)
+    return fail(`${operation.operationId} data: ${data.error.issues[0]?.message} at ${data.error.issues[0]?.path.join(".")}`);
   return { problem: null, code: null };
 }

@@ -50,7 +50,9 @@ export async function api<Data = unknown>(path: string, options: RequestOptions 
 }
 
 /** Query parameters an operation reads, as a client would send them (any value: tests send bad ones too). */
-export type QueryOf<Op extends AnyOperation> = Op["query"] extends z.ZodObject ? { [Name in keyof z.input<Op["query"]>]?: string | number | boolean } : never;
+export type QueryOf<Op extends AnyOperation> = Op["query"] extends z.ZodObject
+  ? { [Name in keyof z.input<Op["query"]>]?: string | number | boolean }
+  : never;
 
 export type CallOptions<Op extends AnyOperation> = {
   key?: string;
@@ -65,14 +67,20 @@ export type CallOptions<Op extends AnyOperation> = {
 };
 
 /** The concrete path of a call: the template's placeholders filled in, the query string appended. */
-export function concretePath(template: string, params: Record<string, string> = {}, query: Record<string, string | number | boolean | undefined> = {}) {
+export function concretePath(
+  template: string,
+  params: Record<string, string> = {},
+  query: Record<string, string | number | boolean | undefined> = {},
+) {
   const path = template.replace(/\{([^}]+)\}/g, (_match, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`no value for {${name}} in ${template}`);
     // Model identifiers keep their slash: they are two path segments.
     return value.split("/").map(encodeURIComponent).join("/");
   });
-  const search = new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]]))).toString();
+  const search = new URLSearchParams(
+    Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])),
+  ).toString();
   return search ? `${path}?${search}` : path;
 }
 
@@ -85,7 +93,8 @@ export function callOperation<Op extends AnyOperation>(operation: Op, options: C
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 type EnvelopeFields = { status?: unknown; request_id?: string; message?: unknown; timestamp?: string; data?: unknown; error?: ErrorBody };
-const envelopeOf = (reply: ApiReply<unknown>) => (typeof reply.body === "object" && reply.body !== null ? reply.body : {}) as EnvelopeFields;
+const envelopeOf = (reply: ApiReply<unknown>) =>
+  (typeof reply.body === "object" && reply.body !== null ? reply.body : {}) as EnvelopeFields;
 
 /** The success envelope, checked field by field; returns its data. */
 export function expectSuccess<Data>(reply: ApiReply<Data>, status = 200): Data {

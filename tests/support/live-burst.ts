@@ -62,5 +62,7 @@ export function openPausedStream(path: string, key: string): Promise<PausedStrea
 /** The complete events of a stream's text (an event cut off by the end is not one), with their ids. */
 export function completeEvents(text: string): SseBlock[] {
   const blocks = text.split("\n\n").slice(0, -1);
-  return blocks.map((block) => ({ id: /^id: (.*)$/m.exec(block)?.[1] ?? null, event: /^event: (.*)$/m.exec(block)?.[1] ?? "" })).filter((event) => event.event !== "");
+  return blocks
+    .map((block) => ({ id: /^id: (.*)$/m.exec(block)?.[1] ?? null, event: /^event: (.*)$/m.exec(block)?.[1] ?? "" }))
+    .filter((event) => event.event !== "");
 }

@@ -11,8 +11,15 @@ import { openSse, type SseStream } from "@/tests/support/sse-client";
 
 export const ownPage = { "sec-fetch-site": "same-origin" };
 
-export function openLiveFeed(cookie: string, accountId: string, options: { base?: string; headers?: Record<string, string> } = {}): Promise<SseStream> {
-  return openSse(`/api/live?account=${encodeURIComponent(accountId)}`, { base: options.base, headers: { cookie, ...(options.headers ?? ownPage) } });
+export function openLiveFeed(
+  cookie: string,
+  accountId: string,
+  options: { base?: string; headers?: Record<string, string> } = {},
+): Promise<SseStream> {
+  return openSse(`/api/live?account=${encodeURIComponent(accountId)}`, {
+    base: options.base,
+    headers: { cookie, ...(options.headers ?? ownPage) },
+  });
 }
 
 export type Person = { userId: string; email: string; cookie: string };

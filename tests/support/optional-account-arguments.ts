@@ -16,7 +16,9 @@ function optionalProperty(checker: ts.TypeChecker, type: ts.Type, name: string):
   const parts = checker.getNonNullableType(type);
   return (parts.isUnion() ? parts.types : [parts]).some((part) => {
     const property = (part.flags & ts.TypeFlags.Object) !== 0 || part.isIntersection() ? checker.getPropertyOfType(part, name) : undefined;
-    return property !== undefined && ((property.flags & ts.SymbolFlags.Optional) !== 0 || mayBeUndefined(checker.getTypeOfSymbol(property)));
+    return (
+      property !== undefined && ((property.flags & ts.SymbolFlags.Optional) !== 0 || mayBeUndefined(checker.getTypeOfSymbol(property)))
+    );
   });
 }
 
@@ -44,9 +46,11 @@ export function findOptionalAccountArguments(program: ts.Program, files: string[
     for (const exported of checker.getExportsOfModule(moduleSymbol)) {
       const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
       // Re-exports are checked where they are declared.
-      if (!(symbol.flags & ts.SymbolFlags.Value) || !symbol.declarations?.some((declaration) => declaration.getSourceFile() === source)) continue;
+      if (!(symbol.flags & ts.SymbolFlags.Value) || !symbol.declarations?.some((declaration) => declaration.getSourceFile() === source))
+        continue;
       for (const signature of checker.getTypeOfSymbolAtLocation(symbol, source).getCallSignatures()) {
-        for (const argument of optionalAccountParameters(checker, signature)) findings.push(`${path.relative(root, file)}: ${exported.name}(${argument})`);
+        for (const argument of optionalAccountParameters(checker, signature))
+          findings.push(`${path.relative(root, file)}: ${exported.name}(${argument})`);
       }
     }
   }
@@ -62,7 +66,13 @@ export function projectProgram(files: string[], root = process.cwd()): ts.Progra
 
 /** A program over sources held in memory (`name → text`), for checking the checker. */
 export function inMemoryProgram(sources: Record<string, string>, root = "/memory"): ts.Program {
-  const options: ts.CompilerOptions = { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, noEmit: true };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    noEmit: true,
+  };
   const host = ts.createCompilerHost(options);
   const files = new Map(Object.entries(sources).map(([name, text]) => [path.join(root, name), text]));
   const { getSourceFile, fileExists, readFile } = host;

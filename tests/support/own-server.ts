@@ -47,9 +47,25 @@ export function ownServer(label: string, options: OwnServerOptions = {}): OwnSer
   let banner = "";
 
   const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
-    const result: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: "test", LOG_LEVEL: "error", LOCAL_PROVIDER_PROMPT_FAULTS: "1", ...options.env, ...extra };
+    const result: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      NODE_ENV: "test",
+      LOG_LEVEL: "error",
+      LOCAL_PROVIDER_PROMPT_FAULTS: "1",
+      ...options.env,
+      ...extra,
+    };
     // Its own embedded database: no machine PostgreSQL, Redis or provider fakes of the shared run.
-    for (const name of ["DATABASE_URL", "REDIS_URL", "TEST_BASE_URL", "REPLICATE_API_TOKEN", "REPLICATE_API_BASE_URL", "REPLICATE_WEBHOOK_SECRET"]) delete result[name];
+    for (const name of [
+      "DATABASE_URL",
+      "REDIS_URL",
+      "TEST_BASE_URL",
+      "REPLICATE_API_TOKEN",
+      "REPLICATE_API_BASE_URL",
+      "REPLICATE_WEBHOOK_SECRET",
+    ])
+      delete result[name];
     return result;
   };
 
@@ -133,7 +149,10 @@ export function ownServer(label: string, options: OwnServerOptions = {}): OwnSer
       return new Promise((resolve) => {
         execFile(process.execPath, [cliScript, ...args], { cwd: root, env: env(), timeout: 90_000 }, (error, stdout) => {
           const line = stdout.trim().split("\n").filter(Boolean).at(-1) ?? "{}";
-          resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, body: JSON.parse(line) as Record<string, unknown> });
+          resolve({
+            code: error ? (typeof error.code === "number" ? error.code : -1) : 0,
+            body: JSON.parse(line) as Record<string, unknown>,
+          });
         });
       });
     },

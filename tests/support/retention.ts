@@ -13,7 +13,10 @@ const SECOND = 1000;
 const DAY = 24 * 3600 * SECOND;
 
 /** The spec's "Retention by plan" table (§8), as written there. */
-export const specWindows: Record<PlanName, { generations: number; requestLogs: number; webhookLogs: number; activity: number; ledger: number }> = {
+export const specWindows: Record<
+  PlanName,
+  { generations: number; requestLogs: number; webhookLogs: number; activity: number; ledger: number }
+> = {
   free: { generations: DAY, requestLogs: DAY, webhookLogs: DAY, activity: DAY, ledger: 30 * DAY },
   starter: { generations: 7 * DAY, requestLogs: 7 * DAY, webhookLogs: 7 * DAY, activity: 7 * DAY, ledger: 90 * DAY },
   pro: { generations: 30 * DAY, requestLogs: 30 * DAY, webhookLogs: 30 * DAY, activity: 30 * DAY, ledger: 180 * DAY },
@@ -32,7 +35,9 @@ export function futureNow(): Date {
 export const secondsBefore = (moment: Date, ms: number, seconds = 0) => new Date(moment.getTime() - ms + seconds * SECOND);
 
 export async function seedAccount(plan: PlanName, balance = "42.125") {
-  const account = await db.account.create({ data: { name: `retention ${plan}`, email: `retention-${randomUUID()}@test.local`, plan, creditBalance: balance } });
+  const account = await db.account.create({
+    data: { name: `retention ${plan}`, email: `retention-${randomUUID()}@test.local`, plan, creditBalance: balance },
+  });
   return account.id;
 }
 
@@ -42,7 +47,16 @@ export async function balanceText(accountId: string) {
 
 export async function seedGeneration(accountId: string, createdAt: Date, status: GenerationStatus = "succeeded", files = 2) {
   const generation = await db.generation.create({
-    data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status, estimatedCost: "0.002", providerOrder: ["local"], createdAt },
+    data: {
+      accountId,
+      region: "us",
+      mediaKind: "image",
+      modelIdentifier: "darkroom/lumen-image",
+      status,
+      estimatedCost: "0.002",
+      providerOrder: ["local"],
+      createdAt,
+    },
   });
   const keys: string[] = [];
   for (let index = 0; index < files; index += 1) {
@@ -56,43 +70,86 @@ export async function seedGeneration(accountId: string, createdAt: Date, status:
 
 export async function seedRequestLog(accountId: string, createdAt: Date) {
   const row = await db.requestLog.create({
-    data: { accountId, requestId: randomUUID(), keyName: "k", keyPrefix: "dkr_abcd", keyStatus: "active", method: "GET", endpoint: "/v1/content/list", statusCode: 200, ipHash: "h", createdAt },
+    data: {
+      accountId,
+      requestId: randomUUID(),
+      keyName: "k",
+      keyPrefix: "dkr_abcd",
+      keyStatus: "active",
+      method: "GET",
+      endpoint: "/v1/content/list",
+      statusCode: 200,
+      ipHash: "h",
+      createdAt,
+    },
   });
   return row.id;
 }
 
 export async function seedEndpoint(accountId: string) {
-  const row = await db.webhookEndpoint.create({ data: { accountId, url: "https://hooks.example.com/r", events: ["generation.completed"], secret: "not-used-here" } });
+  const row = await db.webhookEndpoint.create({
+    data: { accountId, url: "https://hooks.example.com/r", events: ["generation.completed"], secret: "not-used-here" },
+  });
   return row.id;
 }
 
 /** A delivery that ended at `createdAt`, with its one attempt. */
-export async function seedDelivery(accountId: string, endpointId: string, createdAt: Date, status: "delivered" | "failed" | "pending" = "delivered") {
+export async function seedDelivery(
+  accountId: string,
+  endpointId: string,
+  createdAt: Date,
+  status: "delivered" | "failed" | "pending" = "delivered",
+) {
   const delivery = await db.webhookDelivery.create({
-    data: { accountId, endpointId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, payload: {}, status, attemptCount: 1, lastAttemptAt: createdAt, createdAt },
+    data: {
+      accountId,
+      endpointId,
+      event: "generation.completed",
+      eventKey: `generation.completed:${randomUUID()}`,
+      payload: {},
+      status,
+      attemptCount: 1,
+      lastAttemptAt: createdAt,
+      createdAt,
+    },
   });
   await db.webhookAttempt.create({ data: { deliveryId: delivery.id, attemptNumber: 1, statusCode: 200, latencyMs: 5, createdAt } });
   return delivery.id;
 }
 
 export async function seedActivity(accountId: string, createdAt: Date) {
-  const row = await db.activityEvent.create({ data: { accountId, actor: "system", category: "credit", action: "credit.added", description: "seeded", createdAt } });
+  const row = await db.activityEvent.create({
+    data: { accountId, actor: "system", category: "credit", action: "credit.added", description: "seeded", createdAt },
+  });
   return row.id;
 }
 
 export async function seedLedgerAdd(accountId: string, createdAt: Date) {
   const row = await db.ledgerEntry.create({
-    data: { accountId, type: "add", amount: "1.000", balanceAfter: "1.000", description: "seeded", sourceKey: `test:${randomUUID()}`, createdAt },
+    data: {
+      accountId,
+      type: "add",
+      amount: "1.000",
+      balanceAfter: "1.000",
+      description: "seeded",
+      sourceKey: `test:${randomUUID()}`,
+      createdAt,
+    },
   });
   return row.id;
 }
 
 export async function seedLedgerMovement(accountId: string, generationId: string, type: "reserve" | "charge" | "refund", createdAt: Date) {
-  const row = await db.ledgerEntry.create({ data: { accountId, type, amount: "0.002", balanceAfter: "1.000", generationId, description: `seeded ${type}`, createdAt } });
+  const row = await db.ledgerEntry.create({
+    data: { accountId, type, amount: "0.002", balanceAfter: "1.000", generationId, description: `seeded ${type}`, createdAt },
+  });
   return row.id;
 }
 
-export async function exists(kind: "generation" | "requestLog" | "webhookDelivery" | "activityEvent" | "ledgerEntry", id: string): Promise<boolean> {
+export async function exists(
+  kind: "generation" | "requestLog" | "webhookDelivery" | "activityEvent" | "ledgerEntry",
+  id: string,
+): Promise<boolean> {
   const where = { where: { id } };
   switch (kind) {
     case "generation":

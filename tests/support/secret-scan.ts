@@ -27,11 +27,15 @@ export async function scanDatabase(): Promise<{ columns: number; rows: number; f
   );
   const tables = [...new Set(columns.map((column) => column.table_name))];
   let rows = 0;
-  for (const table of tables) rows += Number((await db.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM "${table}"`))[0]?.n ?? 0);
+  for (const table of tables)
+    rows += Number((await db.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM "${table}"`))[0]?.n ?? 0);
   const findings: Finding[] = [];
   for (const { table_name: table, column_name: column } of columns) {
     for (const [kind, pattern] of Object.entries(plaintextPatterns)) {
-      const hits = await db.$queryRawUnsafe<Array<{ sample: string }>>(`SELECT substring("${column}"::text from $1) AS sample FROM "${table}" WHERE "${column}"::text ~* $1 LIMIT 3`, pattern);
+      const hits = await db.$queryRawUnsafe<Array<{ sample: string }>>(
+        `SELECT substring("${column}"::text from $1) AS sample FROM "${table}" WHERE "${column}"::text ~* $1 LIMIT 3`,
+        pattern,
+      );
       for (const hit of hits) findings.push({ where: `${table}.${column}`, kind, sample: hit.sample });
     }
   }

@@ -16,7 +16,12 @@ export async function requestSignInLink(email: string, extraHeaders: Record<stri
   return fetch(`${baseUrl()}/api/auth/signin/email`, {
     method: "POST",
     redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookiesOf(csrf).join("; "), "x-auth-return-redirect": "1", ...extraHeaders },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      cookie: cookiesOf(csrf).join("; "),
+      "x-auth-return-redirect": "1",
+      ...extraHeaders,
+    },
     body: new URLSearchParams({ email, csrfToken, callbackUrl: "/dashboard" }),
   });
 }
@@ -53,10 +58,14 @@ export async function trpc(path: string, input: unknown, options: { cookie?: str
         headers: { "content-type": "application/json", origin: baseUrl(), ...(options.cookie ? { cookie: options.cookie } : {}) },
         body: JSON.stringify(wire),
       })
-    : await fetch(`${baseUrl()}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(wire))}`, { headers: options.cookie ? { cookie: options.cookie } : {} });
+    : await fetch(`${baseUrl()}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(wire))}`, {
+        headers: options.cookie ? { cookie: options.cookie } : {},
+      });
   const body = (await response.json()) as {
     result?: { data: { json: unknown } };
-    error?: { json: { message: string; data: { httpStatus: number; apiError: { code: string; type: string; details: Record<string, unknown> } } } };
+    error?: {
+      json: { message: string; data: { httpStatus: number; apiError: { code: string; type: string; details: Record<string, unknown> } } };
+    };
   };
   return { status: response.status, data: body.result?.data.json as any, error: body.error?.json };
 }
@@ -68,7 +77,12 @@ export async function signOut(sessionCookie: string, extraHeaders: Record<string
   return fetch(`${baseUrl()}/api/auth/signout`, {
     method: "POST",
     redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: [sessionCookie, ...cookiesOf(csrf)].join("; "), "x-auth-return-redirect": "1", ...extraHeaders },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      cookie: [sessionCookie, ...cookiesOf(csrf)].join("; "),
+      "x-auth-return-redirect": "1",
+      ...extraHeaders,
+    },
     body: new URLSearchParams({ csrfToken, callbackUrl: "/login" }),
   });
 }

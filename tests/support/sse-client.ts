@@ -21,7 +21,10 @@ export type SseStream = {
   close(): void;
 };
 
-export async function openSse(path: string, options: { key?: string; lastEventId?: string; base?: string; headers?: Record<string, string> } = {}): Promise<SseStream> {
+export async function openSse(
+  path: string,
+  options: { key?: string; lastEventId?: string; base?: string; headers?: Record<string, string> } = {},
+): Promise<SseStream> {
   const abort = new AbortController();
   const headers: Record<string, string> = { accept: "text/event-stream", ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
@@ -30,7 +33,8 @@ export async function openSse(path: string, options: { key?: string; lastEventId
   const events: SseEvent[] = [];
   const comments: string[] = [];
   const waiters: Array<{ match: (event: SseEvent) => boolean; resolve: (event: SseEvent) => void; reject: (error: Error) => void }> = [];
-  const commentWaiters: Array<{ match: (comment: string) => boolean; resolve: (comment: string) => void; reject: (error: Error) => void }> = [];
+  const commentWaiters: Array<{ match: (comment: string) => boolean; resolve: (comment: string) => void; reject: (error: Error) => void }> =
+    [];
   const isStream = response.headers.get("content-type")?.startsWith("text/event-stream") ?? false;
   if (!isStream) {
     const text = await response.text();
@@ -92,7 +96,8 @@ export async function openSse(path: string, options: { key?: string; lastEventId
     } catch {
       // closed by the client
     } finally {
-      for (const waiter of waiters.splice(0)) waiter.reject(new Error(`the stream ended without the event; got ${events.map((event) => event.event).join(", ")}`));
+      for (const waiter of waiters.splice(0))
+        waiter.reject(new Error(`the stream ended without the event; got ${events.map((event) => event.event).join(", ")}`));
       for (const waiter of commentWaiters.splice(0)) waiter.reject(new Error("the stream ended without the comment"));
     }
   })();
@@ -123,4 +128,5 @@ export async function openSse(path: string, options: { key?: string; lastEventId
 }
 
 /** The record events carry the generation id in `generation_id`, as every generation event does. */
-export const ofGeneration = (generationId: string) => (event: SseEvent) => (event.data as { generation_id?: string }).generation_id === generationId;
+export const ofGeneration = (generationId: string) => (event: SseEvent) =>
+  (event.data as { generation_id?: string }).generation_id === generationId;

@@ -13,7 +13,8 @@ export function stripeEnv() {
   const key = process.env.STRIPE_SECRET_KEY;
   const base = process.env.STRIPE_API_BASE;
   const secret = process.env.STRIPE_WEBHOOK_SECRET;
-  if (!key || !base || !secret) throw new Error("billing tests need STRIPE_SECRET_KEY, STRIPE_API_BASE and STRIPE_WEBHOOK_SECRET (npm test sets them)");
+  if (!key || !base || !secret)
+    throw new Error("billing tests need STRIPE_SECRET_KEY, STRIPE_API_BASE and STRIPE_WEBHOOK_SECRET (npm test sets them)");
   return { key, base, secret };
 }
 
@@ -37,13 +38,23 @@ export function stripeEvent(type: string, object: unknown, options: { id?: strin
 /** POSTs a body to the app's Stripe endpoint, signed with the configured secret unless a header is given. */
 export async function postStripeWebhook(body: unknown, options: { signature?: string | null; secret?: string } = {}) {
   const payload = typeof body === "string" ? body : JSON.stringify(body);
-  const signature = options.signature === undefined ? Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? stripeEnv().secret }) : options.signature;
+  const signature =
+    options.signature === undefined
+      ? Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? stripeEnv().secret })
+      : options.signature;
   const response = await fetch(`${baseUrl()}/api/webhooks/stripe`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(signature === null ? {} : { "stripe-signature": signature }) },
     body: payload,
   });
-  return { status: response.status, body: (await response.json()) as { status: string; data?: { duplicate: boolean; event_id: string }; error?: { code: string; message: string } } };
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      status: string;
+      data?: { duplicate: boolean; event_id: string };
+      error?: { code: string; message: string };
+    },
+  };
 }
 
 /** Polls until `done` holds (the app applies events in the background); fails with the last value. */

@@ -29,5 +29,7 @@ export async function expectTrpcInvalid(promise: Promise<unknown>, field: string
   expect(code).toBe("BAD_REQUEST");
   expect(apiError.code).toBe("ERR1001");
   const fields = (apiError.details.fields as Array<{ field: string }> | undefined) ?? [];
-  expect(fields.map((entry) => entry.field).some((name) => name === field || name.startsWith(`${field}.`) || name.startsWith(`${field}[`))).toBe(true);
+  expect(
+    fields.map((entry) => entry.field).some((name) => name === field || name.startsWith(`${field}.`) || name.startsWith(`${field}[`)),
+  ).toBe(true);
 }

@@ -49,7 +49,12 @@ export function listProcedures(): ProcedureInfo[] {
   const procedures = (appRouter._def as unknown as { procedures: Record<string, { _def: ProcedureDef }> }).procedures;
   return Object.entries(procedures)
     .filter(([, procedure]) => procedure._def.type !== "subscription")
-    .map(([path, procedure]) => ({ path, type: procedure._def.type as "query" | "mutation", role: roleOf(procedure._def), fields: fieldsOf(procedure._def) }));
+    .map(([path, procedure]) => ({
+      path,
+      type: procedure._def.type as "query" | "mutation",
+      role: roleOf(procedure._def),
+      fields: fieldsOf(procedure._def),
+    }));
 }
 
 /** A value the schema accepts (the smallest), so a call gets past validation to the rule under test. */
@@ -108,12 +113,21 @@ export function idKindOf(field: string, procedurePath = ""): string | null {
 export type TrpcReply = { status: number; text: string; body: unknown };
 
 /** One procedure call over HTTP: a query as GET ?input=, a mutation as POST, with superjson's wire format. */
-export async function callProcedure(path: string, type: "query" | "mutation", input: unknown, options: { cookie?: string; headers?: Record<string, string>; wire?: string } = {}): Promise<TrpcReply> {
+export async function callProcedure(
+  path: string,
+  type: "query" | "mutation",
+  input: unknown,
+  options: { cookie?: string; headers?: Record<string, string>; wire?: string } = {},
+): Promise<TrpcReply> {
   const wire = options.wire ?? JSON.stringify(superjson.serialize(input));
   const headers: Record<string, string> = { ...options.headers, ...(options.cookie ? { cookie: options.cookie } : {}) };
   const response =
     type === "mutation"
-      ? await fetch(`${baseUrl()}/api/trpc/${path}`, { method: "POST", headers: { "content-type": "application/json", origin: baseUrl(), ...headers }, body: wire })
+      ? await fetch(`${baseUrl()}/api/trpc/${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: baseUrl(), ...headers },
+          body: wire,
+        })
       : await fetch(`${baseUrl()}/api/trpc/${path}?input=${encodeURIComponent(wire)}`, { headers });
   const text = await response.text();
   let body: unknown = undefined;
@@ -125,21 +139,35 @@ export async function callProcedure(path: string, type: "query" | "mutation", in
   return { status: response.status, text, body };
 }
 
-type TrpcErrorBody = { error?: { json?: { message?: unknown; data?: { httpStatus?: unknown; apiError?: { code?: unknown; type?: unknown; retryable?: unknown; details?: unknown } } } } };
+type TrpcErrorBody = {
+  error?: {
+    json?: {
+      message?: unknown;
+      data?: { httpStatus?: unknown; apiError?: { code?: unknown; type?: unknown; retryable?: unknown; details?: unknown } };
+    };
+  };
+};
 
 /** The error table's code a tRPC answer carries (null for a success), or the reason it is not a well-formed answer. */
 export function judgeTrpcReply(reply: TrpcReply): { code: ErrorCode | null; problem: string | null } {
   if (reply.status >= 500) return { code: null, problem: `a 5xx: ${reply.text.slice(0, 200)}` };
   if (reply.body === undefined) return { code: null, problem: `not JSON: ${reply.text.slice(0, 120)}` };
   const body = reply.body as TrpcErrorBody & { result?: { data?: unknown } };
-  if (reply.status < 300) return body.result && "data" in body.result ? { code: null, problem: null } : { code: null, problem: "a 2xx without result.data" };
+  if (reply.status < 300)
+    return body.result && "data" in body.result ? { code: null, problem: null } : { code: null, problem: "a 2xx without result.data" };
   const error = body.error?.json;
   const apiError = error?.data?.apiError;
   const code = apiError?.code as ErrorCode | undefined;
   if (!code || !(code in errorTable)) return { code: null, problem: `no error-table code: ${reply.text.slice(0, 200)}` };
   const entry = errorTable[code];
-  if (entry.status !== reply.status || error?.data?.httpStatus !== reply.status) return { code, problem: `${code} sent as HTTP ${reply.status} (httpStatus ${String(error?.data?.httpStatus)})` };
-  if (entry.type !== apiError?.type || entry.retryable !== apiError?.retryable || typeof apiError?.details !== "object" || typeof error?.message !== "string") {
+  if (entry.status !== reply.status || error?.data?.httpStatus !== reply.status)
+    return { code, problem: `${code} sent as HTTP ${reply.status} (httpStatus ${String(error?.data?.httpStatus)})` };
+  if (
+    entry.type !== apiError?.type ||
+    entry.retryable !== apiError?.retryable ||
+    typeof apiError?.details !== "object" ||
+    typeof error?.message !== "string"
+  ) {
     return { code, problem: `${code} body differs from the table: ${reply.text.slice(0, 200)}` };
   }
   return { code, problem: null };

@@ -21,12 +21,17 @@ export class UntilTimeout extends Error {}
  * what is awaited ("delivery 3 settled"): it is the error's message when the time runs out, with
  * the last value the probe gave. A probe that throws ends the wait with its error.
  */
-export async function until<T>(probe: () => T | Promise<T>, label: string, { timeoutMs = UNTIL_TIMEOUT_MS, everyMs = 20 }: UntilOptions = {}): Promise<Truthy<T>> {
+export async function until<T>(
+  probe: () => T | Promise<T>,
+  label: string,
+  { timeoutMs = UNTIL_TIMEOUT_MS, everyMs = 20 }: UntilOptions = {},
+): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value as Truthy<T>;
-    if (Date.now() > deadline) throw new UntilTimeout(`until: ${label}: not so after ${timeoutMs} ms (the probe last gave ${describe(value)})`);
+    if (Date.now() > deadline)
+      throw new UntilTimeout(`until: ${label}: not so after ${timeoutMs} ms (the probe last gave ${describe(value)})`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }

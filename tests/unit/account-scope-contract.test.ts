@@ -9,7 +9,14 @@ import { findOptionalAccountArguments, inMemoryProgram, projectProgram } from "@
 const root = path.resolve(import.meta.dirname, "../..");
 
 /** Transport, wiring and generated code: they pass a scope, they do not own account data. */
-const NOT_DOMAIN = ["server/base/generated", "server/edge/api", "server/start/cli", "server/edge/http", "server/start", "server/jobs/executor"];
+const NOT_DOMAIN = [
+  "server/base/generated",
+  "server/edge/api",
+  "server/start/cli",
+  "server/edge/http",
+  "server/start",
+  "server/jobs/executor",
+];
 
 function domainFiles(): string[] {
   return readdirSync(path.join(root, "server"), { recursive: true, encoding: "utf8" })

@@ -43,7 +43,9 @@ describe("toTRPCError", () => {
   });
 
   it("turns zod issues into ERR1001 naming every field, nested paths dotted", () => {
-    const parsed = z.object({ url: z.string().max(3), page: z.object({ limit: z.int().min(1) }) }).safeParse({ url: "https://x", page: { limit: 0 } });
+    const parsed = z
+      .object({ url: z.string().max(3), page: z.object({ limit: z.int().min(1) }) })
+      .safeParse({ url: "https://x", page: { limit: 0 } });
     expect(parsed.success).toBe(false);
     const error = toTRPCError(new TRPCError({ code: "BAD_REQUEST", cause: parsed.error }));
     expect(error.code).toBe("BAD_REQUEST");
@@ -144,7 +146,14 @@ describe("procedures", () => {
     expect(JSON.stringify(shape)).not.toContain("secret_token");
 
     const notFound = await failure(caller({ userId: "u" }).failsWith({ code: "ERR1006" }));
-    const notFoundShape = getErrorShape({ config: router._def._config, error: notFound, type: "query", path: "failsWith", input: undefined, ctx: undefined });
+    const notFoundShape = getErrorShape({
+      config: router._def._config,
+      error: notFound,
+      type: "query",
+      path: "failsWith",
+      input: undefined,
+      ctx: undefined,
+    });
     expect(notFoundShape.data).toMatchObject({ httpStatus: 404, apiError: { code: "ERR1006", type: "not_found", retryable: false } });
   });
 });

@@ -29,7 +29,17 @@ describe("lookup keys", () => {
   });
 
   it("refuse anything else", () => {
-    for (const key of ["darkroom_free_month", "darkroom_pro_week", "darkroom_pack_11", "darkroom_pack_", "pro_month", "", null, undefined, "darkroom_pro_month_x"])
+    for (const key of [
+      "darkroom_free_month",
+      "darkroom_pro_week",
+      "darkroom_pack_11",
+      "darkroom_pack_",
+      "pro_month",
+      "",
+      null,
+      undefined,
+      "darkroom_pro_month_x",
+    ])
       expect(parseLookupKey(key)).toBeNull();
   });
 
@@ -37,7 +47,9 @@ describe("lookup keys", () => {
     expect(defaultAmountCents({ kind: "plan", plan: "pro", interval: "month" })).toBe(2900);
     expect(defaultAmountCents({ kind: "plan", plan: "enterprise", interval: "year" })).toBe(249000);
     expect(defaultAmountCents({ kind: "pack", credits: 1000 })).toBe(100000);
-    expect([periodCreditsMillis("starter", "month"), periodCreditsMillis("starter", "year"), periodCreditsMillis("scale", "year")]).toEqual([9000, 90000, 790000]);
+    expect([periodCreditsMillis("starter", "month"), periodCreditsMillis("starter", "year"), periodCreditsMillis("scale", "year")]).toEqual(
+      [9000, 90000, 790000],
+    );
   });
 
   it("parse --amounts overrides in USD and refuse unknown keys or bad amounts", () => {

@@ -44,8 +44,16 @@ describe("library models: a video model's values inside schema", () => {
     const kling = listModels().find((model) => model.identifier === "kwaivgi/kling-v2.1");
     const lumen = listModels().find((model) => model.identifier === "darkroom/lumen-video");
     if (!kling || !lumen) throw new Error("catalog incomplete");
-    expect(shapeLibraryModel(kling, everywhere).schema).toMatchObject({ generation_duration: [5, 10], generation_resolution: ["720p", "1080p"], generation_generate_audio: false });
-    expect(shapeLibraryModel(lumen, everywhere).schema).toMatchObject({ generation_duration: [2, 4, 6], generation_resolution: ["480p", "720p"], generation_generate_audio: true });
+    expect(shapeLibraryModel(kling, everywhere).schema).toMatchObject({
+      generation_duration: [5, 10],
+      generation_resolution: ["720p", "1080p"],
+      generation_generate_audio: false,
+    });
+    expect(shapeLibraryModel(lumen, everywhere).schema).toMatchObject({
+      generation_duration: [2, 4, 6],
+      generation_resolution: ["480p", "720p"],
+      generation_generate_audio: true,
+    });
   });
 });
 
@@ -72,7 +80,8 @@ describe("library providers: the flat implementation fields", () => {
   });
 
   it("follows what each adapter really does", () => {
-    const implementation = (id: string, replicateWebhooks = false) => shapeLibraryProvider(provider(id), new Set([id]), { replicateWebhooks }).darkroom_implementation;
+    const implementation = (id: string, replicateWebhooks = false) =>
+      shapeLibraryProvider(provider(id), new Set([id]), { replicateWebhooks }).darkroom_implementation;
     // Replicate is asked for a webhook only when REPLICATE_WEBHOOK_SECRET is set; else polled.
     expect(implementation("replicate").delivery_method).toBe("polling");
     expect(implementation("replicate").webhook_verification).toMatch(/^none/);
@@ -108,7 +117,9 @@ describe("provider health status", () => {
 
   it("is healthy without evidence, and with a low failure rate", () => {
     expect(judgeProvider(stats({}), null, now)).toMatchObject({ status: "healthy", available: true });
-    expect(judgeProvider(stats({ attempts: 10, successes: 9, failures: 1, lastFailureAt: ago(100), lastSuccessAt: ago(10) }), null, now)).toMatchObject({ status: "healthy", available: true });
+    expect(
+      judgeProvider(stats({ attempts: 10, successes: 9, failures: 1, lastFailureAt: ago(100), lastSuccessAt: ago(10) }), null, now),
+    ).toMatchObject({ status: "healthy", available: true });
   });
 
   it("is degraded while the circuit is open", () => {
@@ -120,22 +131,37 @@ describe("provider health status", () => {
     const halfOpen = judgeProvider(stats({ attempts: 3, failures: 3, consecutiveFailures: 3, lastFailureAt: ago(60) }), null, now);
     expect(halfOpen).toMatchObject({ status: "recovering", available: true });
     expect(halfOpen.status_reason).toContain("half-open");
-    const succeededSince = judgeProvider(stats({ attempts: 10, failures: 8, successes: 2, consecutiveFailures: 0, lastFailureAt: ago(120), lastSuccessAt: ago(60) }), null, now);
+    const succeededSince = judgeProvider(
+      stats({ attempts: 10, failures: 8, successes: 2, consecutiveFailures: 0, lastFailureAt: ago(120), lastSuccessAt: ago(60) }),
+      null,
+      now,
+    );
     expect(succeededSince).toMatchObject({ status: "recovering", available: true });
     expect(succeededSince.status_reason).toContain("latest attempt succeeded");
   });
 
   it("is degraded when half the window failed and the latest attempt failed; unavailable at 90%", () => {
-    const half = judgeProvider(stats({ attempts: 4, failures: 2, successes: 2, consecutiveFailures: 1, lastFailureAt: ago(120), lastSuccessAt: ago(200) }), null, now);
+    const half = judgeProvider(
+      stats({ attempts: 4, failures: 2, successes: 2, consecutiveFailures: 1, lastFailureAt: ago(120), lastSuccessAt: ago(200) }),
+      null,
+      now,
+    );
     expect(half).toMatchObject({ status: "degraded", status_reason: "failure rate 0.50 over 4 attempts", available: true });
-    const down = judgeProvider(stats({ attempts: 10, failures: 9, successes: 1, consecutiveFailures: 9, lastFailureAt: ago(120), lastSuccessAt: ago(600) }), null, now);
+    const down = judgeProvider(
+      stats({ attempts: 10, failures: 9, successes: 1, consecutiveFailures: 9, lastFailureAt: ago(120), lastSuccessAt: ago(600) }),
+      null,
+      now,
+    );
     expect(down).toMatchObject({ status: "degraded", available: false });
   });
 });
 
 describe("Retry-After of a concurrency refusal", () => {
   const now = new Date("2026-03-01T12:00:00.000Z");
-  const started = (secondsAgo: number, modelIdentifier = "darkroom/lumen-video") => ({ modelIdentifier, createdAt: new Date(now.getTime() - secondsAgo * 1000) });
+  const started = (secondsAgo: number, modelIdentifier = "darkroom/lumen-video") => ({
+    modelIdentifier,
+    createdAt: new Date(now.getTime() - secondsAgo * 1000),
+  });
 
   it("waits for the in-flight generation expected to finish first, from its model's typical run time", () => {
     const typical = new Map([["darkroom/lumen-video", 30]]);

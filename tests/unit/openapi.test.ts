@@ -6,7 +6,12 @@ import type { getAccountProfile } from "@/server/accounts/get-account-profile";
 import type { getBillingSummary } from "@/server/billing/get-billing-summary";
 import { listModels, listProviders } from "@/server/catalog/index";
 import type { estimateForAccount } from "@/server/catalog/estimate-for-account";
-import { shapeLibraryModel, shapeLibraryProvider, type LibraryModelEntry, type LibraryProviderEntry } from "@/server/edge/http/handlers/library-shapes";
+import {
+  shapeLibraryModel,
+  shapeLibraryProvider,
+  type LibraryModelEntry,
+  type LibraryProviderEntry,
+} from "@/server/edge/http/handlers/library-shapes";
 import { generationRequestSchema } from "@/server/catalog/request-schema";
 import type { CacheHealth } from "@/server/health/check-cache";
 import type { StorageHealth } from "@/server/health/check-storage";
@@ -59,7 +64,9 @@ const methods = ["get", "post", "put", "patch", "delete"] as const;
 
 function operations(doc: OpenApiDocument = document) {
   return Object.entries(doc.paths).flatMap(([route, item]) =>
-    methods.flatMap((method) => (item[method as keyof typeof item] ? [{ route, method, operation: item[method as keyof typeof item] as Json }] : [])),
+    methods.flatMap((method) =>
+      item[method as keyof typeof item] ? [{ route, method, operation: item[method as keyof typeof item] as Json }] : [],
+    ),
   );
 }
 
@@ -93,7 +100,12 @@ function sameType<T extends true>(_proof?: T) {}
 sameType<Same<z.infer<typeof usageSummarySchema>, UsageSummary>>();
 sameType<Same<z.infer<typeof accountProfileSchema>, Awaited<ReturnType<typeof getAccountProfile>>>>();
 // The summary's status is typed `string` there (a widened literal); the schema names the values.
-sameType<Same<Omit<z.infer<typeof billingSummarySchema>, "billing_subscription_status">, Omit<Awaited<ReturnType<typeof getBillingSummary>>, "billing_subscription_status">>>();
+sameType<
+  Same<
+    Omit<z.infer<typeof billingSummarySchema>, "billing_subscription_status">,
+    Omit<Awaited<ReturnType<typeof getBillingSummary>>, "billing_subscription_status">
+  >
+>();
 sameType<Same<z.infer<typeof billingSummarySchema>["billing_subscription_status"], SubscriptionStatus | "none" | "manual">>();
 sameType<Same<z.infer<typeof estimateSchema>, Awaited<ReturnType<typeof estimateForAccount>>>>();
 sameType<Same<z.infer<typeof libraryModelSchema>, LibraryModelEntry>>();
@@ -136,8 +148,35 @@ describe("the OpenAPI document: structure", () => {
 
   it("uses only the fields OpenAPI 3.1 defines (or x- extensions) on operations, parameters, bodies and responses", () => {
     const allowed = {
-      operation: ["tags", "summary", "description", "externalDocs", "operationId", "parameters", "requestBody", "responses", "callbacks", "deprecated", "security", "servers"],
-      parameter: ["name", "in", "description", "required", "deprecated", "allowEmptyValue", "schema", "content", "style", "explode", "allowReserved", "example", "examples"],
+      operation: [
+        "tags",
+        "summary",
+        "description",
+        "externalDocs",
+        "operationId",
+        "parameters",
+        "requestBody",
+        "responses",
+        "callbacks",
+        "deprecated",
+        "security",
+        "servers",
+      ],
+      parameter: [
+        "name",
+        "in",
+        "description",
+        "required",
+        "deprecated",
+        "allowEmptyValue",
+        "schema",
+        "content",
+        "style",
+        "explode",
+        "allowReserved",
+        "example",
+        "examples",
+      ],
       requestBody: ["description", "content", "required"],
       response: ["description", "headers", "content", "links"],
       mediaType: ["schema", "example", "examples", "encoding"],
@@ -232,10 +271,16 @@ describe("the OpenAPI document: completeness", () => {
       }
     };
     walk(root, []);
-    const documented = routes.filter((route) => route !== "/v1/[...path]").map((route) => route.replace(/\[\.\.\.([^\]]+)\]/g, "{$1}").replace(/\[([^\]]+)\]/g, "{$1}"));
+    const documented = routes
+      .filter((route) => route !== "/v1/[...path]")
+      .map((route) => route.replace(/\[\.\.\.([^\]]+)\]/g, "{$1}").replace(/\[([^\]]+)\]/g, "{$1}"));
     expect(documented.length).toBeGreaterThanOrEqual(12);
     // One folder serves both legacy /v1/image-generation forms (read by id, create by model).
-    const expanded = documented.flatMap((route) => (route === "/v1/image-generation/{target}" ? ["/v1/image-generation/{generation_id}", "/v1/image-generation/{modelIdentifier}"] : [route]));
+    const expanded = documented.flatMap((route) =>
+      route === "/v1/image-generation/{target}"
+        ? ["/v1/image-generation/{generation_id}", "/v1/image-generation/{modelIdentifier}"]
+        : [route],
+    );
     // The live streams are there too, with text/event-stream answers (the registry's streamOperations).
     const streams = new Set(streamOperations.map((operation) => operation.path));
     expect(expanded.filter((route) => streams.has(route)).sort()).toEqual([...streams].sort());
@@ -245,10 +290,20 @@ describe("the OpenAPI document: completeness", () => {
   it("has the 17 routes and the 2 streams with their scopes", () => {
     const scopeTable: Record<string, string[]> = {
       "generation:write": ["POST /v1/generate/image/{model_identifier}", "POST /v1/generate/video/{model_identifier}"],
-      "generation:read": ["GET /v1/content/{generation_id}", "GET /v1/content/list", "GET /v1/content/{generation_id}/events", "GET /v1/content/events"],
+      "generation:read": [
+        "GET /v1/content/{generation_id}",
+        "GET /v1/content/list",
+        "GET /v1/content/{generation_id}/events",
+        "GET /v1/content/events",
+      ],
       "generation:delete": ["DELETE /v1/content/{generation_id}", "POST /v1/content/generation/cancel/{generation_id}"],
       "account:read": ["GET /v1/status", "GET /v1/usage", "GET /v1/user/account", "GET /v1/user/billing"],
-      "health:read": ["GET /v1/health/inference/providers", "GET /v1/health/inference/models", "GET /v1/health/storage", "GET /v1/health/cache"],
+      "health:read": [
+        "GET /v1/health/inference/providers",
+        "GET /v1/health/inference/models",
+        "GET /v1/health/storage",
+        "GET /v1/health/cache",
+      ],
       "library:read": ["GET /v1/library/providers", "GET /v1/library/models", "GET /v1/estimate/{model_identifier}"],
     };
     expect(Object.keys(scopeTable).sort()).toEqual([...apiKeyScopes].sort());
@@ -307,19 +362,39 @@ describe("the OpenAPI document: completeness", () => {
         .filter((ref) => ref.startsWith("#/components/examples/"))
         .map((ref) => ref.split("/").pop()),
     );
-    const routeLevel = ["ERR1001", "ERR1002", "ERR1003", "ERR1004", "ERR1005", "ERR1006", "ERR1007", "ERR1009", "ERR1010", "ERR1011", "ERR1012", "ERR2014", "ERR2015", "ERR2016", "ERR5000"];
+    const routeLevel = [
+      "ERR1001",
+      "ERR1002",
+      "ERR1003",
+      "ERR1004",
+      "ERR1005",
+      "ERR1006",
+      "ERR1007",
+      "ERR1009",
+      "ERR1010",
+      "ERR1011",
+      "ERR1012",
+      "ERR2014",
+      "ERR2015",
+      "ERR2016",
+      "ERR5000",
+    ];
     for (const code of routeLevel) expect(used.has(code), code).toBe(true);
   });
 
   it("documents the route-specific errors", () => {
     const codesOf = (route: string, method: "get" | "post" | "delete") => {
       const operation = document.paths[route]?.[method] as Json;
-      return Object.values(operation.responses as Record<string, Json>).flatMap((response) => Object.keys(deref(response).content["application/json"].examples ?? {}));
+      return Object.values(operation.responses as Record<string, Json>).flatMap((response) =>
+        Object.keys(deref(response).content["application/json"].examples ?? {}),
+      );
     };
     expect(codesOf("/v1/usage", "get")).toContain("ERR1001");
     expect(codesOf("/v1/estimate/{model_identifier}", "get")).toEqual(expect.arrayContaining(["ERR1001", "ERR1012"]));
     for (const kind of ["image", "video"]) {
-      expect(codesOf(`/v1/generate/${kind}/{model_identifier}`, "post")).toEqual(expect.arrayContaining(["ERR1001", "ERR1004", "ERR1009", "ERR1011", "ERR1012", "ERR2014", "ERR2015", "ERR2016"]));
+      expect(codesOf(`/v1/generate/${kind}/{model_identifier}`, "post")).toEqual(
+        expect.arrayContaining(["ERR1001", "ERR1004", "ERR1009", "ERR1011", "ERR1012", "ERR2014", "ERR2015", "ERR2016"]),
+      );
     }
     expect(codesOf("/v1/content/{generation_id}", "get")).toContain("ERR1006");
     expect(codesOf("/v1/content/{generation_id}", "delete")).toContain("ERR1006");
@@ -329,15 +404,27 @@ describe("the OpenAPI document: completeness", () => {
 
   it("documents the query bounds", () => {
     const query = (route: string) =>
-      Object.fromEntries(((document.paths[route]?.get as Json).parameters as Json[]).filter((parameter) => parameter.in === "query").map((parameter) => [parameter.name, parameter.schema]));
+      Object.fromEntries(
+        ((document.paths[route]?.get as Json).parameters as Json[])
+          .filter((parameter) => parameter.in === "query")
+          .map((parameter) => [parameter.name, parameter.schema]),
+      );
     expect(query("/v1/usage").days).toEqual({ type: "integer", minimum: 1, maximum: 90, default: 30 });
-    expect(query("/v1/content/list")).toEqual({ limit: { type: "integer", minimum: 1, maximum: 100, default: 50 }, offset: { type: "integer", minimum: 0, default: 0 } });
+    expect(query("/v1/content/list")).toEqual({
+      limit: { type: "integer", minimum: 1, maximum: 100, default: 50 },
+      offset: { type: "integer", minimum: 0, default: 0 },
+    });
     expect(query("/v1/estimate/{model_identifier}").count).toEqual({ type: "integer", default: 1 });
   });
 
   it("takes an optional Idempotency-Key with its pattern on the creates, and says when a response is a replay", () => {
     const idempotencyKey = resolvePointer("#/components/parameters/IdempotencyKey") as Json;
-    expect(idempotencyKey).toMatchObject({ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", pattern: "^[A-Za-z0-9_\\-:.]{1,255}$" } });
+    expect(idempotencyKey).toMatchObject({
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      schema: { type: "string", pattern: "^[A-Za-z0-9_\\-:.]{1,255}$" },
+    });
     for (const { route, operation } of operations()) {
       const takesKey = (operation.parameters ?? []).some((parameter: Json) => parameter.$ref === "#/components/parameters/IdempotencyKey");
       expect(takesKey, route).toBe(Boolean(operation.requestBody));
@@ -355,7 +442,9 @@ describe("the create body", () => {
       expect(Object.keys(schemas[name]?.properties ?? {})).not.toContain("generation_unknown");
     }
     expect(mediaKindRequestSchema("image").safeParse({ generation_prompt: "a fox", generation_unknown: 1 }).success).toBe(false);
-    expect(mediaKindRequestSchema("video").safeParse({ generation_prompt: "a fox", generation_duration: 4, generation_unknown: 1 }).success).toBe(false);
+    expect(
+      mediaKindRequestSchema("video").safeParse({ generation_prompt: "a fox", generation_duration: 4, generation_unknown: 1 }).success,
+    ).toBe(false);
   });
 
   it("lists only the fields each model supports, with its allowed values", () => {
@@ -391,8 +480,12 @@ describe("the create body", () => {
         generation_output_format: model.formats.at(-1),
         generation_output_number: model.maxOutputs,
         generation_provider_order: "fastest",
-        ...(model.inputFiles ? { generation_input_file: Array.from({ length: model.inputFiles.max }, (_, index) => `https://example.com/${index}.png`) } : {}),
-        ...(model.type === "video" ? { generation_duration: model.durations.at(-1), generation_resolution: model.resolutions.at(-1)?.id } : {}),
+        ...(model.inputFiles
+          ? { generation_input_file: Array.from({ length: model.inputFiles.max }, (_, index) => `https://example.com/${index}.png`) }
+          : {}),
+        ...(model.type === "video"
+          ? { generation_duration: model.durations.at(-1), generation_resolution: model.resolutions.at(-1)?.id }
+          : {}),
       };
       expect(generationRequestSchema(model).safeParse(full).success, model.identifier).toBe(true);
       expect(mediaKindRequestSchema(model.type).safeParse(full).success, model.identifier).toBe(true);
@@ -403,7 +496,8 @@ describe("the create body", () => {
 describe("the OpenAPI document: live streams", () => {
   const streamOf = (route: string) => document.paths[route]?.get as Json;
   const itemSchema = (operation: Json) => operation.responses["200"].content["text/event-stream"]["x-item-schema"] as { oneOf: Json[] };
-  const eventsOf = (operation: Json): Record<string, Json> => Object.fromEntries(itemSchema(operation).oneOf.map((member) => [member.properties.event.const, member]));
+  const eventsOf = (operation: Json): Record<string, Json> =>
+    Object.fromEntries(itemSchema(operation).oneOf.map((member) => [member.properties.event.const, member]));
 
   it("lists both streams: text/event-stream, Last-Event-ID and last_event_id, model_identifier on the account stream", () => {
     for (const route of ["/v1/content/{generation_id}/events", "/v1/content/events"]) {
@@ -414,8 +508,12 @@ describe("the OpenAPI document: live streams", () => {
       expect(parameters.find((parameter) => parameter.in === "header")).toMatchObject({ name: "Last-Event-ID", required: false });
       expect(parameters.find((parameter) => parameter.name === "last_event_id")).toMatchObject({ in: "query", required: false });
     }
-    expect((streamOf("/v1/content/events").parameters as Json[]).map(deref).find((parameter) => parameter.name === "model_identifier")).toMatchObject({ in: "query", required: false });
-    expect((streamOf("/v1/content/{generation_id}/events").parameters as Json[]).map(deref).map((parameter) => parameter.name)).not.toContain("model_identifier");
+    expect(
+      (streamOf("/v1/content/events").parameters as Json[]).map(deref).find((parameter) => parameter.name === "model_identifier"),
+    ).toMatchObject({ in: "query", required: false });
+    expect(
+      (streamOf("/v1/content/{generation_id}/events").parameters as Json[]).map(deref).map((parameter) => parameter.name),
+    ).not.toContain("model_identifier");
   });
 
   it("names each event and the schema of its data, and marks the terminal ones on the generation's stream", () => {
@@ -423,8 +521,23 @@ describe("the OpenAPI document: live streams", () => {
     const generation = eventsOf(streamOf("/v1/content/{generation_id}/events"));
     const account = eventsOf(streamOf("/v1/content/events"));
     // Only the account stream resets; a generation's stream resumed too far back starts with a new snapshot.
-    expect(Object.keys(generation)).toEqual(["generation.snapshot", "generation.processing", "generation.attempt", "generation.completed", "generation.failed", "generation.canceled"]);
-    expect(Object.keys(account)).toEqual(["generation.created", "generation.processing", "generation.attempt", "generation.completed", "generation.failed", "generation.canceled", "stream.reset"]);
+    expect(Object.keys(generation)).toEqual([
+      "generation.snapshot",
+      "generation.processing",
+      "generation.attempt",
+      "generation.completed",
+      "generation.failed",
+      "generation.canceled",
+    ]);
+    expect(Object.keys(account)).toEqual([
+      "generation.created",
+      "generation.processing",
+      "generation.attempt",
+      "generation.completed",
+      "generation.failed",
+      "generation.canceled",
+      "stream.reset",
+    ]);
     for (const [name, member] of [...Object.entries(generation), ...Object.entries(account)]) {
       expect(member.properties.data.contentMediaType, name).toBe("application/json");
       expect(resolvePointer(member.properties.data.contentSchema.$ref), name).toBeDefined();
@@ -433,8 +546,12 @@ describe("the OpenAPI document: live streams", () => {
     }
     expect(generation["generation.snapshot"]?.properties.data.contentSchema).toEqual(record);
     expect(account["generation.created"]?.properties.data.contentSchema).toEqual(record);
-    expect(generation["generation.attempt"]?.properties.data.contentSchema).toEqual({ $ref: "#/components/schemas/GenerationAttemptEvent" });
-    expect(generation["generation.canceled"]?.properties.data.contentSchema).toEqual({ $ref: "#/components/schemas/GenerationCanceledEvent" });
+    expect(generation["generation.attempt"]?.properties.data.contentSchema).toEqual({
+      $ref: "#/components/schemas/GenerationAttemptEvent",
+    });
+    expect(generation["generation.canceled"]?.properties.data.contentSchema).toEqual({
+      $ref: "#/components/schemas/GenerationCanceledEvent",
+    });
     expect(account["stream.reset"]?.properties.data.contentSchema).toEqual({ $ref: "#/components/schemas/StreamResetEvent" });
     const ending = (events: Record<string, Json>) => Object.keys(events).filter((name) => events[name]?.["x-ends-stream"] === true);
     expect(ending(generation)).toEqual(["generation.completed", "generation.failed", "generation.canceled"]);
@@ -452,9 +569,17 @@ describe("the OpenAPI document: live streams", () => {
   });
 
   it("parses what the server sends with the event schemas", () => {
-    const attempt = { generation_id: "6f1c2a4e-8b3d-4c5e-9f7a-0b1c2d3e4f5a", provider: "local", attempt: 1, outcome: "failed", error_code: "ERR4002" };
+    const attempt = {
+      generation_id: "6f1c2a4e-8b3d-4c5e-9f7a-0b1c2d3e4f5a",
+      provider: "local",
+      attempt: 1,
+      outcome: "failed",
+      error_code: "ERR4002",
+    };
     expect(generationAttemptEventSchema.parse(attempt)).toEqual(attempt);
-    expect(generationAttemptEventSchema.parse({ ...attempt, outcome: "started", error_code: undefined })).toMatchObject({ outcome: "started" });
+    expect(generationAttemptEventSchema.parse({ ...attempt, outcome: "started", error_code: undefined })).toMatchObject({
+      outcome: "started",
+    });
     expect(generationAttemptEventSchema.safeParse({ ...attempt, outcome: "running" }).success).toBe(false);
   });
 });
@@ -463,7 +588,10 @@ describe("the zod schemas against real responses", () => {
   it("parse shapeLibraryModel for every catalog model unchanged", () => {
     const configured = new Set<string>(listProviders().map((provider) => provider.id));
     const models = listModels().map((model, index) =>
-      shapeLibraryModel(model, { configured, disabled: index % 2 === 0 ? NOTHING_DISABLED : { models: new Set([model.identifier]), providers: new Set() } }),
+      shapeLibraryModel(model, {
+        configured,
+        disabled: index % 2 === 0 ? NOTHING_DISABLED : { models: new Set([model.identifier]), providers: new Set() },
+      }),
     );
     for (const model of models) expect(libraryModelSchema.parse(model)).toEqual(model);
     const data = { models_total: models.length, models };
@@ -472,7 +600,9 @@ describe("the zod schemas against real responses", () => {
 
   it("parse shapeLibraryProvider for every provider, configured or not", () => {
     for (const configured of [new Set<string>(), new Set(listProviders().map((provider) => provider.id))]) {
-      const providers = listProviders().map((provider, index) => shapeLibraryProvider(provider, configured, undefined, new Set(index % 3 === 0 ? [provider.id] : [])));
+      const providers = listProviders().map((provider, index) =>
+        shapeLibraryProvider(provider, configured, undefined, new Set(index % 3 === 0 ? [provider.id] : [])),
+      );
       const data = { providers_total: providers.length, providers };
       expect(libraryProvidersSchema.parse(data)).toEqual(data);
     }
@@ -497,9 +627,15 @@ describe("the zod schemas against real responses", () => {
     const paused: ServicePauseFields = { service_paused: true, service_paused_reason: "maintenance" };
     expect(providersHealthSchema.parse({ ...providersHealth, ...paused })).toEqual({ ...providersHealth, ...paused });
     const figures = new Map(
-      listModels().map((model) => [figuresKey(model.identifier, model.providers[0]), { attempts: 3, succeeded: 2, failed: 1, p50LatencyMs: 840, lastErrorCode: "ERR4002", lastErrorAt: new Date() }]),
+      listModels().map((model) => [
+        figuresKey(model.identifier, model.providers[0]),
+        { attempts: 3, succeeded: 2, failed: 1, p50LatencyMs: 840, lastErrorCode: "ERR4002", lastErrorAt: new Date() },
+      ]),
     );
-    const modelsHealth = { ...shapeModelHealth(providersHealth, { configured: new Set(["local"]), disabled: NOTHING_DISABLED, figures }), ...paused };
+    const modelsHealth = {
+      ...shapeModelHealth(providersHealth, { configured: new Set(["local"]), disabled: NOTHING_DISABLED, figures }),
+      ...paused,
+    };
     expect(modelsHealthSchema.parse(modelsHealth)).toEqual(modelsHealth);
     const storage = {
       service: "storage",
@@ -511,7 +647,8 @@ describe("the zod schemas against real responses", () => {
       service_paused_reason: null,
     } satisfies StorageHealth & ServicePauseFields;
     expect(storageHealthSchema.parse(storage)).toEqual(storage);
-    const cache = { service: "redis", healthy: false, latency_ms: 3000.2, backend: "postgres", ...paused } satisfies CacheHealth & ServicePauseFields;
+    const cache = { service: "redis", healthy: false, latency_ms: 3000.2, backend: "postgres", ...paused } satisfies CacheHealth &
+      ServicePauseFields;
     expect(cacheHealthSchema.parse(cache)).toEqual(cache);
     expect(() => cacheHealthSchema.parse({ service: "redis", healthy: false, latency_ms: 1, backend: "postgres" })).toThrow();
   });
@@ -521,13 +658,17 @@ describe("the zod schemas against real responses", () => {
     const data = { models_total: 0, models: [] };
     const body = JSON.parse(JSON.stringify(successBody(data, { requestId })));
     expect(successEnvelopeSchema(responseComponents.LibraryModelList).parse(body)).toEqual(body);
-    const page = JSON.parse(JSON.stringify(successBody({ generations: [] }, { requestId, pagination: { total: 0, limit: 50, offset: 0 } })));
+    const page = JSON.parse(
+      JSON.stringify(successBody({ generations: [] }, { requestId, pagination: { total: 0, limit: 50, offset: 0 } })),
+    );
     expect(paginatedEnvelopeSchema(responseComponents.GenerationList).parse(page)).toEqual(page);
     for (const code of Object.keys(errorTable) as ErrorCode[]) {
       const error = JSON.parse(JSON.stringify(errorBody(new ApiError(code), requestId)));
       expect(errorEnvelopeSchema.parse(error)).toEqual(error);
     }
-    const invalid = JSON.parse(JSON.stringify(errorBody(new ApiError("ERR1001", "bad", { fields: [{ field: "days", message: "must be an integer" }] }), requestId)));
+    const invalid = JSON.parse(
+      JSON.stringify(errorBody(new ApiError("ERR1001", "bad", { fields: [{ field: "days", message: "must be an integer" }] }), requestId)),
+    );
     expect(errorEnvelopeSchema.parse(invalid)).toEqual(invalid);
   });
 
@@ -571,8 +712,16 @@ describe("the zod schemas against real responses", () => {
     };
     expect(record.parse(succeeded)).toEqual(succeeded);
     expect(record.safeParse({ ...base, generation_removed: true }).success).toBe(false);
-    expect(record.safeParse({ ...base, generation_status: "failed", generation_error: "timeout", generation_error_code: "ERR4001" }).success).toBe(true);
-    const atDeadline = { ...base, generation_status: "canceled", generation_deadline_at: base.generation_created_at, generation_error: "deadline", generation_error_code: "ERR4006" };
+    expect(
+      record.safeParse({ ...base, generation_status: "failed", generation_error: "timeout", generation_error_code: "ERR4001" }).success,
+    ).toBe(true);
+    const atDeadline = {
+      ...base,
+      generation_status: "canceled",
+      generation_deadline_at: base.generation_created_at,
+      generation_error: "deadline",
+      generation_error_code: "ERR4006",
+    };
     expect(record.parse(atDeadline)).toEqual(atDeadline);
   });
 });
@@ -588,8 +737,16 @@ describe("the query schemas", () => {
   };
 
   it("read days, limit and offset as plain integers within their bounds, naming the parameter", () => {
-    const bounded = (name: string, bounds: string) => ({ code: "ERR1001", message: `${name} must be ${bounds}.`, details: { fields: [{ field: name, message: `must be ${bounds}` }] } });
-    const notInteger = (name: string) => ({ code: "ERR1001", message: `${name} must be an integer.`, details: { fields: [{ field: name, message: "must be an integer" }] } });
+    const bounded = (name: string, bounds: string) => ({
+      code: "ERR1001",
+      message: `${name} must be ${bounds}.`,
+      details: { fields: [{ field: name, message: `must be ${bounds}` }] },
+    });
+    const notInteger = (name: string) => ({
+      code: "ERR1001",
+      message: `${name} must be an integer.`,
+      details: { fields: [{ field: name, message: "must be an integer" }] },
+    });
     const expected: Record<string, (name: string, fallback: number, bounds: string) => unknown> = {
       "": (_name, fallback) => ({ value: fallback }),
       " 7 ": () => ({ value: 7 }),
@@ -613,19 +770,34 @@ describe("the query schemas", () => {
         `offset=${raw}`,
       ).toEqual(outcome("offset", 0, "at least 0"));
     }
-    for (const raw of ["0", "91"]) expect(attempt(() => parseQuery(usageQuerySchema, new URLSearchParams({ days: raw })))).toEqual(bounded("days", "between 1 and 90"));
+    for (const raw of ["0", "91"])
+      expect(attempt(() => parseQuery(usageQuerySchema, new URLSearchParams({ days: raw })))).toEqual(bounded("days", "between 1 and 90"));
     for (const raw of ["1", "30", "90"]) expect(parseQuery(usageQuerySchema, new URLSearchParams({ days: raw })).days).toBe(Number(raw));
     expect(parseQuery(usageQuerySchema, new URLSearchParams())).toEqual({ days: 30 });
     expect(parseQuery(contentListQuerySchema, new URLSearchParams("limit=10"))).toEqual({ limit: 10, offset: 0 });
-    expect(attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams("offset=-1")))).toMatchObject({ code: "ERR1001", details: { fields: [{ field: "offset" }] } });
+    expect(attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams("offset=-1")))).toMatchObject({
+      code: "ERR1001",
+      details: { fields: [{ field: "offset" }] },
+    });
   });
 
   it("clamp the estimate count and read the video options", () => {
     expect(parseQuery(estimateQuerySchema, new URLSearchParams("count=500"))).toMatchObject({ count: 100 });
     expect(parseQuery(estimateQuerySchema, new URLSearchParams("count=0"))).toMatchObject({ count: 1 });
     expect(parseQuery(estimateQuerySchema, new URLSearchParams())).toEqual({ count: 1 });
-    expect(parseQuery(estimateQuerySchema, new URLSearchParams("duration=6&resolution=720p&audio=TRUE"))).toEqual({ count: 1, duration: 6, resolution: "720p", audio: true });
-    expect(attempt(() => parseQuery(estimateQuerySchema, new URLSearchParams("count=abc")))).toMatchObject({ code: "ERR1001", details: { fields: [{ field: "count" }] } });
-    expect(attempt(() => parseQuery(estimateQuerySchema, new URLSearchParams("audio=maybe")))).toMatchObject({ code: "ERR1001", details: { fields: [{ field: "audio" }] } });
+    expect(parseQuery(estimateQuerySchema, new URLSearchParams("duration=6&resolution=720p&audio=TRUE"))).toEqual({
+      count: 1,
+      duration: 6,
+      resolution: "720p",
+      audio: true,
+    });
+    expect(attempt(() => parseQuery(estimateQuerySchema, new URLSearchParams("count=abc")))).toMatchObject({
+      code: "ERR1001",
+      details: { fields: [{ field: "count" }] },
+    });
+    expect(attempt(() => parseQuery(estimateQuerySchema, new URLSearchParams("audio=maybe")))).toMatchObject({
+      code: "ERR1001",
+      details: { fields: [{ field: "audio" }] },
+    });
   });
 });

@@ -21,8 +21,20 @@ beforeAll(async () => {
   fake = await startStripeFake({ webhookUrl: receiver.url });
   stripe = new Stripe(fake.secretKey, { host: "127.0.0.1", port: fake.port, protocol: "http", maxNetworkRetries: 0 });
   const product = await stripe.products.create({ id: "prod_darkroom_pro", name: "Darkroom Pro", metadata: { plan: "pro" } });
-  monthly = await stripe.prices.create({ product: product.id, unit_amount: 1900, currency: "usd", recurring: { interval: "month" }, lookup_key: "pro_monthly" });
-  yearly = await stripe.prices.create({ product: product.id, unit_amount: 19000, currency: "usd", recurring: { interval: "year" }, lookup_key: "pro_yearly" });
+  monthly = await stripe.prices.create({
+    product: product.id,
+    unit_amount: 1900,
+    currency: "usd",
+    recurring: { interval: "month" },
+    lookup_key: "pro_monthly",
+  });
+  yearly = await stripe.prices.create({
+    product: product.id,
+    unit_amount: 19000,
+    currency: "usd",
+    recurring: { interval: "year" },
+    lookup_key: "pro_yearly",
+  });
   const pack = await stripe.products.create({ name: "1,000 credits" });
   credits = await stripe.prices.create({ product: pack.id, unit_amount: 1000, currency: "usd", lookup_key: "credits_1000" });
 });
@@ -39,11 +51,18 @@ beforeEach(() => {
 /** Webhooks that arrived since the test began, each verified against the fake's signing secret. */
 async function arrivedEvents(): Promise<Stripe.Event[]> {
   await fake.webhooksSettled();
-  return receiver.received.slice(seen).map((webhook) => stripe.webhooks.constructEvent(webhook.rawBody, webhook.headers.get("stripe-signature") ?? "", fake.webhookSecret));
+  return receiver.received
+    .slice(seen)
+    .map((webhook) => stripe.webhooks.constructEvent(webhook.rawBody, webhook.headers.get("stripe-signature") ?? "", fake.webhookSecret));
 }
 
 async function payOnHostedPage(url: string, email = "buyer@example.com") {
-  return fetch(url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email }), redirect: "manual" });
+  return fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email }),
+    redirect: "manual",
+  });
 }
 
 async function subscribedCustomer(price = monthly, metadata: Record<string, string> = { account_id: "acc_1" }) {
@@ -65,8 +84,15 @@ async function control(path: string, body?: unknown) {
 
 describe("form decoding", () => {
   it("turns bracket notation into nested objects and arrays, keeping metadata keys as given", () => {
-    const params = decodeStripeForm("line_items[0][price]=price_x&line_items[0][quantity]=2&expand[0]=data.product&metadata[account_id]=a%201&metadata[0]=zero&lookup_keys[]=a&lookup_keys[]=b");
-    expect(params).toEqual({ line_items: [{ price: "price_x", quantity: "2" }], expand: ["data.product"], metadata: { account_id: "a 1", "0": "zero" }, lookup_keys: ["a", "b"] });
+    const params = decodeStripeForm(
+      "line_items[0][price]=price_x&line_items[0][quantity]=2&expand[0]=data.product&metadata[account_id]=a%201&metadata[0]=zero&lookup_keys[]=a&lookup_keys[]=b",
+    );
+    expect(params).toEqual({
+      line_items: [{ price: "price_x", quantity: "2" }],
+      expand: ["data.product"],
+      metadata: { account_id: "a 1", "0": "zero" },
+      lookup_keys: ["a", "b"],
+    });
   });
 });
 
@@ -103,10 +129,22 @@ describe("catalog", () => {
   });
 
   it("refuses a duplicate product id and a taken lookup key, and moves the key with transfer_lookup_key", async () => {
-    await expect(stripe.products.create({ id: "prod_darkroom_pro", name: "Again" })).rejects.toMatchObject({ statusCode: 400, code: "resource_already_exists", param: "id" });
-    await expect(stripe.prices.create({ product: "prod_darkroom_pro", unit_amount: 1, currency: "usd", lookup_key: "credits_1000" })).rejects.toMatchObject({ statusCode: 400, param: "lookup_key" });
+    await expect(stripe.products.create({ id: "prod_darkroom_pro", name: "Again" })).rejects.toMatchObject({
+      statusCode: 400,
+      code: "resource_already_exists",
+      param: "id",
+    });
+    await expect(
+      stripe.prices.create({ product: "prod_darkroom_pro", unit_amount: 1, currency: "usd", lookup_key: "credits_1000" }),
+    ).rejects.toMatchObject({ statusCode: 400, param: "lookup_key" });
     const moved = await stripe.prices.create({ product: "prod_darkroom_pro", unit_amount: 900, currency: "usd", lookup_key: "temp_key" });
-    const taker = await stripe.prices.create({ product: "prod_darkroom_pro", unit_amount: 800, currency: "usd", lookup_key: "temp_key", transfer_lookup_key: true });
+    const taker = await stripe.prices.create({
+      product: "prod_darkroom_pro",
+      unit_amount: 800,
+      currency: "usd",
+      lookup_key: "temp_key",
+      transfer_lookup_key: true,
+    });
     expect((await stripe.prices.retrieve(moved.id)).lookup_key).toBeNull();
     expect((await stripe.prices.list({ lookup_keys: ["temp_key"] })).data.map((price) => price.id)).toEqual([taker.id]);
   });
@@ -117,20 +155,38 @@ describe("errors and idempotency", () => {
     const stranger = new Stripe("sk_test_wrong_key_123456", { host: "127.0.0.1", port: fake.port, protocol: "http", maxNetworkRetries: 0 });
     const error = await stranger.customers.create({ email: "x@example.com" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
-    expect(error).toMatchObject({ statusCode: 401, type: "StripeAuthenticationError", message: "Invalid API Key provided: sk_test_************3456" });
+    expect(error).toMatchObject({
+      statusCode: 401,
+      type: "StripeAuthenticationError",
+      message: "Invalid API Key provided: sk_test_************3456",
+    });
   });
 
   it("answers 404 resource_missing for an unknown id and for an unknown route", async () => {
-    await expect(stripe.prices.retrieve("price_missing")).rejects.toMatchObject({ statusCode: 404, code: "resource_missing", param: "id", message: "No such price: 'price_missing'" });
+    await expect(stripe.prices.retrieve("price_missing")).rejects.toMatchObject({
+      statusCode: 404,
+      code: "resource_missing",
+      param: "id",
+      message: "No such price: 'price_missing'",
+    });
     const response = await fetch(`${fake.baseUrl}/v1/nothing_here`, { headers: { Authorization: `Bearer ${fake.secretKey}` } });
     expect(response.status).toBe(404);
     expect(((await response.json()) as any).error.message).toMatch(/^Unrecognized request URL \(GET: \/v1\/nothing_here\)/);
   });
 
   it("answers 400 parameter_missing naming the parameter", async () => {
-    await expect(stripe.checkout.sessions.create({ line_items: [{ price: monthly.id, quantity: 1 }] } as any)).rejects.toMatchObject({ statusCode: 400, code: "parameter_missing", param: "mode" });
-    await expect(stripe.checkout.sessions.create({ mode: "subscription" })).rejects.toMatchObject({ code: "parameter_missing", param: "line_items" });
-    await expect(stripe.checkout.sessions.create({ mode: "subscription", line_items: [{ price: monthly.id }] })).rejects.toMatchObject({ param: "line_items[0][quantity]" });
+    await expect(stripe.checkout.sessions.create({ line_items: [{ price: monthly.id, quantity: 1 }] } as any)).rejects.toMatchObject({
+      statusCode: 400,
+      code: "parameter_missing",
+      param: "mode",
+    });
+    await expect(stripe.checkout.sessions.create({ mode: "subscription" })).rejects.toMatchObject({
+      code: "parameter_missing",
+      param: "line_items",
+    });
+    await expect(stripe.checkout.sessions.create({ mode: "subscription", line_items: [{ price: monthly.id }] })).rejects.toMatchObject({
+      param: "line_items[0][quantity]",
+    });
   });
 
   it("replays the first answer for the same Idempotency-Key and refuses other parameters under it", async () => {
@@ -140,7 +196,9 @@ describe("errors and idempotency", () => {
     expect(again.lastResponse.headers["idempotent-replayed"]).toBe("true");
     expect(first.lastResponse.headers["idempotent-replayed"]).toBeUndefined();
     expect((await stripe.customers.list({ email: "same@example.com" })).data).toHaveLength(1);
-    const error = await stripe.customers.create({ email: "other@example.com" }, { idempotencyKey: "signup-42" }).catch((caught: unknown) => caught);
+    const error = await stripe.customers
+      .create({ email: "other@example.com" }, { idempotencyKey: "signup-42" })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
     expect(fake.requests.filter((request) => request.idempotencyKey === "signup-42")).toHaveLength(3);
   });
@@ -185,11 +243,28 @@ describe("Checkout in subscription mode", () => {
 
     const done = await stripe.checkout.sessions.retrieve(session.id, { expand: ["subscription", "line_items"] });
     expect(done).toMatchObject({ status: "complete", payment_status: "paid", customer_details: { email: "new@example.com" } });
-    expect(done.line_items?.data[0]).toMatchObject({ object: "item", quantity: 1, amount_total: 1900, price: { id: monthly.id, lookup_key: "pro_monthly" } });
+    expect(done.line_items?.data[0]).toMatchObject({
+      object: "item",
+      quantity: 1,
+      amount_total: 1900,
+      price: { id: monthly.id, lookup_key: "pro_monthly" },
+    });
     const subscription = done.subscription as Stripe.Subscription;
-    expect(subscription).toMatchObject({ object: "subscription", status: "active", customer: done.customer, currency: "usd", cancel_at_period_end: false, metadata: { account_id: "acc_7" } });
+    expect(subscription).toMatchObject({
+      object: "subscription",
+      status: "active",
+      customer: done.customer,
+      currency: "usd",
+      cancel_at_period_end: false,
+      metadata: { account_id: "acc_7" },
+    });
     const item = subscription.items.data[0] as Stripe.SubscriptionItem;
-    expect(item.price).toMatchObject({ id: monthly.id, lookup_key: "pro_monthly", product: "prod_darkroom_pro", recurring: { interval: "month" } });
+    expect(item.price).toMatchObject({
+      id: monthly.id,
+      lookup_key: "pro_monthly",
+      product: "prod_darkroom_pro",
+      recurring: { interval: "month" },
+    });
     const start = new Date(item.current_period_start * 1000);
     const end = new Date(item.current_period_end * 1000);
     expect(end.getUTCMonth()).toBe((start.getUTCMonth() + 1) % 12);
@@ -197,8 +272,18 @@ describe("Checkout in subscription mode", () => {
     expect((await stripe.customers.retrieve(done.customer as string)) as Stripe.Customer).toMatchObject({ email: "new@example.com" });
 
     const invoice = await stripe.invoices.retrieve(subscription.latest_invoice as string, { expand: ["payments"] });
-    expect(invoice).toMatchObject({ status: "paid", billing_reason: "subscription_create", amount_paid: 1900, currency: "usd", customer: done.customer });
-    expect(invoice.parent).toEqual({ type: "subscription_details", quote_details: null, subscription_details: { subscription: subscription.id, metadata: { account_id: "acc_7" } } });
+    expect(invoice).toMatchObject({
+      status: "paid",
+      billing_reason: "subscription_create",
+      amount_paid: 1900,
+      currency: "usd",
+      customer: done.customer,
+    });
+    expect(invoice.parent).toEqual({
+      type: "subscription_details",
+      quote_details: null,
+      subscription_details: { subscription: subscription.id, metadata: { account_id: "acc_7" } },
+    });
     expect(invoice.lines.data[0]).toMatchObject({
       pricing: { type: "price_details", price_details: { price: monthly.id, product: "prod_darkroom_pro" } },
       period: { start: item.current_period_start, end: item.current_period_end },
@@ -206,28 +291,45 @@ describe("Checkout in subscription mode", () => {
     const paymentIntentId = (invoice.payments?.data[0]?.payment as any).payment_intent as string;
     const paymentIntent = await stripe.paymentIntents.retrieve(paymentIntentId);
     expect(paymentIntent).toMatchObject({ status: "succeeded", amount: 1900, customer: done.customer });
-    expect(await stripe.charges.retrieve(paymentIntent.latest_charge as string)).toMatchObject({ paid: true, refunded: false, amount_refunded: 0, payment_intent: paymentIntentId });
+    expect(await stripe.charges.retrieve(paymentIntent.latest_charge as string)).toMatchObject({
+      paid: true,
+      refunded: false,
+      amount_refunded: 0,
+      payment_intent: paymentIntentId,
+    });
     expect((await stripe.invoices.list({ subscription: subscription.id })).data.map((each) => each.id)).toEqual([invoice.id]);
 
     const events = await arrivedEvents();
     expect(events.map((event) => event.type)).toEqual(["customer.subscription.created", "invoice.paid", "checkout.session.completed"]);
-    for (const event of events) expect(event).toMatchObject({ object: "event", api_version: "2026-10-28.endive", livemode: false, request: { id: null, idempotency_key: null } });
+    for (const event of events)
+      expect(event).toMatchObject({
+        object: "event",
+        api_version: "2026-10-28.endive",
+        livemode: false,
+        request: { id: null, idempotency_key: null },
+      });
     expect((events[2]?.data.object as Stripe.Checkout.Session).subscription).toBe(subscription.id);
     expect((events[0]?.data.object as Stripe.Subscription).items.data[0]?.price.lookup_key).toBe("pro_monthly");
     expect(fake.events.slice(-3).every((sent) => sent.deliveries[0]?.status === 200)).toBe(true);
     const delivered = receiver.received.at(-1);
     const signature = delivered?.headers.get("stripe-signature") ?? "";
     const timestamp = Number(/t=(\d+)/.exec(signature)?.[1]);
-    expect(signature).toBe(stripe.webhooks.generateTestHeaderString({ payload: delivered?.rawBody ?? "", secret: fake.webhookSecret, timestamp }));
+    expect(signature).toBe(
+      stripe.webhooks.generateTestHeaderString({ payload: delivered?.rawBody ?? "", secret: fake.webhookSecret, timestamp }),
+    );
   });
 
   it("refuses a recurring price in payment mode and expires an open session", async () => {
-    await expect(stripe.checkout.sessions.create({ mode: "payment", line_items: [{ price: monthly.id, quantity: 1 }] })).rejects.toMatchObject({
+    await expect(
+      stripe.checkout.sessions.create({ mode: "payment", line_items: [{ price: monthly.id, quantity: 1 }] }),
+    ).rejects.toMatchObject({
       statusCode: 400,
       param: "line_items[0][price]",
       message: expect.stringMatching(/recurring price/),
     });
-    await expect(stripe.checkout.sessions.create({ mode: "subscription", line_items: [{ price: credits.id, quantity: 1 }] })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(
+      stripe.checkout.sessions.create({ mode: "subscription", line_items: [{ price: credits.id, quantity: 1 }] }),
+    ).rejects.toMatchObject({ statusCode: 400 });
     const session = await stripe.checkout.sessions.create({ mode: "subscription", line_items: [{ price: monthly.id, quantity: 1 }] });
     expect((await stripe.checkout.sessions.expire(session.id)).status).toBe("expired");
     expect((await arrivedEvents()).map((event) => event.type)).toEqual(["checkout.session.expired"]);
@@ -251,8 +353,20 @@ describe("Checkout in payment mode", () => {
 
     const done = await stripe.checkout.sessions.retrieve(session.id, { expand: ["payment_intent"] });
     const paymentIntent = done.payment_intent as Stripe.PaymentIntent;
-    expect(paymentIntent).toMatchObject({ object: "payment_intent", status: "succeeded", amount: 2000, customer: customer.id, metadata: { account_id: "acc_9", credits: "2000" } });
-    expect(await stripe.charges.retrieve(paymentIntent.latest_charge as string)).toMatchObject({ paid: true, refunded: false, amount_refunded: 0, payment_intent: paymentIntent.id, amount: 2000 });
+    expect(paymentIntent).toMatchObject({
+      object: "payment_intent",
+      status: "succeeded",
+      amount: 2000,
+      customer: customer.id,
+      metadata: { account_id: "acc_9", credits: "2000" },
+    });
+    expect(await stripe.charges.retrieve(paymentIntent.latest_charge as string)).toMatchObject({
+      paid: true,
+      refunded: false,
+      amount_refunded: 0,
+      payment_intent: paymentIntent.id,
+      amount: 2000,
+    });
     const events = await arrivedEvents();
     expect(events.map((event) => event.type)).toEqual(["checkout.session.completed"]);
     expect(events[0]?.data.object).toMatchObject({ id: session.id, payment_intent: paymentIntent.id, payment_status: "paid" });
@@ -263,7 +377,11 @@ describe("subscription changes", () => {
   it("switches price through items[0][id], restarting the period for a new interval, with previous_attributes", async () => {
     const { subscription } = await subscribedCustomer();
     const item = subscription.items.data[0] as Stripe.SubscriptionItem;
-    const updated = await stripe.subscriptions.update(subscription.id, { items: [{ id: item.id, price: yearly.id }], proration_behavior: "create_prorations" }, { idempotencyKey: "switch-1" });
+    const updated = await stripe.subscriptions.update(
+      subscription.id,
+      { items: [{ id: item.id, price: yearly.id }], proration_behavior: "create_prorations" },
+      { idempotencyKey: "switch-1" },
+    );
     const newItem = updated.items.data[0] as Stripe.SubscriptionItem;
     expect(newItem).toMatchObject({ id: item.id, price: { id: yearly.id, lookup_key: "pro_yearly" } });
     expect(newItem.current_period_end - newItem.current_period_start).toBeGreaterThanOrEqual(365 * 86_400);
@@ -283,22 +401,43 @@ describe("subscription changes", () => {
     expect(canceling).toMatchObject({ cancel_at_period_end: true, cancel_at: periodEnd, status: "active" });
     await stripe.subscriptions.update(subscription.id, { cancel_at_period_end: false, metadata: { note: "stayed" } });
     const canceled = await stripe.subscriptions.cancel(subscription.id);
-    expect(canceled).toMatchObject({ status: "canceled", ended_at: expect.any(Number), canceled_at: expect.any(Number), metadata: { account_id: "acc_1", note: "stayed" } });
+    expect(canceled).toMatchObject({
+      status: "canceled",
+      ended_at: expect.any(Number),
+      canceled_at: expect.any(Number),
+      metadata: { account_id: "acc_1", note: "stayed" },
+    });
     await expect(stripe.subscriptions.update(subscription.id, { cancel_at_period_end: true })).rejects.toMatchObject({ statusCode: 400 });
 
     const events = await arrivedEvents();
-    expect(events.map((event) => event.type)).toEqual(["customer.subscription.updated", "customer.subscription.updated", "customer.subscription.deleted"]);
+    expect(events.map((event) => event.type)).toEqual([
+      "customer.subscription.updated",
+      "customer.subscription.updated",
+      "customer.subscription.deleted",
+    ]);
     expect(events[0]?.data.previous_attributes).toMatchObject({ cancel_at_period_end: false, cancel_at: null });
     expect(events[1]?.data.previous_attributes).toMatchObject({ cancel_at_period_end: true, metadata: { account_id: "acc_1" } });
     expect((await stripe.subscriptions.list({ customer: canceled.customer as string })).data).toHaveLength(0);
-    expect((await stripe.subscriptions.list({ customer: canceled.customer as string, status: "canceled" })).data.map((each) => each.id)).toEqual([subscription.id]);
+    expect(
+      (await stripe.subscriptions.list({ customer: canceled.customer as string, status: "canceled" })).data.map((each) => each.id),
+    ).toEqual([subscription.id]);
   });
 
   it("starts a trial with a zero invoice when created directly with trial_period_days", async () => {
     const customer = await stripe.customers.create({ email: "trial@example.com" });
-    const subscription = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: monthly.id }], trial_period_days: 7, expand: ["latest_invoice"] });
+    const subscription = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: monthly.id }],
+      trial_period_days: 7,
+      expand: ["latest_invoice"],
+    });
     expect(subscription).toMatchObject({ status: "trialing", trial_end: (subscription.trial_start ?? 0) + 7 * 86_400 });
-    expect(subscription.latest_invoice).toMatchObject({ object: "invoice", amount_paid: 0, status: "paid", billing_reason: "subscription_create" });
+    expect(subscription.latest_invoice).toMatchObject({
+      object: "invoice",
+      amount_paid: 0,
+      status: "paid",
+      billing_reason: "subscription_create",
+    });
   });
 });
 
@@ -308,13 +447,30 @@ describe("refunds", () => {
     const invoice = await stripe.invoices.retrieve(subscription.latest_invoice as string, { expand: ["payments"] });
     const paymentIntent = (invoice.payments?.data[0]?.payment as any).payment_intent as string;
 
-    const partial = await stripe.refunds.create({ payment_intent: paymentIntent, amount: 500, reason: "requested_by_customer", metadata: { ticket: "T-1" } });
-    expect(partial).toMatchObject({ object: "refund", status: "succeeded", amount: 500, payment_intent: paymentIntent, metadata: { ticket: "T-1" } });
-    await expect(stripe.refunds.create({ charge: partial.charge as string, amount: 5000 })).rejects.toMatchObject({ statusCode: 400, param: "amount" });
+    const partial = await stripe.refunds.create({
+      payment_intent: paymentIntent,
+      amount: 500,
+      reason: "requested_by_customer",
+      metadata: { ticket: "T-1" },
+    });
+    expect(partial).toMatchObject({
+      object: "refund",
+      status: "succeeded",
+      amount: 500,
+      payment_intent: paymentIntent,
+      metadata: { ticket: "T-1" },
+    });
+    await expect(stripe.refunds.create({ charge: partial.charge as string, amount: 5000 })).rejects.toMatchObject({
+      statusCode: 400,
+      param: "amount",
+    });
     const rest = await stripe.refunds.create({ charge: partial.charge as string });
     expect(rest.amount).toBe(1400);
     expect(await stripe.charges.retrieve(partial.charge as string)).toMatchObject({ amount_refunded: 1900, refunded: true });
-    await expect(stripe.refunds.create({ payment_intent: paymentIntent })).rejects.toMatchObject({ statusCode: 400, code: "charge_already_refunded" });
+    await expect(stripe.refunds.create({ payment_intent: paymentIntent })).rejects.toMatchObject({
+      statusCode: 400,
+      code: "charge_already_refunded",
+    });
 
     const events = await arrivedEvents();
     expect(events.map((event) => event.type)).toEqual(["charge.refunded", "refund.created", "charge.refunded", "refund.created"]);
@@ -332,14 +488,25 @@ describe("test controls", () => {
     expect(renewed.status).toBe(200);
     expect(renewed.body.items.data[0].current_period_start).toBe(item.current_period_end);
     const invoice = await stripe.invoices.retrieve(renewed.body.latest_invoice);
-    expect(invoice).toMatchObject({ status: "paid", billing_reason: "subscription_cycle", amount_paid: 1900, period_start: item.current_period_start, period_end: item.current_period_end });
+    expect(invoice).toMatchObject({
+      status: "paid",
+      billing_reason: "subscription_cycle",
+      amount_paid: 1900,
+      period_start: item.current_period_start,
+      period_end: item.current_period_end,
+    });
     expect(invoice.lines.data[0]?.period).toEqual({ start: item.current_period_end, end: renewed.body.items.data[0].current_period_end });
     expect(fake.now()).toBeGreaterThanOrEqual(item.current_period_end);
 
     await stripe.subscriptions.update(subscription.id, { cancel_at_period_end: true });
     const ended = await control(`/subscriptions/${subscription.id}/renew`, {});
     expect(ended.body).toMatchObject({ status: "canceled", ended_at: renewed.body.items.data[0].current_period_end });
-    expect((await arrivedEvents()).map((event) => event.type)).toEqual(["invoice.paid", "customer.subscription.updated", "customer.subscription.updated", "customer.subscription.deleted"]);
+    expect((await arrivedEvents()).map((event) => event.type)).toEqual([
+      "invoice.paid",
+      "customer.subscription.updated",
+      "customer.subscription.updated",
+      "customer.subscription.deleted",
+    ]);
   });
 
   it("fails a renewal payment: open invoice, past_due subscription", async () => {
@@ -360,10 +527,19 @@ describe("test controls", () => {
 
   it("opens a dispute on a charge", async () => {
     const { subscription } = await subscribedCustomer();
-    const invoice = await stripe.invoices.retrieve(subscription.latest_invoice as string, { expand: ["payments.data.payment.payment_intent"] });
+    const invoice = await stripe.invoices.retrieve(subscription.latest_invoice as string, {
+      expand: ["payments.data.payment.payment_intent"],
+    });
     const paymentIntent = invoice.payments?.data[0]?.payment.payment_intent as Stripe.PaymentIntent;
     const dispute = await control(`/charges/${paymentIntent.latest_charge}/dispute`, {});
-    expect(dispute.body).toMatchObject({ object: "dispute", charge: paymentIntent.latest_charge, payment_intent: paymentIntent.id, amount: 1900, reason: "fraudulent", status: "needs_response" });
+    expect(dispute.body).toMatchObject({
+      object: "dispute",
+      charge: paymentIntent.latest_charge,
+      payment_intent: paymentIntent.id,
+      amount: 1900,
+      reason: "fraudulent",
+      status: "needs_response",
+    });
     expect(dispute.body.id).toMatch(/^dp_/);
     const events = await arrivedEvents();
     expect(events.map((event) => event.type)).toEqual(["charge.dispute.created"]);
@@ -371,10 +547,18 @@ describe("test controls", () => {
 
   it("lists recorded requests, resends an event, and moves the webhook target", async () => {
     await control("/reset_requests", {});
-    await stripe.checkout.sessions.create({ mode: "subscription", line_items: [{ price: monthly.id, quantity: 1 }], metadata: { account_id: "acc_3" } });
+    await stripe.checkout.sessions.create({
+      mode: "subscription",
+      line_items: [{ price: monthly.id, quantity: 1 }],
+      metadata: { account_id: "acc_3" },
+    });
     const requests = await control("/requests?path=/v1/checkout/sessions&method=POST");
     expect(requests.body).toHaveLength(1);
-    expect(requests.body[0].params).toMatchObject({ mode: "subscription", line_items: [{ price: monthly.id, quantity: "1" }], metadata: { account_id: "acc_3" } });
+    expect(requests.body[0].params).toMatchObject({
+      mode: "subscription",
+      line_items: [{ price: monthly.id, quantity: "1" }],
+      metadata: { account_id: "acc_3" },
+    });
 
     const last = fake.events.at(-1)?.event.id as string;
     const resent = await control(`/events/${last}/resend`, {});
@@ -386,7 +570,9 @@ describe("test controls", () => {
     await control("/webhook_target", { url: null });
     const { subscription } = await subscribedCustomer();
     expect(fake.events.at(-1)?.deliveries).toEqual([]);
-    expect((await stripe.events.list({ type: "customer.subscription.*", limit: 1 })).data[0]?.data.object).toMatchObject({ id: subscription.id });
+    expect((await stripe.events.list({ type: "customer.subscription.*", limit: 1 })).data[0]?.data.object).toMatchObject({
+      id: subscription.id,
+    });
     fake.setWebhookTarget(receiver.url);
   });
 });
@@ -395,7 +581,12 @@ describe("customer portal", () => {
   it("creates a portal session whose page cancels at period end, undoes it and switches price", async () => {
     const { customer, subscription } = await subscribedCustomer();
     const portal = await stripe.billingPortal.sessions.create({ customer: customer.id, return_url: "http://app.test/billing" });
-    expect(portal).toMatchObject({ object: "billing_portal.session", customer: customer.id, return_url: "http://app.test/billing", url: `${fake.baseUrl}/p/session/${portal.id}` });
+    expect(portal).toMatchObject({
+      object: "billing_portal.session",
+      customer: customer.id,
+      return_url: "http://app.test/billing",
+      url: `${fake.baseUrl}/p/session/${portal.id}`,
+    });
     expect(portal.id).toMatch(/^bps_/);
     await expect(stripe.billingPortal.sessions.create({} as any)).rejects.toMatchObject({ code: "parameter_missing", param: "customer" });
 
@@ -422,7 +613,12 @@ describe("customer portal", () => {
     expect(after).toMatchObject({ cancel_at_period_end: false, items: { data: [{ price: { lookup_key: "pro_yearly" } }] } });
 
     const events = await arrivedEvents();
-    expect(events.map((event) => event.type)).toEqual(["customer.subscription.updated", "customer.subscription.updated", "customer.subscription.updated", "invoice.paid"]);
+    expect(events.map((event) => event.type)).toEqual([
+      "customer.subscription.updated",
+      "customer.subscription.updated",
+      "customer.subscription.updated",
+      "invoice.paid",
+    ]);
     expect(events[0]?.data.previous_attributes).toMatchObject({ cancel_at_period_end: false });
   });
 });

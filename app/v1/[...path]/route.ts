@@ -7,7 +7,10 @@ export const dynamic = "force-dynamic";
 
 async function notFound(request: Request) {
   const path = new URL(request.url).pathname;
-  return errorResponse(new ApiError("ERR1006", `No route ${request.method} ${path}. See GET /v1/openapi.json.`, { path, method: request.method }), newRequestId());
+  return errorResponse(
+    new ApiError("ERR1006", `No route ${request.method} ${path}. See GET /v1/openapi.json.`, { path, method: request.method }),
+    newRequestId(),
+  );
 }
 
 export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };

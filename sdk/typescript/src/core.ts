@@ -1,5 +1,12 @@
 import { DarkroomError } from "./errors.js";
-import { operations, streamOperations, type OperationData, type OperationId, type StreamEventData, type StreamOperationId } from "./generated/operations.js";
+import {
+  operations,
+  streamOperations,
+  type OperationData,
+  type OperationId,
+  type StreamEventData,
+  type StreamOperationId,
+} from "./generated/operations.js";
 import type * as types from "./generated/types.js";
 import { readEventStream, type StreamEvent, type StreamOptions } from "./sse.js";
 import { fillPath, Transport, withResponse, type CallInput, type FetchLike, type RequestOptions, type WithResponse } from "./transport.js";
@@ -34,7 +41,9 @@ export type DarkroomOptions = {
 export const TERMINAL_STATUSES = ["succeeded", "failed", "canceled"] as const;
 
 /** One event of a stream, typed by its name (`event.event === "generation.attempt"` narrows `data`). */
-export type StreamEventOf<Id extends StreamOperationId> = { [Name in keyof StreamEventData[Id]]: StreamEvent<StreamEventData[Id][Name]> & { event: Name } }[keyof StreamEventData[Id]];
+export type StreamEventOf<Id extends StreamOperationId> = {
+  [Name in keyof StreamEventData[Id]]: StreamEvent<StreamEventData[Id][Name]> & { event: Name };
+}[keyof StreamEventData[Id]];
 /** An event of `generations.stream` or `events.stream`: `generation.snapshot|created|processing|completed|failed|canceled` carry the record. */
 export type GenerationEvent = StreamEventOf<"streamGenerationEvents"> | StreamEventOf<"streamAccountEvents">;
 export type GenerationAttempt = types.GenerationAttemptEvent;
@@ -48,7 +57,11 @@ export type CreateOptions = RequestOptions & {
   cancelAfter?: string | number;
 };
 
-export type WaitOptions = { timeoutMs?: number; signal?: AbortSignal; /** Between polls when the stream is not available; 1 s by default. */ pollIntervalMs?: number };
+export type WaitOptions = {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Between polls when the stream is not available; 1 s by default. */ pollIntervalMs?: number;
+};
 export type PageOptions = RequestOptions & { limit?: number; offset?: number };
 
 type PaginatedId = { [Id in OperationId]: (typeof operations)[Id]["paginated"] extends true ? Id : never }[OperationId];
@@ -65,7 +78,14 @@ export class WaitTimeoutError extends DarkroomError {
     readonly lastRecord: types.GenerationRecord | null,
     timeoutMs: number,
   ) {
-    super({ message: `Generation ${generationId} did not finish within ${timeoutMs} ms`, code: "wait_timeout", type: "wait_timeout", status: 0, retryable: true, requestId: null });
+    super({
+      message: `Generation ${generationId} did not finish within ${timeoutMs} ms`,
+      code: "wait_timeout",
+      type: "wait_timeout",
+      status: 0,
+      retryable: true,
+      requestId: null,
+    });
   }
 }
 
@@ -85,7 +105,8 @@ function cancelAfterHeader(value: string | number | undefined): string | undefin
   return typeof value === "number" ? `${Math.round(value)}s` : value;
 }
 
-export const isTerminal = (record: { generation_status: string }) => (TERMINAL_STATUSES as readonly string[]).includes(record.generation_status);
+export const isTerminal = (record: { generation_status: string }) =>
+  (TERMINAL_STATUSES as readonly string[]).includes(record.generation_status);
 
 export abstract class ClientCore {
   readonly transport: Transport;
@@ -114,12 +135,19 @@ export abstract class ClientCore {
   /** Calls one operation of the generated table and returns its `data` with `lastResponse`. */
   async request<Id extends OperationId>(operationId: Id, input: CallInput = {}): Promise<WithResponse<ResultOf<Id>>> {
     const { envelope, meta } = await this.transport.call(operations[operationId], input);
-    const data = operations[operationId].paginated ? { ...(envelope.data as object), total: envelope.total, limit: envelope.limit, offset: envelope.offset } : envelope.data;
+    const data = operations[operationId].paginated
+      ? { ...(envelope.data as object), total: envelope.total, limit: envelope.limit, offset: envelope.offset }
+      : envelope.data;
     return withResponse(data as ResultOf<Id>, meta);
   }
 
   /** Calls a create operation: always with an Idempotency-Key, so the client's own retries never start two generations. */
-  async create<Id extends OperationId>(operationId: Id, params: Record<string, string>, body: object, options: CreateOptions): Promise<WithResponse<ResultOf<Id>>> {
+  async create<Id extends OperationId>(
+    operationId: Id,
+    params: Record<string, string>,
+    body: object,
+    options: CreateOptions,
+  ): Promise<WithResponse<ResultOf<Id>>> {
     const { idempotencyKey, wait, cancelAfter, ...rest } = options;
     const created = await this.request(operationId, {
       ...rest,
@@ -138,15 +166,32 @@ export abstract class ClientCore {
    * Reads one live stream of the generated table; it ends after an event of its `endsAfter`, or
    * when a snapshot shows the generation finished and the server then ends the stream.
    */
-  stream<Id extends StreamOperationId>(operationId: Id, params: Record<string, string>, query: Record<string, string | undefined>, options: StreamOptions = {}): AsyncGenerator<StreamEventOf<Id>> {
+  stream<Id extends StreamOperationId>(
+    operationId: Id,
+    params: Record<string, string>,
+    query: Record<string, string | undefined>,
+    options: StreamOptions = {},
+  ): AsyncGenerator<StreamEventOf<Id>> {
     const spec = streamOperations[operationId];
     const endsAfter = new Set<string>(spec.endsAfter);
-    const finished = (event: StreamEvent<unknown>) => endsAfter.size > 0 && event.event === "generation.snapshot" && isTerminal((event.data ?? {}) as { generation_status: string });
-    return readEventStream<unknown>(this.transport, fillPath(spec.path, params), query, options, (event) => endsAfter.has(event.event), finished) as AsyncGenerator<StreamEventOf<Id>>;
+    const finished = (event: StreamEvent<unknown>) =>
+      endsAfter.size > 0 && event.event === "generation.snapshot" && isTerminal((event.data ?? {}) as { generation_status: string });
+    return readEventStream<unknown>(
+      this.transport,
+      fillPath(spec.path, params),
+      query,
+      options,
+      (event) => endsAfter.has(event.event),
+      finished,
+    ) as AsyncGenerator<StreamEventOf<Id>>;
   }
 
   /** Every page of a paginated list from `offset` on (`limit` per page, 100 by default). */
-  async *pages<Id extends PaginatedId>(operationId: Id, itemsKey: keyof OperationData[Id], options: PageOptions = {}): AsyncGenerator<WithResponse<Page<Id>>> {
+  async *pages<Id extends PaginatedId>(
+    operationId: Id,
+    itemsKey: keyof OperationData[Id],
+    options: PageOptions = {},
+  ): AsyncGenerator<WithResponse<Page<Id>>> {
     const { limit = 100, ...rest } = options;
     let offset = options.offset ?? 0;
     for (;;) {
@@ -159,14 +204,22 @@ export abstract class ClientCore {
   }
 
   /** Every item of a paginated list from `offset` on, fetching pages as the loop goes. */
-  async *iterate<Id extends PaginatedId, Key extends keyof OperationData[Id]>(operationId: Id, itemsKey: Key, options: PageOptions = {}): AsyncGenerator<ItemOf<OperationData[Id][Key]>> {
+  async *iterate<Id extends PaginatedId, Key extends keyof OperationData[Id]>(
+    operationId: Id,
+    itemsKey: Key,
+    options: PageOptions = {},
+  ): AsyncGenerator<ItemOf<OperationData[Id][Key]>> {
     for await (const page of this.pages(operationId, itemsKey, options)) yield* page[itemsKey] as Array<ItemOf<OperationData[Id][Key]>>;
   }
 
   readonly webhooks = {
     /** Checks a delivery's `X-Service-Signature` and returns the parsed event; throws WebhookVerificationError. */
-    verify: <T = types.GenerationRecord>(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options: VerifyOptions = {}): Promise<WebhookEvent<T>> =>
-      verifyWebhook<T>(rawBody, headers, secret, options),
+    verify: <T = types.GenerationRecord>(
+      rawBody: string | Uint8Array,
+      headers: WebhookHeaders,
+      secret: string,
+      options: VerifyOptions = {},
+    ): Promise<WebhookEvent<T>> => verifyWebhook<T>(rawBody, headers, secret, options),
   };
 }
 

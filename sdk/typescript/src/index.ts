@@ -2,7 +2,19 @@
 
 export { Darkroom } from "./generated/client.js";
 export { VERSION, TERMINAL_STATUSES, WaitTimeoutError, isTerminal } from "./core.js";
-export type { DarkroomOptions, Region, CreateOptions, WaitOptions, PageOptions, GenerationList, GenerationEvent, GenerationAttempt, StreamEventOf, Page, ResultOf } from "./core.js";
+export type {
+  DarkroomOptions,
+  Region,
+  CreateOptions,
+  WaitOptions,
+  PageOptions,
+  GenerationList,
+  GenerationEvent,
+  GenerationAttempt,
+  StreamEventOf,
+  Page,
+  ResultOf,
+} from "./core.js";
 export type * from "./generated/resources.js";
 export * from "./errors.js";
 export { parseEventStream } from "./sse.js";
@@ -11,5 +23,12 @@ export type { ResponseMeta, WithResponse, RequestOptions, FetchLike } from "./tr
 export { verifyWebhook, SIGNATURE_HEADER, DEFAULT_TOLERANCE_SECONDS } from "./webhooks.js";
 export type { WebhookEvent, WebhookHeaders, VerifyOptions } from "./webhooks.js";
 export { operations, streamOperations } from "./generated/operations.js";
-export type { OperationId, OperationData, OperationSpec, StreamOperationId, StreamOperationSpec, StreamEventData } from "./generated/operations.js";
+export type {
+  OperationId,
+  OperationData,
+  OperationSpec,
+  StreamOperationId,
+  StreamOperationSpec,
+  StreamEventData,
+} from "./generated/operations.js";
 export type * from "./generated/types.js";

@@ -126,7 +126,11 @@ export async function* readEventStream<T>(
     try {
       const response = await transport.fetch(transport.url(path, query), {
         method: "GET",
-        headers: transport.headers({ accept: "text/event-stream", "cache-control": "no-cache", ...(lastEventId ? { "last-event-id": lastEventId } : {}) }),
+        headers: transport.headers({
+          accept: "text/event-stream",
+          "cache-control": "no-cache",
+          ...(lastEventId ? { "last-event-id": lastEventId } : {}),
+        }),
         signal: timing.signal,
       });
       if (!response.ok || !(response.headers.get("content-type") ?? "").includes("text/event-stream") || !response.body) {
@@ -185,7 +189,14 @@ export async function* readEventStream<T>(
     if (finished) return;
     // The server ended the stream before its last event (a restart, a proxy's idle cut): resume.
     if (failures >= maxReconnects)
-      throw new DarkroomConnectionError({ message: `The event stream ${path} kept ending`, code: "connection_error", type: "connection_error", status: 0, retryable: true, requestId: null });
+      throw new DarkroomConnectionError({
+        message: `The event stream ${path} kept ending`,
+        code: "connection_error",
+        type: "connection_error",
+        status: 0,
+        retryable: true,
+        requestId: null,
+      });
     failures++;
     await sleep(serverRetryMs ?? backoffMs(failures - 1), options.signal);
   }

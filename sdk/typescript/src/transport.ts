@@ -45,7 +45,8 @@ export type CallInput = RequestOptions & {
 };
 
 export type Envelope =
-  { status: "success"; request_id: string; data: unknown; total?: number; limit?: number; offset?: number } | { status: "error"; request_id: string; error: Record<string, unknown> };
+  | { status: "success"; request_id: string; data: unknown; total?: number; limit?: number; offset?: number }
+  | { status: "error"; request_id: string; error: Record<string, unknown> };
 
 const MAX_RETRY_AFTER_SECONDS = 60;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -107,7 +108,10 @@ export function fillPath(template: string, params: Record<string, string> = {}):
 export function attemptSignal(timeoutMs: number, outer?: AbortSignal) {
   const controller = new AbortController();
   let timedOut = false;
-  const timer = timeoutMs > 0 && Number.isFinite(timeoutMs) ? setTimeout(() => ((timedOut = true), controller.abort(new Error(`timed out after ${timeoutMs} ms`))), timeoutMs) : null;
+  const timer =
+    timeoutMs > 0 && Number.isFinite(timeoutMs)
+      ? setTimeout(() => ((timedOut = true), controller.abort(new Error(`timed out after ${timeoutMs} ms`))), timeoutMs)
+      : null;
   const onAbort = () => controller.abort(outer?.reason);
   if (outer?.aborted) controller.abort(outer.reason);
   else outer?.addEventListener("abort", onAbort, { once: true });
@@ -148,19 +152,27 @@ export class Transport {
       if (next.origin !== new URL(url).origin) return response;
       await response.body?.cancel();
       // As fetch does: 303, and 301/302 after a POST, go on as a GET without the body.
-      if (response.status === 303 || ((response.status === 301 || response.status === 302) && current.method === "POST")) current = { ...current, method: "GET", body: undefined };
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && current.method === "POST"))
+        current = { ...current, method: "GET", body: undefined };
       url = next.href;
     }
   }
 
   headers(extra: Record<string, string | undefined> = {}): Record<string, string> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}`, accept: "application/json", "user-agent": this.options.userAgent };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.options.apiKey}`,
+      accept: "application/json",
+      "user-agent": this.options.userAgent,
+    };
     for (const [name, value] of Object.entries(extra)) if (value !== undefined) headers[name.toLowerCase()] = value;
     return headers;
   }
 
   /** One operation of the method table: its success envelope and the answer's metadata. */
-  async call(operation: OperationSpec, input: CallInput = {}): Promise<{ envelope: Extract<Envelope, { status: "success" }>; meta: ResponseMeta }> {
+  async call(
+    operation: OperationSpec,
+    input: CallInput = {},
+  ): Promise<{ envelope: Extract<Envelope, { status: "success" }>; meta: ResponseMeta }> {
     const url = this.url(fillPath(operation.path, input.params), input.query);
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
     const headers = this.headers({ ...(body === undefined ? {} : { "content-type": "application/json" }), ...input.headers });
@@ -198,7 +210,15 @@ export class Transport {
       const message = timing.timedOut()
         ? `No answer from ${method} ${url} within ${input.timeoutMs ?? this.options.timeoutMs} ms`
         : `The connection to ${url} failed: ${String((cause as Error)?.message ?? cause)}`;
-      throw new DarkroomConnectionError({ message, code: "connection_error", type: "connection_error", status: 0, retryable: true, requestId: null, cause });
+      throw new DarkroomConnectionError({
+        message,
+        code: "connection_error",
+        type: "connection_error",
+        status: 0,
+        retryable: true,
+        requestId: null,
+        cause,
+      });
     } finally {
       timing.done();
     }
@@ -250,5 +270,13 @@ export function errorFromAnswer(status: number, headers: Headers, envelope: Enve
   }
   // No envelope: a proxy or load balancer answered. Gateways' 429/502/503/504 may pass.
   const retryable = [408, 429, 502, 503, 504].includes(status);
-  return makeError({ message: `HTTP ${status} without a Darkroom envelope`, code: `http_${status}`, type: "http_error", status, retryable, requestId, headers });
+  return makeError({
+    message: `HTTP ${status} without a Darkroom envelope`,
+    code: `http_${status}`,
+    type: "http_error",
+    status,
+    retryable,
+    requestId,
+    headers,
+  });
 }

@@ -29,7 +29,8 @@ export type VerifyOptions = {
 /** A bad option would make every timestamp pass (NaN compares false): refused before anything is read. */
 function checkedOption(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) throw new TypeError(`verifyWebhook: ${name} must be a finite number of at least 0, got ${String(value)}`);
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+    throw new TypeError(`verifyWebhook: ${name} must be a finite number of at least 0, got ${String(value)}`);
   return value;
 }
 
@@ -54,7 +55,12 @@ function hexBytes(hex: string): Uint8Array<ArrayBuffer> {
  * tolerance (300 s by default) or no signature matches; throws TypeError for a tolerance (or `now`)
  * that is not a finite number ≥ 0. Pass the raw body exactly as received.
  */
-export async function verifyWebhook<T = Record<string, unknown>>(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options: VerifyOptions = {}): Promise<WebhookEvent<T>> {
+export async function verifyWebhook<T = Record<string, unknown>>(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: string,
+  options: VerifyOptions = {},
+): Promise<WebhookEvent<T>> {
   const tolerance = checkedOption("toleranceSeconds", options.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS);
   const nowMs = checkedOption("now", options.now, Date.now());
   const body = typeof rawBody === "string" ? rawBody : new TextDecoder().decode(rawBody);

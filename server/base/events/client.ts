@@ -32,9 +32,15 @@ function sdkLog(level: Level) {
         log.debug("inngest: step error stack", { stack: err.stack });
         return;
       }
-      log[level](`inngest: ${second}`, { ...fields, ...(err ? { err: describe(err) } : {}), ...(rest.length ? { args: rest.map(describe) } : {}) });
+      log[level](`inngest: ${second}`, {
+        ...fields,
+        ...(err ? { err: describe(err) } : {}),
+        ...(rest.length ? { args: rest.map(describe) } : {}),
+      });
     } else {
-      log[level](`inngest: ${typeof first === "string" ? first : "log"}`, { args: (typeof first === "string" ? [second, ...rest] : args).filter((v) => v !== undefined).map(describe) });
+      log[level](`inngest: ${typeof first === "string" ? first : "log"}`, {
+        args: (typeof first === "string" ? [second, ...rest] : args).filter((v) => v !== undefined).map(describe),
+      });
     }
   };
 }
@@ -47,7 +53,13 @@ const tableSink: EventSink = { ingestEvents: (appId, events, seed) => persistEve
 function clientOptions(): ClientOptions {
   if (inngestMode() === "external") {
     const config = env();
-    return { id: APP_ID, logger, baseUrl: config.INNGEST_BASE_URL, eventKey: config.INNGEST_EVENT_KEY, signingKey: config.INNGEST_SIGNING_KEY };
+    return {
+      id: APP_ID,
+      logger,
+      baseUrl: config.INNGEST_BASE_URL,
+      eventKey: config.INNGEST_EVENT_KEY,
+      signingKey: config.INNGEST_SIGNING_KEY,
+    };
   }
   return embeddedClientOptions({
     id: APP_ID,

@@ -9,7 +9,12 @@ export const generationRequested = eventType("generation/requested", {
   // providers: the order chosen at create (the generation row has it too); a run that gets it
   // here skips the step that would read it. Events re-sent by the sweeper leave it out.
   // deadlineAt: the generation's Cancel-After deadline, which the run races its provider waits against.
-  schema: z.object({ generationId: z.string().uuid(), accountId: z.string().uuid(), providers: z.array(z.string()).optional(), deadlineAt: z.string().optional() }),
+  schema: z.object({
+    generationId: z.string().uuid(),
+    accountId: z.string().uuid(),
+    providers: z.array(z.string()).optional(),
+    deadlineAt: z.string().optional(),
+  }),
 });
 
 /**

@@ -62,7 +62,12 @@ export function createEmbeddedFetch(appId: string, sink: () => EventSink): typeo
 }
 
 /** Full client options for embedded mode (built whole: the signing key is a lazy getter). */
-export function embeddedClientOptions(options: { id: string; sink: () => EventSink; signingKey: () => string | undefined; logger?: Logger }): ClientOptions {
+export function embeddedClientOptions(options: {
+  id: string;
+  sink: () => EventSink;
+  signingKey: () => string | undefined;
+  logger?: Logger;
+}): ClientOptions {
   const clientOptions: ClientOptions = {
     id: options.id,
     isDev: false,

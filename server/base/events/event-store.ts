@@ -72,16 +72,24 @@ export function normalizeEvent(raw: unknown, fallbackId: string, now: number): E
 
 /** Refuses what Inngest would refuse at its event API (the whole request, as Inngest does). */
 export function checkEventLimits(events: EventPayload[], limits: EventLimits = EVENT_LIMITS) {
-  if (events.length > limits.maxEventsPerRequest) throw new InvalidEventError(`${events.length} events in one request: at most ${limits.maxEventsPerRequest} may be sent at once`);
+  if (events.length > limits.maxEventsPerRequest)
+    throw new InvalidEventError(`${events.length} events in one request: at most ${limits.maxEventsPerRequest} may be sent at once`);
   for (const event of events) {
-    if (event.name.length > limits.maxNameLength) throw new InvalidEventError(`event name "${event.name.slice(0, 40)}…" is longer than ${limits.maxNameLength} characters`);
+    if (event.name.length > limits.maxNameLength)
+      throw new InvalidEventError(`event name "${event.name.slice(0, 40)}…" is longer than ${limits.maxNameLength} characters`);
     const bytes = Buffer.byteLength(JSON.stringify(event));
-    if (bytes > limits.maxEventBytes) throw new InvalidEventError(`event ${event.name} is ${bytes} bytes: events may be at most ${limits.maxEventBytes} bytes`);
+    if (bytes > limits.maxEventBytes)
+      throw new InvalidEventError(`event ${event.name} is ${bytes} bytes: events may be at most ${limits.maxEventBytes} bytes`);
   }
 }
 
 /** Writes the events (a repeated id is skipped) and returns their ids in order. */
-export async function persistEvents(db: PrismaClient, appId: string, rawEvents: unknown[], options: { now: number; seed?: string | null; limits?: EventLimits }): Promise<string[]> {
+export async function persistEvents(
+  db: PrismaClient,
+  appId: string,
+  rawEvents: unknown[],
+  options: { now: number; seed?: string | null; limits?: EventLimits },
+): Promise<string[]> {
   const fallbackIds = eventIds(rawEvents.length, options.seed ?? null, options.now);
   const events = rawEvents.map((raw, index) => normalizeEvent(raw, fallbackIds[index] as string, options.now));
   if (events.length === 0) return [];

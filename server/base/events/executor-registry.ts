@@ -27,7 +27,12 @@ export type EventSink = {
  * Events and their runs as WITH items of a caller's statement; `runs` takes the ids `startedIn`
  * returned. `startAlone`: the same items in a statement of their own, in that transaction.
  */
-export type PreparedRuns = { items: Prisma.Sql[]; startedIn: string; runs(startedIds: string[]): DueRun[]; startAlone(tx: Tx): Promise<DueRun[]> };
+export type PreparedRuns = {
+  items: Prisma.Sql[];
+  startedIn: string;
+  runs(startedIds: string[]): DueRun[];
+  startAlone(tx: Tx): Promise<DueRun[]>;
+};
 
 /** An executor in this process: it can also start runs inside a caller's transaction. */
 export type TransactionalEventSink = EventSink & {

@@ -49,7 +49,10 @@ async function prepareCarried(events: Payload[], options: { onlyIfRowIn?: string
   const executor = registeredExecutor();
   const runs = isTransactional(executor) ? executor.prepareRunsInTransaction(events, options) : null;
   if (!runs || !isTransactional(executor)) return null;
-  const carried = { items: runs.items, column: Prisma.sql`(SELECT coalesce(array_agg(id), '{}') FROM ${Prisma.raw(runs.startedIn)}) AS started_runs` };
+  const carried = {
+    items: runs.items,
+    column: Prisma.sql`(SELECT coalesce(array_agg(id), '{}') FROM ${Prisma.raw(runs.startedIn)}) AS started_runs`,
+  };
   return { executor, runs, carried };
 }
 
@@ -68,7 +71,11 @@ export type PreparedSend = {
  * Without the embedded executor `carried` is null and `committed` sends the events, as an
  * after-commit job would: a failure is logged, and the event's sweep sends it again.
  */
-export async function prepareSendAtOnce(label: string, events: Payload[], onlyIfRowIn: string): Promise<{ carried: PreparedSend["carried"]; committed(startedRuns: string[]): Promise<void> }> {
+export async function prepareSendAtOnce(
+  label: string,
+  events: Payload[],
+  onlyIfRowIn: string,
+): Promise<{ carried: PreparedSend["carried"]; committed(startedRuns: string[]): Promise<void> }> {
   const carrying = await prepareCarried(events, { onlyIfRowIn });
   if (!carrying) {
     const send = async () => {

@@ -15,14 +15,17 @@ function parseRanges(list: string | undefined): Range[] {
     .split(",")
     .map((entry) => entry.trim())
     .filter(Boolean)
-    .map((entry) => (entry.includes("/") ? ipaddr.parseCIDR(entry) : ([ipaddr.parse(entry), ipaddr.parse(entry).kind() === "ipv4" ? 32 : 128] as Range)));
+    .map((entry) =>
+      entry.includes("/") ? ipaddr.parseCIDR(entry) : ([ipaddr.parse(entry), ipaddr.parse(entry).kind() === "ipv4" ? 32 : 128] as Range),
+    );
 }
 
 export function normalizeIp(raw: string): string | null {
   const trimmed = raw.trim().replace(/^\[|\]$/g, "");
   if (!ipaddr.isValid(trimmed)) return null;
   const address = ipaddr.parse(trimmed);
-  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress()) return (address as ipaddr.IPv6).toIPv4Address().toString();
+  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress())
+    return (address as ipaddr.IPv6).toIPv4Address().toString();
   return address.toString();
 }
 

@@ -152,13 +152,21 @@ export function checkDestinationUrl(input: string | URL, options: DestinationOpt
   // Scheme and port, unless a loopback target in development relaxes them.
   let strictViolation: (() => DestinationRefused) | null = null;
   if (url.protocol !== "https:") strictViolation = () => new DestinationRefused("scheme_not_https", "The destination must use https");
-  else if (port !== 443) strictViolation = () => new DestinationRefused("port_not_443", "The destination must use the default HTTPS port (443)");
+  else if (port !== 443)
+    strictViolation = () => new DestinationRefused("port_not_443", "The destination must use the default HTTPS port (443)");
 
   const allowLoopback = options.allowLoopback === true;
   if (isLocalhostName) {
-    if (!allowLoopback || hostname !== "localhost") throw new DestinationRefused("localhost", `${hostname} is a localhost name; destinations must be public`);
+    if (!allowLoopback || hostname !== "localhost")
+      throw new DestinationRefused("localhost", `${hostname} is a localhost name; destinations must be public`);
     // Resolved like any name; every address must then be loopback.
-    return { url, hostname, port, literalAddress: null, loopbackOnly: strictViolation ?? (() => new DestinationRefused("localhost", "localhost must resolve to loopback addresses only")) };
+    return {
+      url,
+      hostname,
+      port,
+      literalAddress: null,
+      loopbackOnly: strictViolation ?? (() => new DestinationRefused("localhost", "localhost must resolve to loopback addresses only")),
+    };
   }
   if (literalAddress) {
     const reason = classifyAddress(literalAddress);

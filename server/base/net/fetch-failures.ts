@@ -5,7 +5,18 @@ export type RefusalReason = "invalid_url" | "scheme_not_https" | "port_not_443" 
 
 /** Every class classifyAddress can answer except "public". */
 export type AddressClass =
-  "invalid_address" | "unspecified" | "loopback" | "private" | "carrier_grade_nat" | "link_local" | "multicast" | "broadcast" | "reserved" | "documentation" | "benchmarking" | "translated";
+  | "invalid_address"
+  | "unspecified"
+  | "loopback"
+  | "private"
+  | "carrier_grade_nat"
+  | "link_local"
+  | "multicast"
+  | "broadcast"
+  | "reserved"
+  | "documentation"
+  | "benchmarking"
+  | "translated";
 
 export class DestinationRefused extends Error {
   readonly reason: RefusalReason;

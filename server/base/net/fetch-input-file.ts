@@ -16,7 +16,10 @@ export type InputFile = { bytes: Buffer; contentType: string };
  * InputFileRejected. Also throws what safeFetch throws (DestinationRefused, FetchTimeout,
  * ResponseTooLarge, FetchFailed). A redirect is not followed: it is rejected as a status.
  */
-export async function fetchInputFile(url: string, options: Pick<SafeFetchOptions, "allowLoopback" | "resolver" | "timeoutMs"> = {}): Promise<InputFile> {
+export async function fetchInputFile(
+  url: string,
+  options: Pick<SafeFetchOptions, "allowLoopback" | "resolver" | "timeoutMs"> = {},
+): Promise<InputFile> {
   const response = await safeFetch(url, {
     ...options,
     method: "GET",
@@ -29,7 +32,11 @@ export async function fetchInputFile(url: string, options: Pick<SafeFetchOptions
   }
   const contentType = (response.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   if (!/^(image|video)\/[a-z0-9.+-]+$/.test(contentType)) {
-    throw new InputFileRejected("content_type", `The input file URL served ${contentType || "no content type"}, not an image or video`, response.status);
+    throw new InputFileRejected(
+      "content_type",
+      `The input file URL served ${contentType || "no content type"}, not an image or video`,
+      response.status,
+    );
   }
   return { bytes: response.body, contentType };
 }

@@ -43,7 +43,11 @@ export async function fetchOutputFile(url: string, options: OutputFileOptions = 
     const location = response.headers.location;
     if (REDIRECTS.has(response.status) && typeof location === "string" && location !== "") {
       if (hop >= MAX_OUTPUT_REDIRECTS) {
-        throw new OutputFileRejected("too_many_redirects", `The output URL redirected more than ${MAX_OUTPUT_REDIRECTS} times`, response.status);
+        throw new OutputFileRejected(
+          "too_many_redirects",
+          `The output URL redirected more than ${MAX_OUTPUT_REDIRECTS} times`,
+          response.status,
+        );
       }
       target = resolveLocation(location, target);
       continue;

@@ -15,7 +15,10 @@ export const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all
 export type CheckedDestination = CheckedUrl & { addresses: ResolvedAddress[] };
 
 /** Throws DestinationRefused (policy) or FetchFailed (the name does not resolve). */
-export async function resolveAndCheck(input: string | URL, options: DestinationOptions & { resolver?: Resolver } = {}): Promise<CheckedDestination> {
+export async function resolveAndCheck(
+  input: string | URL,
+  options: DestinationOptions & { resolver?: Resolver } = {},
+): Promise<CheckedDestination> {
   const checked = checkDestinationUrl(input, options);
   if (checked.literalAddress) {
     return { ...checked, addresses: [{ address: checked.literalAddress, family: isIP(checked.literalAddress) === 6 ? 6 : 4 }] };

@@ -94,7 +94,13 @@ function pooledAgent({ url, hostname, port, addresses }: Destination): http.Agen
   return agent;
 }
 
-function request(destination: Destination, options: SafeFetchOptions, maxBytes: number, signal: AbortSignal, agent: http.Agent | false): Promise<SafeFetchResponse> {
+function request(
+  destination: Destination,
+  options: SafeFetchOptions,
+  maxBytes: number,
+  signal: AbortSignal,
+  agent: http.Agent | false,
+): Promise<SafeFetchResponse> {
   const { url, hostname, port, addresses } = destination;
   const body = typeof options.body === "string" ? Buffer.from(options.body) : options.body;
   const headers: Record<string, string> = {};

@@ -10,7 +10,9 @@ export type EncryptionKey = { id: string; bytes: Buffer };
 
 function parseKey(text: string, name: string): Buffer {
   const trimmed = text.trim();
-  const bytes = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, "hex") : Buffer.from(trimmed.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+  const bytes = /^[0-9a-fA-F]{64}$/.test(trimmed)
+    ? Buffer.from(trimmed, "hex")
+    : Buffer.from(trimmed.replace(/-/g, "+").replace(/_/g, "/"), "base64");
   if (bytes.length !== 32) throw new Error(`${name} must be 32 bytes, written as 64 hex digits or base64 (openssl rand -hex 32)`);
   return bytes;
 }

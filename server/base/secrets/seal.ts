@@ -27,7 +27,8 @@ export function seal(plaintext: string, context: string): Sealed {
 
 export function unseal(sealed: Sealed, context: string): string {
   const key = keyById(sealed.keyId);
-  if (!key) throw new SecretUnavailable(`No encryption key with id ${sealed.keyId} is configured (ENCRYPTION_KEY, ENCRYPTION_KEYS_PREVIOUS)`);
+  if (!key)
+    throw new SecretUnavailable(`No encryption key with id ${sealed.keyId} is configured (ENCRYPTION_KEY, ENCRYPTION_KEYS_PREVIOUS)`);
   const [iv, tag, ciphertext] = sealed.value.split(".").map((part) => Buffer.from(part, "base64url"));
   if (!iv || !tag || !ciphertext || iv.length !== 12 || tag.length !== 16) throw new SecretUnavailable("The sealed value is malformed");
   const decipher = createDecipheriv("aes-256-gcm", key.bytes, iv);

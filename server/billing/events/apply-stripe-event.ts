@@ -19,7 +19,10 @@ const APPLY_TRANSACTION = { maxWait: 10_000, timeout: 60_000 };
 
 async function checkoutCompleted(tx: Tx, stripe: Stripe, sessionId: string): Promise<EventOutcome> {
   const session = await stripe.checkout.sessions.retrieve(sessionId);
-  const accountId = await resolveAccount(tx, { claimedAccount: session.client_reference_id ?? session.metadata?.account_id ?? null, customer: session.customer });
+  const accountId = await resolveAccount(tx, {
+    claimedAccount: session.client_reference_id ?? session.metadata?.account_id ?? null,
+    customer: session.customer,
+  });
   if (!accountId) return { action: "Checkout of no known account" };
   await lockAccount(tx, accountId);
   await rememberCustomer(tx, accountId, session.customer);
@@ -68,7 +71,9 @@ export async function applyStripeEvent(stripeEventId: string): Promise<EventOutc
   const stripe = stripeClient();
   try {
     return await inTransaction(async (tx) => {
-      const [row] = await tx.$queryRaw<Array<{ processed_at: Date | null }>>`SELECT processed_at FROM stripe_event WHERE id = ${stripeEventId} FOR UPDATE`;
+      const [row] = await tx.$queryRaw<
+        Array<{ processed_at: Date | null }>
+      >`SELECT processed_at FROM stripe_event WHERE id = ${stripeEventId} FOR UPDATE`;
       if (!row) return { action: "no such stored event" };
       if (row.processed_at) return { action: "already applied" };
       const stored = await tx.stripeEvent.findUniqueOrThrow({ where: { id: stripeEventId }, select: { payload: true } });
@@ -78,7 +83,9 @@ export async function applyStripeEvent(stripeEventId: string): Promise<EventOutc
     }, APPLY_TRANSACTION);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await db.stripeEvent.update({ where: { id: stripeEventId }, data: { attempts: { increment: 1 }, lastError: message.slice(0, 1000) } }).catch(() => undefined);
+    await db.stripeEvent
+      .update({ where: { id: stripeEventId }, data: { attempts: { increment: 1 }, lastError: message.slice(0, 1000) } })
+      .catch(() => undefined);
     throw error;
   }
 }

@@ -24,7 +24,11 @@ export async function sweepStripeEvents({ now }: { now: Date }): Promise<{ resen
   });
   const resent: string[] = [];
   for (const event of stale) {
-    const { attempts } = await db.stripeEvent.update({ where: { id: event.id }, data: { attempts: { increment: 1 } }, select: { attempts: true } });
+    const { attempts } = await db.stripeEvent.update({
+      where: { id: event.id },
+      data: { attempts: { increment: 1 } },
+      select: { attempts: true },
+    });
     try {
       await sendStripeEventReceived(event.id, attempts);
       resent.push(event.id);
@@ -39,7 +43,10 @@ export async function sweepStripeEvents({ now }: { now: Date }): Promise<{ resen
   });
   let emailsSent = 0;
   for (const email of queued) {
-    const outcome = await inTransaction((tx) => sendEmail(tx, email.id), SEND_EMAIL_TRANSACTION).catch((error: unknown) => ({ status: "error", error: String(error) }));
+    const outcome = await inTransaction((tx) => sendEmail(tx, email.id), SEND_EMAIL_TRANSACTION).catch((error: unknown) => ({
+      status: "error",
+      error: String(error),
+    }));
     if (outcome.status === "sent") emailsSent++;
   }
   return { resent, emailsSent };

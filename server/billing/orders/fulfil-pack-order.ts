@@ -18,16 +18,28 @@ import { isGuid } from "../../base/guid";
 
 export async function fulfilPackOrder(tx: Tx, stripe: Stripe, session: Stripe.Checkout.Session, accountId: string): Promise<EventOutcome> {
   const orderId = session.metadata?.order_id;
-  const order = (await lockOrder(tx, { stripeCheckoutSessionId: session.id })) ?? (orderId && isGuid(orderId) ? await lockOrder(tx, { id: orderId }) : null);
+  const order =
+    (await lockOrder(tx, { stripeCheckoutSessionId: session.id })) ??
+    (orderId && isGuid(orderId) ? await lockOrder(tx, { id: orderId }) : null);
   if (!order || order.accountId !== accountId) return { action: "paid Checkout with no order of this account" };
   if (order.status !== "pending" && order.status !== "expired") return { action: `order already ${order.status}` };
-  await tx.order.update({ where: { id: order.id }, data: { stripeCheckoutSessionId: session.id, stripePaymentIntentId: idOf(session.payment_intent) } });
+  await tx.order.update({
+    where: { id: order.id },
+    data: { stripeCheckoutSessionId: session.id, stripePaymentIntentId: idOf(session.payment_intent) },
+  });
 
   const stored = await tx.subscription.findUnique({ where: { accountId }, select: { stripeSubscriptionId: true, status: true } });
-  const current = stored?.stripeSubscriptionId ? ((await syncSubscription(tx, stripe, { id: stored.stripeSubscriptionId, customer: session.customer }))?.status ?? stored.status) : stored?.status;
+  const current = stored?.stripeSubscriptionId
+    ? ((await syncSubscription(tx, stripe, { id: stored.stripeSubscriptionId, customer: session.customer }))?.status ?? stored.status)
+    : stored?.status;
 
   if (allowsPacks(current)) {
-    await addCredits(tx, { accountId, amountMillis: decimalToMillis(order.credits), sourceKey: `checkout:${session.id}`, description: orderLabel(order) });
+    await addCredits(tx, {
+      accountId,
+      amountMillis: decimalToMillis(order.credits),
+      sourceKey: `checkout:${session.id}`,
+      description: orderLabel(order),
+    });
     await tx.order.update({ where: { id: order.id }, data: { status: "fulfilled", fulfilledAt: new Date() } });
     await recordActivity(tx, {
       accountId,

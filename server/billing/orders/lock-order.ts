@@ -8,4 +8,5 @@ export async function lockOrder(tx: Tx, where: { id?: string; stripeCheckoutSess
   return tx.order.findUniqueOrThrow({ where: { id: order.id } });
 }
 
-export const orderLabel = (order: { id: string; credits: { toString(): string } }) => `${Number(order.credits.toString())}-credit pack (order ${order.id.slice(0, 8)})`;
+export const orderLabel = (order: { id: string; credits: { toString(): string } }) =>
+  `${Number(order.credits.toString())}-credit pack (order ${order.id.slice(0, 8)})`;

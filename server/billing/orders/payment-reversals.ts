@@ -54,7 +54,12 @@ export async function applyChargeRefunded(tx: Tx, stripe: Stripe, chargeId: stri
     description: `Payment ${charge.id} refunded (${refunded}). ${CREDITS_STAY}`,
     metadata: { charge_id: charge.id },
   });
-  const notice = await notifyPrimaryOwner(tx, { accountId, kind: "billing.refunded", title: "Payment refunded", lines: [`Stripe refunded ${refunded} of payment ${charge.id}.`, CREDITS_STAY] });
+  const notice = await notifyPrimaryOwner(tx, {
+    accountId,
+    kind: "billing.refunded",
+    title: "Payment refunded",
+    lines: [`Stripe refunded ${refunded} of payment ${charge.id}.`, CREDITS_STAY],
+  });
   return { action: "subscription payment refunded", emailIds: notice.emailId ? [notice.emailId] : [] };
 }
 
@@ -91,7 +96,10 @@ export async function applyDisputeCreated(tx: Tx, stripe: Stripe, dispute: Strip
     accountId,
     kind: "billing.dispute_created",
     title: "Payment disputed",
-    lines: [`A payment of ${amount} was disputed with your bank (${dispute.reason}).`, "Stripe holds the amount while the dispute is open. Contact us if this was a mistake."],
+    lines: [
+      `A payment of ${amount} was disputed with your bank (${dispute.reason}).`,
+      "Stripe holds the amount while the dispute is open. Contact us if this was a mistake.",
+    ],
   });
   return { action: order ? "order disputed" : "subscription payment disputed", emailIds: notice.emailId ? [notice.emailId] : [] };
 }

@@ -21,7 +21,13 @@ function orderId(value: string) {
   return value;
 }
 
-const view = (order: { id: string; status: string; credits: { toString(): string }; accountId: string; stripeRefundId: string | null }): ReviewedOrder => ({
+const view = (order: {
+  id: string;
+  status: string;
+  credits: { toString(): string };
+  accountId: string;
+  stripeRefundId: string | null;
+}): ReviewedOrder => ({
   order_id: order.id,
   status: order.status,
   credits: order.credits.toString(),
@@ -30,7 +36,9 @@ const view = (order: { id: string; status: string; credits: { toString(): string
 });
 
 function notReviewable(order: { id: string; status: string }) {
-  return invalidRequest(`Order ${order.id} is ${order.status}; only orders in manual_review can be reviewed.`, [{ field: "order", message: `is ${order.status}` }]);
+  return invalidRequest(`Order ${order.id} is ${order.status}; only orders in manual_review can be reviewed.`, [
+    { field: "order", message: `is ${order.status}` },
+  ]);
 }
 
 export async function approveOrder(tx: Tx, value: string): Promise<ReviewedOrder> {
@@ -53,7 +61,12 @@ export async function approveOrder(tx: Tx, value: string): Promise<ReviewedOrder
     description: `${orderLabel(order)} approved by an operator; credits added`,
     metadata: { order_id: order.id },
   });
-  await notifyPrimaryOwner(tx, { accountId: order.accountId, kind: "order.approved", title: "Credit pack approved", lines: [`Your ${orderLabel(order)} was approved and its credits were added.`] });
+  await notifyPrimaryOwner(tx, {
+    accountId: order.accountId,
+    kind: "order.approved",
+    title: "Credit pack approved",
+    lines: [`Your ${orderLabel(order)} was approved and its credits were added.`],
+  });
   return view(updated);
 }
 

@@ -4,7 +4,14 @@ import { defineModels, type ModelData } from "../model-data";
 // Alibaba's open Wan models hosted on fal.
 
 // fal's Wan 2.2 A14B: a length in frames (81 at 16 fps, 5 s).
-const wan22OnFal = { prompt: "prompt", num_frames: { const: 81 }, frames_per_second: { const: 16 }, resolution: "resolution", aspect_ratio: "ratio", seed: "seed" } as const;
+const wan22OnFal = {
+  prompt: "prompt",
+  num_frames: { const: 81 },
+  frames_per_second: { const: 16 },
+  resolution: "resolution",
+  aspect_ratio: "ratio",
+  seed: "seed",
+} as const;
 
 /** Wan text-to-image on DashScope: five ratios, up to four pictures a task, priced as DashScope charges. */
 function wanTextToImage(identifier: string, name: string, model: string, usd: string): ModelData {
@@ -77,7 +84,12 @@ export default defineModels([
     note: "Edits one input picture and keeps its ratio; 1:1 is listed as the single nominal ratio.",
     providers: [
       { id: "alibaba", model: "qwen-image-edit", cost: { per: "image", usd: "0.045" } },
-      { id: "replicate", model: "qwen/qwen-image-edit", input: { prompt: "prompt", image: "input_file", output_format: { const: "png" }, seed: "seed" }, cost: { per: "image", usd: "0.03" } },
+      {
+        id: "replicate",
+        model: "qwen/qwen-image-edit",
+        input: { prompt: "prompt", image: "input_file", output_format: { const: "png" }, seed: "seed" },
+        cost: { per: "image", usd: "0.03" },
+      },
       {
         id: "fal",
         model: "fal-ai/qwen-image-edit",
@@ -132,7 +144,13 @@ export default defineModels([
       {
         id: "fal",
         model: "fal-ai/wan-25-preview/text-to-video",
-        input: { prompt: "prompt", aspect_ratio: "ratio", resolution: "resolution", duration: { from: "duration", as: "string" }, seed: "seed" },
+        input: {
+          prompt: "prompt",
+          aspect_ratio: "ratio",
+          resolution: "resolution",
+          duration: { from: "duration", as: "string" },
+          seed: "seed",
+        },
         cost: { per: "second", usd: { "1080p": "0.15", "480p": "0.05" } },
       },
     ],
@@ -152,7 +170,13 @@ export default defineModels([
       {
         id: "fal",
         model: "fal-ai/wan-25-preview/image-to-video",
-        input: { prompt: "prompt", image_url: "input_file", resolution: "resolution", duration: { from: "duration", as: "string" }, seed: "seed" },
+        input: {
+          prompt: "prompt",
+          image_url: "input_file",
+          resolution: "resolution",
+          duration: { from: "duration", as: "string" },
+          seed: "seed",
+        },
         cost: { per: "second", usd: { "1080p": "0.15", "720p": "0.10", "480p": "0.05" } },
       },
     ],
@@ -169,7 +193,14 @@ export default defineModels([
     identifier: "alibaba/wan-2.2-a14b",
     name: "Wan 2.2 A14B",
     type: "video",
-    providers: [{ id: "fal", model: "fal-ai/wan/v2.2-a14b/text-to-video", input: wan22OnFal, cost: { per: "second", usd: { "720p": "0.081", "480p": "0.0405" } } }],
+    providers: [
+      {
+        id: "fal",
+        model: "fal-ai/wan/v2.2-a14b/text-to-video",
+        input: wan22OnFal,
+        cost: { per: "second", usd: { "720p": "0.081", "480p": "0.0405" } },
+      },
+    ],
     ratios: ["16:9", "9:16", "1:1"],
     timeout_seconds: 900,
     durations: [5],

@@ -55,7 +55,12 @@ export default defineModels([
     providers: [
       { id: "bfl", model: "flux-pro-1.1-ultra", cost: { per: "image", usd: "0.06" } },
       // Replicate's aspect_ratio enum and fal's both span 21:9 … 9:21; both answer jpg or png.
-      { id: "replicate", model: "black-forest-labs/flux-1.1-pro-ultra", input: replicateAspectRatioInput, cost: { per: "image", usd: "0.06" } },
+      {
+        id: "replicate",
+        model: "black-forest-labs/flux-1.1-pro-ultra",
+        input: replicateAspectRatioInput,
+        cost: { per: "image", usd: "0.06" },
+      },
       {
         id: "fal",
         model: "fal-ai/flux-pro/v1.1-ultra",
@@ -132,7 +137,9 @@ export default defineModels([
     name: "FLUX.1 [pro]",
     type: "image",
     note: "Replicate only: fal's flux-pro endpoints are FLUX1.1 and later, and BFL's current API reference lists no /v1/flux-pro.",
-    providers: [{ id: "replicate", model: "black-forest-labs/flux-pro", input: replicateAspectRatioInput, cost: { per: "image", usd: "0.055" } }],
+    providers: [
+      { id: "replicate", model: "black-forest-labs/flux-pro", input: replicateAspectRatioInput, cost: { per: "image", usd: "0.055" } },
+    ],
     ratios: commonRatios,
     formats: ["png", "jpg"],
     max_outputs: 1,
@@ -155,7 +162,14 @@ export default defineModels([
       {
         id: "fal",
         model: "fal-ai/flux-kontext/dev",
-        input: { prompt: "prompt", image_url: "input_file", resolution_mode: "ratio", output_format: falOutputFormat, seed: "seed", enable_safety_checker: { const: true } },
+        input: {
+          prompt: "prompt",
+          image_url: "input_file",
+          resolution_mode: "ratio",
+          output_format: falOutputFormat,
+          seed: "seed",
+          enable_safety_checker: { const: true },
+        },
         cost: { per: "megapixel", usd: "0.025", default_megapixels: 1 },
       },
     ],

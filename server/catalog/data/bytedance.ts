@@ -17,7 +17,13 @@ export default defineModels([
         id: "replicate",
         model: "bytedance/seedream-4",
         // image_input and a size tier; one picture per prediction (sequential generation off).
-        input: { prompt: "prompt", image_input: "input_files", size: { const: "2K" }, aspect_ratio: "ratio", sequential_image_generation: { const: "disabled" } },
+        input: {
+          prompt: "prompt",
+          image_input: "input_files",
+          size: { const: "2K" },
+          aspect_ratio: "ratio",
+          sequential_image_generation: { const: "disabled" },
+        },
         cost: { per: "image", usd: "0.03" },
       },
     ],
@@ -38,7 +44,14 @@ export default defineModels([
       {
         id: "replicate",
         model: "bytedance/seedance-1-pro",
-        input: { prompt: "prompt", image: "input_file", duration: "duration", resolution: "resolution", aspect_ratio: "ratio", seed: "seed" },
+        input: {
+          prompt: "prompt",
+          image: "input_file",
+          duration: "duration",
+          resolution: "resolution",
+          aspect_ratio: "ratio",
+          seed: "seed",
+        },
         cost: { per: "second", usd: { "1080p": "0.15", "480p": "0.03" } },
       },
     ],
@@ -100,7 +113,12 @@ export default defineModels([
     note: 'Edits one input picture and keeps its size and ratio (ModelArk\'s only size is "adaptive"); 1:1 is listed as the single nominal ratio.',
     providers: [
       { id: "byteplus", model: "seededit-3-0-i2i-250628", cost: { per: "image", usd: "0.03" } },
-      { id: "fal", model: "fal-ai/bytedance/seededit/v3/edit-image", input: { prompt: "prompt", image_url: "input_file", seed: "seed" }, cost: { per: "image", usd: "0.03" } },
+      {
+        id: "fal",
+        model: "fal-ai/bytedance/seededit/v3/edit-image",
+        input: { prompt: "prompt", image_url: "input_file", seed: "seed" },
+        cost: { per: "image", usd: "0.03" },
+      },
     ],
     ratios: ["1:1"],
     formats: ["jpg"],
@@ -117,11 +135,23 @@ export default defineModels([
     name: "Seedance 1.0 Lite",
     type: "video",
     providers: [
-      { id: "byteplus", model: "seedance-1-0-lite-t2v-250428", cost: { per: "second", usd: { "720p": "0.0406", "480p": "0.0175", "1080p": "0.0882" } } },
+      {
+        id: "byteplus",
+        model: "seedance-1-0-lite-t2v-250428",
+        cost: { per: "second", usd: { "720p": "0.0406", "480p": "0.0175", "1080p": "0.0882" } },
+      },
       {
         id: "replicate",
         model: "bytedance/seedance-1-lite",
-        input: { prompt: "prompt", image: "input_file", last_frame_image: "last_frame", duration: "duration", resolution: "resolution", aspect_ratio: "ratio", seed: "seed" },
+        input: {
+          prompt: "prompt",
+          image: "input_file",
+          last_frame_image: "last_frame",
+          duration: "duration",
+          resolution: "resolution",
+          aspect_ratio: "ratio",
+          seed: "seed",
+        },
         cost: { per: "second", usd: { "720p": "0.036", "480p": "0.018", "1080p": "0.072" } },
       },
     ],

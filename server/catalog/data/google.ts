@@ -19,7 +19,13 @@ const imagenRatios = ["1:1", "3:4", "4:3", "9:16", "16:9"];
 const imagenOnReplicate = { prompt: "prompt", aspect_ratio: "ratio", output_format: { const: "png" } } as const;
 const imagenOnFal = { prompt: "prompt", aspect_ratio: "ratio", num_images: { const: 1 } } as const;
 // fal's Veo 3 endpoints take the length as "8s"; audio on, as the Gemini API always makes it.
-const veo3OnFal = { prompt: "prompt", aspect_ratio: "ratio", duration: { const: "8s" }, resolution: "resolution", generate_audio: { const: true } } as const;
+const veo3OnFal = {
+  prompt: "prompt",
+  aspect_ratio: "ratio",
+  duration: { const: "8s" },
+  resolution: "resolution",
+  generate_audio: { const: true },
+} as const;
 const veo31OnReplicate = {
   prompt: "prompt",
   image: "input_file",
@@ -70,7 +76,12 @@ export default defineModels([
       // Hosts' per-second prices after Google's September 2025 cut: $0.20 silent, $0.40 with audio;
       // the Gemini API bills $0.40 a second, audio always on.
       { id: "replicate", model: "google/veo-3", cost: { per: "second", usd: { "720p": "0.20", "1080p": "0.20" }, audio_usd: "0.20" } },
-      { id: "fal", model: "fal-ai/veo3", input: { ...veoVideo, duration: { from: "duration", suffix: "s" } }, cost: { per: "second", usd: { "720p": "0.20", "1080p": "0.20" }, audio_usd: "0.20" } },
+      {
+        id: "fal",
+        model: "fal-ai/veo3",
+        input: { ...veoVideo, duration: { from: "duration", suffix: "s" } },
+        cost: { per: "second", usd: { "720p": "0.20", "1080p": "0.20" }, audio_usd: "0.20" },
+      },
       { id: "google", model: "veo-3.0-generate-001", cost: { per: "second", usd: { "720p": "0.40", "1080p": "0.40" } } },
     ],
     ratios: ["16:9", "9:16"],
@@ -111,7 +122,12 @@ export default defineModels([
     name: "Imagen 3",
     type: "image",
     providers: [
-      { id: "replicate", model: "google/imagen-3", input: { prompt: "prompt", aspect_ratio: "ratio" }, cost: { per: "image", usd: "0.05" } },
+      {
+        id: "replicate",
+        model: "google/imagen-3",
+        input: { prompt: "prompt", aspect_ratio: "ratio" },
+        cost: { per: "image", usd: "0.05" },
+      },
       { id: "fal", model: "fal-ai/imagen3", input: imagenOnFal, cost: { per: "image", usd: "0.05" } },
     ],
     ratios: imagenRatios,

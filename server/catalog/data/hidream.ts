@@ -11,7 +11,14 @@ function hidream(slug: string, name: string, usdPerMegapixel: string, timeoutSec
     identifier: `hidream-ai/${slug}`,
     name,
     type: "image",
-    providers: [{ id: "fal", model: `fal-ai/${slug}`, input: falMegapixelInput, cost: { per: "megapixel", usd: usdPerMegapixel, default_megapixels: 1 } }],
+    providers: [
+      {
+        id: "fal",
+        model: `fal-ai/${slug}`,
+        input: falMegapixelInput,
+        cost: { per: "megapixel", usd: usdPerMegapixel, default_megapixels: 1 },
+      },
+    ],
     ratios: Object.keys(falMegapixelSizes),
     formats: ["png", "jpg"],
     max_outputs: 1,
@@ -20,4 +27,7 @@ function hidream(slug: string, name: string, usdPerMegapixel: string, timeoutSec
   };
 }
 
-export default defineModels([hidream("hidream-i1-full", "HiDream-I1 Full", "0.05", 180), hidream("hidream-i1-fast", "HiDream-I1 Fast", "0.01", 120)]);
+export default defineModels([
+  hidream("hidream-i1-full", "HiDream-I1 Full", "0.05", 180),
+  hidream("hidream-i1-fast", "HiDream-I1 Fast", "0.01", 120),
+]);

@@ -33,4 +33,9 @@ export const falMegapixelInput: InputMapping = {
 };
 
 /** Replicate models with one picture a prediction, an aspect_ratio enum and webp/jpg/png (no num_outputs). */
-export const replicateAspectRatioInput: InputMapping = { prompt: "prompt", aspect_ratio: "ratio", output_format: "output_format", seed: "seed" };
+export const replicateAspectRatioInput: InputMapping = {
+  prompt: "prompt",
+  aspect_ratio: "ratio",
+  output_format: "output_format",
+  seed: "seed",
+};

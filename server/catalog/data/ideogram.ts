@@ -43,11 +43,31 @@ const v3Ratios = Object.keys(falNamedSizes);
 const v2Ratios = ["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"];
 
 export default defineModels([
-  ideogram({ slug: "ideogram-v3-turbo", name: "Ideogram 3.0 Turbo", usd: "0.03" }, { model: "fal-ai/ideogram/v3", input: falV3Input("TURBO") }, v3Ratios),
-  ideogram({ slug: "ideogram-v3-balanced", name: "Ideogram 3.0 Balanced", usd: "0.06" }, { model: "fal-ai/ideogram/v3", input: falV3Input("BALANCED") }, v3Ratios),
-  ideogram({ slug: "ideogram-v3-quality", name: "Ideogram 3.0 Quality", usd: "0.09" }, { model: "fal-ai/ideogram/v3", input: falV3Input("QUALITY") }, v3Ratios),
+  ideogram(
+    { slug: "ideogram-v3-turbo", name: "Ideogram 3.0 Turbo", usd: "0.03" },
+    { model: "fal-ai/ideogram/v3", input: falV3Input("TURBO") },
+    v3Ratios,
+  ),
+  ideogram(
+    { slug: "ideogram-v3-balanced", name: "Ideogram 3.0 Balanced", usd: "0.06" },
+    { model: "fal-ai/ideogram/v3", input: falV3Input("BALANCED") },
+    v3Ratios,
+  ),
+  ideogram(
+    { slug: "ideogram-v3-quality", name: "Ideogram 3.0 Quality", usd: "0.09" },
+    { model: "fal-ai/ideogram/v3", input: falV3Input("QUALITY") },
+    v3Ratios,
+  ),
   ideogram({ slug: "ideogram-v2", name: "Ideogram 2.0", usd: "0.08" }, { model: "fal-ai/ideogram/v2", input: falV2Input }, v2Ratios),
-  ideogram({ slug: "ideogram-v2-turbo", name: "Ideogram 2.0 Turbo", usd: "0.05" }, { model: "fal-ai/ideogram/v2/turbo", input: falV2Input }, v2Ratios),
+  ideogram(
+    { slug: "ideogram-v2-turbo", name: "Ideogram 2.0 Turbo", usd: "0.05" },
+    { model: "fal-ai/ideogram/v2/turbo", input: falV2Input },
+    v2Ratios,
+  ),
   ideogram({ slug: "ideogram-v2a", name: "Ideogram 2a", usd: "0.04" }, { model: "fal-ai/ideogram/v2a", input: falV2Input }, v2Ratios),
-  ideogram({ slug: "ideogram-v2a-turbo", name: "Ideogram 2a Turbo", usd: "0.025" }, { model: "fal-ai/ideogram/v2a/turbo", input: falV2Input }, v2Ratios),
+  ideogram(
+    { slug: "ideogram-v2a-turbo", name: "Ideogram 2a Turbo", usd: "0.025" },
+    { model: "fal-ai/ideogram/v2a/turbo", input: falV2Input },
+    v2Ratios,
+  ),
 ]);

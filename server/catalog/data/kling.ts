@@ -26,7 +26,13 @@ type KlingVersion = {
 type VideoData = Extract<ModelData, { type: "video" }>;
 
 /** Replicate (where it hosts the version) then fal, each with its input for this mode. */
-function hosts(version: KlingVersion, replicateInput: InputMapping, falModel: string, falInput: InputMapping, ignoresRatio: boolean): VideoData["providers"] {
+function hosts(
+  version: KlingVersion,
+  replicateInput: InputMapping,
+  falModel: string,
+  falInput: InputMapping,
+  ignoresRatio: boolean,
+): VideoData["providers"] {
   const cost = (usd: string) => ({ per: "second" as const, usd: { [version.resolution]: usd } });
   const ignores = ignoresRatio ? ["ratio" as const] : undefined;
   const fal = { id: "fal" as const, model: falModel, input: falInput, ignores, cost: cost(version.fal.cost) };
@@ -38,7 +44,13 @@ const fromText = (version: KlingVersion): VideoData => ({
   identifier: version.identifier,
   name: version.name,
   type: "video",
-  providers: hosts(version, { prompt: "prompt", aspect_ratio: "ratio", duration: "duration" }, version.fal.textToVideo, { prompt: "prompt", aspect_ratio: "ratio", duration: falDuration }, false),
+  providers: hosts(
+    version,
+    { prompt: "prompt", aspect_ratio: "ratio", duration: "duration" },
+    version.fal.textToVideo,
+    { prompt: "prompt", aspect_ratio: "ratio", duration: falDuration },
+    false,
+  ),
   ratios: klingRatios,
   timeout_seconds: 900,
   durations: [5, 10],
@@ -72,11 +84,24 @@ const v20Master: KlingVersion = {
   ...version("kwaivgi/kling-v2.0", "Kling 2.0 Master", "1080p", "0.280", "v2/master", { fal: "0.28" }),
   note: "On fal only: Replicate's copy of Kling 2.0 could not be confirmed against a published schema.",
 };
-const v21Master = version("kwaivgi/kling-v2.1-master", "Kling 2.1 Master", "1080p", "0.280", "v2.1/master", { fal: "0.28", replicate: "0.28" });
-const v25TurboPro = version("kwaivgi/kling-v2.5-turbo-pro", "Kling 2.5 Turbo Pro", "1080p", "0.070", "v2.5-turbo/pro", { fal: "0.07", replicate: "0.07" });
+const v21Master = version("kwaivgi/kling-v2.1-master", "Kling 2.1 Master", "1080p", "0.280", "v2.1/master", {
+  fal: "0.28",
+  replicate: "0.28",
+});
+const v25TurboPro = version("kwaivgi/kling-v2.5-turbo-pro", "Kling 2.5 Turbo Pro", "1080p", "0.070", "v2.5-turbo/pro", {
+  fal: "0.07",
+  replicate: "0.07",
+});
 
 /** A version on fal's `fal-ai/kling-video/<path>/{text,image}-to-video`, and on Replicate by its identifier when it has a cost there. */
-function version(identifier: string, name: string, resolution: KlingVersion["resolution"], usd: string, falPath: string, costs: { fal: string; replicate?: string }): KlingVersion {
+function version(
+  identifier: string,
+  name: string,
+  resolution: KlingVersion["resolution"],
+  usd: string,
+  falPath: string,
+  costs: { fal: string; replicate?: string },
+): KlingVersion {
   const fal = `fal-ai/kling-video/${falPath}`;
   return {
     identifier,
@@ -109,7 +134,10 @@ export default defineModels([
       {
         id: "fal",
         model: "fal-ai/kling-video/v2.1/standard/image-to-video",
-        model_by: { from: "resolution", map: { "720p": "fal-ai/kling-video/v2.1/standard/image-to-video", "1080p": "fal-ai/kling-video/v2.1/pro/image-to-video" } },
+        model_by: {
+          from: "resolution",
+          map: { "720p": "fal-ai/kling-video/v2.1/standard/image-to-video", "1080p": "fal-ai/kling-video/v2.1/pro/image-to-video" },
+        },
         input: { prompt: "prompt", image_url: "input_file", duration: { from: "duration", as: "string" } },
         ignores: ["ratio"],
         cost: { per: "second", usd: { "720p": "0.05", "1080p": "0.09" } },

@@ -17,7 +17,14 @@ type VideoData = Extract<ModelData, { type: "video" }>;
 
 const rayRatios = ["16:9", "9:16", "4:3", "3:4", "21:9", "9:21"];
 
-type Ray = { identifier: string; name: string; resolution: "540p" | "720p"; usd: string; falCost: string; fal: { text: string; image: string } };
+type Ray = {
+  identifier: string;
+  name: string;
+  resolution: "540p" | "720p";
+  usd: string;
+  falCost: string;
+  fal: { text: string; image: string };
+};
 
 function fromText(ray: Ray): VideoData {
   return {
@@ -25,11 +32,21 @@ function fromText(ray: Ray): VideoData {
     name: ray.name,
     type: "video",
     providers: [
-      { id: "replicate", model: ray.identifier, input: { prompt: "prompt", aspect_ratio: "ratio", duration: "duration", loop: { const: false } } },
+      {
+        id: "replicate",
+        model: ray.identifier,
+        input: { prompt: "prompt", aspect_ratio: "ratio", duration: "duration", loop: { const: false } },
+      },
       {
         id: "fal",
         model: ray.fal.text,
-        input: { prompt: "prompt", aspect_ratio: "ratio", duration: { from: "duration", suffix: "s" }, resolution: { const: ray.resolution }, loop: { const: false } },
+        input: {
+          prompt: "prompt",
+          aspect_ratio: "ratio",
+          duration: { from: "duration", suffix: "s" },
+          resolution: { const: ray.resolution },
+          loop: { const: false },
+        },
         cost: { per: "second", usd: { [ray.resolution]: ray.falCost } },
       },
     ],
@@ -44,7 +61,14 @@ function fromText(ray: Ray): VideoData {
 /** From a start frame, optionally to an end frame (Replicate start_image_url / end_image_url; fal image_url / end_image_url). */
 function fromImage(ray: Ray): VideoData {
   const text = fromText(ray);
-  const replicate: InputMapping = { prompt: "prompt", aspect_ratio: "ratio", duration: "duration", start_image_url: "input_file", end_image_url: "last_frame", loop: { const: false } };
+  const replicate: InputMapping = {
+    prompt: "prompt",
+    aspect_ratio: "ratio",
+    duration: "duration",
+    start_image_url: "input_file",
+    end_image_url: "last_frame",
+    loop: { const: false },
+  };
   const fal: InputMapping = {
     prompt: "prompt",
     image_url: "input_file",
@@ -70,10 +94,38 @@ function fromImage(ray: Ray): VideoData {
 const ray2 = { text: "fal-ai/luma-dream-machine/ray-2", image: "fal-ai/luma-dream-machine/ray-2/image-to-video" };
 const rayFlash2 = { text: "fal-ai/luma-dream-machine/ray-2-flash", image: "fal-ai/luma-dream-machine/ray-2-flash/image-to-video" };
 
-const ray2At720: Ray = { identifier: "luma/ray-2-720p", name: "Luma Ray 2 (720p)", resolution: "720p", usd: "0.225", falCost: "0.222223", fal: ray2 };
-const ray2At540: Ray = { identifier: "luma/ray-2-540p", name: "Luma Ray 2 (540p)", resolution: "540p", usd: "0.112", falCost: "0.111112", fal: ray2 };
-const flashAt720: Ray = { identifier: "luma/ray-flash-2-720p", name: "Luma Ray Flash 2 (720p)", resolution: "720p", usd: "0.090", falCost: "0.088889", fal: rayFlash2 };
-const flashAt540: Ray = { identifier: "luma/ray-flash-2-540p", name: "Luma Ray Flash 2 (540p)", resolution: "540p", usd: "0.045", falCost: "0.044445", fal: rayFlash2 };
+const ray2At720: Ray = {
+  identifier: "luma/ray-2-720p",
+  name: "Luma Ray 2 (720p)",
+  resolution: "720p",
+  usd: "0.225",
+  falCost: "0.222223",
+  fal: ray2,
+};
+const ray2At540: Ray = {
+  identifier: "luma/ray-2-540p",
+  name: "Luma Ray 2 (540p)",
+  resolution: "540p",
+  usd: "0.112",
+  falCost: "0.111112",
+  fal: ray2,
+};
+const flashAt720: Ray = {
+  identifier: "luma/ray-flash-2-720p",
+  name: "Luma Ray Flash 2 (720p)",
+  resolution: "720p",
+  usd: "0.090",
+  falCost: "0.088889",
+  fal: rayFlash2,
+};
+const flashAt540: Ray = {
+  identifier: "luma/ray-flash-2-540p",
+  name: "Luma Ray Flash 2 (540p)",
+  resolution: "540p",
+  usd: "0.045",
+  falCost: "0.044445",
+  fal: rayFlash2,
+};
 
 /** Photon on Replicate only: fal prices its copy per megapixel, at output sizes its reference does not give. */
 function photon(identifier: string, name: string, usd: string, cost: string): ModelData {
@@ -81,7 +133,14 @@ function photon(identifier: string, name: string, usd: string, cost: string): Mo
     identifier,
     name,
     type: "image",
-    providers: [{ id: "replicate", model: identifier, input: { prompt: "prompt", aspect_ratio: "ratio", seed: "seed" }, cost: { per: "image", usd: cost } }],
+    providers: [
+      {
+        id: "replicate",
+        model: identifier,
+        input: { prompt: "prompt", aspect_ratio: "ratio", seed: "seed" },
+        cost: { per: "image", usd: cost },
+      },
+    ],
     ratios: ["16:9", "1:1", "9:16", "4:3", "3:4", "21:9", "9:21"],
     formats: ["jpg"],
     max_outputs: 1,

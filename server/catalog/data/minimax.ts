@@ -7,7 +7,13 @@ import { defineModels, type ModelData } from "../model-data";
 // it is a model of its own (Hailuo 02 Pro). No ratio for Hailuo: 16:9 from text, a first frame's
 // own otherwise. Video-01 runs on fal too (one endpoint from text, one from an image).
 
-const hailuoOnReplicate = { prompt: "prompt", duration: "duration", resolution: "resolution", first_frame_image: "input_file", prompt_optimizer: { const: false } } as const;
+const hailuoOnReplicate = {
+  prompt: "prompt",
+  duration: "duration",
+  resolution: "resolution",
+  first_frame_image: "input_file",
+  prompt_optimizer: { const: false },
+} as const;
 
 function hailuo(identifier: string, name: string, minimaxModel: string) {
   return {
@@ -33,7 +39,12 @@ function hailuo(identifier: string, name: string, minimaxModel: string) {
  * and fal split text from image. Replicate and fal bill $0.50 a video (0.083334/s over 6 s);
  * MiniMax's own rate for these is not listed in the reference we read, so no cost is recorded.
  */
-function video01(identifier: string, name: string, ids: { minimax: string; replicate: string; fal: string }, fromImage: boolean): ModelData {
+function video01(
+  identifier: string,
+  name: string,
+  ids: { minimax: string; replicate: string; fal: string },
+  fromImage: boolean,
+): ModelData {
   const plain: InputMapping = { prompt: "prompt", prompt_optimizer: { const: false } };
   const perVideo = { per: "second" as const, usd: { "720p": "0.083334" } };
   return {
@@ -87,10 +98,30 @@ export default defineModels([
   },
   hailuo("minimax/hailuo-02", "Hailuo 02", "MiniMax-Hailuo-02"),
   hailuo("minimax/hailuo-2.3", "Hailuo 2.3", "MiniMax-Hailuo-2.3"),
-  video01("minimax/video-01", "MiniMax Video-01", { minimax: "T2V-01", replicate: "minimax/video-01", fal: "fal-ai/minimax/video-01" }, false),
-  video01("minimax/video-01-director", "MiniMax Video-01-Director", { minimax: "T2V-01-Director", replicate: "minimax/video-01-director", fal: "fal-ai/minimax/video-01-director" }, false),
-  video01("minimax/i2v-01", "MiniMax I2V-01", { minimax: "I2V-01", replicate: "minimax/video-01", fal: "fal-ai/minimax/video-01/image-to-video" }, true),
-  video01("minimax/i2v-01-director", "MiniMax I2V-01-Director", { minimax: "I2V-01-Director", replicate: "minimax/video-01-director", fal: "fal-ai/minimax/video-01-director/image-to-video" }, true),
+  video01(
+    "minimax/video-01",
+    "MiniMax Video-01",
+    { minimax: "T2V-01", replicate: "minimax/video-01", fal: "fal-ai/minimax/video-01" },
+    false,
+  ),
+  video01(
+    "minimax/video-01-director",
+    "MiniMax Video-01-Director",
+    { minimax: "T2V-01-Director", replicate: "minimax/video-01-director", fal: "fal-ai/minimax/video-01-director" },
+    false,
+  ),
+  video01(
+    "minimax/i2v-01",
+    "MiniMax I2V-01",
+    { minimax: "I2V-01", replicate: "minimax/video-01", fal: "fal-ai/minimax/video-01/image-to-video" },
+    true,
+  ),
+  video01(
+    "minimax/i2v-01-director",
+    "MiniMax I2V-01-Director",
+    { minimax: "I2V-01-Director", replicate: "minimax/video-01-director", fal: "fal-ai/minimax/video-01-director/image-to-video" },
+    true,
+  ),
   {
     // Hailuo 02 at 1080P, which MiniMax renders for 6 s only ($0.49 a video, 0.081667/s).
     identifier: "minimax/hailuo-02-pro",

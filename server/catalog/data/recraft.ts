@@ -18,7 +18,12 @@ function recraft(model: Recraft): ModelData {
     name: model.name,
     type: "image",
     providers: [
-      { id: "replicate", model: `recraft-ai/${model.slug}`, input: { prompt: "prompt", aspect_ratio: "ratio", ...style }, cost: { per: "image", usd: model.usd } },
+      {
+        id: "replicate",
+        model: `recraft-ai/${model.slug}`,
+        input: { prompt: "prompt", aspect_ratio: "ratio", ...style },
+        cost: { per: "image", usd: model.usd },
+      },
       {
         id: "fal",
         model: model.fal,

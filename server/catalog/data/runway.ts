@@ -8,7 +8,13 @@ import { defineModels } from "../model-data";
 const runwayRatios = ["16:9", "9:16", "1:1", "4:3", "3:4", "21:9"];
 /** Gen-4 Image and its Turbo: one PNG per task at the 1080p sizes, up to three reference images. */
 const gen4Image = { type: "image" as const, ratios: runwayRatios, formats: ["png" as const], max_outputs: 1, timeout_seconds: 300 };
-const gen4ImageOnReplicate = { prompt: "prompt", aspect_ratio: "ratio", resolution: { const: "1080p" }, reference_images: "input_files", seed: "seed" } as const;
+const gen4ImageOnReplicate = {
+  prompt: "prompt",
+  aspect_ratio: "ratio",
+  resolution: { const: "1080p" },
+  reference_images: "input_files",
+  seed: "seed",
+} as const;
 
 export default defineModels([
   {

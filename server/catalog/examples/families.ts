@@ -14,8 +14,20 @@ export type ModelFamily = {
   models: readonly [string, ...string[]];
 };
 
-const image = (id: string, name: string, prompt: string, ...models: [string, ...string[]]): ModelFamily => ({ id, name, type: "image", prompt, models });
-const video = (id: string, name: string, prompt: string, ...models: [string, ...string[]]): ModelFamily => ({ id, name, type: "video", prompt, models });
+const image = (id: string, name: string, prompt: string, ...models: [string, ...string[]]): ModelFamily => ({
+  id,
+  name,
+  type: "image",
+  prompt,
+  models,
+});
+const video = (id: string, name: string, prompt: string, ...models: [string, ...string[]]): ModelFamily => ({
+  id,
+  name,
+  type: "video",
+  prompt,
+  models,
+});
 
 export const modelFamilies: readonly ModelFamily[] = [
   image("lumen-image", "Lumen Image", "a brass lighthouse on a basalt cliff at dusk", "darkroom/lumen-image"),
@@ -38,7 +50,15 @@ export const modelFamilies: readonly ModelFamily[] = [
   image("gpt-image", "GPT Image", "a ceramic teapot shaped like a snail, studio photo", "openai/gpt-image-1", "openai/gpt-image-1-mini"),
   image("dall-e", "DALL·E", "an astronaut reading in a hammock between two moons", "openai/dall-e-3", "openai/dall-e-2"),
   video("sora", "Sora", "paper boats sailing down a rainy city street", "openai/sora-2", "openai/sora-2-pro"),
-  image("imagen", "Imagen", "a bowl of ramen on a wooden counter, steam rising", "google/imagen-4", "google/imagen-4-fast", "google/imagen-4-ultra", "google/imagen-3"),
+  image(
+    "imagen",
+    "Imagen",
+    "a bowl of ramen on a wooden counter, steam rising",
+    "google/imagen-4",
+    "google/imagen-4-fast",
+    "google/imagen-4-ultra",
+    "google/imagen-3",
+  ),
   image("gemini-image", "Gemini Image", "a watercolour map of an imaginary island", "google/gemini-2.5-flash-image"),
   video(
     "veo",
@@ -68,13 +88,36 @@ export const modelFamilies: readonly ModelFamily[] = [
     "kwaivgi/kling-v2.5-turbo-pro-i2v",
   ),
   image("minimax-image", "MiniMax Image", "a bonsai tree inside a glass light bulb", "minimax/image-01"),
-  video("hailuo", "Hailuo", "a hot air balloon rising over misty hills", "minimax/hailuo-02", "minimax/hailuo-2.3", "minimax/hailuo-02-pro"),
-  video("minimax-video", "MiniMax Video-01", "a cat chasing fireflies in a summer garden", "minimax/video-01", "minimax/video-01-director", "minimax/i2v-01", "minimax/i2v-01-director"),
+  video(
+    "hailuo",
+    "Hailuo",
+    "a hot air balloon rising over misty hills",
+    "minimax/hailuo-02",
+    "minimax/hailuo-2.3",
+    "minimax/hailuo-02-pro",
+  ),
+  video(
+    "minimax-video",
+    "MiniMax Video-01",
+    "a cat chasing fireflies in a summer garden",
+    "minimax/video-01",
+    "minimax/video-01-director",
+    "minimax/i2v-01",
+    "minimax/i2v-01-director",
+  ),
   image("runway-image", "Runway Gen-4 Image", "a neon-lit noodle stall in the rain", "runway/gen4-image", "runway/gen4-image-turbo"),
   video("runway", "Runway", "a drone shot along a winding mountain road", "runway/gen4-turbo", "runway/gen4-aleph", "runway/gen3a-turbo"),
   image("lucid-origin", "Lucid Origin", "a vintage travel poster of a desert observatory", "leonardo/lucid-origin"),
   image("qwen-image", "Qwen-Image", "a shop sign that reads FRESH BREAD in hand lettering", "qwen/qwen-image", "qwen/qwen-image-edit"),
-  image("wan-image", "Wan Image", "a koi pond seen from above, autumn leaves", "alibaba/wan-2.2-t2i-flash", "alibaba/wan-2.2-t2i-plus", "alibaba/wan-2.1-t2i-turbo", "alibaba/wan-2.1-t2i-plus"),
+  image(
+    "wan-image",
+    "Wan Image",
+    "a koi pond seen from above, autumn leaves",
+    "alibaba/wan-2.2-t2i-flash",
+    "alibaba/wan-2.2-t2i-plus",
+    "alibaba/wan-2.1-t2i-turbo",
+    "alibaba/wan-2.1-t2i-plus",
+  ),
   video(
     "wan",
     "Wan",
@@ -102,7 +145,15 @@ export const modelFamilies: readonly ModelFamily[] = [
     "ideogram-ai/ideogram-v2a",
     "ideogram-ai/ideogram-v2a-turbo",
   ),
-  image("recraft", "Recraft", "a flat vector icon set of weather symbols", "recraft-ai/recraft-v3", "recraft-ai/recraft-20b", "recraft-ai/recraft-v4", "recraft-ai/recraft-v4-pro"),
+  image(
+    "recraft",
+    "Recraft",
+    "a flat vector icon set of weather symbols",
+    "recraft-ai/recraft-v3",
+    "recraft-ai/recraft-20b",
+    "recraft-ai/recraft-v4",
+    "recraft-ai/recraft-v4-pro",
+  ),
   image(
     "stable-diffusion",
     "Stable Diffusion",
@@ -124,7 +175,13 @@ export const modelFamilies: readonly ModelFamily[] = [
     "luma/ray-flash-2-540p",
   ),
   image("luma-photon", "Luma Photon", "a macro photo of dew on a spider web", "luma/photon", "luma/photon-flash"),
-  video("pixverse", "PixVerse", "a skateboarder rolling through a sunny plaza", "pixverse/pixverse-v4-fast", "pixverse/pixverse-v4.5-fast-i2v"),
+  video(
+    "pixverse",
+    "PixVerse",
+    "a skateboarder rolling through a sunny plaza",
+    "pixverse/pixverse-v4-fast",
+    "pixverse/pixverse-v4.5-fast-i2v",
+  ),
   video("hunyuan-video", "HunyuanVideo", "clouds racing over a mountain lake", "tencent/hunyuan-video-i2v"),
 ];
 

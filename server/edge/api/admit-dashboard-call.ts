@@ -19,7 +19,10 @@ function isJson(request: Request): boolean {
 
 export async function admitDashboardCall(request: Request): Promise<DashboardCall> {
   if (request.method !== "POST") return { admitted: request };
-  if (!fromOwnPage(request)) return { refused: toTRPCError(new ApiError("ERR1003", "Cross-site requests are refused: the dashboard's changes come from its own pages.")) };
+  if (!fromOwnPage(request))
+    return {
+      refused: toTRPCError(new ApiError("ERR1003", "Cross-site requests are refused: the dashboard's changes come from its own pages.")),
+    };
   if (!isJson(request)) return { refused: toTRPCError(new ApiError("ERR1003", "Changes are sent as application/json.")) };
   try {
     const body = await readCappedBody(request);

@@ -22,7 +22,11 @@ const t = initTRPC.context<TRPCContext>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
     const apiError = toDashboardApiError(error);
-    return { ...shape, message: apiError.message, data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, apiError: apiError.toBody() } };
+    return {
+      ...shape,
+      message: apiError.message,
+      data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, apiError: apiError.toBody() },
+    };
   },
 });
 

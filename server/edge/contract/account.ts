@@ -14,10 +14,19 @@ export const keyStatusSchema = z.object({
   apikey_created_at: dateTimeSchema,
   apikey_last_used_at: dateTimeSchema,
   apikey_expires_at: dateTimeSchema.nullable().describe("null: the key never expires."),
-  apikey_spend_limit: creditsSchema.nullable().describe("The key's spend limit in credits (shared with the keys it was rotated from or to); null: none."),
-  apikey_spend_period: z.enum(["day", "week", "month", "total"]).nullable().describe("UTC periods (a week starts Monday 00:00); `total` never resets; null without a limit."),
-  apikey_spend_used: creditsSchema.describe("Credits charged plus still reserved for generations created in the current period (without a limit: ever)."),
-  apikey_spend_resets_at: dateTimeSchema.nullable().describe("When the period ends and the budget resets; null for `total` and without a limit."),
+  apikey_spend_limit: creditsSchema
+    .nullable()
+    .describe("The key's spend limit in credits (shared with the keys it was rotated from or to); null: none."),
+  apikey_spend_period: z
+    .enum(["day", "week", "month", "total"])
+    .nullable()
+    .describe("UTC periods (a week starts Monday 00:00); `total` never resets; null without a limit."),
+  apikey_spend_used: creditsSchema.describe(
+    "Credits charged plus still reserved for generations created in the current period (without a limit: ever).",
+  ),
+  apikey_spend_resets_at: dateTimeSchema
+    .nullable()
+    .describe("When the period ends and the budget resets; null for `total` and without a limit."),
 });
 
 export const usageQuerySchema = z.object({
@@ -75,7 +84,9 @@ export const billingSummarySchema = z.object({
   account_id: uuidSchema,
   billing_plan: z.enum(planNames),
   billing_credit_balance: creditsSchema,
-  billing_subscription_status: z.enum(subscriptionStatuses).describe("The Stripe subscription status; `none` on Free without one, `manual` on a plan an operator assigned."),
+  billing_subscription_status: z
+    .enum(subscriptionStatuses)
+    .describe("The Stripe subscription status; `none` on Free without one, `manual` on a plan an operator assigned."),
   billing_cancel_at_period_end: z.boolean(),
   billing_currency: z.string().describe("ISO 4217 code in lower case, e.g. `usd`."),
   billing_period_starts_at: dateTimeSchema.nullable().describe("null without a subscription."),

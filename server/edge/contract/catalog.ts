@@ -31,29 +31,45 @@ export const pricingBreakdownSchema = z
     z.object({
       unit: z.literal("second"),
       price_per_second_by_resolution: creditsByKey.describe("Per second of output at each resolution, without audio."),
-      audio_price_per_second: creditsSchema.nullable().describe("Added per second when `generation_generate_audio` is true; null when audio is not offered."),
+      audio_price_per_second: creditsSchema
+        .nullable()
+        .describe("Added per second when `generation_generate_audio` is true; null when audio is not offered."),
     }),
   ])
-  .describe("The price as the model is priced: per picture (by ratio), per megapixel, or per second by resolution with an audio surcharge. `model_pricing` is its headline number.");
+  .describe(
+    "The price as the model is priced: per picture (by ratio), per megapixel, or per second by resolution with an audio surcharge. `model_pricing` is its headline number.",
+  );
 export const modelStatusSchema = z
   .enum(["active", "not_configured", "disabled"])
   .describe(
     "`active`: a provider of it is configured and not turned off. `not_configured`: this deployment has credentials for none of its providers. `disabled`: turned off on this deployment (CATALOG_DISABLED_MODELS), or every provider of it that is configured is turned off (CATALOG_DISABLED_PROVIDERS); creates and estimates are refused with ERR1012.",
   );
 
-export const specificFields = ["generation_duration", "generation_resolution", "generation_generate_audio", "generation_input_file_last_content"] as const;
+export const specificFields = [
+  "generation_duration",
+  "generation_resolution",
+  "generation_generate_audio",
+  "generation_input_file_last_content",
+] as const;
 
 export const libraryModelSchema = z.object({
   model_type: modelTypeSchema,
   model_identifier: modelIdentifierSchema,
   model_name: z.string().describe("The model's display name."),
-  model_pricing: creditsSchema.describe("Per output for images (at the default ratio); per second at the default resolution without audio for videos."),
+  model_pricing: creditsSchema.describe(
+    "Per output for images (at the default ratio); per second at the default resolution without audio for videos.",
+  ),
   model_pricing_breakdown: pricingBreakdownSchema,
   model_workflows: z
     .array(workflowSchema)
     .min(1)
-    .describe("What the model does: `text-to-image`, `image-edit` (input images), `text-to-video`, `image-to-video`, `first-last-frame`, `video-with-audio`, `video-to-video`."),
-  model_supported_provider: z.array(providerIdSchema).min(1).describe("Providers in catalog order, the failover order when routing has no data."),
+    .describe(
+      "What the model does: `text-to-image`, `image-edit` (input images), `text-to-video`, `image-to-video`, `first-last-frame`, `video-with-audio`, `video-to-video`.",
+    ),
+  model_supported_provider: z
+    .array(providerIdSchema)
+    .min(1)
+    .describe("Providers in catalog order, the failover order when routing has no data."),
   schema: z
     .object({
       generation_prompt: z.boolean().describe("Whether `generation_prompt` is required."),
@@ -100,10 +116,14 @@ export const libraryProviderSchema = z.object({
   provider_docs: z.string(),
   provider_status: z
     .enum(["active", "not_configured", "disabled"])
-    .describe("`not_configured`: this deployment has no credentials for it. `disabled`: turned off on this deployment (CATALOG_DISABLED_PROVIDERS); routing skips it."),
+    .describe(
+      "`not_configured`: this deployment has no credentials for it. `disabled`: turned off on this deployment (CATALOG_DISABLED_PROVIDERS); routing skips it.",
+    ),
   darkroom_implementation: z
     .object({
-      delivery_method: deliveryMethodSchema.describe("How results reach Darkroom with this deployment's settings; the same as `integration.delivery_method`."),
+      delivery_method: deliveryMethodSchema.describe(
+        "How results reach Darkroom with this deployment's settings; the same as `integration.delivery_method`.",
+      ),
       cancel_method: z.string().describe("How a cancel reaches the provider."),
       webhook_verification: z.string().describe("How the provider's callbacks are verified; `none…` when it sends none."),
       error_mapping: z.string().describe("How the provider's failures map to ERR4001/ERR4002/ERR4005."),
@@ -137,8 +157,12 @@ export const estimateQuerySchema = z.object({
   ratio: textQueryParam(z.string()).describe(
     "One of the model's `schema.generation_ratio`: the picture size priced (per-megapixel and by-ratio prices differ by size). Default: the model's default ratio.",
   ),
-  duration: numberQueryParam().describe("Video only: seconds, one of the model's `specific_schema_options.generation_duration`. Default: the model's default."),
-  resolution: textQueryParam(z.string()).describe("Video only: one of the model's `specific_schema_options.generation_resolution`. Default: the model's default."),
+  duration: numberQueryParam().describe(
+    "Video only: seconds, one of the model's `specific_schema_options.generation_duration`. Default: the model's default.",
+  ),
+  resolution: textQueryParam(z.string()).describe(
+    "Video only: one of the model's `specific_schema_options.generation_resolution`. Default: the model's default.",
+  ),
   audio: booleanQueryParam().describe("Video only: price with generated audio (`true`, `false`, `1`, `0`). Default false."),
 });
 
@@ -149,11 +173,18 @@ export const estimateSchema = z.object({
   cost_per_generation: creditsSchema.describe("Cost of one output."),
   cost_total_consumed: creditsSchema.describe("cost_per_generation × assets_count: what a create would reserve."),
   credit_balance: creditsSchema,
-  credit_balance_can_afford: z.boolean().describe("Whether a create of this configuration would pass both the balance and the spend limits (ERR1004, ERR1014)."),
-  credit_balance_max_affordable: z.int().min(0).describe("How many outputs of this configuration the balance pays for, within the spend limits."),
+  credit_balance_can_afford: z
+    .boolean()
+    .describe("Whether a create of this configuration would pass both the balance and the spend limits (ERR1004, ERR1014)."),
+  credit_balance_max_affordable: z
+    .int()
+    .min(0)
+    .describe("How many outputs of this configuration the balance pays for, within the spend limits."),
   apikey_spend_remaining: creditsSchema
     .nullable()
-    .describe("Credits this key may still spend now: the smaller room of its own spend limit and the account's monthly limit; null when neither has one."),
+    .describe(
+      "Credits this key may still spend now: the smaller room of its own spend limit and the account's monthly limit; null when neither has one.",
+    ),
   cost_per_second: creditsSchema.optional().describe("Video only: resolution price plus audio price, per second."),
   duration_seconds: z.number().optional().describe("Video only: the duration priced."),
   resolution: z.string().optional().describe("Video only: the resolution priced."),

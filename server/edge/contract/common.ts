@@ -10,7 +10,10 @@ export const creditsSchema = z.number().describe("Credits (1 credit = 1 USD), ke
 
 /** `<provider>/<model>`: two path segments joined by a literal slash. */
 export const MODEL_IDENTIFIER_PATTERN = /^[a-z0-9][a-z0-9.-]*\/[a-z0-9][a-z0-9.-]*$/;
-export const modelIdentifierSchema = z.string().regex(MODEL_IDENTIFIER_PATTERN).describe("Model identifier `<provider>/<model>`, e.g. `darkroom/lumen-image`.");
+export const modelIdentifierSchema = z
+  .string()
+  .regex(MODEL_IDENTIFIER_PATTERN)
+  .describe("Model identifier `<provider>/<model>`, e.g. `darkroom/lumen-image`.");
 
 export const errorCodes = Object.keys(errorTable) as ErrorCode[];
 export const errorCodeSchema = z.enum(errorCodes).describe("Error code from the error table.");

@@ -19,7 +19,9 @@ export const idempotencyKeySchema = z
     "Makes the create safe to retry: for 24 hours after the first request completes, the same key with the same body returns the stored response (same request_id, status and body) with `Idempotency-Replayed: true`. The same key with a different body is ERR2015; while the first request still runs, ERR2016. A key outside the pattern is ERR2014. Scoped to the account and the API key (with the keys rotated from or to it): another key of the account sending the same key runs its own request.",
   );
 
-export const generationIdSchema = uuidSchema.describe("The generation's id. Another account's generation, or an id that is not a UUID, is ERR1006.");
+export const generationIdSchema = uuidSchema.describe(
+  "The generation's id. Another account's generation, or an id that is not a UUID, is ERR1006.",
+);
 
 const fileUrlSchema = z.url();
 const secondsSchema = z.number().min(0).nullable();
@@ -36,15 +38,25 @@ export const generationRecordSchema = z.object({
   generation_provider_order: z.array(z.string()).describe("Providers in attempt order."),
   generation_created_at: dateTimeSchema,
   generation_input_file: z.array(fileUrlSchema).describe("Input file URLs; empty when none were sent."),
-  generation_output_file: z.array(fileUrlSchema).describe("Signed, expiring output URLs once the status is `succeeded`; empty before, and after the plan's output retention."),
+  generation_output_file: z
+    .array(fileUrlSchema)
+    .describe("Signed, expiring output URLs once the status is `succeeded`; empty before, and after the plan's output retention."),
   generation_provider_used: z.string().nullable().describe("The provider that ran (or is running) the job; null before one accepted it."),
   generation_prediction_id: z.string().nullable().describe("The provider-side prediction id; null before a provider accepted the job."),
   generation_started_at: dateTimeSchema.nullable(),
   generation_completed_at: dateTimeSchema.nullable().describe("When the generation reached a terminal state."),
   generation_metrics_total_time: secondsSchema.describe("Seconds from creation to completion; null until terminal."),
   generation_metrics_predict_time: secondsSchema.describe("Seconds the provider spent on the job; null until known."),
-  generation_deadline_at: dateTimeSchema.nullable().describe("When the generation is canceled if it has not finished (its create's `Cancel-After` from its creation); null without one."),
-  generation_error: z.string().nullable().optional().describe("Why it failed, or why it was canceled at its deadline. Present only when the status is `failed`, or `canceled` with ERR4006."),
+  generation_deadline_at: dateTimeSchema
+    .nullable()
+    .describe("When the generation is canceled if it has not finished (its create's `Cancel-After` from its creation); null without one."),
+  generation_error: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "Why it failed, or why it was canceled at its deadline. Present only when the status is `failed`, or `canceled` with ERR4006.",
+    ),
   generation_error_code: errorCodeSchema
     .nullable()
     .optional()
@@ -63,12 +75,16 @@ export const createGenerationResponseSchema = z.object({
   generation_prediction_id: z
     .string()
     .nullable()
-    .describe("The provider-side id when a provider already accepted the job; usually null here, since execution starts after the response. Poll the record."),
+    .describe(
+      "The provider-side id when a provider already accepted the job; usually null here, since execution starts after the response. Poll the record.",
+    ),
   generation_id: uuidSchema,
   generation_initialized: z.boolean().describe("true: credits are reserved and the generation is `pending`."),
   generation_record: generationRecordSchema
     .optional()
-    .describe("Only with `Prefer: wait`: the generation record as `GET /v1/content/{generation_id}` shows it, once finished or when the wait ran out (then still `pending` or `processing`)."),
+    .describe(
+      "Only with `Prefer: wait`: the generation record as `GET /v1/content/{generation_id}` shows it, once finished or when the wait ran out (then still `pending` or `processing`).",
+    ),
 });
 
 export const contentListQuerySchema = z.object({
@@ -119,7 +135,12 @@ export function mediaKindRequestSchema(kind: ModelType) {
       .optional()
       .describe("Output format; allowed values are model-specific. Default: the model's first."),
     generation_output_number: z.int().min(1).max(maxOutputs).optional().describe("Outputs to make, up to the model's maximum. Default 1."),
-    generation_provider_order: z.string().min(1).max(500).optional().describe("`fastest` or a comma-separated list of provider ids. Multi-provider models default to `fastest`."),
+    generation_provider_order: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe("`fastest` or a comma-separated list of provider ids. Multi-provider models default to `fastest`."),
     ...(maxInputs > 0
       ? {
           generation_input_file: optionalUnless(
@@ -130,7 +151,9 @@ export function mediaKindRequestSchema(kind: ModelType) {
       : {}),
     ...(kind === "video"
       ? {
-          generation_input_file_last_content: fileUrlSchema.optional().describe("End-frame URL, for models that list it in `specific_schema`."),
+          generation_input_file_last_content: fileUrlSchema
+            .optional()
+            .describe("End-frame URL, for models that list it in `specific_schema`."),
           generation_duration: optionalUnless(
             z.literal(union((model) => (model.type === "video" ? model.durations : []))),
             requiredByAll((model) => model.type === "video"),
@@ -138,7 +161,10 @@ export function mediaKindRequestSchema(kind: ModelType) {
           generation_resolution: textEnum([...new Set(videos.flatMap((model) => model.resolutions.map((entry) => entry.id)))])
             .optional()
             .describe("Allowed values are model-specific. Default: the model's default."),
-          generation_generate_audio: z.boolean().optional().describe("Generate audio, for models that list it in `specific_schema`. Default false."),
+          generation_generate_audio: z
+            .boolean()
+            .optional()
+            .describe("Generate audio, for models that list it in `specific_schema`. Default false."),
         }
       : {}),
   };

@@ -44,13 +44,18 @@ export const modelProviderAvailabilitySchema = z.object({
   failed: z.int().min(0),
   success_rate: z.number().min(0).max(1).nullable().describe("succeeded / attempts, three decimals; null without attempts."),
   p50_latency_ms: z.int().min(0).nullable().describe("Median latency of the succeeded attempts in milliseconds; null without one."),
-  last_error_code: z.string().nullable().describe("The error code of the newest failed attempt in the window (e.g. ERR4002); null without one."),
+  last_error_code: z
+    .string()
+    .nullable()
+    .describe("The error code of the newest failed attempt in the window (e.g. ERR4002); null without one."),
   last_error_at: dateTimeSchema.nullable().describe("When that attempt finished; null without one."),
 });
 
 export const modelsHealthSchema = z.object({
   service: z.literal("models"),
-  healthy: z.boolean().describe("Every model with a configured provider that is not turned off has an available one; a disabled model does not count."),
+  healthy: z
+    .boolean()
+    .describe("Every model with a configured provider that is not turned off has an available one; a disabled model does not count."),
   models_total: z.int().min(0),
   models: z.array(
     z.object({
@@ -58,7 +63,9 @@ export const modelsHealthSchema = z.object({
       model_identifier: modelIdentifierSchema,
       model_pricing: creditsSchema,
       model_status: modelStatusSchema.describe("As in the library: `active`, `not_configured` or `disabled`."),
-      providers: z.record(z.string(), modelProviderAvailabilitySchema).describe("Provider id → availability, for each of the model's providers."),
+      providers: z
+        .record(z.string(), modelProviderAvailabilitySchema)
+        .describe("Provider id → availability, for each of the model's providers."),
     }),
   ),
   ...servicePauseShape,
@@ -79,7 +86,9 @@ export const cacheHealthSchema = z.object({
   service: z.literal("redis").describe("Always `redis`, the name clients of this API shape expect; `backend` says what answered."),
   healthy: z.boolean(),
   latency_ms: latencySchema,
-  backend: z.enum(["redis", "postgres"]).describe("Where rate-limit and routing counters live: Redis when REDIS_URL is set, else PostgreSQL."),
+  backend: z
+    .enum(["redis", "postgres"])
+    .describe("Where rate-limit and routing counters live: Redis when REDIS_URL is set, else PostgreSQL."),
   ...servicePauseShape,
 });
 

@@ -34,14 +34,25 @@ export type LiveEventComponent = "GenerationRecord" | "GenerationAttemptEvent" |
 /** One event a stream may send: its data's component, and whether the stream ends after it. */
 export type LiveEventContract = { data: LiveEventComponent; description: string; endsStream?: boolean };
 
-const recordEvent = (description: string, endsStream?: boolean): LiveEventContract => ({ data: "GenerationRecord", description, ...(endsStream ? { endsStream } : {}) });
+const recordEvent = (description: string, endsStream?: boolean): LiveEventContract => ({
+  data: "GenerationRecord",
+  description,
+  ...(endsStream ? { endsStream } : {}),
+});
 
 const changes = (endsStream: boolean): Record<string, LiveEventContract> => ({
   "generation.processing": recordEvent("A provider accepted the job: the record, `processing`."),
-  "generation.attempt": { data: "GenerationAttemptEvent", description: "A provider attempt started, failed or succeeded: the failover chain as it happens." },
+  "generation.attempt": {
+    data: "GenerationAttemptEvent",
+    description: "A provider attempt started, failed or succeeded: the failover chain as it happens.",
+  },
   "generation.completed": recordEvent("The record, `succeeded`, with its output links.", endsStream),
   "generation.failed": recordEvent("The record, `failed`, with `generation_error` and `generation_error_code`.", endsStream),
-  "generation.canceled": { data: "GenerationCanceledEvent", description: "The record, `canceled`, with the refund, as the webhook carries it.", ...(endsStream ? { endsStream } : {}) },
+  "generation.canceled": {
+    data: "GenerationCanceledEvent",
+    description: "The record, `canceled`, with the refund, as the webhook carries it.",
+    ...(endsStream ? { endsStream } : {}),
+  },
 });
 
 /** `GET /v1/content/{generation_id}/events`, in the order they come; the terminal events end it. */

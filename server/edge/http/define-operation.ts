@@ -30,7 +30,13 @@ export type OperationBody<Parsed = unknown> = {
 
 type QuerySchema = z.ZodObject | undefined;
 
-export type OperationDefinition<Query extends QuerySchema, Body, Response extends ResponseComponentName, Paginated extends boolean, Idempotent extends boolean> = {
+export type OperationDefinition<
+  Query extends QuerySchema,
+  Body,
+  Response extends ResponseComponentName,
+  Paginated extends boolean,
+  Idempotent extends boolean,
+> = {
   operationId: string;
   method: HttpMethod;
   /** The public path, e.g. `/v1/content/{generation_id}`; also the request log's endpoint. */
@@ -70,7 +76,12 @@ export type Operation<
   Paginated extends boolean = boolean,
   Idempotent extends boolean = boolean,
 > = Readonly<
-  Required<Pick<OperationDefinition<Query, Body, Response, Paginated, Idempotent>, "operationId" | "method" | "path" | "tag" | "summary" | "description" | "scope" | "errors">> & {
+  Required<
+    Pick<
+      OperationDefinition<Query, Body, Response, Paginated, Idempotent>,
+      "operationId" | "method" | "path" | "tag" | "summary" | "description" | "scope" | "errors"
+    >
+  > & {
     bucket: RateLimitBucket;
     legacyPaths: readonly LegacyPath[];
     pathParams: readonly string[];
@@ -80,7 +91,13 @@ export type Operation<
     preferWait: boolean;
     cancelAfter: boolean;
     transaction: { maxWait: number; timeout: number; sqlFirst?: boolean } | undefined;
-    response: { component: Response; schema: (typeof responseComponents)[Response]; status: 200 | 202; paginated: Paginated; message: string };
+    response: {
+      component: Response;
+      schema: (typeof responseComponents)[Response];
+      status: 200 | 202;
+      paginated: Paginated;
+      message: string;
+    };
   }
 >;
 
@@ -130,7 +147,8 @@ export function operationErrors(operation: AnyOperation): ErrorCode[] {
 // What a handler is given and returns, derived from its operation.
 
 type QueryOf<Op extends AnyOperation> = Op["query"] extends z.ZodObject ? z.output<Op["query"]> : Record<string, never>;
-type BodyOf<Op extends AnyOperation> = Op extends Operation<QuerySchema, infer Body, ResponseComponentName, boolean, boolean> ? Body : never;
+type BodyOf<Op extends AnyOperation> =
+  Op extends Operation<QuerySchema, infer Body, ResponseComponentName, boolean, boolean> ? Body : never;
 export type DataOf<Op extends AnyOperation> = z.input<Op["response"]["schema"]>;
 
 export type OperationInput<Op extends AnyOperation> = {
@@ -150,7 +168,9 @@ export type OperationInput<Op extends AnyOperation> = {
   request: Request;
 };
 
-type ResponseOf<Op extends AnyOperation> = Op["response"]["paginated"] extends true ? { data: DataOf<Op>; pagination: Pagination } : DataOf<Op>;
+type ResponseOf<Op extends AnyOperation> = Op["response"]["paginated"] extends true
+  ? { data: DataOf<Op>; pagination: Pagination }
+  : DataOf<Op>;
 
 /**
  * What an idempotent operation's handler answers: `prepare` reads outside any transaction (no

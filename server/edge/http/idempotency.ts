@@ -69,7 +69,13 @@ async function findClaim(accountId: string, apiKeyId: string, key: string): Prom
 }
 
 /** Claims the key, or returns the stored response to replay; throws ERR2015 / ERR2016. */
-export async function claimIdempotencyKey(accountId: string, apiKeyId: string, key: string, hash: string, requestId: string): Promise<IdempotencyClaim> {
+export async function claimIdempotencyKey(
+  accountId: string,
+  apiKeyId: string,
+  key: string,
+  hash: string,
+  requestId: string,
+): Promise<IdempotencyClaim> {
   for (let tries = 0; tries < 3; tries += 1) {
     const recordId = await insertClaim(accountId, apiKeyId, key, hash, requestId);
     if (recordId) return { recordId };

@@ -26,7 +26,12 @@ export type ParsedInput = {
   cancelAfterMs: number | null;
 };
 
-export async function readOperationInput(operation: AnyOperation, request: Request, url: URL, params: Readonly<Record<string, string>>): Promise<ParsedInput> {
+export async function readOperationInput(
+  operation: AnyOperation,
+  request: Request,
+  url: URL,
+  params: Readonly<Record<string, string>>,
+): Promise<ParsedInput> {
   const query = operation.query ? parseQuery(operation.query, url.searchParams) : {};
   const idempotencyKey = operation.idempotent ? readIdempotencyKey(request) : null;
   const waitSeconds = operation.preferWait ? readPreferWait(request.headers) : null;

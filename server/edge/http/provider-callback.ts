@@ -33,7 +33,10 @@ export async function handleProviderCallback(request: Request, provider: string)
       log.warn("provider callback refused", { provider, error: String(error) });
       throw new ApiError("ERR1002", "The callback signature is invalid.");
     }
-    const attempt = await db.providerAttempt.findFirst({ where: { provider, predictionId: parsed.predictionId }, select: { generationId: true } });
+    const attempt = await db.providerAttempt.findFirst({
+      where: { provider, predictionId: parsed.predictionId },
+      select: { generationId: true },
+    });
     if (attempt) {
       await sendProviderResult("callback", attempt.generationId, provider, parsed.predictionId, parsed.result.status);
     }

@@ -130,7 +130,8 @@ export async function flushRequestLogs(): Promise<void> {
 function storable<T>(value: T): T {
   if (typeof value === "string") return value.replaceAll("\u0000", "\uFFFD") as T;
   if (Array.isArray(value)) return value.map(storable) as T;
-  if (value && typeof value === "object" && !(value instanceof Date)) return Object.fromEntries(Object.entries(value).map(([name, entry]) => [storable(name), storable(entry)])) as T;
+  if (value && typeof value === "object" && !(value instanceof Date))
+    return Object.fromEntries(Object.entries(value).map(([name, entry]) => [storable(name), storable(entry)])) as T;
   return value;
 }
 

@@ -16,12 +16,20 @@ import type { ParsedInput } from "./operation-input";
 // `Prefer: wait`, the step's `respond` may then hold the answer (a replay answers what the commit
 // stored).
 
-export type OperationOutcome = { status: number; body: unknown; replayed?: StoredResponse; headers?: Record<string, string>; stream?: Response };
+export type OperationOutcome = {
+  status: number;
+  body: unknown;
+  replayed?: StoredResponse;
+  headers?: Record<string, string>;
+  stream?: Response;
+};
 
 type Context = Omit<OperationInput<AnyOperation>, "query" | "body" | "waitSeconds" | "cancelAfterMs"> & { input: ParsedInput };
 
 function envelope(operation: AnyOperation, result: unknown, requestId: string) {
-  const { data, pagination } = operation.response.paginated ? (result as { data: unknown; pagination: Pagination }) : { data: result, pagination: undefined };
+  const { data, pagination } = operation.response.paginated
+    ? (result as { data: unknown; pagination: Pagination })
+    : { data: result, pagination: undefined };
   // Tests (and any deployment that asks) check every answer against the schema its document shows.
   if (env().RESPONSE_VALIDATION) {
     const checked = operation.response.schema.safeParse(data);
@@ -43,9 +51,19 @@ function fingerprintOf(operation: AnyOperation, params: Readonly<Record<string, 
   return input.cancelAfterMs === null ? base : { request: base, cancel_after_ms: input.cancelAfterMs };
 }
 
-export async function runOperation(operation: AnyOperation, handler: OperationHandler<AnyOperation>, context: Context): Promise<OperationOutcome> {
+export async function runOperation(
+  operation: AnyOperation,
+  handler: OperationHandler<AnyOperation>,
+  context: Context,
+): Promise<OperationOutcome> {
   const { input, ...rest } = context;
-  const handlerInput = { ...rest, query: input.query, body: input.body, waitSeconds: input.waitSeconds, cancelAfterMs: input.cancelAfterMs };
+  const handlerInput = {
+    ...rest,
+    query: input.query,
+    body: input.body,
+    waitSeconds: input.waitSeconds,
+    cancelAfterMs: input.cancelAfterMs,
+  };
   if (!operation.idempotent) {
     const result = await handler(handlerInput as OperationInput<AnyOperation>);
     // A stream (text/event-stream) is its own answer, not an envelope.
@@ -54,7 +72,9 @@ export async function runOperation(operation: AnyOperation, handler: OperationHa
   }
 
   const fingerprint = requestHash(fingerprintOf(operation, context.params, input));
-  const claim = input.idempotencyKey ? await claimIdempotencyKey(context.accountId, context.key.id, input.idempotencyKey, fingerprint, context.requestId) : null;
+  const claim = input.idempotencyKey
+    ? await claimIdempotencyKey(context.accountId, context.key.id, input.idempotencyKey, fingerprint, context.requestId)
+    : null;
   if (claim && "replay" in claim) return { status: claim.replay.status, body: claim.replay.body, replayed: claim.replay };
   try {
     const step = (await handler(handlerInput as OperationInput<AnyOperation>)) as unknown as CommitStep<unknown>;

@@ -93,7 +93,11 @@ function methodsOf(found: Match[]): string[] | null {
 }
 
 function envelope(status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): EdgeAnswer {
-  return { status, body: JSON.stringify(body), headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, "cache-control": "no-store", ...extra } };
+  return {
+    status,
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, "cache-control": "no-store", ...extra },
+  };
 }
 
 function refuse(error: ApiError): EdgeAnswer {
@@ -119,7 +123,12 @@ export function decideAtEdge(method: string, rawUrl: string): EdgeDecision {
   const decoded = decodePath(rawPath);
   if (decoded === null) {
     return {
-      answer: refuse(new ApiError("ERR1001", "The path is not valid percent-encoded UTF-8.", { path: rawPath.slice(0, 200), fields: [{ field: "path", message: "is not valid percent-encoding" }] })),
+      answer: refuse(
+        new ApiError("ERR1001", "The path is not valid percent-encoded UTF-8.", {
+          path: rawPath.slice(0, 200),
+          fields: [{ field: "path", message: "is not valid percent-encoding" }],
+        }),
+      ),
     };
   }
   const pathname = decoded.replace(/^\/api\/v1(?=\/|$)/, "/v1").replace(/\/+$/, "") || "/v1";
@@ -128,13 +137,23 @@ export function decideAtEdge(method: string, rawUrl: string): EdgeDecision {
     return { answer: refuse(new ApiError("ERR1006", `No route ${method} ${rawPath}.`, { path: rawPath.slice(0, 200), method })) };
   }
   if (pathname === "/v1") {
-    return { answer: refuse(new ApiError("ERR1006", `No route ${method} ${rawPath}. The operations are listed in ${DOCUMENT_PATH}.`, { path: rawPath, method, openapi: DOCUMENT_PATH })) };
+    return {
+      answer: refuse(
+        new ApiError("ERR1006", `No route ${method} ${rawPath}. The operations are listed in ${DOCUMENT_PATH}.`, {
+          path: rawPath,
+          method,
+          openapi: DOCUMENT_PATH,
+        }),
+      ),
+    };
   }
   const found = templatesAt(pathname);
   const served = methodsOf(found);
   // Unknown paths with a method Next knows reach the catch-all route, which answers ERR1006.
   if (!served)
-    return NEXT_METHODS.has(method) ? { pass: true, headAsGet: false, route: null } : { answer: refuse(new ApiError("ERR1006", `No route ${method} ${rawPath}.`, { path: rawPath, method })) };
+    return NEXT_METHODS.has(method)
+      ? { pass: true, headAsGet: false, route: null }
+      : { answer: refuse(new ApiError("ERR1006", `No route ${method} ${rawPath}.`, { path: rawPath, method })) };
 
   const allow = served.join(", ");
   // Direct serving is for the modern paths as written: /api/v1 (a rewrite) and percent-encoded
@@ -142,12 +161,18 @@ export function decideAtEdge(method: string, rawUrl: string): EdgeDecision {
   const routeFor = (asked: string): MatchedRoute | null => {
     const serving = found.filter(({ template }) => template.methods.has(asked));
     const [only] = serving;
-    return only && serving.length === 1 && rawPath.startsWith("/v1/") && !rawPath.includes("%") ? { path: only.template.path, params: only.params } : null;
+    return only && serving.length === 1 && rawPath.startsWith("/v1/") && !rawPath.includes("%")
+      ? { path: only.template.path, params: only.params }
+      : null;
   };
   if (method === "HEAD" && served.includes("GET")) return { pass: true, headAsGet: true, route: routeFor("GET") };
   if (method === "OPTIONS") {
     const requestId = newRequestId();
-    return { answer: envelope(200, successBody({ allowed_methods: served }, { requestId, message: `Allowed methods: ${allow}.` }), requestId, { allow }) };
+    return {
+      answer: envelope(200, successBody({ allowed_methods: served }, { requestId, message: `Allowed methods: ${allow}.` }), requestId, {
+        allow,
+      }),
+    };
   }
   if (!served.includes(method)) {
     return { answer: refuse(new ApiError("ERR1008", `Allowed methods: ${allow}.`, { allowed_methods: served }, { allow })) };

@@ -14,7 +14,10 @@ const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof methods)[number];
 
 export function methodNotAllowed(allowed: string[]): RouteHandler {
-  return async () => errorResponse(new ApiError("ERR1008", `Allowed methods: ${allowed.join(", ")}.`, { allowed_methods: allowed }), newRequestId(), { allow: allowed.join(", ") });
+  return async () =>
+    errorResponse(new ApiError("ERR1008", `Allowed methods: ${allowed.join(", ")}.`, { allowed_methods: allowed }), newRequestId(), {
+      allow: allowed.join(", "),
+    });
 }
 
 export function v1Route(...routes: OperationRoute[]): Record<Method, RouteHandler> {

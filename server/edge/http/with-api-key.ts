@@ -25,7 +25,10 @@ export type NextRouteContext = { params: Promise<Record<string, string | string[
  * A route function that knows the operation it serves (v1Route reads the methods from it) and the
  * path it is served at: the operation's own, or null under a legacy path.
  */
-export type OperationRoute = ((request: Request, context?: NextRouteContext) => Promise<Response>) & { operation: AnyOperation; servedAt: string | null };
+export type OperationRoute = ((request: Request, context?: NextRouteContext) => Promise<Response>) & {
+  operation: AnyOperation;
+  servedAt: string | null;
+};
 
 async function resolveParams(context: NextRouteContext | undefined): Promise<Record<string, string>> {
   const raw = (await context?.params) ?? {};
@@ -62,26 +65,49 @@ export function withApiKey<Op extends AnyOperation>(operation: Op, handler: Oper
       }
       if (!key.scopes.includes(operation.scope)) {
         headers = rateLimitHeaders(await peekRateLimit(limiter), false);
-        throw new ApiError("ERR1003", `This route requires the ${operation.scope} scope.`, { required_scope: operation.scope, key_scopes: key.scopes });
+        throw new ApiError("ERR1003", `This route requires the ${operation.scope} scope.`, {
+          required_scope: operation.scope,
+          key_scopes: key.scopes,
+        });
       }
       headers = rateLimitHeaders(await consumeRateLimit(limiter), false);
 
       const params = await resolveParams(context);
       const input = await readOperationInput(operation, request, url, params);
-      outcome = await runOperation(operation, handler as OperationHandler<AnyOperation>, { requestId, key, accountId: key.account.id, clientIp, params, input, request });
+      outcome = await runOperation(operation, handler as OperationHandler<AnyOperation>, {
+        requestId,
+        key,
+        accountId: key.account.id,
+        clientIp,
+        params,
+        input,
+        request,
+      });
       const replayHeaders: Record<string, string> = outcome.replayed ? { "idempotency-replayed": "true" } : {};
       response = outcome.stream
         ? withHeaders(outcome.stream, { ...headers, "x-request-id": requestId })
-        : jsonResponse(outcome.body, outcome.status, outcome.replayed?.requestId ?? requestId, { ...headers, ...replayHeaders, ...outcome.headers });
+        : jsonResponse(outcome.body, outcome.status, outcome.replayed?.requestId ?? requestId, {
+            ...headers,
+            ...replayHeaders,
+            ...outcome.headers,
+          });
       errorCode = (outcome.body as { error?: { code?: string } } | null)?.error?.code ?? null;
     } catch (thrown) {
       if (thrown instanceof KeyRefused && thrown.key !== undefined) key = thrown.key;
       const error = toApiError(thrown);
       // A client that hung up mid-request is not a server fault worth an error line.
       if (error.code === "ERR5000" && !request.signal.aborted)
-        log.error("unhandled error in /v1 handler", { requestId, endpoint: operation.path, error: thrown instanceof Error ? thrown.stack : String(thrown) });
+        log.error("unhandled error in /v1 handler", {
+          requestId,
+          endpoint: operation.path,
+          error: thrown instanceof Error ? thrown.stack : String(thrown),
+        });
       else if (error !== thrown && error.code === "ERR3001")
-        log.warn("database unreachable: answered 503", { requestId, endpoint: operation.path, error: thrown instanceof Error ? thrown.message : String(thrown) });
+        log.warn("database unreachable: answered 503", {
+          requestId,
+          endpoint: operation.path,
+          error: thrown instanceof Error ? thrown.message : String(thrown),
+        });
       errorCode = error.code;
       // The client never learns why a key was refused; the request log does.
       const clientError = thrown instanceof KeyRefused ? new ApiError("ERR1002") : error;
@@ -119,6 +145,10 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 /** The same route under a legacy path whose dynamic segment has another name. */
 export function withParamRenamed(route: OperationRoute, from: string, to: string): OperationRoute {
   const renamed = (request: Request, context?: NextRouteContext) =>
-    route(request, { params: (context?.params ?? Promise.resolve({} as Record<string, string | string[] | undefined>)).then((params) => ({ [to]: params[from] })) });
+    route(request, {
+      params: (context?.params ?? Promise.resolve({} as Record<string, string | string[] | undefined>)).then((params) => ({
+        [to]: params[from],
+      })),
+    });
   return Object.assign(renamed, { operation: route.operation, servedAt: null });
 }

@@ -13,7 +13,8 @@ export type LowBalanceEmailInput = {
 
 export type RenderedEmail = { subject: string; text: string; html: string };
 
-const escapeHtml = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+const escapeHtml = (value: string) =>
+  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 export function lowBalanceEmail(input: LowBalanceEmailInput): RenderedEmail {
   const crossed = [...input.thresholdsCrossed].sort((a, b) => b.thresholdMillis - a.thresholdMillis);
@@ -22,8 +23,12 @@ export function lowBalanceEmail(input: LowBalanceEmailInput): RenderedEmail {
   // The account's dashboard (balance, alerts); billing pages are to come.
   const dashboardUrl = `${appUrl()}/dashboard/${input.accountId}`;
   const name = input.accountName.replace(/[\u0000-\u001f\u007f]+/g, " ");
-  const subject = lowest ? `Low balance: ${name} is below ${millisToDecimalString(lowest.thresholdMillis)} credits` : `Low balance: ${name} has ${balance} credits left`;
-  const lines = crossed.map((entry) => `below ${millisToDecimalString(entry.thresholdMillis)} (balance ${millisToDecimalString(entry.balanceAtMillis)})`);
+  const subject = lowest
+    ? `Low balance: ${name} is below ${millisToDecimalString(lowest.thresholdMillis)} credits`
+    : `Low balance: ${name} has ${balance} credits left`;
+  const lines = crossed.map(
+    (entry) => `below ${millisToDecimalString(entry.thresholdMillis)} (balance ${millisToDecimalString(entry.balanceAtMillis)})`,
+  );
 
   const text = [
     `The credit balance of ${input.accountName} is ${balance}.`,

@@ -4,7 +4,8 @@ import type { RenderedEmail } from "./low-balance";
 // The magic-link e-mail. The link is the credential: it goes only into this
 // e-mail (Resend, or the dev mailbox when Resend is not configured), never into a log line.
 
-const escapeHtml = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+const escapeHtml = (value: string) =>
+  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 export function signInEmail(input: { url: string; host: string; expiresInMinutes: number }): RenderedEmail {
   const subject = `Sign in to Darkroom (${input.host})`;

@@ -16,17 +16,28 @@ export type SpendAlertEmailInput = {
   resetsAt: Date | null;
 };
 
-const escapeHtml = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+const escapeHtml = (value: string) =>
+  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 export function spendAlertEmail(input: SpendAlertEmailInput): RenderedEmail {
   const name = input.accountName.replace(/[\u0000-\u001f\u007f]+/g, " ");
-  const budget = input.key ? `API key "${input.key.name.replace(/[\u0000-\u001f\u007f]+/g, " ")}" (${input.key.prefix})` : "the account's monthly spend";
+  const budget = input.key
+    ? `API key "${input.key.name.replace(/[\u0000-\u001f\u007f]+/g, " ")}" (${input.key.prefix})`
+    : "the account's monthly spend";
   const subject = `Spend alert: ${budget} reached ${input.thresholdPercent} % of its limit (${name})`;
   const spent = `${millisToDecimalString(input.usedMillis)} of ${millisToDecimalString(input.limitMillis)} credits`;
-  const reset = input.resetsAt ? `The budget resets at ${input.resetsAt.toISOString()}.` : "This limit covers the key's whole life and does not reset.";
+  const reset = input.resetsAt
+    ? `The budget resets at ${input.resetsAt.toISOString()}.`
+    : "This limit covers the key's whole life and does not reset.";
   const refusal = "Creates that would go past the limit are refused with ERR1014 (spend_limit_exceeded).";
   const url = `${appUrl()}/dashboard/${input.accountId}/${input.key ? "keys" : "billing"}`;
-  const text = [`In ${input.accountName}, ${budget} has spent ${spent} (${input.thresholdPercent} %).`, reset, refusal, "", `Limits: ${url}`].join("\n");
+  const text = [
+    `In ${input.accountName}, ${budget} has spent ${spent} (${input.thresholdPercent} %).`,
+    reset,
+    refusal,
+    "",
+    `Limits: ${url}`,
+  ].join("\n");
   const html = `<!doctype html>
 <html><body style="font-family: -apple-system, Segoe UI, Roboto, sans-serif; color: #111; line-height: 1.5">
 <p>In <strong>${escapeHtml(input.accountName)}</strong>, ${escapeHtml(budget)} has spent <strong>${spent}</strong> (${input.thresholdPercent} %).</p>

@@ -13,7 +13,13 @@ import { queueGenerationFinished } from "../send-generation-finished";
 
 export const DEADLINE_MESSAGE = "The generation did not finish before its Cancel-After deadline; it was canceled and refunded.";
 
-export type InFlightAtDeadline = { id: string; account_id: string; created_at: Date; provider_used: string | null; prediction_id: string | null };
+export type InFlightAtDeadline = {
+  id: string;
+  account_id: string;
+  created_at: Date;
+  provider_used: string | null;
+  prediction_id: string | null;
+};
 
 export async function cancelAtDeadline(tx: Tx, row: InFlightAtDeadline, now: Date): Promise<CanceledGeneration> {
   const generationId = row.id;
@@ -24,7 +30,11 @@ export async function cancelAtDeadline(tx: Tx, row: InFlightAtDeadline, now: Dat
     UPDATE generation SET status = 'canceled', error_code = 'ERR4006', error_message = ${DEADLINE_MESSAGE}, completed_at = ${now},
            metrics_total_time = ${(now.getTime() - row.created_at.getTime()) / 1000}::float8, updated_at = ${now}
      WHERE id = ${generationId}::uuid`;
-  const refund = await refundCredits(tx, { accountId: row.account_id, generationId, description: `Refund for generation ${generationId} canceled at its deadline` });
+  const refund = await refundCredits(tx, {
+    accountId: row.account_id,
+    generationId,
+    description: `Refund for generation ${generationId} canceled at its deadline`,
+  });
   await recordActivity(tx, {
     accountId: row.account_id,
     actor: "system",
@@ -34,5 +44,11 @@ export async function cancelAtDeadline(tx: Tx, row: InFlightAtDeadline, now: Dat
     metadata: { generation_id: generationId, reason: "deadline", error_code: "ERR4006" },
   });
   await queueGenerationFinished(tx, generationId, row.account_id, "canceled");
-  return { generationId, refunded: refund.applied, refundedMillis: refund.applied ? refund.amountMillis : 0, provider: row.provider_used, predictionId: row.prediction_id };
+  return {
+    generationId,
+    refunded: refund.applied,
+    refundedMillis: refund.applied ? refund.amountMillis : 0,
+    provider: row.provider_used,
+    predictionId: row.prediction_id,
+  };
 }

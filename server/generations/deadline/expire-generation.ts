@@ -27,7 +27,8 @@ export async function expireGeneration(tx: Tx, input: { generationId: string; no
   return { outcome: "canceled", canceled: await cancelAtDeadline(tx, row, now) };
 }
 
-export type DeadlineResult = { outcome: "canceled"; providerCancelSent: boolean } | { outcome: "not_due"; deadlineAt: string } | { outcome: "none" };
+export type DeadlineResult =
+  { outcome: "canceled"; providerCancelSent: boolean } | { outcome: "not_due"; deadlineAt: string } | { outcome: "none" };
 
 /** The deadline's work, outside any transaction; the provider is told once the cancel committed. */
 export async function expireAtDeadline(generationId: string): Promise<DeadlineResult> {

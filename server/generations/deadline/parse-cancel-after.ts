@@ -12,7 +12,8 @@ export type CancelAfter = { ok: true; ms: number } | { ok: false; message: strin
 
 export function parseCancelAfter(value: string): CancelAfter {
   const match = pattern.exec(value.trim());
-  if (!match || value.trim() === "") return { ok: false, message: 'must be a duration such as "90s", "5m" or "1h30m" (units h, m, s, ms, largest first)' };
+  if (!match || value.trim() === "")
+    return { ok: false, message: 'must be a duration such as "90s", "5m" or "1h30m" (units h, m, s, ms, largest first)' };
   const [hours = 0, minutes = 0, seconds = 0, millis = 0] = match.slice(1).map((part) => Number(part ?? 0));
   const ms = ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis;
   if (ms < CANCEL_AFTER_MIN_MS || ms > CANCEL_AFTER_MAX_MS) return { ok: false, message: "must be from 5s to 24h" };

@@ -23,7 +23,10 @@ export const generationFilters = z
     /** The id of the last generation of the previous page. */
     cursor: z.string().max(100).nullish(),
   })
-  .refine((filters) => !filters.createdFrom || !filters.createdTo || filters.createdFrom <= filters.createdTo, { message: "must not be after createdTo", path: ["createdFrom"] });
+  .refine((filters) => !filters.createdFrom || !filters.createdTo || filters.createdFrom <= filters.createdTo, {
+    message: "must not be after createdTo",
+    path: ["createdFrom"],
+  });
 
 export type GenerationFilters = z.input<typeof generationFilters>;
 

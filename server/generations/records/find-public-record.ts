@@ -33,7 +33,11 @@ export async function readGenerationRecord(pool: pg.Pool, scope: OneAccount, inp
   const cached = cachedRecordSource(generationId, accountId);
   if (cached) return toGenerationRecord(cached, plan);
   const epoch = recordCacheEpoch();
-  const { rows } = await pool.query<RecordSource>({ name: "read-generation-record", text: SELECT_RECORD, values: [generationId, accountId] });
+  const { rows } = await pool.query<RecordSource>({
+    name: "read-generation-record",
+    text: SELECT_RECORD,
+    values: [generationId, accountId],
+  });
   const row = rows[0];
   if (!row) throw new ApiError("ERR1006", "No generation with this id.", { generation_id: generationId });
   remember(row, epoch);

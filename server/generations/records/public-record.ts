@@ -65,7 +65,9 @@ export function toGenerationRecord(row: RecordSource, plan: PlanName) {
     generation_metrics_total_time: seconds(row.metricsTotalTime),
     generation_metrics_predict_time: seconds(row.metricsPredictTime),
     generation_deadline_at: row.deadlineAt?.toISOString() ?? null,
-    ...(row.status === "failed" || (row.status === "canceled" && row.errorCode) ? { generation_error: row.errorMessage, generation_error_code: row.errorCode as ErrorCode | null } : {}),
+    ...(row.status === "failed" || (row.status === "canceled" && row.errorCode)
+      ? { generation_error: row.errorMessage, generation_error_code: row.errorCode as ErrorCode | null }
+      : {}),
     ...videoFields(row),
     ...(row.removedAt ? { generation_removed: "true" as const } : {}),
   };

@@ -23,7 +23,15 @@ import { settleSuccessAtOnce } from "./settle-success";
 // touched: a late result is discarded, never charged. One whose Cancel-After deadline has passed
 // is canceled at its deadline instead (ERR4006, refunded), whatever the run brought.
 
-type Locked = { id: string; account_id: string; status: string; created_at: Date; deadline_at: Date | null; provider_used: string | null; prediction_id: string | null };
+type Locked = {
+  id: string;
+  account_id: string;
+  status: string;
+  created_at: Date;
+  deadline_at: Date | null;
+  provider_used: string | null;
+  prediction_id: string | null;
+};
 
 async function lockGeneration(tx: Tx, generationId: string): Promise<Locked | null> {
   const [row] = await tx.$queryRaw<Locked[]>`
@@ -40,7 +48,14 @@ async function lockWithAttempt(tx: Tx, generationId: string, attempt: number): P
   return row;
 }
 
-type SuccessInput = { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null; predictionId?: string | null; providerCost?: string | null };
+type SuccessInput = {
+  generationId: string;
+  attempt: number;
+  outputKeys: string[];
+  predictTimeSeconds: number | null;
+  predictionId?: string | null;
+  providerCost?: string | null;
+};
 
 /** `predictionId`: the provider's job, recorded here when the submit that got the success did not record it. */
 export async function finishSucceeded(input: SuccessInput) {
@@ -72,7 +87,10 @@ export async function finishSucceededInTransaction(input: SuccessInput, now: Dat
       // A retried step whose first try committed: the success and its webhooks stand.
       if (!inFlight && row.attempt_outcome === "succeeded") return true;
       if (!inFlight || pastDeadline(row, lockedAt)) {
-        await tx.providerAttempt.update({ where: { id: row.attempt_id }, data: { outcome: "discarded", wasted: true, finishedAt: now, latencyMs, providerCost: input.providerCost ?? null } });
+        await tx.providerAttempt.update({
+          where: { id: row.attempt_id },
+          data: { outcome: "discarded", wasted: true, finishedAt: now, latencyMs, providerCost: input.providerCost ?? null },
+        });
         // The result came after the deadline: discarded, and the generation canceled at it.
         if (inFlight) await cancelAtDeadline(tx, row, lockedAt);
         return false;
@@ -146,9 +164,18 @@ export async function finishFailed(input: { generationId: string; errors: Attemp
     }
     await tx.generation.update({
       where: { id: generationId },
-      data: { status: "failed", completedAt: now, errorCode: code, errorMessage: message.slice(0, 2000), metricsTotalTime: (now.getTime() - locked.created_at.getTime()) / 1000 },
+      data: {
+        status: "failed",
+        completedAt: now,
+        errorCode: code,
+        errorMessage: message.slice(0, 2000),
+        metricsTotalTime: (now.getTime() - locked.created_at.getTime()) / 1000,
+      },
     });
-    await tx.providerAttempt.updateMany({ where: { generationId, outcome: "running" }, data: { outcome: "failed", errorCode: code, finishedAt: now } });
+    await tx.providerAttempt.updateMany({
+      where: { generationId, outcome: "running" },
+      data: { outcome: "failed", errorCode: code, finishedAt: now },
+    });
     await refundCredits(tx, { accountId: locked.account_id, generationId, description: `Refund for failed generation ${generationId}` });
     await recordActivity(tx, {
       accountId: locked.account_id,

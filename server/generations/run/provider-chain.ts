@@ -41,7 +41,13 @@ export type ChainWork = {
  * the generation's Cancel-After deadline when that comes before the model's timeout; then the
  * generation is canceled at its deadline, and the run ends.
  */
-export async function runProviderChain(generationId: string, step: ChainSteps, work: ChainWork, providers?: ProviderId[], deadlineAt?: string): Promise<unknown> {
+export async function runProviderChain(
+  generationId: string,
+  step: ChainSteps,
+  work: ChainWork,
+  providers?: ProviderId[],
+  deadlineAt?: string,
+): Promise<unknown> {
   const plan = providers?.length ? { inFlight: true, providers, deadlineAt } : await step.run("load", () => work.load());
   if (!plan.inFlight) return { skipped: "not in flight" };
   const generationDeadlineMs = plan.deadlineAt ? Date.parse(plan.deadlineAt) : null;
@@ -70,7 +76,14 @@ export async function runProviderChain(generationId: string, step: ChainSteps, w
         step.sendEvent(`attempt-${attempt}-poll`, {
           name: "provider/job.accepted",
           id: `provider-poll:${provider}:${accepted.predictionId}`,
-          data: { generationId, provider, attempt, predictionId: accepted.predictionId, startedAtMs: accepted.startedAtMs, timeoutSeconds: accepted.timeoutSeconds },
+          data: {
+            generationId,
+            provider,
+            attempt,
+            predictionId: accepted.predictionId,
+            startedAtMs: accepted.startedAtMs,
+            timeoutSeconds: accepted.timeoutSeconds,
+          },
         }),
       ]);
       for (let wake = 1; outcome.outcome === "accepted" || outcome.outcome === "running"; wake += 1) {
@@ -80,7 +93,9 @@ export async function runProviderChain(generationId: string, step: ChainSteps, w
           return { skipped: "deadline passed" };
         }
         const timedOut = result === null || wake >= MAX_WAKES;
-        outcome = await step.run(`attempt-${attempt}-${provider}-collect-${wake}`, () => work.collect(provider, attempt, accepted, timedOut));
+        outcome = await step.run(`attempt-${attempt}-${provider}-collect-${wake}`, () =>
+          work.collect(provider, attempt, accepted, timedOut),
+        );
       }
     }
     if (outcome.outcome === "abandoned") return { skipped: "left flight during the run" };

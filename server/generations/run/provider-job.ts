@@ -10,7 +10,17 @@ import { providerCostMicros } from "../../catalog/pricing";
 /** The columns of a generation a provider job is made from. */
 export type JobSource = Pick<
   Generation,
-  "id" | "modelIdentifier" | "prompt" | "ratio" | "outputFormat" | "outputNumber" | "durationSeconds" | "resolution" | "generateAudio" | "inputFiles" | "inputFileLastContent"
+  | "id"
+  | "modelIdentifier"
+  | "prompt"
+  | "ratio"
+  | "outputFormat"
+  | "outputNumber"
+  | "durationSeconds"
+  | "resolution"
+  | "generateAudio"
+  | "inputFiles"
+  | "inputFileLastContent"
 >;
 
 /** A stored generation as the job one provider receives. */

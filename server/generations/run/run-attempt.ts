@@ -47,7 +47,14 @@ async function inFlightRow(generationId: string): Promise<GenerationRow | null> 
   return row.status === "pending" || row.status === "processing" ? row : null;
 }
 
-async function recordFailure(generationId: string, attempt: number, error: AttemptError, startedAtMs: number, predictionId?: string, providerCost?: string | null) {
+async function recordFailure(
+  generationId: string,
+  attempt: number,
+  error: AttemptError,
+  startedAtMs: number,
+  predictionId?: string,
+  providerCost?: string | null,
+) {
   await db.providerAttempt.updateMany({
     where: { generationId, attemptNumber: attempt, outcome: "running" },
     data: {
@@ -63,13 +70,27 @@ async function recordFailure(generationId: string, attempt: number, error: Attem
   });
 }
 
-async function settle(row: GenerationRow, provider: ProviderId, attempt: number, predictionId: string, result: ProviderResult, startedAtMs: number): Promise<AttemptOutcome> {
+async function settle(
+  row: GenerationRow,
+  provider: ProviderId,
+  attempt: number,
+  predictionId: string,
+  result: ProviderResult,
+  startedAtMs: number,
+): Promise<AttemptOutcome> {
   const generationId = row.id;
   if (result.status === "running") return { outcome: "running" };
   if (result.status === "succeeded") {
     const providerCost = attemptProviderCost(row, provider, result.outputs.length);
     try {
-      const outputKeys = await storeOutputs({ accountId: row.accountId, generationId, attempt, provider, outputs: result.outputs, format: row.outputFormat });
+      const outputKeys = await storeOutputs({
+        accountId: row.accountId,
+        generationId,
+        attempt,
+        provider,
+        outputs: result.outputs,
+        format: row.outputFormat,
+      });
       return { outcome: "succeeded", predictionId, outputKeys, predictTimeSeconds: result.predictTimeSeconds, providerCost };
     } catch (error) {
       const failure = asAttemptError(provider, error);
@@ -77,7 +98,10 @@ async function settle(row: GenerationRow, provider: ProviderId, attempt: number,
       return { outcome: "failed", error: failure };
     }
   }
-  const failure = result.status === "failed" ? asAttemptError(provider, result.error) : { provider, code: "ERR4002" as const, message: "The provider canceled the job.", failover: true };
+  const failure =
+    result.status === "failed"
+      ? asAttemptError(provider, result.error)
+      : { provider, code: "ERR4002" as const, message: "The provider canceled the job.", failover: true };
   await recordFailure(generationId, attempt, failure, startedAtMs);
   return { outcome: "failed", error: failure };
 }
@@ -125,7 +149,12 @@ export async function startAttempt(generationId: string, provider: ProviderId, a
  * generation, the attempt's row and the move to `processing` are one statement (claimStart), then
  * the submit. Nothing is recorded for a generation out of flight or past its deadline.
  */
-async function startNamedLater(generationId: string, provider: ProviderId, attempt: number, adapter: ReturnType<typeof adapterFor>): Promise<AttemptOutcome> {
+async function startNamedLater(
+  generationId: string,
+  provider: ProviderId,
+  attempt: number,
+  adapter: ReturnType<typeof adapterFor>,
+): Promise<AttemptOutcome> {
   const startedAt = new Date();
   const claim = await claimStart(generationId, provider, attempt, startedAt);
   if (claim.status !== "pending" && claim.status !== "processing") return { outcome: "abandoned" };
@@ -218,7 +247,18 @@ async function recordStart(row: GenerationRow, provider: ProviderId, attempt: nu
            UPDATE generation SET status = 'processing', provider_used = $6, prediction_id = $9, started_at = COALESCE(started_at, $10), updated_at = $10
             WHERE id = $2::uuid AND status IN ('pending', 'processing')
            RETURNING EXISTS (SELECT 1 FROM webhook_endpoint e WHERE e.account_id = generation.account_id AND 'generation.started' = ANY (e.events)) AS subscribed`,
-    values: [randomUUID(), row.id, row.accountId, row.region, row.modelIdentifier, provider, attempt, row.estimatedCost, predictionId, startedAt],
+    values: [
+      randomUUID(),
+      row.id,
+      row.accountId,
+      row.region,
+      row.modelIdentifier,
+      provider,
+      attempt,
+      row.estimatedCost,
+      predictionId,
+      startedAt,
+    ],
   });
   return { moved: rows.length === 1, startedSubscribed: rows[0]?.subscribed === true };
 }
@@ -240,10 +280,17 @@ async function submitJob(
     // ended, so no cancel needs it meanwhile. Two statements fewer per such generation.
     const succeededAtOnce = submitted.kind === "completed" && submitted.result.status === "succeeded";
     if (submitted.predictionId !== start.namedUpFront && !succeededAtOnce) {
-      await db.providerAttempt.updateMany({ where: { generationId, attemptNumber: attempt }, data: { predictionId: submitted.predictionId } });
-      await db.generation.updateMany({ where: { id: generationId, status: "processing", providerUsed: provider }, data: { predictionId: submitted.predictionId } });
+      await db.providerAttempt.updateMany({
+        where: { generationId, attemptNumber: attempt },
+        data: { predictionId: submitted.predictionId },
+      });
+      await db.generation.updateMany({
+        where: { id: generationId, status: "processing", providerUsed: provider },
+        data: { predictionId: submitted.predictionId },
+      });
     }
-    if (submitted.kind === "accepted") return { outcome: "accepted", predictionId: submitted.predictionId, startedAtMs, timeoutSeconds: job.model.timeoutSeconds };
+    if (submitted.kind === "accepted")
+      return { outcome: "accepted", predictionId: submitted.predictionId, startedAtMs, timeoutSeconds: job.model.timeoutSeconds };
     return settle(row, provider, attempt, submitted.predictionId, submitted.result, startedAtMs);
   } catch (error) {
     const failure = asAttemptError(provider, error);
@@ -294,9 +341,16 @@ export type PollState = "running" | "finished" | "abandoned";
  * For poll-provider-job: asks the provider once about an accepted job and, when it has ended,
  * sends the result event the run waits for (its own id: it also wakes a run whose wait missed the callback).
  */
-export async function pollAcceptedJob(input: { generationId: string; provider: ProviderId; attempt: number; predictionId: string }): Promise<PollState> {
+export async function pollAcceptedJob(input: {
+  generationId: string;
+  provider: ProviderId;
+  attempt: number;
+  predictionId: string;
+}): Promise<PollState> {
   const row = await inFlightRow(input.generationId);
-  const running = row && (await db.providerAttempt.count({ where: { generationId: input.generationId, attemptNumber: input.attempt, outcome: "running" } })) > 0;
+  const running =
+    row &&
+    (await db.providerAttempt.count({ where: { generationId: input.generationId, attemptNumber: input.attempt, outcome: "running" } })) > 0;
   if (!row || !running) {
     // Canceled or swept meanwhile, or already collected: wake the run now rather than at the model's timeout.
     await sendProviderResult("poll", input.generationId, input.provider, input.predictionId, "abandoned");

@@ -17,7 +17,15 @@ import { lockingRead } from "./locking-read";
 // which decides it (a discard, a deadline, a retried step, the deliveries of a subscribed
 // endpoint). The snapshot rule is the locking read's, documented there.
 
-export type SuccessInput = { generationId: string; attempt: number; outputKeys: string[]; predictTimeSeconds: number | null; predictionId: string | null; providerCost?: string | null; now: Date };
+export type SuccessInput = {
+  generationId: string;
+  attempt: number;
+  outputKeys: string[];
+  predictTimeSeconds: number | null;
+  predictionId: string | null;
+  providerCost?: string | null;
+  now: Date;
+};
 
 /** `settled`: written and committed. Else nothing was, and `subscribed` says whether an endpoint takes generation.completed. */
 export type SettleOutcome = { settled: true } | { settled: false; subscribed: boolean };

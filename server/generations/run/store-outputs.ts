@@ -15,12 +15,23 @@ import { OUTPUT_EXTENSIONS } from "../../storage/storage";
 const MEBIBYTE = 1024 * 1024;
 
 function downloadFailure(provider: ProviderId, error: unknown): ProviderError {
-  if (error instanceof DestinationRefused) return new ProviderError(provider, "ERR4003", `An output URL was refused: ${error.message}.`, error.reason);
+  if (error instanceof DestinationRefused)
+    return new ProviderError(provider, "ERR4003", `An output URL was refused: ${error.message}.`, error.reason);
   if (error instanceof ResponseTooLarge) {
-    return new ProviderError(provider, "ERR4003", `An output is larger than the ${error.maxBytes / MEBIBYTE} MiB cap per output file.`, "too_large");
+    return new ProviderError(
+      provider,
+      "ERR4003",
+      `An output is larger than the ${error.maxBytes / MEBIBYTE} MiB cap per output file.`,
+      "too_large",
+    );
   }
   const status = typeof error === "object" && error !== null && "status" in error ? String(error.status) : null;
-  return new ProviderError(provider, "ERR4003", `Downloading an output failed: ${error instanceof Error ? error.message : String(error)}.`, status);
+  return new ProviderError(
+    provider,
+    "ERR4003",
+    `Downloading an output failed: ${error instanceof Error ? error.message : String(error)}.`,
+    status,
+  );
 }
 
 async function download(provider: ProviderId, url: string): Promise<{ bytes: Uint8Array; contentType: string }> {
@@ -32,12 +43,20 @@ async function download(provider: ProviderId, url: string): Promise<{ bytes: Uin
   }
 }
 
-export async function storeOutputs(input: { accountId: string; generationId: string; attempt: number; provider: ProviderId; outputs: ProviderOutput[]; format: string | null }): Promise<string[]> {
+export async function storeOutputs(input: {
+  accountId: string;
+  generationId: string;
+  attempt: number;
+  provider: ProviderId;
+  outputs: ProviderOutput[];
+  format: string | null;
+}): Promise<string[]> {
   const storage = getStorage();
   const keys: string[] = [];
   try {
     for (const [index, output] of input.outputs.entries()) {
-      const file = output.kind === "bytes" ? { bytes: output.bytes, contentType: output.contentType } : await download(input.provider, output.url);
+      const file =
+        output.kind === "bytes" ? { bytes: output.bytes, contentType: output.contentType } : await download(input.provider, output.url);
       const contentType = output.contentType ?? file.contentType;
       const extension = OUTPUT_EXTENSIONS[contentType] ?? input.format ?? "bin";
       const key = `outputs/${input.accountId}/${input.generationId}/${input.attempt}-${index}.${extension}`;

@@ -54,9 +54,18 @@ export function runKey(fn: FunctionDefinition | undefined, event: EventPayload |
 type PendingEvent = { id: string; payload: EventPayload; received_at: Date };
 
 /** One batch: every run the events start (one insert) and the waits they resolve (one lock). */
-async function dispatchBatch(tx: Tx, store: RunStore, appId: string, functions: FunctionDefinition[], events: PendingEvent[], now: number): Promise<DueRun[]> {
+async function dispatchBatch(
+  tx: Tx,
+  store: RunStore,
+  appId: string,
+  functions: FunctionDefinition[],
+  events: PendingEvent[],
+  now: number,
+): Promise<DueRun[]> {
   const starts = events.flatMap(({ payload: event }) =>
-    functions.filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event))).map((fn) => ({ run: store.newRun(appId, fn.id, event), key: runKey(fn, event) })),
+    functions
+      .filter((fn) => fn.triggers.some((trigger) => safeTriggerMatches(fn, trigger, event)))
+      .map((fn) => ({ run: store.newRun(appId, fn.id, event), key: runKey(fn, event) })),
   );
   if (starts.length > 0) await tx.inngestRun.createMany({ data: starts.map(({ run }) => run) });
   const due: DueRun[] = starts.map(({ run, key }) => ({ id: run.id as string, functionId: run.functionId, key }));
@@ -80,7 +89,12 @@ async function dispatchBatch(tx: Tx, store: RunStore, appId: string, functions: 
 }
 
 /** Dispatches every pending event of the app; returns the runs that are now due. */
-export async function dispatchEvents(store: RunStore, appId: string, functions: FunctionDefinition[], now: () => number): Promise<DueRun[]> {
+export async function dispatchEvents(
+  store: RunStore,
+  appId: string,
+  functions: FunctionDefinition[],
+  now: () => number,
+): Promise<DueRun[]> {
   const due: DueRun[] = [];
   for (;;) {
     const batch = await store.db.$transaction(async (tx) => {
@@ -90,7 +104,10 @@ export async function dispatchEvents(store: RunStore, appId: string, functions: 
         ORDER BY received_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
       if (events.length === 0) return { count: 0, runs: [] };
       const runs = await dispatchBatch(tx, store, appId, functions, events, now());
-      await tx.inngestEvent.updateMany({ where: { appId, id: { in: events.map((event) => event.id) } }, data: { dispatchedAt: new Date(now()) } });
+      await tx.inngestEvent.updateMany({
+        where: { appId, id: { in: events.map((event) => event.id) } },
+        data: { dispatchedAt: new Date(now()) },
+      });
       return { count: events.length, runs };
     }, txOptions);
     due.push(...batch.runs);
@@ -106,7 +123,11 @@ export async function catchUpWaits(store: RunStore, run: RunRecord, now: () => n
   const waits = run.pending.flatMap((op) => (op.op === "WaitForEvent" ? [op] : []));
   if (waits.length === 0) return false;
   const candidates = await store.db.inngestEvent.findMany({
-    where: { appId: run.appId, name: { in: waits.map((op) => op.event) }, receivedAt: { gte: new Date(Math.min(...waits.map((op) => op.since))) } },
+    where: {
+      appId: run.appId,
+      name: { in: waits.map((op) => op.event) },
+      receivedAt: { gte: new Date(Math.min(...waits.map((op) => op.since))) },
+    },
     orderBy: { receivedAt: "asc" },
     take: 100,
   });

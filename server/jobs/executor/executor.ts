@@ -84,7 +84,11 @@ export class EmbeddedExecutor implements TransactionalEventSink {
     this.now = () => runClock.now();
     this.leaseMs = options.leaseMs ?? 30_000;
     this.store = new RunStore(options.db, this.owner, this.leaseMs, this.now);
-    this.endpoint = new ServeEndpoint(new URL(options.servePath ?? "/api/inngest", options.appUrl), options.signingKey, options.requestTimeoutMs ?? 15 * 60_000);
+    this.endpoint = new ServeEndpoint(
+      new URL(options.servePath ?? "/api/inngest", options.appUrl),
+      options.signingKey,
+      options.requestTimeoutMs ?? 15 * 60_000,
+    );
     this.queue = new RunQueue(options.concurrency ?? 16, (runId, functionId) => this.drive(runId, functionId), {
       ofFunction: (functionId) => this.functions.get(functionId)?.concurrency ?? null,
       ofKey: (functionId) => this.functions.get(functionId)?.concurrencyKey?.limit ?? null,
@@ -132,7 +136,11 @@ export class EmbeddedExecutor implements TransactionalEventSink {
 
   /** The event API: persist (a repeated id is accepted once), acknowledge, dispatch. */
   async ingestEvents(appId: string, events: unknown[], seed: string | null): Promise<string[]> {
-    const ids = await persistEvents(this.options.db, appId, events, { now: this.now(), seed, limits: { ...EVENT_LIMITS, ...this.options.limits } });
+    const ids = await persistEvents(this.options.db, appId, events, {
+      now: this.now(),
+      seed,
+      limits: { ...EVENT_LIMITS, ...this.options.limits },
+    });
     if (appId === this.appId) this.kickDispatch();
     return ids;
   }
@@ -180,14 +188,22 @@ export class EmbeddedExecutor implements TransactionalEventSink {
       const written = new Set(startedIds);
       return starts
         .filter(({ run }) => written.has(run.id as string))
-        .map(({ run, key }) => ({ id: run.id as string, functionId: run.functionId, key, leased: { record: newRunRecord(run, now), until: leaseUntil } }));
+        .map(({ run, key }) => ({
+          id: run.id as string,
+          functionId: run.functionId,
+          key,
+          leased: { record: newRunRecord(run, now), until: leaseUntil },
+        }));
     };
     return {
       items,
       startedIn: STARTED_RUNS,
       runs,
       startAlone: async (tx) => {
-        const rows = await queryInTransaction<{ id: string }>(tx, Prisma.sql`WITH ${Prisma.join(items, ", ")} SELECT id FROM ${Prisma.raw(STARTED_RUNS)}`);
+        const rows = await queryInTransaction<{ id: string }>(
+          tx,
+          Prisma.sql`WITH ${Prisma.join(items, ", ")} SELECT id FROM ${Prisma.raw(STARTED_RUNS)}`,
+        );
         return runs(rows.map((row) => row.id));
       },
     };
@@ -215,7 +231,12 @@ export class EmbeddedExecutor implements TransactionalEventSink {
   async fireCronTick(functionId: string, tickAt: Date): Promise<string | null> {
     const trigger = this.functions.get(functionId)?.triggers.find((candidate) => "cron" in candidate);
     if (!trigger || !("cron" in trigger) || !this.appId) throw new Error(`${functionId} has no cron trigger`);
-    const event: EventPayload = { id: `cron:${functionId}:${tickAt.toISOString()}`, name: "inngest/scheduled.timer", data: { cron: trigger.cron }, ts: tickAt.getTime() };
+    const event: EventPayload = {
+      id: `cron:${functionId}:${tickAt.toISOString()}`,
+      name: "inngest/scheduled.timer",
+      data: { cron: trigger.cron },
+      ts: tickAt.getTime(),
+    };
     const runId = await this.store.claimCronTick(this.appId, functionId, tickAt, event);
     if (runId) this.queue.add(runId, functionId);
     return runId;
@@ -259,7 +280,10 @@ export class EmbeddedExecutor implements TransactionalEventSink {
       // Retried by the scan with backoff: the app may still be starting or compiling the route.
       this.syncFailures += 1;
       this.nextSyncAt = Date.now() + Math.min(500 * 2 ** this.syncFailures, 60_000);
-      log.warn("embedded inngest executor could not sync yet", { error: error instanceof Error ? error.message : String(error), attempt: this.syncFailures });
+      log.warn("embedded inngest executor could not sync yet", {
+        error: error instanceof Error ? error.message : String(error),
+        attempt: this.syncFailures,
+      });
       return false;
     }
   }
@@ -297,7 +321,8 @@ export class EmbeddedExecutor implements TransactionalEventSink {
     this.dispatching = (async () => {
       do {
         this.dispatchAgain = false;
-        for (const run of await dispatchEvents(this.store, appId, [...this.functions.values()], this.now)) this.queue.add(run.id, run.functionId, run.key);
+        for (const run of await dispatchEvents(this.store, appId, [...this.functions.values()], this.now))
+          this.queue.add(run.id, run.functionId, run.key);
       } while (this.dispatchAgain && !this.stopping);
     })()
       .catch((error) => log.error("event dispatch failed", { error: String(error) }))
@@ -327,7 +352,8 @@ export class EmbeddedExecutor implements TransactionalEventSink {
         const row = await this.store.peek(runId);
         const wakeAt = row?.wakeAt?.getTime();
         // Not due at the claim, though it may be by now: re-arm it (re-driven at once if so), never leave it to the re-scan.
-        if (row && row.status !== "completed" && row.status !== "failed" && wakeAt && wakeAt > claimedAt) this.schedule(runId, functionId, wakeAt);
+        if (row && row.status !== "completed" && row.status !== "failed" && wakeAt && wakeAt > claimedAt)
+          this.schedule(runId, functionId, wakeAt);
         return;
       }
       const renew = setInterval(() => void this.store.renew(runId).catch(() => undefined), this.leaseMs / 3);

@@ -35,7 +35,13 @@ export function inProcessServeHandler(post: NextServePost): ServeHandler {
     const requestHeaders: Record<string, string> = { "content-type": "application/json", host: url.host };
     const reply: InProcessReply = { status: 200, headers: {}, text: "" };
     let sent = false;
-    const req = { method: "POST", url: url.href, body, query: Object.fromEntries(url.searchParams), headers: { get: (key: string) => requestHeaders[key.toLowerCase()] ?? null } };
+    const req = {
+      method: "POST",
+      url: url.href,
+      body,
+      query: Object.fromEntries(url.searchParams),
+      headers: { get: (key: string) => requestHeaders[key.toLowerCase()] ?? null },
+    };
     const res = {
       setHeader(key: string, value: unknown) {
         reply.headers[key.toLowerCase()] = String(value);
@@ -52,7 +58,8 @@ export function inProcessServeHandler(post: NextServePost): ServeHandler {
     const returned = await post(req as never, res as never);
     if (sent) return reply;
     // A streamed answer comes back as a web Response whatever `res` is.
-    if (returned instanceof Response) return { status: returned.status, headers: Object.fromEntries(returned.headers), text: await returned.text() };
+    if (returned instanceof Response)
+      return { status: returned.status, headers: Object.fromEntries(returned.headers), text: await returned.text() };
     throw new Error("the serve handler answered nothing");
   };
 }

@@ -2,7 +2,16 @@ import { resolveTime, retryAfterTime } from "./durations";
 import { addPending, memoize, parkedState, resolveDuePending } from "./run-state";
 import type { RunResult, RunStore } from "./run-store";
 import { asSerializedError, callRequestBody } from "./step-protocol";
-import { FUNCTION_ATTEMPT_KEY, type CallOutcome, type EventPayload, type FunctionDefinition, type OutgoingOp, type RunRecord, type SerializedError, type StepMemo } from "./types";
+import {
+  FUNCTION_ATTEMPT_KEY,
+  type CallOutcome,
+  type EventPayload,
+  type FunctionDefinition,
+  type OutgoingOp,
+  type RunRecord,
+  type SerializedError,
+  type StepMemo,
+} from "./types";
 
 // Drives one claimed run through Call Requests until it parks (sleep, wait, retry later) or ends.
 // Each reply is applied to the run and saved with the next one (see driveRun): a step's result is
@@ -32,14 +41,20 @@ export type DriverDeps = {
 
 type Next = { kind: "continue" } | { kind: "park" } | { kind: "retry"; retryAfter: string | null; failedAttempts: number };
 
-const unsupported = (op: string) => ({ name: "EmbeddedExecutorError", message: `step operation ${op} is not supported by the embedded executor` });
+const unsupported = (op: string) => ({
+  name: "EmbeddedExecutorError",
+  message: `step operation ${op} is not supported by the embedded executor`,
+});
 
 /** Applies the ops of a 206 reply to the run and says what to do next. */
 /** A step's result as memoized: its data, or the error Inngest gives a step whose output is over the limit. */
 function stepResult(op: OutgoingOp, maxBytes: number): StepMemo {
   const bytes = Buffer.byteLength(JSON.stringify({ data: op.data ?? null }));
   if (bytes <= maxBytes) return { type: "data", data: op.data ?? null };
-  return { type: "error", error: { name: "StepOutputTooLargeError", message: `step output size is greater than the limit: ${bytes} bytes, at most ${maxBytes}` } };
+  return {
+    type: "error",
+    error: { name: "StepOutputTooLargeError", message: `step output size is greater than the limit: ${bytes} bytes, at most ${maxBytes}` },
+  };
 }
 
 /**
@@ -55,7 +70,12 @@ export function memoizeCheckpointed(run: RunRecord, ops: OutgoingOp[], maxStepOu
   }
 }
 
-function applyOps(run: RunRecord, ops: OutgoingOp[], retryAfter: string | null, context: { attempt: number; sentAt: number; now: number; maxAttempts: number; maxStepOutputBytes: number }): Next {
+function applyOps(
+  run: RunRecord,
+  ops: OutgoingOp[],
+  retryAfter: string | null,
+  context: { attempt: number; sentAt: number; now: number; maxAttempts: number; maxStepOutputBytes: number },
+): Next {
   const planned: OutgoingOp[] = [];
   let progressed = false;
   let retry: Next | null = null;
@@ -96,7 +116,10 @@ function applyOps(run: RunRecord, ops: OutgoingOp[], retryAfter: string | null, 
         progressed = true;
       }
     } catch (error) {
-      memoize(run, op.id, { type: "error", error: asSerializedError(error instanceof Error ? { name: error.name, message: error.message } : error, "bad step") });
+      memoize(run, op.id, {
+        type: "error",
+        error: asSerializedError(error instanceof Error ? { name: error.name, message: error.message } : error, "bad step"),
+      });
       progressed = true;
     }
   }
@@ -115,7 +138,11 @@ function applyOps(run: RunRecord, ops: OutgoingOp[], retryAfter: string | null, 
   }
   if (run.pending.length > 0) return { kind: "park" };
   run.nextStepId = null;
-  return { kind: "retry", retryAfter: null, failedAttempts: (run.attempts[FUNCTION_ATTEMPT_KEY] = (run.attempts[FUNCTION_ATTEMPT_KEY] ?? 0) + 1) };
+  return {
+    kind: "retry",
+    retryAfter: null,
+    failedAttempts: (run.attempts[FUNCTION_ATTEMPT_KEY] = (run.attempts[FUNCTION_ATTEMPT_KEY] ?? 0) + 1),
+  };
 }
 
 async function park(deps: DriverDeps, run: RunRecord, state: { status: RunRecord["status"]; wakeAt: number | null }) {
@@ -141,14 +168,21 @@ function overLimits(run: RunRecord, limits: RunLimits): SerializedError | null {
   }
   const stateBytes = Buffer.byteLength(JSON.stringify(run.events)) + Buffer.byteLength(JSON.stringify(run.steps));
   if (stateBytes > limits.maxStateBytes) {
-    return { name: "InngestErrStateOverflowed", message: `The function run exceeded the state size limit of ${limits.maxStateBytes} bytes.` };
+    return {
+      name: "InngestErrStateOverflowed",
+      message: `The function run exceeded the state size limit of ${limits.maxStateBytes} bytes.`,
+    };
   }
   return null;
 }
 
 export async function driveRun(deps: DriverDeps, run: RunRecord): Promise<void> {
   const fn = deps.fn(run.functionId);
-  if (!fn) return finish(deps, run, { status: "failed", error: { name: "EmbeddedExecutorError", message: `function ${run.functionId} is not served by the app` } });
+  if (!fn)
+    return finish(deps, run, {
+      status: "failed",
+      error: { name: "EmbeddedExecutorError", message: `function ${run.functionId} is not served by the app` },
+    });
   // Woken by its timer: end due sleeps and wait timeouts. Woken early: rest again.
   const wasResting = run.status !== "running";
   if (!resolveDuePending(run, deps.now()) && wasResting) return park(deps, run, parkedState(run));
@@ -183,9 +217,19 @@ export async function driveRun(deps: DriverDeps, run: RunRecord): Promise<void> 
       return retryLater(deps, run, outcome.retryAfter, failedAttempts);
     }
 
-    const next = applyOps(run, outcome.ops, outcome.retryAfter, { attempt, sentAt, now: deps.now(), maxAttempts: fn.maxAttempts, maxStepOutputBytes: deps.limits().maxStepOutputBytes });
+    const next = applyOps(run, outcome.ops, outcome.retryAfter, {
+      attempt,
+      sentAt,
+      now: deps.now(),
+      maxAttempts: fn.maxAttempts,
+      maxStepOutputBytes: deps.limits().maxStepOutputBytes,
+    });
     if (next.kind === "retry") {
-      if (next.failedAttempts >= fn.maxAttempts) return finish(deps, run, { status: "failed", error: { name: "EmbeddedExecutorError", message: "the serve handler reported no step to run" } });
+      if (next.failedAttempts >= fn.maxAttempts)
+        return finish(deps, run, {
+          status: "failed",
+          error: { name: "EmbeddedExecutorError", message: "the serve handler reported no step to run" },
+        });
       return retryLater(deps, run, next.retryAfter, next.failedAttempts);
     }
     if (next.kind === "park") return park(deps, run, parkedState(run));

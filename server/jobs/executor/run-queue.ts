@@ -111,7 +111,8 @@ export class RunQueue {
       const functionId = this.ring[i] as string;
       const candidate = this.nextKey(functionId, this.lanes.get(functionId) as Lane);
       if (candidate === null) continue;
-      if (index < 0 || (this.lastServed.get(functionId) ?? 0) < (this.lastServed.get(this.ring[index] as string) ?? 0)) [index, key] = [i, candidate];
+      if (index < 0 || (this.lastServed.get(functionId) ?? 0) < (this.lastServed.get(this.ring[index] as string) ?? 0))
+        [index, key] = [i, candidate];
     }
     if (index < 0 || key === null) return null;
     const functionId = this.ring[index] as string;

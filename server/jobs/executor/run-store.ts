@@ -18,7 +18,22 @@ export type Tx = Prisma.TransactionClient;
 export type RunResult = { status: "completed"; output: unknown } | { status: "failed"; error: SerializedError };
 
 /** The columns a run's record is made from, named as Prisma names them. */
-type RunRow = Pick<InngestRun, "id" | "appId" | "functionId" | "eventId" | "events" | "status" | "steps" | "stack" | "attempts" | "nextStepId" | "disableImmediateExecution" | "pending" | "wakeAt">;
+type RunRow = Pick<
+  InngestRun,
+  | "id"
+  | "appId"
+  | "functionId"
+  | "eventId"
+  | "events"
+  | "status"
+  | "steps"
+  | "stack"
+  | "attempts"
+  | "nextStepId"
+  | "disableImmediateExecution"
+  | "pending"
+  | "wakeAt"
+>;
 
 const RUN_COLUMNS = `id, app_id AS "appId", function_id AS "functionId", event_id AS "eventId", events, status, steps, stack, attempts,
   next_step_id AS "nextStepId", disable_immediate_execution AS "disableImmediateExecution", pending, wake_at AS "wakeAt"`;
@@ -107,7 +122,15 @@ export class RunStore {
   ) {}
 
   newRun(appId: string, functionId: string, event: EventPayload): Prisma.InngestRunCreateManyInput {
-    return { id: randomUUID(), appId, functionId, eventId: event.id, events: [event] as Prisma.InputJsonValue, status: "running", wakeAt: new Date(this.now()) };
+    return {
+      id: randomUUID(),
+      appId,
+      functionId,
+      eventId: event.id,
+      events: [event] as Prisma.InputJsonValue,
+      status: "running",
+      wakeAt: new Date(this.now()),
+    };
   }
 
   private unleased(now: Date): Prisma.InngestRunWhereInput {
@@ -133,7 +156,10 @@ export class RunStore {
   }
 
   async renew(runId: string) {
-    await this.db.inngestRun.updateMany({ where: { id: runId, leaseOwner: this.owner }, data: { leaseExpiresAt: new Date(this.now() + this.leaseMs) } });
+    await this.db.inngestRun.updateMany({
+      where: { id: runId, leaseOwner: this.owner },
+      data: { leaseExpiresAt: new Date(this.now() + this.leaseMs) },
+    });
   }
 
   /** Saves the state while keeping the lease; false when the lease was lost. */
@@ -159,7 +185,10 @@ export class RunStore {
 
   /** Lets go of a run whose drive broke off, to be tried again at `wakeAt`. */
   async release(runId: string, wakeAt: number) {
-    await this.db.inngestRun.updateMany({ where: { id: runId, leaseOwner: this.owner }, data: { leaseOwner: null, leaseExpiresAt: null, wakeAt: new Date(wakeAt) } });
+    await this.db.inngestRun.updateMany({
+      where: { id: runId, leaseOwner: this.owner },
+      data: { leaseOwner: null, leaseExpiresAt: null, wakeAt: new Date(wakeAt) },
+    });
   }
 
   /** Ends a run; its follow-up events (function.failed, …) are written in the same transaction. */
@@ -198,11 +227,20 @@ export class RunStore {
    * commits, without claiming them first (the lease a claim would take is there from the start;
    * another process takes one over only once the lease expires, or at once when this process is gone).
    */
-  startRunsItems(appId: string, events: EventPayload[], runs: Prisma.InngestRunCreateManyInput[], now: Date, leaseUntil: Date, onlyIfRowIn?: string): Prisma.Sql[] {
+  startRunsItems(
+    appId: string,
+    events: EventPayload[],
+    runs: Prisma.InngestRunCreateManyInput[],
+    now: Date,
+    leaseUntil: Date,
+    onlyIfRowIn?: string,
+  ): Prisma.Sql[] {
     // The caller's statement may write its own row conditionally: then so are the events (and so their runs).
     const written = onlyIfRowIn ? Prisma.sql`WHERE EXISTS (SELECT 1 FROM ${Prisma.raw(onlyIfRowIn)})` : Prisma.empty;
     const eventRows = JSON.stringify(events.map((event) => ({ id: event.id, name: event.name, payload: event })));
-    const runRows = JSON.stringify(runs.map((run) => ({ id: run.id, function_id: run.functionId, event_id: run.eventId, events: run.events })));
+    const runRows = JSON.stringify(
+      runs.map((run) => ({ id: run.id, function_id: run.functionId, event_id: run.eventId, events: run.events })),
+    );
     return [
       Prisma.sql`run_events AS (
          INSERT INTO inngest_event (app_id, id, name, payload, received_at, dispatched_at)
@@ -243,18 +281,29 @@ export class RunStore {
 
   /** Frees the leases of owners known to be gone (a crashed process, a stopped executor). */
   async releaseLeasesOf(appId: string, isGone: (owner: string) => boolean): Promise<number> {
-    const owners = await this.db.inngestRun.findMany({ where: { appId, leaseOwner: { not: null } }, select: { leaseOwner: true }, distinct: ["leaseOwner"] });
+    const owners = await this.db.inngestRun.findMany({
+      where: { appId, leaseOwner: { not: null } },
+      select: { leaseOwner: true },
+      distinct: ["leaseOwner"],
+    });
     const gone = owners.map((row) => row.leaseOwner as string).filter(isGone);
     if (gone.length === 0) return 0;
-    const { count } = await this.db.inngestRun.updateMany({ where: { appId, leaseOwner: { in: gone } }, data: { leaseOwner: null, leaseExpiresAt: null } });
+    const { count } = await this.db.inngestRun.updateMany({
+      where: { appId, leaseOwner: { in: gone } },
+      data: { leaseOwner: null, leaseExpiresAt: null },
+    });
     return count;
   }
 
   /** Drops dispatched events past the idempotency window and old finished runs and ticks. */
   async purge() {
     const now = this.now();
-    await this.db.inngestEvent.deleteMany({ where: { dispatchedAt: { not: null }, receivedAt: { lt: new Date(now - EVENT_RETENTION_MS) } } });
-    await this.db.inngestRun.deleteMany({ where: { status: { in: ["completed", "failed"] }, finishedAt: { lt: new Date(now - FINISHED_RETENTION_MS) } } });
+    await this.db.inngestEvent.deleteMany({
+      where: { dispatchedAt: { not: null }, receivedAt: { lt: new Date(now - EVENT_RETENTION_MS) } },
+    });
+    await this.db.inngestRun.deleteMany({
+      where: { status: { in: ["completed", "failed"] }, finishedAt: { lt: new Date(now - FINISHED_RETENTION_MS) } },
+    });
     await this.db.inngestCronTick.deleteMany({ where: { tickAt: { lt: new Date(now - FINISHED_RETENTION_MS) } } });
   }
 }

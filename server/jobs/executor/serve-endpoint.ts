@@ -42,7 +42,15 @@ function functionConcurrencyKey(raw: unknown): FunctionDefinition["concurrencyKe
   for (const entry of Array.isArray(raw) ? raw : [raw]) {
     if (!entry || typeof entry !== "object") continue;
     const { limit, key, scope } = entry as JsonObject;
-    if (typeof key === "string" && key && typeof limit === "number" && Number.isInteger(limit) && limit > 0 && (scope === undefined || scope === "fn")) return { expression: key, limit };
+    if (
+      typeof key === "string" &&
+      key &&
+      typeof limit === "number" &&
+      Number.isInteger(limit) &&
+      limit > 0 &&
+      (scope === undefined || scope === "fn")
+    )
+      return { expression: key, limit };
   }
   return null;
 }
@@ -52,7 +60,11 @@ function toDefinition(raw: SyncedFunction): FunctionDefinition | null {
   const triggers: FunctionTrigger[] = [];
   for (const trigger of Array.isArray(raw.triggers) ? (raw.triggers as JsonObject[]) : []) {
     if (typeof trigger.cron === "string") triggers.push({ cron: trigger.cron });
-    else if (typeof trigger.event === "string") triggers.push({ event: trigger.event, ...(typeof trigger.expression === "string" && trigger.expression ? { expression: trigger.expression } : {}) });
+    else if (typeof trigger.event === "string")
+      triggers.push({
+        event: trigger.event,
+        ...(typeof trigger.expression === "string" && trigger.expression ? { expression: trigger.expression } : {}),
+      });
   }
   const retries = raw.steps?.step?.retries?.attempts;
   return {
@@ -85,7 +97,9 @@ export class ServeEndpoint {
       throw new Error(`sync with ${this.url.href} failed: HTTP ${reply.status} ${reply.text.slice(0, 300)} (in-band sync must be allowed)`);
     }
     const body = JSON.parse(reply.text) as { app_id?: unknown; functions?: unknown };
-    const functions = (Array.isArray(body.functions) ? (body.functions as SyncedFunction[]) : []).map(toDefinition).filter((fn): fn is FunctionDefinition => fn !== null);
+    const functions = (Array.isArray(body.functions) ? (body.functions as SyncedFunction[]) : [])
+      .map(toDefinition)
+      .filter((fn): fn is FunctionDefinition => fn !== null);
     this.appId = typeof body.app_id === "string" ? body.app_id : "";
     return { appId: this.appId, functions };
   }
@@ -97,11 +111,17 @@ export class ServeEndpoint {
     url.searchParams.set("stepId", stepId);
     const handler = this.appId ? serveHandlerOf(this.appId) : undefined;
     try {
-      return handler ? await this.callInProcess(handler, url, JSON.stringify(body), signal) : await this.request("POST", url, JSON.stringify(body), {}, signal);
+      return handler
+        ? await this.callInProcess(handler, url, JSON.stringify(body), signal)
+        : await this.request("POST", url, JSON.stringify(body), {}, signal);
     } catch (error) {
       if (signal.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      return { status: 599, headers: {}, text: JSON.stringify({ name: "EmbeddedExecutorError", message: `calling the serve handler failed: ${message}` }) };
+      return {
+        status: 599,
+        headers: {},
+        text: JSON.stringify({ name: "EmbeddedExecutorError", message: `calling the serve handler failed: ${message}` }),
+      };
     }
   }
 
@@ -144,7 +164,9 @@ export class ServeEndpoint {
         (response) => {
           const chunks: Buffer[] = [];
           response.on("data", (chunk: Buffer) => chunks.push(chunk));
-          response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString("utf8") }));
+          response.on("end", () =>
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString("utf8") }),
+          );
           response.on("error", reject);
         },
       );

@@ -14,7 +14,12 @@ type Lifecycle = { started(executor: EmbeddedExecutor): void; stopping(executor:
 export async function startEmbeddedExecutor(options: { appUrl: string; servePath?: string } & Lifecycle): Promise<RunningExecutor> {
   const secret = env().AUTH_SECRET;
   if (!secret) throw new Error("AUTH_SECRET is not settled: run bootRuntime() before starting the embedded executor");
-  const executor = new EmbeddedExecutor({ appUrl: options.appUrl, servePath: options.servePath, db, signingKey: embeddedSigningKey(secret) });
+  const executor = new EmbeddedExecutor({
+    appUrl: options.appUrl,
+    servePath: options.servePath,
+    db,
+    signingKey: embeddedSigningKey(secret),
+  });
   options.started(executor);
   await executor.start();
   return {

@@ -79,7 +79,9 @@ export function asSerializedError(value: unknown, fallbackMessage: string): Seri
 
 /** The ops of a 206 reply or of an async checkpoint: the entries that name an op. */
 export function opsOf(body: unknown): OutgoingOp[] {
-  return (Array.isArray(body) ? body : [body]).filter((op): op is OutgoingOp => Boolean(op) && typeof op === "object" && typeof (op as OutgoingOp).op === "string");
+  return (Array.isArray(body) ? body : [body]).filter(
+    (op): op is OutgoingOp => Boolean(op) && typeof op === "object" && typeof (op as OutgoingOp).op === "string",
+  );
 }
 
 /** Reads a Call Request's reply (SDK_SPEC §4.4.3, §5.1.1). */

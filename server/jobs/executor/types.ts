@@ -30,7 +30,9 @@ export type FunctionDefinition = {
 };
 
 /** A step that waits on the executor rather than on code: a sleep or a wait for an event. */
-export type PendingOp = { id: string; op: "Sleep"; wakeAt: number } | { id: string; op: "WaitForEvent"; event: string; if?: string; timeoutAt: number; since: number };
+export type PendingOp =
+  | { id: string; op: "Sleep"; wakeAt: number }
+  | { id: string; op: "WaitForEvent"; event: string; if?: string; timeoutAt: number; since: number };
 
 /** The memo key for function-level attempts (the body after the last step). */
 export const FUNCTION_ATTEMPT_KEY = "$function";

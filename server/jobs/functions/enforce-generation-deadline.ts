@@ -17,17 +17,21 @@ import { generationDeadlineSet } from "../../base/events/definitions";
  */
 const WAKE_EARLY_MS = 750;
 
-export const enforceGenerationDeadline = inngest.createFunction({ id: "enforce-generation-deadline", triggers: [generationDeadlineSet], retries: 10 }, async ({ event, step }) => {
-  const deadlineMs = Date.parse(event.data.deadlineAt);
-  await step.sleepUntil("until-deadline", new Date(deadlineMs - WAKE_EARLY_MS));
-  return step.run("cancel-if-in-flight", async () => {
-    // Bounded: a clock far behind the deadline's is answered by the retry below instead.
-    for (let early = deadlineMs - Date.now(); early > 0 && early <= 2 * WAKE_EARLY_MS; early = deadlineMs - Date.now()) {
-      await new Promise((resolve) => setTimeout(resolve, early));
-    }
-    const result = await expireAtDeadline(event.data.generationId);
-    // This instance's clock is behind the one that set the deadline: ask again at the deadline.
-    if (result.outcome === "not_due") throw new RetryAfterError("the deadline has not passed on this clock yet", new Date(result.deadlineAt));
-    return result;
-  });
-});
+export const enforceGenerationDeadline = inngest.createFunction(
+  { id: "enforce-generation-deadline", triggers: [generationDeadlineSet], retries: 10 },
+  async ({ event, step }) => {
+    const deadlineMs = Date.parse(event.data.deadlineAt);
+    await step.sleepUntil("until-deadline", new Date(deadlineMs - WAKE_EARLY_MS));
+    return step.run("cancel-if-in-flight", async () => {
+      // Bounded: a clock far behind the deadline's is answered by the retry below instead.
+      for (let early = deadlineMs - Date.now(); early > 0 && early <= 2 * WAKE_EARLY_MS; early = deadlineMs - Date.now()) {
+        await new Promise((resolve) => setTimeout(resolve, early));
+      }
+      const result = await expireAtDeadline(event.data.generationId);
+      // This instance's clock is behind the one that set the deadline: ask again at the deadline.
+      if (result.outcome === "not_due")
+        throw new RetryAfterError("the deadline has not passed on this clock yet", new Date(result.deadlineAt));
+      return result;
+    });
+  },
+);

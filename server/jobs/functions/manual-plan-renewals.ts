@@ -14,6 +14,7 @@ export async function renewManualPlans({ now }: { now: Date }): Promise<{ accoun
   return { accounts: due.length, granted };
 }
 
-export const manualPlanRenewals = inngest.createFunction({ id: "manual-plan-renewals", triggers: [{ cron: "*/15 * * * *" }], retries: 2 }, async ({ step }) =>
-  step.run("renew", () => renewManualPlans({ now: new Date() })),
+export const manualPlanRenewals = inngest.createFunction(
+  { id: "manual-plan-renewals", triggers: [{ cron: "*/15 * * * *" }], retries: 2 },
+  async ({ step }) => step.run("renew", () => renewManualPlans({ now: new Date() })),
 );

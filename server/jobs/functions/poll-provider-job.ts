@@ -11,12 +11,17 @@ import { providerJobAccepted } from "../../base/events/definitions";
 // gets there first, and a callback that came before the wait registered is covered by this report
 // (its own event id). Each poll is a step of its own, never holding a slot between polls.
 
-export const pollProviderJob = inngest.createFunction({ id: "poll-provider-job", triggers: [providerJobAccepted], retries: 2 }, async ({ event, step }) => {
-  const { generationId, provider, attempt, predictionId, timeoutSeconds } = event.data;
-  for (const [index, delay] of pollDelaysSeconds(timeoutSeconds).entries()) {
-    await step.sleep(`wait-${index + 1}`, `${delay}s`);
-    const state = await step.run(`poll-${index + 1}`, () => pollAcceptedJob({ generationId, provider: provider as ProviderId, attempt, predictionId }));
-    if (state !== "running") return { state, polls: index + 1 };
-  }
-  return { state: "timed out" };
-});
+export const pollProviderJob = inngest.createFunction(
+  { id: "poll-provider-job", triggers: [providerJobAccepted], retries: 2 },
+  async ({ event, step }) => {
+    const { generationId, provider, attempt, predictionId, timeoutSeconds } = event.data;
+    for (const [index, delay] of pollDelaysSeconds(timeoutSeconds).entries()) {
+      await step.sleep(`wait-${index + 1}`, `${delay}s`);
+      const state = await step.run(`poll-${index + 1}`, () =>
+        pollAcceptedJob({ generationId, provider: provider as ProviderId, attempt, predictionId }),
+      );
+      if (state !== "running") return { state, polls: index + 1 };
+    }
+    return { state: "timed out" };
+  },
+);

@@ -19,7 +19,9 @@ export const retention = inngest.createFunction({ id: "retention", triggers: [{ 
   const tally = emptyTally();
   let after: string | null = null;
   for (let page = 0; ; page += 1) {
-    const done: Awaited<ReturnType<typeof purgeAccountPage>> = await step.run(`accounts-${page}`, () => purgeAccountPage(db, OPERATOR, { now: new Date(now), after }));
+    const done: Awaited<ReturnType<typeof purgeAccountPage>> = await step.run(`accounts-${page}`, () =>
+      purgeAccountPage(db, OPERATOR, { now: new Date(now), after }),
+    );
     addTally(tally, done);
     if (done.last === null) break;
     after = done.last;

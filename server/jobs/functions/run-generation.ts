@@ -47,9 +47,16 @@ export const runGeneration = inngest.createFunction(
       steps,
       {
         load: async () => {
-          const row = await db.generation.findUnique({ where: { id: generationId }, select: { status: true, providerOrder: true, deadlineAt: true } });
+          const row = await db.generation.findUnique({
+            where: { id: generationId },
+            select: { status: true, providerOrder: true, deadlineAt: true },
+          });
           if (!row) throw new NonRetriableError(`generation ${generationId} does not exist`);
-          return { inFlight: row.status === "pending" || row.status === "processing", providers: row.providerOrder as ProviderId[], deadlineAt: row.deadlineAt?.toISOString() ?? null };
+          return {
+            inFlight: row.status === "pending" || row.status === "processing",
+            providers: row.providerOrder as ProviderId[],
+            deadlineAt: row.deadlineAt?.toISOString() ?? null,
+          };
         },
         // A synchronous provider's success is finished in its submit step (one step and one Call
         // Request fewer before the status shows): a retry after the finish committed finds the

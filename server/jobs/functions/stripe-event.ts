@@ -13,10 +13,15 @@ import { stripeEventReceived } from "../../base/events/definitions";
 // nothing would carry for good (issue #12).
 const loadApplyStripeEvent = () => import("../../billing/events/apply-stripe-event");
 
-export const stripeEvent = inngest.createFunction({ id: "stripe-event", triggers: [stripeEventReceived], retries: 5 }, async ({ event, step }) => {
-  const outcome = await step.run("apply", async () => (await loadApplyStripeEvent()).applyStripeEvent(event.data.stripeEventId));
-  for (const emailId of outcome.emailIds ?? []) {
-    await step.run(`email-${emailId}`, async () => throwIfDeferred(await inTransaction((tx) => sendEmail(tx, emailId), SEND_EMAIL_TRANSACTION)));
-  }
-  return outcome;
-});
+export const stripeEvent = inngest.createFunction(
+  { id: "stripe-event", triggers: [stripeEventReceived], retries: 5 },
+  async ({ event, step }) => {
+    const outcome = await step.run("apply", async () => (await loadApplyStripeEvent()).applyStripeEvent(event.data.stripeEventId));
+    for (const emailId of outcome.emailIds ?? []) {
+      await step.run(`email-${emailId}`, async () =>
+        throwIfDeferred(await inTransaction((tx) => sendEmail(tx, emailId), SEND_EMAIL_TRANSACTION)),
+      );
+    }
+    return outcome;
+  },
+);

@@ -26,7 +26,14 @@ export async function sweepStaleGenerations(now = new Date()) {
     const result = await finishFailed({
       generationId: row.id,
       code: "ERR4001",
-      errors: [{ provider: row.providerOrder.join(","), code: "ERR4001", message: "No provider finished within the model's timeout.", failover: true }],
+      errors: [
+        {
+          provider: row.providerOrder.join(","),
+          code: "ERR4001",
+          message: "No provider finished within the model's timeout.",
+          failover: true,
+        },
+      ],
     });
     if (result.failed) swept.push(row.id);
   }
@@ -66,10 +73,13 @@ export async function resendLostRequests(now = new Date()) {
   return { resent: waiting.map((row) => row.id) };
 }
 
-export const sweepStaleGenerationsFunction = inngest.createFunction({ id: "sweep-stale-generations", triggers: [{ cron: "* * * * *" }], retries: 1 }, async ({ step }) => {
-  const resent = await step.run("resend-lost-requests", () => resendLostRequests());
-  const expired = await step.run("expire-overdue", () => expireOverdueGenerations());
-  const swept = await step.run("sweep", () => sweepStaleGenerations());
-  const finished = await step.run("resend-lost-finished-events", () => resendLostFinishedEvents());
-  return { ...resent, ...expired, ...swept, ...finished };
-});
+export const sweepStaleGenerationsFunction = inngest.createFunction(
+  { id: "sweep-stale-generations", triggers: [{ cron: "* * * * *" }], retries: 1 },
+  async ({ step }) => {
+    const resent = await step.run("resend-lost-requests", () => resendLostRequests());
+    const expired = await step.run("expire-overdue", () => expireOverdueGenerations());
+    const swept = await step.run("sweep", () => sweepStaleGenerations());
+    const finished = await step.run("resend-lost-finished-events", () => resendLostFinishedEvents());
+    return { ...resent, ...expired, ...swept, ...finished };
+  },
+);

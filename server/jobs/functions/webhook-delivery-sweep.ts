@@ -6,6 +6,7 @@ import { inngest } from "../../base/events/client";
 // Every minute: webhook deliveries whose run request was lost are requested again (never sent
 // after 30 s, stalled after 5 minutes; see rerequest-stalled-deliveries.ts).
 
-export const webhookDeliverySweep = inngest.createFunction({ id: "webhook-delivery-sweep", triggers: [{ cron: "* * * * *" }], retries: 2 }, async ({ step }) =>
-  step.run("rerequest", () => rerequestStalledDeliveries(db, { now: new Date() })),
+export const webhookDeliverySweep = inngest.createFunction(
+  { id: "webhook-delivery-sweep", triggers: [{ cron: "* * * * *" }], retries: 2 },
+  async ({ step }) => step.run("rerequest", () => rerequestStalledDeliveries(db, { now: new Date() })),
 );

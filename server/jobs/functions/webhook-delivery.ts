@@ -15,7 +15,10 @@ import { webhookDeliveryRequested } from "../../base/events/definitions";
 // fails, the step's final error comes back to this function, which marks the delivery failed.
 
 /** The "attempt" step's work: read and record each in a transaction of their own, the POST between them outside any. */
-export async function attemptDelivery(input: { deliveryId: string; attemptNumber: number }, options: DeliveryAttemptOptions = {}): Promise<DeliveryAttemptResult> {
+export async function attemptDelivery(
+  input: { deliveryId: string; attemptNumber: number },
+  options: DeliveryAttemptOptions = {},
+): Promise<DeliveryAttemptResult> {
   const delivery = await inTransaction((tx) => loadDeliveryToAttempt(tx, input.deliveryId));
   if ("outcome" in delivery) return delivery;
   const sent = await postDelivery(delivery, input.attemptNumber, options);

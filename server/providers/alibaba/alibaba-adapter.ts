@@ -1,8 +1,23 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, sendProviderRequest, type ProviderResponse } from "../http-errors";
-import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type ProviderResult, type SubmitResult } from "../types";
-import { DashscopeAnswerNotUnderstood, dashscopeError, imageEditAnswerSchema, readDashscopeAnswer, taskCreatedSchema, taskSchema, type DashscopeTask } from "./alibaba-answers";
+import {
+  ProviderError,
+  type ProviderAdapter,
+  type ProviderJob,
+  type ProviderOutput,
+  type ProviderResult,
+  type SubmitResult,
+} from "../types";
+import {
+  DashscopeAnswerNotUnderstood,
+  dashscopeError,
+  imageEditAnswerSchema,
+  readDashscopeAnswer,
+  taskCreatedSchema,
+  taskSchema,
+  type DashscopeTask,
+} from "./alibaba-answers";
 import { imageEditBody, imageSynthesisBody, isImageEdit, videoSynthesisBody } from "./build-alibaba-request";
 import { checkAlibaba } from "./check-alibaba";
 
@@ -28,7 +43,12 @@ export function createAlibabaAdapter(options: AlibabaAdapterOptions): ProviderAd
   function call(method: string, path: string, body?: unknown, async = true): Promise<ProviderResponse> {
     const headers: Record<string, string> = { Authorization: `Bearer ${options.apiKey}` };
     if (body !== undefined) Object.assign(headers, { "Content-Type": "application/json" }, async ? { "X-DashScope-Async": "enable" } : {});
-    return sendProviderRequest("alibaba", `${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, timeoutMs);
+    return sendProviderRequest(
+      "alibaba",
+      `${baseUrl}${path}`,
+      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+      timeoutMs,
+    );
   }
 
   async function pollTask(taskId: string, job: ProviderJob): Promise<ProviderResult> {
@@ -45,7 +65,11 @@ export function createAlibabaAdapter(options: AlibabaAdapterOptions): ProviderAd
     const urls = parsed.data.output.choices.flatMap((choice) => choice.message.content.flatMap((part) => (part.image ? [part.image] : [])));
     if (urls.length === 0) throw new DashscopeAnswerNotUnderstood(response.status, "no image in the answer");
     const outputs = urls.map((url): ProviderOutput => ({ kind: "url", url, contentType: "image/png" }));
-    return { kind: "completed", predictionId: parsed.data.request_id ?? randomUUID(), result: { status: "succeeded", outputs, predictTimeSeconds: null } };
+    return {
+      kind: "completed",
+      predictionId: parsed.data.request_id ?? randomUUID(),
+      result: { status: "succeeded", outputs, predictTimeSeconds: null },
+    };
   }
 
   return {
@@ -53,7 +77,10 @@ export function createAlibabaAdapter(options: AlibabaAdapterOptions): ProviderAd
 
     async submit(job: ProviderJob): Promise<SubmitResult> {
       if (isImageEdit(job)) return editImage(job);
-      const path = job.model.type === "image" ? "/api/v1/services/aigc/text2image/image-synthesis" : "/api/v1/services/aigc/video-generation/video-synthesis";
+      const path =
+        job.model.type === "image"
+          ? "/api/v1/services/aigc/text2image/image-synthesis"
+          : "/api/v1/services/aigc/video-generation/video-synthesis";
       const response = await call("POST", path, job.model.type === "image" ? imageSynthesisBody(job) : videoSynthesisBody(job));
       const parsed = taskCreatedSchema.safeParse(readDashscopeAnswer(response));
       if (!parsed.success) throw new DashscopeAnswerNotUnderstood(response.status, "no output.task_id");
@@ -66,7 +93,8 @@ export function createAlibabaAdapter(options: AlibabaAdapterOptions): ProviderAd
       } catch (error) {
         // The run asks again after a thrown poll (rate limits, outages); an answer not understood
         // or a refusal another ask would not change ends the attempt.
-        if (error instanceof DashscopeAnswerNotUnderstood || (error instanceof ProviderError && error.code === "ERR4005")) return { status: "failed", error };
+        if (error instanceof DashscopeAnswerNotUnderstood || (error instanceof ProviderError && error.code === "ERR4005"))
+          return { status: "failed", error };
         throw error;
       }
     },
@@ -96,13 +124,18 @@ function taskResult(task: DashscopeTask, job: ProviderJob, httpStatus: number): 
       return { status: "canceled" };
     case "UNKNOWN":
       // Unknown or expired (task ids live 24 hours): no answer will ever come for it.
-      return { status: "failed", error: new ProviderError("alibaba", "ERR4002", "alibaba: the task is unknown or expired", `HTTP ${httpStatus} UNKNOWN`) };
+      return {
+        status: "failed",
+        error: new ProviderError("alibaba", "ERR4002", "alibaba: the task is unknown or expired", `HTTP ${httpStatus} UNKNOWN`),
+      };
     case "FAILED":
       return { status: "failed", error: dashscopeError(task.code ?? "InternalError", task.message ?? "the task failed", httpStatus) };
     case "SUCCEEDED": {
       // A finished task whose outputs cannot be read will not change: it ends the attempt.
       const outputs = outputsOf(task, job, httpStatus);
-      return outputs instanceof ProviderError ? { status: "failed", error: outputs } : { status: "succeeded", outputs, predictTimeSeconds: null };
+      return outputs instanceof ProviderError
+        ? { status: "failed", error: outputs }
+        : { status: "succeeded", outputs, predictTimeSeconds: null };
     }
   }
 }
@@ -113,10 +146,13 @@ function outputsOf(task: DashscopeTask, job: ProviderJob, httpStatus: number): P
     return [{ kind: "url", url: task.video_url, contentType: "video/mp4" }];
   }
   const results = task.results ?? [];
-  const outputs = results.flatMap((result): ProviderOutput[] => ("url" in result && typeof result.url === "string" ? [{ kind: "url", url: result.url, contentType: "image/png" }] : []));
+  const outputs = results.flatMap((result): ProviderOutput[] =>
+    "url" in result && typeof result.url === "string" ? [{ kind: "url", url: result.url, contentType: "image/png" }] : [],
+  );
   if (outputs.length > 0) return outputs;
   // Every picture refused: results carry each one's code (DataInspectionFailed for moderation).
   const refused = results.find((result) => "code" in result && typeof result.code === "string");
-  if (refused && "code" in refused && typeof refused.code === "string") return dashscopeError(refused.code, typeof refused.message === "string" ? refused.message : null, httpStatus);
+  if (refused && "code" in refused && typeof refused.code === "string")
+    return dashscopeError(refused.code, typeof refused.message === "string" ? refused.message : null, httpStatus);
   return new DashscopeAnswerNotUnderstood(httpStatus, "SUCCEEDED without results");
 }

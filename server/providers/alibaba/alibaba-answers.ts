@@ -30,7 +30,10 @@ export function dashscopeError(code: string, message: string | null | undefined,
   const known = codePrefixes.find(([prefix]) => code === prefix || code.startsWith(`${prefix}.`))?.[1];
   const ours = known ?? classifyHttpFailure(httpStatus, `${code} ${message ?? ""}`);
   // Credential codes stay out of the record: their text can echo part of the key.
-  const text = code === "InvalidApiKey" || code.startsWith("AccessDenied") ? "the provider refused our credentials" : (message ?? "").slice(0, 300) || code;
+  const text =
+    code === "InvalidApiKey" || code.startsWith("AccessDenied")
+      ? "the provider refused our credentials"
+      : (message ?? "").slice(0, 300) || code;
   return new ProviderError("alibaba", ours, `alibaba: ${text}`, `HTTP ${httpStatus} ${code}`);
 }
 
@@ -54,9 +57,15 @@ export class DashscopeAnswerNotUnderstood extends ProviderError {
 }
 
 /** The create answer: `{request_id, output: {task_id, task_status}}`. */
-export const taskCreatedSchema = z.object({ request_id: z.string().optional(), output: z.object({ task_id: z.string().min(1), task_status: z.string().optional() }) });
+export const taskCreatedSchema = z.object({
+  request_id: z.string().optional(),
+  output: z.object({ task_id: z.string().min(1), task_status: z.string().optional() }),
+});
 
-const imageResultSchema = z.union([z.object({ url: z.string().url() }).passthrough(), z.object({ code: z.string(), message: z.string().nullish() }).passthrough()]);
+const imageResultSchema = z.union([
+  z.object({ url: z.string().url() }).passthrough(),
+  z.object({ code: z.string(), message: z.string().nullish() }).passthrough(),
+]);
 
 /** GET /api/v1/tasks/{task_id}. */
 export const taskSchema = z.object({
@@ -79,7 +88,14 @@ export const imageEditAnswerSchema = z.object({
   request_id: z.string().optional(),
   output: z.object({
     choices: z
-      .array(z.object({ finish_reason: z.string().optional(), message: z.object({ content: z.array(z.object({ image: z.string().url().optional() }).passthrough()) }).passthrough() }).passthrough())
+      .array(
+        z
+          .object({
+            finish_reason: z.string().optional(),
+            message: z.object({ content: z.array(z.object({ image: z.string().url().optional() }).passthrough()) }).passthrough(),
+          })
+          .passthrough(),
+      )
       .min(1),
   }),
 });

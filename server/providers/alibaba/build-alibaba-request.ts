@@ -8,9 +8,21 @@ import type { ProviderJob } from "../types";
 // (qwen-image-edit). Each is `{model, input, parameters}`.
 
 /** Qwen-Image's five published sizes, by ratio. */
-const qwenImageSizes: Record<string, string> = { "16:9": "1664*928", "4:3": "1472*1140", "1:1": "1328*1328", "3:4": "1140*1472", "9:16": "928*1664" };
+const qwenImageSizes: Record<string, string> = {
+  "16:9": "1664*928",
+  "4:3": "1472*1140",
+  "1:1": "1328*1328",
+  "3:4": "1140*1472",
+  "9:16": "928*1664",
+};
 /** Wan 2.2 text-to-image: width and height each within [512, 1440]. */
-const wanImageSizes: Record<string, string> = { "1:1": "1024*1024", "16:9": "1440*810", "9:16": "810*1440", "4:3": "1280*960", "3:4": "960*1280" };
+const wanImageSizes: Record<string, string> = {
+  "1:1": "1024*1024",
+  "16:9": "1440*810",
+  "9:16": "810*1440",
+  "4:3": "1280*960",
+  "3:4": "960*1280",
+};
 /** Wan text-to-video `size` per resolution tier and ratio (image-to-video takes `resolution` instead). */
 const wanVideoSizes: Record<string, Record<string, string>> = {
   "480p": { "16:9": "832*480", "9:16": "480*832", "1:1": "624*624" },

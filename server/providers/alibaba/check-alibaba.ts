@@ -10,9 +10,16 @@ export function checkAlibaba(get: ReadOnlyGet, providerModelIds: string[]): Prom
   return checkProvider(
     {
       provider: "alibaba",
-      credential: { what: "GET /api/v1/models", send: () => get("/api/v1/models?page_no=1&page_size=1"), understood: (body) => modelsOf(body) !== null },
+      credential: {
+        what: "GET /api/v1/models",
+        send: () => get("/api/v1/models?page_no=1&page_size=1"),
+        understood: (body) => modelsOf(body) !== null,
+      },
       models: {
-        lookup: (model) => ({ what: `GET /api/v1/models?model=${model}`, send: () => get(`/api/v1/models?model=${encodeURIComponent(model)}`) }),
+        lookup: (model) => ({
+          what: `GET /api/v1/models?model=${model}`,
+          send: () => get(`/api/v1/models?model=${encodeURIComponent(model)}`),
+        }),
         found: (body, model) => modelsOf(body)?.includes(model) ?? null,
       },
     },

@@ -1,6 +1,19 @@
 import "server-only";
-import { CallbackRejectedError, DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderRequest, type ProviderResponse } from "../http-errors";
-import { ProviderError, type CallbackRequest, type ProviderAdapter, type ProviderJob, type ProviderResult, type SubmitResult } from "../types";
+import {
+  CallbackRejectedError,
+  DEFAULT_PROVIDER_TIMEOUT_MS,
+  providerErrorFromResponse,
+  sendProviderRequest,
+  type ProviderResponse,
+} from "../http-errors";
+import {
+  ProviderError,
+  type CallbackRequest,
+  type ProviderAdapter,
+  type ProviderJob,
+  type ProviderResult,
+  type SubmitResult,
+} from "../types";
 import { buildBflInput } from "./build-bfl-input";
 import { bflResultSchema, bflSubmitSchema, bflTaskResult } from "./bfl-result";
 import { checkBfl } from "./check-bfl";
@@ -48,7 +61,8 @@ export function createBflAdapter(options: BflAdapterOptions): ProviderAdapter {
       const response = await call("POST", `${baseUrl}/v1/${encodeURIComponent(job.providerModelId)}`, buildBflInput(job, webhook));
       if (!response.ok) throw providerErrorFromResponse("bfl", response);
       const parsed = bflSubmitSchema.safeParse(response.body);
-      if (!parsed.success) throw new ProviderError("bfl", "ERR4002", "bfl: the submit answer has no task id", `HTTP ${response.status} unexpected body`);
+      if (!parsed.success)
+        throw new ProviderError("bfl", "ERR4002", "bfl: the submit answer has no task id", `HTTP ${response.status} unexpected body`);
       const pollingUrl = parsed.data.polling_url;
       if (pollingUrl && trustedPollingUrl(pollingUrl, baseUrl)) remember(parsed.data.id, pollingUrl);
       return { kind: "accepted", predictionId: parsed.data.id };
@@ -64,7 +78,14 @@ export function createBflAdapter(options: BflAdapterOptions): ProviderAdapter {
       const result = task.success
         ? bflTaskResult(task.data, job.outputFormat)
         : failed(
-            response.ok ? new ProviderError("bfl", "ERR4002", "bfl: the result answer is not a task result", `HTTP ${response.status} unexpected body`) : providerErrorFromResponse("bfl", response),
+            response.ok
+              ? new ProviderError(
+                  "bfl",
+                  "ERR4002",
+                  "bfl: the result answer is not a task result",
+                  `HTTP ${response.status} unexpected body`,
+                )
+              : providerErrorFromResponse("bfl", response),
           );
       if (result.status !== "running") pollingUrls.delete(predictionId);
       return result;

@@ -29,7 +29,12 @@ export function bflTaskResult(task: BflTask, outputFormat: string | null): Provi
     case "Request Moderated":
     case "Content Moderated":
       return failed(
-        new ProviderError("bfl", "ERR4005", `bfl: ${task.status === "Request Moderated" ? "the request" : "the output"} was refused by moderation`, `status ${task.status}${reasons(task)}`),
+        new ProviderError(
+          "bfl",
+          "ERR4005",
+          `bfl: ${task.status === "Request Moderated" ? "the request" : "the output"} was refused by moderation`,
+          `status ${task.status}${reasons(task)}`,
+        ),
       );
     case "Task not found":
       return failed(new ProviderError("bfl", "ERR4002", "bfl: the task is not known (expired or never created)", "status Task not found"));
@@ -42,7 +47,13 @@ export function bflTaskResult(task: BflTask, outputFormat: string | null): Provi
       }
       return {
         status: "succeeded",
-        outputs: [{ kind: "url", url: sample.data.sample, contentType: outputFormat === null ? undefined : outputFormat === "png" ? "image/png" : "image/jpeg" }],
+        outputs: [
+          {
+            kind: "url",
+            url: sample.data.sample,
+            contentType: outputFormat === null ? undefined : outputFormat === "png" ? "image/png" : "image/jpeg",
+          },
+        ],
         predictTimeSeconds: sample.data.duration ?? null,
       };
     }

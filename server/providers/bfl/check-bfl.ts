@@ -6,6 +6,10 @@ import type { ProviderCheck } from "../types";
 // (CreditsResponse `{credits}`, https://docs.bfl.ai/api-reference/get-the-users-credits).
 
 export function checkBfl(get: ReadOnlyGet, providerModelIds: string[]): Promise<ProviderCheck> {
-  const credential = { what: "GET /v1/credits", send: () => get("/v1/credits"), understood: (body: unknown) => typeof (body as { credits?: unknown } | null)?.credits === "number" };
+  const credential = {
+    what: "GET /v1/credits",
+    send: () => get("/v1/credits"),
+    understood: (body: unknown) => typeof (body as { credits?: unknown } | null)?.credits === "number",
+  };
   return checkProvider({ provider: "bfl", credential }, providerModelIds);
 }

@@ -44,7 +44,8 @@ export function buildByteplusImageBody(job: ProviderJob): Body {
   // SeedEdit 3.0 edits one picture and keeps its size ("adaptive", the only size it takes).
   if (job.providerModelId.startsWith("seededit-3-0")) return withoutEmptyFields({ ...common, image: job.inputFiles[0], size: "adaptive" });
   // Seedream 3.0 makes pictures from text only, one per call.
-  if (job.providerModelId.startsWith("seedream-3-0")) return withoutEmptyFields({ ...common, size: seedream3Sizes[job.ratio] ?? seedream3Sizes["1:1"] });
+  if (job.providerModelId.startsWith("seedream-3-0"))
+    return withoutEmptyFields({ ...common, size: seedream3Sizes[job.ratio] ?? seedream3Sizes["1:1"] });
   return withoutEmptyFields({
     ...common,
     image: job.inputFiles.length === 0 ? undefined : job.inputFiles.length === 1 ? job.inputFiles[0] : job.inputFiles,

@@ -38,7 +38,12 @@ export function createByteplusAdapter(options: ByteplusAdapterOptions): Provider
   const maxAnswerBytes = options.maxAnswerBytes ?? BYTEPLUS_ANSWER_MAX_BYTES;
   const inFlight = new Map<string, AbortController>();
 
-  function call(method: string, path: string, body?: unknown, extra: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ProviderResponse> {
+  function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    extra: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<ProviderResponse> {
     const headers: Record<string, string> = { Authorization: `Bearer ${options.apiKey}`, Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const request = { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: extra.signal, maxAnswerBytes };
@@ -57,7 +62,10 @@ export function createByteplusAdapter(options: ByteplusAdapterOptions): Provider
       // One picture per call: sequential generation is off, so each call is one image.
       for (let index = 0; index < job.outputCount; index++) {
         const body = buildByteplusImageBody({ ...job, seed: job.seed + index });
-        const response = await call("POST", "/images/generations", body, { signal: controller.signal, timeoutMs: options.timeoutMs ?? job.model.timeoutSeconds * 1000 });
+        const response = await call("POST", "/images/generations", body, {
+          signal: controller.signal,
+          timeoutMs: options.timeoutMs ?? job.model.timeoutSeconds * 1000,
+        });
         if (!response.ok) throw providerErrorFromResponse("byteplus", response);
         outputs.push(...byteplusImages(response.status, response.body));
       }
@@ -73,7 +81,8 @@ export function createByteplusAdapter(options: ByteplusAdapterOptions): Provider
   return {
     id: "byteplus",
 
-    predictionIdFor: (job) => (job.model.type === "image" ? byteplusImagePredictionId(job) : `byteplus-task-${job.generationId}-${job.attempt}`),
+    predictionIdFor: (job) =>
+      job.model.type === "image" ? byteplusImagePredictionId(job) : `byteplus-task-${job.generationId}-${job.attempt}`,
 
     async submit(job: ProviderJob): Promise<SubmitResult> {
       if (job.model.type === "image") return generateImages(job);
@@ -86,7 +95,12 @@ export function createByteplusAdapter(options: ByteplusAdapterOptions): Provider
 
     async poll(predictionId: string) {
       if (predictionId.startsWith("byteplus-image-")) {
-        throw new ProviderError("byteplus", "ERR4002", "byteplus: image generation is synchronous; there is nothing to poll", "synchronous");
+        throw new ProviderError(
+          "byteplus",
+          "ERR4002",
+          "byteplus: image generation is synchronous; there is nothing to poll",
+          "synchronous",
+        );
       }
       const response = await call("GET", taskPath(predictionId));
       // Our key, the rate limit or an outage: the task may still be fine, so the run asks again.

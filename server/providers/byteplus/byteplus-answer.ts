@@ -13,7 +13,11 @@ import { ProviderError, type ProviderOutput, type ProviderResult } from "../type
 const itemErrorSchema = z.object({ code: z.string().optional(), message: z.string().optional() }).loose();
 
 export const byteplusImagesSchema = z.object({
-  data: z.array(z.object({ b64_json: z.string().min(1).optional(), url: z.string().min(1).optional(), error: itemErrorSchema.optional() }).loose()).min(1),
+  data: z
+    .array(
+      z.object({ b64_json: z.string().min(1).optional(), url: z.string().min(1).optional(), error: itemErrorSchema.optional() }).loose(),
+    )
+    .min(1),
 });
 
 export const byteplusCreatedSchema = z.object({ id: z.string().min(1) });
@@ -43,7 +47,12 @@ export function byteplusImages(status: number, body: unknown): ProviderOutput[] 
   const parsed = byteplusImagesSchema.safeParse(body);
   if (!parsed.success) throw notUnderstood(status, "no data[] of images");
   return parsed.data.data.map((item) => {
-    if (item.error) throw providerErrorFromJobFailure("byteplus", [item.error.code, item.error.message].filter(Boolean).join(": "), `image error ${item.error.code ?? ""}`.trim());
+    if (item.error)
+      throw providerErrorFromJobFailure(
+        "byteplus",
+        [item.error.code, item.error.message].filter(Boolean).join(": "),
+        `image error ${item.error.code ?? ""}`.trim(),
+      );
     if (item.b64_json) {
       const encoded = item.b64_json.replace(/\s+/g, "");
       if (!BASE64.test(encoded)) throw notUnderstood(status, "b64_json is not base64");
@@ -79,7 +88,8 @@ export function byteplusTaskResult(task: ByteplusTask): ProviderResult {
     case "succeeded": {
       const url = task.content?.video_url;
       if (!url || !/^https?:\/\//.test(url)) return failed(notUnderstood(200, "a succeeded task without content.video_url"));
-      const seconds = task.created_at !== undefined && task.updated_at !== undefined ? Math.max(0, task.updated_at - task.created_at) : null;
+      const seconds =
+        task.created_at !== undefined && task.updated_at !== undefined ? Math.max(0, task.updated_at - task.created_at) : null;
       return { status: "succeeded", outputs: [{ kind: "url", url, contentType: "video/mp4" }], predictTimeSeconds: seconds };
     }
   }

@@ -12,11 +12,18 @@ export function checkCloudflare(get: ReadOnlyGet, providerModelIds: string[]): P
   return checkProvider(
     {
       provider: "cloudflare",
-      credential: { what: "GET /ai/models/search", send: () => get("/ai/models/search?per_page=1"), understood: (body) => namesOf(body) !== null },
+      credential: {
+        what: "GET /ai/models/search",
+        send: () => get("/ai/models/search?per_page=1"),
+        understood: (body) => namesOf(body) !== null,
+      },
       models: {
         lookup: (model) => {
           const search = model.split("/").at(-1) ?? model;
-          return { what: `GET /ai/models/search?search=${search}`, send: () => get(`/ai/models/search?search=${encodeURIComponent(search)}&per_page=50`) };
+          return {
+            what: `GET /ai/models/search?search=${search}`,
+            send: () => get(`/ai/models/search?search=${encodeURIComponent(search)}&per_page=50`),
+          };
         },
         found: (body, model) => namesOf(body)?.includes(model) ?? null,
       },

@@ -39,7 +39,12 @@ export function createCloudflareAdapter(options: CloudflareAdapterOptions): Prov
     // The model id keeps its @ and slashes: they are path segments of the published route.
     const url = `${baseUrl}/accounts/${encodeURIComponent(options.accountId)}/ai/run/${job.providerModelId}`;
     const headers = { Authorization: `Bearer ${options.token}`, "Content-Type": "application/json" };
-    return sendProviderRequest("cloudflare", url, { method: "POST", headers, body: JSON.stringify(buildCloudflareInput(job, index)), signal, maxAnswerBytes }, timeoutMs);
+    return sendProviderRequest(
+      "cloudflare",
+      url,
+      { method: "POST", headers, body: JSON.stringify(buildCloudflareInput(job, index)), signal, maxAnswerBytes },
+      timeoutMs,
+    );
   }
 
   return {
@@ -71,7 +76,12 @@ export function createCloudflareAdapter(options: CloudflareAdapterOptions): Prov
     },
 
     async poll() {
-      throw new ProviderError("cloudflare", "ERR4002", "cloudflare: Workers AI runs are synchronous; there is nothing to poll", "synchronous");
+      throw new ProviderError(
+        "cloudflare",
+        "ERR4002",
+        "cloudflare: Workers AI runs are synchronous; there is nothing to poll",
+        "synchronous",
+      );
     },
 
     async cancel(predictionId: string) {
@@ -84,7 +94,12 @@ export function createCloudflareAdapter(options: CloudflareAdapterOptions): Prov
     check: (providerModelIds) =>
       checkCloudflare((path) => {
         const url = `${baseUrl}/accounts/${encodeURIComponent(options.accountId)}${path}`;
-        return sendProviderRequest("cloudflare", url, { method: "GET", headers: { Authorization: `Bearer ${options.token}` } }, options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS);
+        return sendProviderRequest(
+          "cloudflare",
+          url,
+          { method: "GET", headers: { Authorization: `Bearer ${options.token}` } },
+          options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,
+        );
       }, providerModelIds),
   };
 }

@@ -12,7 +12,9 @@ const envelopeSchema = z.object({
   result: z.object({ image: z.string().min(1) }).passthrough(),
 });
 
-const errorsSchema = z.object({ errors: z.array(z.object({ code: z.union([z.number(), z.string()]).optional(), message: z.string().optional() }).passthrough()).min(1) });
+const errorsSchema = z.object({
+  errors: z.array(z.object({ code: z.union([z.number(), z.string()]).optional(), message: z.string().optional() }).passthrough()).min(1),
+});
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -20,12 +22,18 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 export function imageContentType(bytes: Uint8Array): string | null {
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
   if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return "image/png";
-  if (Buffer.from(bytes.subarray(0, 4)).toString("latin1") === "RIFF" && Buffer.from(bytes.subarray(8, 12)).toString("latin1") === "WEBP") return "image/webp";
+  if (Buffer.from(bytes.subarray(0, 4)).toString("latin1") === "RIFF" && Buffer.from(bytes.subarray(8, 12)).toString("latin1") === "WEBP")
+    return "image/webp";
   return null;
 }
 
 function notUnderstood(status: number, what: string): ProviderError {
-  return new ProviderError("cloudflare", "ERR4002", `cloudflare: the answer was not understood (${what})`, `HTTP ${status} unexpected body`);
+  return new ProviderError(
+    "cloudflare",
+    "ERR4002",
+    `cloudflare: the answer was not understood (${what})`,
+    `HTTP ${status} unexpected body`,
+  );
 }
 
 /**
@@ -36,7 +44,9 @@ function notUnderstood(status: number, what: string): ProviderError {
 export function cloudflareFailure(response: ProviderResponse): ProviderError {
   const parsed = errorsSchema.safeParse(response.body);
   const first = parsed.success ? parsed.data.errors[0] : undefined;
-  const body = first ? { error: { code: first.code === undefined ? undefined : String(first.code), message: first.message } } : response.body;
+  const body = first
+    ? { error: { code: first.code === undefined ? undefined : String(first.code), message: first.message } }
+    : response.body;
   return providerErrorFromResponse("cloudflare", { ...response, body });
 }
 

@@ -12,7 +12,10 @@ export function checkFal(get: ReadOnlyGet, providerModelIds: string[]): Promise<
       provider: "fal",
       credential: { what: "GET /v1/models", send: () => get("/v1/models?limit=1"), understood: (body) => endpointsOf(body) !== null },
       models: {
-        lookup: (endpointId) => ({ what: `GET /v1/models?endpoint_id=${endpointId}`, send: () => get(`/v1/models?endpoint_id=${encodeURIComponent(endpointId)}`) }),
+        lookup: (endpointId) => ({
+          what: `GET /v1/models?endpoint_id=${endpointId}`,
+          send: () => get(`/v1/models?endpoint_id=${encodeURIComponent(endpointId)}`),
+        }),
         found: (body, endpointId) => endpointsOf(body)?.includes(endpointId) ?? null,
       },
     },

@@ -1,8 +1,21 @@
 import "server-only";
 import { listModels } from "../../catalog";
-import { CallbackRejectedError, DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderRequest, type ProviderResponse } from "../http-errors";
+import {
+  CallbackRejectedError,
+  DEFAULT_PROVIDER_TIMEOUT_MS,
+  providerErrorFromResponse,
+  sendProviderRequest,
+  type ProviderResponse,
+} from "../http-errors";
 import type { ProviderRequest } from "../provider-http";
-import { ProviderError, type CallbackRequest, type ProviderAdapter, type ProviderJob, type ProviderResult, type SubmitResult } from "../types";
+import {
+  ProviderError,
+  type CallbackRequest,
+  type ProviderAdapter,
+  type ProviderJob,
+  type ProviderResult,
+  type SubmitResult,
+} from "../types";
 import { buildFalInput, falAppId, falEndpointId } from "./build-fal-input";
 import { checkFal } from "./check-fal";
 import { falFailure, falStatusSchema, falSubmitSchema, falSuccess, falWebhookFailure, falWebhookSchema } from "./fal-result";
@@ -61,7 +74,13 @@ export function createFalAdapter(options: FalAdapterOptions): ProviderAdapter {
       const response = await call("POST", `/${endpointId}${query}`, buildFalInput(job));
       if (!response.ok) throw providerErrorFromResponse("fal", response);
       const parsed = falSubmitSchema.safeParse(response.body);
-      if (!parsed.success) throw new ProviderError("fal", "ERR4002", "fal: the queue answered without a request_id", `HTTP ${response.status} unexpected body`);
+      if (!parsed.success)
+        throw new ProviderError(
+          "fal",
+          "ERR4002",
+          "fal: the queue answered without a request_id",
+          `HTTP ${response.status} unexpected body`,
+        );
       remember(parsed.data.request_id, falAppId(endpointId));
       return { kind: "accepted", predictionId: parsed.data.request_id };
     },
@@ -74,7 +93,13 @@ export function createFalAdapter(options: FalAdapterOptions): ProviderAdapter {
       const statusResponse = await call("GET", `${requestPath}/status`);
       if (!statusResponse.ok) throw providerErrorFromResponse("fal", statusResponse);
       const status = falStatusSchema.safeParse(statusResponse.body);
-      if (!status.success) throw new ProviderError("fal", "ERR4002", "fal: the status answer is not a queue status", `HTTP ${statusResponse.status} unexpected body`);
+      if (!status.success)
+        throw new ProviderError(
+          "fal",
+          "ERR4002",
+          "fal: the status answer is not a queue status",
+          `HTTP ${statusResponse.status} unexpected body`,
+        );
       if (status.data.status !== "COMPLETED") return { status: "running" };
 
       const result = await call("GET", requestPath);
@@ -102,16 +127,23 @@ export function createFalAdapter(options: FalAdapterOptions): ProviderAdapter {
       const parsed = falWebhookSchema.safeParse(parseJson(request.rawBody));
       if (!parsed.success) throw new CallbackRejectedError("fal", "fal webhook body is not a queue result");
       const webhook = parsed.data;
-      if (webhook.status === "ERROR") return { predictionId: webhook.request_id, result: falWebhookFailure(webhook.error, webhook.payload) };
+      if (webhook.status === "ERROR")
+        return { predictionId: webhook.request_id, result: falWebhookFailure(webhook.error, webhook.payload) };
       // fal drops a payload it cannot serialize (payload_error); the result endpoint still has it.
-      if (webhook.payload === null || webhook.payload === undefined) return { predictionId: webhook.request_id, result: { status: "running" } };
+      if (webhook.payload === null || webhook.payload === undefined)
+        return { predictionId: webhook.request_id, result: { status: "running" } };
       return { predictionId: webhook.request_id, result: falSuccess(webhook.payload, null) };
     },
 
     check: (providerModelIds) =>
       checkFal((path) => {
         const headers = { Authorization: `Key ${options.token}`, Accept: "application/json" };
-        return sendProviderRequest("fal", `${(options.apiBaseUrl ?? "https://api.fal.ai").replace(/\/+$/, "")}${path}`, { method: "GET", headers }, timeoutMs);
+        return sendProviderRequest(
+          "fal",
+          `${(options.apiBaseUrl ?? "https://api.fal.ai").replace(/\/+$/, "")}${path}`,
+          { method: "GET", headers },
+          timeoutMs,
+        );
       }, providerModelIds),
   };
 }

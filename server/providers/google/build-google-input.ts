@@ -25,7 +25,10 @@ export function buildImagenInput(job: ProviderJob): Record<string, unknown> {
 
 export function buildGeminiImageInput(job: ProviderJob, images: InlineImage[]): Record<string, unknown> {
   const parts = [{ text: job.prompt ?? "" }, ...images.map((image) => ({ inlineData: image }))];
-  return { contents: [{ role: "user", parts }], generationConfig: { responseModalities: ["IMAGE"], imageConfig: { aspectRatio: job.ratio } } };
+  return {
+    contents: [{ role: "user", parts }],
+    generationConfig: { responseModalities: ["IMAGE"], imageConfig: { aspectRatio: job.ratio } },
+  };
 }
 
 /** The start frame and the end frame a Veo job carries, already downloaded. */
@@ -37,7 +40,8 @@ export function buildVeoInput(job: ProviderJob, frames: VeoFrames = {}): Record<
   if (frames.lastFrame) instance.lastFrame = veoImage(frames.lastFrame);
   const parameters: Record<string, unknown> = { aspectRatio: job.ratio };
   if (!job.providerModelId.startsWith("veo-2.")) parameters.resolution = job.resolution ?? "720p";
-  if (job.model.type === "video" && job.model.durations.length > 1 && job.durationSeconds !== null) parameters.durationSeconds = job.durationSeconds;
+  if (job.model.type === "video" && job.model.durations.length > 1 && job.durationSeconds !== null)
+    parameters.durationSeconds = job.durationSeconds;
   return { instances: [instance], parameters };
 }
 

@@ -10,12 +10,17 @@ export function checkGoogle(get: ReadOnlyGet, providerModelIds: string[]): Promi
   return checkProvider(
     {
       provider: "google",
-      credential: { what: "GET /v1beta/models", send: () => get("models?pageSize=1"), understood: (body) => isRecord(body) && Array.isArray(body.models) },
+      credential: {
+        what: "GET /v1beta/models",
+        send: () => get("models?pageSize=1"),
+        understood: (body) => isRecord(body) && Array.isArray(body.models),
+      },
       models: {
         lookup: (model) => ({ what: `GET /v1beta/models/${model}`, send: () => get(`models/${encodeURIComponent(model)}`) }),
         found: (body, model) => (isRecord(body) && typeof body.name === "string" ? body.name === `models/${model}` : null),
       },
-      classify: (response) => (errorReasons(response.body).includes("API_KEY_INVALID") ? { state: "refused", code: "API_KEY_INVALID" } : null),
+      classify: (response) =>
+        errorReasons(response.body).includes("API_KEY_INVALID") ? { state: "refused", code: "API_KEY_INVALID" } : null,
     },
     providerModelIds,
   );

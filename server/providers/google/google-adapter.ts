@@ -2,8 +2,22 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { fetchOutputFile } from "../../base/net/fetch-output-file";
 import { sendProviderRequest, type ProviderResponse } from "../http-errors";
-import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type ProviderResult, type SubmitResult } from "../types";
-import { buildGeminiImageInput, buildImagenInput, buildVeoInput, googleFamily, veoUnsupported, type InlineImage } from "./build-google-input";
+import {
+  ProviderError,
+  type ProviderAdapter,
+  type ProviderJob,
+  type ProviderOutput,
+  type ProviderResult,
+  type SubmitResult,
+} from "../types";
+import {
+  buildGeminiImageInput,
+  buildImagenInput,
+  buildVeoInput,
+  googleFamily,
+  veoUnsupported,
+  type InlineImage,
+} from "./build-google-input";
 import { checkGoogle } from "./check-google";
 import { geminiOutputs, googleFailure, imagenOutputs, notUnderstood, operationResult, operationSchema } from "./google-answer";
 
@@ -44,7 +58,12 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): ProviderAdap
   function call(method: string, path: string, body: unknown, timeoutMs: number, signal?: AbortSignal): Promise<ProviderResponse> {
     const headers: Record<string, string> = { "x-goog-api-key": options.apiKey, Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    return sendProviderRequest("google", `${baseUrl}/v1beta/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, maxAnswerBytes }, timeoutMs);
+    return sendProviderRequest(
+      "google",
+      `${baseUrl}/v1beta/${path}`,
+      { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, maxAnswerBytes },
+      timeoutMs,
+    );
   }
 
   /** Veo's video.uri is a files/…:download link that wants our key; it is added only on Google's own API origin. */
@@ -60,7 +79,12 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): ProviderAdap
       const file = await fetchOutputFile(url, { allowLoopback: options.allowLoopback ?? false, maxBytes: INPUT_IMAGE_MAX_BYTES });
       return { mimeType: file.contentType?.startsWith("image/") ? file.contentType : "image/png", data: file.bytes.toString("base64") };
     } catch (error) {
-      throw new ProviderError("google", "ERR4005", `google: an input image could not be read (${error instanceof Error ? error.message : String(error)})`, "input_file");
+      throw new ProviderError(
+        "google",
+        "ERR4005",
+        `google: an input image could not be read (${error instanceof Error ? error.message : String(error)})`,
+        "input_file",
+      );
     }
   }
 
@@ -104,7 +128,12 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): ProviderAdap
           image: first ? await inputImage(first) : undefined,
           lastFrame: job.inputFileLastContent ? await inputImage(job.inputFileLastContent) : undefined,
         };
-        const response = await call("POST", `models/${encodeURIComponent(job.providerModelId)}:predictLongRunning`, buildVeoInput(job, frames), options.timeoutMs ?? VEO_CALL_TIMEOUT_MS);
+        const response = await call(
+          "POST",
+          `models/${encodeURIComponent(job.providerModelId)}:predictLongRunning`,
+          buildVeoInput(job, frames),
+          options.timeoutMs ?? VEO_CALL_TIMEOUT_MS,
+        );
         if (!response.ok) throw googleFailure(response);
         const operation = operationSchema.safeParse(response.body);
         if (!operation.success) throw notUnderstood(response.status, "no operation name");
@@ -126,9 +155,17 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): ProviderAdap
     },
 
     async poll(predictionId: string): Promise<ProviderResult> {
-      if (!predictionId.includes("/operations/")) return failed(new ProviderError("google", "ERR4002", "google: image calls are synchronous; there is nothing to poll", "synchronous"));
+      if (!predictionId.includes("/operations/"))
+        return failed(
+          new ProviderError("google", "ERR4002", "google: image calls are synchronous; there is nothing to poll", "synchronous"),
+        );
       // The operation name keeps its slashes: they are path segments of the published route.
-      const response = await call("GET", predictionId.split("/").map(encodeURIComponent).join("/"), undefined, options.timeoutMs ?? VEO_CALL_TIMEOUT_MS);
+      const response = await call(
+        "GET",
+        predictionId.split("/").map(encodeURIComponent).join("/"),
+        undefined,
+        options.timeoutMs ?? VEO_CALL_TIMEOUT_MS,
+      );
       // Our key, the rate limit or an outage: the operation may still be fine, so the run asks again.
       if (transientStatus(response.status)) throw googleFailure(response);
       if (!response.ok) return failed(googleFailure(response));
@@ -144,7 +181,8 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): ProviderAdap
       return true;
     },
 
-    check: (providerModelIds) => checkGoogle((path) => call("GET", path, undefined, options.timeoutMs ?? VEO_CALL_TIMEOUT_MS), providerModelIds),
+    check: (providerModelIds) =>
+      checkGoogle((path) => call("GET", path, undefined, options.timeoutMs ?? VEO_CALL_TIMEOUT_MS), providerModelIds),
   };
 }
 

@@ -13,7 +13,17 @@ import { ProviderError, type ProviderOutput, type ProviderResult } from "../type
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 /** finishReason / blockReason values that mean a safety or policy refusal, not a fault. */
-const REFUSALS = new Set(["SAFETY", "IMAGE_SAFETY", "PROHIBITED_CONTENT", "IMAGE_PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "RECITATION", "IMAGE_RECITATION", "OTHER"]);
+const REFUSALS = new Set([
+  "SAFETY",
+  "IMAGE_SAFETY",
+  "PROHIBITED_CONTENT",
+  "IMAGE_PROHIBITED_CONTENT",
+  "BLOCKLIST",
+  "SPII",
+  "RECITATION",
+  "IMAGE_RECITATION",
+  "OTHER",
+]);
 
 const rpcStatusSchema = z.object({ code: z.number().optional(), message: z.string().optional(), status: z.string().optional() }).loose();
 
@@ -36,7 +46,8 @@ export function googleFailure(response: ProviderResponse): ProviderError {
   const { status, message } = parsed.data.error;
   const error = providerErrorFromResponse("google", { ...response, body: { error: { code: status, message } } });
   const reasons = JSON.stringify(parsed.data.error.details ?? []);
-  if (reasons.includes("API_KEY_INVALID")) return new ProviderError("google", "ERR4002", "google: the provider refused our credentials", error.providerDetail);
+  if (reasons.includes("API_KEY_INVALID"))
+    return new ProviderError("google", "ERR4002", "google: the provider refused our credentials", error.providerDetail);
   if (status === "FAILED_PRECONDITION") return new ProviderError("google", "ERR4002", error.message, error.providerDetail);
   return error;
 }
@@ -50,13 +61,22 @@ function picture(encoded: unknown, mimeType: unknown, status: number): ProviderO
 }
 
 const imagenSchema = z
-  .object({ predictions: z.array(z.object({ bytesBase64Encoded: z.string().optional(), mimeType: z.string().optional(), raiFilteredReason: z.string().optional() }).loose()).optional() })
+  .object({
+    predictions: z
+      .array(
+        z
+          .object({ bytesBase64Encoded: z.string().optional(), mimeType: z.string().optional(), raiFilteredReason: z.string().optional() })
+          .loose(),
+      )
+      .optional(),
+  })
   .loose();
 
 /** Imagen's pictures; none at all (every one filtered) is a refusal. */
 export function imagenOutputs(response: ProviderResponse): ProviderOutput[] {
   const parsed = imagenSchema.safeParse(response.body);
-  if (!parsed.success || response.body === null || typeof response.body !== "object") throw notUnderstood(response.status, "not a predict response");
+  if (!parsed.success || response.body === null || typeof response.body !== "object")
+    throw notUnderstood(response.status, "not a predict response");
   const predictions = parsed.data.predictions ?? [];
   const images = predictions.filter((prediction) => prediction.bytesBase64Encoded !== undefined);
   if (images.length === 0) {
@@ -94,15 +114,20 @@ const geminiSchema = z
 /** The picture parts of a generateContent answer; a blocked prompt or candidate is a refusal. */
 export function geminiOutputs(response: ProviderResponse): ProviderOutput[] {
   const parsed = geminiSchema.safeParse(response.body);
-  if (!parsed.success || response.body === null || typeof response.body !== "object") throw notUnderstood(response.status, "not a generateContent response");
+  if (!parsed.success || response.body === null || typeof response.body !== "object")
+    throw notUnderstood(response.status, "not a generateContent response");
   const blockReason = parsed.data.promptFeedback?.blockReason;
   if (blockReason) throw refused("the prompt", `blockReason ${blockReason}`);
   const candidate = parsed.data.candidates?.[0];
   if (!candidate) throw notUnderstood(response.status, "no candidates");
   const parts = (candidate.content?.parts ?? []).filter((part) => part.inlineData?.data !== undefined);
   if (parts.length === 0) {
-    if (candidate.finishReason && REFUSALS.has(candidate.finishReason)) throw refused("the picture", `finishReason ${candidate.finishReason}`);
-    throw notUnderstood(response.status, `no inlineData picture${candidate.finishReason ? `, finishReason ${candidate.finishReason}` : ""}`);
+    if (candidate.finishReason && REFUSALS.has(candidate.finishReason))
+      throw refused("the picture", `finishReason ${candidate.finishReason}`);
+    throw notUnderstood(
+      response.status,
+      `no inlineData picture${candidate.finishReason ? `, finishReason ${candidate.finishReason}` : ""}`,
+    );
   }
   return parts.map((part) => picture(part.inlineData?.data, part.inlineData?.mimeType ?? part.inlineData?.mime_type, response.status));
 }
@@ -140,11 +165,21 @@ export function operationResult(operation: GoogleOperation, videoUrl: (uri: stri
     const status = rpcHttpStatus[operation.error.code ?? 2] ?? 500;
     const text = operation.error.message ?? "the operation failed";
     const code = classifyHttpFailure(status, `${operation.error.status ?? ""} ${text}`);
-    return failed(new ProviderError("google", code, `google: ${text.slice(0, 300)}`, `operation error ${operation.error.code ?? "?"}${operation.error.status ? ` ${operation.error.status}` : ""}`));
+    return failed(
+      new ProviderError(
+        "google",
+        code,
+        `google: ${text.slice(0, 300)}`,
+        `operation error ${operation.error.code ?? "?"}${operation.error.status ? ` ${operation.error.status}` : ""}`,
+      ),
+    );
   }
   const video = operation.response?.generateVideoResponse;
-  const uri = video?.generatedSamples?.map((sample) => sample.video?.uri).find((value) => typeof value === "string" && /^https?:\/\//.test(value));
-  if (uri) return { status: "succeeded", outputs: [{ kind: "url", url: videoUrl(uri), contentType: "video/mp4" }], predictTimeSeconds: null };
+  const uri = video?.generatedSamples
+    ?.map((sample) => sample.video?.uri)
+    .find((value) => typeof value === "string" && /^https?:\/\//.test(value));
+  if (uri)
+    return { status: "succeeded", outputs: [{ kind: "url", url: videoUrl(uri), contentType: "video/mp4" }], predictTimeSeconds: null };
   if ((video?.raiMediaFilteredCount ?? 0) > 0) {
     const reasons = (video?.raiMediaFilteredReasons ?? []).join("; ").slice(0, 200);
     return failed(refused("the video", `raiMediaFilteredCount ${video?.raiMediaFilteredCount}${reasons ? ` (${reasons})` : ""}`));

@@ -46,7 +46,9 @@ export function backgroundSvg(random: Random, width: number, height: number): st
       );
     } else {
       const stroke = fixed(random.between(0.01, 0.04) * short);
-      shapes.push(`<circle cx="${fixed(x)}" cy="${fixed(y)}" r="${fixed(size)}" fill="none" stroke="${colour}" stroke-width="${stroke}" stroke-opacity="${opacity}"/>`);
+      shapes.push(
+        `<circle cx="${fixed(x)}" cy="${fixed(y)}" r="${fixed(size)}" fill="none" stroke="${colour}" stroke-width="${stroke}" stroke-opacity="${opacity}"/>`,
+      );
     }
   }
 

@@ -73,7 +73,9 @@ function captionPanelGeometry(prompt: string, width: number, height: number): Pa
   const panelHeight = lines.length * LINE_HEIGHT * scale - 2 * scale + 2 * padding;
   const panelX = Math.round((width - panelWidth) / 2);
   const panelY = height - margin - panelHeight;
-  const ink = lines.map((line, row) => linePath(line, Math.round((width - lineWidth(line)) / 2), panelY + padding + row * LINE_HEIGHT * scale, scale)).join("");
+  const ink = lines
+    .map((line, row) => linePath(line, Math.round((width - lineWidth(line)) / 2), panelY + padding + row * LINE_HEIGHT * scale, scale))
+    .join("");
   const markup =
     `<rect x="${panelX}" y="${panelY}" width="${panelWidth}" height="${panelHeight}" rx="${2 * scale}" fill="#000" fill-opacity="0.6"/>` +
     `<path d="${ink}" fill="#fff" shape-rendering="crispEdges"/>`;

@@ -1,7 +1,12 @@
 import "server-only";
 import { env } from "../../base/env";
 import type { ProviderJob } from "../types";
-import { localProviderFaultsSchema, type LocalProviderFaults, type LocalProviderFaultsInput, type LocalProviderId } from "../../base/local-provider-faults";
+import {
+  localProviderFaultsSchema,
+  type LocalProviderFaults,
+  type LocalProviderFaultsInput,
+  type LocalProviderId,
+} from "../../base/local-provider-faults";
 import { seededRandom, seedFrom } from "./seeded-random";
 
 // What the local provider does to one attempt: answer after some latency, or fail, reject,
@@ -28,7 +33,10 @@ export function localProviderFaults(): LocalProviderFaults {
  * "[local:fail]", "[local-backup:reject]", "[local:unavailable]", "[local:stall=2000]",
  * "[local:slow=3000]". Never on in production.
  */
-function promptDirectives(provider: LocalProviderId, prompt: string | null | undefined): { outcome?: FaultOutcome; latencyMs?: number; stallMs?: number } {
+function promptDirectives(
+  provider: LocalProviderId,
+  prompt: string | null | undefined,
+): { outcome?: FaultOutcome; latencyMs?: number; stallMs?: number } {
   if (!prompt || !env().LOCAL_PROVIDER_PROMPT_FAULTS) return {};
   const found: { outcome?: FaultOutcome; latencyMs?: number; stallMs?: number } = {};
   for (const [, name, directive, value] of prompt.matchAll(/\[([a-z-]+):(fail|reject|unavailable|stall|slow)(?:=(\d{1,6}))?\]/g)) {
@@ -42,10 +50,17 @@ function promptDirectives(provider: LocalProviderId, prompt: string | null | und
   return found;
 }
 
-export function planFaults(provider: LocalProviderId, job: Pick<ProviderJob, "generationId" | "attempt" | "model"> & { prompt?: string | null }): FaultPlan {
+export function planFaults(
+  provider: LocalProviderId,
+  job: Pick<ProviderJob, "generationId" | "attempt" | "model"> & { prompt?: string | null },
+): FaultPlan {
   const directed = promptDirectives(provider, job.prompt);
   const planned = planConfiguredFaults(provider, job);
-  return { outcome: directed.outcome ?? planned.outcome, latencyMs: directed.latencyMs ?? planned.latencyMs, stallMs: directed.stallMs ?? planned.stallMs };
+  return {
+    outcome: directed.outcome ?? planned.outcome,
+    latencyMs: directed.latencyMs ?? planned.latencyMs,
+    stallMs: directed.stallMs ?? planned.stallMs,
+  };
 }
 
 function planConfiguredFaults(provider: LocalProviderId, job: Pick<ProviderJob, "generationId" | "attempt" | "model">): FaultPlan {

@@ -22,7 +22,9 @@ export function imageSize(ratio: string, width?: number): FrameSize {
     if (!Number.isInteger(width) || width < 16 || width > 4096) throw new RenderInputError(`unsupported image width ${width}`);
     return { width, height: Math.max(1, Math.round((width * down) / across)) };
   }
-  return across >= down ? { width: DEFAULT_LONG_SIDE, height: Math.round((DEFAULT_LONG_SIDE * down) / across) } : { width: Math.round((DEFAULT_LONG_SIDE * across) / down), height: DEFAULT_LONG_SIDE };
+  return across >= down
+    ? { width: DEFAULT_LONG_SIDE, height: Math.round((DEFAULT_LONG_SIDE * down) / across) }
+    : { width: Math.round((DEFAULT_LONG_SIDE * across) / down), height: DEFAULT_LONG_SIDE };
 }
 
 /** "480p" → height 480, "720p" → 720; width from the ratio, rounded to an even number. */

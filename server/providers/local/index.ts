@@ -13,6 +13,11 @@ export const localBackupAdapter = createLocalAdapter("local-backup", { fetchInpu
 
 export { createLocalAdapter, localPredictionId, type LocalAdapterOptions } from "./local-adapter";
 export { localProviderFaults, planFaults, setLocalProviderFaults, type FaultOutcome, type FaultPlan } from "./faults";
-export { localProviderIds, type LocalProviderFaults, type LocalProviderFaultsInput, type LocalProviderId } from "../../base/local-provider-faults";
+export {
+  localProviderIds,
+  type LocalProviderFaults,
+  type LocalProviderFaultsInput,
+  type LocalProviderId,
+} from "../../base/local-provider-faults";
 export { renderImage, type RenderedImage, type RenderImageParams } from "./render-image";
 export { renderVideo, type RenderedVideo, type RenderVideoParams } from "./render-video";

@@ -1,7 +1,14 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type ProviderResult, type SubmitResult } from "../types";
+import {
+  ProviderError,
+  type ProviderAdapter,
+  type ProviderJob,
+  type ProviderOutput,
+  type ProviderResult,
+  type SubmitResult,
+} from "../types";
 import type { LocalProviderId } from "../../base/local-provider-faults";
 import { planFaults } from "./faults";
 import { RenderInputError, RenderTimeoutError } from "./render-errors";
@@ -62,7 +69,9 @@ export function createLocalAdapter(id: LocalProviderId, options: LocalAdapterOpt
       return [{ kind: "bytes", bytes: video.bytes, contentType: video.contentType }];
     }
     const images = await Promise.all(
-      Array.from({ length: job.outputCount }, (_, index) => renderImage({ prompt, ratio: job.ratio, format: job.outputFormat, seed: job.seed, index, inputImage: firstInput })),
+      Array.from({ length: job.outputCount }, (_, index) =>
+        renderImage({ prompt, ratio: job.ratio, format: job.outputFormat, seed: job.seed, index, inputImage: firstInput }),
+      ),
     );
     signal.throwIfAborted();
     return images.map((image) => ({ kind: "bytes", bytes: image.bytes, contentType: image.contentType }));
@@ -70,7 +79,8 @@ export function createLocalAdapter(id: LocalProviderId, options: LocalAdapterOpt
 
   async function play(job: ProviderJob, signal: AbortSignal): Promise<ProviderResult> {
     const plan = planFaults(id, job);
-    if (plan.outcome === "unavailable") throw new ProviderError(id, "ERR4002", "provider unavailable (configured fault)", "fault:unavailable");
+    if (plan.outcome === "unavailable")
+      throw new ProviderError(id, "ERR4002", "provider unavailable (configured fault)", "fault:unavailable");
     if (plan.latencyMs > 0) await sleep(plan.latencyMs, undefined, { signal });
     switch (plan.outcome) {
       case "fail":

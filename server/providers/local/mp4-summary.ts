@@ -3,7 +3,13 @@ import "server-only";
 // Reads the few MP4 (ISO BMFF) boxes needed to check a rendered video without ffprobe: the
 // brand, the movie duration from `mvhd`, and each track's handler, duration and sample entry.
 
-export type Mp4Track = { handler: string; durationSeconds: number; sampleEntry: string | null; width: number | null; height: number | null };
+export type Mp4Track = {
+  handler: string;
+  durationSeconds: number;
+  sampleEntry: string | null;
+  width: number | null;
+  height: number | null;
+};
 export type Mp4Summary = { majorBrand: string; durationSeconds: number; tracks: Mp4Track[] };
 
 type Box = { type: string; start: number; end: number; body: number };
@@ -12,7 +18,12 @@ function* boxes(view: DataView, start: number, end: number): Generator<Box> {
   let offset = start;
   while (offset + 8 <= end) {
     let size = view.getUint32(offset);
-    const type = String.fromCharCode(view.getUint8(offset + 4), view.getUint8(offset + 5), view.getUint8(offset + 6), view.getUint8(offset + 7));
+    const type = String.fromCharCode(
+      view.getUint8(offset + 4),
+      view.getUint8(offset + 5),
+      view.getUint8(offset + 6),
+      view.getUint8(offset + 7),
+    );
     let header = 8;
     if (size === 1) {
       size = Number(view.getBigUint64(offset + 8));
@@ -49,7 +60,8 @@ function timedDuration(view: DataView, box: Box): number {
   return timescale > 0 ? duration / timescale : 0;
 }
 
-const fourCc = (view: DataView, at: number) => String.fromCharCode(view.getUint8(at), view.getUint8(at + 1), view.getUint8(at + 2), view.getUint8(at + 3));
+const fourCc = (view: DataView, at: number) =>
+  String.fromCharCode(view.getUint8(at), view.getUint8(at + 1), view.getUint8(at + 2), view.getUint8(at + 3));
 
 export function readMp4Summary(bytes: Uint8Array): Mp4Summary {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -55,7 +55,16 @@ const rendered = new RenderCache<RenderedImage>();
 
 /** Same inputs, same bytes: served from the render cache when this process made them before. */
 export async function renderImage(params: RenderImageParams): Promise<RenderedImage> {
-  const key = renderKey({ kind: "image", prompt: params.prompt, ratio: params.ratio, format: params.format, seed: params.seed, index: params.index, width: params.width, input: params.inputImage });
+  const key = renderKey({
+    kind: "image",
+    prompt: params.prompt,
+    ratio: params.ratio,
+    format: params.format,
+    seed: params.seed,
+    index: params.index,
+    width: params.width,
+    input: params.inputImage,
+  });
   return rendered.getOrRender(key, () => renderImageUncached(params));
 }
 
@@ -77,7 +86,11 @@ export async function renderImageUncached(params: RenderImageParams): Promise<Re
  * The background alone (no caption), as PNG: the video renderer pans across it, and tests
  * compare it with the captioned image.
  */
-export async function renderBackground(seedParts: ReadonlyArray<string | number>, size: FrameSize, inputImage?: Uint8Array): Promise<Buffer> {
+export async function renderBackground(
+  seedParts: ReadonlyArray<string | number>,
+  size: FrameSize,
+  inputImage?: Uint8Array,
+): Promise<Buffer> {
   const random = seededRandom(seedFrom(...seedParts));
   const image = sharp(Buffer.from(backgroundSvg(random, size.width, size.height)));
   if (inputImage) image.composite([{ input: await inputLayer(inputImage, size) }]);

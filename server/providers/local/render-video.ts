@@ -71,10 +71,14 @@ export async function renderVideo(params: RenderVideoParams): Promise<RenderedVi
     // Pan from one random point of the margin to another; n counts frames from 0.
     const [fromX, toX, fromY, toY] = [random.next(), random.next(), random.next(), random.next()];
     const step = frames > 1 ? 1 / (frames - 1) : 0;
-    const pan = (from: number, to: number, axis: "iw-ow" | "ih-oh") => `'(${axis})*(${from.toFixed(4)}+${(to - from).toFixed(4)}*n*${step.toFixed(6)})'`;
+    const pan = (from: number, to: number, axis: "iw-ow" | "ih-oh") =>
+      `'(${axis})*(${from.toFixed(4)}+${(to - from).toFixed(4)}*n*${step.toFixed(6)})'`;
     const still = `loop=loop=${frames - 1}:size=1:start=0,setpts=N/${FRAME_RATE}/TB`;
     // Converted to yuv420p once, before the loop, rather than once per frame.
-    const graph = [`[0:v]format=yuv420p,${still},crop=${size.width}:${size.height}:x=${pan(fromX, toX, "iw-ow")}:y=${pan(fromY, toY, "ih-oh")}[moving]`, `[1:v]format=yuva420p[caption]`];
+    const graph = [
+      `[0:v]format=yuv420p,${still},crop=${size.width}:${size.height}:x=${pan(fromX, toX, "iw-ow")}:y=${pan(fromY, toY, "ih-oh")}[moving]`,
+      `[1:v]format=yuva420p[caption]`,
+    ];
     let picture = "moving";
     const inputs = ["-i", background, "-i", caption];
     if (params.endImage) {

@@ -1,7 +1,14 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, sendProviderRequest, type ProviderResponse } from "../http-errors";
-import { ProviderError, type ProviderAdapter, type ProviderJob, type ProviderOutput, type ProviderResult, type SubmitResult } from "../types";
+import {
+  ProviderError,
+  type ProviderAdapter,
+  type ProviderJob,
+  type ProviderOutput,
+  type ProviderResult,
+  type SubmitResult,
+} from "../types";
 import { imageGenerationBody, videoGenerationBody } from "./build-minimax-request";
 import { checkMiniMax } from "./check-minimax";
 import {
@@ -36,11 +43,21 @@ export function createMiniMaxAdapter(options: MiniMaxAdapterOptions): ProviderAd
   function call(method: string, path: string, body: unknown, timeoutMs: number): Promise<ProviderResponse> {
     const headers: Record<string, string> = { Authorization: `Bearer ${options.token}` };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    return sendProviderRequest("minimax", `${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, timeoutMs);
+    return sendProviderRequest(
+      "minimax",
+      `${baseUrl}${path}`,
+      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+      timeoutMs,
+    );
   }
 
   async function generateImages(job: ProviderJob): Promise<SubmitResult> {
-    const response = await call("POST", "/v1/image_generation", imageGenerationBody(job), options.timeoutMs ?? job.model.timeoutSeconds * 1000);
+    const response = await call(
+      "POST",
+      "/v1/image_generation",
+      imageGenerationBody(job),
+      options.timeoutMs ?? job.model.timeoutSeconds * 1000,
+    );
     const parsed = imageGenerationSchema.safeParse(readMinimaxAnswer(response));
     if (!parsed.success) throw notUnderstood(response.status, "not an image_generation answer");
     const urls = parsed.data.data?.image_urls ?? [];
@@ -52,11 +69,20 @@ export function createMiniMaxAdapter(options: MiniMaxAdapterOptions): ProviderAd
     if (outputs.length === 0) {
       // failed_count: the pictures its content safety held back.
       if (Number(parsed.data.metadata?.failed_count ?? 0) > 0) {
-        throw new ProviderError("minimax", "ERR4005", "minimax: every image was withheld by content moderation", `HTTP ${response.status} failed_count=${String(parsed.data.metadata?.failed_count)}`);
+        throw new ProviderError(
+          "minimax",
+          "ERR4005",
+          "minimax: every image was withheld by content moderation",
+          `HTTP ${response.status} failed_count=${String(parsed.data.metadata?.failed_count)}`,
+        );
       }
       throw notUnderstood(response.status, "no images");
     }
-    return { kind: "completed", predictionId: parsed.data.id ?? randomUUID(), result: { status: "succeeded", outputs, predictTimeSeconds: null } };
+    return {
+      kind: "completed",
+      predictionId: parsed.data.id ?? randomUUID(),
+      result: { status: "succeeded", outputs, predictTimeSeconds: null },
+    };
   }
 
   async function startVideo(job: ProviderJob): Promise<SubmitResult> {
@@ -67,14 +93,24 @@ export function createMiniMaxAdapter(options: MiniMaxAdapterOptions): ProviderAd
   }
 
   async function downloadUrl(fileId: string): Promise<string> {
-    const response = await call("GET", `/v1/files/retrieve?file_id=${encodeURIComponent(fileId)}`, undefined, options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS);
+    const response = await call(
+      "GET",
+      `/v1/files/retrieve?file_id=${encodeURIComponent(fileId)}`,
+      undefined,
+      options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,
+    );
     const parsed = retrieveFileSchema.safeParse(readMinimaxAnswer(response));
     if (!parsed.success) throw notUnderstood(response.status, "no file download_url");
     return parsed.data.file.download_url;
   }
 
   async function pollTask(taskId: string): Promise<ProviderResult> {
-    const response = await call("GET", `/v1/query/video_generation?task_id=${encodeURIComponent(taskId)}`, undefined, options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS);
+    const response = await call(
+      "GET",
+      `/v1/query/video_generation?task_id=${encodeURIComponent(taskId)}`,
+      undefined,
+      options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,
+    );
     const failed = taskFailure(response);
     if (failed) return { status: "failed", error: failed };
     const parsed = videoQuerySchema.safeParse(readMinimaxAnswer(response));
@@ -99,7 +135,8 @@ export function createMiniMaxAdapter(options: MiniMaxAdapterOptions): ProviderAd
       } catch (error) {
         // The run asks again after a thrown poll (rate limits, outages); an answer not understood
         // or a refusal that another ask would not change (2013 unknown task) ends the attempt.
-        if (error instanceof MiniMaxAnswerNotUnderstood || (error instanceof ProviderError && error.code === "ERR4005")) return { status: "failed", error };
+        if (error instanceof MiniMaxAnswerNotUnderstood || (error instanceof ProviderError && error.code === "ERR4005"))
+          return { status: "failed", error };
         throw error;
       }
     },
@@ -109,7 +146,8 @@ export function createMiniMaxAdapter(options: MiniMaxAdapterOptions): ProviderAd
       return false;
     },
 
-    check: (providerModelIds) => checkMiniMax((path) => call("GET", path, undefined, options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS), providerModelIds),
+    check: (providerModelIds) =>
+      checkMiniMax((path) => call("GET", path, undefined, options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS), providerModelIds),
   };
 }
 
@@ -118,7 +156,12 @@ function taskFailure(response: ProviderResponse): ProviderError | null {
   if (!response.ok || !isRecord(response.body) || response.body.status !== "Fail") return null;
   const baseResp = baseRespOf(response.body);
   if (baseResp && baseResp.status_code !== 0) return minimaxError(baseResp.status_code, baseResp.status_msg, response.status);
-  return new ProviderError("minimax", "ERR4002", `minimax: the task failed${baseResp?.status_msg ? ` (${baseResp.status_msg})` : ""}`, `HTTP ${response.status} status Fail`);
+  return new ProviderError(
+    "minimax",
+    "ERR4002",
+    `minimax: the task failed${baseResp?.status_msg ? ` (${baseResp.status_msg})` : ""}`,
+    `HTTP ${response.status} status Fail`,
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -27,7 +27,10 @@ export function baseRespOf(body: unknown): z.infer<typeof baseRespSchema> | null
 export function minimaxError(statusCode: number, statusMsg: string | null | undefined, httpStatus: number): ProviderError {
   const code = statusCodes[statusCode] ?? "ERR4002";
   // 1004 / 2049 are our key; the message names the key's group, so it stays out of the record.
-  const text = statusCode === 1004 || statusCode === 2049 ? "the provider refused our credentials" : (statusMsg ?? "").slice(0, 300) || `status_code ${statusCode}`;
+  const text =
+    statusCode === 1004 || statusCode === 2049
+      ? "the provider refused our credentials"
+      : (statusMsg ?? "").slice(0, 300) || `status_code ${statusCode}`;
   return new ProviderError("minimax", code, `minimax: ${text}`, `HTTP ${httpStatus} status_code=${statusCode}`);
 }
 
@@ -82,5 +85,7 @@ export const retrieveFileSchema = z.object({
 export const imageGenerationSchema = z.object({
   id: z.string().nullish(),
   data: z.object({ image_urls: z.array(z.string().url()).optional(), image_base64: z.array(z.string().min(1)).optional() }).nullish(),
-  metadata: z.object({ success_count: z.union([z.string(), z.number()]).nullish(), failed_count: z.union([z.string(), z.number()]).nullish() }).nullish(),
+  metadata: z
+    .object({ success_count: z.union([z.string(), z.number()]).nullish(), failed_count: z.union([z.string(), z.number()]).nullish() })
+    .nullish(),
 });

@@ -20,7 +20,8 @@ export function openAIOutputFormat(job: ProviderJob): string {
 
 export function buildOpenAIImageBody(job: ProviderJob): Record<string, unknown> {
   const common = { model: job.providerModelId, prompt: job.prompt ?? "", n: job.outputCount };
-  if (job.providerModelId === "dall-e-3") return { ...common, size: dallE3Sizes[job.ratio] ?? "1024x1024", quality: "standard", response_format: "b64_json" };
+  if (job.providerModelId === "dall-e-3")
+    return { ...common, size: dallE3Sizes[job.ratio] ?? "1024x1024", quality: "standard", response_format: "b64_json" };
   if (job.providerModelId === "dall-e-2") return { ...common, size: "1024x1024", response_format: "b64_json" };
   return {
     ...common,

@@ -9,7 +9,11 @@ export function checkOpenAI(get: ReadOnlyGet, providerModelIds: string[]): Promi
   return checkProvider(
     {
       provider: "openai",
-      credential: { what: "GET /v1/models", send: () => get("/v1/models"), understood: (body) => isRecord(body) && body.object === "list" && Array.isArray(body.data) },
+      credential: {
+        what: "GET /v1/models",
+        send: () => get("/v1/models"),
+        understood: (body) => isRecord(body) && body.object === "list" && Array.isArray(body.data),
+      },
       models: {
         lookup: (model) => ({ what: `GET /v1/models/${model}`, send: () => get(`/v1/models/${encodeURIComponent(model)}`) }),
         found: (body, model) => (isRecord(body) && body.object === "model" ? body.id === model : null),

@@ -58,10 +58,15 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): ProviderAdap
       if (!response.ok) throw providerErrorFromResponse("openai", response);
 
       const parsed = imagesResponseSchema.safeParse(response.body);
-      if (!parsed.success) throw new ProviderError("openai", "ERR4002", "openai: the answer carries no images", `HTTP ${response.status} unexpected body`);
+      if (!parsed.success)
+        throw new ProviderError("openai", "ERR4002", "openai: the answer carries no images", `HTTP ${response.status} unexpected body`);
       // DALL·E answers PNG; GPT Image the format asked for.
       const contentType = isDallE(job.providerModelId) ? "image/png" : (contentTypes[openAIOutputFormat(job)] ?? "image/png");
-      const outputs = parsed.data.data.map((image): ProviderOutput => ({ kind: "bytes", bytes: Buffer.from(image.b64_json, "base64"), contentType }));
+      const outputs = parsed.data.data.map((image): ProviderOutput => ({
+        kind: "bytes",
+        bytes: Buffer.from(image.b64_json, "base64"),
+        contentType,
+      }));
       return {
         kind: "completed",
         predictionId: response.headers.get("x-request-id") ?? randomUUID(),
@@ -80,6 +85,15 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): ProviderAdap
     },
 
     check: (providerModelIds) =>
-      checkOpenAI((path) => sendProviderRequest("openai", `${baseUrl}${path}`, { method: "GET", headers: { Authorization: `Bearer ${options.token}` } }, video.timeoutMs), providerModelIds),
+      checkOpenAI(
+        (path) =>
+          sendProviderRequest(
+            "openai",
+            `${baseUrl}${path}`,
+            { method: "GET", headers: { Authorization: `Bearer ${options.token}` } },
+            video.timeoutMs,
+          ),
+        providerModelIds,
+      ),
   };
 }

@@ -19,7 +19,12 @@ export type OpenAIVideoCalls = {
 };
 
 /** Our ratio and resolution as the size OpenAI publishes for it. */
-const sizes: Record<string, string> = { "16:9@720p": "1280x720", "9:16@720p": "720x1280", "16:9@1024p": "1792x1024", "9:16@1024p": "1024x1792" };
+const sizes: Record<string, string> = {
+  "16:9@720p": "1280x720",
+  "9:16@720p": "720x1280",
+  "16:9@1024p": "1792x1024",
+  "9:16@1024p": "1024x1792",
+};
 
 const videoSchema = z.object({
   id: z.string().min(1),
@@ -30,7 +35,8 @@ const videoSchema = z.object({
 
 export async function submitVideo(calls: OpenAIVideoCalls, job: ProviderJob): Promise<SubmitResult> {
   const size = sizes[`${job.ratio}@${job.resolution ?? "720p"}`];
-  if (!size) throw new ProviderError("openai", "ERR4002", `openai: no Sora size for ratio ${job.ratio} at ${job.resolution}`, "unmapped size");
+  if (!size)
+    throw new ProviderError("openai", "ERR4002", `openai: no Sora size for ratio ${job.ratio} at ${job.resolution}`, "unmapped size");
   const fields = { model: job.providerModelId, prompt: job.prompt ?? "", seconds: String(job.durationSeconds ?? 4), size };
   const form = multipartForm(fields);
   const response = await sendProviderRequest(
@@ -57,7 +63,10 @@ export async function pollVideo(calls: OpenAIVideoCalls, videoId: string): Promi
       return { status: "running" };
     case "failed": {
       const { code, message } = video.data.error ?? {};
-      return { status: "failed", error: providerErrorFromJobFailure("openai", [code, message].filter(Boolean).join(": "), `failed ${code ?? ""}`.trim()) };
+      return {
+        status: "failed",
+        error: providerErrorFromJobFailure("openai", [code, message].filter(Boolean).join(": "), `failed ${code ?? ""}`.trim()),
+      };
     }
     case "completed":
       return downloadVideo(calls, videoId);
@@ -95,14 +104,21 @@ function failedOrRetry(response: ProviderResponse): ProviderResult {
 }
 
 function call(calls: OpenAIVideoCalls, method: string, path: string, maxAnswerBytes?: number): Promise<ProviderResponse> {
-  return sendProviderRequest("openai", `${calls.baseUrl}${path}`, { method, headers: { Authorization: `Bearer ${calls.token}` }, maxAnswerBytes }, calls.timeoutMs);
+  return sendProviderRequest(
+    "openai",
+    `${calls.baseUrl}${path}`,
+    { method, headers: { Authorization: `Bearer ${calls.token}` }, maxAnswerBytes },
+    calls.timeoutMs,
+  );
 }
 
 const videoPath = (id: string) => `/v1/videos/${encodeURIComponent(id)}`;
 
 function multipartForm(fields: Record<string, string>): { contentType: string; body: string } {
   const boundary = `----darkroom${randomBytes(12).toString("hex")}`;
-  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
   return { contentType: `multipart/form-data; boundary=${boundary}`, body: `${parts.join("")}--${boundary}--\r\n` };
 }
 

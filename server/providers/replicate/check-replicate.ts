@@ -9,14 +9,19 @@ export function checkReplicate(get: ReadOnlyGet, providerModelIds: string[]): Pr
   return checkProvider(
     {
       provider: "replicate",
-      credential: { what: "GET /v1/account", send: () => get("/v1/account"), understood: (body) => isRecord(body) && typeof body.username === "string" },
+      credential: {
+        what: "GET /v1/account",
+        send: () => get("/v1/account"),
+        understood: (body) => isRecord(body) && typeof body.username === "string",
+      },
       models: {
         lookup: (providerModelId) => {
           const path = modelPath(providerModelId);
           return { what: `GET ${path}`, send: () => get(path) };
         },
         // A model answers {owner, name, …}; a version {id, openapi_schema, …}.
-        found: (body, providerModelId) => (isRecord(body) && typeof body[providerModelId.includes(":") ? "id" : "name"] === "string" ? true : null),
+        found: (body, providerModelId) =>
+          isRecord(body) && typeof body[providerModelId.includes(":") ? "id" : "name"] === "string" ? true : null,
       },
     },
     providerModelIds,

@@ -1,5 +1,11 @@
 import "server-only";
-import { CallbackRejectedError, DEFAULT_PROVIDER_TIMEOUT_MS, providerErrorFromResponse, sendProviderRequest, type ProviderResponse } from "../http-errors";
+import {
+  CallbackRejectedError,
+  DEFAULT_PROVIDER_TIMEOUT_MS,
+  providerErrorFromResponse,
+  sendProviderRequest,
+  type ProviderResponse,
+} from "../http-errors";
 import type { ProviderRequest } from "../provider-http";
 import { ProviderError, type CallbackRequest, type ProviderAdapter, type ProviderJob, type SubmitResult } from "../types";
 import { buildReplicateInput, modelName } from "./build-replicate-input";
@@ -95,7 +101,12 @@ function createPath(providerModelId: string, body: Record<string, unknown>): str
 function readPrediction(response: ProviderResponse): ReplicatePrediction {
   const parsed = replicatePredictionSchema.safeParse(response.body);
   if (!parsed.success) {
-    throw new ProviderError("replicate", "ERR4002", "replicate: the answer is not a prediction object", `HTTP ${response.status} unexpected body`);
+    throw new ProviderError(
+      "replicate",
+      "ERR4002",
+      "replicate: the answer is not a prediction object",
+      `HTTP ${response.status} unexpected body`,
+    );
   }
   return parsed.data;
 }

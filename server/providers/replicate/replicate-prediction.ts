@@ -30,13 +30,24 @@ export function predictionResult(prediction: ReplicatePrediction): ProviderResul
     case "canceled":
       return { status: "canceled" };
     case "aborted":
-      return { status: "failed", error: new ProviderError("replicate", "ERR4002", "replicate: the prediction was aborted before it ran", "status aborted") };
+      return {
+        status: "failed",
+        error: new ProviderError("replicate", "ERR4002", "replicate: the prediction was aborted before it ran", "status aborted"),
+      };
     case "failed":
       return { status: "failed", error: providerErrorFromJobFailure("replicate", errorText(prediction.error), "status failed") };
     case "succeeded": {
       const outputs = outputUrls(prediction.output).map((url): ProviderOutput => ({ kind: "url", url, contentType: contentTypeOf(url) }));
       if (outputs.length === 0) {
-        return { status: "failed", error: new ProviderError("replicate", "ERR4002", "replicate: the prediction succeeded without output", "status succeeded, no output") };
+        return {
+          status: "failed",
+          error: new ProviderError(
+            "replicate",
+            "ERR4002",
+            "replicate: the prediction succeeded without output",
+            "status succeeded, no output",
+          ),
+        };
       }
       return { status: "succeeded", outputs, predictTimeSeconds: prediction.metrics?.predict_time ?? null };
     }

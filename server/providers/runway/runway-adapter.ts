@@ -23,9 +23,18 @@ export function createRunwayAdapter(options: RunwayAdapterOptions): ProviderAdap
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
 
   function call(method: string, path: string, body?: unknown): Promise<ProviderResponse> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${options.apiSecret}`, "X-Runway-Version": RUNWAY_API_VERSION, Accept: "application/json" };
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${options.apiSecret}`,
+      "X-Runway-Version": RUNWAY_API_VERSION,
+      Accept: "application/json",
+    };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    return sendProviderRequest("runway", `${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, timeoutMs);
+    return sendProviderRequest(
+      "runway",
+      `${baseUrl}${path}`,
+      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+      timeoutMs,
+    );
   }
 
   const taskPath = (id: string) => `/v1/tasks/${encodeURIComponent(id)}`;

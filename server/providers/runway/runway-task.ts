@@ -35,7 +35,11 @@ export function taskResult(task: RunwayTask): ProviderResult {
       return { status: "failed", error: taskFailure(task) };
     case "SUCCEEDED": {
       const outputs = (task.output ?? []).filter(isHttpUrl).map((url): ProviderOutput => ({ kind: "url", url }));
-      if (outputs.length === 0) return { status: "failed", error: new ProviderError("runway", "ERR4002", "runway: the task succeeded without output", "SUCCEEDED, no output") };
+      if (outputs.length === 0)
+        return {
+          status: "failed",
+          error: new ProviderError("runway", "ERR4002", "runway: the task succeeded without output", "SUCCEEDED, no output"),
+        };
       return { status: "succeeded", outputs, predictTimeSeconds: null };
     }
   }
@@ -49,7 +53,12 @@ export function taskFailure(task: Pick<RunwayTask, "failure" | "failureCode">): 
   const segments = code.split(".");
   const final = segments.includes("SAFETY") || code.startsWith("ASSET.INVALID");
   const message = `runway: ${text || code}`;
-  return new ProviderError("runway", final ? "ERR4005" : "ERR4002", message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message, detail);
+  return new ProviderError(
+    "runway",
+    final ? "ERR4005" : "ERR4002",
+    message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message,
+    detail,
+  );
 }
 
 function isHttpUrl(value: unknown): value is string {

@@ -16,7 +16,17 @@ import { rotateApiKey } from "../../keys/rotate-key";
 import { resolveScopes, scopePresetNames } from "../../keys/scopes";
 import type { DatabaseHandle } from "../database";
 import { log } from "../../base/log";
-import { ACTOR, dateFlag, list, oneOf, uuidFlag, type Command, type CommandResult, type DatabaseCommand, type Flags } from "./commands/command";
+import {
+  ACTOR,
+  dateFlag,
+  list,
+  oneOf,
+  uuidFlag,
+  type Command,
+  type CommandResult,
+  type DatabaseCommand,
+  type Flags,
+} from "./commands/command";
 import { catalogCommands } from "./commands/catalog";
 import { retentionCommands } from "./commands/retention";
 import { webhookCommands } from "./commands/webhook";
@@ -56,7 +66,8 @@ const commands: Record<string, Command> = {
         credits: positiveCredits(flags, "credits"),
         actor: ACTOR,
       };
-      if (!z.email().safeParse(input.email.trim().toLowerCase()).success) throw invalidRequest("--email must be an e-mail address.", [{ field: "email", message: "must be an e-mail address" }]);
+      if (!z.email().safeParse(input.email.trim().toLowerCase()).success)
+        throw invalidRequest("--email must be an e-mail address.", [{ field: "email", message: "must be an e-mail address" }]);
       return async (tx) => createAccount(tx, input);
     },
   },
@@ -96,7 +107,8 @@ const commands: Record<string, Command> = {
     optional: ["reason"],
     prepare(flags) {
       const reason = flags.reason;
-      if (reason !== undefined && reason.length > 500) throw invalidRequest("--reason must be at most 500 characters.", [{ field: "reason", message: "must be at most 500 characters" }]);
+      if (reason !== undefined && reason.length > 500)
+        throw invalidRequest("--reason must be at most 500 characters.", [{ field: "reason", message: "must be at most 500 characters" }]);
       return async (tx) => {
         const state = await setServicePaused(tx, { paused: true, reason });
         log.warn("service paused: creates answer ERR3001", { reason: state.reason });
@@ -132,9 +144,15 @@ const commands: Record<string, Command> = {
       const keyId = uuidFlag(flags, "key-id");
       const hours = flags["grace-hours"];
       if (hours !== undefined && !/^\d{1,3}$/.test(hours))
-        throw invalidRequest("--grace-hours must be a whole number of hours from 1 to 168.", [{ field: "grace-hours", message: "must be an integer from 1 to 168" }]);
+        throw invalidRequest("--grace-hours must be a whole number of hours from 1 to 168.", [
+          { field: "grace-hours", message: "must be an integer from 1 to 168" },
+        ]);
       return async (tx) => {
-        const rotated = await rotateApiKey(tx, OPERATOR, { keyId, graceHours: hours === undefined ? undefined : Number(hours), actor: ACTOR });
+        const rotated = await rotateApiKey(tx, OPERATOR, {
+          keyId,
+          graceHours: hours === undefined ? undefined : Number(hours),
+          actor: ACTOR,
+        });
         return { apikey_id: rotated.apikey_id, key: rotated.key, old_key_valid_until: rotated.old_key_valid_until };
       };
     },
@@ -175,14 +193,18 @@ const commands: Record<string, Command> = {
     },
   },
   "account:plan": {
-    usage: "account:plan --account A --plan P [--interval month|year --period-start ISO] (with --interval: a contract plan whose credits the renewal cron grants each period)",
+    usage:
+      "account:plan --account A --plan P [--interval month|year --period-start ISO] (with --interval: a contract plan whose credits the renewal cron grants each period)",
     required: ["account", "plan"],
     optional: ["interval", "period-start"],
     prepare(flags) {
       const accountId = uuidFlag(flags, "account");
       const plan = oneOf(flags, "plan", plans) ?? "";
       if (flags.interval !== undefined || flags["period-start"] !== undefined) {
-        if (flags.interval === undefined) throw invalidRequest("--period-start needs --interval month|year.", [{ field: "interval", message: "required with --period-start" }]);
+        if (flags.interval === undefined)
+          throw invalidRequest("--period-start needs --interval month|year.", [
+            { field: "interval", message: "required with --period-start" },
+          ]);
         const contract = prepareContractPlan(flags, accountId, plan);
         return async (tx) => contract.run(tx, contract);
       }
@@ -221,7 +243,8 @@ function rejection(name: string, args: string[], options: FlagOptions, error: un
     if (!options[token.name]) return usageError(`Unknown flag for ${name}: ${token.rawName}.`);
     if (token.value === undefined) return needsValue(token.name);
     if (!token.inlineValue && token.value.startsWith("--")) return needsValue(token.name);
-    if (!token.inlineValue && token.value.startsWith("-")) return needsValue(token.name, ` (for one that starts with "-", write --${token.name}=${token.value})`);
+    if (!token.inlineValue && token.value.startsWith("-"))
+      return needsValue(token.name, ` (for one that starts with "-", write --${token.name}=${token.value})`);
   }
   return usageError(error instanceof Error ? error.message : String(error));
 }
@@ -266,7 +289,11 @@ type Booted = { database?: DatabaseHandle; disconnectDb?: () => Promise<void> };
 async function runWithDatabase(command: DatabaseCommand, flags: Flags, booted: Booted): Promise<CommandResult> {
   const work = command.prepare(flags);
   // Loaded only once the input is known to be good: bad input answers quickly.
-  const [{ bootRuntime }, dbModule, { inTransaction }] = await Promise.all([import("../boot"), import("../../base/db"), import("../../base/transaction")]);
+  const [{ bootRuntime }, dbModule, { inTransaction }] = await Promise.all([
+    import("../boot"),
+    import("../../base/db"),
+    import("../../base/transaction"),
+  ]);
   booted.disconnectDb = dbModule.disconnectDb;
   booted.database = await bootRuntime({ quiet: true });
   return command.transaction === false ? work(dbModule.db as unknown as Tx) : inTransaction(work, { maxWait: 10_000, timeout: 30_000 });

@@ -19,7 +19,17 @@ import { subscriptionRoutes } from "@/tests/fakes/stripe/subscription-routes";
 // One /v1 call, in Stripe's order: Bearer (or Basic) auth → Idempotency-Key replay → route →
 // handler → `expand[]` → JSON answer with `Request-Id`; errors in Stripe's `{error: {...}}` shape.
 
-const routes = [...catalogRoutes, ...customerRoutes, ...checkoutRoutes, ...subscriptionRoutes, ...invoiceRoutes, ...paymentRoutes, ...refundRoutes, ...portalRoutes, ...eventRoutes];
+const routes = [
+  ...catalogRoutes,
+  ...customerRoutes,
+  ...checkoutRoutes,
+  ...subscriptionRoutes,
+  ...invoiceRoutes,
+  ...paymentRoutes,
+  ...refundRoutes,
+  ...portalRoutes,
+  ...eventRoutes,
+];
 
 export type ApiCall = { method: string; path: string; params: Params; headers: IncomingHttpHeaders; idempotencyKey: string | null };
 export type ApiAnswer = { status: number; body: unknown; headers: Record<string, string> };
@@ -36,9 +46,16 @@ export class StripeApi {
 
   answer(call: ApiCall): ApiAnswer {
     const requestId = this.store.newId("req_", 14);
-    const headers: Record<string, string> = { "Request-Id": requestId, "Stripe-Version": header(call.headers, "stripe-version") ?? API_VERSION };
+    const headers: Record<string, string> = {
+      "Request-Id": requestId,
+      "Stripe-Version": header(call.headers, "stripe-version") ?? API_VERSION,
+    };
     if (call.idempotencyKey) headers["Idempotency-Key"] = call.idempotencyKey;
-    const failure = (error: StripeApiError) => ({ status: error.status, body: { error: { ...error.body, request_log_url: `https://dashboard.stripe.com/test/logs/${requestId}` } }, headers });
+    const failure = (error: StripeApiError) => ({
+      status: error.status,
+      body: { error: { ...error.body, request_log_url: `https://dashboard.stripe.com/test/logs/${requestId}` } },
+      headers,
+    });
     try {
       this.authenticate(header(call.headers, "authorization"));
       const endpoint = `${call.method} ${call.path}`;
@@ -55,7 +72,11 @@ export class StripeApi {
           throw idempotencyError(
             `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
           );
-        return { status: stored.status, body: stored.body, headers: { ...headers, "Idempotent-Replayed": "true", "Original-Request": stored.requestId } };
+        return {
+          status: stored.status,
+          body: stored.body,
+          headers: { ...headers, "Idempotent-Replayed": "true", "Original-Request": stored.requestId },
+        };
       }
       const body = this.dispatch(call, { id: requestId, idempotency_key: key });
       if (key) this.idempotent.set(key, { endpoint, params, status: 200, body, requestId });

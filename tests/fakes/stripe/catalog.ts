@@ -1,7 +1,15 @@
 import { invalidRequest, missingParam } from "@/tests/fakes/stripe/stripe-errors";
 import type { Params } from "@/tests/fakes/stripe/form";
 import { listPage } from "@/tests/fakes/stripe/list";
-import { mergeMetadata, optionalBoolean, optionalInteger, optionalObject, optionalString, requiredString, stringList } from "@/tests/fakes/stripe/params";
+import {
+  mergeMetadata,
+  optionalBoolean,
+  optionalInteger,
+  optionalObject,
+  optionalString,
+  requiredString,
+  stringList,
+} from "@/tests/fakes/stripe/params";
 import type { ApiRoute } from "@/tests/fakes/stripe/router";
 import type { StripeObject, StripeStore } from "@/tests/fakes/stripe/store";
 
@@ -53,9 +61,16 @@ export function createPrice(store: StripeStore, params: Params): StripeObject {
   let recurring: StripeObject | null = null;
   if (recurringParams) {
     const interval = requiredString(recurringParams, "interval");
-    if (!INTERVALS.includes(interval)) throw invalidRequest(`Invalid recurring[interval]: must be one of day, month, week, or year`, { param: "recurring[interval]" });
+    if (!INTERVALS.includes(interval))
+      throw invalidRequest(`Invalid recurring[interval]: must be one of day, month, week, or year`, { param: "recurring[interval]" });
     const intervalCount = optionalInteger(recurringParams, "interval_count") ?? 1;
-    recurring = { interval, interval_count: intervalCount, meter: null, trial_period_days: null, usage_type: optionalString(recurringParams, "usage_type") ?? "licensed" };
+    recurring = {
+      interval,
+      interval_count: intervalCount,
+      meter: null,
+      trial_period_days: null,
+      usage_type: optionalString(recurringParams, "usage_type") ?? "licensed",
+    };
   }
   const lookupKey = optionalString(params, "lookup_key") || null;
   if (lookupKey) claimLookupKey(store, lookupKey, optionalBoolean(params, "transfer_lookup_key") ?? false);

@@ -21,11 +21,19 @@ function lineItemsFor(store: StripeStore, params: Params, mode: string): StripeO
     const priceId = optionalString(entry, "price");
     if (!priceId) throw missingParam(`${param}[price]`);
     const price = store.find("price", priceId, `${param}[price]`);
-    if (!price.active) throw invalidRequest("The price specified is inactive. This field only accepts active prices.", { param: `${param}[price]` });
+    if (!price.active)
+      throw invalidRequest("The price specified is inactive. This field only accepts active prices.", { param: `${param}[price]` });
     const quantity = optionalInteger(entry, "quantity");
-    if (quantity === undefined) throw invalidRequest(`Quantity is required. Add \`quantity\` to \`${param}\``, { param: `${param}[quantity]`, code: "parameter_missing" });
+    if (quantity === undefined)
+      throw invalidRequest(`Quantity is required. Add \`quantity\` to \`${param}\``, {
+        param: `${param}[quantity]`,
+        code: "parameter_missing",
+      });
     if (mode === "payment" && price.type === "recurring") {
-      throw invalidRequest("You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.", { param: `${param}[price]` });
+      throw invalidRequest(
+        "You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.",
+        { param: `${param}[price]` },
+      );
     }
     const product = store.find("product", price.product);
     const amount = price.unit_amount * quantity;
@@ -45,19 +53,24 @@ function lineItemsFor(store: StripeStore, params: Params, mode: string): StripeO
     };
   });
   if (mode === "subscription" && !lines.some((line) => line.price.type === "recurring")) {
-    throw invalidRequest("You must provide at least one recurring price in `subscription` mode when using prices.", { param: "line_items" });
+    throw invalidRequest("You must provide at least one recurring price in `subscription` mode when using prices.", {
+      param: "line_items",
+    });
   }
-  if (new Set(lines.map((line) => line.currency)).size > 1) throw invalidRequest("All line items must have the same currency.", { param: "line_items" });
+  if (new Set(lines.map((line) => line.currency)).size > 1)
+    throw invalidRequest("All line items must have the same currency.", { param: "line_items" });
   return lines;
 }
 
 function createSession(store: StripeStore, params: Params): StripeObject {
   const mode = optionalString(params, "mode");
   if (!mode) throw missingParam("mode");
-  if (mode !== "payment" && mode !== "subscription") throw invalidRequest(`Invalid mode: the fake supports payment and subscription, not ${mode}`, { param: "mode" });
+  if (mode !== "payment" && mode !== "subscription")
+    throw invalidRequest(`Invalid mode: the fake supports payment and subscription, not ${mode}`, { param: "mode" });
   const customerId = optionalString(params, "customer") || null;
   const customerEmail = optionalString(params, "customer_email") || null;
-  if (customerId && customerEmail) throw invalidRequest("You may only specify one of these parameters: customer, customer_email.", { param: "customer_email" });
+  if (customerId && customerEmail)
+    throw invalidRequest("You may only specify one of these parameters: customer, customer_email.", { param: "customer_email" });
   if (customerId) store.find("customer", customerId, "customer");
   const lines = lineItemsFor(store, params, mode);
   const amount = lines.reduce((sum, line) => sum + line.amount_total, 0);
@@ -95,7 +108,18 @@ function createSession(store: StripeStore, params: Params): StripeObject {
     invoice: null,
     invoice_creation:
       mode === "payment"
-        ? { enabled: false, invoice_data: { account_tax_ids: null, custom_fields: null, description: null, footer: null, issuer: null, metadata: {}, rendering_options: null } }
+        ? {
+            enabled: false,
+            invoice_data: {
+              account_tax_ids: null,
+              custom_fields: null,
+              description: null,
+              footer: null,
+              issuer: null,
+              metadata: {},
+              rendering_options: null,
+            },
+          }
         : null,
     livemode: false,
     locale: null,
@@ -137,7 +161,10 @@ function createSession(store: StripeStore, params: Params): StripeObject {
 }
 
 export function expireSession(store: StripeStore, session: StripeObject): StripeObject {
-  if (session.status !== "open") throw invalidRequest(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`);
+  if (session.status !== "open")
+    throw invalidRequest(
+      `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+    );
   session.status = "expired";
   session.url = null;
   store.emit("checkout.session.expired", session);
@@ -165,7 +192,12 @@ export function completeSession(store: StripeStore, session: StripeObject, email
     const customer = existing ?? createCustomer(store, { email });
     session.customer = customer.id;
     const items = lines.map((line) => ({ price: store.find("price", line.price.id), quantity: line.quantity as number }));
-    const subscription = startSubscription(store, { customer: customer.id, items, metadata: asked.subscriptionMetadata, trialDays: asked.trialDays });
+    const subscription = startSubscription(store, {
+      customer: customer.id,
+      items,
+      metadata: asked.subscriptionMetadata,
+      trialDays: asked.trialDays,
+    });
     session.subscription = subscription.id;
     session.invoice = subscription.latest_invoice;
   } else {
@@ -188,12 +220,21 @@ export function completeSession(store: StripeStore, session: StripeObject, email
 
 export const checkoutRoutes: ApiRoute[] = [
   { method: "POST", path: "/v1/checkout/sessions", handle: ({ store, params }) => createSession(store, params) },
-  { method: "GET", path: "/v1/checkout/sessions", handle: ({ store, params }) => listPage(store.all("checkout.session"), params, "/v1/checkout/sessions") },
+  {
+    method: "GET",
+    path: "/v1/checkout/sessions",
+    handle: ({ store, params }) => listPage(store.all("checkout.session"), params, "/v1/checkout/sessions"),
+  },
   { method: "GET", path: "/v1/checkout/sessions/:id", handle: ({ store, id }) => store.find("checkout.session", id) },
   {
     method: "GET",
     path: "/v1/checkout/sessions/:id/line_items",
-    handle: ({ store, id, params }) => listPage(store.lineItems.get(store.find("checkout.session", id).id) ?? [], params, `/v1/checkout/sessions/${id}/line_items`),
+    handle: ({ store, id, params }) =>
+      listPage(store.lineItems.get(store.find("checkout.session", id).id) ?? [], params, `/v1/checkout/sessions/${id}/line_items`),
   },
-  { method: "POST", path: "/v1/checkout/sessions/:id/expire", handle: ({ store, id }) => expireSession(store, store.find("checkout.session", id)) },
+  {
+    method: "POST",
+    path: "/v1/checkout/sessions/:id/expire",
+    handle: ({ store, id }) => expireSession(store, store.find("checkout.session", id)),
+  },
 ];

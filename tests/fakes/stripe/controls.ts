@@ -9,7 +9,13 @@ import { renew } from "@/tests/fakes/stripe/subscriptions";
 // subscription to its next period (paid or declined), open a dispute, read the recorded requests and
 // events, deliver an event again, set the webhook target. Actions answer after their webhooks did.
 
-export type RecordedStripeRequest = { method: string; path: string; params: Params; idempotencyKey: string | null; headers: Record<string, string> };
+export type RecordedStripeRequest = {
+  method: string;
+  path: string;
+  params: Params;
+  idempotencyKey: string | null;
+  headers: Record<string, string>;
+};
 export type ControlAnswer = { status: number; body: unknown };
 
 export type ControlState = { store: StripeStore; requests: RecordedStripeRequest[]; setWebhookTarget(url: string | null): void };
@@ -32,7 +38,12 @@ export async function control(state: ControlState, method: string, url: URL, bod
     if (method === "GET" && path === "/_fake/requests") {
       const wantedPath = url.searchParams.get("path");
       const wantedMethod = url.searchParams.get("method");
-      return { status: 200, body: state.requests.filter((request) => (!wantedPath || request.path === wantedPath) && (!wantedMethod || request.method === wantedMethod.toUpperCase())) };
+      return {
+        status: 200,
+        body: state.requests.filter(
+          (request) => (!wantedPath || request.path === wantedPath) && (!wantedMethod || request.method === wantedMethod.toUpperCase()),
+        ),
+      };
     }
     if (method === "POST" && path === "/_fake/reset_requests") {
       state.requests.length = 0;
@@ -41,7 +52,11 @@ export async function control(state: ControlState, method: string, url: URL, bod
     if (method === "GET" && path === "/_fake/events") return { status: 200, body: store.events.sent satisfies SentEvent[] };
     if (method === "POST" && area === "events" && action === "resend") {
       const sent = store.events.find(id ?? "");
-      if (!sent) return { status: 404, body: { error: { type: "invalid_request_error", code: "resource_missing", param: "id", message: `No such event: '${id}'` } } };
+      if (!sent)
+        return {
+          status: 404,
+          body: { error: { type: "invalid_request_error", code: "resource_missing", param: "id", message: `No such event: '${id}'` } },
+        };
       store.events.resend(sent);
       await store.events.settled();
       return { status: 200, body: sent };

@@ -26,7 +26,9 @@ export class EventLog {
       object: "event",
       api_version: API_VERSION,
       created,
-      data: previousAttributes ? { object: structuredClone(object), previous_attributes: previousAttributes } : { object: structuredClone(object) },
+      data: previousAttributes
+        ? { object: structuredClone(object), previous_attributes: previousAttributes }
+        : { object: structuredClone(object) },
       livemode: false,
       pending_webhooks: this.target ? 1 : 0,
       request: { ...cause },
@@ -60,7 +62,11 @@ export class EventLog {
       try {
         const answer = await fetch(url, {
           method: "POST",
-          headers: { "Content-Type": "application/json; charset=utf-8", "User-Agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)", "Stripe-Signature": this.signature(body) },
+          headers: {
+            "Content-Type": "application/json; charset=utf-8",
+            "User-Agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+            "Stripe-Signature": this.signature(body),
+          },
           body,
           signal: AbortSignal.timeout(10_000),
         });

@@ -11,7 +11,8 @@ export function expandPaths(store: StripeStore, object: StripeObject, paths: str
   const copy = structuredClone(object);
   for (const path of paths) {
     const segments = path.split(".");
-    if (segments.length > MAX_DEPTH) throw invalidRequest(`You cannot expand more than ${MAX_DEPTH} levels of a property. Property: ${path}`, { param: "expand" });
+    if (segments.length > MAX_DEPTH)
+      throw invalidRequest(`You cannot expand more than ${MAX_DEPTH} levels of a property. Property: ${path}`, { param: "expand" });
     expandInto(store, copy, segments, path);
   }
   return copy;
@@ -43,7 +44,12 @@ function expandInto(store: StripeStore, holder: StripeObject, segments: string[]
 /** Fields Stripe leaves out unless expanded. */
 function includable(store: StripeStore, holder: StripeObject, field: string): StripeObject | undefined {
   if (holder.object === "checkout.session" && field === "line_items") {
-    return { object: "list", data: structuredClone(store.lineItems.get(holder.id) ?? []), has_more: false, url: `/v1/checkout/sessions/${holder.id}/line_items` };
+    return {
+      object: "list",
+      data: structuredClone(store.lineItems.get(holder.id) ?? []),
+      has_more: false,
+      url: `/v1/checkout/sessions/${holder.id}/line_items`,
+    };
   }
   if (holder.object === "invoice" && field === "payments") {
     const payments = store.invoicePayments.get(holder.id) ?? [];

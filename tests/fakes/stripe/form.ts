@@ -50,7 +50,9 @@ function assign(container: Node, segments: string[], value: string) {
 function arraysFromIndexes(value: FormValue | Node, parentKey: string): FormValue {
   if (typeof value === "string") return value;
   if (Array.isArray(value)) return value;
-  const entries = Object.entries(value).map(([key, child]) => [key, parentKey === "metadata" ? child : arraysFromIndexes(child, key)] as const);
+  const entries = Object.entries(value).map(
+    ([key, child]) => [key, parentKey === "metadata" ? child : arraysFromIndexes(child, key)] as const,
+  );
   const indexed = parentKey !== "metadata" && entries.length > 0 && entries.every(([key]) => /^\d+$/.test(key));
   if (indexed) {
     return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, child]) => child as FormValue);

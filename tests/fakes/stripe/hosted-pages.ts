@@ -19,8 +19,19 @@ export async function hostedPage(store: StripeStore, method: string, path: strin
 
 async function checkoutPage(store: StripeStore, method: string, id: string, form: URLSearchParams): Promise<PageAnswer> {
   const session = store.objects.get(id);
-  if (!session || session.object !== "checkout.session") return { status: 404, html: page("Not found", "<h1>Something went wrong</h1><p>The page you were looking for could not be found.</p>") };
-  if (session.status !== "open") return { status: 400, html: page("Checkout unavailable", `<h1>This Checkout Session is no longer available</h1><p>Its status is ${escape(session.status)}.</p>`) };
+  if (!session || session.object !== "checkout.session")
+    return {
+      status: 404,
+      html: page("Not found", "<h1>Something went wrong</h1><p>The page you were looking for could not be found.</p>"),
+    };
+  if (session.status !== "open")
+    return {
+      status: 400,
+      html: page(
+        "Checkout unavailable",
+        `<h1>This Checkout Session is no longer available</h1><p>Its status is ${escape(session.status)}.</p>`,
+      ),
+    };
   if (method === "POST") {
     const email = form.get("email") || session.customer_email || "customer@example.com";
     completeSession(store, session, email);
@@ -45,13 +56,24 @@ ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back</a></p>`
 
 async function portalPage(store: StripeStore, method: string, id: string, form: URLSearchParams): Promise<PageAnswer> {
   const portal = store.objects.get(id);
-  if (!portal || portal.object !== "billing_portal.session") return { status: 404, html: page("Not found", "<h1>This link has expired</h1>") };
+  if (!portal || portal.object !== "billing_portal.session")
+    return { status: 404, html: page("Not found", "<h1>This link has expired</h1>") };
   if (method === "POST") {
     try {
-      applyPortalAction(store, portal, { subscription: form.get("subscription") ?? "", action: form.get("action") as PortalAction["action"], price: form.get("price") ?? undefined });
+      applyPortalAction(store, portal, {
+        subscription: form.get("subscription") ?? "",
+        action: form.get("action") as PortalAction["action"],
+        price: form.get("price") ?? undefined,
+      });
     } catch (error) {
       if (error instanceof StripeApiError)
-        return { status: 400, html: page("Not possible", `<h1>That change is not possible</h1><p>${escape(error.message)}</p><p><a href="/p/session/${escape(id)}">Back</a></p>`) };
+        return {
+          status: 400,
+          html: page(
+            "Not possible",
+            `<h1>That change is not possible</h1><p>${escape(error.message)}</p><p><a href="/p/session/${escape(id)}">Back</a></p>`,
+          ),
+        };
       throw error;
     }
     await store.events.settled();
@@ -73,14 +95,21 @@ function subscriptionSection(store: StripeStore, portalId: string, subscription:
   const product = price ? store.objects.get(price.product) : undefined;
   const heading = `${product?.name ?? "Subscription"}${price?.lookup_key ? ` (${price.lookup_key})` : ""}`;
   const until = item ? new Date(item.current_period_end * 1000).toISOString().slice(0, 10) : "";
-  const state = subscription.status === "canceled" ? "Canceled." : subscription.cancel_at_period_end ? `Cancels on ${until}.` : `Renews on ${until}.`;
+  const state =
+    subscription.status === "canceled" ? "Canceled." : subscription.cancel_at_period_end ? `Cancels on ${until}.` : `Renews on ${until}.`;
   const action = (name: string, label: string, extra = "") =>
     `<form method="post" action="/p/session/${escape(portalId)}"><input type="hidden" name="subscription" value="${escape(subscription.id)}"><input type="hidden" name="action" value="${name}">${extra}<button type="submit">${escape(label)}</button></form>`;
   const buttons: string[] = [];
   if (subscription.status !== "canceled") {
     buttons.push(subscription.cancel_at_period_end ? action("renew", "Renew (undo cancel)") : action("cancel", "Cancel at period end"));
     for (const other of prices.filter((each) => each.id !== price?.id && each.currency === subscription.currency)) {
-      buttons.push(action("switch", `Switch to ${other.lookup_key ?? other.nickname ?? other.id}`, `<input type="hidden" name="price" value="${escape(other.id)}">`));
+      buttons.push(
+        action(
+          "switch",
+          `Switch to ${other.lookup_key ?? other.nickname ?? other.id}`,
+          `<input type="hidden" name="price" value="${escape(other.id)}">`,
+        ),
+      );
     }
   }
   return `<section aria-label="${escape(heading)}"><h2>${escape(heading)}</h2><p>Status: ${escape(subscription.status)}. ${escape(state)}</p>${buttons.join("\n")}</section>`;

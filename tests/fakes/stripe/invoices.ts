@@ -13,7 +13,13 @@ import type { StripeObject, StripeStore } from "@/tests/fakes/stripe/store";
 export type BillingReason = "subscription_create" | "subscription_cycle" | "subscription_update";
 
 /** `trial`: the first invoice of a trialing subscription, for 0. */
-export type InvoiceRequest = { subscription: StripeObject; billingReason: BillingReason; period: { start: number; end: number }; outcome: "paid" | "declined"; trial?: boolean };
+export type InvoiceRequest = {
+  subscription: StripeObject;
+  billingReason: BillingReason;
+  period: { start: number; end: number };
+  outcome: "paid" | "declined";
+  trial?: boolean;
+};
 
 export function issueInvoice(store: StripeStore, request: InvoiceRequest): StripeObject {
   const { subscription } = request;
@@ -75,7 +81,11 @@ export function issueInvoice(store: StripeStore, request: InvoiceRequest): Strip
     next_payment_attempt: paid ? null : now + 3 * 86_400,
     number: `${customer.invoice_prefix}-${String(customer.next_invoice_sequence++).padStart(4, "0")}`,
     on_behalf_of: null,
-    parent: { quote_details: null, subscription_details: { metadata: { ...subscription.metadata }, subscription: subscription.id }, type: "subscription_details" },
+    parent: {
+      quote_details: null,
+      subscription_details: { metadata: { ...subscription.metadata }, subscription: subscription.id },
+      type: "subscription_details",
+    },
     payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: null },
     period_end: request.period.end,
     period_start: request.period.start,
@@ -151,12 +161,22 @@ function lineOf(store: StripeStore, invoiceId: string, subscription: StripeObjec
     metadata: { ...subscription.metadata },
     parent: {
       invoice_item_details: null,
-      subscription_item_details: { invoice_item: null, proration: false, proration_details: { credited_items: null }, subscription: subscription.id, subscription_item: item.id },
+      subscription_item_details: {
+        invoice_item: null,
+        proration: false,
+        proration_details: { credited_items: null },
+        subscription: subscription.id,
+        subscription_item: item.id,
+      },
       type: "subscription_item_details",
     },
     period: { start: item.current_period_start, end: item.current_period_end },
     pretax_credit_amounts: [],
-    pricing: { price_details: { price: price.id, product: price.product }, type: "price_details", unit_amount_decimal: price.unit_amount_decimal },
+    pricing: {
+      price_details: { price: price.id, product: price.product },
+      type: "price_details",
+      unit_amount_decimal: price.unit_amount_decimal,
+    },
     quantity: item.quantity,
     subscription: subscription.id,
     subtotal: amount,

@@ -8,7 +8,8 @@ import type { StripeObject } from "@/tests/fakes/stripe/store";
 
 export function listPage(items: StripeObject[], params: Params, url: string): StripeObject {
   const limit = optionalInteger(params, "limit") ?? 10;
-  if (limit < 1 || limit > 100) throw invalidRequest("This value must be greater than or equal to 1 and less than or equal to 100.", { param: "limit" });
+  if (limit < 1 || limit > 100)
+    throw invalidRequest("This value must be greater than or equal to 1 and less than or equal to 100.", { param: "limit" });
   const startingAfter = optionalString(params, "starting_after");
   const endingBefore = optionalString(params, "ending_before");
   let window = items;

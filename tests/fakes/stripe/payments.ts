@@ -4,7 +4,14 @@ import type { StripeObject, StripeStore } from "@/tests/fakes/stripe/store";
 // Card payments: a succeeded payment intent with its charge (the test card 4242 always pays), or a
 // payment intent whose card was declined; retrieve routes for both.
 
-export type PaymentRequest = { amount: number; currency: string; customer: string | null; description: string | null; metadata: Record<string, string>; receiptEmail: string | null };
+export type PaymentRequest = {
+  amount: number;
+  currency: string;
+  customer: string | null;
+  description: string | null;
+  metadata: Record<string, string>;
+  receiptEmail: string | null;
+};
 
 export function collectPayment(store: StripeStore, request: PaymentRequest): { paymentIntent: StripeObject; charge: StripeObject } {
   const paymentIntent = store.put(paymentIntentOf(store, request, "succeeded"));
@@ -18,7 +25,13 @@ export function collectPayment(store: StripeStore, request: PaymentRequest): { p
     application_fee: null,
     application_fee_amount: null,
     balance_transaction: null,
-    billing_details: { address: { city: null, country: "US", line1: null, line2: null, postal_code: "94107", state: null }, email: request.receiptEmail, name: null, phone: null, tax_id: null },
+    billing_details: {
+      address: { city: null, country: "US", line1: null, line2: null, postal_code: "94107", state: null },
+      email: request.receiptEmail,
+      name: null,
+      phone: null,
+      tax_id: null,
+    },
     calculated_statement_descriptor: "DARKROOM",
     captured: true,
     created: store.now(),
@@ -33,11 +46,21 @@ export function collectPayment(store: StripeStore, request: PaymentRequest): { p
     livemode: false,
     metadata: { ...request.metadata },
     on_behalf_of: null,
-    outcome: { network_status: "approved_by_network", reason: null, risk_level: "normal", risk_score: 21, seller_message: "Payment complete.", type: "authorized" },
+    outcome: {
+      network_status: "approved_by_network",
+      reason: null,
+      risk_level: "normal",
+      risk_score: 21,
+      seller_message: "Payment complete.",
+      type: "authorized",
+    },
     paid: true,
     payment_intent: paymentIntent.id,
     payment_method: paymentIntent.payment_method,
-    payment_method_details: { card: { brand: "visa", country: "US", exp_month: 12, exp_year: 2034, funding: "credit", last4: "4242", network: "visa" }, type: "card" },
+    payment_method_details: {
+      card: { brand: "visa", country: "US", exp_month: 12, exp_year: 2034, funding: "credit", last4: "4242", network: "visa" },
+      type: "card",
+    },
     receipt_email: request.receiptEmail,
     receipt_number: null,
     receipt_url: `${store.baseUrl}/receipts/payment/${paymentIntent.id}`,
@@ -60,7 +83,12 @@ export function collectPayment(store: StripeStore, request: PaymentRequest): { p
 export function declinePayment(store: StripeStore, request: PaymentRequest): StripeObject {
   const paymentIntent = paymentIntentOf(store, request, "requires_payment_method");
   paymentIntent.amount_received = 0;
-  paymentIntent.last_payment_error = { code: "card_declined", decline_code: "generic_decline", message: "Your card was declined.", type: "card_error" };
+  paymentIntent.last_payment_error = {
+    code: "card_declined",
+    decline_code: "generic_decline",
+    message: "Your card was declined.",
+    type: "card_error",
+  };
   return store.put(paymentIntent);
 }
 

@@ -43,4 +43,6 @@ export function applyPortalAction(store: StripeStore, portal: StripeObject, acti
   finishUpdate(store, subscription, before, periodRestarted);
 }
 
-export const portalRoutes: ApiRoute[] = [{ method: "POST", path: "/v1/billing_portal/sessions", handle: ({ store, params }) => createPortalSession(store, params) }];
+export const portalRoutes: ApiRoute[] = [
+  { method: "POST", path: "/v1/billing_portal/sessions", handle: ({ store, params }) => createPortalSession(store, params) },
+];

@@ -13,12 +13,18 @@ const REASONS = ["duplicate", "fraudulent", "requested_by_customer"];
 function createRefund(store: StripeStore, params: Params): StripeObject {
   const paymentIntentId = optionalString(params, "payment_intent");
   const chargeId = optionalString(params, "charge");
-  if (!paymentIntentId && !chargeId) throw invalidRequest("One of the following params should be provided for this request: payment_intent or charge.", { code: "parameter_missing" });
+  if (!paymentIntentId && !chargeId)
+    throw invalidRequest("One of the following params should be provided for this request: payment_intent or charge.", {
+      code: "parameter_missing",
+    });
   let charge: StripeObject;
   if (chargeId) charge = store.find("charge", chargeId, "charge");
   else {
     const paymentIntent = store.find("payment_intent", paymentIntentId ?? "", "payment_intent");
-    if (!paymentIntent.latest_charge) throw invalidRequest(`This PaymentIntent (${paymentIntent.id}) does not have a successful charge to refund.`, { param: "payment_intent" });
+    if (!paymentIntent.latest_charge)
+      throw invalidRequest(`This PaymentIntent (${paymentIntent.id}) does not have a successful charge to refund.`, {
+        param: "payment_intent",
+      });
     charge = store.find("charge", paymentIntent.latest_charge);
   }
   if (charge.refunded) throw invalidRequest(`Charge ${charge.id} has already been refunded.`, { code: "charge_already_refunded" });
@@ -26,10 +32,14 @@ function createRefund(store: StripeStore, params: Params): StripeObject {
   const amount = optionalInteger(params, "amount") ?? remaining;
   if (amount < 1) throw invalidRequest("This value must be greater than or equal to 1.", { param: "amount" });
   if (amount > remaining) {
-    throw invalidRequest(`Refund amount (${money(amount, charge.currency)}) is greater than unrefunded amount on charge (${money(remaining, charge.currency)})`, { param: "amount" });
+    throw invalidRequest(
+      `Refund amount (${money(amount, charge.currency)}) is greater than unrefunded amount on charge (${money(remaining, charge.currency)})`,
+      { param: "amount" },
+    );
   }
   const reason = optionalString(params, "reason") || null;
-  if (reason && !REASONS.includes(reason)) throw invalidRequest(`Invalid reason: must be one of ${REASONS.join(", ")}`, { param: "reason" });
+  if (reason && !REASONS.includes(reason))
+    throw invalidRequest(`Invalid reason: must be one of ${REASONS.join(", ")}`, { param: "reason" });
 
   const refund = store.put({
     id: store.newId("re_"),
@@ -41,7 +51,10 @@ function createRefund(store: StripeStore, params: Params): StripeObject {
     currency: charge.currency,
     customer: charge.customer,
     customer_account: null,
-    destination_details: { card: { reference_status: "pending", reference_type: "acquirer_reference_number", type: "refund" }, type: "card" },
+    destination_details: {
+      card: { reference_status: "pending", reference_type: "acquirer_reference_number", type: "refund" },
+      type: "card",
+    },
     metadata: mergeMetadata({}, params),
     payment_intent: charge.payment_intent,
     payment_method: charge.payment_method,

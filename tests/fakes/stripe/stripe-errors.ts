@@ -32,5 +32,8 @@ export function noSuch(kind: string, id: string, param = "id") {
 }
 
 export function unrecognizedUrl(method: string, path: string) {
-  return invalidRequest(`Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`, { status: 404 });
+  return invalidRequest(
+    `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+    { status: 404 },
+  );
 }

@@ -1,7 +1,15 @@
 import { invalidRequest, missingParam } from "@/tests/fakes/stripe/stripe-errors";
 import type { FormValue, Params } from "@/tests/fakes/stripe/form";
 import { listPage } from "@/tests/fakes/stripe/list";
-import { mergeMetadata, optionalBoolean, optionalInteger, optionalList, optionalObject, optionalString, requiredString } from "@/tests/fakes/stripe/params";
+import {
+  mergeMetadata,
+  optionalBoolean,
+  optionalInteger,
+  optionalList,
+  optionalObject,
+  optionalString,
+  requiredString,
+} from "@/tests/fakes/stripe/params";
 import type { ApiRoute } from "@/tests/fakes/stripe/router";
 import type { StripeObject, StripeStore } from "@/tests/fakes/stripe/store";
 import {
@@ -31,7 +39,10 @@ function itemParams(params: Params): Params[] {
 
 function recurringPrice(store: StripeStore, priceId: string, param: string): StripeObject {
   const price = store.find("price", priceId, param);
-  if (price.type !== "recurring") throw invalidRequest("The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.", { param });
+  if (price.type !== "recurring")
+    throw invalidRequest("The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.", {
+      param,
+    });
   if (!price.active) throw invalidRequest("The price specified is inactive. This field only accepts active prices.", { param });
   return price;
 }
@@ -55,7 +66,8 @@ function updateSubscription(store: StripeStore, id: string, params: Params): Str
   const onlyMetadata = Object.keys(params).every((key) => key === "metadata" || key === "expand" || key === "cancellation_details");
   if (!onlyMetadata) assertNotCanceled(subscription);
   const proration = optionalString(params, "proration_behavior");
-  if (proration && !PRORATION_BEHAVIORS.includes(proration)) throw invalidRequest(`Invalid proration_behavior: must be one of ${PRORATION_BEHAVIORS.join(", ")}`, { param: "proration_behavior" });
+  if (proration && !PRORATION_BEHAVIORS.includes(proration))
+    throw invalidRequest(`Invalid proration_behavior: must be one of ${PRORATION_BEHAVIORS.join(", ")}`, { param: "proration_behavior" });
 
   const cancel = optionalBoolean(params, "cancel_at_period_end");
   if (cancel !== undefined) setCancelAtPeriodEnd(store, subscription, cancel);
@@ -67,7 +79,8 @@ function updateSubscription(store: StripeStore, id: string, params: Params): Str
     if (!itemId) {
       if (!priceId) throw missingParam(`items[${index}][price]`);
       const price = recurringPrice(store, priceId, `items[${index}][price]`);
-      if (items.some((item) => item.price.id === price.id)) throw invalidRequest("Cannot add multiple subscription items with the same price.", { param: `items[${index}][price]` });
+      if (items.some((item) => item.price.id === price.id))
+        throw invalidRequest("Cannot add multiple subscription items with the same price.", { param: `items[${index}][price]` });
       const first = items[0];
       items.push(
         subscriptionItem(
@@ -86,7 +99,10 @@ function updateSubscription(store: StripeStore, id: string, params: Params): Str
       items.splice(items.indexOf(item), 1);
       return;
     }
-    if (priceId) periodRestarted = switchPrice(store, subscription, item, recurringPrice(store, priceId, `items[${index}][price]`), `items[${index}][price]`) || periodRestarted;
+    if (priceId)
+      periodRestarted =
+        switchPrice(store, subscription, item, recurringPrice(store, priceId, `items[${index}][price]`), `items[${index}][price]`) ||
+        periodRestarted;
     const quantity = optionalInteger(itemParam, "quantity");
     if (quantity !== undefined) item.quantity = quantity;
   });
@@ -117,6 +133,11 @@ export const subscriptionRoutes: ApiRoute[] = [
   {
     method: "DELETE",
     path: "/v1/subscriptions/:id",
-    handle: ({ store, id, params }) => cancelNow(store, store.find("subscription", id), optionalString(optionalObject(params, "cancellation_details") ?? {}, "comment") ?? null),
+    handle: ({ store, id, params }) =>
+      cancelNow(
+        store,
+        store.find("subscription", id),
+        optionalString(optionalObject(params, "cancellation_details") ?? {}, "comment") ?? null,
+      ),
   },
 ];

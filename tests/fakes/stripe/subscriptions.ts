@@ -25,7 +25,13 @@ export function addInterval(start: number, recurring: { interval: string; interv
   return Math.floor(date.getTime() / 1000);
 }
 
-export function subscriptionItem(store: StripeStore, subscriptionId: string, request: ItemRequest, start: number, end: number): StripeObject {
+export function subscriptionItem(
+  store: StripeStore,
+  subscriptionId: string,
+  request: ItemRequest,
+  start: number,
+  end: number,
+): StripeObject {
   return {
     id: store.newId("si_", 14),
     object: "subscription_item",
@@ -44,7 +50,10 @@ export function subscriptionItem(store: StripeStore, subscriptionId: string, req
   };
 }
 
-export function startSubscription(store: StripeStore, request: { customer: string; items: ItemRequest[]; metadata: Record<string, string>; trialDays?: number }): StripeObject {
+export function startSubscription(
+  store: StripeStore,
+  request: { customer: string; items: ItemRequest[]; metadata: Record<string, string>; trialDays?: number },
+): StripeObject {
   const now = store.now();
   const id = store.newId("sub_");
   const trialEnd = request.trialDays ? now + request.trialDays * 86_400 : null;
@@ -98,7 +107,13 @@ export function startSubscription(store: StripeStore, request: { customer: strin
     trial_settings: { end_behavior: { missing_payment_method: "create_invoice" } },
     trial_start: trialEnd ? now : null,
   });
-  const invoice = issueInvoice(store, { subscription, billingReason: "subscription_create", period: { start: now, end: now }, outcome: "paid", trial: trialEnd !== null });
+  const invoice = issueInvoice(store, {
+    subscription,
+    billingReason: "subscription_create",
+    period: { start: now, end: now },
+    outcome: "paid",
+    trial: trialEnd !== null,
+  });
   subscription.latest_invoice = invoice.id;
   store.emit("customer.subscription.created", subscription);
   store.emit("invoice.paid", invoice);
@@ -115,7 +130,8 @@ export function previousAttributes(before: StripeObject, after: StripeObject): S
 }
 
 export function assertNotCanceled(subscription: StripeObject) {
-  if (subscription.status === "canceled") throw invalidRequest("A canceled subscription can only update its cancellation_details and metadata.");
+  if (subscription.status === "canceled")
+    throw invalidRequest("A canceled subscription can only update its cancellation_details and metadata.");
 }
 
 export function setCancelAtPeriodEnd(store: StripeStore, subscription: StripeObject, cancel: boolean) {
@@ -126,10 +142,22 @@ export function setCancelAtPeriodEnd(store: StripeStore, subscription: StripeObj
 }
 
 /** Puts `price` on the item; when the billing interval changes the period restarts now and is invoiced at once, as Stripe does. */
-export function switchPrice(store: StripeStore, subscription: StripeObject, item: StripeObject, price: StripeObject, param: string): boolean {
-  if (price.type !== "recurring") throw invalidRequest("The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.", { param });
+export function switchPrice(
+  store: StripeStore,
+  subscription: StripeObject,
+  item: StripeObject,
+  price: StripeObject,
+  param: string,
+): boolean {
+  if (price.type !== "recurring")
+    throw invalidRequest("The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.", {
+      param,
+    });
   if (price.currency !== subscription.currency)
-    throw invalidRequest(`The price specified uses currency \`${price.currency}\`, which does not match the subscription's currency \`${subscription.currency}\`.`, { param });
+    throw invalidRequest(
+      `The price specified uses currency \`${price.currency}\`, which does not match the subscription's currency \`${subscription.currency}\`.`,
+      { param },
+    );
   const old = item.price.recurring;
   const intervalChanged = old.interval !== price.recurring.interval || old.interval_count !== price.recurring.interval_count;
   item.price = structuredClone(price);
@@ -150,7 +178,12 @@ export function finishUpdate(store: StripeStore, subscription: StripeObject, bef
   let invoice: StripeObject | null = null;
   if (periodRestarted) {
     const now = store.now();
-    invoice = issueInvoice(store, { subscription, billingReason: "subscription_update", period: { start: now, end: now }, outcome: "paid" });
+    invoice = issueInvoice(store, {
+      subscription,
+      billingReason: "subscription_update",
+      period: { start: now, end: now },
+      outcome: "paid",
+    });
     subscription.latest_invoice = invoice.id;
   }
   const previous = previousAttributes(before, subscription);

@@ -16,7 +16,13 @@ type Answer = { status: number; body: string; sentBeforeAnswer: number };
  * `declaredLength`, or chunked when null). Only a server that answers before reading the whole
  * body answers at all.
  */
-function postAndWaitOnce(path: string, headers: Record<string, string>, declaredLength: number | null, send: number, resets: string[]): Promise<Answer | "reset"> {
+function postAndWaitOnce(
+  path: string,
+  headers: Record<string, string>,
+  declaredLength: number | null,
+  send: number,
+  resets: string[],
+): Promise<Answer | "reset"> {
   const url = new URL(path, baseUrl());
   return new Promise((resolve, reject) => {
     let sent = 0;
@@ -74,7 +80,11 @@ async function postAndWait(path: string, headers: Record<string, string>, declar
 const ownJson = () => ({ "content-type": "application/json", origin: baseUrl() });
 
 function trpcError(body: string) {
-  return (JSON.parse(body) as { error: { json: { message: string; code: number; data: { code: string; httpStatus: number; apiError: { code: string } } } } }).error.json;
+  return (
+    JSON.parse(body) as {
+      error: { json: { message: string; code: number; data: { code: string; httpStatus: number; apiError: { code: string } } } };
+    }
+  ).error.json;
 }
 
 describe("body cap on /api/trpc", () => {
@@ -82,7 +92,10 @@ describe("body cap on /api/trpc", () => {
     const answer = await postAndWait("/api/trpc/team.decline", ownJson(), 200 * 1024 * 1024, 64 * 1024);
     expect(answer.status).toBe(413);
     expect(answer.sentBeforeAnswer).toBeLessThan(200 * 1024 * 1024);
-    expect(trpcError(answer.body)).toMatchObject({ code: -32013, data: { code: "PAYLOAD_TOO_LARGE", httpStatus: 413, apiError: { code: "ERR1011" } } });
+    expect(trpcError(answer.body)).toMatchObject({
+      code: -32013,
+      data: { code: "PAYLOAD_TOO_LARGE", httpStatus: 413, apiError: { code: "ERR1011" } },
+    });
   });
 
   it("refuses a chunked body once it passes 256 KiB, before it ends", async () => {
@@ -93,7 +106,11 @@ describe("body cap on /api/trpc", () => {
 
   it("still takes a body just under the cap", async () => {
     const token = "x".repeat(CAP - 100);
-    const reply = await fetch(`${baseUrl()}/api/trpc/team.decline`, { method: "POST", headers: ownJson(), body: JSON.stringify({ json: { token } }) });
+    const reply = await fetch(`${baseUrl()}/api/trpc/team.decline`, {
+      method: "POST",
+      headers: ownJson(),
+      body: JSON.stringify({ json: { token } }),
+    });
     // Read and judged by the procedure: not a 413.
     expect(reply.status).not.toBe(413);
     expect(reply.status).toBeLessThan(500);
@@ -102,13 +119,23 @@ describe("body cap on /api/trpc", () => {
 
 describe("body cap on /api/auth", () => {
   it("refuses a 20 MB body with 413 before reading it", async () => {
-    const answer = await postAndWait("/api/auth/signin/email", { "content-type": "application/x-www-form-urlencoded", origin: baseUrl() }, 20 * 1024 * 1024, 64 * 1024);
+    const answer = await postAndWait(
+      "/api/auth/signin/email",
+      { "content-type": "application/x-www-form-urlencoded", origin: baseUrl() },
+      20 * 1024 * 1024,
+      64 * 1024,
+    );
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toMatchObject({ error: { code: "ERR1011" } });
   });
 
   it("refuses a chunked body once it passes 256 KiB", async () => {
-    const answer = await postAndWait("/api/auth/signin/email", { "content-type": "application/x-www-form-urlencoded", origin: baseUrl() }, null, CAP + 64 * 1024);
+    const answer = await postAndWait(
+      "/api/auth/signin/email",
+      { "content-type": "application/x-www-form-urlencoded", origin: baseUrl() },
+      null,
+      CAP + 64 * 1024,
+    );
     expect(answer.status).toBe(413);
   });
 });
@@ -116,7 +143,8 @@ describe("body cap on /api/auth", () => {
 describe("cross-site mutations on /api/trpc", () => {
   it("refuses form posts and other origins with 403 in tRPC's shape; the session keeps working", async () => {
     const { cookie } = await signIn(uniqueEmail("csrf"));
-    const signOutEverywhere = (headers: Record<string, string>, body: BodyInit) => fetch(`${baseUrl()}/api/trpc/settings.signOutEverywhere`, { method: "POST", headers: { cookie, ...headers }, body });
+    const signOutEverywhere = (headers: Record<string, string>, body: BodyInit) =>
+      fetch(`${baseUrl()}/api/trpc/settings.signOutEverywhere`, { method: "POST", headers: { cookie, ...headers }, body });
     const form = new FormData();
     form.set("json", "null");
 
@@ -132,7 +160,10 @@ describe("cross-site mutations on /api/trpc", () => {
     ];
     for (const [index, refused] of refusals.entries()) {
       expect(refused.status, `refusal ${index}`).toBe(403);
-      expect(trpcError(await refused.text()), `refusal ${index}`).toMatchObject({ code: -32003, data: { code: "FORBIDDEN", httpStatus: 403, apiError: { code: "ERR1003" } } });
+      expect(trpcError(await refused.text()), `refusal ${index}`).toMatchObject({
+        code: -32003,
+        data: { code: "FORBIDDEN", httpStatus: 403, apiError: { code: "ERR1003" } },
+      });
     }
     // A batch is refused call by call, as tRPC answers a batch.
     const batch = await fetch(`${baseUrl()}/api/trpc/settings.signOutEverywhere?batch=1`, {
@@ -146,14 +177,19 @@ describe("cross-site mutations on /api/trpc", () => {
     expect((await trpc("account.list", undefined, { cookie })).status).toBe(200);
 
     // From our own page (Sec-Fetch-Site without Origin is enough), the same call does its work.
-    const own = await signOutEverywhere({ "content-type": "application/json", "sec-fetch-site": "same-origin" }, JSON.stringify({ json: null }));
+    const own = await signOutEverywhere(
+      { "content-type": "application/json", "sec-fetch-site": "same-origin" },
+      JSON.stringify({ json: null }),
+    );
     expect(own.status).toBe(200);
     expect((await trpc("account.list", undefined, { cookie })).status).toBe(401);
   });
 
   it("answers queries (GET) from anywhere, as before: they change nothing", async () => {
     const { cookie } = await signIn(uniqueEmail("csrf-read"));
-    const reply = await fetch(`${baseUrl()}/api/trpc/account.list?input=${encodeURIComponent(JSON.stringify({ json: null }))}`, { headers: { cookie, origin: "http://evil.test" } });
+    const reply = await fetch(`${baseUrl()}/api/trpc/account.list?input=${encodeURIComponent(JSON.stringify({ json: null }))}`, {
+      headers: { cookie, origin: "http://evil.test" },
+    });
     expect(reply.status).toBe(200);
   });
 });

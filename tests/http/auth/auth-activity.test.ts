@@ -12,10 +12,17 @@ import { latestSignInLink, openLink, requestSignInLink, signIn, signOut } from "
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0";
 
 const events = (accountId: string, category: "auth" | "consent") =>
-  db.activityEvent.findMany({ where: { accountId, category }, orderBy: [{ createdAt: "asc" }, { action: "asc" }], select: { action: true, actor: true, description: true, metadata: true } });
+  db.activityEvent.findMany({
+    where: { accountId, category },
+    orderBy: [{ createdAt: "asc" }, { action: "asc" }],
+    select: { action: true, actor: true, description: true, metadata: true },
+  });
 
 async function personalAccountOf(email: string) {
-  const user = await db.user.findUniqueOrThrow({ where: { email }, include: { memberships: { where: { role: "primary_owner" }, select: { accountId: true } } } });
+  const user = await db.user.findUniqueOrThrow({
+    where: { email },
+    include: { memberships: { where: { role: "primary_owner" }, select: { accountId: true } } },
+  });
   return { user, accountId: user.memberships[0]!.accountId };
 }
 
@@ -41,7 +48,14 @@ describe("auth activity", () => {
     expect(consent.find((event) => event.action === "consent.terms_accepted")?.description).toContain(TERMS_VERSION);
 
     const auth = await events(accountId, "auth");
-    expect(auth).toEqual([{ action: "auth.signed_in", actor: user.id, description: "Signed in for the first time with an e-mail link", metadata: { method: "email_link", browser: "Firefox" } }]);
+    expect(auth).toEqual([
+      {
+        action: "auth.signed_in",
+        actor: user.id,
+        description: "Signed in for the first time with an e-mail link",
+        metadata: { method: "email_link", browser: "Firefox" },
+      },
+    ]);
   });
 
   it("a returning user's sign-in is recorded again, the consent only once", async () => {
@@ -66,8 +80,13 @@ describe("auth activity", () => {
     await signIn(owner.email);
     for (const accountId of [owner.accountId, team.accountId]) {
       const consent = await events(accountId, "consent");
-      expect(consent.map((event) => `${event.actor}:${event.action}`).sort()).toEqual([`${owner.userId}:consent.privacy_accepted`, `${owner.userId}:consent.terms_accepted`]);
-      expect((await events(accountId, "auth")).map((event) => `${event.actor}:${event.action}`)).toEqual([`${owner.userId}:auth.signed_in`]);
+      expect(consent.map((event) => `${event.actor}:${event.action}`).sort()).toEqual([
+        `${owner.userId}:consent.privacy_accepted`,
+        `${owner.userId}:consent.terms_accepted`,
+      ]);
+      expect((await events(accountId, "auth")).map((event) => `${event.actor}:${event.action}`)).toEqual([
+        `${owner.userId}:auth.signed_in`,
+      ]);
     }
   });
 
@@ -78,7 +97,11 @@ describe("auth activity", () => {
     await db.user.update({ where: { id: user.id }, data: { termsVersion: "2020-01-01" } });
     await signIn(email);
     const consent = await events(accountId, "consent");
-    expect(consent.map((event) => event.action).sort()).toEqual(["consent.privacy_accepted", "consent.terms_accepted", "consent.terms_accepted"]);
+    expect(consent.map((event) => event.action).sort()).toEqual([
+      "consent.privacy_accepted",
+      "consent.terms_accepted",
+      "consent.terms_accepted",
+    ]);
     expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).termsVersion).toBe(TERMS_VERSION);
   });
 
@@ -103,7 +126,14 @@ describe("auth activity", () => {
 
     const { user, accountId } = await personalAccountOf(email);
     const refused = (await events(accountId, "auth")).filter((event) => event.action === "auth.sign_in_refused");
-    expect(refused).toEqual([{ action: "auth.sign_in_refused", actor: user.id, description: "Sign-in refused: the link was already used", metadata: { reason: "link_used", browser: "Firefox" } }]);
+    expect(refused).toEqual([
+      {
+        action: "auth.sign_in_refused",
+        actor: user.id,
+        description: "Sign-in refused: the link was already used",
+        metadata: { reason: "link_used", browser: "Firefox" },
+      },
+    ]);
     // Neither the link's token nor its hash is in the feed.
     const token = new URL(link).searchParams.get("token")!;
     const stored = await db.verificationToken.findFirstOrThrow({ where: { identifier: email } });
@@ -157,6 +187,9 @@ describe("auth activity", () => {
     const refused = (await events(accountId, "auth")).filter((event) => event.action === "auth.sign_in_refused");
     // Three a window at most: asking for links cannot flood the feed.
     expect(refused.length).toBe(3);
-    expect(refused[0]).toMatchObject({ description: "Sign-in link refused: too many links were asked for this address", metadata: { reason: "rate_limited" } });
+    expect(refused[0]).toMatchObject({
+      description: "Sign-in link refused: too many links were asked for this address",
+      metadata: { reason: "rate_limited" },
+    });
   });
 });

@@ -84,7 +84,9 @@ describe("magic-link sign-in", () => {
     link.searchParams.set("token", "0".repeat(64));
     const opened = await openLink(link.toString());
     expect(opened.headers.get("location")).toContain("error=Verification");
-    expect(opened.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token=") && !c.startsWith("authjs.session-token=;"))).toBe(false);
+    expect(
+      opened.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token=") && !c.startsWith("authjs.session-token=;")),
+    ).toBe(false);
   });
 });
 
@@ -135,15 +137,27 @@ describe("tRPC speaks the error table", () => {
 
     const strangerUser = await db.user.findUniqueOrThrow({ where: { email: strangerEmail } });
     await db.membership.create({ data: { accountId: account.accountId, userId: strangerUser.id, role: "member" } });
-    const memberWrite = await trpc("alerts.set", { accountId: account.accountId, thresholds: [1] }, { cookie: stranger.cookie, mutation: true });
+    const memberWrite = await trpc(
+      "alerts.set",
+      { accountId: account.accountId, thresholds: [1] },
+      { cookie: stranger.cookie, mutation: true },
+    );
     expect(memberWrite.status).toBe(403);
     expect(memberWrite.error?.data.apiError.code).toBe("ERR1003");
 
-    const invalid = await trpc("alerts.set", { accountId: account.accountId, thresholds: ["-2"] }, { cookie: owner.cookie, mutation: true });
+    const invalid = await trpc(
+      "alerts.set",
+      { accountId: account.accountId, thresholds: ["-2"] },
+      { cookie: owner.cookie, mutation: true },
+    );
     expect(invalid.status).toBe(400);
     expect(invalid.error?.data.apiError).toMatchObject({ code: "ERR1001", details: { fields: [{ field: "thresholds[0]" }] } });
 
-    const notJson = await fetch(`${baseUrl()}/api/trpc/alerts.set`, { method: "POST", headers: { "content-type": "application/json", origin: baseUrl(), cookie: owner.cookie }, body: "{" });
+    const notJson = await fetch(`${baseUrl()}/api/trpc/alerts.set`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: baseUrl(), cookie: owner.cookie },
+      body: "{",
+    });
     expect(notJson.status).toBe(400);
   });
 });

@@ -16,7 +16,10 @@ async function ask(email: string) {
   return { status: reply.status, body: (await reply.json()) as { url: string } };
 }
 
-const sentTo = async (fragment: string) => (await db.emailOutbox.findMany({ where: { to: { contains: fragment }, kind: "auth.sign_in" }, select: { to: true } })).map((mail) => mail.to).sort();
+const sentTo = async (fragment: string) =>
+  (await db.emailOutbox.findMany({ where: { to: { contains: fragment }, kind: "auth.sign_in" }, select: { to: true } }))
+    .map((mail) => mail.to)
+    .sort();
 
 describe("sign-in e-mail: one address, strictly", () => {
   it("answers anything but one mailbox as it answers a good address, and sends it nothing", async () => {

@@ -5,7 +5,8 @@ import { signIn, signOut, trpc } from "@/tests/support/session";
 // "Sign out" ends that session on the server: a copy of its cookie taken before signing out is
 // refused afterwards, as the browser's own (cleared) cookie is. Other sessions of the user go on.
 
-const sessionOf = async (cookie: string) => (await (await fetch(`${baseUrl()}/api/auth/session`, { headers: { cookie } })).json()) as { user?: { email?: string } } | null;
+const sessionOf = async (cookie: string) =>
+  (await (await fetch(`${baseUrl()}/api/auth/session`, { headers: { cookie } })).json()) as { user?: { email?: string } } | null;
 
 describe("sign out", () => {
   it("ends the session on the server: a cookie copied before signing out no longer works; the user's other session does", async () => {

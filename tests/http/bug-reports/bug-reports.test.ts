@@ -10,7 +10,14 @@ describe("bug report over HTTP", () => {
   it("stores the request's User-Agent and ignores one sent in the body", async () => {
     const { cookie } = await signIn(uniqueEmail("bug-http"));
     const [account] = (await trpc("account.list", undefined, { cookie })).data;
-    const body = { json: { accountId: account.accountId, description: "The chart is empty", pagePath: `/dashboard/${account.accountId}/usage?days=7`, userAgent: "forged/1.0" } };
+    const body = {
+      json: {
+        accountId: account.accountId,
+        description: "The chart is empty",
+        pagePath: `/dashboard/${account.accountId}/usage?days=7`,
+        userAgent: "forged/1.0",
+      },
+    };
     const reply = await fetch(`${baseUrl()}/api/trpc/bugReports.submit`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: baseUrl(), cookie, "user-agent": "Mozilla/5.0 Firefox/131.0" },

@@ -27,13 +27,25 @@ describe("catalog:examples", () => {
     const client = new Darkroom({ apiKey: key, baseUrl: baseUrl() });
     const madeAt = new Date("2026-12-01T12:00:00.000Z");
     const lines: string[] = [];
-    const result = await produceExamples({ client, outDir, only: ["flux", "pixverse"], now: () => madeAt, log: (line) => lines.push(line) });
+    const result = await produceExamples({
+      client,
+      outDir,
+      only: ["flux", "pixverse"],
+      now: () => madeAt,
+      log: (line) => lines.push(line),
+    });
     expect(result.made).toEqual(["flux", "pixverse"]);
 
     const manifest = exampleManifestSchema.parse(JSON.parse(await readFile(path.join(outDir, "manifest.json"), "utf8")));
     expect(Object.keys(manifest.families)).toEqual(["flux", "pixverse"]);
     const flux = manifest.families.flux!;
-    expect(flux).toMatchObject({ model: "black-forest-labs/flux-schnell", stand_in_for: null, provider: "replicate", made_at: madeAt.toISOString(), clip: null });
+    expect(flux).toMatchObject({
+      model: "black-forest-labs/flux-schnell",
+      stand_in_for: null,
+      provider: "replicate",
+      made_at: madeAt.toISOString(),
+      clip: null,
+    });
     const pixverse = manifest.families.pixverse!;
     expect(pixverse).toMatchObject({ model: "darkroom/lumen-video", stand_in_for: "pixverse/pixverse-v4-fast", provider: "local" });
 

@@ -11,14 +11,18 @@ import { until } from "@/tests/support/until";
 // video model off and CATALOG_DISABLED_PROVIDERS the `local` renderer, so the built-in image model
 // runs on `local-backup` only. Prompt markers ([local-backup:fail]) make attempts fail.
 
-const server = ownServer("catalog-switches", { env: { CATALOG_DISABLED_MODELS: "darkroom/lumen-video", CATALOG_DISABLED_PROVIDERS: "local" } });
+const server = ownServer("catalog-switches", {
+  env: { CATALOG_DISABLED_MODELS: "darkroom/lumen-video", CATALOG_DISABLED_PROVIDERS: "local" },
+});
 
 beforeAll(() => server.start(), 120_000);
 afterAll(() => server.dispose(), 60_000);
 
-const call = <Data>(path: string, init: { method?: string; body?: unknown } = {}): Promise<ApiReply<Data>> => api<Data>(path, { ...init, key: server.demoKey(), base: server.baseUrl() });
+const call = <Data>(path: string, init: { method?: string; body?: unknown } = {}): Promise<ApiReply<Data>> =>
+  api<Data>(path, { ...init, key: server.demoKey(), base: server.baseUrl() });
 
-const createImage = (body: Record<string, unknown>) => call<{ generation_id: string; generation_provider_order: string[] }>("/v1/generate/image/darkroom/lumen-image", { method: "POST", body });
+const createImage = (body: Record<string, unknown>) =>
+  call<{ generation_id: string; generation_provider_order: string[] }>("/v1/generate/image/darkroom/lumen-image", { method: "POST", body });
 
 async function finished(generationId: string): Promise<GenerationRecord> {
   let record: GenerationRecord | undefined;
@@ -43,7 +47,9 @@ describe("the library", () => {
     expect(status).toMatchObject({ local: "disabled", "local-backup": "active", replicate: "not_configured" });
     // The remote models (none on local): active with an active provider, else not_configured.
     for (const model of models.filter((entry) => !entry.model_identifier.startsWith("darkroom/"))) {
-      expect(model.model_status, model.model_identifier).toBe(model.model_supported_provider.some((provider) => status[provider] === "active") ? "active" : "not_configured");
+      expect(model.model_status, model.model_identifier).toBe(
+        model.model_supported_provider.some((provider) => status[provider] === "active") ? "active" : "not_configured",
+      );
     }
   });
 });
@@ -52,10 +58,17 @@ describe("routing", () => {
   it("leaves the disabled provider out of the chain, fastest or listed, and runs on the other", async () => {
     const fastest = expectSuccess(await createImage({ generation_prompt: "a lighthouse, local turned off" }), 202);
     expect(fastest.generation_provider_order).toEqual(["local-backup"]);
-    const listed = expectSuccess(await createImage({ generation_prompt: "a pier, local turned off", generation_provider_order: "local,local-backup" }), 202);
+    const listed = expectSuccess(
+      await createImage({ generation_prompt: "a pier, local turned off", generation_provider_order: "local,local-backup" }),
+      202,
+    );
     expect(listed.generation_provider_order).toEqual(["local-backup"]);
     for (const created of [fastest, listed]) {
-      expect(await finished(created.generation_id)).toMatchObject({ generation_status: "succeeded", generation_provider_used: "local-backup", generation_provider_order: ["local-backup"] });
+      expect(await finished(created.generation_id)).toMatchObject({
+        generation_status: "succeeded",
+        generation_provider_used: "local-backup",
+        generation_provider_order: ["local-backup"],
+      });
       ran.succeeded += 1;
     }
   });
@@ -63,26 +76,38 @@ describe("routing", () => {
   it("refuses a provider order that lists only disabled providers (ERR1001)", async () => {
     const error = expectError(await createImage({ generation_prompt: "only local", generation_provider_order: "local" }), "ERR1001");
     expect(error.message).toContain("turned off on this deployment");
-    expect(error.details).toMatchObject({ fields: [{ field: "generation_provider_order", message: "local is turned off on this deployment" }] });
+    expect(error.details).toMatchObject({
+      fields: [{ field: "generation_provider_order", message: "local is turned off on this deployment" }],
+    });
   });
 });
 
 describe("a disabled model", () => {
   it("is refused at create with ERR1012 in the envelope, saying it is turned off, before anything is reserved", async () => {
     const before = expectSuccess(await call<{ billing_credit_balance: number }>("/v1/user/billing"));
-    const error = expectError(await call("/v1/generate/video/darkroom/lumen-video", { method: "POST", body: { generation_prompt: "waves", generation_duration: 2 } }), "ERR1012");
+    const error = expectError(
+      await call("/v1/generate/video/darkroom/lumen-video", {
+        method: "POST",
+        body: { generation_prompt: "waves", generation_duration: 2 },
+      }),
+      "ERR1012",
+    );
     expect(error).toMatchObject({
       message: 'darkroom/lumen-video is turned off on this deployment by its operator (model_status "disabled" in GET /v1/library/models).',
       details: { model_identifier: "darkroom/lumen-video", model_status: "disabled" },
     });
-    expect(expectSuccess(await call<{ billing_credit_balance: number }>("/v1/user/billing")).billing_credit_balance).toBe(before.billing_credit_balance);
+    expect(expectSuccess(await call<{ billing_credit_balance: number }>("/v1/user/billing")).billing_credit_balance).toBe(
+      before.billing_credit_balance,
+    );
   });
 
   it("is refused at estimate with ERR1012", async () => {
     const error = expectError(await call("/v1/estimate/darkroom/lumen-video?duration=2"), "ERR1012");
     expect(error.details).toEqual({ model_identifier: "darkroom/lumen-video", model_status: "disabled" });
     // The model left on still estimates.
-    expect(expectSuccess(await call<{ model_identifier: string }>("/v1/estimate/darkroom/lumen-image")).model_identifier).toBe("darkroom/lumen-image");
+    expect(expectSuccess(await call<{ model_identifier: string }>("/v1/estimate/darkroom/lumen-image")).model_identifier).toBe(
+      "darkroom/lumen-image",
+    );
   });
 });
 
@@ -111,8 +136,17 @@ describe("health per model per provider", () => {
       last_error_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     // The disabled provider: no attempts, not available; the disabled model listed as such.
-    expect(lumen?.providers.local).toMatchObject({ available: false, attempts: 0, success_rate: null, p50_latency_ms: null, last_error_code: null });
-    expect(health.models.find((model) => model.model_identifier === "darkroom/lumen-video")).toMatchObject({ model_status: "disabled", providers: { local: { available: false } } });
+    expect(lumen?.providers.local).toMatchObject({
+      available: false,
+      attempts: 0,
+      success_rate: null,
+      p50_latency_ms: null,
+      last_error_code: null,
+    });
+    expect(health.models.find((model) => model.model_identifier === "darkroom/lumen-video")).toMatchObject({
+      model_status: "disabled",
+      providers: { local: { available: false } },
+    });
     expect(health.healthy).toBe(true);
 
     const providers = expectSuccess(await call<ProvidersHealthData>("/v1/health/inference/providers"));
@@ -122,6 +156,9 @@ describe("health per model per provider", () => {
       available: false,
       window: { total_attempts: 0 },
     });
-    expect(providers.providers.find((entry) => entry.provider === "local-backup")?.window).toMatchObject({ total_attempts: attempts, failures: ran.failed });
+    expect(providers.providers.find((entry) => entry.provider === "local-backup")?.window).toMatchObject({
+      total_attempts: attempts,
+      failures: ran.failed,
+    });
   });
 });

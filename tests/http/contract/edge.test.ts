@@ -10,16 +10,23 @@ import { contentType, methods, randomPath, raw, smallBody, type RawReply } from 
 function expectEnvelope(reply: RawReply, status: number, code?: string) {
   expect(reply.status, reply.text).toBe(status);
   expect(reply.headers["content-type"]).toContain("application/json");
-  const body = JSON.parse(reply.text) as { status: string; request_id: string; error?: { code: string; type: string; retryable: boolean; details: Record<string, unknown> } };
+  const body = JSON.parse(reply.text) as {
+    status: string;
+    request_id: string;
+    error?: { code: string; type: string; retryable: boolean; details: Record<string, unknown> };
+  };
   expect(body.request_id).toBe(reply.headers["x-request-id"]);
   if (code) expect(body.error?.code).toBe(code);
   return body;
 }
 
 describe("the edge, row by row", () => {
-  it.each(["/v1/content/%zz", "/v1/%ff%fe", "/v1/%ED%A0%80", "/api/v1/status/%E0%A4%A"])("malformed percent-encoding %s is 400 ERR1001", async (path) => {
-    expectEnvelope(await raw("GET", path), 400, "ERR1001");
-  });
+  it.each(["/v1/content/%zz", "/v1/%ff%fe", "/v1/%ED%A0%80", "/api/v1/status/%E0%A4%A"])(
+    "malformed percent-encoding %s is 400 ERR1001",
+    async (path) => {
+      expectEnvelope(await raw("GET", path), 400, "ERR1001");
+    },
+  );
 
   it.each(["TRACE", "PROPFIND", "PURGE", "MKCOL", "SEARCH", "REPORT"])("%s /v1/status is 405 ERR1008 with Allow: GET", async (method) => {
     const reply = await raw(method, "/v1/status");
@@ -45,17 +52,27 @@ describe("the edge, row by row", () => {
   it("POST /v1 as multipart/form-data is an envelope, not a Server Action", async () => {
     const body = "--x\r\ncontent-disposition: form-data; name=a\r\n\r\n1\r\n--x--\r\n";
     expectEnvelope(await raw("POST", "/v1", { headers: { "content-type": "multipart/form-data; boundary=x" }, body }), 404, "ERR1006");
-    const onRoute = await raw("POST", "/v1/generate/image/darkroom/lumen-image", { headers: { "content-type": "multipart/form-data; boundary=x", "next-action": "abc" }, body });
+    const onRoute = await raw("POST", "/v1/generate/image/darkroom/lumen-image", {
+      headers: { "content-type": "multipart/form-data; boundary=x", "next-action": "abc" },
+      body,
+    });
     expectEnvelope(onRoute, 401, "ERR1002");
   });
 
-  it.each(["text/plain", "application/xml", "application/json; charset=utf-16"])("a %s body on /v1 and /api/v1 is 415 ERR1015, a client error", async (type) => {
-    const { key } = await accountWithKey();
-    for (const path of ["/v1/generate/image/darkroom/lumen-image", "/api/v1/generate/image/darkroom/lumen-image"]) {
-      const body = expectEnvelope(await raw("POST", path, { headers: { authorization: `Bearer ${key}`, "content-type": type }, body: '{"generation_prompt":"x"}' }), 415, "ERR1015");
-      expect(body.error).toMatchObject({ type: "unsupported_media_type", retryable: false });
-    }
-  });
+  it.each(["text/plain", "application/xml", "application/json; charset=utf-16"])(
+    "a %s body on /v1 and /api/v1 is 415 ERR1015, a client error",
+    async (type) => {
+      const { key } = await accountWithKey();
+      for (const path of ["/v1/generate/image/darkroom/lumen-image", "/api/v1/generate/image/darkroom/lumen-image"]) {
+        const body = expectEnvelope(
+          await raw("POST", path, { headers: { authorization: `Bearer ${key}`, "content-type": type }, body: '{"generation_prompt":"x"}' }),
+          415,
+          "ERR1015",
+        );
+        expect(body.error).toMatchObject({ type: "unsupported_media_type", retryable: false });
+      }
+    },
+  );
 
   it("HEAD answers like GET without a body", async () => {
     const { key } = await accountWithKey();
@@ -77,7 +94,9 @@ describe("the edge, row by row", () => {
 
   it("a trailing slash is served as the path without it, in the envelope, never Next's 308 (R4 regression)", async () => {
     const { key } = await accountWithKey();
-    expect(expectEnvelope(await raw("GET", "/v1/status/", { headers: { authorization: `Bearer ${key}` } }), 200)).toMatchObject({ status: "success" });
+    expect(expectEnvelope(await raw("GET", "/v1/status/", { headers: { authorization: `Bearer ${key}` } }), 200)).toMatchObject({
+      status: "success",
+    });
     expectEnvelope(await raw("GET", "/api/v1/status//?x=1"), 401, "ERR1002");
     expectEnvelope(await raw("PATCH", "/api/v1/content/"), 404, "ERR1006");
   });
@@ -93,20 +112,28 @@ describe("the edge, property-based", () => {
   it("never answers a 5xx, and every /v1 answer is an envelope", async () => {
     const { key } = await accountWithKey();
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...methods), randomPath, contentType, smallBody, fc.boolean(), fc.boolean(), async (method, target, type, payload, withKey, withAction) => {
-        const headers: Record<string, string> = {};
-        if (type) headers["content-type"] = type;
-        if (withKey) headers.authorization = `Bearer ${key}`;
-        if (withAction) headers["next-action"] = "0123456789abcdef";
-        const sendsBody = payload !== null && method !== "GET" && method !== "HEAD";
-        const reply = await raw(method, target, { headers, ...(sendsBody ? { body: payload } : {}) });
-        expect(reply.status, `${method} ${target}: ${reply.text.slice(0, 200)}`).toBeLessThan(500);
-        if (method === "HEAD") return;
-        expect(reply.headers["content-type"], `${method} ${target}`).toContain("application/json");
-        const envelope = JSON.parse(reply.text) as { status: string; request_id: string };
-        expect(["success", "error"]).toContain(envelope.status);
-        expect(envelope.request_id).toBe(reply.headers["x-request-id"]);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...methods),
+        randomPath,
+        contentType,
+        smallBody,
+        fc.boolean(),
+        fc.boolean(),
+        async (method, target, type, payload, withKey, withAction) => {
+          const headers: Record<string, string> = {};
+          if (type) headers["content-type"] = type;
+          if (withKey) headers.authorization = `Bearer ${key}`;
+          if (withAction) headers["next-action"] = "0123456789abcdef";
+          const sendsBody = payload !== null && method !== "GET" && method !== "HEAD";
+          const reply = await raw(method, target, { headers, ...(sendsBody ? { body: payload } : {}) });
+          expect(reply.status, `${method} ${target}: ${reply.text.slice(0, 200)}`).toBeLessThan(500);
+          if (method === "HEAD") return;
+          expect(reply.headers["content-type"], `${method} ${target}`).toContain("application/json");
+          const envelope = JSON.parse(reply.text) as { status: string; request_id: string };
+          expect(["success", "error"]).toContain(envelope.status);
+          expect(envelope.request_id).toBe(reply.headers["x-request-id"]);
+        },
+      ),
       { seed: 20261124, numRuns: 300 },
     );
   });

@@ -8,7 +8,8 @@ import { api, expectError } from "@/tests/support/http";
 // method no operation serves there is ERR1008 with `Allow` listing exactly the registry's methods
 // for that concrete path (a two-segment model identifier is no generation id).
 
-const concrete = (path: string) => path.replace(/\{[^}]+\}/g, (match) => (match.includes("generation") ? randomUUID() : "darkroom/lumen-image"));
+const concrete = (path: string) =>
+  path.replace(/\{[^}]+\}/g, (match) => (match.includes("generation") ? randomUUID() : "darkroom/lumen-image"));
 const paths = [...new Set(v1Operations.flatMap((operation) => [operation.path, ...operation.legacyPaths.map((legacy) => legacy.path)]))];
 
 describe("405 method not allowed", () => {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { v1Operations } from "@/server/edge/http/openapi/routes";
-import { errorEnvelopeSchema, paginatedEnvelopeSchema, responseComponents, successEnvelopeSchema, type ResponseComponentName } from "@/server/edge/contract/index";
+import {
+  errorEnvelopeSchema,
+  paginatedEnvelopeSchema,
+  responseComponents,
+  successEnvelopeSchema,
+  type ResponseComponentName,
+} from "@/server/edge/contract/index";
 import { api, baseUrl, expectError, expectSuccess } from "@/tests/support/http";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { createImage } from "@/tests/support/generations";
@@ -24,7 +30,13 @@ describe("GET /v1/openapi.json", () => {
     expect(document.info.title).toBe("Darkroom API");
     expect(document.servers[0]?.url).toBe(new URL(baseUrl()).origin);
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(["/v1/status", "/v1/generate/image/{model_identifier}", "/v1/openapi.json", "/v1/content/{generation_id}/events", "/v1/content/events"]),
+      expect.arrayContaining([
+        "/v1/status",
+        "/v1/generate/image/{model_identifier}",
+        "/v1/openapi.json",
+        "/v1/content/{generation_id}/events",
+        "/v1/content/events",
+      ]),
     );
   });
 
@@ -72,7 +84,8 @@ describe("the served routes match the document's schemas", () => {
     const envelope = operation.success.paginated ? paginatedEnvelopeSchema(data) : successEnvelopeSchema(data);
     // Parsing drops unknown keys, so equality also catches fields the document does not name.
     expect(envelope.parse(reply.body)).toEqual(reply.body);
-    for (const header of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) expect(reply.headers.get(header), header).toMatch(/^\d+$/);
+    for (const header of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"])
+      expect(reply.headers.get(header), header).toMatch(/^\d+$/);
   });
 
   it("refuses a missing key with the documented error envelope", async () => {
@@ -83,9 +96,18 @@ describe("the served routes match the document's schemas", () => {
 });
 
 describe("the live streams match the document", () => {
-  type Member = { properties: { event: { const: string }; data: { contentSchema: { $ref: string } } }; required: string[]; "x-ends-stream"?: boolean };
+  type Member = {
+    properties: { event: { const: string }; data: { contentSchema: { $ref: string } } };
+    required: string[];
+    "x-ends-stream"?: boolean;
+  };
   const membersOf = (document: Record<string, any>, route: string): Record<string, Member> =>
-    Object.fromEntries((document.paths[route].get.responses["200"].content["text/event-stream"]["x-item-schema"].oneOf as Member[]).map((member) => [member.properties.event.const, member]));
+    Object.fromEntries(
+      (document.paths[route].get.responses["200"].content["text/event-stream"]["x-item-schema"].oneOf as Member[]).map((member) => [
+        member.properties.event.const,
+        member,
+      ]),
+    );
 
   it("sends only the events the document names, each data exactly its documented schema, ids where it says", async () => {
     const document = (await api("/v1/openapi.json")).body as Record<string, any>;
@@ -96,7 +118,9 @@ describe("the live streams match the document", () => {
     const own = await openSse(`/v1/content/${generationId}/events`, { key });
     expect(own.headers.get("content-type")).toContain("text/event-stream");
     await own.ended;
-    await account.waitFor((event) => event.event === "generation.completed" && (event.data as { generation_id: string }).generation_id === generationId);
+    await account.waitFor(
+      (event) => event.event === "generation.completed" && (event.data as { generation_id: string }).generation_id === generationId,
+    );
     account.close();
 
     const check = (route: string, events: SseEvent[]) => {

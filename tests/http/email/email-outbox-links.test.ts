@@ -41,7 +41,11 @@ describe("the outbox keeps no usable link", () => {
     const { cookie } = await signIn(uniqueEmail("sealed-owner"));
     const [account] = (await trpc("account.list", undefined, { cookie })).data as Array<{ accountId: string }>;
     const invitee = uniqueEmail("sealed-invitee");
-    const invited = await trpc("team.invite", { accountId: account!.accountId, email: invitee, role: "member" }, { cookie, mutation: true });
+    const invited = await trpc(
+      "team.invite",
+      { accountId: account!.accountId, email: invitee, role: "member" },
+      { cookie, mutation: true },
+    );
     expect(invited.status).toBe(200);
     await until(async () => (await db.emailOutbox.count({ where: { to: invitee, status: "sent" } })) === 1, "the invitation e-mail sent");
 

@@ -51,16 +51,22 @@ describe("the Cancel-After header", () => {
   it.each([
     ["image", createImage, {}],
     ["video", createVideo, { generation_duration: 4 }],
-  ] as const)("refuses a bad value on the %s route with ERR1001 naming the header, before any reservation", async (_kind, create, extra) => {
-    const { key, accountId } = await accountWithKey();
-    for (const value of ["soon", "90", "4s", "25h", "1.5m", "30s1m", "-5s"]) {
-      const error = expectError(await create(key, { generation_prompt: "never reserved", ...extra }, { "cancel-after": value }), "ERR1001");
-      expect(invalidFields(error), value).toEqual(["Cancel-After"]);
-    }
-    expect(await db.generation.count({ where: { accountId } })).toBe(0);
-    expect(await db.ledgerEntry.count({ where: { accountId, type: "reserve" } })).toBe(0);
-    expect(await balanceOf(accountId)).toBe(1);
-  });
+  ] as const)(
+    "refuses a bad value on the %s route with ERR1001 naming the header, before any reservation",
+    async (_kind, create, extra) => {
+      const { key, accountId } = await accountWithKey();
+      for (const value of ["soon", "90", "4s", "25h", "1.5m", "30s1m", "-5s"]) {
+        const error = expectError(
+          await create(key, { generation_prompt: "never reserved", ...extra }, { "cancel-after": value }),
+          "ERR1001",
+        );
+        expect(invalidFields(error), value).toEqual(["Cancel-After"]);
+      }
+      expect(await db.generation.count({ where: { accountId } })).toBe(0);
+      expect(await db.ledgerEntry.count({ where: { accountId, type: "reserve" } })).toBe(0);
+      expect(await balanceOf(accountId)).toBe(1);
+    },
+  );
 
   it("is part of what an Idempotency-Key is bound to, as the duration it means", async () => {
     const { key } = await accountWithKey();
@@ -90,7 +96,12 @@ describe("a deadline that passes before the generation finishes", () => {
     const { key, accountId } = await accountWithKey();
     const path = `/hook/${randomUUID()}`;
     await inTransaction((tx) =>
-      createWebhookEndpoint(tx, { accountId, url: receiver.url.replace("/api/providers/callback", path), events: ["generation.canceled", "generation.completed"], actor: "system" }),
+      createWebhookEndpoint(tx, {
+        accountId,
+        url: receiver.url.replace("/api/providers/callback", path),
+        events: ["generation.canceled", "generation.completed"],
+        actor: "system",
+      }),
     );
 
     const body = { generation_prompt: "thirty seconds [local:slow=30000]", generation_provider_order: "local" };
@@ -134,8 +145,22 @@ describe("a deadline that passes before the generation finishes", () => {
   it("tells a client's own cancel apart: reason user, no error code", async () => {
     const { key, accountId } = await accountWithKey();
     const path = `/hook/${randomUUID()}`;
-    await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: receiver.url.replace("/api/providers/callback", path), events: ["generation.canceled"], actor: "system" }));
-    const created = expectSuccess(await createImage(key, { generation_prompt: "user cancel [local:slow=5000]", generation_provider_order: "local" }, { "cancel-after": "1m" }), 202);
+    await inTransaction((tx) =>
+      createWebhookEndpoint(tx, {
+        accountId,
+        url: receiver.url.replace("/api/providers/callback", path),
+        events: ["generation.canceled"],
+        actor: "system",
+      }),
+    );
+    const created = expectSuccess(
+      await createImage(
+        key,
+        { generation_prompt: "user cancel [local:slow=5000]", generation_provider_order: "local" },
+        { "cancel-after": "1m" },
+      ),
+      202,
+    );
     await waitForStatus(key, created.generation_id, ["processing"]);
     expectSuccess(await cancel(key, created.generation_id));
     const event = JSON.parse((await receiver.next((webhook) => webhook.path === path, 20_000)).rawBody);

@@ -64,7 +64,10 @@ describe("a generation on the local providers", () => {
 
   it("fails over from a failing provider to the next", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: "failover [local:fail]", generation_provider_order: "local,local-backup" }), 202);
+    const data = expectSuccess(
+      await createImage(key, { generation_prompt: "failover [local:fail]", generation_provider_order: "local,local-backup" }),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "local-backup" });
     const attempts = await db.providerAttempt.findMany({ where: { generationId: data.generation_id }, orderBy: { attemptNumber: "asc" } });
@@ -88,7 +91,10 @@ describe("a generation on the local providers", () => {
 
   it("does not retry a content refusal elsewhere (ERR4005)", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: "refused [local:reject]", generation_provider_order: "local,local-backup" }), 202);
+    const data = expectSuccess(
+      await createImage(key, { generation_prompt: "refused [local:reject]", generation_provider_order: "local,local-backup" }),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "failed", generation_error_code: "ERR4005" });
     expect(await db.providerAttempt.count({ where: { generationId: data.generation_id } })).toBe(1);
@@ -97,26 +103,48 @@ describe("a generation on the local providers", () => {
   it("omits the error fields unless failed, and carries the video settings on video records only", async () => {
     const { key } = await accountWithKey();
     const image = expectSuccess(await createImage(key, { generation_prompt: "a plain image", generation_provider_order: "local" }), 202);
-    const video = expectSuccess(await createVideo(key, { generation_prompt: "a short clip", generation_duration: 2, generation_generate_audio: true }), 202);
+    const video = expectSuccess(
+      await createVideo(key, { generation_prompt: "a short clip", generation_duration: 2, generation_generate_audio: true }),
+      202,
+    );
     const failed = expectSuccess(await createImage(key, { generation_prompt: "doomed [local:fail] [local-backup:fail]" }), 202);
 
     const imageRecord = await waitForStatus(key, image.generation_id);
     expect(imageRecord.generation_status).toBe("succeeded");
-    for (const field of ["generation_error", "generation_error_code", "generation_duration", "generation_resolution", "generation_generate_audio"]) {
+    for (const field of [
+      "generation_error",
+      "generation_error_code",
+      "generation_duration",
+      "generation_resolution",
+      "generation_generate_audio",
+    ]) {
       expect(imageRecord, field).not.toHaveProperty(field);
     }
 
     const videoRecord = await waitForStatus(key, video.generation_id, undefined, 60_000);
-    expect(videoRecord).toMatchObject({ generation_status: "succeeded", generation_duration: 2, generation_resolution: "480p", generation_generate_audio: true });
+    expect(videoRecord).toMatchObject({
+      generation_status: "succeeded",
+      generation_duration: 2,
+      generation_resolution: "480p",
+      generation_generate_audio: true,
+    });
     expect(videoRecord).not.toHaveProperty("generation_error");
 
     const failedRecord = await waitForStatus(key, failed.generation_id);
-    expect(failedRecord).toMatchObject({ generation_status: "failed", generation_error_code: "ERR4004", generation_error: expect.any(String) });
+    expect(failedRecord).toMatchObject({
+      generation_status: "failed",
+      generation_error_code: "ERR4004",
+      generation_error: expect.any(String),
+    });
 
     // The list shows the same records.
     const list = expectSuccess(await callOperation(listGenerations, { key, query: { limit: 10 } }));
     const listed = Object.fromEntries(list.generations.map((record) => [record.generation_id, record]));
-    expect(listed[video.generation_id]).toMatchObject({ generation_duration: 2, generation_resolution: "480p", generation_generate_audio: true });
+    expect(listed[video.generation_id]).toMatchObject({
+      generation_duration: 2,
+      generation_resolution: "480p",
+      generation_generate_audio: true,
+    });
     expect(listed[image.generation_id]).not.toHaveProperty("generation_error");
   }, 90_000);
 });

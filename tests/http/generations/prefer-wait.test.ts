@@ -53,7 +53,10 @@ describe("Prefer: wait", () => {
     const { key, accountId } = await accountWithKey();
     const pending = createImage(key, local("slow [local:slow=60000]"), { prefer: "wait=50" });
     // The create has committed and the provider is at work; the response is still waiting.
-    const { id: generationId } = await until(() => db.generation.findFirst({ where: { accountId, status: "processing" }, select: { id: true } }), "the generation processing");
+    const { id: generationId } = await until(
+      () => db.generation.findFirst({ where: { accountId, status: "processing" }, select: { id: true } }),
+      "the generation processing",
+    );
     expectSuccess(await cancel(key, generationId));
     const created = expectSuccess(await pending, 202);
     expect(created.generation_id).toBe(generationId);

@@ -34,11 +34,14 @@ type Reply = { status: number; body: { status: string; data?: { account_id?: str
 function getWithHost(path: string, host: string, key: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, baseUrl());
-    const request = http.request({ host: url.hostname, port: url.port, path: url.pathname, headers: { host, authorization: `Bearer ${key}` } }, (response) => {
-      let text = "";
-      response.on("data", (chunk) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
-    });
+    const request = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname, headers: { host, authorization: `Bearer ${key}` } },
+      (response) => {
+        let text = "";
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
     request.on("error", reject);
     request.end();
   });
@@ -108,7 +111,11 @@ describe("custom hostname: set, verified by the app, served, removed", () => {
     expect((await getWithHost("/v1/status", hostname, owner.key)).body.error?.code).toBe("ERR1002");
     expect((await getWithHost("/v1/status", hostname, otherUs.key)).status).toBe(200);
 
-    const actions = await db.activityEvent.findMany({ where: { accountId: owner.accountId, category: "domain" }, orderBy: { createdAt: "asc" }, select: { action: true } });
+    const actions = await db.activityEvent.findMany({
+      where: { accountId: owner.accountId, category: "domain" },
+      orderBy: { createdAt: "asc" },
+      select: { action: true },
+    });
     expect(actions.map((event) => event.action)).toEqual(["domain.added", "domain.verified", "domain.removal_requested", "domain.removed"]);
   }, 120_000);
 
@@ -117,12 +124,19 @@ describe("custom hostname: set, verified by the app, served, removed", () => {
     const otherUs = await accountWithKey({ plan: "pro", region: "us" });
     const hostname = uniqueHostname();
     dns.answer(hostname, { cname: "somewhere-else.example.net" });
-    expect(await cli(["hostname:set", "--account", owner.accountId, "--hostname", hostname])).toMatchObject({ code: 0, body: { hostname, status: "pending" } });
+    expect(await cli(["hostname:set", "--account", owner.accountId, "--hostname", hostname])).toMatchObject({
+      code: 0,
+      body: { hostname, status: "pending" },
+    });
     const checked = await waitFor(
       () => db.customHostname.findUniqueOrThrow({ where: { accountId: owner.accountId } }),
       (row) => row.attempts > 0,
     );
-    expect(checked).toMatchObject({ status: "pending", attempts: 1, lastError: `${hostname} is a CNAME for somewhere-else.example.net, not ${target}.` });
+    expect(checked).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      lastError: `${hostname} is a CNAME for somewhere-else.example.net, not ${target}.`,
+    });
     expect((await getWithHost("/v1/status", hostname, owner.key)).body.error?.code).toBe("ERR1002");
     expect((await getWithHost("/v1/status", hostname, otherUs.key)).status).toBe(200);
     // A re-check answers pending and starts over; the account's hostname stays the one set.
@@ -142,10 +156,16 @@ describe("hostname CLI refusals", () => {
       cli(["hostname:check", "--account", accountId]),
       cli(["hostname:remove", "--account", randomUUID()]),
     ]);
-    expect(upper).toMatchObject({ code: 2, body: { error: { code: "ERR1001", message: "The hostname must be lowercase: api.acme.com." } } });
+    expect(upper).toMatchObject({
+      code: 2,
+      body: { error: { code: "ERR1001", message: "The hostname must be lowercase: api.acme.com." } },
+    });
     expect(ownDomain).toMatchObject({ code: 2, body: { error: { code: "ERR1001", message: expect.stringMatching(/own domains/) } } });
     expect(missing).toMatchObject({ code: 2, body: { error: { code: "ERR1001", message: "hostname:set needs --hostname." } } });
-    expect(notEnterprise).toMatchObject({ code: 2, body: { error: { code: "ERR1003", details: { required_plan: "enterprise", plan: "pro" } } } });
+    expect(notEnterprise).toMatchObject({
+      code: 2,
+      body: { error: { code: "ERR1003", details: { required_plan: "enterprise", plan: "pro" } } },
+    });
     expect(none).toMatchObject({ code: 2, body: { error: { code: "ERR1006", message: "This account has no custom hostname." } } });
     expect(noAccount).toMatchObject({ code: 2, body: { error: { code: "ERR1006" } } });
   }, 120_000);

@@ -8,7 +8,9 @@ import { createTestAccount, createTestKey } from "@/tests/support/fixtures";
 describe("IP allowlist (ERR1007)", () => {
   it("allows listed addresses and ranges and refuses the rest", async () => {
     const account = await createTestAccount();
-    const key = await createTestKey(account.accountId, { ipAllowlist: ["198.51.100.7", "203.0.113.0/24", "2001:db8::/32", "2001:db8:ffff::1"] });
+    const key = await createTestKey(account.accountId, {
+      ipAllowlist: ["198.51.100.7", "203.0.113.0/24", "2001:db8::/32", "2001:db8:ffff::1"],
+    });
     const from = (ip: string) => api("/v1/status", { key: key.key, headers: { "x-forwarded-for": ip } });
 
     expectSuccess(await from("198.51.100.7"));

@@ -79,7 +79,10 @@ describe("key cache across instances", () => {
     // No change is written when a key reaches its expiry: each request checks the cached time.
     const expiring = await createTestKey(accountId, { expiresAt: new Date(Date.now() + 2_500) });
     await warm(expiring.key);
-    for (const base of instances()) await until(async () => (await statusOn(base, expiring.key)).status === 401, `${base} refusing the key past its expiry`, { everyMs: 250 });
+    for (const base of instances())
+      await until(async () => (await statusOn(base, expiring.key)).status === 401, `${base} refusing the key past its expiry`, {
+        everyMs: 250,
+      });
   });
 
   it("applies an account's new plan (its rate limit) on every instance", async () => {
@@ -87,7 +90,10 @@ describe("key cache across instances", () => {
     for (const base of instances()) expect((await statusOn(base, key)).headers.get("x-ratelimit-limit")).toBe("30");
     await db.account.update({ where: { id: accountId }, data: { plan: "pro" } });
     for (const base of instances()) {
-      await until(async () => (await statusOn(base, key)).headers.get("x-ratelimit-limit") === "150", `${base} applying the Pro plan's limit`);
+      await until(
+        async () => (await statusOn(base, key)).headers.get("x-ratelimit-limit") === "150",
+        `${base} applying the Pro plan's limit`,
+      );
     }
   });
 });
@@ -95,12 +101,19 @@ describe("key cache across instances", () => {
 describe("record cache across instances", () => {
   async function contentOn(base: string, key: string, generationId: string) {
     const response = await fetch(`${base}/v1/content/${generationId}`, { headers: { authorization: `Bearer ${key}` } });
-    return { status: response.status, body: (await response.json()) as { data?: { generation_removed?: string; generation_output_file?: string[] }; error?: { code: string } } };
+    return {
+      status: response.status,
+      body: (await response.json()) as {
+        data?: { generation_removed?: string; generation_output_file?: string[] };
+        error?: { code: string };
+      },
+    };
   }
 
   /** Every instance answers `expected` for the generation once the change's notice reached it. */
   async function everywhere(key: string, generationId: string, expected: (reply: Awaited<ReturnType<typeof contentOn>>) => boolean) {
-    for (const base of instances()) await until(async () => expected(await contentOn(base, key, generationId)), `${base} answering the changed record`);
+    for (const base of instances())
+      await until(async () => expected(await contentOn(base, key, generationId)), `${base} answering the changed record`);
   }
 
   it("answers a removed, then a purged generation as such on every instance", async () => {

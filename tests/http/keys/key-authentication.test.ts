@@ -22,11 +22,14 @@ const refused = (reply: Awaited<ReturnType<typeof api>>) => expectError(reply, "
 function getWithHost(path: string, host: string, key: string): Promise<{ status: number; body: { error: { code: string } } }> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, baseUrl());
-    const request = http.request({ host: url.hostname, port: url.port, path: url.pathname, headers: { host, authorization: `Bearer ${key}` } }, (response) => {
-      let text = "";
-      response.on("data", (chunk) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
-    });
+    const request = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname, headers: { host, authorization: `Bearer ${key}` } },
+      (response) => {
+        let text = "";
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
     request.on("error", reject);
     request.end();
   });

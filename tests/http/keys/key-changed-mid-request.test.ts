@@ -27,7 +27,8 @@ async function withoutKeyNotice(trigger: keyof typeof TRIGGERS, change: (tx: Tx)
   });
 }
 
-const balanceOf = async (accountId: string) => (await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { creditBalance: true } })).creditBalance.toString();
+const balanceOf = async (accountId: string) =>
+  (await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { creditBalance: true } })).creditBalance.toString();
 
 describe("a key changed while the app still caches it", () => {
   it("deleted: /v1/status, /v1/estimate and a create are refused with ERR1002; nothing is charged", async () => {
@@ -40,7 +41,9 @@ describe("a key changed while the app still caches it", () => {
     const status = await callOperation(getStatus, { key });
     expect(status.status).toBe(401);
     expect(expectError(status, "ERR1002").details ?? {}).not.toHaveProperty("reason");
-    expect((await callOperation(getEstimate, { key, params: { model_identifier: "darkroom/lumen-image" }, query: { count: 1 } })).status).toBe(401);
+    expect(
+      (await callOperation(getEstimate, { key, params: { model_identifier: "darkroom/lumen-image" }, query: { count: 1 } })).status,
+    ).toBe(401);
     const create = await createImage(key, { generation_prompt: "after the delete" });
     expect(create.status).toBe(401);
     expectError(create, "ERR1002");

@@ -133,7 +133,11 @@ describe("a dashboard stream ends with its access", () => {
     const { alice, bob, accountId } = await team();
     const bobs = await open(bob, accountId);
     const canary = await tickCanary(accountId);
-    const changed = await trpc("team.changeRole", { accountId, userId: bob.userId, role: "member" }, { cookie: alice.cookie, mutation: true });
+    const changed = await trpc(
+      "team.changeRole",
+      { accountId, userId: bob.userId, role: "member" },
+      { cookie: alice.cookie, mutation: true },
+    );
     expect(changed.status).toBe(200);
     // The canary ends on a check that ran after the change, which judged bob's stream as well.
     await canary();
@@ -152,7 +156,8 @@ describe("GET /api/live refuses other sites", () => {
       { "sec-fetch-site": "same-site" },
       { origin: "null" },
     ];
-    for (const headers of refusals) expect((await openLiveFeed(bob.cookie, accountId, { headers })).status, JSON.stringify(headers)).toBe(403);
+    for (const headers of refusals)
+      expect((await openLiveFeed(bob.cookie, accountId, { headers })).status, JSON.stringify(headers)).toBe(403);
     const served: Array<Record<string, string>> = [{ "sec-fetch-site": "same-origin" }, {}];
     for (const headers of served) {
       const stream = await openLiveFeed(bob.cookie, accountId, { headers });

@@ -57,7 +57,10 @@ describe("live streams across instances", () => {
 
   it("the plan's /v1 cap holds over both instances (ERR1009 on either)", async () => {
     const { key } = await accountWithKey({ plan: "free" });
-    const streams = [...(await openOn(3, () => openSse("/v1/content/events", { key }))), ...(await openOn(2, () => openSse("/v1/content/events", { key, base: second.baseUrl })))];
+    const streams = [
+      ...(await openOn(3, () => openSse("/v1/content/events", { key }))),
+      ...(await openOn(2, () => openSse("/v1/content/events", { key, base: second.baseUrl }))),
+    ];
     for (const base of [undefined, second.baseUrl]) {
       const refused = expectError(asReply(await openSse("/v1/content/events", { key, base })), "ERR1009");
       expect(refused.details).toMatchObject({ limit: 5, open_streams: 5, kind: "event_stream" });
@@ -97,7 +100,10 @@ describe("live streams across instances", () => {
   it("resumes on the second instance after an id sent by the first (ids are the same everywhere)", async () => {
     const { key } = await accountWithKey();
     const first = await openSse("/v1/content/events", { key });
-    const ids = [expectSuccess(await createImage(key, { generation_prompt: "one" }), 202).generation_id, expectSuccess(await createImage(key, { generation_prompt: "two" }), 202).generation_id];
+    const ids = [
+      expectSuccess(await createImage(key, { generation_prompt: "one" }), 202).generation_id,
+      expectSuccess(await createImage(key, { generation_prompt: "two" }), 202).generation_id,
+    ];
     const done = (generationId: string) => (event: SseEvent) => ofGeneration(generationId)(event) && event.event === "generation.completed";
     await first.waitFor(done(ids[1]!));
     await first.waitFor(done(ids[0]!));
@@ -107,16 +113,21 @@ describe("live streams across instances", () => {
     const tail = first.events.slice(cut + 1);
     await resumed.waitFor(() => resumed.events.length >= tail.length);
     resumed.close();
-    expect(resumed.events.slice(0, tail.length).map((event) => `${event.id}:${event.event}`)).toEqual(tail.map((event) => `${event.id}:${event.event}`));
+    expect(resumed.events.slice(0, tail.length).map((event) => `${event.id}:${event.event}`)).toEqual(
+      tail.map((event) => `${event.id}:${event.event}`),
+    );
   });
 
   it("an instance whose row another's sweep deleted (its renewals failed a while) counts its streams again once it renews", async () => {
     const { key, accountId } = await accountWithKey({ plan: "free" });
     const streams = await openOn(5, () => openSse("/v1/content/events", { key, base: second.baseUrl }));
-    const [lease] = await db.$queryRaw<Array<{ instance_id: string }>>`SELECT instance_id::text FROM stream_lease WHERE account_id = ${accountId}::uuid LIMIT 1`;
+    const [lease] = await db.$queryRaw<
+      Array<{ instance_id: string }>
+    >`SELECT instance_id::text FROM stream_lease WHERE account_id = ${accountId}::uuid LIMIT 1`;
     // What the first instance's sweep does to an instance dead a minute (its leases go with its row).
     await db.$executeRaw`DELETE FROM stream_instance WHERE id = ${lease!.instance_id}::uuid`;
-    const renewed = async () => (await db.$queryRaw<unknown[]>`SELECT 1 FROM stream_instance WHERE id = ${lease!.instance_id}::uuid`).length > 0;
+    const renewed = async () =>
+      (await db.$queryRaw<unknown[]>`SELECT 1 FROM stream_instance WHERE id = ${lease!.instance_id}::uuid`).length > 0;
     await until(renewed, "the stream lease row renewed");
     // The renewal that created the row again put back the five leases the second instance holds.
     for (const base of [undefined, second.baseUrl]) {

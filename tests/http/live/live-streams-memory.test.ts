@@ -78,7 +78,11 @@ describe("resuming", () => {
     resumed.close();
     expect(resumed.events.map((event) => event.event)).toEqual(Array.from({ length: BURST }, () => "generation.processing"));
     expect(new Set(resumed.events.map((event) => event.id)).size).toBe(BURST);
-    const stored = await db.generationEvent.findMany({ where: { generationId: generation.id, name: "generation.processing" }, orderBy: { id: "asc" }, select: { id: true } });
+    const stored = await db.generationEvent.findMany({
+      where: { generationId: generation.id, name: "generation.processing" },
+      orderBy: { id: "asc" },
+      select: { id: true },
+    });
     expect(stored).toHaveLength(BURST);
   }, 120_000);
 
@@ -98,7 +102,9 @@ describe("resuming", () => {
   }, 60_000);
 
   it("answers a cursor older than 24 h with stream.reset; a generation's stream starts afresh (a snapshot with a new id)", async () => {
-    const { key, accountId, generation, cursor } = await seededWithCursor((id) => seedFinishedImage(id, { status: "processing", completedAt: null, outputKeys: [] }));
+    const { key, accountId, generation, cursor } = await seededWithCursor((id) =>
+      seedFinishedImage(id, { status: "processing", completedAt: null, outputKeys: [] }),
+    );
     const dayAgo = new Date(Date.now() - 25 * 3600_000);
     await db.generationEvent.create({
       data: {

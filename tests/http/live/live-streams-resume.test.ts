@@ -10,7 +10,8 @@ import { ofGeneration, openSse, type SseEvent, type SseStream } from "@/tests/su
 // resuming, and a generation's stream cut after every event and resumed, never repeating an id.
 
 const asReply = (stream: SseStream): ApiReply => ({ status: stream.status, headers: stream.headers, body: stream.body });
-const createdOf = (stream: SseStream, generationId: string) => stream.waitFor((event) => ofGeneration(generationId)(event) && event.event === "generation.created");
+const createdOf = (stream: SseStream, generationId: string) =>
+  stream.waitFor((event) => ofGeneration(generationId)(event) && event.event === "generation.created");
 const TERMINAL = ["generation.completed", "generation.failed", "generation.canceled"];
 const OPAQUE = /^ev_[A-Za-z0-9_-]{22}$/;
 
@@ -38,7 +39,8 @@ describe("event ids", () => {
       expect(differing).toBeGreaterThan(8);
     }
     // The same event, on another stream of the same account: the same id.
-    for (const entry of seen.filter((item) => item.account === "first")) expect((await createdOf(firstB, entry.generationId)).id).toBe(entry.event.id);
+    for (const entry of seen.filter((item) => item.account === "first"))
+      expect((await createdOf(firstB, entry.generationId)).id).toBe(entry.event.id);
     for (const stream of [firstA, firstB, secondA]) stream.close();
   });
 
@@ -65,11 +67,20 @@ describe("event ids", () => {
     const fromStart = await openSse("/v1/content/events", { key, lastEventId: "0" });
     await createdOf(fromStart, two.id);
     fromStart.close();
-    expect(fromStart.events.filter((event) => event.event === "generation.created").map((event) => event.data)).toMatchObject([{ generation_id: one.id }, { generation_id: two.id }]);
+    expect(fromStart.events.filter((event) => event.event === "generation.created").map((event) => event.data)).toMatchObject([
+      { generation_id: one.id },
+      { generation_id: two.id },
+    ]);
 
-    const [oneEvent, twoEvent] = await db.generationEvent.findMany({ where: { generationId: { in: [one.id, two.id] } }, orderBy: { id: "asc" }, select: { id: true } });
+    const [oneEvent, twoEvent] = await db.generationEvent.findMany({
+      where: { generationId: { in: [one.id, two.id] } },
+      orderBy: { id: "asc" },
+      select: { id: true },
+    });
     // As if ids became cursors right after the first of the two: its number was sent, the second's never.
-    await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION darkroom_legacy_event_ids_end() RETURNS bigint LANGUAGE sql IMMUTABLE AS 'SELECT ${oneEvent!.id}::bigint'`);
+    await db.$executeRawUnsafe(
+      `CREATE OR REPLACE FUNCTION darkroom_legacy_event_ids_end() RETURNS bigint LANGUAGE sql IMMUTABLE AS 'SELECT ${oneEvent!.id}::bigint'`,
+    );
     try {
       const legacy = await openSse("/v1/content/events", { key, lastEventId: oneEvent!.id.toString() });
       await createdOf(legacy, two.id);
@@ -80,7 +91,9 @@ describe("event ids", () => {
       never.close();
       expect(reset).toMatchObject({ event: "stream.reset", data: { reason: "cursor_unknown" } });
     } finally {
-      await db.$executeRawUnsafe("CREATE OR REPLACE FUNCTION darkroom_legacy_event_ids_end() RETURNS bigint LANGUAGE sql IMMUTABLE AS 'SELECT 0::bigint'");
+      await db.$executeRawUnsafe(
+        "CREATE OR REPLACE FUNCTION darkroom_legacy_event_ids_end() RETURNS bigint LANGUAGE sql IMMUTABLE AS 'SELECT 0::bigint'",
+      );
     }
   });
 });
@@ -94,7 +107,10 @@ describe("a cursor older than 24 h whose missed events were purged", () => {
     stream.close();
     const purged = await seedFinishedImage(accountId);
     const recent = await seedFinishedImage(accountId);
-    const cursorRow = await db.generationEvent.findFirstOrThrow({ where: { generationId: past.id, name: "generation.created" }, select: { id: true } });
+    const cursorRow = await db.generationEvent.findFirstOrThrow({
+      where: { generationId: past.id, name: "generation.created" },
+      select: { id: true },
+    });
     const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000);
     // The cursor from 60 h ago, events of 55 h ago purged since (after 48 h), events of 2 h ago kept.
     await db.generationEvent.updateMany({ where: { id: { lte: cursorRow.id }, accountId }, data: { createdAt: hoursAgo(60) } });
@@ -113,7 +129,10 @@ describe("a generation's stream resumed after each event", () => {
   it("never sends an id twice and misses nothing, the resume snapshots carrying no id", async () => {
     const { key } = await accountWithKey();
     const account = await openSse("/v1/content/events", { key });
-    const reply = await createImage(key, { generation_prompt: "cut often [local:fail] [local:slow=600] [local-backup:slow=600]", generation_provider_order: "local,local-backup" });
+    const reply = await createImage(key, {
+      generation_prompt: "cut often [local:fail] [local:slow=600] [local-backup:slow=600]",
+      generation_provider_order: "local,local-backup",
+    });
     const generationId = expectSuccess(reply, 202).generation_id;
     const received: SseEvent[] = [];
     let lastEventId: string | undefined;
@@ -134,7 +153,9 @@ describe("a generation's stream resumed after each event", () => {
     account.close();
     const expected = account.events.filter(ofGeneration(generationId)).filter((event) => event.event !== "generation.created");
     expect(received.filter((event) => event.event !== "generation.snapshot").map((event) => `${event.id}:${event.event}`)).toEqual(
-      expected.slice(-received.filter((event) => event.event !== "generation.snapshot").length).map((event) => `${event.id}:${event.event}`),
+      expected
+        .slice(-received.filter((event) => event.event !== "generation.snapshot").length)
+        .map((event) => `${event.id}:${event.event}`),
     );
     expect(received.at(-1)?.event).toBe(whole.event);
   }, 60_000);

@@ -16,7 +16,8 @@ import { ofGeneration, openSse, type SseEvent, type SseStream } from "@/tests/su
 
 const asReply = (stream: SseStream): ApiReply => ({ status: stream.status, headers: stream.headers, body: stream.body });
 const names = (events: SseEvent[]) => events.map((event) => event.event);
-const attemptsOf = (events: SseEvent[]) => events.filter((event) => event.event === "generation.attempt").map((event) => event.data as Record<string, unknown>);
+const attemptsOf = (events: SseEvent[]) =>
+  events.filter((event) => event.event === "generation.attempt").map((event) => event.data as Record<string, unknown>);
 
 async function created(key: string, body: Record<string, unknown> = { generation_prompt: "a live lighthouse" }) {
   return expectSuccess(await createImage(key, body), 202).generation_id;
@@ -28,7 +29,10 @@ describe("GET /v1/content/{generation_id}/events", () => {
     // The generation may finish before a stream opens; one opened from its generation.created
     // (as a client resuming from there) is sent everything after it all the same.
     const account = await openSse("/v1/content/events", { key });
-    const generationId = await created(key, { generation_prompt: "slow failover [local:fail] [local:slow=300] [local-backup:slow=300]", generation_provider_order: "local,local-backup" });
+    const generationId = await created(key, {
+      generation_prompt: "slow failover [local:fail] [local:slow=300] [local-backup:slow=300]",
+      generation_provider_order: "local,local-backup",
+    });
     const createdEvent = await account.waitFor((event) => ofGeneration(generationId)(event) && event.event === "generation.created");
     account.close();
     const stream = await openSse(`/v1/content/${generationId}/events`, { key, lastEventId: createdEvent.id! });
@@ -114,7 +118,8 @@ describe("GET /v1/content/events", () => {
     const whole = await openSse("/v1/content/events", { key });
     const first = await openSse("/v1/content/events", { key });
     const ids = [await created(key), await created(key), await created(key)];
-    const allDone = (stream: SseStream) => Promise.all(ids.map((id) => stream.waitFor((event) => ofGeneration(id)(event) && event.event === "generation.completed")));
+    const allDone = (stream: SseStream) =>
+      Promise.all(ids.map((id) => stream.waitFor((event) => ofGeneration(id)(event) && event.event === "generation.completed")));
     // The first client leaves after its third event; two clients resume from there.
     await first.waitFor(() => first.events.length >= 3);
     first.close();
@@ -126,7 +131,9 @@ describe("GET /v1/content/events", () => {
     const tail = whole.events.slice(whole.events.findIndex((event) => event.id === lastId) + 1);
     for (const resumed of [byHeader, byQuery]) {
       await allDone(resumed);
-      expect([...seen, ...resumed.events].map((event) => event.id)).toEqual(whole.events.map((event) => event.id).slice(0, seen.length + tail.length));
+      expect([...seen, ...resumed.events].map((event) => event.id)).toEqual(
+        whole.events.map((event) => event.id).slice(0, seen.length + tail.length),
+      );
       resumed.close();
     }
     whole.close();

@@ -15,11 +15,19 @@ import { until } from "@/tests/support/until";
 // task and downloads the sample. The fake's prompt markers steer its failures.
 
 const PRO = "black-forest-labs/flux-1.1-pro";
-const prices: Record<string, string> = { [PRO]: "0.040", "black-forest-labs/flux-1.1-pro-ultra": "0.060", "black-forest-labs/flux-kontext-pro": "0.040" };
+const prices: Record<string, string> = {
+  [PRO]: "0.040",
+  "black-forest-labs/flux-1.1-pro-ultra": "0.060",
+  "black-forest-labs/flux-kontext-pro": "0.040",
+};
 const price = (model: string) => prices[model] ?? "unknown";
 
 function attemptsOf(generationId: string) {
-  return db.providerAttempt.findMany({ where: { generationId }, orderBy: { attemptNumber: "asc" }, select: { provider: true, outcome: true, errorCode: true } });
+  return db.providerAttempt.findMany({
+    where: { generationId },
+    orderBy: { attemptNumber: "asc" },
+    select: { provider: true, outcome: true, errorCode: true },
+  });
 }
 
 async function generate(prompt: string, order: string, model = PRO) {
@@ -30,23 +38,28 @@ async function generate(prompt: string, order: string, model = PRO) {
 
 /** The task as the fake BFL reports it, asked the way the adapter asks. */
 async function bflTask(taskId: string) {
-  const answer = await fetch(`${process.env.BFL_BASE_URL}/v1/get_result?id=${encodeURIComponent(taskId)}`, { headers: { "x-key": process.env.BFL_API_KEY ?? "" } });
+  const answer = await fetch(`${process.env.BFL_BASE_URL}/v1/get_result?id=${encodeURIComponent(taskId)}`, {
+    headers: { "x-key": process.env.BFL_API_KEY ?? "" },
+  });
   return (await answer.json()) as { status: string };
 }
 
 describe("a generation on bfl", () => {
-  it.each([PRO, "black-forest-labs/flux-1.1-pro-ultra", "black-forest-labs/flux-kontext-pro"])("%s succeeds: accepted, called back, polled, stored, charged", async (model) => {
-    const { generationId, record } = await generate("a red kite over the dunes", "bfl", model);
-    expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "bfl" });
-    const file = await fetch(record.generation_output_file[0]!);
-    expect(file.status).toBe(200);
-    expect(["png", "jpeg"]).toContain((await sharp(Buffer.from(await file.arrayBuffer())).metadata()).format);
-    expect(await attemptsOf(generationId)).toEqual([{ provider: "bfl", outcome: "succeeded", errorCode: null }]);
-    const attempt = await db.providerAttempt.findFirstOrThrow({ where: { generationId } });
-    expect(attempt.predictionId).toBe(record.generation_prediction_id);
-    expect((await bflTask(attempt.predictionId!)).status).toBe("Ready");
-    expect(await ledgerOf(generationId)).toEqual(expect.arrayContaining([`reserve:${price(model)}`, `charge:${price(model)}`]));
-  });
+  it.each([PRO, "black-forest-labs/flux-1.1-pro-ultra", "black-forest-labs/flux-kontext-pro"])(
+    "%s succeeds: accepted, called back, polled, stored, charged",
+    async (model) => {
+      const { generationId, record } = await generate("a red kite over the dunes", "bfl", model);
+      expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "bfl" });
+      const file = await fetch(record.generation_output_file[0]!);
+      expect(file.status).toBe(200);
+      expect(["png", "jpeg"]).toContain((await sharp(Buffer.from(await file.arrayBuffer())).metadata()).format);
+      expect(await attemptsOf(generationId)).toEqual([{ provider: "bfl", outcome: "succeeded", errorCode: null }]);
+      const attempt = await db.providerAttempt.findFirstOrThrow({ where: { generationId } });
+      expect(attempt.predictionId).toBe(record.generation_prediction_id);
+      expect((await bflTask(attempt.predictionId!)).status).toBe("Ready");
+      expect(await ledgerOf(generationId)).toEqual(expect.arrayContaining([`reserve:${price(model)}`, `charge:${price(model)}`]));
+    },
+  );
 
   it.each([
     ["a task that ends in Error", "[bfl:error]", "ERR4002"],
@@ -62,24 +75,37 @@ describe("a generation on bfl", () => {
     ]);
   });
 
-  it.each(["[bfl:request-moderated]", "[bfl:content-moderated]"])("a task %s fails the generation with ERR4005, without failing over", async (marker) => {
-    const { generationId, record } = await generate(`a red kite ${marker}`, "bfl,replicate");
-    expect(record).toMatchObject({ generation_status: "failed", generation_error_code: "ERR4005", generation_output_file: [] });
-    expect(record.generation_error).toContain("moderation");
-    expect(await attemptsOf(generationId)).toEqual([{ provider: "bfl", outcome: "failed", errorCode: "ERR4005" }]);
-    expect(await ledgerOf(generationId)).toEqual(["reserve:0.040", "refund:0.040"]);
-  });
+  it.each(["[bfl:request-moderated]", "[bfl:content-moderated]"])(
+    "a task %s fails the generation with ERR4005, without failing over",
+    async (marker) => {
+      const { generationId, record } = await generate(`a red kite ${marker}`, "bfl,replicate");
+      expect(record).toMatchObject({ generation_status: "failed", generation_error_code: "ERR4005", generation_output_file: [] });
+      expect(record.generation_error).toContain("moderation");
+      expect(await attemptsOf(generationId)).toEqual([{ provider: "bfl", outcome: "failed", errorCode: "ERR4005" }]);
+      expect(await ledgerOf(generationId)).toEqual(["reserve:0.040", "refund:0.040"]);
+    },
+  );
 
   it("is canceled while the task runs: refunded at once, and the task's late result discarded", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: "a slow kite [bfl:slow=5000]", generation_provider_order: "bfl" }, {}, PRO), 202);
+    const data = expectSuccess(
+      await createImage(key, { generation_prompt: "a slow kite [bfl:slow=5000]", generation_provider_order: "bfl" }, {}, PRO),
+      202,
+    );
     await waitForStatus(key, data.generation_id, ["processing"]);
     const canceled = expectSuccess(await cancel(key, data.generation_id));
     // BFL has no cancel endpoint: nothing is sent, the refund does not wait for the provider.
-    expect(canceled).toMatchObject({ generation_status: "canceled", provider_cancel_sent: false, credits_refunded: true, credits_refunded_amount: 0.04 });
+    expect(canceled).toMatchObject({
+      generation_status: "canceled",
+      provider_cancel_sent: false,
+      credits_refunded: true,
+      credits_refunded_amount: 0.04,
+    });
 
     const attempt = await db.providerAttempt.findFirstOrThrow({ where: { generationId: data.generation_id } });
-    await until(async () => (await bflTask(attempt.predictionId!)).status === "Ready", "the fake's slow BFL task finished (Ready)", { everyMs: 250 });
+    await until(async () => (await bflTask(attempt.predictionId!)).status === "Ready", "the fake's slow BFL task finished (Ready)", {
+      everyMs: 250,
+    });
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "canceled", generation_output_file: [] });
     expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.040", "refund:0.040"]);
@@ -87,12 +113,19 @@ describe("a generation on bfl", () => {
 });
 
 describe("POST /api/providers/bfl/callback", () => {
-  const body = JSON.stringify({ id: "00000000-0000-0000-0000-000000000000", status: "Ready", result: { sample: "https://example.test/a.png" } });
+  const body = JSON.stringify({
+    id: "00000000-0000-0000-0000-000000000000",
+    status: "Ready",
+    result: { sample: "https://example.test/a.png" },
+  });
 
   it("refuses a callback without X-BFL-Signature, or signed with another secret (ERR1002)", async () => {
     expectError(await api("/api/providers/bfl/callback", { method: "POST", rawBody: body }), "ERR1002");
     const forged = `sha256=${createHmac("sha256", "not our secret").update(body).digest("hex")}`;
-    expectError(await api("/api/providers/bfl/callback", { method: "POST", rawBody: body, headers: { "X-BFL-Signature": forged } }), "ERR1002");
+    expectError(
+      await api("/api/providers/bfl/callback", { method: "POST", rawBody: body, headers: { "X-BFL-Signature": forged } }),
+      "ERR1002",
+    );
   });
 
   it("accepts the same body signed with the deployment's BFL_WEBHOOK_SECRET, matched to its attempt", async () => {
@@ -117,7 +150,12 @@ describe("bfl in the library and in health", () => {
     expect(bfl?.darkroom_implementation).toMatchObject({ delivery_method: "webhook", supported_media_types: ["image"] });
     expect(bfl?.darkroom_implementation.webhook_verification).toContain("X-BFL-Signature");
     expect(bfl?.darkroom_implementation.supported_models).toEqual(
-      expect.arrayContaining([PRO, "black-forest-labs/flux-1.1-pro-ultra", "black-forest-labs/flux-kontext-pro", "black-forest-labs/flux-kontext-max"]),
+      expect.arrayContaining([
+        PRO,
+        "black-forest-labs/flux-1.1-pro-ultra",
+        "black-forest-labs/flux-kontext-pro",
+        "black-forest-labs/flux-kontext-max",
+      ]),
     );
 
     const health = expectSuccess(await callOperation(getProviderHealth, { key }));

@@ -14,7 +14,11 @@ const IMAGE = "bytedance/seedream-4";
 const VIDEO = "bytedance/seedance-1-pro";
 
 function attemptsOf(generationId: string) {
-  return db.providerAttempt.findMany({ where: { generationId }, orderBy: { attemptNumber: "asc" }, select: { provider: true, outcome: true, errorCode: true, errorMessage: true } });
+  return db.providerAttempt.findMany({
+    where: { generationId },
+    orderBy: { attemptNumber: "asc" },
+    select: { provider: true, outcome: true, errorCode: true, errorMessage: true },
+  });
 }
 
 const kinds = async (generationId: string) => (await ledgerOf(generationId)).map((entry) => entry.split(":")[0]).sort();
@@ -22,18 +26,33 @@ const kinds = async (generationId: string) => (await ledgerOf(generationId)).map
 describe("a BytePlus ModelArk generation end to end", () => {
   it("a Seedream image succeeds: the base64 picture is stored and served, the credits charged", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: "a paper crane on a desk", generation_provider_order: "byteplus", generation_ratio: "16:9" }, {}, IMAGE), 202);
+    const data = expectSuccess(
+      await createImage(
+        key,
+        { generation_prompt: "a paper crane on a desk", generation_provider_order: "byteplus", generation_ratio: "16:9" },
+        {},
+        IMAGE,
+      ),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "byteplus" });
     const file = await fetch(record.generation_output_file[0]!);
     expect((await sharp(Buffer.from(await file.arrayBuffer())).metadata()).format).toBe("jpeg");
-    expect(await attemptsOf(data.generation_id)).toEqual([{ provider: "byteplus", outcome: "succeeded", errorCode: null, errorMessage: null }]);
+    expect(await attemptsOf(data.generation_id)).toEqual([
+      { provider: "byteplus", outcome: "succeeded", errorCode: null, errorMessage: null },
+    ]);
     expect(await kinds(data.generation_id)).toEqual(["charge", "reserve"]);
   });
 
   it("a Seedance video task succeeds as one MP4", async () => {
     const { key } = await accountWithKey();
-    const body = { generation_prompt: "waves on a pier", generation_provider_order: "byteplus", generation_duration: 5, generation_resolution: "480p" };
+    const body = {
+      generation_prompt: "waves on a pier",
+      generation_provider_order: "byteplus",
+      generation_duration: 5,
+      generation_resolution: "480p",
+    };
     const data = expectSuccess(await createVideo(key, body, {}, VIDEO), 202);
     const record = await waitForStatus(key, data.generation_id, undefined, 60_000);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "byteplus" });
@@ -60,15 +79,31 @@ describe("a BytePlus ModelArk generation end to end", () => {
     ["an oversized answer", "[byteplus:oversized]", "ERR4003", "byteplus: the answer is larger than the 50331648 bytes allowed"],
   ])("%s fails that attempt with a provider error naming byteplus, and the chain moves on", async (_label, marker, code, message) => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: `a crane ${marker}`, generation_provider_order: "byteplus,replicate" }, {}, IMAGE), 202);
+    const data = expectSuccess(
+      await createImage(key, { generation_prompt: `a crane ${marker}`, generation_provider_order: "byteplus,replicate" }, {}, IMAGE),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
-    expect((await attemptsOf(data.generation_id))[0]).toEqual({ provider: "byteplus", outcome: "failed", errorCode: code, errorMessage: message });
+    expect((await attemptsOf(data.generation_id))[0]).toEqual({
+      provider: "byteplus",
+      outcome: "failed",
+      errorCode: code,
+      errorMessage: message,
+    });
   });
 
   it("a moderated prompt fails the generation at once, without failover, and refunds", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: "a crane [byteplus:moderated]", generation_provider_order: "byteplus,replicate" }, {}, IMAGE), 202);
+    const data = expectSuccess(
+      await createImage(
+        key,
+        { generation_prompt: "a crane [byteplus:moderated]", generation_provider_order: "byteplus,replicate" },
+        {},
+        IMAGE,
+      ),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "failed", generation_output_file: [] });
     const attempts = await attemptsOf(data.generation_id);
@@ -79,9 +114,19 @@ describe("a BytePlus ModelArk generation end to end", () => {
 
   it("a queued Seedance task is canceled: DELETE reaches ModelArk, the generation is canceled and refunded", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createVideo(key, { generation_prompt: "a slow tide [byteplus:slow]", generation_provider_order: "byteplus", generation_duration: 5 }, {}, VIDEO), 202);
+    const data = expectSuccess(
+      await createVideo(
+        key,
+        { generation_prompt: "a slow tide [byteplus:slow]", generation_provider_order: "byteplus", generation_duration: 5 },
+        {},
+        VIDEO,
+      ),
+      202,
+    );
     await waitForStatus(key, data.generation_id, ["processing"]);
-    await expect.poll(async () => (await db.generation.findUnique({ where: { id: data.generation_id } }))?.predictionId ?? "", { timeout: 10_000 }).toMatch(/^cgt-/);
+    await expect
+      .poll(async () => (await db.generation.findUnique({ where: { id: data.generation_id } }))?.predictionId ?? "", { timeout: 10_000 })
+      .toMatch(/^cgt-/);
     const canceled = expectSuccess(await cancel(key, data.generation_id));
     expect(canceled).toMatchObject({ generation_status: "canceled", provider_cancel_sent: true, credits_refunded: true });
     expect(await kinds(data.generation_id)).toEqual(["refund", "reserve"]);

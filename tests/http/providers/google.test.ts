@@ -14,13 +14,25 @@ import { startSecondInstance } from "@/tests/support/second-instance";
 // operations are polled every 3 s, so those generations take a few seconds.
 
 function attemptsOf(generationId: string) {
-  return db.providerAttempt.findMany({ where: { generationId }, orderBy: { attemptNumber: "asc" }, select: { provider: true, outcome: true, errorCode: true, errorMessage: true } });
+  return db.providerAttempt.findMany({
+    where: { generationId },
+    orderBy: { attemptNumber: "asc" },
+    select: { provider: true, outcome: true, errorCode: true, errorMessage: true },
+  });
 }
 
 /** Veo 3 costs 3.200 credits for its 8 s: an account with the welcome credit and 10 more. */
 async function fundedAccount() {
   const account = await accountWithKey();
-  await inTransaction((tx) => addCredits(tx, { accountId: account.accountId, amountMillis: 10_000, sourceKey: `google-test:${account.accountId}`, description: "test funds", actor: "system" }));
+  await inTransaction((tx) =>
+    addCredits(tx, {
+      accountId: account.accountId,
+      amountMillis: 10_000,
+      sourceKey: `google-test:${account.accountId}`,
+      description: "test funds",
+      actor: "system",
+    }),
+  );
   return account;
 }
 
@@ -36,19 +48,35 @@ describe("a Gemini API generation end to end", () => {
     expect(record.generation_output_file).toHaveLength(2);
     const file = await fetch(record.generation_output_file[0]!);
     expect((await sharp(Buffer.from(await file.arrayBuffer())).metadata()).format).toBe("png");
-    expect(await attemptsOf(data.generation_id)).toEqual([{ provider: "google", outcome: "succeeded", errorCode: null, errorMessage: null }]);
+    expect(await attemptsOf(data.generation_id)).toEqual([
+      { provider: "google", outcome: "succeeded", errorCode: null, errorMessage: null },
+    ]);
     expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.080", "charge:0.080"]);
   });
 
   it("a Gemini 2.5 Flash Image generation succeeds", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: "a paper crane", generation_ratio: "4:5" }, {}, "google/gemini-2.5-flash-image"), 202);
-    expect(await waitForStatus(key, data.generation_id)).toMatchObject({ generation_status: "succeeded", generation_provider_used: "google" });
+    const data = expectSuccess(
+      await createImage(key, { generation_prompt: "a paper crane", generation_ratio: "4:5" }, {}, "google/gemini-2.5-flash-image"),
+      202,
+    );
+    expect(await waitForStatus(key, data.generation_id)).toMatchObject({
+      generation_status: "succeeded",
+      generation_provider_used: "google",
+    });
   });
 
   it("a Veo 3 video succeeds on Google: the operation is polled and its video downloaded", async () => {
     const { key } = await fundedAccount();
-    const data = expectSuccess(await createVideo(key, { generation_prompt: "waves on rocks", generation_provider_order: "google", generation_duration: 8 }, {}, "google/veo-3"), 202);
+    const data = expectSuccess(
+      await createVideo(
+        key,
+        { generation_prompt: "waves on rocks", generation_provider_order: "google", generation_duration: 8 },
+        {},
+        "google/veo-3",
+      ),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id, undefined, 60_000);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "google" });
     expect(record.generation_prediction_id).toMatch(/^models\/veo-3\.0-generate-001\/operations\//);
@@ -62,7 +90,12 @@ describe("a Gemini API generation end to end", () => {
     const record = await waitForStatus(key, data.generation_id, undefined, 60_000);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
     expect(await attemptsOf(data.generation_id)).toEqual([
-      { provider: "google", outcome: "failed", errorCode: "ERR4002", errorMessage: "google: You exceeded your current quota, please check your plan and billing details." },
+      {
+        provider: "google",
+        outcome: "failed",
+        errorCode: "ERR4002",
+        errorMessage: "google: You exceeded your current quota, please check your plan and billing details.",
+      },
       { provider: "replicate", outcome: "succeeded", errorCode: null, errorMessage: null },
     ]);
   });
@@ -85,17 +118,27 @@ describe("a Gemini API generation end to end", () => {
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "failed" });
     expect(await attemptsOf(data.generation_id)).toEqual([
-      { provider: "google", outcome: "failed", errorCode: "ERR4002", errorMessage: "google: the answer was not understood (not a predict response)" },
+      {
+        provider: "google",
+        outcome: "failed",
+        errorCode: "ERR4002",
+        errorMessage: "google: the answer was not understood (not a predict response)",
+      },
     ]);
     expect(await kinds(data.generation_id)).toEqual(["refund", "reserve"]);
   });
 
   it("a blocked prompt fails the generation at once (ERR4005) and refunds", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: "a kite [google:blocked]" }, {}, "google/gemini-2.5-flash-image"), 202);
+    const data = expectSuccess(
+      await createImage(key, { generation_prompt: "a kite [google:blocked]" }, {}, "google/gemini-2.5-flash-image"),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "failed", generation_output_file: [] });
-    expect(await attemptsOf(data.generation_id)).toEqual([{ provider: "google", outcome: "failed", errorCode: "ERR4005", errorMessage: "google: the prompt was refused by the safety filter" }]);
+    expect(await attemptsOf(data.generation_id)).toEqual([
+      { provider: "google", outcome: "failed", errorCode: "ERR4005", errorMessage: "google: the prompt was refused by the safety filter" },
+    ]);
     expect(await kinds(data.generation_id)).toEqual(["refund", "reserve"]);
   });
 
@@ -112,7 +155,15 @@ describe("a Gemini API generation end to end", () => {
 
   it("a Veo operation is canceled: the generation ends canceled and refunded (the operation is left to run)", async () => {
     const { key } = await fundedAccount();
-    const data = expectSuccess(await createVideo(key, { generation_prompt: "slow waves [google:slow]", generation_provider_order: "google", generation_duration: 8 }, {}, "google/veo-3"), 202);
+    const data = expectSuccess(
+      await createVideo(
+        key,
+        { generation_prompt: "slow waves [google:slow]", generation_provider_order: "google", generation_duration: 8 },
+        {},
+        "google/veo-3",
+      ),
+      202,
+    );
     await expect.poll(async () => (await attemptsOf(data.generation_id)).length, { timeout: 10_000 }).toBe(1);
     const canceled = expectSuccess(await cancel(key, data.generation_id));
     expect(canceled).toMatchObject({ generation_status: "canceled", credits_refunded: true });
@@ -136,11 +187,22 @@ describe("configuration", () => {
     const { key } = await accountWithKey();
     const instance = await startSecondInstance({ GEMINI_API_KEY: "" });
     try {
-      const read = async (route: string) => ((await (await fetch(`${instance.baseUrl}${route}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: Record<string, unknown> }).data;
+      const read = async (route: string) =>
+        (
+          (await (await fetch(`${instance.baseUrl}${route}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+            data: Record<string, unknown>;
+          }
+        ).data;
       const library = (await read("/v1/library/providers")) as { providers: Array<{ provider_id: string; provider_status: string }> };
       expect(library.providers.find((provider) => provider.provider_id === "google")?.provider_status).toBe("not_configured");
-      const health = (await read("/v1/health/inference/providers")) as { providers: Array<{ provider: string; status: string; status_reason: string; available: boolean }> };
-      expect(health.providers.find((entry) => entry.provider === "google")).toMatchObject({ status: "unknown", status_reason: "not configured: GEMINI_API_KEY is not set", available: false });
+      const health = (await read("/v1/health/inference/providers")) as {
+        providers: Array<{ provider: string; status: string; status_reason: string; available: boolean }>;
+      };
+      expect(health.providers.find((entry) => entry.provider === "google")).toMatchObject({
+        status: "unknown",
+        status_reason: "not configured: GEMINI_API_KEY is not set",
+        available: false,
+      });
     } finally {
       await instance.stop();
     }

@@ -16,19 +16,37 @@ import { attemptsOf, expectServedMp4, ledgerTypes, refusedOutputs } from "@/test
 describe("MiniMax end to end", () => {
   it("an image-01 generation succeeds in the submit call; the JPEG is stored and served", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: "a lighthouse", generation_ratio: "16:9", generation_provider_order: "minimax" }, {}, "minimax/image-01"), 202);
+    const data = expectSuccess(
+      await createImage(
+        key,
+        { generation_prompt: "a lighthouse", generation_ratio: "16:9", generation_provider_order: "minimax" },
+        {},
+        "minimax/image-01",
+      ),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "minimax" });
     const file = await fetch(record.generation_output_file[0]!);
     expect(file.status).toBe(200);
     expect((await sharp(Buffer.from(await file.arrayBuffer())).metadata()).format).toBe("jpeg");
-    expect(await attemptsOf(data.generation_id)).toEqual([{ provider: "minimax", outcome: "succeeded", errorCode: null, errorMessage: null }]);
+    expect(await attemptsOf(data.generation_id)).toEqual([
+      { provider: "minimax", outcome: "succeeded", errorCode: null, errorMessage: null },
+    ]);
     expect(await ledgerTypes(data.generation_id)).toEqual(["charge", "reserve"]);
   });
 
   it("a Hailuo video succeeds: task accepted, polled to Success, its file fetched by file_id", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createVideo(key, { generation_prompt: "waves at dawn", generation_duration: 6, generation_provider_order: "minimax" }, {}, "minimax/hailuo-02"), 202);
+    const data = expectSuccess(
+      await createVideo(
+        key,
+        { generation_prompt: "waves at dawn", generation_duration: 6, generation_provider_order: "minimax" },
+        {},
+        "minimax/hailuo-02",
+      ),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id, ["succeeded", "failed", "canceled"], 60_000);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "minimax" });
     expect(record.generation_prediction_id).toMatch(/^\d+$/);
@@ -37,7 +55,15 @@ describe("MiniMax end to end", () => {
 
   it("a rate limit (1002) fails over to Replicate, which succeeds", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: "a kite [minimax:rate-limit]", generation_provider_order: "minimax,replicate" }, {}, "minimax/image-01"), 202);
+    const data = expectSuccess(
+      await createImage(
+        key,
+        { generation_prompt: "a kite [minimax:rate-limit]", generation_provider_order: "minimax,replicate" },
+        {},
+        "minimax/image-01",
+      ),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
     expect(await attemptsOf(data.generation_id)).toEqual([
@@ -48,32 +74,67 @@ describe("MiniMax end to end", () => {
 
   it("sensitive input (1026) is final: no failover, nothing charged", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: "a kite [minimax:moderated]", generation_provider_order: "minimax,replicate" }, {}, "minimax/image-01"), 202);
+    const data = expectSuccess(
+      await createImage(
+        key,
+        { generation_prompt: "a kite [minimax:moderated]", generation_provider_order: "minimax,replicate" },
+        {},
+        "minimax/image-01",
+      ),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id);
     expect(record.generation_status).toBe("failed");
-    expect(await attemptsOf(data.generation_id)).toEqual([{ provider: "minimax", outcome: "failed", errorCode: "ERR4005", errorMessage: "minimax: input new_sensitive" }]);
+    expect(await attemptsOf(data.generation_id)).toEqual([
+      { provider: "minimax", outcome: "failed", errorCode: "ERR4005", errorMessage: "minimax: input new_sensitive" },
+    ]);
     expect(await ledgerTypes(data.generation_id)).toEqual(["refund", "reserve"]);
   });
 
   it.each(refusedOutputs("minimax"))("%s fails the attempt with ERR4003, and the chain moves on", async (_label, marker, reason) => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createImage(key, { generation_prompt: `a kite ${marker}`, generation_provider_order: "minimax,replicate" }, {}, "minimax/image-01"), 202);
+    const data = expectSuccess(
+      await createImage(
+        key,
+        { generation_prompt: `a kite ${marker}`, generation_provider_order: "minimax,replicate" },
+        {},
+        "minimax/image-01",
+      ),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
     const [first] = await attemptsOf(data.generation_id);
-    expect(first).toMatchObject({ provider: "minimax", outcome: "failed", errorCode: "ERR4003", errorMessage: expect.stringContaining(reason) });
+    expect(first).toMatchObject({
+      provider: "minimax",
+      outcome: "failed",
+      errorCode: "ERR4003",
+      errorMessage: expect.stringContaining(reason),
+    });
   });
 
   it("a video canceled while its task runs ends canceled and refunded", async () => {
     const { key } = await accountWithKey();
     const data = expectSuccess(
-      await createVideo(key, { generation_prompt: "a slow tide [minimax:slow]", generation_duration: 10, generation_provider_order: "minimax" }, {}, "minimax/hailuo-02"),
+      await createVideo(
+        key,
+        { generation_prompt: "a slow tide [minimax:slow]", generation_duration: 10, generation_provider_order: "minimax" },
+        {},
+        "minimax/hailuo-02",
+      ),
       202,
     );
     await waitForStatus(key, data.generation_id, ["processing"]);
-    await expect.poll(async () => (await db.providerAttempt.findFirst({ where: { generationId: data.generation_id } }))?.predictionId ?? null, { timeout: 20_000 }).toMatch(/^\d+$/);
+    await expect
+      .poll(async () => (await db.providerAttempt.findFirst({ where: { generationId: data.generation_id } }))?.predictionId ?? null, {
+        timeout: 20_000,
+      })
+      .toMatch(/^\d+$/);
     // MiniMax publishes no cancel: nothing is sent for the task, and the run stops waiting for it.
-    expect(expectSuccess(await cancel(key, data.generation_id))).toMatchObject({ generation_status: "canceled", provider_cancel_sent: false });
+    expect(expectSuccess(await cancel(key, data.generation_id))).toMatchObject({
+      generation_status: "canceled",
+      provider_cancel_sent: false,
+    });
     // The attempt ends with the cancel although MiniMax never confirms it (it stayed `running` before).
     await expectAttemptCanceled(data.generation_id);
     const record = await waitForStatus(key, data.generation_id, ["canceled"]);
@@ -83,7 +144,10 @@ describe("MiniMax end to end", () => {
   }, 60_000);
 
   it("refuses a callback claiming to be MiniMax's: its callbacks are unsigned, so none is taken", async () => {
-    const forged = await api("/api/providers/minimax/callback", { method: "POST", body: { task_id: "1", status: "Success", file_id: "2", base_resp: { status_code: 0, status_msg: "success" } } });
+    const forged = await api("/api/providers/minimax/callback", {
+      method: "POST",
+      body: { task_id: "1", status: "Success", file_id: "2", base_resp: { status_code: 0, status_msg: "success" } },
+    });
     expectError(forged, "ERR1006");
     const challenge = await api("/api/providers/minimax/callback", { method: "POST", body: { challenge: "abc" } });
     expectError(challenge, "ERR1006");

@@ -17,7 +17,11 @@ const openaiBaseUrl = process.env.OPENAI_BASE_URL ?? "";
 const openaiKey = process.env.OPENAI_API_KEY ?? "";
 
 function attemptsOf(generationId: string) {
-  return db.providerAttempt.findMany({ where: { generationId }, orderBy: { attemptNumber: "asc" }, select: { provider: true, outcome: true, errorCode: true, predictionId: true } });
+  return db.providerAttempt.findMany({
+    where: { generationId },
+    orderBy: { attemptNumber: "asc" },
+    select: { provider: true, outcome: true, errorCode: true, predictionId: true },
+  });
 }
 
 /** The video as OpenAI reports it (GET /v1/videos/{id}). */
@@ -41,14 +45,22 @@ describe("Sora end to end (OpenAI's Videos API)", () => {
         .subarray(4, 8)
         .toString(),
     ).toBe("ftyp");
-    expect(await attemptsOf(data.generation_id)).toEqual([{ provider: "openai", outcome: "succeeded", errorCode: null, predictionId: record.generation_prediction_id }]);
-    expect((await openaiVideo(record.generation_prediction_id!)).body).toMatchObject({ status: "completed", seconds: "8", size: "1280x720" });
+    expect(await attemptsOf(data.generation_id)).toEqual([
+      { provider: "openai", outcome: "succeeded", errorCode: null, predictionId: record.generation_prediction_id },
+    ]);
+    expect((await openaiVideo(record.generation_prediction_id!)).body).toMatchObject({
+      status: "completed",
+      seconds: "8",
+      size: "1280x720",
+    });
     expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.800", "charge:0.800"]);
   });
 
   it("Sora 2 Pro at 1024p asks OpenAI for 1024x1792 in portrait, at the 1024p price", async () => {
     const { key, accountId } = await accountWithKey();
-    await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: usd("5"), sourceKey: `test:sora-pro:${accountId}`, description: "test grant" }));
+    await inTransaction((tx) =>
+      addCredits(tx, { accountId, amountMillis: usd("5"), sourceKey: `test:sora-pro:${accountId}`, description: "test grant" }),
+    );
     const body = { generation_prompt: "a paper boat", generation_duration: 4, generation_ratio: "9:16", generation_resolution: "1024p" };
     const data = expectSuccess(await createVideo(key, body, {}, "openai/sora-2-pro"), 202);
     const record = await waitForStatus(key, data.generation_id);
@@ -59,14 +71,28 @@ describe("Sora end to end (OpenAI's Videos API)", () => {
 
   it("never fails over to the built-in renderers, which do not make Sora's videos", async () => {
     const { key } = await accountWithKey();
-    const refused = expectError(await createVideo(key, { generation_prompt: "x", generation_duration: 4, generation_provider_order: "openai,local" }, {}, "openai/sora-2"), "ERR1001");
+    const refused = expectError(
+      await createVideo(
+        key,
+        { generation_prompt: "x", generation_duration: 4, generation_provider_order: "openai,local" },
+        {},
+        "openai/sora-2",
+      ),
+      "ERR1001",
+    );
     expect(JSON.stringify(refused.details)).toContain("generation_provider_order");
-    expectError(await createVideo(key, { generation_prompt: "x", generation_duration: 4, generation_resolution: "1024p" }, {}, "openai/sora-2"), "ERR1001");
+    expectError(
+      await createVideo(key, { generation_prompt: "x", generation_duration: 4, generation_resolution: "1024p" }, {}, "openai/sora-2"),
+      "ERR1001",
+    );
   });
 
   it("a job OpenAI's moderation blocked is final (ERR4005) and refunded", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createVideo(key, { generation_prompt: "a paper boat [openai:moderated]", generation_duration: 4 }, {}, "openai/sora-2"), 202);
+    const data = expectSuccess(
+      await createVideo(key, { generation_prompt: "a paper boat [openai:moderated]", generation_duration: 4 }, {}, "openai/sora-2"),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "failed", generation_error_code: "ERR4005" });
     expect(await attemptsOf(data.generation_id)).toMatchObject([{ provider: "openai", outcome: "failed", errorCode: "ERR4005" }]);
@@ -75,7 +101,10 @@ describe("Sora end to end (OpenAI's Videos API)", () => {
 
   it("a job that failed inside OpenAI fails the generation as an openai provider error, never ERR5000", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createVideo(key, { generation_prompt: "a paper boat [openai:internal]", generation_duration: 4 }, {}, "openai/sora-2"), 202);
+    const data = expectSuccess(
+      await createVideo(key, { generation_prompt: "a paper boat [openai:internal]", generation_duration: 4 }, {}, "openai/sora-2"),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "failed", generation_error_code: "ERR4004" });
     expect(record.generation_error).toContain("openai ERR4002");
@@ -85,14 +114,25 @@ describe("Sora end to end (OpenAI's Videos API)", () => {
 
   it("a cancel reaches OpenAI as DELETE /v1/videos/{id}: the video is gone and the credits refunded", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createVideo(key, { generation_prompt: "a slow boat [openai:slow]", generation_duration: 4 }, {}, "openai/sora-2"), 202);
+    const data = expectSuccess(
+      await createVideo(key, { generation_prompt: "a slow boat [openai:slow]", generation_duration: 4 }, {}, "openai/sora-2"),
+      202,
+    );
     await waitForStatus(key, data.generation_id, ["processing"]);
-    const predictionId = await until(async () => (await attemptsOf(data.generation_id))[0]?.predictionId, "the attempt's prediction id recorded");
+    const predictionId = await until(
+      async () => (await attemptsOf(data.generation_id))[0]?.predictionId,
+      "the attempt's prediction id recorded",
+    );
     expect(predictionId).toMatch(/^video_/);
     expect((await openaiVideo(predictionId)).body.status).toMatch(/^(queued|in_progress)$/);
 
     const canceled = expectSuccess(await cancel(key, data.generation_id));
-    expect(canceled).toMatchObject({ generation_status: "canceled", provider_cancel_sent: true, credits_refunded: true, credits_refunded_amount: 0.4 });
+    expect(canceled).toMatchObject({
+      generation_status: "canceled",
+      provider_cancel_sent: true,
+      credits_refunded: true,
+      credits_refunded_amount: 0.4,
+    });
     expect((await openaiVideo(predictionId)).status).toBe(404);
     expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.400", "refund:0.400"]);
   });
@@ -100,7 +140,10 @@ describe("Sora end to end (OpenAI's Videos API)", () => {
 
 describe("Sora callbacks", () => {
   it("refuses a callback addressed to OpenAI: Sora jobs are polled, no webhook is requested", async () => {
-    expectError(await api("/api/providers/openai/callback", { method: "POST", body: { type: "video.completed", data: { id: "video_1" } } }), "ERR1006");
+    expectError(
+      await api("/api/providers/openai/callback", { method: "POST", body: { type: "video.completed", data: { id: "video_1" } } }),
+      "ERR1006",
+    );
   });
 });
 
@@ -109,6 +152,12 @@ describe("Sora in the estimate", () => {
     const { key } = await accountWithKey();
     const estimate = await api("/v1/estimate/openai/sora-2-pro?duration=12&resolution=1024p", { key });
     expect(estimate.status).toBe(200);
-    expect((estimate.body as { data: unknown }).data).toMatchObject({ model_type: "video", cost_per_second: 0.5, duration_seconds: 12, resolution: "1024p", cost_per_generation: 6 });
+    expect((estimate.body as { data: unknown }).data).toMatchObject({
+      model_type: "video",
+      cost_per_second: 0.5,
+      duration_seconds: 12,
+      resolution: "1024p",
+      cost_per_generation: 6,
+    });
   });
 });

@@ -15,33 +15,51 @@ const runwayBaseUrl = process.env.RUNWAY_BASE_URL ?? "";
 const runwaySecret = process.env.RUNWAYML_API_SECRET ?? "";
 
 function attemptsOf(generationId: string) {
-  return db.providerAttempt.findMany({ where: { generationId }, orderBy: { attemptNumber: "asc" }, select: { provider: true, outcome: true, errorCode: true, predictionId: true } });
+  return db.providerAttempt.findMany({
+    where: { generationId },
+    orderBy: { attemptNumber: "asc" },
+    select: { provider: true, outcome: true, errorCode: true, predictionId: true },
+  });
 }
 
 /** The task as Runway reports it (GET /v1/tasks/{id}). */
 async function runwayTask(id: string): Promise<{ status: number; body: { status?: string } }> {
-  const answer = await fetch(`${runwayBaseUrl}/v1/tasks/${id}`, { headers: { Authorization: `Bearer ${runwaySecret}`, "X-Runway-Version": "2024-11-06" } });
+  const answer = await fetch(`${runwayBaseUrl}/v1/tasks/${id}`, {
+    headers: { Authorization: `Bearer ${runwaySecret}`, "X-Runway-Version": "2024-11-06" },
+  });
   return { status: answer.status, body: (await answer.json()) as { status?: string } };
 }
 
 describe("Runway end to end (its published task API)", () => {
   it("a Gen-4 Image generation succeeds on Runway: the task's PNG is stored and served, the catalog price charged", async () => {
     const { key } = await accountWithKey();
-    const created = await createImage(key, { generation_prompt: "a red kite", generation_provider_order: "runway", generation_ratio: "16:9" }, {}, "runway/gen4-image");
+    const created = await createImage(
+      key,
+      { generation_prompt: "a red kite", generation_provider_order: "runway", generation_ratio: "16:9" },
+      {},
+      "runway/gen4-image",
+    );
     const data = expectSuccess(created, 202);
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "runway" });
     const file = await fetch(record.generation_output_file[0]!);
     expect(file.status).toBe(200);
     expect((await sharp(Buffer.from(await file.arrayBuffer())).metadata()).format).toBe("png");
-    expect(await attemptsOf(data.generation_id)).toEqual([{ provider: "runway", outcome: "succeeded", errorCode: null, predictionId: record.generation_prediction_id }]);
+    expect(await attemptsOf(data.generation_id)).toEqual([
+      { provider: "runway", outcome: "succeeded", errorCode: null, predictionId: record.generation_prediction_id },
+    ]);
     expect((await runwayTask(record.generation_prediction_id!)).body.status).toBe("SUCCEEDED");
     expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.080", "charge:0.080"]);
   });
 
   it("a Gen-4 Turbo video succeeds from its start image, as one MP4", async () => {
     const { key } = await accountWithKey();
-    const body = { generation_prompt: "waves", generation_input_file: ["https://images.example.test/start.png"], generation_duration: 10, generation_provider_order: "runway" };
+    const body = {
+      generation_prompt: "waves",
+      generation_input_file: ["https://images.example.test/start.png"],
+      generation_duration: 10,
+      generation_provider_order: "runway",
+    };
     const data = expectSuccess(await createVideo(key, body, {}, "runway/gen4-turbo"), 202);
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "runway" });
@@ -51,7 +69,12 @@ describe("Runway end to end (its published task API)", () => {
 
   it("an Aleph edit of an input video succeeds on Runway alone, priced per second of its 5 s output", async () => {
     const { key } = await accountWithKey();
-    const body = { generation_prompt: "make it snow", generation_input_file: ["https://videos.example.test/in.mp4"], generation_duration: 5, generation_ratio: "9:16" };
+    const body = {
+      generation_prompt: "make it snow",
+      generation_input_file: ["https://videos.example.test/in.mp4"],
+      generation_duration: 5,
+      generation_ratio: "9:16",
+    };
     const data = expectSuccess(await createVideo(key, body, {}, "runway/gen4-aleph"), 202);
     expect(data.generation_provider_order).toEqual(["runway"]);
     const record = await waitForStatus(key, data.generation_id);
@@ -61,7 +84,12 @@ describe("Runway end to end (its published task API)", () => {
 
   it("fails over from a task Runway failed (INTERNAL.BAD_OUTPUT) to Gen-4 Image on Replicate, never to a built-in renderer", async () => {
     const { key } = await accountWithKey();
-    const created = await createImage(key, { generation_prompt: "a red kite [runway:internal]", generation_ratio: "21:9", generation_provider_order: "runway,replicate" }, {}, "runway/gen4-image");
+    const created = await createImage(
+      key,
+      { generation_prompt: "a red kite [runway:internal]", generation_ratio: "21:9", generation_provider_order: "runway,replicate" },
+      {},
+      "runway/gen4-image",
+    );
     const data = expectSuccess(created, 202);
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
@@ -101,7 +129,12 @@ describe("Runway end to end (its published task API)", () => {
 
   it("a task refused by Runway's moderation (SAFETY.INPUT.TEXT) is final: no failover, refunded", async () => {
     const { key } = await accountWithKey();
-    const created = await createImage(key, { generation_prompt: "a red kite [runway:moderated]", generation_provider_order: "runway,replicate" }, {}, "runway/gen4-image");
+    const created = await createImage(
+      key,
+      { generation_prompt: "a red kite [runway:moderated]", generation_provider_order: "runway,replicate" },
+      {},
+      "runway/gen4-image",
+    );
     const data = expectSuccess(created, 202);
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "failed", generation_error_code: "ERR4005" });
@@ -112,7 +145,12 @@ describe("Runway end to end (its published task API)", () => {
 
   it("an answer Runway's API does not publish fails the attempt as a Runway provider error, never ERR5000", async () => {
     const { key } = await accountWithKey();
-    const created = await createImage(key, { generation_prompt: "a red kite [runway:garbled]", generation_provider_order: "runway" }, {}, "runway/gen4-image");
+    const created = await createImage(
+      key,
+      { generation_prompt: "a red kite [runway:garbled]", generation_provider_order: "runway" },
+      {},
+      "runway/gen4-image",
+    );
     const record = await waitForStatus(key, expectSuccess(created, 202).generation_id);
     expect(record).toMatchObject({ generation_status: "failed", generation_error_code: "ERR4004" });
     expect(record.generation_error).toContain("runway ERR4002");
@@ -124,7 +162,12 @@ describe("Runway end to end (its published task API)", () => {
     ["an output larger than the cap", "[runway:output-oversized]", "An output is larger than"],
   ])("%s fails the attempt with ERR4003, nothing charged", async (_label, marker, reason) => {
     const { key } = await accountWithKey();
-    const created = await createImage(key, { generation_prompt: `a red kite ${marker}`, generation_provider_order: "runway" }, {}, "runway/gen4-image");
+    const created = await createImage(
+      key,
+      { generation_prompt: `a red kite ${marker}`, generation_provider_order: "runway" },
+      {},
+      "runway/gen4-image",
+    );
     const data = expectSuccess(created, 202);
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "failed", generation_output_file: [] });
@@ -135,15 +178,28 @@ describe("Runway end to end (its published task API)", () => {
 
   it("a cancel reaches Runway as DELETE /v1/tasks/{id}: the task is CANCELLED and the credits refunded", async () => {
     const { key } = await accountWithKey();
-    const created = await createImage(key, { generation_prompt: "a slow kite [runway:slow]", generation_provider_order: "runway" }, {}, "runway/gen4-image");
+    const created = await createImage(
+      key,
+      { generation_prompt: "a slow kite [runway:slow]", generation_provider_order: "runway" },
+      {},
+      "runway/gen4-image",
+    );
     const data = expectSuccess(created, 202);
     await waitForStatus(key, data.generation_id, ["processing"]);
-    const predictionId = await until(async () => (await attemptsOf(data.generation_id))[0]?.predictionId, "the attempt's prediction id recorded");
+    const predictionId = await until(
+      async () => (await attemptsOf(data.generation_id))[0]?.predictionId,
+      "the attempt's prediction id recorded",
+    );
     expect(predictionId).toEqual(expect.any(String));
     expect((await runwayTask(predictionId)).body.status).toMatch(/^(PENDING|RUNNING)$/);
 
     const canceled = expectSuccess(await cancel(key, data.generation_id));
-    expect(canceled).toMatchObject({ generation_status: "canceled", provider_cancel_sent: true, credits_refunded: true, credits_refunded_amount: 0.08 });
+    expect(canceled).toMatchObject({
+      generation_status: "canceled",
+      provider_cancel_sent: true,
+      credits_refunded: true,
+      credits_refunded_amount: 0.08,
+    });
     expect((await runwayTask(predictionId)).body.status).toBe("CANCELLED");
     expect(await ledgerOf(data.generation_id)).toEqual(["reserve:0.080", "refund:0.080"]);
   });

@@ -14,7 +14,12 @@ import { createImage, waitForStatus } from "@/tests/support/generations";
 describe("a webhook provider end to end (Replicate protocol)", () => {
   it("runs accepted → processing → succeeded through the signed callback", async () => {
     const { key, accountId } = await accountWithKey();
-    const created = await createImage(key, { generation_prompt: "a red kite", generation_provider_order: "replicate" }, {}, "black-forest-labs/flux-schnell");
+    const created = await createImage(
+      key,
+      { generation_prompt: "a red kite", generation_provider_order: "replicate" },
+      {},
+      "black-forest-labs/flux-schnell",
+    );
     const data = expectSuccess(created, 202);
     expect(data.generation_provider_order).toEqual(["replicate"]);
     const record = await waitForStatus(key, data.generation_id);
@@ -26,7 +31,10 @@ describe("a webhook provider end to end (Replicate protocol)", () => {
     expect(["png", "jpeg", "webp"]).toContain(meta.format);
     const attempt = await db.providerAttempt.findFirstOrThrow({ where: { generationId: data.generation_id } });
     expect(attempt).toMatchObject({ provider: "replicate", outcome: "succeeded", predictionId: record.generation_prediction_id });
-    expect((await db.ledgerEntry.findMany({ where: { generationId: data.generation_id } })).map((entry) => entry.type).sort()).toEqual(["charge", "reserve"]);
+    expect((await db.ledgerEntry.findMany({ where: { generationId: data.generation_id } })).map((entry) => entry.type).sort()).toEqual([
+      "charge",
+      "reserve",
+    ]);
     expect(accountId).toBeTruthy();
   });
 
@@ -34,7 +42,12 @@ describe("a webhook provider end to end (Replicate protocol)", () => {
     // The fake ends this prediction at once and delivers its signed completion webhook before it
     // answers the create: the callback finds no attempt with that prediction id and wakes nothing.
     const { key } = await accountWithKey();
-    const created = await createImage(key, { generation_prompt: "a blue kite [replicate:callback-first]", generation_provider_order: "replicate" }, {}, "black-forest-labs/flux-schnell");
+    const created = await createImage(
+      key,
+      { generation_prompt: "a blue kite [replicate:callback-first]", generation_provider_order: "replicate" },
+      {},
+      "black-forest-labs/flux-schnell",
+    );
     const data = expectSuccess(created, 202);
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "succeeded", generation_provider_used: "replicate" });
@@ -44,7 +57,10 @@ describe("a webhook provider end to end (Replicate protocol)", () => {
     const attempts = await db.providerAttempt.findMany({ where: { generationId: data.generation_id } });
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ provider: "replicate", outcome: "succeeded", predictionId: record.generation_prediction_id });
-    expect((await db.ledgerEntry.findMany({ where: { generationId: data.generation_id } })).map((entry) => entry.type).sort()).toEqual(["charge", "reserve"]);
+    expect((await db.ledgerEntry.findMany({ where: { generationId: data.generation_id } })).map((entry) => entry.type).sort()).toEqual([
+      "charge",
+      "reserve",
+    ]);
     expect((await fetch(record.generation_output_file[0]!)).status).toBe(200);
   });
 });
@@ -55,7 +71,10 @@ describe("POST /api/providers/{provider}/callback", () => {
     expectError(unsigned, "ERR1002");
     expectError(await api("/api/providers/nobody/callback", { method: "POST", body: {} }), "ERR1006");
     expectError(await api("/api/providers/local/callback", { method: "POST", body: {} }), "ERR1006");
-    const huge = await api("/api/providers/replicate/callback", { method: "POST", rawBody: JSON.stringify({ pad: "x".repeat(1_100_000) }) });
+    const huge = await api("/api/providers/replicate/callback", {
+      method: "POST",
+      rawBody: JSON.stringify({ pad: "x".repeat(1_100_000) }),
+    });
     expectError(huge, "ERR1011");
   });
 });
@@ -66,7 +85,11 @@ describe("POST /api/providers/{provider}/callback", () => {
 // loopback outputs (PROVIDER_ALLOW_LOOPBACK=1, for the fake itself); 0.0.0.0 is refused all the same.
 describe("provider output downloads", () => {
   function attemptsOf(generationId: string) {
-    return db.providerAttempt.findMany({ where: { generationId }, orderBy: { attemptNumber: "asc" }, select: { provider: true, outcome: true, errorCode: true, errorMessage: true } });
+    return db.providerAttempt.findMany({
+      where: { generationId },
+      orderBy: { attemptNumber: "asc" },
+      select: { provider: true, outcome: true, errorCode: true, errorMessage: true },
+    });
   }
 
   function storedFiles(accountId: string, generationId: string): string[] {
@@ -75,31 +98,59 @@ describe("provider output downloads", () => {
   }
 
   it.each([
-    ["an output URL on an address that reaches loopback", "[replicate:output-internal]", "An output URL was refused: 0.0.0.0 is an unspecified address"],
-    ["an output URL redirecting to such an address", "[replicate:output-redirect-internal]", "An output URL was refused: 0.0.0.0 is an unspecified address"],
+    [
+      "an output URL on an address that reaches loopback",
+      "[replicate:output-internal]",
+      "An output URL was refused: 0.0.0.0 is an unspecified address",
+    ],
+    [
+      "an output URL redirecting to such an address",
+      "[replicate:output-redirect-internal]",
+      "An output URL was refused: 0.0.0.0 is an unspecified address",
+    ],
     ["an output larger than the cap", "[replicate:output-oversized]", "An output is larger than the 200 MiB cap per output file"],
   ])("%s fails the attempt with ERR4003; nothing is stored or served, nothing charged", async (_label, marker, reason) => {
     const { key, accountId } = await accountWithKey();
-    const created = await createImage(key, { generation_prompt: `a red kite ${marker}`, generation_provider_order: "replicate" }, {}, "black-forest-labs/flux-schnell");
+    const created = await createImage(
+      key,
+      { generation_prompt: `a red kite ${marker}`, generation_provider_order: "replicate" },
+      {},
+      "black-forest-labs/flux-schnell",
+    );
     const data = expectSuccess(created, 202);
     const record = await waitForStatus(key, data.generation_id);
     expect(record).toMatchObject({ generation_status: "failed", generation_error_code: "ERR4004", generation_output_file: [] });
     expect(record.generation_error).toContain(`replicate ERR4003 (${reason}`);
     expect(record.generation_error).not.toContain("internal secret");
-    expect(await attemptsOf(data.generation_id)).toEqual([{ provider: "replicate", outcome: "failed", errorCode: "ERR4003", errorMessage: expect.stringContaining(reason) }]);
+    expect(await attemptsOf(data.generation_id)).toEqual([
+      { provider: "replicate", outcome: "failed", errorCode: "ERR4003", errorMessage: expect.stringContaining(reason) },
+    ]);
     expect(storedFiles(accountId, data.generation_id)).toEqual([]);
-    expect((await db.ledgerEntry.findMany({ where: { generationId: data.generation_id } })).map((entry) => entry.type).sort()).toEqual(["refund", "reserve"]);
+    expect((await db.ledgerEntry.findMany({ where: { generationId: data.generation_id } })).map((entry) => entry.type).sort()).toEqual([
+      "refund",
+      "reserve",
+    ]);
   });
 
   it("a refused output fails over to the next provider in the chain", async () => {
     const { key } = await accountWithKey();
-    const created = await createImage(key, { generation_prompt: "a red kite [replicate:output-internal]", generation_provider_order: "replicate,fal" }, {}, "black-forest-labs/flux-schnell");
+    const created = await createImage(
+      key,
+      { generation_prompt: "a red kite [replicate:output-internal]", generation_provider_order: "replicate,fal" },
+      {},
+      "black-forest-labs/flux-schnell",
+    );
     const data = expectSuccess(created, 202);
     const record = await waitForStatus(key, data.generation_id);
     // fal has no credential in the test app, so its attempt fails too, on its own account.
     expect(record).toMatchObject({ generation_status: "failed", generation_error_code: "ERR4004", generation_output_file: [] });
     expect(await attemptsOf(data.generation_id)).toEqual([
-      { provider: "replicate", outcome: "failed", errorCode: "ERR4003", errorMessage: expect.stringContaining("An output URL was refused") },
+      {
+        provider: "replicate",
+        outcome: "failed",
+        errorCode: "ERR4003",
+        errorMessage: expect.stringContaining("An output URL was refused"),
+      },
       { provider: "fal", outcome: "failed", errorCode: "ERR4002", errorMessage: "fal is not configured on this deployment." },
     ]);
   });

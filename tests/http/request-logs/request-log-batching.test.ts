@@ -29,7 +29,11 @@ describe("batched request log", () => {
   it("writes a request whose query holds a NUL character, and the requests batched with it (R4 regression)", async () => {
     const { key, keyId } = await accountWithKey();
     // PostgreSQL refused the NUL, and with it the whole batch ("unsupported Unicode escape sequence").
-    const replies = await Promise.all([api("/v1/content/list?note=%00nul", { key }), api("/v1/status", { key }), api("/v1/status?x=a%00b", { key })]);
+    const replies = await Promise.all([
+      api("/v1/content/list?note=%00nul", { key }),
+      api("/v1/status", { key }),
+      api("/v1/status?x=a%00b", { key }),
+    ]);
     const rows = await whenLogged(() => db.requestLog.findMany({ where: { apiKeyId: keyId } }), 3);
     expect(rows.map((row) => row.requestId).sort()).toEqual(replies.map(requestIdOf).sort());
     const nul = rows.find((row) => row.requestId === requestIdOf(replies[0]!))!;

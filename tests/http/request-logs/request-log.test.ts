@@ -56,7 +56,13 @@ describe("request log", () => {
     const reply = await api("/v1/status", { key: monitor.key });
     expectError(reply, "ERR1003");
     const row = await whenLogged(() => db.requestLog.findFirst({ where: { requestId: requestIdOf(reply) } }));
-    expect(row).toMatchObject({ apiKeyId: monitor.apikey_id, keyName: "monitor key", statusCode: 403, errorCode: "ERR1003", endpoint: "/v1/status" });
+    expect(row).toMatchObject({
+      apiKeyId: monitor.apikey_id,
+      keyName: "monitor key",
+      statusCode: 403,
+      errorCode: "ERR1003",
+      endpoint: "/v1/status",
+    });
   });
 
   it("keeps no row for a key that does not exist", async () => {

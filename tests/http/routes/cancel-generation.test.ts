@@ -6,7 +6,16 @@ import { inTransaction } from "@/server/base/transaction";
 import { createWebhookEndpoint } from "@/server/webhooks/create-endpoint";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/fakes/webhook-receiver";
 import { accountWithKey } from "@/tests/support/fixtures";
-import { balanceOf, cancel, createImage, expectAttemptCanceled, generationRunOver, ledgerOf, someoneElsesGeneration, waitForStatus } from "@/tests/support/generations";
+import {
+  balanceOf,
+  cancel,
+  createImage,
+  expectAttemptCanceled,
+  generationRunOver,
+  ledgerOf,
+  someoneElsesGeneration,
+  waitForStatus,
+} from "@/tests/support/generations";
 import { callOperation, expectError, expectSuccess } from "@/tests/support/http";
 
 // POST /v1/content/generation/cancel/{generation_id} (cancelGeneration): refunds a pending or
@@ -36,7 +45,13 @@ describe("200", () => {
   it("cancels while processing: refund, and the late result charges nothing", async () => {
     const { key, accountId, generationId } = await processing();
     const canceled = expectSuccess(await cancel(key, generationId));
-    expect(canceled).toEqual({ generation_id: generationId, generation_status: "canceled", provider_cancel_sent: true, credits_refunded: true, credits_refunded_amount: 0.002 });
+    expect(canceled).toEqual({
+      generation_id: generationId,
+      generation_status: "canceled",
+      provider_cancel_sent: true,
+      credits_refunded: true,
+      credits_refunded_amount: 0.002,
+    });
     expect(await balanceOf(accountId)).toBe(1);
 
     await generationRunOver(generationId);
@@ -52,17 +67,43 @@ describe("200", () => {
   it("answers credits_refunded as a boolean with the amount beside it, and the canceled webhook carries both", async () => {
     const { key, accountId } = await accountWithKey();
     const path = `/hook/${randomUUID()}`;
-    await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: receiver.url.replace("/api/providers/callback", path), events: ["generation.canceled"], actor: "system" }));
+    await inTransaction((tx) =>
+      createWebhookEndpoint(tx, {
+        accountId,
+        url: receiver.url.replace("/api/providers/callback", path),
+        events: ["generation.canceled"],
+        actor: "system",
+      }),
+    );
 
-    const slow = expectSuccess(await createImage(key, { generation_prompt: "slow [local:slow=3000]", generation_provider_order: "local", generation_output_number: 2 }), 202);
+    const slow = expectSuccess(
+      await createImage(key, {
+        generation_prompt: "slow [local:slow=3000]",
+        generation_provider_order: "local",
+        generation_output_number: 2,
+      }),
+      202,
+    );
     await waitForStatus(key, slow.generation_id, ["processing"]);
     const canceled = expectSuccess(await cancel(key, slow.generation_id));
-    expect(canceled).toEqual({ generation_id: slow.generation_id, generation_status: "canceled", provider_cancel_sent: true, credits_refunded: true, credits_refunded_amount: 0.004 });
+    expect(canceled).toEqual({
+      generation_id: slow.generation_id,
+      generation_status: "canceled",
+      provider_cancel_sent: true,
+      credits_refunded: true,
+      credits_refunded_amount: 0.004,
+    });
 
     const delivery = await receiver.next((webhook) => webhook.path === path, 20_000);
     const body = JSON.parse(delivery.rawBody);
     expect(body.webhook_event).toBe("generation.canceled");
-    expect(body.webhook_data).toMatchObject({ generation_id: slow.generation_id, generation_status: "canceled", credits_refunded: true, credits_refunded_amount: 0.004, reason: "user" });
+    expect(body.webhook_data).toMatchObject({
+      generation_id: slow.generation_id,
+      generation_status: "canceled",
+      credits_refunded: true,
+      credits_refunded_amount: 0.004,
+      reason: "user",
+    });
     expect(body.webhook_data).not.toHaveProperty("generation_error");
 
     // Too late to cancel again: nothing more is refunded.

@@ -32,7 +32,14 @@ describe("202", () => {
     expect(again.headers.get("idempotency-replayed")).toBe("true");
     expect(first.headers.get("idempotency-replayed")).toBeNull();
     expect(await db.generation.count({ where: { apiKeyId: keyId } })).toBe(1);
-    const logged = await whenLogged(() => db.requestLog.findMany({ where: { apiKeyId: keyId, endpoint: "/v1/generate/image/{model_identifier}" }, orderBy: { createdAt: "asc" } }), 2);
+    const logged = await whenLogged(
+      () =>
+        db.requestLog.findMany({
+          where: { apiKeyId: keyId, endpoint: "/v1/generate/image/{model_identifier}" },
+          orderBy: { createdAt: "asc" },
+        }),
+      2,
+    );
     expect(logged.map((row) => row.idempotentReplay)).toEqual([false, true]);
   });
 
@@ -44,7 +51,9 @@ describe("202", () => {
 
     // A key over its spend limit is refused on its own terms, never served the other key's 202.
     const capped = await createTestKey(accountId, { name: "capped" });
-    await inTransaction((tx) => setKeySpendLimit(tx, OPERATOR, { keyId: capped.apikey_id, limitMillis: 1, period: "day", actor: "system" }));
+    await inTransaction((tx) =>
+      setKeySpendLimit(tx, OPERATOR, { keyId: capped.apikey_id, limitMillis: 1, period: "day", actor: "system" }),
+    );
     const refused = await createImage(capped.key, body, { "idempotency-key": idem });
     expectError(refused, "ERR1014");
     expect(refused.headers.get("idempotency-replayed")).toBeNull();
@@ -67,7 +76,9 @@ describe("202", () => {
   it("makes one generation and one reservation from concurrent duplicates", async () => {
     const { key, keyId } = await accountWithKey();
     const idem = `dup-${randomUUID()}`;
-    const replies = await Promise.all(Array.from({ length: 10 }, () => createImage(key, { generation_prompt: "dup" }, { "idempotency-key": idem })));
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => createImage(key, { generation_prompt: "dup" }, { "idempotency-key": idem })),
+    );
     const accepted = replies.filter((reply) => reply.status === 202);
     expect(accepted.length).toBeGreaterThanOrEqual(1);
     for (const reply of replies) expect([202, 409]).toContain(reply.status);
@@ -81,11 +92,18 @@ describe("202", () => {
     const { key } = await accountWithKey();
     const [legacyCreate] = createImageGeneration.legacyPaths;
     const data = expectSuccess(
-      await callOperation(createImageGeneration, { key, path: legacyCreate!.path, params: { modelIdentifier: "darkroom/lumen-image" }, body: { generation_prompt: "legacy" } }),
+      await callOperation(createImageGeneration, {
+        key,
+        path: legacyCreate!.path,
+        params: { modelIdentifier: "darkroom/lumen-image" },
+        body: { generation_prompt: "legacy" },
+      }),
       202,
     );
     const record = await waitForStatus(key, data.generation_id);
-    const legacy = expectSuccess(await callOperation(getGeneration, { key, path: getGeneration.legacyPaths[0]!.path, params: { generation_id: data.generation_id } }));
+    const legacy = expectSuccess(
+      await callOperation(getGeneration, { key, path: getGeneration.legacyPaths[0]!.path, params: { generation_id: data.generation_id } }),
+    );
     expect(legacy.generation_id).toBe(record.generation_id);
     expect(legacy.generation_status).toBe("succeeded");
   });
@@ -117,11 +135,24 @@ describe("400", () => {
       expect(error.details.fields).toEqual([{ field: "generation_input_file[0]", message: "must be at most 2048 characters" }]);
     }
     const many = [urlOf(100), urlOf(100), urlOf(100), urlOf(2049)];
-    const fourth = expectError(await createImage(key, { generation_prompt: "x", generation_input_file: many }, {}, "openai/gpt-image-1"), "ERR1001");
+    const fourth = expectError(
+      await createImage(key, { generation_prompt: "x", generation_input_file: many }, {}, "openai/gpt-image-1"),
+      "ERR1001",
+    );
     expect(invalidFields(fourth)).toEqual(["generation_input_file[3]"]);
-    const tooMany = expectError(await createImage(key, { generation_prompt: "x", generation_input_file: Array.from({ length: 17 }, () => urlOf(100)) }, {}, "openai/gpt-image-1"), "ERR1001");
+    const tooMany = expectError(
+      await createImage(
+        key,
+        { generation_prompt: "x", generation_input_file: Array.from({ length: 17 }, () => urlOf(100)) },
+        {},
+        "openai/gpt-image-1",
+      ),
+      "ERR1001",
+    );
     expect(invalidFields(tooMany)).toEqual(["generation_input_file"]);
-    expect(invalidFields(expectError(await createImage(key, { generation_prompt: "x".repeat(4001) }), "ERR1001"))).toEqual(["generation_prompt"]);
+    expect(invalidFields(expectError(await createImage(key, { generation_prompt: "x".repeat(4001) }), "ERR1001"))).toEqual([
+      "generation_prompt",
+    ]);
 
     const atCap = expectSuccess(await createImage(key, { generation_prompt: "x", generation_input_file: [urlOf(2048)] }), 202);
     expect((await db.generation.findUniqueOrThrow({ where: { id: atCap.generation_id } })).inputFiles).toEqual([urlOf(2048)]);
@@ -153,25 +184,53 @@ describe("402", () => {
     const { key, accountId } = await accountWithKey({ plan: "enterprise" });
     // Bring the 1.000 welcome balance to 0.100 = 50 × 0.002 through a real reservation.
     const holder = await db.generation.create({
-      data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "succeeded", estimatedCost: "0.900", providerOrder: [] },
+      data: {
+        accountId,
+        region: "us",
+        mediaKind: "image",
+        modelIdentifier: "darkroom/lumen-image",
+        status: "succeeded",
+        estimatedCost: "0.900",
+        providerOrder: [],
+      },
     });
-    await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: holder.id, amountMillis: 900, modelIdentifier: "darkroom/lumen-image", description: "test hold" }));
+    await inTransaction((tx) =>
+      reserveCredits(tx, {
+        accountId,
+        generationId: holder.id,
+        amountMillis: 900,
+        modelIdentifier: "darkroom/lumen-image",
+        description: "test hold",
+      }),
+    );
     await awayFromWindowEdge(30);
 
-    const replies = await Promise.all(Array.from({ length: 200 }, (_, index) => createImage(key, { generation_prompt: `race ${index}`, generation_provider_order: "local" })));
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        createImage(key, { generation_prompt: `race ${index}`, generation_provider_order: "local" }),
+      ),
+    );
     const byStatus: Record<string, number> = {};
-    for (const reply of replies) byStatus[`${reply.status} ${errorCodeOf(reply) ?? ""}`.trim()] = (byStatus[`${reply.status} ${errorCodeOf(reply) ?? ""}`.trim()] ?? 0) + 1;
+    for (const reply of replies)
+      byStatus[`${reply.status} ${errorCodeOf(reply) ?? ""}`.trim()] =
+        (byStatus[`${reply.status} ${errorCodeOf(reply) ?? ""}`.trim()] ?? 0) + 1;
     expect(byStatus).toEqual({ "202": 50, "402 ERR1004": 150 });
     for (const reply of replies.filter((reply) => reply.status === 402)) expect(errorCodeOf(reply)).toBe("ERR1004");
 
     const account = await db.account.findUniqueOrThrow({ where: { id: accountId } });
     expect(Number(account.creditBalance)).toBe(0);
     const entries = await db.ledgerEntry.findMany({ where: { accountId } });
-    const sum = entries.reduce((total, entry) => total + (entry.type === "add" || entry.type === "refund" ? 1 : entry.type === "reserve" ? -1 : 0) * Math.round(Number(entry.amount) * 1000), 0);
+    const sum = entries.reduce(
+      (total, entry) =>
+        total +
+        (entry.type === "add" || entry.type === "refund" ? 1 : entry.type === "reserve" ? -1 : 0) * Math.round(Number(entry.amount) * 1000),
+      0,
+    );
     expect(sum).toBe(0);
 
     // Let them finish: every reservation is charged, the balance stays at zero.
-    for (const reply of replies.filter((reply) => reply.status === 202)) await waitForStatus(key, expectSuccess(reply, 202).generation_id, undefined, 60_000);
+    for (const reply of replies.filter((reply) => reply.status === 202))
+      await waitForStatus(key, expectSuccess(reply, 202).generation_id, undefined, 60_000);
     const after = await db.ledgerEntry.groupBy({ by: ["type"], where: { accountId }, _count: true });
     expect(Object.fromEntries(after.map((row) => [row.type, row._count]))).toEqual({ add: 1, reserve: 51, charge: 50 });
   }, 120_000);
@@ -187,9 +246,18 @@ describe("404", () => {
     const { key, accountId } = await accountWithKey();
     const instance = await startSecondInstance({ CATALOG_DISABLED_PROVIDERS: "local,local-backup" });
     try {
-      const error = expectError(await api(CREATE_PATH, { key, base: instance.baseUrl, method: "POST", body: { generation_prompt: "x" } }), "ERR1012");
-      expect(error.message).toContain("darkroom/lumen-image is turned off on this deployment: its providers local, local-backup are disabled");
-      expect(error.details).toEqual({ model_identifier: "darkroom/lumen-image", model_status: "disabled", disabled_providers: ["local", "local-backup"] });
+      const error = expectError(
+        await api(CREATE_PATH, { key, base: instance.baseUrl, method: "POST", body: { generation_prompt: "x" } }),
+        "ERR1012",
+      );
+      expect(error.message).toContain(
+        "darkroom/lumen-image is turned off on this deployment: its providers local, local-backup are disabled",
+      );
+      expect(error.details).toEqual({
+        model_identifier: "darkroom/lumen-image",
+        model_status: "disabled",
+        disabled_providers: ["local", "local-backup"],
+      });
       expect(await db.generation.count({ where: { accountId } })).toBe(0);
     } finally {
       await instance.stop();
@@ -218,7 +286,13 @@ describe("409", () => {
     const idem = `running-${randomUUID()}`;
     const body = { generation_prompt: "in progress" };
     await db.idempotencyRecord.create({
-      data: { accountId, apiKeyLineageId: keyId, key: idem, requestHash: requestHash({ kind: "image", model: "darkroom/lumen-image", body }), requestId: randomUUID() },
+      data: {
+        accountId,
+        apiKeyLineageId: keyId,
+        key: idem,
+        requestHash: requestHash({ kind: "image", model: "darkroom/lumen-image", body }),
+        requestId: randomUUID(),
+      },
     });
     expectError(await createImage(key, body, { "idempotency-key": idem }), "ERR2016");
   });
@@ -227,23 +301,38 @@ describe("409", () => {
 describe("413", () => {
   it("refuses an oversized body with ERR1011", async () => {
     const { key } = await accountWithKey();
-    expectError(await api(CREATE_PATH, { key, method: "POST", rawBody: JSON.stringify({ generation_prompt: "x".repeat(300_000) }) }), "ERR1011");
+    expectError(
+      await api(CREATE_PATH, { key, method: "POST", rawBody: JSON.stringify({ generation_prompt: "x".repeat(300_000) }) }),
+      "ERR1011",
+    );
   });
 });
 
 describe("415", () => {
-  it.each(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=latin1", "application/xml"])(
-    "refuses a %s body with ERR1015 unsupported_media_type, a client error, and reserves nothing",
-    async (contentType) => {
-      const { key, accountId } = await accountWithKey();
-      const reply = await api(CREATE_PATH, { key, method: "POST", rawBody: JSON.stringify({ generation_prompt: "a lighthouse" }), headers: { "content-type": contentType } });
-      expect(reply.status).toBe(415);
-      const error = expectError(reply, "ERR1015");
-      expect(error).toMatchObject({ type: "unsupported_media_type", retryable: false, details: { content_type: contentType, supported: ["application/json"] } });
-      expect(error.message).toContain("application/json");
-      expect(await db.generation.count({ where: { accountId } })).toBe(0);
-    },
-  );
+  it.each([
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "application/json; charset=latin1",
+    "application/xml",
+  ])("refuses a %s body with ERR1015 unsupported_media_type, a client error, and reserves nothing", async (contentType) => {
+    const { key, accountId } = await accountWithKey();
+    const reply = await api(CREATE_PATH, {
+      key,
+      method: "POST",
+      rawBody: JSON.stringify({ generation_prompt: "a lighthouse" }),
+      headers: { "content-type": contentType },
+    });
+    expect(reply.status).toBe(415);
+    const error = expectError(reply, "ERR1015");
+    expect(error).toMatchObject({
+      type: "unsupported_media_type",
+      retryable: false,
+      details: { content_type: contentType, supported: ["application/json"] },
+    });
+    expect(error.message).toContain("application/json");
+    expect(await db.generation.count({ where: { accountId } })).toBe(0);
+  });
 
   it("takes JSON with its charset, a +json type, or no Content-Type at all", async () => {
     for (const contentType of ["application/json; charset=utf-8", "APPLICATION/JSON", "application/vnd.darkroom+json", null]) {

@@ -11,7 +11,10 @@ import { api, expectError, expectSuccess, invalidFields } from "@/tests/support/
 describe("202", () => {
   it("makes a real MP4 on the video route", async () => {
     const { key } = await accountWithKey();
-    const data = expectSuccess(await createVideo(key, { generation_prompt: "waves", generation_duration: 2, generation_ratio: "16:9" }), 202);
+    const data = expectSuccess(
+      await createVideo(key, { generation_prompt: "waves", generation_duration: 2, generation_ratio: "16:9" }),
+      202,
+    );
     const record = await waitForStatus(key, data.generation_id, undefined, 60_000);
     expect(record.generation_status).toBe("succeeded");
     const file = await fetch(record.generation_output_file[0]!);
@@ -25,7 +28,12 @@ describe("400", () => {
   it("caps generation_input_file_last_content and generation_input_file at 2,048 characters", async () => {
     const { key } = await accountWithKey();
     const long = `https://example.com/${"a".repeat(2029)}`;
-    const body = { generation_prompt: "x", generation_duration: 2, generation_input_file: [long], generation_input_file_last_content: long };
+    const body = {
+      generation_prompt: "x",
+      generation_duration: 2,
+      generation_input_file: [long],
+      generation_input_file_last_content: long,
+    };
     const error = expectError(await createVideo(key, body), "ERR1001");
     expect(error.details.fields).toEqual([
       { field: "generation_input_file[0]", message: "must be at most 2048 characters" },
@@ -59,7 +67,10 @@ describe("409", () => {
   it("refuses a used Idempotency-Key with a different body (ERR2015)", async () => {
     const { key } = await accountWithKey();
     const idem = `video-${randomUUID()}`;
-    const first = expectSuccess(await createVideo(key, { generation_prompt: "once", generation_duration: 2 }, { "idempotency-key": idem }), 202);
+    const first = expectSuccess(
+      await createVideo(key, { generation_prompt: "once", generation_duration: 2 }, { "idempotency-key": idem }),
+      202,
+    );
     expectError(await createVideo(key, { generation_prompt: "twice", generation_duration: 2 }, { "idempotency-key": idem }), "ERR2015");
     await cancel(key, first.generation_id);
   });
@@ -95,7 +106,10 @@ describe("429", () => {
     });
 
     const { key } = await accountWithKey({ plan: "free" });
-    const held = expectSuccess(await createVideo(key, { generation_prompt: "hold [local:slow=8000]", generation_duration: 2, generation_provider_order: "local" }), 202);
+    const held = expectSuccess(
+      await createVideo(key, { generation_prompt: "hold [local:slow=8000]", generation_duration: 2, generation_provider_order: "local" }),
+      202,
+    );
     const refused = await createVideo(key, { generation_prompt: "one more", generation_duration: 2 });
     expectError(refused, "ERR1009");
     // 20 s typical, a second or so already spent: the slot frees in about 19 s.

@@ -9,7 +9,14 @@ describe("200", () => {
   it("returns the account profile", async () => {
     const { key, accountId, email } = await accountWithKey();
     const data = expectSuccess(await callOperation(getAccount, { key }));
-    expect(Object.keys(data).sort()).toEqual(["account_created_at", "account_email", "account_id", "account_is_personal", "account_name", "account_picture_url"]);
+    expect(Object.keys(data).sort()).toEqual([
+      "account_created_at",
+      "account_email",
+      "account_id",
+      "account_is_personal",
+      "account_name",
+      "account_picture_url",
+    ]);
     expect(data).toMatchObject({ account_id: accountId, account_email: email, account_is_personal: true, account_picture_url: null });
     expect(data.account_created_at).toMatch(ISO_DATE_TIME);
   });

@@ -29,18 +29,46 @@ describe("200", () => {
     const start = new Date("2026-11-01T00:00:00.000Z");
     const end = new Date("2026-12-01T00:00:00.000Z");
     await db.subscription.create({
-      data: { accountId, plan: "pro", status: "active", stripeSubscriptionId: `sub_test_${accountId}`, currentPeriodStart: start, currentPeriodEnd: end, cancelAtPeriodEnd: true },
+      data: {
+        accountId,
+        plan: "pro",
+        status: "active",
+        stripeSubscriptionId: `sub_test_${accountId}`,
+        currentPeriodStart: start,
+        currentPeriodEnd: end,
+        cancelAtPeriodEnd: true,
+      },
     });
     const data = expectSuccess(await callOperation(getBilling, { key }));
-    expect(data).toMatchObject({ billing_subscription_status: "active", billing_cancel_at_period_end: true, billing_period_starts_at: start.toISOString(), billing_period_ends_at: end.toISOString() });
+    expect(data).toMatchObject({
+      billing_subscription_status: "active",
+      billing_cancel_at_period_end: true,
+      billing_period_starts_at: start.toISOString(),
+      billing_period_ends_at: end.toISOString(),
+    });
   });
 
   it("reports a contract plan (no Stripe subscription) as manual with its period", async () => {
     const { key, accountId } = await accountWithKey({ plan: "enterprise" });
     const start = new Date("2026-11-01T00:00:00.000Z");
     const end = new Date("2027-11-01T00:00:00.000Z");
-    await db.subscription.create({ data: { accountId, plan: "enterprise", interval: "year", status: "active", currentPeriodStart: start, currentPeriodEnd: end, billingAnchor: start } });
+    await db.subscription.create({
+      data: {
+        accountId,
+        plan: "enterprise",
+        interval: "year",
+        status: "active",
+        currentPeriodStart: start,
+        currentPeriodEnd: end,
+        billingAnchor: start,
+      },
+    });
     const data = expectSuccess(await callOperation(getBilling, { key }));
-    expect(data).toMatchObject({ billing_plan: "enterprise", billing_subscription_status: "manual", billing_period_starts_at: start.toISOString(), billing_period_ends_at: end.toISOString() });
+    expect(data).toMatchObject({
+      billing_plan: "enterprise",
+      billing_subscription_status: "manual",
+      billing_period_starts_at: start.toISOString(),
+      billing_period_ends_at: end.toISOString(),
+    });
   });
 });

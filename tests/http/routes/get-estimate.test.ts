@@ -5,7 +5,8 @@ import { callOperation, expectError, expectSuccess, invalidFields, type QueryOf 
 
 // GET /v1/estimate/{model_identifier} (getEstimate): the price create would reserve, against the balance.
 
-const estimate = (key: string, model: string, query: QueryOf<typeof getEstimate> = {}) => callOperation(getEstimate, { key, params: { model_identifier: model }, query });
+const estimate = (key: string, model: string, query: QueryOf<typeof getEstimate> = {}) =>
+  callOperation(getEstimate, { key, params: { model_identifier: model }, query });
 
 describe("200", () => {
   it("prices an image model to three decimals against the balance", async () => {

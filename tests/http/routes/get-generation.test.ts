@@ -14,7 +14,12 @@ describe("200", () => {
     const { key, accountId } = await accountWithKey();
     const created = expectSuccess(await createImage(key, { generation_prompt: "read me", generation_provider_order: "local" }), 202);
     const record = expectSuccess(await callOperation(getGeneration, { key, params: { generation_id: created.generation_id } }));
-    expect(record).toMatchObject({ account_id: accountId, generation_id: created.generation_id, generation_prompt: "read me", model_identifier: "darkroom/lumen-image" });
+    expect(record).toMatchObject({
+      account_id: accountId,
+      generation_id: created.generation_id,
+      generation_prompt: "read me",
+      model_identifier: "darkroom/lumen-image",
+    });
     expect(["pending", "processing", "succeeded"]).toContain(record.generation_status);
   });
 });
@@ -23,7 +28,10 @@ describe("404", () => {
   it("keeps other accounts out: ERR1006 on the modern and the legacy path", async () => {
     const { stranger, generationId } = await someoneElsesGeneration();
     expectError(await callOperation(getGeneration, { key: stranger.key, params: { generation_id: generationId } }), "ERR1006");
-    expectError(await callOperation(getGeneration, { key: stranger.key, path: legacyRead!.path, params: { generation_id: generationId } }), "ERR1006");
+    expectError(
+      await callOperation(getGeneration, { key: stranger.key, path: legacyRead!.path, params: { generation_id: generationId } }),
+      "ERR1006",
+    );
   });
 
   it("answers ERR1006 for an id that is not a UUID", async () => {

@@ -37,7 +37,17 @@ describe("per model per provider", () => {
     for (const model of data.models) {
       expect(model.model_status, model.model_identifier).toBe(statuses.get(model.model_identifier));
       for (const [provider, entry] of Object.entries(model.providers)) {
-        expect(Object.keys(entry).sort(), provider).toEqual(["attempts", "available", "failed", "last_error_at", "last_error_code", "p50_latency_ms", "raw_model_id", "succeeded", "success_rate"]);
+        expect(Object.keys(entry).sort(), provider).toEqual([
+          "attempts",
+          "available",
+          "failed",
+          "last_error_at",
+          "last_error_code",
+          "p50_latency_ms",
+          "raw_model_id",
+          "succeeded",
+          "success_rate",
+        ]);
         expect(entry.succeeded + entry.failed).toBeLessThanOrEqual(entry.attempts);
         expect(entry.success_rate).toBe(entry.attempts === 0 ? null : Math.round((entry.succeeded / entry.attempts) * 1000) / 1000);
         if (entry.last_error_at !== null) expect(entry.failed).toBeGreaterThan(0);
@@ -50,13 +60,19 @@ describe("per model per provider", () => {
     const instance = await startSecondInstance({ CATALOG_DISABLED_MODELS: "darkroom/lumen-video", CATALOG_DISABLED_PROVIDERS: "local" });
     try {
       const data = expectSuccess(
-        await api<{ healthy: boolean; models: Array<{ model_identifier: string; model_status: string; providers: Record<string, { available: boolean }> }> }>("/v1/health/inference/models", {
+        await api<{
+          healthy: boolean;
+          models: Array<{ model_identifier: string; model_status: string; providers: Record<string, { available: boolean }> }>;
+        }>("/v1/health/inference/models", {
           key,
           base: instance.baseUrl,
         }),
       );
       const byId = Object.fromEntries(data.models.map((model) => [model.model_identifier, model]));
-      expect(byId["darkroom/lumen-image"]).toMatchObject({ model_status: "active", providers: { local: { available: false }, "local-backup": { available: true } } });
+      expect(byId["darkroom/lumen-image"]).toMatchObject({
+        model_status: "active",
+        providers: { local: { available: false }, "local-backup": { available: true } },
+      });
       expect(byId["darkroom/lumen-video"]).toMatchObject({ model_status: "disabled", providers: { local: { available: false } } });
     } finally {
       await instance.stop();

@@ -34,7 +34,14 @@ describe("200", () => {
     const { key } = await accountWithKey();
     const legacy = expectSuccess(await callOperation(getProviderHealth, { key, path: "/v1/health/providers" }));
     expect(legacy.service).toBe("providers");
-    expect(Object.keys(legacy).sort()).toEqual(["healthy", "providers", "providers_total", "service", "service_paused", "service_paused_reason"]);
+    expect(Object.keys(legacy).sort()).toEqual([
+      "healthy",
+      "providers",
+      "providers_total",
+      "service",
+      "service_paused",
+      "service_paused_reason",
+    ]);
   });
 
   it("serves /api/v1/health/providers through both aliases", async () => {

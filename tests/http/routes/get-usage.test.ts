@@ -37,8 +37,22 @@ describe("200", () => {
       usage_total_server_errors: 0,
     });
     const byEndpoint = Object.fromEntries(data.usage_endpoints.map((entry) => [entry.endpoint, entry]));
-    expect(byEndpoint["/v1/status"]).toEqual({ endpoint: "/v1/status", total_requests: 4, success_count: 3, client_error_count: 1, server_error_count: 0, error_codes: { ERR1003: 1 } });
-    expect(byEndpoint["/v1/usage"]).toEqual({ endpoint: "/v1/usage", total_requests: 1, success_count: 0, client_error_count: 1, server_error_count: 0, error_codes: { ERR1001: 1 } });
+    expect(byEndpoint["/v1/status"]).toEqual({
+      endpoint: "/v1/status",
+      total_requests: 4,
+      success_count: 3,
+      client_error_count: 1,
+      server_error_count: 0,
+      error_codes: { ERR1003: 1 },
+    });
+    expect(byEndpoint["/v1/usage"]).toEqual({
+      endpoint: "/v1/usage",
+      total_requests: 1,
+      success_count: 0,
+      client_error_count: 1,
+      server_error_count: 0,
+      error_codes: { ERR1001: 1 },
+    });
     expect(byEndpoint["/v1/estimate/{model_identifier}"]).toMatchObject({ total_requests: 1, error_codes: { ERR1012: 1 } });
     expect(byEndpoint["/v1/library/models"]).toMatchObject({ total_requests: 1, success_count: 1, error_codes: {} });
   });

@@ -9,7 +9,8 @@ import { callOperation, expectError, expectSuccess } from "@/tests/support/http"
 async function threeGenerations() {
   const { key } = await accountWithKey();
   const ids: string[] = [];
-  for (let index = 0; index < 3; index += 1) ids.push(expectSuccess(await createImage(key, { generation_prompt: `list ${index}` }), 202).generation_id);
+  for (let index = 0; index < 3; index += 1)
+    ids.push(expectSuccess(await createImage(key, { generation_prompt: `list ${index}` }), 202).generation_id);
   return { key, ids };
 }
 

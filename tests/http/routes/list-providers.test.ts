@@ -17,7 +17,12 @@ describe("200", () => {
     expect(local).toMatchObject({ provider_status: "active" });
     // The documented integration and arrays, plus the flat fields clients read.
     expect(Object.keys(local?.darkroom_implementation ?? {}).sort()).toEqual(IMPLEMENTATION_KEYS);
-    expect(Object.keys(local?.darkroom_implementation.integration ?? {}).sort()).toEqual(["delivery_method", "supports_cancel", "timeout_seconds", "webhook_signature"]);
+    expect(Object.keys(local?.darkroom_implementation.integration ?? {}).sort()).toEqual([
+      "delivery_method",
+      "supports_cancel",
+      "timeout_seconds",
+      "webhook_signature",
+    ]);
     expect(local?.darkroom_implementation.supported_models).toContain("darkroom/lumen-image");
     // The test server configures Replicate (against a local fake) and not fal.
     expect(data.providers.find((provider) => provider.provider_id === "replicate")?.provider_status).toBe("active");
@@ -36,17 +41,27 @@ describe("200", () => {
       expect(implementation.supported_media_types.length).toBeGreaterThan(0);
       expect(Array.isArray(implementation.capabilities)).toBe(true);
     }
-    expect(byId.local).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image", "video"], supported_models_total: modelsForProvider("local").length });
+    expect(byId.local).toMatchObject({
+      delivery_method: "synchronous",
+      supported_media_types: ["image", "video"],
+      supported_models_total: modelsForProvider("local").length,
+    });
     // The built-in renderers serve the built-in models only: no remote model fails over to a placeholder.
     expect(byId.local?.supported_models).toEqual(["darkroom/lumen-image", "darkroom/lumen-video"]);
     expect(byId["local-backup"]?.supported_models).toEqual(["darkroom/lumen-image", "darkroom/lumen-video"]);
-    expect(byId.replicate?.supported_models).toEqual(expect.arrayContaining(["runway/gen4-image", "runway/gen4-turbo", "cloudflare/flux-1-schnell"]));
+    expect(byId.replicate?.supported_models).toEqual(
+      expect.arrayContaining(["runway/gen4-image", "runway/gen4-turbo", "cloudflare/flux-1-schnell"]),
+    );
     expect(byId.replicate?.supported_models).not.toContain("leonardo/lucid-origin");
     // The test app sets REPLICATE_WEBHOOK_SECRET, so Replicate is asked for webhooks.
     expect(byId.replicate).toMatchObject({ delivery_method: "webhook", supported_media_types: ["image", "video"] });
     expect(byId.replicate?.webhook_verification).toContain("HMAC-SHA256");
     expect(byId.fal).toMatchObject({ delivery_method: "webhook" });
-    expect(byId.openai).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image", "video"], supported_models_total: modelsForProvider("openai").length });
+    expect(byId.openai).toMatchObject({
+      delivery_method: "synchronous",
+      supported_media_types: ["image", "video"],
+      supported_models_total: modelsForProvider("openai").length,
+    });
     expect(byId.openai?.supported_models).toEqual(expect.arrayContaining(["openai/gpt-image-1", "openai/sora-2", "openai/sora-2-pro"]));
     expect(byId.openai?.cancel_method).toMatch(/^DELETE \/v1\/videos\/\{id\}/);
     expect(byId.runway).toMatchObject({
@@ -58,7 +73,11 @@ describe("200", () => {
     expect(byId.runway?.supported_models).toEqual(expect.arrayContaining(["runway/gen4-image", "runway/gen4-turbo", "runway/gen4-aleph"]));
     expect(byId.runway?.webhook_verification).toMatch(/^none/);
     // The test app points Cloudflare Workers AI at its fake (token and account id both set).
-    expect(byId.cloudflare).toMatchObject({ delivery_method: "synchronous", supported_media_types: ["image"], webhook_verification: expect.stringMatching(/^none/) });
+    expect(byId.cloudflare).toMatchObject({
+      delivery_method: "synchronous",
+      supported_media_types: ["image"],
+      webhook_verification: expect.stringMatching(/^none/),
+    });
     expect(providers.find((provider) => provider.provider_id === "cloudflare")?.provider_status).toBe("active");
     expect(byId.alibaba).toMatchObject({
       delivery_method: "polling",
@@ -93,7 +112,9 @@ describe("provider_status disabled", () => {
     const shared = expectSuccess(await callOperation(listProviders, { key })).providers;
     const instance = await startSecondInstance({ CATALOG_DISABLED_PROVIDERS: "replicate,fal,local" });
     try {
-      const { providers } = expectSuccess(await api<{ providers: typeof shared }>("/v1/library/providers", { key, base: instance.baseUrl }));
+      const { providers } = expectSuccess(
+        await api<{ providers: typeof shared }>("/v1/library/providers", { key, base: instance.baseUrl }),
+      );
       const status = Object.fromEntries(providers.map((provider) => [provider.provider_id, provider.provider_status]));
       expect(status).toMatchObject({ replicate: "disabled", fal: "disabled", local: "disabled", "local-backup": "active" });
       for (const provider of shared.filter((entry) => !["replicate", "fal", "local"].includes(entry.provider_id)))

@@ -23,7 +23,8 @@ function works(command: string, args: string[]) {
   return result.status === 0;
 }
 
-const python = ["python3", "/usr/bin/python3"].find((candidate) => works(candidate, ["-c", "import sys; assert sys.version_info >= (3, 9)"])) ?? null;
+const python =
+  ["python3", "/usr/bin/python3"].find((candidate) => works(candidate, ["-c", "import sys; assert sys.version_info >= (3, 9)"])) ?? null;
 // pip wheel without build isolation needs setuptools and wheel installed beside pip.
 const wheelPython = ["python3", "/usr/bin/python3"].find((candidate) => works(candidate, ["-c", "import setuptools, wheel, pip"])) ?? null;
 if (!python) console.warn("sdk-python: SKIPPED, python3 (>= 3.9) is not on this machine; the Python SDK was not tested");
@@ -44,7 +45,12 @@ describe("the Python SDK", () => {
     const streams = await accountWithKey();
     const webhookPort = await freePort();
     const endpoint = await inTransaction((tx) =>
-      createWebhookEndpoint(tx, { accountId: hooked.accountId, url: `http://127.0.0.1:${webhookPort}/hooks`, events: ["generation.completed"], actor: "system" }),
+      createWebhookEndpoint(tx, {
+        accountId: hooked.accountId,
+        url: `http://127.0.0.1:${webhookPort}/hooks`,
+        events: ["generation.completed"],
+        actor: "system",
+      }),
     );
     const env = {
       ...process.env,
@@ -62,7 +68,12 @@ describe("the Python SDK", () => {
       DARKROOM_TEST_WEBHOOK_PORT: String(webhookPort),
       DARKROOM_TEST_WEBHOOK_SECRET: endpoint.secret,
     };
-    const run = spawnSync(python as string, ["-m", "unittest", "discover", "-s", "tests", "-t", ".", "-v"], { cwd: sdkDir, env, encoding: "utf8", timeout: 240_000 });
+    const run = spawnSync(python as string, ["-m", "unittest", "discover", "-s", "tests", "-t", ".", "-v"], {
+      cwd: sdkDir,
+      env,
+      encoding: "utf8",
+      timeout: 240_000,
+    });
     const output = `${run.stdout}${run.stderr}`;
     const ran = /Ran (\d+) tests?/.exec(output);
     console.log(`sdk-python: ${python} ran ${ran?.[1] ?? "?"} unittest tests: ${/\nOK\b/.test(output) ? "OK" : "FAILED"}`);
@@ -77,7 +88,11 @@ describe("the Python SDK", () => {
       const source = path.join(scratch, "src");
       fs.cpSync(sdkDir, source, { recursive: true, filter: (from) => !/__pycache__|\.egg-info|[/\\]build$|[/\\]dist$/.test(from) });
       const out = path.join(scratch, "wheels");
-      const built = spawnSync(wheelPython as string, ["-m", "pip", "wheel", "--no-build-isolation", "--no-index", "--no-deps", "-w", out, "."], { cwd: source, encoding: "utf8", timeout: 180_000 });
+      const built = spawnSync(
+        wheelPython as string,
+        ["-m", "pip", "wheel", "--no-build-isolation", "--no-index", "--no-deps", "-w", out, "."],
+        { cwd: source, encoding: "utf8", timeout: 180_000 },
+      );
       expect(built.status, `${built.stdout}${built.stderr}`).toBe(0);
       const wheels = fs.readdirSync(out).filter((name) => name.endsWith(".whl"));
       expect(wheels).toEqual(["darkroom-0.1.0-py3-none-any.whl"]);

@@ -30,10 +30,22 @@ it("packs into a tarball that installs offline into a scratch project and works 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "darkroom-sdk-ts-"));
   try {
     run(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], sdkDir);
-    const packed = JSON.parse(run(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], sdkDir)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const packed = JSON.parse(run(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], sdkDir)) as Array<{
+      filename: string;
+      files: Array<{ path: string }>;
+    }>;
     const tarball = path.join(scratch, packed[0]?.filename as string);
     const files = packed[0]?.files.map((file) => file.path) ?? [];
-    expect(files).toEqual(expect.arrayContaining(["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/generated/types.d.ts", "dist/generated/operations.js"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "package.json",
+        "README.md",
+        "dist/index.js",
+        "dist/index.d.ts",
+        "dist/generated/types.d.ts",
+        "dist/generated/operations.js",
+      ]),
+    );
     expect(files.filter((file) => file.startsWith("src/"))).toEqual([]);
     const manifest = JSON.parse(fs.readFileSync(path.join(sdkDir, "package.json"), "utf8")) as Record<string, unknown>;
     expect(manifest.dependencies ?? {}).toEqual({});
@@ -64,7 +76,9 @@ console.log(JSON.stringify({
 }));
 `,
     );
-    const output = JSON.parse(run(process.execPath, ["use.mjs"], project, { ...process.env, KEY: key, BASE: `${baseUrl()}/v1` }).trim()) as Record<string, unknown>;
+    const output = JSON.parse(
+      run(process.execPath, ["use.mjs"], project, { ...process.env, KEY: key, BASE: `${baseUrl()}/v1` }).trim(),
+    ) as Record<string, unknown>;
     expect(output).toEqual({
       account: accountId,
       requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -100,7 +114,15 @@ export async function watch(id: string): Promise<string | null> {
 }
 `,
     );
-    const compilerOptions = { noEmit: true, strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: [] };
+    const compilerOptions = {
+      noEmit: true,
+      strict: true,
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      target: "es2022",
+      lib: ["es2022", "dom"],
+      types: [],
+    };
     fs.writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["consumer.ts"] }));
     run(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], project);
   } finally {

@@ -29,7 +29,8 @@ import {
 // verification on real deliveries. Families the shared app cannot be made to answer (provider,
 // server, spend limit) are in tests/unit/sdk/typescript-core.test.ts.
 
-const client = (key: string, options: ConstructorParameters<typeof Darkroom>[0] = {}) => new Darkroom({ apiKey: key, baseUrl: `${baseUrl()}/v1`, ...options });
+const client = (key: string, options: ConstructorParameters<typeof Darkroom>[0] = {}) =>
+  new Darkroom({ apiKey: key, baseUrl: `${baseUrl()}/v1`, ...options });
 
 async function refusal(promise: Promise<unknown>): Promise<DarkroomError> {
   const error = await promise.then(
@@ -71,7 +72,11 @@ describe("every method once", () => {
     const { key } = await accountWithKey();
     const darkroom = client(key);
 
-    const waited = await darkroom.generate.image("darkroom/lumen-image", { generation_prompt: "a lighthouse", generation_output_number: 2 }, { wait: { timeoutMs: 60_000 } });
+    const waited = await darkroom.generate.image(
+      "darkroom/lumen-image",
+      { generation_prompt: "a lighthouse", generation_output_number: 2 },
+      { wait: { timeoutMs: 60_000 } },
+    );
     expect(waited.generation_initialized).toBe(true);
     expect(waited.lastResponse.status).toBe(202);
     expect(waited.lastResponse.idempotencyKey).toMatch(/^sdk-/);
@@ -84,7 +89,10 @@ describe("every method once", () => {
     expect(finished.generation_status).toBe("succeeded");
     expect((await darkroom.generations.get(video.generation_id)).generation_id).toBe(video.generation_id);
 
-    const slow = await darkroom.generate.image("darkroom/lumen-image", { generation_prompt: "hold [local:slow=20000]", generation_provider_order: "local" });
+    const slow = await darkroom.generate.image("darkroom/lumen-image", {
+      generation_prompt: "hold [local:slow=20000]",
+      generation_provider_order: "local",
+    });
     const canceled = await darkroom.generations.cancel(slow.generation_id);
     expect(canceled).toMatchObject({ generation_id: slow.generation_id, generation_status: "canceled", credits_refunded: true });
 
@@ -142,7 +150,9 @@ describe("error families from the server", () => {
     expect(model).toBeInstanceOf(NotFoundError);
     expect(model.code).toBe("ERR1012");
 
-    const invalid = await refusal(darkroom.generate.image("darkroom/lumen-image", { generation_prompt: "x", generation_ratio: "7:5" as "1:1" }));
+    const invalid = await refusal(
+      darkroom.generate.image("darkroom/lumen-image", { generation_prompt: "x", generation_ratio: "7:5" as "1:1" }),
+    );
     expect(invalid).toBeInstanceOf(ValidationError);
     expect(invalid.code).toBe("ERR1001");
     expect(invalid.details.fields).toEqual([expect.objectContaining({ field: "generation_ratio" })]);
@@ -161,7 +171,10 @@ describe("error families from the server", () => {
     const free = await accountWithKey({ plan: "free" });
     const freeClient = client(free.key, { maxRetries: 0 });
     const hold = { generation_prompt: "hold [local:slow=20000]", generation_provider_order: "local" };
-    const held = [await freeClient.generate.image("darkroom/lumen-image", hold), await freeClient.generate.image("darkroom/lumen-image", hold)];
+    const held = [
+      await freeClient.generate.image("darkroom/lumen-image", hold),
+      await freeClient.generate.image("darkroom/lumen-image", hold),
+    ];
     const capped = await refusal(freeClient.generate.image("darkroom/lumen-image", hold));
     expect(capped).toBeInstanceOf(RateLimitError);
     expect(capped).toMatchObject({ code: "ERR1009", status: 429, retryable: true });
@@ -183,20 +196,27 @@ describe("retries", () => {
         const isCreate = req.method === "POST" && (req.url ?? "").startsWith("/v1/generate/");
         if (isCreate) creates++;
         const dropThis = isCreate && creates === 1;
-        const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-          const body: Buffer[] = [];
-          answer.on("data", (chunk: Buffer) => body.push(chunk));
-          answer.on("end", () => {
-            if (dropThis) return req.socket.destroy();
-            res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(body));
-          });
-        });
+        const upstream = http.request(
+          { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+          (answer) => {
+            const body: Buffer[] = [];
+            answer.on("data", (chunk: Buffer) => body.push(chunk));
+            answer.on("end", () => {
+              if (dropThis) return req.socket.destroy();
+              res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(body));
+            });
+          },
+        );
         upstream.end(Buffer.concat(chunks));
       });
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
     try {
-      const darkroom = new Darkroom({ apiKey: key, baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`, maxRetries: 2 });
+      const darkroom = new Darkroom({
+        apiKey: key,
+        baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`,
+        maxRetries: 2,
+      });
       const created = await darkroom.generate.image("darkroom/lumen-image", { generation_prompt: "exactly once" });
       expect(creates).toBe(2);
       expect(created.lastResponse).toMatchObject({ attempts: 2, idempotencyReplayed: true });
@@ -234,18 +254,25 @@ describe("webhooks.verify on real deliveries", () => {
   it("accepts a delivery as sent, refuses it tampered, stale or under another secret, and tries every v1 entry", async () => {
     const { key, accountId } = await accountWithKey();
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/${accountId}`;
-    const endpoint = await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url, events: ["generation.completed"], actor: "system" }));
+    const endpoint = await inTransaction((tx) =>
+      createWebhookEndpoint(tx, { accountId, url, events: ["generation.completed"], actor: "system" }),
+    );
     const darkroom = client(key);
     const created = await darkroom.generate.image("darkroom/lumen-image", { generation_prompt: "signed" }, { wait: true });
 
-    const arrival = await until(() => arrivals.find((each) => each.rawBody.includes(created.generation_id)), "the generation.completed delivery arrived");
+    const arrival = await until(
+      () => arrivals.find((each) => each.rawBody.includes(created.generation_id)),
+      "the generation.completed delivery arrived",
+    );
 
     const event = await darkroom.webhooks.verify(arrival.rawBody, arrival.headers as Record<string, string>, endpoint.secret);
     expect(event.webhook_event).toBe("generation.completed");
     expect(event.webhook_data.generation_id).toBe(created.generation_id);
     // A Fetch Headers object and raw bytes work too.
     const headers = new Headers({ "X-Service-Signature": arrival.headers["x-service-signature"] as string });
-    expect((await darkroom.webhooks.verify(new TextEncoder().encode(arrival.rawBody), headers, endpoint.secret)).webhook_delivery_id).toBe(event.webhook_delivery_id);
+    expect((await darkroom.webhooks.verify(new TextEncoder().encode(arrival.rawBody), headers, endpoint.secret)).webhook_delivery_id).toBe(
+      event.webhook_delivery_id,
+    );
 
     const reasonOf = (promise: Promise<unknown>) =>
       promise.then(
@@ -253,9 +280,19 @@ describe("webhooks.verify on real deliveries", () => {
         (error: unknown) => (error instanceof WebhookVerificationError ? error.reason : String(error)),
       );
     const header = arrival.headers["x-service-signature"] as string;
-    expect(await reasonOf(darkroom.webhooks.verify(arrival.rawBody.replace("succeeded", "failed"), { "x-service-signature": header }, endpoint.secret))).toBe("signature_mismatch");
-    expect(await reasonOf(darkroom.webhooks.verify(arrival.rawBody, { "x-service-signature": header }, "whsec_not_the_secret"))).toBe("signature_mismatch");
-    expect(await reasonOf(darkroom.webhooks.verify(arrival.rawBody, { "x-service-signature": header }, endpoint.secret, { now: Date.now() + 301_000 }))).toBe("timestamp_out_of_tolerance");
+    expect(
+      await reasonOf(
+        darkroom.webhooks.verify(arrival.rawBody.replace("succeeded", "failed"), { "x-service-signature": header }, endpoint.secret),
+      ),
+    ).toBe("signature_mismatch");
+    expect(await reasonOf(darkroom.webhooks.verify(arrival.rawBody, { "x-service-signature": header }, "whsec_not_the_secret"))).toBe(
+      "signature_mismatch",
+    );
+    expect(
+      await reasonOf(
+        darkroom.webhooks.verify(arrival.rawBody, { "x-service-signature": header }, endpoint.secret, { now: Date.now() + 301_000 }),
+      ),
+    ).toBe("timestamp_out_of_tolerance");
     expect(await reasonOf(darkroom.webhooks.verify(arrival.rawBody, {}, endpoint.secret))).toBe("malformed_header");
 
     // A rotated secret: the header carries a signature under the old secret and one under the new.
@@ -293,7 +330,9 @@ describe("streams against the app (issue #31)", () => {
     const from = events[1] as GenerationEvent;
     const resumed = await streamed(darkroom, created.generation_id, from.id ?? undefined);
     const changes = (list: GenerationEvent[]) => list.filter((event) => event.event !== "generation.snapshot");
-    expect(changes(resumed).map((event) => [event.id, event.event])).toEqual(changes(events.slice(2)).map((event) => [event.id, event.event]));
+    expect(changes(resumed).map((event) => [event.id, event.event])).toEqual(
+      changes(events.slice(2)).map((event) => [event.id, event.event]),
+    );
     expect(resumed.filter((event) => event.id !== null && events.slice(0, 2).some((seen) => seen.id === event.id))).toEqual([]);
     // Resumed after its terminal event: at most a snapshot (with no id seen), and the stream ends.
     const after = await streamed(darkroom, created.generation_id, events.at(-1)?.id ?? undefined);
@@ -336,29 +375,32 @@ describe("streams against the app (issue #31)", () => {
       const isStream = (req.url ?? "").endsWith("/events");
       if (isStream) lastEventIds.push(req.headers["last-event-id"] as string | undefined);
       const cutThis = isStream && ++streams === 1;
-      const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        let text = "";
-        let cut = false;
-        answer.on("data", (chunk: Buffer) => {
-          if (!cutThis) return void res.write(chunk);
-          // Past the cut nothing more goes out (a chunk can still arrive before the socket is gone).
-          if (cut) return;
-          const sent = text.length;
-          text += chunk.toString("utf8");
-          // Complete events only (their blank line arrived): a chunk can end inside the second one,
-          // or carry the third as well, which must not reach the client.
-          const complete = [...text.matchAll(/^event: .*\n(?:.+\n)*\n/gm)];
-          const second = complete[1];
-          if (!second) return void res.write(chunk);
-          // Cut once the second event has left for the client: destroyed at once, the socket could
-          // drop what was just written, and the client would resume without it.
-          cut = true;
-          answer.destroy();
-          res.write(text.slice(sent, (second.index ?? 0) + second[0].length), () => req.socket.destroy());
-        });
-        answer.on("end", () => res.end());
-      });
+      const upstream = http.request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          let text = "";
+          let cut = false;
+          answer.on("data", (chunk: Buffer) => {
+            if (!cutThis) return void res.write(chunk);
+            // Past the cut nothing more goes out (a chunk can still arrive before the socket is gone).
+            if (cut) return;
+            const sent = text.length;
+            text += chunk.toString("utf8");
+            // Complete events only (their blank line arrived): a chunk can end inside the second one,
+            // or carry the third as well, which must not reach the client.
+            const complete = [...text.matchAll(/^event: .*\n(?:.+\n)*\n/gm)];
+            const second = complete[1];
+            if (!second) return void res.write(chunk);
+            // Cut once the second event has left for the client: destroyed at once, the socket could
+            // drop what was just written, and the client would resume without it.
+            cut = true;
+            answer.destroy();
+            res.write(text.slice(sent, (second.index ?? 0) + second[0].length), () => req.socket.destroy());
+          });
+          answer.on("end", () => res.end());
+        },
+      );
       req.pipe(upstream);
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
@@ -375,7 +417,9 @@ describe("streams against the app (issue #31)", () => {
       expect(new Set(handedOut).size).toBe(handedOut.length);
       const changes = events.filter((event) => event.event !== "generation.snapshot");
       expect(new Set(changes.map((event) => event.id)).size).toBe(changes.length);
-      const reference = (await streamed(direct, created.generation_id, events[0]?.id ?? undefined)).filter((event) => event.event !== "generation.snapshot");
+      const reference = (await streamed(direct, created.generation_id, events[0]?.id ?? undefined)).filter(
+        (event) => event.event !== "generation.snapshot",
+      );
       expect(changes.map((event) => event.id)).toEqual(reference.map((event) => event.id));
       expect(changes.at(-1)?.event).toBe("generation.completed");
     } finally {
@@ -394,7 +438,11 @@ describe("streams against the app (issue #31)", () => {
     };
     const created = await darkroom.generate.image("darkroom/lumen-image", slow);
     expect((await darkroom.generations.wait(created.generation_id, { timeoutMs: 60_000 })).generation_status).toBe("succeeded");
-    const waited = await darkroom.generate.video("darkroom/lumen-video", { generation_prompt: "waves", generation_duration: 2 }, { wait: true });
+    const waited = await darkroom.generate.video(
+      "darkroom/lumen-video",
+      { generation_prompt: "waves", generation_duration: 2 },
+      { wait: true },
+    );
     expect(waited.generation_record?.generation_status).toBe("succeeded");
     expect(waited.generation_record?.generation_output_file).toHaveLength(1);
     expect(polls).toEqual([]);

@@ -32,7 +32,11 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-type Reply = { status: number; retryAfter: string | null; body: { status: string; error?: { code: string; type: string; retryable: boolean; details: Record<string, unknown> } } };
+type Reply = {
+  status: number;
+  retryAfter: string | null;
+  body: { status: string; error?: { code: string; type: string; retryable: boolean; details: Record<string, unknown> } };
+};
 
 async function call(path: string, init: { method?: string; body?: unknown } = {}): Promise<Reply> {
   const response = await fetch(`${instance.baseUrl}${path}`, {
@@ -62,7 +66,12 @@ describe("the database unreachable", () => {
       const reply = await call(path, init);
       expect(reply.status, path).toBe(503);
       expect(reply.retryAfter, path).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
-      expect(reply.body.error, path).toMatchObject({ code: "ERR3001", type: "service_paused", retryable: true, details: { cause: "database_unreachable" } });
+      expect(reply.body.error, path).toMatchObject({
+        code: "ERR3001",
+        type: "service_paused",
+        retryable: true,
+        details: { cause: "database_unreachable" },
+      });
     }
 
     await proxy.up();
@@ -71,7 +80,8 @@ describe("the database unreachable", () => {
   }, 90_000);
 
   it("creates in flight when the connections are cut answer 202, 429 or 503 ERR3001, never 500", async () => {
-    const create = (index: number) => call("/v1/generate/image/darkroom/lumen-image", { method: "POST", body: { generation_prompt: `burst ${index}` } });
+    const create = (index: number) =>
+      call("/v1/generate/image/darkroom/lumen-image", { method: "POST", body: { generation_prompt: `burst ${index}` } });
     // Cut once the first answers are back, so the rest are at every stage of their create.
     let answered = 0;
     const burst = Promise.all(Array.from({ length: 40 }, (_, index) => create(index).finally(() => (answered += 1))));

@@ -21,15 +21,30 @@ describe("account name and picture", () => {
     const { cookie } = await signIn(uniqueEmail("settings-owner"));
     const accountId = await teamAccountOf(cookie, "Before Rename");
     const { key } = await createTestKey(accountId);
-    expect(expectSuccess(await callOperation(getAccount, { key }))).toMatchObject({ account_name: "Before Rename", account_picture_url: null, account_is_personal: false });
+    expect(expectSuccess(await callOperation(getAccount, { key }))).toMatchObject({
+      account_name: "Before Rename",
+      account_picture_url: null,
+      account_is_personal: false,
+    });
 
-    const changed = await trpc("settings.updateAccount", { accountId, name: "After Rename", pictureUrl: "https://cdn.example.com/a.png" }, { cookie, mutation: true });
+    const changed = await trpc(
+      "settings.updateAccount",
+      { accountId, name: "After Rename", pictureUrl: "https://cdn.example.com/a.png" },
+      { cookie, mutation: true },
+    );
     expect(changed.status).toBe(200);
-    expect(expectSuccess(await callOperation(getAccount, { key }))).toMatchObject({ account_id: accountId, account_name: "After Rename", account_picture_url: "https://cdn.example.com/a.png" });
+    expect(expectSuccess(await callOperation(getAccount, { key }))).toMatchObject({
+      account_id: accountId,
+      account_name: "After Rename",
+      account_picture_url: "https://cdn.example.com/a.png",
+    });
 
     const bad = await trpc("settings.updateAccount", { accountId, pictureUrl: "http://cdn.example.com/a.png" }, { cookie, mutation: true });
     expect(bad.status).toBe(400);
-    expect(bad.error?.data.apiError).toMatchObject({ code: "ERR1001", details: { fields: [{ field: "pictureUrl", message: "must be an absolute https:// URL" }] } });
+    expect(bad.error?.data.apiError).toMatchObject({
+      code: "ERR1001",
+      details: { fields: [{ field: "pictureUrl", message: "must be an absolute https:// URL" }] },
+    });
 
     const cleared = await trpc("settings.updateAccount", { accountId, pictureUrl: "" }, { cookie, mutation: true });
     expect(cleared.status).toBe(200);
@@ -90,7 +105,11 @@ describe("a deleted team account", () => {
     const { key } = await createTestKey(accountId);
     expectSuccess(await callOperation(getAccount, { key }));
 
-    const personalRefusal = await trpc("settings.deleteAccount", { accountId: personal.accountId, confirmName: personal.name }, { cookie, mutation: true });
+    const personalRefusal = await trpc(
+      "settings.deleteAccount",
+      { accountId: personal.accountId, confirmName: personal.name },
+      { cookie, mutation: true },
+    );
     expect(personalRefusal.status).toBe(400);
     expect(personalRefusal.error?.message).toMatch(/Personal accounts cannot be deleted/);
 
@@ -99,6 +118,8 @@ describe("a deleted team account", () => {
     expect(deleted.data).toEqual({ accountId, nextAccountId: personal.accountId });
     expectError(await callOperation(getAccount, { key }), "ERR1002");
     expect((await trpc("settings.get", { accountId }, { cookie })).status).toBe(404);
-    expect((await trpc("account.list", undefined, { cookie })).data.map((a: { accountId: string }) => a.accountId)).toEqual([personal.accountId]);
+    expect((await trpc("account.list", undefined, { cookie })).data.map((a: { accountId: string }) => a.accountId)).toEqual([
+      personal.accountId,
+    ]);
   });
 });

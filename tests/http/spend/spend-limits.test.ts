@@ -30,7 +30,13 @@ describe("create", () => {
       expect(reply.status).toBe(402);
       const error = expectError(reply, "ERR1014");
       expect(error).toMatchObject({ type: "spend_limit_exceeded", retryable: false });
-      expect(error.details).toEqual({ scope: "apikey", limit: 0.006, used: 0.006, requested: 0.002, resets_at: expect.stringMatching(ISO_DATE_TIME) });
+      expect(error.details).toEqual({
+        scope: "apikey",
+        limit: 0.006,
+        used: 0.006,
+        requested: 0.002,
+        resets_at: expect.stringMatching(ISO_DATE_TIME),
+      });
     }
     for (const reply of accepted) await waitForStatus(key, (reply.body as { data: { generation_id: string } }).data.generation_id);
     // Charged, the generations keep counting: still refused.
@@ -54,8 +60,15 @@ describe("create", () => {
     expect((await createImage(key, { generation_prompt: "old key" })).status).toBe(202);
     const rotated = await inTransaction((tx) => rotateApiKey(tx, OPERATOR, { keyId, actor: "system" }));
     expect((await createImage(rotated.key, { generation_prompt: "new key" })).status).toBe(202);
-    expect(expectError(await createImage(rotated.key, { generation_prompt: "over" }), "ERR1014").details).toMatchObject({ scope: "apikey", resets_at: null });
-    expect(expectSuccess(await callOperation(getStatus, { key: rotated.key }))).toMatchObject({ apikey_spend_limit: 0.004, apikey_spend_period: "total", apikey_spend_used: 0.004 });
+    expect(expectError(await createImage(rotated.key, { generation_prompt: "over" }), "ERR1014").details).toMatchObject({
+      scope: "apikey",
+      resets_at: null,
+    });
+    expect(expectSuccess(await callOperation(getStatus, { key: rotated.key }))).toMatchObject({
+      apikey_spend_limit: 0.004,
+      apikey_spend_period: "total",
+      apikey_spend_used: 0.004,
+    });
   });
 });
 
@@ -73,16 +86,29 @@ describe("GET /v1/status", () => {
 });
 
 describe("GET /v1/estimate", () => {
-  const estimate = (key: string, count: number) => callOperation(getEstimate, { key, params: { model_identifier: "darkroom/lumen-image" }, query: { count } });
+  const estimate = (key: string, count: number) =>
+    callOperation(getEstimate, { key, params: { model_identifier: "darkroom/lumen-image" }, query: { count } });
 
   it("the room left is the smaller of the key's and the account's; affordability follows it", async () => {
     const { key, keyId, accountId } = await accountWithKey();
     await limitKey(keyId, 5);
     expect((await createImage(key, { generation_prompt: "spent" })).status).toBe(202);
-    expect(expectSuccess(await estimate(key, 4))).toMatchObject({ apikey_spend_remaining: 0.008, credit_balance_can_afford: true, credit_balance_max_affordable: 4 });
-    expect(expectSuccess(await estimate(key, 5))).toMatchObject({ apikey_spend_remaining: 0.008, credit_balance_can_afford: false, credit_balance_max_affordable: 4 });
+    expect(expectSuccess(await estimate(key, 4))).toMatchObject({
+      apikey_spend_remaining: 0.008,
+      credit_balance_can_afford: true,
+      credit_balance_max_affordable: 4,
+    });
+    expect(expectSuccess(await estimate(key, 5))).toMatchObject({
+      apikey_spend_remaining: 0.008,
+      credit_balance_can_afford: false,
+      credit_balance_max_affordable: 4,
+    });
     await inTransaction((tx) => setAccountSpendLimit(tx, OPERATOR, { accountId, limitMillis: 3 * IMAGE_PRICE, actor: "system" }));
-    expect(expectSuccess(await estimate(key, 1))).toMatchObject({ apikey_spend_remaining: 0.004, credit_balance_can_afford: true, credit_balance_max_affordable: 2 });
+    expect(expectSuccess(await estimate(key, 1))).toMatchObject({
+      apikey_spend_remaining: 0.004,
+      credit_balance_can_afford: true,
+      credit_balance_max_affordable: 2,
+    });
   });
 });
 

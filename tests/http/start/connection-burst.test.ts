@@ -49,7 +49,9 @@ describe("a burst of new connections", () => {
         return response.status;
       }),
     );
-    const failures = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [String((outcome.reason as { cause?: { code?: string } }).cause?.code ?? outcome.reason)] : []));
+    const failures = outcomes.flatMap((outcome) =>
+      outcome.status === "rejected" ? [String((outcome.reason as { cause?: { code?: string } }).cause?.code ?? outcome.reason)] : [],
+    );
     expect(failures).toEqual([]);
     // Each went through the app: accepted, or refused by the rate limit, the cap or the balance.
     for (const outcome of outcomes) expect([202, 402, 429]).toContain(outcome.status === "fulfilled" ? outcome.value : 0);

@@ -29,7 +29,9 @@ function comparable(reply: RawReply) {
   const data = body.data as Record<string, unknown> | undefined;
   if (data && typeof data === "object") delete data.apikey_last_used_at;
   const headers = Object.fromEntries(
-    ["content-type", "cache-control", "x-ratelimit-limit", "allow", "retry-after"].filter((name) => reply.headers[name] !== undefined).map((name) => [name, reply.headers[name]]),
+    ["content-type", "cache-control", "x-ratelimit-limit", "allow", "retry-after"]
+      .filter((name) => reply.headers[name] !== undefined)
+      .map((name) => [name, reply.headers[name]]),
   );
   return { status: reply.status, headers, body };
 }
@@ -85,7 +87,10 @@ describe("/v1 routes answered without Next's router", () => {
     const { key } = await accountWithKey({ plan: "enterprise" });
     await createImage(key, { generation_prompt: "warm-up", generation_provider_order: "local" });
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-    const created = await raw("POST", "/v1/generate/image/darkroom/lumen-image", { headers, body: JSON.stringify({ generation_prompt: "a lighthouse", generation_provider_order: "local" }) });
+    const created = await raw("POST", "/v1/generate/image/darkroom/lumen-image", {
+      headers,
+      body: JSON.stringify({ generation_prompt: "a lighthouse", generation_provider_order: "local" }),
+    });
     expect(servedByNext(created)).toBe(false);
     expect(created.status).toBe(202);
     expect((JSON.parse(created.text) as { data: { generation_id: string } }).data.generation_id).toMatch(/^[0-9a-f-]{36}$/);

@@ -25,7 +25,8 @@ describe("robots.txt", () => {
       .filter((line) => /^(Allow|Disallow):/.test(line))
       .map((line) => line.trim());
     expect(text).toMatch(/^User-agent: \*$/m);
-    for (const rule of ["Allow: /$", "Allow: /legal/", "Disallow: /dashboard", "Disallow: /api/", "Disallow: /v1", "Disallow: /files/"]) expect(rules).toContain(rule);
+    for (const rule of ["Allow: /$", "Allow: /legal/", "Disallow: /dashboard", "Disallow: /api/", "Disallow: /v1", "Disallow: /files/"])
+      expect(rules).toContain(rule);
   });
 
   it("allows what it says: the legal pages answer without a session, the dashboard does not", async () => {

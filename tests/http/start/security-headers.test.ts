@@ -18,7 +18,8 @@ function expectNoFramingOrSniffing(response: Response, what: string) {
   expect(response.headers.get("strict-transport-security"), what).toBeNull();
 }
 
-const nonceOf = (response: Response) => /script-src [^;]*'nonce-([A-Za-z0-9+/=]+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+const nonceOf = (response: Response) =>
+  /script-src [^;]*'nonce-([A-Za-z0-9+/=]+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
 
 describe("pages", () => {
   it("send a CSP with a script nonce, never unsafe-inline scripts, and a new nonce every request", async () => {

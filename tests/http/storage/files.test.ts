@@ -147,7 +147,17 @@ describe("GET /files/<key> with Range", () => {
   });
 
   it("ignores a malformed Range header and sends the whole file", async () => {
-    for (const range of ["bytes=abc", "bytes=5-3", "bytes=", "bytes=1-2-3", "bytes=-", "items=0-99", "0-99", "bytes=0x10-20", "bytes=1.5-2"]) {
+    for (const range of [
+      "bytes=abc",
+      "bytes=5-3",
+      "bytes=",
+      "bytes=1-2-3",
+      "bytes=-",
+      "items=0-99",
+      "0-99",
+      "bytes=0x10-20",
+      "bytes=1.5-2",
+    ]) {
       await expectWhole(await get(range), range);
     }
   });
@@ -178,7 +188,10 @@ describe("GET /files/<key> with Range", () => {
 
   it("keeps the link checks first: a Range never gets past an expired or tampered link, or a missing file", async () => {
     expectError(await api(pathOf(signFileUrl(key, inSeconds(-5))), { headers: { range: "bytes=0-9" } }), "ERR1001");
-    const tampered = signFileUrl(key, inSeconds(60)).replace(/signature=([0-9a-f])/, (_m, c: string) => `signature=${c === "0" ? "1" : "0"}`);
+    const tampered = signFileUrl(key, inSeconds(60)).replace(
+      /signature=([0-9a-f])/,
+      (_m, c: string) => `signature=${c === "0" ? "1" : "0"}`,
+    );
     expectError(await api(pathOf(tampered), { headers: { range: "bytes=0-9" } }), "ERR1001");
     const gone = `outputs/${accountId}/${generationId}/8.png`;
     expectError(await api(pathOf(signFileUrl(gone, inSeconds(60))), { headers: { range: "bytes=0-9" } }), "ERR1006");
@@ -197,7 +210,8 @@ describe("GET /files/<key> with Range", () => {
       const direct = await fetch(url, { headers });
       const routed = await serveSignedFile(new Request(url, { headers }), key);
       expect(routed.status, range).toBe(direct.status);
-      for (const name of ["content-range", "content-length", "accept-ranges", "content-type", "etag"]) expect(routed.headers.get(name), `${range} ${name}`).toBe(direct.headers.get(name));
+      for (const name of ["content-range", "content-length", "accept-ranges", "content-type", "etag"])
+        expect(routed.headers.get(name), `${range} ${name}`).toBe(direct.headers.get(name));
       const [a, b] = [Buffer.from(await direct.arrayBuffer()), Buffer.from(await routed.arrayBuffer())];
       if (direct.status === 416) expect(JSON.parse(b.toString()).error).toEqual({ ...JSON.parse(a.toString()).error });
       else expect(b.equals(a), range).toBe(true);

@@ -20,7 +20,12 @@ async function invitation(dates: { revokedAt?: Date } = {}, email = uniqueEmail(
 }
 
 function continueAs(token: string, headers: Record<string, string> = { origin: baseUrl() }) {
-  return fetch(`${baseUrl()}/invitations/${token}/sign-in`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: "" });
+  return fetch(`${baseUrl()}/invitations/${token}/sign-in`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: "",
+  });
 }
 
 /** Asks Auth.js for the ordinary magic link to `email`, returning to `callbackUrl`, as the invitation page's button does. */
@@ -144,7 +149,9 @@ describe("an invitation link signs the invited address in", () => {
     expect(refused.headers.get("location")).toBe(`${page}?sign_in=has_login`);
     expect(sessionCookie(refused)).toBeUndefined();
     expect(await db.verificationToken.count({ where: { identifier: email } })).toBe(tokensBefore);
-    expect(await (await fetch(`${page}?sign_in=has_login`)).text()).toContain("This address already has a Darkroom login, so the invitation link does not sign it in.");
+    expect(await (await fetch(`${page}?sign_in=has_login`)).text()).toContain(
+      "This address already has a Darkroom login, so the invitation link does not sign it in.",
+    );
 
     // The ordinary magic link (single-use, 15 minutes), asked for the invitation page, then Accept.
     expect((await requestSignInLinkTo(email, `/invitations/${token}`)).status).toBe(200);

@@ -12,12 +12,21 @@ import { expectSuccess } from "@/tests/support/http";
 const PRO = "black-forest-labs/flux-1.1-pro";
 
 async function generate(key: string, prompt: string, order: string, model = PRO, fields: Record<string, unknown> = {}) {
-  const data = expectSuccess(await createImage(key, { generation_prompt: prompt, generation_provider_order: order, ...fields }, {}, model), 202);
+  const data = expectSuccess(
+    await createImage(key, { generation_prompt: prompt, generation_provider_order: order, ...fields }, {}, model),
+    202,
+  );
   return { generationId: data.generation_id, record: await waitForStatus(key, data.generation_id) };
 }
 
 const costsOf = async (generationId: string) =>
-  (await db.providerAttempt.findMany({ where: { generationId }, orderBy: { attemptNumber: "asc" }, select: { provider: true, outcome: true, providerCost: true } })).map((row) => ({
+  (
+    await db.providerAttempt.findMany({
+      where: { generationId },
+      orderBy: { attemptNumber: "asc" },
+      select: { provider: true, outcome: true, providerCost: true },
+    })
+  ).map((row) => ({
     provider: row.provider,
     outcome: row.outcome,
     cost: row.providerCost?.toFixed(6) ?? null,
@@ -51,10 +60,34 @@ describe("provider cost per attempt", () => {
     const { models } = await modelMargins(db, accountScope(accountId), { days: 1 });
     const row = (model: string, provider: string) => models.find((entry) => entry.model === model && entry.provider === provider);
     // bfl: one success sold at 0.040, two pictures billed (one lost), one failure billed nothing.
-    expect(row(PRO, "bfl")).toEqual({ model: PRO, provider: "bfl", attempts: 3, succeeded: 1, revenue: 0.04, provider_cost: 0.08, wasted_provider_cost: 0.04, margin: -0.04, margin_rate: -1 });
+    expect(row(PRO, "bfl")).toEqual({
+      model: PRO,
+      provider: "bfl",
+      attempts: 3,
+      succeeded: 1,
+      revenue: 0.04,
+      provider_cost: 0.08,
+      wasted_provider_cost: 0.04,
+      margin: -0.04,
+      margin_rate: -1,
+    });
     // Replicate sells FLUX1.1 [pro] at its own cost: both failovers landed there.
-    expect(row(PRO, "replicate")).toMatchObject({ attempts: 2, succeeded: 2, revenue: 0.08, provider_cost: 0.08, wasted_provider_cost: 0, margin: 0, margin_rate: 0 });
-    expect(row("black-forest-labs/flux-schnell", "replicate")).toMatchObject({ succeeded: 1, revenue: 0.006, provider_cost: 0.006, margin: 0, margin_rate: 0 });
+    expect(row(PRO, "replicate")).toMatchObject({
+      attempts: 2,
+      succeeded: 2,
+      revenue: 0.08,
+      provider_cost: 0.08,
+      wasted_provider_cost: 0,
+      margin: 0,
+      margin_rate: 0,
+    });
+    expect(row("black-forest-labs/flux-schnell", "replicate")).toMatchObject({
+      succeeded: 1,
+      revenue: 0.006,
+      provider_cost: 0.006,
+      margin: 0,
+      margin_rate: 0,
+    });
     expect(row("darkroom/lumen-image", "local")).toMatchObject({ revenue: 0.002, provider_cost: 0, margin: 0.002, margin_rate: 1 });
   });
 });

@@ -79,7 +79,12 @@ describe("GET /v1/usage per region", () => {
     });
     expect(created.status).toBe(202);
     const generationId = created.body.data!.generation_id as string;
-    await expect.poll(async () => (await call("eu", keys.eu, `/v1/content/${generationId}`)).body.data?.generation_status, { timeout: 30_000, interval: 500 }).toBe("succeeded");
+    await expect
+      .poll(async () => (await call("eu", keys.eu, `/v1/content/${generationId}`)).body.data?.generation_status, {
+        timeout: 30_000,
+        interval: 500,
+      })
+      .toBe("succeeded");
     expect((await call("eu", keys.eu, "/v1/estimate/nobody/nothing")).body.error?.code).toBe("ERR1012");
     expect((await call("eu", keys.us, "/v1/status")).status).toBe(401);
     // us: one status call.
@@ -124,7 +129,15 @@ describe("GET /v1/health/inference/* per region", () => {
   beforeAll(async () => {
     // Five failed replicate attempts in jp a minute ago: jp's replicate is down, eu's untouched.
     const generation = await db.generation.create({
-      data: { accountId, region: "jp", mediaKind: "image", modelIdentifier: "black-forest-labs/flux-schnell", status: "failed", providerOrder: ["replicate"], estimatedCost: "0.003" },
+      data: {
+        accountId,
+        region: "jp",
+        mediaKind: "image",
+        modelIdentifier: "black-forest-labs/flux-schnell",
+        status: "failed",
+        providerOrder: ["replicate"],
+        estimatedCost: "0.003",
+      },
     });
     const finishedAt = new Date(Date.now() - 60_000);
     await db.providerAttempt.createMany({

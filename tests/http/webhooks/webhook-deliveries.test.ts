@@ -43,16 +43,26 @@ function script(answer: (n: number) => { status: number; headers?: Record<string
 
 const arrivalsAt = (path: string) => arrivals.filter((arrival) => arrival.path === path);
 
-const waitFor = <T>(probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs?: number, what = "a webhook state") => until(probe, what, { timeoutMs, everyMs: 50 });
+const waitFor = <T>(
+  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs?: number,
+  what = "a webhook state",
+) => until(probe, what, { timeoutMs, everyMs: 50 });
 
 /** A run of the app's executor for `eventId` that can start no more work: completed or failed. */
-const runOver = (eventId: string) => waitFor(() => db.inngestRun.findFirst({ where: { eventId, status: { in: ["completed", "failed"] } } }), undefined, `the run of ${eventId} over`);
+const runOver = (eventId: string) =>
+  waitFor(
+    () => db.inngestRun.findFirst({ where: { eventId, status: { in: ["completed", "failed"] } } }),
+    undefined,
+    `the run of ${eventId} over`,
+  );
 
 async function endpointFor(accountId: string, path: string, events?: string[]) {
   return inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: `${base}${path}`, events, actor: "system" }));
 }
 
-const deliveryRow = (id: string) => db.webhookDelivery.findUniqueOrThrow({ where: { id }, include: { attempts: { orderBy: { attemptNumber: "asc" } } } });
+const deliveryRow = (id: string) =>
+  db.webhookDelivery.findUniqueOrThrow({ where: { id }, include: { attempts: { orderBy: { attemptNumber: "asc" } } } });
 const settled = (id: string, timeoutMs?: number) =>
   waitFor(
     async () => {
@@ -105,7 +115,9 @@ describe("webhook delivery retries (0.5, 1.5, 3 and 5 s after the first attempt)
     const { accountId } = await createTestAccount();
     const path = script((n) => (n <= 3 ? { status: 503, body: `not yet ${n}` } : { status: 200, body: "finally" }));
     const endpoint = await endpointFor(accountId, path);
-    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }));
+    const { delivery_id } = await inTransaction((tx) =>
+      queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }),
+    );
 
     const row = await settled(delivery_id);
     expect(row.status).toBe("delivered");
@@ -133,7 +145,9 @@ describe("webhook delivery retries (0.5, 1.5, 3 and 5 s after the first attempt)
     let healed = false;
     const path = script(() => (healed ? { status: 204 } : { status: 500, body: "down" }));
     const endpoint = await endpointFor(accountId, path);
-    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }));
+    const { delivery_id } = await inTransaction((tx) =>
+      queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }),
+    );
 
     const row = await settled(delivery_id);
     expect(row.status).toBe("failed");
@@ -146,7 +160,9 @@ describe("webhook delivery retries (0.5, 1.5, 3 and 5 s after the first attempt)
     expect(arrivalsAt(path)).toHaveLength(5);
 
     healed = true;
-    expect(await requestResend(db, await inTransaction((tx) => queueResend(tx, OPERATOR, { deliveryId: delivery_id, actor: "system" })))).toEqual({
+    expect(
+      await requestResend(db, await inTransaction((tx) => queueResend(tx, OPERATOR, { deliveryId: delivery_id, actor: "system" }))),
+    ).toEqual({
       delivery_id,
       delivery_status: "pending",
       from_attempt: 6,
@@ -169,7 +185,9 @@ describe("webhook delivery retries (0.5, 1.5, 3 and 5 s after the first attempt)
     const target = script(() => ({ status: 200 }));
     const path = script(() => ({ status: 302, headers: { location: `${base}${target}` } }));
     const endpoint = await endpointFor(accountId, path);
-    const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }));
+    const { delivery_id } = await inTransaction((tx) =>
+      queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }),
+    );
     const row = await settled(delivery_id);
     expect(row.status).toBe("failed");
     expect(row.attempts).toHaveLength(5);
@@ -191,7 +209,10 @@ describe("generation events", () => {
     const off = await endpointFor(accountId, offPath);
     await inTransaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: off.webhook_id, enabled: false, actor: "system" }));
 
-    const created = expectSuccess(await createImage(key, { generation_prompt: "a lighthouse for webhooks", generation_provider_order: "local" }), 202);
+    const created = expectSuccess(
+      await createImage(key, { generation_prompt: "a lighthouse for webhooks", generation_provider_order: "local" }),
+      202,
+    );
     const record = await waitForStatus(key, created.generation_id);
     expect(record.generation_status).toBe("succeeded");
 
@@ -200,13 +221,24 @@ describe("generation events", () => {
     expect(seen.map((arrival) => arrival.body.webhook_event)).toEqual(["generation.started", "generation.completed"]);
     for (const arrival of seen) {
       expectSigned(arrival, endpoint.secret);
-      expect(arrival.body.webhook_data).toMatchObject({ account_id: accountId, generation_id: created.generation_id, model_identifier: "darkroom/lumen-image" });
+      expect(arrival.body.webhook_data).toMatchObject({
+        account_id: accountId,
+        generation_id: created.generation_id,
+        model_identifier: "darkroom/lumen-image",
+      });
     }
     const [started, completed] = seen as [Arrival, Arrival];
     expect(started.body.webhook_data.generation_status).toBe("processing");
-    expect(completed.body.webhook_data).toMatchObject({ generation_status: "succeeded", generation_provider_used: "local", generation_output_file: [expect.stringContaining("http")] });
+    expect(completed.body.webhook_data).toMatchObject({
+      generation_status: "succeeded",
+      generation_provider_used: "local",
+      generation_output_file: [expect.stringContaining("http")],
+    });
     // The record as GET /v1/content/{id} shows it (output links are signed per answer).
-    const withoutLinks = (data: Record<string, unknown>) => ({ ...data, generation_output_file: (data.generation_output_file as string[]).length });
+    const withoutLinks = (data: Record<string, unknown>) => ({
+      ...data,
+      generation_output_file: (data.generation_output_file as string[]).length,
+    });
     expect(withoutLinks(completed.body.webhook_data)).toEqual(withoutLinks(record));
 
     // The disabled endpoint: nothing sent, one dead letter per event, replayable once enabled.
@@ -215,9 +247,13 @@ describe("generation events", () => {
       const rows = await db.deadLetter.findMany({ where: { endpointId: off.webhook_id }, orderBy: { createdAt: "asc" } });
       return rows.length === 2 ? rows : null;
     });
-    expect(letters.map((letter) => letter.eventKey)).toEqual([`generation.started:${created.generation_id}`, `generation.completed:${created.generation_id}`]);
+    expect(letters.map((letter) => letter.eventKey)).toEqual([
+      `generation.started:${created.generation_id}`,
+      `generation.completed:${created.generation_id}`,
+    ]);
     await inTransaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: off.webhook_id, enabled: true, actor: "system" }));
-    for (const letter of letters) await inTransaction((tx) => queueDeadLetterReplay(tx, OPERATOR, { deadLetterId: letter.id, actor: "system" }));
+    for (const letter of letters)
+      await inTransaction((tx) => queueDeadLetterReplay(tx, OPERATOR, { deadLetterId: letter.id, actor: "system" }));
     await waitFor(() => arrivalsAt(offPath).length >= 2, undefined, "replayed dead letters");
     const replayed = arrivalsAt(offPath);
     expect(replayed.map((arrival) => arrival.body.webhook_event).sort()).toEqual(["generation.completed", "generation.started"]);
@@ -232,22 +268,34 @@ describe("generation events", () => {
     const { key, accountId } = await accountWithKey();
     const path = script(() => ({ status: 200 }));
     const endpoint = await endpointFor(accountId, path, ["generation.completed"]);
-    const created = expectSuccess(await createImage(key, { generation_prompt: "a real one to compare", generation_provider_order: "local" }), 202);
+    const created = expectSuccess(
+      await createImage(key, { generation_prompt: "a real one to compare", generation_provider_order: "local" }),
+      202,
+    );
     await waitFor(() => arrivalsAt(path).length >= 1, undefined, "generation.completed");
-    await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }));
+    await inTransaction((tx) =>
+      queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }),
+    );
     await waitFor(() => arrivalsAt(path).length >= 2, undefined, "webhook.test");
 
     const [completed, test] = arrivalsAt(path) as [Arrival, Arrival];
     expect([completed.body.webhook_event, test.body.webhook_event]).toEqual(["generation.completed", "webhook.test"]);
     expectSigned(test, endpoint.secret);
     const data = test.body.webhook_data as Record<string, unknown>;
-    expect(data).toMatchObject({ test: true, webhook_id: endpoint.webhook_id, message: expect.stringContaining("test event"), account_id: accountId, generation_status: "succeeded" });
+    expect(data).toMatchObject({
+      test: true,
+      webhook_id: endpoint.webhook_id,
+      message: expect.stringContaining("test event"),
+      account_id: accountId,
+      generation_status: "succeeded",
+    });
     expect(data.generation_id).toMatch(new RegExp(`^${SAMPLE_GENERATION_ID_PREFIX}[0-9a-f]{12}$`));
     expect(data.generation_id).not.toBe(created.generation_id);
     expect(generationRecordSchema.safeParse(data).error).toBeUndefined();
     const real = completed.body.webhook_data as Record<string, unknown>;
     const typeOf = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
-    const shape = (record: Record<string, unknown>, fields: string[]) => Object.fromEntries(fields.map((field) => [field, typeOf(record[field])]));
+    const shape = (record: Record<string, unknown>, fields: string[]) =>
+      Object.fromEntries(fields.map((field) => [field, typeOf(record[field])]));
     expect(shape(data, Object.keys(real))).toEqual(shape(real, Object.keys(real)));
     expect(
       Object.keys(data)
@@ -263,15 +311,25 @@ describe("generation events", () => {
 
     const failed = expectSuccess(await createImage(key, { generation_prompt: "doomed [local:fail] [local-backup:fail]" }), 202);
     expect((await waitForStatus(key, failed.generation_id)).generation_status).toBe("failed");
-    const slow = expectSuccess(await createImage(key, { generation_prompt: "slow [local:slow=3000]", generation_provider_order: "local" }), 202);
+    const slow = expectSuccess(
+      await createImage(key, { generation_prompt: "slow [local:slow=3000]", generation_provider_order: "local" }),
+      202,
+    );
     await waitForStatus(key, slow.generation_id, ["processing"]);
     expectSuccess(await cancel(key, slow.generation_id));
 
     await waitFor(() => arrivalsAt(path).length >= 2, undefined, "failed and canceled events");
     const byEvent = Object.fromEntries(arrivalsAt(path).map((arrival) => [arrival.body.webhook_event, arrival]));
     expect(Object.keys(byEvent).sort()).toEqual(["generation.canceled", "generation.failed"]);
-    expect(byEvent["generation.failed"]!.body.webhook_data).toMatchObject({ generation_id: failed.generation_id, generation_status: "failed", generation_error_code: "ERR4004" });
-    expect(byEvent["generation.canceled"]!.body.webhook_data).toMatchObject({ generation_id: slow.generation_id, generation_status: "canceled" });
+    expect(byEvent["generation.failed"]!.body.webhook_data).toMatchObject({
+      generation_id: failed.generation_id,
+      generation_status: "failed",
+      generation_error_code: "ERR4004",
+    });
+    expect(byEvent["generation.canceled"]!.body.webhook_data).toMatchObject({
+      generation_id: slow.generation_id,
+      generation_status: "canceled",
+    });
     for (const arrival of arrivalsAt(path)) expectSigned(arrival, endpoint.secret);
     // Subscribed to neither started nor completed: nothing else is queued, even after the slow job's
     // late result (deliveries are written in a generation's terminal transition, and its run is over).
@@ -292,22 +350,35 @@ describe("generation events", () => {
     const ids = [`dup-${randomUUID()}`, `dup-${randomUUID()}`];
     await inngest.send([
       ...ids.map((id) => generationFinished.create({ generationId: created.generation_id, accountId, status: "succeeded" }, { id })),
-      generationFinished.create({ generationId: created.generation_id, accountId, status: "succeeded" }, { id: `generation-finished:${created.generation_id}` }),
+      generationFinished.create(
+        { generationId: created.generation_id, accountId, status: "succeeded" },
+        { id: `generation-finished:${created.generation_id}` },
+      ),
     ]);
     const runs = await waitFor(async () => {
-      const found = await db.inngestRun.findMany({ where: { functionId: "darkroom-webhook-fan-out", eventId: { in: ids }, status: "completed" } });
+      const found = await db.inngestRun.findMany({
+        where: { functionId: "darkroom-webhook-fan-out", eventId: { in: ids }, status: "completed" },
+      });
       return found.length === ids.length ? found : null;
     });
     expect(runs.map((run) => run.output)).toEqual([
       { event: "generation.completed", created: 0, duplicates: 2, deadLetters: 0 },
       { event: "generation.completed", created: 0, duplicates: 2, deadLetters: 0 },
     ]);
-    expect(await db.inngestRun.count({ where: { functionId: "darkroom-webhook-fan-out", eventId: `generation-finished:${created.generation_id}` } })).toBe(1);
+    expect(
+      await db.inngestRun.count({
+        where: { functionId: "darkroom-webhook-fan-out", eventId: `generation-finished:${created.generation_id}` },
+      }),
+    ).toBe(1);
 
     // One delivery row per endpoint (below), so no second arrival can come.
     for (const [index, path] of paths.entries()) {
       expect(arrivalsAt(path)).toHaveLength(1);
-      expect(await db.webhookDelivery.count({ where: { endpointId: endpoints[index]!.webhook_id, eventKey: `generation.completed:${created.generation_id}` } })).toBe(1);
+      expect(
+        await db.webhookDelivery.count({
+          where: { endpointId: endpoints[index]!.webhook_id, eventKey: `generation.completed:${created.generation_id}` },
+        }),
+      ).toBe(1);
     }
   }, 60_000);
 
@@ -316,7 +387,9 @@ describe("generation events", () => {
     const path = script(() => ({ status: 200 }));
     const endpoint = await endpointFor(accountId, path, ["credits.low_balance"]);
     const data = { account_id: accountId, current_balance: 0.4, thresholds_crossed: [{ threshold: 0.5, balance_at: 0.4 }] };
-    await inTransaction((tx) => queueWebhookEvent(tx, { accountId, event: "credits.low_balance", eventKey: `credits.low_balance:${randomUUID()}`, data }));
+    await inTransaction((tx) =>
+      queueWebhookEvent(tx, { accountId, event: "credits.low_balance", eventKey: `credits.low_balance:${randomUUID()}`, data }),
+    );
     const [arrival] = await waitFor(() => (arrivalsAt(path).length >= 1 ? arrivalsAt(path) : null), undefined, "the low-balance event");
     expectSigned(arrival!, endpoint.secret);
     expect(arrival!.body).toMatchObject({ webhook_event: "credits.low_balance", webhook_data: data });

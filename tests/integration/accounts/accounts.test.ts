@@ -27,10 +27,18 @@ describe("createAccount", () => {
     expect(user.welcomeCreditGrantedAt).toBeInstanceOf(Date);
 
     const account = await db.account.findUniqueOrThrow({ where: { id: account_id } });
-    expect(account).toMatchObject({ email: address.toLowerCase(), name: address.toLowerCase().split("@")[0], plan: "free", region: "us", isPersonal: true });
+    expect(account).toMatchObject({
+      email: address.toLowerCase(),
+      name: address.toLowerCase().split("@")[0],
+      plan: "free",
+      region: "us",
+      isPersonal: true,
+    });
     expect(account.creditBalance.toFixed(3)).toBe("1.000");
 
-    expect(await db.membership.findMany({ where: { accountId: account_id }, select: { userId: true, role: true } })).toEqual([{ userId: user_id, role: "primary_owner" }]);
+    expect(await db.membership.findMany({ where: { accountId: account_id }, select: { userId: true, role: true } })).toEqual([
+      { userId: user_id, role: "primary_owner" },
+    ]);
 
     const thresholds = await db.alertThreshold.findMany({ where: { accountId: account_id } });
     expect(thresholds).toHaveLength(1);
@@ -42,7 +50,9 @@ describe("createAccount", () => {
     expect(ledger[0]).toMatchObject({ type: "add", sourceKey: `welcome:${user_id}` });
     expect(ledger[0]!.amount.toFixed(3)).toBe("1.000");
 
-    const actions = (await db.activityEvent.findMany({ where: { accountId: account_id }, select: { action: true, actor: true } })).map((e) => `${e.actor}:${e.action}`).sort();
+    const actions = (await db.activityEvent.findMany({ where: { accountId: account_id }, select: { action: true, actor: true } }))
+      .map((e) => `${e.actor}:${e.action}`)
+      .sort();
     expect(actions).toEqual(["system:account.created", "system:credit.added"]);
   });
 
@@ -57,7 +67,11 @@ describe("createAccount", () => {
     expect(await getBalance(db, second.account_id)).toBe(0);
     expect(await db.ledgerEntry.count({ where: { accountId: second.account_id } })).toBe(0);
     expect(await db.ledgerEntry.count({ where: { sourceKey: `welcome:${first.user_id}` } })).toBe(1);
-    expect(await db.account.findUniqueOrThrow({ where: { id: second.account_id } })).toMatchObject({ name: "Team", plan: "pro", region: "eu" });
+    expect(await db.account.findUniqueOrThrow({ where: { id: second.account_id } })).toMatchObject({
+      name: "Team",
+      plan: "pro",
+      region: "eu",
+    });
     // The second account still gets its own threshold and primary owner.
     expect(await db.alertThreshold.count({ where: { accountId: second.account_id } })).toBe(1);
     expect(await db.membership.count({ where: { accountId: second.account_id, role: "primary_owner" } })).toBe(1);

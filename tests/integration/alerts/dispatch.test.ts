@@ -54,21 +54,35 @@ afterAll(async () => {
 /** An account (primary owner + one owner) whose 0.50 threshold fired; returns the notification id. */
 async function firedAlert(options: { name?: string } = {}) {
   const email = `dispatch-${randomUUID()}@test.local`;
-  const { account_id: accountId } = await inTransaction((tx) => createAccount(tx, { email, ...(options.name ? { name: options.name } : {}) }), txOptions);
+  const { account_id: accountId } = await inTransaction(
+    (tx) => createAccount(tx, { email, ...(options.name ? { name: options.name } : {}) }),
+    txOptions,
+  );
   const owner = await db.user.create({ data: { email: `owner-${randomUUID()}@test.local` } });
   await db.membership.create({ data: { accountId, userId: owner.id, role: "owner" } });
   const generation = await db.generation.create({
     data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.700" },
     select: { id: true },
   });
-  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 700, modelIdentifier: "test/model", description: "test" }), txOptions);
+  await inTransaction(
+    (tx) =>
+      reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 700, modelIdentifier: "test/model", description: "test" }),
+    txOptions,
+  );
   const notification = await db.notification.findFirstOrThrow({ where: { accountId, kind: LOW_BALANCE_KIND } });
   return { accountId, notificationId: notification.id, recipients: [email, owner.email].sort() };
 }
 
 const endpoint = (accountId: string, enabled: boolean, events = ["credits.low_balance"]) =>
   db.webhookEndpoint.create({
-    data: { accountId, url: "https://hooks.example.com/darkroom", events, secret: `whsec_${randomBytes(24).toString("hex")}`, enabled, ...(enabled ? {} : { disabledAt: new Date() }) },
+    data: {
+      accountId,
+      url: "https://hooks.example.com/darkroom",
+      events,
+      secret: `whsec_${randomBytes(24).toString("hex")}`,
+      enabled,
+      ...(enabled ? {} : { disabledAt: new Date() }),
+    },
   });
 
 const dispatchedMarkers = (accountId: string) => db.activityEvent.findMany({ where: { accountId, action: "alert.dispatched" } });
@@ -108,7 +122,10 @@ describe("dispatchLowBalanceAlert", () => {
     expect(deadLetters[0]).toMatchObject({ endpointId: disabled.id, event: "credits.low_balance", eventKey });
 
     expect(await dispatchedMarkers(accountId)).toHaveLength(1);
-    expect((await dispatchedMarkers(accountId))[0]).toMatchObject({ category: "notification", metadata: { notification_id: notificationId, emails_sent: 2, emails_failed: 0 } });
+    expect((await dispatchedMarkers(accountId))[0]).toMatchObject({
+      category: "notification",
+      metadata: { notification_id: notificationId, emails_sent: 2, emails_failed: 0 },
+    });
 
     // Again (the event and the sweep may both run it): nothing new.
     expect(await dispatchLowBalanceAlert(notificationId)).toEqual({ status: "skipped", reason: "already_dispatched" });

@@ -44,17 +44,34 @@ async function reserve(accountId: string, amountMillis: number): Promise<string>
     data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.010" },
     select: { id: true },
   });
-  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test reserve" }), txOptions);
+  await inTransaction(
+    (tx) =>
+      reserveCredits(tx, {
+        accountId,
+        generationId: generation.id,
+        amountMillis,
+        modelIdentifier: "test/model",
+        description: "test reserve",
+      }),
+    txOptions,
+  );
   return generation.id;
 }
-const add = (accountId: string, amountMillis: number) => inTransaction((tx) => addCredits(tx, { accountId, amountMillis, sourceKey: `test:${randomUUID()}`, description: "test add" }), txOptions);
-const charge = (accountId: string, generationId: string) => inTransaction((tx) => chargeCredits(tx, { accountId, generationId }), txOptions);
-const refund = (accountId: string, generationId: string) => inTransaction((tx) => refundCredits(tx, { accountId, generationId }), txOptions);
+const add = (accountId: string, amountMillis: number) =>
+  inTransaction((tx) => addCredits(tx, { accountId, amountMillis, sourceKey: `test:${randomUUID()}`, description: "test add" }), txOptions);
+const charge = (accountId: string, generationId: string) =>
+  inTransaction((tx) => chargeCredits(tx, { accountId, generationId }), txOptions);
+const refund = (accountId: string, generationId: string) =>
+  inTransaction((tx) => refundCredits(tx, { accountId, generationId }), txOptions);
 
-const firedEventsOf = (accountId: string) => sent.filter((event) => event.name === "alerts/low-balance.fired" && event.data.accountId === accountId);
-const alertsOf = (accountId: string) => db.notification.findMany({ where: { accountId, kind: LOW_BALANCE_KIND }, orderBy: { createdAt: "asc" } });
+const firedEventsOf = (accountId: string) =>
+  sent.filter((event) => event.name === "alerts/low-balance.fired" && event.data.accountId === accountId);
+const alertsOf = (accountId: string) =>
+  db.notification.findMany({ where: { accountId, kind: LOW_BALANCE_KIND }, orderBy: { createdAt: "asc" } });
 const firedRecords = async (accountId: string) =>
-  (await db.activityEvent.findMany({ where: { accountId, action: "alert.fired" }, orderBy: { createdAt: "asc" } })).map((event) => event.metadata as Record<string, any>);
+  (await db.activityEvent.findMany({ where: { accountId, action: "alert.fired" }, orderBy: { createdAt: "asc" } })).map(
+    (event) => event.metadata as Record<string, any>,
+  );
 async function thresholdState(accountId: string) {
   const rows = await db.alertThreshold.findMany({ where: { accountId }, orderBy: { amount: "desc" } });
   return rows.map((row) => ({ amount: row.amount.toFixed(3), armed: row.armed, fired: row.lastFiredAt !== null }));
@@ -78,7 +95,12 @@ describe("a threshold fires once while the balance stays below it", () => {
 
     const [record, ...others] = await firedRecords(accountId);
     expect(others).toHaveLength(0);
-    expect(record).toMatchObject({ notification_id: alerts[0]!.id, balance_before: 0.7, balance_after: 0.4, thresholds_crossed: [{ threshold: 0.5, balance_at: 0.4 }] });
+    expect(record).toMatchObject({
+      notification_id: alerts[0]!.id,
+      balance_before: 0.7,
+      balance_after: 0.4,
+      thresholds_crossed: [{ threshold: 0.5, balance_at: 0.4 }],
+    });
     expect(record!.ledger_entry_id).toEqual(expect.any(String));
     const emails = await db.emailOutbox.findMany({ where: { id: { in: record!.email_outbox_ids } } });
     expect(emails).toHaveLength(1);
@@ -194,7 +216,13 @@ describe("atomicity", () => {
 
     const failure = new Error("the caller failed after the reserve");
     const outcome = await inTransaction(async (tx) => {
-      await reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 800, modelIdentifier: "test/model", description: "rolled back" });
+      await reserveCredits(tx, {
+        accountId,
+        generationId: generation.id,
+        amountMillis: 800,
+        modelIdentifier: "test/model",
+        description: "rolled back",
+      });
       // Inside: the alert exists. Outside (another connection): not yet.
       expect(await tx.notification.count({ where: { accountId, kind: LOW_BALANCE_KIND } })).toBe(1);
       expect(await db.notification.count({ where: { accountId, kind: LOW_BALANCE_KIND } })).toBe(0);
@@ -214,7 +242,9 @@ describe("atomicity", () => {
     const { accountId } = await newAccount();
     await reserve(accountId, 800);
     const [alert] = await alertsOf(accountId);
-    expect(firedEventsOf(accountId)).toEqual([expect.objectContaining({ id: `low-balance:${alert!.id}`, data: { accountId, notificationId: alert!.id } })]);
+    expect(firedEventsOf(accountId)).toEqual([
+      expect.objectContaining({ id: `low-balance:${alert!.id}`, data: { accountId, notificationId: alert!.id } }),
+    ]);
   });
 
   it("a movement writes the alert of the thresholds it crossed, or none", async () => {
@@ -236,12 +266,32 @@ describe("concurrency", () => {
     const { accountId } = await newAccount(1000); // 2.000
     const generations = await Promise.all(
       Array.from({ length: 20 }, () =>
-        db.generation.create({ data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.090" }, select: { id: true } }),
+        db.generation.create({
+          data: {
+            accountId,
+            region: "us",
+            mediaKind: "image",
+            status: "processing",
+            modelIdentifier: "test/model",
+            estimatedCost: "0.090",
+          },
+          select: { id: true },
+        }),
       ),
     );
     await Promise.all(
       generations.map((generation) =>
-        inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 90, modelIdentifier: "test/model", description: "concurrent" }), txOptions),
+        inTransaction(
+          (tx) =>
+            reserveCredits(tx, {
+              accountId,
+              generationId: generation.id,
+              amountMillis: 90,
+              modelIdentifier: "test/model",
+              description: "concurrent",
+            }),
+          txOptions,
+        ),
       ),
     );
     expect(await getBalance(db, accountId)).toBe(200);

@@ -25,18 +25,26 @@ afterAll(async () => {
 });
 
 async function newAccount(extraMillis?: number) {
-  const created = await inTransaction((tx) => createAccount(tx, { email: `thresholds-${randomUUID()}@test.local`, ...(extraMillis ? { credits: extraMillis } : {}) }), txOptions);
+  const created = await inTransaction(
+    (tx) => createAccount(tx, { email: `thresholds-${randomUUID()}@test.local`, ...(extraMillis ? { credits: extraMillis } : {}) }),
+    txOptions,
+  );
   return { accountId: created.account_id, userId: created.user_id };
 }
 
-const set = (accountId: string, actorUserId: string, amounts: Array<string | number>) => inTransaction((tx) => setThresholds(tx, { accountId, amounts, actorUserId }), txOptions);
+const set = (accountId: string, actorUserId: string, amounts: Array<string | number>) =>
+  inTransaction((tx) => setThresholds(tx, { accountId, amounts, actorUserId }), txOptions);
 
 async function reserve(accountId: string, amountMillis: number) {
   const generation = await db.generation.create({
     data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.010" },
     select: { id: true },
   });
-  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test" }), txOptions);
+  await inTransaction(
+    (tx) =>
+      reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test" }),
+    txOptions,
+  );
 }
 
 async function expectApiError(promise: Promise<unknown>, code: string, field?: string): Promise<ApiError> {
@@ -68,7 +76,11 @@ describe("setThresholds", () => {
 
     const events = await db.activityEvent.findMany({ where: { accountId, action: "alert.thresholds_updated" } });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ actor: userId, category: "notification", metadata: { thresholds: [10.125, 5, 1, 0.25], previous: [0.5] } });
+    expect(events[0]).toMatchObject({
+      actor: userId,
+      category: "notification",
+      metadata: { thresholds: [10.125, 5, 1, 0.25], previous: [0.5] },
+    });
     expect(events[0]!.description).toBe("Low-balance alerts set to 10.125, 5.000, 1.000, 0.250");
   });
 
@@ -144,10 +156,15 @@ describe("setThresholds", () => {
 
     await reserve(accountId, 100); // 0.900: crosses 1 only (2 is disarmed)
     const records = await db.activityEvent.findMany({ where: { accountId, action: "alert.fired" } });
-    expect(records.map((record) => (record.metadata as { thresholds_crossed: unknown }).thresholds_crossed)).toEqual([[{ threshold: 1, balance_at: 0.9 }]]);
+    expect(records.map((record) => (record.metadata as { thresholds_crossed: unknown }).thresholds_crossed)).toEqual([
+      [{ threshold: 1, balance_at: 0.9 }],
+    ]);
 
     // Once the balance reaches 2, it is armed like any other.
-    await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 1500, sourceKey: `test:${randomUUID()}`, description: "top-up" }), txOptions); // 2.400
+    await inTransaction(
+      (tx) => addCredits(tx, { accountId, amountMillis: 1500, sourceKey: `test:${randomUUID()}`, description: "top-up" }),
+      txOptions,
+    ); // 2.400
     expect((await getThresholds(db, accountScope(accountId))).map((threshold) => threshold.armed)).toEqual([true, true, true]);
   });
 

@@ -17,7 +17,13 @@ let server: OwnServer;
 beforeAll(async () => {
   resend = await startResendFake();
   server = ownServer("sign-in-limits", {
-    env: { RESEND_API_KEY: resend.apiKey, RESEND_BASE_URL: resend.baseUrl, TRUSTED_PROXIES: "127.0.0.1,::1", SIGN_IN_LINKS_PER_IP: String(PER_CLIENT), SIGN_IN_LINKS_TOTAL: String(TOTAL) },
+    env: {
+      RESEND_API_KEY: resend.apiKey,
+      RESEND_BASE_URL: resend.baseUrl,
+      TRUSTED_PROXIES: "127.0.0.1,::1",
+      SIGN_IN_LINKS_PER_IP: String(PER_CLIENT),
+      SIGN_IN_LINKS_TOTAL: String(TOTAL),
+    },
   });
   await server.start();
 }, 120_000);
@@ -35,7 +41,12 @@ async function ask(email: string, clientIp: string): Promise<string> {
   const reply = await fetch(`${server.baseUrl()}/api/auth/signin/email`, {
     method: "POST",
     redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookiesOf(csrf).join("; "), "x-auth-return-redirect": "1", "x-forwarded-for": clientIp },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      cookie: cookiesOf(csrf).join("; "),
+      "x-auth-return-redirect": "1",
+      "x-forwarded-for": clientIp,
+    },
     body: new URLSearchParams({ email, csrfToken, callbackUrl: "/dashboard" }),
   });
   expect(reply.status).toBe(200);
@@ -74,6 +85,15 @@ describe("sign-in link limits", () => {
     await expectAnswer("c2@c.test", "198.51.100.20", REFUSED);
     await expectAnswer("d1@d.test", "198.51.100.21", REFUSED);
 
-    expect(resend.emails.map((email) => email.to)).toEqual([["a1@a.test"], ["a2@a.test"], ["a3@a.test"], ["b1@b.test"], ["v1@v6.test"], ["v2@v6.test"], ["v3@v6.test"], ["c1@c.test"]]);
+    expect(resend.emails.map((email) => email.to)).toEqual([
+      ["a1@a.test"],
+      ["a2@a.test"],
+      ["a3@a.test"],
+      ["b1@b.test"],
+      ["v1@v6.test"],
+      ["v2@v6.test"],
+      ["v3@v6.test"],
+      ["c1@c.test"],
+    ]);
   });
 });

@@ -43,7 +43,9 @@ describe("billing router", () => {
     const mine = await createTestAccount({ plan: "free" });
     const theirs = await createTestAccount({ plan: "free" });
     expect((await refusal(as(mine.userId).billing.overview({ accountId: theirs.accountId }))).code).toBe("ERR1006");
-    expect((await refusal(as(mine.userId).billing.startCheckout({ accountId: theirs.accountId, plan: "pro", interval: "month" }))).code).toBe("ERR1006");
+    expect(
+      (await refusal(as(mine.userId).billing.startCheckout({ accountId: theirs.accountId, plan: "pro", interval: "month" }))).code,
+    ).toBe("ERR1006");
   });
 
   it("refuses a plan or pack the catalog does not sell (ERR1001)", async () => {
@@ -73,7 +75,14 @@ describe("billing router", () => {
   it("pages the ledger newest first and filters it by type", async () => {
     const { accountId } = await createTestAccount({ plan: "free" });
     for (let index = 1; index <= 3; index++) {
-      await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: index * 1000, sourceKey: `operator:test-${accountId}-${index}`, description: `grant ${index}` }));
+      await inTransaction((tx) =>
+        addCredits(tx, {
+          accountId,
+          amountMillis: index * 1000,
+          sourceKey: `operator:test-${accountId}-${index}`,
+          description: `grant ${index}`,
+        }),
+      );
     }
     const member = await addTeamMember(accountId, "member");
     const first = await as(member).billing.ledger({ accountId, type: "add", limit: 2 });

@@ -17,14 +17,34 @@ describe("account:plan --interval (contract plans)", () => {
     const { accountId } = await createTestAccount({ plan: "free" });
     const start = await balanceOf(accountId);
     const periodStart = new Date(Date.now() - 60_000).toISOString();
-    const set = await cli(["account:plan", "--account", accountId, "--plan", "enterprise", "--interval", "year", "--period-start", periodStart]);
+    const set = await cli([
+      "account:plan",
+      "--account",
+      accountId,
+      "--plan",
+      "enterprise",
+      "--interval",
+      "year",
+      "--period-start",
+      periodStart,
+    ]);
     expect(set.code).toBe(0);
-    expect(set.body).toMatchObject({ account_id: accountId, plan: "enterprise", interval: "year", period_start: periodStart, periods_credited: [periodStart] });
+    expect(set.body).toMatchObject({
+      account_id: accountId,
+      plan: "enterprise",
+      interval: "year",
+      period_start: periodStart,
+      periods_credited: [periodStart],
+    });
     expect(await balanceOf(accountId)).toBe(start + 2490);
 
     const key = await createTestKey(accountId);
     const billing = expectSuccess(await callOperation(getBilling, { key: key.key }));
-    expect(billing).toMatchObject({ billing_plan: "enterprise", billing_subscription_status: "manual", billing_period_starts_at: periodStart });
+    expect(billing).toMatchObject({
+      billing_plan: "enterprise",
+      billing_subscription_status: "manual",
+      billing_period_starts_at: periodStart,
+    });
 
     // The cron, run twice at the same moment, adds nothing more.
     await renewManualPlans({ now: new Date() });
@@ -43,15 +63,30 @@ describe("account:plan --interval (contract plans)", () => {
   it("grants a monthly contract's missed periods once each, keyed by period start", async () => {
     const { accountId } = await createTestAccount({ plan: "free" });
     const start = await balanceOf(accountId);
-    const set = await cli(["account:plan", "--account", accountId, "--plan", "starter", "--interval", "month", "--period-start", "2026-01-31T00:00:00Z"]);
+    const set = await cli([
+      "account:plan",
+      "--account",
+      accountId,
+      "--plan",
+      "starter",
+      "--interval",
+      "month",
+      "--period-start",
+      "2026-01-31T00:00:00Z",
+    ]);
     expect(set.code).toBe(0);
     // The command granted every period up to now; the cron run again grants none twice.
     await renewManualPlans({ now: new Date() });
-    const keys = (await db.ledgerEntry.findMany({ where: { accountId, sourceKey: { startsWith: "plan:" } }, orderBy: { createdAt: "asc" } })).map((entry) =>
-      entry.sourceKey!.split(":").slice(2).join(":"),
-    );
+    const keys = (
+      await db.ledgerEntry.findMany({ where: { accountId, sourceKey: { startsWith: "plan:" } }, orderBy: { createdAt: "asc" } })
+    ).map((entry) => entry.sourceKey!.split(":").slice(2).join(":"));
     // Every period begun up to now, on the anchor's day or the month's last: Jan 31, Feb 28, Mar 31, Apr 30…
-    expect(keys.slice(0, 4)).toEqual(["2026-01-31T00:00:00.000Z", "2026-02-28T00:00:00.000Z", "2026-03-31T00:00:00.000Z", "2026-04-30T00:00:00.000Z"]);
+    expect(keys.slice(0, 4)).toEqual([
+      "2026-01-31T00:00:00.000Z",
+      "2026-02-28T00:00:00.000Z",
+      "2026-03-31T00:00:00.000Z",
+      "2026-04-30T00:00:00.000Z",
+    ]);
     expect(new Set(keys).size).toBe(keys.length);
     expect(await balanceOf(accountId)).toBe(start + 9 * keys.length);
   });

@@ -49,8 +49,14 @@ describe("a credit pack", () => {
   it("bought while the subscription is active adds its credits once and fulfils the order", async () => {
     const { accountId, userId, balance } = await subscribed();
     const { url, sessionId, orderId } = await as(userId).billing.buyPack({ accountId, credits: 50 });
-    const [sent] = (await stripeRequests({ path: "/v1/checkout/sessions", method: "POST" })).filter((request) => request.params.metadata?.order_id === orderId);
-    expect(sent!.params).toMatchObject({ mode: "payment", client_reference_id: accountId, payment_intent_data: { metadata: { order_id: orderId, account_id: accountId } } });
+    const [sent] = (await stripeRequests({ path: "/v1/checkout/sessions", method: "POST" })).filter(
+      (request) => request.params.metadata?.order_id === orderId,
+    );
+    expect(sent!.params).toMatchObject({
+      mode: "payment",
+      client_reference_id: accountId,
+      payment_intent_data: { metadata: { order_id: orderId, account_id: accountId } },
+    });
     expect(sent!.idempotencyKey).toBe(`darkroom-order-${orderId}`);
     expect((await testStripe().prices.retrieve(sent!.params.line_items[0].price)).lookup_key).toBe("darkroom_pack_50");
 
@@ -67,7 +73,9 @@ describe("a credit pack", () => {
 
   it("is refused without an active subscription (ERR1001), and no order is left behind", async () => {
     const { accountId, userId } = await createTestAccount({ plan: "free" });
-    await expect(as(userId).billing.buyPack({ accountId, credits: 10 })).rejects.toMatchObject({ message: expect.stringMatching(/active subscription/) });
+    await expect(as(userId).billing.buyPack({ accountId, credits: 10 })).rejects.toMatchObject({
+      message: expect.stringMatching(/active subscription/),
+    });
     expect(await db.order.count({ where: { accountId } })).toBe(0);
   });
 
@@ -99,7 +107,9 @@ describe("a credit pack", () => {
     const rejected = await cli(["order:reject", "--order", order.id]);
     expect(rejected.code).toBe(0);
     expect(rejected.body).toMatchObject({ order_id: order.id, status: "rejected", refund_id: expect.stringMatching(/^re_/) });
-    const refunds = (await stripeRequests({ path: "/v1/refunds", method: "POST" })).filter((request) => request.params.payment_intent === order.stripePaymentIntentId);
+    const refunds = (await stripeRequests({ path: "/v1/refunds", method: "POST" })).filter(
+      (request) => request.params.payment_intent === order.stripePaymentIntentId,
+    );
     expect(refunds).toHaveLength(1);
     expect(refunds[0]!.idempotencyKey).toBe(`darkroom-order-reject-${order.id}`);
     // Stripe's charge.refunded for our own refund leaves the order rejected.

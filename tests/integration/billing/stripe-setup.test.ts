@@ -29,7 +29,12 @@ describe("stripe:setup", () => {
     const client = stripeClientFor(stripe.secretKey, stripe.baseUrl);
     const prices = await client.prices.list({ lookup_keys: ["darkroom_pro_month", "darkroom_pro_year", "darkroom_pack_500"], limit: 10 });
     const byKey = Object.fromEntries(prices.data.map((price) => [price.lookup_key, price]));
-    expect(byKey.darkroom_pro_month).toMatchObject({ unit_amount: 2500, currency: "usd", recurring: { interval: "month" }, product: "darkroom_plan_pro" });
+    expect(byKey.darkroom_pro_month).toMatchObject({
+      unit_amount: 2500,
+      currency: "usd",
+      recurring: { interval: "month" },
+      product: "darkroom_plan_pro",
+    });
     expect(byKey.darkroom_pro_year).toMatchObject({ unit_amount: 29000, recurring: { interval: "year" }, product: "darkroom_plan_pro" });
     expect(byKey.darkroom_pack_500).toMatchObject({ unit_amount: 50000, type: "one_time", product: "darkroom_pack_500" });
 

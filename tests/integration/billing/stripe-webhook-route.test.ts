@@ -40,7 +40,11 @@ describe("POST /api/webhooks/stripe", () => {
   it("refuses a signature older than Stripe's 300 s tolerance", async () => {
     const event = await customerEvent();
     const payload = JSON.stringify(event);
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: stripeEnv().secret, timestamp: Math.floor(Date.now() / 1000) - 600 });
+    const signature = Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: stripeEnv().secret,
+      timestamp: Math.floor(Date.now() / 1000) - 600,
+    });
     const reply = await postStripeWebhook(payload, { signature });
     expect(reply.status).toBe(400);
     expect(await db.stripeEvent.findUnique({ where: { id: event.id } })).toBeNull();

@@ -29,13 +29,20 @@ async function subscribe(plan: "starter" | "pro" | "scale" | "enterprise", inter
   return { accountId, userId, email, startingBalance, sessionId, subscriptionId: subscription!.stripeSubscriptionId! };
 }
 
-const activityOf = (accountId: string, action: string) => db.activityEvent.findMany({ where: { accountId, action }, orderBy: { createdAt: "asc" } });
+const activityOf = (accountId: string, action: string) =>
+  db.activityEvent.findMany({ where: { accountId, action }, orderBy: { createdAt: "asc" } });
 
 describe("a plan bought through Checkout", () => {
   it("sends Checkout what it needs (mode, account, metadata, the price found by lookup key) and credits a monthly Pro with 29", async () => {
     const { accountId, startingBalance, sessionId } = await subscribe("pro", "month");
-    const [sent] = (await stripeRequests({ path: "/v1/checkout/sessions", method: "POST" })).filter((request) => request.params.client_reference_id === accountId);
-    expect(sent!.params).toMatchObject({ mode: "subscription", client_reference_id: accountId, subscription_data: { metadata: { account_id: accountId } } });
+    const [sent] = (await stripeRequests({ path: "/v1/checkout/sessions", method: "POST" })).filter(
+      (request) => request.params.client_reference_id === accountId,
+    );
+    expect(sent!.params).toMatchObject({
+      mode: "subscription",
+      client_reference_id: accountId,
+      subscription_data: { metadata: { account_id: accountId } },
+    });
     const price = await testStripe().prices.retrieve(sent!.params.line_items[0].price);
     expect(price.lookup_key).toBe("darkroom_pro_month");
 
@@ -45,7 +52,13 @@ describe("a plan bought through Checkout", () => {
     );
     const account = await db.account.findUniqueOrThrow({ where: { id: accountId }, include: { subscription: true } });
     expect(account.plan).toBe("pro");
-    expect(account.subscription).toMatchObject({ plan: "pro", interval: "month", status: "active", currency: "usd", cancelAtPeriodEnd: false });
+    expect(account.subscription).toMatchObject({
+      plan: "pro",
+      interval: "month",
+      status: "active",
+      currency: "usd",
+      cancelAtPeriodEnd: false,
+    });
     const session = await testStripe().checkout.sessions.retrieve(sessionId);
     expect(account.stripeCustomerId).toBe(session.customer);
     const [credit] = await db.ledgerEntry.findMany({ where: { accountId, type: "add", sourceKey: { startsWith: "invoice:" } } });
@@ -62,7 +75,12 @@ describe("a plan bought through Checkout", () => {
     );
     const key = await createTestKey(accountId);
     const billing = expectSuccess(await callOperation(getBilling, { key: key.key }));
-    expect(billing).toMatchObject({ billing_plan: "scale", billing_subscription_status: "active", billing_cancel_at_period_end: false, billing_currency: "usd" });
+    expect(billing).toMatchObject({
+      billing_plan: "scale",
+      billing_subscription_status: "active",
+      billing_cancel_at_period_end: false,
+      billing_currency: "usd",
+    });
     const days = (Date.parse(billing.billing_period_ends_at!) - Date.parse(billing.billing_period_starts_at!)) / 86_400_000;
     expect(days).toBeGreaterThanOrEqual(365);
     expect(days).toBeLessThanOrEqual(366);
@@ -72,18 +90,25 @@ describe("a plan bought through Checkout", () => {
     const { accountId, userId } = await createTestAccount({ plan: "free" });
     const first = await as(userId).billing.startCheckout({ accountId, plan: "starter", interval: "month" });
     const second = await as(userId).billing.startCheckout({ accountId, plan: "pro", interval: "year" });
-    const [a, b] = await Promise.all([testStripe().checkout.sessions.retrieve(first.sessionId), testStripe().checkout.sessions.retrieve(second.sessionId)]);
+    const [a, b] = await Promise.all([
+      testStripe().checkout.sessions.retrieve(first.sessionId),
+      testStripe().checkout.sessions.retrieve(second.sessionId),
+    ]);
     expect(a.customer).toBeTruthy();
     expect(b.customer).toBe(a.customer);
     const portal = await as(userId).billing.openPortal({ accountId });
     expect(portal.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
-    const [sent] = (await stripeRequests({ path: "/v1/billing_portal/sessions", method: "POST" })).filter((request) => request.params.customer === a.customer);
+    const [sent] = (await stripeRequests({ path: "/v1/billing_portal/sessions", method: "POST" })).filter(
+      (request) => request.params.customer === a.customer,
+    );
     expect(sent!.params.return_url).toMatch(new RegExp(`/dashboard/${accountId}/billing$`));
   });
 
   it("refuses a second Checkout while a subscription is live", async () => {
     const { accountId, userId } = await subscribe("starter", "month");
-    await expect(as(userId).billing.startCheckout({ accountId, plan: "pro", interval: "month" })).rejects.toMatchObject({ message: expect.stringMatching(/Manage billing/) });
+    await expect(as(userId).billing.startCheckout({ accountId, plan: "pro", interval: "month" })).rejects.toMatchObject({
+      message: expect.stringMatching(/Manage billing/),
+    });
   });
 });
 
@@ -137,13 +162,25 @@ describe("renewals", () => {
     const stripe = testStripe();
     const customer = await stripe.customers.create({ email: "trial@test.darkroom.local", metadata: { account_id: accountId } });
     const price = (await stripe.prices.list({ lookup_keys: ["darkroom_starter_month"] })).data[0]!;
-    const subscription = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], trial_period_days: 14, metadata: { account_id: accountId } });
+    const subscription = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id }],
+      trial_period_days: 14,
+      metadata: { account_id: accountId },
+    });
     await eventually(
       () => db.subscription.findUnique({ where: { accountId } }),
       (row) => row?.status === "trialing",
     );
     await eventually(
-      () => db.stripeEvent.count({ where: { type: "invoice.paid", processedAt: { not: null }, payload: { path: ["data", "object", "customer"], equals: customer.id } } }),
+      () =>
+        db.stripeEvent.count({
+          where: {
+            type: "invoice.paid",
+            processedAt: { not: null },
+            payload: { path: ["data", "object", "customer"], equals: customer.id },
+          },
+        }),
       (count) => count === 1,
     );
     expect((await db.account.findUniqueOrThrow({ where: { id: accountId } })).plan).toBe("starter");
@@ -192,7 +229,10 @@ describe("plan changes", () => {
     const stripe = testStripe();
     const old = await stripe.subscriptions.retrieve(subscriptionId);
     const pro = (await stripe.prices.list({ lookup_keys: ["darkroom_pro_year"] })).data[0]!;
-    await stripe.subscriptions.update(subscriptionId, { items: [{ id: old.items.data[0]!.id, price: pro.id }], cancel_at_period_end: true });
+    await stripe.subscriptions.update(subscriptionId, {
+      items: [{ id: old.items.data[0]!.id, price: pro.id }],
+      cancel_at_period_end: true,
+    });
     await eventually(
       () => db.subscription.findUniqueOrThrow({ where: { accountId } }),
       (row) => row.plan === "pro" && row.interval === "year" && row.cancelAtPeriodEnd,

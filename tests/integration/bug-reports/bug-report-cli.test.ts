@@ -19,7 +19,15 @@ beforeAll(async () => {
   second = await createTestAccount();
   const report = (accountId: string, userId: string | null, hoursAgo: number, description: string) =>
     db.bugReport.create({
-      data: { accountId, userId, description, intent: hoursAgo === 1 ? "Rotate a key" : null, pagePath: `/dashboard/${accountId}`, userAgent: "Firefox/131.0", createdAt: at(hoursAgo) },
+      data: {
+        accountId,
+        userId,
+        description,
+        intent: hoursAgo === 1 ? "Rotate a key" : null,
+        pagePath: `/dashboard/${accountId}`,
+        userAgent: "Firefox/131.0",
+        createdAt: at(hoursAgo),
+      },
     });
   await report(first.accountId, first.userId, 3, "oldest");
   await report(second.accountId, second.userId, 2, "middle");

@@ -30,8 +30,15 @@ type Fakes = {
 };
 let fakes: Fakes;
 
-type ProviderRow = { provider: string; configured: boolean; credential: string; models: Array<{ model: string; provider_model_id: string; found: boolean | null }> | "not_checkable"; detail?: string };
-const rowOf = (body: Record<string, any>, provider: string): ProviderRow => (body.providers as ProviderRow[]).find((row) => row.provider === provider)!;
+type ProviderRow = {
+  provider: string;
+  configured: boolean;
+  credential: string;
+  models: Array<{ model: string; provider_model_id: string; found: boolean | null }> | "not_checkable";
+  detail?: string;
+};
+const rowOf = (body: Record<string, any>, provider: string): ProviderRow =>
+  (body.providers as ProviderRow[]).find((row) => row.provider === provider)!;
 
 /** Every provider's credential and base URL pointed at this suite's fakes (the shared ones npm test starts are left alone). */
 function providerEnv(credentials: Partial<Record<keyof Fakes, string>> = {}): Record<string, string> {
@@ -62,9 +69,18 @@ function providerEnv(credentials: Partial<Record<keyof Fakes, string>> = {}): Re
   };
 }
 
-const allProviders = Object.keys({ replicate: 0, fal: 0, openai: 0, bfl: 0, runway: 0, cloudflare: 0, minimax: 0, alibaba: 0, byteplus: 0, google: 0 } satisfies Record<keyof Fakes, 0>) as Array<
-  keyof Fakes
->;
+const allProviders = Object.keys({
+  replicate: 0,
+  fal: 0,
+  openai: 0,
+  bfl: 0,
+  runway: 0,
+  cloudflare: 0,
+  minimax: 0,
+  alibaba: 0,
+  byteplus: 0,
+  google: 0,
+} satisfies Record<keyof Fakes, 0>) as Array<keyof Fakes>;
 const withoutModelReads = new Set(["bfl", "minimax", "byteplus"]);
 
 beforeAll(async () => {
@@ -104,11 +120,20 @@ describe("cli: catalog:check", () => {
         expect(row.models, provider).toBe("not_checkable");
         expect(row.detail).toBe(`${provider} has no model read endpoint: only the credential was checked`);
       } else {
-        expect(row.models, provider).toEqual(modelsForProvider(provider).map((model) => ({ model: model.identifier, provider_model_id: model.providerModelIds[provider], found: true })));
+        expect(row.models, provider).toEqual(
+          modelsForProvider(provider).map((model) => ({
+            model: model.identifier,
+            provider_model_id: model.providerModelIds[provider],
+            found: true,
+          })),
+        );
       }
     }
     // Only reads were sent, each to the endpoint the provider publishes for it.
-    expect(fakes.openai.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/models", ...modelsForProvider("openai").map((m) => `GET /v1/models/${m.providerModelIds.openai}`)]);
+    expect(fakes.openai.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /v1/models",
+      ...modelsForProvider("openai").map((m) => `GET /v1/models/${m.providerModelIds.openai}`),
+    ]);
     expect(fakes.bfl.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/credits"]);
     expect(fakes.runway.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/organization"]);
     expect(fakes.minimax.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/files/list"]);
@@ -158,7 +183,8 @@ describe("cli: catalog:check", () => {
         expect(row.credential).toBe("ok");
         if (row.models === "not_checkable") throw new Error(`${provider} should check its models`);
         for (const model of row.models) expect(model.found, `${provider} ${model.provider_model_id}`).toBe(model.provider_model_id !== id);
-        for (const model of row.models.filter((m) => !m.found)) expect(run.body.problems).toContain(`${provider}: ${model.model} (${id}) is not found`);
+        for (const model of row.models.filter((m) => !m.found))
+          expect(run.body.problems).toContain(`${provider}: ${model.model} (${id}) is not found`);
       }
     } finally {
       for (const [provider, id] of Object.entries(gone)) fakes[provider as keyof typeof gone].models.add(id);
@@ -175,7 +201,11 @@ describe("cli: catalog:check", () => {
         provider,
         configured: false,
         credential: "not_configured",
-        models: modelsForProvider(provider).map((model) => ({ model: model.identifier, provider_model_id: model.providerModelIds[provider as "minimax"], found: null })),
+        models: modelsForProvider(provider).map((model) => ({
+          model: model.identifier,
+          provider_model_id: model.providerModelIds[provider as "minimax"],
+          found: null,
+        })),
       });
     }
     expect(fakes.minimax.requests.length).toBe(before);
@@ -196,7 +226,11 @@ describe("cli: catalog:check", () => {
   it("an unreachable provider is reported as such, naming it", async () => {
     const run = await cli(["catalog:check", "--provider", "bfl"], { ...providerEnv(), BFL_BASE_URL: "http://127.0.0.1:9" });
     expect(run.code).toBe(1);
-    expect(rowOf(run.body, "bfl")).toMatchObject({ credential: "unreachable", models: "not_checkable", detail: expect.stringMatching(/^bfl: GET \/v1\/credits: bfl could not be reached/) });
+    expect(rowOf(run.body, "bfl")).toMatchObject({
+      credential: "unreachable",
+      models: "not_checkable",
+      detail: expect.stringMatching(/^bfl: GET \/v1\/credits: bfl could not be reached/),
+    });
   });
 
   it("an answer not in the provider's documented shape is reported as not understood, naming the provider", async () => {
@@ -204,17 +238,25 @@ describe("cli: catalog:check", () => {
     fakes.replicate.putFile("v1/credits", Buffer.from(JSON.stringify({ balance: 3 })), "application/json");
     const run = await cli(["catalog:check", "--provider", "bfl"], { ...providerEnv(), BFL_BASE_URL: `${fakes.replicate.baseUrl}/files` });
     expect(run.code).toBe(1);
-    expect(rowOf(run.body, "bfl")).toMatchObject({ credential: "unreachable", detail: "bfl: GET /v1/credits: the answer (HTTP 200) is not understood" });
+    expect(rowOf(run.body, "bfl")).toMatchObject({
+      credential: "unreachable",
+      detail: "bfl: GET /v1/credits: the answer (HTTP 200) is not understood",
+    });
     expect(run.body.problems).toEqual(["bfl: GET /v1/credits: the answer (HTTP 200) is not understood"]);
   });
 });
 
 describe("cli: catalog:list", () => {
   it("prints the catalog without a database and refuses bad flags with exit 2", async () => {
-    const run = await cli(["catalog:list", "--provider", "openai"], { ...providerEnv(), DATABASE_URL: "postgres://nobody@127.0.0.1:9/none" });
+    const run = await cli(["catalog:list", "--provider", "openai"], {
+      ...providerEnv(),
+      DATABASE_URL: "postgres://nobody@127.0.0.1:9/none",
+    });
     expect(run.code).toBe(0);
     expect(run.body.providers).toEqual([{ id: "openai", name: "OpenAI", configured: true, env: ["OPENAI_API_KEY"] }]);
-    expect(run.body.models.map((model: { identifier: string }) => model.identifier)).toEqual(modelsForProvider("openai").map((model) => model.identifier));
+    expect(run.body.models.map((model: { identifier: string }) => model.identifier)).toEqual(
+      modelsForProvider("openai").map((model) => model.identifier),
+    );
 
     const bad = await cli(["catalog:list", "--type", "audio"]);
     expect(bad.code).toBe(2);

@@ -32,7 +32,19 @@ afterAll(async () => {
 describe("cli: accounts and credits", () => {
   it("account:create prints {account_id, user_id} and gives the welcome credit", async () => {
     const address = `CLI-${randomUUID()}@Example.test`;
-    const run = await cli(["account:create", "--email", address, "--name", "Studio", "--plan", "pro", "--region", "eu", "--credits", "12.345"]);
+    const run = await cli([
+      "account:create",
+      "--email",
+      address,
+      "--name",
+      "Studio",
+      "--plan",
+      "pro",
+      "--region",
+      "eu",
+      "--credits",
+      "12.345",
+    ]);
     expect(run.code).toBe(0);
     expect(Object.keys(run.body).sort()).toEqual(["account_id", "user_id"]);
     const account = await db.account.findUniqueOrThrow({ where: { id: run.body.account_id } });
@@ -83,7 +95,15 @@ describe("cli: keys", () => {
       "203.0.113.7,10.1.2.3/8,2001:db8::/32",
     ]);
     expect(run.code).toBe(0);
-    expect(Object.keys(run.body).sort()).toEqual(["apikey_id", "apikey_prefix", "key", "spend_limit", "spend_period", "spend_resets_at", "spend_used"]);
+    expect(Object.keys(run.body).sort()).toEqual([
+      "apikey_id",
+      "apikey_prefix",
+      "key",
+      "spend_limit",
+      "spend_period",
+      "spend_resets_at",
+      "spend_used",
+    ]);
     expect(run.body).toMatchObject({ spend_limit: null, spend_period: null, spend_used: 0, spend_resets_at: null });
     const { apikey_id, key, apikey_prefix } = run.body;
     expect(key).toMatch(/^dkr_[0-9A-Za-z]{40}$/);
@@ -104,7 +124,10 @@ describe("cli: keys", () => {
   }, 60_000);
 
   it("key:create defaults to Full Access in the account's region; --scopes sets a custom set", async () => {
-    const [full, custom] = await Promise.all([cli(["key:create", "--account", accountId]), cli(["key:create", "--account", accountId, "--name", "custom", "--scopes", "health:read,account:read"])]);
+    const [full, custom] = await Promise.all([
+      cli(["key:create", "--account", accountId]),
+      cli(["key:create", "--account", accountId, "--name", "custom", "--scopes", "health:read,account:read"]),
+    ]);
     expect(full.code).toBe(0);
     expect(custom.code).toBe(0);
     const fullRow = await db.apiKey.findUniqueOrThrow({ where: { id: full.body.apikey_id } });
@@ -115,7 +138,17 @@ describe("cli: keys", () => {
   }, 60_000);
 
   it("key:rotate makes a twin key and leaves the old one in its grace period", async () => {
-    const created = await cli(["key:create", "--account", accountId, "--name", "rotating", "--preset", "read", "--allow-ip", "198.51.100.0/24"]);
+    const created = await cli([
+      "key:create",
+      "--account",
+      accountId,
+      "--name",
+      "rotating",
+      "--preset",
+      "read",
+      "--allow-ip",
+      "198.51.100.0/24",
+    ]);
     const oldId = created.body.apikey_id;
     const started = Date.now();
     const run = await cli(["key:rotate", "--key-id", oldId, "--grace-hours", "2"]);
@@ -124,8 +157,17 @@ describe("cli: keys", () => {
     expect(run.body.apikey_id).not.toBe(oldId);
     expect(run.body.key).not.toBe(created.body.key);
 
-    const [oldRow, newRow] = await Promise.all([db.apiKey.findUniqueOrThrow({ where: { id: oldId } }), db.apiKey.findUniqueOrThrow({ where: { id: run.body.apikey_id } })]);
-    expect(newRow).toMatchObject({ name: "rotating", status: "active", region: oldRow.region, hash: sha256(run.body.key), expiresAt: oldRow.expiresAt });
+    const [oldRow, newRow] = await Promise.all([
+      db.apiKey.findUniqueOrThrow({ where: { id: oldId } }),
+      db.apiKey.findUniqueOrThrow({ where: { id: run.body.apikey_id } }),
+    ]);
+    expect(newRow).toMatchObject({
+      name: "rotating",
+      status: "active",
+      region: oldRow.region,
+      hash: sha256(run.body.key),
+      expiresAt: oldRow.expiresAt,
+    });
     expect(newRow.scopes).toEqual(oldRow.scopes);
     expect(newRow.ipAllowlist).toEqual(["198.51.100.0/24"]);
     expect(oldRow).toMatchObject({ status: "rotated", replacedById: newRow.id });
@@ -143,7 +185,10 @@ describe("cli: keys", () => {
   }, 90_000);
 
   it("key:revoke and key:delete", async () => {
-    const [a, b] = await Promise.all([cli(["key:create", "--account", accountId, "--name", "to revoke"]), cli(["key:create", "--account", accountId, "--name", "to delete"])]);
+    const [a, b] = await Promise.all([
+      cli(["key:create", "--account", accountId, "--name", "to revoke"]),
+      cli(["key:create", "--account", accountId, "--name", "to delete"]),
+    ]);
     await db.requestLog.create({
       data: {
         accountId,
@@ -159,7 +204,10 @@ describe("cli: keys", () => {
       },
     });
 
-    const [revoked, deleted] = await Promise.all([cli(["key:revoke", "--key-id", a.body.apikey_id]), cli(["key:delete", "--key-id", b.body.apikey_id])]);
+    const [revoked, deleted] = await Promise.all([
+      cli(["key:revoke", "--key-id", a.body.apikey_id]),
+      cli(["key:delete", "--key-id", b.body.apikey_id]),
+    ]);
     expect(revoked.code).toBe(0);
     expect(revoked.body).toEqual({ apikey_id: a.body.apikey_id, status: "revoked" });
     const revokedRow = await db.apiKey.findUniqueOrThrow({ where: { id: a.body.apikey_id } });
@@ -210,7 +258,11 @@ describe("cli: bad input exits 2 with a JSON error", () => {
     ["expiry in the past", () => ["key:create", "--account", accountId, "--expires-at", "2020-01-01T00:00:00Z"], "ERR1001"],
     ["expiry not ISO", () => ["key:create", "--account", accountId, "--expires-at", "next tuesday"], "ERR1001"],
     ["malformed allowlist entry", () => ["key:create", "--account", accountId, "--allow-ip", "10.0.0.1,10.0.0.300"], "ERR1001"],
-    ["51 allowlist entries", () => ["key:create", "--account", accountId, "--allow-ip", Array.from({ length: 51 }, (_, i) => `10.0.${i}.1`).join(",")], "ERR1001"],
+    [
+      "51 allowlist entries",
+      () => ["key:create", "--account", accountId, "--allow-ip", Array.from({ length: 51 }, (_, i) => `10.0.${i}.1`).join(",")],
+      "ERR1001",
+    ],
     ["key for an unknown account", () => ["key:create", "--account", randomUUID()], "ERR1006"],
     ["grace hours out of range", () => ["key:rotate", "--key-id", randomUUID(), "--grace-hours", "169"], "ERR1001"],
     ["grace hours zero", () => ["key:rotate", "--key-id", randomUUID(), "--grace-hours", "0"], "ERR1001"],
@@ -226,7 +278,9 @@ describe("cli: bad input exits 2 with a JSON error", () => {
     const runs = await inBatches(cases, 4, async ([label, args, code]) => ({ label, code, run: await cli(args()) }));
     for (const { label, code, run } of runs) {
       expect(run.code, label).toBe(2);
-      expect(run.body, label).toEqual({ error: { code, type: expect.any(String), message: expect.any(String), retryable: false, details: expect.any(Object) } });
+      expect(run.body, label).toEqual({
+        error: { code, type: expect.any(String), message: expect.any(String), retryable: false, details: expect.any(Object) },
+      });
     }
     // None of them wrote anything.
     expect(await db.apiKey.count({ where: { accountId } })).toBe(before);

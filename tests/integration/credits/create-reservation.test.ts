@@ -25,7 +25,13 @@ afterAll(() => unregisterExecutor(sink));
 async function freeAccount(credits: number) {
   const account = await createTestAccount({ plan: "free" });
   await inTransaction((tx) =>
-    addCredits(tx, { accountId: account.accountId, amountMillis: credits * 1000, sourceKey: `create-reservation:${account.accountId}`, description: "funds", actor: "system" }),
+    addCredits(tx, {
+      accountId: account.accountId,
+      amountMillis: credits * 1000,
+      sourceKey: `create-reservation:${account.accountId}`,
+      description: "funds",
+      actor: "system",
+    }),
   );
   const key = await createTestKey(account.accountId);
   const { creditBalance } = await db.account.findUniqueOrThrow({ where: { id: account.accountId }, select: { creditBalance: true } });
@@ -57,11 +63,16 @@ describe("a create's reservation in its generation's statement", () => {
     const plan = await imagePlan(account.accountId, account.keyId);
     // A threshold just under the balance: the reservation crosses it.
     const thresholdMillis = account.balanceMillis - Math.floor(plan.costMillis / 2);
-    await inTransaction((tx) => setThresholds(tx, { accountId: account.accountId, amounts: [thresholdMillis / 1000], actorUserId: account.userId }));
+    await inTransaction((tx) =>
+      setThresholds(tx, { accountId: account.accountId, amounts: [thresholdMillis / 1000], actorUserId: account.userId }),
+    );
 
     const outcome = await create(plan);
     if (!outcome.accepted) throw new Error(`expected the create to be accepted, got ${outcome.code}`);
-    const generation = await db.generation.findUniqueOrThrow({ where: { id: outcome.generationId }, select: { status: true, createdAt: true } });
+    const generation = await db.generation.findUniqueOrThrow({
+      where: { id: outcome.generationId },
+      select: { status: true, createdAt: true },
+    });
     expect(generation.status).toBe("pending");
 
     const written = await writtenFor(account.accountId);
@@ -86,7 +97,9 @@ describe("a create's reservation in its generation's statement", () => {
     // Free plan: two images in flight. The third create is refused by the cap.
     for (let index = 0; index < 2; index += 1) expect((await create(plan)).accepted).toBe(true);
     const thresholdMillis = account.balanceMillis - 2 * plan.costMillis - Math.floor(plan.costMillis / 2);
-    await inTransaction((tx) => setThresholds(tx, { accountId: account.accountId, amounts: [thresholdMillis / 1000], actorUserId: account.userId }));
+    await inTransaction((tx) =>
+      setThresholds(tx, { accountId: account.accountId, amounts: [thresholdMillis / 1000], actorUserId: account.userId }),
+    );
     const before = await writtenFor(account.accountId);
     const notificationsBefore = await db.notification.count({ where: { accountId: account.accountId } });
 

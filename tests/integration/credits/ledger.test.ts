@@ -19,9 +19,14 @@ import { Prisma } from "@/server/base/generated/prisma/client";
 const txOptions = { maxWait: 60_000, timeout: 60_000 };
 
 async function newAccount(fundsMillis = 0): Promise<string> {
-  const account = await db.account.create({ data: { name: "ledger test", email: `ledger-${randomUUID()}@test.invalid` }, select: { id: true } });
+  const account = await db.account.create({
+    data: { name: "ledger test", email: `ledger-${randomUUID()}@test.invalid` },
+    select: { id: true },
+  });
   if (fundsMillis > 0) {
-    await inTransaction((tx) => addCredits(tx, { accountId: account.id, amountMillis: fundsMillis, sourceKey: `test:${randomUUID()}`, description: "test funds" }));
+    await inTransaction((tx) =>
+      addCredits(tx, { accountId: account.id, amountMillis: fundsMillis, sourceKey: `test:${randomUUID()}`, description: "test funds" }),
+    );
   }
   return account.id;
 }
@@ -40,9 +45,14 @@ async function newGeneration(accountId: string): Promise<string> {
 }
 
 const reserve = (accountId: string, generationId: string, amountMillis: number) =>
-  inTransaction((tx) => reserveCredits(tx, { accountId, generationId, amountMillis, modelIdentifier: "test/model", description: "test reserve" }), txOptions);
-const charge = (accountId: string, generationId: string) => inTransaction((tx) => chargeCredits(tx, { accountId, generationId }), txOptions);
-const refund = (accountId: string, generationId: string) => inTransaction((tx) => refundCredits(tx, { accountId, generationId }), txOptions);
+  inTransaction(
+    (tx) => reserveCredits(tx, { accountId, generationId, amountMillis, modelIdentifier: "test/model", description: "test reserve" }),
+    txOptions,
+  );
+const charge = (accountId: string, generationId: string) =>
+  inTransaction((tx) => chargeCredits(tx, { accountId, generationId }), txOptions);
+const refund = (accountId: string, generationId: string) =>
+  inTransaction((tx) => refundCredits(tx, { accountId, generationId }), txOptions);
 const balanceOf = (accountId: string) => getBalance(db, accountId);
 
 /** adds − reserves + refunds over the account's ledger, in millicredits. */
@@ -96,7 +106,9 @@ describe("addCredits", () => {
     const sourceKey = `invoice:${randomUUID()}`;
     const first = await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 9000, sourceKey, description: "Starter renewal" }));
     expect(first).toMatchObject({ applied: true, balanceMillis: 9000 });
-    const second = await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 9000, sourceKey, description: "Starter renewal" }));
+    const second = await inTransaction((tx) =>
+      addCredits(tx, { accountId, amountMillis: 9000, sourceKey, description: "Starter renewal" }),
+    );
     expect(second).toEqual({ applied: false, reason: "duplicate_source", balanceMillis: 9000 });
 
     const entries = await db.ledgerEntry.findMany({ where: { sourceKey } });
@@ -111,8 +123,12 @@ describe("addCredits", () => {
   it("does not credit a source twice even to another account", async () => {
     const [a, b] = [await newAccount(), await newAccount()];
     const sourceKey = `checkout:${randomUUID()}`;
-    expect((await inTransaction((tx) => addCredits(tx, { accountId: a, amountMillis: 10_000, sourceKey, description: "pack" }))).applied).toBe(true);
-    expect((await inTransaction((tx) => addCredits(tx, { accountId: b, amountMillis: 10_000, sourceKey, description: "pack" }))).applied).toBe(false);
+    expect(
+      (await inTransaction((tx) => addCredits(tx, { accountId: a, amountMillis: 10_000, sourceKey, description: "pack" }))).applied,
+    ).toBe(true);
+    expect(
+      (await inTransaction((tx) => addCredits(tx, { accountId: b, amountMillis: 10_000, sourceKey, description: "pack" }))).applied,
+    ).toBe(false);
     expect(await balanceOf(b)).toBe(0);
   });
 
@@ -125,11 +141,15 @@ describe("addCredits", () => {
       );
     }
     await expectApiError(
-      inTransaction((tx) => addCredits(tx, { accountId: randomUUID(), amountMillis: 1, sourceKey: `test:${randomUUID()}`, description: "x" })),
+      inTransaction((tx) =>
+        addCredits(tx, { accountId: randomUUID(), amountMillis: 1, sourceKey: `test:${randomUUID()}`, description: "x" }),
+      ),
       "ERR1006",
     );
     await expectApiError(
-      inTransaction((tx) => addCredits(tx, { accountId: "not-a-uuid", amountMillis: 1, sourceKey: `test:${randomUUID()}`, description: "x" })),
+      inTransaction((tx) =>
+        addCredits(tx, { accountId: "not-a-uuid", amountMillis: 1, sourceKey: `test:${randomUUID()}`, description: "x" }),
+      ),
       "ERR1006",
     );
     expect(await db.ledgerEntry.count({ where: { accountId } })).toBe(0);
@@ -138,7 +158,11 @@ describe("addCredits", () => {
   it("concurrent adds of one source apply once", async () => {
     const accountId = await newAccount();
     const sourceKey = `invoice:${randomUUID()}`;
-    const results = await Promise.all(Array.from({ length: 20 }, () => inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 2500, sourceKey, description: "renewal" }), txOptions)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 2500, sourceKey, description: "renewal" }), txOptions),
+      ),
+    );
     expect(results.filter((result) => result.applied)).toHaveLength(1);
     expect(await balanceOf(accountId)).toBe(2500);
     expect(await db.ledgerEntry.count({ where: { sourceKey } })).toBe(1);
@@ -162,7 +186,10 @@ describe("reserveCredits", () => {
   it("a short balance is ERR1004 with required and balance, and writes nothing", async () => {
     const accountId = await newAccount(30);
     const generationId = await newGeneration(accountId);
-    const [entriesBefore, eventsBefore] = [await db.ledgerEntry.count({ where: { accountId } }), await db.activityEvent.count({ where: { accountId } })];
+    const [entriesBefore, eventsBefore] = [
+      await db.ledgerEntry.count({ where: { accountId } }),
+      await db.activityEvent.count({ where: { accountId } }),
+    ];
     const error = await expectApiError(reserve(accountId, generationId, 31), "ERR1004");
     expect(error.details).toEqual({ required: 0.031, balance: 0.03 });
     expect(error.status).toBe(402);
@@ -210,8 +237,11 @@ describe("charge and refund", () => {
     const accountId = await newAccount(1000);
     const generationId = await newGeneration(accountId);
     // A caller's write that names itself: the generation's prediction id, appended to per call.
-    const mark = (label: string) => [Prisma.sql`marked AS (UPDATE generation SET prediction_id = coalesce(prediction_id, '') || ${label} WHERE id = ${generationId}::uuid)`];
-    const chargeWith = (label: string) => inTransaction((tx) => chargeCredits(tx, { accountId, generationId, alongside: mark(label) }), txOptions);
+    const mark = (label: string) => [
+      Prisma.sql`marked AS (UPDATE generation SET prediction_id = coalesce(prediction_id, '') || ${label} WHERE id = ${generationId}::uuid)`,
+    ];
+    const chargeWith = (label: string) =>
+      inTransaction((tx) => chargeCredits(tx, { accountId, generationId, alongside: mark(label) }), txOptions);
     const marks = async () => (await db.generation.findUniqueOrThrow({ where: { id: generationId } })).predictionId;
 
     expect(await chargeWith("a")).toMatchObject({ applied: false, reason: "not_reserved" });
@@ -275,7 +305,14 @@ describe("charge and refund", () => {
     const accountId = await newAccount(1000);
     const generationIds = await Promise.all(Array.from({ length: 10 }, () => newGeneration(accountId)));
     for (const generationId of generationIds) await reserve(accountId, generationId, 50);
-    await Promise.all(generationIds.flatMap((generationId) => [charge(accountId, generationId), refund(accountId, generationId), charge(accountId, generationId), refund(accountId, generationId)]));
+    await Promise.all(
+      generationIds.flatMap((generationId) => [
+        charge(accountId, generationId),
+        refund(accountId, generationId),
+        charge(accountId, generationId),
+        refund(accountId, generationId),
+      ]),
+    );
     let refunded = 0;
     for (const generationId of generationIds) {
       const settled = await db.ledgerEntry.findMany({ where: { generationId, type: { in: ["charge", "refund"] } } });
@@ -299,9 +336,19 @@ describe("the database refuses what the code must never do", () => {
   it("a negative balance, a negative amount or balance-after", async () => {
     const accountId = await newAccount(10);
     await expect(db.account.update({ where: { id: accountId }, data: { creditBalance: "-0.001" } })).rejects.toThrow();
-    await expect(db.$executeRaw`UPDATE account SET credit_balance = credit_balance - 0.011 WHERE id = ${accountId}::uuid`).rejects.toThrow(/account_credit_balance_non_negative/);
-    await expect(db.ledgerEntry.create({ data: { accountId, type: "add", amount: "-1.000", balanceAfter: "0.000", description: "x", sourceKey: `test:${randomUUID()}` } })).rejects.toThrow();
-    await expect(db.ledgerEntry.create({ data: { accountId, type: "reserve", amount: "1.000", balanceAfter: "-0.990", description: "x", generationId: randomUUID() } })).rejects.toThrow();
+    await expect(db.$executeRaw`UPDATE account SET credit_balance = credit_balance - 0.011 WHERE id = ${accountId}::uuid`).rejects.toThrow(
+      /account_credit_balance_non_negative/,
+    );
+    await expect(
+      db.ledgerEntry.create({
+        data: { accountId, type: "add", amount: "-1.000", balanceAfter: "0.000", description: "x", sourceKey: `test:${randomUUID()}` },
+      }),
+    ).rejects.toThrow();
+    await expect(
+      db.ledgerEntry.create({
+        data: { accountId, type: "reserve", amount: "1.000", balanceAfter: "-0.990", description: "x", generationId: randomUUID() },
+      }),
+    ).rejects.toThrow();
     expect(await balanceOf(accountId)).toBe(10);
   });
 
@@ -310,7 +357,14 @@ describe("the database refuses what the code must never do", () => {
     const charged = randomUUID();
     const refunded = randomUUID();
     const sourceKey = `test:${randomUUID()}`;
-    const row = (generationId: string, type: "reserve" | "charge" | "refund") => ({ accountId, type, amount: "0.010", balanceAfter: "1.000", description: "direct", generationId });
+    const row = (generationId: string, type: "reserve" | "charge" | "refund") => ({
+      accountId,
+      type,
+      amount: "0.010",
+      balanceAfter: "1.000",
+      description: "direct",
+      generationId,
+    });
     for (const [generationId, settlement] of [
       [charged, "charge"],
       [refunded, "refund"],
@@ -324,14 +378,24 @@ describe("the database refuses what the code must never do", () => {
     await expect(db.ledgerEntry.create({ data: row(charged, "refund") })).rejects.toThrow(/ledger_entry_one_settlement_per_generation/);
     await expect(db.ledgerEntry.create({ data: row(refunded, "charge") })).rejects.toThrow(/ledger_entry_one_settlement_per_generation/);
     // Reserve, charge and refund must name their generation.
-    await expect(db.ledgerEntry.create({ data: { ...row(charged, "reserve"), generationId: null } })).rejects.toThrow(/ledger_entry_movement_names_generation/);
-    await db.ledgerEntry.create({ data: { accountId, type: "add", amount: "1.000", balanceAfter: "1.000", description: "direct", sourceKey } });
-    await expect(db.ledgerEntry.create({ data: { accountId, type: "add", amount: "1.000", balanceAfter: "1.000", description: "direct", sourceKey } })).rejects.toThrow(/Unique constraint|unique/i);
-    // An add must name its source and add something.
-    await expect(db.ledgerEntry.create({ data: { accountId, type: "add", amount: "1.000", balanceAfter: "1.000", description: "direct" } })).rejects.toThrow();
-    await expect(db.ledgerEntry.create({ data: { accountId, type: "add", amount: "0.000", balanceAfter: "1.000", description: "direct", sourceKey: `test:${randomUUID()}` } })).rejects.toThrow(
-      /ledger_entry_add_is_positive/,
+    await expect(db.ledgerEntry.create({ data: { ...row(charged, "reserve"), generationId: null } })).rejects.toThrow(
+      /ledger_entry_movement_names_generation/,
     );
+    await db.ledgerEntry.create({
+      data: { accountId, type: "add", amount: "1.000", balanceAfter: "1.000", description: "direct", sourceKey },
+    });
+    await expect(
+      db.ledgerEntry.create({ data: { accountId, type: "add", amount: "1.000", balanceAfter: "1.000", description: "direct", sourceKey } }),
+    ).rejects.toThrow(/Unique constraint|unique/i);
+    // An add must name its source and add something.
+    await expect(
+      db.ledgerEntry.create({ data: { accountId, type: "add", amount: "1.000", balanceAfter: "1.000", description: "direct" } }),
+    ).rejects.toThrow();
+    await expect(
+      db.ledgerEntry.create({
+        data: { accountId, type: "add", amount: "0.000", balanceAfter: "1.000", description: "direct", sourceKey: `test:${randomUUID()}` },
+      }),
+    ).rejects.toThrow(/ledger_entry_add_is_positive/);
     expect(await db.ledgerEntry.count({ where: { generationId: { in: [charged, refunded] } } })).toBe(4);
     expect(await db.ledgerEntry.count({ where: { sourceKey } })).toBe(1);
   });
@@ -358,7 +422,9 @@ describe("concurrency", () => {
     expect(await ledgerSum(accountId)).toBe(0);
     // Every balance-after from 0.490 down to 0.000 appears exactly once: no lost update.
     const after = await db.ledgerEntry.findMany({ where: { accountId, type: "reserve" }, select: { balanceAfter: true } });
-    expect(after.map((entry) => decimalToMillis(entry.balanceAfter)).sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i * 10));
+    expect(after.map((entry) => decimalToMillis(entry.balanceAfter)).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i * 10),
+    );
   }, 120_000);
 
   it("refunds running alongside new reserves keep the ledger equal to the balance", async () => {
@@ -368,7 +434,10 @@ describe("concurrency", () => {
     expect(await balanceOf(accountId)).toBe(0);
 
     const second = await Promise.all(Array.from({ length: 60 }, () => newGeneration(accountId)));
-    await Promise.allSettled([...first.map((generationId) => refund(accountId, generationId)), ...second.map((generationId) => reserve(accountId, generationId, 20))]);
+    await Promise.allSettled([
+      ...first.map((generationId) => refund(accountId, generationId)),
+      ...second.map((generationId) => reserve(accountId, generationId, 20)),
+    ]);
 
     const balance = await balanceOf(accountId);
     expect(balance).toBeGreaterThanOrEqual(0);
@@ -388,7 +457,13 @@ describe("concurrency", () => {
     const lockTaken = new Promise<void>((resolve) => (locked = resolve));
     // A reserve that keeps its transaction (and the account lock) open until released.
     const holder = inTransaction(async (tx) => {
-      await reserveCredits(tx, { accountId, generationId: held, amountMillis: 10, modelIdentifier: "test/model", description: "held reserve" });
+      await reserveCredits(tx, {
+        accountId,
+        generationId: held,
+        amountMillis: 10,
+        modelIdentifier: "test/model",
+        description: "held reserve",
+      });
       locked();
       await released;
     }, txOptions);
@@ -400,15 +475,39 @@ describe("concurrency", () => {
           return body(tx);
         }, txOptions);
       // Rows whose foreign key names the account (KEY SHARE) are written while the lock is held.
-      await lockTimeout((tx) => tx.activityEvent.create({ data: { accountId, actor: "system", category: "credit", action: "test.referencing", description: "written beside a held movement" } }));
       await lockTimeout((tx) =>
-        tx.providerAttempt.create({ data: { generationId: waiting, accountId, region: "us", modelIdentifier: "test/model", provider: "local", attemptNumber: 1, estimatedCost: "0.010" } }),
+        tx.activityEvent.create({
+          data: {
+            accountId,
+            actor: "system",
+            category: "credit",
+            action: "test.referencing",
+            description: "written beside a held movement",
+          },
+        }),
+      );
+      await lockTimeout((tx) =>
+        tx.providerAttempt.create({
+          data: {
+            generationId: waiting,
+            accountId,
+            region: "us",
+            modelIdentifier: "test/model",
+            provider: "local",
+            attemptNumber: 1,
+            estimatedCost: "0.010",
+          },
+        }),
       );
       // Another movement, and a change to the account row, wait for it.
-      await expect(lockTimeout((tx) => reserveCredits(tx, { accountId, generationId: waiting, amountMillis: 10, modelIdentifier: "test/model", description: "second" }))).rejects.toThrow(
+      await expect(
+        lockTimeout((tx) =>
+          reserveCredits(tx, { accountId, generationId: waiting, amountMillis: 10, modelIdentifier: "test/model", description: "second" }),
+        ),
+      ).rejects.toThrow(/lock timeout/);
+      await expect(lockTimeout((tx) => tx.account.update({ where: { id: accountId }, data: { name: "renamed" } }))).rejects.toThrow(
         /lock timeout/,
       );
-      await expect(lockTimeout((tx) => tx.account.update({ where: { id: accountId }, data: { name: "renamed" } }))).rejects.toThrow(/lock timeout/);
     } finally {
       release();
       await holder;

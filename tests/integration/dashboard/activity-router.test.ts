@@ -28,7 +28,14 @@ async function activeAccount() {
   const event = async (minutesAgo: number, category: ActivityCategory, actor: string) =>
     (
       await db.activityEvent.create({
-        data: { accountId, actor, category, action: `${category}.tested`, description: `${category} at ${minutesAgo}`, createdAt: at(minutesAgo) },
+        data: {
+          accountId,
+          actor,
+          category,
+          action: `${category}.tested`,
+          description: `${category} at ${minutesAgo}`,
+          createdAt: at(minutesAgo),
+        },
         select: { id: true },
       })
     ).id;
@@ -51,7 +58,15 @@ describe("activity router", () => {
     expect(page.data.map((entry) => entry.id)).toEqual(Object.values(rows));
     expect(page.next_cursor).toBeNull();
     expect(page.limit).toBe(50);
-    expect(page.data[0]).toEqual({ id: rows.m0, actor: primaryOwner, actorName: ownerEmail, category: "api_key", action: "api_key.tested", description: "api_key at 0", createdAt: at(0) });
+    expect(page.data[0]).toEqual({
+      id: rows.m0,
+      actor: primaryOwner,
+      actorName: ownerEmail,
+      category: "api_key",
+      action: "api_key.tested",
+      description: "api_key at 0",
+      createdAt: at(0),
+    });
     const names = Object.fromEntries(page.data.map((entry) => [entry.id, entry.actorName]));
     expect(names[rows.m1]).toBe("Ada Lovelace");
     expect(names[rows.m2]).toBe("system");
@@ -68,7 +83,8 @@ describe("activity router", () => {
 
   it("filters by category and time range, alone and together", async () => {
     const { accountId, member, rows, at } = await activeAccount();
-    const ids = async (filters: Omit<Parameters<ReturnType<typeof as>["list"]>[0], "accountId">) => (await as(member).list({ accountId, ...filters })).data.map((entry) => entry.id);
+    const ids = async (filters: Omit<Parameters<ReturnType<typeof as>["list"]>[0], "accountId">) =>
+      (await as(member).list({ accountId, ...filters })).data.map((entry) => entry.id);
     expect(await ids({ category: "api_key", to: at(-1) })).toEqual([rows.m0, rows.m2, rows.m5]);
     expect(await ids({ category: "webhook" })).toEqual([rows.m1]);
     expect(await ids({ category: "bug_report" })).toEqual([rows.m4]);
@@ -84,7 +100,12 @@ describe("activity router", () => {
     const twins = await Promise.all(
       [1, 2].map(
         async () =>
-          (await db.activityEvent.create({ data: { accountId, actor: "system", category: "credit", action: "credit.twin", description: "twin", createdAt: at(3) }, select: { id: true } })).id,
+          (
+            await db.activityEvent.create({
+              data: { accountId, actor: "system", category: "credit", action: "credit.twin", description: "twin", createdAt: at(3) },
+              select: { id: true },
+            })
+          ).id,
       ),
     );
     const all = (await as(member).list({ accountId, limit: 100 })).data.map((entry) => entry.id);
@@ -102,7 +123,10 @@ describe("activity router", () => {
         seen.push(...page.data.map((entry) => entry.id));
         cursor = page.next_cursor ?? undefined;
         // An event recorded now is newer than every page: it never shows up in the later ones.
-        if (pages++ === 0) await db.activityEvent.create({ data: { accountId, actor: "system", category: "credit", action: "credit.late", description: "late" } });
+        if (pages++ === 0)
+          await db.activityEvent.create({
+            data: { accountId, actor: "system", category: "credit", action: "credit.late", description: "late" },
+          });
       } while (cursor);
       expect(seen).toEqual(expected);
       expect(new Set(seen).size).toBe(seen.length);

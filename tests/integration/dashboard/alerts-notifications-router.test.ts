@@ -33,7 +33,11 @@ async function reserve(accountId: string, amountMillis: number) {
     data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.010" },
     select: { id: true },
   });
-  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test" }), txOptions);
+  await inTransaction(
+    (tx) =>
+      reserveCredits(tx, { accountId, generationId: generation.id, amountMillis, modelIdentifier: "test/model", description: "test" }),
+    txOptions,
+  );
 }
 
 async function refusal(promise: Promise<unknown>) {
@@ -98,7 +102,9 @@ describe("notifications router (the bell)", () => {
     const stranger = await createTestAccount();
     expect((await refusal(as(stranger.userId).notifications.markRead({ accountId }))).apiError.code).toBe("ERR1006");
     // Someone else's id is ignored rather than marked.
-    expect(await as(stranger.userId).notifications.markRead({ accountId: stranger.accountId, ids: [seen.items[0]!.id] })).toEqual({ marked: 0 });
+    expect(await as(stranger.userId).notifications.markRead({ accountId: stranger.accountId, ids: [seen.items[0]!.id] })).toEqual({
+      marked: 0,
+    });
 
     expect(await as(owner).notifications.markRead({ accountId, ids: [seen.items[0]!.id, "not-a-uuid"] })).toEqual({ marked: 1 });
     expect((await as(owner).notifications.list({ accountId })).unread).toBe(0);
@@ -132,8 +138,19 @@ describe("account router", () => {
     const generation = await db.generation.create({
       data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.250", status: "succeeded" },
     });
-    await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.250", status: "failed" } });
-    await db.ledgerEntry.create({ data: { accountId, type: "charge", amount: "0.250", balanceAfter: "0.750", generationId: generation.id, description: `test ${randomUUID()}` } });
+    await db.generation.create({
+      data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/model", estimatedCost: "0.250", status: "failed" },
+    });
+    await db.ledgerEntry.create({
+      data: {
+        accountId,
+        type: "charge",
+        amount: "0.250",
+        balanceAfter: "0.750",
+        generationId: generation.id,
+        description: `test ${randomUUID()}`,
+      },
+    });
     const days = await as(member).account.dailyActivity({ accountId });
     expect(days).toHaveLength(30);
     expect(days.at(-1)).toEqual({ day: now.toISOString().slice(0, 10), succeeded: 1, failed: 1, canceled: 0, charged: 0.25 });

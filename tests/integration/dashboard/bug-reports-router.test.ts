@@ -19,10 +19,22 @@ describe("bug reports router", () => {
     const { accountId } = await createTestAccount();
     const member = await addTeamMember(accountId, "member");
     const pagePath = `/dashboard/${accountId}/keys?status=active`;
-    const filed = await as(member).submit({ accountId, description: "  The Create key button spins forever.  ", intent: "Create a staging key", pagePath });
+    const filed = await as(member).submit({
+      accountId,
+      description: "  The Create key button spins forever.  ",
+      intent: "Create a staging key",
+      pagePath,
+    });
 
     const report = await db.bugReport.findUniqueOrThrow({ where: { id: filed.bug_report_id } });
-    expect(report).toMatchObject({ accountId, userId: member, description: "The Create key button spins forever.", intent: "Create a staging key", pagePath, userAgent: CHROME });
+    expect(report).toMatchObject({
+      accountId,
+      userId: member,
+      description: "The Create key button spins forever.",
+      intent: "Create a staging key",
+      pagePath,
+      userAgent: CHROME,
+    });
     expect(filed.created_at).toEqual(report.createdAt);
 
     const events = await db.activityEvent.findMany({ where: { accountId, category: "bug_report" } });
@@ -38,7 +50,12 @@ describe("bug reports router", () => {
   it("keeps an empty intent as none, cuts a long user agent to 512 characters, and the feed's excerpt short", async () => {
     const { accountId, userId } = await createTestAccount();
     const long = "x".repeat(300);
-    const filed = await as(userId, `Agent/${"a".repeat(700)}`).submit({ accountId, description: long, intent: "   ", pagePath: "/dashboard" });
+    const filed = await as(userId, `Agent/${"a".repeat(700)}`).submit({
+      accountId,
+      description: long,
+      intent: "   ",
+      pagePath: "/dashboard",
+    });
     const report = await db.bugReport.findUniqueOrThrow({ where: { id: filed.bug_report_id } });
     expect(report.intent).toBeNull();
     expect(report.userAgent).toHaveLength(512);
@@ -57,7 +74,16 @@ describe("bug reports router", () => {
     await expectTrpcInvalid(as(userId).submit({ ...ok, description: "   " }), "description");
     await expectTrpcInvalid(as(userId).submit({ ...ok, description: "a".repeat(5001) }), "description");
     await expectTrpcInvalid(as(userId).submit({ ...ok, intent: "a".repeat(2001) }), "intent");
-    for (const pagePath of ["https://evil.example/dashboard", "//evil.example/x", "/\\evil.example", "dashboard", "/a b", "javascript:alert(1)", "", `/${"a".repeat(2048)}`]) {
+    for (const pagePath of [
+      "https://evil.example/dashboard",
+      "//evil.example/x",
+      "/\\evil.example",
+      "dashboard",
+      "/a b",
+      "javascript:alert(1)",
+      "",
+      `/${"a".repeat(2048)}`,
+    ]) {
       await expectTrpcInvalid(as(userId).submit({ ...ok, pagePath }), "pagePath");
     }
     expect(await db.bugReport.count({ where: { accountId } })).toBe(0);
@@ -84,7 +110,12 @@ describe("bug reports router", () => {
     }
     const { code, apiError } = await trpcFailure(as(userId).submit({ accountId, description: "One too many", pagePath: "/dashboard" }));
     expect(code).toBe("TOO_MANY_REQUESTS");
-    expect(apiError).toMatchObject({ code: "ERR1005", type: "rate_limit_exceeded", retryable: true, details: { limit: BUG_REPORTS_PER_HOUR } });
+    expect(apiError).toMatchObject({
+      code: "ERR1005",
+      type: "rate_limit_exceeded",
+      retryable: true,
+      details: { limit: BUG_REPORTS_PER_HOUR },
+    });
     expect(apiError.message).toMatch(/at most 10 problems an hour/);
     expect(await db.bugReport.count({ where: { userId } })).toBe(BUG_REPORTS_PER_HOUR);
     // Another user is not affected.

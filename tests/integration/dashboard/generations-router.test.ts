@@ -123,7 +123,12 @@ describe("generations router: who may do what", () => {
     const { accountId } = people;
     const generationId = await pendingGeneration(accountId);
     const canceled = await as(people[role]).cancel({ accountId, generationId });
-    expect(canceled).toMatchObject({ generation_id: generationId, generation_status: "canceled", credits_refunded: true, credits_refunded_amount: 0.002 });
+    expect(canceled).toMatchObject({
+      generation_id: generationId,
+      generation_status: "canceled",
+      credits_refunded: true,
+      credits_refunded_amount: 0.002,
+    });
 
     const detail = await as(people.member).get({ accountId, generationId });
     expect(detail.cancelable).toBe(false);
@@ -138,7 +143,10 @@ describe("generations router: who may do what", () => {
 
     expect(await as(people[role]).delete({ accountId, generationId })).toEqual({ generation_id: generationId, files_deleted: 0 });
     expect((await as(people.member).get({ accountId, generationId })).record.generation_removed).toBe("true");
-    const activity = await db.activityEvent.findMany({ where: { accountId, category: "generation" }, select: { action: true, actor: true } });
+    const activity = await db.activityEvent.findMany({
+      where: { accountId, category: "generation" },
+      select: { action: true, actor: true },
+    });
     expect(activity).toEqual(
       expect.arrayContaining([
         { action: "generation.canceled", actor: people[role] },
@@ -194,14 +202,19 @@ describe("generations router: routing exploration", () => {
 describe("generations router: a real run", () => {
   it("shows the attempts, the ledger and signed output files of a generation run by the app", async () => {
     const { accountId, key, userId } = await accountWithKey();
-    const { generation_id } = expectSuccess(await createImage(key, { generation_prompt: "a lighthouse at dusk", generation_output_number: 2 }), 202);
+    const { generation_id } = expectSuccess(
+      await createImage(key, { generation_prompt: "a lighthouse at dusk", generation_output_number: 2 }),
+      202,
+    );
     await waitForStatus(key, generation_id, ["succeeded"]);
 
     const detail = await as(userId).get({ accountId, generationId: generation_id });
     expect(detail.record.generation_status).toBe("succeeded");
     expect(detail.record.generation_output_file).toHaveLength(2);
     for (const url of detail.record.generation_output_file) expect(url).toMatch(/\/files\/.+\?expires=\d+&signature=[0-9a-f]{64}$/);
-    expect(detail.attempts).toEqual([expect.objectContaining({ attempt_number: 1, provider: detail.record.generation_provider_used, outcome: "succeeded", wasted: false })]);
+    expect(detail.attempts).toEqual([
+      expect.objectContaining({ attempt_number: 1, provider: detail.record.generation_provider_used, outcome: "succeeded", wasted: false }),
+    ]);
     expect(detail.ledger.map((entry) => entry.type)).toEqual(["reserve", "charge"]);
     expect(detail.parameters).toMatchObject({ generation_prompt: "a lighthouse at dusk", generation_output_number: 2 });
 
@@ -221,7 +234,11 @@ describe("generations router: filters and cursor paging", () => {
     const ids = {
       a: await insertGeneration(accountId, { status: "succeeded", createdAt: day("2026-03-01", 10) }),
       b: await insertGeneration(accountId, { status: "failed", createdAt: day("2026-03-02", 0) }),
-      c: await insertGeneration(accountId, { status: "succeeded", model: "black-forest-labs/flux-schnell", createdAt: day("2026-03-02", 23) }),
+      c: await insertGeneration(accountId, {
+        status: "succeeded",
+        model: "black-forest-labs/flux-schnell",
+        createdAt: day("2026-03-02", 23),
+      }),
       d: await insertGeneration(accountId, { status: "canceled", createdAt: day("2026-03-03", 12) }),
       e: await insertGeneration(accountId, { status: "succeeded", createdAt: day("2026-03-04", 12) }),
     };
@@ -249,7 +266,9 @@ describe("generations router: filters and cursor paging", () => {
 
     // Paging keeps the filter.
     const succeeded = await list({ status: "succeeded", limit: 1 });
-    expect((await list({ status: "succeeded", limit: 1, cursor: succeeded.nextCursor })).generations.map((row) => row.generation_id)).toEqual([ids.e]);
+    expect(
+      (await list({ status: "succeeded", limit: 1, cursor: succeeded.nextCursor })).generations.map((row) => row.generation_id),
+    ).toEqual([ids.e]);
   });
 
   it("refuses inputs outside their limits with ERR1001", async () => {

@@ -32,10 +32,20 @@ describe("hostnames router", () => {
   it("owners set, re-check and remove; members read the hostname and its DNS record", async () => {
     const { accountId, owner, member } = await team();
     const hostname = uniqueHostname();
-    expect(await as(member).get({ accountId })).toMatchObject({ hostname: null, enterprise: true, plan: "enterprise", canManage: false, target: process.env.CUSTOM_HOSTNAME_TARGET });
+    expect(await as(member).get({ accountId })).toMatchObject({
+      hostname: null,
+      enterprise: true,
+      plan: "enterprise",
+      canManage: false,
+      target: process.env.CUSTOM_HOSTNAME_TARGET,
+    });
 
     const set = await as(owner).set({ accountId, hostname });
-    expect(set).toMatchObject({ hostname, status: "pending", dns_record: { type: "CNAME", name: hostname, value: process.env.CUSTOM_HOSTNAME_TARGET } });
+    expect(set).toMatchObject({
+      hostname,
+      status: "pending",
+      dns_record: { type: "CNAME", name: hostname, value: process.env.CUSTOM_HOSTNAME_TARGET },
+    });
     expect(sent.filter((event) => event.name === "hostname/verification.requested").length).toBeGreaterThan(0);
     const read = await as(member).get({ accountId });
     expect(read).toMatchObject({ hostname: { hostname, status: "pending", fails_at: expect.any(String) }, canManage: false });
@@ -46,7 +56,12 @@ describe("hostnames router", () => {
 
     expect(await as(owner).check({ accountId })).toMatchObject({ hostname, status: "pending" });
     expect(await as(owner).remove({ accountId })).toMatchObject({ hostname, status: "removing" });
-    expect((await db.activityEvent.findMany({ where: { accountId, category: "domain" }, orderBy: { createdAt: "asc" } })).map((event) => [event.action, event.actor])).toEqual([
+    expect(
+      (await db.activityEvent.findMany({ where: { accountId, category: "domain" }, orderBy: { createdAt: "asc" } })).map((event) => [
+        event.action,
+        event.actor,
+      ]),
+    ).toEqual([
       ["domain.added", owner],
       ["domain.check_requested", owner],
       ["domain.removal_requested", owner],

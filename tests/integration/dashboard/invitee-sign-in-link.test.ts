@@ -76,7 +76,10 @@ describe("invitee sign-in links", () => {
   });
 
   it("refuses an unknown, replaced or oversized link", async () => {
-    expect(await inviteeSignInLink(db, { token: newInvitationToken().token, signedInUserId: null })).toEqual({ ok: false, reason: "invalid" });
+    expect(await inviteeSignInLink(db, { token: newInvitationToken().token, signedInUserId: null })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
     expect(await inviteeSignInLink(db, { token: "", signedInUserId: null })).toEqual({ ok: false, reason: "invalid" });
     expect(await inviteeSignInLink(db, { token: "x".repeat(201), signedInUserId: null })).toEqual({ ok: false, reason: "invalid" });
   });

@@ -36,64 +36,90 @@ describe("keys router: who may do what", () => {
     const { accountId, member, key } = await team();
     const reader = as(member);
     const listed = await reader.list({ accountId });
-    expect(listed).toEqual([expect.objectContaining({ apikey_id: key.apikey_id, apikey_name: "main", preset: "full", state: "active", region: "eu" })]);
+    expect(listed).toEqual([
+      expect.objectContaining({ apikey_id: key.apikey_id, apikey_name: "main", preset: "full", state: "active", region: "eu" }),
+    ]);
     expect(JSON.stringify(listed)).not.toContain(key.key);
-    expect(await reader.get({ accountId, keyId: key.apikey_id })).toMatchObject({ apikey_prefix: key.apikey_prefix, ip_allowlist: null, apikey_expires_at: null });
+    expect(await reader.get({ accountId, keyId: key.apikey_id })).toMatchObject({
+      apikey_prefix: key.apikey_prefix,
+      ip_allowlist: null,
+      apikey_expires_at: null,
+    });
 
     const keyId = key.apikey_id;
     await expectTrpcError(reader.create({ accountId, name: "mine" }), "ERR1003");
     await expectTrpcError(reader.rotate({ accountId, keyId }), "ERR1003");
     await expectTrpcError(reader.revoke({ accountId, keyId }), "ERR1003");
     await expectTrpcError(reader.delete({ accountId, keyId }), "ERR1003");
-    expect(await db.apiKey.findMany({ where: { accountId }, select: { id: true, status: true } })).toEqual([{ id: keyId, status: "active" }]);
+    expect(await db.apiKey.findMany({ where: { accountId }, select: { id: true, status: true } })).toEqual([
+      { id: keyId, status: "active" },
+    ]);
   });
 
-  it.each(["owner", "primaryOwner"] as const)("lets the %s create, rotate, revoke and delete, each recorded as api_key activity", async (role) => {
-    const people = await team();
-    const { accountId } = people;
-    const actor = people[role];
-    const caller = as(actor);
-    const expiresAt = new Date(Date.now() + 7 * 86_400_000);
+  it.each(["owner", "primaryOwner"] as const)(
+    "lets the %s create, rotate, revoke and delete, each recorded as api_key activity",
+    async (role) => {
+      const people = await team();
+      const { accountId } = people;
+      const actor = people[role];
+      const caller = as(actor);
+      const expiresAt = new Date(Date.now() + 7 * 86_400_000);
 
-    const created = await caller.create({ accountId, name: "  ci runner  ", scopes: ["library:read", "generation:read"], expiresAt, ipAllowlist: ["203.0.113.0/24", "2001:db8::1"], region: "us" });
-    expect(created.key).toMatch(/^dkr_[0-9A-Za-z]{40}$/);
-    expect(created).toMatchObject({
-      apikey_name: "ci runner",
-      scopes: ["generation:read", "library:read"],
-      region: "us",
-      ip_allowlist: ["203.0.113.0/24", "2001:db8::1"],
-      apikey_expires_at: expiresAt.toISOString(),
-    });
-    expect((await db.apiKey.findUniqueOrThrow({ where: { id: created.apikey_id } })).hash).toBe(hashApiKey(created.key));
-    const record = await caller.get({ accountId, keyId: created.apikey_id });
-    expect(record).toMatchObject({ preset: null, scopes: ["generation:read", "library:read"], state: "active" });
+      const created = await caller.create({
+        accountId,
+        name: "  ci runner  ",
+        scopes: ["library:read", "generation:read"],
+        expiresAt,
+        ipAllowlist: ["203.0.113.0/24", "2001:db8::1"],
+        region: "us",
+      });
+      expect(created.key).toMatch(/^dkr_[0-9A-Za-z]{40}$/);
+      expect(created).toMatchObject({
+        apikey_name: "ci runner",
+        scopes: ["generation:read", "library:read"],
+        region: "us",
+        ip_allowlist: ["203.0.113.0/24", "2001:db8::1"],
+        apikey_expires_at: expiresAt.toISOString(),
+      });
+      expect((await db.apiKey.findUniqueOrThrow({ where: { id: created.apikey_id } })).hash).toBe(hashApiKey(created.key));
+      const record = await caller.get({ accountId, keyId: created.apikey_id });
+      expect(record).toMatchObject({ preset: null, scopes: ["generation:read", "library:read"], state: "active" });
 
-    // The account's region when none is given; a preset named when the scopes equal one.
-    expect((await caller.create({ accountId, name: "monitor", scopes: ["library:read", "health:read"] })).region).toBe("eu");
-    expect((await caller.list({ accountId })).find((key) => key.apikey_name === "monitor")?.preset).toBe("monitor");
+      // The account's region when none is given; a preset named when the scopes equal one.
+      expect((await caller.create({ accountId, name: "monitor", scopes: ["library:read", "health:read"] })).region).toBe("eu");
+      expect((await caller.list({ accountId })).find((key) => key.apikey_name === "monitor")?.preset).toBe("monitor");
 
-    const rotated = await caller.rotate({ accountId, keyId: created.apikey_id, graceHours: 2 });
-    expect(rotated.key).toMatch(/^dkr_/);
-    expect(rotated.key).not.toBe(created.key);
-    const old = await caller.get({ accountId, keyId: created.apikey_id });
-    expect(old).toMatchObject({ state: "rotated", accepts_requests: true, replaced_by_id: rotated.apikey_id });
-    expect(Math.abs(new Date(old.grace_ends_at ?? 0).getTime() - (Date.now() + 2 * 3_600_000))).toBeLessThan(60_000);
-    expect(await caller.get({ accountId, keyId: rotated.apikey_id })).toMatchObject({ state: "active", scopes: created.scopes, ip_allowlist: created.ip_allowlist });
+      const rotated = await caller.rotate({ accountId, keyId: created.apikey_id, graceHours: 2 });
+      expect(rotated.key).toMatch(/^dkr_/);
+      expect(rotated.key).not.toBe(created.key);
+      const old = await caller.get({ accountId, keyId: created.apikey_id });
+      expect(old).toMatchObject({ state: "rotated", accepts_requests: true, replaced_by_id: rotated.apikey_id });
+      expect(Math.abs(new Date(old.grace_ends_at ?? 0).getTime() - (Date.now() + 2 * 3_600_000))).toBeLessThan(60_000);
+      expect(await caller.get({ accountId, keyId: rotated.apikey_id })).toMatchObject({
+        state: "active",
+        scopes: created.scopes,
+        ip_allowlist: created.ip_allowlist,
+      });
 
-    expect(await caller.revoke({ accountId, keyId: rotated.apikey_id })).toEqual({ apikey_id: rotated.apikey_id, status: "revoked", changed: true });
-    expect(await caller.get({ accountId, keyId: rotated.apikey_id })).toMatchObject({ state: "revoked", accepts_requests: false });
-    expect((await caller.revoke({ accountId, keyId: rotated.apikey_id })).changed).toBe(false);
-    await expectTrpcInvalid(caller.rotate({ accountId, keyId: rotated.apikey_id }), "apikey_id");
+      expect(await caller.revoke({ accountId, keyId: rotated.apikey_id })).toEqual({
+        apikey_id: rotated.apikey_id,
+        status: "revoked",
+        changed: true,
+      });
+      expect(await caller.get({ accountId, keyId: rotated.apikey_id })).toMatchObject({ state: "revoked", accepts_requests: false });
+      expect((await caller.revoke({ accountId, keyId: rotated.apikey_id })).changed).toBe(false);
+      await expectTrpcInvalid(caller.rotate({ accountId, keyId: rotated.apikey_id }), "apikey_id");
 
-    expect(await caller.delete({ accountId, keyId: rotated.apikey_id })).toEqual({ apikey_id: rotated.apikey_id, deleted: true });
-    await expectTrpcError(caller.get({ accountId, keyId: rotated.apikey_id }), "ERR1006");
+      expect(await caller.delete({ accountId, keyId: rotated.apikey_id })).toEqual({ apikey_id: rotated.apikey_id, deleted: true });
+      await expectTrpcError(caller.get({ accountId, keyId: rotated.apikey_id }), "ERR1006");
 
-    const actions = await db.activityEvent.findMany({ where: { accountId, actor, category: "api_key" }, select: { action: true } });
-    // The primary owner also made the team's first key.
-    const expected = ["api_key.created", "api_key.created", "api_key.deleted", "api_key.revoked", "api_key.rotated"];
-    if (role === "primaryOwner") expected.unshift("api_key.created");
-    expect(actions.map((event) => event.action).sort()).toEqual(expected);
-  });
+      const actions = await db.activityEvent.findMany({ where: { accountId, actor, category: "api_key" }, select: { action: true } });
+      // The primary owner also made the team's first key.
+      const expected = ["api_key.created", "api_key.created", "api_key.deleted", "api_key.revoked", "api_key.rotated"];
+      if (role === "primaryOwner") expected.unshift("api_key.created");
+      expect(actions.map((event) => event.action).sort()).toEqual(expected);
+    },
+  );
 
   it("deletes the key's request logs with it, and leaves the other keys' logs", async () => {
     const { accountId, owner, key } = await team();
@@ -157,11 +183,17 @@ describe("keys router: bad input", () => {
     await expectTrpcInvalid(caller.create({ accountId, name: "k", ipAllowlist: ["example.com"] }), "ip_allowlist");
     await expectTrpcInvalid(caller.create({ accountId, name: "k", ipAllowlist: ["10.0.0.0/33"] }), "ip_allowlist");
     await expectTrpcInvalid(caller.create({ accountId, name: "k", ipAllowlist: [`${"1234:".repeat(9)}1`] }), "ip_allowlist");
-    await expectTrpcInvalid(caller.create({ accountId, name: "k", ipAllowlist: Array.from({ length: 51 }, (_, index) => `10.0.0.${index}`) }), "ipAllowlist");
+    await expectTrpcInvalid(
+      caller.create({ accountId, name: "k", ipAllowlist: Array.from({ length: 51 }, (_, index) => `10.0.0.${index}`) }),
+      "ipAllowlist",
+    );
     await expectTrpcInvalid(caller.create({ accountId, name: "k", region: "mars" as "us" }), "region");
     // 100 characters, of which some take two UTF-16 units, is still a valid name; 50 entries a valid allowlist.
     expect((await caller.create({ accountId, name: "🔑".repeat(100) })).apikey_name).toHaveLength(200);
-    expect((await caller.create({ accountId, name: "many", ipAllowlist: Array.from({ length: 50 }, (_, index) => `10.0.0.${index}`) })).ip_allowlist).toHaveLength(50);
+    expect(
+      (await caller.create({ accountId, name: "many", ipAllowlist: Array.from({ length: 50 }, (_, index) => `10.0.0.${index}`) }))
+        .ip_allowlist,
+    ).toHaveLength(50);
     expect(await db.apiKey.count({ where: { accountId } })).toBe(3);
   });
 

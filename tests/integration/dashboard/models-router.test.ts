@@ -19,7 +19,8 @@ afterAll(disconnectDb);
 
 const as = (userId: string | null) => createCaller({ userId }).models;
 
-const identifiers = (catalogue: { models: Array<{ entry: { model_identifier: string } }> }) => catalogue.models.map((model) => model.entry.model_identifier);
+const identifiers = (catalogue: { models: Array<{ entry: { model_identifier: string } }> }) =>
+  catalogue.models.map((model) => model.entry.model_identifier);
 
 describe("models router: the catalog and its filters", () => {
   let accountId: string;
@@ -43,7 +44,9 @@ describe("models router: the catalog and its filters", () => {
     }
     // The facets are what the catalog has, each once.
     expect(new Set(catalogue.facets.workflows)).toEqual(new Set(listModels().flatMap((model) => model.workflows)));
-    expect(new Set(catalogue.facets.providers.map((provider) => provider.id))).toEqual(new Set(listModels().flatMap((model) => model.providers)));
+    expect(new Set(catalogue.facets.providers.map((provider) => provider.id))).toEqual(
+      new Set(listModels().flatMap((model) => model.providers)),
+    );
   });
 
   it("filters by type, workflow and provider as the library route does, and by price and name on top", async () => {
@@ -59,7 +62,9 @@ describe("models router: the catalog and its filters", () => {
     const [workflow] = sample.workflows;
     const provider = sample.providers[sample.providers.length - 1]!;
     const narrowed = await as(member).list({ accountId, workflow, provider });
-    const route = expectSuccess(await callOperation(catalog.listModels, { key, query: { workflow, provider } })) as { models: Array<{ model_identifier: string }> };
+    const route = expectSuccess(await callOperation(catalog.listModels, { key, query: { workflow, provider } })) as {
+      models: Array<{ model_identifier: string }>;
+    };
     expect(identifiers(narrowed)).toEqual(route.models.map((model) => model.model_identifier));
     expect(identifiers(narrowed)).toContain(sample.identifier);
 
@@ -73,7 +78,13 @@ describe("models router: the catalog and its filters", () => {
     // A name in another case, with spaces around; an identifier's part.
     const byName = await as(member).list({ accountId, search: `  ${sample.name.toUpperCase()} ` });
     expect(identifiers(byName)).toContain(sample.identifier);
-    expect(byName.models.every((model) => model.entry.model_name.toLowerCase().includes(sample.name.toLowerCase()) || model.entry.model_identifier.includes(sample.name.toLowerCase()))).toBe(true);
+    expect(
+      byName.models.every(
+        (model) =>
+          model.entry.model_name.toLowerCase().includes(sample.name.toLowerCase()) ||
+          model.entry.model_identifier.includes(sample.name.toLowerCase()),
+      ),
+    ).toBe(true);
     const vendor = sample.identifier.split("/")[0]!;
     expect(identifiers(await as(member).list({ accountId, search: `${vendor}/` }))).toEqual(
       listModels()
@@ -88,14 +99,22 @@ describe("models router: the catalog and its filters", () => {
   });
 
   it("refuses bad filters with ERR1001, another account with ERR1006 and no session with ERR1002", async () => {
-    const bad: Array<Record<string, unknown>> = [{ type: "audio" }, { workflow: "painting" }, { provider: "nobody" }, { maxPrice: -1 }, { search: "x".repeat(101) }];
+    const bad: Array<Record<string, unknown>> = [
+      { type: "audio" },
+      { workflow: "painting" },
+      { provider: "nobody" },
+      { maxPrice: -1 },
+      { search: "x".repeat(101) },
+    ];
     for (const filters of bad) {
       const error = await apiErrorOf(as(member).list({ accountId, ...filters } as never));
       expect(error.code).toBe("ERR1001");
     }
     const other = await createTestAccount();
     expect((await apiErrorOf(as(member).list({ accountId: other.accountId }))).code).toBe("ERR1006");
-    expect((await apiErrorOf(as(member).get({ accountId: other.accountId, identifier: listModels()[0]!.identifier }))).code).toBe("ERR1006");
+    expect((await apiErrorOf(as(member).get({ accountId: other.accountId, identifier: listModels()[0]!.identifier }))).code).toBe(
+      "ERR1006",
+    );
     expect((await apiErrorOf(as(null).list({ accountId }))).code).toBe("ERR1002");
   });
 
@@ -106,24 +125,39 @@ describe("models router: the catalog and its filters", () => {
       expect(described.entry).toEqual(route.models.find((entry) => entry.model_identifier === model.identifier));
       expect(described.create_path).toBe(`/v1/generate/${model.type}/${model.identifier}`);
       const fields = Object.fromEntries(described.fields.map((field) => [field.field, field]));
-      expect(fields.generation_prompt).toMatchObject({ required: model.promptRequired, accepts: expect.stringContaining(String(PROMPT_MAX_LENGTH)) });
+      expect(fields.generation_prompt).toMatchObject({
+        required: model.promptRequired,
+        accepts: expect.stringContaining(String(PROMPT_MAX_LENGTH)),
+      });
       expect(fields.generation_ratio).toMatchObject({ required: false, allowed: [...model.ratios], default: model.ratios[0] });
       expect(fields.generation_output_format).toMatchObject({ allowed: [...model.formats], default: model.formats[0] });
-      expect(fields.generation_output_number).toMatchObject({ default: 1, accepts: model.maxOutputs === 1 ? expect.stringMatching(/^1: /) : `an integer, 1 to ${model.maxOutputs}` });
+      expect(fields.generation_output_number).toMatchObject({
+        default: 1,
+        accepts: model.maxOutputs === 1 ? expect.stringMatching(/^1: /) : `an integer, 1 to ${model.maxOutputs}`,
+      });
       expect(fields.generation_provider_order).toMatchObject({ required: false });
       expect(fields.generation_input_file === undefined).toBe(model.inputFiles === null);
       if (model.inputFiles)
         expect(fields.generation_input_file).toMatchObject({
           required: model.inputFiles.required,
-          accepts: expect.stringContaining(model.inputFiles.max === 1 ? "an array of 1 http(s) URL" : `1 to ${model.inputFiles.max} http(s) URLs`),
+          accepts: expect.stringContaining(
+            model.inputFiles.max === 1 ? "an array of 1 http(s) URL" : `1 to ${model.inputFiles.max} http(s) URLs`,
+          ),
         });
       if (model.type === "video") {
         expect(fields.generation_duration).toMatchObject({ required: true, allowed: [...model.durations], default: null });
-        expect(fields.generation_resolution).toMatchObject({ allowed: model.resolutions.map((entry) => entry.id), default: model.defaultResolution });
+        expect(fields.generation_resolution).toMatchObject({
+          allowed: model.resolutions.map((entry) => entry.id),
+          default: model.defaultResolution,
+        });
         expect(fields.generation_generate_audio === undefined).toBe(model.audioPerSecondMillis === null);
         expect(fields.generation_input_file_last_content === undefined).toBe(!model.lastFrame);
       } else {
-        expect(Object.keys(fields).filter((name) => ["generation_duration", "generation_resolution", "generation_generate_audio"].includes(name))).toEqual([]);
+        expect(
+          Object.keys(fields).filter((name) =>
+            ["generation_duration", "generation_resolution", "generation_generate_audio"].includes(name),
+          ),
+        ).toEqual([]);
       }
     }
     expect((await apiErrorOf(as(member).get({ accountId, identifier: "darkroom/no-such-model" }))).code).toBe("ERR1012");
@@ -136,7 +170,8 @@ describe("models router: health, p50 latency and typical run time", () => {
   const now = new Date(Date.UTC(1975, 0, 1) + Math.floor(Math.random() * 3_000) * 86_400_000);
   const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000);
   const context = { region: "us" as const, now, database: db };
-  const model = listModels().find((item) => item.providers.length > 1 && item.providers.includes("local")) ?? findModel("darkroom/lumen-image")!;
+  const model =
+    listModels().find((item) => item.providers.length > 1 && item.providers.includes("local")) ?? findModel("darkroom/lumen-image")!;
   const [first, second] = model.providers;
   let accountId: string;
 
@@ -200,11 +235,18 @@ describe("models router: health, p50 latency and typical run time", () => {
     expect(served).toMatchObject({ attempts: 5, success_rate: 0.8, p50_latency_ms: 2500 });
     expect(["healthy", "recovering", "degraded"]).toContain(served.status);
     expect(served.status_reason).toMatch(/\S/);
-    if (second) expect(card.providers.find((provider) => provider.provider === second)).toMatchObject({ attempts: 0, success_rate: null, p50_latency_ms: null });
+    if (second)
+      expect(card.providers.find((provider) => provider.provider === second)).toMatchObject({
+        attempts: 0,
+        success_rate: null,
+        p50_latency_ms: null,
+      });
 
     // Another model, never run at that moment: no typical time, no figures.
     const other = listModels().find((item) => item.identifier !== model.identifier)!;
-    const quiet = (await browseModels({ search: other.identifier }, context)).models.find((item) => item.entry.model_identifier === other.identifier)!;
+    const quiet = (await browseModels({ search: other.identifier }, context)).models.find(
+      (item) => item.entry.model_identifier === other.identifier,
+    )!;
     expect(quiet.typical_run_seconds).toBeNull();
     expect(quiet.providers.every((provider) => provider.attempts === 0 && provider.p50_latency_ms === null)).toBe(true);
   });

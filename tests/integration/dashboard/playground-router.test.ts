@@ -63,7 +63,10 @@ describe("playground router: who may run", () => {
     expect(refused.apiError.message).toMatch(/only the primary owner and owners may run models from the dashboard; your role is member/);
     expect((await as(member).access({ accountId })).refusal).toBe(refused.apiError.message);
     expect((await as(member).estimate({ accountId, identifier: MODEL, body: body() })).refusal).toBe(refused.apiError.message);
-    await expectTrpcError(as(member).compare({ accountId, idempotencyKey: key(), columns: [{ identifier: MODEL, body: body() }] }), "ERR1003");
+    await expectTrpcError(
+      as(member).compare({ accountId, idempotencyKey: key(), columns: [{ identifier: MODEL, body: body() }] }),
+      "ERR1003",
+    );
     expect(await db.generation.count({ where: { accountId } })).toBe(0);
 
     // The owner still runs; the change is in the activity feed with its author.
@@ -84,7 +87,13 @@ describe("playground router: a run is an ordinary generation", () => {
     expect(created).not.toHaveProperty("key");
 
     const generation = await db.generation.findUniqueOrThrow({ where: { id: created.generation_id } });
-    expect(generation).toMatchObject({ accountId, status: "pending", modelIdentifier: MODEL, prompt: "a run from the dashboard", ratio: "16:9" });
+    expect(generation).toMatchObject({
+      accountId,
+      status: "pending",
+      modelIdentifier: MODEL,
+      prompt: "a run from the dashboard",
+      ratio: "16:9",
+    });
     const listed = await createCaller({ userId: member }).generations.list({ accountId });
     expect(listed.generations.map((row) => row.generation_id)).toContain(created.generation_id);
 
@@ -103,11 +112,20 @@ describe("playground router: a run is an ordinary generation", () => {
     const playgroundKey = keys.find((row) => row.playground);
     expect(playgroundKey).toMatchObject({ apikey_name: PLAYGROUND_KEY_NAME, state: "active" });
     expect(generation.apiKeyId).toBe(playgroundKey?.apikey_id);
-    const { userId: primaryOwner } = (await db.membership.findFirstOrThrow({ where: { accountId, role: "primary_owner" } })) as { userId: string };
-    await expectTrpcInvalid(createCaller({ userId: primaryOwner }).keys.rotate({ accountId, keyId: playgroundKey!.apikey_id }), "apikey_id");
+    const { userId: primaryOwner } = (await db.membership.findFirstOrThrow({ where: { accountId, role: "primary_owner" } })) as {
+      userId: string;
+    };
+    await expectTrpcInvalid(
+      createCaller({ userId: primaryOwner }).keys.rotate({ accountId, keyId: playgroundKey!.apikey_id }),
+      "apikey_id",
+    );
 
     const history = await as(member).history({ accountId, comparisons: false });
-    expect(history[0]).toMatchObject({ generation_id: created.generation_id, model_identifier: MODEL, request: expect.objectContaining({ generation_prompt: "a run from the dashboard" }) });
+    expect(history[0]).toMatchObject({
+      generation_id: created.generation_id,
+      model_identifier: MODEL,
+      request: expect.objectContaining({ generation_prompt: "a run from the dashboard" }),
+    });
     const view = await as(member).get({ accountId, generationId: created.generation_id });
     expect(view).toMatchObject({ cancelable: true, finished: false, cost_charged: null, total_time_ms: null });
   });
@@ -125,12 +143,20 @@ describe("playground router: a run is an ordinary generation", () => {
 
   it("validates the body with the model's schema, naming the field", async () => {
     const { accountId, member } = await createTestTeam();
-    await expectTrpcInvalid(as(member).run({ accountId, identifier: MODEL, body: { generation_prompt: "x", generation_ratio: "7:3" }, idempotencyKey: key() }), "generation_ratio");
-    await expectTrpcInvalid(as(member).run({ accountId, identifier: MODEL, body: { generation_prompt: "x", colour: "red" }, idempotencyKey: key() }), "colour");
+    await expectTrpcInvalid(
+      as(member).run({ accountId, identifier: MODEL, body: { generation_prompt: "x", generation_ratio: "7:3" }, idempotencyKey: key() }),
+      "generation_ratio",
+    );
+    await expectTrpcInvalid(
+      as(member).run({ accountId, identifier: MODEL, body: { generation_prompt: "x", colour: "red" }, idempotencyKey: key() }),
+      "colour",
+    );
     const estimate = await as(member).estimate({ accountId, identifier: MODEL, body: { generation_ratio: "16:9" } });
     expect(estimate.can_run).toBe(false);
     expect(estimate.refusal).toMatch(/generation_prompt is required/);
-    expect((await trpcFailure(as(member).run({ accountId, identifier: "nobody/nothing", body: body(), idempotencyKey: key() }))).apiError.code).toBe("ERR1012");
+    expect(
+      (await trpcFailure(as(member).run({ accountId, identifier: "nobody/nothing", body: body(), idempotencyKey: key() }))).apiError.code,
+    ).toBe("ERR1012");
   });
 
   it("prices the form's request as /v1 estimate does and says when the key's spend limit would refuse it", async () => {
@@ -143,11 +169,15 @@ describe("playground router: a run is an ordinary generation", () => {
 
     await as(member).run({ accountId, identifier: MODEL, body: body(), idempotencyKey: key() });
     const playgroundKey = await db.apiKey.findFirstOrThrow({ where: { accountId, playground: true } });
-    await inTransaction((tx) => setKeySpendLimit(tx, accountScope(accountId), { keyId: playgroundKey.id, limitMillis: 1, period: "day", actor: primaryOwner }));
+    await inTransaction((tx) =>
+      setKeySpendLimit(tx, accountScope(accountId), { keyId: playgroundKey.id, limitMillis: 1, period: "day", actor: primaryOwner }),
+    );
     const limited = await as(member).estimate({ accountId, identifier: MODEL, body: four });
     expect(limited.can_run).toBe(false);
     expect(limited.refusal).toMatch(/Dashboard playground key's spend limit leaves 0 credits this day/);
-    expect((await trpcFailure(as(member).run({ accountId, identifier: MODEL, body: four, idempotencyKey: key() }))).apiError.code).toBe("ERR1014");
+    expect((await trpcFailure(as(member).run({ accountId, identifier: MODEL, body: four, idempotencyKey: key() }))).apiError.code).toBe(
+      "ERR1014",
+    );
   });
 
   it("stops runs once the playground key is revoked, saying how to start again", async () => {
@@ -204,7 +234,11 @@ describe("playground router: Compare", () => {
 
     // Every column's body is checked before any starts.
     await expectTrpcInvalid(
-      as(member).compare({ accountId, idempotencyKey: key(), columns: [columns[0]!, { identifier: "darkroom/lumen-video", body: { generation_prompt: "x" } }] }),
+      as(member).compare({
+        accountId,
+        idempotencyKey: key(),
+        columns: [columns[0]!, { identifier: "darkroom/lumen-video", body: { generation_prompt: "x" } }],
+      }),
       "generation_duration",
     );
     expect(await db.generation.count({ where: { accountId } })).toBe(2);

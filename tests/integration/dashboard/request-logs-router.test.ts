@@ -28,11 +28,35 @@ async function loggedAccount() {
   const at = (minutesAgo: number) => new Date(base - minutesAgo * MINUTE);
   const rows = {
     m0: await insertRequestLog(accountId, a, { createdAt: at(0), statusCode: 200, endpoint: "/v1/status" }),
-    m1: await insertRequestLog(accountId, b, { createdAt: at(1), statusCode: 403, errorCode: "ERR1003", endpoint: "/v1/status", keyStatus: "active" }),
-    m2: await insertRequestLog(accountId, a, { createdAt: at(2), statusCode: 202, endpoint: "/v1/generate/image/{model_identifier}", method: "POST", idempotentReplay: true }),
-    m3: await insertRequestLog(accountId, a, { createdAt: at(3), statusCode: 503, errorCode: "ERR3001", endpoint: "/v1/generate/image/{model_identifier}", method: "POST" }),
+    m1: await insertRequestLog(accountId, b, {
+      createdAt: at(1),
+      statusCode: 403,
+      errorCode: "ERR1003",
+      endpoint: "/v1/status",
+      keyStatus: "active",
+    }),
+    m2: await insertRequestLog(accountId, a, {
+      createdAt: at(2),
+      statusCode: 202,
+      endpoint: "/v1/generate/image/{model_identifier}",
+      method: "POST",
+      idempotentReplay: true,
+    }),
+    m3: await insertRequestLog(accountId, a, {
+      createdAt: at(3),
+      statusCode: 503,
+      errorCode: "ERR3001",
+      endpoint: "/v1/generate/image/{model_identifier}",
+      method: "POST",
+    }),
     m4: await insertRequestLog(accountId, b, { createdAt: at(4), statusCode: 200, endpoint: "/v1/library/models" }),
-    m5: await insertRequestLog(accountId, a, { createdAt: at(5), statusCode: 401, errorCode: "ERR1002", endpoint: "/v1/usage", keyStatus: "expired" }),
+    m5: await insertRequestLog(accountId, a, {
+      createdAt: at(5),
+      statusCode: 401,
+      errorCode: "ERR1002",
+      endpoint: "/v1/usage",
+      keyStatus: "expired",
+    }),
     m6: await insertRequestLog(accountId, a, { createdAt: at(6), statusCode: 200, endpoint: "/v1/usage", keyStatus: "rotated" }),
     m7: await insertRequestLog(accountId, b, { createdAt: at(7), statusCode: 429, errorCode: "ERR1005", endpoint: "/v1/library/models" }),
   };
@@ -63,7 +87,12 @@ describe("request logs router", () => {
     });
     expect(page.data[2]?.key_prefix).toHaveLength(9);
     expect(page.data.find((entry) => entry.request_log_id === rows.m5)?.key_state).toBe("expired");
-    expect(await as(member).endpoints({ accountId })).toEqual(["/v1/generate/image/{model_identifier}", "/v1/library/models", "/v1/status", "/v1/usage"]);
+    expect(await as(member).endpoints({ accountId })).toEqual([
+      "/v1/generate/image/{model_identifier}",
+      "/v1/library/models",
+      "/v1/status",
+      "/v1/usage",
+    ]);
   });
 
   it("pages with a cursor without repeating or skipping rows, also when rows share a timestamp or arrive between pages", async () => {
@@ -91,7 +120,8 @@ describe("request logs router", () => {
 
   it("filters by key, status class, endpoint, error code and time range, alone and together", async () => {
     const { accountId, member, beta, rows, at } = await loggedAccount();
-    const ids = async (filters: Omit<Parameters<ReturnType<typeof as>["list"]>[0], "accountId">) => (await as(member).list({ accountId, ...filters })).data.map((entry) => entry.request_log_id);
+    const ids = async (filters: Omit<Parameters<ReturnType<typeof as>["list"]>[0], "accountId">) =>
+      (await as(member).list({ accountId, ...filters })).data.map((entry) => entry.request_log_id);
 
     expect(await ids({ keyId: beta.apikey_id })).toEqual([rows.m1, rows.m4, rows.m7]);
     expect(await ids({ statusClass: "2xx" })).toEqual([rows.m0, rows.m2, rows.m4, rows.m6]);

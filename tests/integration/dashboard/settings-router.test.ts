@@ -26,7 +26,13 @@ async function team(name = `Team ${Math.random().toString(36).slice(2, 8)}`) {
 }
 
 async function actions(accountId: string, category: "account" | "consent" | "auth") {
-  return (await db.activityEvent.findMany({ where: { accountId, category }, orderBy: { createdAt: "asc" }, select: { action: true, actor: true } })).map((e) => `${e.action} by ${e.actor}`);
+  return (
+    await db.activityEvent.findMany({
+      where: { accountId, category },
+      orderBy: { createdAt: "asc" },
+      select: { action: true, actor: true },
+    })
+  ).map((e) => `${e.action} by ${e.actor}`);
 }
 
 describe("settings router: reading", () => {
@@ -41,20 +47,39 @@ describe("settings router: reading", () => {
     await expectTrpcError(as(first.primaryOwner).deleteAccount({ accountId: second.accountId, confirmName: second.name }), "ERR1006");
   });
 
-  it.each(["primaryOwner", "owner", "member"] as const)("shows the %s the account as /v1/user/account has it, and their own profile", async (who) => {
-    const people = await team();
-    const settings = await as(people[who]).get({ accountId: people.accountId });
-    expect(settings.account).toMatchObject({ accountId: people.accountId, name: people.name, pictureUrl: null, isPersonal: false, plan: "free", creditBalance: "0.000" });
-    expect(settings.viewer).toMatchObject({ userId: people[who], role: { primaryOwner: "primary_owner", owner: "owner", member: "member" }[who], marketingEmails: false, marketingConsentAt: null });
-    expect(settings.deletion.blockers).toEqual([]);
-  });
+  it.each(["primaryOwner", "owner", "member"] as const)(
+    "shows the %s the account as /v1/user/account has it, and their own profile",
+    async (who) => {
+      const people = await team();
+      const settings = await as(people[who]).get({ accountId: people.accountId });
+      expect(settings.account).toMatchObject({
+        accountId: people.accountId,
+        name: people.name,
+        pictureUrl: null,
+        isPersonal: false,
+        plan: "free",
+        creditBalance: "0.000",
+      });
+      expect(settings.viewer).toMatchObject({
+        userId: people[who],
+        role: { primaryOwner: "primary_owner", owner: "owner", member: "member" }[who],
+        marketingEmails: false,
+        marketingConsentAt: null,
+      });
+      expect(settings.deletion.blockers).toEqual([]);
+    },
+  );
 });
 
 describe("settings router: the account's name and picture", () => {
   it.each(["primaryOwner", "owner"] as const)("lets the %s change them, trimmed, with one account.updated event", async (who) => {
     const people = await team();
     const { accountId } = people;
-    const updated = await as(people[who]).updateAccount({ accountId, name: "  Acme Studio  ", pictureUrl: " https://cdn.example.com/logo.png " });
+    const updated = await as(people[who]).updateAccount({
+      accountId,
+      name: "  Acme Studio  ",
+      pictureUrl: " https://cdn.example.com/logo.png ",
+    });
     expect(updated).toMatchObject({ name: "Acme Studio", pictureUrl: "https://cdn.example.com/logo.png", changed: true });
     const stored = await db.account.findUniqueOrThrow({ where: { id: accountId } });
     expect(stored).toMatchObject({ name: "Acme Studio", pictureUrl: "https://cdn.example.com/logo.png" });
@@ -66,7 +91,11 @@ describe("settings router: the account's name and picture", () => {
     // Unchanged values record nothing; an empty picture URL clears it.
     expect(await as(people[who]).updateAccount({ accountId, name: "Acme Studio" })).toMatchObject({ changed: false });
     expect(await as(people[who]).updateAccount({ accountId, pictureUrl: "" })).toMatchObject({ pictureUrl: null, changed: true });
-    expect(await actions(accountId, "account")).toEqual([`account.created by ${people.primaryOwner}`, `account.updated by ${people[who]}`, `account.updated by ${people[who]}`]);
+    expect(await actions(accountId, "account")).toEqual([
+      `account.created by ${people.primaryOwner}`,
+      `account.updated by ${people[who]}`,
+      `account.updated by ${people[who]}`,
+    ]);
     // The switcher reads the new name.
     const listed = await createCaller({ userId: people[who] }).account.list();
     expect(listed.find((account) => account.accountId === accountId)?.name).toBe("Acme Studio");
@@ -84,7 +113,13 @@ describe("settings router: the account's name and picture", () => {
     await expectTrpcInvalid(as(owner).updateAccount({ accountId, name: "   " }), "name");
     await expectTrpcInvalid(as(owner).updateAccount({ accountId, name: "x".repeat(101) }), "name");
     expect(await as(owner).updateAccount({ accountId, name: "x".repeat(100) })).toMatchObject({ changed: true });
-    for (const pictureUrl of ["http://cdn.example.com/a.png", "/logo.png", "cdn.example.com/a.png", "javascript:alert(1)", "https://user:pw@cdn.example.com/a.png"]) {
+    for (const pictureUrl of [
+      "http://cdn.example.com/a.png",
+      "/logo.png",
+      "cdn.example.com/a.png",
+      "javascript:alert(1)",
+      "https://user:pw@cdn.example.com/a.png",
+    ]) {
       await expectTrpcInvalid(as(owner).updateAccount({ accountId, pictureUrl }), "pictureUrl");
     }
     const long = `https://cdn.example.com/${"a".repeat(2048 - 24)}`;
@@ -127,7 +162,10 @@ describe("settings router: the user's own profile and consent", () => {
     expect(await as(people.primaryOwner).signOutEverywhere()).toEqual({ sessionVersion: 2 });
     expect((await db.user.findUniqueOrThrow({ where: { id: people.member } })).sessionVersion).toBe(0);
     for (const accountId of [people.accountId, people.personalAccountId]) {
-      expect(await actions(accountId, "auth")).toEqual([`auth.signed_out_everywhere by ${people.primaryOwner}`, `auth.signed_out_everywhere by ${people.primaryOwner}`]);
+      expect(await actions(accountId, "auth")).toEqual([
+        `auth.signed_out_everywhere by ${people.primaryOwner}`,
+        `auth.signed_out_everywhere by ${people.primaryOwner}`,
+      ]);
     }
   });
 });
@@ -149,22 +187,35 @@ describe("settings router: deleting a team account", () => {
     expect(refused.apiError.message).toMatch(/Personal accounts cannot be deleted/);
 
     const people = await team();
-    await expectTrpcInvalid(as(people.primaryOwner).deleteAccount({ accountId: people.accountId, confirmName: people.name.toUpperCase() }), "confirmName");
+    await expectTrpcInvalid(
+      as(people.primaryOwner).deleteAccount({ accountId: people.accountId, confirmName: people.name.toUpperCase() }),
+      "confirmName",
+    );
     expect((await db.account.findUniqueOrThrow({ where: { id: people.accountId } })).deletedAt).toBeNull();
   });
 
   it("refuses while a subscription is live, generations are in flight or a pack order is open, saying which", async () => {
     const people = await team();
     const { accountId, primaryOwner } = people;
-    const refusal = async () => (await trpcFailure(as(primaryOwner).deleteAccount({ accountId, confirmName: people.name }))).apiError.message;
+    const refusal = async () =>
+      (await trpcFailure(as(primaryOwner).deleteAccount({ accountId, confirmName: people.name }))).apiError.message;
     const now = Date.now();
     const subscription = await db.subscription.create({
-      data: { accountId, plan: "pro", status: "past_due", stripeSubscriptionId: `sub_${now}`, currentPeriodStart: new Date(now - 86_400_000), currentPeriodEnd: new Date(now + 86_400_000) },
+      data: {
+        accountId,
+        plan: "pro",
+        status: "past_due",
+        stripeSubscriptionId: `sub_${now}`,
+        currentPeriodStart: new Date(now - 86_400_000),
+        currentPeriodEnd: new Date(now + 86_400_000),
+      },
     });
     expect(await refusal()).toMatch(/pro subscription is still past due\. Cancel it in Manage billing first/);
     await db.subscription.update({ where: { id: subscription.id }, data: { status: "canceled" } });
 
-    const generation = await db.generation.create({ data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test-model", status: "processing", estimatedCost: "0.100" } });
+    const generation = await db.generation.create({
+      data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test-model", status: "processing", estimatedCost: "0.100" },
+    });
     expect(await refusal()).toMatch(/1 generation is still running/);
     await db.generation.update({ where: { id: generation.id }, data: { status: "succeeded" } });
 
@@ -180,9 +231,20 @@ describe("settings router: deleting a team account", () => {
     const people = await team();
     const { accountId, primaryOwner, owner, member } = people;
     const key = await createTestKey(accountId);
-    const endpoint = await db.webhookEndpoint.create({ data: { accountId, url: "https://hooks.example.com/x", events: ["generation.completed"], secret: "sealed" } });
+    const endpoint = await db.webhookEndpoint.create({
+      data: { accountId, url: "https://hooks.example.com/x", events: ["generation.completed"], secret: "sealed" },
+    });
     await createCaller({ userId: owner }).team.invite({ accountId, email: uniqueEmail("late"), role: "member" });
-    await db.ledgerEntry.create({ data: { accountId, type: "add", amount: "5.000", balanceAfter: "5.000", description: "Test grant", sourceKey: `operator:${accountId}` } });
+    await db.ledgerEntry.create({
+      data: {
+        accountId,
+        type: "add",
+        amount: "5.000",
+        balanceAfter: "5.000",
+        description: "Test grant",
+        sourceKey: `operator:${accountId}`,
+      },
+    });
     await db.account.update({ where: { id: accountId }, data: { creditBalance: "5.000" } });
     const ownerHome = (await createTestAccount()).accountId;
     await db.membership.create({ data: { accountId: ownerHome, userId: owner, role: "member", createdAt: new Date(0) } });

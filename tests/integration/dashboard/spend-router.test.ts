@@ -25,7 +25,12 @@ describe("spend router", () => {
   it("the key create takes a limit; members read every key's budget", async () => {
     const { accountId, member, keyId } = await team();
     const reader = caller(member).spend;
-    expect(await reader.key({ accountId, keyId })).toMatchObject({ apikey_id: keyId, spend_limit: 1.5, spend_period: "week", spend_used: 0 });
+    expect(await reader.key({ accountId, keyId })).toMatchObject({
+      apikey_id: keyId,
+      spend_limit: 1.5,
+      spend_period: "week",
+      spend_used: 0,
+    });
     expect(Object.keys(await reader.keys({ accountId }))).toEqual([keyId]);
     expect(await reader.account({ accountId })).toMatchObject({ account_id: accountId, monthly_spend_limit: null, spend_used: 0 });
   });
@@ -34,8 +39,15 @@ describe("spend router", () => {
     const { accountId, owner, member, keyId } = await team();
     await expectTrpcError(caller(member).spend.setKeyLimit({ accountId, keyId, spendLimit: "9" }), "ERR1003");
     await expectTrpcError(caller(null).spend.setKeyLimit({ accountId, keyId, spendLimit: "9" }), "ERR1002");
-    expect(await caller(owner).spend.setKeyLimit({ accountId, keyId, spendLimit: "2.25", spendPeriod: "day" })).toMatchObject({ spend_limit: 2.25, spend_period: "day" });
-    expect(await caller(owner).spend.setKeyLimit({ accountId, keyId, spendLimit: null })).toMatchObject({ spend_limit: null, spend_period: null, spend_resets_at: null });
+    expect(await caller(owner).spend.setKeyLimit({ accountId, keyId, spendLimit: "2.25", spendPeriod: "day" })).toMatchObject({
+      spend_limit: 2.25,
+      spend_period: "day",
+    });
+    expect(await caller(owner).spend.setKeyLimit({ accountId, keyId, spendLimit: null })).toMatchObject({
+      spend_limit: null,
+      spend_period: null,
+      spend_resets_at: null,
+    });
     await expectTrpcInvalid(caller(owner).spend.setKeyLimit({ accountId, keyId, spendLimit: "1.2345" }), "spend_limit");
     await expectTrpcError(caller(owner).spend.setKeyLimit({ accountId, keyId: randomUUID(), spendLimit: "1" }), "ERR1006");
     await expectTrpcInvalid(caller(owner).keys.create({ accountId, name: "bad", spendLimit: "-3" }), "spend_limit");
@@ -52,9 +64,15 @@ describe("spend router", () => {
     const { accountId, primaryOwner, owner, member } = await team();
     await expectTrpcError(caller(owner).spend.setAccountLimit({ accountId, monthlySpendLimit: "10" }), "ERR1003");
     await expectTrpcError(caller(member).spend.setAccountLimit({ accountId, monthlySpendLimit: "10" }), "ERR1003");
-    expect(await caller(primaryOwner).spend.setAccountLimit({ accountId, monthlySpendLimit: "10" })).toMatchObject({ monthly_spend_limit: 10 });
+    expect(await caller(primaryOwner).spend.setAccountLimit({ accountId, monthlySpendLimit: "10" })).toMatchObject({
+      monthly_spend_limit: 10,
+    });
     expect(await caller(member).spend.account({ accountId })).toMatchObject({ monthly_spend_limit: 10 });
-    expect(await caller(primaryOwner).spend.setAccountLimit({ accountId, monthlySpendLimit: null })).toMatchObject({ monthly_spend_limit: null });
-    expect(await db.activityEvent.count({ where: { accountId, action: { in: ["account.spend_limit_set", "account.spend_limit_cleared"] } } })).toBe(2);
+    expect(await caller(primaryOwner).spend.setAccountLimit({ accountId, monthlySpendLimit: null })).toMatchObject({
+      monthly_spend_limit: null,
+    });
+    expect(
+      await db.activityEvent.count({ where: { accountId, action: { in: ["account.spend_limit_set", "account.spend_limit_cleared"] } } }),
+    ).toBe(2);
   });
 });

@@ -45,9 +45,13 @@ async function userWithEmail(email: string) {
 }
 
 async function activity(accountId: string) {
-  return (await db.activityEvent.findMany({ where: { accountId, category: { in: ["membership", "invitation"] } }, orderBy: { createdAt: "asc" }, select: { action: true } })).map(
-    (event) => event.action,
-  );
+  return (
+    await db.activityEvent.findMany({
+      where: { accountId, category: { in: ["membership", "invitation"] } },
+      orderBy: { createdAt: "asc" },
+      select: { action: true },
+    })
+  ).map((event) => event.action);
 }
 
 describe("team router: who may do what", () => {
@@ -64,7 +68,9 @@ describe("team router: who may do what", () => {
     const listed = await as(member).list({ accountId });
     expect(listed.members.map((m) => m.role)).toEqual(["primary_owner", "owner", "member"]);
     expect(listed.members[0]).toMatchObject({ userId: primaryOwner, joinedAt: expect.any(Date) });
-    expect(listed.invitations).toEqual([expect.objectContaining({ invitationId: invited.invitationId, role: "member", status: "pending" })]);
+    expect(listed.invitations).toEqual([
+      expect.objectContaining({ invitationId: invited.invitationId, role: "member", status: "pending" }),
+    ]);
 
     const reader = as(member);
     await expectTrpcError(reader.invite({ accountId, email: uniqueEmail(), role: "member" }), "ERR1003");
@@ -93,32 +99,35 @@ describe("team router: who may do what", () => {
 });
 
 describe("team router: invitations", () => {
-  it.each(["owner", "primaryOwner"] as const)("lets the %s invite, resend (old link dead) and revoke, recorded as invitation activity", async (who) => {
-    const people = await team();
-    const { accountId } = people;
-    const caller = as(people[who]);
-    const email = uniqueEmail("invitee");
+  it.each(["owner", "primaryOwner"] as const)(
+    "lets the %s invite, resend (old link dead) and revoke, recorded as invitation activity",
+    async (who) => {
+      const people = await team();
+      const { accountId } = people;
+      const caller = as(people[who]);
+      const email = uniqueEmail("invitee");
 
-    const invited = await caller.invite({ accountId, email: `  ${email.toUpperCase()} `, role: "owner" });
-    expect(invited).toMatchObject({ email, role: "owner" });
-    expect(Math.abs(invited.expiresAt.getTime() - (Date.now() + 7 * 86_400_000))).toBeLessThan(60_000);
-    const firstToken = await mailedToken(email);
-    const stored = await db.invitation.findUniqueOrThrow({ where: { id: invited.invitationId } });
-    expect(stored.tokenHash).toBe(hashInvitationToken(firstToken));
-    expect(JSON.stringify(stored)).not.toContain(firstToken);
-    expect((await listDevMailbox({ to: email }))[0]?.text).toContain(`/invitations/${firstToken}`);
+      const invited = await caller.invite({ accountId, email: `  ${email.toUpperCase()} `, role: "owner" });
+      expect(invited).toMatchObject({ email, role: "owner" });
+      expect(Math.abs(invited.expiresAt.getTime() - (Date.now() + 7 * 86_400_000))).toBeLessThan(60_000);
+      const firstToken = await mailedToken(email);
+      const stored = await db.invitation.findUniqueOrThrow({ where: { id: invited.invitationId } });
+      expect(stored.tokenHash).toBe(hashInvitationToken(firstToken));
+      expect(JSON.stringify(stored)).not.toContain(firstToken);
+      expect((await listDevMailbox({ to: email }))[0]?.text).toContain(`/invitations/${firstToken}`);
 
-    await caller.resendInvitation({ accountId, invitationId: invited.invitationId });
-    const secondToken = await mailedToken(email);
-    expect(secondToken).not.toBe(firstToken);
-    expect(await as(null).invitation({ token: firstToken })).toBeNull();
-    expect(await as(null).invitation({ token: secondToken })).toMatchObject({ accountId, email, role: "owner", status: "pending" });
+      await caller.resendInvitation({ accountId, invitationId: invited.invitationId });
+      const secondToken = await mailedToken(email);
+      expect(secondToken).not.toBe(firstToken);
+      expect(await as(null).invitation({ token: firstToken })).toBeNull();
+      expect(await as(null).invitation({ token: secondToken })).toMatchObject({ accountId, email, role: "owner", status: "pending" });
 
-    await caller.revokeInvitation({ accountId, invitationId: invited.invitationId });
-    expect(await as(null).invitation({ token: secondToken })).toMatchObject({ status: "revoked" });
-    expect((await caller.list({ accountId })).invitations).toEqual([]);
-    expect(await activity(accountId)).toEqual(["invitation.created", "invitation.resent", "invitation.revoked"]);
-  });
+      await caller.revokeInvitation({ accountId, invitationId: invited.invitationId });
+      expect(await as(null).invitation({ token: secondToken })).toMatchObject({ status: "revoked" });
+      expect((await caller.list({ accountId })).invitations).toEqual([]);
+      expect(await activity(accountId)).toEqual(["invitation.created", "invitation.resent", "invitation.revoked"]);
+    },
+  );
 
   it("refuses to invite an existing member or an address already invited (ERR1001), and bad input", async () => {
     const { accountId, owner, member } = await team();
@@ -208,7 +217,10 @@ describe("team router: members", () => {
     await expectInvalid(caller.changeRole({ accountId, userId: primaryOwner, role: "member" }), /primary owner cannot be demoted/);
     await expectInvalid(caller.remove({ accountId, userId: primaryOwner }), /primary owner cannot be removed/);
     await caller.remove({ accountId, userId: member });
-    expect(await db.membership.findMany({ where: { accountId }, select: { role: true }, orderBy: { role: "asc" } })).toEqual([{ role: "primary_owner" }, { role: "owner" }]);
+    expect(await db.membership.findMany({ where: { accountId }, select: { role: true }, orderBy: { role: "asc" } })).toEqual([
+      { role: "primary_owner" },
+      { role: "owner" },
+    ]);
     await expectTrpcError(as(member).list({ accountId }), "ERR1006");
     expect(await activity(accountId)).toEqual(["membership.role_changed", "membership.role_changed", "membership.removed"]);
   });
@@ -257,7 +269,9 @@ describe("team router: members", () => {
     const created = await as(userId).createAccount({ name: "  Studio Team " });
     const account = await db.account.findUniqueOrThrow({ where: { id: created.account_id } });
     expect(account).toMatchObject({ name: "Studio Team", isPersonal: false, plan: "free" });
-    expect(await db.membership.findMany({ where: { accountId: account.id }, select: { userId: true, role: true } })).toEqual([{ userId, role: "primary_owner" }]);
+    expect(await db.membership.findMany({ where: { accountId: account.id }, select: { userId: true, role: true } })).toEqual([
+      { userId, role: "primary_owner" },
+    ]);
     await expectInvalid(as(userId).createAccount({ name: "   " }), /name/);
     await expectTrpcError(as(null).createAccount({ name: "x" }), "ERR1002");
   });

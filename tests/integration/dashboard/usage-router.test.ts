@@ -39,7 +39,11 @@ describe("usage router", () => {
     // A client error too: an unknown model.
     await createImage(key, { generation_prompt: "nope" }, {}, "darkroom/no-such-model");
     // The request log is written after the response: wait until it holds what was sent.
-    await expect.poll(async () => (await getUsage(db, accountScope(accountId), { days: 7, region: "us" })).usage_total_client_errors, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(async () => (await getUsage(db, accountScope(accountId), { days: 7, region: "us" })).usage_total_client_errors, {
+        timeout: 10_000,
+      })
+      .toBe(1);
 
     const member = await addTeamMember(accountId, "member");
     for (const days of [1, 7, 30, 90]) {

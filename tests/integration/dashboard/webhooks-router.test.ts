@@ -55,7 +55,12 @@ let sequence = 0;
 async function insertDelivery(
   accountId: string,
   webhookId: string,
-  options: { status?: DeliveryStatus; event?: string; createdAt?: Date; attempts?: Array<{ statusCode: number | null; error: string | null }> } = {},
+  options: {
+    status?: DeliveryStatus;
+    event?: string;
+    createdAt?: Date;
+    attempts?: Array<{ statusCode: number | null; error: string | null }>;
+  } = {},
 ) {
   const id = randomUUID();
   const event = options.event ?? "generation.completed";
@@ -74,7 +79,15 @@ async function insertDelivery(
       lastAttemptAt: attempts.length ? createdAt : null,
       deliveredAt: options.status === "delivered" ? createdAt : null,
       createdAt,
-      attempts: { create: attempts.map((attempt, index) => ({ attemptNumber: index + 1, latencyMs: 12, responseSnippet: "ok", createdAt: new Date(createdAt.getTime() + index), ...attempt })) },
+      attempts: {
+        create: attempts.map((attempt, index) => ({
+          attemptNumber: index + 1,
+          latencyMs: 12,
+          responseSnippet: "ok",
+          createdAt: new Date(createdAt.getTime() + index),
+          ...attempt,
+        })),
+      },
     },
   });
   return id;
@@ -84,7 +97,12 @@ async function insertDelivery(
 async function deadLetterFor(accountId: string, webhookId: string, owner: string) {
   await as(owner).setEnabled({ accountId, webhookId, enabled: false });
   const { deadLetters } = await inTransaction((tx) =>
-    queueWebhookEvent(tx, { accountId, event: "generation.failed", eventKey: `generation.failed:${randomUUID()}`, data: { generation_status: "failed" } }),
+    queueWebhookEvent(tx, {
+      accountId,
+      event: "generation.failed",
+      eventKey: `generation.failed:${randomUUID()}`,
+      data: { generation_status: "failed" },
+    }),
   );
   expect(deadLetters).toHaveLength(1);
   return deadLetters[0] as string;
@@ -93,7 +111,12 @@ async function deadLetterFor(accountId: string, webhookId: string, owner: string
 describe("webhooks router: who may do what", () => {
   it("refuses a signed-out caller with ERR1002", async () => {
     const { accountId, webhookId } = await team();
-    for (const call of [as(null).list({ accountId }), as(null).get({ accountId, webhookId }), as(null).create({ accountId, url: URL_OK }), as(null).delete({ accountId, webhookId })]) {
+    for (const call of [
+      as(null).list({ accountId }),
+      as(null).get({ accountId, webhookId }),
+      as(null).create({ accountId, url: URL_OK }),
+      as(null).delete({ accountId, webhookId }),
+    ]) {
       const { code, apiError } = await trpcFailure(call);
       expect(code).toBe("UNAUTHORIZED");
       expect(apiError.code).toBe("ERR1002");
@@ -128,7 +151,9 @@ describe("webhooks router: who may do what", () => {
       expect(code).toBe("FORBIDDEN");
       expect(apiError.code).toBe("ERR1003");
     }
-    expect(await db.webhookEndpoint.findMany({ where: { accountId }, select: { id: true, enabled: true } })).toEqual([{ id: webhookId, enabled: true }]);
+    expect(await db.webhookEndpoint.findMany({ where: { accountId }, select: { id: true, enabled: true } })).toEqual([
+      { id: webhookId, enabled: true },
+    ]);
     expect((await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).status).toBe("failed");
     expect((await db.deadLetter.findUniqueOrThrow({ where: { id: deadLetterId } })).replayedAt).toBeNull();
   });
@@ -138,18 +163,37 @@ describe("webhooks router: who may do what", () => {
     const { accountId } = people;
     const owner = as(people[role]);
 
-    const created = await owner.create({ accountId, url: URL_OK, events: ["generation.failed", "credits.low_balance"], description: "  second  " });
+    const created = await owner.create({
+      accountId,
+      url: URL_OK,
+      events: ["generation.failed", "credits.low_balance"],
+      description: "  second  ",
+    });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(created).toMatchObject({ account_id: accountId, webhook_url: URL_OK, webhook_description: "second", webhook_events: ["generation.failed", "credits.low_balance"], webhook_enabled: true });
+    expect(created).toMatchObject({
+      account_id: accountId,
+      webhook_url: URL_OK,
+      webhook_description: "second",
+      webhook_events: ["generation.failed", "credits.low_balance"],
+      webhook_enabled: true,
+    });
     const webhookId = created.webhook_id;
     const listed = await owner.list({ accountId });
     expect(listed.map((endpoint) => endpoint.webhook_id)).toEqual([webhookId, people.webhookId]);
     expect(JSON.stringify(listed)).not.toContain(created.secret);
     expect(JSON.stringify(await owner.get({ accountId, webhookId }))).not.toContain("whsec_");
 
-    expect(await owner.setEnabled({ accountId, webhookId, enabled: false })).toEqual({ webhook_id: webhookId, enabled: false, changed: true });
+    expect(await owner.setEnabled({ accountId, webhookId, enabled: false })).toEqual({
+      webhook_id: webhookId,
+      enabled: false,
+      changed: true,
+    });
     expect((await owner.get({ accountId, webhookId })).webhook_enabled).toBe(false);
-    expect(await owner.setEnabled({ accountId, webhookId, enabled: true })).toEqual({ webhook_id: webhookId, enabled: true, changed: true });
+    expect(await owner.setEnabled({ accountId, webhookId, enabled: true })).toEqual({
+      webhook_id: webhookId,
+      enabled: true,
+      changed: true,
+    });
 
     const rolled = await owner.rollSecret({ accountId, webhookId });
     expect(rolled.secret).toMatch(/^whsec_/);
@@ -177,9 +221,20 @@ describe("webhooks router: who may do what", () => {
     await expectNotFound(owner.get({ accountId, webhookId }));
     await expectNotFound(owner.delete({ accountId, webhookId }));
 
-    const actions = await db.activityEvent.findMany({ where: { accountId, actor: people[role], category: "webhook" }, orderBy: { createdAt: "asc" }, select: { action: true } });
+    const actions = await db.activityEvent.findMany({
+      where: { accountId, actor: people[role], category: "webhook" },
+      orderBy: { createdAt: "asc" },
+      select: { action: true },
+    });
     expect(actions.map((event) => event.action)).toEqual(
-      expect.arrayContaining(["webhook.created", "webhook.disabled", "webhook.enabled", "webhook.secret_rolled", "webhook.test_sent", "webhook.deleted"]),
+      expect.arrayContaining([
+        "webhook.created",
+        "webhook.disabled",
+        "webhook.enabled",
+        "webhook.secret_rolled",
+        "webhook.test_sent",
+        "webhook.deleted",
+      ]),
     );
   });
 });
@@ -187,7 +242,10 @@ describe("webhooks router: who may do what", () => {
 describe("webhooks router: another account", () => {
   it("is ERR1006 for the account and for this account's ids, even with the caller's own account", async () => {
     const victim = await team();
-    const deliveryId = await insertDelivery(victim.accountId, victim.webhookId, { status: "failed", attempts: [{ statusCode: 500, error: "HTTP 500" }] });
+    const deliveryId = await insertDelivery(victim.accountId, victim.webhookId, {
+      status: "failed",
+      attempts: [{ statusCode: 500, error: "HTTP 500" }],
+    });
     const deadLetterId = await deadLetterFor(victim.accountId, victim.webhookId, victim.owner);
     await as(victim.owner).setEnabled({ accountId: victim.accountId, webhookId: victim.webhookId, enabled: true });
     const stranger = await createTestAccount();
@@ -271,7 +329,13 @@ describe("webhooks router: delivery log", () => {
     const second = (await as(owner).create({ accountId, url: URL_OK })).webhook_id;
     const statuses: DeliveryStatus[] = ["delivered", "failed", "pending"];
     const ids: string[] = [];
-    for (let i = 0; i < 30; i++) ids.push(await insertDelivery(accountId, i % 5 === 0 ? second : webhookId, { status: statuses[i % 3], event: i % 2 ? "generation.failed" : "generation.completed" }));
+    for (let i = 0; i < 30; i++)
+      ids.push(
+        await insertDelivery(accountId, i % 5 === 0 ? second : webhookId, {
+          status: statuses[i % 3],
+          event: i % 2 ? "generation.failed" : "generation.completed",
+        }),
+      );
     const newestFirst = [...ids].reverse();
     const reader = as(member);
 
@@ -322,7 +386,14 @@ describe("webhooks router: delivery log", () => {
       [2, 502, "HTTP 502"],
       [3, 500, "HTTP 500"],
     ]);
-    expect(detail.attempts[0]).toEqual({ attempt_number: 1, status_code: null, latency_ms: 12, response_snippet: "ok", error: "Error: connect ECONNREFUSED", created_at: expect.any(String) });
+    expect(detail.attempts[0]).toEqual({
+      attempt_number: 1,
+      status_code: null,
+      latency_ms: 12,
+      response_snippet: "ok",
+      error: "Error: connect ECONNREFUSED",
+      created_at: expect.any(String),
+    });
   });
 
   it("counts each endpoint's deliveries of the last 24 hours in the list", async () => {
@@ -337,7 +408,11 @@ describe("webhooks router: delivery log", () => {
     const newestAt = (await db.webhookDelivery.findUniqueOrThrow({ where: { id: newest } })).createdAt.toISOString();
 
     const stats = Object.fromEntries((await as(member).list({ accountId })).map((endpoint) => [endpoint.webhook_id, endpoint.stats]));
-    expect(stats[webhookId]).toEqual({ webhook_id: webhookId, last_24h: { delivered: 1, failed: 2, pending: 1 }, last_delivery_at: newestAt });
+    expect(stats[webhookId]).toEqual({
+      webhook_id: webhookId,
+      last_24h: { delivered: 1, failed: 2, pending: 1 },
+      last_delivery_at: newestAt,
+    });
     expect(stats[quiet]).toEqual({ webhook_id: quiet, last_24h: { delivered: 0, failed: 0, pending: 0 }, last_delivery_at: null });
   });
 
@@ -348,7 +423,11 @@ describe("webhooks router: delivery log", () => {
     const failed = await insertDelivery(accountId, webhookId, { status: "failed", attempts: [{ statusCode: 500, error: "HTTP 500" }] });
     await expectInvalid(as(owner).resendDelivery({ accountId, deliveryId: pending }), "delivery_id");
     await expectInvalid(as(owner).resendDelivery({ accountId, deliveryId: delivered }), "delivery_id");
-    expect(await as(owner).resendDelivery({ accountId, deliveryId: failed })).toEqual({ delivery_id: failed, delivery_status: "pending", from_attempt: 2 });
+    expect(await as(owner).resendDelivery({ accountId, deliveryId: failed })).toEqual({
+      delivery_id: failed,
+      delivery_status: "pending",
+      from_attempt: 2,
+    });
     expect((await db.webhookDelivery.findUniqueOrThrow({ where: { id: failed } })).status).toBe("pending");
   });
 });
@@ -381,10 +460,14 @@ describe("webhooks router: dead letters", () => {
     const replayed = await as(owner).replayDeadLetter({ accountId, deadLetterId });
     expect(replayed).toEqual({ dead_letter_id: deadLetterId, delivery_id: expect.any(String), already_replayed: false });
     const deliveries = await as(member).deliveries({ accountId, webhookId });
-    expect(deliveries.data.map((row) => [row.delivery_id, row.event, row.status])).toEqual([[replayed.delivery_id, "generation.failed", "pending"]]);
+    expect(deliveries.data.map((row) => [row.delivery_id, row.event, row.status])).toEqual([
+      [replayed.delivery_id, "generation.failed", "pending"],
+    ]);
 
     const done = await as(member).deadLetters({ accountId, replayed: true, webhookId });
-    expect(done.data).toEqual([expect.objectContaining({ dead_letter_id: deadLetterId, replayed_at: expect.any(String), replay_delivery_id: replayed.delivery_id })]);
+    expect(done.data).toEqual([
+      expect.objectContaining({ dead_letter_id: deadLetterId, replayed_at: expect.any(String), replay_delivery_id: replayed.delivery_id }),
+    ]);
     expect((await as(member).deadLetters({ accountId, replayed: false })).total).toBe(0);
     expect(await as(owner).replayDeadLetter({ accountId, deadLetterId })).toEqual({ ...replayed, already_replayed: true });
   });

@@ -9,7 +9,8 @@ import { postgresCounterStore } from "@/server/rate-limit/counter-store";
 
 afterAll(() => disconnectDb());
 
-const setting = async (pool: ReturnType<typeof sqlPool>) => (await pool.query<{ synchronous_commit: string }>("SHOW synchronous_commit")).rows[0]!.synchronous_commit;
+const setting = async (pool: ReturnType<typeof sqlPool>) =>
+  (await pool.query<{ synchronous_commit: string }>("SHOW synchronous_commit")).rows[0]!.synchronous_commit;
 
 describe("the async-commit pool", () => {
   it("is the only pool whose connections commit without waiting for the WAL flush", async () => {

@@ -67,12 +67,18 @@ describe("isDatabaseUnreachable", () => {
     await prisma.$disconnect();
     await pool.end();
     expect(isDatabaseUnreachable(thrown)).toBe(true);
-    expect(toApiError(thrown)).toMatchObject({ code: "ERR3001", details: { cause: "database_unreachable" }, headers: { "retry-after": "5" } });
+    expect(toApiError(thrown)).toMatchObject({
+      code: "ERR3001",
+      details: { cause: "database_unreachable" },
+      headers: { "retry-after": "5" },
+    });
   });
 
   it("a connect that never completes: the client's and the pool's timeouts", async () => {
     const url = urlOn(silentPort);
-    expect(isDatabaseUnreachable(await failure(() => new pg.Client({ connectionString: url, connectionTimeoutMillis: 200 }).connect()))).toBe(true);
+    expect(
+      isDatabaseUnreachable(await failure(() => new pg.Client({ connectionString: url, connectionTimeoutMillis: 200 }).connect())),
+    ).toBe(true);
     const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 200 });
     const thrown = await failure(() => pool.query("SELECT 1"));
     await pool.end().catch(() => {});
@@ -85,7 +91,13 @@ describe("isDatabaseUnreachable", () => {
     await client.connect();
     const sql = `SELECT pg_sleep(30) /* cut ${process.pid} */`;
     const running = failure(() => client.query(sql));
-    const active = async () => (await db.$queryRawUnsafe<Array<{ n: number }>>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1 AND state = 'active'", sql))[0]!.n > 0;
+    const active = async () =>
+      (
+        await db.$queryRawUnsafe<Array<{ n: number }>>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1 AND state = 'active'",
+          sql,
+        )
+      )[0]!.n > 0;
     await until(active, "the query running on the server");
     await proxy.down();
     expect(isDatabaseUnreachable(await running)).toBe(true);
@@ -107,7 +119,9 @@ describe("isDatabaseUnreachable", () => {
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     const sql = `SELECT pg_sleep(30)::text /* terminated ${process.pid} */`;
     const viaPrisma = failure(() => prisma.$queryRawUnsafe(sql));
-    const backend = async () => (await db.$queryRawUnsafe<Array<{ pid: number }>>("SELECT pid FROM pg_stat_activity WHERE query = $1 AND state = 'active'", sql))[0]?.pid;
+    const backend = async () =>
+      (await db.$queryRawUnsafe<Array<{ pid: number }>>("SELECT pid FROM pg_stat_activity WHERE query = $1 AND state = 'active'", sql))[0]
+        ?.pid;
     await until(async () => (await backend()) !== undefined, "the Prisma query's backend visible in pg_stat_activity");
     await db.$queryRawUnsafe("SELECT pg_terminate_backend($1::int)", await backend());
     const prismaError = await viaPrisma;

@@ -27,7 +27,9 @@ describe("Prisma's prepared statements", () => {
     });
     expect(result.missing).toBeNull();
     expect(result.again).toBeNull();
-    const userQueries = result.prepared.filter((row) => row.name.startsWith("prisma-") && row.statement.includes('"public"."user"') && row.statement.includes('"email"'));
+    const userQueries = result.prepared.filter(
+      (row) => row.name.startsWith("prisma-") && row.statement.includes('"public"."user"') && row.statement.includes('"email"'),
+    );
     expect(userQueries).toHaveLength(1);
     expect(result.prepared.some((row) => row.statement.includes("pg_prepared_statements"))).toBe(true);
   });

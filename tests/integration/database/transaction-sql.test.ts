@@ -44,7 +44,10 @@ describe("statements sent on the transaction's own connection", () => {
     const statement = Prisma.sql`SELECT 12.345::numeric AS amount, 9007199254740993::int8 AS big, ARRAY[1.5, 2.25]::numeric[] AS amounts,
                                         '2026-11-27 10:11:12.345+00'::timestamptz AS at, '2026-11-27'::date AS day, '2026-11-27 10:11:12.5'::timestamp AS naive,
                                         '{"a": [1, 2]}'::jsonb AS doc, ARRAY['x', 'y'] AS names, true AS yes, 7::int AS small, ${"text"}::text AS label`;
-    const [viaPrisma, viaPg] = await inTransaction(async (tx) => [(await tx.$queryRaw<unknown[]>(statement))[0], (await queryInTransaction<unknown>(tx, statement))[0]]);
+    const [viaPrisma, viaPg] = await inTransaction(async (tx) => [
+      (await tx.$queryRaw<unknown[]>(statement))[0],
+      (await queryInTransaction<unknown>(tx, statement))[0],
+    ]);
     expect(viaPg).toEqual(viaPrisma);
     const row = viaPg as Record<string, unknown>;
     expect(row.amount).toBeInstanceOf(Prisma.Decimal);

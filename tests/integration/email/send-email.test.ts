@@ -30,12 +30,19 @@ function useDevOutbox() {
 }
 
 const queue = (to = `someone-${randomUUID()}@test.local`) =>
-  queueEmail(db, { to, subject: "Low balance: Acme is below 0.500 credits", text: "The balance is 0.400. Secret link: https://x.test/abc", html: "<p>The balance is 0.400.</p>", kind: "test.email" });
+  queueEmail(db, {
+    to,
+    subject: "Low balance: Acme is below 0.500 credits",
+    text: "The balance is 0.400. Secret link: https://x.test/abc",
+    html: "<p>The balance is 0.400.</p>",
+    kind: "test.email",
+  });
 /** As its callers send: one transaction per e-mail, a deferral thrown once its error committed. */
 const sendEmail = async (id: string) => throwIfDeferred(await inTransaction((tx) => sendInTransaction(tx, id), SEND_EMAIL_TRANSACTION));
 const row = (id: string) => db.emailOutbox.findUniqueOrThrow({ where: { id } });
 /** The row's every column as PostgreSQL prints it. */
-const rawRow = async (id: string) => (await db.$queryRaw<Array<{ raw: string }>>`SELECT row_to_json(e)::text AS raw FROM email_outbox e WHERE id = ${id}::uuid`)[0]?.raw ?? "";
+const rawRow = async (id: string) =>
+  (await db.$queryRaw<Array<{ raw: string }>>`SELECT row_to_json(e)::text AS raw FROM email_outbox e WHERE id = ${id}::uuid`)[0]?.raw ?? "";
 
 /** Log lines (JSON on stderr) written while `action` runs. */
 async function captureLogs(action: () => Promise<unknown>): Promise<Array<Record<string, unknown>>> {
@@ -116,7 +123,14 @@ describe("with RESEND_API_KEY: through Resend", () => {
 
     await sendEmail(id);
     expect(resend.emails[0]!.text).toBe("The balance is 0.400. Secret link: https://x.test/abc");
-    expect(await row(id)).toMatchObject({ status: "sent", to: "owner@acme.test", subject: "Low balance: Acme is below 0.500 credits", kind: "test.email", sealedBody: null, bodyKeyId: null });
+    expect(await row(id)).toMatchObject({
+      status: "sent",
+      to: "owner@acme.test",
+      subject: "Low balance: Acme is below 0.500 credits",
+      kind: "test.email",
+      sealedBody: null,
+      bodyKeyId: null,
+    });
     expect(await rawRow(id)).not.toContain("x.test/abc");
   });
 
@@ -143,7 +157,13 @@ describe("with RESEND_API_KEY: through Resend", () => {
     const { id } = await queue("not-an-address");
     const result = await sendEmail(id);
     expect(result).toEqual({ status: "failed", error: expect.stringContaining("validation_error (422)") });
-    expect(await row(id)).toMatchObject({ status: "failed", providerId: null, error: expect.stringContaining("Invalid `to` field"), sealedBody: null, bodyKeyId: null });
+    expect(await row(id)).toMatchObject({
+      status: "failed",
+      providerId: null,
+      error: expect.stringContaining("Invalid `to` field"),
+      sealedBody: null,
+      bodyKeyId: null,
+    });
     expect(await sendEmail(id)).toEqual({ status: "skipped", reason: "already_failed" });
   });
 
@@ -161,7 +181,11 @@ describe("with RESEND_API_KEY: through Resend", () => {
     const error = await expectRetryable(sendEmail(id));
     expect(error.retryAfterSeconds).toBe(1);
     expect(error.message).toContain("rate_limit_exceeded (429)");
-    expect(await row(id)).toMatchObject({ status: "queued", error: expect.stringContaining("rate_limit_exceeded"), sealedBody: expect.any(String) });
+    expect(await row(id)).toMatchObject({
+      status: "queued",
+      error: expect.stringContaining("rate_limit_exceeded"),
+      sealedBody: expect.any(String),
+    });
 
     expect(await sendEmail(id)).toMatchObject({ status: "sent", via: "resend" });
     expect(await row(id)).toMatchObject({ status: "sent", error: null });
@@ -201,7 +225,11 @@ describe("without RESEND_API_KEY: the dev outbox", () => {
     expect(resend.requests).toHaveLength(0);
     // The row is the delivery: its body stays, sealed, and only the dev mailbox opens it.
     expect(await rawRow(id)).not.toContain("Secret link");
-    expect((await listDevMailbox({ to }))[0]).toMatchObject({ id, text: "The balance is 0.400. Secret link: https://x.test/abc", html: "<p>The balance is 0.400.</p>" });
+    expect((await listDevMailbox({ to }))[0]).toMatchObject({
+      id,
+      text: "The balance is 0.400. Secret link: https://x.test/abc",
+      html: "<p>The balance is 0.400.</p>",
+    });
 
     const line = logs.find((entry) => entry.message === "email (dev outbox)" && entry.email_id === id);
     expect(line).toMatchObject({ level: "info", to, subject: "Low balance: Acme is below 0.500 credits", kind: "test.email" });

@@ -18,7 +18,15 @@ const receiver = webhookReceiver();
 beforeAll(async () => {
   await receiver.start();
   await server.start();
-  const created = await server.cli(["webhook:create", "--account", server.demoAccountId(), "--url", receiver.url("deadline"), "--description", "deadline drill"]);
+  const created = await server.cli([
+    "webhook:create",
+    "--account",
+    server.demoAccountId(),
+    "--url",
+    receiver.url("deadline"),
+    "--description",
+    "deadline drill",
+  ]);
   expect(created.code, JSON.stringify(created.body)).toBe(0);
   receiver.trust("deadline", created.body.secret as string);
 }, 180_000);
@@ -30,7 +38,10 @@ afterAll(async () => {
 
 type Row = { status: string; error_code: string | null; created_at: Date; deadline_at: Date; completed_at: Date | null };
 
-const generationRow = async (id: string) => (await query<Row>(server, `SELECT status::text, error_code, created_at, deadline_at, completed_at FROM generation WHERE id = $1`, [id]))?.[0];
+const generationRow = async (id: string) =>
+  (
+    await query<Row>(server, `SELECT status::text, error_code, created_at, deadline_at, completed_at FROM generation WHERE id = $1`, [id])
+  )?.[0];
 
 async function create(cancelAfter: string, prompt: string): Promise<string> {
   const response = await fetch(`${server.baseUrl()}/v1/generate/image/darkroom/lumen-image`, {
@@ -80,23 +91,36 @@ describe("a deadline across a SIGKILL restart", () => {
       expect(canceled).toBeGreaterThanOrEqual(deadline);
       // Due while nobody ran: as soon as the server is back (it cancels before it serves).
       expect(canceled).toBeLessThanOrEqual(Math.max(deadline, backAt) + 1_000);
-      figures.push(`${seconds} s deadline: canceled ${canceled - row.created_at.getTime()} ms after creation (lateness ${canceled - deadline} ms)`);
+      figures.push(
+        `${seconds} s deadline: canceled ${canceled - row.created_at.getTime()} ms after creation (lateness ${canceled - deadline} ms)`,
+      );
       if (deadline > backAt) expect(canceled - row.created_at.getTime()).toBeLessThanOrEqual(seconds * 1000 + 1_000);
 
-      const ledger = await query<{ type: string; amount: string }>(server, `SELECT type::text, amount::text FROM ledger_entry WHERE generation_id = $1 ORDER BY created_at`, [id]);
+      const ledger = await query<{ type: string; amount: string }>(
+        server,
+        `SELECT type::text, amount::text FROM ledger_entry WHERE generation_id = $1 ORDER BY created_at`,
+        [id],
+      );
       expect(ledger?.map((entry) => entry.type)).toEqual(["reserve", "refund"]);
       expect(ledger?.[0]?.amount).toBe(ledger?.[1]?.amount);
 
       // One generation.canceled, made once and delivered, saying why.
       await waitUntil(
-        async () => receiver.deliveries().some((delivery) => delivery.generationId === id && delivery.event === "generation.canceled" && delivery.accepted > 0),
+        async () =>
+          receiver
+            .deliveries()
+            .some((delivery) => delivery.generationId === id && delivery.event === "generation.canceled" && delivery.accepted > 0),
         until,
         () => `deliveries ${JSON.stringify(receiver.deliveries())}`,
       );
-      const stored = await query<{ payload: unknown }>(server, `SELECT payload FROM webhook_delivery WHERE event_key = $1`, [`generation.canceled:${id}`]);
+      const stored = await query<{ payload: unknown }>(server, `SELECT payload FROM webhook_delivery WHERE event_key = $1`, [
+        `generation.canceled:${id}`,
+      ]);
       expect(stored).toHaveLength(1);
       expect(JSON.stringify(stored![0]!.payload)).toContain('"reason":"deadline"');
-      expect(receiver.deliveries().filter((delivery) => delivery.generationId === id && delivery.event === "generation.canceled")).toHaveLength(1);
+      expect(
+        receiver.deliveries().filter((delivery) => delivery.generationId === id && delivery.event === "generation.canceled"),
+      ).toHaveLength(1);
     }
     // The later deadline is only a test of the start when the server was back before it.
     expect(backAt, "the server was back before the 45 s deadline").toBeLessThan((await generationRow(long))!.deadline_at.getTime());

@@ -36,9 +36,25 @@ async function processing(accountId: string, deadlineAt: Date) {
       createdAt: new Date(deadlineAt.getTime() - 5_000),
     },
   });
-  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 2, modelIdentifier: "darkroom/lumen-image", description: "test" }));
+  await inTransaction((tx) =>
+    reserveCredits(tx, {
+      accountId,
+      generationId: generation.id,
+      amountMillis: 2,
+      modelIdentifier: "darkroom/lumen-image",
+      description: "test",
+    }),
+  );
   await db.providerAttempt.create({
-    data: { generationId: generation.id, accountId, region: "us", modelIdentifier: "darkroom/lumen-image", provider: "local", attemptNumber: 1, startedAt: new Date(deadlineAt.getTime() - 4_000) },
+    data: {
+      generationId: generation.id,
+      accountId,
+      region: "us",
+      modelIdentifier: "darkroom/lumen-image",
+      provider: "local",
+      attemptNumber: 1,
+      startedAt: new Date(deadlineAt.getTime() - 4_000),
+    },
   });
   return generation.id;
 }
@@ -63,8 +79,13 @@ describe("a result that arrives after the deadline", () => {
   it("the run's failure after the deadline is a cancel at the deadline too (ERR4006, refunded once)", async () => {
     const accountId = await account();
     const generationId = await processing(accountId, new Date(Date.now() - 1_000));
-    expect(await finishFailed({ generationId, errors: [{ provider: "local", code: "ERR4002", message: "down", failover: true }] })).toEqual({ failed: false });
-    expect(await db.generation.findUniqueOrThrow({ where: { id: generationId } })).toMatchObject({ status: "canceled", errorCode: "ERR4006" });
+    expect(await finishFailed({ generationId, errors: [{ provider: "local", code: "ERR4002", message: "down", failover: true }] })).toEqual(
+      { failed: false },
+    );
+    expect(await db.generation.findUniqueOrThrow({ where: { id: generationId } })).toMatchObject({
+      status: "canceled",
+      errorCode: "ERR4006",
+    });
     expect(await ledgerOf(generationId)).toEqual(["reserve:0.002", "refund:0.002"]);
   });
 });
@@ -95,7 +116,11 @@ describe("the deadline and a finish at the same moment", () => {
         expect(ledger).toEqual(["reserve:0.002", "refund:0.002"]);
         expect(attempt.outcome).toBe("discarded");
       }
-      const endings = { accountId, action: { in: ["generation.succeeded", "generation.canceled"] }, metadata: { path: ["generation_id"], equals: generationId } };
+      const endings = {
+        accountId,
+        action: { in: ["generation.succeeded", "generation.canceled"] },
+        metadata: { path: ["generation_id"], equals: generationId },
+      };
       expect(await db.activityEvent.count({ where: endings })).toBe(1);
     }
     // Each was ended by exactly one of the two: the deadline's cancels are the canceled ones.

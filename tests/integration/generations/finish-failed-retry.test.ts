@@ -22,16 +22,36 @@ afterAll(() => unregisterExecutor(sink));
 
 async function processingGeneration() {
   const { account_id: accountId } = await inTransaction((tx) => createAccount(tx, { email: `finish-retry-${randomUUID()}@test.local` }));
-  await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/hooks", events: ["generation.failed"], actor: "system" }));
+  await inTransaction((tx) =>
+    createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/hooks", events: ["generation.failed"], actor: "system" }),
+  );
   const generation = await db.generation.create({
-    data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "processing", estimatedCost: "0.002", providerOrder: ["local", "local-backup"] },
+    data: {
+      accountId,
+      region: "us",
+      mediaKind: "image",
+      modelIdentifier: "darkroom/lumen-image",
+      status: "processing",
+      estimatedCost: "0.002",
+      providerOrder: ["local", "local-backup"],
+    },
   });
-  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 2, modelIdentifier: "darkroom/lumen-image", description: "test" }));
+  await inTransaction((tx) =>
+    reserveCredits(tx, {
+      accountId,
+      generationId: generation.id,
+      amountMillis: 2,
+      modelIdentifier: "darkroom/lumen-image",
+      description: "test",
+    }),
+  );
   return { accountId, generationId: generation.id };
 }
 
-const failedDeliveries = (generationId: string) => db.webhookDelivery.findMany({ where: { eventKey: `generation.failed:${generationId}` }, select: { id: true, event: true } });
-const finishedEvents = (generationId: string) => sent.filter((event) => event.name === "generation/finished" && event.data.generationId === generationId);
+const failedDeliveries = (generationId: string) =>
+  db.webhookDelivery.findMany({ where: { eventKey: `generation.failed:${generationId}` }, select: { id: true, event: true } });
+const finishedEvents = (generationId: string) =>
+  sent.filter((event) => event.name === "generation/finished" && event.data.generationId === generationId);
 const errors = [{ provider: "local", code: "ERR4002" as const, message: "provider failed", failover: true }];
 
 describe("finishFailed retried after its transaction committed", () => {

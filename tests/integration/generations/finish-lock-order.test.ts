@@ -84,9 +84,10 @@ describe("the finish's locks", () => {
     const probe = await connection();
     let waiting = 0;
     for (let tries = 0; tries < 200 && waiting === 0; tries += 1) {
-      const { rows } = await probe.query<{ count: number }>("SELECT count(*)::int AS count FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)) AND query LIKE '%FOR UPDATE OF g%'", [
-        cancelBackend,
-      ]);
+      const { rows } = await probe.query<{ count: number }>(
+        "SELECT count(*)::int AS count FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)) AND query LIKE '%FOR UPDATE OF g%'",
+        [cancelBackend],
+      );
       waiting = rows[0]?.count ?? 0;
       if (waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     }

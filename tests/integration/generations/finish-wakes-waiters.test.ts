@@ -17,9 +17,25 @@ import { inTransaction } from "@/server/base/transaction";
 async function processingGeneration() {
   const { account_id: accountId } = await inTransaction((tx) => createAccount(tx, { email: `wake-${randomUUID()}@test.local` }));
   const generation = await db.generation.create({
-    data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "processing", estimatedCost: "0.002", providerOrder: ["local"] },
+    data: {
+      accountId,
+      region: "us",
+      mediaKind: "image",
+      modelIdentifier: "darkroom/lumen-image",
+      status: "processing",
+      estimatedCost: "0.002",
+      providerOrder: ["local"],
+    },
   });
-  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 2, modelIdentifier: "darkroom/lumen-image", description: "test" }));
+  await inTransaction((tx) =>
+    reserveCredits(tx, {
+      accountId,
+      generationId: generation.id,
+      amountMillis: 2,
+      modelIdentifier: "darkroom/lumen-image",
+      description: "test",
+    }),
+  );
   return { accountId, generationId: generation.id };
 }
 
@@ -34,7 +50,9 @@ describe("finish waiters in the finishing process", () => {
     const { generationId } = await processingGeneration();
     const waiter = watch(generationId);
     try {
-      expect(await finishFailed({ generationId, errors: [{ provider: "local", code: "ERR4002", message: "provider failed", failover: false }] })).toEqual({ failed: true });
+      expect(
+        await finishFailed({ generationId, errors: [{ provider: "local", code: "ERR4002", message: "provider failed", failover: false }] }),
+      ).toEqual({ failed: true });
       expect(waiter.woken).toEqual([generationId]);
     } finally {
       waiter.stop();
@@ -66,7 +84,10 @@ describe("finish waiters in the finishing process", () => {
     const other = await processingGeneration();
     const waiter = watch(other.generationId);
     try {
-      await finishFailed({ generationId: finished.generationId, errors: [{ provider: "local", code: "ERR4002", message: "provider failed", failover: false }] });
+      await finishFailed({
+        generationId: finished.generationId,
+        errors: [{ provider: "local", code: "ERR4002", message: "provider failed", failover: false }],
+      });
       expect(waiter.woken).toEqual([]);
     } finally {
       waiter.stop();

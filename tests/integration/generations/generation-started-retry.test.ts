@@ -27,10 +27,15 @@ afterAll(() => unregisterExecutor(sink));
 
 async function subscribedGeneration() {
   const { accountId } = await createTestAccount();
-  await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/hooks", events: ["generation.started"], actor: "system" }));
+  await inTransaction((tx) =>
+    createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/hooks", events: ["generation.started"], actor: "system" }),
+  );
   const key = await createTestKey(accountId);
   const model = findModel("darkroom/lumen-image")!;
-  const fields = generationRequestSchema(model).parse({ generation_prompt: `started ${randomUUID()}`, generation_provider_order: "local,local-backup" });
+  const fields = generationRequestSchema(model).parse({
+    generation_prompt: `started ${randomUUID()}`,
+    generation_provider_order: "local,local-backup",
+  });
   const plan = await planGeneration({ accountId, apiKeyId: key.apikey_id, region: "us", model, fields });
   const { generation_id: generationId } = await inTransaction((tx) => startGeneration(tx, plan));
   return generationId;
@@ -42,7 +47,10 @@ describe("generation.started across a crash", () => {
   it("is queued by the retried submit step when the first try moved the generation and died", async () => {
     const generationId = await subscribedGeneration();
     // What the first try left behind: the move committed, the webhook never queued.
-    await db.generation.update({ where: { id: generationId }, data: { status: "processing", providerUsed: "local", startedAt: new Date() } });
+    await db.generation.update({
+      where: { id: generationId },
+      data: { status: "processing", providerUsed: "local", startedAt: new Date() },
+    });
     expect(await startedDeliveries(generationId)).toBe(0);
     const outcome = await startAttempt(generationId, "local", 1);
     expect(outcome.outcome).toBe("succeeded");
@@ -60,11 +68,15 @@ describe("generation.started across a crash", () => {
   it("a submit step retried after it finished the generation (a synchronous provider) finds it out of flight: one charge, one terminal delivery", async () => {
     const generationId = await subscribedGeneration();
     const { accountId } = await db.generation.findUniqueOrThrow({ where: { id: generationId } });
-    await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/hooks", events: ["generation.completed"], actor: "system" }));
+    await inTransaction((tx) =>
+      createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/hooks", events: ["generation.completed"], actor: "system" }),
+    );
     // The first try: the submit and, in the same step, the finish (run-generation's submit).
     const outcome = await startAttempt(generationId, "local", 1);
     if (outcome.outcome !== "succeeded") throw new Error(`expected a synchronous success, got ${outcome.outcome}`);
-    expect(await finishSucceeded({ generationId, attempt: 1, outputKeys: outcome.outputKeys, predictTimeSeconds: outcome.predictTimeSeconds })).toEqual({ succeeded: true });
+    expect(
+      await finishSucceeded({ generationId, attempt: 1, outputKeys: outcome.outputKeys, predictTimeSeconds: outcome.predictTimeSeconds }),
+    ).toEqual({ succeeded: true });
     // The process died before the step's result was saved: the executor runs the step again.
     expect(await startAttempt(generationId, "local", 1)).toEqual({ outcome: "abandoned" });
     expect((await db.ledgerEntry.findMany({ where: { generationId } })).map((entry) => entry.type).sort()).toEqual(["charge", "reserve"]);

@@ -17,7 +17,13 @@ import { createTestAccount } from "@/tests/support/fixtures";
 beforeAll(() => ensureAuthSecret());
 afterAll(() => disconnectDb());
 
-const base = { region: "us" as const, modelIdentifier: "darkroom/lumen-image", providerOrder: ["local", "local-backup"], estimatedCost: "0.020", prompt: "a lighthouse" };
+const base = {
+  region: "us" as const,
+  modelIdentifier: "darkroom/lumen-image",
+  providerOrder: ["local", "local-backup"],
+  estimatedCost: "0.020",
+  prompt: "a lighthouse",
+};
 
 const shapes: Record<string, Omit<Prisma.GenerationUncheckedCreateInput, "accountId">> = {
   succeeded: {
@@ -36,9 +42,32 @@ const shapes: Record<string, Omit<Prisma.GenerationUncheckedCreateInput, "accoun
     startedAt: new Date(Date.now() - 2000),
     completedAt: new Date(),
   },
-  failed: { ...base, mediaKind: "image", status: "failed", errorCode: "ERR4004", errorMessage: "Every provider failed.", completedAt: new Date() },
-  video: { ...base, mediaKind: "video", modelIdentifier: "darkroom/lumen-video", status: "processing", durationSeconds: 5, resolution: "720p", generateAudio: true, startedAt: new Date() },
-  removed: { ...base, mediaKind: "image", status: "succeeded", outputKeys: [`outputs/${randomUUID()}/0.png`], removedAt: new Date(), completedAt: new Date() },
+  failed: {
+    ...base,
+    mediaKind: "image",
+    status: "failed",
+    errorCode: "ERR4004",
+    errorMessage: "Every provider failed.",
+    completedAt: new Date(),
+  },
+  video: {
+    ...base,
+    mediaKind: "video",
+    modelIdentifier: "darkroom/lumen-video",
+    status: "processing",
+    durationSeconds: 5,
+    resolution: "720p",
+    generateAudio: true,
+    startedAt: new Date(),
+  },
+  removed: {
+    ...base,
+    mediaKind: "image",
+    status: "succeeded",
+    outputKeys: [`outputs/${randomUUID()}/0.png`],
+    removedAt: new Date(),
+    completedAt: new Date(),
+  },
 };
 
 describe("readGenerationRecord", () => {
@@ -62,7 +91,9 @@ describe("readGenerationRecord", () => {
       [owner.accountId, randomUUID()],
       [owner.accountId, "not-a-uuid"],
     ] as const) {
-      const error = await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: generationId, plan: "pro" }).catch((caught: unknown) => caught);
+      const error = await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: generationId, plan: "pro" }).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).code).toBe("ERR1006");
     }

@@ -31,7 +31,15 @@ afterAll(async () => {
 
 async function fundedAccount(credits = 5, plan: "free" | "pro" = "free") {
   const account = await createTestAccount({ plan });
-  await inTransaction((tx) => addCredits(tx, { accountId: account.accountId, amountMillis: credits * 1000, sourceKey: `at-once:${account.accountId}`, description: "funds", actor: "system" }));
+  await inTransaction((tx) =>
+    addCredits(tx, {
+      accountId: account.accountId,
+      amountMillis: credits * 1000,
+      sourceKey: `at-once:${account.accountId}`,
+      description: "funds",
+      actor: "system",
+    }),
+  );
   const key = await createTestKey(account.accountId);
   return { ...account, keyId: key.apikey_id };
 }
@@ -69,7 +77,12 @@ async function written(accountId: string, generationId: string) {
       description: entry.description,
       sourceKey: entry.sourceKey,
     })),
-    activity: events.map((event) => ({ actor: event.actor, category: event.category, description: event.description, metadata: event.metadata })),
+    activity: events.map((event) => ({
+      actor: event.actor,
+      category: event.category,
+      description: event.description,
+      metadata: event.metadata,
+    })),
     counters: counters.map((row) => ({ budget: row.budgetId, used: row.used.toFixed(3) })),
     balance: account.creditBalance.toFixed(3),
   });
@@ -86,9 +99,10 @@ async function statementsBlockedBy(holderPid: number | undefined) {
   await probe.connect();
   holders.push(probe);
   for (let tries = 0; tries < 200; tries += 1) {
-    const { rows } = await probe.query<{ count: number }>("SELECT count(*)::int AS count FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)) AND query LIKE '%FOR NO KEY UPDATE OF a%'", [
-      holderPid,
-    ]);
+    const { rows } = await probe.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)) AND query LIKE '%FOR NO KEY UPDATE OF a%'",
+      [holderPid],
+    );
     if ((rows[0]?.count ?? 0) > 0) return rows[0]?.count;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -114,14 +128,27 @@ describe("the usual create in one statement", () => {
     expect(await written(one.accountId, planOne.generationId)).toEqual(await written(other.accountId, planOther.generationId));
     const after = await written(one.accountId, planOne.generationId);
     expect(after.ledger).toEqual([
-      { type: "reserve", amount: "0.002", balanceAfter: "5.998", model: "darkroom/lumen-image", description: "Reserve for darkroom/lumen-image generation <generation>", sourceKey: null },
+      {
+        type: "reserve",
+        amount: "0.002",
+        balanceAfter: "5.998",
+        model: "darkroom/lumen-image",
+        description: "Reserve for darkroom/lumen-image generation <generation>",
+        sourceKey: null,
+      },
     ]);
     expect(after.activity).toEqual([
       {
         actor: "system",
         category: "credit",
         description: "0.002 credits reserved for darkroom/lumen-image generation <generation>",
-        metadata: { amount: 0.002, balance_after: 5.998, generation_id: "<generation>", ledger_entry_id: "<entry>", model_identifier: "darkroom/lumen-image" },
+        metadata: {
+          amount: 0.002,
+          balance_after: 5.998,
+          generation_id: "<generation>",
+          ledger_entry_id: "<entry>",
+          model_identifier: "darkroom/lumen-image",
+        },
       },
     ]);
     expect(after.counters).toEqual([
@@ -129,16 +156,25 @@ describe("the usual create in one statement", () => {
       { budget: expect.any(String), used: "0.002" },
     ]);
     // The run's event and the deadline's, sent once the statement committed (this sink is not an executor in this process).
-    const names = (generationId: string) => sent.filter((event) => (event.data as { generationId?: string }).generationId === generationId).map((event) => event.name);
+    const names = (generationId: string) =>
+      sent.filter((event) => (event.data as { generationId?: string }).generationId === generationId).map((event) => event.name);
     expect(names(planOne.generationId).sort()).toEqual(names(planOther.generationId).sort());
     expect(names(planOne.generationId)).toContain("generation/requested");
   });
 
   it("writes nothing, and answers null, for every case the transaction decides otherwise", async () => {
     const declined = async (accountId: string, plan: GenerationPlan) => {
-      const before = { generations: await db.generation.count({ where: { accountId } }), entries: await db.ledgerEntry.count({ where: { accountId } }), sent: sent.length };
+      const before = {
+        generations: await db.generation.count({ where: { accountId } }),
+        entries: await db.ledgerEntry.count({ where: { accountId } }),
+        sent: sent.length,
+      };
       expect(await startGenerationAtOnce(fresh(plan))).toBeNull();
-      expect({ generations: await db.generation.count({ where: { accountId } }), entries: await db.ledgerEntry.count({ where: { accountId } }), sent: sent.length }).toEqual(before);
+      expect({
+        generations: await db.generation.count({ where: { accountId } }),
+        entries: await db.ledgerEntry.count({ where: { accountId } }),
+        sent: sent.length,
+      }).toEqual(before);
     };
     // The balance is short of the cost (ERR1004).
     const poor = await fundedAccount(1);
@@ -221,7 +257,9 @@ describe("the usual create in one statement", () => {
     expect(await waiting).toBeNull();
     // The transaction sees the new threshold, reserves below it and fires it.
     await inTransaction((tx) => startGeneration(tx, fresh(plan)));
-    expect(await db.alertThreshold.findMany({ where: { accountId: account.accountId }, select: { armed: true } })).toEqual([{ armed: false }]);
+    expect(await db.alertThreshold.findMany({ where: { accountId: account.accountId }, select: { armed: true } })).toEqual([
+      { armed: false },
+    ]);
   });
 
   it("40 concurrent creates at a cap of 2, one statement first and the transaction after it: exactly 2 recorded and reserved", async () => {

@@ -44,8 +44,13 @@ describe("record cache", () => {
   it("never keeps a generation in flight: its next read sees the change", async () => {
     expect(await recordCacheReady()).toBe(true);
     const { accountId, id } = await seed({ status: "processing", outputKeys: [], completedAt: null, providerUsed: null });
-    expect((await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_status).toBe("processing");
-    await db.generation.update({ where: { id }, data: { status: "succeeded", outputKeys: [`outputs/${randomUUID()}/0.png`], completedAt: new Date(), providerUsed: "local" } });
+    expect((await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_status).toBe(
+      "processing",
+    );
+    await db.generation.update({
+      where: { id },
+      data: { status: "succeeded", outputKeys: [`outputs/${randomUUID()}/0.png`], completedAt: new Date(), providerUsed: "local" },
+    });
     const record = await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" });
     expect(record.generation_status).toBe("succeeded");
     expect(record.generation_output_file).toHaveLength(1);
@@ -56,7 +61,9 @@ describe("record cache", () => {
     const { accountId, id } = await seed();
     await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" });
     const stranger = await createTestAccount();
-    expect(await errorCodeOf(readGenerationRecord(sqlPool(), accountScope(stranger.accountId), { generationId: id, plan: "pro" }))).toBe("ERR1006");
+    expect(await errorCodeOf(readGenerationRecord(sqlPool(), accountScope(stranger.accountId), { generationId: id, plan: "pro" }))).toBe(
+      "ERR1006",
+    );
   });
 
   // The cache has no expiry: only the commit's notice can drop an entry, so seeing the change at all proves the notice came.
@@ -66,16 +73,23 @@ describe("record cache", () => {
     await readGenerationRecord(sqlPool(), accountScope(removed.accountId), { generationId: removed.id, plan: "pro" });
     await sqlPool().query("UPDATE generation SET removed_at = now() WHERE id = $1", [removed.id]);
     await until(
-      async () => (await readGenerationRecord(sqlPool(), accountScope(removed.accountId), { generationId: removed.id, plan: "pro" })).generation_removed === "true",
+      async () =>
+        (await readGenerationRecord(sqlPool(), accountScope(removed.accountId), { generationId: removed.id, plan: "pro" }))
+          .generation_removed === "true",
       "the removal seen through the cache's notice",
     );
-    expect((await readGenerationRecord(sqlPool(), accountScope(removed.accountId), { generationId: removed.id, plan: "pro" })).generation_output_file).toEqual([]);
+    expect(
+      (await readGenerationRecord(sqlPool(), accountScope(removed.accountId), { generationId: removed.id, plan: "pro" }))
+        .generation_output_file,
+    ).toEqual([]);
 
     const purged = await seed();
     await readGenerationRecord(sqlPool(), accountScope(purged.accountId), { generationId: purged.id, plan: "pro" });
     await sqlPool().query("DELETE FROM generation WHERE id = $1", [purged.id]);
     await until(
-      async () => (await errorCodeOf(readGenerationRecord(sqlPool(), accountScope(purged.accountId), { generationId: purged.id, plan: "pro" }))) === "ERR1006",
+      async () =>
+        (await errorCodeOf(readGenerationRecord(sqlPool(), accountScope(purged.accountId), { generationId: purged.id, plan: "pro" }))) ===
+        "ERR1006",
       "the purge seen through the cache's notice",
     );
   });
@@ -92,12 +106,19 @@ describe("record cache", () => {
     await until(() => !recordCacheStats().listening || recordCacheStats().backendPid !== pid, "the record cache's listener gone");
     // While it is down (or just back), nothing stale is served: a removal made now is seen at once.
     await sqlPool().query("UPDATE generation SET removed_at = now() WHERE id = $1", [id]);
-    expect((await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_removed).toBe("true");
+    expect((await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_removed).toBe(
+      "true",
+    );
 
-    await until(() => recordCacheStats().listening && recordCacheStats().backendPid !== pid, "the record cache listening on a new connection");
+    await until(
+      () => recordCacheStats().listening && recordCacheStats().backendPid !== pid,
+      "the record cache listening on a new connection",
+    );
     await sqlPool().query("UPDATE generation SET removed_at = NULL WHERE id = $1", [id]);
     await until(
-      async () => (await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_removed === undefined,
+      async () =>
+        (await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_removed ===
+        undefined,
       "the restored generation read as not removed",
     );
     // Listening again, it serves from memory again (a read that raced the notice is not kept, so the hit may take one more read).
@@ -108,7 +129,8 @@ describe("record cache", () => {
     }, "a read served from memory again");
     await sqlPool().query("UPDATE generation SET removed_at = now() WHERE id = $1", [id]);
     await until(
-      async () => (await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_removed === "true",
+      async () =>
+        (await readGenerationRecord(sqlPool(), accountScope(accountId), { generationId: id, plan: "pro" })).generation_removed === "true",
       "the removal seen through the cache's notice",
     );
   });

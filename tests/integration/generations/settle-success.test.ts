@@ -30,7 +30,10 @@ async function written(generationId: string) {
   const generation = await db.generation.findUniqueOrThrow({ where: { id: generationId } });
   const attempt = await db.providerAttempt.findFirstOrThrow({ where: { generationId } });
   const entries = await db.ledgerEntry.findMany({ where: { generationId }, orderBy: { createdAt: "asc" } });
-  const events = await db.activityEvent.findMany({ where: { accountId: generation.accountId, metadata: { path: ["generation_id"], equals: generationId } }, orderBy: { action: "asc" } });
+  const events = await db.activityEvent.findMany({
+    where: { accountId: generation.accountId, metadata: { path: ["generation_id"], equals: generationId } },
+    orderBy: { action: "asc" },
+  });
   const anonymous = (value: unknown) =>
     JSON.parse(
       JSON.stringify(value)
@@ -48,7 +51,13 @@ async function written(generationId: string) {
       metricsPredictTime: generation.metricsPredictTime,
       updatedAt: generation.updatedAt.getTime(),
     },
-    attempt: { outcome: attempt.outcome, finishedAt: attempt.finishedAt?.getTime(), latencyMs: attempt.latencyMs, predictionId: attempt.predictionId, wasted: attempt.wasted },
+    attempt: {
+      outcome: attempt.outcome,
+      finishedAt: attempt.finishedAt?.getTime(),
+      latencyMs: attempt.latencyMs,
+      predictionId: attempt.predictionId,
+      wasted: attempt.wasted,
+    },
     ledger: entries.map((entry) =>
       anonymous({
         type: entry.type,
@@ -60,7 +69,13 @@ async function written(generationId: string) {
       }),
     ),
     activity: events.map((event) =>
-      anonymous({ action: event.action, actor: event.actor, category: event.category, description: event.description, metadata: event.action === "credit.reserved" ? "<reserve>" : event.metadata }),
+      anonymous({
+        action: event.action,
+        actor: event.actor,
+        category: event.category,
+        description: event.description,
+        metadata: event.action === "credit.reserved" ? "<reserve>" : event.metadata,
+      }),
     ),
   };
 }
@@ -80,12 +95,25 @@ describe("the usual success in one statement", () => {
     const latencyMs = now.getTime() - startedAt.getTime();
     expect(one).toEqual(other);
     // And what that is, read plainly.
-    expect(one.generation).toMatchObject({ status: "succeeded", predictionId: "pred-123", errorCode: null, completedAt: now.getTime(), metricsPredictTime: latencyMs / 1000 });
+    expect(one.generation).toMatchObject({
+      status: "succeeded",
+      predictionId: "pred-123",
+      errorCode: null,
+      completedAt: now.getTime(),
+      metricsPredictTime: latencyMs / 1000,
+    });
     expect(one.attempt).toMatchObject({ outcome: "succeeded", latencyMs, predictionId: "pred-123", wasted: false });
     // Two reserves of 1.250 from 5.000 + the 1.000 welcome credit; the charge leaves the balance as it is.
     expect(one.ledger).toEqual([
       { type: "reserve", amount: "1.250", balanceAfter: "<at reserve>", model: MODEL, description: "test", sourceKey: null },
-      { type: "charge", amount: "1.250", balanceAfter: "3.500", model: MODEL, description: "Charge for generation <generation>", sourceKey: null },
+      {
+        type: "charge",
+        amount: "1.250",
+        balanceAfter: "3.500",
+        model: MODEL,
+        description: "Charge for generation <generation>",
+        sourceKey: null,
+      },
     ]);
     expect(one.activity.find((event: { action: string }) => event.action === "credit.charged")).toMatchObject({
       description: "1.250 credits charged for generation <generation>",
@@ -102,11 +130,22 @@ describe("the usual success in one statement", () => {
   it("keeps the provider's predict time when it reports one, and a whole-credit amount as a plain number", async () => {
     const accountId = await account();
     const generationId = await processing(accountId, { amountMillis: 2_000 });
-    expect(await settleSuccessAtOnce({ generationId, attempt: 1, outputKeys: [], predictTimeSeconds: 0.75, predictionId: null, now: new Date() })).toEqual({ settled: true });
+    expect(
+      await settleSuccessAtOnce({
+        generationId,
+        attempt: 1,
+        outputKeys: [],
+        predictTimeSeconds: 0.75,
+        predictionId: null,
+        now: new Date(),
+      }),
+    ).toEqual({ settled: true });
     const after = await written(generationId);
     expect(after.generation.metricsPredictTime).toBe(0.75);
     expect(after.activity.find((event: { action: string }) => event.action === "credit.charged")?.metadata.amount).toBe(2);
-    expect(after.activity.find((event: { action: string }) => event.action === "credit.charged")?.description).toBe("2.000 credits charged for generation <generation>");
+    expect(after.activity.find((event: { action: string }) => event.action === "credit.charged")?.description).toBe(
+      "2.000 credits charged for generation <generation>",
+    );
   });
 
   it("writes nothing, and says so, for every case the transaction decides otherwise", async () => {
@@ -125,20 +164,37 @@ describe("the usual success in one statement", () => {
       expect(await written(generationId)).toEqual(before);
     }
     // No attempt of that number: nothing locked, nothing written.
-    expect(await settleSuccessAtOnce({ generationId: canceled, ...input, attempt: 7, now: new Date() })).toEqual({ settled: false, subscribed: false });
+    expect(await settleSuccessAtOnce({ generationId: canceled, ...input, attempt: 7, now: new Date() })).toEqual({
+      settled: false,
+      subscribed: false,
+    });
 
     // An endpoint takes generation.completed: its deliveries are the transaction's to queue.
     const subscribedAccount = await account();
-    await db.webhookEndpoint.create({ data: { accountId: subscribedAccount, url: "https://hooks.example.com/darkroom", events: ["generation.completed"], secret: "sealed-elsewhere" } });
+    await db.webhookEndpoint.create({
+      data: {
+        accountId: subscribedAccount,
+        url: "https://hooks.example.com/darkroom",
+        events: ["generation.completed"],
+        secret: "sealed-elsewhere",
+      },
+    });
     const subscribed = await processing(subscribedAccount);
-    expect(await settleSuccessAtOnce({ generationId: subscribed, ...input, now: new Date() })).toEqual({ settled: false, subscribed: true });
+    expect(await settleSuccessAtOnce({ generationId: subscribed, ...input, now: new Date() })).toEqual({
+      settled: false,
+      subscribed: true,
+    });
     expect(await ledgerOf(subscribed)).toEqual(["reserve:1.250"]);
   });
 
   it("charges once when many finishes of the same generation race", async () => {
     const accountId = await account();
     const generationId = await processing(accountId);
-    const results = await Promise.all(Array.from({ length: 12 }, () => finishSucceeded({ generationId, attempt: 1, outputKeys: ["outputs/x/0.png"], predictTimeSeconds: null })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        finishSucceeded({ generationId, attempt: 1, outputKeys: ["outputs/x/0.png"], predictTimeSeconds: null }),
+      ),
+    );
     // A retried step whose first try committed also answers succeeded: the success stands.
     expect(results.every((result) => result.succeeded)).toBe(true);
     expect(await ledgerOf(generationId)).toEqual(["reserve:1.250", "charge:1.250"]);

@@ -33,7 +33,9 @@ async function pending(options: { deadlineAt?: Date; status?: "pending" | "cance
       deadlineAt: options.deadlineAt ?? null,
     },
   });
-  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 3, modelIdentifier: MODEL, description: "test" }));
+  await inTransaction((tx) =>
+    reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 3, modelIdentifier: MODEL, description: "test" }),
+  );
   return generation.id;
 }
 
@@ -49,7 +51,15 @@ describe("starting an attempt on replicate", () => {
     expect(generation.startedAt).toBeInstanceOf(Date);
     const attempts = await db.providerAttempt.findMany({ where: { generationId } });
     expect(attempts).toEqual([
-      expect.objectContaining({ provider: "replicate", attemptNumber: 1, outcome: "running", predictionId, modelIdentifier: MODEL, region: "us", accountId: generation.accountId }),
+      expect.objectContaining({
+        provider: "replicate",
+        attemptNumber: 1,
+        outcome: "running",
+        predictionId,
+        modelIdentifier: MODEL,
+        region: "us",
+        accountId: generation.accountId,
+      }),
     ]);
     expect(attempts[0]!.estimatedCost.toFixed(3)).toBe("0.003");
   });
@@ -72,7 +82,10 @@ describe("starting an attempt on replicate", () => {
     const generationId = await pending({ deadlineAt: new Date(Date.now() - 1000) });
     expect(await startAttempt(generationId, "replicate", 1)).toEqual({ outcome: "abandoned" });
     expect(await db.providerAttempt.count({ where: { generationId } })).toBe(0);
-    expect(await db.generation.findUniqueOrThrow({ where: { id: generationId } })).toMatchObject({ status: "canceled", errorCode: "ERR4006" });
+    expect(await db.generation.findUniqueOrThrow({ where: { id: generationId } })).toMatchObject({
+      status: "canceled",
+      errorCode: "ERR4006",
+    });
     expect(await ledgerOf(generationId)).toEqual(["reserve:0.003", "refund:0.003"]);
   });
 

@@ -12,9 +12,26 @@ import { inTransaction } from "@/server/base/transaction";
 
 async function stuckGeneration(accountId: string, status: "pending" | "processing", createdAt: Date) {
   const generation = await db.generation.create({
-    data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status, estimatedCost: "0.002", providerOrder: ["local", "local-backup"], createdAt },
+    data: {
+      accountId,
+      region: "us",
+      mediaKind: "image",
+      modelIdentifier: "darkroom/lumen-image",
+      status,
+      estimatedCost: "0.002",
+      providerOrder: ["local", "local-backup"],
+      createdAt,
+    },
   });
-  await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 2, modelIdentifier: "darkroom/lumen-image", description: "test" }));
+  await inTransaction((tx) =>
+    reserveCredits(tx, {
+      accountId,
+      generationId: generation.id,
+      amountMillis: 2,
+      modelIdentifier: "darkroom/lumen-image",
+      description: "test",
+    }),
+  );
   return generation.id;
 }
 
@@ -34,7 +51,10 @@ describe("sweepStaleGenerations", () => {
     for (const id of [stale, stalePending]) {
       const row = await db.generation.findUniqueOrThrow({ where: { id } });
       expect(row).toMatchObject({ status: "failed", errorCode: "ERR4001" });
-      expect((await db.ledgerEntry.findMany({ where: { generationId: id } })).map((entry) => entry.type).sort()).toEqual(["refund", "reserve"]);
+      expect((await db.ledgerEntry.findMany({ where: { generationId: id } })).map((entry) => entry.type).sort()).toEqual([
+        "refund",
+        "reserve",
+      ]);
     }
     expect((await db.generation.findUniqueOrThrow({ where: { id: young } })).status).toBe("processing");
     const account = await db.account.findUniqueOrThrow({ where: { id: accountId } });
@@ -58,7 +78,16 @@ describe("resendLostRequests", () => {
     const lost = await stuckGeneration(accountId, "pending", new Date(now.getTime() - 60_000));
     const fresh = await stuckGeneration(accountId, "pending", new Date(now.getTime() - 5_000));
     const started = await stuckGeneration(accountId, "pending", new Date(now.getTime() - 60_000));
-    await db.providerAttempt.create({ data: { generationId: started, accountId, region: "us", modelIdentifier: "darkroom/lumen-image", provider: "local", attemptNumber: 1 } });
+    await db.providerAttempt.create({
+      data: {
+        generationId: started,
+        accountId,
+        region: "us",
+        modelIdentifier: "darkroom/lumen-image",
+        provider: "local",
+        attemptNumber: 1,
+      },
+    });
 
     const { resent } = await resendLostRequests(now);
     expect(resent).not.toContain(fresh);
@@ -70,8 +99,14 @@ describe("resendLostRequests", () => {
       // The running app's own cron (every minute, same database) resent it first: its run then
       // took the generation (an attempt, or no longer pending), so this call rightly skipped it.
       // Had neither resent it, it would still be pending without an attempt.
-      const row = await db.generation.findUniqueOrThrow({ where: { id: lost }, select: { status: true, _count: { select: { attempts: true } } } });
-      expect(row.status !== "pending" || row._count.attempts > 0, `resent by neither this call nor the app's cron: ${JSON.stringify(row)}`).toBe(true);
+      const row = await db.generation.findUniqueOrThrow({
+        where: { id: lost },
+        select: { status: true, _count: { select: { attempts: true } } },
+      });
+      expect(
+        row.status !== "pending" || row._count.attempts > 0,
+        `resent by neither this call nor the app's cron: ${JSON.stringify(row)}`,
+      ).toBe(true);
     }
   });
 });

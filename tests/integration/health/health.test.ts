@@ -29,7 +29,14 @@ let attemptNumber = 0;
 
 type AttemptDetails = { modelIdentifier?: string; errorCode?: string; latencyMs?: number };
 
-async function recordAttempts(finishedAt: Date, provider: string, outcome: AttemptOutcome, count = 1, region: RegionName = "us", details: AttemptDetails = {}) {
+async function recordAttempts(
+  finishedAt: Date,
+  provider: string,
+  outcome: AttemptOutcome,
+  count = 1,
+  region: RegionName = "us",
+  details: AttemptDetails = {},
+) {
   await db.providerAttempt.createMany({
     data: Array.from({ length: count }, () => ({
       generationId,
@@ -51,7 +58,14 @@ beforeAll(async () => {
   const account = await db.account.create({ data: { name: "Health test", email: `health-${randomUUID()}@example.test` } });
   accountId = account.id;
   const generation = await db.generation.create({
-    data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "black-forest-labs/flux-schnell", providerOrder: ["replicate", "fal"], estimatedCost: "0.003" },
+    data: {
+      accountId,
+      region: "us",
+      mediaKind: "image",
+      modelIdentifier: "black-forest-labs/flux-schnell",
+      providerOrder: ["replicate", "fal"],
+      estimatedCost: "0.003",
+    },
   });
   generationId = generation.id;
 });
@@ -63,7 +77,15 @@ afterAll(async () => {
 });
 
 /** A (model, provider) pair's figures with no finished attempt in the window. */
-const noAttempts = { attempts: 0, succeeded: 0, failed: 0, success_rate: null, p50_latency_ms: null, last_error_code: null, last_error_at: null };
+const noAttempts = {
+  attempts: 0,
+  succeeded: 0,
+  failed: 0,
+  success_rate: null,
+  p50_latency_ms: null,
+  last_error_code: null,
+  last_error_at: null,
+};
 
 const byProvider = (entries: ProviderHealthEntry[]) => Object.fromEntries(entries.map((entry) => [entry.provider, entry]));
 
@@ -104,11 +126,21 @@ describe("provider health", () => {
 
   it("judges each region by its own attempts", async () => {
     const eu = byProvider((await getProviderHealth({ region: "eu", configuredProviders: configured, now })).providers);
-    expect(eu.local).toMatchObject({ status: "healthy", failure_rate: 0, window: { total_attempts: 7, failures: 0, successes: 7, duration_seconds: 900 } });
-    expect(eu.replicate).toMatchObject({ status: "healthy", available: true, window: { total_attempts: 6, failures: 0, successes: 6, duration_seconds: 900 } });
+    expect(eu.local).toMatchObject({
+      status: "healthy",
+      failure_rate: 0,
+      window: { total_attempts: 7, failures: 0, successes: 7, duration_seconds: 900 },
+    });
+    expect(eu.replicate).toMatchObject({
+      status: "healthy",
+      available: true,
+      window: { total_attempts: 6, failures: 0, successes: 6, duration_seconds: 900 },
+    });
     expect(eu.fal?.window.total_attempts).toBe(0);
     const euModels = await getModelHealth({ region: "eu", configuredProviders: new Set(["replicate", "fal"]), now });
-    expect(euModels.models.find((model) => model.model_identifier === "black-forest-labs/flux-schnell")?.providers.replicate?.available).toBe(true);
+    expect(
+      euModels.models.find((model) => model.model_identifier === "black-forest-labs/flux-schnell")?.providers.replicate?.available,
+    ).toBe(true);
     const jp = await getProviderHealth({ region: "jp", configuredProviders: configured, now });
     expect(jp.providers.every((entry) => entry.window.total_attempts === 0)).toBe(true);
   });
@@ -118,11 +150,37 @@ describe("provider health", () => {
     expect(health.service).toBe("providers");
     expect(health.providers_total).toBe(listProviders().length);
     expect(health.providers.map((entry) => entry.provider)).toEqual(listProviders().map((provider) => provider.id));
-    const window = (total_attempts: number, failures: number, successes: number) => ({ total_attempts, failures, successes, duration_seconds: 900 });
+    const window = (total_attempts: number, failures: number, successes: number) => ({
+      total_attempts,
+      failures,
+      successes,
+      duration_seconds: 900,
+    });
     expect(byProvider(health.providers)).toEqual({
-      local: { provider: "local", status: "recovering", status_reason: expect.stringContaining("half-open"), available: true, failure_rate: 0.455, window: window(11, 5, 4) },
-      "local-backup": { provider: "local-backup", status: "degraded", status_reason: "failure rate 0.50 over 4 attempts", available: true, failure_rate: 0.5, window: window(4, 2, 2) },
-      replicate: { provider: "replicate", status: "degraded", status_reason: "failure rate 0.90 over 10 attempts", available: false, failure_rate: 0.9, window: window(10, 9, 1) },
+      local: {
+        provider: "local",
+        status: "recovering",
+        status_reason: expect.stringContaining("half-open"),
+        available: true,
+        failure_rate: 0.455,
+        window: window(11, 5, 4),
+      },
+      "local-backup": {
+        provider: "local-backup",
+        status: "degraded",
+        status_reason: "failure rate 0.50 over 4 attempts",
+        available: true,
+        failure_rate: 0.5,
+        window: window(4, 2, 2),
+      },
+      replicate: {
+        provider: "replicate",
+        status: "degraded",
+        status_reason: "failure rate 0.90 over 10 attempts",
+        available: false,
+        failure_rate: 0.9,
+        window: window(10, 9, 1),
+      },
       fal: {
         provider: "fal",
         status: "recovering",
@@ -131,10 +189,38 @@ describe("provider health", () => {
         failure_rate: 1,
         window: window(3, 3, 0),
       },
-      openai: { provider: "openai", status: "unknown", status_reason: "not configured: OPENAI_API_KEY is not set", available: false, failure_rate: 1, window: window(5, 5, 0) },
-      bfl: { provider: "bfl", status: "unknown", status_reason: "not configured: BFL_API_KEY is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
-      minimax: { provider: "minimax", status: "unknown", status_reason: "not configured: MINIMAX_API_KEY is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
-      runway: { provider: "runway", status: "unknown", status_reason: "not configured: RUNWAYML_API_SECRET is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
+      openai: {
+        provider: "openai",
+        status: "unknown",
+        status_reason: "not configured: OPENAI_API_KEY is not set",
+        available: false,
+        failure_rate: 1,
+        window: window(5, 5, 0),
+      },
+      bfl: {
+        provider: "bfl",
+        status: "unknown",
+        status_reason: "not configured: BFL_API_KEY is not set",
+        available: false,
+        failure_rate: 0,
+        window: window(0, 0, 0),
+      },
+      minimax: {
+        provider: "minimax",
+        status: "unknown",
+        status_reason: "not configured: MINIMAX_API_KEY is not set",
+        available: false,
+        failure_rate: 0,
+        window: window(0, 0, 0),
+      },
+      runway: {
+        provider: "runway",
+        status: "unknown",
+        status_reason: "not configured: RUNWAYML_API_SECRET is not set",
+        available: false,
+        failure_rate: 0,
+        window: window(0, 0, 0),
+      },
       cloudflare: {
         provider: "cloudflare",
         status: "unknown",
@@ -143,9 +229,30 @@ describe("provider health", () => {
         failure_rate: 0,
         window: window(0, 0, 0),
       },
-      alibaba: { provider: "alibaba", status: "unknown", status_reason: "not configured: DASHSCOPE_API_KEY is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
-      byteplus: { provider: "byteplus", status: "unknown", status_reason: "not configured: ARK_API_KEY is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
-      google: { provider: "google", status: "unknown", status_reason: "not configured: GEMINI_API_KEY is not set", available: false, failure_rate: 0, window: window(0, 0, 0) },
+      alibaba: {
+        provider: "alibaba",
+        status: "unknown",
+        status_reason: "not configured: DASHSCOPE_API_KEY is not set",
+        available: false,
+        failure_rate: 0,
+        window: window(0, 0, 0),
+      },
+      byteplus: {
+        provider: "byteplus",
+        status: "unknown",
+        status_reason: "not configured: ARK_API_KEY is not set",
+        available: false,
+        failure_rate: 0,
+        window: window(0, 0, 0),
+      },
+      google: {
+        provider: "google",
+        status: "unknown",
+        status_reason: "not configured: GEMINI_API_KEY is not set",
+        available: false,
+        failure_rate: 0,
+        window: window(0, 0, 0),
+      },
     });
     // A configured provider is unavailable.
     expect(health.healthy).toBe(false);
@@ -239,20 +346,44 @@ describe("model health", () => {
       model_pricing: 0.003,
       model_status: "active",
       providers: {
-        replicate: { ...noAttempts, available: false, raw_model_id: "black-forest-labs/flux-schnell", attempts: 10, succeeded: 1, failed: 9, success_rate: 0.1, last_error_at: lastFailure },
-        fal: { ...noAttempts, available: true, raw_model_id: "fal-ai/flux/schnell", attempts: 3, failed: 3, success_rate: 0, last_error_at: lastFailure },
+        replicate: {
+          ...noAttempts,
+          available: false,
+          raw_model_id: "black-forest-labs/flux-schnell",
+          attempts: 10,
+          succeeded: 1,
+          failed: 9,
+          success_rate: 0.1,
+          last_error_at: lastFailure,
+        },
+        fal: {
+          ...noAttempts,
+          available: true,
+          raw_model_id: "fal-ai/flux/schnell",
+          attempts: 3,
+          failed: 3,
+          success_rate: 0,
+          last_error_at: lastFailure,
+        },
       },
     });
-    expect(models["openai/gpt-image-1"]).toMatchObject({ model_status: "not_configured", providers: { openai: { available: false, raw_model_id: "gpt-image-1", ...noAttempts } } });
+    expect(models["openai/gpt-image-1"]).toMatchObject({
+      model_status: "not_configured",
+      providers: { openai: { available: false, raw_model_id: "gpt-image-1", ...noAttempts } },
+    });
     expect(models["google/veo-3"]?.model_pricing).toBe(0.4);
     expect(models["google/veo-3"]?.model_type).toBe("video");
     // A model whose only configured provider is the unavailable Replicate (MiniMax's, ByteDance's,
     // Qwen-Image: their own providers are not configured here) has none available, so the whole is
     // unhealthy; every model that fal also serves still has one.
-    const onlyReplicate = listModels().filter((model) => (model.providers as readonly string[]).includes("replicate") && !(model.providers as readonly string[]).includes("fal"));
+    const onlyReplicate = listModels().filter(
+      (model) => (model.providers as readonly string[]).includes("replicate") && !(model.providers as readonly string[]).includes("fal"),
+    );
     expect(onlyReplicate.length).toBeGreaterThan(0);
-    for (const model of onlyReplicate) expect(Object.values(models[model.identifier]!.providers).some((provider) => provider.available)).toBe(false);
-    for (const model of listModels().filter((entry) => (entry.providers as readonly string[]).includes("fal"))) expect(models[model.identifier]!.providers.fal?.available).toBe(true);
+    for (const model of onlyReplicate)
+      expect(Object.values(models[model.identifier]!.providers).some((provider) => provider.available)).toBe(false);
+    for (const model of listModels().filter((entry) => (entry.providers as readonly string[]).includes("fal")))
+      expect(models[model.identifier]!.providers.fal?.available).toBe(true);
     expect(health.healthy).toBe(false);
   });
 
@@ -270,16 +401,32 @@ describe("model health", () => {
     const health = await getModelHealth({ region: "us", configuredProviders: new Set(), now: scenarioTime(2) });
     expect(health.healthy).toBe(true);
     const lumen = health.models.find((model) => model.model_identifier === "darkroom/lumen-video");
-    expect(lumen?.providers).toEqual({ local: { available: true, raw_model_id: "lumen-video", ...noAttempts }, "local-backup": { available: true, raw_model_id: "lumen-video", ...noAttempts } });
+    expect(lumen?.providers).toEqual({
+      local: { available: true, raw_model_id: "lumen-video", ...noAttempts },
+      "local-backup": { available: true, raw_model_id: "lumen-video", ...noAttempts },
+    });
   });
 
   it("does not count providers or models turned off: unavailable, but no outage", async () => {
     // Replicate is down in this scenario; turned off, the models it alone serves are disabled, not unhealthy.
-    const turnedOff = await getModelHealth({ region: "us", configuredProviders: new Set(["replicate"]), disabled: { models: new Set(), providers: new Set(["replicate"]) }, now });
+    const turnedOff = await getModelHealth({
+      region: "us",
+      configuredProviders: new Set(["replicate"]),
+      disabled: { models: new Set(), providers: new Set(["replicate"]) },
+      now,
+    });
     expect(turnedOff.healthy).toBe(true);
     const schnell = turnedOff.models.find((model) => model.model_identifier === "black-forest-labs/flux-schnell");
-    expect(schnell).toMatchObject({ model_status: "disabled", providers: { replicate: { available: false, attempts: 10, failed: 9 }, fal: { available: false } } });
-    const providers = await getProviderHealth({ region: "us", configuredProviders: new Set(["replicate"]), disabledProviders: new Set(["replicate", "local"]), now });
+    expect(schnell).toMatchObject({
+      model_status: "disabled",
+      providers: { replicate: { available: false, attempts: 10, failed: 9 }, fal: { available: false } },
+    });
+    const providers = await getProviderHealth({
+      region: "us",
+      configuredProviders: new Set(["replicate"]),
+      disabledProviders: new Set(["replicate", "local"]),
+      now,
+    });
     expect(byProvider(providers.providers).replicate).toMatchObject({
       status: "unknown",
       status_reason: "disabled: turned off on this deployment (CATALOG_DISABLED_PROVIDERS)",
@@ -337,9 +484,26 @@ describe("model health per provider", () => {
         last_error_code: "ERR4005",
         last_error_at: at(3).toISOString(),
       },
-      "local-backup": { available: true, raw_model_id: "lumen-image", attempts: 1, succeeded: 1, failed: 0, success_rate: 1, p50_latency_ms: 40, last_error_code: null, last_error_at: null },
+      "local-backup": {
+        available: true,
+        raw_model_id: "lumen-image",
+        attempts: 1,
+        succeeded: 1,
+        failed: 0,
+        success_rate: 1,
+        p50_latency_ms: 40,
+        last_error_code: null,
+        last_error_at: null,
+      },
     });
-    expect(models["darkroom/lumen-video"]?.providers.local).toMatchObject({ attempts: 4, succeeded: 0, failed: 4, success_rate: 0, p50_latency_ms: null, last_error_code: "ERR4001" });
+    expect(models["darkroom/lumen-video"]?.providers.local).toMatchObject({
+      attempts: 4,
+      succeeded: 0,
+      failed: 4,
+      success_rate: 0,
+      p50_latency_ms: null,
+      last_error_code: "ERR4001",
+    });
     expect(models["darkroom/lumen-video"]?.providers["local-backup"]).toMatchObject(noAttempts);
     // The provider's own window holds both models' attempts.
     const providers = byProvider((await getProviderHealth({ region: "us", configuredProviders: new Set(), now })).providers);
@@ -416,7 +580,10 @@ describe("local-disk storage", () => {
     const key = `outputs/acct/gen/0.png`;
     await storage.put(key, Buffer.from("zero"), "image/png");
     await storage.put(sibling, Buffer.from("one"), "image/png");
-    expect((await readdir(path.join(root, "files", "outputs", "acct", "gen"))).filter((name) => !name.startsWith(".")).sort()).toEqual(["0.png", "1.png"]);
+    expect((await readdir(path.join(root, "files", "outputs", "acct", "gen"))).filter((name) => !name.startsWith(".")).sort()).toEqual([
+      "0.png",
+      "1.png",
+    ]);
 
     await storage.delete(key);
     expect((await readdir(path.join(root, "files", "outputs", "acct", "gen"))).sort()).toEqual([".1.png.content-type", "1.png"]);
@@ -431,14 +598,23 @@ describe("local-disk storage", () => {
     await storage.delete("outputs/dir/file.bin");
   });
 
-  it.each(["../escape.png", "/etc/passwd", "outputs/../../escape", "outputs/./0.png", "outputs//0.png", "outputs/0.png/", "", ".hidden", "outputs\\0.png", "outputs/\u0000.png", "a/.."])(
-    "rejects the key %j",
-    async (key) => {
-      await expect(storage.put(key, Buffer.from("x"), "text/plain")).rejects.toBeInstanceOf(InvalidStorageKeyError);
-      await expect(storage.get(key)).rejects.toBeInstanceOf(InvalidStorageKeyError);
-      await expect(storage.delete(key)).rejects.toBeInstanceOf(InvalidStorageKeyError);
-    },
-  );
+  it.each([
+    "../escape.png",
+    "/etc/passwd",
+    "outputs/../../escape",
+    "outputs/./0.png",
+    "outputs//0.png",
+    "outputs/0.png/",
+    "",
+    ".hidden",
+    "outputs\\0.png",
+    "outputs/\u0000.png",
+    "a/..",
+  ])("rejects the key %j", async (key) => {
+    await expect(storage.put(key, Buffer.from("x"), "text/plain")).rejects.toBeInstanceOf(InvalidStorageKeyError);
+    await expect(storage.get(key)).rejects.toBeInstanceOf(InvalidStorageKeyError);
+    await expect(storage.delete(key)).rejects.toBeInstanceOf(InvalidStorageKeyError);
+  });
 
   it("probes with a round trip and leaves nothing behind", async () => {
     const probe = await storage.probe();
@@ -447,7 +623,13 @@ describe("local-disk storage", () => {
   });
 
   it("checks storage health through the probe", async () => {
-    expect(await checkStorage(storage)).toEqual({ service: "storage", healthy: true, latency_ms: expect.any(Number), bucket: "local:files", driver: "local-disk" });
+    expect(await checkStorage(storage)).toEqual({
+      service: "storage",
+      healthy: true,
+      latency_ms: expect.any(Number),
+      bucket: "local:files",
+      driver: "local-disk",
+    });
   });
 
   it("is unhealthy when the root cannot be written", async () => {

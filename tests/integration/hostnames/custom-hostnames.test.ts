@@ -64,7 +64,9 @@ async function row(accountId: string) {
 }
 
 async function actions(accountId: string) {
-  return (await db.activityEvent.findMany({ where: { accountId, category: "domain" }, orderBy: { createdAt: "asc" } })).map((event) => event.action);
+  return (await db.activityEvent.findMany({ where: { accountId, category: "domain" }, orderBy: { createdAt: "asc" } })).map(
+    (event) => event.action,
+  );
 }
 
 describe("resolveCname", () => {
@@ -87,7 +89,14 @@ describe("setCustomHostname", () => {
     const { accountId } = await enterprise();
     const hostname = uniqueHostname();
     const record = await set(accountId, hostname);
-    expect(record).toMatchObject({ hostname, status: "pending", target, dns_record: { type: "CNAME", name: hostname, value: target }, attempts: 0, last_error: null });
+    expect(record).toMatchObject({
+      hostname,
+      status: "pending",
+      target,
+      dns_record: { type: "CNAME", name: hostname, value: target },
+      attempts: 0,
+      last_error: null,
+    });
     const stored = await row(accountId);
     expect(sent).toContainEqual(
       expect.objectContaining({
@@ -118,10 +127,17 @@ describe("setCustomHostname", () => {
     const { accountId } = await enterprise();
     expect((await refusal(set(accountId, "API.acme.com"))).code).toBe("ERR1001");
     expect((await refusal(set(accountId, `x.${target}`))).message).toMatch(/own domains/);
-    expect((await refusal(set(accountId, "api..acme.com"))).details).toEqual({ fields: [{ field: "hostname", message: expect.stringMatching(/empty label/) }] });
+    expect((await refusal(set(accountId, "api..acme.com"))).details).toEqual({
+      fields: [{ field: "hostname", message: expect.stringMatching(/empty label/) }],
+    });
     const pro = await createTestAccount({ plan: "pro" });
     const refused = await refusal(set(pro.accountId, uniqueHostname()));
-    expect(refused).toMatchObject({ code: "ERR1003", type: "insufficient_scope", message: "Custom hostnames are part of the Enterprise plan.", details: { required_plan: "enterprise", plan: "pro" } });
+    expect(refused).toMatchObject({
+      code: "ERR1003",
+      type: "insufficient_scope",
+      message: "Custom hostnames are part of the Enterprise plan.",
+      details: { required_plan: "enterprise", plan: "pro" },
+    });
     expect(await db.customHostname.count({ where: { accountId: pro.accountId } })).toBe(0);
   });
 });
@@ -150,7 +166,12 @@ describe("verifyHostnameOnce against the test's DNS server", () => {
     const attempt = () => verifyHostnameOnce({ hostnameId: id, verificationToken }, viaTestDns);
 
     dns.answer(hostname, { cname: "somewhere-else.example.net" });
-    expect(await attempt()).toEqual({ outcome: "pending", attempts: 1, nextCheckInSeconds: 60, error: `${hostname} is a CNAME for somewhere-else.example.net, not ${target}.` });
+    expect(await attempt()).toEqual({
+      outcome: "pending",
+      attempts: 1,
+      nextCheckInSeconds: 60,
+      error: `${hostname} is a CNAME for somewhere-else.example.net, not ${target}.`,
+    });
 
     dns.answer(hostname, "nxdomain");
     expect(await attempt()).toMatchObject({
@@ -161,10 +182,20 @@ describe("verifyHostnameOnce against the test's DNS server", () => {
     });
 
     dns.answer(hostname, "nodata");
-    expect(await attempt()).toMatchObject({ outcome: "pending", attempts: 3, nextCheckInSeconds: 900, error: expect.stringMatching(/has no CNAME record/) });
+    expect(await attempt()).toMatchObject({
+      outcome: "pending",
+      attempts: 3,
+      nextCheckInSeconds: 900,
+      error: expect.stringMatching(/has no CNAME record/),
+    });
 
     dns.answer(hostname, "silent");
-    expect(await attempt()).toMatchObject({ outcome: "pending", attempts: 4, nextCheckInSeconds: 1800, error: `The DNS lookup of ${hostname} timed out.` });
+    expect(await attempt()).toMatchObject({
+      outcome: "pending",
+      attempts: 4,
+      nextCheckInSeconds: 1800,
+      error: `The DNS lookup of ${hostname} timed out.`,
+    });
     const waiting = await row(accountId);
     expect(waiting).toMatchObject({ status: "pending", attempts: 4, lastError: `The DNS lookup of ${hostname} timed out.` });
     expect(waiting.lastCheckedAt).toBeInstanceOf(Date);
@@ -179,7 +210,10 @@ describe("verifyHostnameOnce against the test's DNS server", () => {
     const hostname = uniqueHostname();
     await set(accountId, hostname);
     const { id, verificationToken } = await row(accountId);
-    await db.customHostname.update({ where: { id }, data: { checkStartedAt: new Date(Date.now() - 24 * 3600 * 1000 - 1000), attempts: 16 } });
+    await db.customHostname.update({
+      where: { id },
+      data: { checkStartedAt: new Date(Date.now() - 24 * 3600 * 1000 - 1000), attempts: 16 },
+    });
     expect(await verifyHostnameOnce({ hostnameId: id, verificationToken }, viaTestDns)).toMatchObject({ outcome: "failed", attempts: 17 });
     expect(await row(accountId)).toMatchObject({ status: "failed", attempts: 17 });
     expect(await actions(accountId)).toEqual(["domain.added", "domain.verification_failed"]);
@@ -200,9 +234,14 @@ describe("verifyHostnameOnce against the test's DNS server", () => {
     expect(sent).toContainEqual(expect.objectContaining({ id: `hostname-verification:${after.verificationToken}` }));
 
     dns.answer(hostname, { cname: target });
-    expect(await verifyHostnameOnce({ hostnameId: before.id, verificationToken: before.verificationToken }, viaTestDns)).toEqual({ outcome: "superseded" });
+    expect(await verifyHostnameOnce({ hostnameId: before.id, verificationToken: before.verificationToken }, viaTestDns)).toEqual({
+      outcome: "superseded",
+    });
     expect((await row(accountId)).status).toBe("pending");
-    expect(await verifyHostnameOnce({ hostnameId: after.id, verificationToken: after.verificationToken }, viaTestDns)).toEqual({ outcome: "active", attempts: 1 });
+    expect(await verifyHostnameOnce({ hostnameId: after.id, verificationToken: after.verificationToken }, viaTestDns)).toEqual({
+      outcome: "active",
+      attempts: 1,
+    });
     // Checking an active hostname leaves it active.
     expect(await inTransaction((tx) => requestHostnameCheck(tx, { accountId, actor: "system" }))).toMatchObject({ status: "active" });
     expect(await actions(accountId)).toEqual(["domain.added", "domain.check_requested", "domain.verified"]);
@@ -217,14 +256,28 @@ describe("removal", () => {
     const before = await row(accountId);
     const removing = await inTransaction((tx) => removeCustomHostname(tx, { accountId, actor: "system" }));
     expect(removing).toMatchObject({ hostname, status: "removing" });
-    expect(sent).toContainEqual(expect.objectContaining({ name: "hostname/removal.requested", id: `hostname-removal:${before.id}`, data: { hostnameId: before.id, actor: "system" } }));
+    expect(sent).toContainEqual(
+      expect.objectContaining({
+        name: "hostname/removal.requested",
+        id: `hostname-removal:${before.id}`,
+        data: { hostnameId: before.id, actor: "system" },
+      }),
+    );
     dns.answer(hostname, { cname: target });
-    expect(await verifyHostnameOnce({ hostnameId: before.id, verificationToken: before.verificationToken }, viaTestDns)).toEqual({ outcome: "superseded" });
+    expect(await verifyHostnameOnce({ hostnameId: before.id, verificationToken: before.verificationToken }, viaTestDns)).toEqual({
+      outcome: "superseded",
+    });
     expect((await refusal(inTransaction((tx) => requestHostnameCheck(tx, { accountId, actor: "system" })))).code).toBe("ERR1001");
     expect((await refusal(set(accountId, uniqueHostname()))).message).toMatch(/still being removed/);
 
-    expect(await inTransaction((tx) => deleteRemovedHostname(tx, { hostnameId: before.id, actor: "system" }))).toEqual({ deleted: true, hostname });
-    expect(await inTransaction((tx) => deleteRemovedHostname(tx, { hostnameId: before.id, actor: "system" }))).toEqual({ deleted: false, hostname: null });
+    expect(await inTransaction((tx) => deleteRemovedHostname(tx, { hostnameId: before.id, actor: "system" }))).toEqual({
+      deleted: true,
+      hostname,
+    });
+    expect(await inTransaction((tx) => deleteRemovedHostname(tx, { hostnameId: before.id, actor: "system" }))).toEqual({
+      deleted: false,
+      hostname: null,
+    });
     expect(await db.customHostname.count({ where: { accountId } })).toBe(0);
     expect(await actions(accountId)).toEqual(["domain.added", "domain.removal_requested", "domain.removed"]);
     // Nothing left: check and remove answer ERR1006; the name is free for anyone again.

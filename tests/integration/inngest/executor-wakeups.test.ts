@@ -24,7 +24,9 @@ const appId = `executor-wakeups-${randomUUID().slice(0, 8)}`;
 const signingKey = `signkey-test-${randomBytes(32).toString("hex")}`;
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
 let sink: EmbeddedExecutor | null = null;
-const client = new Inngest(embeddedClientOptions({ id: appId, sink: () => sink as EmbeddedExecutor, signingKey: () => signingKey, logger: silent }));
+const client = new Inngest(
+  embeddedClientOptions({ id: appId, sink: () => sink as EmbeddedExecutor, signingKey: () => signingKey, logger: silent }),
+);
 const fnId = (id: string) => `${appId}-${id}`;
 
 type TokenData = { token: string };
@@ -42,7 +44,9 @@ const functions = [
       return token;
     }),
   ),
-  client.createFunction({ id: "quick", triggers: [{ event: "wakeups/quick" }] }, async ({ event, step }) => step.run("once", () => (event.data as TokenData).token)),
+  client.createFunction({ id: "quick", triggers: [{ event: "wakeups/quick" }] }, async ({ event, step }) =>
+    step.run("once", () => (event.data as TokenData).token),
+  ),
   client.createFunction({ id: "napper", triggers: [{ event: "wakeups/nap" }] }, async ({ step }) => {
     await step.sleep("nap", "1s");
     return step.run("after", () => napClock.now());
@@ -67,7 +71,8 @@ async function withExecutor<T>(overrides: Partial<EmbeddedExecutorOptions>, body
   }
 }
 
-const runFor = (functionId: string, eventId: string) => db.inngestRun.findFirst({ where: { appId, functionId: fnId(functionId), eventId } });
+const runFor = (functionId: string, eventId: string) =>
+  db.inngestRun.findFirst({ where: { appId, functionId: fnId(functionId), eventId } });
 /** The run once completed; `beforeEachProbe` moves a fake clock on, where the run waits on one. */
 const completedRun = (functionId: string, eventId: string, beforeEachProbe: () => void = () => undefined) =>
   until(async () => {

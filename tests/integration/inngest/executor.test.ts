@@ -100,7 +100,11 @@ const functions = [
       retries: 1,
       triggers: [{ event: "test/doomed" }],
       onFailure: async ({ event, error }) => {
-        record(`${(event.data.event.data as TokenData).token}:failure`, { message: error.message, functionId: event.data.function_id, runId: event.data.run_id });
+        record(`${(event.data.event.data as TokenData).token}:failure`, {
+          message: error.message,
+          functionId: event.data.function_id,
+          runId: event.data.run_id,
+        });
       },
     },
     async ({ event }) => {
@@ -125,7 +129,8 @@ const functions = [
       record(token, Date.now());
       const times = seen.get(token) as number[];
       const offsets = [500, 1500, 3000, 5000];
-      if (times.length <= offsets.length) throw new RetryAfterError("not yet", new Date((times[0] as number) + (offsets[times.length - 1] as number)));
+      if (times.length <= offsets.length)
+        throw new RetryAfterError("not yet", new Date((times[0] as number) + (offsets[times.length - 1] as number)));
       return times.length;
     });
   }),
@@ -138,11 +143,19 @@ const functions = [
     return "child done";
   }),
   client.createFunction({ id: "waiter", triggers: [{ event: "test/wait-start" }] }, async ({ event, step }) => {
-    const approval = await step.waitForEvent("approval", { event: "test/approved", timeout: (event.data as { timeout: string }).timeout, match: "data.requestId" });
+    const approval = await step.waitForEvent("approval", {
+      event: "test/approved",
+      timeout: (event.data as { timeout: string }).timeout,
+      match: "data.requestId",
+    });
     return { approvedBy: (approval?.data as { by?: string } | undefined)?.by ?? null };
   }),
   client.createFunction({ id: "literal-waiter", triggers: [{ event: "test/literal-start" }] }, async ({ step }) => {
-    const signal = await step.waitForEvent("go", { event: "test/signal", timeout: "10s", if: 'async.data.kind == "go" && async.data.requestId == event.data.requestId' });
+    const signal = await step.waitForEvent("go", {
+      event: "test/signal",
+      timeout: "10s",
+      if: 'async.data.kind == "go" && async.data.requestId == event.data.requestId',
+    });
     return { kind: (signal?.data as { kind?: string } | undefined)?.kind ?? null };
   }),
   client.createFunction({ id: "stepper", retries: 0, triggers: [{ event: "test/steps" }] }, async ({ event, step }) => {
@@ -170,21 +183,33 @@ const functions = [
       return token;
     }),
   ),
-  client.createFunction({ id: "urgent", triggers: [{ event: "test/urgent" }] }, async ({ event, step }) => step.run("first", () => (record("fair:order", (event.data as TokenData).token), "done"))),
+  client.createFunction({ id: "urgent", triggers: [{ event: "test/urgent" }] }, async ({ event, step }) =>
+    step.run("first", () => (record("fair:order", (event.data as TokenData).token), "done")),
+  ),
   // Async checkpointing with every step buffered (as run-generation has it).
-  client.createFunction({ id: "checkpointed", checkpointing: { bufferedSteps: Number.POSITIVE_INFINITY }, triggers: [{ event: "test/checkpointed" }] }, async ({ event, step }) => {
-    const { token } = event.data as TokenData;
-    const a = await step.run("a", () => (bump(`${token}:a`), 1));
-    const b = await step.run("b", () => (bump(`${token}:b`), a + 1));
-    return { sum: a + b };
-  }),
-  client.createFunction({ id: "checkpointed-waiter", checkpointing: { bufferedSteps: Number.POSITIVE_INFINITY }, triggers: [{ event: "test/checkpointed-wait" }] }, async ({ event, step }) => {
-    const { token } = event.data as TokenData;
-    const before = await step.run("before", () => (bump(`${token}:before`), "before"));
-    const signal = await step.waitForEvent("go", { event: "test/checkpointed-go", timeout: "20s", match: "data.token" });
-    const after = await step.run("after", () => (bump(`${token}:after`), "after"));
-    return { before, after, by: (signal?.data as { by?: string } | undefined)?.by ?? null };
-  }),
+  client.createFunction(
+    { id: "checkpointed", checkpointing: { bufferedSteps: Number.POSITIVE_INFINITY }, triggers: [{ event: "test/checkpointed" }] },
+    async ({ event, step }) => {
+      const { token } = event.data as TokenData;
+      const a = await step.run("a", () => (bump(`${token}:a`), 1));
+      const b = await step.run("b", () => (bump(`${token}:b`), a + 1));
+      return { sum: a + b };
+    },
+  ),
+  client.createFunction(
+    {
+      id: "checkpointed-waiter",
+      checkpointing: { bufferedSteps: Number.POSITIVE_INFINITY },
+      triggers: [{ event: "test/checkpointed-wait" }],
+    },
+    async ({ event, step }) => {
+      const { token } = event.data as TokenData;
+      const before = await step.run("before", () => (bump(`${token}:before`), "before"));
+      const signal = await step.waitForEvent("go", { event: "test/checkpointed-go", timeout: "20s", match: "data.token" });
+      const after = await step.run("after", () => (bump(`${token}:after`), "after"));
+      return { before, after, by: (signal?.data as { by?: string } | undefined)?.by ?? null };
+    },
+  ),
   client.createFunction({ id: "napper", triggers: [{ event: "test/nap" }] }, async ({ event, step }) => {
     const { token } = event.data as TokenData;
     await step.run("before", () => bump(`${token}:before`));
@@ -213,9 +238,11 @@ async function startExecutor(overrides: Partial<EmbeddedExecutorOptions> = {}) {
   return executor;
 }
 
-const waitFor = <T>(probe: () => Promise<T | null | undefined | false>, timeoutMs?: number) => until(probe, "a run of this suite in the state awaited", { timeoutMs });
+const waitFor = <T>(probe: () => Promise<T | null | undefined | false>, timeoutMs?: number) =>
+  until(probe, "a run of this suite in the state awaited", { timeoutMs });
 
-const runFor = (functionId: string, eventId: string) => db.inngestRun.findFirst({ where: { appId, functionId: fnId(functionId), eventId } });
+const runFor = (functionId: string, eventId: string) =>
+  db.inngestRun.findFirst({ where: { appId, functionId: fnId(functionId), eventId } });
 const finishedRun = (functionId: string, eventId: string, timeoutMs?: number) =>
   waitFor(async () => {
     const run = await runFor(functionId, eventId);
@@ -486,7 +513,9 @@ describe("embedded inngest executor", () => {
     const rolledBack = randomUUID();
     await expect(
       db.$transaction(async (tx) => {
-        expect(await current.startRunsInTransaction(tx, [{ id: rolledBack, name: "test/multi", data: { token: rolledBack } }])).toHaveLength(1);
+        expect(
+          await current.startRunsInTransaction(tx, [{ id: rolledBack, name: "test/multi", data: { token: rolledBack } }]),
+        ).toHaveLength(1);
         throw new Error("the caller's write failed");
       }),
     ).rejects.toThrow("the caller's write failed");
@@ -539,11 +568,15 @@ describe("embedded inngest executor", () => {
 
     const token = randomUUID();
     const prepared = current.prepareRunsInTransaction([{ id: token, name: "test/multi", data: { token } }])!;
-    const [row] = await inTransaction((tx) => queryInTransaction<{ started: string[]; one: number }>(tx, statement(prepared.items, prepared.startedIn)));
+    const [row] = await inTransaction((tx) =>
+      queryInTransaction<{ started: string[]; one: number }>(tx, statement(prepared.items, prepared.startedIn)),
+    );
     expect(row!.one).toBe(1);
     expect(row!.started).toHaveLength(1);
     const runs = prepared.runs(row!.started);
-    expect(runs).toEqual([{ id: row!.started[0], functionId: fnId("multi-step"), key: "", leased: expect.objectContaining({ until: expect.any(Number) }) }]);
+    expect(runs).toEqual([
+      { id: row!.started[0], functionId: fnId("multi-step"), key: "", leased: expect.objectContaining({ until: expect.any(Number) }) },
+    ]);
     const written = await db.inngestRun.findUniqueOrThrow({ where: { id: runs[0]!.id } });
     expect(written.leaseOwner).toBe(current.owner);
     expect(runs[0]!.leased!.record).toEqual(toRecord(written));
@@ -561,7 +594,8 @@ describe("embedded inngest executor", () => {
   // ran steps, and the enqueue must not drive it again from there (CI saw step "a" run twice).
   it("does not drive a run again from its start record when a scan drove it before its enqueue", async () => {
     const own = await startExecutor();
-    const statement = (items: Prisma.Sql[], startedIn: string) => Prisma.sql`WITH ${Prisma.join(items, ", ")} SELECT coalesce(array_agg(id), '{}') AS started FROM ${Prisma.raw(startedIn)}`;
+    const statement = (items: Prisma.Sql[], startedIn: string) =>
+      Prisma.sql`WITH ${Prisma.join(items, ", ")} SELECT coalesce(array_agg(id), '{}') AS started FROM ${Prisma.raw(startedIn)}`;
     const token = randomUUID();
     const prepared = own.prepareRunsInTransaction([{ id: token, name: "test/multi", data: { token } }])!;
     const [row] = await inTransaction((tx) => queryInTransaction<{ started: string[] }>(tx, statement(prepared.items, prepared.startedIn)));
@@ -593,7 +627,10 @@ describe("embedded inngest executor", () => {
     await client.send({ id: token, name: "test/steps", data: { token, steps: STEP_LIMIT + 5 } });
     const run = await finishedRun("stepper", token, 60_000);
     expect(run.status).toBe("failed");
-    expect(run.error).toMatchObject({ name: "InngestErrFunctionOverflowed", message: `The function run exceeded the step limit of ${STEP_LIMIT} steps.` });
+    expect(run.error).toMatchObject({
+      name: "InngestErrFunctionOverflowed",
+      message: `The function run exceeded the step limit of ${STEP_LIMIT} steps.`,
+    });
     expect(calls.get(`${token}:steps`)).toBe(STEP_LIMIT);
     expect(run.stack).toHaveLength(STEP_LIMIT);
   }, 90_000);
@@ -617,8 +654,12 @@ describe("embedded inngest executor", () => {
 
   it("refuses an event over 256 KiB at send, and a name over 256 characters, storing neither", async () => {
     const token = randomUUID();
-    await expect(client.send({ id: token, name: "test/multi", data: { token, pad: "x".repeat(256 * 1024) } })).rejects.toThrow(/at most 262144 bytes/);
-    await expect(client.send({ id: `${token}-name`, name: `test/${"n".repeat(256)}`, data: { token } })).rejects.toThrow(/longer than 256 characters/);
+    await expect(client.send({ id: token, name: "test/multi", data: { token, pad: "x".repeat(256 * 1024) } })).rejects.toThrow(
+      /at most 262144 bytes/,
+    );
+    await expect(client.send({ id: `${token}-name`, name: `test/${"n".repeat(256)}`, data: { token } })).rejects.toThrow(
+      /longer than 256 characters/,
+    );
     expect(await db.inngestEvent.count({ where: { appId, id: { in: [token, `${token}-name`] } } })).toBe(0);
     // Just under the limit is accepted.
     const fits = randomUUID();
@@ -665,7 +706,9 @@ describe("embedded inngest executor", () => {
 });
 
 describe("cron triggers", () => {
-  const cronClient = new Inngest(embeddedClientOptions({ id: `${appId}-cron`, sink: () => current, signingKey: () => signingKey, logger: silent }));
+  const cronClient = new Inngest(
+    embeddedClientOptions({ id: `${appId}-cron`, sink: () => current, signingKey: () => signingKey, logger: silent }),
+  );
   const ticks: Array<{ name: string; cron: unknown; ts: number }> = [];
   const ticker = cronClient.createFunction({ id: "ticker", triggers: [{ cron: "* * * * *" }] }, async ({ event }) => {
     ticks.push({ name: event.name, cron: (event.data as { cron?: unknown }).cron, ts: event.ts ?? 0 });
@@ -696,7 +739,9 @@ describe("cron triggers", () => {
     fake.advanceTo(tickAt);
 
     const run = await until(async () => {
-      const found = await db.inngestRun.findFirst({ where: { functionId: tickerId, eventId: `cron:${tickerId}:${new Date(tickAt).toISOString()}` } });
+      const found = await db.inngestRun.findFirst({
+        where: { functionId: tickerId, eventId: `cron:${tickerId}:${new Date(tickAt).toISOString()}` },
+      });
       return found?.status === "completed" ? found : null;
     }, "the tick's run completed");
     expect(run.output).toBe("ticked");

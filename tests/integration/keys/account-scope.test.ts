@@ -30,13 +30,20 @@ describe("key changes under an account scope", () => {
     await notFound(inTransaction((tx) => rotateApiKey(tx, stranger, input)));
     await notFound(inTransaction((tx) => deleteApiKey(tx, stranger, input)));
     expect(await db.apiKey.findUniqueOrThrow({ where: { id: owner.keyId } })).toMatchObject({ status: "active", replacedById: null });
-    expect(await db.activityEvent.count({ where: { accountId: owner.accountId, category: "api_key", action: { not: "api_key.created" } } })).toBe(0);
+    expect(
+      await db.activityEvent.count({ where: { accountId: owner.accountId, category: "api_key", action: { not: "api_key.created" } } }),
+    ).toBe(0);
   });
 
   it("lets the key's own account and the operator act on it", async () => {
     const owner = await accountWithKey();
     const rotated = await inTransaction((tx) => rotateApiKey(tx, accountScope(owner.accountId), { keyId: owner.keyId, actor: "system" }));
-    expect((await inTransaction((tx) => revokeApiKey(tx, accountScope(owner.accountId), { keyId: rotated.apikey_id, actor: "system" }))).changed).toBe(true);
-    expect(await inTransaction((tx) => deleteApiKey(tx, OPERATOR, { keyId: owner.keyId, actor: "system" }))).toEqual({ apikey_id: owner.keyId, deleted: true });
+    expect(
+      (await inTransaction((tx) => revokeApiKey(tx, accountScope(owner.accountId), { keyId: rotated.apikey_id, actor: "system" }))).changed,
+    ).toBe(true);
+    expect(await inTransaction((tx) => deleteApiKey(tx, OPERATOR, { keyId: owner.keyId, actor: "system" }))).toEqual({
+      apikey_id: owner.keyId,
+      deleted: true,
+    });
   });
 });

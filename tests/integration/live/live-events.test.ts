@@ -19,7 +19,10 @@ describe("generation_event", () => {
   it("records a cancel with its refund, and the stream sends the canceled record as the webhook does", async () => {
     const { key } = await accountWithKey();
     const account = await openSse("/v1/content/events", { key });
-    const generationId = expectSuccess(await createImage(key, { generation_prompt: "[local:slow=20000] to be canceled", generation_provider_order: "local" }), 202).generation_id;
+    const generationId = expectSuccess(
+      await createImage(key, { generation_prompt: "[local:slow=20000] to be canceled", generation_provider_order: "local" }),
+      202,
+    ).generation_id;
     await waitForStatus(key, generationId, ["processing"]);
     expectSuccess(await cancel(key, generationId));
     const canceled = await account.waitFor((event) => ofGeneration(generationId)(event) && event.event === "generation.canceled");
@@ -33,7 +36,10 @@ describe("generation_event", () => {
 
   it("records a change made in plain SQL", async () => {
     const { key } = await accountWithKey();
-    const generationId = expectSuccess(await createImage(key, { generation_prompt: "[local:slow=20000] failed by hand", generation_provider_order: "local" }), 202).generation_id;
+    const generationId = expectSuccess(
+      await createImage(key, { generation_prompt: "[local:slow=20000] failed by hand", generation_provider_order: "local" }),
+      202,
+    ).generation_id;
     await waitForStatus(key, generationId, ["processing"]);
     await db.$executeRaw`UPDATE generation SET status = 'failed', error_code = 'ERR5000' WHERE id = ${generationId}::uuid`;
     const names = await eventsOf(generationId);
@@ -43,7 +49,14 @@ describe("generation_event", () => {
   it("is purged past 48 h by the retention pass, newer events stay", async () => {
     const { accountId } = await accountWithKey();
     const generationId = crypto.randomUUID();
-    const row = (createdAt: Date) => ({ accountId, generationId, modelIdentifier: "darkroom/lumen-image", name: "generation.created", payload: {}, createdAt });
+    const row = (createdAt: Date) => ({
+      accountId,
+      generationId,
+      modelIdentifier: "darkroom/lumen-image",
+      name: "generation.created",
+      payload: {},
+      createdAt,
+    });
     const now = new Date();
     const old = await db.generationEvent.create({ data: row(new Date(now.getTime() - 49 * 3600_000)) });
     const recent = await db.generationEvent.create({ data: row(new Date(now.getTime() - 47 * 3600_000)) });

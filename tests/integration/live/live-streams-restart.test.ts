@@ -21,7 +21,8 @@ async function create(prompt: string): Promise<string> {
   return ((await reply.json()) as { data: { generation_id: string } }).data.generation_id;
 }
 
-const ended = (generationId: string) => (event: SseEvent) => ofGeneration(generationId)(event) && ["generation.completed", "generation.failed", "generation.canceled"].includes(event.event);
+const ended = (generationId: string) => (event: SseEvent) =>
+  ofGeneration(generationId)(event) && ["generation.completed", "generation.failed", "generation.canceled"].includes(event.event);
 
 describe("Last-Event-ID across a restart", () => {
   it("resumes on the restarted server with no gap and no duplicate", async () => {

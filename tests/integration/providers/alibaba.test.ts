@@ -38,13 +38,19 @@ describe("Wan 2.1, Wan 2.5 and Qwen-Image-Edit", () => {
     await acceptedTask(providerJob("alibaba/wan-2.1-turbo", "alibaba", { ratio: "1:1" }));
     expect(fake.requests[0]?.body).toMatchObject({ model: "wan2.1-t2v-turbo", parameters: { size: "960*960", duration: 5 } });
     await acceptedTask(providerJob("alibaba/wan-2.1-plus", "alibaba", { inputFiles: ["https://img.example.test/a.png"] }));
-    expect(fake.requests[1]?.body).toMatchObject({ model: "wan2.1-i2v-plus", input: { img_url: "https://img.example.test/a.png" }, parameters: { resolution: "720P", duration: 5 } });
+    expect(fake.requests[1]?.body).toMatchObject({
+      model: "wan2.1-i2v-plus",
+      input: { img_url: "https://img.example.test/a.png" },
+      parameters: { resolution: "720P", duration: 5 },
+    });
   });
 
   it("Wan 2.5 takes 10 s clips at 1080p; its image-to-video model the resolution tier", async () => {
     const taskId = await acceptedTask(providerJob("alibaba/wan-2.5-preview", "alibaba", { durationSeconds: 10, ratio: "9:16" }));
     expect(fake.requests[0]?.body).toMatchObject({ model: "wan2.5-t2v-preview", parameters: { size: "1080*1920", duration: 10 } });
-    expect(await pollUntilSettled(adapter, taskId, providerJob("alibaba/wan-2.5-preview", "alibaba"))).toMatchObject({ result: { status: "succeeded" } });
+    expect(await pollUntilSettled(adapter, taskId, providerJob("alibaba/wan-2.5-preview", "alibaba"))).toMatchObject({
+      result: { status: "succeeded" },
+    });
     await acceptedTask(providerJob("alibaba/wan-2.5-preview-image-to-video", "alibaba", { resolution: "720p" }));
     expect(fake.requests.at(-1)?.body).toMatchObject({ model: "wan2.5-i2v-preview", parameters: { resolution: "720P", duration: 5 } });
   });
@@ -52,7 +58,10 @@ describe("Wan 2.1, Wan 2.5 and Qwen-Image-Edit", () => {
   it("Qwen-Image-Edit is one synchronous multimodal call without the async header, answering the edited picture's URL", async () => {
     const job = providerJob("qwen/qwen-image-edit", "alibaba", { inputFiles: ["https://img.example.test/a.png"] });
     const submitted = await adapter.submit(job);
-    expect(submitted).toMatchObject({ kind: "completed", result: { status: "succeeded", outputs: [{ kind: "url", url: expect.stringContaining(fake.baseUrl), contentType: "image/png" }] } });
+    expect(submitted).toMatchObject({
+      kind: "completed",
+      result: { status: "succeeded", outputs: [{ kind: "url", url: expect.stringContaining(fake.baseUrl), contentType: "image/png" }] },
+    });
     const [request] = fake.requests;
     expect(request).toMatchObject({ method: "POST", path: "/api/v1/services/aigc/multimodal-generation/generation" });
     expect(request?.headers["x-dashscope-async"]).toBeUndefined();
@@ -64,10 +73,19 @@ describe("Wan 2.1, Wan 2.5 and Qwen-Image-Edit", () => {
   });
 
   it("a moderated edit is 400 DataInspectionFailed (ERR4005); an answer without a picture names alibaba (ERR4002)", async () => {
-    const edit = (prompt: string) => providerJob("qwen/qwen-image-edit", "alibaba", { prompt, inputFiles: ["https://img.example.test/a.png"] });
-    expect(await providerErrorOf(adapter.submit(edit("a cliff [alibaba:moderated]")))).toMatchObject({ code: "ERR4005", provider: "alibaba", providerDetail: "HTTP 400 DataInspectionFailed" });
+    const edit = (prompt: string) =>
+      providerJob("qwen/qwen-image-edit", "alibaba", { prompt, inputFiles: ["https://img.example.test/a.png"] });
+    expect(await providerErrorOf(adapter.submit(edit("a cliff [alibaba:moderated]")))).toMatchObject({
+      code: "ERR4005",
+      provider: "alibaba",
+      providerDetail: "HTTP 400 DataInspectionFailed",
+    });
     fake.script({ fail: "garbled" });
-    expect(await providerErrorOf(adapter.submit(edit("a cliff")))).toMatchObject({ code: "ERR4002", provider: "alibaba", message: expect.stringMatching(/^alibaba: /) });
+    expect(await providerErrorOf(adapter.submit(edit("a cliff")))).toMatchObject({
+      code: "ERR4002",
+      provider: "alibaba",
+      message: expect.stringMatching(/^alibaba: /),
+    });
   });
 });
 
@@ -105,12 +123,18 @@ describe("videos: async task, polled", () => {
     fake.script({ fail: "task_moderated", delayMs: 0 });
     const moderatedJob = wanVideo();
     const moderated = await pollUntilSettled(adapter, await acceptedTask(moderatedJob), moderatedJob);
-    expect(moderated.result).toMatchObject({ status: "failed", error: { code: "ERR4005", provider: "alibaba", providerDetail: "HTTP 200 DataInspectionFailed" } });
+    expect(moderated.result).toMatchObject({
+      status: "failed",
+      error: { code: "ERR4005", provider: "alibaba", providerDetail: "HTTP 200 DataInspectionFailed" },
+    });
 
     fake.script({ fail: "task_failed", delayMs: 0 });
     const failedJob = wanVideo();
     const failed = await pollUntilSettled(adapter, await acceptedTask(failedJob), failedJob);
-    expect(failed.result).toMatchObject({ status: "failed", error: { code: "ERR4002", provider: "alibaba", providerDetail: "HTTP 200 InternalError.Algo" } });
+    expect(failed.result).toMatchObject({
+      status: "failed",
+      error: { code: "ERR4002", provider: "alibaba", providerDetail: "HTTP 200 InternalError.Algo" },
+    });
   });
 
   it("a duration DashScope refuses is 400 InvalidParameter, ERR4005: another try would fail the same", async () => {
@@ -141,7 +165,11 @@ describe("images: async task, results[].url", () => {
     const taskId = await acceptedTask(job);
     expect(fake.requests[0]).toMatchObject({ method: "POST", path: "/api/v1/services/aigc/text2image/image-synthesis" });
     expect(fake.requests[0]?.headers["x-dashscope-async"]).toBe("enable");
-    expect(fake.requests[0]?.body).toEqual({ model: "qwen-image", input: { prompt: job.prompt }, parameters: { size: "1664*928", n: 1, seed: job.seed, prompt_extend: false, watermark: false } });
+    expect(fake.requests[0]?.body).toEqual({
+      model: "qwen-image",
+      input: { prompt: job.prompt },
+      parameters: { size: "1664*928", n: 1, seed: job.seed, prompt_extend: false, watermark: false },
+    });
     const settled = await pollUntilSettled(adapter, taskId, job);
     expect(settled.result).toMatchObject({ status: "succeeded", outputs: [{ kind: "url", contentType: "image/png" }] });
   });
@@ -158,12 +186,20 @@ describe("images: async task, results[].url", () => {
   it("pictures all held back by the output check (results entries with DataInspectionFailed) end the attempt ERR4005", async () => {
     const job = wanImage({ prompt: "a cliff [alibaba:output-moderated]", outputCount: 2 });
     const settled = await pollUntilSettled(adapter, await acceptedTask(job), job);
-    expect(settled.result).toMatchObject({ status: "failed", error: { code: "ERR4005", provider: "alibaba", providerDetail: "HTTP 200 DataInspectionFailed" } });
+    expect(settled.result).toMatchObject({
+      status: "failed",
+      error: { code: "ERR4005", provider: "alibaba", providerDetail: "HTTP 200 DataInspectionFailed" },
+    });
   });
 
   it("a moderated prompt is 400 DataInspectionFailed: ERR4005, no failover", async () => {
     const error = await providerErrorOf(adapter.submit(qwenImage({ prompt: "a cliff [alibaba:moderated]" })));
-    expect(error).toMatchObject({ code: "ERR4005", provider: "alibaba", providerDetail: "HTTP 400 DataInspectionFailed", message: "alibaba: Input data may contain inappropriate content." });
+    expect(error).toMatchObject({
+      code: "ERR4005",
+      provider: "alibaba",
+      providerDetail: "HTTP 400 DataInspectionFailed",
+      message: "alibaba: Input data may contain inappropriate content.",
+    });
     expect(error.failover).toBe(false);
   });
 });
@@ -205,14 +241,23 @@ describe("error mapping (HTTP status and DashScope code)", () => {
       expect(error.message).toMatch(/^alibaba: the answer is not understood/);
     }
     // A poll that throws is asked again by the run; one not understood ends the attempt instead.
-    expect(await adapter.poll(taskId, job)).toMatchObject({ status: "failed", error: { code: "ERR4002", provider: "alibaba", providerDetail: "HTTP 200 unexpected body" } });
+    expect(await adapter.poll(taskId, job)).toMatchObject({
+      status: "failed",
+      error: { code: "ERR4002", provider: "alibaba", providerDetail: "HTTP 200 unexpected body" },
+    });
   });
 
   it("a task DashScope does not know (UNKNOWN) ends the attempt; a rate-limited poll is asked again", async () => {
     const job = wanVideo();
-    expect(await adapter.poll("0b7a9c1e-0000-4000-8000-000000000000", job)).toMatchObject({ status: "failed", error: { code: "ERR4002", providerDetail: "HTTP 200 UNKNOWN" } });
+    expect(await adapter.poll("0b7a9c1e-0000-4000-8000-000000000000", job)).toMatchObject({
+      status: "failed",
+      error: { code: "ERR4002", providerDetail: "HTTP 200 UNKNOWN" },
+    });
     fake.script({ fail: "rate_limit" });
-    expect(await providerErrorOf(adapter.poll("0b7a9c1e-0000-4000-8000-000000000000", job))).toMatchObject({ code: "ERR4002", providerDetail: "HTTP 429 Throttling.RateQuota" });
+    expect(await providerErrorOf(adapter.poll("0b7a9c1e-0000-4000-8000-000000000000", job))).toMatchObject({
+      code: "ERR4002",
+      providerDetail: "HTTP 429 Throttling.RateQuota",
+    });
   });
 
   it("a refused connection is ERR4002; no answer within the timeout is ERR4001", async () => {
@@ -230,6 +275,9 @@ describe("error mapping (HTTP status and DashScope code)", () => {
 describe("configuration", () => {
   it("is configured by DASHSCOPE_API_KEY, with the Singapore DashScope root as the default base URL", () => {
     expect(alibabaFromEnv({ ...env(), DASHSCOPE_API_KEY: undefined })).toBeNull();
-    expect(alibabaFromEnv({ ...env(), DASHSCOPE_API_KEY: "k" })).toEqual({ apiKey: "k", baseUrl: process.env.DASHSCOPE_BASE_URL ?? "https://dashscope-intl.aliyuncs.com" });
+    expect(alibabaFromEnv({ ...env(), DASHSCOPE_API_KEY: "k" })).toEqual({
+      apiKey: "k",
+      baseUrl: process.env.DASHSCOPE_BASE_URL ?? "https://dashscope-intl.aliyuncs.com",
+    });
   });
 });

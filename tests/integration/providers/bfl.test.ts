@@ -124,7 +124,8 @@ describe("results", () => {
     const parse = (headers: Headers, rawBody: string) => adapter.parseCallback!({ headers, rawBody });
 
     await expect(parse(webhook.headers, webhook.rawBody.replace('"Ready"', '"Error"'))).rejects.toBeInstanceOf(CallbackRejectedError);
-    const signedBy = (secret: string) => new Headers({ "x-bfl-signature": `sha256=${createHmac("sha256", secret).update(webhook.rawBody).digest("hex")}` });
+    const signedBy = (secret: string) =>
+      new Headers({ "x-bfl-signature": `sha256=${createHmac("sha256", secret).update(webhook.rawBody).digest("hex")}` });
     await expect(parse(signedBy("another secret"), webhook.rawBody)).rejects.toThrow(/does not match/);
     await expect(parse(new Headers({ "x-bfl-signature": "deadbeef" }), webhook.rawBody)).rejects.toThrow(/sha256=/);
     await expect(parse(new Headers(), webhook.rawBody)).rejects.toThrow(/missing/);
@@ -140,7 +141,9 @@ describe("results", () => {
     fake.script({});
     expect((await pollUntilSettled(client, submitted.predictionId, job)).result.status).toBe("succeeded");
     expect(receiver.received.filter((webhook) => webhook.headers.get("x-key") !== null)).toEqual([]);
-    expect(fake.requests.filter((request) => request.method === "GET").every((request) => request.query.get("id") === submitted.predictionId)).toBe(true);
+    expect(
+      fake.requests.filter((request) => request.method === "GET").every((request) => request.query.get("id") === submitted.predictionId),
+    ).toBe(true);
   });
 
   it("asks for no webhook and offers no parseCallback without a webhook secret; the answer then has a polling_url", async () => {
@@ -194,7 +197,10 @@ describe("error mapping", () => {
   it("a task that ends in Error is ERR4002 (fail over), or ERR4005 when BFL names a policy", async () => {
     fake.script({ fail: "prediction_failed" });
     const { result } = await settle();
-    expect(result).toMatchObject({ status: "failed", error: { code: "ERR4002", providerDetail: "status Error", message: expect.stringContaining("internal error") } });
+    expect(result).toMatchObject({
+      status: "failed",
+      error: { code: "ERR4002", providerDetail: "status Error", message: expect.stringContaining("internal error") },
+    });
     fake.script({ fail: "prediction_failed", errorText: "The prompt violated the content policy" });
     expect((await settle()).result).toMatchObject({ status: "failed", error: { code: "ERR4005" } });
   });
@@ -227,9 +233,15 @@ describe("error mapping", () => {
     fake.script({ fail: "server_error" });
     expect(await providerErrorOf(adapter.submit(job))).toMatchObject({ provider: "bfl", code: "ERR4002" });
     fake.script({});
-    const parse = (rawBody: string) => adapter.parseCallback!({ headers: new Headers({ "x-bfl-signature": `sha256=${createHmac("sha256", WEBHOOK_SECRET).update(rawBody).digest("hex")}` }), rawBody });
+    const parse = (rawBody: string) =>
+      adapter.parseCallback!({
+        headers: new Headers({ "x-bfl-signature": `sha256=${createHmac("sha256", WEBHOOK_SECRET).update(rawBody).digest("hex")}` }),
+        rawBody,
+      });
     await expect(parse('{"id":"x","status":"Processing"}')).rejects.toBeInstanceOf(CallbackRejectedError);
-    await expect(parse('{"id":"x","status":"Ready","result":{}}')).resolves.toMatchObject({ result: { status: "failed", error: { provider: "bfl", code: "ERR4002" } } });
+    await expect(parse('{"id":"x","status":"Ready","result":{}}')).resolves.toMatchObject({
+      result: { status: "failed", error: { provider: "bfl", code: "ERR4002" } },
+    });
   });
 
   it("a refused connection is ERR4002; an answer too slow is ERR4001, on submit and on poll", async () => {

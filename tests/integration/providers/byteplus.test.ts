@@ -80,14 +80,20 @@ describe("Seedream: the synchronous image call", () => {
       expect(error.message).not.toContain(fake.apiKey);
     }
     fake.script({ fail: "rate_limit" });
-    expect((await providerErrorOf(adapter.submit(image()))).providerDetail).toBe("HTTP 429 RateLimitExceeded.EndpointRPMExceeded retry_after=1");
+    expect((await providerErrorOf(adapter.submit(image()))).providerDetail).toBe(
+      "HTTP 429 RateLimitExceeded.EndpointRPMExceeded retry_after=1",
+    );
   });
 
   it("an answer past the cap is ERR4003, an answer it cannot read a provider error naming byteplus", async () => {
     fake.script({ fail: "oversized" });
     // A smaller cap than the default 48 MiB, the same code path: the answer is cut off at the cap.
     const capped = createByteplusAdapter({ apiKey: fake.apiKey, baseUrl: fake.apiBaseUrl, timeoutMs: 30_000, maxAnswerBytes: 1024 * 1024 });
-    expect(await providerErrorOf(capped.submit(image()))).toMatchObject({ provider: "byteplus", code: "ERR4003", message: "byteplus: the answer is larger than the 1048576 bytes allowed" });
+    expect(await providerErrorOf(capped.submit(image()))).toMatchObject({
+      provider: "byteplus",
+      code: "ERR4003",
+      message: "byteplus: the answer is larger than the 1048576 bytes allowed",
+    });
     fake.script({ fail: "garbled" });
     const error = await providerErrorOf(adapter.submit(image()));
     expect(error).toMatchObject({ provider: "byteplus", code: "ERR4002" });
@@ -96,7 +102,10 @@ describe("Seedream: the synchronous image call", () => {
 
   it("a call that does not answer in time is ERR4001", async () => {
     const quick = createByteplusAdapter({ apiKey: fake.apiKey, baseUrl: fake.apiBaseUrl, timeoutMs: 200 });
-    expect(await providerErrorOf(quick.submit(image({ prompt: "[byteplus:slow] a lake" })))).toMatchObject({ provider: "byteplus", code: "ERR4001" });
+    expect(await providerErrorOf(quick.submit(image({ prompt: "[byteplus:slow] a lake" })))).toMatchObject({
+      provider: "byteplus",
+      code: "ERR4001",
+    });
     // The fake saw the call left: nothing is still waiting for the next test.
     await expect.poll(() => fake.abandoned).toEqual(["/api/v3/images/generations"]);
   });
@@ -117,8 +126,18 @@ describe("Seedream: the synchronous image call", () => {
 describe("Seedream 3.0, SeedEdit 3.0 and Seedance 1.0 Lite", () => {
   it("Seedream 3.0 gets its own size for the ratio and no Seedream 4.0 fields; SeedEdit 3.0 one image at size adaptive", async () => {
     const seedream = providerJob("bytedance/seedream-3", "byteplus", { ratio: "21:9" });
-    expect(completed(await adapter.submit(seedream))).toMatchObject({ status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/jpeg" }] });
-    expect(fake.requests[0]?.body).toEqual({ model: "seedream-3-0-t2i-250415", prompt: seedream.prompt, size: "1512x648", seed: seedream.seed, response_format: "b64_json", watermark: false });
+    expect(completed(await adapter.submit(seedream))).toMatchObject({
+      status: "succeeded",
+      outputs: [{ kind: "bytes", contentType: "image/jpeg" }],
+    });
+    expect(fake.requests[0]?.body).toEqual({
+      model: "seedream-3-0-t2i-250415",
+      prompt: seedream.prompt,
+      size: "1512x648",
+      seed: seedream.seed,
+      response_format: "b64_json",
+      watermark: false,
+    });
 
     const edit = providerJob("bytedance/seededit-3", "byteplus", { inputFiles: ["https://img.example.test/a.png"] });
     expect(completed(await adapter.submit(edit)).status).toBe("succeeded");
@@ -154,7 +173,10 @@ describe("Seedream 3.0, SeedEdit 3.0 and Seedance 1.0 Lite", () => {
     });
 
     fake.reset();
-    const frames = providerJob("bytedance/seedance-1-lite", "byteplus", { inputFiles: ["https://img.example.test/first.png"], inputFileLastContent: "https://img.example.test/last.png" });
+    const frames = providerJob("bytedance/seedance-1-lite", "byteplus", {
+      inputFiles: ["https://img.example.test/first.png"],
+      inputFileLastContent: "https://img.example.test/last.png",
+    });
     expect(await adapter.submit(frames)).toMatchObject({ kind: "accepted" });
     expect(fake.requests[0]?.body).toEqual({
       model: "seedance-1-0-lite-i2v-250428",
@@ -176,7 +198,10 @@ describe("Seedance: content generation tasks", () => {
   it("creates a task with the content list and the parameters as body fields, then polls it to the video URL", async () => {
     const job = video({ ratio: "9:16", durationSeconds: 10, resolution: "480p" });
     const result = await settledTask(job);
-    expect(result).toMatchObject({ status: "succeeded", outputs: [{ kind: "url", url: expect.stringMatching(/\/files\/cgt-.*\.mp4$/), contentType: "video/mp4" }] });
+    expect(result).toMatchObject({
+      status: "succeeded",
+      outputs: [{ kind: "url", url: expect.stringMatching(/\/files\/cgt-.*\.mp4$/), contentType: "video/mp4" }],
+    });
     const [create, ...polls] = fake.requests;
     expect(create).toMatchObject({ method: "POST", path: "/api/v3/contents/generations/tasks" });
     expect(create?.body).toEqual({
@@ -200,17 +225,29 @@ describe("Seedance: content generation tasks", () => {
   });
 
   it("a prompt refused at create is ERR4005; a task failed on moderation ERR4005, on an internal error ERR4002", async () => {
-    expect(await providerErrorOf(adapter.submit(video({ prompt: "[byteplus:moderated] x" })))).toMatchObject({ provider: "byteplus", code: "ERR4005" });
+    expect(await providerErrorOf(adapter.submit(video({ prompt: "[byteplus:moderated] x" })))).toMatchObject({
+      provider: "byteplus",
+      code: "ERR4005",
+    });
     const moderated = await settledTask(video({ prompt: "[byteplus:task_moderated] x" }));
-    expect(moderated).toMatchObject({ status: "failed", error: { provider: "byteplus", code: "ERR4005", message: expect.stringContaining("OutputVideoSensitiveContentDetected") } });
+    expect(moderated).toMatchObject({
+      status: "failed",
+      error: { provider: "byteplus", code: "ERR4005", message: expect.stringContaining("OutputVideoSensitiveContentDetected") },
+    });
     const failed = await settledTask(video({ prompt: "[byteplus:task_failed] x" }));
     expect(failed).toMatchObject({ status: "failed", error: { provider: "byteplus", code: "ERR4002" } });
   });
 
   it("an expired task is ERR4001; a status ModelArk does not publish fails the attempt naming byteplus", async () => {
-    expect(await settledTask(video({ prompt: "[byteplus:expired] x" }))).toMatchObject({ status: "failed", error: { provider: "byteplus", code: "ERR4001" } });
+    expect(await settledTask(video({ prompt: "[byteplus:expired] x" }))).toMatchObject({
+      status: "failed",
+      error: { provider: "byteplus", code: "ERR4001" },
+    });
     const garbled = await settledTask(video({ prompt: "[byteplus:garbled] x" }));
-    expect(garbled).toMatchObject({ status: "failed", error: { provider: "byteplus", code: "ERR4002", message: "byteplus: the answer was not understood (the answer is not a task)" } });
+    expect(garbled).toMatchObject({
+      status: "failed",
+      error: { provider: "byteplus", code: "ERR4002", message: "byteplus: the answer was not understood (the answer is not a task)" },
+    });
   });
 
   it("a poll refused by the rate limit or a 500 throws (asked again); an unknown task fails the attempt", async () => {
@@ -221,7 +258,10 @@ describe("Seedance: content generation tasks", () => {
     fake.script({ fail: "server_error" });
     expect(await providerErrorOf(adapter.poll(submitted.predictionId, job))).toMatchObject({ provider: "byteplus", code: "ERR4002" });
     fake.reset();
-    expect(await adapter.poll("cgt-unknown", job)).toMatchObject({ status: "failed", error: { provider: "byteplus", code: "ERR4002", providerDetail: "HTTP 404 ResourceNotFound" } });
+    expect(await adapter.poll("cgt-unknown", job)).toMatchObject({
+      status: "failed",
+      error: { provider: "byteplus", code: "ERR4002", providerDetail: "HTTP 404 ResourceNotFound" },
+    });
   });
 
   it("cancels a queued task with DELETE, after which it reads cancelled", async () => {

@@ -52,7 +52,11 @@ describe("submit", () => {
   it("answers completed with the decoded JPEG as bytes, under the id named up front", async () => {
     const job = flux();
     const submitted = await adapter.submit(job);
-    expect(submitted).toMatchObject({ kind: "completed", predictionId: adapter.predictionIdFor?.(job), result: { status: "succeeded", predictTimeSeconds: null } });
+    expect(submitted).toMatchObject({
+      kind: "completed",
+      predictionId: adapter.predictionIdFor?.(job),
+      result: { status: "succeeded", predictTimeSeconds: null },
+    });
     if (submitted.kind !== "completed" || submitted.result.status !== "succeeded") return;
     const [output] = submitted.result.outputs;
     expect(output).toMatchObject({ kind: "bytes", contentType: "image/jpeg" });
@@ -120,8 +124,14 @@ describe("error mapping", () => {
   });
 
   it("an unknown model (5007) and an input the schema refuses (5006) are ERR4005", async () => {
-    expect(await providerErrorOf(adapter.submit(flux({ providerModelId: "@cf/nobody/nothing" })))).toMatchObject({ code: "ERR4005", providerDetail: "HTTP 400 5007" });
-    expect(await providerErrorOf(adapter.submit(flux({ prompt: "x".repeat(2049) })))).toMatchObject({ code: "ERR4005", providerDetail: "HTTP 400 5006" });
+    expect(await providerErrorOf(adapter.submit(flux({ providerModelId: "@cf/nobody/nothing" })))).toMatchObject({
+      code: "ERR4005",
+      providerDetail: "HTTP 400 5007",
+    });
+    expect(await providerErrorOf(adapter.submit(flux({ prompt: "x".repeat(2049) })))).toMatchObject({
+      code: "ERR4005",
+      providerDetail: "HTTP 400 5006",
+    });
   });
 
   it.each([
@@ -130,12 +140,21 @@ describe("error mapping", () => {
   ] as const)("an answer not understood (%s) fails the attempt with ERR4002 naming cloudflare", async (fail, what) => {
     fake.script({ fail });
     const error = await providerErrorOf(adapter.submit(flux()));
-    expect(error).toMatchObject({ code: "ERR4002", provider: "cloudflare", message: `cloudflare: the answer was not understood (${what})`, providerDetail: "HTTP 200 unexpected body" });
+    expect(error).toMatchObject({
+      code: "ERR4002",
+      provider: "cloudflare",
+      message: `cloudflare: the answer was not understood (${what})`,
+      providerDetail: "HTTP 200 unexpected body",
+    });
   });
 
   it("an oversized answer fails the attempt with ERR4003", async () => {
     fake.script({ fail: "oversized" });
-    expect(await providerErrorOf(adapter.submit(flux()))).toMatchObject({ code: "ERR4003", provider: "cloudflare", providerDetail: "too_large" });
+    expect(await providerErrorOf(adapter.submit(flux()))).toMatchObject({
+      code: "ERR4003",
+      provider: "cloudflare",
+      providerDetail: "too_large",
+    });
     const strict = createCloudflareAdapter({ token: fake.token, accountId: fake.accountId, baseUrl: fake.apiBaseUrl, maxAnswerBytes: 64 });
     fake.script({});
     expect(await providerErrorOf(strict.submit(flux()))).toMatchObject({ code: "ERR4003", providerDetail: "too_large" });
@@ -149,7 +168,11 @@ describe("error mapping", () => {
 
     fake.script({ delayMs: 400 });
     const impatient = createCloudflareAdapter({ token: fake.token, accountId: fake.accountId, baseUrl: fake.apiBaseUrl, timeoutMs: 100 });
-    expect(await providerErrorOf(impatient.submit(flux()))).toMatchObject({ code: "ERR4001", providerDetail: "timeout 100ms", failover: true });
+    expect(await providerErrorOf(impatient.submit(flux()))).toMatchObject({
+      code: "ERR4001",
+      providerDetail: "timeout 100ms",
+      failover: true,
+    });
   });
 });
 

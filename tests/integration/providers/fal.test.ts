@@ -60,14 +60,27 @@ describe("submit: the request fal receives", () => {
   it("names fal's sizes, sends Veo 3 its duration as \"8s\", and picks Kling's tier endpoint from the resolution", async () => {
     await adapter.submit(providerJob("black-forest-labs/flux-1.1-pro", "fal", { ratio: "9:16" }));
     await adapter.submit(providerJob("google/veo-3", "fal", { ratio: "9:16", resolution: "1080p", generateAudio: true }));
-    await adapter.submit(providerJob("kwaivgi/kling-v2.1", "fal", { resolution: "1080p", durationSeconds: 10, inputFiles: ["https://img.example.test/a.png"] }));
+    await adapter.submit(
+      providerJob("kwaivgi/kling-v2.1", "fal", {
+        resolution: "1080p",
+        durationSeconds: 10,
+        inputFiles: ["https://img.example.test/a.png"],
+      }),
+    );
     await adapter.submit(providerJob("kwaivgi/kling-v2.1", "fal", { resolution: "720p" }));
 
     const [pro, veo, klingPro, klingStandard] = apiRequests();
     expect(pro?.path).toBe("/fal-ai/flux-pro/v1.1");
     expect(pro?.body).toMatchObject({ image_size: "portrait_16_9", output_format: "png", num_images: 1 });
     expect(veo?.path).toBe("/fal-ai/veo3");
-    expect(veo?.body).toEqual({ prompt: expect.any(String), aspect_ratio: "9:16", duration: "8s", resolution: "1080p", generate_audio: true, seed: 1_234_567 });
+    expect(veo?.body).toEqual({
+      prompt: expect.any(String),
+      aspect_ratio: "9:16",
+      duration: "8s",
+      resolution: "1080p",
+      generate_audio: true,
+      seed: 1_234_567,
+    });
     expect(klingPro?.path).toBe("/fal-ai/kling-video/v2.1/pro/image-to-video");
     expect(klingPro?.body).toEqual({ prompt: expect.any(String), image_url: "https://img.example.test/a.png", duration: "10" });
     expect(klingStandard?.path).toBe("/fal-ai/kling-video/v2.1/standard/image-to-video");
@@ -99,7 +112,9 @@ describe("results", () => {
         .filter((request) => request.method === "GET")
         .map((request) => request.path),
     );
-    expect(paths).toEqual(new Set([`/fal-ai/flux/requests/${submitted.predictionId}/status`, `/fal-ai/flux/requests/${submitted.predictionId}`]));
+    expect(paths).toEqual(
+      new Set([`/fal-ai/flux/requests/${submitted.predictionId}/status`, `/fal-ai/flux/requests/${submitted.predictionId}`]),
+    );
   });
 
   it("reads a video result under the app id, without the endpoint's sub-path", async () => {
@@ -120,7 +135,11 @@ describe("results", () => {
       expect(webhook.headers.get("x-fal-webhook-signature")).toMatch(/^[0-9a-f]{128}$/);
       const parsed = await verifier.parseCallback!({ headers: webhook.headers, rawBody: webhook.rawBody });
       expect(parsed.predictionId).toBe(submitted.predictionId);
-      expect(parsed.result).toMatchObject({ status: "succeeded", outputs: [{ kind: "url", contentType: "image/png" }], predictTimeSeconds: expect.any(Number) });
+      expect(parsed.result).toMatchObject({
+        status: "succeeded",
+        outputs: [{ kind: "url", contentType: "image/png" }],
+        predictTimeSeconds: expect.any(Number),
+      });
     }
     expect(fake.requests.filter((request) => request.path === "/.well-known/jwks.json")).toHaveLength(1);
   });
@@ -148,7 +167,10 @@ describe("results", () => {
     // Correctly signed by fal's key, but sent 6 minutes ago (or 6 minutes ahead).
     for (const offset of [-360, 360]) {
       const stale = String(Math.floor(Date.now() / 1000) + offset);
-      const headers = withHeaders({ "x-fal-webhook-timestamp": stale, "x-fal-webhook-signature": fake.signWebhook(submitted.predictionId, stale, webhook.rawBody) });
+      const headers = withHeaders({
+        "x-fal-webhook-timestamp": stale,
+        "x-fal-webhook-signature": fake.signWebhook(submitted.predictionId, stale, webhook.rawBody),
+      });
       await expect(parse(headers)).rejects.toThrow(/5 minutes/);
     }
     await expect(parse(new Headers())).rejects.toBeInstanceOf(CallbackRejectedError);
@@ -212,13 +234,19 @@ describe("error mapping", () => {
     const submitted = await adapter.submit(job);
     await pollUntilSettled(adapter, submitted.predictionId, job);
     fake.script({ fail: "rate_limit" });
-    expect(await providerErrorOf(adapter.poll(submitted.predictionId, job))).toMatchObject({ code: "ERR4002", providerDetail: "HTTP 429 retry_after=1" });
+    expect(await providerErrorOf(adapter.poll(submitted.predictionId, job))).toMatchObject({
+      code: "ERR4002",
+      providerDetail: "HTTP 429 retry_after=1",
+    });
   });
 
   it("a refused connection is ERR4002; no answer in time is ERR4001, on submit and on poll", async () => {
     const closed = await startFalFake();
     await closed.close();
-    expect(await providerErrorOf(makeAdapter({ baseUrl: closed.baseUrl }).submit(schnell()))).toMatchObject({ code: "ERR4002", providerDetail: "ECONNREFUSED" });
+    expect(await providerErrorOf(makeAdapter({ baseUrl: closed.baseUrl }).submit(schnell()))).toMatchObject({
+      code: "ERR4002",
+      providerDetail: "ECONNREFUSED",
+    });
 
     const job = schnell();
     const submitted = await adapter.submit(job);

@@ -53,7 +53,12 @@ describe("Imagen 4 (:predict)", () => {
 
   it("every picture filtered (an answer without predictions) is a refusal: ERR4005", async () => {
     fake.script({ fail: "blocked" });
-    expect(await providerErrorOf(adapter.submit(imagen()))).toMatchObject({ code: "ERR4005", failover: false, provider: "google", message: "google: the prompt was refused by the safety filter" });
+    expect(await providerErrorOf(adapter.submit(imagen()))).toMatchObject({
+      code: "ERR4005",
+      failover: false,
+      provider: "google",
+      message: "google: the prompt was refused by the safety filter",
+    });
   });
 });
 
@@ -66,20 +71,31 @@ describe("Gemini image (:generateContent)", () => {
     const request = fake.requests.find((entry) => entry.path.endsWith(":generateContent"));
     expect(request?.path).toBe("/v1beta/models/gemini-2.5-flash-image:generateContent");
     expect(request?.body).toEqual({
-      contents: [{ role: "user", parts: [{ text: job.prompt }, { inlineData: { mimeType: "image/png", data: input.bytes.toString("base64") } }] }],
+      contents: [
+        { role: "user", parts: [{ text: job.prompt }, { inlineData: { mimeType: "image/png", data: input.bytes.toString("base64") } }] },
+      ],
       generationConfig: { responseModalities: ["IMAGE"], imageConfig: { aspectRatio: "4:5" } },
     });
-    expect(submitted).toMatchObject({ kind: "completed", result: { status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/png" }] } });
+    expect(submitted).toMatchObject({
+      kind: "completed",
+      result: { status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/png" }] },
+    });
   });
 
   it("reads a picture part written in snake_case (inline_data) as well", async () => {
     fake.script({ snakeCase: true });
-    expect(await adapter.submit(gemini())).toMatchObject({ kind: "completed", result: { status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/png" }] } });
+    expect(await adapter.submit(gemini())).toMatchObject({
+      kind: "completed",
+      result: { status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/png" }] },
+    });
   });
 
   it("a blocked prompt (promptFeedback.blockReason) is ERR4005", async () => {
     fake.script({ fail: "blocked" });
-    expect(await providerErrorOf(adapter.submit(gemini()))).toMatchObject({ code: "ERR4005", providerDetail: "blockReason PROHIBITED_CONTENT" });
+    expect(await providerErrorOf(adapter.submit(gemini()))).toMatchObject({
+      code: "ERR4005",
+      providerDetail: "blockReason PROHIBITED_CONTENT",
+    });
   });
 
   it("an input image that cannot be downloaded is ERR4005, before any call", async () => {
@@ -98,7 +114,10 @@ describe("Imagen 4 Fast and Ultra (:predict)", () => {
     const submitted = await adapter.submit(job);
     expect(fake.requests[0]?.path).toBe(`/v1beta/models/${providerModel}:predict`);
     expect(fake.requests[0]?.body).toEqual({ instances: [{ prompt: job.prompt }], parameters: { sampleCount: 1, aspectRatio: "3:4" } });
-    expect(submitted).toMatchObject({ kind: "completed", result: { status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/png" }] } });
+    expect(submitted).toMatchObject({
+      kind: "completed",
+      result: { status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/png" }] },
+    });
   });
 
   it("Imagen 4 Ultra makes one picture per request: the fake refuses more, as the API does (ERR4005)", async () => {
@@ -112,9 +131,17 @@ describe("Veo 2, Veo 3 Fast and Veo 3.1 (:predictLongRunning)", () => {
     const start = await sampleOutput("png");
     const first = fake.putFile("first.png", start.bytes, "image/png");
     const last = fake.putFile("last.png", start.bytes, "image/png");
-    const job = providerJob("google/veo-3.1", "google", { inputFiles: [first], inputFileLastContent: last, durationSeconds: 6, ratio: "9:16" });
+    const job = providerJob("google/veo-3.1", "google", {
+      inputFiles: [first],
+      inputFileLastContent: last,
+      durationSeconds: 6,
+      ratio: "9:16",
+    });
     const submitted = await adapter.submit(job);
-    expect(submitted).toMatchObject({ kind: "accepted", predictionId: expect.stringMatching(/^models\/veo-3\.1-generate-preview\/operations\//) });
+    expect(submitted).toMatchObject({
+      kind: "accepted",
+      predictionId: expect.stringMatching(/^models\/veo-3\.1-generate-preview\/operations\//),
+    });
     const request = fake.requests.find((entry) => entry.path.endsWith(":predictLongRunning"));
     const frame = { bytesBase64Encoded: start.bytes.toString("base64"), mimeType: "image/png" };
     expect(request?.body).toEqual({
@@ -125,7 +152,11 @@ describe("Veo 2, Veo 3 Fast and Veo 3.1 (:predictLongRunning)", () => {
 
   it("Veo 3.1 at 1080p takes 8 s only on the Gemini API: other lengths fail over without a call", async () => {
     const job = providerJob("google/veo-3.1", "google", { resolution: "1080p", durationSeconds: 4 });
-    expect(await providerErrorOf(adapter.submit(job))).toMatchObject({ code: "ERR4002", failover: true, providerDetail: "unsupported_option" });
+    expect(await providerErrorOf(adapter.submit(job))).toMatchObject({
+      code: "ERR4002",
+      failover: true,
+      providerDetail: "unsupported_option",
+    });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -133,11 +164,17 @@ describe("Veo 2, Veo 3 Fast and Veo 3.1 (:predictLongRunning)", () => {
     const veo2 = providerJob("google/veo-2", "google", { durationSeconds: 7 });
     expect(await adapter.submit(veo2)).toMatchObject({ kind: "accepted" });
     expect(fake.requests[0]).toMatchObject({ path: "/v1beta/models/veo-2.0-generate-001:predictLongRunning" });
-    expect(fake.requests[0]?.body).toEqual({ instances: [{ prompt: veo2.prompt }], parameters: { aspectRatio: "16:9", durationSeconds: 7 } });
+    expect(fake.requests[0]?.body).toEqual({
+      instances: [{ prompt: veo2.prompt }],
+      parameters: { aspectRatio: "16:9", durationSeconds: 7 },
+    });
 
     fake.reset();
     const start = await sampleOutput("png");
-    const fast = providerJob("google/veo-3-fast-image-to-video", "google", { inputFiles: [fake.putFile("start.png", start.bytes, "image/png")], resolution: "1080p" });
+    const fast = providerJob("google/veo-3-fast-image-to-video", "google", {
+      inputFiles: [fake.putFile("start.png", start.bytes, "image/png")],
+      resolution: "1080p",
+    });
     expect(await adapter.submit(fast)).toMatchObject({ kind: "accepted" });
     const request = fake.requests.find((entry) => entry.path.endsWith(":predictLongRunning"));
     expect(request?.path).toBe("/v1beta/models/veo-3.0-fast-generate-001:predictLongRunning");
@@ -158,7 +195,10 @@ describe("Veo 3 (:predictLongRunning + operations)", () => {
     fake.script({ pollsUntilDone: 2 });
     const { job, predictionId } = await submitVeo({ ratio: "9:16" });
     expect(predictionId).toMatch(/^models\/veo-3\.0-generate-001\/operations\/[0-9a-f]+$/);
-    expect(fake.requests[0]?.body).toEqual({ instances: [{ prompt: job.prompt }], parameters: { aspectRatio: "9:16", resolution: "720p" } });
+    expect(fake.requests[0]?.body).toEqual({
+      instances: [{ prompt: job.prompt }],
+      parameters: { aspectRatio: "9:16", resolution: "720p" },
+    });
     const { result, seen } = await pollUntilSettled(adapter, predictionId, job);
     expect(seen).toEqual(["running", "succeeded"]);
     expect(fake.requests[1]).toMatchObject({ method: "GET", path: `/v1beta/${predictionId}` });
@@ -172,7 +212,11 @@ describe("Veo 3 (:predictLongRunning + operations)", () => {
   });
 
   it("1080p in 9:16 is not offered: ERR4002 (another provider of the model can take it), no call", async () => {
-    expect(await providerErrorOf(adapter.submit(veo({ ratio: "9:16", resolution: "1080p" })))).toMatchObject({ code: "ERR4002", failover: true, providerDetail: "unsupported_option" });
+    expect(await providerErrorOf(adapter.submit(veo({ ratio: "9:16", resolution: "1080p" })))).toMatchObject({
+      code: "ERR4002",
+      failover: true,
+      providerDetail: "unsupported_option",
+    });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -180,32 +224,58 @@ describe("Veo 3 (:predictLongRunning + operations)", () => {
     fake.script({ fail: "blocked" });
     const { job, predictionId } = await submitVeo();
     const { result } = await pollUntilSettled(adapter, predictionId, job);
-    expect(result).toMatchObject({ status: "failed", error: { code: "ERR4005", provider: "google", message: "google: the video was refused by the safety filter" } });
+    expect(result).toMatchObject({
+      status: "failed",
+      error: { code: "ERR4005", provider: "google", message: "google: the video was refused by the safety filter" },
+    });
   });
 
   it("a done operation with an error (13 INTERNAL) fails the attempt with ERR4002", async () => {
     fake.script({ fail: "operation_error" });
     const { job, predictionId } = await submitVeo();
     const { result } = await pollUntilSettled(adapter, predictionId, job);
-    expect(result).toMatchObject({ status: "failed", error: { code: "ERR4002", providerDetail: "operation error 13", message: "google: Video generation failed due to an internal error." } });
+    expect(result).toMatchObject({
+      status: "failed",
+      error: {
+        code: "ERR4002",
+        providerDetail: "operation error 13",
+        message: "google: Video generation failed due to an internal error.",
+      },
+    });
   });
 
   it("a done operation not understood fails the attempt (not a throw), naming google", async () => {
     fake.script({ fail: "malformed" });
     const { job, predictionId } = await submitVeo();
     const { result } = await pollUntilSettled(adapter, predictionId, job);
-    expect(result).toMatchObject({ status: "failed", error: { code: "ERR4002", provider: "google", message: "google: the answer was not understood (a done operation without a video uri)" } });
+    expect(result).toMatchObject({
+      status: "failed",
+      error: {
+        code: "ERR4002",
+        provider: "google",
+        message: "google: the answer was not understood (a done operation without a video uri)",
+      },
+    });
   });
 
   it("an unknown operation (404) or a refused key fails the attempt; a rate-limited poll throws so the run asks again", async () => {
     const job = veo();
-    expect(await adapter.poll("models/veo-3.0-generate-001/operations/nothing", job)).toMatchObject({ status: "failed", error: { code: "ERR4002", providerDetail: "HTTP 404 NOT_FOUND" } });
+    expect(await adapter.poll("models/veo-3.0-generate-001/operations/nothing", job)).toMatchObject({
+      status: "failed",
+      error: { code: "ERR4002", providerDetail: "HTTP 404 NOT_FOUND" },
+    });
     const { predictionId } = await submitVeo();
     fake.script({ fail: "rate_limit" });
-    expect(await providerErrorOf(adapter.poll(predictionId, job))).toMatchObject({ code: "ERR4002", providerDetail: "HTTP 429 RESOURCE_EXHAUSTED" });
+    expect(await providerErrorOf(adapter.poll(predictionId, job))).toMatchObject({
+      code: "ERR4002",
+      providerDetail: "HTTP 429 RESOURCE_EXHAUSTED",
+    });
     fake.script({});
     const banned = createGoogleAdapter({ apiKey: "AIza-wrong", baseUrl: fake.baseUrl });
-    expect(await banned.poll(predictionId, job)).toMatchObject({ status: "failed", error: { code: "ERR4002", message: "google: the provider refused our credentials" } });
+    expect(await banned.poll(predictionId, job)).toMatchObject({
+      status: "failed",
+      error: { code: "ERR4002", message: "google: the provider refused our credentials" },
+    });
   });
 
   it("has no cancel for an operation and no callbacks", async () => {
@@ -249,13 +319,21 @@ describe("error mapping", () => {
 
   it("a wrong key is refused as our credentials, a quota answer keeps Google's words", async () => {
     const wrong = createGoogleAdapter({ apiKey: "AIza-wrong", baseUrl: fake.baseUrl });
-    expect(await providerErrorOf(wrong.submit(imagen()))).toMatchObject({ code: "ERR4002", message: "google: the provider refused our credentials" });
+    expect(await providerErrorOf(wrong.submit(imagen()))).toMatchObject({
+      code: "ERR4002",
+      message: "google: the provider refused our credentials",
+    });
     fake.script({ fail: "rate_limit" });
-    expect((await providerErrorOf(adapter.submit(imagen()))).message).toBe("google: You exceeded your current quota, please check your plan and billing details.");
+    expect((await providerErrorOf(adapter.submit(imagen()))).message).toBe(
+      "google: You exceeded your current quota, please check your plan and billing details.",
+    );
   });
 
   it("an input the API refuses (400 INVALID_ARGUMENT, here an aspect ratio Imagen lacks) is ERR4005", async () => {
-    expect(await providerErrorOf(adapter.submit(imagen({ providerModelId: "imagen-0-nothing", ratio: "2:3" })))).toMatchObject({ code: "ERR4005", providerDetail: "HTTP 400 INVALID_ARGUMENT" });
+    expect(await providerErrorOf(adapter.submit(imagen({ providerModelId: "imagen-0-nothing", ratio: "2:3" })))).toMatchObject({
+      code: "ERR4005",
+      providerDetail: "HTTP 400 INVALID_ARGUMENT",
+    });
   });
 
   it.each([
@@ -273,7 +351,11 @@ describe("error mapping", () => {
 
   it("an oversized answer fails the attempt with ERR4003", { timeout: 150_000 }, async () => {
     const strict = createGoogleAdapter({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, maxAnswerBytes: 64 });
-    expect(await providerErrorOf(strict.submit(imagen()))).toMatchObject({ code: "ERR4003", provider: "google", providerDetail: "too_large" });
+    expect(await providerErrorOf(strict.submit(imagen()))).toMatchObject({
+      code: "ERR4003",
+      provider: "google",
+      providerDetail: "too_large",
+    });
     // Past the default 64 MiB cap: given the time to send it, whatever the machine's load.
     const patient = createGoogleAdapter({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, timeoutMs: 120_000 });
     fake.script({ fail: "oversized" });
@@ -295,6 +377,9 @@ describe("configuration", () => {
   it("needs GEMINI_API_KEY, with the public API root as the default base URL", () => {
     const unset = { ...env(), GEMINI_API_KEY: undefined };
     expect(googleFromEnv(unset)).toBeNull();
-    expect(googleFromEnv({ ...unset, GEMINI_API_KEY: "k" })).toMatchObject({ apiKey: "k", baseUrl: process.env.GEMINI_BASE_URL ?? "https://generativelanguage.googleapis.com" });
+    expect(googleFromEnv({ ...unset, GEMINI_API_KEY: "k" })).toMatchObject({
+      apiKey: "k",
+      baseUrl: process.env.GEMINI_BASE_URL ?? "https://generativelanguage.googleapis.com",
+    });
   });
 });

@@ -34,10 +34,19 @@ function imageJob(overrides: Partial<ProviderJob> = {}): ProviderJob {
   };
 }
 
-const videoJob = (overrides: Partial<ProviderJob> = {}) => imageJob({ model: lumenVideo, providerModelId: "lumen-video", outputFormat: "mp4", durationSeconds: 2, resolution: "480p", ...overrides });
+const videoJob = (overrides: Partial<ProviderJob> = {}) =>
+  imageJob({
+    model: lumenVideo,
+    providerModelId: "lumen-video",
+    outputFormat: "mp4",
+    durationSeconds: 2,
+    resolution: "480p",
+    ...overrides,
+  });
 
 function outputsOf(submitted: SubmitResult): Extract<ProviderOutput, { kind: "bytes" }>[] {
-  if (submitted.kind !== "completed" || submitted.result.status !== "succeeded") throw new Error(`not a success: ${JSON.stringify(submitted)}`);
+  if (submitted.kind !== "completed" || submitted.result.status !== "succeeded")
+    throw new Error(`not a success: ${JSON.stringify(submitted)}`);
   return submitted.result.outputs.map((output) => {
     if (output.kind !== "bytes") throw new Error("expected bytes");
     return output;

@@ -10,7 +10,14 @@ import { renderVideo, type RenderVideoParams } from "@/server/providers/local/re
 // The local provider's video renderer with the real ffmpeg from @ffmpeg-installer/ffmpeg.
 // Durations are read from the MP4 header (mvhd), not from ffmpeg's own report.
 
-const base: RenderVideoParams = { prompt: "A lighthouse on a cliff at dusk", ratio: "16:9", durationSeconds: 4, resolution: "480p", generateAudio: false, seed: 7 };
+const base: RenderVideoParams = {
+  prompt: "A lighthouse on a cliff at dusk",
+  ratio: "16:9",
+  durationSeconds: 4,
+  resolution: "480p",
+  generateAudio: false,
+  seed: 7,
+};
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString("latin1");
 
@@ -51,7 +58,11 @@ describe("renderVideo", () => {
     ["16:9", "720p", 2, 1280, 720],
   ] as const)("renders %s at %s for %i s as %i×%i", async (ratio, resolution, durationSeconds, width, height) => {
     const video = await renderVideo({ ...base, ratio, resolution, durationSeconds });
-    expect({ width: video.width, height: video.height, durationSeconds: video.durationSeconds }).toEqual({ width, height, durationSeconds });
+    expect({ width: video.width, height: video.height, durationSeconds: video.durationSeconds }).toEqual({
+      width,
+      height,
+      durationSeconds,
+    });
     const summary = readMp4Summary(video.bytes);
     expect(summary.durationSeconds).toBe(durationSeconds);
     expect(summary.tracks[0]).toMatchObject({ width, height });
@@ -81,9 +92,12 @@ describe("renderVideo", () => {
     expect(Buffer.from(framed.bytes).equals(Buffer.from(plain.bytes))).toBe(false);
   });
 
-  it.each([[{ resolution: "4k" }], [{ ratio: "wide" }], [{ durationSeconds: 0 }], [{ durationSeconds: 600 }]])("refuses %j", async (change) => {
-    await expect(renderVideo({ ...base, ...change })).rejects.toBeInstanceOf(RenderInputError);
-  });
+  it.each([[{ resolution: "4k" }], [{ ratio: "wide" }], [{ durationSeconds: 0 }], [{ durationSeconds: 600 }]])(
+    "refuses %j",
+    async (change) => {
+      await expect(renderVideo({ ...base, ...change })).rejects.toBeInstanceOf(RenderInputError);
+    },
+  );
 
   it("stops ffmpeg on abort and on timeout, and leaves no temp files", async () => {
     const scratch = await mkdtemp(join(tmpdir(), "darkroom-video-test-"));

@@ -70,14 +70,34 @@ describe("videos: task, query, file", () => {
     await acceptedTask(providerJob("minimax/i2v-01", "minimax", { inputFiles: [frame] }));
     await acceptedTask(providerJob("minimax/i2v-01-director", "minimax", { inputFiles: [frame] }));
     expect(fake.requests.map((request) => request.body)).toEqual([
-      { model: "I2V-01", prompt: "a lighthouse on a cliff at dusk", duration: 6, resolution: "720P", first_frame_image: frame, prompt_optimizer: false },
-      { model: "I2V-01-Director", prompt: "a lighthouse on a cliff at dusk", duration: 6, resolution: "720P", first_frame_image: frame, prompt_optimizer: false },
+      {
+        model: "I2V-01",
+        prompt: "a lighthouse on a cliff at dusk",
+        duration: 6,
+        resolution: "720P",
+        first_frame_image: frame,
+        prompt_optimizer: false,
+      },
+      {
+        model: "I2V-01-Director",
+        prompt: "a lighthouse on a cliff at dusk",
+        duration: 6,
+        resolution: "720P",
+        first_frame_image: frame,
+        prompt_optimizer: false,
+      },
     ]);
   });
 
   it("sends Hailuo 02 Pro as MiniMax-Hailuo-02 at 1080P for 6 s", async () => {
     await acceptedTask(providerJob("minimax/hailuo-02-pro", "minimax"));
-    expect(fake.requests[0]?.body).toEqual({ model: "MiniMax-Hailuo-02", prompt: "a lighthouse on a cliff at dusk", duration: 6, resolution: "1080P", prompt_optimizer: false });
+    expect(fake.requests[0]?.body).toEqual({
+      model: "MiniMax-Hailuo-02",
+      prompt: "a lighthouse on a cliff at dusk",
+      duration: 6,
+      resolution: "1080P",
+      prompt_optimizer: false,
+    });
   });
 
   it("the fake refuses what MiniMax's reference refuses: T2V-01 for 10 s, I2V-01 without a first frame (2013, ERR4005)", async () => {
@@ -116,12 +136,18 @@ describe("videos: task, query, file", () => {
     fake.script({ fail: "task_moderated", delayMs: 0 });
     const moderatedJob = hailuo();
     const moderated = await pollUntilSettled(adapter, await acceptedTask(moderatedJob), moderatedJob);
-    expect(moderated.result).toMatchObject({ status: "failed", error: { code: "ERR4005", provider: "minimax", providerDetail: "HTTP 200 status_code=1027" } });
+    expect(moderated.result).toMatchObject({
+      status: "failed",
+      error: { code: "ERR4005", provider: "minimax", providerDetail: "HTTP 200 status_code=1027" },
+    });
 
     fake.script({ fail: "task_failed", delayMs: 0 });
     const failedJob = hailuo();
     const failed = await pollUntilSettled(adapter, await acceptedTask(failedJob), failedJob);
-    expect(failed.result).toMatchObject({ status: "failed", error: { code: "ERR4002", provider: "minimax", providerDetail: "HTTP 200 status Fail" } });
+    expect(failed.result).toMatchObject({
+      status: "failed",
+      error: { code: "ERR4002", provider: "minimax", providerDetail: "HTTP 200 status Fail" },
+    });
   });
 
   it("a resolution and duration MiniMax refuses (1080P for 10 s) is 2013, ERR4005: another try would fail the same", async () => {
@@ -144,7 +170,15 @@ describe("images: one synchronous call", () => {
     const job = image01({ ratio: "21:9", outputCount: 3 });
     const submitted = await adapter.submit(job);
     expect(fake.requests[0]).toMatchObject({ method: "POST", path: "/v1/image_generation" });
-    expect(fake.requests[0]?.body).toEqual({ model: "image-01", prompt: job.prompt, aspect_ratio: "21:9", response_format: "url", n: 3, seed: job.seed, prompt_optimizer: false });
+    expect(fake.requests[0]?.body).toEqual({
+      model: "image-01",
+      prompt: job.prompt,
+      aspect_ratio: "21:9",
+      response_format: "url",
+      n: 3,
+      seed: job.seed,
+      prompt_optimizer: false,
+    });
     expect(submitted.kind).toBe("completed");
     if (submitted.kind !== "completed" || submitted.result.status !== "succeeded") throw new Error("expected a finished result");
     expect(submitted.predictionId).toMatch(/^[0-9a-f]{24}$/);
@@ -196,14 +230,23 @@ describe("error mapping (base_resp status codes on HTTP 200)", () => {
     }
     // A poll that throws is asked again by the run; one not understood ends the attempt instead.
     const polled = await adapter.poll(taskId, job);
-    expect(polled).toMatchObject({ status: "failed", error: { code: "ERR4002", provider: "minimax", providerDetail: "HTTP 200 unexpected body" } });
+    expect(polled).toMatchObject({
+      status: "failed",
+      error: { code: "ERR4002", provider: "minimax", providerDetail: "HTTP 200 unexpected body" },
+    });
   });
 
   it("a task MiniMax does not know (2013) ends the attempt; a rate-limited poll is asked again", async () => {
     const job = hailuo();
-    expect(await adapter.poll("123456789", job)).toMatchObject({ status: "failed", error: { code: "ERR4005", providerDetail: "HTTP 200 status_code=2013" } });
+    expect(await adapter.poll("123456789", job)).toMatchObject({
+      status: "failed",
+      error: { code: "ERR4005", providerDetail: "HTTP 200 status_code=2013" },
+    });
     fake.script({ fail: "rate_limit" });
-    expect(await providerErrorOf(adapter.poll("123456789", job))).toMatchObject({ code: "ERR4002", providerDetail: "HTTP 200 status_code=1002" });
+    expect(await providerErrorOf(adapter.poll("123456789", job))).toMatchObject({
+      code: "ERR4002",
+      providerDetail: "HTTP 200 status_code=1002",
+    });
   });
 
   it("a refused connection is ERR4002; no answer within the timeout is ERR4001", async () => {
@@ -221,6 +264,9 @@ describe("error mapping (base_resp status codes on HTTP 200)", () => {
 describe("configuration", () => {
   it("is configured by MINIMAX_API_KEY, with MiniMax's public API root as the default base URL", () => {
     expect(minimaxFromEnv({ ...env(), MINIMAX_API_KEY: undefined })).toBeNull();
-    expect(minimaxFromEnv({ ...env(), MINIMAX_API_KEY: "k" })).toEqual({ token: "k", baseUrl: process.env.MINIMAX_BASE_URL ?? "https://api.minimax.io" });
+    expect(minimaxFromEnv({ ...env(), MINIMAX_API_KEY: "k" })).toEqual({
+      token: "k",
+      baseUrl: process.env.MINIMAX_BASE_URL ?? "https://api.minimax.io",
+    });
   });
 });

@@ -19,7 +19,12 @@ let falAdapter: ProviderAdapter;
 beforeAll(async () => {
   replicate = await startReplicateFake();
   fal = await startFalFake();
-  replicateAdapter = createReplicateAdapter({ token: replicate.token, baseUrl: replicate.baseUrl, webhookSecret: replicate.webhookSecret, timeoutMs: 2_000 });
+  replicateAdapter = createReplicateAdapter({
+    token: replicate.token,
+    baseUrl: replicate.baseUrl,
+    webhookSecret: replicate.webhookSecret,
+    timeoutMs: 2_000,
+  });
   falAdapter = createFalAdapter({ token: fal.key, baseUrl: fal.baseUrl, jwksUrl: fal.jwksUrl, timeoutMs: 2_000 });
 });
 
@@ -72,7 +77,9 @@ describe("Replicate: the input each shape sends", () => {
   });
 
   it("Kontext [dev] edits its required picture as input_image at the requested aspect_ratio", async () => {
-    expect(await replicateInput(providerJob("black-forest-labs/flux-kontext-dev", "replicate", { ratio: "4:3", inputFiles: [image] }))).toEqual({
+    expect(
+      await replicateInput(providerJob("black-forest-labs/flux-kontext-dev", "replicate", { ratio: "4:3", inputFiles: [image] })),
+    ).toEqual({
       path: "/v1/models/black-forest-labs/flux-kontext-dev/predictions",
       input: { prompt, input_image: image, aspect_ratio: "4:3", output_format: "png", seed },
     });
@@ -103,9 +110,14 @@ describe("fal: the input each shape sends", () => {
       input: expected,
     });
     fal.reset();
-    expect(await falInput(providerJob("hidream-ai/hidream-i1-full", "fal", { ratio: "3:2", outputFormat: "jpg" }))).toEqual({ path: "/fal-ai/hidream-i1-full", input: expected });
+    expect(await falInput(providerJob("hidream-ai/hidream-i1-full", "fal", { ratio: "3:2", outputFormat: "jpg" }))).toEqual({
+      path: "/fal-ai/hidream-i1-full",
+      input: expected,
+    });
     fal.reset();
-    expect(await falInput(providerJob("black-forest-labs/flux-krea-dev", "fal", { ratio: "3:2", outputFormat: "jpg", outputCount: 3 }))).toEqual({
+    expect(
+      await falInput(providerJob("black-forest-labs/flux-krea-dev", "fal", { ratio: "3:2", outputFormat: "jpg", outputCount: 3 })),
+    ).toEqual({
       path: "/fal-ai/flux/krea",
       input: { ...expected, num_images: 3 },
     });

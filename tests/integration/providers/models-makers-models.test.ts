@@ -18,7 +18,12 @@ let onFal: ProviderAdapter;
 beforeAll(async () => {
   replicate = await startReplicateFake();
   fal = await startFalFake();
-  onReplicate = createReplicateAdapter({ token: replicate.token, baseUrl: replicate.baseUrl, webhookSecret: replicate.webhookSecret, timeoutMs: 2_000 });
+  onReplicate = createReplicateAdapter({
+    token: replicate.token,
+    baseUrl: replicate.baseUrl,
+    webhookSecret: replicate.webhookSecret,
+    timeoutMs: 2_000,
+  });
   onFal = createFalAdapter({ token: fal.key, baseUrl: fal.baseUrl, jwksUrl: fal.jwksUrl, timeoutMs: 2_000 });
 });
 
@@ -56,7 +61,10 @@ describe("Google's models on Replicate", () => {
       path: "/v1/models/google/imagen-4-ultra/predictions",
       input: { prompt: expect.any(String), aspect_ratio: "9:16", output_format: "png" },
     });
-    expect(await replicateInput("google/imagen-3", { ratio: "4:3" })).toEqual({ path: "/v1/models/google/imagen-3/predictions", input: { prompt: expect.any(String), aspect_ratio: "4:3" } });
+    expect(await replicateInput("google/imagen-3", { ratio: "4:3" })).toEqual({
+      path: "/v1/models/google/imagen-3/predictions",
+      input: { prompt: expect.any(String), aspect_ratio: "4:3" },
+    });
   });
 
   it("Veo 3 Fast: no duration field (8 s), the first frame as image for its image-to-video twin", async () => {
@@ -74,9 +82,20 @@ describe("Google's models on Replicate", () => {
   });
 
   it("Veo 3.1: first and last frame, the duration as a number and audio on", async () => {
-    expect(await replicateInput("google/veo-3.1", { inputFiles: [start], inputFileLastContent: end, durationSeconds: 6, ratio: "9:16" })).toEqual({
+    expect(
+      await replicateInput("google/veo-3.1", { inputFiles: [start], inputFileLastContent: end, durationSeconds: 6, ratio: "9:16" }),
+    ).toEqual({
       path: "/v1/models/google/veo-3.1/predictions",
-      input: { prompt: expect.any(String), image: start, last_frame: end, aspect_ratio: "9:16", duration: 6, resolution: "720p", generate_audio: true, seed: 1_234_567 },
+      input: {
+        prompt: expect.any(String),
+        image: start,
+        last_frame: end,
+        aspect_ratio: "9:16",
+        duration: 6,
+        resolution: "720p",
+        generate_audio: true,
+        seed: 1_234_567,
+      },
     });
   });
 
@@ -97,7 +116,10 @@ describe("Google's models on Replicate", () => {
 
 describe("Google's models on fal", () => {
   it("Imagen 4: aspect_ratio and one image per request", async () => {
-    expect(await falInput("google/imagen-4-fast", { ratio: "3:4" })).toEqual({ path: "/fal-ai/imagen4/preview/fast", input: { prompt: expect.any(String), aspect_ratio: "3:4", num_images: 1 } });
+    expect(await falInput("google/imagen-4-fast", { ratio: "3:4" })).toEqual({
+      path: "/fal-ai/imagen4/preview/fast",
+      input: { prompt: expect.any(String), aspect_ratio: "3:4", num_images: 1 },
+    });
   });
 
   it('Veo 3 Fast: the duration as "8s" and audio on; image-to-video on its own endpoint with image_url', async () => {
@@ -107,12 +129,22 @@ describe("Google's models on fal", () => {
     });
     expect(await falInput("google/veo-3-fast-image-to-video", { inputFiles: [start] })).toEqual({
       path: "/fal-ai/veo3/fast/image-to-video",
-      input: { prompt: expect.any(String), aspect_ratio: "16:9", duration: "8s", resolution: "720p", generate_audio: true, image_url: start },
+      input: {
+        prompt: expect.any(String),
+        aspect_ratio: "16:9",
+        duration: "8s",
+        resolution: "720p",
+        generate_audio: true,
+        image_url: start,
+      },
     });
   });
 
   it('Veo 2: the duration as "6s"; image-to-video with image_url', async () => {
-    expect(await falInput("google/veo-2", { durationSeconds: 6 })).toEqual({ path: "/fal-ai/veo2", input: { prompt: expect.any(String), aspect_ratio: "16:9", duration: "6s" } });
+    expect(await falInput("google/veo-2", { durationSeconds: 6 })).toEqual({
+      path: "/fal-ai/veo2",
+      input: { prompt: expect.any(String), aspect_ratio: "16:9", duration: "6s" },
+    });
     expect(await falInput("google/veo-2-image-to-video", { inputFiles: [start], durationSeconds: 8 })).toEqual({
       path: "/fal-ai/veo2/image-to-video",
       input: { prompt: expect.any(String), aspect_ratio: "16:9", duration: "8s", image_url: start },
@@ -126,9 +158,24 @@ describe("ByteDance's and Alibaba's models on Replicate", () => {
       path: "/v1/models/bytedance/seedream-3/predictions",
       input: { prompt: expect.any(String), aspect_ratio: "21:9", size: "regular", seed: 1_234_567 },
     });
-    expect(await replicateInput("bytedance/seedance-1-lite", { inputFiles: [start], inputFileLastContent: end, durationSeconds: 10, resolution: "1080p" })).toEqual({
+    expect(
+      await replicateInput("bytedance/seedance-1-lite", {
+        inputFiles: [start],
+        inputFileLastContent: end,
+        durationSeconds: 10,
+        resolution: "1080p",
+      }),
+    ).toEqual({
       path: "/v1/models/bytedance/seedance-1-lite/predictions",
-      input: { prompt: expect.any(String), image: start, last_frame_image: end, duration: 10, resolution: "1080p", aspect_ratio: "16:9", seed: 1_234_567 },
+      input: {
+        prompt: expect.any(String),
+        image: start,
+        last_frame_image: end,
+        duration: 10,
+        resolution: "1080p",
+        aspect_ratio: "16:9",
+        seed: 1_234_567,
+      },
     });
   });
 
@@ -142,12 +189,20 @@ describe("ByteDance's and Alibaba's models on Replicate", () => {
 
 describe("ByteDance's and Alibaba's models on fal", () => {
   it("Seedream 3.0: fal's named sizes, else Seedream's pixels; SeedEdit 3.0: image_url and seed", async () => {
-    expect((await falInput("bytedance/seedream-3", { ratio: "16:9" })).input).toEqual({ prompt: expect.any(String), image_size: "landscape_16_9", num_images: 1, seed: 1_234_567 });
+    expect((await falInput("bytedance/seedream-3", { ratio: "16:9" })).input).toEqual({
+      prompt: expect.any(String),
+      image_size: "landscape_16_9",
+      num_images: 1,
+      seed: 1_234_567,
+    });
     expect(await falInput("bytedance/seedream-3", { ratio: "21:9" })).toEqual({
       path: "/fal-ai/bytedance/seedream/v3/text-to-image",
       input: { prompt: expect.any(String), image_size: { width: 1512, height: 648 }, num_images: 1, seed: 1_234_567 },
     });
-    expect(await falInput("bytedance/seededit-3")).toEqual({ path: "/fal-ai/bytedance/seededit/v3/edit-image", input: { prompt: expect.any(String), image_url: start, seed: 1_234_567 } });
+    expect(await falInput("bytedance/seededit-3")).toEqual({
+      path: "/fal-ai/bytedance/seededit/v3/edit-image",
+      input: { prompt: expect.any(String), image_url: start, seed: 1_234_567 },
+    });
   });
 
   it("Qwen-Image-Edit: image_url, one PNG", async () => {
@@ -168,7 +223,15 @@ describe("ByteDance's and Alibaba's models on fal", () => {
     });
     expect(await falInput("alibaba/wan-2.2-a14b-image-to-video", { inputFiles: [start], ratio: "9:16", resolution: "480p" })).toEqual({
       path: "/fal-ai/wan/v2.2-a14b/image-to-video",
-      input: { prompt: expect.any(String), num_frames: 81, frames_per_second: 16, resolution: "480p", aspect_ratio: "9:16", seed: 1_234_567, image_url: start },
+      input: {
+        prompt: expect.any(String),
+        num_frames: 81,
+        frames_per_second: 16,
+        resolution: "480p",
+        aspect_ratio: "9:16",
+        seed: 1_234_567,
+        image_url: start,
+      },
     });
   });
 });

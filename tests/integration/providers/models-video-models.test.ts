@@ -68,7 +68,13 @@ describe("on Replicate", () => {
   it("Runway Gen-4 Image Turbo: its reference images, at 1080p", async () => {
     expect(await inputOf("runway/gen4-image-turbo", { ratio: "21:9", inputFiles: [start, end] })).toEqual({
       path: "/v1/models/runwayml/gen4-image-turbo/predictions",
-      input: { prompt: "a lighthouse on a cliff at dusk", aspect_ratio: "21:9", resolution: "1080p", reference_images: [start, end], seed: 1_234_567 },
+      input: {
+        prompt: "a lighthouse on a cliff at dusk",
+        aspect_ratio: "21:9",
+        resolution: "1080p",
+        reference_images: [start, end],
+        seed: 1_234_567,
+      },
     });
   });
 
@@ -79,7 +85,14 @@ describe("on Replicate", () => {
     });
     expect(await inputOf("luma/ray-2-720p-i2v", { inputFileLastContent: end })).toEqual({
       path: "/v1/models/luma/ray-2-720p/predictions",
-      input: { prompt: "a lighthouse on a cliff at dusk", aspect_ratio: "16:9", duration: 5, start_image_url: start, end_image_url: end, loop: false },
+      input: {
+        prompt: "a lighthouse on a cliff at dusk",
+        aspect_ratio: "16:9",
+        duration: 5,
+        start_image_url: start,
+        end_image_url: end,
+        loop: false,
+      },
     });
   });
 
@@ -140,7 +153,15 @@ describe("on fal", () => {
     });
     expect(await requestOf("luma/ray-flash-2-720p-i2v", { inputFileLastContent: end })).toEqual({
       path: "/fal-ai/luma-dream-machine/ray-2-flash/image-to-video",
-      body: { prompt: "a lighthouse on a cliff at dusk", image_url: start, end_image_url: end, aspect_ratio: "16:9", duration: "5s", resolution: "720p", loop: false },
+      body: {
+        prompt: "a lighthouse on a cliff at dusk",
+        image_url: start,
+        end_image_url: end,
+        aspect_ratio: "16:9",
+        duration: "5s",
+        resolution: "720p",
+        loop: false,
+      },
     });
   });
 

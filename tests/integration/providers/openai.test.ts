@@ -31,8 +31,18 @@ describe("DALL·E and GPT Image 1 Mini on the Images API", () => {
     const job = providerJob("openai/dall-e-3", "openai", { ratio: "7:4" });
     const submitted = await adapter.submit(job);
     expect(fake.requests[0]?.path).toBe("/v1/images/generations");
-    expect(fake.requests[0]?.body).toEqual({ model: "dall-e-3", prompt: job.prompt, n: 1, size: "1792x1024", quality: "standard", response_format: "b64_json" });
-    expect(submitted).toMatchObject({ kind: "completed", result: { status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/png" }] } });
+    expect(fake.requests[0]?.body).toEqual({
+      model: "dall-e-3",
+      prompt: job.prompt,
+      n: 1,
+      size: "1792x1024",
+      quality: "standard",
+      response_format: "b64_json",
+    });
+    expect(submitted).toMatchObject({
+      kind: "completed",
+      result: { status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/png" }] },
+    });
   });
 
   it("DALL·E 3 takes n=1 only: more is refused as the API refuses it (ERR4005)", async () => {
@@ -44,12 +54,25 @@ describe("DALL·E and GPT Image 1 Mini on the Images API", () => {
   it("DALL·E 2 sends its square size and the count, no quality; GPT Image 1 Mini the GPT Image body", async () => {
     const dallE2 = providerJob("openai/dall-e-2", "openai", { outputCount: 3 });
     const submitted = await adapter.submit(dallE2);
-    expect(fake.requests[0]?.body).toEqual({ model: "dall-e-2", prompt: dallE2.prompt, n: 3, size: "1024x1024", response_format: "b64_json" });
+    expect(fake.requests[0]?.body).toEqual({
+      model: "dall-e-2",
+      prompt: dallE2.prompt,
+      n: 3,
+      size: "1024x1024",
+      response_format: "b64_json",
+    });
     expect(submitted.kind === "completed" && submitted.result.status === "succeeded" ? submitted.result.outputs : []).toHaveLength(3);
 
     const mini = providerJob("openai/gpt-image-1-mini", "openai", { ratio: "2:3", outputFormat: "webp" });
     await adapter.submit(mini);
-    expect(fake.requests[1]?.body).toEqual({ model: "gpt-image-1-mini", prompt: mini.prompt, n: 1, size: "1024x1536", quality: "medium", output_format: "webp" });
+    expect(fake.requests[1]?.body).toEqual({
+      model: "gpt-image-1-mini",
+      prompt: mini.prompt,
+      n: 1,
+      size: "1024x1536",
+      quality: "medium",
+      output_format: "webp",
+    });
   });
 });
 
@@ -61,7 +84,14 @@ describe("submit", () => {
     expect(request?.method).toBe("POST");
     expect(request?.path).toBe("/v1/images/generations");
     expect(request?.headers.authorization).toBe(`Bearer ${fake.token}`);
-    expect(request?.body).toEqual({ model: "gpt-image-1", prompt: job.prompt, n: 2, size: "1536x1024", quality: "medium", output_format: "jpeg" });
+    expect(request?.body).toEqual({
+      model: "gpt-image-1",
+      prompt: job.prompt,
+      n: 2,
+      size: "1536x1024",
+      quality: "medium",
+      output_format: "jpeg",
+    });
   });
 
   it.each([
@@ -159,7 +189,12 @@ describe("Sora videos", () => {
     const [request] = fake.requests;
     expect(request).toMatchObject({ method: "POST", path: "/v1/videos" });
     expect(request?.headers.authorization).toBe(`Bearer ${fake.token}`);
-    expect(request && multipartFields(request)).toEqual({ model: "sora-2-pro", prompt: "a lighthouse on a cliff at dusk", seconds: "12", size: "1024x1792" });
+    expect(request && multipartFields(request)).toEqual({
+      model: "sora-2-pro",
+      prompt: "a lighthouse on a cliff at dusk",
+      seconds: "12",
+      size: "1024x1792",
+    });
   });
 
   it.each([
@@ -213,7 +248,9 @@ describe("Sora videos", () => {
   });
 
   it("a size the model does not have (sora-2 at 1024p) is refused by OpenAI: ERR4005", async () => {
-    const error = await providerErrorOf(adapter.submit(providerJob("openai/sora-2-pro", "openai", { providerModelId: "sora-2", resolution: "1024p" })));
+    const error = await providerErrorOf(
+      adapter.submit(providerJob("openai/sora-2-pro", "openai", { providerModelId: "sora-2", resolution: "1024p" })),
+    );
     expect(error).toMatchObject({ code: "ERR4005", providerDetail: "HTTP 400 invalid_value" });
   });
 
@@ -222,10 +259,16 @@ describe("Sora videos", () => {
     const submitted = await adapter.submit(job);
     if (submitted.kind !== "accepted") throw new Error("expected an accepted job");
     fake.script({ fail: "rate_limit" });
-    expect(await providerErrorOf(adapter.poll(submitted.predictionId, job))).toMatchObject({ code: "ERR4002", providerDetail: "HTTP 429 rate_limit_exceeded retry_after=12" });
+    expect(await providerErrorOf(adapter.poll(submitted.predictionId, job))).toMatchObject({
+      code: "ERR4002",
+      providerDetail: "HTTP 429 rate_limit_exceeded retry_after=12",
+    });
     fake.script({});
     const gone = await adapter.poll("video_unknown", job);
-    expect(gone).toMatchObject({ status: "failed", error: { provider: "openai", code: "ERR4002", providerDetail: "HTTP 404 video_not_found" } });
+    expect(gone).toMatchObject({
+      status: "failed",
+      error: { provider: "openai", code: "ERR4002", providerDetail: "HTTP 404 video_not_found" },
+    });
   });
 
   it("an answer not understood fails the attempt with a ProviderError naming openai", async () => {
@@ -234,7 +277,10 @@ describe("Sora videos", () => {
     if (submitted.kind !== "accepted") throw new Error("expected an accepted job");
     fake.script({ videoAnswer: { id: submitted.predictionId, object: "video", status: "rendering" } });
     const result = await adapter.poll(submitted.predictionId, job);
-    expect(result).toMatchObject({ status: "failed", error: { provider: "openai", code: "ERR4002", message: "openai: the answer is not a video job" } });
+    expect(result).toMatchObject({
+      status: "failed",
+      error: { provider: "openai", code: "ERR4002", message: "openai: the answer is not a video job" },
+    });
   });
 
   it("a video past the byte cap fails the attempt with ERR4003", async () => {
@@ -260,6 +306,9 @@ describe("Sora videos", () => {
 describe("configuration", () => {
   it("is configured by OPENAI_API_KEY, with the published API as the default base URL", () => {
     expect(openaiFromEnv({ ...env(), OPENAI_API_KEY: undefined })).toBeNull();
-    expect(openaiFromEnv({ ...env(), OPENAI_API_KEY: "sk-x" })).toEqual({ token: "sk-x", baseUrl: process.env.OPENAI_BASE_URL ?? "https://api.openai.com" });
+    expect(openaiFromEnv({ ...env(), OPENAI_API_KEY: "sk-x" })).toEqual({
+      token: "sk-x",
+      baseUrl: process.env.OPENAI_BASE_URL ?? "https://api.openai.com",
+    });
   });
 });

@@ -32,20 +32,36 @@ describe("sendProviderRequest over node:http", () => {
       let body = "";
       req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
       req.on("end", () => {
-        seen.push({ method: req.method, auth: req.headers.authorization, type: req.headers["content-type"], length: req.headers["content-length"], body });
+        seen.push({
+          method: req.method,
+          auth: req.headers.authorization,
+          type: req.headers["content-type"],
+          length: req.headers["content-length"],
+          body,
+        });
         res.writeHead(201, { "content-type": "application/json", "retry-after": "3", "x-multi": ["a", "b"] });
         res.end(JSON.stringify({ id: "p-1", status: "succeeded" }));
       });
     };
     const before = connections.length;
-    const request = { method: "POST", headers: { Authorization: "Bearer r8_x", "Content-Type": "application/json" }, body: JSON.stringify({ input: { prompt: "é" } }) };
+    const request = {
+      method: "POST",
+      headers: { Authorization: "Bearer r8_x", "Content-Type": "application/json" },
+      body: JSON.stringify({ input: { prompt: "é" } }),
+    };
     const first = await sendProviderRequest("replicate", `${base}/v1/predictions`, request, 2_000);
     const second = await sendProviderRequest("replicate", `${base}/v1/predictions`, request, 2_000);
     expect(first).toMatchObject({ status: 201, ok: true, body: { id: "p-1", status: "succeeded" } });
     expect(first.headers.get("retry-after")).toBe("3");
     expect(first.headers.get("x-multi")).toBe("a, b");
     expect(second.status).toBe(201);
-    expect(seen[0]).toEqual({ method: "POST", auth: "Bearer r8_x", type: "application/json", length: String(Buffer.byteLength(request.body)), body: request.body });
+    expect(seen[0]).toEqual({
+      method: "POST",
+      auth: "Bearer r8_x",
+      type: "application/json",
+      length: String(Buffer.byteLength(request.body)),
+      body: request.body,
+    });
     expect(connections.length - before).toBe(1);
   });
 
@@ -54,7 +70,11 @@ describe("sendProviderRequest over node:http", () => {
       res.writeHead(503, { "content-type": "text/plain" });
       res.end("down for maintenance");
     };
-    expect(await sendProviderRequest("fal", `${base}/x`, { method: "GET" }, 2_000)).toMatchObject({ status: 503, ok: false, body: "down for maintenance" });
+    expect(await sendProviderRequest("fal", `${base}/x`, { method: "GET" }, 2_000)).toMatchObject({
+      status: 503,
+      ok: false,
+      body: "down for maintenance",
+    });
   });
 
   it("an answer cut short is ERR4002; no answer within the deadline is ERR4001", async () => {
@@ -63,10 +83,16 @@ describe("sendProviderRequest over node:http", () => {
       res.write('{"id":');
       setTimeout(() => res.socket?.destroy(), 20);
     };
-    expect(await providerErrorOf(sendProviderRequest("openai", `${base}/cut`, { method: "GET" }, 2_000))).toMatchObject({ code: "ERR4002", providerDetail: "ECONNRESET" });
+    expect(await providerErrorOf(sendProviderRequest("openai", `${base}/cut`, { method: "GET" }, 2_000))).toMatchObject({
+      code: "ERR4002",
+      providerDetail: "ECONNRESET",
+    });
 
     handler = () => undefined;
-    expect(await providerErrorOf(sendProviderRequest("openai", `${base}/silent`, { method: "POST", body: "{}" }, 150))).toMatchObject({ code: "ERR4001", providerDetail: "timeout 150ms" });
+    expect(await providerErrorOf(sendProviderRequest("openai", `${base}/silent`, { method: "POST", body: "{}" }, 150))).toMatchObject({
+      code: "ERR4001",
+      providerDetail: "timeout 150ms",
+    });
   });
 
   it("an answer past the request's maxAnswerBytes is ERR4003; an aborted signal ends the call at once", async () => {
@@ -74,15 +100,21 @@ describe("sendProviderRequest over node:http", () => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ image: "a".repeat(4_096) }));
     };
-    expect(await providerErrorOf(sendProviderRequest("cloudflare", `${base}/big`, { method: "POST", body: "{}", maxAnswerBytes: 1_024 }, 2_000))).toMatchObject({
+    expect(
+      await providerErrorOf(sendProviderRequest("cloudflare", `${base}/big`, { method: "POST", body: "{}", maxAnswerBytes: 1_024 }, 2_000)),
+    ).toMatchObject({
       code: "ERR4003",
       providerDetail: "too_large",
     });
-    await expect(sendProviderRequest("cloudflare", `${base}/big`, { method: "POST", body: "{}", maxAnswerBytes: 8_192 }, 2_000)).resolves.toMatchObject({ status: 200 });
+    await expect(
+      sendProviderRequest("cloudflare", `${base}/big`, { method: "POST", body: "{}", maxAnswerBytes: 8_192 }, 2_000),
+    ).resolves.toMatchObject({ status: 200 });
 
     handler = () => undefined;
     const controller = new AbortController();
-    const call = providerErrorOf(sendProviderRequest("cloudflare", `${base}/held`, { method: "POST", body: "{}", signal: controller.signal }, 10_000));
+    const call = providerErrorOf(
+      sendProviderRequest("cloudflare", `${base}/held`, { method: "POST", body: "{}", signal: controller.signal }, 10_000),
+    );
     setTimeout(() => controller.abort(), 50);
     // Mapped like a deadline; the adapter that aborted (a cancel) knows better and answers canceled.
     expect(await call).toMatchObject({ code: "ERR4001", provider: "cloudflare" });

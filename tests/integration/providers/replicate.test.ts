@@ -61,11 +61,22 @@ describe("submit: the request Replicate receives", () => {
   it("sends FLUX1.1 [pro] no num_outputs, Veo 3 its video fields, Kling its start image and tier", async () => {
     await adapter.submit(providerJob("black-forest-labs/flux-1.1-pro", "replicate", { ratio: "16:9" }));
     await adapter.submit(providerJob("google/veo-3", "replicate", { ratio: "9:16", resolution: "1080p", generateAudio: true }));
-    await adapter.submit(providerJob("kwaivgi/kling-v2.1", "replicate", { resolution: "1080p", durationSeconds: 10, inputFiles: ["https://img.example.test/a.png"] }));
+    await adapter.submit(
+      providerJob("kwaivgi/kling-v2.1", "replicate", {
+        resolution: "1080p",
+        durationSeconds: 10,
+        inputFiles: ["https://img.example.test/a.png"],
+      }),
+    );
 
     const [pro, veo, kling] = fake.requests;
     expect(pro?.path).toBe("/v1/models/black-forest-labs/flux-1.1-pro/predictions");
-    expect((pro?.body as { input: object }).input).toEqual({ prompt: expect.any(String), aspect_ratio: "16:9", output_format: "png", seed: 1_234_567 });
+    expect((pro?.body as { input: object }).input).toEqual({
+      prompt: expect.any(String),
+      aspect_ratio: "16:9",
+      output_format: "png",
+      seed: 1_234_567,
+    });
     expect(veo?.path).toBe("/v1/models/google/veo-3/predictions");
     expect((veo?.body as { input: object }).input).toEqual({
       prompt: expect.any(String),
@@ -76,15 +87,27 @@ describe("submit: the request Replicate receives", () => {
       seed: 1_234_567,
     });
     expect(kling?.path).toBe("/v1/models/kwaivgi/kling-v2.1/predictions");
-    expect((kling?.body as { input: object }).input).toEqual({ prompt: expect.any(String), start_image: "https://img.example.test/a.png", mode: "pro", duration: 10 });
+    expect((kling?.body as { input: object }).input).toEqual({
+      prompt: expect.any(String),
+      start_image: "https://img.example.test/a.png",
+      mode: "pro",
+      duration: 10,
+    });
   });
 
   it("sends MiniMax's models on Replicate in their own field names (number_of_images; first_frame_image)", async () => {
     await adapter.submit(providerJob("minimax/image-01", "replicate", { ratio: "21:9", outputCount: 4 }));
-    await adapter.submit(providerJob("minimax/hailuo-02", "replicate", { durationSeconds: 10, inputFiles: ["https://img.example.test/a.png"] }));
+    await adapter.submit(
+      providerJob("minimax/hailuo-02", "replicate", { durationSeconds: 10, inputFiles: ["https://img.example.test/a.png"] }),
+    );
     const [image, video] = fake.requests;
     expect(image?.path).toBe("/v1/models/minimax/image-01/predictions");
-    expect((image?.body as { input: object }).input).toEqual({ prompt: expect.any(String), aspect_ratio: "21:9", number_of_images: 4, prompt_optimizer: false });
+    expect((image?.body as { input: object }).input).toEqual({
+      prompt: expect.any(String),
+      aspect_ratio: "21:9",
+      number_of_images: 4,
+      prompt_optimizer: false,
+    });
     expect(video?.path).toBe("/v1/models/minimax/hailuo-02/predictions");
     expect((video?.body as { input: object }).input).toEqual({
       prompt: expect.any(String),
@@ -103,8 +126,19 @@ describe("submit: the request Replicate receives", () => {
     await adapter.submit(providerJob("cloudflare/flux-1-schnell", "replicate", { outputCount: 4 }));
     const [image, textOnly, video, schnellOnCloudflare] = fake.requests;
     expect(image?.path).toBe("/v1/models/runwayml/gen4-image/predictions");
-    expect((image?.body as { input: object }).input).toEqual({ prompt: expect.any(String), aspect_ratio: "21:9", resolution: "1080p", reference_images: references, seed: 1_234_567 });
-    expect((textOnly?.body as { input: object }).input).toEqual({ prompt: expect.any(String), aspect_ratio: "1:1", resolution: "1080p", seed: 1_234_567 });
+    expect((image?.body as { input: object }).input).toEqual({
+      prompt: expect.any(String),
+      aspect_ratio: "21:9",
+      resolution: "1080p",
+      reference_images: references,
+      seed: 1_234_567,
+    });
+    expect((textOnly?.body as { input: object }).input).toEqual({
+      prompt: expect.any(String),
+      aspect_ratio: "1:1",
+      resolution: "1080p",
+      seed: 1_234_567,
+    });
     expect(video?.path).toBe("/v1/models/runwayml/gen4-turbo/predictions");
     expect((video?.body as { input: object }).input).toEqual({
       prompt: expect.any(String),
@@ -114,17 +148,30 @@ describe("submit: the request Replicate receives", () => {
       seed: 1_234_567,
     });
     expect(schnellOnCloudflare?.path).toBe("/v1/models/black-forest-labs/flux-schnell/predictions");
-    expect((schnellOnCloudflare?.body as { input: object }).input).toEqual({ prompt: expect.any(String), aspect_ratio: "1:1", num_outputs: 4, output_format: "jpg", seed: 1_234_567 });
+    expect((schnellOnCloudflare?.body as { input: object }).input).toEqual({
+      prompt: expect.any(String),
+      aspect_ratio: "1:1",
+      num_outputs: 4,
+      output_format: "jpg",
+      seed: 1_234_567,
+    });
   });
 
   it("sends Qwen-Image on Replicate one picture per prediction, without num_outputs", async () => {
     await adapter.submit(providerJob("qwen/qwen-image", "replicate", { ratio: "4:3" }));
     expect(fake.requests[0]?.path).toBe("/v1/models/qwen/qwen-image/predictions");
-    expect((fake.requests[0]?.body as { input: object }).input).toEqual({ prompt: expect.any(String), aspect_ratio: "4:3", output_format: "png", seed: 1_234_567 });
+    expect((fake.requests[0]?.body as { input: object }).input).toEqual({
+      prompt: expect.any(String),
+      aspect_ratio: "4:3",
+      output_format: "png",
+      seed: 1_234_567,
+    });
   });
 
   it("sends ByteDance's models on Replicate in their own field names (image_input and size; Seedance's video fields)", async () => {
-    await adapter.submit(providerJob("bytedance/seedream-4", "replicate", { ratio: "21:9", inputFiles: ["https://img.example.test/a.png"] }));
+    await adapter.submit(
+      providerJob("bytedance/seedream-4", "replicate", { ratio: "21:9", inputFiles: ["https://img.example.test/a.png"] }),
+    );
     await adapter.submit(providerJob("bytedance/seedance-1-pro", "replicate", { durationSeconds: 10, resolution: "480p", ratio: "9:16" }));
     const [image, video] = fake.requests;
     expect(image?.path).toBe("/v1/models/bytedance/seedream-4/predictions");
@@ -136,7 +183,13 @@ describe("submit: the request Replicate receives", () => {
       sequential_image_generation: "disabled",
     });
     expect(video?.path).toBe("/v1/models/bytedance/seedance-1-pro/predictions");
-    expect((video?.body as { input: object }).input).toEqual({ prompt: expect.any(String), duration: 10, resolution: "480p", aspect_ratio: "9:16", seed: 1_234_567 });
+    expect((video?.body as { input: object }).input).toEqual({
+      prompt: expect.any(String),
+      duration: 10,
+      resolution: "480p",
+      aspect_ratio: "9:16",
+      seed: 1_234_567,
+    });
   });
 
   it("runs a pinned owner/name:version through /v1/predictions", async () => {
@@ -257,7 +310,12 @@ describe("error mapping", () => {
     const submitted = await adapter.submit(job);
     const { result } = await pollUntilSettled(adapter, submitted.predictionId, job);
     expect(result.status).toBe("failed");
-    if (result.status === "failed") expect(result.error).toMatchObject({ code: "ERR4002", providerDetail: "status failed", message: expect.stringContaining("out of memory") });
+    if (result.status === "failed")
+      expect(result.error).toMatchObject({
+        code: "ERR4002",
+        providerDetail: "status failed",
+        message: expect.stringContaining("out of memory"),
+      });
 
     const webhook = await webhookFor(submitted.predictionId);
     const parsed = await adapter.parseCallback!({ headers: webhook.headers, rawBody: webhook.rawBody });

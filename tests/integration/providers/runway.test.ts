@@ -58,17 +58,39 @@ describe("submit: the request Runway receives", () => {
     await adapter.submit(providerJob("runway/gen4-aleph", "runway", { ratio: "9:16", inputFiles: ["https://vid.example.test/in.mp4"] }));
     const [video, aleph] = fake.requests;
     expect(video?.path).toBe("/v1/image_to_video");
-    expect(video?.body).toEqual({ model: "gen4_turbo", promptImage: "https://img.example.test/start.png", promptText: expect.any(String), ratio: "1584:672", duration: 10, seed: 1_234_567 });
+    expect(video?.body).toEqual({
+      model: "gen4_turbo",
+      promptImage: "https://img.example.test/start.png",
+      promptText: expect.any(String),
+      ratio: "1584:672",
+      duration: 10,
+      seed: 1_234_567,
+    });
     expect(aleph?.path).toBe("/v1/video_to_video");
-    expect(aleph?.body).toEqual({ model: "gen4_aleph", videoUri: "https://vid.example.test/in.mp4", promptText: expect.any(String), ratio: "720:1280", seed: 1_234_567 });
+    expect(aleph?.body).toEqual({
+      model: "gen4_aleph",
+      videoUri: "https://vid.example.test/in.mp4",
+      promptText: expect.any(String),
+      ratio: "720:1280",
+      seed: 1_234_567,
+    });
   });
 
   it("maps every catalog ratio of every Runway model to a size Runway publishes for it (the fake refuses others)", async () => {
-    for (const identifier of ["runway/gen4-image", "runway/gen4-turbo", "runway/gen4-aleph", "runway/gen4-image-turbo", "runway/gen3a-turbo"]) {
+    for (const identifier of [
+      "runway/gen4-image",
+      "runway/gen4-turbo",
+      "runway/gen4-aleph",
+      "runway/gen4-image-turbo",
+      "runway/gen3a-turbo",
+    ]) {
       const model = findModel(identifier)!;
       for (const ratio of model.ratios) {
         const inputFiles = model.inputFiles?.required ? ["https://files.example.test/in"] : [];
-        await expect(adapter.submit(providerJob(identifier, "runway", { ratio, inputFiles })), `${identifier} ${ratio}`).resolves.toMatchObject({ kind: "accepted" });
+        await expect(
+          adapter.submit(providerJob(identifier, "runway", { ratio, inputFiles })),
+          `${identifier} ${ratio}`,
+        ).resolves.toMatchObject({ kind: "accepted" });
       }
     }
     expect(fake.requests.every((request) => request.method === "POST")).toBe(true);
@@ -78,7 +100,13 @@ describe("submit: the request Runway receives", () => {
   it("sends Gen-4 Image Turbo with its required references and Gen-3 Alpha Turbo in its own two sizes", async () => {
     const references = ["https://img.example.test/a.png", "https://img.example.test/b.png"];
     await adapter.submit(providerJob("runway/gen4-image-turbo", "runway", { ratio: "4:3", inputFiles: references }));
-    await adapter.submit(providerJob("runway/gen3a-turbo", "runway", { ratio: "3:5", durationSeconds: 10, inputFiles: ["https://img.example.test/start.png"] }));
+    await adapter.submit(
+      providerJob("runway/gen3a-turbo", "runway", {
+        ratio: "3:5",
+        durationSeconds: 10,
+        inputFiles: ["https://img.example.test/start.png"],
+      }),
+    );
     const [image, video] = fake.requests;
     expect(image?.path).toBe("/v1/text_to_image");
     expect(image?.body).toEqual({
@@ -131,7 +159,11 @@ describe("results", () => {
     const download = await fetch(output?.kind === "url" ? output.url : "");
     expect(download.headers.get("content-type")).toBe("image/png");
     const gets = fake.requests.filter((request) => request.method === "GET");
-    expect(gets.every((request) => request.path === `/v1/tasks/${submitted.predictionId}` && request.headers["x-runway-version"] === "2024-11-06")).toBe(true);
+    expect(
+      gets.every(
+        (request) => request.path === `/v1/tasks/${submitted.predictionId}` && request.headers["x-runway-version"] === "2024-11-06",
+      ),
+    ).toBe(true);
   });
 
   it("reads THROTTLED as still running, not as a failure", async () => {
@@ -179,14 +211,26 @@ describe("error mapping", () => {
 
   it("a task failed by content moderation (SAFETY.*) is ERR4005, final", async () => {
     const error = await failedResult("a kite [runway:moderated]");
-    expect(error).toMatchObject({ code: "ERR4005", provider: "runway", providerDetail: "FAILED SAFETY.INPUT.TEXT", message: expect.stringContaining("content moderation") });
+    expect(error).toMatchObject({
+      code: "ERR4005",
+      provider: "runway",
+      providerDetail: "FAILED SAFETY.INPUT.TEXT",
+      message: expect.stringContaining("content moderation"),
+    });
     expect(error.failover).toBe(false);
   });
 
   it("a task failed on Runway's side (INTERNAL.BAD_OUTPUT.*) is ERR4002; an invalid asset is ERR4005", async () => {
-    expect(await failedResult("a kite [runway:internal]")).toMatchObject({ code: "ERR4002", providerDetail: "FAILED INTERNAL.BAD_OUTPUT.CODE01" });
+    expect(await failedResult("a kite [runway:internal]")).toMatchObject({
+      code: "ERR4002",
+      providerDetail: "FAILED INTERNAL.BAD_OUTPUT.CODE01",
+    });
     fake.script({ fail: "prediction_failed", failureCode: "ASSET.INVALID", errorText: "Invalid asset dimensions." });
-    expect(await failedResult("a kite")).toMatchObject({ code: "ERR4005", providerDetail: "FAILED ASSET.INVALID", message: "runway: Invalid asset dimensions." });
+    expect(await failedResult("a kite")).toMatchObject({
+      code: "ERR4005",
+      providerDetail: "FAILED ASSET.INVALID",
+      message: "runway: Invalid asset dimensions.",
+    });
     fake.script({ fail: "prediction_failed", failureCode: "INPUT_PREPROCESSING.SAFETY.TEXT" });
     expect((await failedResult("a kite")).code).toBe("ERR4005");
   });
@@ -195,11 +239,22 @@ describe("error mapping", () => {
     const job = image({ prompt: "a kite [runway:garbled]" });
     const submitted = await adapter.submit(job);
     const result = await adapter.poll(submitted.predictionId, job);
-    expect(result).toMatchObject({ status: "failed", error: { code: "ERR4002", provider: "runway", providerDetail: "HTTP 200 unexpected body", message: "runway: the answer is not a task" } });
+    expect(result).toMatchObject({
+      status: "failed",
+      error: {
+        code: "ERR4002",
+        provider: "runway",
+        providerDetail: "HTTP 200 unexpected body",
+        message: "runway: the answer is not a task",
+      },
+    });
   });
 
   it("an unknown task on poll is ERR4002 (HTTP 404)", async () => {
-    expect(await providerErrorOf(adapter.poll("00000000-0000-4000-8000-000000000000", image()))).toMatchObject({ code: "ERR4002", providerDetail: "HTTP 404" });
+    expect(await providerErrorOf(adapter.poll("00000000-0000-4000-8000-000000000000", image()))).toMatchObject({
+      code: "ERR4002",
+      providerDetail: "HTTP 404",
+    });
   });
 
   it("a provider that does not answer in time is ERR4001; a refused connection ERR4002", async () => {
@@ -213,7 +268,10 @@ describe("error mapping", () => {
   });
 
   it("an output URL that is not http(s) leaves a succeeded task without output: ERR4002", async () => {
-    expect(taskResult({ id: "t", status: "SUCCEEDED", output: ["file:///etc/passwd"] })).toMatchObject({ status: "failed", error: { code: "ERR4002", provider: "runway" } });
+    expect(taskResult({ id: "t", status: "SUCCEEDED", output: ["file:///etc/passwd"] })).toMatchObject({
+      status: "failed",
+      error: { code: "ERR4002", provider: "runway" },
+    });
   });
 });
 
@@ -223,7 +281,10 @@ describe("cancel", () => {
     const submitted = await adapter.submit(job);
     await expect(adapter.cancel(submitted.predictionId)).resolves.toBe(true);
     const cancel = fake.requests.find((request) => request.method === "DELETE");
-    expect(cancel).toMatchObject({ path: `/v1/tasks/${submitted.predictionId}`, headers: { authorization: `Bearer ${fake.apiSecret}`, "x-runway-version": "2024-11-06" } });
+    expect(cancel).toMatchObject({
+      path: `/v1/tasks/${submitted.predictionId}`,
+      headers: { authorization: `Bearer ${fake.apiSecret}`, "x-runway-version": "2024-11-06" },
+    });
     await expect(adapter.poll(submitted.predictionId, job)).resolves.toEqual({ status: "canceled" });
   });
 
@@ -237,6 +298,9 @@ describe("cancel", () => {
 describe("configuration", () => {
   it("is configured by RUNWAYML_API_SECRET, with Runway's public API as the default base URL", () => {
     expect(runwayFromEnv({ ...env(), RUNWAYML_API_SECRET: undefined })).toBeNull();
-    expect(runwayFromEnv({ ...env(), RUNWAYML_API_SECRET: "key_abc" })).toEqual({ apiSecret: "key_abc", baseUrl: process.env.RUNWAY_BASE_URL ?? "https://api.dev.runwayml.com" });
+    expect(runwayFromEnv({ ...env(), RUNWAYML_API_SECRET: "key_abc" })).toEqual({
+      apiSecret: "key_abc",
+      baseUrl: process.env.RUNWAY_BASE_URL ?? "https://api.dev.runwayml.com",
+    });
   });
 });

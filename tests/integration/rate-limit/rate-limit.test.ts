@@ -53,7 +53,9 @@ for (const [name, makeStore] of backends) {
       const store = makeStore()!;
       const accountId = randomUUID();
       const now = inThisMinute(5);
-      const outcomes = await Promise.allSettled(Array.from({ length: 60 }, () => consumeRateLimit({ accountId, plan: "free", bucket: "general", store, now })));
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 60 }, () => consumeRateLimit({ accountId, plan: "free", bucket: "general", store, now })),
+      );
       expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(30);
       expect((await peekRateLimit({ accountId, plan: "free", bucket: "general", store, now })).remaining).toBe(0);
     });

@@ -46,7 +46,18 @@ describe("cli: retention:run", () => {
     expect(run.body).toEqual({
       now: now.toISOString(),
       accounts: 1,
-      removed: { generations: 1, files: 2, request_logs: 1, webhook_deliveries: 1, webhook_attempts: 1, dead_letters: 0, activity_events: 1, ledger_entries: 1, sent_emails: 0, generation_events: 0 },
+      removed: {
+        generations: 1,
+        files: 2,
+        request_logs: 1,
+        webhook_deliveries: 1,
+        webhook_attempts: 1,
+        dead_letters: 0,
+        activity_events: 1,
+        ledger_entries: 1,
+        sent_emails: 0,
+        generation_events: 0,
+      },
       deferred: { generations: 0 },
     });
     for (const [rows, present] of [

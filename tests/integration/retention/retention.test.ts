@@ -31,7 +31,18 @@ import {
 // kind, a row one second inside the window and one exactly at it stay, one second outside goes;
 // files go with their record; the balance column never moves; a second pass removes nothing.
 
-const ZERO = { generations: 0, files: 0, request_logs: 0, webhook_deliveries: 0, webhook_attempts: 0, dead_letters: 0, activity_events: 0, ledger_entries: 0, sent_emails: 0, generation_events: 0 };
+const ZERO = {
+  generations: 0,
+  files: 0,
+  request_logs: 0,
+  webhook_deliveries: 0,
+  webhook_attempts: 0,
+  dead_letters: 0,
+  activity_events: 0,
+  ledger_entries: 0,
+  sent_emails: 0,
+  generation_events: 0,
+};
 
 type Seeded = { generation: { id: string; keys: string[] }; requestLog: string; delivery: string; activity: string; ledger: string };
 
@@ -59,7 +70,15 @@ async function present(rows: Seeded) {
 }
 
 const kept = { generation: true, files: [true, true], requestLog: true, delivery: true, attempts: 1, activity: true, ledger: true };
-const removed = { generation: false, files: [false, false], requestLog: false, delivery: false, attempts: 0, activity: false, ledger: false };
+const removed = {
+  generation: false,
+  files: [false, false],
+  requestLog: false,
+  delivery: false,
+  attempts: 0,
+  activity: false,
+  ledger: false,
+};
 
 describe("retention windows", () => {
   it("are the spec's table, in seconds, in the plan limits retention reads", () => {
@@ -172,7 +191,10 @@ describe("runRetention", () => {
     expect(await db.ledgerPurgedSource.findUnique({ where: { sourceKey } })).toMatchObject({ accountId });
 
     expect(await inTransaction((tx) => renewManualPlan(tx, accountScope(accountId), later))).toEqual({ granted: [] });
-    expect(await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 1000, sourceKey, description: "again" }))).toMatchObject({ applied: false, reason: "duplicate_source" });
+    expect(await inTransaction((tx) => addCredits(tx, { accountId, amountMillis: 1000, sourceKey, description: "again" }))).toMatchObject({
+      applied: false,
+      reason: "duplicate_source",
+    });
     expect(await balanceText(accountId)).toBe(credited);
   });
 
@@ -188,7 +210,18 @@ describe("runRetention", () => {
     await db.webhookDelivery.update({ where: { id: resent }, data: { lastAttemptAt: now, attemptCount: 2 } });
     await db.webhookAttempt.create({ data: { deliveryId: resent, attemptNumber: 2, statusCode: 200, createdAt: now } });
     const deadLetter = (reason: string, replayedAt: Date | null) =>
-      db.deadLetter.create({ data: { accountId, endpointId, event: "generation.completed", eventKey: `k:${reason}`, payload: {}, reason, createdAt: old, replayedAt } });
+      db.deadLetter.create({
+        data: {
+          accountId,
+          endpointId,
+          event: "generation.completed",
+          eventKey: `k:${reason}`,
+          payload: {},
+          reason,
+          createdAt: old,
+          replayedAt,
+        },
+      });
     const waiting = await deadLetter("waiting", null);
     const replayedLongAgo = await deadLetter("replayed", old);
 
@@ -198,7 +231,9 @@ describe("runRetention", () => {
     expect(await exists("webhookDelivery", pendingDelivery)).toBe(true);
     expect(await exists("webhookDelivery", failedDelivery)).toBe(false);
     expect(await exists("webhookDelivery", resent)).toBe(true);
-    expect(await db.webhookAttempt.findMany({ where: { deliveryId: resent }, select: { attemptNumber: true } })).toEqual([{ attemptNumber: 2 }]);
+    expect(await db.webhookAttempt.findMany({ where: { deliveryId: resent }, select: { attemptNumber: true } })).toEqual([
+      { attemptNumber: 2 },
+    ]);
     expect(await db.deadLetter.count({ where: { id: waiting.id } })).toBe(1);
     expect(await db.deadLetter.count({ where: { id: replayedLongAgo.id } })).toBe(0);
   });
@@ -209,7 +244,14 @@ describe("runRetention", () => {
     const old = secondsBefore(now, 2 * 24 * 3600_000);
     const many = 2 * RETENTION_BATCH_SIZE + 17;
     await db.activityEvent.createMany({
-      data: Array.from({ length: many }, (_, index) => ({ accountId, actor: "system", category: "credit" as const, action: "credit.added", description: `bulk ${index}`, createdAt: old })),
+      data: Array.from({ length: many }, (_, index) => ({
+        accountId,
+        actor: "system",
+        category: "credit" as const,
+        action: "credit.added",
+        description: `bulk ${index}`,
+        createdAt: old,
+      })),
     });
     await db.requestLog.createMany({
       data: Array.from({ length: RETENTION_BATCH_SIZE }, () => ({
@@ -280,7 +322,13 @@ describe("runRetention", () => {
     // old at this moment are young at theirs, so those passes keep counting nothing.
     const now = new Date("2001-02-01T00:00:00Z");
     const email = async (status: "queued" | "sent" | "failed", daysBefore: number, seconds = 0) => {
-      const { id } = await queueEmail(db, { to: uniqueEmail("retention-mail"), subject: "s", text: "t", html: "<p>t</p>", kind: "test.retention" });
+      const { id } = await queueEmail(db, {
+        to: uniqueEmail("retention-mail"),
+        subject: "s",
+        text: "t",
+        html: "<p>t</p>",
+        kind: "test.retention",
+      });
       const createdAt = secondsBefore(now, daysBefore * 24 * 3600_000, seconds);
       await db.emailOutbox.update({ where: { id }, data: { status, createdAt, sentAt: status === "queued" ? null : createdAt } });
       return id;
@@ -297,7 +345,10 @@ describe("runRetention", () => {
 
     const pass = await runRetention(db, OPERATOR, { now });
     expect(pass.removed.sent_emails).toBe(2);
-    const left = await db.emailOutbox.findMany({ where: { id: { in: [oldSent, oldFailed, oldQueued, atBoundary, young] } }, select: { id: true } });
+    const left = await db.emailOutbox.findMany({
+      where: { id: { in: [oldSent, oldFailed, oldQueued, atBoundary, young] } },
+      select: { id: true },
+    });
     expect(left.map((row) => row.id).sort()).toEqual([oldQueued, atBoundary, young].sort());
   });
 

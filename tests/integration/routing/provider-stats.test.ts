@@ -57,7 +57,12 @@ async function recordAttempts(spec: AttemptSpec) {
 /** Oldest first, one second apart, ending `endMsAgo` before now. */
 async function recordSequence(modelIdentifier: string, provider: string, now: Date, outcomes: AttemptOutcome[], endMsAgo = 0) {
   for (const [index, outcome] of outcomes.entries()) {
-    await recordAttempts({ modelIdentifier, provider, outcome, finishedAt: before(now, endMsAgo + (outcomes.length - 1 - index) * SECOND_MS) });
+    await recordAttempts({
+      modelIdentifier,
+      provider,
+      outcome,
+      finishedAt: before(now, endMsAgo + (outcomes.length - 1 - index) * SECOND_MS),
+    });
   }
 }
 
@@ -75,7 +80,14 @@ beforeAll(async () => {
   const account = await db.account.create({ data: { name: "Routing test", email: `routing-${randomUUID()}@example.test` } });
   accountId = account.id;
   const generation = await db.generation.create({
-    data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "test/routing", providerOrder: ["replicate", "fal"], estimatedCost: "0.003" },
+    data: {
+      accountId,
+      region: "us",
+      mediaKind: "image",
+      modelIdentifier: "test/routing",
+      providerOrder: ["replicate", "fal"],
+      estimatedCost: "0.003",
+    },
   });
   generationId = generation.id;
 });
@@ -95,16 +107,60 @@ describe("loadProviderStats", () => {
     const model = uniqueModel();
     // 20 successes at 100, 200, … 2000 ms, the newest 3 minutes ago.
     for (let index = 1; index <= 20; index++) {
-      await recordAttempts({ modelIdentifier: model, provider: "replicate", outcome: "succeeded", latencyMs: index * 100, finishedAt: before(now, (200 - index) * SECOND_MS) });
+      await recordAttempts({
+        modelIdentifier: model,
+        provider: "replicate",
+        outcome: "succeeded",
+        latencyMs: index * 100,
+        finishedAt: before(now, (200 - index) * SECOND_MS),
+      });
     }
     // Then, newest last: a failure, a cancellation (skipped by the run), a failure. Fast errors
     // must not lower the p95.
-    await recordAttempts({ modelIdentifier: model, provider: "replicate", outcome: "failed", latencyMs: 5, finishedAt: before(now, 60 * SECOND_MS) });
-    await recordAttempts({ modelIdentifier: model, provider: "replicate", outcome: "canceled", latencyMs: 50_000, finishedAt: before(now, 45 * SECOND_MS) });
-    await recordAttempts({ modelIdentifier: model, provider: "replicate", outcome: "failed", latencyMs: 5, wasted: true, finishedAt: before(now, 30 * SECOND_MS) });
-    await recordAttempts({ modelIdentifier: model, provider: "replicate", outcome: "discarded", latencyMs: 90_000, wasted: true, finishedAt: before(now, 150 * SECOND_MS) });
-    await recordAttempts({ modelIdentifier: model, provider: "replicate", outcome: "running", finishedAt: before(now, 10 * SECOND_MS), count: 4 });
-    await recordAttempts({ modelIdentifier: model, provider: "fal", outcome: "succeeded", latencyMs: 700, finishedAt: before(now, 10 * SECOND_MS) });
+    await recordAttempts({
+      modelIdentifier: model,
+      provider: "replicate",
+      outcome: "failed",
+      latencyMs: 5,
+      finishedAt: before(now, 60 * SECOND_MS),
+    });
+    await recordAttempts({
+      modelIdentifier: model,
+      provider: "replicate",
+      outcome: "canceled",
+      latencyMs: 50_000,
+      finishedAt: before(now, 45 * SECOND_MS),
+    });
+    await recordAttempts({
+      modelIdentifier: model,
+      provider: "replicate",
+      outcome: "failed",
+      latencyMs: 5,
+      wasted: true,
+      finishedAt: before(now, 30 * SECOND_MS),
+    });
+    await recordAttempts({
+      modelIdentifier: model,
+      provider: "replicate",
+      outcome: "discarded",
+      latencyMs: 90_000,
+      wasted: true,
+      finishedAt: before(now, 150 * SECOND_MS),
+    });
+    await recordAttempts({
+      modelIdentifier: model,
+      provider: "replicate",
+      outcome: "running",
+      finishedAt: before(now, 10 * SECOND_MS),
+      count: 4,
+    });
+    await recordAttempts({
+      modelIdentifier: model,
+      provider: "fal",
+      outcome: "succeeded",
+      latencyMs: 700,
+      finishedAt: before(now, 10 * SECOND_MS),
+    });
 
     const stats = await loadProviderStats({ region: "us", modelIdentifier: model, providers: ["replicate", "fal", "openai"], now });
 
@@ -119,7 +175,14 @@ describe("loadProviderStats", () => {
       lastFailureAt: before(now, 30 * SECOND_MS),
       lastSuccessAt: before(now, 180 * SECOND_MS),
     });
-    expect(stats.get("fal")).toMatchObject({ attempts: 1, successes: 1, failures: 0, p95LatencyMs: 700, consecutiveFailures: 0, lastFailureAt: null });
+    expect(stats.get("fal")).toMatchObject({
+      attempts: 1,
+      successes: 1,
+      failures: 0,
+      p95LatencyMs: 700,
+      consecutiveFailures: 0,
+      lastFailureAt: null,
+    });
     expect(stats.has("openai")).toBe(false);
   });
 
@@ -144,10 +207,28 @@ describe("loadProviderStats", () => {
     await recordAttempts({ modelIdentifier: model, provider: "replicate", outcome: "succeeded", finishedAt: windowStart });
     await recordAttempts({ modelIdentifier: model, provider: "replicate", outcome: "succeeded", finishedAt: now });
     // Started long before the window, finished inside it.
-    await recordAttempts({ modelIdentifier: model, provider: "replicate", outcome: "succeeded", finishedAt: before(now, 60 * SECOND_MS), startedAt: before(now, WINDOW_MS + 600 * SECOND_MS) });
+    await recordAttempts({
+      modelIdentifier: model,
+      provider: "replicate",
+      outcome: "succeeded",
+      finishedAt: before(now, 60 * SECOND_MS),
+      startedAt: before(now, WINDOW_MS + 600 * SECOND_MS),
+    });
     // Not counted: a millisecond before the window, a millisecond after now.
-    await recordAttempts({ modelIdentifier: model, provider: "replicate", outcome: "failed", finishedAt: before(windowStart, 1), count: 3 });
-    await recordAttempts({ modelIdentifier: model, provider: "replicate", outcome: "failed", finishedAt: new Date(now.getTime() + 1), count: 3 });
+    await recordAttempts({
+      modelIdentifier: model,
+      provider: "replicate",
+      outcome: "failed",
+      finishedAt: before(windowStart, 1),
+      count: 3,
+    });
+    await recordAttempts({
+      modelIdentifier: model,
+      provider: "replicate",
+      outcome: "failed",
+      finishedAt: new Date(now.getTime() + 1),
+      count: 3,
+    });
 
     const stats = await loadProviderStats({ region: "us", modelIdentifier: model, providers: ["replicate"], now });
     expect(stats.get("replicate")).toMatchObject({ attempts: 3, successes: 3, failures: 0, consecutiveFailures: 0 });
@@ -178,7 +259,9 @@ describe("loadProviderStats", () => {
   });
 
   it("rejects a window that is not a positive whole number of seconds", async () => {
-    await expect(loadProviderStats({ region: "us", modelIdentifier: uniqueModel(), providers: ["fal"], windowSeconds: 0 })).rejects.toThrow(RangeError);
+    await expect(loadProviderStats({ region: "us", modelIdentifier: uniqueModel(), providers: ["fal"], windowSeconds: 0 })).rejects.toThrow(
+      RangeError,
+    );
   });
 });
 
@@ -188,41 +271,102 @@ describe("resolveProviderOrder", () => {
   it("uses the catalog order without data, then ranks the faster reliable provider first", async () => {
     const now = nextScenarioTime();
     const model = modelFor(["replicate", "fal"]);
-    expect((await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now })).order).toEqual(["replicate", "fal"]);
+    expect((await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now })).order).toEqual([
+      "replicate",
+      "fal",
+    ]);
 
-    await recordAttempts({ modelIdentifier: model.identifier, provider: "replicate", outcome: "succeeded", latencyMs: 9_000, finishedAt: before(now, 120 * SECOND_MS), count: 10 });
-    await recordAttempts({ modelIdentifier: model.identifier, provider: "fal", outcome: "succeeded", latencyMs: 2_000, finishedAt: before(now, 120 * SECOND_MS), count: 10 });
+    await recordAttempts({
+      modelIdentifier: model.identifier,
+      provider: "replicate",
+      outcome: "succeeded",
+      latencyMs: 9_000,
+      finishedAt: before(now, 120 * SECOND_MS),
+      count: 10,
+    });
+    await recordAttempts({
+      modelIdentifier: model.identifier,
+      provider: "fal",
+      outcome: "succeeded",
+      latencyMs: 2_000,
+      finishedAt: before(now, 120 * SECOND_MS),
+      count: 10,
+    });
     // Within the 2 s cache the first answer stands; after it the new attempts count.
     const later = (ms: number) => new Date(now.getTime() + ms);
-    expect((await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now: later(1_999) })).order).toEqual(["replicate", "fal"]);
-    expect((await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now: later(2_000) })).order).toEqual(["fal", "replicate"]);
+    expect(
+      (await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now: later(1_999) })).order,
+    ).toEqual(["replicate", "fal"]);
+    expect(
+      (await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now: later(2_000) })).order,
+    ).toEqual(["fal", "replicate"]);
     // Another region has no data of its own.
-    expect((await resolveProviderOrder({ ...noExploration(), model, region: "eu", requested: { mode: "fastest" }, now: later(2_000) })).order).toEqual(["replicate", "fal"]);
+    expect(
+      (await resolveProviderOrder({ ...noExploration(), model, region: "eu", requested: { mode: "fastest" }, now: later(2_000) })).order,
+    ).toEqual(["replicate", "fal"]);
   });
 
   it("moves a provider with an open circuit last until its cool-down passes", async () => {
     const now = nextScenarioTime();
     const model = modelFor(["replicate", "fal", "openai"]);
-    await recordAttempts({ modelIdentifier: model.identifier, provider: "replicate", outcome: "succeeded", latencyMs: 500, finishedAt: before(now, 300 * SECOND_MS), count: 20 });
-    await recordAttempts({ modelIdentifier: model.identifier, provider: "fal", outcome: "succeeded", latencyMs: 4_000, finishedAt: before(now, 300 * SECOND_MS), count: 20 });
+    await recordAttempts({
+      modelIdentifier: model.identifier,
+      provider: "replicate",
+      outcome: "succeeded",
+      latencyMs: 500,
+      finishedAt: before(now, 300 * SECOND_MS),
+      count: 20,
+    });
+    await recordAttempts({
+      modelIdentifier: model.identifier,
+      provider: "fal",
+      outcome: "succeeded",
+      latencyMs: 4_000,
+      finishedAt: before(now, 300 * SECOND_MS),
+      count: 20,
+    });
     await recordSequence(model.identifier, "replicate", now, ["failed", "failed", "failed"], 10 * SECOND_MS);
 
-    expect((await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now })).order).toEqual(["fal", "openai", "replicate"]);
+    expect((await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now })).order).toEqual([
+      "fal",
+      "openai",
+      "replicate",
+    ]);
     // 30 s after the last failure the circuit is half-open: replicate is scored again (0.87,
     // below fal's 1.00) and ranks before the provider without data.
     const halfOpen = new Date(now.getTime() + 20 * SECOND_MS);
-    expect((await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now: halfOpen })).order).toEqual(["fal", "replicate", "openai"]);
+    expect(
+      (await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, now: halfOpen })).order,
+    ).toEqual(["fal", "replicate", "openai"]);
   });
 
   it("passes an explicit list through unchanged, without reading attempts", async () => {
     const model = modelFor(["replicate", "fal", "openai"]);
-    const order = (await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "explicit", providers: ["openai", "replicate"] }, db: failingDb() })).order;
+    const order = (
+      await resolveProviderOrder({
+        ...noExploration(),
+        model,
+        region: "us",
+        requested: { mode: "explicit", providers: ["openai", "replicate"] },
+        db: failingDb(),
+      })
+    ).order;
     expect(order).toEqual(["openai", "replicate"]);
   });
 
   it("returns a single-provider model's provider without reading attempts", async () => {
     const warn = vi.spyOn(log, "warn");
-    expect((await resolveProviderOrder({ ...noExploration(), model: modelFor(["openai"]), region: "us", requested: { mode: "fastest" }, db: failingDb() })).order).toEqual(["openai"]);
+    expect(
+      (
+        await resolveProviderOrder({
+          ...noExploration(),
+          model: modelFor(["openai"]),
+          region: "us",
+          requested: { mode: "fastest" },
+          db: failingDb(),
+        })
+      ).order,
+    ).toEqual(["openai"]);
     expect(warn).not.toHaveBeenCalled();
   });
 
@@ -230,7 +374,9 @@ describe("resolveProviderOrder", () => {
     const warn = vi.spyOn(log, "warn").mockImplementation(() => undefined);
     const model = modelFor(["replicate", "fal"]);
     const database = failingDb();
-    expect((await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, db: database })).order).toEqual(["replicate", "fal"]);
+    expect(
+      (await resolveProviderOrder({ ...noExploration(), model, region: "us", requested: { mode: "fastest" }, db: database })).order,
+    ).toEqual(["replicate", "fal"]);
     expect(warn).toHaveBeenCalledWith("provider ranking failed, using catalog order", {
       region: "us",
       model_identifier: model.identifier,
@@ -249,15 +395,30 @@ describe("resolveProviderOrder: exploration", () => {
   async function chains(model: ReturnType<typeof modelFor>, now: Date, region: RegionName = "us") {
     const chosen = [];
     // One `now`: the stats are read once and cached, the decision differs only by generation id.
-    for (const generationId of ids) chosen.push(await resolveProviderOrder({ model, region, requested: { mode: "fastest" }, generationId, now }));
+    for (const generationId of ids)
+      chosen.push(await resolveProviderOrder({ model, region, requested: { mode: "fastest" }, generationId, now }));
     return chosen;
   }
 
   it("sends about 5 % of fastest generations to the second-ranked healthy provider, the rest of the chain intact", async () => {
     const now = nextScenarioTime();
     const model = modelFor(["replicate", "fal", "openai"]);
-    await recordAttempts({ modelIdentifier: model.identifier, provider: "replicate", outcome: "succeeded", latencyMs: 9_000, finishedAt: before(now, 120 * SECOND_MS), count: 10 });
-    await recordAttempts({ modelIdentifier: model.identifier, provider: "fal", outcome: "succeeded", latencyMs: 2_000, finishedAt: before(now, 120 * SECOND_MS), count: 10 });
+    await recordAttempts({
+      modelIdentifier: model.identifier,
+      provider: "replicate",
+      outcome: "succeeded",
+      latencyMs: 9_000,
+      finishedAt: before(now, 120 * SECOND_MS),
+      count: 10,
+    });
+    await recordAttempts({
+      modelIdentifier: model.identifier,
+      provider: "fal",
+      outcome: "succeeded",
+      latencyMs: 2_000,
+      finishedAt: before(now, 120 * SECOND_MS),
+      count: 10,
+    });
 
     const chosen = await chains(model, now);
     const explored = chosen.filter((choice) => choice.explored);
@@ -274,8 +435,22 @@ describe("resolveProviderOrder: exploration", () => {
   it("never explores a provider whose circuit is open, and explores it again once half-open", async () => {
     const now = nextScenarioTime();
     const model = modelFor(["replicate", "fal"]);
-    await recordAttempts({ modelIdentifier: model.identifier, provider: "fal", outcome: "succeeded", latencyMs: 2_000, finishedAt: before(now, 300 * SECOND_MS), count: 20 });
-    await recordAttempts({ modelIdentifier: model.identifier, provider: "replicate", outcome: "succeeded", latencyMs: 500, finishedAt: before(now, 300 * SECOND_MS), count: 20 });
+    await recordAttempts({
+      modelIdentifier: model.identifier,
+      provider: "fal",
+      outcome: "succeeded",
+      latencyMs: 2_000,
+      finishedAt: before(now, 300 * SECOND_MS),
+      count: 20,
+    });
+    await recordAttempts({
+      modelIdentifier: model.identifier,
+      provider: "replicate",
+      outcome: "succeeded",
+      latencyMs: 500,
+      finishedAt: before(now, 300 * SECOND_MS),
+      count: 20,
+    });
     await recordSequence(model.identifier, "replicate", now, ["failed", "failed", "failed"], 10 * SECOND_MS);
 
     const open = await chains(model, now);
@@ -283,12 +458,26 @@ describe("resolveProviderOrder: exploration", () => {
     expect(new Set(open.map((choice) => choice.order.join(",")))).toEqual(new Set(["fal,replicate"]));
 
     // Forced exploration still refuses the open circuit.
-    const forced = await resolveProviderOrder({ model, region: "us", requested: { mode: "fastest" }, generationId: randomUUID(), explorationShare: 1, now });
+    const forced = await resolveProviderOrder({
+      model,
+      region: "us",
+      requested: { mode: "fastest" },
+      generationId: randomUUID(),
+      explorationShare: 1,
+      now,
+    });
     expect(forced).toEqual({ order: ["fal", "replicate"], explored: false });
 
     // After the cool-down, replicate is ranked again (score 0.87 < fal's 1.00): it is second and healthy.
     const halfOpen = new Date(now.getTime() + 25 * SECOND_MS);
-    const later = await resolveProviderOrder({ model, region: "us", requested: { mode: "fastest" }, generationId: randomUUID(), explorationShare: 1, now: halfOpen });
+    const later = await resolveProviderOrder({
+      model,
+      region: "us",
+      requested: { mode: "fastest" },
+      generationId: randomUUID(),
+      explorationShare: 1,
+      now: halfOpen,
+    });
     expect(later).toEqual({ order: ["replicate", "fal"], explored: true });
   });
 
@@ -297,10 +486,24 @@ describe("resolveProviderOrder: exploration", () => {
     const model = modelFor(["replicate", "fal", "openai"]);
     await recordSequence(model.identifier, "fal", now, ["failed", "failed", "failed"], 5 * SECOND_MS);
     await recordSequence(model.identifier, "openai", now, ["failed", "failed", "failed"], 5 * SECOND_MS);
-    const forced = await resolveProviderOrder({ model, region: "us", requested: { mode: "fastest" }, generationId: randomUUID(), explorationShare: 1, now });
+    const forced = await resolveProviderOrder({
+      model,
+      region: "us",
+      requested: { mode: "fastest" },
+      generationId: randomUUID(),
+      explorationShare: 1,
+      now,
+    });
     expect(forced).toEqual({ order: ["replicate", "fal", "openai"], explored: false });
 
-    const explicit = await resolveProviderOrder({ model, region: "us", requested: { mode: "explicit", providers: ["fal", "replicate"] }, generationId: randomUUID(), explorationShare: 1, now });
+    const explicit = await resolveProviderOrder({
+      model,
+      region: "us",
+      requested: { mode: "explicit", providers: ["fal", "replicate"] },
+      generationId: randomUUID(),
+      explorationShare: 1,
+      now,
+    });
     expect(explicit).toEqual({ order: ["fal", "replicate"], explored: false });
   });
 });
@@ -311,12 +514,45 @@ describe("resolveProviderOrder: regions", () => {
     const model = { identifier: uniqueModel(), providers: ["replicate", "fal"] as [ProviderId, ...ProviderId[]] };
     const finishedAt = before(now, 120 * SECOND_MS);
     // In eu replicate is the fast one; in jp fal is.
-    await recordAttempts({ modelIdentifier: model.identifier, provider: "replicate", outcome: "succeeded", latencyMs: 1_000, finishedAt, region: "eu", count: 10 });
-    await recordAttempts({ modelIdentifier: model.identifier, provider: "fal", outcome: "succeeded", latencyMs: 6_000, finishedAt, region: "eu", count: 10 });
-    await recordAttempts({ modelIdentifier: model.identifier, provider: "replicate", outcome: "succeeded", latencyMs: 7_000, finishedAt, region: "jp", count: 10 });
-    await recordAttempts({ modelIdentifier: model.identifier, provider: "fal", outcome: "succeeded", latencyMs: 1_500, finishedAt, region: "jp", count: 10 });
+    await recordAttempts({
+      modelIdentifier: model.identifier,
+      provider: "replicate",
+      outcome: "succeeded",
+      latencyMs: 1_000,
+      finishedAt,
+      region: "eu",
+      count: 10,
+    });
+    await recordAttempts({
+      modelIdentifier: model.identifier,
+      provider: "fal",
+      outcome: "succeeded",
+      latencyMs: 6_000,
+      finishedAt,
+      region: "eu",
+      count: 10,
+    });
+    await recordAttempts({
+      modelIdentifier: model.identifier,
+      provider: "replicate",
+      outcome: "succeeded",
+      latencyMs: 7_000,
+      finishedAt,
+      region: "jp",
+      count: 10,
+    });
+    await recordAttempts({
+      modelIdentifier: model.identifier,
+      provider: "fal",
+      outcome: "succeeded",
+      latencyMs: 1_500,
+      finishedAt,
+      region: "jp",
+      count: 10,
+    });
 
-    const order = async (region: RegionName) => (await resolveProviderOrder({ ...noExploration(), model, region, requested: { mode: "fastest" }, now })).order;
+    const order = async (region: RegionName) =>
+      (await resolveProviderOrder({ ...noExploration(), model, region, requested: { mode: "fastest" }, now })).order;
     expect(await order("eu")).toEqual(["replicate", "fal"]);
     expect(await order("jp")).toEqual(["fal", "replicate"]);
   });

@@ -8,7 +8,11 @@ import { until } from "@/tests/support/until";
 
 const server = ownServer("pause");
 
-type Reply = { status: number; headers: Headers; body: { status: string; data?: Record<string, unknown>; error?: { code: string; retryable: boolean; details: Record<string, unknown> } } };
+type Reply = {
+  status: number;
+  headers: Headers;
+  body: { status: string; data?: Record<string, unknown>; error?: { code: string; retryable: boolean; details: Record<string, unknown> } };
+};
 
 async function call(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply> {
   const response = await fetch(`${server.baseUrl()}${path}`, {
@@ -19,7 +23,8 @@ async function call(path: string, init: { method?: string; body?: unknown; heade
   return { status: response.status, headers: response.headers, body: (await response.json()) as Reply["body"] };
 }
 
-const create = (prompt: string, headers: Record<string, string> = {}) => call("/v1/generate/image/darkroom/lumen-image", { method: "POST", body: { generation_prompt: prompt }, headers });
+const create = (prompt: string, headers: Record<string, string> = {}) =>
+  call("/v1/generate/image/darkroom/lumen-image", { method: "POST", body: { generation_prompt: prompt }, headers });
 
 /** Instances read the switch at most every two seconds: wait for the answer to change. */
 const eventually = (probe: () => Promise<boolean>) => until(probe, "the switch's new state served", { everyMs: 250 });
@@ -33,7 +38,10 @@ describe("service pause", () => {
     expect(running.status).toBe(202);
     const runningId = running.body.data!.generation_id as string;
 
-    expect(await server.cli(["service:pause", "--reason", "database maintenance"])).toEqual({ code: 0, body: { paused: true, reason: "database maintenance" } });
+    expect(await server.cli(["service:pause", "--reason", "database maintenance"])).toEqual({
+      code: 0,
+      body: { paused: true, reason: "database maintenance" },
+    });
     await eventually(async () => (await create("after the pause")).status === 503);
 
     const refused = await create("after the pause", { "idempotency-key": "pause-test-1" });
@@ -43,7 +51,11 @@ describe("service pause", () => {
 
     // Reads and health work, and say the service is paused; the generation already running finishes.
     expect((await call("/v1/status")).status).toBe(200);
-    expect((await call("/v1/health/cache")).body.data).toMatchObject({ healthy: true, service_paused: true, service_paused_reason: "database maintenance" });
+    expect((await call("/v1/health/cache")).body.data).toMatchObject({
+      healthy: true,
+      service_paused: true,
+      service_paused_reason: "database maintenance",
+    });
     await eventually(async () => (await call(`/v1/content/${runningId}`)).body.data?.generation_status === "succeeded");
 
     // The state is in the database: a restart keeps it.

@@ -32,14 +32,26 @@ async function alertsOf(accountId: string, kind: string) {
     db.webhookDelivery.findMany({ where: { accountId, event: kind }, orderBy: { createdAt: "asc" }, select: { payload: true } }),
     db.activityEvent.findMany({ where: { accountId, action: kind }, orderBy: { createdAt: "asc" }, select: { metadata: true } }),
   ]);
-  return { notifications, emails, deliveries: deliveries.map((row) => (row.payload as { webhook_data: Record<string, unknown> }).webhook_data), activity };
+  return {
+    notifications,
+    emails,
+    deliveries: deliveries.map((row) => (row.payload as { webhook_data: Record<string, unknown> }).webhook_data),
+    activity,
+  };
 }
 
 const thresholdsIn = (deliveries: Array<Record<string, unknown>>) => deliveries.map((data) => data.threshold_percent);
 
 async function accountWithEndpoint() {
   const account = await createTestAccount({ plan: "pro" });
-  await inTransaction((tx) => createWebhookEndpoint(tx, { accountId: account.accountId, url: "http://127.0.0.1:9/hooks", events: ["apikey.spend_alert", "account.spend_alert"], actor: "system" }));
+  await inTransaction((tx) =>
+    createWebhookEndpoint(tx, {
+      accountId: account.accountId,
+      url: "http://127.0.0.1:9/hooks",
+      events: ["apikey.spend_alert", "account.spend_alert"],
+      actor: "system",
+    }),
+  );
   return account;
 }
 
@@ -131,12 +143,17 @@ describe("spend alerts", () => {
 
   it("reaches only endpoints that opted in: one created with the default events gets none", async () => {
     const { accountId } = await accountWithEndpoint();
-    const byDefault = await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/default", actor: "system" }));
+    const byDefault = await inTransaction((tx) =>
+      createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/default", actor: "system" }),
+    );
     const key = await createTestKey(accountId);
     const plan = await imagePlan(accountId, key.apikey_id);
     await inTransaction((tx) => setAccountSpendLimit(tx, OPERATOR, { accountId, limitMillis: plan.costMillis, actor: "system" }));
     expect(await create(plan, new Date("2032-09-10T00:00:00.000Z"))).toMatchObject({ accepted: true });
-    const deliveries = await db.webhookDelivery.findMany({ where: { accountId, event: "account.spend_alert" }, select: { endpointId: true } });
+    const deliveries = await db.webhookDelivery.findMany({
+      where: { accountId, event: "account.spend_alert" },
+      select: { endpointId: true },
+    });
     expect(deliveries).toHaveLength(3);
     expect(deliveries.map((row) => row.endpointId)).not.toContain(byDefault.webhook_id);
   });

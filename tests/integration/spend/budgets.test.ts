@@ -92,7 +92,10 @@ describe("periods (injected clock, UTC)", () => {
     accepted(await create(plan, lateEvening));
     const refused = await create(plan, lateEvening);
     expect(refused).toMatchObject({ accepted: false, code: "ERR1014", details: { resets_at: "2031-03-06T00:00:00.000Z" } });
-    expect(await getKeySpend(db, OPERATOR, keyId, lateEvening)).toMatchObject({ spend_used: formatCredits(plan.costMillis), spend_resets_at: "2031-03-06T00:00:00.000Z" });
+    expect(await getKeySpend(db, OPERATOR, keyId, lateEvening)).toMatchObject({
+      spend_used: formatCredits(plan.costMillis),
+      spend_resets_at: "2031-03-06T00:00:00.000Z",
+    });
     const nextDay = new Date("2031-03-06T00:00:00.000Z");
     expect(await getKeySpend(db, OPERATOR, keyId, nextDay)).toMatchObject({ spend_used: 0, spend_resets_at: "2031-03-07T00:00:00.000Z" });
     accepted(await create(plan, nextDay));
@@ -103,7 +106,10 @@ describe("periods (injected clock, UTC)", () => {
     // 2031-03-09 is a Sunday; the next day a Monday.
     const sunday = new Date("2031-03-09T12:00:00.000Z");
     accepted(await create(plan, sunday));
-    expect(await create(plan, new Date("2031-03-09T23:00:00.000Z"))).toMatchObject({ accepted: false, details: { resets_at: "2031-03-10T00:00:00.000Z" } });
+    expect(await create(plan, new Date("2031-03-09T23:00:00.000Z"))).toMatchObject({
+      accepted: false,
+      details: { resets_at: "2031-03-10T00:00:00.000Z" },
+    });
     accepted(await create(plan, new Date("2031-03-10T00:00:01.000Z")));
   });
 
@@ -114,12 +120,21 @@ describe("periods (injected clock, UTC)", () => {
     await inTransaction((tx) => setAccountSpendLimit(tx, OPERATOR, { accountId, limitMillis: 2 * plan.costMillis, actor: "system" }));
     const endOfMonth = new Date("2031-04-30T22:00:00.000Z");
     accepted(await create(plan, endOfMonth));
-    expect(await create(plan, endOfMonth)).toMatchObject({ accepted: false, details: { scope: "apikey", resets_at: "2031-05-01T00:00:00.000Z" } });
+    expect(await create(plan, endOfMonth)).toMatchObject({
+      accepted: false,
+      details: { scope: "apikey", resets_at: "2031-05-01T00:00:00.000Z" },
+    });
     accepted(await create(otherPlan, endOfMonth));
-    expect(await create(otherPlan, endOfMonth)).toMatchObject({ accepted: false, details: { scope: "account", used: formatCredits(2 * plan.costMillis), resets_at: "2031-05-01T00:00:00.000Z" } });
+    expect(await create(otherPlan, endOfMonth)).toMatchObject({
+      accepted: false,
+      details: { scope: "account", used: formatCredits(2 * plan.costMillis), resets_at: "2031-05-01T00:00:00.000Z" },
+    });
     expect(await getAccountSpend(db, OPERATOR, accountId, endOfMonth)).toMatchObject({ spend_used: formatCredits(2 * plan.costMillis) });
     const may = new Date("2031-05-01T00:00:00.000Z");
-    expect(await getAccountSpend(db, OPERATOR, accountId, may)).toMatchObject({ spend_used: 0, spend_resets_at: "2031-06-01T00:00:00.000Z" });
+    expect(await getAccountSpend(db, OPERATOR, accountId, may)).toMatchObject({
+      spend_used: 0,
+      spend_resets_at: "2031-06-01T00:00:00.000Z",
+    });
     accepted(await create(plan, may));
     accepted(await create(otherPlan, may));
   });
@@ -128,7 +143,10 @@ describe("periods (injected clock, UTC)", () => {
     const { plan, keyId } = await keyWithLimit(1, "total");
     accepted(await create(plan, new Date("2031-01-01T00:00:00.000Z")));
     expect(await create(plan, new Date("2040-01-01T00:00:00.000Z"))).toMatchObject({ accepted: false, details: { resets_at: null } });
-    expect(await getKeySpend(db, OPERATOR, keyId, new Date("2040-01-01T00:00:00.000Z"))).toMatchObject({ spend_period: "total", spend_resets_at: null });
+    expect(await getKeySpend(db, OPERATOR, keyId, new Date("2040-01-01T00:00:00.000Z"))).toMatchObject({
+      spend_period: "total",
+      spend_resets_at: null,
+    });
   });
 });
 
@@ -138,12 +156,18 @@ describe("rotation", () => {
     accepted(await create(plan));
     const rotated = await inTransaction((tx) => rotateApiKey(tx, OPERATOR, { keyId, actor: "system" }));
     const successorPlan = await imagePlan(accountId, rotated.apikey_id);
-    expect(await getKeySpend(db, OPERATOR, rotated.apikey_id)).toMatchObject({ spend_limit: formatCredits(limitMillis), spend_period: "day", spend_used: formatCredits(plan.costMillis) });
+    expect(await getKeySpend(db, OPERATOR, rotated.apikey_id)).toMatchObject({
+      spend_limit: formatCredits(limitMillis),
+      spend_period: "day",
+      spend_used: formatCredits(plan.costMillis),
+    });
     accepted(await create(successorPlan));
     expect(await create(successorPlan)).toMatchObject({ accepted: false, code: "ERR1014" });
     expect(await create(plan)).toMatchObject({ accepted: false, code: "ERR1014" });
     // A limit set through either key is the lineage's.
-    await inTransaction((tx) => setKeySpendLimit(tx, OPERATOR, { keyId: rotated.apikey_id, limitMillis: 3 * plan.costMillis, actor: "system" }));
+    await inTransaction((tx) =>
+      setKeySpendLimit(tx, OPERATOR, { keyId: rotated.apikey_id, limitMillis: 3 * plan.costMillis, actor: "system" }),
+    );
     expect(await getKeySpend(db, OPERATOR, keyId)).toMatchObject({ spend_limit: formatCredits(3 * plan.costMillis), spend_period: "day" });
     accepted(await create(plan));
     expect(await create(successorPlan)).toMatchObject({ accepted: false, code: "ERR1014" });

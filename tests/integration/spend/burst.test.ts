@@ -36,7 +36,13 @@ const PAID = 100;
 async function fundedEnterprise(credits: number) {
   const account = await createTestAccount({ plan: "enterprise" });
   await inTransaction((tx) =>
-    addCredits(tx, { accountId: account.accountId, amountMillis: credits * 1000, sourceKey: `spend-burst:${account.accountId}`, description: "burst funds", actor: "system" }),
+    addCredits(tx, {
+      accountId: account.accountId,
+      amountMillis: credits * 1000,
+      sourceKey: `spend-burst:${account.accountId}`,
+      description: "burst funds",
+      actor: "system",
+    }),
   );
   return account;
 }
@@ -50,7 +56,9 @@ describe("spend limits under a burst", () => {
     await inTransaction((tx) => setKeySpendLimit(tx, OPERATOR, { keyId: key.apikey_id, limitMillis, period: "day", actor: "system" }));
     const balanceBefore = await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { creditBalance: true } });
 
-    const sampler = startSampler(async () => Math.max(await readSpend(db, key.apikey_id, periodFirstDay("day", new Date())), await ledgerSpend(accountId, [key.apikey_id])));
+    const sampler = startSampler(async () =>
+      Math.max(await readSpend(db, key.apikey_id, periodFirstDay("day", new Date())), await ledgerSpend(accountId, [key.apikey_id])),
+    );
     const started = Date.now();
     const { finals: outcomes, waves, concurrencyRefusals } = await burst(Array.from({ length: BURST }, () => plan));
     const durationMs = Date.now() - started;
@@ -59,7 +67,12 @@ describe("spend limits under a burst", () => {
     const counts = tally(outcomes);
     expect(counts).toEqual({ accepted: PAID, ERR1014: BURST - PAID });
     for (const outcome of outcomes) {
-      if (!outcome.accepted) expect(outcome.details).toMatchObject({ scope: "apikey", limit: formatCredits(limitMillis), requested: formatCredits(plan.costMillis) });
+      if (!outcome.accepted)
+        expect(outcome.details).toMatchObject({
+          scope: "apikey",
+          limit: formatCredits(limitMillis),
+          requested: formatCredits(plan.costMillis),
+        });
     }
     expect(sampled.max).toBeLessThanOrEqual(limitMillis);
     expect(await ledgerSpend(accountId, [key.apikey_id])).toBe(limitMillis);
@@ -83,18 +96,28 @@ describe("spend limits under a burst", () => {
     const limitMillis = PAID * price;
     await inTransaction((tx) => setAccountSpendLimit(tx, OPERATOR, { accountId, limitMillis, actor: "system" }));
 
-    const sampler = startSampler(async () => Math.max(await readSpend(db, accountId, periodFirstDay("month", new Date())), await ledgerSpend(accountId)));
+    const sampler = startSampler(async () =>
+      Math.max(await readSpend(db, accountId, periodFirstDay("month", new Date())), await ledgerSpend(accountId)),
+    );
     const started = Date.now();
-    const { finals: outcomes, waves, concurrencyRefusals } = await burst(Array.from({ length: BURST }, (_, index) => plans[index % plans.length]!));
+    const {
+      finals: outcomes,
+      waves,
+      concurrencyRefusals,
+    } = await burst(Array.from({ length: BURST }, (_, index) => plans[index % plans.length]!));
     const durationMs = Date.now() - started;
     const sampled = await sampler.stop();
 
     const counts = tally(outcomes);
     expect(counts).toEqual({ accepted: PAID, ERR1014: BURST - PAID });
-    for (const outcome of outcomes) if (!outcome.accepted) expect(outcome.details).toMatchObject({ scope: "account", limit: formatCredits(limitMillis) });
+    for (const outcome of outcomes)
+      if (!outcome.accepted) expect(outcome.details).toMatchObject({ scope: "account", limit: formatCredits(limitMillis) });
     expect(sampled.max).toBeLessThanOrEqual(limitMillis);
     expect(await ledgerSpend(accountId)).toBe(limitMillis);
-    expect(await getAccountSpend(db, OPERATOR, accountId)).toMatchObject({ monthly_spend_limit: formatCredits(limitMillis), spend_used: formatCredits(limitMillis) });
+    expect(await getAccountSpend(db, OPERATOR, accountId)).toMatchObject({
+      monthly_spend_limit: formatCredits(limitMillis),
+      spend_used: formatCredits(limitMillis),
+    });
     // Each key's own counter adds up to the account's.
     const perKey = await Promise.all(keys.map((key) => getKeySpend(db, OPERATOR, key.apikey_id)));
     expect(Math.round(perKey.reduce((total, spend) => total + spend.spend_used * 1000, 0))).toBe(limitMillis);

@@ -65,7 +65,14 @@ describe("crash and restart", () => {
     const client = new pg.Client({ connectionString: databaseUrl() });
     await client.connect();
     try {
-      const { rows } = await client.query<{ id: string; status: string; reserves: number; charges: number; refunds: number; finished: number }>(
+      const { rows } = await client.query<{
+        id: string;
+        status: string;
+        reserves: number;
+        charges: number;
+        refunds: number;
+        finished: number;
+      }>(
         `SELECT g.id, g.status,
                 count(*) FILTER (WHERE l.type = 'reserve')::int AS reserves,
                 count(*) FILTER (WHERE l.type = 'charge')::int  AS charges,

@@ -21,7 +21,9 @@ async function ask(connectionString: string) {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    const { rows } = await client.query<{ unix: boolean; database: string }>("SELECT inet_server_addr() IS NULL AS unix, current_database() AS database");
+    const { rows } = await client.query<{ unix: boolean; database: string }>(
+      "SELECT inet_server_addr() IS NULL AS unix, current_database() AS database",
+    );
     return rows[0]!;
   } finally {
     await client.end();

@@ -13,7 +13,14 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 function productionStart(extra: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, PORT: "1", ...extra };
-  for (const name of ["WEBHOOK_ALLOW_LOOPBACK", "PROVIDER_ALLOW_LOOPBACK", "LOCAL_PROVIDER_PROMPT_FAULTS", "DARKROOM_DEPLOYMENT_ENV", "TEST_BASE_URL"]) if (!(name in extra)) delete env[name];
+  for (const name of [
+    "WEBHOOK_ALLOW_LOOPBACK",
+    "PROVIDER_ALLOW_LOOPBACK",
+    "LOCAL_PROVIDER_PROMPT_FAULTS",
+    "DARKROOM_DEPLOYMENT_ENV",
+    "TEST_BASE_URL",
+  ])
+    if (!(name in extra)) delete env[name];
   // Nothing to reach: a start that got past its configuration would fail at the database instead.
   env.DATABASE_URL = "postgresql://postgres@127.0.0.1:1/none";
   return new Promise((resolve) => {

@@ -22,10 +22,14 @@ describe("Prefer: wait at shutdown", () => {
     // Stop once the generation is at the provider (the create committed and its answer waits).
     await until(
       async () => {
-        const list = (await (await fetch(`${server.baseUrl()}/v1/content/list`, { headers: { authorization: `Bearer ${server.demoKey()}` } })).json()) as {
+        const list = (await (
+          await fetch(`${server.baseUrl()}/v1/content/list`, { headers: { authorization: `Bearer ${server.demoKey()}` } })
+        ).json()) as {
           data: { generations: Array<{ generation_prompt: string; generation_status: string }> };
         };
-        return list.data.generations.some((generation) => generation.generation_prompt.endsWith("stopped mid-wait") && generation.generation_status === "processing");
+        return list.data.generations.some(
+          (generation) => generation.generation_prompt.endsWith("stopped mid-wait") && generation.generation_status === "processing",
+        );
       },
       "the generation processing",
       { everyMs: 100 },
@@ -34,7 +38,9 @@ describe("Prefer: wait at shutdown", () => {
     const reply = await waiting;
     await stopping;
     expect(reply.status).toBe(202);
-    const body = (await reply.json()) as { data: { generation_id: string; generation_record: { generation_id: string; generation_status: string } } };
+    const body = (await reply.json()) as {
+      data: { generation_id: string; generation_record: { generation_id: string; generation_status: string } };
+    };
     expect(body.data.generation_record.generation_id).toBe(body.data.generation_id);
     expect(body.data.generation_record.generation_status).toBe("processing");
   }, 90_000);

@@ -24,9 +24,22 @@ const drivers: Record<"local-disk" | "s3", OutputStorage> = {} as never;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), "darkroom-drivers-"));
-  s3rver = new S3rverServer({ address: "127.0.0.1", port: 0, silent: true, directory: path.join(root, "s3rver"), configureBuckets: [{ name: BUCKET }] });
+  s3rver = new S3rverServer({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory: path.join(root, "s3rver"),
+    configureBuckets: [{ name: BUCKET }],
+  });
   const { port } = await s3rver.run();
-  s3Config = { endpoint: `http://127.0.0.1:${port}`, region: "us-east-1", bucket: BUCKET, accessKeyId: "S3RVER", secretAccessKey: "S3RVER", forcePathStyle: true };
+  s3Config = {
+    endpoint: `http://127.0.0.1:${port}`,
+    region: "us-east-1",
+    bucket: BUCKET,
+    accessKeyId: "S3RVER",
+    secretAccessKey: "S3RVER",
+    forcePathStyle: true,
+  };
   drivers["local-disk"] = localDiskStorage(path.join(root, "files"));
   drivers.s3 = s3Storage(s3Config);
 });
@@ -123,13 +136,16 @@ describe.each(["local-disk", "s3"] as const)("the %s driver", (name) => {
     await storage().delete(key);
   });
 
-  it.each(["../escape.png", "/etc/passwd", "outputs/../../escape", "outputs//0.png", "", ".hidden", "outputs/a b.png"])("rejects the key %j", async (key) => {
-    await expect(storage().put(key, Buffer.from("x"), "text/plain")).rejects.toBeInstanceOf(InvalidStorageKeyError);
-    await expect(storage().get(key)).rejects.toBeInstanceOf(InvalidStorageKeyError);
-    await expect(storage().head(key)).rejects.toBeInstanceOf(InvalidStorageKeyError);
-    await expect(storage().open(key)).rejects.toBeInstanceOf(InvalidStorageKeyError);
-    await expect(storage().delete(key)).rejects.toBeInstanceOf(InvalidStorageKeyError);
-  });
+  it.each(["../escape.png", "/etc/passwd", "outputs/../../escape", "outputs//0.png", "", ".hidden", "outputs/a b.png"])(
+    "rejects the key %j",
+    async (key) => {
+      await expect(storage().put(key, Buffer.from("x"), "text/plain")).rejects.toBeInstanceOf(InvalidStorageKeyError);
+      await expect(storage().get(key)).rejects.toBeInstanceOf(InvalidStorageKeyError);
+      await expect(storage().head(key)).rejects.toBeInstanceOf(InvalidStorageKeyError);
+      await expect(storage().open(key)).rejects.toBeInstanceOf(InvalidStorageKeyError);
+      await expect(storage().delete(key)).rejects.toBeInstanceOf(InvalidStorageKeyError);
+    },
+  );
 
   it("rejects a content type that is not one printable header value", async () => {
     await expect(storage().put(newKey(), Buffer.from("x"), "image/png\r\nx-evil: 1")).rejects.toThrow(/content type/);
@@ -187,7 +203,10 @@ describe("the s3 driver's failures", () => {
   it("is unhealthy with an unknown access key", async () => {
     const wrong = s3Storage({ ...s3Config, accessKeyId: "NOT-A-KEY" });
     expect(await wrong.probe()).toMatchObject({ healthy: false, driver: "s3" });
-    await expect(wrong.put("outputs/a/b/0.png", Buffer.from("x"), "image/png")).rejects.toMatchObject({ status: 403, code: "InvalidAccessKeyId" });
+    await expect(wrong.put("outputs/a/b/0.png", Buffer.from("x"), "image/png")).rejects.toMatchObject({
+      status: 403,
+      code: "InvalidAccessKeyId",
+    });
   });
 
   it("is unhealthy when nothing listens", async () => {
@@ -231,7 +250,14 @@ describe("driver selection from the environment", () => {
     "uses S3 with S3_BUCKET, path-style by default with an endpoint",
     withEnv({ S3_BUCKET: BUCKET, S3_ENDPOINT: "http://127.0.0.1:9000", S3_ACCESS_KEY_ID: "k", S3_SECRET_ACCESS_KEY: "s" }, () => {
       expect(getStorage().driver).toBe("s3");
-      expect(s3ConfigFromEnv()).toEqual({ endpoint: "http://127.0.0.1:9000", region: "us-east-1", bucket: BUCKET, accessKeyId: "k", secretAccessKey: "s", forcePathStyle: true });
+      expect(s3ConfigFromEnv()).toEqual({
+        endpoint: "http://127.0.0.1:9000",
+        region: "us-east-1",
+        bucket: BUCKET,
+        accessKeyId: "k",
+        secretAccessKey: "s",
+        forcePathStyle: true,
+      });
     }),
   );
 

@@ -10,7 +10,16 @@ import { inTransaction } from "@/server/base/transaction";
 
 async function succeededWithFile(accountId: string, completedAt: Date) {
   const generation = await db.generation.create({
-    data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "succeeded", estimatedCost: "0.002", providerOrder: ["local"], completedAt },
+    data: {
+      accountId,
+      region: "us",
+      mediaKind: "image",
+      modelIdentifier: "darkroom/lumen-image",
+      status: "succeeded",
+      estimatedCost: "0.002",
+      providerOrder: ["local"],
+      completedAt,
+    },
   });
   const key = `outputs/${accountId}/${generation.id}/1-0.png`;
   await getStorage().put(key, new Uint8Array([137, 80, 78, 71]), "image/png");
@@ -20,7 +29,9 @@ async function succeededWithFile(accountId: string, completedAt: Date) {
 
 describe("expireOutputFiles", () => {
   it("deletes files past the plan's output retention and keeps younger ones", async () => {
-    const { account_id: free } = await inTransaction((tx) => createAccount(tx, { email: `expire-${randomUUID()}@test.local`, plan: "free" }));
+    const { account_id: free } = await inTransaction((tx) =>
+      createAccount(tx, { email: `expire-${randomUUID()}@test.local`, plan: "free" }),
+    );
     const { account_id: pro } = await inTransaction((tx) => createAccount(tx, { email: `expire-${randomUUID()}@test.local`, plan: "pro" }));
     const now = new Date();
     const hour = 3600_000;

@@ -37,7 +37,10 @@ describe("output downloads over kept-alive connections", () => {
   it("downloads ten files over one connection", async () => {
     const before = connections.length;
     for (let index = 0; index < 10; index += 1) {
-      const file = await fetchOutputFile(`http://outputs-${port}.example:${port}/file-${index}.png`, { allowLoopback: true, resolver: loopbackResolver });
+      const file = await fetchOutputFile(`http://outputs-${port}.example:${port}/file-${index}.png`, {
+        allowLoopback: true,
+        resolver: loopbackResolver,
+      });
       expect(file.bytes.equals(png)).toBe(true);
       expect(file.contentType).toBe("image/png");
     }
@@ -59,7 +62,10 @@ describe("output downloads over kept-alive connections", () => {
   it("keeps the connections of one name apart per checked address set", async () => {
     const name = `split-${port}.example`;
     const before = connections.length;
-    await fetchOutputFile(`http://${name}:${port}/a.png`, { allowLoopback: true, resolver: async () => [{ address: "127.0.0.1", family: 4 }] });
+    await fetchOutputFile(`http://${name}:${port}/a.png`, {
+      allowLoopback: true,
+      resolver: async () => [{ address: "127.0.0.1", family: 4 }],
+    });
     // Same name, another answer from DNS: the idle connection to the first answer is not reused.
     await fetchOutputFile(`http://${name}:${port}/b.png`, {
       allowLoopback: true,
@@ -74,7 +80,11 @@ describe("output downloads over kept-alive connections", () => {
   it("opens a connection per request for other fetches", async () => {
     const before = connections.length;
     for (let index = 0; index < 3; index += 1) {
-      const response = await safeFetch(`http://webhook-${port}.example:${port}/hook`, { allowLoopback: true, resolver: loopbackResolver, maxBytes: 1024 * 1024 });
+      const response = await safeFetch(`http://webhook-${port}.example:${port}/hook`, {
+        allowLoopback: true,
+        resolver: loopbackResolver,
+        maxBytes: 1024 * 1024,
+      });
       expect(response.status).toBe(200);
     }
     expect(connections.length - before).toBe(3);

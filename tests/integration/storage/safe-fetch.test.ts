@@ -10,7 +10,14 @@ import { safeFetch } from "@/server/base/net/safe-fetch";
 // development setting (WEBHOOK_ALLOW_LOOPBACK=1). The redirect, time and size rules and the
 // pinned connection are the same code paths as over HTTPS.
 
-type Seen = { method: string; url: string; host: string | undefined; headers: http.IncomingHttpHeaders; body: string; remoteAddress: string | undefined };
+type Seen = {
+  method: string;
+  url: string;
+  host: string | undefined;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  remoteAddress: string | undefined;
+};
 
 let server: http.Server;
 let port: number;
@@ -104,7 +111,14 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      seen.push({ method: req.method ?? "", url: req.url ?? "", host: req.headers.host, headers: req.headers, body: Buffer.concat(chunks).toString(), remoteAddress: req.socket.localAddress });
+      seen.push({
+        method: req.method ?? "",
+        url: req.url ?? "",
+        host: req.headers.host,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+        remoteAddress: req.socket.localAddress,
+      });
       const route = routes[(req.url ?? "").split("?")[0]!];
       if (route) return route(req, res);
       res.writeHead(404);

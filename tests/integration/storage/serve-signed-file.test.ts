@@ -59,8 +59,14 @@ describe("serveSignedFile", () => {
 
   it.each([
     ["an expired link", () => signFileUrl(key, inSeconds(-1))],
-    ["a tampered signature", () => signFileUrl(key, inSeconds(60)).replace(/signature=(.)/, (_m, c: string) => `signature=${c === "a" ? "b" : "a"}`)],
-    ["a pushed-out expiry", () => signFileUrl(key, inSeconds(60)).replace(/expires=(\d+)/, (_m, e: string) => `expires=${Number(e) + 86_400}`)],
+    [
+      "a tampered signature",
+      () => signFileUrl(key, inSeconds(60)).replace(/signature=(.)/, (_m, c: string) => `signature=${c === "a" ? "b" : "a"}`),
+    ],
+    [
+      "a pushed-out expiry",
+      () => signFileUrl(key, inSeconds(60)).replace(/expires=(\d+)/, (_m, e: string) => `expires=${Number(e) + 86_400}`),
+    ],
     ["no signature", () => signFileUrl(key, inSeconds(60)).replace(/&signature=.*$/, "")],
     ["no query", () => signFileUrl(key, inSeconds(60)).replace(/\?.*$/, "")],
   ])("refuses %s with ERR1001", async (_label, makeUrl) => {

@@ -25,7 +25,14 @@ async function createAccount(creditBalance = "0") {
   return account.id;
 }
 
-async function logRequest(accountId: string, endpoint: string, statusCode: number, errorCode: string | null, createdAt: Date, region: RegionName = "us") {
+async function logRequest(
+  accountId: string,
+  endpoint: string,
+  statusCode: number,
+  errorCode: string | null,
+  createdAt: Date,
+  region: RegionName = "us",
+) {
   await db.requestLog.create({
     data: {
       accountId,
@@ -44,7 +51,13 @@ async function logRequest(accountId: string, endpoint: string, statusCode: numbe
   });
 }
 
-async function createGeneration(accountId: string, status: GenerationStatus, estimatedCost: string, createdAt: Date, region: RegionName = "us") {
+async function createGeneration(
+  accountId: string,
+  status: GenerationStatus,
+  estimatedCost: string,
+  createdAt: Date,
+  region: RegionName = "us",
+) {
   const generation = await db.generation.create({
     data: {
       accountId,
@@ -144,7 +157,9 @@ describe("getUsage on an account with activity", () => {
       { provider: "fal", outcome: "succeeded", estimatedCost: "0.300", startedAt: sevenDaysAgo },
       { provider: "local", outcome: "failed", estimatedCost: "1.000", wasted: true, startedAt: at(-7 * DAY_MS - 1) },
     ]);
-    await recordAttempts(accountId, succeededB, [{ provider: "fal", outcome: "succeeded", estimatedCost: "0.300", startedAt: at(-3 * DAY_MS) }]);
+    await recordAttempts(accountId, succeededB, [
+      { provider: "fal", outcome: "succeeded", estimatedCost: "0.300", startedAt: at(-3 * DAY_MS) },
+    ]);
   });
 
   it("counts requests, generations, submissions and money in the window", async () => {
@@ -170,7 +185,14 @@ describe("getUsage on an account with activity", () => {
           server_error_count: 2,
           error_codes: { ERR1004: 2, ERR1005: 1, ERR3001: 1, ERR5000: 1 },
         },
-        { endpoint: "/v1/status", total_requests: 3, success_count: 2, client_error_count: 1, server_error_count: 0, error_codes: { ERR1002: 1 } },
+        {
+          endpoint: "/v1/status",
+          total_requests: 3,
+          success_count: 2,
+          client_error_count: 1,
+          server_error_count: 0,
+          error_codes: { ERR1002: 1 },
+        },
         { endpoint: "/v1/usage", total_requests: 1, success_count: 1, client_error_count: 0, server_error_count: 0, error_codes: {} },
       ],
       usage_providers: [

@@ -35,14 +35,30 @@ afterAll(async () => {
 describe("cli: webhooks", () => {
   it("webhook:create → {webhook_id, secret}; disable, enable, roll-secret", async () => {
     // A loopback target: the test environment sets WEBHOOK_ALLOW_LOOPBACK=1, as a developer would.
-    const created = await cli(["webhook:create", "--account", accountId, "--url", "http://127.0.0.1:9/hooks", "--events", "generation.completed, credits.low_balance"], {
-      WEBHOOK_ALLOW_LOOPBACK: "1",
-    });
+    const created = await cli(
+      [
+        "webhook:create",
+        "--account",
+        accountId,
+        "--url",
+        "http://127.0.0.1:9/hooks",
+        "--events",
+        "generation.completed, credits.low_balance",
+      ],
+      {
+        WEBHOOK_ALLOW_LOOPBACK: "1",
+      },
+    );
     expect(created.code).toBe(0);
     expect(Object.keys(created.body).sort()).toEqual(["secret", "webhook_id"]);
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     const row = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.body.webhook_id } });
-    expect(row).toMatchObject({ accountId, url: "http://127.0.0.1:9/hooks", events: ["generation.completed", "credits.low_balance"], enabled: true });
+    expect(row).toMatchObject({
+      accountId,
+      url: "http://127.0.0.1:9/hooks",
+      events: ["generation.completed", "credits.low_balance"],
+      enabled: true,
+    });
     expect(openEndpointSecret(row)).toBe(created.body.secret);
 
     const webhookId = created.body.webhook_id as string;
@@ -57,7 +73,9 @@ describe("cli: webhooks", () => {
     expect(rolled.body.secret).not.toBe(created.body.secret);
     expect(openEndpointSecret(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: webhookId } }))).toBe(rolled.body.secret);
 
-    const actions = (await db.activityEvent.findMany({ where: { accountId, category: "webhook" }, orderBy: { createdAt: "asc" } })).map((event) => [event.action, event.actor]);
+    const actions = (await db.activityEvent.findMany({ where: { accountId, category: "webhook" }, orderBy: { createdAt: "asc" } })).map(
+      (event) => [event.action, event.actor],
+    );
     expect(actions).toEqual([
       ["webhook.created", "system"],
       ["webhook.disabled", "system"],
@@ -67,7 +85,9 @@ describe("cli: webhooks", () => {
   }, 60_000);
 
   it("defaults to the published events: the spend alerts are opt-in", async () => {
-    const created = await cli(["webhook:create", "--account", accountId, "--url", "http://127.0.0.1:9/default"], { WEBHOOK_ALLOW_LOOPBACK: "1" });
+    const created = await cli(["webhook:create", "--account", accountId, "--url", "http://127.0.0.1:9/default"], {
+      WEBHOOK_ALLOW_LOOPBACK: "1",
+    });
     expect(created.code).toBe(0);
     expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.body.webhook_id } })).events).toEqual([
       "generation.started",
@@ -76,11 +96,26 @@ describe("cli: webhooks", () => {
       "generation.canceled",
       "credits.low_balance",
     ]);
-    const optIn = await cli(["webhook:create", "--account", accountId, "--url", "http://127.0.0.1:9/opt-in", "--events", "generation.completed,apikey.spend_alert,account.spend_alert"], {
-      WEBHOOK_ALLOW_LOOPBACK: "1",
-    });
+    const optIn = await cli(
+      [
+        "webhook:create",
+        "--account",
+        accountId,
+        "--url",
+        "http://127.0.0.1:9/opt-in",
+        "--events",
+        "generation.completed,apikey.spend_alert,account.spend_alert",
+      ],
+      {
+        WEBHOOK_ALLOW_LOOPBACK: "1",
+      },
+    );
     expect(optIn.code).toBe(0);
-    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: optIn.body.webhook_id } })).events).toEqual(["generation.completed", "apikey.spend_alert", "account.spend_alert"]);
+    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: optIn.body.webhook_id } })).events).toEqual([
+      "generation.completed",
+      "apikey.spend_alert",
+      "account.spend_alert",
+    ]);
   }, 60_000);
 
   const unsafe: Array<[string, string, string]> = [
@@ -92,7 +127,9 @@ describe("cli: webhooks", () => {
   ];
 
   it("refuses unsafe URLs with exit 2 and ERR1001 naming the URL and the reason", async () => {
-    const runs = await inBatches(unsafe, ([, url]) => cli(["webhook:create", "--account", accountId, "--url", url], { WEBHOOK_ALLOW_LOOPBACK: "0" }));
+    const runs = await inBatches(unsafe, ([, url]) =>
+      cli(["webhook:create", "--account", accountId, "--url", url], { WEBHOOK_ALLOW_LOOPBACK: "0" }),
+    );
     runs.forEach((run, index) => {
       const [label, url, reason] = unsafe[index]!;
       expect(run.code, label).toBe(2);
@@ -107,7 +144,11 @@ describe("cli: webhooks", () => {
       [["webhook:create", "--url", "https://8.8.8.8/hooks"], "ERR1001", "needs --account"],
       [["webhook:create", "--account", accountId], "ERR1001", "needs --url"],
       [["webhook:create", "--account", "not-a-uuid", "--url", "https://8.8.8.8/x"], "ERR1001", "must be a UUID"],
-      [["webhook:create", "--account", accountId, "--url", "https://8.8.8.8/x", "--events", "generation.done"], "ERR1001", "Unknown webhook event"],
+      [
+        ["webhook:create", "--account", accountId, "--url", "https://8.8.8.8/x", "--events", "generation.done"],
+        "ERR1001",
+        "Unknown webhook event",
+      ],
       [["webhook:create", "--account", accountId, "--url", "https://8.8.8.8/x", "--events", ","], "ERR1001", "at least one event"],
       [["webhook:create", "--account", randomUUID(), "--url", "https://8.8.8.8/x"], "ERR1006", "Account not found"],
       [["webhook:disable"], "ERR1001", "needs --webhook-id"],

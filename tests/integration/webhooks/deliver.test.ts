@@ -47,10 +47,18 @@ const url = (route: string) => `https://127.0.0.1:${port}${route}`;
 async function deliveryTo(route: string, options: { url?: string; resolver?: Resolver } = {}) {
   const { accountId } = await createTestAccount();
   const endpoint = await inTransaction((tx) =>
-    createWebhookEndpoint(tx, { accountId, url: options.url ?? url(route), events: ["generation.completed"], actor: "system", network: options.resolver ? { resolver: options.resolver } : {} }),
+    createWebhookEndpoint(tx, {
+      accountId,
+      url: options.url ?? url(route),
+      events: ["generation.completed"],
+      actor: "system",
+      network: options.resolver ? { resolver: options.resolver } : {},
+    }),
   );
   const data = { generation_id: randomUUID(), generation_status: "succeeded", note: "naïve ✓" };
-  const queued = await inTransaction((tx) => queueWebhookEvent(tx, { accountId, event: "generation.completed", eventKey: `generation.completed:${data.generation_id}`, data }));
+  const queued = await inTransaction((tx) =>
+    queueWebhookEvent(tx, { accountId, event: "generation.completed", eventKey: `generation.completed:${data.generation_id}`, data }),
+  );
   return { accountId, endpoint, data, deliveryId: queued.created[0] as string };
 }
 
@@ -122,18 +130,33 @@ describe("attemptDelivery over HTTPS", () => {
     const timestamp = Number(request.headers["x-service-timestamp"]);
     expect(timestamp).toBeGreaterThanOrEqual(Math.floor(before / 1000));
     expect(request.headers["x-service-signature"]).toMatch(new RegExp(`^t=${timestamp},v1=[0-9a-f]{64}$`));
-    expect(verifySignature(request.headers["x-service-signature"] as string, endpoint.secret, request.rawBody)).toEqual({ valid: true, timestamp });
-    expect(verifySignature(request.headers["x-service-signature"] as string, endpoint.secret, request.rawBody.replace("naïve", "naive")).valid).toBe(false);
+    expect(verifySignature(request.headers["x-service-signature"] as string, endpoint.secret, request.rawBody)).toEqual({
+      valid: true,
+      timestamp,
+    });
+    expect(
+      verifySignature(request.headers["x-service-signature"] as string, endpoint.secret, request.rawBody.replace("naïve", "naive")).valid,
+    ).toBe(false);
     expect(Object.keys(JSON.parse(request.rawBody))).toEqual(["webhook_event", "webhook_timestamp", "webhook_delivery_id", "webhook_data"]);
-    expect(JSON.parse(request.rawBody)).toEqual({ webhook_event: "generation.completed", webhook_timestamp: expect.any(String), webhook_delivery_id: deliveryId, webhook_data: data });
+    expect(JSON.parse(request.rawBody)).toEqual({
+      webhook_event: "generation.completed",
+      webhook_timestamp: expect.any(String),
+      webhook_delivery_id: deliveryId,
+      webhook_data: data,
+    });
 
     const delivery = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: { attempts: true } });
     expect(delivery).toMatchObject({ status: "delivered", attemptCount: 1 });
     expect(delivery.deliveredAt).toBeInstanceOf(Date);
-    expect(delivery.attempts).toEqual([expect.objectContaining({ attemptNumber: 1, statusCode: 200, responseSnippet: "thanks", error: null })]);
+    expect(delivery.attempts).toEqual([
+      expect.objectContaining({ attemptNumber: 1, statusCode: 200, responseSnippet: "thanks", error: null }),
+    ]);
     expect(delivery.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(0);
 
-    expect(await attemptDelivery({ deliveryId, attemptNumber: 2 }, { ca: cert })).toEqual({ outcome: "skipped", reason: "already_delivered" });
+    expect(await attemptDelivery({ deliveryId, attemptNumber: 2 }, { ca: cert })).toEqual({
+      outcome: "skipped",
+      reason: "already_delivered",
+    });
     expect(received).toHaveLength(1);
   });
 
@@ -164,7 +187,12 @@ describe("attemptDelivery over HTTPS", () => {
 
   it("logs a 500 with at most 1 KB of the answer", async () => {
     const { deliveryId } = await deliveryTo("/broken");
-    expect(await attemptDelivery({ deliveryId, attemptNumber: 3 }, { ca: cert })).toMatchObject({ outcome: "failed", statusCode: 500, error: "HTTP 500", attemptNumber: 3 });
+    expect(await attemptDelivery({ deliveryId, attemptNumber: 3 }, { ca: cert })).toMatchObject({
+      outcome: "failed",
+      statusCode: 500,
+      error: "HTTP 500",
+      attemptNumber: 3,
+    });
     const attempt = await db.webhookAttempt.findFirstOrThrow({ where: { deliveryId } });
     expect(attempt).toMatchObject({ attemptNumber: 3, statusCode: 500, error: "HTTP 500" });
     expect(Buffer.byteLength(attempt.responseSnippet as string)).toBe(1024);
@@ -186,7 +214,9 @@ describe("attemptDelivery over HTTPS", () => {
     answer = "10.0.0.7";
     const result = await attemptDelivery({ deliveryId, attemptNumber: 1 }, { ca: cert, resolver: rebinding });
     expect(result).toMatchObject({ outcome: "failed", statusCode: null });
-    expect(result.outcome === "failed" && result.error).toContain("DestinationRefused: the host hooks.rebind.test resolves to a private address");
+    expect(result.outcome === "failed" && result.error).toContain(
+      "DestinationRefused: the host hooks.rebind.test resolves to a private address",
+    );
     // The delivery log shows the rule, never what the name resolved to.
     expect(result.outcome === "failed" && result.error).not.toContain("10.0.0.7");
     expect(received).toHaveLength(0);
@@ -204,11 +234,17 @@ describe("attemptDelivery over HTTPS", () => {
   it("turns a delivery whose endpoint was disabled meanwhile into a dead letter, sending nothing", async () => {
     const { endpoint, deliveryId } = await deliveryTo("/ok");
     await inTransaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: endpoint.webhook_id, enabled: false, actor: "system" }));
-    expect(await attemptDelivery({ deliveryId, attemptNumber: 1 }, { ca: cert })).toEqual({ outcome: "skipped", reason: "endpoint_disabled" });
+    expect(await attemptDelivery({ deliveryId, attemptNumber: 1 }, { ca: cert })).toEqual({
+      outcome: "skipped",
+      reason: "endpoint_disabled",
+    });
     expect(received).toHaveLength(0);
     const delivery = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
     expect(delivery.status).toBe("failed");
-    expect(await db.deadLetter.findFirst({ where: { endpointId: endpoint.webhook_id, eventKey: delivery.eventKey } })).toMatchObject({ reason: "endpoint_disabled", replayedAt: null });
+    expect(await db.deadLetter.findFirst({ where: { endpointId: endpoint.webhook_id, eventKey: delivery.eventKey } })).toMatchObject({
+      reason: "endpoint_disabled",
+      replayedAt: null,
+    });
   });
 
   it("skips a delivery that does not exist", async () => {

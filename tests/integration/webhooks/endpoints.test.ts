@@ -33,7 +33,15 @@ const strict = { allowLoopback: false, resolver: publicResolver };
 const PUBLIC_URL = "https://hooks.example.com/darkroom";
 
 async function endpoint(accountId: string, options: { events?: string[]; url?: string } = {}) {
-  return inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: options.url ?? PUBLIC_URL, events: options.events, actor: "system", network: { resolver: publicResolver } }));
+  return inTransaction((tx) =>
+    createWebhookEndpoint(tx, {
+      accountId,
+      url: options.url ?? PUBLIC_URL,
+      events: options.events,
+      actor: "system",
+      network: { resolver: publicResolver },
+    }),
+  );
 }
 
 async function setEnabled(webhookId: string, enabled: boolean) {
@@ -43,7 +51,8 @@ async function setEnabled(webhookId: string, enabled: boolean) {
 // Each call as its callers make it: in a transaction of its own, the runs requested after commit.
 const emitEvent = (input: EmitWebhookEventInput) => inTransaction((tx) => queueWebhookEvent(tx, input));
 const replay = (scope: AccountScope, input: ReplayDeadLetterInput) => inTransaction((tx) => queueDeadLetterReplay(tx, scope, input));
-const resend = async (scope: AccountScope, input: ResendDeliveryInput) => requestResend(db, await inTransaction((tx) => queueResend(tx, scope, input)));
+const resend = async (scope: AccountScope, input: ResendDeliveryInput) =>
+  requestResend(db, await inTransaction((tx) => queueResend(tx, scope, input)));
 const sendTest = (scope: AccountScope, input: SendTestEventInput) => inTransaction((tx) => queueTestEvent(tx, scope, input));
 const fail = (deliveryId: string) => inTransaction((tx) => failDelivery(tx, deliveryId));
 
@@ -93,7 +102,10 @@ describe("webhook endpoints", () => {
 
   it("keeps the subscribed events and refuses unknown ones, an empty list, an unknown account", async () => {
     const { accountId } = await createTestAccount();
-    expect((await endpoint(accountId, { events: ["webhook.test", "credits.low_balance"] })).webhook_events).toEqual(["credits.low_balance", "webhook.test"]);
+    expect((await endpoint(accountId, { events: ["webhook.test", "credits.low_balance"] })).webhook_events).toEqual([
+      "credits.low_balance",
+      "webhook.test",
+    ]);
     expect((await caught(endpoint(accountId, { events: ["generation.done"] }))).code).toBe("ERR1001");
     expect((await caught(endpoint(accountId, { events: [] }))).code).toBe("ERR1001");
     expect((await caught(endpoint(randomUUID()))).code).toBe("ERR1006");
@@ -109,7 +121,12 @@ describe("webhook endpoints", () => {
     ["http", "http://hooks.example.com/hook", "scheme_not_https"],
     ["a port other than 443", "https://hooks.example.com:8443/hook", "port_not_443"],
     ["credentials in the URL", "https://user:secret@hooks.example.com/hook", "credentials_in_url"],
-    ["a host resolving to a private address", "https://inside.example.com/hook", "private", async () => [{ address: "192.168.1.20", family: 4 }]],
+    [
+      "a host resolving to a private address",
+      "https://inside.example.com/hook",
+      "private",
+      async () => [{ address: "192.168.1.20", family: 4 }],
+    ],
     [
       "a host with one public and one private address",
       "https://mixed.example.com/hook",
@@ -119,14 +136,28 @@ describe("webhook endpoints", () => {
         { address: "10.1.2.3", family: 4 },
       ],
     ],
-    ["a host resolving to IPv4-mapped loopback", "https://mapped.example.com/hook", "loopback", async () => [{ address: "::ffff:127.0.0.1", family: 6 }]],
-    ["a host that does not resolve", "https://nowhere.example.com/hook", "unresolvable", async () => Promise.reject(Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" }))],
+    [
+      "a host resolving to IPv4-mapped loopback",
+      "https://mapped.example.com/hook",
+      "loopback",
+      async () => [{ address: "::ffff:127.0.0.1", family: 6 }],
+    ],
+    [
+      "a host that does not resolve",
+      "https://nowhere.example.com/hook",
+      "unresolvable",
+      async () => Promise.reject(Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" })),
+    ],
     ["not a URL", "hooks dot example", "invalid_url"],
   ];
 
   it.each(refusals)("refuses %s at save time with ERR1001 naming the URL and the reason", async (_label, url, reason, resolver) => {
     const { accountId } = await createTestAccount();
-    const error = await caught(inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url, actor: "system", network: { ...strict, ...(resolver ? { resolver } : {}) } })));
+    const error = await caught(
+      inTransaction((tx) =>
+        createWebhookEndpoint(tx, { accountId, url, actor: "system", network: { ...strict, ...(resolver ? { resolver } : {}) } }),
+      ),
+    );
     expect(error.code).toBe("ERR1001");
     expect(error.message).toContain(url);
     expect(error.details).toMatchObject({ url, reason, fields: [{ field: "url", message: expect.any(String) }] });
@@ -140,7 +171,11 @@ describe("webhook endpoints", () => {
   ])("a refusal for a host resolving to a %s address names the rule, never the address (https://vm/x)", async (reason, address, words) => {
     const { accountId } = await createTestAccount();
     const resolver: Resolver = async () => [{ address, family: address.includes(":") ? 6 : 4 }];
-    const error = await caught(inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: "https://vm/x", actor: "system", network: { ...strict, resolver } })));
+    const error = await caught(
+      inTransaction((tx) =>
+        createWebhookEndpoint(tx, { accountId, url: "https://vm/x", actor: "system", network: { ...strict, resolver } }),
+      ),
+    );
     expect(error.code).toBe("ERR1001");
     expect(error.message).toContain(`the host vm resolves to ${words}`);
     expect(error.message).toContain("destinations must resolve only to public addresses");
@@ -156,12 +191,25 @@ describe("webhook endpoints", () => {
     expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.webhook_id } })).disabledAt).toBeInstanceOf(Date);
     expect(await setEnabled(created.webhook_id, true)).toEqual({ webhook_id: created.webhook_id, enabled: true, changed: true });
     expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.webhook_id } })).disabledAt).toBeNull();
-    const actions = (await db.activityEvent.findMany({ where: { accountId, category: "webhook" }, orderBy: { createdAt: "asc" } })).map((event) => event.action);
+    const actions = (await db.activityEvent.findMany({ where: { accountId, category: "webhook" }, orderBy: { createdAt: "asc" } })).map(
+      (event) => event.action,
+    );
     expect(actions).toEqual(["webhook.created", "webhook.disabled", "webhook.enabled"]);
 
     const other = await createTestAccount();
-    expect((await caught(inTransaction((tx) => updateWebhookEndpoint(tx, accountScope(other.accountId), { webhookId: created.webhook_id, enabled: false, actor: "system" })))).code).toBe("ERR1006");
-    expect((await caught(inTransaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: "nope", enabled: false, actor: "system" })))).code).toBe("ERR1006");
+    expect(
+      (
+        await caught(
+          inTransaction((tx) =>
+            updateWebhookEndpoint(tx, accountScope(other.accountId), { webhookId: created.webhook_id, enabled: false, actor: "system" }),
+          ),
+        )
+      ).code,
+    ).toBe("ERR1006");
+    expect(
+      (await caught(inTransaction((tx) => updateWebhookEndpoint(tx, OPERATOR, { webhookId: "nope", enabled: false, actor: "system" }))))
+        .code,
+    ).toBe("ERR1006");
   });
 
   it("rolls the secret: a new one, returned once", async () => {
@@ -186,7 +234,11 @@ describe("emitWebhookEvent", () => {
     await setEnabled(off.webhook_id, false);
 
     const eventKey = `credits.low_balance:${randomUUID()}`;
-    const data = { account_id: accountId, current_balance: 0.42, thresholds_crossed: [{ threshold: 0.5, balance_at: "2026-01-01T00:00:00.000Z" }] };
+    const data = {
+      account_id: accountId,
+      current_balance: 0.42,
+      thresholds_crossed: [{ threshold: 0.5, balance_at: "2026-01-01T00:00:00.000Z" }],
+    };
     const result = await emitEvent({ accountId, event: "credits.low_balance", eventKey, data });
     expect(result.created).toHaveLength(2);
     expect(result.duplicates).toEqual([]);
@@ -197,8 +249,19 @@ describe("emitWebhookEvent", () => {
     expect(deliveries.some((row) => row.endpointId === unsubscribed.webhook_id)).toBe(false);
     for (const row of deliveries) {
       expect(row).toMatchObject({ event: "credits.low_balance", eventKey, status: "pending", attemptCount: 0 });
-      expect(row.payload).toEqual({ webhook_event: "credits.low_balance", webhook_timestamp: expect.any(String), webhook_delivery_id: row.id, webhook_data: data });
-      expect(sentFor(row.id)).toEqual([expect.objectContaining({ id: `webhook-delivery:${row.id}`, name: "webhook/delivery.requested", data: { deliveryId: row.id, fromAttempt: 1 } })]);
+      expect(row.payload).toEqual({
+        webhook_event: "credits.low_balance",
+        webhook_timestamp: expect.any(String),
+        webhook_delivery_id: row.id,
+        webhook_data: data,
+      });
+      expect(sentFor(row.id)).toEqual([
+        expect.objectContaining({
+          id: `webhook-delivery:${row.id}`,
+          name: "webhook/delivery.requested",
+          data: { deliveryId: row.id, fromAttempt: 1 },
+        }),
+      ]);
     }
     const letter = await db.deadLetter.findFirstOrThrow({ where: { endpointId: off.webhook_id } });
     expect(letter).toMatchObject({ event: "credits.low_balance", eventKey, reason: "endpoint_disabled", replayedAt: null });
@@ -212,7 +275,13 @@ describe("emitWebhookEvent", () => {
     const off = await endpoint(accountId);
     await setEnabled(off.webhook_id, false);
     const generationId = randomUUID();
-    const emit = () => emitEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${generationId}`, data: { generation_id: generationId } });
+    const emit = () =>
+      emitEvent({
+        accountId,
+        event: "generation.completed",
+        eventKey: `generation.completed:${generationId}`,
+        data: { generation_id: generationId },
+      });
 
     const first = await emit();
     const again = await emit();
@@ -261,7 +330,12 @@ describe("dead letters and their replay", () => {
     const replayed = await replay(accountScope(accountId), { deadLetterId, actor: "system" });
     expect(replayed).toEqual({ dead_letter_id: deadLetterId, delivery_id: expect.any(String), already_replayed: false });
     const delivery = await db.webhookDelivery.findUniqueOrThrow({ where: { id: replayed.delivery_id } });
-    expect(delivery).toMatchObject({ endpointId: created.webhook_id, event: "generation.canceled", eventKey: `replay:${deadLetterId}`, status: "pending" });
+    expect(delivery).toMatchObject({
+      endpointId: created.webhook_id,
+      event: "generation.canceled",
+      eventKey: `replay:${deadLetterId}`,
+      status: "pending",
+    });
     expect(delivery.payload).toEqual({ ...(letter.payload as object), webhook_delivery_id: delivery.id });
     expect(sentFor(delivery.id).map((event) => event.id)).toEqual([`webhook-delivery:${delivery.id}`]);
     const after = await db.deadLetter.findUniqueOrThrow({ where: { id: deadLetterId } });
@@ -269,7 +343,11 @@ describe("dead letters and their replay", () => {
     expect(after.replayDeliveryId).toBe(delivery.id);
     expect(await db.activityEvent.count({ where: { accountId, action: "webhook.dead_letter_replayed" } })).toBe(1);
 
-    expect(await replay(OPERATOR, { deadLetterId, actor: "system" })).toEqual({ dead_letter_id: deadLetterId, delivery_id: delivery.id, already_replayed: true });
+    expect(await replay(OPERATOR, { deadLetterId, actor: "system" })).toEqual({
+      dead_letter_id: deadLetterId,
+      delivery_id: delivery.id,
+      already_replayed: true,
+    });
     expect(await db.webhookDelivery.count({ where: { endpointId: created.webhook_id } })).toBe(1);
   });
 
@@ -277,9 +355,16 @@ describe("dead letters and their replay", () => {
     const { accountId } = await createTestAccount();
     const created = await endpoint(accountId);
     await setEnabled(created.webhook_id, false);
-    const { deadLetters } = await emitEvent({ accountId, event: "credits.low_balance", eventKey: `credits.low_balance:${randomUUID()}`, data: {} });
+    const { deadLetters } = await emitEvent({
+      accountId,
+      event: "credits.low_balance",
+      eventKey: `credits.low_balance:${randomUUID()}`,
+      data: {},
+    });
     await setEnabled(created.webhook_id, true);
-    const results = await Promise.all(Array.from({ length: 5 }, () => replay(OPERATOR, { deadLetterId: deadLetters[0] as string, actor: "system" })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => replay(OPERATOR, { deadLetterId: deadLetters[0] as string, actor: "system" })),
+    );
     expect(new Set(results.map((result) => result.delivery_id)).size).toBe(1);
     expect(results.filter((result) => !result.already_replayed)).toHaveLength(1);
     expect(await db.webhookDelivery.count({ where: { endpointId: created.webhook_id } })).toBe(1);
@@ -290,7 +375,9 @@ describe("re-send and test events", () => {
   it("re-sends a failed delivery once, numbering on from its last attempt", async () => {
     const { accountId } = await createTestAccount();
     const created = await endpoint(accountId);
-    const [deliveryId] = (await emitEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, data: {} })).created as [string];
+    const [deliveryId] = (
+      await emitEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, data: {} })
+    ).created as [string];
 
     expect((await caught(resend(OPERATOR, { deliveryId, actor: "system" }))).message).toContain("pending");
     await db.webhookDelivery.update({ where: { id: deliveryId }, data: { attemptCount: 5 } });
@@ -313,7 +400,9 @@ describe("re-send and test events", () => {
   it("puts a re-sent delivery back to failed, and answers the error, when its run cannot be requested", async () => {
     const { accountId } = await createTestAccount();
     await endpoint(accountId);
-    const [deliveryId] = (await emitEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, data: {} })).created as [string];
+    const [deliveryId] = (
+      await emitEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, data: {} })
+    ).created as [string];
     await fail(deliveryId);
     const refusing: EventSink = {
       ingestEvents: async () => {
@@ -327,14 +416,22 @@ describe("re-send and test events", () => {
       registerExecutor(sink);
     }
     expect((await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).status).toBe("failed");
-    expect(await resend(OPERATOR, { deliveryId, actor: "system" })).toEqual({ delivery_id: deliveryId, delivery_status: "pending", from_attempt: 1 });
+    expect(await resend(OPERATOR, { deliveryId, actor: "system" })).toEqual({
+      delivery_id: deliveryId,
+      delivery_status: "pending",
+      from_attempt: 1,
+    });
   });
 
   it("sends webhook.test to that endpoint only, subscribed or not; not to a disabled one", async () => {
     const { accountId } = await createTestAccount();
     const target = await endpoint(accountId, { events: ["generation.completed"] });
     const bystander = await endpoint(accountId, { events: ["webhook.test"] });
-    const sentTest = await sendTest(accountScope(accountId), { webhookId: target.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) });
+    const sentTest = await sendTest(accountScope(accountId), {
+      webhookId: target.webhook_id,
+      actor: "system",
+      sample: sampleGenerationRecord(accountId),
+    });
     expect(sentTest).toEqual({ webhook_id: target.webhook_id, delivery_id: expect.any(String), webhook_event: "webhook.test" });
     const rows = await db.webhookDelivery.findMany({ where: { accountId } });
     expect(rows).toHaveLength(1);
@@ -344,7 +441,9 @@ describe("re-send and test events", () => {
     expect(bystander.webhook_id).not.toBe(target.webhook_id);
 
     await setEnabled(target.webhook_id, false);
-    expect((await caught(sendTest(OPERATOR, { webhookId: target.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }))).code).toBe("ERR1001");
+    expect(
+      (await caught(sendTest(OPERATOR, { webhookId: target.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }))).code,
+    ).toBe("ERR1001");
   });
 });
 
@@ -355,9 +454,14 @@ describe("webhook log retention", () => {
     await endpoint(free.accountId);
     await endpoint(pro.accountId);
     const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600_000);
-    const emitFor = async (accountId: string) => (await emitEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, data: {} })).created[0] as string;
+    const emitFor = async (accountId: string) =>
+      (await emitEvent({ accountId, event: "generation.completed", eventKey: `generation.completed:${randomUUID()}`, data: {} }))
+        .created[0] as string;
     const backdate = async (deliveryId: string, status: "delivered" | "pending") => {
-      await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status, createdAt: twoDaysAgo, lastAttemptAt: twoDaysAgo, attemptCount: 1 } });
+      await db.webhookDelivery.update({
+        where: { id: deliveryId },
+        data: { status, createdAt: twoDaysAgo, lastAttemptAt: twoDaysAgo, attemptCount: 1 },
+      });
       await db.webhookAttempt.create({ data: { deliveryId, attemptNumber: 1, statusCode: 200, latencyMs: 5, createdAt: twoDaysAgo } });
     };
 

@@ -23,7 +23,16 @@ const now = new Date(Date.now() + 10 * 60_000);
 
 async function ended(accountId: string, status: "succeeded" | "failed" | "canceled", completedAt: Date) {
   const generation = await db.generation.create({
-    data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status, estimatedCost: "0.002", providerOrder: ["local"], completedAt },
+    data: {
+      accountId,
+      region: "us",
+      mediaKind: "image",
+      modelIdentifier: "darkroom/lumen-image",
+      status,
+      estimatedCost: "0.002",
+      providerOrder: ["local"],
+      completedAt,
+    },
   });
   return generation.id;
 }
@@ -31,11 +40,25 @@ async function ended(accountId: string, status: "succeeded" | "failed" | "cancel
 describe("resendLostFinishedEvents", () => {
   it("sends generation/finished again for a generation that ended without its terminal delivery, and for no other", async () => {
     const { account_id: accountId } = await inTransaction((tx) => createAccount(tx, { email: `lost-finished-${randomUUID()}@test.local` }));
-    await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/hooks", events: ["generation.completed", "generation.canceled"], actor: "system" }));
+    await inTransaction((tx) =>
+      createWebhookEndpoint(tx, {
+        accountId,
+        url: "http://127.0.0.1:9/hooks",
+        events: ["generation.completed", "generation.canceled"],
+        actor: "system",
+      }),
+    );
     const minuteAgo = new Date(now.getTime() - 60_000);
     const lost = await ended(accountId, "canceled", minuteAgo);
     const delivered = await ended(accountId, "succeeded", minuteAgo);
-    await inTransaction((tx) => queueWebhookEvent(tx, { accountId, event: "generation.completed", eventKey: `generation.completed:${delivered}`, data: { generation_id: delivered } }));
+    await inTransaction((tx) =>
+      queueWebhookEvent(tx, {
+        accountId,
+        event: "generation.completed",
+        eventKey: `generation.completed:${delivered}`,
+        data: { generation_id: delivered },
+      }),
+    );
     const young = await ended(accountId, "canceled", new Date(now.getTime() - 5_000));
     const unsubscribed = await ended(accountId, "failed", minuteAgo);
 
@@ -43,7 +66,9 @@ describe("resendLostFinishedEvents", () => {
     expect(finishedResent).toContain(lost);
     for (const id of [delivered, young, unsubscribed]) expect(finishedResent).not.toContain(id);
     const events = sent.filter((event) => event.name === "generation/finished" && event.data.accountId === accountId);
-    expect(events).toEqual([expect.objectContaining({ id: `generation-finished:${lost}`, data: { generationId: lost, accountId, status: "canceled" } })]);
+    expect(events).toEqual([
+      expect.objectContaining({ id: `generation-finished:${lost}`, data: { generationId: lost, accountId, status: "canceled" } }),
+    ]);
   });
 
   it("leaves an endpoint registered after the generation ended alone", async () => {

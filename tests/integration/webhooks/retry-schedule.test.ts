@@ -53,7 +53,9 @@ async function deliveryTo(status: (n: number) => number): Promise<{ deliveryId: 
   const path = `/hook/${randomUUID()}`;
   scripts.set(path, status);
   const endpoint = await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: `${receiverUrl}${path}`, actor: "system" }));
-  const { delivery_id } = await inTransaction((tx) => queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }));
+  const { delivery_id } = await inTransaction((tx) =>
+    queueTestEvent(tx, OPERATOR, { webhookId: endpoint.webhook_id, actor: "system", sample: sampleGenerationRecord(accountId) }),
+  );
   return { deliveryId: delivery_id, path };
 }
 
@@ -61,7 +63,10 @@ async function deliveryTo(status: (n: number) => number): Promise<{ deliveryId: 
 const settled = (deliveryId: string) =>
   until(async () => {
     fake.fireNext();
-    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: { attempts: { orderBy: { attemptNumber: "asc" } } } });
+    const row = await db.webhookDelivery.findUniqueOrThrow({
+      where: { id: deliveryId },
+      include: { attempts: { orderBy: { attemptNumber: "asc" } } },
+    });
     return row.status !== "pending" ? row : null;
   }, `delivery ${deliveryId} delivered or failed`);
 
@@ -118,7 +123,10 @@ describe("the webhook retry schedule on a fake clock", () => {
     expect(row.status).toBe("failed");
     expect(row.attemptCount).toBe(5);
     expect(offsetsOf(row.attempts.map((attempt) => attempt.createdAt.getTime()))).toEqual([...WEBHOOK_RETRY_OFFSETS_MS]);
-    const run = await until(() => db.inngestRun.findFirst({ where: { appId, eventId: `webhook-delivery:${deliveryId}`, status: "completed" } }), "the run completed as failed");
+    const run = await until(
+      () => db.inngestRun.findFirst({ where: { appId, eventId: `webhook-delivery:${deliveryId}`, status: "completed" } }),
+      "the run completed as failed",
+    );
     expect(run.output).toMatchObject({ outcome: "failed" });
     expect(fake.nextTimerAt()).toBeNull();
     expect(arrivals.filter((arrival) => arrival.path === path)).toHaveLength(5);

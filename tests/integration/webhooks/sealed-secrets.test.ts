@@ -39,7 +39,14 @@ async function newAccount() {
 }
 
 async function newEndpoint(accountId: string) {
-  return db.$transaction((tx) => createWebhookEndpoint(tx, { accountId, url: "https://hooks.example.com/sealed", actor: "system", network: { resolver: publicResolver } }));
+  return db.$transaction((tx) =>
+    createWebhookEndpoint(tx, {
+      accountId,
+      url: "https://hooks.example.com/sealed",
+      actor: "system",
+      network: { resolver: publicResolver },
+    }),
+  );
 }
 
 /** Every text, varchar and JSON column of every table in the schema, searched for `needle`. */
@@ -49,7 +56,10 @@ async function columnsContaining(needle: string): Promise<string[]> {
      WHERE table_schema = 'public' AND data_type IN ('text', 'character varying', 'json', 'jsonb', 'ARRAY')`;
   const hits: string[] = [];
   for (const { table_name, column_name } of columns) {
-    const [row] = await db.$queryRawUnsafe<Array<{ found: number }>>(`SELECT count(*)::int AS found FROM "${table_name}" WHERE "${column_name}"::text LIKE '%' || $1 || '%'`, needle);
+    const [row] = await db.$queryRawUnsafe<Array<{ found: number }>>(
+      `SELECT count(*)::int AS found FROM "${table_name}" WHERE "${column_name}"::text LIKE '%' || $1 || '%'`,
+      needle,
+    );
     if (row && row.found > 0) hits.push(`${table_name}.${column_name}`);
   }
   return hits;
@@ -79,7 +89,16 @@ describe("webhook secrets at rest", () => {
     const account = await newAccount();
     const id = randomUUID();
     const legacy = `whsec_${randomBytes(32).toString("base64url")}`;
-    await db.webhookEndpoint.create({ data: { id, accountId: account.id, url: "https://hooks.example.com/legacy", events: ["webhook.test"], secret: legacy, secretKeyId: null } });
+    await db.webhookEndpoint.create({
+      data: {
+        id,
+        accountId: account.id,
+        url: "https://hooks.example.com/legacy",
+        events: ["webhook.test"],
+        secret: legacy,
+        secretKeyId: null,
+      },
+    });
     expect(await columnsContaining(legacy)).toEqual(["webhook_endpoint.secret"]);
 
     expect((await resealWebhookSecrets(db, { plainTextOnly: true })).resealed).toBeGreaterThanOrEqual(1);

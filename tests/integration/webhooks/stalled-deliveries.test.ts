@@ -14,7 +14,11 @@ const { sink, sent } = recordingEventSink();
 beforeAll(() => registerExecutor(sink));
 afterAll(() => unregisterExecutor(sink));
 
-async function delivery(accountId: string, endpointId: string, fields: { status?: "pending" | "delivered"; attemptCount?: number; lastAttemptAt?: Date | null }) {
+async function delivery(
+  accountId: string,
+  endpointId: string,
+  fields: { status?: "pending" | "delivered"; attemptCount?: number; lastAttemptAt?: Date | null },
+) {
   return db.webhookDelivery.create({
     data: {
       endpointId,
@@ -32,7 +36,15 @@ async function delivery(accountId: string, endpointId: string, fields: { status?
 describe("rerequestStalledDeliveries", () => {
   it("requests a never-attempted delivery again after 30 s and a stalled one after five minutes, and nothing else", async () => {
     const { accountId } = await createTestAccount();
-    const endpoint = await db.webhookEndpoint.create({ data: { accountId, url: "https://hooks.example.com/stalled", events: ["webhook.test"], secret: "sealed-elsewhere", secretKeyId: "test" } });
+    const endpoint = await db.webhookEndpoint.create({
+      data: {
+        accountId,
+        url: "https://hooks.example.com/stalled",
+        events: ["webhook.test"],
+        secret: "sealed-elsewhere",
+        secretKeyId: "test",
+      },
+    });
     const now = new Date();
     const never = await delivery(accountId, endpoint.id, {});
     const resend = await delivery(accountId, endpoint.id, { attemptCount: 5, lastAttemptAt: now });
@@ -49,7 +61,9 @@ describe("rerequestStalledDeliveries", () => {
     expect(rerequested).toEqual(expect.arrayContaining([never.id, resend.id]));
     expect(rerequested).not.toContain(done.id);
 
-    const requested = sent.filter((event) => event.name === "webhook/delivery.requested" && [never.id, resend.id].includes(event.data.deliveryId as string));
+    const requested = sent.filter(
+      (event) => event.name === "webhook/delivery.requested" && [never.id, resend.id].includes(event.data.deliveryId as string),
+    );
     expect(requested).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ id: `webhook-delivery:${never.id}`, data: { deliveryId: never.id, fromAttempt: 1 } }),

@@ -22,8 +22,12 @@ beforeAll(() => registerExecutor(sink));
 afterAll(() => unregisterExecutor(sink));
 
 async function accountWithEndpoint() {
-  const { account_id: accountId } = await inTransaction((tx) => createAccount(tx, { email: `terminal-webhooks-${randomUUID()}@test.local`, credits: 10 }));
-  await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/hooks", events: ["generation.canceled"], actor: "system" }));
+  const { account_id: accountId } = await inTransaction((tx) =>
+    createAccount(tx, { email: `terminal-webhooks-${randomUUID()}@test.local`, credits: 10 }),
+  );
+  await inTransaction((tx) =>
+    createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/hooks", events: ["generation.canceled"], actor: "system" }),
+  );
   return accountId;
 }
 
@@ -67,13 +71,31 @@ describe("terminal webhooks", () => {
   it("a cancel commits its generation.canceled delivery with the refund, and sends no fan-out event", async () => {
     const accountId = await accountWithEndpoint();
     const generation = await db.generation.create({
-      data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "processing", estimatedCost: "0.002", providerOrder: ["local"] },
+      data: {
+        accountId,
+        region: "us",
+        mediaKind: "image",
+        modelIdentifier: "darkroom/lumen-image",
+        status: "processing",
+        estimatedCost: "0.002",
+        providerOrder: ["local"],
+      },
     });
-    await inTransaction((tx) => reserveCredits(tx, { accountId, generationId: generation.id, amountMillis: 2, modelIdentifier: "darkroom/lumen-image", description: "test" }));
+    await inTransaction((tx) =>
+      reserveCredits(tx, {
+        accountId,
+        generationId: generation.id,
+        amountMillis: 2,
+        modelIdentifier: "darkroom/lumen-image",
+        description: "test",
+      }),
+    );
     await inTransaction((tx) => requestCancel(tx, accountScope(accountId), { generationId: generation.id }));
     const deliveries = await db.webhookDelivery.findMany({ where: { eventKey: `generation.canceled:${generation.id}` } });
     expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]!.payload).toMatchObject({ webhook_data: { generation_id: generation.id, generation_status: "canceled", credits_refunded: true } });
+    expect(deliveries[0]!.payload).toMatchObject({
+      webhook_data: { generation_id: generation.id, generation_status: "canceled", credits_refunded: true },
+    });
     expect(sent.filter((event) => event.name === "generation/finished" && event.data.generationId === generation.id)).toEqual([]);
   });
 
@@ -100,12 +122,23 @@ describe("terminal webhooks", () => {
       include: { account: { select: { plan: true } } },
     });
     const completedKey = `generation.completed:${generation.id}`;
-    expect(await inTransaction((tx) => emitGenerationEvent(tx, generation.id, "generation.completed"))).toEqual({ created: [], duplicates: [], deadLetters: [] });
+    expect(await inTransaction((tx) => emitGenerationEvent(tx, generation.id, "generation.completed"))).toEqual({
+      created: [],
+      duplicates: [],
+      deadLetters: [],
+    });
     expect(await inTransaction((tx) => emitGenerationEvent(tx, randomUUID(), "generation.completed"))).toBeNull();
     expect(await findGenerationStarted(db, generation.id)).toBeNull();
     expect(await db.webhookDelivery.count({ where: { accountId } })).toBe(0);
 
-    await inTransaction((tx) => createWebhookEndpoint(tx, { accountId, url: "http://127.0.0.1:9/all", events: ["generation.completed", "generation.started"], actor: "system" }));
+    await inTransaction((tx) =>
+      createWebhookEndpoint(tx, {
+        accountId,
+        url: "http://127.0.0.1:9/all",
+        events: ["generation.completed", "generation.started"],
+        actor: "system",
+      }),
+    );
     const queued = await inTransaction((tx) => emitGenerationEvent(tx, generation.id, "generation.completed"));
     expect(queued?.created).toHaveLength(1);
     const started = await findGenerationStarted(db, generation.id);
@@ -114,13 +147,23 @@ describe("terminal webhooks", () => {
     const deliveries = await db.webhookDelivery.findMany({ where: { accountId }, orderBy: { event: "asc" } });
     expect(deliveries.map((delivery) => delivery.eventKey)).toEqual([completedKey, `generation.started:${generation.id}`]);
     const { account, ...row } = generation;
-    expect((deliveries[0]!.payload as { webhook_data: unknown }).webhook_data).toEqual(JSON.parse(JSON.stringify(toGenerationRecord(row, account.plan))));
+    expect((deliveries[0]!.payload as { webhook_data: unknown }).webhook_data).toEqual(
+      JSON.parse(JSON.stringify(toGenerationRecord(row, account.plan))),
+    );
   });
 
   it("a webhook problem rolls back to its savepoint: the transition commits and generation/finished leaves after it", async () => {
     const accountId = await accountWithEndpoint();
     const generation = await db.generation.create({
-      data: { accountId, region: "us", mediaKind: "image", modelIdentifier: "darkroom/lumen-image", status: "canceled", estimatedCost: "0.002", providerOrder: ["local"] },
+      data: {
+        accountId,
+        region: "us",
+        mediaKind: "image",
+        modelIdentifier: "darkroom/lumen-image",
+        status: "canceled",
+        estimatedCost: "0.002",
+        providerOrder: ["local"],
+      },
     });
     // The database refuses this generation's delivery (and only it): a failure inside the savepoint.
     const refuse = `test_refuse_${generation.id.replaceAll("-", "")}`;
@@ -139,7 +182,10 @@ describe("terminal webhooks", () => {
     expect((await db.account.findUniqueOrThrow({ where: { id: accountId } })).name).toBe("transition");
     expect(await db.webhookDelivery.count({ where: { eventKey: `generation.canceled:${generation.id}` } })).toBe(0);
     expect(sent.filter((event) => event.name === "generation/finished" && event.data.generationId === generation.id)).toEqual([
-      expect.objectContaining({ id: `generation-finished:${generation.id}`, data: { generationId: generation.id, accountId, status: "canceled" } }),
+      expect.objectContaining({
+        id: `generation-finished:${generation.id}`,
+        data: { generationId: generation.id, accountId, status: "canceled" },
+      }),
     ]);
   });
 });

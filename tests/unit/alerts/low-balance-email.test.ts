@@ -29,7 +29,12 @@ describe("lowBalanceEmail", () => {
   });
 
   it("speaks of one alert in the singular", () => {
-    const email = lowBalanceEmail({ accountId: "0b9f7a52-5a1e-4c53-9a57-8a1f7e0c2d11", accountName: "Solo", balanceMillis: 499, thresholdsCrossed: [{ thresholdMillis: 500, balanceAtMillis: 499 }] });
+    const email = lowBalanceEmail({
+      accountId: "0b9f7a52-5a1e-4c53-9a57-8a1f7e0c2d11",
+      accountName: "Solo",
+      balanceMillis: 499,
+      thresholdsCrossed: [{ thresholdMillis: 500, balanceAtMillis: 499 }],
+    });
     expect(email.subject).toBe("Low balance: Solo is below 0.500 credits");
     expect(email.text).toContain("It crossed your low-balance alert:");
   });

@@ -37,12 +37,24 @@ describe("the floor of a path", () => {
 
 describe("floors/no-climbing-imports", () => {
   it.each([
-    ["server/keys/example.ts", 'import { errorResponse } from "../edge/http/envelope";\nexport const x = errorResponse;\n', "server/edge/http/envelope"],
-    ["server/credits/example.ts", 'import { appRouter } from "@/server/edge/api/root";\nexport const x = appRouter;\n', "server/edge/api/root"],
+    [
+      "server/keys/example.ts",
+      'import { errorResponse } from "../edge/http/envelope";\nexport const x = errorResponse;\n',
+      "server/edge/http/envelope",
+    ],
+    [
+      "server/credits/example.ts",
+      'import { appRouter } from "@/server/edge/api/root";\nexport const x = appRouter;\n',
+      "server/edge/api/root",
+    ],
     ["server/generations/example.ts", 'export * from "../jobs/functions";\n', "server/jobs/functions"],
     ["server/webhooks/example.ts", 'export const load = () => import("../start/boot");\n', "server/start/boot"],
     ["server/base/log.ts", 'import { db } from "../keys/key-cache";\nexport const x = db;\n', "server/keys/key-cache"],
-    ["server/edge/http/example.ts", 'import { functions } from "../../jobs/functions";\nexport const x = functions;\n', "server/jobs/functions"],
+    [
+      "server/edge/http/example.ts",
+      'import { functions } from "../../jobs/functions";\nexport const x = functions;\n',
+      "server/jobs/functions",
+    ],
   ])("refuses %s importing a floor above", async (filePath, code, target) => {
     const findings = await floorFindings(filePath, code);
     expect(findings).toHaveLength(1);
@@ -51,7 +63,10 @@ describe("floors/no-climbing-imports", () => {
 
   it.each([
     ["server/keys/example.ts", 'import { db } from "../base/db";\nimport { log } from "@/server/base/log";\nexport const x = [db, log];\n'],
-    ["server/edge/http/example.ts", 'import { createApiKey } from "../../keys/create-key";\nimport { common } from "../contract/common";\nexport const x = [createApiKey, common];\n'],
+    [
+      "server/edge/http/example.ts",
+      'import { createApiKey } from "../../keys/create-key";\nimport { common } from "../contract/common";\nexport const x = [createApiKey, common];\n',
+    ],
     ["server/start/example.ts", 'import { functions } from "../jobs/functions";\nexport const x = functions;\n'],
   ])("lets %s import its own floor and those below", async (filePath, code) => {
     expect(await floorFindings(filePath, code)).toEqual([]);

@@ -47,7 +47,14 @@ describe("signInAddress", () => {
 
 describe("mailboxOf", () => {
   it("folds case, a +tag and trailing dots or separators into one mailbox", () => {
-    for (const input of ["victim@v.test", "VICTIM@V.TEST", "victim+1@v.test", "Victim+news@v.test.", "victim@v.test,", " victim@v.test; "]) {
+    for (const input of [
+      "victim@v.test",
+      "VICTIM@V.TEST",
+      "victim+1@v.test",
+      "Victim+news@v.test.",
+      "victim@v.test,",
+      " victim@v.test; ",
+    ]) {
       expect(mailboxOf(input)).toBe("victim@v.test");
     }
     expect(mailboxOf("other@v.test")).not.toBe("victim@v.test");

@@ -57,9 +57,13 @@ describe("catalog models", () => {
 
   it("never fails a remote model over to a built-in renderer: only darkroom/* models list local or local-backup", () => {
     const builtIn = ["local", "local-backup"];
-    const mixed = models.filter((model) => model.providers.some((provider) => builtIn.includes(provider)) && model.providers.some((provider) => !builtIn.includes(provider)));
+    const mixed = models.filter(
+      (model) =>
+        model.providers.some((provider) => builtIn.includes(provider)) && model.providers.some((provider) => !builtIn.includes(provider)),
+    );
     expect(mixed.map((model) => model.identifier)).toEqual([]);
-    for (const model of models.filter((entry) => entry.providers.some((provider) => builtIn.includes(provider)))) expect(model.identifier).toMatch(/^darkroom\//);
+    for (const model of models.filter((entry) => entry.providers.some((provider) => builtIn.includes(provider))))
+      expect(model.identifier).toMatch(/^darkroom\//);
   });
 
   it("finds models by identifier only", () => {
@@ -166,7 +170,9 @@ describe("catalog data fits every provider it names", () => {
     // Cloudflare makes pictures only from text.
     const lucid = findModel("leonardo/lucid-origin");
     if (!lucid) throw new Error("catalog incomplete");
-    expect(providerFitProblems({ ...lucid, workflows: ["text-to-image", "image-edit"] })).toEqual(["cloudflare: offers no image-to-image (workflow image-edit)"]);
+    expect(providerFitProblems({ ...lucid, workflows: ["text-to-image", "image-edit"] })).toEqual([
+      "cloudflare: offers no image-to-image (workflow image-edit)",
+    ]);
   });
 });
 
@@ -235,6 +241,11 @@ describe("catalog data is validated at load", () => {
     expect(model.providerCosts.fal).toEqual({ unit: "megapixel", perMegapixel: 2500, megapixelsByRatio: { "1:1": 1, "16:9": 1 } });
     expect(findModel("runway/gen4-aleph")?.workflows).toEqual(["video-to-video"]);
     expect(findModel("google/veo-3")?.workflows).toEqual(["text-to-video", "video-with-audio"]);
-    expect(findModel("darkroom/lumen-video")?.workflows).toEqual(["text-to-video", "image-to-video", "first-last-frame", "video-with-audio"]);
+    expect(findModel("darkroom/lumen-video")?.workflows).toEqual([
+      "text-to-video",
+      "image-to-video",
+      "first-last-frame",
+      "video-with-audio",
+    ]);
   });
 });

@@ -25,7 +25,10 @@ function invalidField(run: () => unknown): string | undefined {
 
 /** The query as the route receives it: text, parsed by the operation's schema, then priced. */
 function estimate(target: ModelDefinition, raw: Record<string, string | null> | URLSearchParams) {
-  const query = raw instanceof URLSearchParams ? raw : new URLSearchParams(Object.entries(raw).filter((entry): entry is [string, string] => entry[1] !== null));
+  const query =
+    raw instanceof URLSearchParams
+      ? raw
+      : new URLSearchParams(Object.entries(raw).filter((entry): entry is [string, string] => entry[1] !== null));
   return estimateCost(target, parseQuery(estimateQuerySchema, query));
 }
 

@@ -49,30 +49,33 @@ describe("example outputs", () => {
     for (const model of listModels()) expect(exampleOf(model.identifier), model.identifier).not.toBeNull();
   });
 
-  it.each(modelFamilies.map((family) => [family.id, family] as const))("%s: the files are there as the manifest says", async (id, family) => {
-    const example = exampleManifest.families[id]!;
-    expect(example.image.path).toBe(`/examples/${id}.webp`);
-    const still = readFileSync(fileOf(example.image.path));
-    const metadata = await sharp(still).metadata();
-    expect(metadata.format).toBe("webp");
-    expect([metadata.width, metadata.height]).toEqual([example.image.width, example.image.height]);
-    expect(still.byteLength).toBe(example.image.bytes);
-    expect(still.byteLength).toBeLessThanOrEqual(MAX_STILL_BYTES);
-    expect(createHash("sha256").update(still).digest("hex").slice(0, 16)).toBe(example.image.sha256);
-    // Made by the family's own model, or by the built-in one standing in for it.
-    if (example.stand_in_for === null) expect(family.models).toContain(example.model);
-    else {
-      expect(example.model).toBe(family.type === "image" ? "darkroom/lumen-image" : "darkroom/lumen-video");
-      expect(family.models).toContain(example.stand_in_for);
-    }
-    if (family.type === "image") return expect(example.clip).toBeNull();
-    const clip = example.clip!;
-    expect(clip.path).toBe(`/examples/${id}.mp4`);
-    const bytes = readFileSync(fileOf(clip.path));
-    expect(bytes.subarray(4, 8).toString("latin1"), "an MP4 (ftyp box)").toBe("ftyp");
-    expect(statSync(fileOf(clip.path)).size).toBe(clip.bytes);
-    expect(clip.bytes).toBeLessThanOrEqual(MAX_CLIP_BYTES);
-    expect(createHash("sha256").update(bytes).digest("hex").slice(0, 16)).toBe(clip.sha256);
-    expect([clip.width, clip.height]).toEqual([example.image.width, example.image.height]);
-  });
+  it.each(modelFamilies.map((family) => [family.id, family] as const))(
+    "%s: the files are there as the manifest says",
+    async (id, family) => {
+      const example = exampleManifest.families[id]!;
+      expect(example.image.path).toBe(`/examples/${id}.webp`);
+      const still = readFileSync(fileOf(example.image.path));
+      const metadata = await sharp(still).metadata();
+      expect(metadata.format).toBe("webp");
+      expect([metadata.width, metadata.height]).toEqual([example.image.width, example.image.height]);
+      expect(still.byteLength).toBe(example.image.bytes);
+      expect(still.byteLength).toBeLessThanOrEqual(MAX_STILL_BYTES);
+      expect(createHash("sha256").update(still).digest("hex").slice(0, 16)).toBe(example.image.sha256);
+      // Made by the family's own model, or by the built-in one standing in for it.
+      if (example.stand_in_for === null) expect(family.models).toContain(example.model);
+      else {
+        expect(example.model).toBe(family.type === "image" ? "darkroom/lumen-image" : "darkroom/lumen-video");
+        expect(family.models).toContain(example.stand_in_for);
+      }
+      if (family.type === "image") return expect(example.clip).toBeNull();
+      const clip = example.clip!;
+      expect(clip.path).toBe(`/examples/${id}.mp4`);
+      const bytes = readFileSync(fileOf(clip.path));
+      expect(bytes.subarray(4, 8).toString("latin1"), "an MP4 (ftyp box)").toBe("ftyp");
+      expect(statSync(fileOf(clip.path)).size).toBe(clip.bytes);
+      expect(clip.bytes).toBeLessThanOrEqual(MAX_CLIP_BYTES);
+      expect(createHash("sha256").update(bytes).digest("hex").slice(0, 16)).toBe(clip.sha256);
+      expect([clip.width, clip.height]).toEqual([example.image.width, example.image.height]);
+    },
+  );
 });

@@ -22,7 +22,10 @@ function withEnv(models: string | undefined, providers: string | undefined) {
   resetEnvCache();
 }
 
-const turnedOff = (models: string[], providers: ProviderId[]): DisabledCatalog => ({ models: new Set(models), providers: new Set(providers) });
+const turnedOff = (models: string[], providers: ProviderId[]): DisabledCatalog => ({
+  models: new Set(models),
+  providers: new Set(providers),
+});
 
 describe("the env lists", () => {
   it("are empty when unset or empty", () => {
@@ -33,7 +36,10 @@ describe("the env lists", () => {
 
   it("split on commas, trimmed, empty entries dropped", () => {
     withEnv(" darkroom/lumen-video ,, darkroom/lumen-image", "local-backup, ");
-    expect(env()).toMatchObject({ CATALOG_DISABLED_MODELS: ["darkroom/lumen-video", "darkroom/lumen-image"], CATALOG_DISABLED_PROVIDERS: ["local-backup"] });
+    expect(env()).toMatchObject({
+      CATALOG_DISABLED_MODELS: ["darkroom/lumen-video", "darkroom/lumen-image"],
+      CATALOG_DISABLED_PROVIDERS: ["local-backup"],
+    });
     expect(disabledCatalog()).toEqual(turnedOff(["darkroom/lumen-video", "darkroom/lumen-image"], ["local-backup"]));
   });
 
@@ -46,7 +52,9 @@ describe("the env lists", () => {
 
   it("refuse a model identifier the catalog does not hold, naming it", () => {
     withEnv("darkroom/lumen-image,nobody/nothing,openai/sora-9", undefined);
-    expect(() => disabledCatalog()).toThrow("Invalid configuration: CATALOG_DISABLED_MODELS: no model nobody/nothing, openai/sora-9 in the catalog");
+    expect(() => disabledCatalog()).toThrow(
+      "Invalid configuration: CATALOG_DISABLED_MODELS: no model nobody/nothing, openai/sora-9 in the catalog",
+    );
   });
 
   it("refuse a provider id the catalog does not hold, naming it and the known ones", () => {
@@ -116,7 +124,9 @@ describe("findServedModel", () => {
   it("refuses a model whose every provider is turned off with ERR1012, naming them", () => {
     expect(refusal(() => findServedModel("darkroom/lumen-video", local, turnedOff([], ["local", "local-backup"])))).toMatchObject({
       code: "ERR1012",
-      message: expect.stringContaining("darkroom/lumen-video is turned off on this deployment: its providers local, local-backup are disabled"),
+      message: expect.stringContaining(
+        "darkroom/lumen-video is turned off on this deployment: its providers local, local-backup are disabled",
+      ),
       details: { model_identifier: "darkroom/lumen-video", model_status: "disabled", disabled_providers: ["local", "local-backup"] },
     });
   });

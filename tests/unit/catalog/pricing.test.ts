@@ -25,16 +25,19 @@ describe("parseCreditsToMillis and formatCredits", () => {
     expect(String(formatCredits(9))).toBe("0.009");
   });
 
-  it.each([["1.2345"], ["-1"], ["abc"], [""], ["NaN"], ["Infinity"], ["1e3"], [".5"], ["1."], [-0.5], [Number.NaN], [0.1 + 0.2], [1e21]])("rejects %s as ERR1001", (value) => {
-    const attempt = () => parseCreditsToMillis(value, "threshold");
-    expect(attempt).toThrow(ApiError);
-    try {
-      attempt();
-    } catch (error) {
-      expect((error as ApiError).code).toBe("ERR1001");
-      expect((error as ApiError).details).toEqual({ fields: [expect.objectContaining({ field: "threshold" })] });
-    }
-  });
+  it.each([["1.2345"], ["-1"], ["abc"], [""], ["NaN"], ["Infinity"], ["1e3"], [".5"], ["1."], [-0.5], [Number.NaN], [0.1 + 0.2], [1e21]])(
+    "rejects %s as ERR1001",
+    (value) => {
+      const attempt = () => parseCreditsToMillis(value, "threshold");
+      expect(attempt).toThrow(ApiError);
+      try {
+        attempt();
+      } catch (error) {
+        expect((error as ApiError).code).toBe("ERR1001");
+        expect((error as ApiError).details).toEqual({ fields: [expect.objectContaining({ field: "threshold" })] });
+      }
+    },
+  );
 
   it("refuses non-integer millicredits when formatting", () => {
     expect(() => formatCredits(1.5)).toThrow(RangeError);
@@ -142,14 +145,20 @@ describe("providerCostMicros", () => {
           ? model.ratios.map((ratio) => ({ count: 1, ratio }))
           : model.resolutions.flatMap((resolution) =>
               model.durations.flatMap((durationSeconds) =>
-                (model.audioPerSecondMillis === null ? [false] : [false, true]).map((audio) => ({ count: 1, resolution: resolution.id, durationSeconds, audio })),
+                (model.audioPerSecondMillis === null ? [false] : [false, true]).map((audio) => ({
+                  count: 1,
+                  resolution: resolution.id,
+                  durationSeconds,
+                  audio,
+                })),
               ),
             );
       for (const selection of selections) {
         const priceMicros = priceGeneration(model, selection).totalMillis * 1000;
         for (const provider of model.providers) {
           const cost = providerCostMicros(model, provider, selection);
-          if (cost !== null && cost > priceMicros) below.push(`${model.identifier} on ${provider} ${JSON.stringify(selection)}: price ${priceMicros} < cost ${cost}`);
+          if (cost !== null && cost > priceMicros)
+            below.push(`${model.identifier} on ${provider} ${JSON.stringify(selection)}: price ${priceMicros} < cost ${cost}`);
         }
       }
     }

@@ -63,7 +63,12 @@ describe("generationRequestSchema: accepted bodies", () => {
     expect(errorsFor(lumenVideo, { generation_prompt: "p", generation_duration: 4, generation_input_file_last_content: last })).toEqual([
       { field: "generation_input_file_last_content", message: "needs generation_input_file, the first frame" },
     ]);
-    const both = { generation_prompt: "p", generation_duration: 4, generation_input_file: ["https://example.com/first.png"], generation_input_file_last_content: last };
+    const both = {
+      generation_prompt: "p",
+      generation_duration: 4,
+      generation_input_file: ["https://example.com/first.png"],
+      generation_input_file_last_content: last,
+    };
     expect(generationRequestSchema(lumenVideo).parse(both).generation_input_file_last_content).toBe(last);
   });
 
@@ -89,12 +94,27 @@ describe("generationRequestSchema: rejected bodies name the field", () => {
   });
 
   it("rejects fields the model does not support", () => {
-    expect(errorsFor(schnell, { generation_prompt: "fox", generation_duration: 4 })).toEqual([{ field: "generation_duration", message: "is not supported by this model" }]);
-    expect(fields(errorsFor(schnell, { generation_prompt: "fox", generation_input_file: ["https://a.example/x.png"] }))).toEqual(["generation_input_file"]);
-    expect(fields(errorsFor(kling, { generation_prompt: "p", generation_duration: 5, generation_input_file: ["https://a.example/x.png"], generation_generate_audio: false }))).toEqual([
-      "generation_generate_audio",
+    expect(errorsFor(schnell, { generation_prompt: "fox", generation_duration: 4 })).toEqual([
+      { field: "generation_duration", message: "is not supported by this model" },
     ]);
-    expect(fields(errorsFor(veo, { generation_prompt: "p", generation_duration: 8, generation_input_file_last_content: "https://a.example/x.png" }))).toEqual(["generation_input_file_last_content"]);
+    expect(fields(errorsFor(schnell, { generation_prompt: "fox", generation_input_file: ["https://a.example/x.png"] }))).toEqual([
+      "generation_input_file",
+    ]);
+    expect(
+      fields(
+        errorsFor(kling, {
+          generation_prompt: "p",
+          generation_duration: 5,
+          generation_input_file: ["https://a.example/x.png"],
+          generation_generate_audio: false,
+        }),
+      ),
+    ).toEqual(["generation_generate_audio"]);
+    expect(
+      fields(
+        errorsFor(veo, { generation_prompt: "p", generation_duration: 8, generation_input_file_last_content: "https://a.example/x.png" }),
+      ),
+    ).toEqual(["generation_input_file_last_content"]);
   });
 
   it("rejects a ratio or format outside the model's lists", () => {
@@ -104,7 +124,9 @@ describe("generationRequestSchema: rejected bodies name the field", () => {
   });
 
   it.each([[5], [0], [1.5], ["2"]])("rejects generation_output_number %s", (count) => {
-    expect(fields(errorsFor(lumenImage, { generation_prompt: "fox", generation_output_number: count }))).toEqual(["generation_output_number"]);
+    expect(fields(errorsFor(lumenImage, { generation_prompt: "fox", generation_output_number: count }))).toEqual([
+      "generation_output_number",
+    ]);
   });
 
   it("rejects a missing, blank, non-string or overlong prompt", () => {
@@ -116,22 +138,36 @@ describe("generationRequestSchema: rejected bodies name the field", () => {
 
   it("requires a duration on video models and checks it against the model's list", () => {
     expect(errorsFor(lumenVideo, { generation_prompt: "sea" })).toEqual([{ field: "generation_duration", message: "is required" }]);
-    expect(errorsFor(lumenVideo, { generation_prompt: "sea", generation_duration: 5 })).toEqual([{ field: "generation_duration", message: "must be one of 2, 4, 6" }]);
+    expect(errorsFor(lumenVideo, { generation_prompt: "sea", generation_duration: 5 })).toEqual([
+      { field: "generation_duration", message: "must be one of 2, 4, 6" },
+    ]);
     expect(fields(errorsFor(lumenVideo, { generation_prompt: "sea", generation_duration: "4" }))).toEqual(["generation_duration"]);
   });
 
   it("rejects a resolution or audio flag the model does not offer", () => {
-    expect(fields(errorsFor(veo, { generation_prompt: "p", generation_duration: 8, generation_resolution: "480p" }))).toEqual(["generation_resolution"]);
-    expect(fields(errorsFor(veo, { generation_prompt: "p", generation_duration: 8, generation_generate_audio: "yes" }))).toEqual(["generation_generate_audio"]);
+    expect(fields(errorsFor(veo, { generation_prompt: "p", generation_duration: 8, generation_resolution: "480p" }))).toEqual([
+      "generation_resolution",
+    ]);
+    expect(fields(errorsFor(veo, { generation_prompt: "p", generation_duration: 8, generation_generate_audio: "yes" }))).toEqual([
+      "generation_generate_audio",
+    ]);
   });
 
   it("checks input files: http(s) URLs, at most the model's count, required where the model needs one", () => {
     expect(errorsFor(lumenImage, { generation_prompt: "p", generation_input_file: ["ftp://a.example/x.png"] })).toEqual([
       { field: "generation_input_file[0]", message: "must be an http or https URL" },
     ]);
-    expect(fields(errorsFor(lumenImage, { generation_prompt: "p", generation_input_file: ["https://a.example/1.png", "https://a.example/2.png"] }))).toEqual(["generation_input_file"]);
-    expect(fields(errorsFor(lumenImage, { generation_prompt: "p", generation_input_file: "https://a.example/1.png" }))).toEqual(["generation_input_file"]);
-    expect(errorsFor(kling, { generation_prompt: "p", generation_duration: 5 })).toEqual([{ field: "generation_input_file", message: "is required" }]);
+    expect(
+      fields(
+        errorsFor(lumenImage, { generation_prompt: "p", generation_input_file: ["https://a.example/1.png", "https://a.example/2.png"] }),
+      ),
+    ).toEqual(["generation_input_file"]);
+    expect(fields(errorsFor(lumenImage, { generation_prompt: "p", generation_input_file: "https://a.example/1.png" }))).toEqual([
+      "generation_input_file",
+    ]);
+    expect(errorsFor(kling, { generation_prompt: "p", generation_duration: 5 })).toEqual([
+      { field: "generation_input_file", message: "is required" },
+    ]);
   });
 
   it("rejects a body that is not an object", () => {
@@ -142,6 +178,8 @@ describe("generationRequestSchema: rejected bodies name the field", () => {
 
   it("rejects an empty or non-string provider order", () => {
     expect(fields(errorsFor(schnell, { generation_prompt: "p", generation_provider_order: "" }))).toEqual(["generation_provider_order"]);
-    expect(fields(errorsFor(schnell, { generation_prompt: "p", generation_provider_order: ["fal"] }))).toEqual(["generation_provider_order"]);
+    expect(fields(errorsFor(schnell, { generation_prompt: "p", generation_provider_order: ["fal"] }))).toEqual([
+      "generation_provider_order",
+    ]);
   });
 });

@@ -38,16 +38,28 @@ describe("catalog:list", () => {
         type: model.type,
         list_price: formatCredits(listPriceMillis(model)),
         list_price_unit: model.type === "image" ? "output" : "second",
-        providers: model.providers.map((provider) => ({ provider, provider_model_id: model.providerModelIds[provider], configured: configured.has(provider) })),
+        providers: model.providers.map((provider) => ({
+          provider,
+          provider_model_id: model.providerModelIds[provider],
+          configured: configured.has(provider),
+        })),
       });
     }
-    expect(models.find((model) => model.identifier === "darkroom/lumen-image")).toMatchObject({ list_price: 0.002, list_price_unit: "output" });
+    expect(models.find((model) => model.identifier === "darkroom/lumen-image")).toMatchObject({
+      list_price: 0.002,
+      list_price_unit: "output",
+    });
   });
 
   it("lists every provider with the env vars that configure it; built-ins need none and are always configured", async () => {
     const { providers } = await list();
     expect(providers.map((provider) => provider.id)).toEqual(listProviders().map((provider) => provider.id));
-    expect(providers.find((provider) => provider.id === "local")).toEqual({ id: "local", name: "Darkroom Local", configured: true, env: [] });
+    expect(providers.find((provider) => provider.id === "local")).toEqual({
+      id: "local",
+      name: "Darkroom Local",
+      configured: true,
+      env: [],
+    });
     expect(providers.find((provider) => provider.id === "cloudflare")?.env).toEqual(["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_ACCOUNT_ID"]);
   });
 

@@ -31,16 +31,32 @@ describe("the playground form", () => {
       const parsed = generationRequestSchema(model).safeParse(body);
       expect(parsed.success, `${identifier}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
       // Only what the reader set or the model requires: defaults stay implied, as on /v1.
-      expect(Object.keys(body).every((field) => field === "generation_prompt" || fields.find((item) => item.field === field)?.required || field === "generation_input_file")).toBe(true);
+      expect(
+        Object.keys(body).every(
+          (field) =>
+            field === "generation_prompt" || fields.find((item) => item.field === field)?.required || field === "generation_input_file",
+        ),
+      ).toBe(true);
     }
   });
 
   it("puts a changed choice, a count and a provider order in the body, and reopens a stored request", () => {
     const { model, fields } = fieldsOf("darkroom/lumen-image");
     expect(controlOf(fields.find((field) => field.field === "generation_output_number")!)).toBe("count");
-    const values = { ...initialValues(fields), generation_prompt: "  a pier  ", generation_ratio: "16:9", generation_output_number: 3, generation_provider_order: "local-backup,local" };
+    const values = {
+      ...initialValues(fields),
+      generation_prompt: "  a pier  ",
+      generation_ratio: "16:9",
+      generation_output_number: 3,
+      generation_provider_order: "local-backup,local",
+    };
     const body = requestBody(fields, values);
-    expect(body).toEqual({ generation_prompt: "a pier", generation_ratio: "16:9", generation_output_number: 3, generation_provider_order: "local-backup,local" });
+    expect(body).toEqual({
+      generation_prompt: "a pier",
+      generation_ratio: "16:9",
+      generation_output_number: 3,
+      generation_provider_order: "local-backup,local",
+    });
     const stored = generationRequestSchema(model).parse(body);
     expect(requestBody(fields, valuesFromRequest(fields, stored))).toEqual(body);
   });
@@ -89,7 +105,9 @@ describe("copy as code", () => {
 
   it("the SDKs call generate.<kind> with the same body", () => {
     const typescript = requestCode("typescript", request);
-    expect(typescript).toContain(`darkroom.generate.video("darkroom/lumen-video", ${JSON.stringify(request.body, null, 2)}, { wait: true })`);
+    expect(typescript).toContain(
+      `darkroom.generate.video("darkroom/lumen-video", ${JSON.stringify(request.body, null, 2)}, { wait: true })`,
+    );
     expect(typescript).toContain(`baseUrl: "http://127.0.0.1:3000/v1"`);
     const python = requestCode("python", request);
     expect(python).toContain(`client.generate.video("darkroom/lumen-video", {`);

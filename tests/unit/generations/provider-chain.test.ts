@@ -54,12 +54,20 @@ function slowProviders(now: () => number, finishesAt: Partial<Record<ProviderId,
     collect: async (provider, _attempt, accepted: Accepted, timedOut): Promise<AttemptOutcome> => {
       calls.collect += 1;
       const done = finishesAt[provider];
-      if (done !== undefined && now() >= done) return { outcome: "succeeded", predictionId: accepted.predictionId, outputKeys: ["out.png"], predictTimeSeconds: null };
-      if (timedOut) return { outcome: "failed", error: { provider, code: "ERR4001", message: `No result within ${accepted.timeoutSeconds} s.`, failover: true } };
+      if (done !== undefined && now() >= done)
+        return { outcome: "succeeded", predictionId: accepted.predictionId, outputKeys: ["out.png"], predictTimeSeconds: null };
+      if (timedOut)
+        return {
+          outcome: "failed",
+          error: { provider, code: "ERR4001", message: `No result within ${accepted.timeoutSeconds} s.`, failover: true },
+        };
       return { outcome: "running" };
     },
     finishSucceeded: async (attempt) => (calls.finished.push(`succeeded:${attempt}`), { succeeded: true }),
-    finishFailed: async (errors: AttemptError[]) => (calls.finished.push(`failed:${errors.map((error) => error.code).join(",")}`), { failed: true }),
+    finishFailed: async (errors: AttemptError[]) => (
+      calls.finished.push(`failed:${errors.map((error) => error.code).join(",")}`),
+      { failed: true }
+    ),
     expire: async () => (calls.finished.push(`expired@${now()}`), { outcome: "canceled" }),
   };
   return { work, calls };
@@ -108,13 +116,22 @@ describe("the generation run's steps", () => {
     const { work, calls } = slowProviders(driven.now, { replicate: 60_000 });
     await runProviderChain("gen-4", driven.steps, work, ["replicate", "fal"]);
     expect(calls.finished).toEqual(["succeeded:1"]);
-    expect(driven.ids).toEqual(["attempt-1-replicate-submit", "attempt-1-result-1", "attempt-1-poll", "attempt-1-replicate-collect-1", "finish-succeeded"]);
+    expect(driven.ids).toEqual([
+      "attempt-1-replicate-submit",
+      "attempt-1-result-1",
+      "attempt-1-poll",
+      "attempt-1-replicate-collect-1",
+      "finish-succeeded",
+    ]);
   });
 
   it("ends without a terminal step when the generation left flight before its first submit", async () => {
     const driven = drivenSteps({});
     const { work, calls } = slowProviders(driven.now, {});
-    const result = await runProviderChain("gen-5", driven.steps, { ...work, submit: async () => ({ outcome: "abandoned" }) }, ["replicate", "fal"]);
+    const result = await runProviderChain("gen-5", driven.steps, { ...work, submit: async () => ({ outcome: "abandoned" }) }, [
+      "replicate",
+      "fal",
+    ]);
     expect(result).toEqual({ skipped: "left flight during the run" });
     expect(driven.ids).toEqual(["attempt-1-replicate-submit"]);
     expect(calls.finished).toEqual([]);
@@ -123,7 +140,12 @@ describe("the generation run's steps", () => {
   it("ends with the submit step when a synchronous provider's success was finished in it", async () => {
     const driven = drivenSteps({});
     const { work, calls } = slowProviders(driven.now, {});
-    const result = await runProviderChain("gen-6", driven.steps, { ...work, submit: async () => ({ outcome: "finished", succeeded: true }) }, ["local", "local-backup"]);
+    const result = await runProviderChain(
+      "gen-6",
+      driven.steps,
+      { ...work, submit: async () => ({ outcome: "finished", succeeded: true }) },
+      ["local", "local-backup"],
+    );
     expect(result).toEqual({ succeeded: true });
     expect(driven.ids).toEqual(["attempt-1-local-submit"]);
     expect(calls.finished).toEqual([]);
@@ -141,7 +163,10 @@ describe("the generation run's steps", () => {
   it("reads the deadline in its load step, and a deadline after the model's timeout changes nothing", async () => {
     const driven = drivenSteps({});
     const { work, calls } = slowProviders(driven.now, {});
-    await runProviderChain("gen-8", driven.steps, { ...work, load: async () => ({ inFlight: true, providers: ["replicate"], deadlineAt: new Date(3_600_000).toISOString() }) });
+    await runProviderChain("gen-8", driven.steps, {
+      ...work,
+      load: async () => ({ inFlight: true, providers: ["replicate"], deadlineAt: new Date(3_600_000).toISOString() }),
+    });
     expect(calls.finished).toEqual(["failed:ERR4001"]);
     expect(driven.now()).toBe(900_000);
   });

@@ -25,7 +25,14 @@ function refusal(hostname: string): string {
 
 describe("validateHostname", () => {
   it("accepts lowercase fully qualified names", () => {
-    for (const name of ["api.acme.com", "a.b", "x-1.acme-corp.co.uk", "0day.acme.io", `${"a".repeat(63)}.acme.com`, "xn--bcher-kva.example.com"]) {
+    for (const name of [
+      "api.acme.com",
+      "a.b",
+      "x-1.acme-corp.co.uk",
+      "0day.acme.io",
+      `${"a".repeat(63)}.acme.com`,
+      "xn--bcher-kva.example.com",
+    ]) {
       expect(check(name)).toBe(name);
     }
     // Surrounding whitespace (a pasted value) is dropped.
@@ -69,7 +76,14 @@ describe("validateHostname", () => {
   });
 
   it("refuses the service's own domains, their parent domain and names under them", () => {
-    for (const name of ["api.darkroom.net", "darkroom.net", "x.api.darkroom.net", "customer.darkroom.net", "api.eu.darkroom.net", "deep.eu.darkroom.net"]) {
+    for (const name of [
+      "api.darkroom.net",
+      "darkroom.net",
+      "x.api.darkroom.net",
+      "customer.darkroom.net",
+      "api.eu.darkroom.net",
+      "deep.eu.darkroom.net",
+    ]) {
       expect(refusal(name)).toMatch(/this service's own domains/);
     }
     // Only whole labels count: another domain that ends in the same letters is someone else's.

@@ -8,7 +8,9 @@ const after = (seconds: number) => new Date(start.getTime() + seconds * 1000);
 
 describe("nextCheckInSeconds", () => {
   it("backs off, then checks every two hours", () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 12].map((attempts) => nextCheckInSeconds(attempts, start, start))).toEqual([60, 300, 900, 1800, 3600, 3600, 7200, 7200]);
+    expect([1, 2, 3, 4, 5, 6, 7, 12].map((attempts) => nextCheckInSeconds(attempts, start, start))).toEqual([
+      60, 300, 900, 1800, 3600, 3600, 7200, 7200,
+    ]);
   });
 
   it("walks the whole day in about 17 checks, the last one on the deadline", () => {

@@ -58,7 +58,9 @@ describe("the edge names the operation path a request is for", () => {
 describe("parameters as Next passes them", () => {
   it("binds one segment per parameter and the rest to a model identifier", () => {
     expect(paramsOf("/v1/content/abc")).toEqual({ generation_id: "abc" });
-    expect(routeOf("POST", "/v1/generate/image/black-forest-labs/flux/dev")?.params).toEqual({ model_identifier: "black-forest-labs/flux/dev" });
+    expect(routeOf("POST", "/v1/generate/image/black-forest-labs/flux/dev")?.params).toEqual({
+      model_identifier: "black-forest-labs/flux/dev",
+    });
     expect(paramsOf("/v1/status")).toEqual({});
   });
 

@@ -43,7 +43,11 @@ describe("error table", () => {
 
   it("renders the error envelope with details always an object", () => {
     const body = errorBody(new ApiError("ERR1003"), "req-1");
-    expect(body).toEqual({ status: "error", request_id: "req-1", error: { code: "ERR1003", type: "insufficient_scope", message: expect.any(String), retryable: false, details: {} } });
+    expect(body).toEqual({
+      status: "error",
+      request_id: "req-1",
+      error: { code: "ERR1003", type: "insufficient_scope", message: expect.any(String), retryable: false, details: {} },
+    });
   });
 
   it("turns anything unknown into a redacted ERR5000", () => {

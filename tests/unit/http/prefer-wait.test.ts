@@ -21,15 +21,18 @@ describe("readPreferWait", () => {
     expect(read("waiting=5")).toBeNull();
   });
 
-  it.each(["wait=0", "wait=61", "wait=abc", "wait=1.5", "wait=-2", "wait=", "wait=1000"])("refuses %s with ERR1001 naming the Prefer header", (prefer) => {
-    let thrown: unknown;
-    try {
-      read(prefer);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(ApiError);
-    expect((thrown as ApiError).code).toBe("ERR1001");
-    expect((thrown as ApiError).details).toEqual({ fields: [{ field: "Prefer", message: "wait must be 1 to 60 seconds" }] });
-  });
+  it.each(["wait=0", "wait=61", "wait=abc", "wait=1.5", "wait=-2", "wait=", "wait=1000"])(
+    "refuses %s with ERR1001 naming the Prefer header",
+    (prefer) => {
+      let thrown: unknown;
+      try {
+        read(prefer);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ApiError);
+      expect((thrown as ApiError).code).toBe("ERR1001");
+      expect((thrown as ApiError).details).toEqual({ fields: [{ field: "Prefer", message: "wait must be 1 to 60 seconds" }] });
+    },
+  );
 });

@@ -3,7 +3,9 @@ import { isHttpsAppUrl, newScriptNonce, pageContentSecurityPolicy, securityHeade
 
 describe("securityHeaders", () => {
   it("adds HSTS for an https APP_URL only", () => {
-    expect(securityHeaders({ https: isHttpsAppUrl("https://darkroom.example") })["strict-transport-security"]).toBe("max-age=63072000; includeSubDomains");
+    expect(securityHeaders({ https: isHttpsAppUrl("https://darkroom.example") })["strict-transport-security"]).toBe(
+      "max-age=63072000; includeSubDomains",
+    );
     expect(securityHeaders({ https: isHttpsAppUrl("http://localhost:3000") })).not.toHaveProperty("strict-transport-security");
   });
 

@@ -5,15 +5,24 @@ import type { EventPayload } from "@/server/jobs/executor/types";
 // The embedded executor's expressions (CEL through @marcbachmann/cel-js): `event` is the run's
 // triggering event, `async` the candidate event of a waitForEvent.
 
-const event = (name: string, data: Record<string, unknown>): EventPayload => ({ id: `${name}-${JSON.stringify(data)}`, name, data, ts: 1_767_225_600_000 });
+const event = (name: string, data: Record<string, unknown>): EventPayload => ({
+  id: `${name}-${JSON.stringify(data)}`,
+  name,
+  data,
+  ts: 1_767_225_600_000,
+});
 const trigger = event("generation/requested", { generationId: "gen_1", count: 2, options: { audio: true }, tags: ["a", "b"], note: null });
 
 describe("waitForEvent expressions (CEL)", () => {
   it("matches the app's provider callback condition on the prediction id only", () => {
     // server/jobs/functions/run-generation.ts
     const condition = 'async.data.predictionId == "pred_123"';
-    expect(evaluateExpression(condition, { event: trigger, async: event("provider/result-received", { predictionId: "pred_123" }) })).toBe(true);
-    expect(evaluateExpression(condition, { event: trigger, async: event("provider/result-received", { predictionId: "pred_999" }) })).toBe(false);
+    expect(evaluateExpression(condition, { event: trigger, async: event("provider/result-received", { predictionId: "pred_123" }) })).toBe(
+      true,
+    );
+    expect(evaluateExpression(condition, { event: trigger, async: event("provider/result-received", { predictionId: "pred_999" }) })).toBe(
+      false,
+    );
     expect(evaluateExpression(condition, { event: trigger, async: event("provider/result-received", {}) })).toBe(false);
   });
 

@@ -10,7 +10,18 @@ describe("parseIpAllowlist", () => {
   });
 
   it("accepts and normalizes IPv4, IPv6 and CIDRs of both", () => {
-    expect(parseIpAllowlist([" 203.0.113.7 ", "10.1.2.3/8", "2001:DB8:0:0:0:0:0:1", "2001:db8:abcd:12::/64", "2001:db8:abcd:12:ffff::1/48", "0.0.0.0/0", "::/0", "192.168.1.1/32"])).toEqual([
+    expect(
+      parseIpAllowlist([
+        " 203.0.113.7 ",
+        "10.1.2.3/8",
+        "2001:DB8:0:0:0:0:0:1",
+        "2001:db8:abcd:12::/64",
+        "2001:db8:abcd:12:ffff::1/48",
+        "0.0.0.0/0",
+        "::/0",
+        "192.168.1.1/32",
+      ]),
+    ).toEqual([
       "203.0.113.7",
       "10.0.0.0/8",
       "2001:db8::1",

@@ -24,7 +24,10 @@ describe("keyStateAt", () => {
   });
 
   it("a rotated key whose expiry passes within the grace period is expired", () => {
-    expect(keyStateAt(key({ status: "rotated", graceEndsAt: at(3_600_000), expiresAt: at(-1) }), now)).toEqual({ state: "expired", acceptsRequests: false });
+    expect(keyStateAt(key({ status: "rotated", graceEndsAt: at(3_600_000), expiresAt: at(-1) }), now)).toEqual({
+      state: "expired",
+      acceptsRequests: false,
+    });
   });
 
   it("revoked wins over everything", () => {

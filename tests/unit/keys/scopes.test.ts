@@ -4,7 +4,14 @@ import { errorOf } from "@/tests/support/api-error";
 
 describe("scopes and presets", () => {
   it("has exactly the six scopes", () => {
-    expect([...apiKeyScopes].sort()).toEqual(["account:read", "generation:delete", "generation:read", "generation:write", "health:read", "library:read"]);
+    expect([...apiKeyScopes].sort()).toEqual([
+      "account:read",
+      "generation:delete",
+      "generation:read",
+      "generation:write",
+      "health:read",
+      "library:read",
+    ]);
   });
 
   it("has the four presets with their scope sets", () => {

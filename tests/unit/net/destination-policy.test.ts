@@ -55,7 +55,17 @@ const ipv6Classes: Array<[string, string, string]> = [
   ["outside 2000::/3", "4000::1", "reserved"],
 ];
 
-const publicAddresses = ["8.8.8.8", "1.1.1.1", "93.184.215.14", "100.63.255.255", "100.128.0.1", "172.32.0.1", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:8.8.8.8"];
+const publicAddresses = [
+  "8.8.8.8",
+  "1.1.1.1",
+  "93.184.215.14",
+  "100.63.255.255",
+  "100.128.0.1",
+  "172.32.0.1",
+  "2606:4700:4700::1111",
+  "2a00:1450:4001:80b::200e",
+  "::ffff:8.8.8.8",
+];
 
 const refusal = (fn: () => unknown) => {
   try {
@@ -100,9 +110,12 @@ describe("classifyAddress", () => {
 });
 
 describe("checkDestinationUrl with literal addresses", () => {
-  it.each([...ipv4Classes.map(([, ip, reason]) => [ip, reason]), ...ipv6Classes.map(([, ip, reason]) => [`[${ip}]`, reason])])("https://%s/ is refused as %s", (host, reason) => {
-    expect(refusal(() => checkDestinationUrl(`https://${host}/hook`))).toBe(reason);
-  });
+  it.each([...ipv4Classes.map(([, ip, reason]) => [ip, reason]), ...ipv6Classes.map(([, ip, reason]) => [`[${ip}]`, reason])])(
+    "https://%s/ is refused as %s",
+    (host, reason) => {
+      expect(refusal(() => checkDestinationUrl(`https://${host}/hook`))).toBe(reason);
+    },
+  );
 
   it.each(["8.8.8.8", "[2606:4700:4700::1111]"])("https://%s/ is allowed", (host) => {
     expect(checkDestinationUrl(`https://${host}/hook`)).toMatchObject({ port: 443, literalAddress: host.replace(/[[\]]/g, "") });
@@ -137,7 +150,12 @@ describe("checkDestinationUrl rules", () => {
   });
 
   it("allows a public name on https:443, explicit or default", () => {
-    expect(checkDestinationUrl("https://hooks.example.com/a?b=1")).toMatchObject({ hostname: "hooks.example.com", port: 443, literalAddress: null, loopbackOnly: null });
+    expect(checkDestinationUrl("https://hooks.example.com/a?b=1")).toMatchObject({
+      hostname: "hooks.example.com",
+      port: 443,
+      literalAddress: null,
+      loopbackOnly: null,
+    });
     expect(checkDestinationUrl("https://hooks.example.com:443/a")).toMatchObject({ port: 443 });
   });
 
@@ -156,7 +174,13 @@ describe("checkDestinationUrl rules", () => {
 describe("the loopback development setting", () => {
   const dev = { allowLoopback: true };
 
-  it.each(["http://127.0.0.1:3000/hook", "https://127.0.0.1:8443/hook", "http://[::1]:9000/hook", "https://[::1]/hook", "http://127.0.0.1/hook"])("allows %s", (url) => {
+  it.each([
+    "http://127.0.0.1:3000/hook",
+    "https://127.0.0.1:8443/hook",
+    "http://[::1]:9000/hook",
+    "https://[::1]/hook",
+    "http://127.0.0.1/hook",
+  ])("allows %s", (url) => {
     expect(refusal(() => checkDestinationUrl(url, dev))).toBe("allowed");
   });
 
@@ -200,9 +224,12 @@ describe("resolveAndCheck", () => {
     "odd-localhost.example": ["127.0.0.1"],
   });
 
-  it.each(classes.map(([label, ip, reason], index) => [label, ip, reason, index] as const))("a name resolving to %s (%s) is refused as %s", async (_label, ip, reason, index) => {
-    await expect(asyncRefusal(resolveAndCheck(`https://host${index}.example.com/hook`, { resolver }))).resolves.toBe(reason);
-  });
+  it.each(classes.map(([label, ip, reason], index) => [label, ip, reason, index] as const))(
+    "a name resolving to %s (%s) is refused as %s",
+    async (_label, ip, reason, index) => {
+      await expect(asyncRefusal(resolveAndCheck(`https://host${index}.example.com/hook`, { resolver }))).resolves.toBe(reason);
+    },
+  );
 
   it("returns every checked address of a public name", async () => {
     const checked = await resolveAndCheck("https://public.example.com/hook", { resolver });
@@ -246,7 +273,9 @@ describe("resolveAndCheck", () => {
   });
 
   it("refuses an address the resolver returns that is not an IP", async () => {
-    await expect(asyncRefusal(resolveAndCheck("https://x.example.com/", { resolver: async () => [{ address: "example.org", family: 4 }] }))).resolves.toBe("invalid_address");
+    await expect(
+      asyncRefusal(resolveAndCheck("https://x.example.com/", { resolver: async () => [{ address: "example.org", family: 4 }] })),
+    ).resolves.toBe("invalid_address");
   });
 
   describe("with the loopback development setting", () => {
@@ -275,7 +304,9 @@ describe("resolveAndCheck", () => {
 
     it("refuses localhost when it does not resolve to loopback", async () => {
       const odd = resolverFor({ localhost: ["8.8.8.8"] });
-      await expect(asyncRefusal(resolveAndCheck("https://localhost/hook", { allowLoopback: true, resolver: odd }))).resolves.toBe("localhost");
+      await expect(asyncRefusal(resolveAndCheck("https://localhost/hook", { allowLoopback: true, resolver: odd }))).resolves.toBe(
+        "localhost",
+      );
     });
   });
 });

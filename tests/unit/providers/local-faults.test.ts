@@ -17,7 +17,9 @@ afterEach(() => {
 
 describe("LOCAL_PROVIDER_FAULTS parsing", () => {
   it("reads the documented example", () => {
-    const parsed = localProviderFaultsEnvSchema.parse('{"local": {"failRate": 0.3, "latencyMs": [200, 800], "stallRate": 0.05}, "local-backup": {"failRate": 1}}');
+    const parsed = localProviderFaultsEnvSchema.parse(
+      '{"local": {"failRate": 0.3, "latencyMs": [200, 800], "stallRate": 0.05}, "local-backup": {"failRate": 1}}',
+    );
     expect(parsed.local).toMatchObject({ failRate: 0.3, latencyMs: [200, 800], stallRate: 0.05, rejectRate: 0, unavailable: false });
     expect(parsed["local-backup"]).toMatchObject({ failRate: 1, latencyMs: 0 });
   });

@@ -13,7 +13,8 @@ const base: RenderImageParams = { prompt: "A lighthouse on a cliff at dusk", rat
 
 const isPng = (b: Uint8Array) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
 const isJpeg = (b: Uint8Array) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
-const isWebp = (b: Uint8Array) => Buffer.from(b.subarray(0, 4)).toString("latin1") === "RIFF" && Buffer.from(b.subarray(8, 12)).toString("latin1") === "WEBP";
+const isWebp = (b: Uint8Array) =>
+  Buffer.from(b.subarray(0, 4)).toString("latin1") === "RIFF" && Buffer.from(b.subarray(8, 12)).toString("latin1") === "WEBP";
 
 describe("imageSize", () => {
   it.each([
@@ -71,7 +72,12 @@ describe("renderImage", () => {
   });
 
   it("differs when the prompt, the seed or the output index differs", async () => {
-    const variants = await Promise.all([renderImage(base), renderImage({ ...base, prompt: `${base.prompt}!` }), renderImage({ ...base, seed: 43 }), renderImage({ ...base, index: 1 })]);
+    const variants = await Promise.all([
+      renderImage(base),
+      renderImage({ ...base, prompt: `${base.prompt}!` }),
+      renderImage({ ...base, seed: 43 }),
+      renderImage({ ...base, index: 1 }),
+    ]);
     const hashes = new Set(variants.map((image) => Buffer.from(image.bytes).toString("base64")));
     expect(hashes.size).toBe(4);
   });
@@ -87,7 +93,8 @@ describe("renderImage", () => {
     let white = 0;
     for (let pixel = 0; pixel < size.width * size.height; pixel++) {
       const at = pixel * 3;
-      if (captioned[at] === background[at] && captioned[at + 1] === background[at + 1] && captioned[at + 2] === background[at + 2]) continue;
+      if (captioned[at] === background[at] && captioned[at + 1] === background[at + 1] && captioned[at + 2] === background[at + 2])
+        continue;
       const row = Math.floor(pixel / size.width);
       top = Math.min(top, row);
       bottom = Math.max(bottom, row);
@@ -116,7 +123,11 @@ describe("renderImage", () => {
     const input = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#00ff00" } })
       .png()
       .toBuffer();
-    const [plain, blended, again] = await Promise.all([renderImage(base), renderImage({ ...base, inputImage: input }), renderImage({ ...base, inputImage: input })]);
+    const [plain, blended, again] = await Promise.all([
+      renderImage(base),
+      renderImage({ ...base, inputImage: input }),
+      renderImage({ ...base, inputImage: input }),
+    ]);
     expect(Buffer.from(blended.bytes).equals(Buffer.from(plain.bytes))).toBe(false);
     expect(Buffer.from(blended.bytes).equals(Buffer.from(again.bytes))).toBe(true);
     const { dominant } = await sharp(blended.bytes).stats();

@@ -20,7 +20,9 @@ const staying = ids.find((id) => explorationDraw(id) >= ROUTING_EXPLORATION_SHAR
 describe("exploreProviders", () => {
   it("sends 5 % ± 1 % of 10,000 generations to the second-ranked provider first", () => {
     expect(ROUTING_EXPLORATION_SHARE).toBe(0.05);
-    const results = generationIds(10_000).map((id) => exploreProviders(ranked(["fal", "replicate", "openai"]), id, ROUTING_EXPLORATION_SHARE));
+    const results = generationIds(10_000).map((id) =>
+      exploreProviders(ranked(["fal", "replicate", "openai"]), id, ROUTING_EXPLORATION_SHARE),
+    );
     const explored = results.filter((result) => result.explored);
     expect(explored.length).toBeGreaterThanOrEqual(400);
     expect(explored.length).toBeLessThanOrEqual(600);
@@ -58,7 +60,10 @@ describe("exploreProviders", () => {
   it("explores only with at least two providers outside an open circuit", () => {
     expect(exploreProviders(ranked(["fal"]), exploring, 1)).toEqual({ order: ["fal"], explored: false });
     expect(exploreProviders(ranked([]), exploring, 1)).toEqual({ order: [], explored: false });
-    expect(exploreProviders(ranked(["fal", "replicate"], ["fal", "replicate"]), exploring, 1)).toEqual({ order: ["fal", "replicate"], explored: false });
+    expect(exploreProviders(ranked(["fal", "replicate"], ["fal", "replicate"]), exploring, 1)).toEqual({
+      order: ["fal", "replicate"],
+      explored: false,
+    });
     // Two healthy ones and an open third: the two healthy ones swap, the open one stays last.
     expect(exploreProviders(ranked(["fal", "replicate", "openai"], ["openai"]), exploring, ROUTING_EXPLORATION_SHARE)).toEqual({
       order: ["replicate", "fal", "openai"],
@@ -74,6 +79,9 @@ describe("exploreProviders", () => {
   });
 
   it("does not move the chain of a generation that stays", () => {
-    expect(exploreProviders(ranked(["fal", "replicate"]), staying, ROUTING_EXPLORATION_SHARE)).toEqual({ order: ["fal", "replicate"], explored: false });
+    expect(exploreProviders(ranked(["fal", "replicate"]), staying, ROUTING_EXPLORATION_SHARE)).toEqual({
+      order: ["fal", "replicate"],
+      explored: false,
+    });
   });
 });

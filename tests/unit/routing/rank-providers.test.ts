@@ -65,16 +65,24 @@ describe("rankProviders", () => {
   });
 
   it("lets latency decide between providers in the same score band, and not across bands", () => {
-    const nearlyEqual = { replicate: history({ successes: 49, failures: 1, p95LatencyMs: 9_000 }), fal: history({ successes: 24, failures: 1, p95LatencyMs: 2_000 }) };
+    const nearlyEqual = {
+      replicate: history({ successes: 49, failures: 1, p95LatencyMs: 9_000 }),
+      fal: history({ successes: 24, failures: 1, p95LatencyMs: 2_000 }),
+    };
     expect(rank(["replicate", "fal"], nearlyEqual).order).toEqual(["fal", "replicate"]);
     expect(rank(["replicate", "fal"], nearlyEqual, { scoreBand: 0 }).order).toEqual(["replicate", "fal"]);
 
-    const apart = { replicate: history({ successes: 20, p95LatencyMs: 9_000 }), fal: history({ successes: 17, failures: 3, p95LatencyMs: 2_000 }) };
+    const apart = {
+      replicate: history({ successes: 20, p95LatencyMs: 9_000 }),
+      fal: history({ successes: 17, failures: 3, p95LatencyMs: 2_000 }),
+    };
     expect(rank(["replicate", "fal"], apart).order).toEqual(["replicate", "fal"]);
   });
 
   it("ranks a scored provider without latency data after one with it in the same band", () => {
-    expect(rank(["replicate", "fal"], { replicate: history({ p95LatencyMs: null }), fal: history({ p95LatencyMs: 60_000 }) }).order).toEqual(["fal", "replicate"]);
+    expect(
+      rank(["replicate", "fal"], { replicate: history({ p95LatencyMs: null }), fal: history({ p95LatencyMs: 60_000 }) }).order,
+    ).toEqual(["fal", "replicate"]);
   });
 
   it("opens the circuit after 3 consecutive failures and moves the provider last", () => {
@@ -105,11 +113,14 @@ describe("rankProviders", () => {
 
     // 3 of 4 failed, but 4 attempts are too few to judge a rate: unscored, after fal.
     const fewAttempts = history({ successes: 1, failures: 3, consecutiveFailures: 1, lastFailureAt: secondsAgo(2) });
-    expect(rank(["replicate", "fal"], { replicate: fewAttempts, fal }).reasons.replicate).toBe("4 decided attempts, fewer than 5: catalog order");
+    expect(rank(["replicate", "fal"], { replicate: fewAttempts, fal }).reasons.replicate).toBe(
+      "4 decided attempts, fewer than 5: catalog order",
+    );
   });
 
   it("half-opens the circuit once the cool-down has passed since the last failure", () => {
-    const tripped = (lastFailureSecondsAgo: number) => history({ successes: 30, failures: 3, consecutiveFailures: 3, lastFailureAt: secondsAgo(lastFailureSecondsAgo), p95LatencyMs: 100 });
+    const tripped = (lastFailureSecondsAgo: number) =>
+      history({ successes: 30, failures: 3, consecutiveFailures: 3, lastFailureAt: secondsAgo(lastFailureSecondsAgo), p95LatencyMs: 100 });
     const fal = history({ successes: 9, failures: 1, p95LatencyMs: 5_000 });
 
     expect(rank(["replicate", "fal"], { replicate: tripped(29.999), fal }).order).toEqual(["fal", "replicate"]);
@@ -137,11 +148,17 @@ describe("rankProviders", () => {
     const slowReplicate = history({ successes: 50, p95LatencyMs: 9_000 });
     expect(rank(["replicate", "fal"], { replicate: slowReplicate, fal: fastFal(4) }).order).toEqual(["replicate", "fal"]);
     expect(rank(["replicate", "fal"], { replicate: slowReplicate, fal: fastFal(5) }).order).toEqual(["fal", "replicate"]);
-    expect(rank(["replicate", "fal"], { replicate: slowReplicate, fal: fastFal(3) }, { minAttempts: 3 }).order).toEqual(["fal", "replicate"]);
+    expect(rank(["replicate", "fal"], { replicate: slowReplicate, fal: fastFal(3) }, { minAttempts: 3 }).order).toEqual([
+      "fal",
+      "replicate",
+    ]);
   });
 
   it("does not count canceled or discarded attempts as decided", () => {
-    const ranking = rank(["replicate", "fal"], { replicate: history({ successes: 50, p95LatencyMs: 9_000 }), fal: history({ attempts: 10, successes: 4, p95LatencyMs: 200 }) });
+    const ranking = rank(["replicate", "fal"], {
+      replicate: history({ successes: 50, p95LatencyMs: 9_000 }),
+      fal: history({ attempts: 10, successes: 4, p95LatencyMs: 200 }),
+    });
     expect(ranking.order).toEqual(["replicate", "fal"]);
     expect(ranking.reasons.fal).toBe("4 decided attempts, fewer than 5: catalog order");
   });
@@ -157,8 +174,16 @@ describe("rankProviders", () => {
 
   it("breaks ties by catalog order", () => {
     const same = history({ successes: 8, failures: 1, p95LatencyMs: 1_234 });
-    expect(rank(["replicate", "fal", "openai"], { openai: same, fal: same, replicate: same }).order).toEqual(["replicate", "fal", "openai"]);
-    expect(rank(["openai", "fal", "replicate"], { replicate: same, fal: same, openai: same }).order).toEqual(["openai", "fal", "replicate"]);
+    expect(rank(["replicate", "fal", "openai"], { openai: same, fal: same, replicate: same }).order).toEqual([
+      "replicate",
+      "fal",
+      "openai",
+    ]);
+    expect(rank(["openai", "fal", "replicate"], { replicate: same, fal: same, openai: same }).order).toEqual([
+      "openai",
+      "fal",
+      "replicate",
+    ]);
   });
 
   it("returns every provider, in catalog order, when every circuit is open", () => {

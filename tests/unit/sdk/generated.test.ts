@@ -32,15 +32,22 @@ describe("npm run sdk:generate", () => {
     const table = sdkOperations(buildOpenApiDocument({ serverUrl: "http://localhost" }));
     expect(table.map((operation) => operation.operationId).sort()).toEqual(v1Operations.map((operation) => operation.operationId).sort());
     expect(Object.keys(operations).sort()).toEqual(table.map((operation) => operation.operationId).sort());
-    expect(operations.createImageGeneration).toMatchObject({ method: "POST", path: "/v1/generate/image/{model_identifier}", successStatus: 202 });
+    expect(operations.createImageGeneration).toMatchObject({
+      method: "POST",
+      path: "/v1/generate/image/{model_identifier}",
+      successStatus: 202,
+    });
     expect(operations.listGenerations.paginated).toBe(true);
   });
 
   it("generates both live streams from the document: their paths, Last-Event-ID, events and the events that end them", () => {
     const table = sdkStreamOperations(buildOpenApiDocument({ serverUrl: "http://localhost" }));
     expect(table.map((stream) => stream.operationId).sort()).toEqual(registryStreams.map((operation) => operation.operationId).sort());
-    expect(sdkOperations(buildOpenApiDocument({ serverUrl: "http://localhost" })).map((operation) => operation.operationId)).not.toContain("streamGenerationEvents");
-    const dataOf = (events: typeof generationStreamEvents) => Object.fromEntries(Object.entries(events).map(([name, event]) => [name, event.data]));
+    expect(sdkOperations(buildOpenApiDocument({ serverUrl: "http://localhost" })).map((operation) => operation.operationId)).not.toContain(
+      "streamGenerationEvents",
+    );
+    const dataOf = (events: typeof generationStreamEvents) =>
+      Object.fromEntries(Object.entries(events).map(([name, event]) => [name, event.data]));
     expect(table.find((stream) => stream.operationId === "streamGenerationEvents")).toMatchObject({
       path: "/v1/content/{generation_id}/events",
       pathParams: ["generation_id"],
@@ -48,11 +55,17 @@ describe("npm run sdk:generate", () => {
       events: dataOf(generationStreamEvents),
       endsAfter: ["generation.completed", "generation.failed", "generation.canceled"],
     });
-    expect(table.find((stream) => stream.operationId === "streamAccountEvents")).toMatchObject({ path: "/v1/content/events", events: dataOf(accountStreamEvents), endsAfter: [] });
+    expect(table.find((stream) => stream.operationId === "streamAccountEvents")).toMatchObject({
+      path: "/v1/content/events",
+      events: dataOf(accountStreamEvents),
+      endsAfter: [],
+    });
     expect(streamOperations.streamAccountEvents.query.map((parameter) => parameter.name)).toEqual(["last_event_id", "model_identifier"]);
     expect(streamOperations.streamGenerationEvents.events).toEqual(Object.keys(generationStreamEvents));
     const python = fs.readFileSync(path.join(root, GENERATED_PATHS.python), "utf8");
-    expect(python).toContain('"streamGenerationEvents": {"operationId": "streamGenerationEvents", "method": "GET", "path": "/v1/content/{generation_id}/events"');
+    expect(python).toContain(
+      '"streamGenerationEvents": {"operationId": "streamGenerationEvents", "method": "GET", "path": "/v1/content/{generation_id}/events"',
+    );
     expect(python).toMatch(/^class GenerationAttemptEvent\(/m);
     // The canceled event is the record and the refund: a TypedDict on the record's, not a copy of it.
     expect(python).toMatch(/^class GenerationCanceledEvent\(GenerationRecord, GenerationCanceledEventFields\):$/m);
@@ -69,9 +82,13 @@ describe("npm run sdk:generate", () => {
     const document = buildOpenApiDocument({ serverUrl: "http://localhost" });
     const { client, resources } = sdkMethods(document);
     const darkroom = new sdk.Darkroom({ apiKey: "dkr_x" }) as unknown as Record<string, Record<string, unknown>>;
-    const python = ["_client.py", "_resources.py"].map((file) => fs.readFileSync(path.join(root, "sdk/python/darkroom", file), "utf8")).join("\n");
+    const python = ["_client.py", "_resources.py"]
+      .map((file) => fs.readFileSync(path.join(root, "sdk/python/darkroom", file), "utf8"))
+      .join("\n");
     const placed = [...client, ...resources.flatMap((resource) => resource.methods)];
-    expect(placed.map((method) => method.operationId).sort()).toEqual([...v1Operations, ...registryStreams].map((operation) => operation.operationId).sort());
+    expect(placed.map((method) => method.operationId).sort()).toEqual(
+      [...v1Operations, ...registryStreams].map((operation) => operation.operationId).sort(),
+    );
     for (const method of placed) {
       const owner = method.resource === null ? darkroom : darkroom[method.resource];
       expect([method.operationId, typeof owner?.[method.name]]).toEqual([method.operationId, "function"]);

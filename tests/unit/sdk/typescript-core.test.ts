@@ -33,18 +33,41 @@ import { until } from "@/tests/support/until";
 
 type Call = { url: string; init: RequestInit; headers: Record<string, string> };
 
-function envelopeError(code: string, type: string, status: number, retryable: boolean, details: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  return new Response(JSON.stringify({ status: "error", request_id: "00000000-0000-4000-8000-000000000001", error: { code, type, message: `${code} happened`, retryable, details } }), {
-    status,
-    headers: { "content-type": "application/json", "x-request-id": "00000000-0000-4000-8000-000000000001", ...headers },
-  });
+function envelopeError(
+  code: string,
+  type: string,
+  status: number,
+  retryable: boolean,
+  details: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  return new Response(
+    JSON.stringify({
+      status: "error",
+      request_id: "00000000-0000-4000-8000-000000000001",
+      error: { code, type, message: `${code} happened`, retryable, details },
+    }),
+    {
+      status,
+      headers: { "content-type": "application/json", "x-request-id": "00000000-0000-4000-8000-000000000001", ...headers },
+    },
+  );
 }
 
 const success = (data: unknown, status = 200) =>
-  new Response(JSON.stringify({ status: "success", request_id: "00000000-0000-4000-8000-000000000002", message: "ok", timestamp: new Date().toISOString(), data }), {
-    status,
-    headers: { "content-type": "application/json" },
-  });
+  new Response(
+    JSON.stringify({
+      status: "success",
+      request_id: "00000000-0000-4000-8000-000000000002",
+      message: "ok",
+      timestamp: new Date().toISOString(),
+      data,
+    }),
+    {
+      status,
+      headers: { "content-type": "application/json" },
+    },
+  );
 
 function scripted(answers: Array<() => Response | Promise<Response>>) {
   const calls: Call[] = [];
@@ -100,10 +123,19 @@ describe("error families", () => {
   it("ERR1014 from a create is a SpendLimitError with its details, not retried", async () => {
     const details = { scope: "apikey", limit: 5, used: 4.5, requested: 1, resets_at: "2026-11-28T00:00:00.000Z" };
     const { calls, fetch } = scripted([() => envelopeError("ERR1014", "spend_limit_exceeded", 402, false, details)]);
-    const error = await new Darkroom({ apiKey: "dkr_x", fetch }).generate.image("darkroom/lumen-image", { generation_prompt: "x" }).catch((reason: unknown) => reason);
+    const error = await new Darkroom({ apiKey: "dkr_x", fetch }).generate
+      .image("darkroom/lumen-image", { generation_prompt: "x" })
+      .catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(SpendLimitError);
     expect(error).toBeInstanceOf(DarkroomError);
-    expect(error).toMatchObject({ code: "ERR1014", type: "spend_limit_exceeded", status: 402, retryable: false, requestId: "00000000-0000-4000-8000-000000000001", details });
+    expect(error).toMatchObject({
+      code: "ERR1014",
+      type: "spend_limit_exceeded",
+      status: 402,
+      retryable: false,
+      requestId: "00000000-0000-4000-8000-000000000001",
+      details,
+    });
     expect(calls).toHaveLength(1);
   });
 
@@ -111,7 +143,9 @@ describe("error families", () => {
     const provider = scripted([() => envelopeError("ERR4004", "all_providers_failed", 502, false, { provider_errors: [] })]);
     const error = await new Darkroom({ apiKey: "dkr_x", fetch: provider.fetch }).status().catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(ProviderError);
-    const proxy = scripted([() => new Response("<html>bad gateway</html>", { status: 502, headers: { "x-request-id": "from-the-proxy" } })]);
+    const proxy = scripted([
+      () => new Response("<html>bad gateway</html>", { status: 502, headers: { "x-request-id": "from-the-proxy" } }),
+    ]);
     const bare = await new Darkroom({ apiKey: "dkr_x", fetch: proxy.fetch, maxRetries: 0 }).status().catch((reason: unknown) => reason);
     expect(bare).toBeInstanceOf(ServerError);
     expect(bare).toMatchObject({ code: "http_502", status: 502, retryable: true, requestId: "from-the-proxy" });
@@ -120,7 +154,10 @@ describe("error families", () => {
 
 describe("retries", () => {
   it("waits what Retry-After says, then succeeds; every attempt carries the same Idempotency-Key", async () => {
-    const { calls, fetch } = scripted([() => envelopeError("ERR1005", "rate_limit_exceeded", 429, true, {}, { "retry-after": "1" }), () => success(created, 202)]);
+    const { calls, fetch } = scripted([
+      () => envelopeError("ERR1005", "rate_limit_exceeded", 429, true, {}, { "retry-after": "1" }),
+      () => success(created, 202),
+    ]);
     const started = Date.now();
     const result = await new Darkroom({ apiKey: "dkr_x", fetch }).generate.image("darkroom/lumen-image", { generation_prompt: "x" });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
@@ -138,7 +175,9 @@ describe("retries", () => {
     expect(failing.calls).toHaveLength(3);
 
     const invalid = scripted([() => envelopeError("ERR1001", "invalid_request", 400, false)]);
-    await expect(new Darkroom({ apiKey: "dkr_x", fetch: invalid.fetch, maxRetries: 5 }).usage({ days: 0 })).rejects.toBeInstanceOf(ValidationError);
+    await expect(new Darkroom({ apiKey: "dkr_x", fetch: invalid.fetch, maxRetries: 5 }).usage({ days: 0 })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     expect(invalid.calls).toHaveLength(1);
   });
 
@@ -162,7 +201,12 @@ describe("requests", () => {
     await darkroom.generate.video("darkroom/lumen-video", { generation_prompt: "x", generation_duration: 2 }, { cancelAfter: 90 });
     await darkroom.estimate("darkroom/lumen-video", { count: 2, audio: false });
     expect(calls[0]?.url).toBe("https://eu.api.example.test/v1/generate/image/darkroom/lumen-image");
-    expect(calls[0]?.headers).toMatchObject({ authorization: "Bearer dkr_key", "cancel-after": "1h30m", "idempotency-key": "mine-1", "content-type": "application/json" });
+    expect(calls[0]?.headers).toMatchObject({
+      authorization: "Bearer dkr_key",
+      "cancel-after": "1h30m",
+      "idempotency-key": "mine-1",
+      "content-type": "application/json",
+    });
     expect(calls[1]?.headers["cancel-after"]).toBe("90s");
     expect(calls[2]?.url).toBe("https://eu.api.example.test/v1/estimate/darkroom/lumen-video?count=2&audio=false");
   });
@@ -170,7 +214,8 @@ describe("requests", () => {
 
 describe("the SSE parser", () => {
   it("reads events split anywhere, CRLF and CR line ends, comments, multi-line data and a kept id", async () => {
-    const text = ': heartbeat\r\nid: 1\r\nevent: generation.snapshot\r\ndata: {"a":\r\ndata: 1}\r\n\r\n:hb\n\nevent: ping\ndata: x\n\nid: 2\revent: generation.completed\rdata: {"b":2}\r\r';
+    const text =
+      ': heartbeat\r\nid: 1\r\nevent: generation.snapshot\r\ndata: {"a":\r\ndata: 1}\r\n\r\n:hb\n\nevent: ping\ndata: x\n\nid: 2\revent: generation.completed\rdata: {"b":2}\r\r';
     const bytes = new TextEncoder().encode(text);
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -219,9 +264,13 @@ describe("streams against a local server speaking the #31 wire format", () => {
     const seen: Array<string | undefined> = [];
     const base = await serve((req, res) => {
       if (req.headers.authorization !== "Bearer dkr_sse")
-        return res
-          .writeHead(401, { "content-type": "application/json" })
-          .end(JSON.stringify({ status: "error", request_id: "r", error: { code: "ERR1002", type: "authentication_failed", message: "no", retryable: false, details: {} } }));
+        return res.writeHead(401, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            status: "error",
+            request_id: "r",
+            error: { code: "ERR1002", type: "authentication_failed", message: "no", retryable: false, details: {} },
+          }),
+        );
       seen.push(req.headers["last-event-id"] as string | undefined);
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       const after = Number(req.headers["last-event-id"] ?? 0);
@@ -258,7 +307,8 @@ describe("streams against a local server speaking the #31 wire format", () => {
     });
     const read = async (id: string) => {
       const events = [];
-      for await (const event of new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).generations.stream(id, { lastEventId: "9" })) events.push(event);
+      for await (const event of new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).generations.stream(id, { lastEventId: "9" }))
+        events.push(event);
       return events;
     };
     expect(await read("g-1")).toEqual([{ id: null, event: "generation.snapshot", data: record("succeeded") }]);
@@ -284,7 +334,10 @@ describe("streams against a local server speaking the #31 wire format", () => {
       }
     });
     const ids = [];
-    for await (const event of new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).events.stream({ lastEventId: "e-10", modelIdentifier: "darkroom/lumen-image" })) {
+    for await (const event of new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).events.stream({
+      lastEventId: "e-10",
+      modelIdentifier: "darkroom/lumen-image",
+    })) {
       ids.push(event.id);
       // An account stream does not end at a terminal event: the caller stops reading.
       if (ids.length === 3) break;
@@ -306,9 +359,23 @@ describe("streams against a local server speaking the #31 wire format", () => {
     const polled = await serve((req, res) => {
       res.writeHead(req.url?.endsWith("/events") ? 404 : 200, { "content-type": "application/json" });
       if (req.url?.endsWith("/events"))
-        return res.end(JSON.stringify({ status: "error", request_id: "r", error: { code: "ERR1006", type: "not_found", message: "no route", retryable: false, details: {} } }));
+        return res.end(
+          JSON.stringify({
+            status: "error",
+            request_id: "r",
+            error: { code: "ERR1006", type: "not_found", message: "no route", retryable: false, details: {} },
+          }),
+        );
       polls++;
-      res.end(JSON.stringify({ status: "success", request_id: "r", message: "ok", timestamp: "", data: record(polls < 3 ? "processing" : "failed") }));
+      res.end(
+        JSON.stringify({
+          status: "success",
+          request_id: "r",
+          message: "ok",
+          timestamp: "",
+          data: record(polls < 3 ? "processing" : "failed"),
+        }),
+      );
     });
     const finished = await new Darkroom({ apiKey: "dkr_sse", baseUrl: polled }).generations.wait("g-1", { pollIntervalMs: 10 });
     expect(finished.generation_status).toBe("failed");
@@ -317,13 +384,18 @@ describe("streams against a local server speaking the #31 wire format", () => {
 
   it("generations.wait gives up at its timeout with the last record, though heartbeats keep coming", async () => {
     const base = await serve((req, res) => {
-      if (!req.url?.endsWith("/events")) return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "success", request_id: "r", data: record("processing") }));
+      if (!req.url?.endsWith("/events"))
+        return res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ status: "success", request_id: "r", data: record("processing") }));
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write(frame({ id: "1", event: "generation.snapshot", data: record("processing") }));
       const beat = setInterval(() => res.write(": heartbeat\n\n"), 100);
       req.on("close", () => clearInterval(beat));
     });
-    const error = await new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).generations.wait("g-1", { timeoutMs: 500 }).catch((reason: unknown) => reason);
+    const error = await new Darkroom({ apiKey: "dkr_sse", baseUrl: base }).generations
+      .wait("g-1", { timeoutMs: 500 })
+      .catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect((error as WaitTimeoutError).lastRecord).toEqual(record("processing"));
   });
@@ -360,19 +432,25 @@ describe("a stream cut at every byte offset", () => {
       if (cursor === undefined) return res.end(cutStream);
       const after = cutFrames.findIndex((each) => each.id === cursor) + 1;
       const snapshot =
-        style === "new" ? `event: generation.snapshot\ndata: ${JSON.stringify(record("processing"))}\n\n` : frame({ id: cursor, event: "generation.snapshot", data: record("processing") });
+        style === "new"
+          ? `event: generation.snapshot\ndata: ${JSON.stringify(record("processing"))}\n\n`
+          : frame({ id: cursor, event: "generation.snapshot", data: record("processing") });
       res.end(snapshot + cutFrames.slice(after).map(frame).join(""));
     });
     const targets = ["new", "old"].flatMap((style) => Array.from({ length: cutStream.length }, (_, offset) => `${style}-${offset}`));
     const runs = await Promise.all(
       targets.map(async (target) => {
         const events = [];
-        for await (const event of new Darkroom({ apiKey: "dkr_sse", baseUrl: base, maxRetries: 3 }).generations.stream(target)) events.push(event);
+        for await (const event of new Darkroom({ apiKey: "dkr_sse", baseUrl: base, maxRetries: 3 }).generations.stream(target))
+          events.push(event);
         return { target, events };
       }),
     );
     for (const { target, events } of runs) {
-      expect([target, events.filter((event) => event.id !== null).map((event) => event.id)]).toEqual([target, cutFrames.map((each) => each.id)]);
+      expect([target, events.filter((event) => event.id !== null).map((event) => event.id)]).toEqual([
+        target,
+        cutFrames.map((each) => each.id),
+      ]);
       expect([target, new Set(events.filter((event) => event.id === null).map((event) => event.event))]).toEqual([
         target,
         new Set(events.some((event) => event.id === null) ? ["generation.snapshot"] : []),
@@ -385,19 +463,28 @@ describe("a stream cut at every byte offset", () => {
 
 describe("webhook verification", () => {
   const secret = "whsec_test";
-  const body = JSON.stringify({ webhook_event: "generation.completed", webhook_delivery_id: "d-1", webhook_data: { generation_status: "succeeded" } });
-  const sign = (timestamp: number | string) => `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
+  const body = JSON.stringify({
+    webhook_event: "generation.completed",
+    webhook_delivery_id: "d-1",
+    webhook_data: { generation_status: "succeeded" },
+  });
+  const sign = (timestamp: number | string) =>
+    `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
   const reasonOf = (promise: Promise<unknown>) =>
     promise.then(
       () => "accepted",
-      (error: unknown) => (error instanceof WebhookVerificationError ? error.reason : error instanceof TypeError ? "TypeError" : String(error)),
+      (error: unknown) =>
+        error instanceof WebhookVerificationError ? error.reason : error instanceof TypeError ? "TypeError" : String(error),
     );
 
   it("throws for a tolerance (or now) that is not a finite number of at least 0, which let a 30-day-old delivery through", async () => {
     const old = Math.floor(Date.now() / 1000) - 30 * 86_400;
     for (const toleranceSeconds of [Number.NaN, Number(undefined), Infinity, -1, "300" as unknown as number, null as unknown as number]) {
       expect(await reasonOf(verifyWebhook(body, sign(old), secret, { toleranceSeconds })), String(toleranceSeconds)).toBe("TypeError");
-      expect(await reasonOf(new Darkroom({ apiKey: "dkr_x" }).webhooks.verify(body, sign(old), secret, { toleranceSeconds })), String(toleranceSeconds)).toBe("TypeError");
+      expect(
+        await reasonOf(new Darkroom({ apiKey: "dkr_x" }).webhooks.verify(body, sign(old), secret, { toleranceSeconds })),
+        String(toleranceSeconds),
+      ).toBe("TypeError");
     }
     expect(await reasonOf(verifyWebhook(body, sign(old), secret, { now: Number.NaN }))).toBe("TypeError");
     expect(await reasonOf(verifyWebhook(body, sign(old), secret))).toBe("timestamp_out_of_tolerance");
@@ -410,7 +497,8 @@ describe("webhook verification", () => {
     const signature = sign(now).split(",")[1];
     const arabicIndic = [...String(now)].map((digit) => String.fromCharCode(0x0660 + Number(digit))).join("");
     const fullwidth = [...String(now)].map((digit) => String.fromCharCode(0xff10 + Number(digit))).join("");
-    for (const digits of [arabicIndic, fullwidth, `+${now}`, `${now}.0`, ` ${now}e0`]) expect(await reasonOf(verifyWebhook(body, `t=${digits},${signature}`, secret)), digits).toBe("malformed_header");
+    for (const digits of [arabicIndic, fullwidth, `+${now}`, `${now}.0`, ` ${now}e0`])
+      expect(await reasonOf(verifyWebhook(body, `t=${digits},${signature}`, secret)), digits).toBe("malformed_header");
     expect(await reasonOf(verifyWebhook(body, sign(now), secret))).toBe("accepted");
   });
 });
@@ -435,7 +523,9 @@ describe("redirects", () => {
     const reached: Array<string | undefined> = [];
     const other = await listen((req, res) => {
       reached.push(req.headers.authorization);
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "success", request_id: "r", data: { account_id: "a" } }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ status: "success", request_id: "r", data: { account_id: "a" } }));
     });
     for (const target of [other.origin, `http://localhost:${other.port}`, `https://127.0.0.1:${other.port}`]) {
       let requests = 0;
@@ -446,7 +536,12 @@ describe("redirects", () => {
       const darkroom = new Darkroom({ apiKey: "dkr_secret", baseUrl: `${api.origin}/v1`, maxRetries: 2 });
       const refused = await darkroom.status().catch((reason: unknown) => reason);
       expect(refused, target).toBeInstanceOf(DarkroomError);
-      expect(refused).toMatchObject({ code: "http_307", type: "redirect_refused", retryable: false, details: { location: `${target}/v1/status` } });
+      expect(refused).toMatchObject({
+        code: "http_307",
+        type: "redirect_refused",
+        retryable: false,
+        details: { location: `${target}/v1/status` },
+      });
       const streamed = await (async () => {
         for await (const _event of darkroom.events.stream()) return null;
         return null;
@@ -464,7 +559,9 @@ describe("redirects", () => {
       seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization });
       if (req.url === "/v1/status") return res.writeHead(307, { location: "/v1/status/here" }).end();
       if (req.url?.startsWith("/v1/generate/")) return res.writeHead(303, { location: "/v1/created" }).end();
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "success", request_id: "r", data: req.url === "/v1/created" ? created : { account_id: "a" } }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ status: "success", request_id: "r", data: req.url === "/v1/created" ? created : { account_id: "a" } }));
     });
     const darkroom = new Darkroom({ apiKey: "dkr_secret", baseUrl: `${api.origin}/v1` });
     expect((await darkroom.status()).account_id).toBe("a");

@@ -39,7 +39,9 @@ describe("seal and unseal", () => {
     const [iv, tag, body] = sealed.value.split(".");
     const flipped = Buffer.from(body!, "base64url");
     flipped[0] = flipped[0]! ^ 1;
-    expect(() => unseal({ ...sealed, value: [iv, tag, flipped.toString("base64url")].join(".") }, "webhook_endpoint.secret:a")).toThrow(SecretUnavailable);
+    expect(() => unseal({ ...sealed, value: [iv, tag, flipped.toString("base64url")].join(".") }, "webhook_endpoint.secret:a")).toThrow(
+      SecretUnavailable,
+    );
     expect(() => unseal({ ...sealed, value: "not.sealed" }, "webhook_endpoint.secret:a")).toThrow(SecretUnavailable);
     useKeys(hexKey());
     expect(() => unseal(sealed, "webhook_endpoint.secret:a")).toThrow(/No encryption key with id/);

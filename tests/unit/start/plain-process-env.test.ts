@@ -30,7 +30,11 @@ describe("readEnvFromSnapshot", () => {
     readEnvFromSnapshot();
     process.env.DARKROOM_SNAPSHOT_PROBE = "set after the snapshot";
     delete process.env.HOME;
-    const child = spawnSync(process.execPath, ["-e", "process.stdout.write(JSON.stringify([process.env.DARKROOM_SNAPSHOT_PROBE, process.env.HOME ?? null]))"], { encoding: "utf8" });
+    const child = spawnSync(
+      process.execPath,
+      ["-e", "process.stdout.write(JSON.stringify([process.env.DARKROOM_SNAPSHOT_PROBE, process.env.HOME ?? null]))"],
+      { encoding: "utf8" },
+    );
     expect(JSON.parse(child.stdout)).toEqual(["set after the snapshot", null]);
     expect(original.DARKROOM_SNAPSHOT_PROBE).toBeUndefined();
   });

@@ -33,9 +33,12 @@ describe("decideRange", () => {
     expect(decideRange("bytes=-1", 0)).toEqual({ kind: "unsatisfiable" });
   });
 
-  it.each(["bytes=abc", "bytes=5-3", "bytes=", "bytes=-", "bytes=1-2-3", "items=0-1", "0-99", "bytes=0x1-2", "bytes=+1-2", "bytes=1 -2"])("ignores the malformed %s", (header) => {
-    expect(decideRange(header, size)).toEqual({ kind: "whole" });
-  });
+  it.each(["bytes=abc", "bytes=5-3", "bytes=", "bytes=-", "bytes=1-2-3", "items=0-1", "0-99", "bytes=0x1-2", "bytes=+1-2", "bytes=1 -2"])(
+    "ignores the malformed %s",
+    (header) => {
+      expect(decideRange(header, size)).toEqual({ kind: "whole" });
+    },
+  );
 
   it("serves the whole file for several ranges", () => {
     expect(decideRange("bytes=0-1,5-6", size)).toEqual({ kind: "whole" });

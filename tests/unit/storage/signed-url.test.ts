@@ -34,7 +34,9 @@ describe("signFileUrl", () => {
   it("defaults APP_URL to http://localhost:PORT", () => {
     setEnv({ APP_URL: undefined, PORT: "4321" });
     try {
-      expect(signFileUrl(key, { expiresAt })).toMatch(/^http:\/\/localhost:4321\/files\/outputs\/acc_1\/gen_2\/0\.png\?expires=\d+&signature=[0-9a-f]{64}$/);
+      expect(signFileUrl(key, { expiresAt })).toMatch(
+        /^http:\/\/localhost:4321\/files\/outputs\/acc_1\/gen_2\/0\.png\?expires=\d+&signature=[0-9a-f]{64}$/,
+      );
     } finally {
       setEnv({ APP_URL: "https://api.darkroom.test/", PORT: undefined });
     }

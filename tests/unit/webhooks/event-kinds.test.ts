@@ -16,13 +16,22 @@ describe("webhook event subscriptions", () => {
       "account.spend_alert",
       "webhook.test",
     ]);
-    expect(defaultWebhookEvents).toEqual(["generation.started", "generation.completed", "generation.failed", "generation.canceled", "credits.low_balance"]);
+    expect(defaultWebhookEvents).toEqual([
+      "generation.started",
+      "generation.completed",
+      "generation.failed",
+      "generation.canceled",
+      "credits.low_balance",
+    ]);
     expect(optInWebhookEvents).toEqual(["apikey.spend_alert", "account.spend_alert"]);
     expect(parseWebhookEvents(undefined)).toEqual(defaultWebhookEvents);
   });
 
   it("keeps a subset in canonical order, without repeats", () => {
-    expect(parseWebhookEvents(["webhook.test", "generation.completed", "generation.completed"])).toEqual(["generation.completed", "webhook.test"]);
+    expect(parseWebhookEvents(["webhook.test", "generation.completed", "generation.completed"])).toEqual([
+      "generation.completed",
+      "webhook.test",
+    ]);
   });
 
   it("refuses unknown events and an empty list with ERR1001", () => {
@@ -42,8 +51,15 @@ describe("webhook event subscriptions", () => {
 
 describe("delivery bodies", () => {
   it("serializes in the documented key order whatever order the stored JSON has", () => {
-    const raw = serializeWebhookBody({ webhook_data: { a: 1 }, webhook_delivery_id: "d", webhook_timestamp: "2026-01-01T00:00:00.000Z", webhook_event: "webhook.test" } as never);
-    expect(raw).toBe('{"webhook_event":"webhook.test","webhook_timestamp":"2026-01-01T00:00:00.000Z","webhook_delivery_id":"d","webhook_data":{"a":1}}');
+    const raw = serializeWebhookBody({
+      webhook_data: { a: 1 },
+      webhook_delivery_id: "d",
+      webhook_timestamp: "2026-01-01T00:00:00.000Z",
+      webhook_event: "webhook.test",
+    } as never);
+    expect(raw).toBe(
+      '{"webhook_event":"webhook.test","webhook_timestamp":"2026-01-01T00:00:00.000Z","webhook_delivery_id":"d","webhook_data":{"a":1}}',
+    );
   });
 
   it("keeps at most 1 KB of the response, never a broken character", () => {

@@ -6,7 +6,12 @@ import { signPayload, verifySignature } from "@/server/webhooks/sign";
 // keyed by the secret's UTF-8 bytes, of "${t}.${rawBody}">`, receivers allowing 300 s of skew.
 
 const secret = "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3I";
-const body = JSON.stringify({ webhook_event: "webhook.test", webhook_timestamp: "2026-01-01T00:00:00.000Z", webhook_delivery_id: "d", webhook_data: { note: "héllo ✓" } });
+const body = JSON.stringify({
+  webhook_event: "webhook.test",
+  webhook_timestamp: "2026-01-01T00:00:00.000Z",
+  webhook_delivery_id: "d",
+  webhook_data: { note: "héllo ✓" },
+});
 const t = 1_767_225_600;
 const at = (seconds: number) => seconds * 1000;
 
@@ -48,9 +53,15 @@ describe("verifySignature", () => {
   });
 
   it("refuses a tampered body, another secret, or a moved timestamp", () => {
-    expect(verifySignature(header, secret, body.replace("héllo", "hello"), { now: at(t) })).toEqual({ valid: false, reason: "signature_mismatch" });
+    expect(verifySignature(header, secret, body.replace("héllo", "hello"), { now: at(t) })).toEqual({
+      valid: false,
+      reason: "signature_mismatch",
+    });
     expect(verifySignature(header, `${secret}x`, body, { now: at(t) })).toEqual({ valid: false, reason: "signature_mismatch" });
-    expect(verifySignature(header.replace(`t=${t}`, `t=${t + 1}`), secret, body, { now: at(t) })).toEqual({ valid: false, reason: "signature_mismatch" });
+    expect(verifySignature(header.replace(`t=${t}`, `t=${t + 1}`), secret, body, { now: at(t) })).toEqual({
+      valid: false,
+      reason: "signature_mismatch",
+    });
     // The signed string is the raw body: the same JSON re-serialized with other spacing does not verify.
     expect(verifySignature(header, secret, JSON.stringify(JSON.parse(body), null, 2), { now: at(t) }).valid).toBe(false);
   });
@@ -62,7 +73,17 @@ describe("verifySignature", () => {
   });
 
   it("refuses malformed headers", () => {
-    for (const bad of [null, undefined, "", "garbage", `v1=${"a".repeat(64)}`, `t=${t}`, `t=${t},v1=XYZ`, `t=abc,v1=${"a".repeat(64)}`, `t=${t},v0=${"a".repeat(64)}`]) {
+    for (const bad of [
+      null,
+      undefined,
+      "",
+      "garbage",
+      `v1=${"a".repeat(64)}`,
+      `t=${t}`,
+      `t=${t},v1=XYZ`,
+      `t=abc,v1=${"a".repeat(64)}`,
+      `t=${t},v0=${"a".repeat(64)}`,
+    ]) {
       expect(verifySignature(bad, secret, body, { now: at(t) }), String(bad)).toEqual({ valid: false, reason: "malformed_header" });
     }
   });

@@ -36,7 +36,9 @@ export default async function DevMailboxPage({ searchParams }: { searchParams: P
       <div className="flex items-baseline justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Dev mailbox</h1>
-          <p className="mt-1 text-sm text-zinc-500">E-mail is not configured (no RESEND_API_KEY), so messages stay here.{to ? ` Showing mail to ${to}.` : ""}</p>
+          <p className="mt-1 text-sm text-zinc-500">
+            E-mail is not configured (no RESEND_API_KEY), so messages stay here.{to ? ` Showing mail to ${to}.` : ""}
+          </p>
         </div>
         {to ? (
           <Link href="/dev/mailbox" className="text-sm text-zinc-500 hover:text-zinc-900">
@@ -45,7 +47,9 @@ export default async function DevMailboxPage({ searchParams }: { searchParams: P
         ) : null}
       </div>
       {messages.length === 0 ? (
-        <div className="mt-10 rounded-xl border border-dashed border-zinc-300 bg-white p-10 text-center text-sm text-zinc-500">No e-mail yet. Ask for a sign-in link and it appears here.</div>
+        <div className="mt-10 rounded-xl border border-dashed border-zinc-300 bg-white p-10 text-center text-sm text-zinc-500">
+          No e-mail yet. Ask for a sign-in link and it appears here.
+        </div>
       ) : (
         <ul className="mt-8 space-y-4">
           {messages.map((message) => (

@@ -10,7 +10,12 @@ export default async function CheckEmailPage({ searchParams }: { searchParams: P
   return (
     <AuthCard
       title="Check your e-mail"
-      description={<>We sent a sign-in link to {email ? <strong className="font-medium text-zinc-800">{email}</strong> : "your address"}. It works once and expires in 15 minutes.</>}
+      description={
+        <>
+          We sent a sign-in link to {email ? <strong className="font-medium text-zinc-800">{email}</strong> : "your address"}. It works once
+          and expires in 15 minutes.
+        </>
+      }
     >
       <div className="flex flex-col gap-3 text-sm">
         {devMailboxEnabled() ? (

@@ -31,7 +31,9 @@ export default async function AccountLayout({ children, params }: { children: Re
       <div className="flex min-h-screen">
         <aside className="fixed inset-y-0 left-0 hidden w-60 flex-col border-r border-zinc-200 bg-zinc-50/80 px-3 py-4 md:flex">
           <Link href="/dashboard" className="mb-5 flex items-center gap-2 px-2 text-[15px] font-semibold tracking-tight text-zinc-900">
-            <span className="inline-flex size-6 items-center justify-center rounded-md bg-zinc-900 text-[11px] font-bold text-white">D</span>
+            <span className="inline-flex size-6 items-center justify-center rounded-md bg-zinc-900 text-[11px] font-bold text-white">
+              D
+            </span>
             Darkroom
           </Link>
           <AccountSwitcher accounts={accounts} current={accountId} />

@@ -17,18 +17,28 @@ export const dynamic = "force-dynamic";
 
 const signInRefusals: Record<string, string> = {
   rate_limited: "Too many sign-in links were asked for this address. Wait a few minutes and try again.",
-  has_login: "This address already has a Darkroom login, so the invitation link does not sign it in. Ask for a sign-in link by e-mail below.",
+  has_login:
+    "This address already has a Darkroom login, so the invitation link does not sign it in. Ask for a sign-in link by e-mail below.",
   used: "This invitation already signed in once. Ask for a sign-in link by e-mail below.",
 };
 
-export default async function InvitationPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function InvitationPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   const [{ token }, query] = await Promise.all([params, searchParams]);
   const [invitation, session] = await Promise.all([findInvitationByToken(db, token), auth()]);
   const signedInAs = session?.user?.email?.toLowerCase() ?? null;
 
   if (!invitation) {
     return (
-      <AuthCard title="This invitation link is not valid" description="It may have been replaced by a newer link: when an owner sends an invitation again, only the newest link works.">
+      <AuthCard
+        title="This invitation link is not valid"
+        description="It may have been replaced by a newer link: when an owner sends an invitation again, only the newest link works."
+      >
         <Link href="/dashboard" className="text-sm font-medium text-zinc-900 underline underline-offset-2">
           Go to the dashboard
         </Link>

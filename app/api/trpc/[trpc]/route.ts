@@ -5,7 +5,8 @@ import { appRouter } from "@/server/edge/api/root";
 
 async function handler(req: Request) {
   const call = await admitDashboardCall(req);
-  if ("admitted" in call) return fetchRequestHandler({ endpoint: "/api/trpc", req: call.admitted, router: appRouter, createContext: createTRPCContext });
+  if ("admitted" in call)
+    return fetchRequestHandler({ endpoint: "/api/trpc", req: call.admitted, router: appRouter, createContext: createTRPCContext });
   // Refused: tRPC itself answers, so the error has the shape its clients read.
   const refused = await fetchRequestHandler({
     endpoint: "/api/trpc",

@@ -7,4 +7,7 @@ import { withParamRenamed } from "@/server/edge/http/with-api-key";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = v1Route(withParamRenamed(getContent, "target", "generation_id"), withParamRenamed(createImageGeneration, "target", "model_identifier"));
+export const { GET, POST, PUT, PATCH, DELETE } = v1Route(
+  withParamRenamed(getContent, "target", "generation_id"),
+  withParamRenamed(createImageGeneration, "target", "model_identifier"),
+);

@@ -27,7 +27,11 @@ export class Darkroom extends ClientCore {
   /** Cost estimate (`GET /v1/estimate/{model_identifier}`). */
   estimate(model: string, options: EstimateOptions = {}) {
     const { count, ratio, duration, resolution, audio, ...rest } = options;
-    return this.request("getEstimate", { ...rest, params: { model_identifier: model }, query: { count, ratio, duration, resolution, audio } });
+    return this.request("getEstimate", {
+      ...rest,
+      params: { model_identifier: model },
+      query: { count, ratio, duration, resolution, audio },
+    });
   }
 
   readonly generate: Generate = new Generate(this);

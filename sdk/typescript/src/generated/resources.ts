@@ -39,7 +39,8 @@ export class Generate extends Resource {
 
 export class Generations extends Resource {
   /** One generation record (`GET /v1/content/{generation_id}`). */
-  readonly get = (generationId: string, options: RequestOptions = {}) => this.client.request("getGeneration", { ...options, params: { generation_id: generationId } });
+  readonly get = (generationId: string, options: RequestOptions = {}) =>
+    this.client.request("getGeneration", { ...options, params: { generation_id: generationId } });
   /** List generation records (`GET /v1/content/list`). */
   readonly list = (options: ListOptions = {}) => {
     const { limit, offset, ...rest } = options;
@@ -50,16 +51,20 @@ export class Generations extends Resource {
   /** Every GenerationRecord from `offset` on, fetching pages as the loop goes (`for await (const item of …)`). */
   readonly iterate = (options: ListOptions = {}) => this.client.iterate("listGenerations", "generations", options);
   /** Cancel an in-flight generation (`POST /v1/content/generation/cancel/{generation_id}`). */
-  readonly cancel = (generationId: string, options: RequestOptions = {}) => this.client.request("cancelGeneration", { ...options, params: { generation_id: generationId } });
+  readonly cancel = (generationId: string, options: RequestOptions = {}) =>
+    this.client.request("cancelGeneration", { ...options, params: { generation_id: generationId } });
   /** Delete a generation and its output files (`DELETE /v1/content/{generation_id}`). */
-  readonly delete = (generationId: string, options: RequestOptions = {}) => this.client.request("deleteGeneration", { ...options, params: { generation_id: generationId } });
+  readonly delete = (generationId: string, options: RequestOptions = {}) =>
+    this.client.request("deleteGeneration", { ...options, params: { generation_id: generationId } });
   /** Watch one generation as it happens (`GET /v1/content/{generation_id}/events`). */
-  readonly stream = (generationId: string, options: StreamOptions = {}) => this.client.stream("streamGenerationEvents", { generation_id: generationId }, {}, options);
+  readonly stream = (generationId: string, options: StreamOptions = {}) =>
+    this.client.stream("streamGenerationEvents", { generation_id: generationId }, {}, options);
 }
 
 export class Events extends Resource {
   /** Watch every generation of the account (`GET /v1/content/events`). */
-  readonly stream = (options: StreamOptions & { modelIdentifier?: string } = {}) => this.client.stream("streamAccountEvents", {}, { model_identifier: options.modelIdentifier }, options);
+  readonly stream = (options: StreamOptions & { modelIdentifier?: string } = {}) =>
+    this.client.stream("streamAccountEvents", {}, { model_identifier: options.modelIdentifier }, options);
 }
 
 export class Health extends Resource {

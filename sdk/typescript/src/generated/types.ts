@@ -162,7 +162,8 @@ export type BillingSummary = {
   /** Credits (1 credit = 1 USD), kept to three decimal places. */
   billing_credit_balance: number;
   /** The Stripe subscription status; `none` on Free without one, `manual` on a plan an operator assigned. */
-  billing_subscription_status: "active" | "trialing" | "past_due" | "canceled" | "incomplete" | "incomplete_expired" | "unpaid" | "paused" | "none" | "manual";
+  billing_subscription_status:
+    "active" | "trialing" | "past_due" | "canceled" | "incomplete" | "incomplete_expired" | "unpaid" | "paused" | "none" | "manual";
   billing_cancel_at_period_end: boolean;
   /** ISO 4217 code in lower case, e.g. `usd`. */
   billing_currency: string;
@@ -246,9 +247,24 @@ export type LibraryModel = {
         audio_price_per_second: number | null;
       };
   /** What the model does: `text-to-image`, `image-edit` (input images), `text-to-video`, `image-to-video`, `first-last-frame`, `video-with-audio`, `video-to-video`. */
-  model_workflows: Array<"text-to-image" | "image-edit" | "text-to-video" | "image-to-video" | "first-last-frame" | "video-with-audio" | "video-to-video">;
+  model_workflows: Array<
+    "text-to-image" | "image-edit" | "text-to-video" | "image-to-video" | "first-last-frame" | "video-with-audio" | "video-to-video"
+  >;
   /** Providers in catalog order, the failover order when routing has no data. */
-  model_supported_provider: Array<"local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba" | "byteplus" | "google">;
+  model_supported_provider: Array<
+    | "local"
+    | "local-backup"
+    | "replicate"
+    | "fal"
+    | "openai"
+    | "bfl"
+    | "minimax"
+    | "runway"
+    | "cloudflare"
+    | "alibaba"
+    | "byteplus"
+    | "google"
+  >;
   /** The create fields as this model accepts them; video models also list duration, resolution and audio here. */
   schema: {
     /** Whether `generation_prompt` is required. */
@@ -269,7 +285,9 @@ export type LibraryModel = {
     generation_generate_audio?: boolean;
   };
   /** Model-specific create fields this model accepts. */
-  specific_schema: Array<"generation_duration" | "generation_resolution" | "generation_generate_audio" | "generation_input_file_last_content">;
+  specific_schema: Array<
+    "generation_duration" | "generation_resolution" | "generation_generate_audio" | "generation_input_file_last_content"
+  >;
   /** Allowed values of the model-specific fields that have a fixed list. */
   specific_schema_options: {
     generation_duration?: number[];
@@ -286,7 +304,19 @@ export type LibraryModelList = {
 };
 
 export type LibraryProvider = {
-  provider_id: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba" | "byteplus" | "google";
+  provider_id:
+    | "local"
+    | "local-backup"
+    | "replicate"
+    | "fal"
+    | "openai"
+    | "bfl"
+    | "minimax"
+    | "runway"
+    | "cloudflare"
+    | "alibaba"
+    | "byteplus"
+    | "google";
   provider_name: string;
   provider_description: string;
   provider_website: string;
@@ -339,7 +369,19 @@ export type ProvidersHealth = {
   healthy: boolean;
   providers_total: number;
   providers: Array<{
-    provider: "local" | "local-backup" | "replicate" | "fal" | "openai" | "bfl" | "minimax" | "runway" | "cloudflare" | "alibaba" | "byteplus" | "google";
+    provider:
+      | "local"
+      | "local-backup"
+      | "replicate"
+      | "fal"
+      | "openai"
+      | "bfl"
+      | "minimax"
+      | "runway"
+      | "cloudflare"
+      | "alibaba"
+      | "byteplus"
+      | "google";
     /** `unknown`: not configured, or turned off on this deployment (CATALOG_DISABLED_PROVIDERS). `degraded`: circuit open, or half the window's attempts failed with the latest failing. `recovering`: it was failing but has succeeded since, or its circuit is half-open. `healthy`: otherwise, including too few attempts to judge. */
     status: "healthy" | "recovering" | "degraded" | "unknown";
     /** Why the status is what it is, e.g. `not configured: FAL_KEY is not set`. */

@@ -26,7 +26,9 @@ export function filterLibraryModels(filters: ModelFilters): LibraryModelEntry[] 
   const search = filters.search?.trim().toLowerCase() ?? "";
   return libraryModels({ type: filters.type, provider: filters.provider, workflow: filters.workflow })
     .filter((entry) => filters.maxPrice === undefined || entry.model_pricing <= filters.maxPrice)
-    .filter((entry) => search === "" || entry.model_name.toLowerCase().includes(search) || entry.model_identifier.toLowerCase().includes(search));
+    .filter(
+      (entry) => search === "" || entry.model_name.toLowerCase().includes(search) || entry.model_identifier.toLowerCase().includes(search),
+    );
 }
 
 /** What the filters can choose from: the workflows and providers some model of the catalog has, in their canonical order. */

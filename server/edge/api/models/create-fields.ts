@@ -24,10 +24,35 @@ export type CreateField = {
 export function createFields(entry: LibraryModelEntry, model: ModelDefinition): CreateField[] {
   const { schema } = entry;
   const fields: CreateField[] = [
-    { field: "generation_prompt", required: schema.generation_prompt, accepts: `text, 1 to ${PROMPT_MAX_LENGTH} characters`, allowed: null, default: null },
-    { field: "generation_ratio", required: false, accepts: "one of the allowed ratios", allowed: [...schema.generation_ratio], default: schema.generation_ratio[0] ?? null },
-    { field: "generation_output_format", required: false, accepts: "one of the allowed formats", allowed: [...schema.generation_output_format], default: schema.generation_output_format[0] ?? null },
-    { field: "generation_output_number", required: false, accepts: outputNumber(schema.generation_output_number), allowed: null, default: 1, max: schema.generation_output_number },
+    {
+      field: "generation_prompt",
+      required: schema.generation_prompt,
+      accepts: `text, 1 to ${PROMPT_MAX_LENGTH} characters`,
+      allowed: null,
+      default: null,
+    },
+    {
+      field: "generation_ratio",
+      required: false,
+      accepts: "one of the allowed ratios",
+      allowed: [...schema.generation_ratio],
+      default: schema.generation_ratio[0] ?? null,
+    },
+    {
+      field: "generation_output_format",
+      required: false,
+      accepts: "one of the allowed formats",
+      allowed: [...schema.generation_output_format],
+      default: schema.generation_output_format[0] ?? null,
+    },
+    {
+      field: "generation_output_number",
+      required: false,
+      accepts: outputNumber(schema.generation_output_number),
+      allowed: null,
+      default: 1,
+      max: schema.generation_output_number,
+    },
   ];
   if (model.inputFiles) {
     const { max, kind } = model.inputFiles;
@@ -41,17 +66,47 @@ export function createFields(entry: LibraryModelEntry, model: ModelDefinition): 
     });
   }
   if (entry.specific_schema.includes("generation_input_file_last_content")) {
-    fields.push({ field: "generation_input_file_last_content", required: false, accepts: "an http(s) URL of the end frame; needs generation_input_file", allowed: null, default: null });
+    fields.push({
+      field: "generation_input_file_last_content",
+      required: false,
+      accepts: "an http(s) URL of the end frame; needs generation_input_file",
+      allowed: null,
+      default: null,
+    });
   }
   if (model.type === "video") {
     const options = entry.specific_schema_options;
-    fields.push({ field: "generation_duration", required: true, accepts: "seconds, one of the allowed durations", allowed: [...(options.generation_duration ?? [])], default: null });
-    fields.push({ field: "generation_resolution", required: false, accepts: "one of the allowed resolutions", allowed: [...(options.generation_resolution ?? [])], default: model.defaultResolution });
+    fields.push({
+      field: "generation_duration",
+      required: true,
+      accepts: "seconds, one of the allowed durations",
+      allowed: [...(options.generation_duration ?? [])],
+      default: null,
+    });
+    fields.push({
+      field: "generation_resolution",
+      required: false,
+      accepts: "one of the allowed resolutions",
+      allowed: [...(options.generation_resolution ?? [])],
+      default: model.defaultResolution,
+    });
     if (options.generation_generate_audio) {
-      fields.push({ field: "generation_generate_audio", required: false, accepts: "true or false", allowed: [...options.generation_generate_audio], default: false });
+      fields.push({
+        field: "generation_generate_audio",
+        required: false,
+        accepts: "true or false",
+        allowed: [...options.generation_generate_audio],
+        default: false,
+      });
     }
   }
-  fields.push({ field: "generation_provider_order", required: false, accepts: "fastest, or provider ids separated by commas", allowed: null, default: null });
+  fields.push({
+    field: "generation_provider_order",
+    required: false,
+    accepts: "fastest, or provider ids separated by commas",
+    allowed: null,
+    default: null,
+  });
   return fields;
 }
 

@@ -17,7 +17,12 @@ export type ModelDescription = ModelOverview & {
 export async function describeModel(identifier: string, context: ModelReadContext): Promise<ModelDescription> {
   const model = findModel(identifier);
   const entry = model && libraryModels({ type: model.type }).find((item) => item.model_identifier === identifier);
-  if (!model || !entry) throw new ApiError("ERR1012", `No model ${identifier}. The Models page lists every one.`, { model_identifier: identifier });
+  if (!model || !entry)
+    throw new ApiError("ERR1012", `No model ${identifier}. The Models page lists every one.`, { model_identifier: identifier });
   const evidence = await loadModelEvidence([identifier], context);
-  return { ...overviewOf(entry, evidence), create_path: `/v1/generate/${model.type}/${model.identifier}`, fields: createFields(entry, model) };
+  return {
+    ...overviewOf(entry, evidence),
+    create_path: `/v1/generate/${model.type}/${model.identifier}`,
+    fields: createFields(entry, model),
+  };
 }

@@ -71,5 +71,10 @@ export function overviewOf(entry: LibraryModelEntry, evidence: ModelEvidence): M
     };
   });
   const typical = evidence.typicalSeconds.get(entry.model_identifier);
-  return { entry, typical_run_seconds: typical === undefined ? null : Math.round(typical * 10) / 10, providers, example: exampleOf(entry.model_identifier) };
+  return {
+    entry,
+    typical_run_seconds: typical === undefined ? null : Math.round(typical * 10) / 10,
+    providers,
+    example: exampleOf(entry.model_identifier),
+  };
 }

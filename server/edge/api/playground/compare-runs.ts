@@ -24,7 +24,11 @@ function comparisonIdOf(accountId: string, idempotencyKey: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-export async function startComparison(membership: AccountMembership, userId: string, input: { columns: CompareColumn[]; idempotencyKey: string }) {
+export async function startComparison(
+  membership: AccountMembership,
+  userId: string,
+  input: { columns: CompareColumn[]; idempotencyKey: string },
+) {
   const parsed = input.columns.map((column) => {
     const model = servedModel(column.identifier);
     return { model, fields: parseRunBody(model, column.body), rawBody: column.body };
@@ -33,10 +37,17 @@ export async function startComparison(membership: AccountMembership, userId: str
   const columns = [];
   for (const [position, column] of parsed.entries()) {
     try {
-      const created = await createRun({ accountId: membership.accountId, userId, ...column, idempotencyKey: `${input.idempotencyKey}:${position}`, comparison: { id: comparisonId, position } });
+      const created = await createRun({
+        accountId: membership.accountId,
+        userId,
+        ...column,
+        idempotencyKey: `${input.idempotencyKey}:${position}`,
+        comparison: { id: comparisonId, position },
+      });
       columns.push({ position, generation_id: created.generation_id, error: null });
     } catch (error) {
-      if (!(error instanceof ApiError)) log.error("a comparison column failed to start", { comparison_id: comparisonId, position, error: String(error) });
+      if (!(error instanceof ApiError))
+        log.error("a comparison column failed to start", { comparison_id: comparisonId, position, error: String(error) });
       const apiError = toApiError(error);
       columns.push({ position, generation_id: null, error: { code: apiError.code, message: apiError.message } });
     }

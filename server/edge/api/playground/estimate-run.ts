@@ -54,7 +54,8 @@ export async function estimateRun(membership: AccountMembership, identifier: str
   ]);
   const keySpend = key ? await requestingKeySpend(db, accountScope(accountId), key.id) : null;
   const keyRoom = keySpend?.spend_limit == null ? null : Math.max(0, toMillis(keySpend.spend_limit) - toMillis(keySpend.spend_used));
-  const accountRoom = account.monthly_spend_limit === null ? null : Math.max(0, toMillis(account.monthly_spend_limit) - toMillis(account.spend_used));
+  const accountRoom =
+    account.monthly_spend_limit === null ? null : Math.max(0, toMillis(account.monthly_spend_limit) - toMillis(account.spend_used));
   const rooms = [keyRoom, accountRoom].filter((room): room is Millicredits => room !== null);
   const remaining = rooms.length ? Math.min(...rooms) : null;
   const spendable = remaining === null ? balance : Math.min(balance, remaining);
@@ -63,9 +64,15 @@ export async function estimateRun(membership: AccountMembership, identifier: str
   const refusal =
     runRefusal(membership.role, roles) ??
     playgroundKeyRefusal(key) ??
-    (checked.ok ? null : `Fix the form: ${checked.errors.map((error) => `${error.field} ${error.message}`).join("; ") || "the request is invalid"}.`) ??
-    (keyRoom !== null && keyRoom < total ? `The Dashboard playground key's spend limit leaves ${credits(keyRoom)} this ${keySpend?.spend_period}; this run costs ${credits(total)}.` : null) ??
-    (accountRoom !== null && accountRoom < total ? `The account's monthly spend limit leaves ${credits(accountRoom)}; this run costs ${credits(total)}.` : null) ??
+    (checked.ok
+      ? null
+      : `Fix the form: ${checked.errors.map((error) => `${error.field} ${error.message}`).join("; ") || "the request is invalid"}.`) ??
+    (keyRoom !== null && keyRoom < total
+      ? `The Dashboard playground key's spend limit leaves ${credits(keyRoom)} this ${keySpend?.spend_period}; this run costs ${credits(total)}.`
+      : null) ??
+    (accountRoom !== null && accountRoom < total
+      ? `The account's monthly spend limit leaves ${credits(accountRoom)}; this run costs ${credits(total)}.`
+      : null) ??
     (balance < total ? `The balance of ${credits(balance)} does not cover this run's ${credits(total)}.` : null);
   return {
     model_identifier: model.identifier,

@@ -25,5 +25,8 @@ export function parseRunBody(model: ModelDefinition, body: unknown): GenerationR
   const checked = checkRunBody(model, body);
   if (checked.ok) return checked.fields;
   const first = checked.errors[0];
-  throw invalidRequest(first ? `The request body is invalid: ${first.field} ${first.message}.` : "The request body is invalid.", checked.errors);
+  throw invalidRequest(
+    first ? `The request body is invalid: ${first.field} ${first.message}.` : "The request body is invalid.",
+    checked.errors,
+  );
 }

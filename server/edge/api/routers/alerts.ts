@@ -14,11 +14,20 @@ export const alertsRouter = createTRPCRouter({
   get: memberProcedure.query(async ({ ctx }) => {
     const accountId = ctx.membership.accountId;
     const [thresholds, balance] = await Promise.all([getThresholds(db, ctx.scope), getBalance(db, accountId)]);
-    return { thresholds, balance: millisToDecimalString(balance), maxThresholds: MAX_THRESHOLDS, canEdit: ctx.membership.role === "primary_owner" };
+    return {
+      thresholds,
+      balance: millisToDecimalString(balance),
+      maxThresholds: MAX_THRESHOLDS,
+      canEdit: ctx.membership.role === "primary_owner",
+    };
   }),
 
-  set: primaryOwnerProcedure.input(z.object({ thresholds: z.array(z.union([z.string().max(32), z.number()])).max(100) })).mutation(async ({ ctx, input }) => {
-    const thresholds = await inTransaction((tx) => setThresholds(tx, { accountId: ctx.membership.accountId, amounts: input.thresholds, actorUserId: ctx.userId }));
-    return { thresholds };
-  }),
+  set: primaryOwnerProcedure
+    .input(z.object({ thresholds: z.array(z.union([z.string().max(32), z.number()])).max(100) }))
+    .mutation(async ({ ctx, input }) => {
+      const thresholds = await inTransaction((tx) =>
+        setThresholds(tx, { accountId: ctx.membership.accountId, amounts: input.thresholds, actorUserId: ctx.userId }),
+      );
+      return { thresholds };
+    }),
 });

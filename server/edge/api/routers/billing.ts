@@ -29,7 +29,9 @@ export const billingRouter = createTRPCRouter({
     // Whether the Stripe subscription's first paid invoice has been credited yet (a returning
     // Checkout waits for it: the plan lands with subscription.created, the credits with invoice.paid).
     const planCredited = subscription?.stripeSubscriptionId
-      ? (await db.ledgerEntry.count({ where: { accountId, type: "add", sourceKey: { startsWith: "invoice:" }, createdAt: { gte: subscription.createdAt } } })) > 0
+      ? (await db.ledgerEntry.count({
+          where: { accountId, type: "add", sourceKey: { startsWith: "invoice:" }, createdAt: { gte: subscription.createdAt } },
+        })) > 0
       : false;
     const summary = await getBillingSummary(db, ctx.scope);
     const canPurchase = ctx.membership.role === "primary_owner";
@@ -42,7 +44,9 @@ export const billingRouter = createTRPCRouter({
       planCredited,
       latestOrder,
       canPurchase,
-      readOnlyReason: canPurchase ? null : "Only the primary owner of this account can buy plans and credit packs or manage billing; you can see everything here.",
+      readOnlyReason: canPurchase
+        ? null
+        : "Only the primary owner of this account can buy plans and credit packs or manage billing; you can see everything here.",
     };
   }),
 
@@ -52,15 +56,23 @@ export const billingRouter = createTRPCRouter({
 
   ledger: memberProcedure.input(ledgerFilters.partial()).query(({ ctx, input }) => listLedger(db, ctx.scope, input)),
 
-  startCheckout: primaryOwnerProcedure.input(z.object({ plan: z.enum(paidPlans), interval: z.enum(billingIntervals) })).mutation(async ({ ctx, input }) => {
-    const command = { userId: ctx.userId, plan: input.plan, interval: input.interval };
-    const opened = await openSubscriptionCheckout(db, ctx.scope, command);
-    await inTransaction((tx) => recordSubscriptionCheckout(tx, ctx.scope, { ...command, opened }));
-    return { url: opened.url, sessionId: opened.sessionId };
-  }),
+  startCheckout: primaryOwnerProcedure
+    .input(z.object({ plan: z.enum(paidPlans), interval: z.enum(billingIntervals) }))
+    .mutation(async ({ ctx, input }) => {
+      const command = { userId: ctx.userId, plan: input.plan, interval: input.interval };
+      const opened = await openSubscriptionCheckout(db, ctx.scope, command);
+      await inTransaction((tx) => recordSubscriptionCheckout(tx, ctx.scope, { ...command, opened }));
+      return { url: opened.url, sessionId: opened.sessionId };
+    }),
 
   buyPack: primaryOwnerProcedure
-    .input(z.object({ credits: z.union(packSizes.map((size) => z.literal(size)) as [z.ZodLiteral<PackSize>, z.ZodLiteral<PackSize>, ...z.ZodLiteral<PackSize>[]]) }))
+    .input(
+      z.object({
+        credits: z.union(
+          packSizes.map((size) => z.literal(size)) as [z.ZodLiteral<PackSize>, z.ZodLiteral<PackSize>, ...z.ZodLiteral<PackSize>[]],
+        ),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
       const checkout = await preparePackCheckout(db, ctx.scope, { userId: ctx.userId, credits: input.credits });
       const order = await inTransaction((tx) => createPackOrder(tx, ctx.scope, checkout));

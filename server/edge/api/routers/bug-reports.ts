@@ -10,6 +10,8 @@ import { createTRPCRouter, memberProcedure } from "../trpc";
 export const bugReportsRouter = createTRPCRouter({
   submit: memberProcedure.input(bugReportInput).mutation(async ({ ctx, input }) => {
     await consumeBugReportAllowance(ctx.userId);
-    return inTransaction((tx) => submitBugReport(tx, { ...input, accountId: ctx.membership.accountId, userId: ctx.userId, userAgent: ctx.userAgent ?? null }));
+    return inTransaction((tx) =>
+      submitBugReport(tx, { ...input, accountId: ctx.membership.accountId, userId: ctx.userId, userAgent: ctx.userAgent ?? null }),
+    );
   }),
 });

@@ -19,9 +19,15 @@ export const generationsRouter = createTRPCRouter({
 
   models: memberProcedure.query(({ ctx }) => listUsedModels(db, ctx.membership.accountId)),
 
-  get: memberProcedure.input(generationInput).query(({ ctx, input }) => getGenerationDetail(db, ctx.membership.accountId, input.generationId)),
+  get: memberProcedure
+    .input(generationInput)
+    .query(({ ctx, input }) => getGenerationDetail(db, ctx.membership.accountId, input.generationId)),
 
-  cancel: ownerProcedure.input(generationInput).mutation(({ ctx, input }) => inTransaction((tx) => requestCancel(tx, ctx.scope, { generationId: input.generationId, actor: ctx.userId }))),
+  cancel: ownerProcedure
+    .input(generationInput)
+    .mutation(({ ctx, input }) =>
+      inTransaction((tx) => requestCancel(tx, ctx.scope, { generationId: input.generationId, actor: ctx.userId })),
+    ),
 
   delete: ownerProcedure.input(generationInput).mutation(async ({ ctx, input }) => {
     const command = { generationId: input.generationId, actor: ctx.userId };

@@ -17,7 +17,10 @@ import { createTRPCRouter, memberProcedure, ownerProcedure } from "../trpc";
 export const hostnamesRouter = createTRPCRouter({
   get: memberProcedure.query(async ({ ctx }) => {
     const accountId = ctx.membership.accountId;
-    const [account, row] = await Promise.all([db.account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } }), db.customHostname.findUnique({ where: { accountId } })]);
+    const [account, row] = await Promise.all([
+      db.account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } }),
+      db.customHostname.findUnique({ where: { accountId } }),
+    ]);
     return {
       hostname: row ? toCustomHostnameRecord(row) : null,
       target: row?.target ?? hostnameTarget(),
@@ -29,9 +32,15 @@ export const hostnamesRouter = createTRPCRouter({
 
   set: ownerProcedure
     .input(z.object({ hostname: z.string().max(MAX_HOSTNAME_LENGTH + 50) }))
-    .mutation(({ ctx, input }) => inTransaction((tx) => setCustomHostname(tx, { accountId: ctx.membership.accountId, hostname: input.hostname, actor: ctx.userId }))),
+    .mutation(({ ctx, input }) =>
+      inTransaction((tx) => setCustomHostname(tx, { accountId: ctx.membership.accountId, hostname: input.hostname, actor: ctx.userId })),
+    ),
 
-  check: ownerProcedure.mutation(({ ctx }) => inTransaction((tx) => requestHostnameCheck(tx, { accountId: ctx.membership.accountId, actor: ctx.userId }))),
+  check: ownerProcedure.mutation(({ ctx }) =>
+    inTransaction((tx) => requestHostnameCheck(tx, { accountId: ctx.membership.accountId, actor: ctx.userId })),
+  ),
 
-  remove: ownerProcedure.mutation(({ ctx }) => inTransaction((tx) => removeCustomHostname(tx, { accountId: ctx.membership.accountId, actor: ctx.userId }))),
+  remove: ownerProcedure.mutation(({ ctx }) =>
+    inTransaction((tx) => removeCustomHostname(tx, { accountId: ctx.membership.accountId, actor: ctx.userId })),
+  ),
 });

@@ -48,17 +48,26 @@ export const keysRouter = createTRPCRouter({
     )
     .mutation(({ ctx, input }) => {
       const { spendLimit, spendPeriod, ...key } = input;
-      const spendLimitMillis = spendLimit === undefined || spendLimit === null || spendLimit === "" ? null : parseSpendLimit(spendLimit, "spend_limit");
-      return inTransaction((tx) => createApiKey(tx, { ...key, spendLimitMillis, spendPeriod, accountId: ctx.membership.accountId, actor: ctx.userId }));
+      const spendLimitMillis =
+        spendLimit === undefined || spendLimit === null || spendLimit === "" ? null : parseSpendLimit(spendLimit, "spend_limit");
+      return inTransaction((tx) =>
+        createApiKey(tx, { ...key, spendLimitMillis, spendPeriod, accountId: ctx.membership.accountId, actor: ctx.userId }),
+      );
     }),
 
   /** The replacement key with its full value, shown once; the old key works until its grace ends. */
   rotate: ownerProcedure
     .input(z.object({ keyId: id, graceHours: z.int().min(MIN_GRACE_HOURS).max(MAX_GRACE_HOURS).optional() }))
-    .mutation(({ ctx, input }) => inTransaction((tx) => rotateApiKey(tx, ctx.scope, { keyId: input.keyId, graceHours: input.graceHours, actor: ctx.userId }))),
+    .mutation(({ ctx, input }) =>
+      inTransaction((tx) => rotateApiKey(tx, ctx.scope, { keyId: input.keyId, graceHours: input.graceHours, actor: ctx.userId })),
+    ),
 
-  revoke: ownerProcedure.input(keyInput).mutation(({ ctx, input }) => inTransaction((tx) => revokeApiKey(tx, ctx.scope, { keyId: input.keyId, actor: ctx.userId }))),
+  revoke: ownerProcedure
+    .input(keyInput)
+    .mutation(({ ctx, input }) => inTransaction((tx) => revokeApiKey(tx, ctx.scope, { keyId: input.keyId, actor: ctx.userId }))),
 
   /** The key and its request logs, for good. */
-  delete: ownerProcedure.input(keyInput).mutation(({ ctx, input }) => inTransaction((tx) => deleteApiKey(tx, ctx.scope, { keyId: input.keyId, actor: ctx.userId }))),
+  delete: ownerProcedure
+    .input(keyInput)
+    .mutation(({ ctx, input }) => inTransaction((tx) => deleteApiKey(tx, ctx.scope, { keyId: input.keyId, actor: ctx.userId }))),
 });

@@ -23,5 +23,7 @@ const context = () => ({ region: env().REGION, now: new Date(), database: db });
 export const modelsRouter = createTRPCRouter({
   list: memberProcedure.input(filters).query(({ input }) => browseModels(input, context())),
 
-  get: memberProcedure.input(z.object({ identifier: z.string().min(1).max(200) })).query(({ input }) => describeModel(input.identifier, context())),
+  get: memberProcedure
+    .input(z.object({ identifier: z.string().min(1).max(200) }))
+    .query(({ input }) => describeModel(input.identifier, context())),
 });

@@ -40,38 +40,61 @@ export const playgroundRouter = createTRPCRouter({
     };
   }),
 
-  estimate: memberProcedure.input(z.object({ identifier, body })).query(({ ctx, input }) => estimateRun(ctx.membership, input.identifier, input.body)),
+  estimate: memberProcedure
+    .input(z.object({ identifier, body }))
+    .query(({ ctx, input }) => estimateRun(ctx.membership, input.identifier, input.body)),
 
   run: memberProcedure.input(z.object({ identifier, body, idempotencyKey })).mutation(async ({ ctx, input }) => {
     await assertMayRun(db, ctx.membership);
     const model = servedModel(input.identifier);
     const fields = parseRunBody(model, input.body);
-    return createRun({ accountId: ctx.membership.accountId, userId: ctx.userId, model, fields, rawBody: input.body, idempotencyKey: input.idempotencyKey, comparison: null });
+    return createRun({
+      accountId: ctx.membership.accountId,
+      userId: ctx.userId,
+      model,
+      fields,
+      rawBody: input.body,
+      idempotencyKey: input.idempotencyKey,
+      comparison: null,
+    });
   }),
 
-  compare: memberProcedure.input(z.object({ columns: z.array(z.object({ identifier, body })).min(1).max(MAX_COLUMNS), idempotencyKey })).mutation(async ({ ctx, input }) => {
-    await assertMayRun(db, ctx.membership);
-    return startComparison(ctx.membership, ctx.userId, input);
-  }),
+  compare: memberProcedure
+    .input(z.object({ columns: z.array(z.object({ identifier, body })).min(1).max(MAX_COLUMNS), idempotencyKey }))
+    .mutation(async ({ ctx, input }) => {
+      await assertMayRun(db, ctx.membership);
+      return startComparison(ctx.membership, ctx.userId, input);
+    }),
 
   get: memberProcedure.input(generationInput).query(({ ctx, input }) => viewRun(ctx.membership.accountId, input.generationId)),
 
-  comparison: memberProcedure.input(z.object({ comparisonId: z.string().max(100) })).query(({ ctx, input }) => viewComparison(ctx.membership.accountId, input.comparisonId)),
+  comparison: memberProcedure
+    .input(z.object({ comparisonId: z.string().max(100) }))
+    .query(({ ctx, input }) => viewComparison(ctx.membership.accountId, input.comparisonId)),
 
   /** comparisons: true for the Compare page's, false for the playground's, absent for both. */
   history: memberProcedure
     .input(z.object({ comparisons: z.boolean().optional() }))
-    .query(({ ctx, input }) => listRecentRuns(db, { accountId: ctx.membership.accountId, userId: ctx.userId, comparisons: input.comparisons })),
+    .query(({ ctx, input }) =>
+      listRecentRuns(db, { accountId: ctx.membership.accountId, userId: ctx.userId, comparisons: input.comparisons }),
+    ),
 
   /** A run from the dashboard, by anyone who may run; other generations are canceled by owners (generations.cancel). */
   cancel: memberProcedure.input(generationInput).mutation(async ({ ctx, input }) => {
     await assertMayRun(db, ctx.membership);
-    const run = isGuid(input.generationId) ? await db.playgroundRun.findFirst({ where: { accountId: ctx.membership.accountId, generationId: input.generationId }, select: { id: true } }) : null;
+    const run = isGuid(input.generationId)
+      ? await db.playgroundRun.findFirst({
+          where: { accountId: ctx.membership.accountId, generationId: input.generationId },
+          select: { id: true },
+        })
+      : null;
     if (!run) throw new ApiError("ERR1006", "No run from the dashboard has this id.", { generation_id: input.generationId });
     return inTransaction((tx) => requestCancel(tx, ctx.scope, { generationId: input.generationId, actor: ctx.userId }));
   }),
 
   setRunRoles: ownerProcedure
     .input(z.object({ roles: z.array(z.string().max(32)).max(3) }))
-    .mutation(({ ctx, input }) => inTransaction((tx) => setRunRoles(tx, { accountId: ctx.membership.accountId, actor: ctx.userId, roles: input.roles }))),
+    .mutation(({ ctx, input }) =>
+      inTransaction((tx) => setRunRoles(tx, { accountId: ctx.membership.accountId, actor: ctx.userId, roles: input.roles })),
+    ),
 });

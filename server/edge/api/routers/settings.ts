@@ -24,13 +24,24 @@ export const settingsRouter = createTRPCRouter({
 
   updateAccount: ownerProcedure
     .input(z.object({ name: text(MAX_ACCOUNT_NAME_LENGTH).optional(), pictureUrl: text(MAX_PICTURE_URL_LENGTH).optional() }))
-    .mutation(({ ctx, input }) => inTransaction((tx) => updateAccountProfile(tx, { accountId: ctx.membership.accountId, actor: ctx.userId, name: input.name, pictureUrl: input.pictureUrl }))),
+    .mutation(({ ctx, input }) =>
+      inTransaction((tx) =>
+        updateAccountProfile(tx, {
+          accountId: ctx.membership.accountId,
+          actor: ctx.userId,
+          name: input.name,
+          pictureUrl: input.pictureUrl,
+        }),
+      ),
+    ),
 
   updateProfile: authedProcedure
     .input(z.object({ name: text(MAX_USER_NAME_LENGTH) }))
     .mutation(({ ctx, input }) => inTransaction((tx) => updateUserName(tx, { userId: ctx.userId, name: input.name }))),
 
-  setMarketingEmails: authedProcedure.input(z.object({ optIn: z.boolean() })).mutation(({ ctx, input }) => inTransaction((tx) => setMarketingConsent(tx, { userId: ctx.userId, optIn: input.optIn }))),
+  setMarketingEmails: authedProcedure
+    .input(z.object({ optIn: z.boolean() }))
+    .mutation(({ ctx, input }) => inTransaction((tx) => setMarketingConsent(tx, { userId: ctx.userId, optIn: input.optIn }))),
 
   // Each ends the live feeds it takes away at once (other instances' on their next check).
   signOutEverywhere: authedProcedure.mutation(async ({ ctx }) => {
@@ -40,7 +51,9 @@ export const settingsRouter = createTRPCRouter({
   }),
 
   deleteAccount: primaryOwnerProcedure.input(z.object({ confirmName: text(MAX_ACCOUNT_NAME_LENGTH) })).mutation(async ({ ctx, input }) => {
-    const deleted = await inTransaction((tx) => deleteTeamAccount(tx, { accountId: ctx.membership.accountId, actor: ctx.userId, confirmName: input.confirmName }));
+    const deleted = await inTransaction((tx) =>
+      deleteTeamAccount(tx, { accountId: ctx.membership.accountId, actor: ctx.userId, confirmName: input.confirmName }),
+    );
     endDashboardStreams({ accountId: deleted.accountId, everyMember: true });
     return deleted;
   }),

@@ -23,15 +23,21 @@ export const spendRouter = createTRPCRouter({
 
   key: memberProcedure.input(z.object({ keyId: id })).query(({ ctx, input }) => getKeySpend(db, ctx.scope, input.keyId)),
 
-  setKeyLimit: ownerProcedure.input(z.object({ keyId: id, spendLimit: limit, spendPeriod: z.enum(spendPeriods).optional() })).mutation(({ ctx, input }) => {
-    const limitMillis = parseSpendLimit(input.spendLimit, "spend_limit");
-    return inTransaction((tx) => setKeySpendLimit(tx, ctx.scope, { keyId: input.keyId, limitMillis, period: input.spendPeriod, actor: ctx.userId }));
-  }),
+  setKeyLimit: ownerProcedure
+    .input(z.object({ keyId: id, spendLimit: limit, spendPeriod: z.enum(spendPeriods).optional() }))
+    .mutation(({ ctx, input }) => {
+      const limitMillis = parseSpendLimit(input.spendLimit, "spend_limit");
+      return inTransaction((tx) =>
+        setKeySpendLimit(tx, ctx.scope, { keyId: input.keyId, limitMillis, period: input.spendPeriod, actor: ctx.userId }),
+      );
+    }),
 
   account: memberProcedure.query(({ ctx }) => getAccountSpend(db, ctx.scope, ctx.membership.accountId)),
 
   setAccountLimit: primaryOwnerProcedure.input(z.object({ monthlySpendLimit: limit })).mutation(({ ctx, input }) => {
     const limitMillis = parseSpendLimit(input.monthlySpendLimit, "monthly_spend_limit");
-    return inTransaction((tx) => setAccountSpendLimit(tx, ctx.scope, { accountId: ctx.membership.accountId, limitMillis, actor: ctx.userId }));
+    return inTransaction((tx) =>
+      setAccountSpendLimit(tx, ctx.scope, { accountId: ctx.membership.accountId, limitMillis, actor: ctx.userId }),
+    );
   }),
 });

@@ -30,30 +30,52 @@ export const teamRouter = createTRPCRouter({
 
   invite: ownerProcedure
     .input(z.object({ email: z.string().max(320), role }))
-    .mutation(({ ctx, input }) => inTransaction((tx) => inviteMember(tx, { accountId: ctx.membership.accountId, email: input.email, role: input.role, actor: ctx.userId }))),
+    .mutation(({ ctx, input }) =>
+      inTransaction((tx) =>
+        inviteMember(tx, { accountId: ctx.membership.accountId, email: input.email, role: input.role, actor: ctx.userId }),
+      ),
+    ),
 
   resendInvitation: ownerProcedure
     .input(z.object({ invitationId: id }))
-    .mutation(({ ctx, input }) => inTransaction((tx) => resendInvitation(tx, { accountId: ctx.membership.accountId, invitationId: input.invitationId, actor: ctx.userId }))),
+    .mutation(({ ctx, input }) =>
+      inTransaction((tx) =>
+        resendInvitation(tx, { accountId: ctx.membership.accountId, invitationId: input.invitationId, actor: ctx.userId }),
+      ),
+    ),
 
   revokeInvitation: ownerProcedure
     .input(z.object({ invitationId: id }))
-    .mutation(({ ctx, input }) => inTransaction((tx) => revokeInvitation(tx, { accountId: ctx.membership.accountId, invitationId: input.invitationId, actor: ctx.userId }))),
+    .mutation(({ ctx, input }) =>
+      inTransaction((tx) =>
+        revokeInvitation(tx, { accountId: ctx.membership.accountId, invitationId: input.invitationId, actor: ctx.userId }),
+      ),
+    ),
 
   changeRole: ownerProcedure
     .input(z.object({ userId: id, role }))
-    .mutation(({ ctx, input }) => inTransaction((tx) => changeMemberRole(tx, { accountId: ctx.membership.accountId, userId: input.userId, role: input.role, actor: ctx.userId }))),
+    .mutation(({ ctx, input }) =>
+      inTransaction((tx) =>
+        changeMemberRole(tx, { accountId: ctx.membership.accountId, userId: input.userId, role: input.role, actor: ctx.userId }),
+      ),
+    ),
 
   // The member's live feeds of the account end with the commit (other instances' on their next check).
   remove: ownerProcedure.input(z.object({ userId: id })).mutation(async ({ ctx, input }) => {
-    const removed = await inTransaction((tx) => removeMember(tx, { accountId: ctx.membership.accountId, userId: input.userId, actor: ctx.userId }));
+    const removed = await inTransaction((tx) =>
+      removeMember(tx, { accountId: ctx.membership.accountId, userId: input.userId, actor: ctx.userId }),
+    );
     endDashboardStreams({ userId: removed.userId, accountId: ctx.membership.accountId });
     return removed;
   }),
 
   transferPrimaryOwnership: primaryOwnerProcedure
     .input(z.object({ userId: id }))
-    .mutation(({ ctx, input }) => inTransaction((tx) => transferPrimaryOwnership(tx, { accountId: ctx.membership.accountId, fromUserId: ctx.userId, toUserId: input.userId }))),
+    .mutation(({ ctx, input }) =>
+      inTransaction((tx) =>
+        transferPrimaryOwnership(tx, { accountId: ctx.membership.accountId, fromUserId: ctx.userId, toUserId: input.userId }),
+      ),
+    ),
 
   leave: memberProcedure.mutation(async ({ ctx }) => {
     const left = await inTransaction((tx) => leaveAccount(tx, { accountId: ctx.membership.accountId, userId: ctx.userId }));
@@ -68,7 +90,11 @@ export const teamRouter = createTRPCRouter({
   /** The link's account, role and state; the token itself is the credential, so no sign-in needed. */
   invitation: publicProcedure.input(z.object({ token })).query(({ input }) => findInvitationByToken(db, input.token)),
 
-  accept: authedProcedure.input(z.object({ token })).mutation(({ ctx, input }) => inTransaction((tx) => acceptInvitation(tx, { token: input.token, userId: ctx.userId }))),
+  accept: authedProcedure
+    .input(z.object({ token }))
+    .mutation(({ ctx, input }) => inTransaction((tx) => acceptInvitation(tx, { token: input.token, userId: ctx.userId }))),
 
-  decline: publicProcedure.input(z.object({ token })).mutation(({ ctx, input }) => inTransaction((tx) => declineInvitation(tx, { token: input.token, actor: ctx.userId ?? "system" }))),
+  decline: publicProcedure
+    .input(z.object({ token }))
+    .mutation(({ ctx, input }) => inTransaction((tx) => declineInvitation(tx, { token: input.token, actor: ctx.userId ?? "system" }))),
 });

@@ -13,7 +13,10 @@ export const usageRouter = createTRPCRouter({
   summary: memberProcedure.input(z.object({ days: z.number().int().min(1).max(90).default(30) })).query(async ({ ctx, input }) => {
     const now = new Date();
     const region = env().REGION;
-    const [summary, daily] = await Promise.all([getUsage(db, ctx.scope, { days: input.days, region, now }), getDailyUsage(db, ctx.scope, { days: input.days, region, now })]);
+    const [summary, daily] = await Promise.all([
+      getUsage(db, ctx.scope, { days: input.days, region, now }),
+      getDailyUsage(db, ctx.scope, { days: input.days, region, now }),
+    ]);
     return { region, summary, daily };
   }),
 });

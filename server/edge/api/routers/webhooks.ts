@@ -31,22 +31,36 @@ const id = z.string().max(100);
 const webhookInput = z.object({ webhookId: id });
 
 export const webhooksRouter = createTRPCRouter({
-  eventKinds: memberProcedure.query(() => webhookEventKinds.map((event) => ({ event, default: defaultWebhookEvents.includes(event), opt_in: optInWebhookEvents.includes(event) }))),
+  eventKinds: memberProcedure.query(() =>
+    webhookEventKinds.map((event) => ({
+      event,
+      default: defaultWebhookEvents.includes(event),
+      opt_in: optInWebhookEvents.includes(event),
+    })),
+  ),
 
   list: memberProcedure.query(async ({ ctx }) => {
     const [endpoints, stats] = await Promise.all([listWebhookEndpoints(db, ctx.membership.accountId), webhookEndpointStats(db, ctx.scope)]);
     const statsById = new Map(stats.map((entry) => [entry.webhook_id, entry]));
     return endpoints.map((endpoint) => ({
       ...endpoint,
-      stats: statsById.get(endpoint.webhook_id) ?? { webhook_id: endpoint.webhook_id, last_24h: { delivered: 0, failed: 0, pending: 0 }, last_delivery_at: null },
+      stats: statsById.get(endpoint.webhook_id) ?? {
+        webhook_id: endpoint.webhook_id,
+        last_24h: { delivered: 0, failed: 0, pending: 0 },
+        last_delivery_at: null,
+      },
     }));
   }),
 
-  get: memberProcedure.input(webhookInput).query(async ({ ctx, input }) => toWebhookEndpointRecord(await findWebhookEndpoint(db, ctx.scope, input.webhookId))),
+  get: memberProcedure
+    .input(webhookInput)
+    .query(async ({ ctx, input }) => toWebhookEndpointRecord(await findWebhookEndpoint(db, ctx.scope, input.webhookId))),
 
   deliveries: memberProcedure.input(webhookDeliveryFilters).query(({ ctx, input }) => listWebhookDeliveries(db, ctx.scope, input)),
 
-  delivery: memberProcedure.input(z.object({ deliveryId: id })).query(({ ctx, input }) => getWebhookDelivery(db, ctx.scope, { deliveryId: input.deliveryId })),
+  delivery: memberProcedure
+    .input(z.object({ deliveryId: id }))
+    .query(({ ctx, input }) => getWebhookDelivery(db, ctx.scope, { deliveryId: input.deliveryId })),
 
   deadLetters: memberProcedure.input(deadLetterFilters).query(({ ctx, input }) => listDeadLetters(db, ctx.scope, input)),
 
@@ -60,18 +74,36 @@ export const webhooksRouter = createTRPCRouter({
       }),
     )
     .mutation(({ ctx, input }) =>
-      inTransaction((tx) => createWebhookEndpoint(tx, { url: input.url, events: input.events, description: input.description, accountId: ctx.membership.accountId, actor: ctx.userId })),
+      inTransaction((tx) =>
+        createWebhookEndpoint(tx, {
+          url: input.url,
+          events: input.events,
+          description: input.description,
+          accountId: ctx.membership.accountId,
+          actor: ctx.userId,
+        }),
+      ),
     ),
 
   setEnabled: ownerProcedure
     .input(z.object({ webhookId: id, enabled: z.boolean() }))
     .mutation(({ ctx, input }) => inTransaction((tx) => updateWebhookEndpoint(tx, ctx.scope, { ...input, actor: ctx.userId }))),
 
-  rollSecret: ownerProcedure.input(webhookInput).mutation(({ ctx, input }) => inTransaction((tx) => rollWebhookSecret(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId }))),
-
-  sendTest: ownerProcedure
+  rollSecret: ownerProcedure
     .input(webhookInput)
-    .mutation(({ ctx, input }) => inTransaction((tx) => queueTestEvent(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId, sample: sampleGenerationRecord(ctx.membership.accountId) }))),
+    .mutation(({ ctx, input }) =>
+      inTransaction((tx) => rollWebhookSecret(tx, ctx.scope, { webhookId: input.webhookId, actor: ctx.userId })),
+    ),
+
+  sendTest: ownerProcedure.input(webhookInput).mutation(({ ctx, input }) =>
+    inTransaction((tx) =>
+      queueTestEvent(tx, ctx.scope, {
+        webhookId: input.webhookId,
+        actor: ctx.userId,
+        sample: sampleGenerationRecord(ctx.membership.accountId),
+      }),
+    ),
+  ),
 
   /** The switch commits first; a run that cannot be requested puts it back to failed and answers the error. */
   resendDelivery: ownerProcedure.input(z.object({ deliveryId: id })).mutation(async ({ ctx, input }) => {
@@ -81,9 +113,15 @@ export const webhooksRouter = createTRPCRouter({
 
   replayDeadLetter: ownerProcedure
     .input(z.object({ deadLetterId: id }))
-    .mutation(({ ctx, input }) => inTransaction((tx) => queueDeadLetterReplay(tx, ctx.scope, { deadLetterId: input.deadLetterId, actor: ctx.userId }))),
+    .mutation(({ ctx, input }) =>
+      inTransaction((tx) => queueDeadLetterReplay(tx, ctx.scope, { deadLetterId: input.deadLetterId, actor: ctx.userId })),
+    ),
 
   delete: ownerProcedure
     .input(webhookInput)
-    .mutation(({ ctx, input }) => inTransaction((tx) => deleteWebhookEndpoint(tx, { webhookId: input.webhookId, accountId: ctx.membership.accountId, actor: ctx.userId }))),
+    .mutation(({ ctx, input }) =>
+      inTransaction((tx) =>
+        deleteWebhookEndpoint(tx, { webhookId: input.webhookId, accountId: ctx.membership.accountId, actor: ctx.userId }),
+      ),
+    ),
 });

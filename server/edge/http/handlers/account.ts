@@ -26,4 +26,6 @@ export const getAccount = withApiKey(account.getAccount, async ({ accountId }) =
 
 export const getBilling = withApiKey(account.getBilling, async ({ accountId }) => getBillingSummary(db, accountScope(accountId)));
 
-export const getUsageSummary = withApiKey(account.getUsage, async ({ accountId, key, query }) => getUsage(db, accountScope(accountId), { days: query.days, region: key.region }));
+export const getUsageSummary = withApiKey(account.getUsage, async ({ accountId, key, query }) =>
+  getUsage(db, accountScope(accountId), { days: query.days, region: key.region }),
+);

@@ -32,7 +32,14 @@ const create = (operation: typeof generations.createImageGeneration | typeof gen
       respond: async (created) =>
         waitSeconds === null
           ? created
-          : { ...created, generation_record: await waitForFinish(sqlPool(), accountScope(accountId), { generationId: created.generation_id, plan: key.account.plan, seconds: waitSeconds }) },
+          : {
+              ...created,
+              generation_record: await waitForFinish(sqlPool(), accountScope(accountId), {
+                generationId: created.generation_id,
+                plan: key.account.plan,
+                seconds: waitSeconds,
+              }),
+            },
     }),
   );
 

@@ -13,7 +13,11 @@ import { withApiKey } from "../with-api-key";
 // The /v1 health handlers: each check, plus whether the operator paused the service.
 
 export const getProviderHealthReport = withApiKey(health.getProviderHealth, async ({ key }) => ({
-  ...(await getProviderHealth({ region: key.region, configuredProviders: configuredProviders(), disabledProviders: disabledCatalog().providers })),
+  ...(await getProviderHealth({
+    region: key.region,
+    configuredProviders: configuredProviders(),
+    disabledProviders: disabledCatalog().providers,
+  })),
   ...(await servicePauseFields(db)),
 }));
 
@@ -22,6 +26,12 @@ export const getModelHealthReport = withApiKey(health.getModelHealth, async ({ k
   ...(await servicePauseFields(db)),
 }));
 
-export const getCacheHealth = withApiKey(health.getCacheHealth, async () => ({ ...(await checkCache()), ...(await servicePauseFields(db)) }));
+export const getCacheHealth = withApiKey(health.getCacheHealth, async () => ({
+  ...(await checkCache()),
+  ...(await servicePauseFields(db)),
+}));
 
-export const getStorageHealth = withApiKey(health.getStorageHealth, async () => ({ ...(await checkStorage()), ...(await servicePauseFields(db)) }));
+export const getStorageHealth = withApiKey(health.getStorageHealth, async () => ({
+  ...(await checkStorage()),
+  ...(await servicePauseFields(db)),
+}));

@@ -16,7 +16,11 @@ let shaped: Indexed[] | null = null;
 function indexed(): Indexed[] {
   if (!shaped) {
     const availability = { configured: configuredProviders(), disabled: disabledCatalog() };
-    shaped = listModels().map((model) => ({ entry: shapeLibraryModel(model, availability), providers: new Set(model.providers), workflows: new Set(model.workflows) }));
+    shaped = listModels().map((model) => ({
+      entry: shapeLibraryModel(model, availability),
+      providers: new Set(model.providers),
+      workflows: new Set(model.workflows),
+    }));
   }
   return shaped;
 }

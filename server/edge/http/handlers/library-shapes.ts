@@ -7,12 +7,19 @@ import type { Workflow } from "../../../catalog/model-data";
 import { providerImplementation, type ImplementationSettings, type ProviderImplementation } from "../../../providers/implementation";
 import type { DisabledCatalog } from "../../../catalog/disabled-catalog";
 import { modelStatus, type ModelStatus } from "../../../catalog/model-status";
-import { providerStatus, type DeliveryMethod, type ProviderDefinition, type ProviderId, type ProviderStatus } from "../../../catalog/providers";
+import {
+  providerStatus,
+  type DeliveryMethod,
+  type ProviderDefinition,
+  type ProviderId,
+  type ProviderStatus,
+} from "../../../catalog/providers";
 
 // The /v1/library entries, field for field under their public names. The routes wrap these in
 // `{models_total, models}` and `{providers_total, providers}`.
 
-export type SpecificField = "generation_duration" | "generation_resolution" | "generation_generate_audio" | "generation_input_file_last_content";
+export type SpecificField =
+  "generation_duration" | "generation_resolution" | "generation_generate_audio" | "generation_input_file_last_content";
 
 /** Allowed values of the model-specific fields; a free-form URL field has none to list. */
 export type SpecificSchemaOptions = {

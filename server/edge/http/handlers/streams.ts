@@ -19,7 +19,9 @@ function lastEventIdOf(request: Request, fromQuery: string | undefined): string 
   const value = header || fromQuery;
   if (!value) return null;
   if (!lastEventIdSchema.safeParse(value).success)
-    throw new ApiError("ERR1001", "Last-Event-ID must be an event id.", { fields: [{ field: "Last-Event-ID", message: "must be an event id as sent in `id:`" }] });
+    throw new ApiError("ERR1001", "Last-Event-ID must be an event id.", {
+      fields: [{ field: "Last-Event-ID", message: "must be an event id as sent in `id:`" }],
+    });
   return value;
 }
 
@@ -35,16 +37,19 @@ function eventStream(body: ReadableStream<Uint8Array>): Response {
   });
 }
 
-export const streamGenerationEventsRoute = withApiKey(streams.streamGenerationEvents, async ({ accountId, key, params, query, request }) => {
-  const body = await streamGenerationEvents(accountScope(accountId), {
-    generationId: params.generation_id ?? "",
-    plan: key.account.plan,
-    keyHash: hashApiKey(bearerToken(request) ?? ""),
-    lastEventId: lastEventIdOf(request, query.last_event_id),
-    signal: request.signal,
-  });
-  return eventStream(body) as unknown as OperationResult<typeof streams.streamGenerationEvents>;
-});
+export const streamGenerationEventsRoute = withApiKey(
+  streams.streamGenerationEvents,
+  async ({ accountId, key, params, query, request }) => {
+    const body = await streamGenerationEvents(accountScope(accountId), {
+      generationId: params.generation_id ?? "",
+      plan: key.account.plan,
+      keyHash: hashApiKey(bearerToken(request) ?? ""),
+      lastEventId: lastEventIdOf(request, query.last_event_id),
+      signal: request.signal,
+    });
+    return eventStream(body) as unknown as OperationResult<typeof streams.streamGenerationEvents>;
+  },
+);
 
 export const streamAccountEventsRoute = withApiKey(streams.streamAccountEvents, async ({ accountId, key, query, request }) => {
   const body = await streamAccountEvents(accountScope(accountId), {

@@ -36,11 +36,16 @@ const tags: OpenApiDocument["tags"] = [
   { name: "Account", description: "The key, its account, billing state and usage." },
   { name: "Health", description: "Provider, model, storage and cache health." },
   { name: "Meta", description: "This document." },
-  { name: "Legacy paths", description: "Older path forms and the old `/api/v1` base, served as aliases with identical shapes. Deprecated: use the modern paths." },
+  {
+    name: "Legacy paths",
+    description: "Older path forms and the old `/api/v1` base, served as aliases with identical shapes. Deprecated: use the modern paths.",
+  },
 ];
 
 function rateLimitTable(): string {
-  const rows = planNames.map((plan) => `| ${plan} | ${planLimits[plan].requestsPerMinute.general} | ${planLimits[plan].requestsPerMinute.generation} |`);
+  const rows = planNames.map(
+    (plan) => `| ${plan} | ${planLimits[plan].requestsPerMinute.general} | ${planLimits[plan].requestsPerMinute.generation} |`,
+  );
   return ["| Plan | General requests/min | Generation requests/min |", "|---|---|---|", ...rows].join("\n");
 }
 
@@ -97,7 +102,9 @@ export function buildOpenApiDocument({ serverUrl }: { serverUrl: string }): Open
     tags,
     paths,
     components: { ...buildComponents(), responses },
-    "x-error-codes": Object.fromEntries(Object.entries(errorTable).map(([code, entry]) => [code, { ...entry, family: errorFamilyOf[code as ErrorCode] }])),
+    "x-error-codes": Object.fromEntries(
+      Object.entries(errorTable).map(([code, entry]) => [code, { ...entry, family: errorFamilyOf[code as ErrorCode] }]),
+    ),
     "x-error-families": errorFamilies,
   };
 }

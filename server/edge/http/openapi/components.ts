@@ -48,7 +48,13 @@ function parameterComponents() {
   const modelSchema = { ...strip(toJsonSchema(modelIdentifierSchema, "input")), examples: listModels().map((model) => model.identifier) };
   return {
     ModelIdentifier: { name: "model_identifier", in: "path", required: true, description: modelIdentifierDescription, schema: modelSchema },
-    LegacyModelIdentifier: { name: "modelIdentifier", in: "path", required: true, description: modelIdentifierDescription, schema: modelSchema },
+    LegacyModelIdentifier: {
+      name: "modelIdentifier",
+      in: "path",
+      required: true,
+      description: modelIdentifierDescription,
+      schema: modelSchema,
+    },
     GenerationId: {
       name: "generation_id",
       in: "path",
@@ -93,12 +99,18 @@ function parameterComponents() {
 const integerHeader = (description: string) => ({ description, schema: { type: "integer", minimum: 0 } });
 
 const headerComponents = {
-  "X-Request-Id": { description: "The response's request_id (UUID v4); quote it when reporting a problem.", schema: { type: "string", format: "uuid" } },
+  "X-Request-Id": {
+    description: "The response's request_id (UUID v4); quote it when reporting a problem.",
+    schema: { type: "string", format: "uuid" },
+  },
   "X-RateLimit-Limit": integerHeader("Requests allowed per minute in this route's bucket (general or generation) on the account's plan."),
   "X-RateLimit-Remaining": integerHeader("Requests left in the current one-minute window; all keys of the account share it."),
   "X-RateLimit-Reset": integerHeader("Unix time in seconds when the window resets."),
   "Retry-After": integerHeader("Seconds to wait before retrying."),
-  "Preference-Applied": { description: "`wait=N` when the request's `Prefer: wait` was applied (see the Prefer parameter).", schema: { type: "string" } },
+  "Preference-Applied": {
+    description: "`wait=N` when the request's `Prefer: wait` was applied (see the Prefer parameter).",
+    schema: { type: "string" },
+  },
   "Idempotency-Replayed": {
     description: "`true` when this is the stored response of an earlier request with the same Idempotency-Key.",
     schema: { type: "string", enum: ["true"] },

@@ -61,10 +61,17 @@ function requestBody(entry: V1Operation) {
     content: {
       "application/json": {
         schema: ref("schemas", mediaKindRequestComponentNames[entry.body]),
-        examples: Object.fromEntries(models.map((model) => [model.identifier.replace(/[^A-Za-z0-9.-]/g, "_"), { summary: model.identifier, value: exampleGenerationBody(model.identifier) }])),
+        examples: Object.fromEntries(
+          models.map((model) => [
+            model.identifier.replace(/[^A-Za-z0-9.-]/g, "_"),
+            { summary: model.identifier, value: exampleGenerationBody(model.identifier) },
+          ]),
+        ),
       },
     },
-    "x-darkroom-models": Object.fromEntries(models.map((model) => [model.identifier, { $ref: `${COMPONENT_SCHEMA_PREFIX}${modelRequestComponentName(model)}` }])),
+    "x-darkroom-models": Object.fromEntries(
+      models.map((model) => [model.identifier, { $ref: `${COMPONENT_SCHEMA_PREFIX}${modelRequestComponentName(model)}` }]),
+    ),
   };
 }
 
@@ -76,7 +83,8 @@ export function responseHeaders(entry: V1Operation, status: number) {
   }
   if (status === 429) headers["Retry-After"] = ref("headers", "Retry-After");
   // Key, scope and idempotency-key conflicts are decided before any stored response is looked up.
-  if (entry.idempotent && status !== 401 && status !== 403 && status !== 409) headers["Idempotency-Replayed"] = ref("headers", "Idempotency-Replayed");
+  if (entry.idempotent && status !== 401 && status !== 403 && status !== 409)
+    headers["Idempotency-Replayed"] = ref("headers", "Idempotency-Replayed");
   return headers;
 }
 
@@ -138,7 +146,10 @@ export function operationObject(entry: V1Operation, shared: ResponseComponents) 
     responses: {
       [String(status)]: {
         description: status === 202 ? "Accepted: the generation is created and `pending`." : "OK",
-        headers: { ...responseHeaders(entry, status), ...(entry.operation.preferWait ? { "Preference-Applied": ref("headers", "Preference-Applied") } : {}) },
+        headers: {
+          ...responseHeaders(entry, status),
+          ...(entry.operation.preferWait ? { "Preference-Applied": ref("headers", "Preference-Applied") } : {}),
+        },
         content: { "application/json": { schema: ref("schemas", envelopeComponentName(data)) } },
       },
       ...errorResponses(entry, shared),

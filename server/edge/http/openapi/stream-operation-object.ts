@@ -1,5 +1,13 @@
 import "server-only";
-import { errorResponses, operationHead, pathParameters, queryParameters, ref, responseHeaders, type ResponseComponents } from "./operation-object";
+import {
+  errorResponses,
+  operationHead,
+  pathParameters,
+  queryParameters,
+  ref,
+  responseHeaders,
+  type ResponseComponents,
+} from "./operation-object";
 import type { V1Operation } from "./routes";
 
 // A live stream's Operation Object: its 200 is `text/event-stream`, and `x-item-schema` (OpenAPI
@@ -17,7 +25,10 @@ function eventSchemas(entry: V1Operation) {
     type: "object",
     properties: {
       event: { type: "string", const: name },
-      id: { type: "string", description: "Opaque (compare for equality only): send the last one back in `Last-Event-ID` to resume after it." },
+      id: {
+        type: "string",
+        description: "Opaque (compare for equality only): send the last one back in `Last-Event-ID` to resume after it.",
+      },
       data: { type: "string", contentMediaType: "application/json", contentSchema: ref("schemas", event.data) },
       retry: { type: "integer", minimum: 0, description: "Milliseconds to wait before reconnecting, when the server says." },
     },
@@ -37,7 +48,11 @@ export function streamOperationObject(entry: V1Operation, shared: ResponseCompon
         headers: responseHeaders(entry, 200),
         content: {
           "text/event-stream": {
-            schema: { type: "string", description: "Server-Sent Events: `id:`, `event:` and one `data:` line of JSON, a blank line after each; `: heartbeat` comments between." },
+            schema: {
+              type: "string",
+              description:
+                "Server-Sent Events: `id:`, `event:` and one `data:` line of JSON, a blank line after each; `: heartbeat` comments between.",
+            },
             [ITEM_SCHEMA]: { oneOf: eventSchemas(entry) },
           },
         },

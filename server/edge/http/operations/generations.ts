@@ -16,7 +16,19 @@ function generationBody(kind: ModelType): OperationBody<GenerationRequest> {
   };
 }
 
-const createErrors: ErrorCode[] = ["ERR1001", "ERR1004", "ERR1009", "ERR1014", "ERR1011", "ERR1012", "ERR1015", "ERR2014", "ERR2015", "ERR2016", "ERR3001"];
+const createErrors: ErrorCode[] = [
+  "ERR1001",
+  "ERR1004",
+  "ERR1009",
+  "ERR1014",
+  "ERR1011",
+  "ERR1012",
+  "ERR1015",
+  "ERR2014",
+  "ERR2015",
+  "ERR2016",
+  "ERR3001",
+];
 
 const createDescription = (kind: ModelType) =>
   `Validates the body against the model's strict schema (see \`GET /v1/library/models\`; the exact schema per model is in this request body's \`x-darkroom-models\`), checks the spend limits of the key and of the account (ERR1014, before anything is reserved), the ${kind} concurrency cap, reserves the estimated cost and creates the generation in \`pending\`. Execution runs after the response: poll \`GET /v1/content/{generation_id}\` or subscribe to webhook events. Counts toward the generation rate-limit bucket.`;
@@ -48,7 +60,9 @@ function createOperation(kind: ModelType, legacyPaths: LegacyPath[]) {
   });
 }
 
-export const createImageGeneration = createOperation("image", [{ operationId: "legacyCreateImageGeneration", path: "/v1/image-generation/{modelIdentifier}" }]);
+export const createImageGeneration = createOperation("image", [
+  { operationId: "legacyCreateImageGeneration", path: "/v1/image-generation/{modelIdentifier}" },
+]);
 export const createVideoGeneration = createOperation("video", []);
 
 export const getGeneration = defineOperation({

@@ -3,8 +3,26 @@ import { defineOperation, type LegacyPath } from "../define-operation";
 import { legacyPathsOf } from "../legacy-paths.mjs";
 
 // The four health reads: `health:read`, the general bucket, no route-specific errors.
-function healthRead<Response extends ResponseComponentName>(operationId: string, path: string, component: Response, summary: string, description: string, legacyPaths: LegacyPath[] = []) {
-  return defineOperation({ operationId, method: "GET", path, legacyPaths, tag: "Health", summary, description, scope: "health:read", response: { component }, errors: [] });
+function healthRead<Response extends ResponseComponentName>(
+  operationId: string,
+  path: string,
+  component: Response,
+  summary: string,
+  description: string,
+  legacyPaths: LegacyPath[] = [],
+) {
+  return defineOperation({
+    operationId,
+    method: "GET",
+    path,
+    legacyPaths,
+    tag: "Health",
+    summary,
+    description,
+    scope: "health:read",
+    response: { component },
+    errors: [],
+  });
 }
 
 export const getProviderHealth = healthRead(
@@ -24,7 +42,13 @@ export const getModelHealth = healthRead(
   "For each model, which of its providers can take work now in the region this address serves.",
 );
 
-export const getStorageHealth = healthRead("getStorageHealth", "/v1/health/storage", "StorageHealth", "Storage health", "A real write, read-back and delete through the configured output storage.");
+export const getStorageHealth = healthRead(
+  "getStorageHealth",
+  "/v1/health/storage",
+  "StorageHealth",
+  "Storage health",
+  "A real write, read-back and delete through the configured output storage.",
+);
 
 export const getCacheHealth = healthRead(
   "getCacheHealth",

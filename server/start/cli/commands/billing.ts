@@ -28,7 +28,8 @@ function isoFlag(flags: Flags, name: string): Date | undefined {
 
 export const billingCommands: Record<string, Command> = {
   "stripe:setup": {
-    usage: "stripe:setup [--amounts darkroom_pro_month=25,darkroom_pack_10=12] (creates missing products and prices; amounts in USD, default = the credits)",
+    usage:
+      "stripe:setup [--amounts darkroom_pro_month=25,darkroom_pack_10=12] (creates missing products and prices; amounts in USD, default = the credits)",
     required: [],
     optional: ["amounts"],
     transaction: false,
@@ -73,7 +74,10 @@ export const billingCommands: Record<string, Command> = {
 /** `account:plan --interval month|year [--period-start ISO]`: a contract plan renewed by the cron. */
 export function prepareContractPlan(flags: Flags, accountId: string, plan: string) {
   const interval = oneOf(flags, "interval", billingIntervals) as BillingIntervalName;
-  if (!(paidPlans as readonly string[]).includes(plan)) throw invalidRequest("--interval needs a paid plan (starter, pro, scale or enterprise).", [{ field: "plan", message: "must be a paid plan" }]);
+  if (!(paidPlans as readonly string[]).includes(plan))
+    throw invalidRequest("--interval needs a paid plan (starter, pro, scale or enterprise).", [
+      { field: "plan", message: "must be a paid plan" },
+    ]);
   const periodStart = isoFlag(flags, "period-start") ?? new Date();
   return { accountId, plan: plan as PaidPlan, interval, periodStart, run: setManualPlan };
 }

@@ -11,7 +11,8 @@ function sinceFlag(flags: Flags): Date | undefined {
   const value = flags.since;
   if (value === undefined) return undefined;
   const date = new Date(value);
-  if (!isoDateTime.test(value) || Number.isNaN(date.getTime())) throw invalidRequest("--since must be an ISO 8601 date-time.", [{ field: "since", message: "must be an ISO 8601 date-time" }]);
+  if (!isoDateTime.test(value) || Number.isNaN(date.getTime()))
+    throw invalidRequest("--since must be an ISO 8601 date-time.", [{ field: "since", message: "must be an ISO 8601 date-time" }]);
   return date;
 }
 
@@ -20,7 +21,9 @@ function limitFlag(flags: Flags): number {
   if (value === undefined) return 50;
   const limit = Number(value);
   if (!/^\d{1,4}$/.test(value) || limit < 1 || limit > MAX_BUG_REPORT_LIST_LIMIT) {
-    throw invalidRequest(`--limit must be a whole number from 1 to ${MAX_BUG_REPORT_LIST_LIMIT}.`, [{ field: "limit", message: `must be an integer from 1 to ${MAX_BUG_REPORT_LIST_LIMIT}` }]);
+    throw invalidRequest(`--limit must be a whole number from 1 to ${MAX_BUG_REPORT_LIST_LIMIT}.`, [
+      { field: "limit", message: `must be an integer from 1 to ${MAX_BUG_REPORT_LIST_LIMIT}` },
+    ]);
   }
   return limit;
 }

@@ -54,6 +54,7 @@ export const catalogCommands: Record<string, Command> = {
 function daysFlag(flags: Flags): number {
   const text = flags.days ?? "30";
   const days = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!(days >= 1 && days <= 365)) throw invalidRequest("--days must be an integer from 1 to 365.", [{ field: "days", message: "must be an integer from 1 to 365" }]);
+  if (!(days >= 1 && days <= 365))
+    throw invalidRequest("--days must be an integer from 1 to 365.", [{ field: "days", message: "must be an integer from 1 to 365" }]);
   return days;
 }

@@ -46,7 +46,9 @@ export function oneOf<T extends string>(flags: Flags, name: string, allowed: rea
   const value = flags[name];
   if (value === undefined) return undefined;
   if (!allowed.some((entry) => entry === value)) {
-    throw invalidRequest(`--${name} must be one of ${allowed.join(", ")}.`, [{ field: name, message: `must be one of ${allowed.join(", ")}` }]);
+    throw invalidRequest(`--${name} must be one of ${allowed.join(", ")}.`, [
+      { field: name, message: `must be one of ${allowed.join(", ")}` },
+    ]);
   }
   return value as T;
 }

@@ -13,19 +13,22 @@ import { ACTOR, dateFlag, uuidFlag, type Command, type Flags } from "./command";
 export function spendFlags(flags: Flags, { limitRequired }: { limitRequired: boolean }) {
   const raw = flags["spend-limit"];
   if (raw === undefined) {
-    if (flags["spend-period"] !== undefined) throw invalidRequest("--spend-period needs --spend-limit.", [{ field: "spend-limit", message: "required with --spend-period" }]);
+    if (flags["spend-period"] !== undefined)
+      throw invalidRequest("--spend-period needs --spend-limit.", [{ field: "spend-limit", message: "required with --spend-period" }]);
     if (limitRequired) throw invalidRequest("--spend-limit is required.", [{ field: "spend-limit", message: "required" }]);
     return { limitMillis: undefined, period: undefined };
   }
   const limitMillis = parseSpendLimit(raw, "spend-limit");
   const period = flags["spend-period"] === undefined ? undefined : parseSpendPeriod(flags["spend-period"], "spend-period");
-  if (limitMillis === null && period !== undefined) throw invalidRequest("--spend-period cannot go with --spend-limit none.", [{ field: "spend-period", message: "not with none" }]);
+  if (limitMillis === null && period !== undefined)
+    throw invalidRequest("--spend-period cannot go with --spend-limit none.", [{ field: "spend-period", message: "not with none" }]);
   return { limitMillis, period };
 }
 
 export const spendCommands: Record<string, Command> = {
   "key:limit": {
-    usage: "key:limit --key-id K --spend-limit X|none [--spend-period day|week|month|total] [--now ISO] (X: credits, up to 3 decimals; the rotation lineage shares it)",
+    usage:
+      "key:limit --key-id K --spend-limit X|none [--spend-period day|week|month|total] [--now ISO] (X: credits, up to 3 decimals; the rotation lineage shares it)",
     required: ["key-id", "spend-limit"],
     optional: ["spend-period", "now"],
     prepare(flags) {

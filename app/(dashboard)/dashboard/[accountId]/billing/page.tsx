@@ -6,7 +6,13 @@ import { HydrateClient, prefetch, trpcServer } from "@/components/trpc/server";
 export const metadata = { title: "Billing" };
 
 // Prefetched here and hydrated, so the plan, prices, orders and ledger are in the first paint.
-export default async function Page({ params, searchParams }: { params: Promise<{ accountId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function Page({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ accountId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { accountId } = await params;
   await Promise.all([
     prefetch(trpcServer.billing.overview.queryOptions({ accountId })),

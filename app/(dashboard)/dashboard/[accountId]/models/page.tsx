@@ -4,7 +4,13 @@ import { prefetch, HydrateClient, trpcServer } from "@/components/trpc/server";
 
 export const metadata = { title: "Models" };
 
-export default async function Page({ params, searchParams }: { params: Promise<{ accountId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function Page({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ accountId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { accountId } = await params;
   await prefetch(trpcServer.models.list.queryOptions(listInput(accountId, readModelFilters(await searchParams))));
   return (

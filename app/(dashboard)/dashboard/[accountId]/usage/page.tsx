@@ -4,7 +4,13 @@ import { readUsageRange } from "@/components/usage/usage-range";
 
 export const metadata = { title: "Usage" };
 
-export default async function Page({ params, searchParams }: { params: Promise<{ accountId: string }>; searchParams: Promise<{ days?: string | string[] }> }) {
+export default async function Page({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ accountId: string }>;
+  searchParams: Promise<{ days?: string | string[] }>;
+}) {
   const { accountId } = await params;
   const days = readUsageRange((await searchParams).days);
   await getServerQueryClient().prefetchQuery(trpcServer.usage.summary.queryOptions({ accountId, days }));

@@ -11,7 +11,11 @@ export default async function Page({ params }: { params: Promise<{ accountId: st
   await Promise.all([
     prefetch(trpcServer.webhooks.list.queryOptions({ accountId })),
     prefetch(trpcServer.webhooks.deliveries.queryOptions(recentDeliveriesInput(accountId))),
-    prefetch(trpcServer.webhooks.deadLetters.queryOptions(deadLettersInput(accountId, { waitingOnly: true, pageSize: DEAD_LETTERS_PAGE_SIZE.account }))),
+    prefetch(
+      trpcServer.webhooks.deadLetters.queryOptions(
+        deadLettersInput(accountId, { waitingOnly: true, pageSize: DEAD_LETTERS_PAGE_SIZE.account }),
+      ),
+    ),
   ]);
   return (
     <HydrateClient>

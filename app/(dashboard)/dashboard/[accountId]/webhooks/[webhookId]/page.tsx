@@ -11,7 +11,11 @@ export default async function Page({ params }: { params: Promise<{ accountId: st
   await Promise.all([
     prefetch(trpcServer.webhooks.get.queryOptions({ accountId, webhookId })),
     prefetch(trpcServer.webhooks.deliveries.queryOptions(endpointDeliveriesInput(accountId, webhookId))),
-    prefetch(trpcServer.webhooks.deadLetters.queryOptions(deadLettersInput(accountId, { webhookId, waitingOnly: false, pageSize: DEAD_LETTERS_PAGE_SIZE.endpoint }))),
+    prefetch(
+      trpcServer.webhooks.deadLetters.queryOptions(
+        deadLettersInput(accountId, { webhookId, waitingOnly: false, pageSize: DEAD_LETTERS_PAGE_SIZE.endpoint }),
+      ),
+    ),
   ]);
   return (
     <HydrateClient>
