@@ -24,10 +24,24 @@ import { createdAnswer, startEvents, type GenerationCreated, type GenerationPlan
 // snapshot's and writes nothing when they differ. Then, as in every other case, it answers null
 // and the caller runs the transaction, which decides (and answers ERR1004, ERR1009, ERR1014, …).
 
+// With an Idempotency-Key, the key's record goes in the same statement, already completed with the
+// answer (known before the statement: the create's answer is the plan's), after the account's lock
+// (so two creates under one key never wait on each other in opposite orders). A key already held
+// (a replay, a request in progress, another body) inserts nothing, so nothing is written and the
+// caller takes the path that claims the key and answers as the record says.
+
 type Outcome = { recorded: boolean; started_runs: string[] | null };
 
-export async function startGenerationAtOnce(plan: GenerationPlan): Promise<GenerationCreated | null> {
+/** The Idempotency-Key's record as the statement stores it: the key, the request's hash and its answer. */
+export type KeyRecord = { key: string; requestHash: string; requestId: string; statusCode: number; responseBody: unknown; expiresAt: Date };
+
+export async function startGenerationAtOnce(
+  plan: GenerationPlan,
+  keyRecordFor: ((answer: GenerationCreated) => KeyRecord) | null = null,
+): Promise<GenerationCreated | null> {
   const { generationId, accountId, model } = plan;
+  const answer = createdAnswer(plan);
+  const keyRecord = keyRecordFor ? keyRecordFor(answer) : null;
   const now = plan.now ?? new Date();
   const deadlineAt = deadlineOf(now, plan.cancelAfterMs);
   const send = await prepareSendAtOnce("generation/requested", startEvents(plan, deadlineAt), "recorded");
@@ -37,7 +51,7 @@ export async function startGenerationAtOnce(plan: GenerationPlan): Promise<Gener
     now,
     deadlineAt,
     keyBudget: Prisma.sql`ok.key_budget`,
-    from: Prisma.sql`FROM ok`,
+    from: keyRecord ? Prisma.sql`FROM ok JOIN claimed ON true` : Prisma.sql`FROM ok`,
     where: Prisma.sql`true`,
   });
   const reserve = reserveItems("recorded", "ok", {
@@ -68,11 +82,22 @@ export async function startGenerationAtOnce(plan: GenerationPlan): Promise<Gener
          AND NOT EXISTS (SELECT 1 FROM alert_threshold t WHERE t.account_id = locked.id AND t.armed AND t.amount > locked.credit_balance - ${cost})
          AND (SELECT count(*) FROM generation WHERE account_id = ${accountId}::uuid AND media_kind = ${model.type}::"MediaKind" AND status IN ('pending', 'processing'))
              < (${JSON.stringify(caps)}::jsonb ->> locked.plan)::int
-    ), recorded AS (${insert} RETURNING id, account_id, api_key_id, spend_budget_id, created_at),
+    )${keyRecord ? Prisma.sql`, claimed AS (${claimInsert(keyRecord, now)})` : Prisma.empty}, recorded AS (${insert} RETURNING id, account_id, api_key_id, spend_budget_id, created_at),
     ${Prisma.join(reserve, ", ")}${carried[0]}
     SELECT EXISTS (SELECT 1 FROM entry) AS recorded${carried[1]}`;
   const [outcome] = await queryAlone<Outcome>(statement);
   if (!outcome?.recorded) return null;
   await send.committed(outcome.started_runs ?? []);
-  return createdAnswer(plan);
+  return answer;
+}
+
+/** The completed key record, for the key's lineage (the budget id a rotation carries: idempotency.ts). */
+function claimInsert(record: KeyRecord, now: Date): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO idempotency_record (id, account_id, api_key_lineage_id, key, request_hash, request_id, state, status_code, response_body, completed_at, expires_at)
+    SELECT gen_random_uuid(), ok.id, ok.key_budget, ${record.key}, ${record.requestHash}, ${record.requestId}, 'completed'::"IdempotencyState", ${record.statusCode}::int,
+           ${JSON.stringify(record.responseBody)}::jsonb, ${now}, ${record.expiresAt}
+      FROM ok
+    ON CONFLICT (account_id, api_key_lineage_id, key) DO NOTHING
+    RETURNING id`;
 }

@@ -7,6 +7,7 @@ import type { RateLimitBucket } from "../../rate-limit/check-rate-limit";
 import type { AuthenticatedKey } from "../../keys/authenticated-key";
 import type { Pagination } from "./envelope";
 import type { ErrorCode } from "../../base/error-table";
+import type { KeyRecord } from "../../generations/record-at-once";
 
 // One definition per /v1 operation: its path, scope, bucket, query, body and response schemas and
 // the errors it can return. withApiKey enforces it, the route file serves it, the OpenAPI
@@ -178,14 +179,18 @@ type ResponseOf<Op extends AnyOperation> = Op["response"]["paginated"] extends t
  * the replayable response, and `respond` (with `Prefer: wait` only) turns the committed answer
  * into the one sent once the commit is done. A replay answers what the commit stored.
  */
+/** The completed Idempotency-Key record for an answer, stored with the commit that makes it. */
+export type KeyRecordFor<Response> = (answer: Response) => KeyRecord;
+
 export type CommitStep<Response, Prepared = unknown> = {
   prepare?: () => Promise<Prepared>;
   commit(tx: Tx, prepared: Prepared): Promise<Response>;
   /**
-   * Without an Idempotency-Key (no stored answer to commit with it): the usual case as one
-   * autocommit statement, tried first; null when it wrote nothing, and then `commit` runs.
+   * The usual case as one autocommit statement, tried first; with an Idempotency-Key, `keyRecord`
+   * gives the key's record for the answer, to store in that statement. Null when it wrote nothing
+   * (a decline, or the key already held), and then the key is claimed and `commit` runs.
    */
-  commitAtOnce?(prepared: Prepared): Promise<Response | null>;
+  commitAtOnce?(prepared: Prepared, keyRecord: KeyRecordFor<Response> | null): Promise<Response | null>;
   respond?(committed: Response): Promise<Response>;
 };
 
@@ -193,7 +198,7 @@ export type CommitStep<Response, Prepared = unknown> = {
 export function commitStep<Prepared, Response>(step: {
   prepare: () => Promise<Prepared>;
   commit: (tx: Tx, prepared: Prepared) => Promise<Response>;
-  commitAtOnce?: (prepared: Prepared) => Promise<Response | null>;
+  commitAtOnce?: (prepared: Prepared, keyRecord: KeyRecordFor<Response> | null) => Promise<Response | null>;
   respond?: (committed: Response) => Promise<Response>;
 }): CommitStep<Response, Prepared> {
   return step;

@@ -14,7 +14,7 @@ import { executeInTransaction } from "../../base/transaction-sql";
 // different body under the same key is ERR2015. Only accepted requests are stored: a refused one
 // (ERR1004, ERR1009) releases the key, so the client can retry with it.
 
-const RETENTION_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A claim older than this belongs to a request that died: it is taken over. */
 const ABANDONED_AFTER_MS = 60_000;
 
@@ -108,7 +108,7 @@ export async function completeIdempotencyKey(tx: Tx, recordId: string, statusCod
   const completed = await executeInTransaction(
     tx,
     Prisma.sql`UPDATE idempotency_record SET state = 'completed', status_code = ${statusCode}::int, response_body = ${JSON.stringify(responseBody)}::jsonb,
-                      completed_at = ${now}, expires_at = ${new Date(now.getTime() + RETENTION_MS)} WHERE id = ${recordId}::uuid`,
+                      completed_at = ${now}, expires_at = ${new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS)} WHERE id = ${recordId}::uuid`,
   );
   if (completed !== 1) throw new Error(`idempotency record ${recordId} is gone: the operation is not committed`);
 }

@@ -5,16 +5,24 @@ import { inTransaction } from "../../base/transaction";
 import type { AnyOperation, CommitStep, OperationHandler, OperationInput } from "./define-operation";
 import { successBody, type Pagination } from "./envelope";
 import { ApiError } from "../../base/error-table";
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash, type StoredResponse } from "./idempotency";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  IDEMPOTENCY_RETENTION_MS,
+  releaseIdempotencyKey,
+  requestHash,
+  type StoredResponse,
+} from "./idempotency";
 import type { ParsedInput } from "./operation-input";
 
-// Runs an operation's handler and builds its success envelope. Idempotent operations claim the
-// key first (or replay what it stored), then run the handler's commit step: its `prepare` outside
-// any transaction, its `commit` in a transaction that also stores the response, so the work and
-// its replayable answer commit together; a refusal frees the key. Preparing outside the
-// transaction keeps a connection from being held while the handler reads on others. With
-// `Prefer: wait`, the step's `respond` may then hold the answer (a replay answers what the commit
-// stored).
+// Runs an operation's handler and builds its success envelope. An idempotent operation's commit
+// step first tries its one-statement commit (`commitAtOnce`), which stores the Idempotency-Key's
+// completed record in the same statement when the request has one; when that writes nothing (a
+// decline, or the key already held), the key is claimed (or what it stored is replayed) and the
+// step's `commit` runs in a transaction that also stores the answer, so the work and its
+// replayable answer always commit together; a refusal frees the key. `prepare` runs outside any
+// transaction, so no connection is held while the handler reads on others. With `Prefer: wait`,
+// the step's `respond` may then hold the answer (a replay answers what the commit stored).
 
 export type OperationOutcome = {
   status: number;
@@ -72,28 +80,64 @@ export async function runOperation(
   }
 
   const fingerprint = requestHash(fingerprintOf(operation, context.params, input));
-  const claim = input.idempotencyKey
-    ? await claimIdempotencyKey(context.accountId, context.key.id, input.idempotencyKey, fingerprint, context.requestId)
-    : null;
-  if (claim && "replay" in claim) return { status: claim.replay.status, body: claim.replay.body, replayed: claim.replay };
+  const key = input.idempotencyKey;
+  const claimKey = () => claimIdempotencyKey(context.accountId, context.key.id, key!, fingerprint, context.requestId);
+  const replayed = (replay: StoredResponse): OperationOutcome => ({ status: replay.status, body: replay.body, replayed: replay });
+
+  let step: CommitStep<unknown>;
+  let prepared: unknown;
   try {
-    const step = (await handler(handlerInput as OperationInput<AnyOperation>)) as unknown as CommitStep<unknown>;
-    const prepared = step.prepare ? await step.prepare() : undefined;
-    const atOnce = !claim && step.commitAtOnce ? await step.commitAtOnce(prepared) : null;
-    const { result, body } =
-      atOnce !== null
-        ? { result: atOnce, body: envelope(operation, atOnce, context.requestId) }
-        : await inTransaction(async (tx) => {
-            const result = await step.commit(tx, prepared);
-            const built = envelope(operation, result, context.requestId);
-            if (claim) await completeIdempotencyKey(tx, claim.recordId, operation.response.status, built);
-            return { result, body: built };
-          }, operation.transaction);
-    if (!step.respond || input.waitSeconds === null) return { status: operation.response.status, body };
-    const waited = envelope(operation, await step.respond(result), context.requestId);
-    return { status: operation.response.status, body: waited, headers: { "preference-applied": `wait=${input.waitSeconds}` } };
+    step = (await handler(handlerInput as OperationInput<AnyOperation>)) as unknown as CommitStep<unknown>;
+    prepared = step.prepare ? await step.prepare() : undefined;
+  } catch (error) {
+    // A key already used answers as it did (a replay, ERR2015, ERR2016) before this request's refusal.
+    if (key) {
+      const claim = await claimKey();
+      if ("replay" in claim) return replayed(claim.replay);
+      await releaseIdempotencyKey(claim.recordId);
+    }
+    throw error;
+  }
+
+  // The usual create is one statement, the key's completed record in it; the answer it stores is
+  // the one returned.
+  let storedBody: unknown;
+  const keyRecord = key
+    ? (result: unknown) => {
+        storedBody = envelope(operation, result, context.requestId);
+        const expiresAt = new Date(Date.now() + IDEMPOTENCY_RETENTION_MS);
+        return {
+          key,
+          requestHash: fingerprint,
+          requestId: context.requestId,
+          statusCode: operation.response.status,
+          responseBody: storedBody,
+          expiresAt,
+        };
+      }
+    : null;
+  const atOnce = step.commitAtOnce ? await step.commitAtOnce(prepared, keyRecord) : null;
+  if (atOnce !== null) return respond(step, atOnce, storedBody ?? envelope(operation, atOnce, context.requestId));
+
+  const claim = key ? await claimKey() : null;
+  if (claim && "replay" in claim) return replayed(claim.replay);
+  try {
+    const { result, body } = await inTransaction(async (tx) => {
+      const result = await step.commit(tx, prepared);
+      const built = envelope(operation, result, context.requestId);
+      if (claim) await completeIdempotencyKey(tx, claim.recordId, operation.response.status, built);
+      return { result, body: built };
+    }, operation.transaction);
+    return await respond(step, result, body);
   } catch (error) {
     if (claim) await releaseIdempotencyKey(claim.recordId);
     throw error;
+  }
+
+  /** `Prefer: wait`: the step's `respond` may hold the answer once committed. */
+  async function respond(step: CommitStep<unknown>, result: unknown, body: unknown): Promise<OperationOutcome> {
+    if (!step.respond || input.waitSeconds === null) return { status: operation.response.status, body };
+    const waited = envelope(operation, await step.respond(result), context.requestId);
+    return { status: operation.response.status, body: waited, headers: { "preference-applied": `wait=${input.waitSeconds}` } };
   }
 }

@@ -209,6 +209,53 @@ describe("the usual create in one statement", () => {
     await declined(alerted.accountId, alertedPlan);
   });
 
+  it("with an Idempotency-Key, stores the key's completed record in the same statement; a key already held writes nothing", async () => {
+    const account = await fundedAccount();
+    const plan = await imagePlan(account.accountId, account.keyId);
+    const expiresAt = new Date(Date.now() + 24 * 3600_000);
+    const keyRecordFor = (key: string, requestId: string) => (answer: object) => ({
+      key,
+      requestHash: "hash-1",
+      requestId,
+      statusCode: 202,
+      responseBody: { success: true, data: answer, request_id: requestId },
+      expiresAt,
+    });
+    const key = `at-once-${randomUUID()}`;
+    const first = fresh(plan);
+    const created = await startGenerationAtOnce(first, keyRecordFor(key, "req-1"));
+    expect(created?.generation_id).toBe(first.generationId);
+    const record = await db.idempotencyRecord.findFirstOrThrow({ where: { accountId: account.accountId, key } });
+    expect(record).toMatchObject({
+      apiKeyLineageId: account.keyId,
+      requestHash: "hash-1",
+      state: "completed",
+      requestId: "req-1",
+      statusCode: 202,
+      responseBody: { success: true, data: created, request_id: "req-1" },
+      expiresAt,
+    });
+    expect(record.completedAt).not.toBeNull();
+
+    // The same key again (a retry, or another body): no generation, no reservation, the first record untouched.
+    const before = {
+      generations: await db.generation.count({ where: { accountId: account.accountId } }),
+      entries: await db.ledgerEntry.count({ where: { accountId: account.accountId } }),
+    };
+    expect(await startGenerationAtOnce(fresh(plan), keyRecordFor(key, "req-2"))).toBeNull();
+    expect({
+      generations: await db.generation.count({ where: { accountId: account.accountId } }),
+      entries: await db.ledgerEntry.count({ where: { accountId: account.accountId } }),
+    }).toEqual(before);
+    expect(await db.idempotencyRecord.findMany({ where: { accountId: account.accountId, key } })).toEqual([record]);
+
+    // A declined create (a spend limit: the transaction's to answer) stores no record either.
+    await db.account.update({ where: { id: account.accountId }, data: { monthlySpendLimit: "100" } });
+    const declinedKey = `declined-${randomUUID()}`;
+    expect(await startGenerationAtOnce(fresh(plan), keyRecordFor(declinedKey, "req-3"))).toBeNull();
+    expect(await db.idempotencyRecord.count({ where: { accountId: account.accountId, key: declinedKey } })).toBe(0);
+  });
+
   it("writes nothing after waiting for the lock of a create that recorded a generation: its snapshot misses that one, the cap would not", async () => {
     const account = await fundedAccount();
     const plan = await imagePlan(account.accountId, account.keyId);

@@ -27,7 +27,7 @@ const create = (operation: typeof generations.createImageGeneration | typeof gen
         return planGeneration({ accountId, apiKeyId: key.id, region: key.region, model, fields: body, cancelAfterMs });
       },
       commit: (tx, plan) => startGeneration(tx, plan),
-      commitAtOnce: (plan) => startGenerationAtOnce(plan),
+      commitAtOnce: (plan, keyRecord) => startGenerationAtOnce(plan, keyRecord),
       // `Prefer: wait`: the answer also carries the record, once finished or when the wait runs out.
       respond: async (created) =>
         waitSeconds === null
