@@ -242,6 +242,11 @@ type RemoteRows = {
   idle_rss: { rss_mb: number } | null;
   floor: { finished_per_s: number; cpu_per_generation: { server_ms: number; postgres_ms: number; total_ms: number } | null };
   cpu_per_generation_to_floor: number | null;
+  without_idempotency_key: {
+    cpu_per_generation: { server_ms: number; postgres_ms: number; total_ms: number } | null;
+    statements_per_generation: { total: number } | null;
+  };
+  cpu_per_generation_to_floor_without_key: number | null;
 };
 
 /** The remote-provider row set's figures against issue #32's targets. */
@@ -263,12 +268,20 @@ function remoteFigures(remote: RemoteRows): Figure[] {
       note: `${cpu?.server_ms ?? "?"} ms server + ${cpu?.postgres_ms ?? "?"} ms PostgreSQL, /proc counters over the ${CONNECTIONS}-connection load and its drain ÷ generations succeeded; FLUX.1 [schnell] on \`replicate\`, a Replicate stand-in in its own process answering at once (bench/replicate-stand-in.mjs)${remote.statements_per_generation ? `; ${remote.statements_per_generation.total} statements per generation` : ""}`,
     },
     {
-      label: "the same CPU ÷ the floor's (bench/floor-server.mjs)",
+      label: "the same CPU ÷ the floor's (bench/floor-server.mjs), an Idempotency-Key on every create (as the SDKs send)",
       value: remote.cpu_per_generation_to_floor,
       unit: "×",
-      target: "—",
-      met: null,
+      target: "≤ 3.5",
+      met: remote.cpu_per_generation_to_floor === null ? null : remote.cpu_per_generation_to_floor <= 3.5,
       note: `the floor: ${remote.floor.cpu_per_generation?.server_ms ?? "?"} ms server + ${remote.floor.cpu_per_generation?.postgres_ms ?? "?"} ms PostgreSQL a generation (${remote.floor.finished_per_s}/s finished), a node:http server making the same requests, bytes and two commits with none of Darkroom's product, same load, stand-in and PostgreSQL; ≤ 4 ms is ${cpu && remote.floor.cpu_per_generation ? round(4 / remote.floor.cpu_per_generation.total_ms, 2) : "?"}× it`,
+    },
+    {
+      label: "the same ÷ the floor, without an Idempotency-Key",
+      value: remote.cpu_per_generation_to_floor_without_key,
+      unit: "×",
+      target: "≤ 3.0",
+      met: remote.cpu_per_generation_to_floor_without_key === null ? null : remote.cpu_per_generation_to_floor_without_key <= 3.0,
+      note: `${remote.without_idempotency_key.cpu_per_generation?.server_ms ?? "?"} ms server + ${remote.without_idempotency_key.cpu_per_generation?.postgres_ms ?? "?"} ms PostgreSQL a generation${remote.without_idempotency_key.statements_per_generation ? `; ${remote.without_idempotency_key.statements_per_generation.total} statements per generation` : ""}`,
     },
     {
       label: "replicate generations finished per second ÷ bare route",
@@ -655,8 +668,14 @@ async function main() {
 
     const common = { connections: CONNECTIONS, duration: DURATION_S };
     /** The create load: `POST /v1/generate/image` on `local`, each request from the next account in turn. */
-    function createLoad(url: string, createKeys: string[], target: Target = localTarget(url)): autocannon.Options {
+    function createLoad(
+      url: string,
+      createKeys: string[],
+      target: Target = localTarget(url),
+      { idempotencyKeys = false }: { idempotencyKeys?: boolean } = {},
+    ): autocannon.Options {
       let counter = 0;
+      const run = randomBytes(6).toString("hex");
       return {
         ...common,
         url: `${url}/v1/generate/image/${target.model}`,
@@ -670,6 +689,8 @@ async function main() {
                 ...request.headers,
                 "content-type": "application/json",
                 authorization: `Bearer ${createKeys[counter++ % createKeys.length]}`,
+                // As both SDKs send one on every create.
+                ...(idempotencyKeys ? { "idempotency-key": `bench-${run}-${counter}` } : {}),
               },
               body: JSON.stringify({ generation_prompt: `bench ${counter}`, generation_provider_order: target.provider }),
             }),
@@ -942,59 +963,85 @@ async function main() {
         }
 
         const { result: bare, cpuPerRequest: bareCpu } = await measured({ ...common, url: `${remote.url}/v1/bench-baseline-not-a-route` });
-        const statements = await statementCounter();
-        await statements?.reset();
-        const cpuBefore = cpuNow();
-        const threadsBefore = processThreadsCpuMs(app.pid!);
-        const postgresKindsBefore = postmasterPid ? postgresCpuByKindMs(postmasterPid) : null;
-        const loadStarted = performance.now();
-        // CLOCK_MONOTONIC in microseconds, as V8's CPU profiles time their samples: the window of
-        // the load and its drain in the server's profile (bench/profile-top.mjs --from --to).
-        const windowFrom = process.hrtime.bigint() / 1000n;
-        const load = await cannon(createLoad(remote.url, loadKeys, target));
-        const loadIds = loadAccounts.map((account) => account.accountId);
-        const drained = await drainedOf(loadIds, 1200);
-        const elapsedS = (performance.now() - loadStarted) / 1000;
-        const windowTo = process.hrtime.bigint() / 1000n;
-        const used = cpuSince(cpuBefore, cpuNow());
-        const threads = threadsSince(threadsBefore, processThreadsCpuMs(app.pid!));
-        const postgresKinds = kindsSince(postgresKindsBefore, postmasterPid ? postgresCpuByKindMs(postmasterPid) : null);
-        const counted = (await statements?.read()) ?? null;
-        const byStatus = await db.generation.groupBy({ by: ["status"], where: { accountId: { in: loadIds } }, _count: true });
-        const statusCounts = Object.fromEntries(byStatus.map((row) => [row.status, row._count])) as Record<string, number>;
-        const succeeded = statusCounts.succeeded ?? 0;
-        const perGeneration = (ms: number) => round(ms / Math.max(1, succeeded), 2);
-        const cpuPerGeneration = used
-          ? {
-              server_ms: perGeneration(used.server_ms),
-              postgres_ms: perGeneration(used.postgres_ms),
-              total_ms: perGeneration(used.server_ms + used.postgres_ms),
-              server_threads: threads && {
-                main_ms: perGeneration(threads.main_ms),
-                render_ms: perGeneration(threads.render_ms),
-                other_ms: perGeneration(threads.other_ms),
-              },
-              postgres_processes:
-                postgresKinds && Object.fromEntries(Object.entries(postgresKinds).map(([kind, ms]) => [kind, perGeneration(ms)])),
-            }
-          : null;
-        const finishedPerS = round(succeeded / elapsedS);
-        const totalCalls = counted ? counted.reduce((sum, row) => sum + row.calls, 0) : null;
-        const statementsPerGeneration = counted
-          ? {
-              total: round((totalCalls ?? 0) / Math.max(1, succeeded), 2),
-              // Time inside the executor (and planner) per generation: what PostgreSQL's CPU spent on
-              // the statements themselves, the rest being parse, protocol, commit and background work.
-              exec_ms: round(counted.reduce((sum, row) => sum + row.exec_ms + row.plan_ms, 0) / Math.max(1, succeeded), 3),
-              top: counted.slice(0, 25).map((row) => ({
-                per_generation: round(row.calls / Math.max(1, succeeded), 2),
-                exec_ms_per_call: round((row.exec_ms + row.plan_ms) / Math.max(1, row.calls), 3),
-                plan_ms_per_call: round(row.plan_ms / Math.max(1, row.calls), 3),
-                plans_per_call: round(row.plans / Math.max(1, row.calls), 3),
-                query: row.query.replace(/\s+/g, " ").slice(0, 220),
-              })),
-            }
-          : null;
+        /** One measured create load and its drain on fresh accounts: CPU and statements per succeeded generation. */
+        async function remoteLoad(idempotencyKeys: boolean) {
+          const accounts = await newAccounts(idempotencyKeys ? "remote-keyed" : "remote", CREATE_ACCOUNTS);
+          const statements = await statementCounter();
+          await statements?.reset();
+          const cpuBefore = cpuNow();
+          const threadsBefore = processThreadsCpuMs(remote.child.pid!);
+          const postgresKindsBefore = postmasterPid ? postgresCpuByKindMs(postmasterPid) : null;
+          const loadStarted = performance.now();
+          // CLOCK_MONOTONIC in microseconds, as V8's CPU profiles time their samples: the window of
+          // the load and its drain in the server's profile (bench/profile-top.mjs --from --to).
+          const windowFrom = process.hrtime.bigint() / 1000n;
+          const load = await cannon(
+            createLoad(
+              remote.url,
+              accounts.map((account) => account.key),
+              target,
+              { idempotencyKeys },
+            ),
+          );
+          const loadIds = accounts.map((account) => account.accountId);
+          const drained = await drainedOf(loadIds, 1200);
+          const elapsedS = (performance.now() - loadStarted) / 1000;
+          const windowTo = process.hrtime.bigint() / 1000n;
+          const used = cpuSince(cpuBefore, cpuNow());
+          const threads = threadsSince(threadsBefore, processThreadsCpuMs(remote.child.pid!));
+          const postgresKinds = kindsSince(postgresKindsBefore, postmasterPid ? postgresCpuByKindMs(postmasterPid) : null);
+          const counted = (await statements?.read()) ?? null;
+          const byStatus = await db.generation.groupBy({ by: ["status"], where: { accountId: { in: loadIds } }, _count: true });
+          const statusCounts = Object.fromEntries(byStatus.map((row) => [row.status, row._count])) as Record<string, number>;
+          const succeeded = statusCounts.succeeded ?? 0;
+          const perGeneration = (ms: number) => round(ms / Math.max(1, succeeded), 2);
+          const cpuPerGeneration = used
+            ? {
+                server_ms: perGeneration(used.server_ms),
+                postgres_ms: perGeneration(used.postgres_ms),
+                total_ms: perGeneration(used.server_ms + used.postgres_ms),
+                server_threads: threads && {
+                  main_ms: perGeneration(threads.main_ms),
+                  render_ms: perGeneration(threads.render_ms),
+                  other_ms: perGeneration(threads.other_ms),
+                },
+                postgres_processes:
+                  postgresKinds && Object.fromEntries(Object.entries(postgresKinds).map(([kind, ms]) => [kind, perGeneration(ms)])),
+              }
+            : null;
+          const finishedPerS = round(succeeded / elapsedS);
+          const totalCalls = counted ? counted.reduce((sum, row) => sum + row.calls, 0) : null;
+          const statementsPerGeneration = counted
+            ? {
+                total: round((totalCalls ?? 0) / Math.max(1, succeeded), 2),
+                // Time inside the executor (and planner) per generation: what PostgreSQL's CPU spent on
+                // the statements themselves, the rest being parse, protocol, commit and background work.
+                exec_ms: round(counted.reduce((sum, row) => sum + row.exec_ms + row.plan_ms, 0) / Math.max(1, succeeded), 3),
+                top: counted.slice(0, 25).map((row) => ({
+                  per_generation: round(row.calls / Math.max(1, succeeded), 2),
+                  exec_ms_per_call: round((row.exec_ms + row.plan_ms) / Math.max(1, row.calls), 3),
+                  plan_ms_per_call: round(row.plan_ms / Math.max(1, row.calls), 3),
+                  plans_per_call: round(row.plans / Math.max(1, row.calls), 3),
+                  query: row.query.replace(/\s+/g, " ").slice(0, 220),
+                })),
+              }
+            : null;
+          return {
+            idempotency_keys: idempotencyKeys,
+            creates_accepted_2xx: load["2xx"],
+            creates_refused_non2xx: load.non2xx,
+            creates_accepted_per_s: round(load["2xx"] / DURATION_S),
+            after_drain: statusCounts,
+            drained,
+            load_and_drain_s: round(elapsedS, 2),
+            profile_window_us: { from: String(windowFrom), to: String(windowTo) },
+            finished_per_s: finishedPerS,
+            cpu_per_generation: cpuPerGeneration,
+            statements_per_generation: statementsPerGeneration,
+          };
+        }
+        const keyed = await remoteLoad(true);
+        const unkeyed = await remoteLoad(false);
 
         // One at a time: replicate polled, replicate with `Prefer: wait`, local polled, alternating.
         const remotePolled: Awaited<ReturnType<typeof createAndWait>>[] = [];
@@ -1009,22 +1056,17 @@ async function main() {
         renders.push(...(await renderAlone(RENDER_SAMPLES / 2, "remote set render alone, after")));
         await stopApp(app);
         const floor = await measureFloor(standIn.url, token, loadKeys, target);
+        const toFloor = (cpu: { total_ms: number } | null) =>
+          cpu && floor.cpu_per_generation ? round(cpu.total_ms / floor.cpu_per_generation.total_ms, 2) : null;
         return {
           stand_in_png_bytes: standIn.info.png_bytes,
           bare_requests_per_s: round(perSecond(bare)),
           bare_cpu_per_request: bareCpu,
-          creates_accepted_2xx: load["2xx"],
-          creates_refused_non2xx: load.non2xx,
-          creates_accepted_per_s: round(load["2xx"] / DURATION_S),
-          after_drain: statusCounts,
-          drained,
+          // The row with an Idempotency-Key on every create (the SDKs' path) is the headline; the one without beside it.
+          ...keyed,
           warm_up_s: REMOTE_WARM_UP_S,
-          load_and_drain_s: round(elapsedS, 2),
-          profile_window_us: { from: String(windowFrom), to: String(windowTo) },
-          finished_per_s: finishedPerS,
-          finished_ratio_to_bare: round(finishedPerS / perSecond(bare), 3),
-          cpu_per_generation: cpuPerGeneration,
-          statements_per_generation: statementsPerGeneration,
+          finished_ratio_to_bare: round(keyed.finished_per_s / perSecond(bare), 3),
+          without_idempotency_key: unkeyed,
           remote_one_at_a_time_ms: spread(remotePolled.map((sample) => sample.observedMs)),
           remote_one_at_a_time_create_202_ms: spread(remotePolled.map((sample) => sample.acceptedMs)),
           remote_prefer_wait_ms: spread(remoteWaited.map((sample) => sample.observedMs)),
@@ -1032,8 +1074,8 @@ async function main() {
           render_alone_ms: spread(renders),
           idle_rss: idleRss,
           floor,
-          cpu_per_generation_to_floor:
-            cpuPerGeneration && floor.cpu_per_generation ? round(cpuPerGeneration.total_ms / floor.cpu_per_generation.total_ms, 2) : null,
+          cpu_per_generation_to_floor: toFloor(keyed.cpu_per_generation),
+          cpu_per_generation_to_floor_without_key: toFloor(unkeyed.cpu_per_generation),
         };
       } finally {
         await stopApp(app);
