@@ -5,8 +5,8 @@ import { Prisma } from "../base/generated/prisma/client";
 
 // The audit feed (activity events). Written inside the caller's transaction so the event
 // commits or rolls back with the change it describes. Never put secrets (raw keys, hashes) here.
-// The one place that inserts an activity_event row: recordActivity runs the INSERT alone; a credit
-// movement adds it to its own statement (activityInsert), one round trip for both.
+// activityEventInsert is the one INSERT of an activity_event row: recordActivity runs it alone; a
+// credit movement or a finish puts it in its own statement (activityInsert, or the columns as SQL).
 
 export type ActivityActor = "system" | (string & {});
 
@@ -21,17 +21,44 @@ export type ActivityInput = {
   metadata?: Prisma.InputJsonObject;
 };
 
-/**
- * The INSERT of one event, for a statement of the caller's. With `onlyIfRowIn`, the row is written
- * only when that WITH item of the same statement returned a row (a movement's `entry`).
- */
-export function activityInsert(input: ActivityInput, options: { id: string; createdAt: Date; onlyIfRowIn?: "entry" }): Prisma.Sql {
-  const from = options.onlyIfRowIn ? Prisma.raw(`FROM ${options.onlyIfRowIn}`) : Prisma.empty;
+/** Each column of an activity row as SQL: a bound value with its cast, or a column of the statement's `from`. */
+export type ActivityRowValues = {
+  id: Prisma.Sql;
+  accountId: Prisma.Sql;
+  actor: Prisma.Sql;
+  category: Prisma.Sql;
+  action: Prisma.Sql;
+  description: Prisma.Sql;
+  metadata: Prisma.Sql;
+  createdAt: Prisma.Sql;
+};
+
+/** The one INSERT of an `activity_event` row: one row, or one per row of `from` (`FROM entry`). */
+export function activityEventInsert(values: ActivityRowValues, from: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`
     INSERT INTO activity_event (id, account_id, actor, category, action, description, metadata, created_at)
-    SELECT ${options.id}::uuid, ${input.accountId}::uuid, ${input.actor}, ${input.category}::"ActivityCategory", ${input.action}, ${input.description},
-           ${JSON.stringify(input.metadata ?? {})}::jsonb, ${options.createdAt}
+    SELECT ${values.id}, ${values.accountId}, ${values.actor}, ${values.category}, ${values.action}, ${values.description}, ${values.metadata}, ${values.createdAt}
       ${from}`;
+}
+
+/**
+ * The INSERT of one event with known values, for a statement of the caller's. With `onlyIfRowIn`,
+ * the row is written only when that WITH item of the same statement returned a row (a movement's `entry`).
+ */
+export function activityInsert(input: ActivityInput, options: { id: string; createdAt: Date; onlyIfRowIn?: "entry" }): Prisma.Sql {
+  return activityEventInsert(
+    {
+      id: Prisma.sql`${options.id}::uuid`,
+      accountId: Prisma.sql`${input.accountId}::uuid`,
+      actor: Prisma.sql`${input.actor}::text`,
+      category: Prisma.sql`${input.category}::"ActivityCategory"`,
+      action: Prisma.sql`${input.action}::text`,
+      description: Prisma.sql`${input.description}::text`,
+      metadata: Prisma.sql`${JSON.stringify(input.metadata ?? {})}::jsonb`,
+      createdAt: Prisma.sql`${options.createdAt}::timestamptz`,
+    },
+    options.onlyIfRowIn ? Prisma.raw(`FROM ${options.onlyIfRowIn}`) : Prisma.empty,
+  );
 }
 
 export async function recordActivity(tx: Tx, input: ActivityInput): Promise<{ id: string }> {

@@ -1,4 +1,6 @@
 import { Prisma } from "../base/generated/prisma/client";
+import { ledgerEntryInsert } from "../ledger/ledger-entry-insert";
+import { activityEventInsert } from "../activity/record-activity";
 
 // The rows chargeCredits (server/credits/charge-credits.ts) writes for a generation's open
 // reservation, as WITH items of a caller's autocommit statement that read the reservation from a
@@ -16,18 +18,36 @@ import { Prisma } from "../base/generated/prisma/client";
 export function chargeItems(source: string, ids: { entryId: string; activityId: string; createdAt: Date }): Prisma.Sql[] {
   const from = Prisma.raw(source);
   return [
-    Prisma.sql`entry AS (
-      INSERT INTO ledger_entry (id, account_id, type, amount, balance_after, generation_id, model_identifier, description, source_key, created_at)
-      SELECT ${ids.entryId}::uuid, s.account_id, 'charge', s.reserved_amount::numeric, s.balance::numeric, s.id, s.reserved_model, 'Charge for generation ' || s.id, NULL, ${ids.createdAt}
-        FROM ${from} s
+    Prisma.sql`entry AS (${ledgerEntryInsert(
+      {
+        id: Prisma.sql`${ids.entryId}::uuid`,
+        accountId: Prisma.sql`s.account_id`,
+        type: Prisma.sql`'charge'::"LedgerEntryType"`,
+        amount: Prisma.sql`s.reserved_amount::numeric`,
+        balanceAfter: Prisma.sql`s.balance::numeric`,
+        generationId: Prisma.sql`s.id`,
+        modelIdentifier: Prisma.sql`s.reserved_model`,
+        description: Prisma.sql`'Charge for generation ' || s.id`,
+        sourceKey: Prisma.sql`NULL::text`,
+        createdAt: Prisma.sql`${ids.createdAt}::timestamptz`,
+      },
+      Prisma.sql`FROM ${from} s`,
+    )}
       RETURNING id)`,
     // formatCredits' numbers are the amounts without trailing zeros (0.003, 1.5, 2), as trim_scale gives them.
-    Prisma.sql`charge_activity AS (
-      INSERT INTO activity_event (id, account_id, actor, category, action, description, metadata, created_at)
-      SELECT ${ids.activityId}::uuid, s.account_id, 'system', 'credit', 'credit.charged', s.reserved_amount::text || ' credits charged for generation ' || s.id,
-             jsonb_build_object('ledger_entry_id', ${ids.entryId}::uuid, 'amount', trim_scale(s.reserved_amount::numeric), 'balance_after', trim_scale(s.balance::numeric),
-                                'generation_id', s.id, 'model_identifier', s.reserved_model),
-             ${ids.createdAt}
-        FROM ${from} s JOIN entry ON true)`,
+    Prisma.sql`charge_activity AS (${activityEventInsert(
+      {
+        id: Prisma.sql`${ids.activityId}::uuid`,
+        accountId: Prisma.sql`s.account_id`,
+        actor: Prisma.sql`'system'`,
+        category: Prisma.sql`'credit'::"ActivityCategory"`,
+        action: Prisma.sql`'credit.charged'`,
+        description: Prisma.sql`s.reserved_amount::text || ' credits charged for generation ' || s.id`,
+        metadata: Prisma.sql`jsonb_build_object('ledger_entry_id', ${ids.entryId}::uuid, 'amount', trim_scale(s.reserved_amount::numeric), 'balance_after', trim_scale(s.balance::numeric),
+                                'generation_id', s.id, 'model_identifier', s.reserved_model)`,
+        createdAt: Prisma.sql`${ids.createdAt}::timestamptz`,
+      },
+      Prisma.sql`FROM ${from} s JOIN entry ON true`,
+    )})`,
   ];
 }

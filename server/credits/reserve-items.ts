@@ -1,6 +1,8 @@
 import { Prisma } from "../base/generated/prisma/client";
 import { millisToDecimalString, type Millicredits } from "../base/money";
 import { spendCounterChange } from "../spend/spend-counter-change";
+import { ledgerEntryInsert } from "../ledger/ledger-entry-insert";
+import { activityEventInsert } from "../activity/record-activity";
 
 // The rows reserveCredits (server/credits/reserve-credits.ts) writes for a new generation, as WITH
 // items of a caller's autocommit statement that locked the account itself
@@ -33,23 +35,40 @@ export function reserveItems(recorded: string, locked: string, input: ReserveIte
     { generationFrom: recorded },
   );
   return [
-    Prisma.sql`entry AS (
-      INSERT INTO ledger_entry (id, account_id, type, amount, balance_after, generation_id, model_identifier, description, source_key, created_at)
-      SELECT ${input.entryId}::uuid, r.account_id, 'reserve', ${amount}::numeric, a.credit_balance - ${amount}::numeric, r.id, ${input.modelIdentifier}, ${input.description}, NULL, ${input.createdAt}
-        FROM ${from} r JOIN ${account} a ON a.id = r.account_id
+    Prisma.sql`entry AS (${ledgerEntryInsert(
+      {
+        id: Prisma.sql`${input.entryId}::uuid`,
+        accountId: Prisma.sql`r.account_id`,
+        type: Prisma.sql`'reserve'::"LedgerEntryType"`,
+        amount: Prisma.sql`${amount}::numeric`,
+        balanceAfter: Prisma.sql`a.credit_balance - ${amount}::numeric`,
+        generationId: Prisma.sql`r.id`,
+        modelIdentifier: Prisma.sql`${input.modelIdentifier}::text`,
+        description: Prisma.sql`${input.description}::text`,
+        sourceKey: Prisma.sql`NULL::text`,
+        createdAt: Prisma.sql`${input.createdAt}::timestamptz`,
+      },
+      Prisma.sql`FROM ${from} r JOIN ${account} a ON a.id = r.account_id`,
+    )}
       RETURNING id, account_id, balance_after)`,
     // Every create that records a generation writes its account row: record-at-once.ts relies on it.
     Prisma.sql`balance AS (
       UPDATE account SET credit_balance = entry.balance_after, updated_at = ${input.createdAt} FROM entry WHERE account.id = entry.account_id)`,
     // formatCredits' numbers are the amounts without trailing zeros, as trim_scale gives them.
-    Prisma.sql`activity AS (
-      INSERT INTO activity_event (id, account_id, actor, category, action, description, metadata, created_at)
-      SELECT ${input.activityId}::uuid, entry.account_id, 'system', 'credit', 'credit.reserved',
-             ${`${amount} credits reserved for ${input.modelIdentifier} generation ${input.generationId}`},
-             jsonb_build_object('ledger_entry_id', ${input.entryId}::uuid, 'amount', trim_scale(${amount}::numeric), 'balance_after', trim_scale(entry.balance_after),
-                                'generation_id', ${input.generationId}::uuid, 'model_identifier', ${input.modelIdentifier}::text),
-             ${input.createdAt}
-        FROM entry)`,
+    Prisma.sql`activity AS (${activityEventInsert(
+      {
+        id: Prisma.sql`${input.activityId}::uuid`,
+        accountId: Prisma.sql`entry.account_id`,
+        actor: Prisma.sql`'system'`,
+        category: Prisma.sql`'credit'::"ActivityCategory"`,
+        action: Prisma.sql`'credit.reserved'`,
+        description: Prisma.sql`${`${amount} credits reserved for ${input.modelIdentifier} generation ${input.generationId}`}::text`,
+        metadata: Prisma.sql`jsonb_build_object('ledger_entry_id', ${input.entryId}::uuid, 'amount', trim_scale(${amount}::numeric), 'balance_after', trim_scale(entry.balance_after),
+                                'generation_id', ${input.generationId}::uuid, 'model_identifier', ${input.modelIdentifier}::text)`,
+        createdAt: Prisma.sql`${input.createdAt}::timestamptz`,
+      },
+      Prisma.sql`FROM entry`,
+    )})`,
     ...(spend ? [spend] : []),
   ];
 }

@@ -3,9 +3,11 @@ import type { LedgerEntryType } from "../base/generated/prisma/enums";
 import { Prisma } from "../base/generated/prisma/client";
 import { millisToDecimalString, type Millicredits } from "../base/money";
 import { queryInTransaction } from "../base/transaction-sql";
+import { ledgerEntryInsert } from "./ledger-entry-insert";
 
-// The one place a ledger row is written: the entry and the account's balance (when it moves), in
-// the caller's transaction, after the caller locked the account row. The ledger knows nothing else:
+// A credit movement in the caller's transaction: the entry (./ledger-entry-insert.ts, the one
+// INSERT of a ledger row) and the account's balance (when it moves), after the caller locked the
+// account row. The ledger knows nothing else:
 // what a movement also writes in the same statement (its activity event, the low-balance
 // thresholds it crosses) the caller passes in as WITH items, and it reads them back with its own
 // final SELECT (server/credits/move-balance.ts). One statement, one round trip: every create and
@@ -46,11 +48,21 @@ export async function appendLedgerEntry<Row>(tx: Tx, input: LedgerEntryInput, ta
   return queryInTransaction<Row>(
     tx,
     Prisma.sql`
-    WITH ${first}entry AS (
-      INSERT INTO ledger_entry (id, account_id, type, amount, balance_after, generation_id, model_identifier, description, source_key, created_at)
-      SELECT ${input.entryId}::uuid, ${input.accountId}::uuid, ${input.type}::"LedgerEntryType", ${millisToDecimalString(input.amountMillis)}::numeric, ${balanceAfter}::numeric,
-             ${input.generationId ?? null}::uuid, ${input.modelIdentifier ?? null}, ${input.description}, ${input.sourceKey ?? null}, ${input.createdAt}
-        ${source}
+    WITH ${first}entry AS (${ledgerEntryInsert(
+      {
+        id: Prisma.sql`${input.entryId}::uuid`,
+        accountId: Prisma.sql`${input.accountId}::uuid`,
+        type: Prisma.sql`${input.type}::"LedgerEntryType"`,
+        amount: Prisma.sql`${millisToDecimalString(input.amountMillis)}::numeric`,
+        balanceAfter: Prisma.sql`${balanceAfter}::numeric`,
+        generationId: Prisma.sql`${input.generationId ?? null}::uuid`,
+        modelIdentifier: Prisma.sql`${input.modelIdentifier ?? null}::text`,
+        description: Prisma.sql`${input.description}::text`,
+        sourceKey: Prisma.sql`${input.sourceKey ?? null}::text`,
+        createdAt: Prisma.sql`${input.createdAt}::timestamptz`,
+      },
+      source,
+    )}
       RETURNING id
     ), balance AS (
       UPDATE account SET credit_balance = ${balanceAfter}::numeric, updated_at = ${input.createdAt} WHERE id = ${input.accountId}::uuid AND ${moves} ${written}

@@ -5,6 +5,7 @@ import { queryAlone } from "../../base/transaction-sql";
 import { Prisma } from "../../base/generated/prisma/client";
 import { wakeWaiters } from "../finish-waiters";
 import { lockingRead } from "./locking-read";
+import { activityEventInsert } from "../../activity/record-activity";
 
 // The usual success, as one autocommit statement: the generation and its account locked by the
 // same read as finishSucceeded's transaction (locking-read.ts: generation first), and only when that
@@ -45,11 +46,19 @@ export async function settleSuccessAtOnce(input: SuccessInput): Promise<SettleOu
       UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = (EXTRACT(EPOCH FROM (${now}::timestamptz - ok.attempt_started_at)) * 1000)::int,
              prediction_id = COALESCE(${input.predictionId}::text, provider_attempt.prediction_id), provider_cost = ${input.providerCost ?? null}::numeric
         FROM ok WHERE provider_attempt.id = ok.attempt_id
-    ), succeeded_activity AS (
-      INSERT INTO activity_event (id, account_id, actor, category, action, description, metadata, created_at)
-      SELECT ${randomUUID()}::uuid, ok.account_id, 'system', 'generation', 'generation.succeeded', 'Generation ' || ok.id || ' succeeded',
-             jsonb_build_object('generation_id', ok.id, 'provider', ok.provider), ${createdAt}
-        FROM ok
+    ), succeeded_activity AS (${activityEventInsert(
+      {
+        id: Prisma.sql`${randomUUID()}::uuid`,
+        accountId: Prisma.sql`ok.account_id`,
+        actor: Prisma.sql`'system'`,
+        category: Prisma.sql`'generation'::"ActivityCategory"`,
+        action: Prisma.sql`'generation.succeeded'`,
+        description: Prisma.sql`'Generation ' || ok.id || ' succeeded'`,
+        metadata: Prisma.sql`jsonb_build_object('generation_id', ok.id, 'provider', ok.provider)`,
+        createdAt: Prisma.sql`${createdAt}::timestamptz`,
+      },
+      Prisma.sql`FROM ok`,
+    )}
     ), succeeded_generation AS (
       UPDATE generation SET status = 'succeeded', output_keys = ${input.outputKeys}::text[], completed_at = ${now}, error_code = NULL, error_message = NULL,
              prediction_id = COALESCE(${input.predictionId}::text, generation.prediction_id),
