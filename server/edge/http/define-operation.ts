@@ -91,7 +91,7 @@ export type Operation<
     idempotent: Idempotent;
     preferWait: boolean;
     cancelAfter: boolean;
-    transaction: { maxWait: number; timeout: number; sqlFirst?: boolean } | undefined;
+    transaction: { maxWait: number; timeout: number } | undefined;
     response: {
       component: Response;
       schema: (typeof responseComponents)[Response];

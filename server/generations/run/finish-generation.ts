@@ -4,7 +4,7 @@ import { activityInsert, recordActivity } from "../../activity/record-activity";
 import { chargeCredits } from "../../credits/charge-credits";
 import { refundCredits } from "../../credits/refund-credits";
 import type { Tx } from "../../base/db";
-import { inTransaction, needPrisma } from "../../base/transaction";
+import { inTransaction } from "../../base/transaction";
 import { queryInTransaction } from "../../base/transaction-sql";
 import { Prisma } from "../../base/generated/prisma/client";
 import { getStorage } from "../../storage/get-storage";
@@ -64,75 +64,66 @@ export async function finishSucceeded(input: SuccessInput) {
   // The usual success is one autocommit statement (settle-success.ts); every other case is decided in a transaction.
   const atOnce = await settleSuccessAtOnce({ ...input, predictionId, providerCost: input.providerCost ?? null, now });
   if (atOnce.settled) return { succeeded: true };
-  return finishSucceededInTransaction(input, now, { subscribed: atOnce.subscribed });
+  return finishSucceededInTransaction(input, now);
 }
 
 /**
  * The whole decision in one transaction: the plain success (as settleSuccessAtOnce writes it), a
  * retried step's, a discard, a deadline, or a success whose endpoint takes generation.completed.
- * `subscribed`: as last read; such a finish needs Prisma for the deliveries, so it opens with it.
  */
-export async function finishSucceededInTransaction(input: SuccessInput, now: Date, known: { subscribed: boolean }) {
+export async function finishSucceededInTransaction(input: SuccessInput, now: Date) {
   const { generationId, attempt } = input;
   const predictionId = input.predictionId ?? null;
-  // Opened with pg: the plain finish sends only direct statements; a discard, a deadline or a fired
-  // alert asks for Prisma and runs again under it.
-  const done = await inTransaction(
-    async (tx) => {
-      const row = await lockWithAttempt(tx, generationId, attempt);
-      // Read under the lock: a deadline that passed while the lock was awaited has passed.
-      const lockedAt = new Date();
-      const latencyMs = now.getTime() - row.attempt_started_at.getTime();
-      const inFlight = row.status === "pending" || row.status === "processing";
-      // A retried step whose first try committed: the success and its webhooks stand.
-      if (!inFlight && row.attempt_outcome === "succeeded") return true;
-      if (!inFlight || pastDeadline(row, lockedAt)) {
-        await tx.providerAttempt.update({
-          where: { id: row.attempt_id },
-          data: { outcome: "discarded", wasted: true, finishedAt: now, latencyMs, providerCost: input.providerCost ?? null },
-        });
-        // The result came after the deadline: discarded, and the generation canceled at it.
-        if (inFlight) await cancelAtDeadline(tx, row, lockedAt);
-        return false;
-      }
-      // An endpoint takes generation.completed: its deliveries are queued through Prisma, so a
-      // transaction opened with pg goes back to Prisma now, before the charge.
-      if (row.completed_subscribed) needPrisma(tx);
-      const activity = activityInsert(
-        {
-          accountId: row.account_id,
-          actor: "system",
-          category: "generation",
-          action: "generation.succeeded",
-          description: `Generation ${generationId} succeeded`,
-          metadata: { generation_id: generationId, provider: row.provider },
-        },
-        { id: randomUUID(), createdAt: new Date() },
-      );
-      // The attempt, the generation and its activity event, sent in the charge's statement (one
-      // round trip). The activity row's foreign key takes its share lock on an account this
-      // transaction already holds (lockWithAttempt).
-      const transition = [
-        Prisma.sql`succeeded_attempt AS (
+  const done = await inTransaction(async (tx) => {
+    const row = await lockWithAttempt(tx, generationId, attempt);
+    // Read under the lock: a deadline that passed while the lock was awaited has passed.
+    const lockedAt = new Date();
+    const latencyMs = now.getTime() - row.attempt_started_at.getTime();
+    const inFlight = row.status === "pending" || row.status === "processing";
+    // A retried step whose first try committed: the success and its webhooks stand.
+    if (!inFlight && row.attempt_outcome === "succeeded") return true;
+    if (!inFlight || pastDeadline(row, lockedAt)) {
+      await tx.providerAttempt.update({
+        where: { id: row.attempt_id },
+        data: { outcome: "discarded", wasted: true, finishedAt: now, latencyMs, providerCost: input.providerCost ?? null },
+      });
+      // The result came after the deadline: discarded, and the generation canceled at it.
+      if (inFlight) await cancelAtDeadline(tx, row, lockedAt);
+      return false;
+    }
+    const activity = activityInsert(
+      {
+        accountId: row.account_id,
+        actor: "system",
+        category: "generation",
+        action: "generation.succeeded",
+        description: `Generation ${generationId} succeeded`,
+        metadata: { generation_id: generationId, provider: row.provider },
+      },
+      { id: randomUUID(), createdAt: new Date() },
+    );
+    // The attempt, the generation and its activity event, sent in the charge's statement (one
+    // round trip). The activity row's foreign key takes its share lock on an account this
+    // transaction already holds (lockWithAttempt).
+    const transition = [
+      Prisma.sql`succeeded_attempt AS (
         UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = ${latencyMs}::int, prediction_id = COALESCE(${predictionId}::text, prediction_id),
                provider_cost = ${input.providerCost ?? null}::numeric
          WHERE id = ${row.attempt_id}::uuid)`,
-        Prisma.sql`succeeded_activity AS (${activity})`,
-        Prisma.sql`succeeded_generation AS (
+      Prisma.sql`succeeded_activity AS (${activity})`,
+      Prisma.sql`succeeded_generation AS (
         UPDATE generation SET status = 'succeeded', output_keys = ${input.outputKeys}::text[], completed_at = ${now}, error_code = NULL, error_message = NULL,
                prediction_id = COALESCE(${predictionId}::text, prediction_id),
                metrics_total_time = ${(now.getTime() - row.created_at.getTime()) / 1000}::float8,
                metrics_predict_time = ${input.predictTimeSeconds ?? latencyMs / 1000}::float8, updated_at = ${now}
          WHERE id = ${generationId}::uuid)`,
-      ];
-      const reserve = row.reserved_amount === null ? null : { amount: row.reserved_amount, modelIdentifier: row.reserved_model };
-      const reservation = reservationOf(decimalToMillis(row.balance), reserve, row.settled_by);
-      await chargeCredits(tx, { accountId: row.account_id, generationId, alongside: transition, reservation });
-      await queueGenerationFinished(tx, generationId, row.account_id, "succeeded", { subscribed: row.completed_subscribed });
-      return true;
-    },
-    { sqlFirst: !known.subscribed },
-  );
+    ];
+    const reserve = row.reserved_amount === null ? null : { amount: row.reserved_amount, modelIdentifier: row.reserved_model };
+    const reservation = reservationOf(decimalToMillis(row.balance), reserve, row.settled_by);
+    await chargeCredits(tx, { accountId: row.account_id, generationId, alongside: transition, reservation });
+    await queueGenerationFinished(tx, generationId, row.account_id, "succeeded", { subscribed: row.completed_subscribed });
+    return true;
+  });
   if (!done) {
     // Canceled while the provider worked: its files are not ours to keep.
     for (const key of input.outputKeys)

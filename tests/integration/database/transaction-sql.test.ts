@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { db, disconnectDb } from "@/server/base/db";
 import { Prisma } from "@/server/base/generated/prisma/client";
-import { afterCommit, inTransaction, needPrisma } from "@/server/base/transaction";
+import { afterCommit, inTransaction } from "@/server/base/transaction";
 import { executeInTransaction, queryInTransaction, queryTextInTransaction } from "@/server/base/transaction-sql";
 
 // The hot statements of a transaction go to its connection with pg directly
@@ -109,113 +109,50 @@ describe("statements sent on the transaction's own connection", () => {
   });
 });
 
-describe("a transaction opened with pg (sqlFirst)", () => {
+describe("inTransaction: one path, whatever the body sends", () => {
   const insertUser = (email: string) => Prisma.sql`INSERT INTO "user" (id, email, updated_at) VALUES (gen_random_uuid(), ${email}, now())`;
   const usersWith = (email: string) => db.user.count({ where: { email } });
 
-  it("commits a body of direct statements once, on one backend in one transaction, then runs its after-commit jobs", async () => {
-    const email = `sql-first-${randomUUID()}@example.com`;
+  it("runs a body of direct statements and Prisma's API once, on one backend in one transaction, then its after-commit jobs", async () => {
+    const email = `one-path-${randomUUID()}@example.com`;
     let runs = 0;
     const jobs: string[] = [];
-    const [first, second] = await inTransaction(
-      async (tx) => {
-        runs += 1;
-        const [before] = await queryInTransaction<{ pid: number; txid: string }>(tx, backendAndTransaction);
-        await executeInTransaction(tx, insertUser(email));
-        afterCommit(tx, "test job", async () => void jobs.push("ran"));
-        const [after] = await queryInTransaction<{ pid: number; txid: string }>(tx, backendAndTransaction);
-        return [before, after];
-      },
-      { sqlFirst: true },
-    );
+    const [first, second, found] = await inTransaction(async (tx) => {
+      runs += 1;
+      const [before] = await queryInTransaction<{ pid: number; txid: string }>(tx, backendAndTransaction);
+      await executeInTransaction(tx, insertUser(email));
+      afterCommit(tx, "test job", async () => void jobs.push("ran"));
+      const user = await tx.user.findFirstOrThrow({ where: { email }, select: { email: true } });
+      const [after] = await tx.$queryRaw<Array<{ pid: number; txid: string }>>(backendAndTransaction);
+      return [before, after, user] as const;
+    });
     expect(runs).toBe(1);
     expect(second).toEqual(first);
+    expect(found.email).toBe(email);
     expect(jobs).toEqual(["ran"]);
     expect(await usersWith(email)).toBe(1);
   });
 
-  it("runs the body again under Prisma when it asks for Prisma's API: the first run undone, its after-commit jobs dropped", async () => {
-    const email = `sql-first-${randomUUID()}@example.com`;
-    const txids: string[] = [];
-    const jobs: number[] = [];
-    let runs = 0;
-    const created = await inTransaction(
-      async (tx) => {
-        runs += 1;
-        const run = runs;
-        txids.push((await queryInTransaction<{ txid: string }>(tx, backendAndTransaction))[0]!.txid);
-        await executeInTransaction(tx, insertUser(email));
-        afterCommit(tx, "test job", async () => void jobs.push(run));
-        return tx.user.findFirstOrThrow({ where: { email }, select: { email: true } });
-      },
-      { sqlFirst: true },
-    );
-    expect(runs).toBe(2);
-    expect(created.email).toBe(email);
-    expect(new Set(txids).size).toBe(2);
-    expect(jobs).toEqual([2]);
-    expect(await usersWith(email)).toBe(1);
-  });
-
-  it("runs it again under Prisma even when the body caught what tx threw", async () => {
-    const email = `sql-first-${randomUUID()}@example.com`;
-    let runs = 0;
-    const outcome = await inTransaction(
-      async (tx) => {
-        runs += 1;
-        await executeInTransaction(tx, insertUser(email));
-        try {
-          await tx.user.count();
-          return "prisma";
-        } catch {
-          return "swallowed";
-        }
-      },
-      { sqlFirst: true },
-    );
-    expect(runs).toBe(2);
-    expect(outcome).toBe("prisma");
-    expect(await usersWith(email)).toBe(1);
-  });
-
-  it("needPrisma sends a body back to Prisma at once, and does nothing in a Prisma transaction", async () => {
-    const email = `sql-first-${randomUUID()}@example.com`;
-    const reached: string[] = [];
-    let runs = 0;
-    await inTransaction(
-      async (tx) => {
-        runs += 1;
-        reached.push(`run ${runs}: before`);
-        needPrisma(tx);
-        reached.push(`run ${runs}: after`);
-        await executeInTransaction(tx, insertUser(email));
-      },
-      { sqlFirst: true },
-    );
-    expect(reached).toEqual(["run 1: before", "run 2: before", "run 2: after"]);
-    expect(await usersWith(email)).toBe(1);
-  });
-
-  it("rolls back and rethrows a body's own error, running it once", async () => {
-    const email = `sql-first-${randomUUID()}@example.com`;
+  it("rolls back and rethrows a body's own error, running it once and dropping its after-commit jobs", async () => {
+    const email = `one-path-${randomUUID()}@example.com`;
     const failure = new Error("roll back");
+    const jobs: string[] = [];
     let runs = 0;
     await expect(
-      inTransaction(
-        async (tx) => {
-          runs += 1;
-          await executeInTransaction(tx, insertUser(email));
-          throw failure;
-        },
-        { sqlFirst: true },
-      ),
+      inTransaction(async (tx) => {
+        runs += 1;
+        await executeInTransaction(tx, insertUser(email));
+        afterCommit(tx, "test job", async () => void jobs.push("ran"));
+        throw failure;
+      }),
     ).rejects.toBe(failure);
     expect(runs).toBe(1);
+    expect(jobs).toEqual([]);
     expect(await usersWith(email)).toBe(0);
   });
 
   it("refuses statements past its timeout and rolls back", async () => {
-    const email = `sql-first-${randomUUID()}@example.com`;
+    const email = `one-path-${randomUUID()}@example.com`;
     await expect(
       inTransaction(
         async (tx) => {
@@ -223,9 +160,9 @@ describe("a transaction opened with pg (sqlFirst)", () => {
           await new Promise((resolve) => setTimeout(resolve, 200));
           await executeInTransaction(tx, Prisma.sql`SELECT 1`);
         },
-        { sqlFirst: true, timeout: 50 },
+        { timeout: 50 },
       ),
-    ).rejects.toThrow(/Transaction already closed/);
+    ).rejects.toThrow(/Transaction already closed|expired/);
     expect(await usersWith(email)).toBe(0);
   });
 });

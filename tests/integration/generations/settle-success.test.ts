@@ -89,7 +89,7 @@ describe("the usual success in one statement", () => {
     const success = { attempt: 1, outputKeys: ["outputs/a/0.png", "outputs/a/1.png"], predictTimeSeconds: null, predictionId: "pred-123" };
 
     expect(await settleSuccessAtOnce({ generationId: atOnce, ...success, now })).toEqual({ settled: true });
-    expect(await finishSucceededInTransaction({ generationId: inTx, ...success }, now, { subscribed: false })).toEqual({ succeeded: true });
+    expect(await finishSucceededInTransaction({ generationId: inTx, ...success }, now)).toEqual({ succeeded: true });
 
     const [one, other] = [await written(atOnce), await written(inTx)];
     const latencyMs = now.getTime() - startedAt.getTime();

@@ -34,10 +34,9 @@ const createDescription = (kind: ModelType) =>
   `Validates the body against the model's strict schema (see \`GET /v1/library/models\`; the exact schema per model is in this request body's \`x-darkroom-models\`), checks the spend limits of the key and of the account (ERR1014, before anything is reserved), the ${kind} concurrency cap, reserves the estimated cost and creates the generation in \`pending\`. Execution runs after the response: poll \`GET /v1/content/{generation_id}\` or subscribe to webhook events. Counts toward the generation rate-limit bucket.`;
 
 // Creates for one account queue on its row lock; under a burst they wait their turn rather than
-// fail (Prisma's defaults are 2 s to get a connection and 5 s per transaction). Opened with pg
-// (sqlFirst): a create's statements all go to the connection directly, and its body can run again
-// under Prisma when a rarer path asks for Prisma's API (a refusal's count, a fired alert).
-const createTransaction = { maxWait: 15_000, timeout: 20_000, sqlFirst: true };
+// fail (Prisma's defaults are 2 s to get a connection and 5 s per transaction). Only the creates
+// the one statement declines (server/generations/record-at-once.ts) open this transaction.
+const createTransaction = { maxWait: 15_000, timeout: 20_000 };
 
 function createOperation(kind: ModelType, legacyPaths: LegacyPath[]) {
   return defineOperation({
