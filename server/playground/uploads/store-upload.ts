@@ -7,7 +7,7 @@ import { db } from "../../base/db";
 import { getStorage } from "../../storage/get-storage";
 import { signFileUrl } from "../../storage/signed-url";
 import type { OutputStorage } from "../../storage/storage";
-import { UPLOAD_EXTENSIONS, UPLOAD_TYPES, sniffImageType } from "./upload-image-type";
+import { UPLOAD_EXTENSIONS, UPLOAD_KINDS, UPLOAD_TYPES, sniffImageType } from "./upload-image-type";
 
 // An input image uploaded from the playground: its type checked by its bytes, a row (counted
 // against the account's live uploads under a lock, so two tabs cannot pass the cap together),
@@ -32,7 +32,7 @@ export function uploadKey(accountId: string, id: string, extension: string): str
 export function assertUploadBytes(bytes: Uint8Array, declaredType: string) {
   const actual = sniffImageType(bytes);
   if (!actual) {
-    throw new ApiError("ERR1015", `The file is not a ${UPLOAD_TYPES.join(", ")} image.`, {
+    throw new ApiError("ERR1015", `The file is not a ${UPLOAD_KINDS} image, whatever its name says.`, {
       content_type: declaredType,
       accepted: UPLOAD_TYPES,
     });

@@ -7,6 +7,9 @@ export type UploadType = keyof typeof UPLOAD_EXTENSIONS;
 
 export const UPLOAD_TYPES = Object.keys(UPLOAD_EXTENSIONS) as UploadType[];
 
+/** The types in words, for messages. */
+export const UPLOAD_KINDS = "PNG, JPEG, WebP or GIF";
+
 export function isUploadType(value: string): value is UploadType {
   return Object.hasOwn(UPLOAD_EXTENSIONS, value);
 }

@@ -5,7 +5,7 @@ import { readSignedInSession } from "../../../auth/signed-in-session";
 import { db } from "../../../base/db";
 import { ApiError, toApiError } from "../../../base/error-table";
 import { log } from "../../../base/log";
-import { isUploadType, UPLOAD_TYPES } from "../../../playground/uploads/upload-image-type";
+import { isUploadType, UPLOAD_KINDS, UPLOAD_TYPES } from "../../../playground/uploads/upload-image-type";
 import { storeUpload, UPLOAD_MAX_BYTES } from "../../../playground/uploads/store-upload";
 import { assertMayRun } from "../../../playground/run-roles";
 import { errorResponse, newRequestId, successResponse } from "../envelope";
@@ -30,10 +30,14 @@ export async function uploadPlaygroundImage(request: Request): Promise<Response>
     await assertMayRun(db, membership);
     const declaredType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
     if (!isUploadType(declaredType)) {
-      throw new ApiError("ERR1015", `Send the image as its own Content-Type: one of ${UPLOAD_TYPES.join(", ")}.`, {
-        content_type: declaredType || null,
-        accepted: UPLOAD_TYPES,
-      });
+      throw new ApiError(
+        "ERR1015",
+        `Only ${UPLOAD_KINDS} images can be uploaded, sent with their own Content-Type (${UPLOAD_TYPES.join(", ")}).`,
+        {
+          content_type: declaredType || null,
+          accepted: UPLOAD_TYPES,
+        },
+      );
     }
     assertDeclaredLengthWithin(request, UPLOAD_MAX_BYTES);
     const bytes = await readCappedBody(request, UPLOAD_MAX_BYTES);
