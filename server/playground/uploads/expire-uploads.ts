@@ -1,4 +1,5 @@
 import "server-only";
+import { scopeWhere, type AccountScope } from "../../base/account-scope";
 import { db } from "../../base/db";
 import { log } from "../../base/log";
 import { getStorage } from "../../storage/get-storage";
@@ -12,8 +13,10 @@ const BATCH = 200;
 
 export type ExpiredUploads = { uploads: number; filesDeleted: number; deferred: number };
 
+/** The scope's uploads expired as of `now`: one account's, or every account's (OPERATOR, the cron). */
 export async function expireUploads(
-  options: { now?: Date; accountId?: string; batchSize?: number } = {},
+  scope: AccountScope,
+  options: { now?: Date; batchSize?: number } = {},
   storage: OutputStorage = getStorage(),
 ): Promise<ExpiredUploads> {
   const now = options.now ?? new Date();
@@ -21,7 +24,7 @@ export async function expireUploads(
   const result: ExpiredUploads = { uploads: 0, filesDeleted: 0, deferred: 0 };
   for (;;) {
     const rows = await db.playgroundUpload.findMany({
-      where: { expiresAt: { lte: now }, ...(options.accountId ? { accountId: options.accountId } : {}) },
+      where: { expiresAt: { lte: now }, ...scopeWhere(scope) },
       select: { id: true, storageKey: true },
       orderBy: { expiresAt: "asc" },
       take: batchSize,

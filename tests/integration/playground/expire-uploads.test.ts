@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTeamAccount } from "@/server/accounts/create-team-account";
+import { accountScope } from "@/server/base/account-scope";
 import { db, disconnectDb } from "@/server/base/db";
 import { inTransaction } from "@/server/base/transaction";
 import { expireUploads } from "@/server/playground/uploads/expire-uploads";
@@ -36,7 +37,7 @@ describe("expireUploads", () => {
     const young = await uploadAt(accountId, userId, new Date(now.getTime() - 60_000));
     expect(await getStorage().get(old.key)).not.toBeNull();
 
-    const result = await expireUploads({ now, accountId });
+    const result = await expireUploads(accountScope(accountId), { now });
     expect(result).toEqual({ uploads: 1, filesDeleted: 1, deferred: 0 });
     expect(await getStorage().get(old.key)).toBeNull();
     expect(await db.playgroundUpload.findUnique({ where: { id: old.id } })).toBeNull();
@@ -44,12 +45,12 @@ describe("expireUploads", () => {
     expect(await db.playgroundUpload.findUnique({ where: { id: young.id } })).not.toBeNull();
 
     // Once past its own 24 hours, the young one goes too; a second pass finds nothing.
-    expect(await expireUploads({ now: new Date(now.getTime() + UPLOAD_LIFETIME_MS), accountId })).toEqual({
+    expect(await expireUploads(accountScope(accountId), { now: new Date(now.getTime() + UPLOAD_LIFETIME_MS) })).toEqual({
       uploads: 1,
       filesDeleted: 1,
       deferred: 0,
     });
-    expect(await expireUploads({ now: new Date(now.getTime() + UPLOAD_LIFETIME_MS), accountId })).toEqual({
+    expect(await expireUploads(accountScope(accountId), { now: new Date(now.getTime() + UPLOAD_LIFETIME_MS) })).toEqual({
       uploads: 0,
       filesDeleted: 0,
       deferred: 0,
@@ -61,11 +62,11 @@ describe("expireUploads", () => {
     const now = new Date();
     const stuck = await uploadAt(accountId, userId, new Date(now.getTime() - UPLOAD_LIFETIME_MS - 1000));
     const refusing: OutputStorage = { ...localDiskStorage(), delete: () => Promise.reject(new Error("storage is down")) };
-    expect(await expireUploads({ now, accountId }, refusing)).toEqual({ uploads: 0, filesDeleted: 0, deferred: 1 });
+    expect(await expireUploads(accountScope(accountId), { now }, refusing)).toEqual({ uploads: 0, filesDeleted: 0, deferred: 1 });
     expect(await db.playgroundUpload.findUnique({ where: { id: stuck.id } })).not.toBeNull();
 
     await getStorage().delete(stuck.key);
-    expect(await expireUploads({ now, accountId })).toEqual({ uploads: 1, filesDeleted: 0, deferred: 0 });
+    expect(await expireUploads(accountScope(accountId), { now })).toEqual({ uploads: 1, filesDeleted: 0, deferred: 0 });
   });
 
   it("deleting a team account removes its uploads, objects and rows", async () => {
