@@ -7,9 +7,11 @@ import { Checkbox, Field, Input, Textarea } from "@/components/ui";
 import { Select } from "@/components/ui/select";
 import { ProviderOrderField } from "./provider-order-field";
 import { ADVANCED_FIELDS, controlOf, fieldLabel, type FormValue, type FormValues } from "./run-form";
+import { UploadImage } from "./upload-image";
 
 // The playground's controls, one per create field of the model, chosen by what the field accepts
 // (run-form.ts); the advanced ones folded. Field errors are the create's own, by field name.
+// Input-image fields take URLs or an upload (upload-image.tsx), which fills in its link.
 
 export type RunFieldsProps = {
   fields: readonly CreateField[];
@@ -127,31 +129,38 @@ function RunField({
       );
     case "urls": {
       const urls = Array.isArray(value) ? value : [];
+      const given = urls.filter((url) => url.trim() !== "");
       return (
-        <Field label={label} required={field.required} error={error} hint={`${field.accepts}; one URL a line`}>
-          <Textarea
-            name={field.field}
-            rows={2}
-            value={urls.join("\n")}
-            onChange={(event) => set(event.target.value.split("\n"))}
-            placeholder="https://…"
-            className="font-mono text-xs"
-          />
-        </Field>
+        <div className="space-y-2">
+          <Field label={label} required={field.required} error={error} hint={`${field.accepts}; one URL a line, or upload`}>
+            <Textarea
+              name={field.field}
+              rows={2}
+              value={urls.join("\n")}
+              onChange={(event) => set(event.target.value.split("\n"))}
+              placeholder="https://…"
+              className="font-mono text-xs"
+            />
+          </Field>
+          <UploadImage label={label} urls={given} onUploaded={(url) => set(field.max === 1 ? [url] : [...given, url])} />
+        </div>
       );
     }
     case "url":
       return (
-        <Field label={label} error={error} hint={field.accepts}>
-          <Input
-            name={field.field}
-            type="url"
-            value={String(value)}
-            onChange={(event) => set(event.target.value)}
-            placeholder="https://…"
-            className="font-mono text-xs"
-          />
-        </Field>
+        <div className="space-y-2">
+          <Field label={label} error={error} hint={`${field.accepts}; a URL, or upload`}>
+            <Input
+              name={field.field}
+              type="url"
+              value={String(value)}
+              onChange={(event) => set(event.target.value)}
+              placeholder="https://…"
+              className="font-mono text-xs"
+            />
+          </Field>
+          <UploadImage label={label} urls={value ? [String(value)] : []} onUploaded={set} />
+        </div>
       );
     case "providers":
       return (

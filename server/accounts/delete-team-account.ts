@@ -9,7 +9,8 @@ import { lockAccountRow } from "./lock-account-row";
 // row, its ledger, orders, generations and activity stay, so the money it moved stays auditable
 // and Stripe's later events still find it. Everything that lets anyone act on it goes, in one
 // transaction: keys revoked (the API answers ERR1002), webhooks disabled, open invitations
-// revoked, a custom hostname released, every membership removed (it leaves every switcher).
+// revoked, a custom hostname released, every membership removed (it leaves every switcher), its
+// playground uploads expired (their objects deleted right after, by the caller's expireUploads).
 // Refused for personal accounts, a live subscription, generations in flight and open orders.
 
 export async function deleteTeamAccount(tx: Tx, input: { accountId: string; actor: string; confirmName: string }) {
@@ -37,6 +38,7 @@ export async function deleteTeamAccount(tx: Tx, input: { accountId: string; acto
     data: { revokedAt: now },
   });
   await tx.customHostname.deleteMany({ where: { accountId: account.id } });
+  await tx.playgroundUpload.updateMany({ where: { accountId: account.id, expiresAt: { gt: now } }, data: { expiresAt: now } });
   const members = await tx.membership.findMany({ where: { accountId: account.id }, select: { userId: true, role: true } });
   await tx.membership.deleteMany({ where: { accountId: account.id } });
   await tx.account.update({ where: { id: account.id }, data: { deletedAt: now, deletedById: input.actor } });

@@ -53,10 +53,13 @@ export class FetchFailed extends Error {
   }
 }
 
-/** An input file URL answered, but not with a file the service can use. */
+/**
+ * An input file URL answered, but not with a file the service can use; `invalid_link`: a link to
+ * our own /files/ whose signature is wrong or expired (`status` is what /files would answer).
+ */
 export class InputFileRejected extends Error {
   constructor(
-    readonly reason: "http_status" | "content_type",
+    readonly reason: "http_status" | "content_type" | "invalid_link",
     message: string,
     readonly status: number,
   ) {

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { fetchOutputFile } from "../../base/net/fetch-output-file";
+import { readOwnFileLink } from "../../storage/own-file-link";
 import { sendProviderRequest, type ProviderResponse } from "../http-errors";
 import {
   ProviderError,
@@ -76,7 +77,10 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): ProviderAdap
 
   async function inputImage(url: string): Promise<InlineImage> {
     try {
-      const file = await fetchOutputFile(url, { allowLoopback: options.allowLoopback ?? false, maxBytes: INPUT_IMAGE_MAX_BYTES });
+      // Our own signed /files/ links (playground uploads) from storage; any other URL over the network.
+      const file =
+        (await readOwnFileLink(url, INPUT_IMAGE_MAX_BYTES)) ??
+        (await fetchOutputFile(url, { allowLoopback: options.allowLoopback ?? false, maxBytes: INPUT_IMAGE_MAX_BYTES }));
       return { mimeType: file.contentType?.startsWith("image/") ? file.contentType : "image/png", data: file.bytes.toString("base64") };
     } catch (error) {
       throw new ProviderError(

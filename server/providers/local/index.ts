@@ -1,12 +1,15 @@
 import "server-only";
 import { env } from "../../base/env";
 import { fetchInputFile } from "../../base/net/fetch-input-file";
+import { readOwnFileLink } from "../../storage/own-file-link";
 import { createLocalAdapter } from "./local-adapter";
 
 // The built-in providers. Input files (image-to-image, image-to-video) come through the same
-// SSRF-safe fetcher as webhooks: public HTTPS only, the checked address, no redirects.
+// SSRF-safe fetcher as webhooks: public HTTPS only, the checked address, no redirects; our own
+// signed /files/ links (playground uploads) are read from storage.
 
-const fetchInput = async (url: string) => (await fetchInputFile(url, { allowLoopback: env().WEBHOOK_ALLOW_LOOPBACK })).bytes;
+const fetchInput = async (url: string) =>
+  (await fetchInputFile(url, { allowLoopback: env().WEBHOOK_ALLOW_LOOPBACK, ownFiles: readOwnFileLink })).bytes;
 
 export const localAdapter = createLocalAdapter("local", { fetchInput });
 export const localBackupAdapter = createLocalAdapter("local-backup", { fetchInput });

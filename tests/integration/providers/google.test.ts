@@ -1,8 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { env } from "@/server/base/env";
 import { createGoogleAdapter, googleFromEnv } from "@/server/providers/google";
 import { googlePredictionId } from "@/server/providers/google/google-adapter";
 import type { ProviderAdapter } from "@/server/providers/types";
+import { getStorage } from "@/server/storage/get-storage";
+import { signFileUrl } from "@/server/storage/signed-url";
 import { pollUntilSettled, providerErrorOf } from "@/tests/fakes/expect-provider-error";
 import { sampleOutput } from "@/tests/fakes/fake-server";
 import { startGoogleFake, type GoogleFake } from "@/tests/fakes/google-fake";
@@ -80,6 +83,20 @@ describe("Gemini image (:generateContent)", () => {
       kind: "completed",
       result: { status: "succeeded", outputs: [{ kind: "bytes", contentType: "image/png" }] },
     });
+  });
+
+  it("reads an own signed /files/ link (a playground upload) from storage: no download, loopback refused or not", async () => {
+    const input = await sampleOutput("png");
+    const key = `uploads/google-test/${randomUUID()}.png`;
+    await getStorage().put(key, input.bytes, "image/png");
+    const strict = createGoogleAdapter({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, allowLoopback: false, timeoutMs: 2_000 });
+    const job = gemini({ inputFiles: [signFileUrl(key, { expiresAt: new Date(Date.now() + 3600_000) })] });
+    expect(await strict.submit(job)).toMatchObject({ kind: "completed", result: { status: "succeeded" } });
+    const request = fake.requests.find((entry) => entry.path.endsWith(":generateContent"));
+    expect((request?.body as { contents: Array<{ parts: unknown[] }> }).contents[0]?.parts[1]).toEqual({
+      inlineData: { mimeType: "image/png", data: input.bytes.toString("base64") },
+    });
+    await getStorage().delete(key);
   });
 
   it("reads a picture part written in snake_case (inline_data) as well", async () => {

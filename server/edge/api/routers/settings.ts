@@ -3,7 +3,10 @@ import { z } from "zod";
 import { MAX_ACCOUNT_NAME_LENGTH } from "../../../accounts/create-account";
 import { deleteTeamAccount } from "../../../accounts/delete-team-account";
 import { MAX_PICTURE_URL_LENGTH, updateAccountProfile } from "../../../accounts/update-account-profile";
+import { accountScope } from "../../../base/account-scope";
+import { log } from "../../../base/log";
 import { endDashboardStreams } from "../../../live/end-dashboard-streams";
+import { expireUploads } from "../../../playground/uploads/expire-uploads";
 import { getSettings } from "../../../settings/get-settings";
 import { inTransaction } from "../../../base/transaction";
 import { setMarketingConsent } from "../../../users/set-marketing-consent";
@@ -55,6 +58,10 @@ export const settingsRouter = createTRPCRouter({
       deleteTeamAccount(tx, { accountId: ctx.membership.accountId, actor: ctx.userId, confirmName: input.confirmName }),
     );
     endDashboardStreams({ accountId: deleted.accountId, everyMember: true });
+    // Its uploads expired with it: their files go now (the 10-minute expiry catches a failure).
+    await expireUploads(accountScope(deleted.accountId)).catch((error: unknown) =>
+      log.warn("deleted account's uploads left for the expiry", { error: error instanceof Error ? error.message : String(error) }),
+    );
     return deleted;
   }),
 });
