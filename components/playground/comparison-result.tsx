@@ -36,8 +36,12 @@ function ComparisonColumns({ comparison, canRun }: { comparison: ComparisonView;
       ? `Column ${index + 1} (${column.model_identifier}${column.view.record.generation_provider_used ? ` on ${column.view.record.generation_provider_used}` : ""})`
       : null;
   };
-  const fastest = name(comparison.summary.fastest);
-  const cheapest = name(comparison.summary.cheapest);
+  // A tie names every column at the best value.
+  const named = (ids: string[]) => (ids.length === 0 ? null : `${ids.length > 1 ? "Tie: " : ""}${ids.map(name).join(", ")}`);
+  const fastest = named(comparison.summary.fastest);
+  const cheapest = named(comparison.summary.cheapest);
+  const isFastest = (id: string | null) => id !== null && comparison.summary.fastest.includes(id);
+  const isCheapest = (id: string | null) => id !== null && comparison.summary.cheapest.includes(id);
   return (
     <section aria-label="Comparison" className="space-y-4" data-comparison={comparison.comparison_id} data-finished={comparison.finished}>
       <Card role="region" aria-label="Summary">
@@ -62,10 +66,10 @@ function ComparisonColumns({ comparison, canRun }: { comparison: ComparisonView;
                 title={`Column ${index + 1}`}
                 description={<span className="font-mono text-xs break-all">{column.model_identifier}</span>}
               >
-                {(comparison.summary.fastest === column.generation_id || comparison.summary.cheapest === column.generation_id) && (
+                {(isFastest(column.generation_id) || isCheapest(column.generation_id)) && (
                   <p className="flex gap-1.5 pt-1">
-                    {comparison.summary.fastest === column.generation_id && <Badge tone="green">Fastest</Badge>}
-                    {comparison.summary.cheapest === column.generation_id && <Badge tone="blue">Cheapest</Badge>}
+                    {isFastest(column.generation_id) && <Badge tone="green">Fastest</Badge>}
+                    {isCheapest(column.generation_id) && <Badge tone="blue">Cheapest</Badge>}
                   </p>
                 )}
               </CardHeader>

@@ -228,7 +228,7 @@ describe("playground router: Compare", () => {
       [1, "darkroom/lumen-video"],
     ]);
     expect(comparison.columns[0]?.view.record.generation_provider_order).toEqual(["local"]);
-    expect(comparison).toMatchObject({ finished: false, summary: { fastest: null, cheapest: null } });
+    expect(comparison).toMatchObject({ finished: false, summary: { fastest: [], cheapest: [] } });
     expect((await as(member).history({ accountId, comparisons: true })).map((run) => run.comparison_id)).toEqual([started.comparison_id]);
     await expectTrpcError(as(member).comparison({ accountId, comparisonId: crypto.randomUUID() }), "ERR1006");
 

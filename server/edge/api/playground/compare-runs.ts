@@ -60,14 +60,19 @@ export async function viewComparison(accountId: string, comparisonId: string) {
   const views = await Promise.all(runs.map((run) => viewRun(accountId, run.generation_id)));
   const columns = runs.map((run, index) => ({ ...run, view: views[index] as RunView }));
   const done = columns.filter((column) => column.view.record.generation_status === "succeeded");
-  const best = (value: (column: (typeof columns)[number]) => number | null) => {
-    const ranked = done.filter((column) => value(column) !== null).sort((a, b) => (value(a) ?? 0) - (value(b) ?? 0));
-    return ranked[0]?.generation_id ?? null;
-  };
+  const best = (value: (column: (typeof columns)[number]) => number | null) =>
+    bestOf(done.flatMap((column) => (column.generation_id === null ? [] : [{ id: column.generation_id, score: value(column) }])));
   return {
     comparison_id: comparisonId,
     columns,
     finished: columns.every((column) => column.view.finished),
     summary: { fastest: best((column) => column.view.total_time_ms), cheapest: best((column) => column.view.cost_charged) },
   };
+}
+
+/** The ids at the least score (a tie gives them all; scores all null, or none: none). */
+export function bestOf(entries: Array<{ id: string; score: number | null }>): string[] {
+  const scored = entries.filter((entry): entry is { id: string; score: number } => entry.score !== null);
+  const least = Math.min(...scored.map((entry) => entry.score));
+  return scored.filter((entry) => entry.score === least).map((entry) => entry.id);
 }
