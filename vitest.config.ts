@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import SlowestFirst from "./tests/setup/slowest-first";
 
 // `npm test` (scripts/test.ts) prepares a migrated database and the built app, then runs this.
 // A single file can run directly: DATABASE_URL=<migrated db> npx vitest run tests/unit/...
@@ -19,6 +20,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     maxWorkers: 2,
+    sequence: { sequencer: SlowestFirst },
     reporters: ["default"],
   },
 });
