@@ -112,7 +112,7 @@ to the bare route measured in the same run (the \`/v1\` 404 envelope: a Next rou
 database and no auth), so runs on busier or quieter machines compare. The read routes' ratios are
 the median of alternating slices (bare, route, bare, route, …), because this machine's speed drifts
 within a minute; the chart shows the back-to-back 10 s runs. A \`/v1\` route Next has loaded is
-answered by its handler without Next's router (docs/architecture.md), while the bare route stays a
+answered by its handler without Next's router (docs/hot-path.md), while the bare route stays a
 Next route handler, as the issue defines it; each read figure also gives the CPU per request of
 both. The server runs as
 \`npm start\` does (compiled JavaScript on plain \`node\`, embedded defaults), on a fresh database;
