@@ -24,17 +24,20 @@ test("upload a PNG into the playground's input files and run the model with it",
   const field = page.getByRole("textbox", { name: "Input files" });
 
   // Keyboard: focus the button, Enter opens the chooser. Text bytes named .png are refused inline.
-  await uploadButton.focus();
-  let chooser = page.waitForEvent("filechooser");
-  await page.keyboard.press("Enter");
-  await (await chooser).setFiles({ name: "not-really.png", mimeType: "image/png", buffer: Buffer.from("plain words, not a picture\n") });
+  // An Enter before the page hydrated (no handler yet, on a busy machine) opens nothing: press again.
+  await expect(async () => {
+    const opened = page.waitForEvent("filechooser", { timeout: 3_000 });
+    await uploadButton.focus();
+    await page.keyboard.press("Enter");
+    await (await opened).setFiles({ name: "not-really.png", mimeType: "image/png", buffer: Buffer.from("plain words, not a picture\n") });
+  }).toPass({ timeout: 60_000 });
   await expect(page.getByRole("alert").filter({ hasText: "The file is not a PNG, JPEG, WebP or GIF image" })).toBeVisible();
   await expect(field).toHaveValue("");
 
   const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#e0442a" } })
     .png()
     .toBuffer();
-  chooser = page.waitForEvent("filechooser");
+  const chooser = page.waitForEvent("filechooser");
   await uploadButton.click();
   await (await chooser).setFiles({ name: "red-square.png", mimeType: "image/png", buffer: png });
   await expect(field).toHaveValue(new RegExp(`/files/uploads/${accountId}/[0-9a-f-]{36}\\.png\\?expires=\\d+&signature=[0-9a-f]{64}$`));
