@@ -242,6 +242,7 @@ test("a member the owner did not allow to run sees why, and Run stays off", asyn
       .filter({ hasText: "only the primary owner and owners may run models from the dashboard; your role is member" }),
   ).toBeVisible();
   await expect(memberPage.getByRole("button", { name: "Run", exact: true })).toBeDisabled();
+  await expect(memberPage.getByRole("button", { name: "Upload an image for Input files" })).toBeDisabled();
   await saveScreenshot("playground-member-refused-1440", memberPage);
   await memberPage.goto(`/dashboard/${owner.accountId}/compare`);
   await expect(memberPage.getByRole("alert").filter({ hasText: "your role is member" })).toBeVisible();

@@ -94,7 +94,7 @@ export function PlaygroundPanel({ model, apiBaseUrl }: { model: ModelDescription
             }}
           >
             <CardBody className="space-y-5">
-              <RunFields fields={fields} values={values} providers={providers} errors={fieldErrors} onChange={set} />
+              <RunFields fields={fields} values={values} providers={providers} errors={fieldErrors} onChange={set} mayUpload={mayRun} />
               <RunEstimateSummary estimate={estimate.data} refusalId={refusalId} stale={stale} />
               {estimate.isError && <FormError>{`The estimate could not be made: ${errorMessage(estimate.error)}`}</FormError>}
               <FormError>{run.isError ? errorMessage(run.error) : null}</FormError>

@@ -19,9 +19,11 @@ export type RunFieldsProps = {
   providers: readonly string[];
   errors: Record<string, string>;
   onChange: (field: string, value: FormValue) => void;
+  /** False when the user's role may not run models here: uploads are refused for the same reason as Run. */
+  mayUpload: boolean;
 };
 
-export function RunFields({ fields, values, providers, errors, onChange }: RunFieldsProps) {
+export function RunFields({ fields, values, providers, errors, onChange, mayUpload }: RunFieldsProps) {
   const main = fields.filter((field) => !ADVANCED_FIELDS.has(field.field));
   const advanced = fields.filter((field) => ADVANCED_FIELDS.has(field.field));
   const render = (field: CreateField) => (
@@ -32,6 +34,7 @@ export function RunFields({ fields, values, providers, errors, onChange }: RunFi
       providers={providers}
       error={errors[field.field]}
       onChange={onChange}
+      mayUpload={mayUpload}
     />
   );
   return (
@@ -56,12 +59,14 @@ function RunField({
   providers,
   error,
   onChange,
+  mayUpload,
 }: {
   field: CreateField;
   value: FormValue;
   providers: readonly string[];
   error?: string;
   onChange: RunFieldsProps["onChange"];
+  mayUpload: boolean;
 }) {
   const id = useId();
   const label = fieldLabel(field.field);
@@ -142,7 +147,12 @@ function RunField({
               className="font-mono text-xs"
             />
           </Field>
-          <UploadImage label={label} urls={given} onUploaded={(url) => set(field.max === 1 ? [url] : [...given, url])} />
+          <UploadImage
+            label={label}
+            urls={given}
+            disabled={!mayUpload}
+            onUploaded={(url) => set(field.max === 1 ? [url] : [...given, url])}
+          />
         </div>
       );
     }
@@ -159,7 +169,7 @@ function RunField({
               className="font-mono text-xs"
             />
           </Field>
-          <UploadImage label={label} urls={value ? [String(value)] : []} onUploaded={set} />
+          <UploadImage label={label} urls={value ? [String(value)] : []} disabled={!mayUpload} onUploaded={set} />
         </div>
       );
     case "providers":

@@ -37,7 +37,18 @@ function isUploadLink(url: string): boolean {
   }
 }
 
-export function UploadImage({ label, urls, onUploaded }: { label: string; urls: readonly string[]; onUploaded: (url: string) => void }) {
+export function UploadImage({
+  label,
+  urls,
+  disabled,
+  onUploaded,
+}: {
+  label: string;
+  urls: readonly string[];
+  /** The user may not run models here (Run shows why): no upload either. */
+  disabled: boolean;
+  onUploaded: (url: string) => void;
+}) {
   const { accountId } = useAccount();
   const input = useRef<HTMLInputElement>(null);
   const [pending, setPending] = useState(false);
@@ -64,6 +75,7 @@ export function UploadImage({ label, urls, onUploaded }: { label: string; urls: 
           variant="secondary"
           size="sm"
           loading={pending}
+          disabled={disabled}
           onClick={() => input.current?.click()}
           aria-label={`Upload an image for ${label}`}
         >
