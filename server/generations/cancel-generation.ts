@@ -7,6 +7,8 @@ import { ApiError } from "../base/error-table";
 import { adapterFor } from "../providers/registry";
 import { log } from "../base/log";
 import { afterCommit } from "../base/transaction";
+import { Prisma } from "../base/generated/prisma/client";
+import { executeInTransaction, queryInTransaction } from "../base/transaction-sql";
 import type { OneAccount } from "../base/account-scope";
 import { findOwnGeneration } from "./records/own-generations";
 import { queueGenerationFinished } from "./send-generation-finished";
@@ -26,32 +28,32 @@ export type CanceledGeneration = {
 
 export type CancelInput = { generationId: string; actor?: string };
 
-export async function cancelGeneration(
-  tx: Tx,
-  scope: OneAccount,
-  { generationId, actor = "system" }: CancelInput,
-): Promise<CanceledGeneration> {
+export type CancelOutcome = { done: CanceledGeneration } | { declined: "not_in_flight"; status: string | null };
+
+type Locked = { status: string; provider_used: string | null; prediction_id: string | null };
+
+/** The cancel transition, in the caller's transaction: the generation (the account's own) locked, and canceled when in flight. */
+export async function cancelGeneration(tx: Tx, scope: OneAccount, { generationId, actor = "system" }: CancelInput): Promise<CancelOutcome> {
   const { accountId } = scope;
   await findOwnGeneration(tx, accountId, generationId);
-  const [row] = await tx.$queryRaw<Array<{ status: string; provider_used: string | null; prediction_id: string | null; created_at: Date }>>`
-    SELECT status, provider_used, prediction_id, created_at FROM generation WHERE id = ${generationId}::uuid FOR UPDATE`;
-  if (!row || (row.status !== "pending" && row.status !== "processing")) {
-    throw new ApiError("ERR1010", `The generation is ${row?.status ?? "gone"} and can no longer be canceled.`, {
-      generation_id: generationId,
-      generation_status: row?.status,
-    });
-  }
+  const [row] = await queryInTransaction<Locked>(
+    tx,
+    Prisma.sql`SELECT status::text AS status, provider_used, prediction_id FROM generation WHERE id = ${generationId}::uuid FOR UPDATE`,
+  );
+  if (!row || (row.status !== "pending" && row.status !== "processing")) return { declined: "not_in_flight", status: row?.status ?? null };
   const now = new Date();
-  await tx.generation.update({
-    where: { id: generationId },
-    data: { status: "canceled", completedAt: now, metricsTotalTime: (now.getTime() - row.created_at.getTime()) / 1000 },
-  });
   // The running attempt ends here, whatever the provider answers the cancel (MiniMax and BFL have no
   // cancel, so no result may ever come): the run only stops waiting for it. A result that still
-  // arrives marks it discarded and wasted, once (finish-generation).
-  await tx.$executeRaw`
-    UPDATE provider_attempt SET outcome = 'canceled', finished_at = ${now}, latency_ms = round(extract(epoch FROM (${now}::timestamptz - started_at)) * 1000)::int
-     WHERE generation_id = ${generationId}::uuid AND outcome = 'running'`;
+  // arrives marks it discarded and wasted (run/settle-success.ts).
+  await executeInTransaction(
+    tx,
+    Prisma.sql`
+    WITH canceled_attempts AS (
+      UPDATE provider_attempt SET outcome = 'canceled', finished_at = ${now}, latency_ms = round(extract(epoch FROM (${now}::timestamptz - started_at)) * 1000)::int
+       WHERE generation_id = ${generationId}::uuid AND outcome = 'running')
+    UPDATE generation SET status = 'canceled', completed_at = ${now}, metrics_total_time = EXTRACT(EPOCH FROM (${now}::timestamptz - created_at))::float8, updated_at = ${now}
+     WHERE id = ${generationId}::uuid`,
+  );
   const refund = await refundCredits(tx, { accountId, generationId, description: `Refund for canceled generation ${generationId}` });
   await recordActivity(tx, {
     accountId,
@@ -63,11 +65,13 @@ export async function cancelGeneration(
   });
   await queueGenerationFinished(tx, generationId, accountId, "canceled");
   return {
-    generationId,
-    refunded: refund.applied,
-    refundedMillis: refund.applied ? refund.amountMillis : 0,
-    provider: row.provider_used,
-    predictionId: row.prediction_id,
+    done: {
+      generationId,
+      refunded: refund.applied,
+      refundedMillis: refund.applied ? refund.amountMillis : 0,
+      provider: row.provider_used,
+      predictionId: row.prediction_id,
+    },
   };
 }
 
@@ -99,7 +103,14 @@ export function canceledResponse(canceled: CanceledGeneration, providerCancelSen
  * complete when the caller's inTransaction returns (its after-commit jobs have run by then).
  */
 export async function requestCancel(tx: Tx, scope: OneAccount, input: CancelInput) {
-  const canceled = await cancelGeneration(tx, scope, input);
+  const outcome = await cancelGeneration(tx, scope, input);
+  if ("declined" in outcome) {
+    throw new ApiError("ERR1010", `The generation is ${outcome.status ?? "gone"} and can no longer be canceled.`, {
+      generation_id: input.generationId,
+      generation_status: outcome.status ?? undefined,
+    });
+  }
+  const canceled = outcome.done;
   const answer = canceledResponse(canceled, false);
   afterCommit(tx, "provider cancel", async () => {
     answer.provider_cancel_sent = await sendProviderCancel(canceled);

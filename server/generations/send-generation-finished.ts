@@ -69,3 +69,25 @@ export async function sendGenerationFinished(generationId: string, accountId: st
   }
   await inngest.send(finishedEvent(generationId, accountId, status));
 }
+
+/**
+ * For a transition that committed on its own (the success's one statement: run/settle-success.ts):
+ * its terminal deliveries, queued now in a transaction of their own (once per endpoint: the event
+ * key). Should that fail, the generation/finished event has webhook-fan-out queue them; should the
+ * process die first, resendLostFinishedEvents finds the transition without its deliveries.
+ */
+export async function queueFinishedAfterCommit(generationId: string, accountId: string, status: TerminalStatus) {
+  const kind = terminalEventFor(status);
+  if (!kind) return;
+  try {
+    await inTransaction((tx) => emitGenerationEvent(tx, generationId, kind));
+  } catch (error) {
+    log.warn("terminal webhook not queued after the transition; webhook-fan-out will", {
+      generationId,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    await inngest.send(finishedEvent(generationId, accountId, status)).catch((sendError: unknown) => {
+      log.warn("generation/finished not sent; the lost-events sweep will", { generationId, error: String(sendError) });
+    });
+  }
+}

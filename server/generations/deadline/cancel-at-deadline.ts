@@ -2,6 +2,8 @@ import "server-only";
 import { recordActivity } from "../../activity/record-activity";
 import { refundCredits } from "../../credits/refund-credits";
 import type { Tx } from "../../base/db";
+import { Prisma } from "../../base/generated/prisma/client";
+import { executeInTransaction } from "../../base/transaction-sql";
 import type { CanceledGeneration } from "../cancel-generation";
 import { queueGenerationFinished } from "../send-generation-finished";
 
@@ -23,13 +25,16 @@ export type InFlightAtDeadline = {
 
 export async function cancelAtDeadline(tx: Tx, row: InFlightAtDeadline, now: Date): Promise<CanceledGeneration> {
   const generationId = row.id;
-  await tx.$executeRaw`
+  await executeInTransaction(
+    tx,
+    Prisma.sql`
     WITH attempts AS (
       UPDATE provider_attempt SET outcome = 'canceled', finished_at = ${now}, latency_ms = floor(extract(epoch FROM (${now}::timestamptz - started_at)) * 1000)::int
        WHERE generation_id = ${generationId}::uuid AND outcome = 'running')
     UPDATE generation SET status = 'canceled', error_code = 'ERR4006', error_message = ${DEADLINE_MESSAGE}, completed_at = ${now},
            metrics_total_time = ${(now.getTime() - row.created_at.getTime()) / 1000}::float8, updated_at = ${now}
-     WHERE id = ${generationId}::uuid`;
+     WHERE id = ${generationId}::uuid`,
+  );
   const refund = await refundCredits(tx, {
     accountId: row.account_id,
     generationId,

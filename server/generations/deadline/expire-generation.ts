@@ -1,5 +1,7 @@
 import "server-only";
 import type { Tx } from "../../base/db";
+import { Prisma } from "../../base/generated/prisma/client";
+import { queryInTransaction } from "../../base/transaction-sql";
 import { inTransaction } from "../../base/transaction";
 import { sendProviderCancel, type CanceledGeneration } from "../cancel-generation";
 import { cancelAtDeadline, type InFlightAtDeadline } from "./cancel-at-deadline";
@@ -20,8 +22,11 @@ export type Expiry =
 
 export async function expireGeneration(tx: Tx, input: { generationId: string; now?: Date }): Promise<Expiry> {
   const now = input.now ?? new Date();
-  const [row] = await tx.$queryRaw<Locked[]>`
-    SELECT id, account_id, status::text AS status, deadline_at, created_at, provider_used, prediction_id FROM generation WHERE id = ${input.generationId}::uuid FOR UPDATE`;
+  const [row] = await queryInTransaction<Locked>(
+    tx,
+    Prisma.sql`
+    SELECT id, account_id, status::text AS status, deadline_at, created_at, provider_used, prediction_id FROM generation WHERE id = ${input.generationId}::uuid FOR UPDATE`,
+  );
   if (!row || (row.status !== "pending" && row.status !== "processing") || !row.deadline_at) return { outcome: "none" };
   if (row.deadline_at.getTime() > now.getTime()) return { outcome: "not_due", deadlineAt: row.deadline_at };
   return { outcome: "canceled", canceled: await cancelAtDeadline(tx, row, now) };

@@ -3,20 +3,18 @@ import { randomUUID } from "node:crypto";
 import { chargeItems } from "../../credits/charge-items";
 import { queryAlone } from "../../base/transaction-sql";
 import { Prisma } from "../../base/generated/prisma/client";
-import { wakeWaiters } from "../finish-waiters";
-import { lockingRead } from "./locking-read";
 import { activityEventInsert } from "../../activity/record-activity";
+import { lockingRead } from "./locking-read";
 
-// The usual success, as one autocommit statement: the generation and its account locked by the
-// same read as finishSucceeded's transaction (locking-read.ts: generation first), and only when that
-// transaction would take its plain path (in flight, its deadline ahead, its reservation open, no
-// endpoint of the account taking generation.completed) the same writes: the attempt, the
-// generation, its activity event, the charge and the charge's event. One round trip where the
-// transaction takes four (BEGIN, the locking read, the writes, COMMIT), and one commit.
+// A provider's success, the one path that records it: one autocommit statement that takes the
+// finish's locks (locking-read.ts: the generation, then its account) and decides every case under
+// them. In flight with its deadline ahead: the attempt, the generation, its activity event, and the
+// charge of its open reservation (chargeItems; none when nothing was reserved). Otherwise the
+// attempt is marked discarded and wasted and nothing else moves, except for a retried step whose
+// first try already recorded this success, which changes nothing.
 //
-// Every other case writes nothing here and says so: finishSucceeded then runs its transaction,
-// which decides it (a discard, a deadline, a retried step, the deliveries of a subscribed
-// endpoint). The snapshot rule is the locking read's, documented there.
+// The answer says which, and whether an endpoint of the account takes generation.completed (the
+// caller queues those deliveries once this committed: finish-generation.ts).
 
 export type SuccessInput = {
   generationId: string;
@@ -28,22 +26,40 @@ export type SuccessInput = {
   now: Date;
 };
 
-/** `settled`: written and committed. Else nothing was, and `subscribed` says whether an endpoint takes generation.completed. */
-export type SettleOutcome = { settled: true } | { settled: false; subscribed: boolean };
+export type SuccessOutcome =
+  /** `succeeded`: written now; `already_succeeded`: a retried step, its first try's success stands. */
+  | { done: "succeeded" | "already_succeeded"; accountId: string; subscribed: boolean }
+  /** The attempt was discarded: the generation left flight meanwhile, or its Cancel-After deadline passed (still in flight). */
+  | { declined: "not_in_flight" | "past_deadline" };
 
-export async function settleSuccessAtOnce(input: SuccessInput): Promise<SettleOutcome> {
+type Row = { outcome: "succeeded" | "already_succeeded" | "not_in_flight" | "past_deadline"; account_id: string; subscribed: boolean };
+
+export async function settleSuccess(input: SuccessInput): Promise<SuccessOutcome> {
   const { generationId, attempt, now } = input;
   const createdAt = new Date();
-  const charge = chargeItems("ok", { entryId: randomUUID(), activityId: randomUUID(), createdAt });
+  const charge = chargeItems("due", { entryId: randomUUID(), activityId: randomUUID(), createdAt });
+  const latencyMs = (attempt: string) =>
+    Prisma.sql`(EXTRACT(EPOCH FROM (${now}::timestamptz - ${Prisma.raw(attempt)}.attempt_started_at)) * 1000)::int`;
   const statement = Prisma.sql`
     WITH locked AS MATERIALIZED (${lockingRead(generationId, attempt)}
-    ), ok AS MATERIALIZED (
+    ), decided AS MATERIALIZED (
       -- Read after the locks: a deadline that passed while they were awaited has passed.
-      SELECT * FROM locked
-       WHERE status IN ('pending', 'processing') AND (deadline_at IS NULL OR deadline_at > clock_timestamp())
-         AND reserved_amount IS NOT NULL AND settled_by IS NULL AND NOT completed_subscribed
+      SELECT *, CASE
+               WHEN status NOT IN ('pending', 'processing') THEN CASE WHEN attempt_outcome = 'succeeded' THEN 'already_succeeded' ELSE 'not_in_flight' END
+               WHEN deadline_at IS NOT NULL AND deadline_at <= clock_timestamp() THEN 'past_deadline'
+               ELSE 'succeeded' END AS outcome
+        FROM locked
+    ), ok AS MATERIALIZED (
+      SELECT * FROM decided WHERE outcome = 'succeeded'
+    ), due AS MATERIALIZED (
+      -- The open reservation to charge (a generation that reserved nothing is charged nothing).
+      SELECT * FROM ok WHERE reserved_amount IS NOT NULL AND settled_by IS NULL
+    ), discarded_attempt AS (
+      UPDATE provider_attempt SET outcome = 'discarded', wasted = true, finished_at = ${now}, latency_ms = ${latencyMs("d")},
+             provider_cost = ${input.providerCost ?? null}::numeric
+        FROM decided d WHERE provider_attempt.id = d.attempt_id AND d.outcome IN ('not_in_flight', 'past_deadline')
     ), succeeded_attempt AS (
-      UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = (EXTRACT(EPOCH FROM (${now}::timestamptz - ok.attempt_started_at)) * 1000)::int,
+      UPDATE provider_attempt SET outcome = 'succeeded', finished_at = ${now}, latency_ms = ${latencyMs("ok")},
              prediction_id = COALESCE(${input.predictionId}::text, provider_attempt.prediction_id), provider_cost = ${input.providerCost ?? null}::numeric
         FROM ok WHERE provider_attempt.id = ok.attempt_id
     ), succeeded_activity AS (${activityEventInsert(
@@ -66,10 +82,10 @@ export async function settleSuccessAtOnce(input: SuccessInput): Promise<SettleOu
              metrics_predict_time = COALESCE(${input.predictTimeSeconds}::float8, EXTRACT(EPOCH FROM (${now}::timestamptz - ok.attempt_started_at))::float8), updated_at = ${now}
         FROM ok WHERE generation.id = ok.id
     ), ${Prisma.join(charge, ", ")}
-    SELECT (SELECT count(*) FROM entry) = 1 AS settled, coalesce((SELECT completed_subscribed FROM locked), false) AS subscribed`;
-  const [row] = await queryAlone<{ settled: boolean; subscribed: boolean }>(statement);
-  if (!row?.settled) return { settled: false, subscribed: row?.subscribed === true };
-  // queueGenerationFinished's after-commit job for a transition with no subscribed endpoint.
-  wakeWaiters(generationId);
-  return { settled: true };
+    SELECT outcome, account_id, completed_subscribed AS subscribed FROM decided`;
+  const [row] = await queryAlone<Row>(statement);
+  if (!row) throw new Error(`generation ${generationId} has no attempt ${attempt}`);
+  if (row.outcome === "succeeded" || row.outcome === "already_succeeded")
+    return { done: row.outcome, accountId: row.account_id, subscribed: row.subscribed };
+  return { declined: row.outcome };
 }

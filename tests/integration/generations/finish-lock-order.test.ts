@@ -94,7 +94,7 @@ describe("the finish's locks", () => {
     expect(waiting).toBe(1);
 
     release();
-    expect(await canceling).toMatchObject({ refunded: true, refundedMillis: 2 });
+    expect(await canceling).toMatchObject({ done: { refunded: true, refundedMillis: 2 } });
     expect(await finished).toEqual({ succeeded: false });
     expect((await db.generation.findUniqueOrThrow({ where: { id: generationId } })).status).toBe("canceled");
     expect(await ledgerOf(generationId)).toEqual(["reserve:0.002", "refund:0.002"]);

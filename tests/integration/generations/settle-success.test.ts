@@ -2,14 +2,13 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createAccount } from "@/server/accounts/create-account";
 import { db } from "@/server/base/db";
-import { finishSucceeded, finishSucceededInTransaction } from "@/server/generations/run/finish-generation";
-import { settleSuccessAtOnce } from "@/server/generations/run/settle-success";
+import { finishSucceeded } from "@/server/generations/run/finish-generation";
+import { settleSuccess } from "@/server/generations/run/settle-success";
 import { inTransaction } from "@/server/base/transaction";
 import { inFlightWithAttempt, ledgerOf } from "@/tests/support/generations";
 
-// The usual success is one autocommit statement (settle-success.ts) that must write exactly what
-// finishSucceeded's transaction writes for it, and write nothing in every case that transaction
-// decides otherwise.
+// A success is one autocommit statement (settle-success.ts) that decides every case under its
+// locks: the success and its charge, a discard (out of flight, past the deadline), a retried step.
 
 const MODEL = "darkroom/lumen-image";
 
@@ -80,21 +79,19 @@ async function written(generationId: string) {
   };
 }
 
-describe("the usual success in one statement", () => {
-  it("writes what the finish's transaction writes: attempt, generation, activity, charge", async () => {
+describe("a success, one statement", () => {
+  it("writes the attempt, the generation, its activity and the charge", async () => {
     const accountId = await account();
     const startedAt = new Date(Date.now() - 2_345);
-    const [atOnce, inTx] = [await processing(accountId, { startedAt }), await processing(accountId, { startedAt })];
+    await processing(accountId, { startedAt });
+    const generationId = await processing(accountId, { startedAt });
     const now = new Date();
     const success = { attempt: 1, outputKeys: ["outputs/a/0.png", "outputs/a/1.png"], predictTimeSeconds: null, predictionId: "pred-123" };
 
-    expect(await settleSuccessAtOnce({ generationId: atOnce, ...success, now })).toEqual({ settled: true });
-    expect(await finishSucceededInTransaction({ generationId: inTx, ...success }, now)).toEqual({ succeeded: true });
+    expect(await settleSuccess({ generationId, ...success, now })).toEqual({ done: "succeeded", accountId, subscribed: false });
 
-    const [one, other] = [await written(atOnce), await written(inTx)];
+    const one = await written(generationId);
     const latencyMs = now.getTime() - startedAt.getTime();
-    expect(one).toEqual(other);
-    // And what that is, read plainly.
     expect(one.generation).toMatchObject({
       status: "succeeded",
       predictionId: "pred-123",
@@ -131,7 +128,7 @@ describe("the usual success in one statement", () => {
     const accountId = await account();
     const generationId = await processing(accountId, { amountMillis: 2_000 });
     expect(
-      await settleSuccessAtOnce({
+      await settleSuccess({
         generationId,
         attempt: 1,
         outputKeys: [],
@@ -139,7 +136,7 @@ describe("the usual success in one statement", () => {
         predictionId: null,
         now: new Date(),
       }),
-    ).toEqual({ settled: true });
+    ).toMatchObject({ done: "succeeded" });
     const after = await written(generationId);
     expect(after.generation.metricsPredictTime).toBe(0.75);
     expect(after.activity.find((event: { action: string }) => event.action === "credit.charged")?.metadata.amount).toBe(2);
@@ -148,43 +145,79 @@ describe("the usual success in one statement", () => {
     );
   });
 
-  it("writes nothing, and says so, for every case the transaction decides otherwise", async () => {
+  it("discards the attempt of a generation out of flight or past its deadline, and nothing else moves", async () => {
     const accountId = await account();
     const input = { attempt: 1, outputKeys: [], predictTimeSeconds: null, predictionId: null };
-
     const canceled = await processing(accountId);
     await db.generation.update({ where: { id: canceled }, data: { status: "canceled" } });
     const pastDeadline = await processing(accountId, { deadlineAt: new Date(Date.now() - 1) });
-    const charged = await processing(accountId);
-    expect((await finishSucceeded({ generationId: charged, ...input })).succeeded).toBe(true);
 
-    for (const generationId of [canceled, pastDeadline, charged]) {
+    for (const [generationId, declined] of [
+      [canceled, "not_in_flight"],
+      [pastDeadline, "past_deadline"],
+    ] as const) {
       const before = await written(generationId);
-      expect(await settleSuccessAtOnce({ generationId, ...input, now: new Date() })).toEqual({ settled: false, subscribed: false });
-      expect(await written(generationId)).toEqual(before);
+      expect(await settleSuccess({ generationId, ...input, providerCost: "0.004", now: new Date() })).toEqual({ declined });
+      const after = await written(generationId);
+      expect(after.generation).toEqual(before.generation);
+      expect(after.ledger).toEqual(before.ledger);
+      expect(after.activity).toEqual(before.activity);
+      expect(after.attempt).toMatchObject({ outcome: "discarded", wasted: true });
+      expect((await db.providerAttempt.findFirstOrThrow({ where: { generationId } })).providerCost?.toFixed(3)).toBe("0.004");
     }
-    // No attempt of that number: nothing locked, nothing written.
-    expect(await settleSuccessAtOnce({ generationId: canceled, ...input, attempt: 7, now: new Date() })).toEqual({
-      settled: false,
+    // No attempt of that number: nothing to lock.
+    await expect(settleSuccess({ generationId: canceled, ...input, attempt: 7, now: new Date() })).rejects.toThrow(/no attempt 7/);
+  });
+
+  it("past its deadline, the run's success cancels the generation at it and refunds it", async () => {
+    const accountId = await account();
+    const generationId = await processing(accountId, { deadlineAt: new Date(Date.now() - 1) });
+    expect(await finishSucceeded({ generationId, attempt: 1, outputKeys: [], predictTimeSeconds: null })).toEqual({ succeeded: false });
+    const after = await written(generationId);
+    expect(after.generation).toMatchObject({ status: "canceled", errorCode: "ERR4006" });
+    expect(after.attempt).toMatchObject({ outcome: "discarded", wasted: true });
+    expect(await ledgerOf(generationId)).toEqual(["reserve:1.250", "refund:1.250"]);
+  });
+
+  it("a retried step finds its success recorded and changes nothing", async () => {
+    const accountId = await account();
+    const input = { attempt: 1, outputKeys: [], predictTimeSeconds: null, predictionId: null };
+    const generationId = await processing(accountId);
+    expect((await finishSucceeded({ generationId, ...input })).succeeded).toBe(true);
+    const before = await written(generationId);
+    expect(await settleSuccess({ generationId, ...input, now: new Date() })).toEqual({
+      done: "already_succeeded",
+      accountId,
       subscribed: false,
     });
+    expect(await written(generationId)).toEqual(before);
+  });
 
-    // An endpoint takes generation.completed: its deliveries are the transaction's to queue.
-    const subscribedAccount = await account();
+  it("charges nothing for a generation that reserved nothing", async () => {
+    const accountId = await account();
+    const generationId = await processing(accountId);
+    await db.$executeRaw`DELETE FROM ledger_entry WHERE generation_id = ${generationId}::uuid`;
+    expect(
+      await settleSuccess({ generationId, attempt: 1, outputKeys: [], predictTimeSeconds: null, predictionId: null, now: new Date() }),
+    ).toMatchObject({
+      done: "succeeded",
+    });
+    expect((await written(generationId)).generation.status).toBe("succeeded");
+    expect(await ledgerOf(generationId)).toEqual([]);
+  });
+
+  it("succeeds the same way for an account whose endpoint takes generation.completed, and its delivery is queued", async () => {
+    const accountId = await account();
     await db.webhookEndpoint.create({
-      data: {
-        accountId: subscribedAccount,
-        url: "https://hooks.example.com/darkroom",
-        events: ["generation.completed"],
-        secret: "sealed-elsewhere",
-      },
+      data: { accountId, url: "https://hooks.example.com/darkroom", events: ["generation.completed"], secret: "sealed-elsewhere" },
     });
-    const subscribed = await processing(subscribedAccount);
-    expect(await settleSuccessAtOnce({ generationId: subscribed, ...input, now: new Date() })).toEqual({
-      settled: false,
-      subscribed: true,
-    });
-    expect(await ledgerOf(subscribed)).toEqual(["reserve:1.250"]);
+    const generationId = await processing(accountId);
+    expect((await finishSucceeded({ generationId, attempt: 1, outputKeys: [], predictTimeSeconds: null })).succeeded).toBe(true);
+    expect(await ledgerOf(generationId)).toEqual(["reserve:1.250", "charge:1.250"]);
+    expect(await db.webhookDelivery.count({ where: { accountId, eventKey: `generation.completed:${generationId}` } })).toBe(1);
+    // A retried step queues again what its first try may not have: still one delivery per endpoint.
+    expect((await finishSucceeded({ generationId, attempt: 1, outputKeys: [], predictTimeSeconds: null })).succeeded).toBe(true);
+    expect(await db.webhookDelivery.count({ where: { accountId, eventKey: `generation.completed:${generationId}` } })).toBe(1);
   });
 
   it("charges once when many finishes of the same generation race", async () => {
