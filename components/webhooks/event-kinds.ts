@@ -8,6 +8,8 @@ export const eventDescriptions: Record<string, string> = {
   "credits.low_balance": "The balance dropped below a low-balance threshold.",
   "apikey.spend_alert": "An API key reached 50, 80 or 100 % of its spend limit.",
   "account.spend_alert": "The account reached 50, 80 or 100 % of its monthly spend limit.",
+  "credits.auto_top_up_succeeded": "An auto top-up charged the saved card and added its credits.",
+  "credits.auto_top_up_failed": "An auto top-up was declined, needs the cardholder, or was not attempted (cap, subscription).",
   "webhook.test": "Sent by “Send test event”, checked or not.",
 };
 
@@ -20,6 +22,8 @@ export const allRealEvents = [
   "credits.low_balance",
   "apikey.spend_alert",
   "account.spend_alert",
+  "credits.auto_top_up_succeeded",
+  "credits.auto_top_up_failed",
 ];
 
 export function subscribesToAll(events: readonly string[]): boolean {

@@ -17,6 +17,7 @@ const handWrittenIndexes = [
   "ledger_entry_one_add_per_source",
   "membership_one_primary_owner_per_account",
   "api_key_one_playground_key",
+  "order_one_auto_top_up_in_flight",
 ];
 
 function keepHandWritten(sql: string) {

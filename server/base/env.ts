@@ -154,6 +154,8 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: optionalString,
   /** `whsec_...` of the endpoint that posts to /api/webhooks/stripe; without it that route refuses every event. */
   STRIPE_WEBHOOK_SECRET: optionalString,
+  /** Seconds after an auto top-up attempt before the next may start (server/billing/auto-top-up): 600. */
+  AUTO_TOP_UP_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   /** A Stripe-compatible server instead of api.stripe.com (http://127.0.0.1:12111): tests and local mocks. */
   STRIPE_API_BASE: z.preprocess(emptyAsUndefined, z.url().optional()),
   /** JSON: how the built-in local providers fail, stall or slow down (server/base/local-provider-faults.ts). */

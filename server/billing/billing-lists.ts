@@ -4,7 +4,7 @@ import type { OneAccount } from "../base/account-scope";
 import type { PrismaClient } from "../base/generated/prisma/client";
 import { LedgerEntryType } from "../base/generated/prisma/enums";
 
-// The billing page's lists: credit-pack orders and the credit ledger, newest first, 25 a page
+// The billing page's lists: orders (credit packs and auto top-ups) and the credit ledger, newest first, 25 a page
 // (at most 100), with the total for the pager. Always one account's rows.
 
 const page = { limit: z.int().min(1).max(100).default(25), offset: z.int().min(0).max(1_000_000).default(0) };
@@ -47,7 +47,9 @@ export async function listAccountOrders(db: PrismaClient, scope: OneAccount, fil
     amountCents: row.amountCents,
     currency: row.currency,
     status: row.status,
+    kind: row.kind,
     reviewReason: row.reviewReason,
+    failureReason: row.failureReason,
     createdAt: row.createdAt,
     fulfilledAt: row.fulfilledAt,
     refundedAt: row.refundedAt,

@@ -4,6 +4,7 @@ import type { Db } from "../base/db";
 import { ApiError } from "../base/error-table";
 import { formatCredits } from "../base/money";
 import { getBalance } from "../ledger/get-balance";
+import { showAutoTopUp } from "./auto-top-up/setting";
 
 /**
  * GET /v1/user/billing. Without a Stripe subscription the status is "none" on Free and "manual" on
@@ -29,5 +30,6 @@ export async function getBillingSummary(db: Db, scope: OneAccount) {
     billing_period_ends_at: subscription?.currentPeriodEnd.toISOString() ?? null,
     billing_created_at: (subscription?.createdAt ?? account.createdAt).toISOString(),
     billing_updated_at: (subscription?.updatedAt ?? account.updatedAt).toISOString(),
+    billing_auto_top_up: await showAutoTopUp(db, scope),
   };
 }

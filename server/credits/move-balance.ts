@@ -6,9 +6,11 @@ import { Prisma } from "../base/generated/prisma/client";
 import { appendLedgerEntry, type LedgerEntryInput } from "../ledger/append-ledger-entry";
 import { formatCredits } from "../base/money";
 import { spendCounterChange } from "../spend/spend-counter-change";
+import { requestTopUpAfterCommit, topUpTrigger } from "./top-up-trigger";
 
 // A credit movement (reserve, charge, refund, add): its ledger entry and balance, its `credit.*`
-// activity event, the low-balance thresholds it crosses (fired or re-armed) and the spend counters
+// activity event, the low-balance thresholds it crosses (fired or re-armed), the auto top-up order
+// a drop below its threshold starts (server/billing/auto-top-up/trigger.ts) and the spend counters
 // of a reserve or refund (server/spend), in one statement of the caller's transaction; then the records of an alert it fired, in the same transaction
 // (server/alerts/evaluate-thresholds.ts has the thresholds' rules).
 
@@ -72,34 +74,40 @@ async function movement(tx: Tx, input: BalanceMovement, first: FirstItems | null
   const items = [
     Prisma.sql`activity AS (${activity})`,
     thresholdChanges(thresholds, createdAt, { onlyIfEntry: first !== null }),
+    topUpTrigger(thresholds, createdAt, { onlyIfEntry: first !== null }),
     ...(spend ? [spend] : []),
     ...(input.alongside ?? []),
   ];
+  const topUp = Prisma.sql`(SELECT id FROM top_up) AS top_up_order`;
   if (!first) {
-    const fired = await appendLedgerEntry<{ amount: string }>(
+    // One row; one per fired threshold when some fired (amount null when none did).
+    const rows = await appendLedgerEntry<{ amount: string | null; top_up_order: string | null }>(
       tx,
       { ...input, entryId, createdAt },
-      { with: items, select: Prisma.sql`SELECT amount FROM fired` },
+      { with: items, select: Prisma.sql`SELECT fired.amount, ${topUp} FROM (SELECT 1) one LEFT JOIN fired ON true` },
     );
     // A drop below armed thresholds: the alert's records, in the same transaction as the movement.
-    await recordFiredThresholds(tx, { ...thresholds, ledgerEntryId: entryId }, fired);
+    await recordFiredThresholds(tx, { ...thresholds, ledgerEntryId: entryId }, firedOf(rows));
+    requestTopUpAfterCommit(tx, rows[0]?.top_up_order ?? null);
     return { entryId, columns: {} };
   }
   // No row: nothing was written. Else one row per fired threshold (amount null when none fired).
   const columns = (first.columns ?? []).map((column) => Prisma.sql`, ${column}`);
-  const rows = await appendLedgerEntry<{ amount: string | null } & Record<string, unknown>>(
+  const rows = await appendLedgerEntry<{ amount: string | null; top_up_order: string | null } & Record<string, unknown>>(
     tx,
     { ...input, entryId, createdAt },
     {
       first,
       with: items,
-      select: Prisma.sql`SELECT fired.amount${columns.length > 0 ? Prisma.join(columns, "") : Prisma.empty} FROM entry LEFT JOIN fired ON true`,
+      select: Prisma.sql`SELECT fired.amount, ${topUp}${columns.length > 0 ? Prisma.join(columns, "") : Prisma.empty} FROM entry LEFT JOIN fired ON true`,
     },
   );
   const [head] = rows;
   if (!head) return null;
-  const fired = rows.flatMap((row) => (row.amount === null ? [] : [{ amount: row.amount }]));
-  await recordFiredThresholds(tx, { ...thresholds, ledgerEntryId: entryId }, fired);
-  const { amount: _amount, ...rest } = head;
+  await recordFiredThresholds(tx, { ...thresholds, ledgerEntryId: entryId }, firedOf(rows));
+  requestTopUpAfterCommit(tx, head.top_up_order);
+  const { amount: _amount, top_up_order: _order, ...rest } = head;
   return { entryId, columns: rest };
 }
+
+const firedOf = (rows: Array<{ amount: string | null }>) => rows.flatMap((row) => (row.amount === null ? [] : [{ amount: row.amount }]));

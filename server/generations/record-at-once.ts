@@ -6,13 +6,14 @@ import { prepareSendAtOnce } from "../base/events/send-in-transaction";
 import { Prisma } from "../base/generated/prisma/client";
 import { millisToDecimalString } from "../base/money";
 import { planLimits } from "../plans/plan-limits";
+import { couldStartTopUp } from "../credits/top-up-trigger";
 import { deadlineOf, generationInsert } from "./reserve-and-record";
 import { createdAnswer, startEvents, type GenerationCreated, type GenerationPlan } from "./start-generation";
 
 // The usual create, as one autocommit statement: the account locked as the create's transaction
 // locks it (reserveAndRecord), and only when that transaction would take its plain path (account
 // and key live, no spend limit, the balance covering the cost, under the concurrency cap, no
-// low-balance threshold crossed) the same writes: the `pending` record, the reservation and its
+// low-balance threshold crossed, no auto top-up to start) the same writes: the `pending` record, the reservation and its
 // activity event and spend counters, and the run's event and run rows. One round trip where the
 // transaction takes four (BEGIN, the lock, the writes, COMMIT), and one commit.
 //
@@ -80,6 +81,7 @@ export async function startGenerationAtOnce(
          AND version = (SELECT xmin::text FROM account WHERE id = ${accountId}::uuid)
          AND credit_balance >= ${cost}
          AND NOT EXISTS (SELECT 1 FROM alert_threshold t WHERE t.account_id = locked.id AND t.armed AND t.amount > locked.credit_balance - ${cost})
+         AND NOT ${couldStartTopUp("locked", cost)}
          AND (SELECT count(*) FROM generation WHERE account_id = ${accountId}::uuid AND media_kind = ${model.type}::"MediaKind" AND status IN ('pending', 'processing'))
              < (${JSON.stringify(caps)}::jsonb ->> locked.plan)::int
     )${keyRecord ? Prisma.sql`, claimed AS (${claimInsert(keyRecord, now)})` : Prisma.empty}, recorded AS (${insert} RETURNING id, account_id, api_key_id, spend_budget_id, created_at),

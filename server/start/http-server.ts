@@ -8,6 +8,7 @@ import { startEmbeddedExecutor, type RunningExecutor } from "../jobs/executor/st
 import { inngestMode } from "../base/events/mode";
 import { releaseFinishWaiters } from "../generations/finish-waiters";
 import { LISTEN_BACKLOG } from "./listen-backlog";
+import { lingerOnClose } from "./lingering-close";
 import { isFileRequest, serveFileDirectly } from "./serve-files-directly";
 import { serveV1Directly } from "./serve-v1-directly";
 import { directHandler } from "../edge/http/direct-routes";
@@ -94,6 +95,8 @@ export async function startHttpServer(options: { port: number; host: string; dev
         .join("\r\n")}\r\n\r\n${head ? "" : answer.body}`,
     );
   });
+  // An early answer (413 before the body) reaches its client before the connection closes.
+  server.on("connection", (socket) => lingerOnClose(socket));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

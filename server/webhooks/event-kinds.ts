@@ -14,6 +14,8 @@ export const webhookEventKinds = [
   "credits.low_balance",
   "apikey.spend_alert",
   "account.spend_alert",
+  "credits.auto_top_up_succeeded",
+  "credits.auto_top_up_failed",
   "webhook.test",
 ] as const;
 

@@ -9,10 +9,11 @@ import { hostedPage } from "@/tests/fakes/stripe/hosted-pages";
 import { StripeStore, stripeId } from "@/tests/fakes/stripe/store";
 
 // A local Stripe for billing tests, spoken to by the real `stripe` SDK through its host/port/protocol
-// options (STRIPE_API_BASE=http://127.0.0.1:<port>): /v1 products, prices, customers, Checkout,
-// subscriptions, invoices, payment intents, charges, refunds, portal sessions and events in Stripe's
-// shapes (API version 2026-10-28.endive); the hosted Checkout and portal pages; signed webhooks; and
-// test controls under /_fake. The pieces live in tests/fakes/stripe/.
+// options (STRIPE_API_BASE=http://127.0.0.1:<port>): /v1 products, prices, customers, Checkout
+// (payment, subscription and setup mode), subscriptions, invoices, payment intents (off-session
+// charges of a saved card), setup intents, payment methods, charges, refunds, portal sessions and
+// events in Stripe's shapes (API version 2026-10-28.endive); the hosted Checkout and portal pages;
+// signed webhooks; and test controls under /_fake. The pieces live in tests/fakes/stripe/.
 
 export type { RecordedStripeRequest } from "@/tests/fakes/stripe/controls";
 export type { SentEvent, WebhookAttempt } from "@/tests/fakes/stripe/events";

@@ -2,6 +2,9 @@ import { randomBytes } from "node:crypto";
 import Stripe from "stripe";
 import { stripeClientFor } from "@/server/billing/stripe-client";
 import { db } from "@/server/base/db";
+import { createCaller } from "@/tests/support/dashboard-caller";
+import { createTestAccount } from "@/tests/support/fixtures";
+import { balanceOf } from "@/tests/support/generations";
 import { baseUrl } from "@/tests/support/http";
 import { until } from "@/tests/support/until";
 
@@ -98,4 +101,21 @@ export async function fakeControl(path: string) {
   const response = await fetch(`${stripeEnv().base}/_fake/${path}`, { method: "POST" });
   if (!response.ok) throw new Error(`fake control ${path}: ${response.status} ${await response.text()}`);
   return response.json() as Promise<unknown>;
+}
+
+/** A new account on Starter (monthly) bought through the fake's Checkout, its first invoice credited. */
+export async function subscribedAccount() {
+  const { accountId, userId, email } = await createTestAccount({ plan: "free" });
+  const { url } = await createCaller({ userId }).billing.startCheckout({ accountId, plan: "starter", interval: "month" });
+  const paid = await payCheckout(url);
+  if (paid.status !== 303) throw new Error(`the fake's Checkout answered ${paid.status}`);
+  const subscription = await eventually(
+    () => db.subscription.findUnique({ where: { accountId } }),
+    (row) => row?.status === "active",
+  );
+  const balance = await eventually(
+    () => balanceOf(accountId),
+    (value) => value >= 9,
+  );
+  return { accountId, userId, email, subscriptionId: subscription!.stripeSubscriptionId!, balance };
 }

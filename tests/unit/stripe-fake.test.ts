@@ -622,3 +622,415 @@ describe("customer portal", () => {
     expect(events[0]?.data.previous_attributes).toMatchObject({ cancel_at_period_end: false });
   });
 });
+
+async function submitHostedPage(url: string, fields: Record<string, string>) {
+  return fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+  });
+}
+
+/** A customer with a card attached through a test-mode magic id (`pm_card_visa`…), and no events pending. */
+async function customerWithCard(magicId: string) {
+  const customer = await stripe.customers.create({ email: `card-${Math.random().toString(36).slice(2)}@example.com` });
+  const card = await stripe.paymentMethods.attach(magicId, { customer: customer.id });
+  await fake.webhooksSettled();
+  seen = receiver.received.length;
+  return { customer, card };
+}
+
+function offSessionCharge(customer: string, paymentMethod: string, idempotencyKey?: string, amount = 1000) {
+  return stripe.paymentIntents.create(
+    {
+      amount,
+      currency: "usd",
+      customer,
+      payment_method: paymentMethod,
+      off_session: true,
+      confirm: true,
+      description: "Auto top-up",
+      metadata: { account_id: "acc_top", purpose: "auto_top_up" },
+    },
+    idempotencyKey ? { idempotencyKey } : undefined,
+  );
+}
+
+describe("Checkout in setup mode", () => {
+  it("saves a card through the hosted page: a succeeded SetupIntent, the card attached, and signed events in order", async () => {
+    const customer = await stripe.customers.create({ email: "saver@example.com" });
+    await expect(
+      stripe.checkout.sessions.create({ mode: "setup", currency: "usd", line_items: [{ price: credits.id, quantity: 1 }] }),
+    ).rejects.toMatchObject({ statusCode: 400, param: "line_items", message: "You can not pass `line_items` in `setup` mode." });
+    await expect(stripe.checkout.sessions.create({ mode: "setup", currency: "usd", customer: "cus_missing" })).rejects.toMatchObject({
+      code: "resource_missing",
+      param: "customer",
+    });
+
+    const session = await stripe.checkout.sessions.create({
+      mode: "setup",
+      customer: customer.id,
+      currency: "usd",
+      allowed_payment_method_types: ["card"],
+      client_reference_id: "acc_s",
+      metadata: { account_id: "acc_s" },
+      setup_intent_data: { metadata: { account_id: "acc_s", purpose: "auto_top_up_card" } },
+      success_url: "http://app.test/billing?card=saved&session_id={CHECKOUT_SESSION_ID}",
+      cancel_url: "http://app.test/billing?card=canceled",
+    });
+    expect(session).toMatchObject({
+      mode: "setup",
+      status: "open",
+      amount_total: null,
+      amount_subtotal: null,
+      currency: "usd",
+      customer: customer.id,
+      payment_status: "no_payment_required",
+      setup_intent: null,
+      payment_intent: null,
+      allowed_payment_method_types: ["card"],
+      payment_method_types: ["card"],
+      metadata: { account_id: "acc_s" },
+    });
+    expect((await stripe.checkout.sessions.listLineItems(session.id)).data).toEqual([]);
+
+    const page = await (await fetch(session.url ?? "")).text();
+    expect(page).toContain('<label for="card">Card</label> <select id="card" name="card">');
+    expect(page).toContain('<option value="4242424242424242" selected>4242 4242 4242 4242 — always succeeds</option>');
+    expect(page).toContain("4000 0000 0000 0002 — declines (card_declined / generic_decline)");
+    expect(page).toContain("4000 0000 0000 9995 — declines (insufficient_funds)");
+    expect(page).toContain("4000 0027 6000 3184 — requires authentication");
+    expect(page).toContain('<input id="email" name="email" type="email" value="saver@example.com" required>');
+    expect(page).toContain('<button type="submit">Save card</button>');
+    expect(page).toContain('<a href="http://app.test/billing?card=canceled">Back</a>');
+
+    const saved = await submitHostedPage(session.url ?? "", { email: "saver@example.com", card: "4000000000000002" });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get("location")).toBe(`http://app.test/billing?card=saved&session_id=${session.id}`);
+
+    const done = await stripe.checkout.sessions.retrieve(session.id);
+    expect(done).toMatchObject({ status: "complete", payment_status: "no_payment_required", customer: customer.id, url: null });
+    const intent = await stripe.setupIntents.retrieve(done.setup_intent as string, { expand: ["payment_method"] });
+    expect(intent).toMatchObject({
+      object: "setup_intent",
+      status: "succeeded",
+      usage: "off_session",
+      customer: customer.id,
+      metadata: { account_id: "acc_s", purpose: "auto_top_up_card" },
+      payment_method_types: ["card"],
+      last_setup_error: null,
+    });
+    expect(intent.id).toMatch(/^seti_/);
+    expect(intent.client_secret).toMatch(new RegExp(`^${intent.id}_secret_`));
+    const method = intent.payment_method as Stripe.PaymentMethod;
+    expect(method).toMatchObject({
+      object: "payment_method",
+      type: "card",
+      customer: customer.id,
+      card: { brand: "visa", last4: "0002", exp_month: 12, exp_year: 2034, funding: "credit", country: "US" },
+      billing_details: { email: "saver@example.com" },
+    });
+    expect(method.id).toMatch(/^pm_/);
+    expect(await stripe.paymentMethods.retrieve(method.id)).toMatchObject({ id: method.id, card: { last4: "0002" } });
+    expect((await stripe.customers.listPaymentMethods(customer.id, { type: "card" })).data.map((each) => each.id)).toEqual([method.id]);
+    await expect(stripe.setupIntents.retrieve("seti_missing")).rejects.toMatchObject({ statusCode: 404, code: "resource_missing" });
+
+    const events = await arrivedEvents();
+    expect(events.map((event) => event.type)).toEqual([
+      "payment_method.attached",
+      "setup_intent.created",
+      "setup_intent.succeeded",
+      "checkout.session.completed",
+    ]);
+    expect(events[0]?.data.object).toMatchObject({ id: method.id, customer: customer.id });
+    expect(events[2]?.data.object).toMatchObject({ id: intent.id, status: "succeeded", payment_method: method.id });
+    expect(events[3]?.data.object).toMatchObject({ id: session.id, mode: "setup", setup_intent: intent.id, status: "complete" });
+  });
+
+  it("creates the customer on completion when the session had none, and keeps the payment page's Pay button", async () => {
+    await expect(stripe.checkout.sessions.create({ mode: "setup" })).rejects.toMatchObject({
+      code: "parameter_missing",
+      param: "currency",
+    });
+    const session = await stripe.checkout.sessions.create({ mode: "setup", currency: "usd" });
+    expect(session).toMatchObject({ customer: null, payment_status: "no_payment_required", allowed_payment_method_types: null });
+    expect((await submitHostedPage(session.url ?? "", { email: "new-saver@example.com" })).status).toBe(200);
+    const done = await stripe.checkout.sessions.retrieve(session.id, { expand: ["setup_intent.payment_method"] });
+    expect(done.customer).toMatch(/^cus_/);
+    const method = (done.setup_intent as Stripe.SetupIntent).payment_method as Stripe.PaymentMethod;
+    expect(method).toMatchObject({ customer: done.customer, card: { last4: "4242" } });
+    expect((await stripe.customers.retrieve(done.customer as string)) as Stripe.Customer).toMatchObject({ email: "new-saver@example.com" });
+
+    const payment = await stripe.checkout.sessions.create({ mode: "payment", line_items: [{ price: credits.id, quantity: 1 }] });
+    const page = await (await fetch(payment.url ?? "")).text();
+    expect(page).toContain('<button type="submit">Pay</button>');
+    expect(page).not.toContain("<select");
+    const declined = await submitHostedPage(payment.url ?? "", { email: "p@example.com", card: "4000000000009995" });
+    expect(declined.status).toBe(402);
+    expect(await declined.text()).toContain("Your card has insufficient funds.");
+    expect((await stripe.checkout.sessions.retrieve(payment.id)).status).toBe("open");
+    expect((await submitHostedPage(payment.url ?? "", { email: "p@example.com", card: "4000002760003184" })).status).toBe(200);
+    const paid = await stripe.checkout.sessions.retrieve(payment.id, { expand: ["payment_intent.latest_charge"] });
+    const charge = (paid.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge;
+    expect(charge).toMatchObject({ paid: true, payment_method_details: { card: { last4: "3184" } } });
+  });
+});
+
+describe("off-session payment intents", () => {
+  it("charges a saved card: succeeded with its charge, events carrying the metadata", async () => {
+    const { customer, card } = await customerWithCard("pm_card_visa");
+    expect(card.id).toMatch(/^pm_/);
+    expect(card).toMatchObject({ customer: customer.id, card: { last4: "4242", brand: "visa" } });
+    const paymentIntent = await offSessionCharge(customer.id, card.id, "topup-ok");
+    expect(paymentIntent).toMatchObject({
+      object: "payment_intent",
+      status: "succeeded",
+      amount: 1000,
+      amount_received: 1000,
+      currency: "usd",
+      customer: customer.id,
+      payment_method: card.id,
+      description: "Auto top-up",
+      metadata: { account_id: "acc_top", purpose: "auto_top_up" },
+      last_payment_error: null,
+    });
+    const charge = await stripe.charges.retrieve(paymentIntent.latest_charge as string);
+    expect(charge).toMatchObject({
+      status: "succeeded",
+      paid: true,
+      captured: true,
+      amount: 1000,
+      customer: customer.id,
+      payment_intent: paymentIntent.id,
+      payment_method: card.id,
+      metadata: { account_id: "acc_top" },
+      payment_method_details: { type: "card", card: { brand: "visa", last4: "4242" } },
+    });
+    expect((await stripe.paymentIntents.list({ customer: customer.id })).data.map((each) => each.id)).toEqual([paymentIntent.id]);
+
+    const events = await arrivedEvents();
+    expect(events.map((event) => event.type)).toEqual(["payment_intent.created", "charge.succeeded", "payment_intent.succeeded"]);
+    for (const event of events) expect(event.request).toEqual({ id: expect.stringMatching(/^req_/), idempotency_key: "topup-ok" });
+    expect(events[2]?.data.object).toMatchObject({ id: paymentIntent.id, status: "succeeded", metadata: { purpose: "auto_top_up" } });
+  });
+
+  it("answers a declined card with a 402 card_error carrying the failed payment intent", async () => {
+    const { customer, card } = await customerWithCard("pm_card_chargeDeclined");
+    const error = (await offSessionCharge(customer.id, card.id).catch((caught: unknown) => caught)) as Stripe.errors.StripeCardError;
+    expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
+    expect(error).toMatchObject({
+      statusCode: 402,
+      code: "card_declined",
+      decline_code: "generic_decline",
+      message: "Your card was declined.",
+    });
+    const raw = error.raw as any;
+    expect(raw.charge).toMatch(/^ch_/);
+    expect(raw.payment_method).toMatchObject({ id: card.id, customer: customer.id });
+    expect(raw.payment_intent).toMatchObject({
+      status: "requires_payment_method",
+      payment_method: null,
+      latest_charge: raw.charge,
+      metadata: { account_id: "acc_top", purpose: "auto_top_up" },
+      last_payment_error: { type: "card_error", code: "card_declined", decline_code: "generic_decline", charge: raw.charge },
+    });
+    expect(raw.payment_intent.last_payment_error.payment_method.id).toBe(card.id);
+    expect(await stripe.paymentIntents.retrieve(raw.payment_intent.id)).toMatchObject({ status: "requires_payment_method" });
+    expect(await stripe.charges.retrieve(raw.charge)).toMatchObject({
+      status: "failed",
+      paid: false,
+      failure_code: "card_declined",
+      outcome: { type: "issuer_declined", reason: "generic_decline" },
+    });
+
+    const events = await arrivedEvents();
+    expect(events.map((event) => event.type)).toEqual(["payment_intent.created", "charge.failed", "payment_intent.payment_failed"]);
+    expect(events[2]?.data.object).toMatchObject({
+      id: raw.payment_intent.id,
+      metadata: { account_id: "acc_top", purpose: "auto_top_up" },
+      last_payment_error: { code: "card_declined" },
+    });
+
+    const { customer: poor, card: empty } = await customerWithCard("pm_card_chargeDeclinedInsufficientFunds");
+    await expect(offSessionCharge(poor.id, empty.id)).rejects.toMatchObject({
+      code: "card_declined",
+      decline_code: "insufficient_funds",
+      message: "Your card has insufficient funds.",
+    });
+  });
+
+  it("refuses an off-session charge that needs authentication, and waits for it on-session", async () => {
+    const { customer, card } = await customerWithCard("pm_card_authenticationRequired");
+    expect(card.card?.last4).toBe("3184");
+    const error = (await offSessionCharge(customer.id, card.id).catch((caught: unknown) => caught)) as Stripe.errors.StripeCardError;
+    expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
+    expect(error).toMatchObject({
+      statusCode: 402,
+      code: "authentication_required",
+      decline_code: "authentication_required",
+      message: "Your card was declined. This transaction requires authentication.",
+    });
+    const raw = error.raw as any;
+    expect(raw.payment_intent).toMatchObject({
+      status: "requires_payment_method",
+      last_payment_error: { code: "authentication_required", payment_method: { id: card.id } },
+    });
+    expect((await arrivedEvents()).map((event) => event.type)).toEqual(["payment_intent.created", "payment_intent.payment_failed"]);
+
+    const onSession = await stripe.paymentIntents.create({
+      amount: 1000,
+      currency: "usd",
+      customer: customer.id,
+      payment_method: card.id,
+      confirm: true,
+    });
+    expect(onSession).toMatchObject({ status: "requires_action", next_action: { type: "use_stripe_sdk" } });
+  });
+
+  it("refuses what Stripe refuses: a small amount, another customer's card, a confirmation without a card", async () => {
+    const { customer, card } = await customerWithCard("pm_card_visa");
+    const other = await stripe.customers.create({ email: "other@example.com" });
+    await expect(offSessionCharge(customer.id, card.id, undefined, 20)).rejects.toMatchObject({
+      statusCode: 400,
+      code: "amount_too_small",
+      param: "amount",
+      message: "Amount must be at least $0.50 usd",
+    });
+    await expect(stripe.paymentIntents.create({ currency: "usd" } as any)).rejects.toMatchObject({
+      code: "parameter_missing",
+      param: "amount",
+    });
+    await expect(offSessionCharge(other.id, card.id)).rejects.toMatchObject({
+      statusCode: 400,
+      param: "payment_method",
+      message: expect.stringContaining(`belongs to the Customer ${customer.id}`),
+    });
+    await expect(
+      stripe.paymentIntents.create({ amount: 1000, currency: "usd", customer: other.id, off_session: true, confirm: true }),
+    ).rejects.toMatchObject({ statusCode: 400, code: "payment_intent_unexpected_state" });
+    await expect(offSessionCharge(customer.id, "pm_missing")).rejects.toMatchObject({ code: "resource_missing", param: "payment_method" });
+
+    const waiting = await stripe.paymentIntents.create({ amount: 1000, currency: "usd", customer: customer.id, payment_method: card.id });
+    expect(waiting).toMatchObject({ status: "requires_confirmation", amount_received: 0, latest_charge: null });
+    expect(await stripe.paymentIntents.create({ amount: 1000, currency: "usd" })).toMatchObject({ status: "requires_payment_method" });
+    expect(await stripe.paymentIntents.confirm(waiting.id, { off_session: true })).toMatchObject({ status: "succeeded" });
+    await expect(stripe.paymentIntents.confirm(waiting.id)).rejects.toMatchObject({ code: "payment_intent_unexpected_state" });
+  });
+
+  it("sets the customer's invoice default to an attached card, and detaching unsets it", async () => {
+    const { customer, card } = await customerWithCard("pm_card_visa");
+    const loose = await stripe.paymentMethods.attach("pm_card_visa", { customer: (await stripe.customers.create({})).id });
+    await expect(stripe.customers.update(customer.id, { invoice_settings: { default_payment_method: loose.id } })).rejects.toMatchObject({
+      statusCode: 400,
+      param: "invoice_settings[default_payment_method]",
+    });
+    const updated = await stripe.customers.update(customer.id, { invoice_settings: { default_payment_method: card.id } });
+    expect(updated.invoice_settings.default_payment_method).toBe(card.id);
+    const detached = await stripe.paymentMethods.detach(card.id);
+    expect(detached.customer).toBeNull();
+    expect(((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).invoice_settings.default_payment_method).toBeNull();
+    await expect(stripe.paymentMethods.detach(card.id)).rejects.toMatchObject({ statusCode: 400 });
+    expect((await stripe.customers.listPaymentMethods(customer.id)).data).toEqual([]);
+
+    const events = (await arrivedEvents()).filter((event) => event.type !== "payment_method.attached");
+    expect(events.map((event) => event.type)).toEqual(["customer.updated", "payment_method.detached", "customer.updated"]);
+    expect(events[0]?.data.previous_attributes).toMatchObject({ invoice_settings: { default_payment_method: null } });
+    expect(events[1]?.data.previous_attributes).toEqual({ customer: customer.id });
+  });
+});
+
+describe("idempotency of executed requests", () => {
+  it("replays a 402 card error under the same key, and does not save a parameter error", async () => {
+    const { customer, card } = await customerWithCard("pm_card_chargeDeclined");
+    const first = (await offSessionCharge(customer.id, card.id, "topup-402").catch(
+      (caught: unknown) => caught,
+    )) as Stripe.errors.StripeError;
+    const again = (await offSessionCharge(customer.id, card.id, "topup-402").catch(
+      (caught: unknown) => caught,
+    )) as Stripe.errors.StripeError;
+    expect(first).toBeInstanceOf(Stripe.errors.StripeCardError);
+    expect(again).toBeInstanceOf(Stripe.errors.StripeCardError);
+    expect(again.statusCode).toBe(402);
+    // The SDK adds the response's headers and request id to `raw`; the rest is the saved body.
+    const body = (error: Stripe.errors.StripeError) => {
+      const { headers: _headers, requestId: _requestId, ...rest } = error.raw as Record<string, unknown>;
+      return rest;
+    };
+    expect(body(again)).toEqual(body(first));
+    expect(body(again)).toMatchObject({ code: "card_declined", payment_intent: { status: "requires_payment_method" } });
+    expect(again.headers?.["idempotent-replayed"]).toBe("true");
+    expect(again.headers?.["original-request"]).toBe(first.requestId);
+    expect(first.headers?.["idempotent-replayed"]).toBeUndefined();
+    expect((await stripe.paymentIntents.list({ customer: customer.id })).data).toHaveLength(1);
+    expect((await arrivedEvents()).map((event) => event.type)).toEqual([
+      "payment_intent.created",
+      "charge.failed",
+      "payment_intent.payment_failed",
+    ]);
+
+    const { customer: payer, card: good } = await customerWithCard("pm_card_visa");
+    await expect(offSessionCharge(payer.id, good.id, "topup-fix", 20)).rejects.toMatchObject({ code: "amount_too_small" });
+    const fixed = await offSessionCharge(payer.id, good.id, "topup-fix");
+    expect(fixed.status).toBe("succeeded");
+    expect(fixed.lastResponse.headers["idempotent-replayed"]).toBeUndefined();
+  });
+});
+
+describe("card and webhook controls", () => {
+  it("makes a saved card start declining, then succeed again", async () => {
+    const { customer, card } = await customerWithCard("pm_card_visa");
+    expect((await offSessionCharge(customer.id, card.id)).status).toBe("succeeded");
+    const changed = await control(`/payment_methods/${card.id}/outcome`, { outcome: "decline" });
+    expect(changed).toMatchObject({ status: 200, body: { outcome: "decline", payment_method: { id: card.id } } });
+    await expect(offSessionCharge(customer.id, card.id)).rejects.toMatchObject({ code: "card_declined", decline_code: "generic_decline" });
+    await control(`/payment_methods/${card.id}/outcome`, { outcome: "insufficient_funds" });
+    await expect(offSessionCharge(customer.id, card.id)).rejects.toMatchObject({ decline_code: "insufficient_funds" });
+    await control(`/payment_methods/${card.id}/outcome`, { outcome: "authentication_required" });
+    await expect(offSessionCharge(customer.id, card.id)).rejects.toMatchObject({ code: "authentication_required" });
+    await control(`/payment_methods/${card.id}/outcome`, { outcome: "succeed" });
+    expect((await offSessionCharge(customer.id, card.id)).status).toBe("succeeded");
+    expect(await control(`/payment_methods/${card.id}/outcome`, { outcome: "explode" })).toMatchObject({
+      status: 400,
+      body: { error: { param: "outcome" } },
+    });
+    expect((await control("/payment_methods/pm_missing/outcome", { outcome: "decline" })).status).toBe(404);
+  });
+
+  it("holds a customer's webhooks (recorded, not delivered) until released; a held event can be resent", async () => {
+    const { customer, card } = await customerWithCard("pm_card_visa");
+    const { customer: bystander, card: theirs } = await customerWithCard("pm_card_visa");
+    expect(await control("/webhook_hold", { customer: customer.id })).toMatchObject({ status: 200, body: { held: [customer.id] } });
+    const eventsBefore = fake.events.length;
+    const held = await offSessionCharge(customer.id, card.id);
+    await offSessionCharge(bystander.id, theirs.id);
+    const arrived = await arrivedEvents();
+    expect(arrived.map((event) => (event.data.object as { customer?: string }).customer)).toEqual([
+      bystander.id,
+      bystander.id,
+      bystander.id,
+    ]);
+    const recorded = fake.events.slice(eventsBefore).filter((sent) => sent.held);
+    expect(recorded.map((sent) => sent.event.type)).toEqual(["payment_intent.created", "charge.succeeded", "payment_intent.succeeded"]);
+    expect(recorded.every((sent) => sent.deliveries.length === 0)).toBe(true);
+    expect(
+      (await stripe.events.list({ type: "payment_intent.succeeded", limit: 2 })).data.map((event) => event.data.object),
+    ).toContainEqual(expect.objectContaining({ id: held.id }));
+
+    expect(await control("/webhook_release", { customer: customer.id })).toMatchObject({ body: { held: [] } });
+    seen = receiver.received.length;
+    await offSessionCharge(customer.id, card.id);
+    expect((await arrivedEvents()).map((event) => event.type)).toEqual([
+      "payment_intent.created",
+      "charge.succeeded",
+      "payment_intent.succeeded",
+    ]);
+    seen = receiver.received.length;
+    const lost = recorded[2]?.event.id as string;
+    await control(`/events/${lost}/resend`, {});
+    expect((await arrivedEvents()).map((event) => event.id)).toEqual([lost]);
+
+    await control("/webhook_hold", { customer: bystander.id });
+    expect(await control("/webhook_hold", { customer: null })).toMatchObject({ body: { held: [] } });
+  });
+});

@@ -115,6 +115,7 @@ _BillingSummaryRequired = TypedDict("_BillingSummaryRequired", {
     "billing_period_ends_at": Optional[str],
     "billing_created_at": str,
     "billing_updated_at": str,
+    "billing_auto_top_up": Dict[str, Any],
 })
 _BillingSummaryOptional = TypedDict("_BillingSummaryOptional", {
 }, total=False)

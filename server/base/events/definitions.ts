@@ -83,6 +83,14 @@ export const spendAlertFired = eventType("alerts/spend.fired", {
   schema: z.object({ accountId: z.string().uuid(), spendAlertId: z.string().uuid(), emailIds: z.array(z.string().uuid()) }),
 });
 
+/**
+ * A ledger movement left the balance below an auto top-up's threshold and inserted its order:
+ * charge the saved card (auto-top-up). Id `auto-top-up:<order id>`.
+ */
+export const autoTopUpRequested = eventType("billing/auto-top-up.requested", {
+  schema: z.object({ orderId: z.string().uuid() }),
+});
+
 /** A Stripe webhook event was verified and stored: apply it (stripe-event). Id `stripe-event:<evt id>`. */
 export const stripeEventReceived = eventType("stripe/event.received", {
   schema: z.object({ stripeEventId: z.string().min(1).max(255) }),

@@ -5,7 +5,7 @@ import { decimalToMillis } from "../../base/money";
 import type { Tx } from "../../base/db";
 import { idOf } from "../account-lookup";
 import type { EventOutcome } from "../events/event-outcome";
-import { notifyPrimaryOwner } from "../notify-primary-owner";
+import { holdForReview } from "./hold-for-review";
 import { allowsPacks } from "../../plans/subscription-status";
 import { syncSubscription } from "../sync-subscription";
 import { lockOrder, orderLabel } from "./lock-order";
@@ -51,26 +51,17 @@ export async function fulfilPackOrder(tx: Tx, stripe: Stripe, session: Stripe.Ch
     });
     return { action: "order fulfilled" };
   }
-  const reason = `Paid while the subscription was ${current ?? "absent"}; credits wait for an operator's review.`;
-  await tx.order.update({ where: { id: order.id }, data: { status: "manual_review", reviewReason: reason } });
-  await recordActivity(tx, {
-    accountId,
-    actor: "system",
-    category: "order",
-    action: "order.manual_review",
-    description: `${orderLabel(order)}: ${reason}`,
-    metadata: { order_id: order.id, checkout_session_id: session.id },
-  });
-  const notice = await notifyPrimaryOwner(tx, {
-    accountId,
-    kind: "order.manual_review",
+  return holdForReview(tx, {
+    order,
+    label: orderLabel(order),
+    subscription: current ?? "absent",
+    paidWith: { checkout_session_id: session.id },
     title: "Credit pack waiting for review",
     lines: [
       `Your ${orderLabel(order)} was paid after the subscription stopped being active, so its credits were not added automatically.`,
       "An operator reviews it: approved, the credits are added; rejected, the payment is refunded.",
     ],
   });
-  return { action: "order needs manual review", emailIds: notice.emailId ? [notice.emailId] : [] };
 }
 
 export async function expirePackOrder(tx: Tx, session: Stripe.Checkout.Session): Promise<EventOutcome> {

@@ -45,11 +45,16 @@ export async function approveOrder(tx: Tx, value: string): Promise<ReviewedOrder
   const order = await lockOrder(tx, { id: orderId(value) });
   if (!order) throw new ApiError("ERR1006", "Order not found.", { order_id: value });
   if (order.status === "fulfilled") return view(order);
-  if (order.status !== "manual_review" || !order.stripeCheckoutSessionId) throw notReviewable(order);
+  // The source its credits would have had: a pack's Checkout, an auto top-up's PaymentIntent.
+  const source =
+    order.kind === "auto_top_up"
+      ? order.stripePaymentIntentId && `payment_intent:${order.stripePaymentIntentId}`
+      : order.stripeCheckoutSessionId && `checkout:${order.stripeCheckoutSessionId}`;
+  if (order.status !== "manual_review" || !source) throw notReviewable(order);
   await addCredits(tx, {
     accountId: order.accountId,
     amountMillis: decimalToMillis(order.credits),
-    sourceKey: `checkout:${order.stripeCheckoutSessionId}`,
+    sourceKey: source,
     description: `${orderLabel(order)}, approved`,
   });
   const updated = await tx.order.update({ where: { id: order.id }, data: { status: "fulfilled", fulfilledAt: new Date() } });

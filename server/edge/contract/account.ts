@@ -80,6 +80,26 @@ export const accountProfileSchema = z.object({
 /** Stripe's statuses as stored, plus the two the billing summary uses without a subscription. */
 export const subscriptionStatuses = [...Object.values(SubscriptionStatus), "none", "manual"] as const;
 
+export const autoTopUpSchema = z
+  .object({
+    enabled: z.boolean().describe("On: the saved card is charged when the balance falls below `threshold`."),
+    threshold: creditsSchema.nullable().describe("Below this balance a top-up starts; null when never set."),
+    pack: z.number().int().nullable().describe("The credit pack a top-up buys (10, 25, 50, 100, 500 or 1000)."),
+    monthly_cap: z.number().nullable().describe("At most this much (in `currency`) is spent on top-ups per calendar month (UTC)."),
+    pack_price: z.number().nullable().describe("What one top-up costs, in `currency`."),
+    spent_this_month: z.number().describe("Spent on top-ups this calendar month, in `currency`, including one being charged."),
+    currency: z.string(),
+    paused: z.boolean().describe("Paused after 3 declines in a row, or while the bank waits for the cardholder."),
+    pause_reason: z.string().nullable(),
+    consecutive_failures: z.number().int(),
+    last_failure: z.object({ reason: z.string(), at: dateTimeSchema }).nullable(),
+    card: z
+      .object({ brand: z.string(), last4: z.string(), exp_month: z.number().int(), exp_year: z.number().int() })
+      .nullable()
+      .describe("The saved card, or null."),
+  })
+  .describe("The auto top-up setting (set by the primary owner on the billing page or with the CLI).");
+
 export const billingSummarySchema = z.object({
   account_id: uuidSchema,
   billing_plan: z.enum(planNames),
@@ -93,6 +113,7 @@ export const billingSummarySchema = z.object({
   billing_period_ends_at: dateTimeSchema.nullable().describe("null without a subscription."),
   billing_created_at: dateTimeSchema,
   billing_updated_at: dateTimeSchema,
+  billing_auto_top_up: autoTopUpSchema,
 });
 
 export type KeyStatus = z.infer<typeof keyStatusSchema>;

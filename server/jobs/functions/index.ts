@@ -2,6 +2,7 @@ import "server-only";
 import type { InngestFunction } from "inngest";
 import { alertDispatch } from "./alert-dispatch";
 import { alertDispatchSweep } from "./alert-dispatch-sweep";
+import { autoTopUp } from "./auto-top-up";
 import { billingSweep } from "./billing-sweep";
 import { customHostnameRemove } from "./custom-hostname-remove";
 import { customHostnameSweep } from "./custom-hostname-sweep";
@@ -38,6 +39,7 @@ export const functions: InngestFunction.Any[] = [
   webhookDeliverySweep,
   stripeEvent,
   billingSweep,
+  autoTopUp,
   manualPlanRenewals,
   customHostnameVerify,
   customHostnameRemove,

@@ -32,6 +32,7 @@ import { retentionCommands } from "./commands/retention";
 import { webhookCommands } from "./commands/webhook";
 import { hostnameCommands } from "./commands/hostname";
 import { billingCommands, prepareContractPlan } from "./commands/billing";
+import { autoTopUpCommands } from "./commands/auto-top-up";
 import { bugReportCommands } from "./commands/bug-report";
 import { spendCommands, spendFlags } from "./commands/spend";
 import { getKeySpend } from "../../spend/key-spend";
@@ -218,6 +219,7 @@ const commands: Record<string, Command> = {
   },
   ...webhookCommands,
   ...billingCommands,
+  ...autoTopUpCommands,
   ...hostnameCommands,
   ...bugReportCommands,
   ...retentionCommands,

@@ -9,15 +9,22 @@ import { expandPaths } from "@/tests/fakes/stripe/expand";
 import type { Params } from "@/tests/fakes/stripe/form";
 import { invoiceRoutes } from "@/tests/fakes/stripe/invoices";
 import { stringList } from "@/tests/fakes/stripe/params";
+import { paymentIntentRoutes } from "@/tests/fakes/stripe/payment-intents";
+import { paymentMethodRoutes } from "@/tests/fakes/stripe/payment-methods";
 import { paymentRoutes } from "@/tests/fakes/stripe/payments";
 import { portalRoutes } from "@/tests/fakes/stripe/portal";
 import { refundRoutes } from "@/tests/fakes/stripe/refunds";
 import { matchRoute } from "@/tests/fakes/stripe/router";
+import { setupIntentRoutes } from "@/tests/fakes/stripe/setup-intents";
 import type { StripeObject, StripeStore } from "@/tests/fakes/stripe/store";
 import { subscriptionRoutes } from "@/tests/fakes/stripe/subscription-routes";
 
 // One /v1 call, in Stripe's order: Bearer (or Basic) auth → Idempotency-Key replay → route →
 // handler → `expand[]` → JSON answer with `Request-Id`; errors in Stripe's `{error: {...}}` shape.
+// Like Stripe, a POST with an Idempotency-Key saves its answer (status and body) once the endpoint
+// started executing — a success, or an error after the handler stored an object or recorded an
+// event (a 402 card error) — and replays it; auth and parameter errors raised before any of that,
+// unknown routes and 5xx are not saved, so a corrected retry under the same key runs.
 
 const routes = [
   ...catalogRoutes,
@@ -26,6 +33,9 @@ const routes = [
   ...subscriptionRoutes,
   ...invoiceRoutes,
   ...paymentRoutes,
+  ...paymentIntentRoutes,
+  ...paymentMethodRoutes,
+  ...setupIntentRoutes,
   ...refundRoutes,
   ...portalRoutes,
   ...eventRoutes,
@@ -56,11 +66,11 @@ export class StripeApi {
       body: { error: { ...error.body, request_log_url: `https://dashboard.stripe.com/test/logs/${requestId}` } },
       headers,
     });
+    const endpoint = `${call.method} ${call.path}`;
+    const params = JSON.stringify(call.params);
+    const key = call.method === "POST" ? call.idempotencyKey : null;
     try {
       this.authenticate(header(call.headers, "authorization"));
-      const endpoint = `${call.method} ${call.path}`;
-      const params = JSON.stringify(call.params);
-      const key = call.method === "POST" ? call.idempotencyKey : null;
       const stored = key ? this.idempotent.get(key) : undefined;
       if (key && stored) {
         if (stored.endpoint !== endpoint) {
@@ -78,13 +88,20 @@ export class StripeApi {
           headers: { ...headers, "Idempotent-Replayed": "true", "Original-Request": stored.requestId },
         };
       }
-      const body = this.dispatch(call, { id: requestId, idempotency_key: key });
-      if (key) this.idempotent.set(key, { endpoint, params, status: 200, body, requestId });
-      return { status: 200, body, headers };
     } catch (error) {
-      if (error instanceof StripeApiError) return failure(error);
-      return failure(new StripeApiError(500, { type: "api_error", message: `The Stripe fake crashed: ${String(error)}` }));
+      return failure(asApiError(error));
     }
+    const writesBefore = this.store.writes;
+    let answer: ApiAnswer;
+    try {
+      answer = { status: 200, body: this.dispatch(call, { id: requestId, idempotency_key: key }), headers };
+    } catch (error) {
+      answer = failure(asApiError(error));
+    }
+    const executed = answer.status < 400 || this.store.writes !== writesBefore;
+    if (key && answer.status < 500 && executed)
+      this.idempotent.set(key, { endpoint, params, status: answer.status, body: answer.body, requestId });
+    return answer;
   }
 
   private authenticate(authorization: string | undefined) {
@@ -116,6 +133,11 @@ export class StripeApi {
       this.store.cause = { id: null, idempotency_key: null };
     }
   }
+}
+
+function asApiError(error: unknown): StripeApiError {
+  if (error instanceof StripeApiError) return error;
+  return new StripeApiError(500, { type: "api_error", message: `The Stripe fake crashed: ${String(error)}` });
 }
 
 function idempotencyError(message: string) {

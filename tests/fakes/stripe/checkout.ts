@@ -1,16 +1,33 @@
+import { createCardPaymentMethod, DEFAULT_CARD, type TestCard } from "@/tests/fakes/stripe/cards";
 import { createCustomer } from "@/tests/fakes/stripe/customers";
-import { invalidRequest, missingParam } from "@/tests/fakes/stripe/stripe-errors";
+import { cardError, invalidRequest, missingParam } from "@/tests/fakes/stripe/stripe-errors";
 import type { Params } from "@/tests/fakes/stripe/form";
 import { listPage } from "@/tests/fakes/stripe/list";
-import { mergeMetadata, optionalBoolean, optionalInteger, optionalList, optionalObject, optionalString } from "@/tests/fakes/stripe/params";
-import { collectPayment } from "@/tests/fakes/stripe/payments";
+import {
+  mergeMetadata,
+  optionalBoolean,
+  optionalInteger,
+  optionalList,
+  optionalObject,
+  optionalString,
+  stringList,
+} from "@/tests/fakes/stripe/params";
+import { attachPaymentMethod } from "@/tests/fakes/stripe/payment-methods";
+import { collectPayment, DECLINES } from "@/tests/fakes/stripe/payments";
 import type { ApiRoute } from "@/tests/fakes/stripe/router";
+import { createSetupIntent, succeedSetupIntent } from "@/tests/fakes/stripe/setup-intents";
 import type { StripeObject, StripeStore } from "@/tests/fakes/stripe/store";
 import { startSubscription } from "@/tests/fakes/stripe/subscriptions";
 
-// Checkout Sessions: create (mode checked against the prices, as Stripe does), retrieve, line items,
-// expire, and completion by the hosted page: a subscription (with its paid invoice) or a payment
-// intent, then `checkout.session.completed`.
+// Checkout Sessions: create (mode checked against the prices, as Stripe does; `setup` mode takes no
+// line items), retrieve, line items, expire, and completion by the hosted page with a test card: a
+// subscription (with its paid invoice), a payment intent, or in setup mode a saved card (the
+// payment method attached, a succeeded SetupIntent), then `checkout.session.completed`.
+
+/** What the customer did on the hosted page. */
+export type Completion = { email: string; card?: TestCard };
+
+const NOT_IN_SETUP_MODE = ["line_items", "subscription_data", "payment_intent_data", "allow_promotion_codes"];
 
 function lineItemsFor(store: StripeStore, params: Params, mode: string): StripeObject[] {
   const raw = optionalList(params, "line_items");
@@ -65,23 +82,34 @@ function lineItemsFor(store: StripeStore, params: Params, mode: string): StripeO
 function createSession(store: StripeStore, params: Params): StripeObject {
   const mode = optionalString(params, "mode");
   if (!mode) throw missingParam("mode");
-  if (mode !== "payment" && mode !== "subscription")
-    throw invalidRequest(`Invalid mode: the fake supports payment and subscription, not ${mode}`, { param: "mode" });
+  if (mode !== "payment" && mode !== "subscription" && mode !== "setup")
+    throw invalidRequest(`Invalid mode: must be one of payment, setup or subscription`, { param: "mode" });
+  const setup = mode === "setup";
+  if (setup) {
+    const refused = NOT_IN_SETUP_MODE.find((name) => params[name] !== undefined);
+    if (refused) throw invalidRequest(`You can not pass \`${refused}\` in \`setup\` mode.`, { param: refused });
+  }
+  // This API version names the list `allowed_payment_method_types`; the older `payment_method_types` is taken too.
+  const allowedTypes = stringList(params, "allowed_payment_method_types");
+  const paymentMethodTypes = allowedTypes ?? stringList(params, "payment_method_types");
+  const currency = optionalString(params, "currency")?.toLowerCase() || null;
+  if (setup && !currency && !paymentMethodTypes) throw missingParam("currency");
   const customerId = optionalString(params, "customer") || null;
   const customerEmail = optionalString(params, "customer_email") || null;
   if (customerId && customerEmail)
     throw invalidRequest("You may only specify one of these parameters: customer, customer_email.", { param: "customer_email" });
   if (customerId) store.find("customer", customerId, "customer");
-  const lines = lineItemsFor(store, params, mode);
-  const amount = lines.reduce((sum, line) => sum + line.amount_total, 0);
+  const lines = setup ? [] : lineItemsFor(store, params, mode);
+  const amount = setup ? null : lines.reduce((sum, line) => sum + line.amount_total, 0);
   const now = store.now();
-  const id = store.newId(mode === "payment" ? "cs_test_a1" : "cs_test_b1", 56);
+  const id = store.newId(mode === "payment" ? "cs_test_a1" : setup ? "cs_test_c1" : "cs_test_b1", 56);
   const session = store.put({
     id,
     object: "checkout.session",
     adaptive_pricing: { enabled: false },
     after_expiration: null,
     allow_promotion_codes: optionalBoolean(params, "allow_promotion_codes") ?? null,
+    allowed_payment_method_types: allowedTypes ?? null,
     amount_subtotal: amount,
     amount_total: amount,
     automatic_tax: { enabled: false, liability: null, provider: null, status: null },
@@ -93,12 +121,13 @@ function createSession(store: StripeStore, params: Params): StripeObject {
     consent: null,
     consent_collection: null,
     created: now,
-    currency: lines[0]?.currency ?? null,
+    currency: lines[0]?.currency ?? currency,
     currency_conversion: null,
     custom_fields: [],
     custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
     customer: customerId,
     customer_account: null,
+    // In setup mode the fake always creates a customer, so the saved card can be charged off-session.
     customer_creation: customerId ? null : mode === "payment" ? "if_required" : "always",
     customer_details: null,
     customer_email: customerEmail,
@@ -132,8 +161,8 @@ function createSession(store: StripeStore, params: Params): StripeObject {
     payment_method_collection: mode === "subscription" ? "always" : null,
     payment_method_configuration_details: null,
     payment_method_options: { card: { request_three_d_secure: "automatic" } },
-    payment_method_types: ["card"],
-    payment_status: "unpaid",
+    payment_method_types: paymentMethodTypes ?? ["card"],
+    payment_status: setup ? "no_payment_required" : "unpaid",
     permissions: null,
     phone_number_collection: { enabled: false },
     recovered_from: null,
@@ -146,7 +175,7 @@ function createSession(store: StripeStore, params: Params): StripeObject {
     submit_type: null,
     subscription: null,
     success_url: optionalString(params, "success_url") || null,
-    total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+    total_details: setup ? null : { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
     ui_mode: "hosted",
     url: `${store.baseUrl}/c/pay/${id}`,
     wallet_options: null,
@@ -156,6 +185,8 @@ function createSession(store: StripeStore, params: Params): StripeObject {
     subscriptionMetadata: mergeMetadata({}, optionalObject(params, "subscription_data") ?? {}),
     trialDays: optionalInteger(optionalObject(params, "subscription_data") ?? {}, "trial_period_days"),
     paymentMetadata: mergeMetadata({}, optionalObject(params, "payment_intent_data") ?? {}),
+    setupMetadata: mergeMetadata({}, optionalObject(params, "setup_intent_data") ?? {}),
+    setupDescription: optionalString(optionalObject(params, "setup_intent_data") ?? {}, "description") || null,
   });
   return session;
 }
@@ -171,9 +202,16 @@ export function expireSession(store: StripeStore, session: StripeObject): Stripe
   return session;
 }
 
-/** The buyer paid on the hosted page with the test card. */
-export function completeSession(store: StripeStore, session: StripeObject, email: string): StripeObject {
+/** The buyer paid (or saved a card) on the hosted page with a test card, 4242 unless chosen. */
+export function completeSession(store: StripeStore, session: StripeObject, completion: Completion): StripeObject {
   if (session.status !== "open") throw invalidRequest(`This Checkout Session is no longer active (status ${session.status}).`);
+  const { email } = completion;
+  const card = completion.card ?? DEFAULT_CARD;
+  // On the page the customer authenticates when the card asks for it; a declining card pays nothing.
+  if (session.mode === "payment" && (card.outcome === "decline" || card.outcome === "insufficient_funds")) {
+    const reason = card.outcome === "decline" ? DECLINES.generic_decline : DECLINES.insufficient_funds;
+    throw cardError("card_declined", reason.message, { decline_code: reason.declineCode });
+  }
   const asked = store.checkoutAsks.get(session.id) ?? { subscriptionMetadata: {}, paymentMetadata: {} };
   const lines = store.lineItems.get(session.id) ?? [];
   const existing = session.customer ? store.find("customer", session.customer) : null;
@@ -200,7 +238,22 @@ export function completeSession(store: StripeStore, session: StripeObject, email
     });
     session.subscription = subscription.id;
     session.invoice = subscription.latest_invoice;
+  } else if (session.mode === "setup") {
+    const customer = existing ?? createCustomer(store, { email });
+    session.customer = customer.id;
+    const paymentMethod = createCardPaymentMethod(store, card, { customer: null, email: customerEmail, allowRedisplay: "limited" });
+    attachPaymentMethod(store, paymentMethod, customer.id);
+    const setupIntent = createSetupIntent(store, {
+      customer: customer.id,
+      paymentMethodTypes: session.payment_method_types,
+      metadata: asked.setupMetadata ?? {},
+      description: asked.setupDescription ?? null,
+    });
+    succeedSetupIntent(store, setupIntent, paymentMethod);
+    session.setup_intent = setupIntent.id;
   } else {
+    const paymentMethod = createCardPaymentMethod(store, card, { customer: null, email: customerEmail });
+    store.spentPaymentMethods.add(paymentMethod.id);
     const { paymentIntent } = collectPayment(store, {
       amount: session.amount_total,
       currency: session.currency,
@@ -208,11 +261,12 @@ export function completeSession(store: StripeStore, session: StripeObject, email
       description: null,
       metadata: asked.paymentMetadata,
       receiptEmail: customerEmail,
+      paymentMethod,
     });
     session.payment_intent = paymentIntent.id;
   }
   session.status = "complete";
-  session.payment_status = "paid";
+  session.payment_status = session.mode === "setup" ? "no_payment_required" : "paid";
   session.url = null;
   store.emit("checkout.session.completed", session);
   return session;

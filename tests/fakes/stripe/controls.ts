@@ -1,13 +1,15 @@
-import { StripeApiError, unrecognizedUrl } from "@/tests/fakes/stripe/stripe-errors";
+import { CARD_OUTCOMES } from "@/tests/fakes/stripe/cards";
+import { StripeApiError, invalidRequest, unrecognizedUrl } from "@/tests/fakes/stripe/stripe-errors";
 import type { SentEvent } from "@/tests/fakes/stripe/events";
 import type { Params } from "@/tests/fakes/stripe/form";
 import { openDispute } from "@/tests/fakes/stripe/refunds";
-import type { StripeStore } from "@/tests/fakes/stripe/store";
+import type { CardOutcome, StripeStore } from "@/tests/fakes/stripe/store";
 import { renew } from "@/tests/fakes/stripe/subscriptions";
 
 // Test-only controls under /_fake (no auth, not Stripe's API), usable from another process: move a
-// subscription to its next period (paid or declined), open a dispute, read the recorded requests and
-// events, deliver an event again, set the webhook target. Actions answer after their webhooks did.
+// subscription to its next period (paid or declined), open a dispute, change how a saved card
+// answers charges, read the recorded requests and events, deliver an event again, set the webhook
+// target, hold a customer's webhooks. Actions answer after their webhooks did.
 
 export type RecordedStripeRequest = {
   method: string;
@@ -34,6 +36,26 @@ export async function control(state: ControlState, method: string, url: URL, bod
       const dispute = openDispute(store, store.find("charge", id ?? ""));
       await store.events.settled();
       return { status: 200, body: dispute };
+    }
+    if (method === "POST" && area === "payment_methods" && action === "outcome") {
+      const paymentMethod = store.find("payment_method", id ?? "");
+      const outcome = body.outcome as CardOutcome;
+      if (!CARD_OUTCOMES.includes(outcome))
+        throw invalidRequest(`outcome must be one of ${CARD_OUTCOMES.join(", ")}`, { param: "outcome" });
+      store.cardOutcomes.set(paymentMethod.id, outcome);
+      return { status: 200, body: { payment_method: paymentMethod, outcome } };
+    }
+    if (path === "/_fake/webhook_hold" || path === "/_fake/webhook_release") {
+      const held = store.events.heldCustomers;
+      const customer = typeof body.customer === "string" && body.customer ? body.customer : null;
+      if (method === "POST" && path === "/_fake/webhook_hold") {
+        if (customer) held.add(customer);
+        else held.clear();
+      } else if (method === "POST") {
+        if (customer) held.delete(customer);
+        else held.clear();
+      } else if (method !== "GET") throw unrecognizedUrl(method, path);
+      return { status: 200, body: { held: [...held] } };
     }
     if (method === "GET" && path === "/_fake/requests") {
       const wantedPath = url.searchParams.get("path");

@@ -1,10 +1,13 @@
 import type { Params } from "@/tests/fakes/stripe/form";
 import { listPage } from "@/tests/fakes/stripe/list";
-import { mergeMetadata, optionalString } from "@/tests/fakes/stripe/params";
+import { mergeMetadata, optionalObject, optionalString } from "@/tests/fakes/stripe/params";
 import type { ApiRoute } from "@/tests/fakes/stripe/router";
 import type { StripeObject, StripeStore } from "@/tests/fakes/stripe/store";
+import { invalidRequest } from "@/tests/fakes/stripe/stripe-errors";
+import { previousAttributes } from "@/tests/fakes/stripe/subscriptions";
 
-// Customers: create, retrieve, update, list (by `email`), delete.
+// Customers: create, retrieve, update (`invoice_settings[default_payment_method]` must be attached to
+// the customer; `customer.updated` when something changed), list (by `email`), delete.
 
 export function createCustomer(store: StripeStore, params: Params): StripeObject {
   return store.put({
@@ -35,11 +38,27 @@ export function createCustomer(store: StripeStore, params: Params): StripeObject
 
 function updateCustomer(store: StripeStore, id: string, params: Params): StripeObject {
   const customer = store.find("customer", id);
+  const invoiceSettings = optionalObject(params, "invoice_settings");
+  const defaultPaymentMethod = invoiceSettings ? optionalString(invoiceSettings, "default_payment_method") : undefined;
+  if (defaultPaymentMethod) {
+    const param = "invoice_settings[default_payment_method]";
+    const paymentMethod = store.find("payment_method", defaultPaymentMethod, param);
+    if (paymentMethod.customer !== customer.id)
+      throw invalidRequest(
+        `The customer does not have a payment method with the ID ${defaultPaymentMethod}. The payment method must be attached to the customer.`,
+        { param },
+      );
+  }
+  const before = structuredClone(customer);
   for (const field of ["email", "name", "description", "phone"]) {
     const value = optionalString(params, field);
     if (value !== undefined) customer[field] = value || null;
   }
   customer.metadata = mergeMetadata(customer.metadata, params);
+  if (defaultPaymentMethod !== undefined)
+    customer.invoice_settings = { ...customer.invoice_settings, default_payment_method: defaultPaymentMethod || null };
+  const previous = previousAttributes(before, customer);
+  if (Object.keys(previous).length > 0) store.emit("customer.updated", customer, previous);
   return customer;
 }
 

@@ -4,15 +4,19 @@ import type { EventCause, StripeObject } from "@/tests/fakes/stripe/store";
 // Events as Stripe writes them (`evt_…`, `api_version`, `data.object`, `data.previous_attributes`,
 // `request`), and their webhook deliveries: POSTed one at a time in creation order to the target,
 // signed `Stripe-Signature: t=<unix>,v1=<HMAC-SHA256 of "t.body">` like Stripe's own endpoints.
+// Events of a held customer (a test control) are recorded but not delivered: a webhook that never came.
 
 export const API_VERSION = "2026-10-28.endive";
 
 export type WebhookAttempt = { url: string; status: number | null; error: string | null; at: number };
-export type SentEvent = { event: StripeObject; deliveries: WebhookAttempt[] };
+/** `held`: recorded while its customer's webhooks were held, so not delivered (unless resent). */
+export type SentEvent = { event: StripeObject; deliveries: WebhookAttempt[]; held?: boolean };
 
 export class EventLog {
   readonly sent: SentEvent[] = [];
   target: string | null = null;
+  /** Customers whose events are recorded but not delivered. */
+  readonly heldCustomers = new Set<string>();
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
@@ -35,9 +39,16 @@ export class EventLog {
       type,
     };
     const sent: SentEvent = { event, deliveries: [] };
+    if (this.isHeld(object)) sent.held = true;
     this.sent.push(sent);
-    if (this.target) this.deliver(sent, this.target);
+    if (this.target && !sent.held) this.deliver(sent, this.target);
     return event;
+  }
+
+  /** The event is about a held customer: its `data.object.customer`, or the customer itself. */
+  private isHeld(object: StripeObject): boolean {
+    const customer = object.object === "customer" ? object.id : object.customer;
+    return typeof customer === "string" && this.heldCustomers.has(customer);
   }
 
   find(id: string): SentEvent | undefined {

@@ -1,11 +1,13 @@
+import { cardByNumber, DEFAULT_CARD, spacedNumber, TEST_CARDS } from "@/tests/fakes/stripe/cards";
 import { completeSession } from "@/tests/fakes/stripe/checkout";
 import { StripeApiError } from "@/tests/fakes/stripe/stripe-errors";
 import { applyPortalAction, type PortalAction } from "@/tests/fakes/stripe/portal";
 import type { StripeObject, StripeStore } from "@/tests/fakes/stripe/store";
 
 // The pages Stripe hosts, in plain accessible HTML for browser tests: Checkout at /c/pay/:id (the
-// "Pay" button pays with the test card, sends the events, waits for their delivery, then redirects to
-// `success_url`) and the Customer Portal at /p/session/:id (cancel at period end, undo, switch price).
+// "Pay" button pays with the test card — the form may name another in `card` — sends the events,
+// waits for their delivery, then redirects to `success_url`; in setup mode a "Card" choice of test
+// cards and "Save card") and the Customer Portal at /p/session/:id (cancel at period end, undo, switch price).
 
 export type PageAnswer = { status: number; html: string; location?: string };
 
@@ -34,11 +36,30 @@ async function checkoutPage(store: StripeStore, method: string, id: string, form
     };
   if (method === "POST") {
     const email = form.get("email") || session.customer_email || "customer@example.com";
-    completeSession(store, session, email);
+    const card = form.get("card") ? cardByNumber(form.get("card") ?? "") : DEFAULT_CARD;
+    if (!card)
+      return {
+        status: 400,
+        html: page("Not a test card", `<h1>Your card number is invalid</h1><p>Use one of Stripe's test cards.</p>${backTo(id)}`),
+      };
+    try {
+      completeSession(store, session, { email, card });
+    } catch (error) {
+      if (!(error instanceof StripeApiError) || error.status !== 402) throw error;
+      return {
+        status: 402,
+        html: page("Card declined", `<h1>Your payment was not completed</h1><p>${escape(error.message)}</p>${backTo(id)}`),
+      };
+    }
     await store.events.settled();
-    if (!session.success_url) return { status: 200, html: page("Payment complete", "<h1>Thanks for your payment</h1>") };
+    const setup = session.mode === "setup";
+    if (!session.success_url)
+      return setup
+        ? { status: 200, html: page("Card saved", "<h1>Your card was saved</h1>") }
+        : { status: 200, html: page("Payment complete", "<h1>Thanks for your payment</h1>") };
     return { status: 303, html: "", location: String(session.success_url).replaceAll("{CHECKOUT_SESSION_ID}", session.id) };
   }
+  if (session.mode === "setup") return setupForm(store, session);
   const lines = store.lineItems.get(id) ?? [];
   const title = lines.map((line) => `${line.description}${line.quantity > 1 ? ` × ${line.quantity}` : ""}`).join(", ");
   const recurring = lines.find((line) => line.price.recurring)?.price.recurring;
@@ -52,6 +73,31 @@ async function checkoutPage(store: StripeStore, method: string, id: string, form
 </form>
 ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back</a></p>` : ""}`;
   return { status: 200, html: page(`Pay ${title}`, body) };
+}
+
+function setupForm(store: StripeStore, session: StripeObject): PageAnswer {
+  const email = session.customer ? (store.objects.get(session.customer)?.email ?? "") : (session.customer_email ?? "customer@example.com");
+  const options = TEST_CARDS.filter((card) => card.offered)
+    .map(
+      (card) =>
+        `<option value="${card.number}"${card === DEFAULT_CARD ? " selected" : ""}>${spacedNumber(card)} — ${escape(card.label)}</option>`,
+    )
+    .join("\n");
+  const body = `<h1>Save a card for future payments</h1>
+<p>Test mode: choose one of Stripe's test cards; it is saved for charges made later, when you are away.</p>
+<form method="post" action="/c/pay/${escape(session.id)}">
+<label for="email">Email</label> <input id="email" name="email" type="email" value="${escape(email)}" required>
+<label for="card">Card</label> <select id="card" name="card">
+${options}
+</select>
+<button type="submit">Save card</button>
+</form>
+${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back</a></p>` : ""}`;
+  return { status: 200, html: page("Save a card", body) };
+}
+
+function backTo(id: string): string {
+  return `<p><a href="/c/pay/${escape(id)}">Try again</a></p>`;
 }
 
 async function portalPage(store: StripeStore, method: string, id: string, form: URLSearchParams): Promise<PageAnswer> {

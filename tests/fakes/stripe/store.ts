@@ -4,7 +4,7 @@ import type { EventLog } from "@/tests/fakes/stripe/events";
 
 // Everything the fake Stripe account holds: every object by id (ids carry Stripe's prefixes, so one
 // map serves lookups and `expand`), the data Stripe keeps beside objects (a session's line items, an
-// invoice's payments), the fake clock, and the event log.
+// invoice's payments, how a saved test card behaves), the fake clock, and the event log.
 
 /** A Stripe API object as JSON: references to other objects are ids, as Stripe answers them unexpanded. */
 export type StripeObject = Record<string, any>;
@@ -12,14 +12,29 @@ export type StripeObject = Record<string, any>;
 /** What caused an event: the API request (id and Idempotency-Key), or nothing for automatic and dashboard-like actions. */
 export type EventCause = { id: string | null; idempotency_key: string | null };
 
-/** What a checkout session was asked to put on the subscription or payment intent it creates. */
-export type CheckoutAsk = { subscriptionMetadata: Record<string, string>; trialDays?: number; paymentMetadata: Record<string, string> };
+/** What a checkout session was asked to put on the subscription, payment intent or setup intent it creates. */
+export type CheckoutAsk = {
+  subscriptionMetadata: Record<string, string>;
+  trialDays?: number;
+  paymentMetadata: Record<string, string>;
+  setupMetadata?: Record<string, string>;
+  setupDescription?: string | null;
+};
+
+/** How a test card answers a charge: the card it was made from decides, until the test control changes it. */
+export type CardOutcome = "succeed" | "decline" | "insufficient_funds" | "authentication_required";
 
 export class StripeStore {
   readonly objects = new Map<string, StripeObject>();
   readonly lineItems = new Map<string, StripeObject[]>();
   readonly invoicePayments = new Map<string, StripeObject[]>();
   readonly checkoutAsks = new Map<string, CheckoutAsk>();
+  /** By payment method id. */
+  readonly cardOutcomes = new Map<string, CardOutcome>();
+  /** Payment methods that may not be used again: used once without a customer, or detached. */
+  readonly spentPaymentMethods = new Set<string>();
+  /** Counts objects stored and events recorded: a request that moved it had started executing (idempotency). */
+  writes = 0;
   /** Set by the server around each API call, so events record the request that caused them. */
   cause: EventCause = { id: null, idempotency_key: null };
   private clockOffset = 0;
@@ -43,6 +58,7 @@ export class StripeStore {
   }
 
   put<T extends StripeObject>(object: T): T {
+    this.writes++;
     this.objects.set(object.id as string, object);
     return object;
   }
@@ -56,6 +72,7 @@ export class StripeStore {
 
   /** Records an event (and queues its webhook) at the fake clock's time, caused by the current request, if any. */
   emit(type: string, object: StripeObject, previousAttributes?: StripeObject): StripeObject {
+    this.writes++;
     return this.events.emit(type, object, this.now(), this.cause, previousAttributes);
   }
 
@@ -76,6 +93,8 @@ function kindWord(type: string): string {
     "checkout.session": "checkout.session",
     subscription_item: "subscription item",
     payment_intent: "payment_intent",
+    payment_method: "PaymentMethod",
+    setup_intent: "setupintent",
     "billing_portal.session": "billing portal session",
   };
   return words[type] ?? type;

@@ -4,7 +4,7 @@ import { db, disconnectDb } from "@/server/base/db";
 import { cli } from "@/tests/support/cli";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { balanceOf } from "@/tests/support/generations";
-import { eventually, fakeControl, payCheckout, stripeRequests, testStripe } from "@/tests/support/stripe";
+import { eventually, fakeControl, payCheckout, stripeRequests, testStripe, subscribedAccount } from "@/tests/support/stripe";
 
 // Credit packs: sold on top of an active subscription; paid while it is active → credited once,
 // keyed by the Checkout session; paid after it lapsed → manual review, which an operator approves
@@ -14,20 +14,7 @@ afterAll(() => disconnectDb());
 
 const as = (userId: string) => createCaller({ userId });
 
-async function subscribed() {
-  const { accountId, userId, email } = await createTestAccount({ plan: "free" });
-  const { url } = await as(userId).billing.startCheckout({ accountId, plan: "starter", interval: "month" });
-  expect((await payCheckout(url)).status).toBe(303);
-  const subscription = await eventually(
-    () => db.subscription.findUnique({ where: { accountId } }),
-    (row) => row?.status === "active",
-  );
-  const balance = await eventually(
-    () => balanceOf(accountId),
-    (value) => value >= 9,
-  );
-  return { accountId, userId, email, subscriptionId: subscription!.stripeSubscriptionId!, balance };
-}
+const subscribed = subscribedAccount;
 
 async function lapsedWithPaidPack() {
   const account = await subscribed();

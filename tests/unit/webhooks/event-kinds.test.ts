@@ -5,7 +5,7 @@ import { responseSnippet } from "@/server/webhooks/deliver";
 import { serializeWebhookBody } from "@/server/webhooks/webhook-body";
 
 describe("webhook event subscriptions", () => {
-  it("knows the eight events; new endpoints get the published ones, later kinds are opt-in", () => {
+  it("knows the ten events; new endpoints get the published ones, later kinds are opt-in", () => {
     expect(webhookEventKinds).toEqual([
       "generation.started",
       "generation.completed",
@@ -14,6 +14,8 @@ describe("webhook event subscriptions", () => {
       "credits.low_balance",
       "apikey.spend_alert",
       "account.spend_alert",
+      "credits.auto_top_up_succeeded",
+      "credits.auto_top_up_failed",
       "webhook.test",
     ]);
     expect(defaultWebhookEvents).toEqual([
@@ -23,7 +25,12 @@ describe("webhook event subscriptions", () => {
       "generation.canceled",
       "credits.low_balance",
     ]);
-    expect(optInWebhookEvents).toEqual(["apikey.spend_alert", "account.spend_alert"]);
+    expect(optInWebhookEvents).toEqual([
+      "apikey.spend_alert",
+      "account.spend_alert",
+      "credits.auto_top_up_succeeded",
+      "credits.auto_top_up_failed",
+    ]);
     expect(parseWebhookEvents(undefined)).toEqual(defaultWebhookEvents);
   });
 

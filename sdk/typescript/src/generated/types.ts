@@ -175,6 +175,38 @@ export type BillingSummary = {
   billing_created_at: string;
   /** ISO 8601 date-time in UTC, e.g. 2026-01-31T12:00:00.000Z. */
   billing_updated_at: string;
+  /** The auto top-up setting (set by the primary owner on the billing page or with the CLI). */
+  billing_auto_top_up: {
+    /** On: the saved card is charged when the balance falls below `threshold`. */
+    enabled: boolean;
+    /** Below this balance a top-up starts; null when never set. */
+    threshold: number | null;
+    /** The credit pack a top-up buys (10, 25, 50, 100, 500 or 1000). */
+    pack: number | null;
+    /** At most this much (in `currency`) is spent on top-ups per calendar month (UTC). */
+    monthly_cap: number | null;
+    /** What one top-up costs, in `currency`. */
+    pack_price: number | null;
+    /** Spent on top-ups this calendar month, in `currency`, including one being charged. */
+    spent_this_month: number;
+    currency: string;
+    /** Paused after 3 declines in a row, or while the bank waits for the cardholder. */
+    paused: boolean;
+    pause_reason: string | null;
+    consecutive_failures: number;
+    last_failure: {
+      reason: string;
+      /** ISO 8601 date-time in UTC, e.g. 2026-01-31T12:00:00.000Z. */
+      at: string;
+    } | null;
+    /** The saved card, or null. */
+    card: {
+      brand: string;
+      last4: string;
+      exp_month: number;
+      exp_year: number;
+    } | null;
+  };
 };
 
 export type Estimate = {

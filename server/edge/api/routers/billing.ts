@@ -11,6 +11,16 @@ import { billingConfigured } from "../../../billing/stripe-client";
 import { db } from "../../../base/db";
 import { inTransaction } from "../../../base/transaction";
 import { createTRPCRouter, memberProcedure, primaryOwnerProcedure } from "../trpc";
+import { showAutoTopUp } from "../../../billing/auto-top-up/setting";
+import { prepareAutoTopUp, saveAutoTopUp, turnOffAutoTopUp } from "../../../billing/auto-top-up/save-setting";
+import { startCardSetup } from "../../../billing/auto-top-up/card-setup";
+
+// Loose here, checked by the domain (parseAutoTopUp), so a bad value is ERR1001 naming its field.
+const autoTopUpInput = z.object({
+  threshold: z.union([z.string(), z.number()]),
+  pack: z.union([z.string(), z.number()]),
+  monthlyCap: z.union([z.string(), z.number()]),
+});
 
 // Billing: everyone in the account reads the plan, orders and ledger; only the primary owner
 // starts Checkout (plans, packs) or opens the Customer Portal (spec §1). Members and owners get
@@ -80,4 +90,19 @@ export const billingRouter = createTRPCRouter({
     }),
 
   openPortal: primaryOwnerProcedure.mutation(({ ctx }) => openBillingPortal(db, ctx.scope)),
+
+  autoTopUp: memberProcedure.query(({ ctx }) => showAutoTopUp(db, ctx.scope)),
+
+  /** Saves the setting; without a saved card it answers the Checkout (setup mode) that saves one and turns it on. */
+  setAutoTopUp: primaryOwnerProcedure.input(autoTopUpInput).mutation(async ({ ctx, input }) => {
+    const prepared = await prepareAutoTopUp(db, ctx.scope, { actor: ctx.userId, request: input });
+    const setting = await inTransaction((tx) => saveAutoTopUp(tx, ctx.scope, prepared));
+    const cardSetup = setting.card ? null : await startCardSetup(db, ctx.scope, { userId: ctx.userId });
+    return { setting, cardSetupUrl: cardSetup?.url ?? null };
+  }),
+
+  /** A Checkout in setup mode for a new card (replacing the saved one resumes a paused top-up). */
+  saveCard: primaryOwnerProcedure.mutation(async ({ ctx }) => startCardSetup(db, ctx.scope, { userId: ctx.userId })),
+
+  turnOffAutoTopUp: primaryOwnerProcedure.mutation(({ ctx }) => inTransaction((tx) => turnOffAutoTopUp(tx, ctx.scope, ctx.userId))),
 });
