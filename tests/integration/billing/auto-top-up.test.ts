@@ -389,6 +389,42 @@ describe("auto top-up: the charge", () => {
     expect(await paymentIntentsFor(order!.id)).toHaveLength(0);
   });
 
+  it("paid while the subscription stopped being active: held for review like a pack, and order:approve credits it once", async () => {
+    const account = await withAutoTopUp({ pack: 10 });
+    const customer = (await db.account.findUniqueOrThrow({ where: { id: account.accountId } })).stripeCustomerId!;
+    const hold = (path: string) =>
+      fetch(`${stripeEnv().base}/_fake/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ customer }),
+      });
+    expect((await hold("webhook_hold")).status).toBe(200);
+    let orderId = "";
+    try {
+      await reserve(account.accountId, 100);
+      const [charged] = await eventually(
+        () => topUpsOf(account.accountId),
+        (orders) => orders[0]?.status === "processing" && orders[0].stripePaymentIntentId !== null,
+      );
+      orderId = charged!.id;
+      // The subscription ends at Stripe before the payment's webhook is applied.
+      await testStripe().subscriptions.cancel(account.subscriptionId);
+    } finally {
+      await hold("webhook_release");
+    }
+    const before = await balanceOf(account.accountId);
+    const swept = await sweepTopUps({ graceMs: 0 });
+    expect(swept[orderId]).toBe("order needs manual review");
+    expect(await db.order.findUniqueOrThrow({ where: { id: orderId } })).toMatchObject({ status: "manual_review" });
+    expect(await balanceOf(account.accountId)).toBe(before);
+    const approved = await cli(["order:approve", "--order", orderId]);
+    expect(approved.code, JSON.stringify(approved.body)).toBe(0);
+    expect(approved.body).toMatchObject({ order_id: orderId, status: "fulfilled" });
+    expect(await balanceOf(account.accountId)).toBe(before + 10);
+    expect((await cli(["order:approve", "--order", orderId])).code).toBe(0);
+    expect(await balanceOf(account.accountId)).toBe(before + 10);
+  });
+
   it("a webhook that never arrives is found by the sweep, which asks Stripe for the PaymentIntent", async () => {
     const account = await withAutoTopUp({ pack: 10 });
     const customer = (await db.account.findUniqueOrThrow({ where: { id: account.accountId } })).stripeCustomerId!;
