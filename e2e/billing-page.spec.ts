@@ -1,7 +1,7 @@
-import { spawnSync } from "node:child_process";
+import { operator } from "@/e2e/support/operator";
 import { close, query } from "@/e2e/support/db";
 import { expect, test } from "@/e2e/support/fixtures";
-import { signInThroughMailbox, uniqueEmail } from "@/e2e/support/sign-in";
+import { memberOn, signInThroughMailbox } from "@/e2e/support/sign-in";
 
 // The billing page with Stripe (the test runner's Stripe fake): the primary owner buys Pro on the
 // fake's hosted Checkout page, comes back to the plan and credits changing without a reload, buys a
@@ -9,14 +9,6 @@ import { signInThroughMailbox, uniqueEmail } from "@/e2e/support/sign-in";
 // generation's reserve and charge. A member sees everything read-only with the reason.
 
 test.afterAll(close);
-
-function operator(...args: string[]): Record<string, unknown> {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", ...args], {
-    encoding: "utf8",
-    env: process.env,
-  });
-  return JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, unknown>;
-}
 
 test("billing with Stripe: Checkout for a plan and a pack, the portal, the ledger; a member's read-only view", async ({
   page,
@@ -116,15 +108,7 @@ test("billing with Stripe: Checkout for a plan and a pack, the portal, the ledge
   await expect(page.getByRole("navigation", { name: "Dashboard" })).toHaveCount(0);
 
   // A member reads everything and is told why nothing can be bought.
-  const memberEmail = uniqueEmail("member");
-  const memberContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const memberPage = await memberContext.newPage();
-  await signInThroughMailbox(memberPage, memberEmail);
-  await query(
-    "INSERT INTO membership (id, account_id, user_id, role) SELECT gen_random_uuid(), $1, id, 'member' FROM \"user\" WHERE email = $2",
-    [accountId, memberEmail],
-  );
-  await memberPage.goto(`/dashboard/${accountId}/billing`);
+  const { page: memberPage, context: memberContext } = await memberOn(browser, accountId, `/dashboard/${accountId}/billing`);
   await expect(memberPage.getByRole("status").filter({ hasText: "Only the primary owner of this account can buy plans" })).toBeVisible();
   await expect(memberPage.getByTestId("current-plan")).toHaveText("Pro");
   await expect(

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { operator } from "@/e2e/support/operator";
 import { expect, test } from "@/e2e/support/fixtures";
 import { close, query } from "@/e2e/support/db";
 import { signInThroughMailbox, uniqueEmail } from "@/e2e/support/sign-in";
@@ -7,14 +7,6 @@ import { signInThroughMailbox, uniqueEmail } from "@/e2e/support/sign-in";
 // once the service resumes. The pause is lifted in `finally`, so no later spec runs paused.
 
 test.afterAll(close);
-
-function operator(...args: string[]): Record<string, unknown> {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "server/start/cli/main.ts", ...args], {
-    encoding: "utf8",
-    env: process.env,
-  });
-  return JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, unknown>;
-}
 
 test("a paused service shows a banner on the dashboard until it resumes", async ({ page, browser, saveScreenshot }) => {
   await page.setViewportSize({ width: 1440, height: 900 });

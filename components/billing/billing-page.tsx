@@ -5,6 +5,7 @@ import { Lock } from "lucide-react";
 import { useAccount } from "@/components/dashboard/account-context";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
 import { Button, Card, CardBody, PageHeader, Skeleton } from "@/components/ui";
+import { AutoTopUpCard } from "./auto-top-up-card";
 import type { CheckoutReturn } from "./billing-types";
 import { BillingNote } from "./billing-note";
 import { CheckoutReturnNote } from "./checkout-return-note";
@@ -19,8 +20,8 @@ import { useBillingRedirect } from "./use-billing-redirect";
 import { usePaymentWait } from "./use-payment-wait";
 
 // The billing page: the current plan and balance, plans and credit packs (bought in Stripe
-// Checkout by the primary owner), the pack orders and the credit ledger. The server prefetches
-// the first screen (app/(dashboard)/dashboard/[accountId]/billing/page.tsx).
+// Checkout by the primary owner), auto top-up, the orders and the credit ledger. The server
+// prefetches the first screen (app/(dashboard)/dashboard/[accountId]/billing/page.tsx).
 
 export function BillingPage({ returned }: { returned: CheckoutReturn }) {
   const { accountId } = useAccount();
@@ -29,9 +30,14 @@ export function BillingPage({ returned }: { returned: CheckoutReturn }) {
   const overviewOptions = trpc.billing.overview.queryOptions({ accountId });
   const overview = useQuery(overviewOptions);
   const catalog = useQuery(trpc.billing.catalog.queryOptions({ accountId }));
-  const wait = usePaymentWait(returned, overview.data);
-  // A second observer of the same query that polls only while a payment is being applied.
-  useQuery({ ...overviewOptions, enabled: wait === "waiting", refetchInterval: wait === "waiting" ? 2000 : false });
+  const autoTopUpOptions = trpc.billing.autoTopUp.queryOptions({ accountId });
+  const autoTopUp = useQuery(autoTopUpOptions);
+  const wait = usePaymentWait(returned, overview.data, autoTopUp.data);
+  // Second observers of the same queries that poll only while a payment (or a saved card) is being
+  // applied: the overview for a plan or a pack, the auto top-up setting for a card.
+  const waitingFor = wait === "waiting" ? (returned?.kind === "card" ? "card" : "payment") : null;
+  useQuery({ ...overviewOptions, enabled: waitingFor === "payment", refetchInterval: waitingFor === "payment" ? 2000 : false });
+  useQuery({ ...autoTopUpOptions, enabled: waitingFor === "card", refetchInterval: waitingFor === "card" ? 2000 : false });
 
   return (
     <div className="space-y-8">
@@ -41,7 +47,7 @@ export function BillingPage({ returned }: { returned: CheckoutReturn }) {
         {overview.data && !overview.data.canPurchase && overview.data.readOnlyReason && (
           <BillingNote icon={Lock}>{overview.data.readOnlyReason}</BillingNote>
         )}
-        {returned && <CheckoutReturnNote returned={returned} wait={wait} overview={overview.data} />}
+        {returned && <CheckoutReturnNote returned={returned} wait={wait} overview={overview.data} autoTopUp={autoTopUp.data} />}
 
         {overview.isPending ? (
           <Card>
@@ -61,13 +67,14 @@ export function BillingPage({ returned }: { returned: CheckoutReturn }) {
             </CardBody>
           </Card>
         ) : (
-          <CurrentPlanCard overview={overview.data} redirect={redirect} refreshing={wait === "waiting"} />
+          <CurrentPlanCard overview={overview.data} redirect={redirect} refreshing={waitingFor === "payment"} />
         )}
 
         {overview.data && catalog.data ? (
           <>
             <PlansSection overview={overview.data} catalog={catalog.data} redirect={redirect} />
             <CreditPacksCard overview={overview.data} catalog={catalog.data} redirect={redirect} />
+            <AutoTopUpCard overview={overview.data} catalog={catalog.data} />
           </>
         ) : catalog.isError ? (
           <Card>
@@ -87,8 +94,8 @@ export function BillingPage({ returned }: { returned: CheckoutReturn }) {
         )}
 
         <AccountSpendCard />
-        <OrdersCard accountId={accountId} live={wait === "waiting"} />
-        <LedgerCard accountId={accountId} live={wait === "waiting"} />
+        <OrdersCard accountId={accountId} live={waitingFor === "payment"} />
+        <LedgerCard accountId={accountId} live={waitingFor === "payment"} />
       </div>
     </div>
   );

@@ -17,8 +17,16 @@ export type CreditPack = BillingCatalog["packs"][number];
 export type PackCredits = CreditPack["credits"];
 export type OrderRow = BillingOutputs["orders"]["items"][number];
 export type OrderStatus = OrderRow["status"];
+export type OrderKind = OrderRow["kind"];
 export type LedgerRow = BillingOutputs["ledger"]["items"][number];
 export type LedgerEntryType = LedgerRow["type"];
+export type AutoTopUpView = BillingOutputs["autoTopUp"];
+export type AutoTopUpCard = NonNullable<AutoTopUpView["card"]>;
 
-/** Where a Checkout or Portal visit sent the browser back (`?checkout=` / `?pack=` on the billing URL). */
-export type CheckoutReturn = { kind: "plan" | "pack"; outcome: "success" | "canceled" } | null;
+/**
+ * Where a Stripe visit sent the browser back: a plan's or a pack's Checkout (`?checkout=` / `?pack=`),
+ * the card setup for auto top-up (`?card=saved|canceled`), or the Checkout that pays an auto
+ * top-up the bank wanted confirmed (`?top_up=paid|canceled`).
+ */
+export type CheckoutReturnKind = "plan" | "pack" | "card" | "top_up";
+export type CheckoutReturn = { kind: CheckoutReturnKind; outcome: "success" | "canceled" } | null;

@@ -8,7 +8,7 @@ import { Card, CardHeader, cn, EmptyState, Pagination, SkeletonRows, Table, TBod
 import { ORDERS_PAGE_SIZE } from "./page-sizes";
 import { OrdersTable } from "./orders-table";
 
-// The account's credit-pack orders, 10 a page; refreshed every 2 s while the page waits for a
+// The account's orders (credit packs and auto top-ups), 10 a page; refreshed every 2 s while the page waits for a
 // payment to land.
 
 export function OrdersCard({ accountId, live }: { accountId: string; live: boolean }) {
@@ -22,7 +22,10 @@ export function OrdersCard({ accountId, live }: { accountId: string; live: boole
 
   return (
     <Card role="region" aria-label="Orders">
-      <CardHeader title="Orders" description="Credit packs bought for this account. Subscription invoices are in Manage billing." />
+      <CardHeader
+        title="Orders"
+        description="Credit packs and auto top-ups bought for this account. Subscription invoices are in Manage billing."
+      />
       {orders.isPending ? (
         <Table>
           <TBody>
@@ -36,7 +39,7 @@ export function OrdersCard({ accountId, live }: { accountId: string; live: boole
           icon={Receipt}
           className="py-10"
           title="No orders yet"
-          description="Credit packs you buy show up here, with their payment status."
+          description="Credit packs you buy, and those auto top-up buys, show up here with their payment status."
         />
       ) : (
         <div className={cn("transition-opacity", orders.isPlaceholderData && "opacity-60")}>

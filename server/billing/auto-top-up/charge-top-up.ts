@@ -101,7 +101,7 @@ export async function decideTopUp(orderId: string, now = new Date()): Promise<De
   });
 }
 
-type CardError = { type: string; code?: string; message: string; payment_intent?: Stripe.PaymentIntent };
+type CardError = { type: string; code?: string; decline_code?: string; message: string; payment_intent?: Stripe.PaymentIntent };
 const isCardError = (error: unknown): error is CardError => (error as { type?: string } | null)?.type === "StripeCardError";
 
 export async function chargeTopUp(charge: Charge): Promise<EventOutcome> {
@@ -126,7 +126,9 @@ export async function chargeTopUp(charge: Charge): Promise<EventOutcome> {
     const paymentIntentId = error.payment_intent?.id ?? null;
     if (error.code === "authentication_required") return askCardholder(stripe, charge, paymentIntentId);
     const message = error.payment_intent?.last_payment_error?.message ?? error.message;
-    return inTransaction((tx) => recordTopUpFailure(tx, charge.orderId, { code: error.code ?? "card_declined", message, paymentIntentId }));
+    return inTransaction((tx) =>
+      recordTopUpFailure(tx, charge.orderId, { code: error.decline_code ?? error.code ?? "card_declined", message, paymentIntentId }),
+    );
   }
   if (paymentIntent.status === "requires_action") return askCardholder(stripe, charge, paymentIntent.id);
   await db.order.updateMany({

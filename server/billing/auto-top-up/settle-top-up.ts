@@ -79,6 +79,8 @@ export async function fulfilTopUp(tx: Tx, stripe: Stripe, paymentIntent: Stripe.
     where: { accountId },
     data: {
       consecutiveFailures: 0,
+      lastFailureReason: null,
+      lastFailureAt: null,
       ...(setting?.pauseReason === "authentication_required" ? { pausedAt: null, pauseReason: null } : {}),
     },
   });

@@ -55,7 +55,7 @@ export async function settleFromStripe(stripe: Stripe, orderId: string, paymentI
   if (paymentIntent.status === "requires_payment_method" && error && error.code !== "authentication_required")
     return inTransaction((tx) =>
       recordTopUpFailure(tx, orderId, {
-        code: error.code ?? "card_declined",
+        code: error.decline_code ?? error.code ?? "card_declined",
         message: error.message ?? "The card was declined.",
         paymentIntentId: paymentIntent.id,
       }),

@@ -55,7 +55,7 @@ async function paymentFailed(tx: Tx, paymentIntent: Stripe.PaymentIntent): Promi
   // The bank's request for the cardholder needs a Checkout link: the function's to make.
   if (error.code === "authentication_required") return { action: "auto top-up waits for the cardholder" };
   return recordTopUpFailure(tx, orderId, {
-    code: error.code ?? "card_declined",
+    code: error.decline_code ?? error.code ?? "card_declined",
     message: error.message ?? "The card was declined.",
     paymentIntentId: paymentIntent.id,
   });

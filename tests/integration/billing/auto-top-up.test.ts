@@ -314,7 +314,7 @@ describe("auto top-up: the charge", () => {
       if (attempt > 1) await afterCooldown(account.accountId);
       await reserve(account.accountId, 100);
       const orders = await settledTopUps(account.accountId, attempt);
-      expect(orders.at(-1)).toMatchObject({ status: "failed", failureReason: expect.stringMatching(/declined.*card_declined/) });
+      expect(orders.at(-1)).toMatchObject({ status: "failed", failureReason: expect.stringMatching(/declined.*generic_decline/) });
     }
     const setting = await db.autoTopUp.findUniqueOrThrow({ where: { accountId: account.accountId } });
     expect(setting).toMatchObject({ consecutiveFailures: 3, pausedAt: expect.any(Date), pauseReason: expect.stringMatching(/3 declines/) });

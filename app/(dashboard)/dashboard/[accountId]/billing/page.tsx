@@ -5,7 +5,7 @@ import { HydrateClient, prefetch, trpcServer } from "@/components/trpc/server";
 
 export const metadata = { title: "Billing" };
 
-// Prefetched here and hydrated, so the plan, prices, orders and ledger are in the first paint.
+// Prefetched here and hydrated, so the plan, prices, auto top-up, orders and ledger are in the first paint.
 export default async function Page({
   params,
   searchParams,
@@ -18,6 +18,7 @@ export default async function Page({
     prefetch(trpcServer.billing.overview.queryOptions({ accountId })),
     prefetch(trpcServer.spend.account.queryOptions({ accountId })),
     prefetch(trpcServer.billing.catalog.queryOptions({ accountId })),
+    prefetch(trpcServer.billing.autoTopUp.queryOptions({ accountId })),
     prefetch(trpcServer.billing.orders.queryOptions({ accountId, limit: ORDERS_PAGE_SIZE, offset: 0 })),
     prefetch(trpcServer.billing.ledger.queryOptions({ accountId, limit: LEDGER_PAGE_SIZE, offset: 0 })),
   ]);
