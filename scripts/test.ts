@@ -282,6 +282,8 @@ async function main() {
       WEBHOOK_ALLOW_LOOPBACK: "1",
       // The provider fakes serve their output files on 127.0.0.1 too (refused in production).
       PROVIDER_ALLOW_LOOPBACK: "1",
+      // The storage suites' S3 server (s3rver) listens on 127.0.0.1 (refused in production).
+      STORAGE_ALLOW_LOOPBACK: "1",
       // The suites write rows with old timestamps on purpose; the hourly retention pass would delete
       // them under a running test. Retention is tested through explicit, account-scoped runs.
       RETENTION_PAUSED: "1",

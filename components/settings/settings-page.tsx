@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useAccount } from "@/components/dashboard/account-context";
 import { QueryStates } from "@/components/dashboard/query-states";
+import { StorageLinkCard } from "@/components/storage/storage-link-card";
 import { useTRPC } from "@/components/trpc/react";
 import { Card, CardBody, PageHeader, Skeleton } from "@/components/ui";
 import { AccountProfileCard } from "./account-profile-card";
@@ -53,6 +54,14 @@ export function SettingsPage() {
               }
             >
               <PlaygroundAccessCard accountId={accountId} canEdit={isOwner} />
+            </SettingsSection>
+
+            <SettingsSection
+              id="storage"
+              title="Storage"
+              description="Where generation outputs are written: Darkroom's storage, or this account's own S3-compatible bucket."
+            >
+              <StorageLinkCard accountId={accountId} />
             </SettingsSection>
 
             <SettingsSection id="profile" title="Your profile" description="About you, in every account you belong to.">

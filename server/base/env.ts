@@ -83,6 +83,8 @@ const envSchema = z.object({
   LIVE_DASHBOARD_STREAMS_PER_PROCESS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).optional()),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error", "silent"]).default("info")),
   WEBHOOK_ALLOW_LOOPBACK: flag,
+  /** Development and tests: an account's storage destination may be on loopback over http (MinIO, s3rver); refused in production. */
+  STORAGE_ALLOW_LOOPBACK: flag,
   /** Development and tests: provider output files may come from loopback addresses (local provider fakes); refused in production. */
   PROVIDER_ALLOW_LOOPBACK: flag,
   /** Holds the hourly retention pass (a legal hold; `npm test`, whose suites write old rows on purpose); `retention:run` still runs. */
@@ -176,7 +178,7 @@ export function env(): Env {
     // Next's server runtime forces NODE_ENV=production even for a local `npm start`; the boot
     // process records the environment the operator chose, and the guards judge by that.
     const deployment = process.env.DARKROOM_DEPLOYMENT_ENV ?? parsed.data.NODE_ENV;
-    for (const loopbackFlag of ["WEBHOOK_ALLOW_LOOPBACK", "PROVIDER_ALLOW_LOOPBACK"] as const) {
+    for (const loopbackFlag of ["WEBHOOK_ALLOW_LOOPBACK", "PROVIDER_ALLOW_LOOPBACK", "STORAGE_ALLOW_LOOPBACK"] as const) {
       if (parsed.data[loopbackFlag] && deployment === "production") {
         throw new Error(`Invalid configuration: ${loopbackFlag} is for development and tests; refused in production`);
       }

@@ -3,7 +3,7 @@ import { recordActivity } from "../activity/record-activity";
 import type { Tx } from "../base/db";
 import type { OneAccount } from "../base/account-scope";
 import type { Generation } from "../base/generated/prisma/client";
-import { getStorage } from "../storage/get-storage";
+import { deletePlacedOutputs } from "../storage/destinations/output-placement";
 import { withSavepoint } from "../base/transaction";
 import { requestCancel } from "./cancel-generation";
 import { findOwnGeneration } from "./records/own-generations";
@@ -12,12 +12,11 @@ import { findOwnGeneration } from "./records/own-generations";
 // (`generation_removed: "true"`). The record itself stays until its retention ends, so the ledger
 // keeps its context. An in-flight generation is canceled first.
 
-/** Deletes the stored output files; returns how many there were. */
-export async function deleteOutputFiles(row: Pick<Generation, "outputKeys">): Promise<number> {
-  const storage = getStorage();
-  let deleted = 0;
-  for (const key of row.outputKeys) if (await storage.delete(key)) deleted += 1;
-  return deleted;
+/** Deletes the output files, ours and those in the account's own bucket; returns how many there were. */
+export async function deleteOutputFiles(
+  row: Pick<Generation, "id" | "accountId" | "outputKeys" | "outputLocations" | "outputDestination">,
+): Promise<number> {
+  return deletePlacedOutputs(row);
 }
 
 /**

@@ -65,7 +65,7 @@ export function recordSourceOf(payload: Record<string, unknown>): RecordSource {
     const key = camel(name);
     source[key] = typeof value === "string" && key.endsWith("At") ? new Date(value) : value;
   }
-  for (const list of ["inputFiles", "providerOrder", "outputKeys"]) source[list] ??= [];
+  for (const list of ["inputFiles", "providerOrder", "outputKeys", "outputLocations"]) source[list] ??= [];
   return source as RecordSource;
 }
 

@@ -3,7 +3,7 @@ import type { OneAccount } from "../base/account-scope";
 import type { Db } from "../base/db";
 import type { PurgeInput } from "./delete-in-batches";
 import { log } from "../base/log";
-import { getStorage } from "../storage/get-storage";
+import { deletePlacedOutputs } from "../storage/destinations/output-placement";
 
 // Generation records older than the plan's window, with their output files. Only terminal records
 // go (a generation in flight is kept whatever its age). Files are deleted before the row, and a
@@ -18,19 +18,19 @@ export type PurgedGenerations = { generations: number; files: number; deferred: 
 
 export async function purgeGenerations(db: Db, scope: OneAccount, { cutoff, batchSize }: PurgeInput): Promise<PurgedGenerations> {
   const { accountId } = scope;
-  const storage = getStorage();
   const result: PurgedGenerations = { generations: 0, files: 0, deferred: 0 };
   for (;;) {
     const rows = await db.generation.findMany({
       where: { accountId, createdAt: { lt: cutoff }, status: { in: [...TERMINAL] } },
-      select: { id: true, outputKeys: true },
+      select: { id: true, accountId: true, outputKeys: true, outputLocations: true, outputDestination: true },
       orderBy: { createdAt: "asc" },
       take: batchSize,
     });
     const filesGone: string[] = [];
     for (const row of rows) {
       try {
-        for (const key of row.outputKeys) if (await storage.delete(key)) result.files += 1;
+        // Our copies only: files in the account's own bucket are the account's (docs/storage.md).
+        result.files += await deletePlacedOutputs(row, { customerFiles: false });
         filesGone.push(row.id);
       } catch (error) {
         result.deferred += 1;

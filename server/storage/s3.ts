@@ -60,7 +60,17 @@ const DEFAULT_CONTENT_TYPE = "application/octet-stream";
 /** Until the response headers (open) or the whole body (everything else). */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-export function s3Storage(config: S3Config): OutputStorage {
+/** How a signed request is sent: fetch (our own store), or the outbound address policy (an account's store). */
+export type S3Transport = (request: Request) => Promise<Response>;
+
+export type S3Storage = OutputStorage & {
+  /** A GET link that works for `ttlSeconds` without credentials (SigV4 query signing). */
+  presignGet(key: string, ttlSeconds: number): Promise<string>;
+  /** The object's plain URL (for a public bucket behind its own base URL, the caller builds its own). */
+  objectUrl(key: string): string;
+};
+
+export function s3Storage(config: S3Config, options: { transport?: S3Transport } = {}): S3Storage {
   // aws4fetch retries 5xx and 429 with backoff; two retries keep a probe within its check time.
   const client = new AwsClient({
     accessKeyId: config.accessKeyId,
@@ -97,7 +107,9 @@ export function s3Storage(config: S3Config): OutputStorage {
       // fetch takes views over an ArrayBuffer only; a SharedArrayBuffer-backed view is copied.
       const body =
         init.body && (init.body.buffer instanceof ArrayBuffer ? (init.body as Uint8Array<ArrayBuffer>) : new Uint8Array(init.body));
-      const response = await client.fetch(url, { method, headers: init.headers, body, signal: controller.signal });
+      const response = options.transport
+        ? await options.transport(await client.sign(url, { method, headers: init.headers, body, signal: controller.signal }))
+        : await client.fetch(url, { method, headers: init.headers, body, signal: controller.signal });
       return await read(response);
     } finally {
       clearTimeout(timer);
@@ -172,7 +184,13 @@ export function s3Storage(config: S3Config): OutputStorage {
     return probeStorage({ put, get, delete: remove }, "s3");
   }
 
-  return { driver: "s3", bucket: config.bucket, put, get, head, open, delete: remove, probe };
+  async function presignGet(key: string, ttlSeconds: number): Promise<string> {
+    const url = new URL(objectUrl(key));
+    url.searchParams.set("X-Amz-Expires", String(ttlSeconds));
+    return (await client.sign(url.toString(), { method: "GET", aws: { signQuery: true } })).url;
+  }
+
+  return { driver: "s3", bucket: config.bucket, put, get, head, open, delete: remove, probe, presignGet, objectUrl };
 }
 
 function objectInfo(response: Response): ObjectInfo {

@@ -290,6 +290,7 @@ _GenerationRecordRequired = TypedDict("_GenerationRecordRequired", {
     "generation_created_at": str,
     "generation_input_file": List[str],
     "generation_output_file": List[str],
+    "generation_output_location": List[Literal["darkroom", "customer"]],
     "generation_provider_used": Optional[str],
     "generation_prediction_id": Optional[str],
     "generation_started_at": Optional[str],

@@ -12,6 +12,7 @@ import { notificationsRouter } from "./routers/notifications";
 import { playgroundRouter } from "./routers/playground";
 import { requestLogsRouter } from "./routers/request-logs";
 import { settingsRouter } from "./routers/settings";
+import { storageRouter } from "./routers/storage";
 import { spendRouter } from "./routers/spend";
 import { teamRouter } from "./routers/team";
 import { usageRouter } from "./routers/usage";
@@ -33,6 +34,7 @@ export const appRouter = createTRPCRouter({
   playground: playgroundRouter,
   requestLogs: requestLogsRouter,
   settings: settingsRouter,
+  storage: storageRouter,
   spend: spendRouter,
   team: teamRouter,
   usage: usageRouter,

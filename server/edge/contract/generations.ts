@@ -41,6 +41,11 @@ export const generationRecordSchema = z.object({
   generation_output_file: z
     .array(fileUrlSchema)
     .describe("Signed, expiring output URLs once the status is `succeeded`; empty before, and after the plan's output retention."),
+  generation_output_location: z
+    .array(z.enum(["darkroom", "customer"]))
+    .describe(
+      "Where each output file is, in the order of `generation_output_file`: `darkroom` (this service's storage) or `customer` (the account's own storage destination).",
+    ),
   generation_provider_used: z.string().nullable().describe("The provider that ran (or is running) the job; null before one accepted it."),
   generation_prediction_id: z.string().nullable().describe("The provider-side prediction id; null before a provider accepted the job."),
   generation_started_at: dateTimeSchema.nullable(),

@@ -4,6 +4,8 @@ import { log } from "../../base/log";
 import { contentRange, decideRange, ifRangeAllows, type RangeDecision } from "../../storage/byte-range";
 import { getStorage } from "../../storage/get-storage";
 import { verifyFileSignature } from "../../storage/signed-url";
+import { customerFileUrl } from "../../storage/destinations/customer-file-link";
+import { CUSTOMER_FILE_PREFIX } from "../../generations/records/output-files";
 import { InvalidStorageKeyError, type ObjectInfo, type ObjectStream, type OutputStorage } from "../../storage/storage";
 
 // GET and HEAD /files/<key>?expires=&signature=: the signature first (nothing about a file is
@@ -20,6 +22,12 @@ export async function serveSignedFile(request: Request, key: string, storage: Ou
     return errorResponse(new ApiError("ERR1001", "The file link has expired or is invalid."), requestId);
   }
   const notFound = () => errorResponse(new ApiError("ERR1006", "The file does not exist or was deleted."), requestId);
+  // A file in the account's own bucket: a redirect to it, presigned now.
+  if (key.startsWith(`${CUSTOMER_FILE_PREFIX}/`)) {
+    const location = await customerFileUrl(key).catch(() => null);
+    if (!location) return notFound();
+    return new Response(null, { status: 302, headers: { location, "cache-control": "no-store", "x-request-id": requestId } });
+  }
 
   try {
     const rangeHeader = request.method === "GET" ? request.headers.get("range") : null;

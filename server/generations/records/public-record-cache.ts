@@ -58,6 +58,14 @@ export function remember(row: RecordSource, epoch: number) {
   }
 }
 
+/**
+ * Drops a row this process just changed (a delete), once its change committed: the caller's next
+ * read sees it at once, without waiting for the change feed's notice (other instances still do).
+ */
+export function forgetRecord(generationId: string) {
+  state().rows.delete(generationId);
+}
+
 /** For tests: whether the feed listens, how many rows are held, hits and misses. */
 export function recordCacheStats() {
   const cache = state();

@@ -2,7 +2,7 @@ import "server-only";
 import type { Generation } from "../../base/generated/prisma/client";
 import type { ErrorCode } from "../../base/error-table";
 import type { PlanName } from "../../plans/plan-limits";
-import { outputFileUrls } from "./output-files";
+import { outputFiles } from "./output-files";
 
 // A generation row as its public record (null for what is not known yet, [] for empty
 // lists, output URLs signed and expiring with the plan's output retention). The error fields
@@ -31,6 +31,8 @@ export type RecordSource = Pick<
   | "providerUsed"
   | "predictionId"
   | "outputKeys"
+  | "outputLocations"
+  | "outputDestination"
   | "errorCode"
   | "errorMessage"
   | "metricsTotalTime"
@@ -45,6 +47,7 @@ export type RecordSource = Pick<
 const seconds = (value: number | null) => (value === null ? null : Math.round(value * 1000) / 1000);
 
 export function toGenerationRecord(row: RecordSource, plan: PlanName) {
+  const files = row.status === "succeeded" && !row.removedAt ? outputFiles(row, plan) : { urls: [], locations: [] };
   return {
     account_id: row.accountId,
     generation_id: row.id,
@@ -57,7 +60,8 @@ export function toGenerationRecord(row: RecordSource, plan: PlanName) {
     generation_provider_order: row.providerOrder,
     generation_created_at: row.createdAt.toISOString(),
     generation_input_file: row.inputFiles,
-    generation_output_file: row.status === "succeeded" && !row.removedAt ? outputFileUrls(row, plan) : [],
+    generation_output_file: files.urls,
+    generation_output_location: files.locations,
     generation_provider_used: row.providerUsed,
     generation_prediction_id: row.predictionId,
     generation_started_at: row.startedAt?.toISOString() ?? null,

@@ -33,6 +33,8 @@ export function sampleGenerationRecord(accountId: string, now = new Date()): Gen
     providerUsed: "local",
     predictionId: `test-${randomUUID()}`,
     outputKeys: [],
+    outputLocations: [],
+    outputDestination: null,
     errorCode: null,
     errorMessage: null,
     metricsTotalTime: 1,

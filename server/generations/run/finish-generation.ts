@@ -1,6 +1,7 @@
 import "server-only";
 import { inTransaction } from "../../base/transaction";
-import { getStorage } from "../../storage/get-storage";
+import { db } from "../../base/db";
+import { deletePlacedOutputs, type DestinationSnapshot } from "../../storage/destinations/output-placement";
 import { expireGeneration } from "../deadline/expire-generation";
 import { wakeWaiters } from "../finish-waiters";
 import { queueFinishedAfterCommit } from "../send-generation-finished";
@@ -19,6 +20,8 @@ type SuccessInput = {
   generationId: string;
   attempt: number;
   outputKeys: string[];
+  outputLocations?: string[];
+  outputDestination?: DestinationSnapshot | null;
   predictTimeSeconds: number | null;
   predictionId?: string | null;
   providerCost?: string | null;
@@ -42,11 +45,17 @@ export async function finishSucceeded(input: SuccessInput): Promise<{ succeeded:
     return { succeeded: true };
   }
   if (outcome.declined === "past_deadline") await inTransaction((tx) => expireGeneration(tx, { generationId }));
-  // Discarded: its files are not ours to keep.
-  for (const key of input.outputKeys)
-    await getStorage()
-      .delete(key)
-      .catch(() => false);
+  // Discarded: its files are not ours to keep (nor the account's: it was never charged for them).
+  const owner = input.outputLocations?.length
+    ? await db.generation.findUnique({ where: { id: generationId }, select: { accountId: true } })
+    : null;
+  await deletePlacedOutputs({
+    id: generationId,
+    accountId: owner?.accountId ?? "",
+    outputKeys: input.outputKeys,
+    outputLocations: input.outputLocations ?? [],
+    outputDestination: input.outputDestination ?? null,
+  }).catch(() => 0);
   return { succeeded: false };
 }
 
@@ -56,11 +65,29 @@ export async function finishFailed(input: { generationId: string; errors: Attemp
   const rejected = errors.find((error) => !error.failover);
   const code = input.code ?? (rejected ? rejected.code : "ERR4004");
   const message = rejected
-    ? `${rejected.provider} rejected the request: ${rejected.message}`
+    ? rejected.message.startsWith("upload_failed")
+      ? rejected.message
+      : `${rejected.provider} rejected the request: ${rejected.message}`
     : errors.length
       ? `All providers failed: ${errors.map((error) => `${error.provider} ${error.code} (${error.message})`).join("; ")}`
       : "The generation could not run.";
   const outcome = await settleFailure({ generationId, code, message, errors });
+  // The account's own bucket refused the outputs: said in-app too (the activity and the webhook say it with the failure).
+  if ("done" in outcome && rejected?.message.startsWith("upload_failed")) await tellUploadFailed(generationId, rejected.message);
   if ("declined" in outcome && outcome.declined === "past_deadline") await inTransaction((tx) => expireGeneration(tx, { generationId }));
   return { failed: "done" in outcome };
+}
+
+async function tellUploadFailed(generationId: string, message: string) {
+  const row = await db.generation.findUnique({ where: { id: generationId }, select: { accountId: true } });
+  if (!row) return;
+  await db.notification.create({
+    data: {
+      accountId: row.accountId,
+      userId: null,
+      kind: "storage.upload_failed",
+      title: "Outputs could not be written to your bucket",
+      body: `Generation ${generationId} failed and was refunded: ${message} Check the destination on the Storage settings page.`,
+    },
+  });
 }

@@ -83,7 +83,7 @@ async function settle(
   if (result.status === "succeeded") {
     const providerCost = attemptProviderCost(row, provider, result.outputs.length);
     try {
-      const outputKeys = await storeOutputs({
+      const placed = await storeOutputs({
         accountId: row.accountId,
         generationId,
         attempt,
@@ -91,7 +91,14 @@ async function settle(
         outputs: result.outputs,
         format: row.outputFormat,
       });
-      return { outcome: "succeeded", predictionId, outputKeys, predictTimeSeconds: result.predictTimeSeconds, providerCost };
+      return {
+        outcome: "succeeded",
+        predictionId,
+        outputKeys: placed.keys,
+        predictTimeSeconds: result.predictTimeSeconds,
+        providerCost,
+        ...(placed.locations.length > 0 ? { outputLocations: placed.locations, outputDestination: placed.destination } : {}),
+      };
     } catch (error) {
       const failure = asAttemptError(provider, error);
       await recordFailure(generationId, attempt, failure, startedAtMs, predictionId, providerCost);

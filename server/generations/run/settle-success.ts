@@ -20,6 +20,9 @@ export type SuccessInput = {
   generationId: string;
   attempt: number;
   outputKeys: string[];
+  /** Only for an account with its own bucket (server/storage/destinations): where each key went. */
+  outputLocations?: string[];
+  outputDestination?: unknown;
   predictTimeSeconds: number | null;
   predictionId: string | null;
   providerCost?: string | null;
@@ -40,6 +43,9 @@ export async function settleSuccess(input: SuccessInput): Promise<SuccessOutcome
   const charge = chargeItems("due", { entryId: randomUUID(), activityId: randomUUID(), createdAt });
   const latencyMs = (attempt: string) =>
     Prisma.sql`(EXTRACT(EPOCH FROM (${now}::timestamptz - ${Prisma.raw(attempt)}.attempt_started_at)) * 1000)::int`;
+  const placement = input.outputLocations?.length
+    ? Prisma.sql`, output_locations = ${input.outputLocations}::text[], output_destination = ${JSON.stringify(input.outputDestination ?? null)}::jsonb`
+    : Prisma.empty;
   const statement = Prisma.sql`
     WITH locked AS MATERIALIZED (${lockingRead(generationId, attempt)}
     ), decided AS MATERIALIZED (
@@ -76,7 +82,7 @@ export async function settleSuccess(input: SuccessInput): Promise<SuccessOutcome
       Prisma.sql`FROM ok`,
     )}
     ), succeeded_generation AS (
-      UPDATE generation SET status = 'succeeded', output_keys = ${input.outputKeys}::text[], completed_at = ${now}, error_code = NULL, error_message = NULL,
+      UPDATE generation SET status = 'succeeded', output_keys = ${input.outputKeys}::text[]${placement}, completed_at = ${now}, error_code = NULL, error_message = NULL,
              prediction_id = COALESCE(${input.predictionId}::text, generation.prediction_id),
              metrics_total_time = EXTRACT(EPOCH FROM (${now}::timestamptz - ok.created_at))::float8,
              metrics_predict_time = COALESCE(${input.predictTimeSeconds}::float8, EXTRACT(EPOCH FROM (${now}::timestamptz - ok.attempt_started_at))::float8), updated_at = ${now}

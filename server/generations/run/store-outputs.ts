@@ -7,10 +7,16 @@ import { DestinationRefused, ResponseTooLarge } from "../../base/net/fetch-failu
 import { fetchOutputFile, OUTPUT_FILE_MAX_BYTES } from "../../base/net/fetch-output-file";
 import { getStorage } from "../../storage/get-storage";
 import { OUTPUT_EXTENSIONS } from "../../storage/storage";
+import { db } from "../../base/db";
+import { log } from "../../base/log";
+import { openDestination } from "../../storage/destinations/store";
+import { deletePlacedOutputs, destinationKey, type PlacedOutputs } from "../../storage/destinations/output-placement";
 
-// Outputs become files in our storage before the generation succeeds: bytes as they are, URLs
-// downloaded from the provider under the destination rules (server/base/net/fetch-output-file.ts). A
-// refused, oversized or failed download is ERR4003 for that attempt, so the chain fails over.
+// Outputs become files before the generation succeeds, in the account's own bucket when it set one
+// (server/storage/destinations), else in ours: bytes as they are, URLs downloaded from the provider
+// under the destination rules (server/base/net/fetch-output-file.ts). A refused, oversized or
+// failed download is ERR4003 for that attempt, so the chain fails over; a refused upload to the
+// account's bucket is final (UploadFailed) unless its fallback is Darkroom's storage.
 
 const MEBIBYTE = 1024 * 1024;
 
@@ -43,6 +49,44 @@ async function download(provider: ProviderId, url: string): Promise<{ bytes: Uin
   }
 }
 
+/**
+ * A write the account's own bucket refused, after retries: the generation fails with ERR4003
+ * upload_failed (no other provider is tried: its outputs would go to the same bucket), unless the
+ * destination says to fall back to Darkroom's storage.
+ */
+export class UploadFailed extends ProviderError {
+  constructor(provider: ProviderId, cause: unknown) {
+    super(
+      provider,
+      "ERR4003",
+      `upload_failed: the account's storage destination refused an output after ${UPLOAD_TRIES} tries (${cause instanceof Error ? cause.message : String(cause)}).`,
+      "upload_failed",
+    );
+  }
+
+  override get failover(): boolean {
+    return false;
+  }
+}
+
+const UPLOAD_TRIES = 3;
+const UPLOAD_BACKOFF_MS = [500, 1_500];
+
+async function putWithRetries(put: () => Promise<void>): Promise<unknown> {
+  let last: unknown = null;
+  for (let attempt = 0; attempt < UPLOAD_TRIES; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, UPLOAD_BACKOFF_MS[attempt - 1]));
+    try {
+      await put();
+      return null;
+    } catch (error) {
+      last = error;
+    }
+  }
+  return last ?? new Error("the write failed");
+}
+
+/** Each output in the account's bucket when it has one (else, or on fallback, in ours), and where each went. */
 export async function storeOutputs(input: {
   accountId: string;
   generationId: string;
@@ -50,27 +94,70 @@ export async function storeOutputs(input: {
   provider: ProviderId;
   outputs: ProviderOutput[];
   format: string | null;
-}): Promise<string[]> {
+}): Promise<PlacedOutputs> {
   const storage = getStorage();
-  const keys: string[] = [];
+  const destination = await openDestination(db, input.accountId);
+  const placed: PlacedOutputs = {
+    keys: [],
+    locations: [],
+    destination: destination
+      ? {
+          endpoint: destination.row.endpoint,
+          bucket: destination.row.bucket,
+          prefix: destination.row.prefix,
+          public_base_url: destination.row.publicBaseUrl,
+          link_ttl_seconds: destination.row.linkTtlSeconds,
+        }
+      : null,
+  };
+  const now = new Date();
   try {
     for (const [index, output] of input.outputs.entries()) {
       const file =
         output.kind === "bytes" ? { bytes: output.bytes, contentType: output.contentType } : await download(input.provider, output.url);
       const contentType = output.contentType ?? file.contentType;
       const extension = OUTPUT_EXTENSIONS[contentType] ?? input.format ?? "bin";
-      const key = `outputs/${input.accountId}/${input.generationId}/${input.attempt}-${index}.${extension}`;
+      const name = `${input.attempt}-${index}.${extension}`;
+      if (destination) {
+        const key = destinationKey(destination.row.prefix, {
+          accountId: input.accountId,
+          generationId: input.generationId,
+          file: name,
+          now,
+        });
+        const refused = await putWithRetries(() => destination.storage.put(key, file.bytes, contentType));
+        if (!refused) {
+          placed.keys.push(key);
+          placed.locations.push("customer");
+          continue;
+        }
+        if (destination.row.fallback !== "darkroom") throw new UploadFailed(input.provider, refused);
+        log.warn("storage: the account's bucket refused an output; kept in Darkroom's storage (fallback)", {
+          generation_id: input.generationId,
+          error: refused instanceof Error ? refused.message : String(refused),
+        });
+      }
+      const key = `outputs/${input.accountId}/${input.generationId}/${name}`;
       try {
         await storage.put(key, file.bytes, contentType);
       } catch (error) {
         throw new ProviderError(input.provider, "ERR4003", `Storing an output failed: ${String(error)}`);
       }
-      keys.push(key);
+      placed.keys.push(key);
+      placed.locations.push("darkroom");
     }
   } catch (error) {
     // A failed attempt leaves no files: its outputs never reach a record, so nothing would remove them.
-    await Promise.all(keys.map((key) => storage.delete(key).catch(() => false)));
+    await deletePlacedOutputs({
+      id: input.generationId,
+      accountId: input.accountId,
+      outputKeys: placed.keys,
+      outputLocations: placed.locations,
+      outputDestination: placed.destination,
+    }).catch(() => 0);
     throw error;
   }
-  return keys;
+  // An account without a destination keeps the record as it always was: no location list.
+  if (!destination) placed.locations = [];
+  return placed;
 }

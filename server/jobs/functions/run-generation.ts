@@ -71,6 +71,8 @@ export const runGeneration = inngest.createFunction(
             predictTimeSeconds: outcome.predictTimeSeconds,
             predictionId: outcome.predictionId,
             providerCost: outcome.providerCost,
+            outputLocations: outcome.outputLocations,
+            outputDestination: outcome.outputDestination,
           });
           return { outcome: "finished", succeeded };
         },
@@ -83,6 +85,8 @@ export const runGeneration = inngest.createFunction(
             predictTimeSeconds: succeeded.predictTimeSeconds,
             predictionId: succeeded.predictionId,
             providerCost: succeeded.providerCost,
+            outputLocations: succeeded.outputLocations,
+            outputDestination: succeeded.outputDestination,
           }),
         finishFailed: (errors) => finishFailed({ generationId, errors }),
         expire: () => expireAtDeadline(generationId),

@@ -33,6 +33,7 @@ import { webhookCommands } from "./commands/webhook";
 import { hostnameCommands } from "./commands/hostname";
 import { billingCommands, prepareContractPlan } from "./commands/billing";
 import { autoTopUpCommands } from "./commands/auto-top-up";
+import { storageCommands } from "./commands/storage";
 import { bugReportCommands } from "./commands/bug-report";
 import { spendCommands, spendFlags } from "./commands/spend";
 import { getKeySpend } from "../../spend/key-spend";
@@ -220,6 +221,7 @@ const commands: Record<string, Command> = {
   ...webhookCommands,
   ...billingCommands,
   ...autoTopUpCommands,
+  ...storageCommands,
   ...hostnameCommands,
   ...bugReportCommands,
   ...retentionCommands,
@@ -235,7 +237,7 @@ function needsValue(flag: string, hint = ""): ApiError {
   return invalidRequest(`--${flag} needs a value${hint}.`, [{ field: flag, message: "needs a value" }]);
 }
 
-type FlagOptions = Record<string, { type: "string"; multiple: true }>;
+type FlagOptions = Record<string, { type: "string"; multiple: true } | { type: "boolean"; multiple: true }>;
 
 /** Why a strict parse failed, in the CLI's words: the first offending argument, read again leniently. */
 function rejection(name: string, args: string[], options: FlagOptions, error: unknown): ApiError {
@@ -243,6 +245,10 @@ function rejection(name: string, args: string[], options: FlagOptions, error: un
   for (const token of tokens) {
     if (token.kind !== "option") return usageError(`Unexpected argument: ${args[token.index]}.`);
     if (!options[token.name]) return usageError(`Unknown flag for ${name}: ${token.rawName}.`);
+    if (options[token.name]?.type === "boolean") {
+      if (token.inlineValue) return invalidRequest(`--${token.name} takes no value.`, [{ field: token.name, message: "takes no value" }]);
+      continue;
+    }
     if (token.value === undefined) return needsValue(token.name);
     if (!token.inlineValue && token.value.startsWith("--")) return needsValue(token.name);
     if (!token.inlineValue && token.value.startsWith("-"))
@@ -252,8 +258,11 @@ function rejection(name: string, args: string[], options: FlagOptions, error: un
 }
 
 /** Every flag is a string given at most once; anything else is refused (node:util parseArgs). */
-function strictParse(name: string, args: string[], known: string[]) {
-  const options: FlagOptions = Object.fromEntries(known.map((flag) => [flag, { type: "string", multiple: true }]));
+function strictParse(name: string, args: string[], known: string[], switches: string[] = []) {
+  const options: FlagOptions = Object.fromEntries([
+    ...known.map((flag) => [flag, { type: "string", multiple: true }] as const),
+    ...switches.map((flag) => [flag, { type: "boolean", multiple: true }] as const),
+  ]);
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false, tokens: true });
   } catch (error) {
@@ -266,14 +275,19 @@ function parseCommandLine(argv: string[]): { name: string; command: Command; fla
   const [name, ...args] = argv;
   const command = name === undefined ? undefined : commands[name];
   if (!name || !command) throw usageError(name ? `Unknown command: ${name}.` : "No command given.");
-  const parsed = strictParse(name, args, [...command.required, ...command.optional]);
+  const parsed = strictParse(name, args, [...command.required, ...command.optional], command.switches);
   // A lone "--" ends the options in parseArgs; here nothing may follow the flags.
   if (parsed.tokens.some((token) => token.kind === "option-terminator")) throw usageError("Unexpected argument: --.");
   const flags: Flags = {};
   for (const [flag, values = []] of Object.entries(parsed.values)) {
     if (values.length > 1) throw invalidRequest(`--${flag} is given twice.`, [{ field: flag, message: "given twice" }]);
-    if (!values[0]?.trim()) throw needsValue(flag);
-    flags[flag] = values[0];
+    const value = values[0];
+    if (typeof value === "boolean") {
+      flags[flag] = String(value);
+      continue;
+    }
+    if (!value?.trim()) throw needsValue(flag);
+    flags[flag] = value;
   }
   for (const flag of command.required) {
     if (!(flag in flags)) throw invalidRequest(`${name} needs --${flag}.`, [{ field: flag, message: "required" }]);

@@ -93,6 +93,12 @@ describe("a generation on bfl", () => {
       202,
     );
     await waitForStatus(key, data.generation_id, ["processing"]);
+    // Running at BFL: its task id recorded (processing starts with the attempt, before BFL answered the submit).
+    const attempt = await until(
+      () => db.providerAttempt.findFirst({ where: { generationId: data.generation_id, predictionId: { not: null } } }),
+      "the BFL task submitted and its id recorded",
+      { everyMs: 100 },
+    );
     const canceled = expectSuccess(await cancel(key, data.generation_id));
     // BFL has no cancel endpoint: nothing is sent, the refund does not wait for the provider.
     expect(canceled).toMatchObject({
@@ -102,7 +108,6 @@ describe("a generation on bfl", () => {
       credits_refunded_amount: 0.04,
     });
 
-    const attempt = await db.providerAttempt.findFirstOrThrow({ where: { generationId: data.generation_id } });
     await until(async () => (await bflTask(attempt.predictionId!)).status === "Ready", "the fake's slow BFL task finished (Ready)", {
       everyMs: 250,
     });

@@ -530,6 +530,8 @@ export type GenerationRecord = {
   generation_input_file: string[];
   /** Signed, expiring output URLs once the status is `succeeded`; empty before, and after the plan's output retention. */
   generation_output_file: string[];
+  /** Where each output file is, in the order of `generation_output_file`: `darkroom` (this service's storage) or `customer` (the account's own storage destination). */
+  generation_output_location: Array<"darkroom" | "customer">;
   /** The provider that ran (or is running) the job; null before one accepted it. */
   generation_provider_used: string | null;
   /** The provider-side prediction id; null before a provider accepted the job. */

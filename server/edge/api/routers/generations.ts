@@ -4,6 +4,7 @@ import { db } from "../../../base/db";
 import { browseGenerations, generationFilters, listUsedModels } from "../../../generations/records/dashboard-list";
 import { requestCancel } from "../../../generations/cancel-generation";
 import { cancelBeforeDelete, deleteOutputFiles, markGenerationRemoved } from "../../../generations/delete-generation";
+import { forgetRecord } from "../../../generations/records/public-record-cache";
 import { inTransaction } from "../../../base/transaction";
 import { getGenerationDetail } from "../../../generations/records/dashboard-detail";
 import { createTRPCRouter, memberProcedure, ownerProcedure } from "../trpc";
@@ -33,6 +34,8 @@ export const generationsRouter = createTRPCRouter({
     const command = { generationId: input.generationId, actor: ctx.userId };
     const row = await inTransaction((tx) => cancelBeforeDelete(tx, ctx.scope, command));
     const filesDeleted = await deleteOutputFiles(row);
-    return inTransaction((tx) => markGenerationRemoved(tx, ctx.scope, { row, filesDeleted, actor: ctx.userId }));
+    const removed = await inTransaction((tx) => markGenerationRemoved(tx, ctx.scope, { row, filesDeleted, actor: ctx.userId }));
+    forgetRecord(row.id);
+    return removed;
   }),
 });

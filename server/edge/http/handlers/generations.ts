@@ -8,6 +8,7 @@ import { withApiKey } from "../with-api-key";
 import { assertAcceptingWork } from "../../../service/service-state";
 import { requestCancel } from "../../../generations/cancel-generation";
 import { cancelBeforeDelete, deleteOutputFiles, markGenerationRemoved } from "../../../generations/delete-generation";
+import { forgetRecord } from "../../../generations/records/public-record-cache";
 import { findModelFor } from "../../../generations/generation-body";
 import { readGenerationRecord } from "../../../generations/records/find-public-record";
 import { listGenerations } from "../../../generations/records/own-generations";
@@ -64,5 +65,7 @@ export const deleteContent = withApiKey(generations.deleteGeneration, async ({ a
   const generationId = params.generation_id ?? "";
   const row = await inTransaction((tx) => cancelBeforeDelete(tx, scope, { generationId }));
   const filesDeleted = await deleteOutputFiles(row);
-  return inTransaction((tx) => markGenerationRemoved(tx, scope, { row, filesDeleted }));
+  const removed = await inTransaction((tx) => markGenerationRemoved(tx, scope, { row, filesDeleted }));
+  forgetRecord(row.id);
+  return removed;
 });

@@ -1,23 +1,14 @@
-import { accountScope } from "../../../base/account-scope";
-import type { Db } from "../../../base/db";
-import { ApiError } from "../../../base/error-table";
 import { inTransaction } from "../../../base/transaction";
 import { startCardSetup } from "../../../billing/auto-top-up/card-setup";
 import { prepareAutoTopUp, saveAutoTopUp, turnOffAutoTopUp } from "../../../billing/auto-top-up/save-setting";
 import { parseAutoTopUp, showAutoTopUp, type AutoTopUpFields } from "../../../billing/auto-top-up/setting";
-import { ACTOR, uuidFlag, type Command } from "./command";
+import { ACTOR, existingAccount, uuidFlag, type Command } from "./command";
 
 // Auto top-up from the CLI, as the primary owner sets it on the billing page: `set` checks the
 // flags before booting, reads the pack's price from Stripe, saves the setting, and without a saved
 // card prints the Checkout (setup mode) link that saves one and turns it on.
 
 const CLI_FIELDS: AutoTopUpFields = { threshold: "below", pack: "pack", monthlyCap: "monthly-cap" };
-
-async function existingAccount(db: Db, accountId: string) {
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { id: true, deletedAt: true } });
-  if (!account || account.deletedAt) throw new ApiError("ERR1006", "The account was not found.", { account_id: accountId });
-  return accountScope(accountId);
-}
 
 export const autoTopUpCommands: Record<string, Command> = {
   "auto-top-up:set": {

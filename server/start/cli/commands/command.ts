@@ -1,5 +1,6 @@
-import type { Tx } from "../../../base/db";
-import { invalidRequest } from "../../../base/error-table";
+import { accountScope, type OneAccount } from "../../../base/account-scope";
+import type { Db, Tx } from "../../../base/db";
+import { ApiError, invalidRequest } from "../../../base/error-table";
 import { isGuid } from "../../../base/guid";
 
 // What every CLI command is, and the flag readers they share (server/start/cli/main.ts runs them).
@@ -12,6 +13,8 @@ type CommandShape = {
   usage: string;
   required: string[];
   optional: string[];
+  /** Optional flags that take no value (`--path-style`): "true" in the flags when given. */
+  switches?: string[];
   /** false: the result is printed all the same, and the exit status is 1 (a check that found problems). */
   succeeded?(result: CommandResult): boolean;
 };
@@ -70,4 +73,11 @@ export function dateFlag(flags: Flags, name: string): Date | undefined {
     throw invalidRequest(`--${name} must be an ISO 8601 date-time.`, [{ field: name, message: "must be an ISO 8601 date-time" }]);
   }
   return date;
+}
+
+/** The account `--account` names, if it exists and is not deleted (else ERR1006). */
+export async function existingAccount(db: Db | Tx, accountId: string): Promise<OneAccount> {
+  const account = await db.account.findUnique({ where: { id: accountId }, select: { id: true, deletedAt: true } });
+  if (!account || account.deletedAt) throw new ApiError("ERR1006", "The account was not found.", { account_id: accountId });
+  return accountScope(accountId);
 }
