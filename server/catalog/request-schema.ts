@@ -38,6 +38,8 @@ function buildSchema(model: ModelDefinition) {
       .max(model.maxOutputs, `must be at most ${model.maxOutputs} for this model`)
       .default(1),
     generation_provider_order: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(500).optional(),
+    generation_output_retention: duration().optional(),
+    generation_output_link_ttl: duration().optional(),
     generation_input_file: !input ? unsupported() : input.required ? inputFiles(input.max) : inputFiles(input.max).optional(),
     generation_input_file_last_content: video?.lastFrame ? fileUrl().optional() : unsupported(),
     generation_duration: video
@@ -64,6 +66,11 @@ function buildSchema(model: ModelDefinition) {
 // inferred type keeps every field's real type.
 function unsupported() {
   return z.never({ error: "is not supported by this model" }).optional();
+}
+
+/** "90s", "15m", "1h", "7d" (bounds are checked with the plan: server/generations/output-lifetimes.ts). */
+function duration() {
+  return z.string({ error: "must be a string" }).regex(/^\d{1,7}(s|m|h|d)$/, "must be a duration such as 90s, 15m, 1h or 7d");
 }
 
 function prompt() {

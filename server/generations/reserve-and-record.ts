@@ -14,6 +14,7 @@ import { spendBeforeOf, spendCheckSql, spendLimitsOf, spendRefusal, type LimitCo
 import { recordSpendAlerts } from "../spend/record-spend-alerts";
 import { Prisma } from "../base/generated/prisma/client";
 import { queryInTransaction } from "../base/transaction-sql";
+import { outputLifetimes } from "./output-lifetimes";
 
 // Inside the create transaction, under the account's row lock: the spend limits (ERR1014), the
 // concurrency cap (ERR1009), the `pending` record, and the reservation (ERR1004). Either all of
@@ -53,16 +54,17 @@ export function generationInsert(
   parts: InsertParts,
 ): Prisma.Sql {
   const { model, fields } = input;
+  const lifetimes = outputLifetimes(fields);
   return Prisma.sql`
     INSERT INTO generation (id, account_id, api_key_id, region, media_kind, model_identifier, prompt, ratio, output_format, output_number,
       duration_seconds, resolution, generate_audio, input_files, input_file_last_content, params, provider_order, routing_exploration,
-      estimated_cost, deadline_at, spend_budget_id, created_at, updated_at)
+      estimated_cost, deadline_at, spend_budget_id, output_retention_seconds, output_link_ttl_seconds, created_at, updated_at)
     SELECT ${input.generationId}::uuid, ${input.accountId}::uuid, ${input.apiKeyId}::uuid, ${input.region}::"Region", ${model.type}::"MediaKind",
       ${model.identifier}, ${fields.generation_prompt ?? null}, ${fields.generation_ratio ?? null}, ${fields.generation_output_format ?? null},
       ${fields.generation_output_number ?? 1}::int, ${fields.generation_duration ?? null}::int, ${fields.generation_resolution ?? null},
       ${fields.generation_generate_audio ?? null}::boolean, ${fields.generation_input_file ?? []}::text[], ${fields.generation_input_file_last_content ?? null},
       ${JSON.stringify(fields)}::jsonb, ${input.providerOrder}::text[], ${input.routingExploration}, ${millisToDecimalString(input.costMillis)}::numeric,
-      ${parts.deadlineAt}::timestamptz, ${parts.keyBudget}, ${parts.now}, ${parts.now}
+      ${parts.deadlineAt}::timestamptz, ${parts.keyBudget}, ${lifetimes.retentionSeconds}::int, ${lifetimes.linkTtlSeconds}::int, ${parts.now}, ${parts.now}
       ${parts.from}
     WHERE ${parts.where}`;
 }

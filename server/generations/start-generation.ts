@@ -1,4 +1,6 @@
 import "server-only";
+import { outputLifetimes } from "./output-lifetimes";
+import type { PlanName } from "../plans/plan-limits";
 import { createHash, randomUUID } from "node:crypto";
 import type { ModelDefinition } from "../catalog";
 import { priceGeneration } from "../catalog/pricing";
@@ -50,9 +52,12 @@ export function seedFor(generationId: string) {
 export async function planGeneration(
   input: Omit<GenerationPlan, "generationId" | "providerOrder" | "routingExploration" | "costMillis" | "cancelAfterMs"> & {
     cancelAfterMs?: number | null;
+    /** The account's plan, which bounds generation_output_retention. */
+    accountPlan?: PlanName;
   },
 ): Promise<GenerationPlan> {
-  const { model, fields } = input;
+  const { model, fields, accountPlan, ...rest } = input;
+  outputLifetimes(fields, accountPlan);
   const generationId = randomUUID();
   const requested = parseProviderOrder(model, fields.generation_provider_order);
   const price = priceGeneration(model, {
@@ -64,7 +69,9 @@ export async function planGeneration(
   });
   const chain = await resolveOrder(model, input.region, requested, generationId);
   return {
-    ...input,
+    ...rest,
+    model,
+    fields,
     generationId,
     providerOrder: chain.order,
     routingExploration: chain.explored,

@@ -291,6 +291,8 @@ _GenerationRecordRequired = TypedDict("_GenerationRecordRequired", {
     "generation_input_file": List[str],
     "generation_output_file": List[str],
     "generation_output_location": List[Literal["darkroom", "customer"]],
+    "generation_output_link_expires_at": List[Optional[str]],
+    "generation_output_expires_at": Optional[str],
     "generation_provider_used": Optional[str],
     "generation_prediction_id": Optional[str],
     "generation_started_at": Optional[str],
@@ -408,6 +410,8 @@ _GenerationRequestImageOptional = TypedDict("_GenerationRequestImageOptional", {
     "generation_output_format": Literal["png", "jpg", "webp"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
 }, total=False)
 
@@ -425,6 +429,8 @@ _GenerationRequestVideoOptional = TypedDict("_GenerationRequestVideoOptional", {
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
     "generation_input_file_last_content": str,
     "generation_resolution": Literal["480p", "720p", "1024p", "1080p", "768p", "540p"],
@@ -445,6 +451,8 @@ _GenerationRequest_darkroom_lumen_imageOptional = TypedDict("_GenerationRequest_
     "generation_output_format": Literal["png", "jpg", "webp"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
 }, total=False)
 
@@ -463,6 +471,8 @@ _GenerationRequest_darkroom_lumen_videoOptional = TypedDict("_GenerationRequest_
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
     "generation_input_file_last_content": str,
     "generation_resolution": Literal["480p", "720p"],
@@ -483,6 +493,8 @@ _GenerationRequest_black_forest_labs_flux_schnellOptional = TypedDict("_Generati
     "generation_output_format": Literal["png", "jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -499,6 +511,8 @@ _GenerationRequest_black_forest_labs_flux_1_1_proOptional = TypedDict("_Generati
     "generation_output_format": Literal["png", "jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -515,6 +529,8 @@ _GenerationRequest_black_forest_labs_flux_1_1_pro_ultraOptional = TypedDict("_Ge
     "generation_output_format": Literal["jpg", "png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -531,6 +547,8 @@ _GenerationRequest_black_forest_labs_flux_kontext_proOptional = TypedDict("_Gene
     "generation_output_format": Literal["png", "jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
 }, total=False)
 
@@ -548,6 +566,8 @@ _GenerationRequest_black_forest_labs_flux_kontext_maxOptional = TypedDict("_Gene
     "generation_output_format": Literal["png", "jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
 }, total=False)
 
@@ -565,6 +585,8 @@ _GenerationRequest_black_forest_labs_flux_devOptional = TypedDict("_GenerationRe
     "generation_output_format": Literal["png", "jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -581,6 +603,8 @@ _GenerationRequest_black_forest_labs_flux_krea_devOptional = TypedDict("_Generat
     "generation_output_format": Literal["png", "jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -597,6 +621,8 @@ _GenerationRequest_black_forest_labs_flux_proOptional = TypedDict("_GenerationRe
     "generation_output_format": Literal["png", "jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -614,6 +640,8 @@ _GenerationRequest_black_forest_labs_flux_kontext_devOptional = TypedDict("_Gene
     "generation_output_format": Literal["png", "jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -630,6 +658,8 @@ _GenerationRequest_openai_gpt_image_1Optional = TypedDict("_GenerationRequest_op
     "generation_output_format": Literal["png", "jpg", "webp"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
 }, total=False)
 
@@ -647,6 +677,8 @@ _GenerationRequest_openai_gpt_image_1_miniOptional = TypedDict("_GenerationReque
     "generation_output_format": Literal["png", "jpg", "webp"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
 }, total=False)
 
@@ -664,6 +696,8 @@ _GenerationRequest_openai_dall_e_3Optional = TypedDict("_GenerationRequest_opena
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -680,6 +714,8 @@ _GenerationRequest_openai_dall_e_2Optional = TypedDict("_GenerationRequest_opena
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -697,6 +733,8 @@ _GenerationRequest_openai_sora_2Optional = TypedDict("_GenerationRequest_openai_
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
 
@@ -715,6 +753,8 @@ _GenerationRequest_openai_sora_2_proOptional = TypedDict("_GenerationRequest_ope
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p", "1024p"],
 }, total=False)
 
@@ -733,6 +773,8 @@ _GenerationRequest_google_veo_3Optional = TypedDict("_GenerationRequest_google_v
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p", "1080p"],
     "generation_generate_audio": bool,
 }, total=False)
@@ -751,6 +793,8 @@ _GenerationRequest_google_imagen_4Optional = TypedDict("_GenerationRequest_googl
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -767,6 +811,8 @@ _GenerationRequest_google_gemini_2_5_flash_imageOptional = TypedDict("_Generatio
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
 }, total=False)
 
@@ -784,6 +830,8 @@ _GenerationRequest_google_imagen_4_fastOptional = TypedDict("_GenerationRequest_
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -800,6 +848,8 @@ _GenerationRequest_google_imagen_4_ultraOptional = TypedDict("_GenerationRequest
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -816,6 +866,8 @@ _GenerationRequest_google_imagen_3Optional = TypedDict("_GenerationRequest_googl
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -833,6 +885,8 @@ _GenerationRequest_google_veo_3_fastOptional = TypedDict("_GenerationRequest_goo
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p", "1080p"],
 }, total=False)
 
@@ -852,6 +906,8 @@ _GenerationRequest_google_veo_3_fast_image_to_videoOptional = TypedDict("_Genera
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p", "1080p"],
 }, total=False)
 
@@ -870,6 +926,8 @@ _GenerationRequest_google_veo_3_1Optional = TypedDict("_GenerationRequest_google
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
     "generation_input_file_last_content": str,
     "generation_resolution": Literal["720p", "1080p"],
@@ -890,6 +948,8 @@ _GenerationRequest_google_veo_3_1_fastOptional = TypedDict("_GenerationRequest_g
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
     "generation_input_file_last_content": str,
     "generation_resolution": Literal["720p", "1080p"],
@@ -910,6 +970,8 @@ _GenerationRequest_google_veo_2Optional = TypedDict("_GenerationRequest_google_v
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
 
@@ -929,6 +991,8 @@ _GenerationRequest_google_veo_2_image_to_videoOptional = TypedDict("_GenerationR
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
 
@@ -948,6 +1012,8 @@ _GenerationRequest_kwaivgi_kling_v2_1Optional = TypedDict("_GenerationRequest_kw
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p", "1080p"],
 }, total=False)
 
@@ -966,6 +1032,8 @@ _GenerationRequest_kwaivgi_kling_v1_6_standardOptional = TypedDict("_GenerationR
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
 
@@ -985,6 +1053,8 @@ _GenerationRequest_kwaivgi_kling_v1_6_standard_i2vOptional = TypedDict("_Generat
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
 
@@ -1004,6 +1074,8 @@ _GenerationRequest_kwaivgi_kling_v1_6_proOptional = TypedDict("_GenerationReques
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["1080p"],
 }, total=False)
 
@@ -1022,6 +1094,8 @@ _GenerationRequest_kwaivgi_kling_v2_0Optional = TypedDict("_GenerationRequest_kw
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["1080p"],
 }, total=False)
 
@@ -1041,6 +1115,8 @@ _GenerationRequest_kwaivgi_kling_v2_0_i2vOptional = TypedDict("_GenerationReques
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["1080p"],
 }, total=False)
 
@@ -1059,6 +1135,8 @@ _GenerationRequest_kwaivgi_kling_v2_1_masterOptional = TypedDict("_GenerationReq
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["1080p"],
 }, total=False)
 
@@ -1078,6 +1156,8 @@ _GenerationRequest_kwaivgi_kling_v2_1_master_i2vOptional = TypedDict("_Generatio
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["1080p"],
 }, total=False)
 
@@ -1096,6 +1176,8 @@ _GenerationRequest_kwaivgi_kling_v2_5_turbo_proOptional = TypedDict("_Generation
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["1080p"],
 }, total=False)
 
@@ -1115,6 +1197,8 @@ _GenerationRequest_kwaivgi_kling_v2_5_turbo_pro_i2vOptional = TypedDict("_Genera
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file_last_content": str,
     "generation_resolution": Literal["1080p"],
 }, total=False)
@@ -1133,6 +1217,8 @@ _GenerationRequest_minimax_image_01Optional = TypedDict("_GenerationRequest_mini
     "generation_output_format": Literal["jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1150,6 +1236,8 @@ _GenerationRequest_minimax_hailuo_02Optional = TypedDict("_GenerationRequest_min
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
     "generation_resolution": Literal["768p"],
 }, total=False)
@@ -1169,6 +1257,8 @@ _GenerationRequest_minimax_hailuo_2_3Optional = TypedDict("_GenerationRequest_mi
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
     "generation_resolution": Literal["768p"],
 }, total=False)
@@ -1188,6 +1278,8 @@ _GenerationRequest_minimax_video_01Optional = TypedDict("_GenerationRequest_mini
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
 
@@ -1206,6 +1298,8 @@ _GenerationRequest_minimax_video_01_directorOptional = TypedDict("_GenerationReq
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
 
@@ -1225,6 +1319,8 @@ _GenerationRequest_minimax_i2v_01Optional = TypedDict("_GenerationRequest_minima
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
 
@@ -1244,6 +1340,8 @@ _GenerationRequest_minimax_i2v_01_directorOptional = TypedDict("_GenerationReque
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
 
@@ -1262,6 +1360,8 @@ _GenerationRequest_minimax_hailuo_02_proOptional = TypedDict("_GenerationRequest
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
     "generation_resolution": Literal["1080p"],
 }, total=False)
@@ -1280,6 +1380,8 @@ _GenerationRequest_runway_gen4_imageOptional = TypedDict("_GenerationRequest_run
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
 }, total=False)
 
@@ -1299,6 +1401,8 @@ _GenerationRequest_runway_gen4_turboOptional = TypedDict("_GenerationRequest_run
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
 
@@ -1318,6 +1422,8 @@ _GenerationRequest_runway_gen4_alephOptional = TypedDict("_GenerationRequest_run
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
 
@@ -1336,6 +1442,8 @@ _GenerationRequest_runway_gen4_image_turboOptional = TypedDict("_GenerationReque
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1354,6 +1462,8 @@ _GenerationRequest_runway_gen3a_turboOptional = TypedDict("_GenerationRequest_ru
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["768p"],
 }, total=False)
 
@@ -1371,6 +1481,8 @@ _GenerationRequest_cloudflare_flux_1_schnellOptional = TypedDict("_GenerationReq
     "generation_output_format": Literal["jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1387,6 +1499,8 @@ _GenerationRequest_leonardo_lucid_originOptional = TypedDict("_GenerationRequest
     "generation_output_format": Literal["jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1403,6 +1517,8 @@ _GenerationRequest_qwen_qwen_imageOptional = TypedDict("_GenerationRequest_qwen_
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1419,6 +1535,8 @@ _GenerationRequest_alibaba_wan_2_2_t2i_flashOptional = TypedDict("_GenerationReq
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1436,6 +1554,8 @@ _GenerationRequest_alibaba_wan_2_2_plusOptional = TypedDict("_GenerationRequest_
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
     "generation_resolution": Literal["480p", "1080p"],
 }, total=False)
@@ -1455,6 +1575,8 @@ _GenerationRequest_qwen_qwen_image_editOptional = TypedDict("_GenerationRequest_
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1471,6 +1593,8 @@ _GenerationRequest_alibaba_wan_2_2_t2i_plusOptional = TypedDict("_GenerationRequ
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1487,6 +1611,8 @@ _GenerationRequest_alibaba_wan_2_1_t2i_turboOptional = TypedDict("_GenerationReq
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1503,6 +1629,8 @@ _GenerationRequest_alibaba_wan_2_1_t2i_plusOptional = TypedDict("_GenerationRequ
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1520,6 +1648,8 @@ _GenerationRequest_alibaba_wan_2_1_turboOptional = TypedDict("_GenerationRequest
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
     "generation_resolution": Literal["720p", "480p"],
 }, total=False)
@@ -1539,6 +1669,8 @@ _GenerationRequest_alibaba_wan_2_1_plusOptional = TypedDict("_GenerationRequest_
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
     "generation_resolution": Literal["720p"],
 }, total=False)
@@ -1558,6 +1690,8 @@ _GenerationRequest_alibaba_wan_2_5_previewOptional = TypedDict("_GenerationReque
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["1080p", "480p"],
 }, total=False)
 
@@ -1577,6 +1711,8 @@ _GenerationRequest_alibaba_wan_2_5_preview_image_to_videoOptional = TypedDict("_
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["1080p", "720p", "480p"],
 }, total=False)
 
@@ -1595,6 +1731,8 @@ _GenerationRequest_alibaba_wan_2_2_a14bOptional = TypedDict("_GenerationRequest_
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p", "480p"],
 }, total=False)
 
@@ -1614,6 +1752,8 @@ _GenerationRequest_alibaba_wan_2_2_a14b_image_to_videoOptional = TypedDict("_Gen
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p", "480p"],
 }, total=False)
 
@@ -1631,6 +1771,8 @@ _GenerationRequest_bytedance_seedream_4Optional = TypedDict("_GenerationRequest_
     "generation_output_format": Literal["jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
 }, total=False)
 
@@ -1649,6 +1791,8 @@ _GenerationRequest_bytedance_seedance_1_proOptional = TypedDict("_GenerationRequ
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
     "generation_resolution": Literal["1080p", "480p"],
 }, total=False)
@@ -1667,6 +1811,8 @@ _GenerationRequest_bytedance_seedream_3Optional = TypedDict("_GenerationRequest_
     "generation_output_format": Literal["jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1684,6 +1830,8 @@ _GenerationRequest_bytedance_seededit_3Optional = TypedDict("_GenerationRequest_
     "generation_output_format": Literal["jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1701,6 +1849,8 @@ _GenerationRequest_bytedance_seedance_1_liteOptional = TypedDict("_GenerationReq
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file": List[str],
     "generation_input_file_last_content": str,
     "generation_resolution": Literal["720p", "480p", "1080p"],
@@ -1720,6 +1870,8 @@ _GenerationRequest_ideogram_ai_ideogram_v3_turboOptional = TypedDict("_Generatio
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1736,6 +1888,8 @@ _GenerationRequest_ideogram_ai_ideogram_v3_balancedOptional = TypedDict("_Genera
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1752,6 +1906,8 @@ _GenerationRequest_ideogram_ai_ideogram_v3_qualityOptional = TypedDict("_Generat
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1768,6 +1924,8 @@ _GenerationRequest_ideogram_ai_ideogram_v2Optional = TypedDict("_GenerationReque
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1784,6 +1942,8 @@ _GenerationRequest_ideogram_ai_ideogram_v2_turboOptional = TypedDict("_Generatio
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1800,6 +1960,8 @@ _GenerationRequest_ideogram_ai_ideogram_v2aOptional = TypedDict("_GenerationRequ
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1816,6 +1978,8 @@ _GenerationRequest_ideogram_ai_ideogram_v2a_turboOptional = TypedDict("_Generati
     "generation_output_format": Literal["png"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1832,6 +1996,8 @@ _GenerationRequest_recraft_ai_recraft_v3Optional = TypedDict("_GenerationRequest
     "generation_output_format": Literal["webp"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1848,6 +2014,8 @@ _GenerationRequest_recraft_ai_recraft_20bOptional = TypedDict("_GenerationReques
     "generation_output_format": Literal["webp"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1864,6 +2032,8 @@ _GenerationRequest_recraft_ai_recraft_v4Optional = TypedDict("_GenerationRequest
     "generation_output_format": Literal["webp"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1880,6 +2050,8 @@ _GenerationRequest_recraft_ai_recraft_v4_proOptional = TypedDict("_GenerationReq
     "generation_output_format": Literal["webp"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1896,6 +2068,8 @@ _GenerationRequest_stability_ai_stable_diffusion_3_5_largeOptional = TypedDict("
     "generation_output_format": Literal["png", "jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1912,6 +2086,8 @@ _GenerationRequest_stability_ai_stable_diffusion_3_5_large_turboOptional = Typed
     "generation_output_format": Literal["png", "jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1928,6 +2104,8 @@ _GenerationRequest_stability_ai_stable_diffusion_3_5_mediumOptional = TypedDict(
     "generation_output_format": Literal["png", "jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1944,6 +2122,8 @@ _GenerationRequest_hidream_ai_hidream_i1_fullOptional = TypedDict("_GenerationRe
     "generation_output_format": Literal["png", "jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1960,6 +2140,8 @@ _GenerationRequest_hidream_ai_hidream_i1_fastOptional = TypedDict("_GenerationRe
     "generation_output_format": Literal["png", "jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -1977,6 +2159,8 @@ _GenerationRequest_luma_ray_2_720pOptional = TypedDict("_GenerationRequest_luma_
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
 
@@ -1996,6 +2180,8 @@ _GenerationRequest_luma_ray_2_720p_i2vOptional = TypedDict("_GenerationRequest_l
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file_last_content": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
@@ -2015,6 +2201,8 @@ _GenerationRequest_luma_ray_2_540pOptional = TypedDict("_GenerationRequest_luma_
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["540p"],
 }, total=False)
 
@@ -2033,6 +2221,8 @@ _GenerationRequest_luma_ray_flash_2_720pOptional = TypedDict("_GenerationRequest
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
 
@@ -2052,6 +2242,8 @@ _GenerationRequest_luma_ray_flash_2_720p_i2vOptional = TypedDict("_GenerationReq
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_input_file_last_content": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
@@ -2071,6 +2263,8 @@ _GenerationRequest_luma_ray_flash_2_540pOptional = TypedDict("_GenerationRequest
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["540p"],
 }, total=False)
 
@@ -2088,6 +2282,8 @@ _GenerationRequest_luma_photonOptional = TypedDict("_GenerationRequest_luma_phot
     "generation_output_format": Literal["jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -2104,6 +2300,8 @@ _GenerationRequest_luma_photon_flashOptional = TypedDict("_GenerationRequest_lum
     "generation_output_format": Literal["jpg"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
 }, total=False)
 
 
@@ -2121,6 +2319,8 @@ _GenerationRequest_pixverse_pixverse_v4_fastOptional = TypedDict("_GenerationReq
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p", "540p"],
 }, total=False)
 
@@ -2140,6 +2340,8 @@ _GenerationRequest_pixverse_pixverse_v4_5_fast_i2vOptional = TypedDict("_Generat
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p", "540p"],
 }, total=False)
 
@@ -2159,6 +2361,8 @@ _GenerationRequest_tencent_hunyuan_video_i2vOptional = TypedDict("_GenerationReq
     "generation_output_format": Literal["mp4"],
     "generation_output_number": int,
     "generation_provider_order": str,
+    "generation_output_retention": str,
+    "generation_output_link_ttl": str,
     "generation_resolution": Literal["720p"],
 }, total=False)
 

@@ -46,6 +46,16 @@ export const generationRecordSchema = z.object({
     .describe(
       "Where each output file is, in the order of `generation_output_file`: `darkroom` (this service's storage) or `customer` (the account's own storage destination).",
     ),
+  generation_output_link_expires_at: z
+    .array(dateTimeSchema.nullable())
+    .describe(
+      "When each link of `generation_output_file` stops working (the create's `generation_output_link_ttl` from when this record was read, capped by the files' deletion); null for a public URL of the account's own bucket.",
+    ),
+  generation_output_expires_at: dateTimeSchema
+    .nullable()
+    .describe(
+      "When this service deletes its output files: the plan's output retention after completion, or the create's shorter `generation_output_retention`. Null before completion, and when every file is in the account's own storage.",
+    ),
   generation_provider_used: z.string().nullable().describe("The provider that ran (or is running) the job; null before one accepted it."),
   generation_prediction_id: z.string().nullable().describe("The provider-side prediction id; null before a provider accepted the job."),
   generation_started_at: dateTimeSchema.nullable(),
@@ -146,6 +156,18 @@ export function mediaKindRequestSchema(kind: ModelType) {
       .max(500)
       .optional()
       .describe("`fastest` or a comma-separated list of provider ids. Multi-provider models default to `fastest`."),
+    generation_output_retention: z
+      .string()
+      .regex(/^\d{1,7}(s|m|h|d)$/)
+      .optional()
+      .describe(
+        "How long the output files are kept after completion (`30m`, `1h`, `7d`): from 1m to the plan's output retention, the default.",
+      ),
+    generation_output_link_ttl: z
+      .string()
+      .regex(/^\d{1,7}(s|m|h|d)$/)
+      .optional()
+      .describe("How long each output link lives from when it is issued (`90s`, `15m`, `1h`, up to `7d`), never past the files' deletion."),
     ...(maxInputs > 0
       ? {
           generation_input_file: optionalUnless(

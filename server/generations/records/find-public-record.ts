@@ -20,7 +20,8 @@ export const RECORD_COLUMNS = `
     output_format AS "outputFormat", output_number AS "outputNumber", duration_seconds AS "durationSeconds", resolution,
     generate_audio AS "generateAudio", coalesce(input_files, '{}') AS "inputFiles", coalesce(provider_order, '{}') AS "providerOrder", provider_used AS "providerUsed",
     prediction_id AS "predictionId", coalesce(output_keys, '{}') AS "outputKeys", coalesce(output_locations, '{}') AS "outputLocations",
-    output_destination AS "outputDestination", error_code AS "errorCode", error_message AS "errorMessage",
+    output_destination AS "outputDestination", output_retention_seconds AS "outputRetentionSeconds", output_link_ttl_seconds AS "outputLinkTtlSeconds",
+    error_code AS "errorCode", error_message AS "errorMessage",
     metrics_total_time AS "metricsTotalTime", metrics_predict_time AS "metricsPredictTime", started_at AS "startedAt",
     completed_at AS "completedAt", removed_at AS "removedAt", deadline_at AS "deadlineAt", created_at AS "createdAt"`;
 

@@ -33,6 +33,8 @@ export type RecordSource = Pick<
   | "outputKeys"
   | "outputLocations"
   | "outputDestination"
+  | "outputRetentionSeconds"
+  | "outputLinkTtlSeconds"
   | "errorCode"
   | "errorMessage"
   | "metricsTotalTime"
@@ -47,7 +49,10 @@ export type RecordSource = Pick<
 const seconds = (value: number | null) => (value === null ? null : Math.round(value * 1000) / 1000);
 
 export function toGenerationRecord(row: RecordSource, plan: PlanName) {
-  const files = row.status === "succeeded" && !row.removedAt ? outputFiles(row, plan) : { urls: [], locations: [] };
+  const files =
+    row.status === "succeeded" && !row.removedAt
+      ? outputFiles(row, plan)
+      : { urls: [], locations: [], linkExpiresAt: [], filesExpireAt: null };
   return {
     account_id: row.accountId,
     generation_id: row.id,
@@ -62,6 +67,8 @@ export function toGenerationRecord(row: RecordSource, plan: PlanName) {
     generation_input_file: row.inputFiles,
     generation_output_file: files.urls,
     generation_output_location: files.locations,
+    generation_output_link_expires_at: files.linkExpiresAt,
+    generation_output_expires_at: files.filesExpireAt,
     generation_provider_used: row.providerUsed,
     generation_prediction_id: row.predictionId,
     generation_started_at: row.startedAt?.toISOString() ?? null,

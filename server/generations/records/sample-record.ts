@@ -35,6 +35,8 @@ export function sampleGenerationRecord(accountId: string, now = new Date()): Gen
     outputKeys: [],
     outputLocations: [],
     outputDestination: null,
+    outputRetentionSeconds: null,
+    outputLinkTtlSeconds: null,
     errorCode: null,
     errorMessage: null,
     metricsTotalTime: 1,

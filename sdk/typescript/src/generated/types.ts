@@ -532,6 +532,10 @@ export type GenerationRecord = {
   generation_output_file: string[];
   /** Where each output file is, in the order of `generation_output_file`: `darkroom` (this service's storage) or `customer` (the account's own storage destination). */
   generation_output_location: Array<"darkroom" | "customer">;
+  /** When each link of `generation_output_file` stops working (the create's `generation_output_link_ttl` from when this record was read, capped by the files' deletion); null for a public URL of the account's own bucket. */
+  generation_output_link_expires_at: Array<string | null>;
+  /** When this service deletes its output files: the plan's output retention after completion, or the create's shorter `generation_output_retention`. Null before completion, and when every file is in the account's own storage. */
+  generation_output_expires_at: string | null;
   /** The provider that ran (or is running) the job; null before one accepted it. */
   generation_provider_used: string | null;
   /** The provider-side prediction id; null before a provider accepted the job. */
@@ -629,6 +633,10 @@ export type GenerationRequestImage = {
   generation_output_number?: number;
   /** `fastest` or a comma-separated list of provider ids. Multi-provider models default to `fastest`. */
   generation_provider_order?: string;
+  /** How long the output files are kept after completion (`30m`, `1h`, `7d`): from 1m to the plan's output retention, the default. */
+  generation_output_retention?: string;
+  /** How long each output link lives from when it is issued (`90s`, `15m`, `1h`, up to `7d`), never past the files' deletion. */
+  generation_output_link_ttl?: string;
   /** Public http(s) URLs of input images, for models whose `schema.generation_input_file` is true. */
   generation_input_file?: string[];
 };
@@ -644,6 +652,10 @@ export type GenerationRequestVideo = {
   generation_output_number?: number;
   /** `fastest` or a comma-separated list of provider ids. Multi-provider models default to `fastest`. */
   generation_provider_order?: string;
+  /** How long the output files are kept after completion (`30m`, `1h`, `7d`): from 1m to the plan's output retention, the default. */
+  generation_output_retention?: string;
+  /** How long each output link lives from when it is issued (`90s`, `15m`, `1h`, up to `7d`), never past the files' deletion. */
+  generation_output_link_ttl?: string;
   /** Public http(s) URLs of input images, for models whose `schema.generation_input_file` is true. */
   generation_input_file?: string[];
   /** End-frame URL, for models that list it in `specific_schema`. */
@@ -663,6 +675,8 @@ export type GenerationRequest_darkroom_lumen_image = {
   generation_output_format?: "png" | "jpg" | "webp";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
 };
 
@@ -673,6 +687,8 @@ export type GenerationRequest_darkroom_lumen_video = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
   generation_input_file_last_content?: string;
   generation_duration: 2 | 4 | 6;
@@ -687,6 +703,8 @@ export type GenerationRequest_black_forest_labs_flux_schnell = {
   generation_output_format?: "png" | "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of FLUX1.1 [pro] (black-forest-labs/flux-1.1-pro). */
@@ -696,6 +714,8 @@ export type GenerationRequest_black_forest_labs_flux_1_1_pro = {
   generation_output_format?: "png" | "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of FLUX1.1 [pro] Ultra (black-forest-labs/flux-1.1-pro-ultra). */
@@ -705,6 +725,8 @@ export type GenerationRequest_black_forest_labs_flux_1_1_pro_ultra = {
   generation_output_format?: "jpg" | "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of FLUX.1 Kontext [pro] (black-forest-labs/flux-kontext-pro). */
@@ -714,6 +736,8 @@ export type GenerationRequest_black_forest_labs_flux_kontext_pro = {
   generation_output_format?: "png" | "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
 };
 
@@ -724,6 +748,8 @@ export type GenerationRequest_black_forest_labs_flux_kontext_max = {
   generation_output_format?: "png" | "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
 };
 
@@ -734,6 +760,8 @@ export type GenerationRequest_black_forest_labs_flux_dev = {
   generation_output_format?: "png" | "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of FLUX.1 Krea [dev] (black-forest-labs/flux-krea-dev). */
@@ -743,6 +771,8 @@ export type GenerationRequest_black_forest_labs_flux_krea_dev = {
   generation_output_format?: "png" | "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of FLUX.1 [pro] (black-forest-labs/flux-pro). */
@@ -752,6 +782,8 @@ export type GenerationRequest_black_forest_labs_flux_pro = {
   generation_output_format?: "png" | "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of FLUX.1 Kontext [dev] (black-forest-labs/flux-kontext-dev). */
@@ -761,6 +793,8 @@ export type GenerationRequest_black_forest_labs_flux_kontext_dev = {
   generation_output_format?: "png" | "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
 };
 
@@ -771,6 +805,8 @@ export type GenerationRequest_openai_gpt_image_1 = {
   generation_output_format?: "png" | "jpg" | "webp";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
 };
 
@@ -781,6 +817,8 @@ export type GenerationRequest_openai_gpt_image_1_mini = {
   generation_output_format?: "png" | "jpg" | "webp";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
 };
 
@@ -791,6 +829,8 @@ export type GenerationRequest_openai_dall_e_3 = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of DALL·E 2 (openai/dall-e-2). */
@@ -800,6 +840,8 @@ export type GenerationRequest_openai_dall_e_2 = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Sora 2 (openai/sora-2). */
@@ -809,6 +851,8 @@ export type GenerationRequest_openai_sora_2 = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 4 | 8 | 12;
   generation_resolution?: "720p";
 };
@@ -820,6 +864,8 @@ export type GenerationRequest_openai_sora_2_pro = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 4 | 8 | 12;
   generation_resolution?: "720p" | "1024p";
 };
@@ -831,6 +877,8 @@ export type GenerationRequest_google_veo_3 = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 8;
   generation_resolution?: "720p" | "1080p";
   generation_generate_audio?: boolean;
@@ -843,6 +891,8 @@ export type GenerationRequest_google_imagen_4 = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Gemini 2.5 Flash Image (google/gemini-2.5-flash-image). */
@@ -852,6 +902,8 @@ export type GenerationRequest_google_gemini_2_5_flash_image = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
 };
 
@@ -862,6 +914,8 @@ export type GenerationRequest_google_imagen_4_fast = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Imagen 4 Ultra (google/imagen-4-ultra). */
@@ -871,6 +925,8 @@ export type GenerationRequest_google_imagen_4_ultra = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Imagen 3 (google/imagen-3). */
@@ -880,6 +936,8 @@ export type GenerationRequest_google_imagen_3 = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Veo 3 Fast (google/veo-3-fast). */
@@ -889,6 +947,8 @@ export type GenerationRequest_google_veo_3_fast = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 8;
   generation_resolution?: "720p" | "1080p";
 };
@@ -900,6 +960,8 @@ export type GenerationRequest_google_veo_3_fast_image_to_video = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 8;
   generation_resolution?: "720p" | "1080p";
@@ -912,6 +974,8 @@ export type GenerationRequest_google_veo_3_1 = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
   generation_input_file_last_content?: string;
   generation_duration: 8 | 6 | 4;
@@ -925,6 +989,8 @@ export type GenerationRequest_google_veo_3_1_fast = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
   generation_input_file_last_content?: string;
   generation_duration: 8;
@@ -938,6 +1004,8 @@ export type GenerationRequest_google_veo_2 = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 5 | 6 | 7 | 8;
   generation_resolution?: "720p";
 };
@@ -949,6 +1017,8 @@ export type GenerationRequest_google_veo_2_image_to_video = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 5 | 6 | 7 | 8;
   generation_resolution?: "720p";
@@ -961,6 +1031,8 @@ export type GenerationRequest_kwaivgi_kling_v2_1 = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 5 | 10;
   generation_resolution?: "720p" | "1080p";
@@ -973,6 +1045,8 @@ export type GenerationRequest_kwaivgi_kling_v1_6_standard = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 5 | 10;
   generation_resolution?: "720p";
 };
@@ -984,6 +1058,8 @@ export type GenerationRequest_kwaivgi_kling_v1_6_standard_i2v = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 5 | 10;
   generation_resolution?: "720p";
@@ -996,6 +1072,8 @@ export type GenerationRequest_kwaivgi_kling_v1_6_pro = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 5 | 10;
   generation_resolution?: "1080p";
@@ -1008,6 +1086,8 @@ export type GenerationRequest_kwaivgi_kling_v2_0 = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 5 | 10;
   generation_resolution?: "1080p";
 };
@@ -1019,6 +1099,8 @@ export type GenerationRequest_kwaivgi_kling_v2_0_i2v = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 5 | 10;
   generation_resolution?: "1080p";
@@ -1031,6 +1113,8 @@ export type GenerationRequest_kwaivgi_kling_v2_1_master = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 5 | 10;
   generation_resolution?: "1080p";
 };
@@ -1042,6 +1126,8 @@ export type GenerationRequest_kwaivgi_kling_v2_1_master_i2v = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 5 | 10;
   generation_resolution?: "1080p";
@@ -1054,6 +1140,8 @@ export type GenerationRequest_kwaivgi_kling_v2_5_turbo_pro = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 5 | 10;
   generation_resolution?: "1080p";
 };
@@ -1065,6 +1153,8 @@ export type GenerationRequest_kwaivgi_kling_v2_5_turbo_pro_i2v = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_input_file_last_content?: string;
   generation_duration: 5 | 10;
@@ -1078,6 +1168,8 @@ export type GenerationRequest_minimax_image_01 = {
   generation_output_format?: "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Hailuo 02 (minimax/hailuo-02). */
@@ -1087,6 +1179,8 @@ export type GenerationRequest_minimax_hailuo_02 = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
   generation_duration: 6 | 10;
   generation_resolution?: "768p";
@@ -1099,6 +1193,8 @@ export type GenerationRequest_minimax_hailuo_2_3 = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
   generation_duration: 6 | 10;
   generation_resolution?: "768p";
@@ -1111,6 +1207,8 @@ export type GenerationRequest_minimax_video_01 = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 6;
   generation_resolution?: "720p";
 };
@@ -1122,6 +1220,8 @@ export type GenerationRequest_minimax_video_01_director = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 6;
   generation_resolution?: "720p";
 };
@@ -1133,6 +1233,8 @@ export type GenerationRequest_minimax_i2v_01 = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 6;
   generation_resolution?: "720p";
@@ -1145,6 +1247,8 @@ export type GenerationRequest_minimax_i2v_01_director = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 6;
   generation_resolution?: "720p";
@@ -1157,6 +1261,8 @@ export type GenerationRequest_minimax_hailuo_02_pro = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
   generation_duration: 6;
   generation_resolution?: "1080p";
@@ -1169,6 +1275,8 @@ export type GenerationRequest_runway_gen4_image = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
 };
 
@@ -1179,6 +1287,8 @@ export type GenerationRequest_runway_gen4_turbo = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 5 | 10;
   generation_resolution?: "720p";
@@ -1191,6 +1301,8 @@ export type GenerationRequest_runway_gen4_aleph = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 5;
   generation_resolution?: "720p";
@@ -1203,6 +1315,8 @@ export type GenerationRequest_runway_gen4_image_turbo = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
 };
 
@@ -1213,6 +1327,8 @@ export type GenerationRequest_runway_gen3a_turbo = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 5 | 10;
   generation_resolution?: "768p";
@@ -1225,6 +1341,8 @@ export type GenerationRequest_cloudflare_flux_1_schnell = {
   generation_output_format?: "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Lucid Origin (Workers AI) (leonardo/lucid-origin). */
@@ -1234,6 +1352,8 @@ export type GenerationRequest_leonardo_lucid_origin = {
   generation_output_format?: "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Qwen-Image (qwen/qwen-image). */
@@ -1243,6 +1363,8 @@ export type GenerationRequest_qwen_qwen_image = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Wan 2.2 Image Flash (alibaba/wan-2.2-t2i-flash). */
@@ -1252,6 +1374,8 @@ export type GenerationRequest_alibaba_wan_2_2_t2i_flash = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Wan 2.2 Plus (alibaba/wan-2.2-plus). */
@@ -1261,6 +1385,8 @@ export type GenerationRequest_alibaba_wan_2_2_plus = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
   generation_duration: 5;
   generation_resolution?: "480p" | "1080p";
@@ -1273,6 +1399,8 @@ export type GenerationRequest_qwen_qwen_image_edit = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
 };
 
@@ -1283,6 +1411,8 @@ export type GenerationRequest_alibaba_wan_2_2_t2i_plus = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Wan 2.1 Image Turbo (alibaba/wan-2.1-t2i-turbo). */
@@ -1292,6 +1422,8 @@ export type GenerationRequest_alibaba_wan_2_1_t2i_turbo = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Wan 2.1 Image Plus (alibaba/wan-2.1-t2i-plus). */
@@ -1301,6 +1433,8 @@ export type GenerationRequest_alibaba_wan_2_1_t2i_plus = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Wan 2.1 Turbo (alibaba/wan-2.1-turbo). */
@@ -1310,6 +1444,8 @@ export type GenerationRequest_alibaba_wan_2_1_turbo = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
   generation_duration: 5;
   generation_resolution?: "720p" | "480p";
@@ -1322,6 +1458,8 @@ export type GenerationRequest_alibaba_wan_2_1_plus = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
   generation_duration: 5;
   generation_resolution?: "720p";
@@ -1334,6 +1472,8 @@ export type GenerationRequest_alibaba_wan_2_5_preview = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 5 | 10;
   generation_resolution?: "1080p" | "480p";
 };
@@ -1345,6 +1485,8 @@ export type GenerationRequest_alibaba_wan_2_5_preview_image_to_video = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 5 | 10;
   generation_resolution?: "1080p" | "720p" | "480p";
@@ -1357,6 +1499,8 @@ export type GenerationRequest_alibaba_wan_2_2_a14b = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 5;
   generation_resolution?: "720p" | "480p";
 };
@@ -1368,6 +1512,8 @@ export type GenerationRequest_alibaba_wan_2_2_a14b_image_to_video = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 5;
   generation_resolution?: "720p" | "480p";
@@ -1380,6 +1526,8 @@ export type GenerationRequest_bytedance_seedream_4 = {
   generation_output_format?: "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
 };
 
@@ -1390,6 +1538,8 @@ export type GenerationRequest_bytedance_seedance_1_pro = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
   generation_duration: 5 | 10;
   generation_resolution?: "1080p" | "480p";
@@ -1402,6 +1552,8 @@ export type GenerationRequest_bytedance_seedream_3 = {
   generation_output_format?: "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of SeedEdit 3.0 (bytedance/seededit-3). */
@@ -1411,6 +1563,8 @@ export type GenerationRequest_bytedance_seededit_3 = {
   generation_output_format?: "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
 };
 
@@ -1421,6 +1575,8 @@ export type GenerationRequest_bytedance_seedance_1_lite = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file?: string[];
   generation_input_file_last_content?: string;
   generation_duration: 5 | 10;
@@ -1434,6 +1590,8 @@ export type GenerationRequest_ideogram_ai_ideogram_v3_turbo = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Ideogram 3.0 Balanced (ideogram-ai/ideogram-v3-balanced). */
@@ -1443,6 +1601,8 @@ export type GenerationRequest_ideogram_ai_ideogram_v3_balanced = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Ideogram 3.0 Quality (ideogram-ai/ideogram-v3-quality). */
@@ -1452,6 +1612,8 @@ export type GenerationRequest_ideogram_ai_ideogram_v3_quality = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Ideogram 2.0 (ideogram-ai/ideogram-v2). */
@@ -1461,6 +1623,8 @@ export type GenerationRequest_ideogram_ai_ideogram_v2 = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Ideogram 2.0 Turbo (ideogram-ai/ideogram-v2-turbo). */
@@ -1470,6 +1634,8 @@ export type GenerationRequest_ideogram_ai_ideogram_v2_turbo = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Ideogram 2a (ideogram-ai/ideogram-v2a). */
@@ -1479,6 +1645,8 @@ export type GenerationRequest_ideogram_ai_ideogram_v2a = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Ideogram 2a Turbo (ideogram-ai/ideogram-v2a-turbo). */
@@ -1488,6 +1656,8 @@ export type GenerationRequest_ideogram_ai_ideogram_v2a_turbo = {
   generation_output_format?: "png";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Recraft V3 (recraft-ai/recraft-v3). */
@@ -1497,6 +1667,8 @@ export type GenerationRequest_recraft_ai_recraft_v3 = {
   generation_output_format?: "webp";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Recraft 20B (recraft-ai/recraft-20b). */
@@ -1506,6 +1678,8 @@ export type GenerationRequest_recraft_ai_recraft_20b = {
   generation_output_format?: "webp";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Recraft V4 (recraft-ai/recraft-v4). */
@@ -1515,6 +1689,8 @@ export type GenerationRequest_recraft_ai_recraft_v4 = {
   generation_output_format?: "webp";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Recraft V4 Pro (recraft-ai/recraft-v4-pro). */
@@ -1524,6 +1700,8 @@ export type GenerationRequest_recraft_ai_recraft_v4_pro = {
   generation_output_format?: "webp";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Stable Diffusion 3.5 Large (stability-ai/stable-diffusion-3.5-large). */
@@ -1533,6 +1711,8 @@ export type GenerationRequest_stability_ai_stable_diffusion_3_5_large = {
   generation_output_format?: "png" | "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Stable Diffusion 3.5 Large Turbo (stability-ai/stable-diffusion-3.5-large-turbo). */
@@ -1542,6 +1722,8 @@ export type GenerationRequest_stability_ai_stable_diffusion_3_5_large_turbo = {
   generation_output_format?: "png" | "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Stable Diffusion 3.5 Medium (stability-ai/stable-diffusion-3.5-medium). */
@@ -1551,6 +1733,8 @@ export type GenerationRequest_stability_ai_stable_diffusion_3_5_medium = {
   generation_output_format?: "png" | "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of HiDream-I1 Full (hidream-ai/hidream-i1-full). */
@@ -1560,6 +1744,8 @@ export type GenerationRequest_hidream_ai_hidream_i1_full = {
   generation_output_format?: "png" | "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of HiDream-I1 Fast (hidream-ai/hidream-i1-fast). */
@@ -1569,6 +1755,8 @@ export type GenerationRequest_hidream_ai_hidream_i1_fast = {
   generation_output_format?: "png" | "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Luma Ray 2 (720p) (luma/ray-2-720p). */
@@ -1578,6 +1766,8 @@ export type GenerationRequest_luma_ray_2_720p = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 5 | 9;
   generation_resolution?: "720p";
 };
@@ -1589,6 +1779,8 @@ export type GenerationRequest_luma_ray_2_720p_i2v = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_input_file_last_content?: string;
   generation_duration: 5 | 9;
@@ -1602,6 +1794,8 @@ export type GenerationRequest_luma_ray_2_540p = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 5 | 9;
   generation_resolution?: "540p";
 };
@@ -1613,6 +1807,8 @@ export type GenerationRequest_luma_ray_flash_2_720p = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 5 | 9;
   generation_resolution?: "720p";
 };
@@ -1624,6 +1820,8 @@ export type GenerationRequest_luma_ray_flash_2_720p_i2v = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_input_file_last_content?: string;
   generation_duration: 5 | 9;
@@ -1637,6 +1835,8 @@ export type GenerationRequest_luma_ray_flash_2_540p = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 5 | 9;
   generation_resolution?: "540p";
 };
@@ -1648,6 +1848,8 @@ export type GenerationRequest_luma_photon = {
   generation_output_format?: "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of Luma Photon Flash (luma/photon-flash). */
@@ -1657,6 +1859,8 @@ export type GenerationRequest_luma_photon_flash = {
   generation_output_format?: "jpg";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
 };
 
 /** The exact create body of PixVerse v4 Fast (pixverse/pixverse-v4-fast). */
@@ -1666,6 +1870,8 @@ export type GenerationRequest_pixverse_pixverse_v4_fast = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_duration: 5;
   generation_resolution?: "720p" | "540p";
 };
@@ -1677,6 +1883,8 @@ export type GenerationRequest_pixverse_pixverse_v4_5_fast_i2v = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 5;
   generation_resolution?: "720p" | "540p";
@@ -1689,6 +1897,8 @@ export type GenerationRequest_tencent_hunyuan_video_i2v = {
   generation_output_format?: "mp4";
   generation_output_number?: number;
   generation_provider_order?: string;
+  generation_output_retention?: string;
+  generation_output_link_ttl?: string;
   generation_input_file: string[];
   generation_duration: 5;
   generation_resolution?: "720p";
