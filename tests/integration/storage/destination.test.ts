@@ -17,6 +17,7 @@ import { accountWithKey, addTeamMember } from "@/tests/support/fixtures";
 import { balanceOf, createImage, waitForStatus } from "@/tests/support/generations";
 import { callOperation, expectSuccess } from "@/tests/support/http";
 import { apiErrorOf } from "@/tests/support/trpc-api-error";
+import { until } from "@/tests/support/until";
 
 // An account's own bucket (s3rver, a real S3 protocol server on 127.0.0.1): set after a real test
 // write, every output written there under the prefix, links that lead to it, delete removing the
@@ -187,6 +188,23 @@ describe("outputs in the account's bucket", () => {
     expect(deleted.files_deleted).toBe(1);
     expect(await bucket.head(objectKey!)).toBeNull();
     expect((await fetch(link, { redirect: "manual" })).status).toBe(404);
+  });
+
+  it("a link lives the create's lifetime, then it is refused", async () => {
+    const { key } = await accountWithDestination();
+    const created = expectSuccess(await createImage(key, { generation_prompt: "a brief link", generation_output_link_ttl: "2s" }), 202);
+    const record = await waitForStatus(key, created.generation_id);
+    const [link] = record.generation_output_file;
+    expect((await fetch(link!, { redirect: "manual" })).status).toBe(302);
+    const expired = await until(
+      async () => {
+        const answer = await fetch(link!, { redirect: "manual" });
+        return answer.status === 400 && answer;
+      },
+      "the 2-second link refused",
+      { timeoutMs: 15_000, everyMs: 250 },
+    );
+    expect(((await expired.json()) as { error: { code: string } }).error.code).toBe("ERR1001");
   });
 
   it("a credential the bucket refuses fails the generation with ERR4003 upload_failed, refunded", async () => {
