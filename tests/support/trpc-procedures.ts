@@ -104,7 +104,11 @@ export function sampleOf(schema: ZodLike): unknown {
  * The kind of record an input field or path placeholder names, when it names one by id:
  * `accountId` → account, `generation_id` → generation, `ids` in notifications.* → notification.
  */
+/** Fields named like ids that are not a record's (a storage destination's S3 access key id). */
+const NOT_RECORD_IDS = new Set(["accessKeyId"]);
+
 export function idKindOf(field: string, procedurePath = ""): string | null {
+  if (NOT_RECORD_IDS.has(field)) return null;
   if (field === "ids") return procedurePath.split(".")[0]?.replace(/s$/, "") ?? null;
   const match = /^(.+?)(?:Id|_id|Ids|_ids)$/.exec(field);
   return match ? (match[1] as string).replace(/_([a-z])/g, (_all, letter: string) => letter.toUpperCase()) : null;

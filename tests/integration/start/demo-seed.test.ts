@@ -39,6 +39,7 @@ describe("a production start", () => {
       LOCAL_PROVIDER_PROMPT_FAULTS: "",
       WEBHOOK_ALLOW_LOOPBACK: "",
       PROVIDER_ALLOW_LOOPBACK: "",
+      STORAGE_ALLOW_LOOPBACK: "",
     },
   });
   afterAll(() => server.dispose());
