@@ -68,7 +68,12 @@ export type S3Storage = OutputStorage & {
   presignGet(key: string, ttlSeconds: number): Promise<string>;
   /** The object's plain URL (for a public bucket behind its own base URL, the caller builds its own). */
   objectUrl(key: string): string;
+  /** An object written from a stream, one part in memory at a time (multipart past PART_BYTES). */
+  putStream(key: string, chunks: AsyncIterable<Uint8Array>, contentType: string): Promise<void>;
 };
+
+/** 8 MiB: S3's parts are 5 MiB to 5 GiB (but the last). */
+export const PART_BYTES = 8 * 1024 * 1024;
 
 export function s3Storage(config: S3Config, options: { transport?: S3Transport } = {}): S3Storage {
   // aws4fetch retries 5xx and 429 with backoff; two retries keep a probe within its check time.
@@ -94,10 +99,10 @@ export function s3Storage(config: S3Config, options: { transport?: S3Transport }
   async function send<T>(
     method: string,
     key: string,
-    init: { body?: Uint8Array; headers?: Record<string, string> },
+    init: { body?: Uint8Array; headers?: Record<string, string>; query?: string },
     read: (response: Response) => Promise<T>,
   ): Promise<T> {
-    const url = objectUrl(key);
+    const url = init.query ? `${objectUrl(key)}?${init.query}` : objectUrl(key);
     const controller = new AbortController();
     const timer = setTimeout(
       () => controller.abort(new Error(`S3 ${method} ${key} timed out after ${REQUEST_TIMEOUT_MS} ms`)),
@@ -184,13 +189,75 @@ export function s3Storage(config: S3Config, options: { transport?: S3Transport }
     return probeStorage({ put, get, delete: remove }, "s3");
   }
 
+  /**
+   * Writes an object from chunks as they come, never holding more than one part: under PART_BYTES
+   * in all, one PUT; else a multipart upload of PART_BYTES parts, each PUT with its own SHA-256
+   * (S3's checksum of every byte), aborted if anything fails.
+   */
+  async function putStream(key: string, chunks: AsyncIterable<Uint8Array>, contentType: string): Promise<void> {
+    assertContentType(key, contentType);
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    let uploadId: string | null = null;
+    const parts: Array<{ number: number; etag: string }> = [];
+    const take = () => {
+      const part = Buffer.concat(pending);
+      pending = [];
+      pendingBytes = 0;
+      return new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
+    };
+    const uploadPart = async (bytes: Uint8Array) => {
+      uploadId ??= await send("POST", key, { query: "uploads", headers: { "content-type": contentType } }, async (response) => {
+        if (!response.ok) throw await requestError(response, "POST uploads", key);
+        const id = /<UploadId>([^<]+)<\/UploadId>/.exec(await response.text())?.[1];
+        if (!id) throw new S3RequestError(response.status, undefined, `S3 multipart upload of ${key} answered without an UploadId`);
+        return id;
+      });
+      const number = parts.length + 1;
+      const headers = { "x-amz-content-sha256": createHash("sha256").update(bytes).digest("hex") };
+      const query = `partNumber=${number}&uploadId=${encodeURIComponent(uploadId)}`;
+      const etag = await send("PUT", key, { body: bytes, headers, query }, async (response) => {
+        if (!response.ok) throw await requestError(response, `PUT part ${number}`, key);
+        await response.body?.cancel();
+        return response.headers.get("etag") ?? "";
+      });
+      parts.push({ number, etag });
+    };
+    try {
+      for await (const chunk of chunks) {
+        pending.push(chunk);
+        pendingBytes += chunk.byteLength;
+        if (pendingBytes >= PART_BYTES) await uploadPart(take());
+      }
+      if (uploadId === null) return await put(key, take(), contentType);
+      if (pendingBytes > 0) await uploadPart(take());
+      const body = new TextEncoder().encode(
+        `<CompleteMultipartUpload>${parts.map((part) => `<Part><PartNumber>${part.number}</PartNumber><ETag>${part.etag}</ETag></Part>`).join("")}</CompleteMultipartUpload>`,
+      );
+      const headers = { "content-type": "application/xml", "x-amz-content-sha256": createHash("sha256").update(body).digest("hex") };
+      await send("POST", key, { body, headers, query: `uploadId=${encodeURIComponent(uploadId)}` }, async (response) => {
+        const text = await response.text();
+        // S3 may answer 200 with an <Error> body to a complete that failed.
+        if (!response.ok || text.includes("<Error>"))
+          throw new S3RequestError(response.status, /<Code>([^<]+)<\/Code>/.exec(text)?.[1], `S3 complete of ${key} failed`);
+      });
+    } catch (error) {
+      const started: string | null = uploadId;
+      if (started !== null)
+        await send("DELETE", key, { query: `uploadId=${encodeURIComponent(started)}` }, async (response) => {
+          await response.body?.cancel();
+        }).catch(() => undefined);
+      throw error;
+    }
+  }
+
   async function presignGet(key: string, ttlSeconds: number): Promise<string> {
     const url = new URL(objectUrl(key));
     url.searchParams.set("X-Amz-Expires", String(ttlSeconds));
     return (await client.sign(url.toString(), { method: "GET", aws: { signQuery: true } })).url;
   }
 
-  return { driver: "s3", bucket: config.bucket, put, get, head, open, delete: remove, probe, presignGet, objectUrl };
+  return { driver: "s3", bucket: config.bucket, put, get, head, open, delete: remove, probe, presignGet, objectUrl, putStream };
 }
 
 function objectInfo(response: Response): ObjectInfo {

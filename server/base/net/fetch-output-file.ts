@@ -16,6 +16,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export type OutputFile = { bytes: Buffer; contentType: string | null };
 
 export type OutputFileOptions = Pick<SafeFetchOptions, "allowLoopback" | "resolver"> & {
+  /** The 2xx body streamed to this instead of collected (then `bytes` is empty): see SafeFetchOptions.stream. */
+  stream?: (chunks: AsyncIterable<Buffer>, contentType: string | null) => Promise<void>;
   /** The whole download, every hop included. */
   timeoutMs?: number;
   maxBytes?: number;
@@ -39,6 +41,7 @@ export async function fetchOutputFile(url: string, options: OutputFileOptions = 
       timeoutMs: Math.max(1, deadline - Date.now()),
       maxBytes,
       keepAlive: true,
+      ...(options.stream ? { stream: (chunks, headers) => options.stream!(chunks, contentTypeOf(headers["content-type"])) } : {}),
     });
     const location = response.headers.location;
     if (REDIRECTS.has(response.status) && typeof location === "string" && location !== "") {
@@ -55,10 +58,11 @@ export async function fetchOutputFile(url: string, options: OutputFileOptions = 
     if (response.status < 200 || response.status > 299) {
       throw new OutputFileRejected("http_status", `The output URL answered HTTP ${response.status}`, response.status);
     }
-    const contentType = response.headers["content-type"]?.split(";")[0]?.trim().toLowerCase() || null;
-    return { bytes: response.body, contentType };
+    return { bytes: response.body, contentType: contentTypeOf(response.headers["content-type"]) };
   }
 }
+
+const contentTypeOf = (header: string | undefined) => header?.split(";")[0]?.trim().toLowerCase() || null;
 
 function resolveLocation(location: string, base: string): string {
   try {

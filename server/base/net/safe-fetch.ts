@@ -29,6 +29,12 @@ export type SafeFetchOptions = {
    * one provider host, a file per generation). Off by default: a connection per request.
    */
   keepAlive?: boolean;
+  /**
+   * Reads a 2xx body as it arrives instead of collecting it (an output file on its way to an
+   * account's bucket): the chunks, already counted against `maxBytes`; the answer's `body` is then
+   * empty. Other statuses are collected as usual (a redirect, an error page).
+   */
+  stream?: (chunks: AsyncIterable<Buffer>, headers: IncomingHttpHeaders) => Promise<void>;
 };
 
 export type SafeFetchResponse = {
@@ -152,9 +158,19 @@ function request(
       if (!isCheckedAddress(remoteAddress, addresses)) {
         return fail(new DestinationRefused("invalid_address", "The connection did not go to the checked address", remoteAddress));
       }
-      const declared = Number(res.headers["content-length"]);
+      // A HEAD answer's length is the object's, not a body's.
+      const declared = options.method === "HEAD" ? Number.NaN : Number(res.headers["content-length"]);
       if (Number.isFinite(declared) && declared > maxBytes) return fail(new ResponseTooLarge(maxBytes));
 
+      const status = res.statusCode ?? 0;
+      if (options.stream && status >= 200 && status < 300) {
+        options.stream(counted(res, maxBytes), res.headers).then(() => {
+          if (settled) return;
+          settled = true;
+          resolve({ status, headers: res.headers, body: Buffer.alloc(0), remoteAddress });
+        }, fail);
+        return;
+      }
       const chunks: Buffer[] = [];
       let received = 0;
       res.on("data", (chunk: Buffer) => {
@@ -172,6 +188,16 @@ function request(
 
     req.end(body);
   });
+}
+
+/** The body's chunks as they arrive, ResponseTooLarge past `maxBytes`. */
+async function* counted(res: IncomingMessage, maxBytes: number): AsyncGenerator<Buffer> {
+  let received = 0;
+  for await (const chunk of res as AsyncIterable<Buffer>) {
+    received += chunk.byteLength;
+    if (received > maxBytes) throw new ResponseTooLarge(maxBytes);
+    yield chunk;
+  }
 }
 
 /** Answers every lookup with the checked addresses, whatever name the socket asks for. */

@@ -11,6 +11,7 @@ import { db } from "../../base/db";
 import { log } from "../../base/log";
 import { openDestination } from "../../storage/destinations/store";
 import { deletePlacedOutputs, destinationKey, type PlacedOutputs } from "../../storage/destinations/output-placement";
+import type { S3Storage } from "../../storage/s3";
 
 // Outputs become files before the generation succeeds, in the account's own bucket when it set one
 // (server/storage/destinations), else in ours: bytes as they are, URLs downloaded from the provider
@@ -86,6 +87,62 @@ async function putWithRetries(put: () => Promise<void>): Promise<unknown> {
   return last ?? new Error("the write failed");
 }
 
+/**
+ * One output into the account's bucket: bytes as they are; a URL streamed from the provider's
+ * answer into the bucket (one part in memory at a time), the whole download tried again when the
+ * bucket refuses (its bytes were not kept). A failure of the provider's side is the provider's
+ * (ProviderError: the chain fails over); the bucket's refusal after every try is answered, not thrown.
+ */
+async function sendToDestination(
+  storage: S3Storage,
+  provider: ProviderId,
+  output: ProviderOutput,
+  keyFor: (contentType: string) => string,
+): Promise<{ key: string } | { refused: unknown }> {
+  if (output.kind === "bytes") {
+    const key = keyFor(output.contentType);
+    const refused = await putWithRetries(() => storage.put(key, output.bytes, output.contentType));
+    return refused ? { refused } : { key };
+  }
+  let refused: unknown = null;
+  for (let attempt = 0; attempt < UPLOAD_TRIES; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, UPLOAD_BACKOFF_MS[attempt - 1]));
+    let key = "";
+    let downloadError: unknown = null;
+    let uploadError: unknown = null;
+    try {
+      await fetchOutputFile(output.url, {
+        allowLoopback: env().PROVIDER_ALLOW_LOOPBACK,
+        maxBytes: OUTPUT_FILE_MAX_BYTES,
+        stream: async (chunks, type) => {
+          const contentType = output.contentType ?? type ?? "application/octet-stream";
+          key = keyFor(contentType);
+          // The provider's bytes, their failures told apart from the bucket's.
+          async function* fromProvider() {
+            try {
+              for await (const chunk of chunks) yield chunk;
+            } catch (error) {
+              downloadError = error;
+              throw error;
+            }
+          }
+          try {
+            await storage.putStream(key, fromProvider(), contentType);
+          } catch (error) {
+            if (downloadError === null) uploadError = error;
+            throw error;
+          }
+        },
+      });
+      return { key };
+    } catch (error) {
+      if (uploadError === null) throw downloadFailure(provider, downloadError ?? error);
+      refused = uploadError;
+    }
+  }
+  return { refused };
+}
+
 /** Each output in the account's bucket when it has one (else, or on fallback, in ours), and where each went. */
 export async function storeOutputs(input: {
   accountId: string;
@@ -113,30 +170,31 @@ export async function storeOutputs(input: {
   const now = new Date();
   try {
     for (const [index, output] of input.outputs.entries()) {
-      const file =
-        output.kind === "bytes" ? { bytes: output.bytes, contentType: output.contentType } : await download(input.provider, output.url);
-      const contentType = output.contentType ?? file.contentType;
-      const extension = OUTPUT_EXTENSIONS[contentType] ?? input.format ?? "bin";
-      const name = `${input.attempt}-${index}.${extension}`;
+      const nameFor = (contentType: string) => `${input.attempt}-${index}.${OUTPUT_EXTENSIONS[contentType] ?? input.format ?? "bin"}`;
       if (destination) {
-        const key = destinationKey(destination.row.prefix, {
-          accountId: input.accountId,
-          generationId: input.generationId,
-          file: name,
-          now,
-        });
-        const refused = await putWithRetries(() => destination.storage.put(key, file.bytes, contentType));
-        if (!refused) {
-          placed.keys.push(key);
+        const keyFor = (contentType: string) =>
+          destinationKey(destination.row.prefix, {
+            accountId: input.accountId,
+            generationId: input.generationId,
+            file: nameFor(contentType),
+            now,
+          });
+        const sent = await sendToDestination(destination.storage, input.provider, output, keyFor);
+        if ("key" in sent) {
+          placed.keys.push(sent.key);
           placed.locations.push("customer");
           continue;
         }
-        if (destination.row.fallback !== "darkroom") throw new UploadFailed(input.provider, refused);
+        if (destination.row.fallback !== "darkroom") throw new UploadFailed(input.provider, sent.refused);
         log.warn("storage: the account's bucket refused an output; kept in Darkroom's storage (fallback)", {
           generation_id: input.generationId,
-          error: refused instanceof Error ? refused.message : String(refused),
+          error: sent.refused instanceof Error ? sent.refused.message : String(sent.refused),
         });
       }
+      const file =
+        output.kind === "bytes" ? { bytes: output.bytes, contentType: output.contentType } : await download(input.provider, output.url);
+      const contentType = output.contentType ?? file.contentType;
+      const name = nameFor(contentType);
       const key = `outputs/${input.accountId}/${input.generationId}/${name}`;
       try {
         await storage.put(key, file.bytes, contentType);

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/base/db";
 import { deleteGeneration, getGeneration } from "@/server/edge/http/operations/generations";
 import { s3Storage, type S3Storage } from "@/server/storage/s3";
+import { destinationStorage } from "@/server/storage/destinations/destination-storage";
 import { parseDestination, API_FIELDS } from "@/server/storage/destinations/parse-destination";
 import { listModels, listProviders } from "@/server/catalog";
 import { cli } from "@/tests/support/cli";
@@ -232,6 +233,55 @@ describe("outputs in the account's bucket", () => {
     expect((await fetch(record.generation_output_file[0]!)).status).toBe(200);
     const again = expectSuccess(await callOperation(getGeneration, { key, params: { generation_id: created.generation_id } }));
     expect(again.generation_output_location).toEqual(["darkroom"]);
+  });
+});
+
+describe("streamed writes", () => {
+  it("a 20 MiB object goes up in 8 MiB parts (multipart, each part with its SHA-256) and reads back whole", async () => {
+    const storage = destinationStorage({
+      endpoint,
+      region: "us-east-1",
+      bucket: BUCKET,
+      pathStyle: true,
+      accessKeyId: "S3RVER",
+      secretAccessKey: SECRET,
+    });
+    const total = 20 * 1024 * 1024 + 123;
+    const hash = createHash("sha256");
+    async function* chunks() {
+      for (let sent = 0; sent < total;) {
+        const size = Math.min(64 * 1024, total - sent);
+        const chunk = Buffer.alloc(size, sent % 251);
+        hash.update(chunk);
+        sent += size;
+        yield chunk;
+      }
+    }
+    const key = `streamed/${randomUUID()}.mp4`;
+    await storage.putStream(key, chunks(), "video/mp4");
+    const back = await bucket.get(key);
+    expect(back?.contentType).toBe("video/mp4");
+    expect(back?.bytes.byteLength).toBe(total);
+    expect(createHash("sha256").update(back!.bytes).digest("hex")).toBe(hash.digest("hex"));
+    expect(await storage.delete(key)).toBe(true);
+  });
+
+  it("a refusal mid-upload aborts the multipart upload and leaves no object", async () => {
+    const storage = destinationStorage({
+      endpoint,
+      region: "us-east-1",
+      bucket: BUCKET,
+      pathStyle: true,
+      accessKeyId: "S3RVER",
+      secretAccessKey: SECRET,
+    });
+    const key = `streamed/${randomUUID()}.mp4`;
+    async function* failing() {
+      yield Buffer.alloc(9 * 1024 * 1024, 1);
+      throw new Error("the provider's connection dropped");
+    }
+    await expect(storage.putStream(key, failing(), "video/mp4")).rejects.toThrow(/connection dropped/);
+    expect(await bucket.head(key)).toBeNull();
   });
 });
 
