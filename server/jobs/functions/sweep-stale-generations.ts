@@ -12,14 +12,32 @@ import { inngest } from "../../base/events/client";
 
 const MARGIN_SECONDS = 60;
 
+const PAGE = 500;
+
+/** In flight for longer than the margin, oldest first, every page of them: younger ones never hide older ones. */
+async function* inFlightBefore(cutoff: Date) {
+  let after: { createdAt: Date; id: string } | null = null;
+  for (;;) {
+    const rows: Array<{ id: string; modelIdentifier: string; providerOrder: string[]; createdAt: Date }> = await db.generation.findMany({
+      where: {
+        status: { in: ["pending", "processing"] },
+        createdAt: { lt: cutoff },
+        ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
+      },
+      select: { id: true, modelIdentifier: true, providerOrder: true, createdAt: true },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      take: PAGE,
+    });
+    yield* rows;
+    const last = rows.at(-1);
+    if (!last || rows.length < PAGE) return;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+}
+
 export async function sweepStaleGenerations(now = new Date()) {
-  const inFlight = await db.generation.findMany({
-    where: { status: { in: ["pending", "processing"] }, createdAt: { lt: new Date(now.getTime() - MARGIN_SECONDS * 1000) } },
-    select: { id: true, modelIdentifier: true, providerOrder: true, createdAt: true },
-    take: 500,
-  });
   const swept: string[] = [];
-  for (const row of inFlight) {
+  for await (const row of inFlightBefore(new Date(now.getTime() - MARGIN_SECONDS * 1000))) {
     const timeout = findModel(row.modelIdentifier)?.timeoutSeconds ?? 600;
     const deadline = row.createdAt.getTime() + (timeout * Math.max(1, row.providerOrder.length) + MARGIN_SECONDS) * 1000;
     if (deadline > now.getTime()) continue;

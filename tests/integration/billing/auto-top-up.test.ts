@@ -62,7 +62,7 @@ let generationSeq = 0;
 /** A create's reservation, as the transaction path writes it (a generation row, then its reserve). */
 async function reserve(accountId: string, amountMillis: number) {
   const generation = await db.generation.create({
-    data: { accountId, region: "us", mediaKind: "image", status: "processing", modelIdentifier: "test/model", estimatedCost: "0.001" },
+    data: { accountId, region: "us", mediaKind: "image", status: "failed", modelIdentifier: "test/model", estimatedCost: "0.001" },
     select: { id: true },
   });
   generationSeq++;
@@ -269,7 +269,8 @@ describe("auto top-up: the charge", () => {
         accountId: account.accountId,
         region: "us" as const,
         mediaKind: "image" as const,
-        status: "processing" as const,
+        // Not in flight: the sweeper's and the concurrency cap's counts never see these stand-ins.
+        status: "failed" as const,
         modelIdentifier: "test/model",
         estimatedCost: "0.005",
       })),

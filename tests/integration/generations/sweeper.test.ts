@@ -67,6 +67,33 @@ describe("sweepStaleGenerations", () => {
   });
 });
 
+describe("sweepStaleGenerations, past a page", () => {
+  it("finds a stale generation behind 600 older in-flight ones that are not stale yet", async () => {
+    const { account_id: accountId } = await inTransaction((tx) => createAccount(tx, { email: `sweep-page-${randomUUID()}@test.local` }));
+    const now = new Date();
+    // A model the catalog does not know gets 600 s; created 300 s ago, these are older but not stale.
+    await db.generation.createMany({
+      data: Array.from({ length: 600 }, () => ({
+        accountId,
+        region: "us" as const,
+        mediaKind: "image" as const,
+        modelIdentifier: "test/slow-model",
+        status: "processing" as const,
+        estimatedCost: "0",
+        createdAt: new Date(now.getTime() - 300_000),
+      })),
+    });
+    try {
+      const stale = await stuckGeneration(accountId, "processing", new Date(now.getTime() - 250_000));
+      await sweepStaleGenerations(now);
+      expect((await db.generation.findUniqueOrThrow({ where: { id: stale } })).status).toBe("failed");
+      expect(await db.generation.count({ where: { accountId, modelIdentifier: "test/slow-model", status: "processing" } })).toBe(600);
+    } finally {
+      await db.generation.deleteMany({ where: { accountId, modelIdentifier: "test/slow-model" } });
+    }
+  });
+});
+
 describe("resendLostRequests", () => {
   const { sink, sent } = recordingEventSink();
   beforeAll(() => registerExecutor(sink));
