@@ -25,7 +25,15 @@ const create = (operation: typeof generations.createImageGeneration | typeof gen
       prepare: async () => {
         await assertAcceptingWork(db);
         const model = findModelFor(kind, params.model_identifier ?? "");
-        return planGeneration({ accountId, apiKeyId: key.id, region: key.region, model, fields: body, cancelAfterMs, accountPlan: key.account.plan });
+        return planGeneration({
+          accountId,
+          apiKeyId: key.id,
+          region: key.region,
+          model,
+          fields: body,
+          cancelAfterMs,
+          accountPlan: key.account.plan,
+        });
       },
       commit: (tx, plan) => startGeneration(tx, plan),
       commitAtOnce: (plan, keyRecord) => startGenerationAtOnce(plan, keyRecord),
