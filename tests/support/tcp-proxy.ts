@@ -43,3 +43,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   await listen();
   return { port, down, up: listen, close: down };
 }
+
+/**
+ * The database URL over TCP on 127.0.0.1:`port` (a proxy, a closed or silent port). The embedded
+ * PostgreSQL's URL names its socket directory (`?host=`), which pg would use instead of the port.
+ */
+export function overTcp(databaseUrl: string | URL, port: number): string {
+  const url = new URL(databaseUrl);
+  url.hostname = "127.0.0.1";
+  url.port = String(port);
+  url.searchParams.delete("host");
+  return url.toString();
+}

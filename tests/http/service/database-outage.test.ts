@@ -3,7 +3,7 @@ import { env } from "@/server/base/env";
 import { DATABASE_RETRY_AFTER_SECONDS } from "@/server/base/error-table";
 import { accountWithKey } from "@/tests/support/fixtures";
 import { startSecondInstance, type SecondInstance } from "@/tests/support/second-instance";
-import { startTcpProxy, type TcpProxy } from "@/tests/support/tcp-proxy";
+import { overTcp, startTcpProxy, type TcpProxy } from "@/tests/support/tcp-proxy";
 import { until } from "@/tests/support/until";
 
 // PostgreSQL unreachable: an app instance of this suite's own reaches the test database through a
@@ -19,10 +19,7 @@ let key: string;
 beforeAll(async () => {
   const database = new URL(env().DATABASE_URL as string);
   proxy = await startTcpProxy({ host: database.hostname, port: Number(database.port || 5432) });
-  const proxied = new URL(database);
-  proxied.hostname = "127.0.0.1";
-  proxied.port = String(proxy.port);
-  instance = await startSecondInstance({ DATABASE_URL: proxied.toString() });
+  instance = await startSecondInstance({ DATABASE_URL: overTcp(database, proxy.port) });
   ({ key } = await accountWithKey());
 }, 120_000);
 

@@ -10,7 +10,7 @@ import { toApiError } from "@/server/base/error-table";
 import { PrismaClient } from "@/server/base/generated/prisma/client";
 import { freePort } from "@/server/start/database";
 import { createTestAccount } from "@/tests/support/fixtures";
-import { startTcpProxy, type TcpProxy } from "@/tests/support/tcp-proxy";
+import { overTcp, startTcpProxy, type TcpProxy } from "@/tests/support/tcp-proxy";
 import { until } from "@/tests/support/until";
 
 // The one classifier of "PostgreSQL cannot be reached", fed the errors pg, its pool, the Prisma
@@ -41,12 +41,7 @@ afterAll(async () => {
   await disconnectDb();
 });
 
-const urlOn = (port: number) => {
-  const url = new URL(database);
-  url.hostname = "127.0.0.1";
-  url.port = String(port);
-  return url.toString();
-};
+const urlOn = (port: number) => overTcp(database, port);
 
 async function failure(action: () => Promise<unknown>): Promise<unknown> {
   try {
