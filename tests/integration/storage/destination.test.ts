@@ -162,7 +162,10 @@ describe("outputs in the account's bucket", () => {
   it("are written under the prefix; the record's link leads there; delete removes the object", async () => {
     const { key } = await accountWithDestination();
     const created = expectSuccess(await createImage(key, { generation_prompt: "a harbour at dawn" }), 202);
-    const record = await waitForStatus(key, created.generation_id);
+    await waitForStatus(key, created.generation_id);
+    const readFrom = Date.now();
+    const record = expectSuccess(await callOperation(getGeneration, { key, params: { generation_id: created.generation_id } }));
+    const readUntil = Date.now();
     expect(record.generation_status).toBe("succeeded");
     expect(record.generation_output_location).toEqual(["customer"]);
     const row = await db.generation.findUniqueOrThrow({ where: { id: created.generation_id } });
@@ -182,8 +185,8 @@ describe("outputs in the account's bucket", () => {
     expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(stored!.bytes))).toBe(true);
     // The link lives the destination's lifetime (15 min) from when it was issued.
     const expires = Number(new URL(link).searchParams.get("expires"));
-    expect(expires - Date.now() / 1000).toBeGreaterThan(850);
-    expect(expires - Date.now() / 1000).toBeLessThanOrEqual(900);
+    expect(expires).toBeGreaterThanOrEqual(Math.floor(readFrom / 1000) + 900);
+    expect(expires).toBeLessThanOrEqual(Math.ceil(readUntil / 1000) + 900);
 
     const deleted = expectSuccess(await callOperation(deleteGeneration, { key, params: { generation_id: created.generation_id } }));
     expect(deleted.files_deleted).toBe(1);
