@@ -4,13 +4,15 @@ import type { OneAccount } from "../base/account-scope";
 import type { Db } from "../base/db";
 import { ApiError } from "../base/error-table";
 import { isGuid } from "../base/guid";
+import { generationCounts, ledgerCounts } from "./rollups/usage-counts";
+import { usageBuckets } from "./rollups/usage-buckets";
+import { utcDays } from "./daily-usage";
 
-// The overview chart: per UTC day of the last `days`, generations by outcome and credits charged.
-// Days without activity are present with zeros, so the chart's axis is continuous.
+// The overview chart: per UTC day of the last `days`, generations by outcome and credits charged,
+// every region, from the usage counters. Days without activity are present with zeros, so the
+// chart's axis is continuous.
 
 export type DailyActivity = { day: string; succeeded: number; failed: number; canceled: number; charged: number };
-
-type Row = { day: string; succeeded: number; failed: number; canceled: number; charged_millis: bigint };
 
 export async function getDailyActivity(
   db: Db,
@@ -20,35 +22,23 @@ export async function getDailyActivity(
   const { accountId } = scope;
   if (!isGuid(accountId)) throw new ApiError("ERR1006", "Account not found.", { account_id: accountId });
   const span = Math.min(Math.max(Math.trunc(days), 1), 90);
-  const rows = await db.$queryRaw<Row[]>`
-    WITH days AS (
-      SELECT generate_series((${now}::timestamptz AT TIME ZONE 'UTC')::date - (${span}::int - 1), (${now}::timestamptz AT TIME ZONE 'UTC')::date, interval '1 day')::date AS day
-    ),
-    generations AS (
-      SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
-             count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded,
-             count(*) FILTER (WHERE status = 'failed')::int AS failed,
-             count(*) FILTER (WHERE status = 'canceled')::int AS canceled
-      FROM generation
-      WHERE account_id = ${accountId}::uuid AND created_at >= (SELECT min(day) FROM days)
-      GROUP BY 1
-    ),
-    charges AS (
-      SELECT (created_at AT TIME ZONE 'UTC')::date AS day, (sum(abs(amount)) * 1000)::bigint AS charged_millis
-      FROM ledger_entry
-      WHERE account_id = ${accountId}::uuid AND type = 'charge' AND created_at >= (SELECT min(day) FROM days)
-      GROUP BY 1
-    )
-    SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
-           coalesce(g.succeeded, 0) AS succeeded, coalesce(g.failed, 0) AS failed, coalesce(g.canceled, 0) AS canceled,
-           coalesce(c.charged_millis, 0)::bigint AS charged_millis
-    FROM days LEFT JOIN generations g ON g.day = days.day LEFT JOIN charges c ON c.day = days.day
-    ORDER BY days.day`;
-  return rows.map((row) => ({
-    day: row.day,
-    succeeded: row.succeeded,
-    failed: row.failed,
-    canceled: row.canceled,
-    charged: formatCredits(Number(row.charged_millis)),
-  }));
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const buckets = usageBuckets(new Date(today - (span - 1) * 86_400_000), now);
+  const [generations, ledger] = await Promise.all([
+    generationCounts(db, { accountId, region: null }, buckets),
+    ledgerCounts(db, accountId, buckets),
+  ]);
+
+  const series = new Map(
+    utcDays(buckets.since, buckets.until).map((day) => [day, { day, succeeded: 0, failed: 0, canceled: 0, charged: 0n }]),
+  );
+  for (const row of generations) {
+    const entry = series.get(row.day);
+    if (entry && (row.state === "succeeded" || row.state === "failed" || row.state === "canceled")) entry[row.state] += row.generations;
+  }
+  for (const row of ledger) {
+    const entry = series.get(row.day);
+    if (entry && row.type === "charge") entry.charged += row.amount_millis < 0n ? -row.amount_millis : row.amount_millis;
+  }
+  return [...series.values()].map(({ charged, ...counts }) => ({ ...counts, charged: formatCredits(Number(charged)) }));
 }

@@ -1,5 +1,4 @@
 import type { RegionName } from "../base/env";
-import { Prisma } from "../base/generated/prisma/client";
 
 // What GET /v1/usage (getUsage) and the usage page's daily charts (getDailyUsage) count alike, so
 // the bars add up to the totals: the window [now − days, now] of one account in one region, and
@@ -14,15 +13,8 @@ export function usageWindow(accountId: string, days: number, region: RegionName,
   return { accountId, region, since: new Date(now.getTime() - days * DAY_MS).toISOString(), until: now.toISOString() };
 }
 
-/** A row of the window: the account's, in the region, `column` (its time) inside [since, until]. */
-export function inUsageWindow(period: UsageWindow, column: "created_at" | "started_at" = "created_at"): Prisma.Sql {
-  const at = Prisma.raw(column);
-  return Prisma.sql`account_id = ${period.accountId}::uuid AND region = ${period.region}::"Region"
-         AND ${at} >= ${period.since}::timestamptz AND ${at} <= ${period.until}::timestamptz`;
-}
-
 /**
- * The generations' estimated cost in millicredits: what was charged or is still reserved. Failed
- * and canceled generations were refunded, so they cost nothing.
+ * The generation states whose estimated cost counts: what was charged or is still reserved
+ * (in_flight is pending or processing). Failed and canceled generations were refunded.
  */
-export const generationCostMillis = Prisma.sql`(coalesce(sum(estimated_cost) FILTER (WHERE status IN ('pending', 'processing', 'succeeded')), 0) * 1000)::bigint`;
+export const COSTING_STATES: ReadonlySet<string> = new Set(["in_flight", "succeeded"]);

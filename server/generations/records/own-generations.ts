@@ -3,6 +3,7 @@ import type { Db } from "../../base/db";
 import { ApiError } from "../../base/error-table";
 import { toGenerationRecord } from "./public-record";
 import { isGuid } from "../../base/guid";
+import { generationIdsAtOffset, generationTotal } from "./list-position";
 
 // Reading generations, always within one account: another account's generation is ERR1006,
 // exactly like one that does not exist (no hint that it exists).
@@ -18,11 +19,19 @@ async function planOf(db: Db, accountId: string) {
   return (await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } })).plan;
 }
 
+/** Offsets up to here are read directly; deeper ones start from the counters' position. */
+const DIRECT_OFFSET = 1_000;
+
 export async function listGenerations(db: Db, accountId: string, page: { limit: number; offset: number }) {
-  const [total, rows, plan] = await Promise.all([
-    db.generation.count({ where: { accountId } }),
-    db.generation.findMany({ where: { accountId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit, skip: page.offset }),
-    planOf(db, accountId),
-  ]);
+  const [total, rows, plan] = await Promise.all([generationTotal(db, accountId), pageAt(db, accountId, page), planOf(db, accountId)]);
   return { total, generations: rows.map((row) => toGenerationRecord(row, plan)) };
+}
+
+async function pageAt(db: Db, accountId: string, page: { limit: number; offset: number }) {
+  const order = [{ createdAt: "desc" as const }, { id: "desc" as const }];
+  if (page.offset <= DIRECT_OFFSET)
+    return db.generation.findMany({ where: { accountId }, orderBy: order, take: page.limit, skip: page.offset });
+  const ids = await generationIdsAtOffset(db, accountId, page);
+  if (ids.length === 0) return [];
+  return db.generation.findMany({ where: { accountId, id: { in: ids } }, orderBy: order });
 }

@@ -12,6 +12,7 @@ import { expireOutputFilesFunction } from "./expire-output-files";
 import { manualPlanRenewals } from "./manual-plan-renewals";
 import { pollProviderJob } from "./poll-provider-job";
 import { rateLimitSweep } from "./rate-limit-sweep";
+import { usageFold } from "./usage-fold";
 import { retention } from "./retention";
 import { runGeneration } from "./run-generation";
 import { spendAlertEmails } from "./spend-alert-emails";
@@ -36,6 +37,7 @@ export const functions: InngestFunction.Any[] = [
   alertDispatch,
   alertDispatchSweep,
   rateLimitSweep,
+  usageFold,
   webhookDeliverySweep,
   stripeEvent,
   billingSweep,
