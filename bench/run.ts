@@ -50,7 +50,7 @@ const CREATE_ACCOUNTS = Number(process.env.BENCH_CREATE_ACCOUNTS ?? 120);
 // and 100 that do not (bench/live-memory.ts; bench/results/live-memory.json); BENCH_ONLY=remote:
 // the remote-provider row set only; BENCH_ONLY=library: the library route with the whole catalog
 // (bench/results/library.json) (for profiling and quick comparisons; none of them writes the
-// docs). BENCH_STATEMENTS=1 loads pg_stat_statements
+// docs); BENCH_ONLY=scale: the scale row set only (bench/scale.ts; bench/results/scale.json). BENCH_STATEMENTS=1 loads pg_stat_statements
 // into the embedded cluster (a restart of it) so the remote row set counts statements per generation.
 const ONLY = process.env.BENCH_ONLY ?? "all";
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -414,6 +414,52 @@ async function main() {
     const keys = readers.map((account) => account.key);
     const accountIds = readers.map((account) => account.accountId);
     const createKeys = (await newAccounts("create", CREATE_ACCOUNTS)).map((account) => account.key);
+
+    /** The scale row set (bench/scale.ts): reads with and without a 90-day history. */
+    async function scaleRows() {
+      const { measureScale } = await import("./scale");
+      const { getUsage } = await import("../server/usage/get-usage");
+      const { getDailyUsage } = await import("../server/usage/daily-usage");
+      const { getDailyActivity } = await import("../server/usage/daily-activity");
+      const { listRequestLogs } = await import("../server/request-logs/list-request-logs");
+      const { accountScope } = await import("../server/base/account-scope");
+      return measureScale({
+        baseUrl,
+        databaseUrl,
+        newAccount: async (label) => {
+          const { account_id } = await db.$transaction((tx) =>
+            createAccount(tx, { email: `bench-${label}@bench.local`, plan: "enterprise", credits: 1_000_000 }),
+          );
+          const made = await db.$transaction((tx) =>
+            createApiKey(tx, { accountId: account_id, name: "bench", preset: "full", actor: "system" }),
+          );
+          return { accountId: account_id, key: made.key, keyId: made.apikey_id };
+        },
+        dashboardReads: (accountId) => {
+          const scope = accountScope(accountId);
+          return [
+            {
+              name: "usage page (90 days, summary and daily series)",
+              read: () =>
+                Promise.all([getUsage(db, scope, { days: 90, region: "us" }), getDailyUsage(db, scope, { days: 90, region: "us" })]),
+            },
+            { name: "overview chart (30 days)", read: () => getDailyActivity(db, scope, { days: 30 }) },
+            { name: "request-log page (newest 50)", read: () => listRequestLogs(db, scope, { limit: 50 }) },
+          ];
+        },
+      });
+    }
+    if (ONLY === "scale") {
+      const scale = await scaleRows();
+      fs.mkdirSync(path.join(root, "bench", "results"), { recursive: true });
+      fs.writeFileSync(
+        path.join(root, "bench", "results", "scale.json"),
+        `${JSON.stringify({ ...scale.report, figures: scale.figures }, null, 2)}\n`,
+      );
+      console.log(JSON.stringify({ ...scale.report, figures: scale.figures }, null, 2));
+      await db.$disconnect();
+      return;
+    }
 
     // CPU of the server's processes and of PostgreSQL (the embedded one; null on DATABASE_URL's).
     const postmasterPid = (() => {
@@ -1364,8 +1410,15 @@ async function main() {
       idle_rss: idleRss,
       rss_after_load: rssAfterLoad,
     };
+    // Last: the scale row set loads ten million rows into this database.
+    const scale = await scaleRows();
+    Object.assign(results, { scale: scale.report });
     fs.mkdirSync(path.join(root, "bench", "results"), { recursive: true });
     fs.writeFileSync(path.join(root, "bench", "results", "latest.json"), JSON.stringify(results, null, 2) + "\n");
+    fs.writeFileSync(
+      path.join(root, "bench", "results", "scale.json"),
+      `${JSON.stringify({ ...scale.report, figures: scale.figures }, null, 2)}\n`,
+    );
 
     const figures: Figure[] = [
       {
@@ -1481,6 +1534,7 @@ async function main() {
         note: `the read figures' ceiling: a node:http server in its own process answering a small JSON 404, no framework, database or auth; median of ${SLICES} alternating slices (${contentVsNodeHttp.slice_ratios.join(", ")})`,
       },
     ];
+    figures.push(...scale.figures);
     const report: Report = {
       measuredAt: results.measured_at,
       machine,
