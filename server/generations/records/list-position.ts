@@ -44,9 +44,9 @@ export async function generationIdsAtOffset(db: Db, accountId: string, page: { o
         FROM (SELECT hour, n, (SELECT newer FROM target_day) + sum(n) OVER (ORDER BY hour DESC) AS through FROM hours) ranked
        WHERE through > ${page.offset} ORDER BY hour DESC LIMIT 1
     )
-    SELECT id::text AS id FROM generation
-     WHERE account_id = ${account}::uuid AND created_at < (SELECT hour + interval '1 hour' FROM target_hour)
-     ORDER BY created_at DESC, id DESC
+    SELECT g.id::text AS id FROM generation g
+     WHERE g.account_id = ${account}::uuid AND g.created_at < (SELECT hour + interval '1 hour' FROM target_hour)
+     ORDER BY g.created_at DESC, g.id DESC
     OFFSET (SELECT ${page.offset} - newer FROM target_hour) LIMIT ${page.limit}`;
   return rows.map((row) => row.id);
 }
