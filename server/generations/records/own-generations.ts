@@ -3,6 +3,7 @@ import type { Db } from "../../base/db";
 import { ApiError } from "../../base/error-table";
 import { toGenerationRecord } from "./public-record";
 import { isGuid } from "../../base/guid";
+import { generationsAfter } from "./list-after";
 
 // Reading generations, always within one account: another account's generation is ERR1006,
 // exactly like one that does not exist (no hint that it exists).
@@ -18,11 +19,21 @@ async function planOf(db: Db, accountId: string) {
   return (await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } })).plan;
 }
 
-export async function listGenerations(db: Db, accountId: string, page: { limit: number; offset: number }) {
-  const [total, rows, plan] = await Promise.all([
+/** `startingAfter` (a generation id) pages by cursor (list-after.ts), without it by `offset`. */
+export async function listGenerations(db: Db, accountId: string, page: { limit: number; offset?: number; startingAfter?: string }) {
+  const offset = page.offset ?? 0;
+  const [total, listed, plan] = await Promise.all([
     db.generation.count({ where: { accountId } }),
-    db.generation.findMany({ where: { accountId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit, skip: page.offset }),
+    page.startingAfter === undefined
+      ? db.generation
+          .findMany({ where: { accountId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit, skip: offset })
+          .then((rows) => ({ rows, hasMore: null }))
+      : generationsAfter(db, { accountId }, { startingAfter: page.startingAfter, limit: page.limit }),
     planOf(db, accountId),
   ]);
-  return { total, generations: rows.map((row) => toGenerationRecord(row, plan)) };
+  return {
+    total,
+    generations: listed.rows.map((row) => toGenerationRecord(row, plan)),
+    hasMore: listed.hasMore ?? offset + listed.rows.length < total,
+  };
 }
