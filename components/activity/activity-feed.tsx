@@ -71,7 +71,7 @@ export function ActivityFeed({ accountId }: { accountId: string }) {
           />
         )
       ) : (
-        <div className={cn("transition-opacity", feed.isPlaceholderData && "opacity-60")}>
+        <div className={cn("transition-opacity", feed.isPlaceholderData && "opacity-60")} aria-busy={feed.isPlaceholderData}>
           <ActivityList events={feed.data.data} />
           <CursorPager
             label="Activity pages"

@@ -4,15 +4,15 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ScrollText } from "lucide-react";
 import { useId, useState } from "react";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Card, CardHeader, cn, EmptyState, Label, Pagination, SkeletonRows, Table, TBody } from "@/components/ui";
+import { Card, CardHeader, cn, CursorPager, type CursorStack, EmptyState, Label, SkeletonRows, Table, TBody } from "@/components/ui";
 import { controlClassName } from "@/components/ui/control-class-name";
 import { LEDGER_PAGE_SIZE } from "./page-sizes";
 import type { LedgerEntryType } from "./billing-types";
 import { LedgerTable } from "./ledger-table";
 import { ledgerTypeLabels } from "./ledger-type-badge";
 
-// Every credit movement of the account, 25 a page, filtered by type; refreshed every 2 s while
-// the page waits for a payment to land.
+// Every credit movement of the account, 25 a page on a cursor (Newer walks back the cursors seen),
+// filtered by type; refreshed every 2 s while the page waits for a payment to land.
 
 const types = Object.keys(ledgerTypeLabels) as LedgerEntryType[];
 
@@ -20,9 +20,9 @@ export function LedgerCard({ accountId, live }: { accountId: string; live: boole
   const trpc = useTRPC();
   const selectId = useId();
   const [type, setType] = useState<LedgerEntryType | undefined>(undefined);
-  const [offset, setOffset] = useState(0);
+  const [cursors, setCursors] = useState<CursorStack>([undefined]);
   const ledger = useQuery({
-    ...trpc.billing.ledger.queryOptions({ accountId, type, limit: LEDGER_PAGE_SIZE, offset }),
+    ...trpc.billing.ledger.queryOptions({ accountId, type, limit: LEDGER_PAGE_SIZE, cursor: cursors.at(-1) }),
     placeholderData: keepPreviousData,
     refetchInterval: live ? 2000 : false,
   });
@@ -43,7 +43,7 @@ export function LedgerCard({ accountId, live }: { accountId: string; live: boole
               value={type ?? ""}
               onChange={(event) => {
                 setType((event.target.value || undefined) as LedgerEntryType | undefined);
-                setOffset(0);
+                setCursors([undefined]);
               }}
               className={cn(controlClassName, "h-8 w-auto pr-8 text-[13px]")}
             >
@@ -82,15 +82,16 @@ export function LedgerCard({ accountId, live }: { accountId: string; live: boole
           />
         )
       ) : (
-        <div className={cn("transition-opacity", ledger.isPlaceholderData && "opacity-60")}>
+        <div className={cn("transition-opacity", ledger.isPlaceholderData && "opacity-60")} aria-busy={ledger.isPlaceholderData}>
           <LedgerTable accountId={accountId} entries={ledger.data.items} />
-          <Pagination
+          <CursorPager
             label="Ledger pages"
-            offset={offset}
-            limit={LEDGER_PAGE_SIZE}
-            total={ledger.data.total}
+            cursors={cursors}
+            onChange={setCursors}
+            nextCursor={ledger.data.next_cursor}
             shown={ledger.data.items.length}
-            onOffsetChange={setOffset}
+            noun={["entry", "entries"]}
+            busy={ledger.isPlaceholderData}
           />
         </div>
       )}

@@ -4,18 +4,18 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Receipt } from "lucide-react";
 import { useState } from "react";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
-import { Card, CardHeader, cn, EmptyState, Pagination, SkeletonRows, Table, TBody } from "@/components/ui";
+import { Card, CardHeader, cn, CursorPager, type CursorStack, EmptyState, SkeletonRows, Table, TBody } from "@/components/ui";
 import { ORDERS_PAGE_SIZE } from "./page-sizes";
 import { OrdersTable } from "./orders-table";
 
-// The account's orders (credit packs and auto top-ups), 10 a page; refreshed every 2 s while the page waits for a
-// payment to land.
+// The account's orders (credit packs and auto top-ups), 10 a page on a cursor; refreshed every 2 s while the page
+// waits for a payment to land.
 
 export function OrdersCard({ accountId, live }: { accountId: string; live: boolean }) {
   const trpc = useTRPC();
-  const [offset, setOffset] = useState(0);
+  const [cursors, setCursors] = useState<CursorStack>([undefined]);
   const orders = useQuery({
-    ...trpc.billing.orders.queryOptions({ accountId, limit: ORDERS_PAGE_SIZE, offset }),
+    ...trpc.billing.orders.queryOptions({ accountId, limit: ORDERS_PAGE_SIZE, cursor: cursors.at(-1) }),
     placeholderData: keepPreviousData,
     refetchInterval: live ? 2000 : false,
   });
@@ -42,15 +42,16 @@ export function OrdersCard({ accountId, live }: { accountId: string; live: boole
           description="Credit packs you buy, and those auto top-up buys, show up here with their payment status."
         />
       ) : (
-        <div className={cn("transition-opacity", orders.isPlaceholderData && "opacity-60")}>
+        <div className={cn("transition-opacity", orders.isPlaceholderData && "opacity-60")} aria-busy={orders.isPlaceholderData}>
           <OrdersTable orders={orders.data.items} />
-          <Pagination
+          <CursorPager
             label="Order pages"
-            offset={offset}
-            limit={ORDERS_PAGE_SIZE}
-            total={orders.data.total}
+            cursors={cursors}
+            onChange={setCursors}
+            nextCursor={orders.data.next_cursor}
             shown={orders.data.items.length}
-            onOffsetChange={setOffset}
+            noun={["order", "orders"]}
+            busy={orders.isPlaceholderData}
           />
         </div>
       )}

@@ -3,7 +3,7 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Button } from "./button";
 
-// Newer / Older paging over a cursor-paged list (request logs, activity): `cursors` is the stack of
+// Newer / Older paging over a cursor-paged list (request logs, activity, ledger, orders): `cursors` is the stack of
 // cursors of the pages seen so far, the first one undefined (the newest page).
 
 export type CursorStack = Array<string | undefined>;

@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Button } from "./button";
 
-// "1–25 of 240" with Previous / Next, for offset-paginated lists (webhook logs, billing).
+// "1–25 of 240" with Previous / Next, for offset-paginated lists (webhook logs).
 
 export type PaginationProps = {
   offset: number;

@@ -4,7 +4,7 @@ import { scopeWhere, type AccountScope } from "../base/account-scope";
 import type { Db } from "../base/db";
 import type { Prisma } from "../base/generated/prisma/client";
 import { ActivityCategory } from "../base/generated/prisma/enums";
-import { afterPosition, decodePositionCursor, encodePositionCursor } from "../base/pagination/position-cursor";
+import { afterPosition, cursorPage, decodePositionCursor } from "../base/pagination/position-cursor";
 
 // The activity feed (spec §2, activity event) of an account, newest first, filtered by category
 // and time range, paged with a cursor on (createdAt, id). Members may read it. Each event names
@@ -64,14 +64,9 @@ export async function listActivity(db: Db, scope: AccountScope, filters: Activit
     take: limit + 1,
     select: activitySelect,
   });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
+  const { page, next_cursor } = cursorPage(rows, limit);
   const names = await actorNames(db, page);
-  return {
-    data: page.map((row) => ({ ...row, actorName: names.get(row.actor) ?? "system" })),
-    next_cursor: rows.length > limit && last ? encodePositionCursor(last) : null,
-    limit,
-  };
+  return { data: page.map((row) => ({ ...row, actorName: names.get(row.actor) ?? "system" })), next_cursor, limit };
 }
 
 /** Name (or e-mail) by user id, for the actors of these events that are users. */

@@ -413,6 +413,7 @@ describe("the OpenAPI document: completeness", () => {
     expect(query("/v1/content/list")).toEqual({
       limit: { type: "integer", minimum: 1, maximum: 100, default: 50 },
       offset: { type: "integer", minimum: 0, default: 0 },
+      starting_after: { type: "string", format: "uuid" },
     });
     expect(query("/v1/estimate/{model_identifier}").count).toEqual({ type: "integer", default: 1 });
   });
@@ -659,7 +660,9 @@ describe("the zod schemas against real responses", () => {
     const body = JSON.parse(JSON.stringify(successBody(data, { requestId })));
     expect(successEnvelopeSchema(responseComponents.LibraryModelList).parse(body)).toEqual(body);
     const page = JSON.parse(
-      JSON.stringify(successBody({ generations: [] }, { requestId, pagination: { total: 0, limit: 50, offset: 0 } })),
+      JSON.stringify(
+        successBody({ generations: [] }, { requestId, pagination: { total: 0, limit: 50, offset: 0, has_more: false, next_cursor: null } }),
+      ),
     );
     expect(paginatedEnvelopeSchema(responseComponents.GenerationList).parse(page)).toEqual(page);
     for (const code of Object.keys(errorTable) as ErrorCode[]) {
@@ -771,20 +774,46 @@ describe("the query schemas", () => {
         attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams({ limit: raw })).limit),
         `limit=${raw}`,
       ).toEqual(outcome("limit", 50, "between 1 and 100"));
+      // Absent stays absent (the handler applies 0), so it can be told from an offset sent beside starting_after.
       expect(
         attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams({ offset: raw })).offset),
         `offset=${raw}`,
-      ).toEqual(outcome("offset", 0, "at least 0"));
+      ).toEqual(raw === "" ? { value: undefined } : outcome("offset", 0, "at least 0"));
     }
     for (const raw of ["0", "91"])
       expect(attempt(() => parseQuery(usageQuerySchema, new URLSearchParams({ days: raw })))).toEqual(bounded("days", "between 1 and 90"));
     for (const raw of ["1", "30", "90"]) expect(parseQuery(usageQuerySchema, new URLSearchParams({ days: raw })).days).toBe(Number(raw));
     expect(parseQuery(usageQuerySchema, new URLSearchParams())).toEqual({ days: 30 });
-    expect(parseQuery(contentListQuerySchema, new URLSearchParams("limit=10"))).toEqual({ limit: 10, offset: 0 });
+    expect(parseQuery(contentListQuerySchema, new URLSearchParams("limit=10"))).toEqual({ limit: 10 });
     expect(attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams("offset=-1")))).toMatchObject({
       code: "ERR1001",
       details: { fields: [{ field: "offset" }] },
     });
+  });
+
+  it("read starting_after as a generation id, never beside offset", () => {
+    const id = "6f1c2a4e-8b3d-4c5e-9f7a-0b1c2d3e4f5a";
+    expect(parseQuery(contentListQuerySchema, new URLSearchParams({ starting_after: id, limit: "5" }))).toEqual({
+      limit: 5,
+      starting_after: id,
+    });
+    expect(parseQuery(contentListQuerySchema, new URLSearchParams({ starting_after: " " }))).toEqual({ limit: 50 });
+    expect(attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams({ starting_after: "gen_123" })))).toEqual({
+      code: "ERR1001",
+      message: "starting_after must be a generation id.",
+      details: { fields: [{ field: "starting_after", message: "must be a generation id" }] },
+    });
+    for (const offset of ["0", "10"])
+      expect(attempt(() => parseQuery(contentListQuerySchema, new URLSearchParams({ starting_after: id, offset })))).toEqual({
+        code: "ERR1001",
+        message: "starting_after cannot be combined with offset.",
+        details: {
+          fields: [
+            { field: "starting_after", message: "cannot be combined with offset" },
+            { field: "offset", message: "cannot be combined with starting_after" },
+          ],
+        },
+      });
   });
 
   it("clamp the estimate count and read the video options", () => {

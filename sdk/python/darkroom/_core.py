@@ -73,7 +73,13 @@ class ClientCore:
         envelope, meta = self._transport.call(operation, params=params, query=query, body=body, headers=headers, timeout=timeout)
         data = dict(envelope.get("data") or {})
         if operation["paginated"]:
-            data.update(total=envelope.get("total"), limit=envelope.get("limit"), offset=envelope.get("offset"))
+            data.update(
+                total=envelope.get("total"),
+                limit=envelope.get("limit"),
+                offset=envelope.get("offset"),
+                has_more=envelope.get("has_more"),
+                next_cursor=envelope.get("next_cursor"),
+            )
         result = Result(data)
         result.last_response = meta
         return result

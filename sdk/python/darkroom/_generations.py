@@ -1,8 +1,8 @@
-"""The generated ``generations`` resource and the one helper written by hand: ``wait``."""
+"""The generated ``generations`` resource and the helpers written by hand: ``wait`` and ``list_all``."""
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, Optional, cast
+from typing import Any, Dict, Iterator, Optional, cast
 
 from . import _generated as types
 from ._core import is_terminal
@@ -16,6 +16,18 @@ TERMINAL_EVENTS = tuple(STREAM_OPERATIONS["streamGenerationEvents"]["endsAfter"]
 
 
 class Generations(_GeneratedGenerations):
+    def list_all(self, *, limit: int = 100, starting_after: Optional[str] = None) -> Iterator[types.GenerationRecord]:
+        """Every generation of the account, newest first (after ``starting_after`` when given), read
+        page after page by cursor: none is repeated or skipped while new ones are created meanwhile
+        (those are newer than the first page and not listed), unlike paging by ``offset``."""
+        while True:
+            page = self.list(limit=limit, starting_after=starting_after)
+            for generation in page["generations"]:
+                yield cast(types.GenerationRecord, generation)
+            if not page.get("has_more") or not page.get("next_cursor"):
+                return
+            starting_after = page["next_cursor"]
+
     def wait(self, generation_id: str, *, timeout: float = 300.0, poll_interval: float = 1.0) -> types.GenerationRecord:
         """The record once terminal: from the stream, or by polling where the stream is not available."""
         deadline = time.monotonic() + timeout

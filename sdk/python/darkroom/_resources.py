@@ -38,9 +38,9 @@ class Generations(_Resource):
         """One generation record (``GET /v1/content/{generation_id}``)."""
         return cast(types.GenerationRecord, self._client.request("getGeneration", params={"generation_id": generation_id}))
 
-    def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None) -> Dict[str, Any]:
+    def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None, starting_after: Optional[str] = None) -> Dict[str, Any]:
         """List generation records (``GET /v1/content/list``)."""
-        return self._client.request("listGenerations", query={"limit": limit, "offset": offset})
+        return self._client.request("listGenerations", query={"limit": limit, "offset": offset, "starting_after": starting_after})
 
     def pages(self, *, limit: int = 100, offset: int = 0) -> Iterator[Dict[str, Any]]:
         """Every page from ``offset`` on."""

@@ -1,5 +1,5 @@
 """The hand-written core without a Darkroom server: error families, retries (Retry-After,
-max_retries, one Idempotency-Key across attempts), Cancel-After, the SSE parser, the streams
+max_retries, one Idempotency-Key across attempts), Cancel-After, the SSE parser, list_all (cursor paging), the streams
 against a local server speaking the wire format of issue #31, and webhook verification."""
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import hmac
 import json
 import time
 import unittest
+import urllib.parse
 from typing import List
 
 import darkroom
@@ -128,6 +129,53 @@ class Requests(unittest.TestCase):
             self.assertEqual(json.loads(first["body"]), {"generation_prompt": "x"})
             self.assertEqual(second["headers"]["cancel-after"], "90s")
             self.assertEqual(third["path"], "/v1/estimate/darkroom/lumen-video?count=2&audio=false")
+
+
+def cursor_paged_list(count: int):  # type: ignore[no-untyped-def]
+    """A list served the way /v1/content/list pages by cursor: newest first, ``starting_after`` = an
+    id of the list, and a new generation created (at the front) after every answer."""
+    id_of = lambda index: f"00000000-0000-4000-8000-{index:012d}"  # noqa: E731
+    items = [id_of(count - index) for index in range(count)]
+    created = [count]
+
+    def handle(h, _recorder):  # type: ignore[no-untyped-def]
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(h.path).query)
+        limit = int(query["limit"][0])
+        after = query.get("starting_after", [None])[0]
+        start = 0 if after is None else items.index(after) + 1
+        page = items[start : start + limit]
+        has_more = start + limit < len(items)
+        body = success({"generations": [{"generation_id": i} for i in page]}, total=len(items), limit=limit, offset=0, has_more=has_more, next_cursor=page[-1] if has_more else None)
+        created[0] += 1
+        items.insert(0, id_of(created[0]))
+        send_json(h, 200, body)
+
+    return list(items), handle
+
+
+class ListAll(unittest.TestCase):
+    def test_every_generation_once_newest_first_while_new_ones_are_created(self) -> None:
+        initial, handle = cursor_paged_list(7)
+        with LocalServer(handle) as server:
+            seen = [g["generation_id"] for g in Darkroom("dkr_x", base_url=server.base_url).generations.list_all(limit=3)]
+            self.assertEqual(seen, initial)
+            paths = [r["path"] for r in server.recorder.requests]
+            self.assertEqual(paths, ["/v1/content/list?limit=3", f"/v1/content/list?limit=3&starting_after={initial[2]}", f"/v1/content/list?limit=3&starting_after={initial[5]}"])
+
+    def test_after_the_callers_id_100_a_page_lazily_and_the_servers_err1001(self) -> None:
+        initial, handle = cursor_paged_list(5)
+        with LocalServer(handle) as server:
+            client = Darkroom("dkr_x", base_url=server.base_url)
+            self.assertEqual([g["generation_id"] for g in client.generations.list_all(starting_after=initial[1])], initial[2:])
+            self.assertEqual(server.recorder.requests[0]["path"], f"/v1/content/list?limit=100&starting_after={initial[1]}")
+            first = next(client.generations.list_all(limit=1))
+            self.assertIn("generation_id", first)
+            self.assertEqual(len(server.recorder.requests), 2)
+        details = {"fields": [{"field": "starting_after", "message": "is not a generation of this account"}]}
+        with LocalServer(lambda h, _r: send_json(h, 400, error("ERR1001", "invalid_request", False, details))) as server:
+            with self.assertRaises(ValidationError) as caught:
+                next(Darkroom("dkr_x", base_url=server.base_url).generations.list_all(starting_after=initial[0]))
+            self.assertEqual((caught.exception.code, caught.exception.details), ("ERR1001", details))
 
 
 def redirect_to(location: str):  # type: ignore[no-untyped-def]

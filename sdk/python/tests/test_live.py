@@ -76,6 +76,12 @@ class EveryMethod(unittest.TestCase):
 
         page = darkroom.generations.list(limit=2)
         self.assertEqual((page["total"], page["limit"], page["offset"], len(page["generations"])), (3, 2, 0, 2))
+        self.assertEqual((page["has_more"], page["next_cursor"]), (True, page["generations"][1]["generation_id"]))
+        rest = darkroom.generations.list(limit=2, starting_after=page["next_cursor"])
+        self.assertEqual((rest["has_more"], rest["next_cursor"]), (False, None))
+        newest_first = [r["generation_id"] for r in page["generations"] + rest["generations"]]
+        self.assertEqual(newest_first, [slow["generation_id"], video["generation_id"], waited["generation_id"]])
+        self.assertEqual([r["generation_id"] for r in darkroom.generations.list_all(limit=1)], newest_first)
         self.assertEqual([len(p["generations"]) for p in darkroom.generations.pages(limit=2)], [2, 1])
         ids = sorted(r["generation_id"] for r in darkroom.generations.iterate(limit=1))
         self.assertEqual(ids, sorted([waited["generation_id"], video["generation_id"], slow["generation_id"]]))

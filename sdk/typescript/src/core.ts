@@ -65,8 +65,15 @@ export type WaitOptions = {
 export type PageOptions = RequestOptions & { limit?: number; offset?: number };
 
 type PaginatedId = { [Id in OperationId]: (typeof operations)[Id]["paginated"] extends true ? Id : never }[OperationId];
-/** A paginated list's data with `total`, `limit` and `offset` from beside it. */
-export type Page<Id extends OperationId> = OperationData[Id] & { total: number; limit: number; offset: number };
+/** A paginated list's data with `total`, `limit`, `offset`, `has_more` and `next_cursor` from beside it. */
+export type Page<Id extends OperationId> = OperationData[Id] & {
+  total: number;
+  limit: number;
+  offset: number;
+  has_more: boolean;
+  /** The last item's id when `has_more`: the next page's `startingAfter`. */
+  next_cursor: string | null;
+};
 /** What `request` answers for an operation: its `data`, a page for the paginated lists. */
 export type ResultOf<Id extends OperationId> = Id extends PaginatedId ? Page<Id> : OperationData[Id] & object;
 export type GenerationList = Page<"listGenerations">;
@@ -136,7 +143,14 @@ export abstract class ClientCore {
   async request<Id extends OperationId>(operationId: Id, input: CallInput = {}): Promise<WithResponse<ResultOf<Id>>> {
     const { envelope, meta } = await this.transport.call(operations[operationId], input);
     const data = operations[operationId].paginated
-      ? { ...(envelope.data as object), total: envelope.total, limit: envelope.limit, offset: envelope.offset }
+      ? {
+          ...(envelope.data as object),
+          total: envelope.total,
+          limit: envelope.limit,
+          offset: envelope.offset,
+          has_more: envelope.has_more,
+          next_cursor: envelope.next_cursor,
+        }
       : envelope.data;
     return withResponse(data as ResultOf<Id>, meta);
   }

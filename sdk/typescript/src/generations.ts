@@ -1,15 +1,34 @@
 import { isTerminal, WaitTimeoutError, type WaitOptions } from "./core.js";
 import { AuthenticationError, PermissionDeniedError } from "./errors.js";
 import { streamOperations } from "./generated/operations.js";
-import { Generations as GeneratedGenerations } from "./generated/resources.js";
+import { Generations as GeneratedGenerations, type ListOptions } from "./generated/resources.js";
 import type * as types from "./generated/types.js";
 import { sleep } from "./transport.js";
 
 /** The events after which a generation's own stream ends (from the document). */
 const TERMINAL_EVENTS: ReadonlySet<string> = new Set(streamOperations.streamGenerationEvents.endsAfter);
 
-/** The generated `generations` resource and the one helper written by hand: `wait`. */
+/** `listAll`'s options: the page size per request (100 by default) and where to start (after this id). */
+export type ListAllOptions = Omit<ListOptions, "offset">;
+
+/** The generated `generations` resource and the helpers written by hand: `wait` and `listAll`. */
 export class Generations extends GeneratedGenerations {
+  /**
+   * Every generation of the account, newest first (`for await (const generation of …)`), read page
+   * after page by cursor (`starting_after`): none is repeated or skipped while new ones are created
+   * meanwhile (those are newer than the first page and not listed), unlike paging by `offset`.
+   */
+  async *listAll(options: ListAllOptions = {}): AsyncGenerator<types.GenerationRecord> {
+    const { limit = 100, ...rest } = options;
+    let startingAfter = options.startingAfter;
+    for (;;) {
+      const page = await this.list({ ...rest, limit, startingAfter });
+      yield* page.generations;
+      if (!page.has_more || !page.next_cursor) return;
+      startingAfter = page.next_cursor;
+    }
+  }
+
   /** The record once terminal: read from the stream, or by polling when the stream is not available. */
   readonly wait = async (id: string, options: WaitOptions = {}): Promise<types.GenerationRecord> => {
     const timeoutMs = options.timeoutMs ?? 300_000;

@@ -16,6 +16,7 @@ export type {
   ResultOf,
 } from "./core.js";
 export type * from "./generated/resources.js";
+export type { ListAllOptions } from "./generations.js";
 export * from "./errors.js";
 export { parseEventStream } from "./sse.js";
 export type { StreamEvent, StreamOptions, RawEvent } from "./sse.js";

@@ -45,7 +45,16 @@ export type CallInput = RequestOptions & {
 };
 
 export type Envelope =
-  | { status: "success"; request_id: string; data: unknown; total?: number; limit?: number; offset?: number }
+  | {
+      status: "success";
+      request_id: string;
+      data: unknown;
+      total?: number;
+      limit?: number;
+      offset?: number;
+      has_more?: boolean;
+      next_cursor?: string | null;
+    }
   | { status: "error"; request_id: string; error: Record<string, unknown> };
 
 const MAX_RETRY_AFTER_SECONDS = 60;

@@ -23,7 +23,21 @@ export function decodePositionCursor(cursor: string): ListPosition {
   throw invalidRequest("The cursor is not one this list gave out.", [{ field: "cursor", message: "is not a valid cursor" }]);
 }
 
-/** The Prisma `where` fragment of the rows after a position, newest first. */
+/**
+ * The Prisma `where` fragment of the rows after a position, newest first. `createdAt <= t` is what
+ * PostgreSQL can start an index range scan on (account_id, created_at[, id]) from; the OR only drops
+ * the position's own timestamp twins. Written as `t < x OR (t = x AND id < y)` alone, it filters
+ * every newer row on the way, so page N would cost N pages.
+ */
 export function afterPosition(position: ListPosition | null) {
-  return position ? { OR: [{ createdAt: { lt: position.createdAt } }, { createdAt: position.createdAt, id: { lt: position.id } }] } : {};
+  return position
+    ? { createdAt: { lte: position.createdAt }, OR: [{ createdAt: { lt: position.createdAt } }, { id: { lt: position.id } }] }
+    : {};
+}
+
+/** A page of `limit` rows out of the `limit + 1` read: the rows, and the cursor after the last one when more follow. */
+export function cursorPage<Row extends ListPosition>(rows: Row[], limit: number): { page: Row[]; next_cursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { page, next_cursor: rows.length > limit && last ? encodePositionCursor(last) : null };
 }

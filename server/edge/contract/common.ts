@@ -58,7 +58,12 @@ export function successEnvelopeSchema<Data extends z.ZodType>(data: Data) {
 export const paginationFields = {
   total: z.int().min(0).describe("Items in the whole collection."),
   limit: z.int().min(1).describe("Page size used."),
-  offset: z.int().min(0).describe("Items skipped before this page."),
+  offset: z.int().min(0).describe("Items skipped before this page (0 when the page starts after a cursor)."),
+  has_more: z.boolean().describe("Whether items follow this page."),
+  next_cursor: z
+    .string()
+    .nullable()
+    .describe("The last item's id when `has_more`, else null: send it as `starting_after` for the next page."),
 };
 
 export function paginatedEnvelopeSchema<Data extends z.ZodType>(data: Data) {

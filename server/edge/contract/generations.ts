@@ -2,7 +2,7 @@ import { z } from "zod";
 import { listModels, type ModelDefinition, type ModelType } from "../../catalog/index";
 import { PROMPT_MAX_LENGTH } from "../../catalog/request-schema";
 import { creditsSchema, dateTimeSchema, errorCodeSchema, modelIdentifierSchema, uuidSchema } from "./common";
-import { integerQueryParam } from "./query";
+import { integerQueryParam, optionalIntegerQueryParam, textQueryParam } from "./query";
 
 // The generation routes: create (202), read, list, cancel and delete, with their
 // status codes and the cancel and delete bodies. The exact create body of each
@@ -102,10 +102,19 @@ export const createGenerationResponseSchema = z.object({
     ),
 });
 
-export const contentListQuerySchema = z.object({
-  limit: integerQueryParam({ min: 1, max: 100, default: 50 }).describe("Page size."),
-  offset: integerQueryParam({ min: 0, default: 0 }).describe("Records to skip, newest first."),
-});
+export const contentListQuerySchema = z
+  .object({
+    limit: integerQueryParam({ min: 1, max: 100, default: 50 }).describe("Page size."),
+    offset: optionalIntegerQueryParam({ min: 0, default: 0 }).describe("Records to skip, newest first. Not with `starting_after`."),
+    starting_after: textQueryParam(z.guid("must be a generation id")).describe(
+      "A generation id (usually the last one of the previous page, `next_cursor`): the page starts right after it, newest first. Pages read this way never repeat or skip a generation while new ones are created. Not with `offset`; an id that is not one of the account's generations (or was deleted by retention) is ERR1001.",
+    ),
+  })
+  .superRefine((query, context) => {
+    if (query.starting_after === undefined || query.offset === undefined) return;
+    context.addIssue({ code: "custom", path: ["starting_after"], message: "cannot be combined with offset" });
+    context.addIssue({ code: "custom", path: ["offset"], message: "cannot be combined with starting_after" });
+  });
 
 export const contentListSchema = z.object({
   generations: z.array(generationRecordSchema).describe("The account's generations, newest first."),

@@ -19,12 +19,23 @@ function emptyAsAbsent(value: unknown): unknown {
   return typeof value === "string" && value.trim() === "" ? undefined : value;
 }
 
+function boundedInteger(options: { min: number; max?: number }) {
+  const bounds = options.max === undefined ? `at least ${options.min}` : `between ${options.min} and ${options.max}`;
+  const integer = z.int({ error: "must be an integer" }).min(options.min, `must be ${bounds}`);
+  return options.max === undefined ? integer : integer.max(options.max, `must be ${bounds}`);
+}
+
 /** An integer query parameter; outside the bounds is ERR1001 naming the parameter. */
 export function integerQueryParam(options: { min: number; max?: number; default: number }) {
-  const bounds = options.max === undefined ? `at least ${options.min}` : `between ${options.min} and ${options.max}`;
-  let integer = z.int({ error: "must be an integer" }).min(options.min, `must be ${bounds}`);
-  if (options.max !== undefined) integer = integer.max(options.max, `must be ${bounds}`);
-  return z.preprocess(integerFromText, integer.default(options.default));
+  return z.preprocess(integerFromText, boundedInteger(options).default(options.default));
+}
+
+/**
+ * As integerQueryParam, but an absent value stays undefined, so a rule can tell it from one that
+ * was sent (`offset` beside `starting_after`); the document shows the default, the handler applies it.
+ */
+export function optionalIntegerQueryParam(options: { min: number; max?: number; default: number }) {
+  return z.preprocess(integerFromText, boundedInteger(options).optional().meta({ default: options.default }));
 }
 
 /** An integer that is clamped into the bounds rather than refused (estimate `count`), however large. */

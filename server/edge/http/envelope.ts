@@ -3,7 +3,7 @@ import { ApiError } from "../../base/error-table";
 
 // The success and error envelopes. Every /v1 response goes through one of these.
 
-export type Pagination = { total: number; limit: number; offset: number };
+export type Pagination = { total: number; limit: number; offset: number; has_more: boolean; next_cursor: string | null };
 
 export function newRequestId() {
   return randomUUID();

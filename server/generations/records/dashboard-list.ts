@@ -2,12 +2,13 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "../../base/db";
 import type { Prisma } from "../../base/generated/prisma/client";
-import { findOwnGeneration } from "./own-generations";
+import { afterPosition, cursorPage, decodePositionCursor } from "../../base/pagination/position-cursor";
 import { toGenerationRecord } from "./public-record";
 
 // The dashboard's generation browser: one account's generations, newest first, filtered by
-// status, model and creation date (UTC days, both ends included), paged by cursor (the last
-// generation id shown), so rows that arrive meanwhile never shift a page.
+// status, model and creation date (UTC days, both ends included), paged by cursor (the position of
+// the last generation shown, base/pagination), so rows that arrive meanwhile never shift a page and a
+// page deep in the history is one index range scan from that position.
 
 export const generationStatuses = ["pending", "processing", "succeeded", "failed", "canceled"] as const;
 
@@ -20,8 +21,8 @@ export const generationFilters = z
     createdFrom: day.optional(),
     createdTo: day.optional(),
     limit: z.number().int().min(1).max(100).default(24),
-    /** The id of the last generation of the previous page. */
-    cursor: z.string().max(100).nullish(),
+    /** The previous page's `nextCursor`. */
+    cursor: z.string().max(200).nullish(),
   })
   .refine((filters) => !filters.createdFrom || !filters.createdTo || filters.createdFrom <= filters.createdTo, {
     message: "must not be after createdTo",
@@ -37,22 +38,22 @@ export async function browseGenerations(db: Db, accountId: string, input: Genera
   const createdAt: Prisma.DateTimeFilter = {};
   if (filters.createdFrom) createdAt.gte = new Date(`${filters.createdFrom}T00:00:00Z`);
   if (filters.createdTo) createdAt.lt = new Date(new Date(`${filters.createdTo}T00:00:00Z`).getTime() + DAY_MS);
-  const where: Prisma.GenerationWhereInput = { accountId, status: filters.status, modelIdentifier: filters.model, createdAt };
-
-  if (filters.cursor) {
-    // Another account's id is ERR1006 here too.
-    const after = await findOwnGeneration(db, accountId, filters.cursor);
-    where.OR = [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }];
-  }
+  const after = filters.cursor ? decodePositionCursor(filters.cursor) : null;
+  const where: Prisma.GenerationWhereInput = {
+    accountId,
+    status: filters.status,
+    modelIdentifier: filters.model,
+    AND: [{ createdAt }, afterPosition(after)],
+  };
 
   const [rows, account] = await Promise.all([
     db.generation.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: filters.limit + 1 }),
     db.account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } }),
   ]);
-  const page = rows.slice(0, filters.limit);
+  const { page, next_cursor } = cursorPage(rows, filters.limit);
   return {
     generations: page.map((row) => ({ ...toGenerationRecord(row, account.plan), media_kind: row.mediaKind })),
-    nextCursor: rows.length > filters.limit ? (page.at(-1)?.id ?? null) : null,
+    nextCursor: next_cursor,
   };
 }
 

@@ -9,7 +9,7 @@ import { createImage, waitForStatus } from "@/tests/support/generations";
 import { callOperation, expectError, expectSuccess } from "@/tests/support/http";
 
 // A generation purged by retention is gone for the client: GET /v1/content/{id} answers ERR1006
-// (as for an id that never existed) and /v1/content/list no longer counts or lists it.
+// (as for an id that never existed) and /v1/content/list no longer counts or lists it, nor starts after it.
 
 const DAY = 24 * 3600_000;
 
@@ -32,6 +32,9 @@ describe("after retention", () => {
     const list = await callOperation(listGenerations, { key });
     expect(expectSuccess(list).generations).toEqual([]);
     expect(list.body).toMatchObject({ total: 0 });
+    // Nor can a page start after it: ERR1001 naming starting_after, as for an id that never existed.
+    const after = expectError(await callOperation(listGenerations, { key, query: { starting_after: created.generation_id } }), "ERR1001");
+    expect(after.details).toMatchObject({ fields: [{ field: "starting_after" }] });
     for (const outputKey of outputKeys) expect(await getStorage().head(outputKey)).toBeNull();
   });
 });

@@ -68,7 +68,7 @@ describe("every method once", () => {
     expect(models.models.map((model) => model.model_identifier)).toContain("darkroom/lumen-image");
   });
 
-  it("creates, waits, reads, lists, pages, cancels and deletes generations", async () => {
+  it("creates, waits, reads, lists, pages (by offset and by cursor), cancels and deletes generations", async () => {
     const { key } = await accountWithKey();
     const darkroom = client(key);
 
@@ -97,8 +97,15 @@ describe("every method once", () => {
     expect(canceled).toMatchObject({ generation_id: slow.generation_id, generation_status: "canceled", credits_refunded: true });
 
     const page = await darkroom.generations.list({ limit: 2 });
-    expect(page).toMatchObject({ total: 3, limit: 2, offset: 0 });
+    expect(page).toMatchObject({ total: 3, limit: 2, offset: 0, has_more: true, next_cursor: page.generations[1]?.generation_id });
     expect(page.generations).toHaveLength(2);
+    const rest = await darkroom.generations.list({ limit: 2, startingAfter: page.next_cursor ?? undefined });
+    expect(rest).toMatchObject({ has_more: false, next_cursor: null });
+    const newestFirst = [...page.generations, ...rest.generations].map((record) => record.generation_id);
+    expect(newestFirst).toEqual([slow.generation_id, video.generation_id, waited.generation_id]);
+    const listed = [];
+    for await (const record of darkroom.generations.listAll({ limit: 1 })) listed.push(record.generation_id);
+    expect(listed).toEqual(newestFirst);
     const pages = [];
     for await (const each of darkroom.generations.pages({ limit: 2 })) pages.push(each.generations.length);
     expect(pages).toEqual([2, 1]);

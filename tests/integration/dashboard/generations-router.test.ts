@@ -12,6 +12,7 @@ import { inTransaction } from "@/server/base/transaction";
 import { recordingEventSink } from "@/tests/support/event-sink";
 import { accountWithKey, addTeamMember, createTestAccount, createTestKey } from "@/tests/support/fixtures";
 import { createImage, waitForStatus } from "@/tests/support/generations";
+import { expectEveryRowOnce, readEveryPage } from "@/tests/support/cursor-pages";
 import { expectSuccess } from "@/tests/support/http";
 import { trpcFailure } from "@/tests/support/trpc-errors";
 
@@ -111,8 +112,12 @@ describe("generations router: who may do what", () => {
       await expectCode(owner.cancel({ accountId: mine.accountId, generationId }), "ERR1006");
       await expectCode(owner.delete({ accountId: mine.accountId, generationId }), "ERR1006");
     }
-    // A cursor from another account is not a way in either.
-    await expectCode(owner.list({ accountId: mine.accountId, cursor: theirGeneration }), "ERR1006");
+    // A cursor is a position, not an id: a generation id is none, and another account's cursor lists only the caller's rows.
+    await expectCode(owner.list({ accountId: mine.accountId, cursor: theirGeneration }), "ERR1001");
+    await insertGeneration(theirs.accountId);
+    const theirCursor = (await as(theirs.userId).list({ accountId: theirs.accountId, limit: 1 })).nextCursor;
+    expect(theirCursor).not.toBeNull();
+    expect((await owner.list({ accountId: mine.accountId, cursor: theirCursor })).generations).toEqual([]);
     // Nor is another account's id with its own accountId, when the caller is no member there.
     await expectCode(owner.get({ accountId: theirs.accountId, generationId: theirGeneration }), "ERR1006");
     expect((await db.generation.findUniqueOrThrow({ where: { id: theirGeneration } })).removedAt).toBeNull();
@@ -271,6 +276,25 @@ describe("generations router: filters and cursor paging", () => {
     ).toEqual([ids.e]);
   });
 
+  it("covers every generation exactly once, with ties on created_at and generations created between pages", async () => {
+    const { accountId, userId } = await createTestAccount();
+    const at = (minutesAgo: number) => new Date(Date.now() - 3_600_000 - minutesAgo * 60_000);
+    for (const minutesAgo of [1, 2, 2, 2, 2, 3, 4]) await insertGeneration(accountId, { createdAt: at(minutesAgo) });
+    await insertGeneration(accountId, { createdAt: at(2), status: "failed" });
+    const list = (filters: Omit<Parameters<ReturnType<typeof as>["list"]>[0], "accountId">) => as(userId).list({ accountId, ...filters });
+    for (const filters of [{}, { status: "succeeded" as const }]) {
+      const expected = (await list({ ...filters, limit: 100 })).generations.map((row) => row.generation_id);
+      expect(expected).toHaveLength("status" in filters ? 7 : 8);
+      const read = await readEveryPage(
+        (cursor) => list({ ...filters, limit: 2, cursor }),
+        (page) => ({ ids: page.generations.map((row) => row.generation_id), next: page.nextCursor }),
+        // Newer than every page read so far, so never in the later ones (failed: not in the succeeded list's expectation).
+        () => insertGeneration(accountId, { createdAt: new Date(), status: "failed" }),
+      );
+      expectEveryRowOnce(read, expected, 2);
+    }
+  });
+
   it("refuses inputs outside their limits with ERR1001", async () => {
     const { accountId, userId } = await createTestAccount();
     const bad = [
@@ -280,7 +304,8 @@ describe("generations router: filters and cursor paging", () => {
       { createdFrom: "yesterday" },
       { createdFrom: "2026-03-02", createdTo: "2026-03-01" },
       { model: "x".repeat(201) },
-      { cursor: "x".repeat(101) },
+      { cursor: "x".repeat(201) },
+      { cursor: "not-a-cursor" },
     ];
     for (const filters of bad) await expectCode(as(userId).list({ accountId, ...(filters as object) }), "ERR1001");
   });

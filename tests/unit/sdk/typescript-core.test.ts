@@ -26,7 +26,7 @@ import {
 import { until } from "@/tests/support/until";
 
 // The hand-written core of @darkroom/client without a Darkroom server: the error families,
-// retries (Retry-After, maxRetries, one Idempotency-Key across attempts), Cancel-After, the SSE
+// retries (Retry-After, maxRetries, one Idempotency-Key across attempts), Cancel-After, listAll (cursor paging), the SSE
 // parser, and the streams against a small local server speaking the wire format of issue #31
 // (`id:`/`event:`/`data:` lines, comment heartbeats, snapshot first, a terminal event that ends a
 // per-generation stream, resumption with Last-Event-ID).
@@ -209,6 +209,87 @@ describe("requests", () => {
     });
     expect(calls[1]?.headers["cancel-after"]).toBe("90s");
     expect(calls[2]?.url).toBe("https://eu.api.example.test/v1/estimate/darkroom/lumen-video?count=2&audio=false");
+  });
+});
+
+/**
+ * A list served the way /v1/content/list pages by cursor: newest first, `starting_after` = an id of
+ * the list, and a new generation created (at the front) after every answer.
+ */
+function cursorPagedList(count: number) {
+  const idOf = (index: number) => `00000000-0000-4000-8000-${String(index).padStart(12, "0")}`;
+  const list = Array.from({ length: count }, (_, index) => idOf(count - index));
+  let created = count;
+  const fetch = async (url: string) => {
+    const query = new URL(url).searchParams;
+    const limit = Number(query.get("limit"));
+    const after = query.get("starting_after");
+    const from = after === null ? 0 : list.indexOf(after) + 1;
+    const page = list.slice(from, from + limit);
+    const hasMore = from + limit < list.length;
+    const answer = new Response(
+      JSON.stringify({
+        status: "success",
+        request_id: "00000000-0000-4000-8000-000000000003",
+        message: "OK",
+        timestamp: new Date().toISOString(),
+        total: list.length,
+        limit,
+        offset: 0,
+        has_more: hasMore,
+        next_cursor: hasMore ? (page.at(-1) ?? null) : null,
+        data: { generations: page.map((id) => ({ generation_id: id })) },
+      }),
+      { status: 200, headers: { "content-type": "application/json" } },
+    );
+    list.unshift(idOf(++created));
+    return answer;
+  };
+  return { initial: [...list], fetch };
+}
+
+/** A client of `cursorPagedList(count)` that keeps the URLs it asked for. */
+function cursorPagedClient(count: number) {
+  const { initial, fetch } = cursorPagedList(count);
+  const urls: string[] = [];
+  const darkroom = new Darkroom({ apiKey: "dkr_x", baseUrl: "https://api.example.test/v1", fetch: (url) => (urls.push(url), fetch(url)) });
+  return { initial, urls, darkroom };
+}
+
+describe("generations.listAll", () => {
+  it("reads every generation once, newest first, by starting_after, while new ones are created between pages", async () => {
+    const { initial, urls, darkroom } = cursorPagedClient(7);
+    const seen: string[] = [];
+    for await (const record of darkroom.generations.listAll({ limit: 3 })) seen.push(record.generation_id);
+    expect(seen).toEqual(initial);
+    expect(urls).toEqual([
+      "https://api.example.test/v1/content/list?limit=3",
+      `https://api.example.test/v1/content/list?limit=3&starting_after=${initial[2]}`,
+      `https://api.example.test/v1/content/list?limit=3&starting_after=${initial[5]}`,
+    ]);
+  });
+
+  it("starts after the caller's id, reads 100 a page by default, stops early when the loop does, and throws the server's ERR1001", async () => {
+    const { initial, urls, darkroom } = cursorPagedClient(5);
+    const after: string[] = [];
+    for await (const record of darkroom.generations.listAll({ startingAfter: initial[1] })) after.push(record.generation_id);
+    expect(after).toEqual(initial.slice(2));
+    expect(urls).toEqual([`https://api.example.test/v1/content/list?limit=100&starting_after=${initial[1]}`]);
+
+    const first = [];
+    for await (const record of darkroom.generations.listAll({ limit: 1 })) {
+      first.push(record.generation_id);
+      break;
+    }
+    expect(first).toHaveLength(1);
+    expect(urls).toHaveLength(2);
+
+    const details = { fields: [{ field: "starting_after", message: "is not a generation of this account" }] };
+    const refused = scripted([() => envelopeError("ERR1001", "invalid_request", 400, false, details)]);
+    const failing = new Darkroom({ apiKey: "dkr_x", fetch: refused.fetch }).generations.listAll({ startingAfter: initial[0] });
+    const error = await failing.next().catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ code: "ERR1001", details });
   });
 });
 

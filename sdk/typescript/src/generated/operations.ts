@@ -184,6 +184,7 @@ export const operations = {
     query: [
       { name: "limit", required: false },
       { name: "offset", required: false },
+      { name: "starting_after", required: false },
     ],
     headers: [],
     scope: "generation:read",

@@ -12,7 +12,7 @@ export type UsageOptions = RequestOptions & { days?: number };
 export type EstimateOptions = RequestOptions & { count?: number; ratio?: string; duration?: number; resolution?: string; audio?: boolean };
 
 /** The query of `listGenerations`, with the per-call options. */
-export type ListOptions = RequestOptions & { limit?: number; offset?: number };
+export type ListOptions = RequestOptions & { limit?: number; offset?: number; startingAfter?: string };
 
 /** The query of `listModels`, with the per-call options. */
 export type ListModelsOptions = RequestOptions & { type?: string; provider?: string; workflow?: string };
@@ -43,8 +43,8 @@ export class Generations extends Resource {
     this.client.request("getGeneration", { ...options, params: { generation_id: generationId } });
   /** List generation records (`GET /v1/content/list`). */
   readonly list = (options: ListOptions = {}) => {
-    const { limit, offset, ...rest } = options;
-    return this.client.request("listGenerations", { ...rest, query: { limit, offset } });
+    const { limit, offset, startingAfter, ...rest } = options;
+    return this.client.request("listGenerations", { ...rest, query: { limit, offset, starting_after: startingAfter } });
   };
   /** Every page from `offset` on (`limit` per page, 100 by default). */
   readonly pages = (options: ListOptions = {}) => this.client.pages("listGenerations", "generations", options);

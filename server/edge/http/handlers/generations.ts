@@ -60,8 +60,10 @@ export const getContent = withApiKey(generations.getGeneration, async ({ account
 );
 
 export const listContent = withApiKey(generations.listGenerations, async ({ accountId, query }) => {
-  const { total, generations } = await listGenerations(db, accountId, query);
-  return { data: { generations }, pagination: { total, limit: query.limit, offset: query.offset } };
+  const { limit, offset, starting_after: startingAfter } = query;
+  const { total, generations, hasMore } = await listGenerations(db, accountId, { limit, offset, startingAfter });
+  const next_cursor = hasMore ? (generations.at(-1)?.generation_id ?? null) : null;
+  return { data: { generations }, pagination: { total, limit, offset: offset ?? 0, has_more: hasMore, next_cursor } };
 });
 
 export const cancelContent = withApiKey(generations.cancelGeneration, async ({ accountId, params }) =>

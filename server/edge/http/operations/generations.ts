@@ -84,7 +84,8 @@ export const listGenerations = defineOperation({
   legacyPaths: legacyPathsOf("/v1/content/list"),
   tag: "Generations",
   summary: "List generation records",
-  description: "The account's generations, newest first. `total`, `limit` and `offset` sit beside `data`.",
+  description:
+    "The account's generations, newest first (by creation time, then id). `total`, `limit`, `offset`, `has_more` and `next_cursor` sit beside `data`. Page by `offset`, or by cursor: `starting_after` = the previous page's `next_cursor` (its last generation id) reads the next page without repeats or gaps while new generations are created; `starting_after` with `offset`, or an id that is not one of the account's generations, is ERR1001.",
   scope: "generation:read",
   query: contentListQuerySchema,
   response: { component: "GenerationList", paginated: true },

@@ -19,8 +19,8 @@ export default async function Page({
     prefetch(trpcServer.spend.account.queryOptions({ accountId })),
     prefetch(trpcServer.billing.catalog.queryOptions({ accountId })),
     prefetch(trpcServer.billing.autoTopUp.queryOptions({ accountId })),
-    prefetch(trpcServer.billing.orders.queryOptions({ accountId, limit: ORDERS_PAGE_SIZE, offset: 0 })),
-    prefetch(trpcServer.billing.ledger.queryOptions({ accountId, limit: LEDGER_PAGE_SIZE, offset: 0 })),
+    prefetch(trpcServer.billing.orders.queryOptions({ accountId, limit: ORDERS_PAGE_SIZE })),
+    prefetch(trpcServer.billing.ledger.queryOptions({ accountId, limit: LEDGER_PAGE_SIZE })),
   ]);
   return (
     <HydrateClient>
