@@ -42,7 +42,8 @@ export async function listGenerations(db: Db, accountId: string, page: { limit: 
 
 async function pageAt(db: Db, accountId: string, page: { limit: number; offset: number }) {
   const order = [{ createdAt: "desc" as const }, { id: "desc" as const }];
-  if (page.offset <= DIRECT_OFFSET) return db.generation.findMany({ where: { accountId }, orderBy: order, take: page.limit, skip: page.offset });
+  if (page.offset <= DIRECT_OFFSET)
+    return db.generation.findMany({ where: { accountId }, orderBy: order, take: page.limit, skip: page.offset });
   const ids = await generationIdsAtOffset(db, accountId, page);
   if (ids.length === 0) return [];
   return db.generation.findMany({ where: { accountId, id: { in: ids } }, orderBy: order });
