@@ -30,7 +30,7 @@ export function acceptsGzip(header: string | undefined): boolean {
 }
 
 /**
- * An event stream (the live /v1 streams) is written as it is produced, chunk by chunk, never
+ * An event stream (the live /v1 streams) or a download is written as it is produced, chunk by chunk, never
  * gzipped or buffered; the client hanging up cancels it. The next chunk is read only once the
  * socket took the last (`drain`), so what the client has not read stays counted in the stream's
  * queue, which ends a client too far behind by erroring: its connection is dropped then.
@@ -52,6 +52,14 @@ async function writeEventStream(response: Response, headers: Record<string, stri
   res.end();
 }
 
+/** Event streams and file downloads (`Content-Disposition: attachment`, the exports) go out as they are produced. */
+function isStreamed(response: Response): boolean {
+  return (
+    response.headers.get("content-type")?.startsWith("text/event-stream") === true ||
+    response.headers.get("content-disposition")?.startsWith("attachment") === true
+  );
+}
+
 /** Registered route handlers answer JSON envelopes: small enough to send whole, with a length. */
 async function writeResponse(response: Response, req: http.IncomingMessage, res: http.ServerResponse) {
   const headers: Record<string, string | string[]> = {};
@@ -60,7 +68,7 @@ async function writeResponse(response: Response, req: http.IncomingMessage, res:
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
-  if (response.headers.get("content-type")?.startsWith("text/event-stream")) return writeEventStream(response, headers, res);
+  if (isStreamed(response)) return writeEventStream(response, headers, res);
   let body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
   headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
   if (body && body.length >= COMPRESS_FROM_BYTES && !headers["content-encoding"] && acceptsGzip(req.headers["accept-encoding"])) {

@@ -1,0 +1,119 @@
+import "server-only";
+import type { OneAccount } from "../../base/account-scope";
+import type { Db } from "../../base/db";
+import type { RegionName } from "../../base/env";
+import { Prisma } from "../../base/generated/prisma/client";
+
+// The one source of the usage export's rows (the lead may swap it for the daily rollups): the
+// account's generations in one region, read by keyset cursor on (created_at, id) in pages, and
+// added up one UTC day at a time. Memory is bounded by one day's key × model × provider
+// combinations and one page, never by the range. A day's rows come out sorted by key, model and
+// provider, days in order. Cost counts what was charged or is still reserved (pending,
+// processing, succeeded); failed and canceled generations were refunded.
+
+export type UsageExportDay = {
+  /** UTC date, YYYY-MM-DD. */
+  date: string;
+  /** null: a generation without a key (the dashboard's playground runs before their key existed). */
+  apiKeyId: string | null;
+  model: string;
+  /** The provider that ran it; "" when none did (failed or canceled before a provider took it). */
+  provider: string;
+  generations: number;
+  succeeded: number;
+  failed: number;
+  canceled: number;
+  /** Estimated cost in millicredits. */
+  costMillis: number;
+};
+
+export type UsageExportDaysInput = {
+  region: RegionName;
+  /** Inclusive. */
+  start: Date;
+  /** Exclusive. */
+  end: Date;
+  /** Rows per page; a few thousand by default. */
+  pageSize?: number;
+};
+
+type GenerationRow = {
+  id: string;
+  created_at: Date;
+  day: string;
+  api_key_id: string | null;
+  model_identifier: string;
+  provider_used: string | null;
+  status: string;
+  cost_millis: bigint;
+};
+
+type Cursor = { createdAt: Date; id: string };
+
+const DEFAULT_PAGE_SIZE = 5000;
+const CHARGED = new Set(["pending", "processing", "succeeded"]);
+
+export async function* usageExportDays(database: Db, scope: OneAccount, input: UsageExportDaysInput): AsyncGenerator<UsageExportDay> {
+  const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
+  let after: Cursor | null = null;
+  let day: string | null = null;
+  let groups = new Map<string, UsageExportDay>();
+
+  for (;;) {
+    const page: GenerationRow[] = await readPage(database, scope, input, after, pageSize);
+    for (const row of page) {
+      if (row.day !== day) {
+        yield* sorted(groups);
+        groups = new Map();
+        day = row.day;
+      }
+      add(groups, row);
+    }
+    const last = page.at(-1);
+    if (!last || page.length < pageSize) break;
+    after = { createdAt: last.created_at, id: last.id };
+  }
+  yield* sorted(groups);
+}
+
+function readPage(database: Db, scope: OneAccount, input: UsageExportDaysInput, after: Cursor | null, limit: number) {
+  const afterCursor = after ? Prisma.sql`AND (created_at, id) > (${after.createdAt}, ${after.id}::uuid)` : Prisma.empty;
+  return database.$queryRaw<GenerationRow[]>`
+    SELECT id, created_at, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, api_key_id, model_identifier,
+           provider_used, status::text AS status, (estimated_cost * 1000)::bigint AS cost_millis
+      FROM generation
+     WHERE account_id = ${scope.accountId}::uuid AND region = ${input.region}::"Region"
+       AND created_at >= ${input.start} AND created_at < ${input.end} ${afterCursor}
+     ORDER BY created_at, id
+     LIMIT ${limit}`;
+}
+
+function add(groups: Map<string, UsageExportDay>, row: GenerationRow) {
+  const provider = row.provider_used ?? "";
+  const key = `${row.api_key_id ?? ""}\u0000${row.model_identifier}\u0000${provider}`;
+  let group = groups.get(key);
+  if (!group) {
+    group = {
+      date: row.day,
+      apiKeyId: row.api_key_id,
+      model: row.model_identifier,
+      provider,
+      generations: 0,
+      succeeded: 0,
+      failed: 0,
+      canceled: 0,
+      costMillis: 0,
+    };
+    groups.set(key, group);
+  }
+  group.generations += 1;
+  if (row.status === "succeeded") group.succeeded += 1;
+  else if (row.status === "failed") group.failed += 1;
+  else if (row.status === "canceled") group.canceled += 1;
+  if (CHARGED.has(row.status)) group.costMillis += Number(row.cost_millis);
+}
+
+/** Joined with NUL, the keys sort as (key, model, provider) tuples: NUL sorts before any character. */
+function sorted(groups: Map<string, UsageExportDay>): UsageExportDay[] {
+  return [...groups.keys()].sort().map((key) => groups.get(key) as UsageExportDay);
+}
