@@ -68,7 +68,7 @@ describe("activity export", () => {
   });
 
   it("JSON Lines: one object a line, newlines escaped inside it", async () => {
-    const { accountId, userId, first, second, third } = await withHistory();
+    const { accountId, first, second, third } = await withHistory();
     const { out, file } = await exported(accountId, { from: utcDay(3), to: utcDay(2), format: "jsonl" });
     expect(file.filename).toBe(`darkroom-activity-${utcDay(3)}-to-${utcDay(2)}.jsonl`);
     expect(file.contentType).toBe("application/x-ndjson; charset=utf-8");
