@@ -142,7 +142,13 @@ export function sdkDownloadOperations(document: OpenApiDocument): SdkDownloadOpe
     const contentType = downloadContentType(found);
     if (!contentType) return [];
     const rows = (found.content[contentType]?.[ROWS] ?? {}) as Record<string, { $ref: string }>;
-    return [{ ...addressOf(found), contentType, rows: Object.fromEntries(Object.entries(rows).map(([format, row]) => [format, refName(row.$ref)])) }];
+    return [
+      {
+        ...addressOf(found),
+        contentType,
+        rows: Object.fromEntries(Object.entries(rows).map(([format, row]) => [format, refName(row.$ref)])),
+      },
+    ];
   });
 }
 

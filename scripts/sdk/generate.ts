@@ -245,7 +245,12 @@ function pyTypedDict(name: string, schema: Schema): string {
   ].join("\n");
 }
 
-function python(document: OpenApiDocument, operations: SdkOperation[], streams: SdkStreamOperation[], downloads: SdkDownloadOperation[]): string {
+function python(
+  document: OpenApiDocument,
+  operations: SdkOperation[],
+  streams: SdkStreamOperation[],
+  downloads: SdkDownloadOperation[],
+): string {
   const parts = [`# ${HEADER}`, "# fmt: off", "from typing import Any, Dict, List, Literal, Optional, TypedDict, Union", "", ""];
   for (const [component, schema] of sdkComponents(document)) {
     const name = typeName(component);

@@ -61,7 +61,8 @@ function definition(method: SdkMethod, client: string): string[] {
     body = `${client}.stream(${id}, ${pathParams(method)}, ${queryParams(method)}, last_event_id=last_event_id)`;
   else
     body = `${client}.${method.kind === "download" ? "download" : "request"}(${[id, method.pathParams.length ? `params=${pathParams(method)}` : "", method.query.length ? `query=${queryParams(method)}` : ""].filter(Boolean).join(", ")})`;
-  const result = method.kind === "stream" || method.kind === "download" || returns === "Dict[str, Any]" ? body : `cast(${returns}, ${body})`;
+  const result =
+    method.kind === "stream" || method.kind === "download" || returns === "Dict[str, Any]" ? body : `cast(${returns}, ${body})`;
   return [head, ...docs, `        return ${result}`, ""];
 }
 
@@ -89,7 +90,9 @@ export function pythonResources(resources: SdkResource[]): string {
     '"""The client\'s resources: one class per group of operations, calling the API through the client\'s core."""',
     ...IMPORTS,
     "from ._core import ClientCore",
-    ...(resources.some((resource) => resource.methods.some((method) => method.kind === "download")) ? ["from ._downloads import Download"] : []),
+    ...(resources.some((resource) => resource.methods.some((method) => method.kind === "download"))
+      ? ["from ._downloads import Download"]
+      : []),
     "from ._sse import StreamEvent",
     "",
     "",
