@@ -58,8 +58,9 @@ export function exportRange(
   if (to > today) throw invalidRequest("to must not be after today (UTC).", [{ field: "to", message: `must not be after ${today}` }]);
   if (from > to) throw invalidRequest("from must not be after to.", [{ field: "from", message: `must not be after ${to}` }]);
   if (from < earliest)
-    throw invalidRequest(`from must be on or after ${earliest}: the ${options.plan} plan keeps ${kept} for ${days} days.`, [
-      { field: "from", message: `must be on or after ${earliest} (the plan's retention)` },
-    ]);
+    throw invalidRequest(
+      `from must be on or after ${earliest}: the ${options.plan} plan keeps ${kept} for ${days} day${days === 1 ? "" : "s"}.`,
+      [{ field: "from", message: `must be on or after ${earliest} (the plan's retention)` }],
+    );
   return { from, to, start, end: new Date(end.getTime() + DAY_MS) };
 }
