@@ -10,13 +10,11 @@ from __future__ import annotations
 import http.client
 import json
 import re
-import socket
 import time
-import urllib.error
 from typing import Any, Dict, Iterator, Mapping, Optional
 
-from ._errors import DarkroomConnectionError, DarkroomError
-from ._transport import ResponseMeta, Transport, error_from_answer, fill_path, retry_delay
+from ._darkroom_error import DarkroomError
+from ._transport import CONNECTION_FAILURES, ResponseMeta, Transport, connection_error, error_from_answer, fill_path, retry_delay
 
 _FILENAME = re.compile(r'filename="([^"]*)"')
 
@@ -91,15 +89,8 @@ def download(
 def _once(transport: Transport, method: str, url: str, headers: Dict[str, str], timeout: float, attempt: int) -> Download:
     try:
         response = transport.open(method, url, headers, None, timeout)
-    except (urllib.error.URLError, http.client.HTTPException, OSError, socket.timeout) as cause:
-        raise DarkroomConnectionError(
-            f"The connection to {url} failed: {getattr(cause, 'reason', cause)}",
-            code="connection_error",
-            type="connection_error",
-            status=0,
-            retryable=True,
-            request_id=None,
-        ) from cause
+    except CONNECTION_FAILURES as cause:
+        raise connection_error(url, cause) from cause
     answer_headers = {k.lower(): v for k, v in response.headers.items()}
     if not 200 <= response.status < 300 or answer_headers.get("content-type", "").startswith("application/json"):
         with response:

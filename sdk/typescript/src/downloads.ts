@@ -1,12 +1,11 @@
-import { DarkroomConnectionError, DarkroomError } from "./errors.js";
 import type { DownloadOperationSpec } from "./generated/operations.js";
 import {
-  errorFromAnswer,
+  connectionError,
+  errorOfAnswer,
   fillPath,
   retryDelayMs,
   sleep,
   type CallInput,
-  type Envelope,
   type ResponseMeta,
   type Transport,
 } from "./transport.js";
@@ -31,17 +30,6 @@ function filenameOf(disposition: string | null): string | null {
   return disposition?.match(/filename="([^"]*)"/)?.[1] ?? null;
 }
 
-async function refusal(response: Response): Promise<DarkroomError> {
-  const text = await response.text().catch(() => "");
-  let envelope: Envelope | undefined;
-  try {
-    envelope = JSON.parse(text) as Envelope;
-  } catch {
-    envelope = undefined;
-  }
-  return errorFromAnswer(response.status, response.headers, envelope);
-}
-
 export async function download(transport: Transport, operation: DownloadOperationSpec, input: CallInput = {}): Promise<FileDownload> {
   const url = transport.url(fillPath(operation.path, input.params), input.query);
   const maxRetries = input.maxRetries ?? transport.options.maxRetries;
@@ -60,19 +48,11 @@ export async function download(transport: Transport, operation: DownloadOperatio
           signal: controller.signal,
         })
         .catch((cause: unknown) => {
-          throw new DarkroomConnectionError({
-            message: `The connection to ${url} failed: ${String((cause as Error)?.message ?? cause)}`,
-            code: "connection_error",
-            type: "connection_error",
-            status: 0,
-            retryable: true,
-            requestId: null,
-            cause,
-          });
+          throw connectionError(`The connection to ${url} failed: ${String((cause as Error)?.message ?? cause)}`, cause);
         });
       clearTimeout(timer);
       const type = response.headers.get("content-type");
-      if (!response.ok || !response.body || type?.startsWith("application/json")) throw await refusal(response);
+      if (!response.ok || !response.body || type?.startsWith("application/json")) throw await errorOfAnswer(response);
       const body = response.body;
       const meta: ResponseMeta = {
         requestId: response.headers.get("x-request-id"),

@@ -1,22 +1,14 @@
 import "server-only";
 import type { OneAccount } from "../../base/account-scope";
 import type { Db } from "../../base/db";
-import type { ActivityCategory } from "../../base/generated/prisma/enums";
-import { actorNames } from "../list-activity";
+import { actorNames, type ActivityEntry } from "../list-activity";
 
 // The account's activity events in [start, end), oldest first, read by keyset cursor on
 // (created_at, id) a page at a time; each carries its actor's current name (as the feed shows it).
 // Memory: one page, and the names of the users met so far.
 
-export type ActivityExportEvent = {
-  id: string;
-  actor: string;
-  actorName: string;
-  category: ActivityCategory;
-  action: string;
-  description: string;
-  createdAt: Date;
-};
+/** An event as the feed shows it (listActivity's entry). */
+export type ActivityExportEvent = ActivityEntry;
 
 const DEFAULT_PAGE_SIZE = 2000;
 

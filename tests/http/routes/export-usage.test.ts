@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/server/base/db";
 import { exportUsage } from "@/server/edge/http/operations/downloads";
 import { accountWithKey, createTestKey } from "@/tests/support/fixtures";
-import { api, callOperation, expectError, invalidFields } from "@/tests/support/http";
+import { api, baseUrl, callOperation, expectError, invalidFields } from "@/tests/support/http";
 import { whenLogged } from "@/tests/support/request-logs";
 import { addGenerations, daysAgoAt, utcDay } from "@/tests/support/usage-history";
 
@@ -63,6 +63,20 @@ describe("200", () => {
     const reply = await callOperation(exportUsage, { key, query: { from: utcDay(5), to: utcDay(4) } });
     expect(reply.status).toBe(200);
     expect(reply.body).toBe(`${header}\r\n`);
+  });
+});
+
+describe("HEAD", () => {
+  it("answers the headers of the file without a body", async () => {
+    const { key } = await accountWithKey({ plan: "pro" });
+    const response = await fetch(`${baseUrl()}/v1/usage/export?from=${utcDay(1)}`, {
+      method: "HEAD",
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="darkroom-usage-us-/);
+    expect(await response.text()).toBe("");
   });
 });
 

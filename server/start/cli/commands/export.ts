@@ -3,10 +3,15 @@ import { env, regions } from "../../../base/env";
 import { activityExportFormats, exportActivity } from "../../../activity/export/export-activity";
 import { usageExportFormats } from "../../../usage/export/usage-export-columns";
 import { exportUsage } from "../../../usage/export/export-usage";
-import { dayFlag, oneOf, uuidFlag, type Command } from "./command";
+import { dayFlag, oneOf, uuidFlag, type Command, type Flags } from "./command";
 
 // The exports as files: the same functions as GET /v1/usage/export and the dashboard's downloads,
 // written to stdout (or --out FILE) as they are read. The region defaults to this deployment's.
+
+/** `--account` and the `--from` / `--to` days, checked for shape (the range rules are the export's). */
+function accountAndRange(flags: Flags) {
+  return { scope: accountScope(uuidFlag(flags, "account")), range: { from: dayFlag(flags, "from"), to: dayFlag(flags, "to") } };
+}
 
 export const exportCommands: Record<string, Command> = {
   "usage:export": {
@@ -16,14 +21,10 @@ export const exportCommands: Record<string, Command> = {
     optional: ["to", "format", "region", "out"],
     database: "file",
     prepare(flags) {
-      const scope = accountScope(uuidFlag(flags, "account"));
-      const input = {
-        from: dayFlag(flags, "from"),
-        to: dayFlag(flags, "to"),
-        format: oneOf(flags, "format", usageExportFormats) ?? "csv",
-        region: oneOf(flags, "region", regions),
-      };
-      return async (db) => exportUsage(db, scope, { ...input, region: input.region ?? env().REGION });
+      const { scope, range } = accountAndRange(flags);
+      const format = oneOf(flags, "format", usageExportFormats) ?? "csv";
+      const region = oneOf(flags, "region", regions);
+      return async (db) => exportUsage(db, scope, { ...range, format, region: region ?? env().REGION });
     },
   },
   "activity:export": {
@@ -33,13 +34,9 @@ export const exportCommands: Record<string, Command> = {
     optional: ["from", "to", "format", "out"],
     database: "file",
     prepare(flags) {
-      const scope = accountScope(uuidFlag(flags, "account"));
-      const input = {
-        from: dayFlag(flags, "from"),
-        to: dayFlag(flags, "to"),
-        format: oneOf(flags, "format", activityExportFormats) ?? "csv",
-      };
-      return async (db) => exportActivity(db, scope, input);
+      const { scope, range } = accountAndRange(flags);
+      const format = oneOf(flags, "format", activityExportFormats) ?? "csv";
+      return async (db) => exportActivity(db, scope, { ...range, format });
     },
   },
 };
