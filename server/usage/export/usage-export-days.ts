@@ -3,9 +3,11 @@ import type { OneAccount } from "../../base/account-scope";
 import type { Db } from "../../base/db";
 import type { RegionName } from "../../base/env";
 import { Prisma } from "../../base/generated/prisma/client";
+import { timeOrderedPages, type TimeOrderedReads } from "../../base/pagination/time-ordered-pages";
 
 // The one source of the usage export's rows (the lead may swap it for the daily rollups): the
-// account's generations in one region, read by keyset cursor on (created_at, id) in pages, and
+// account's generations in one region, read in (created_at, id) order a page at a time
+// (timeOrderedPages: each page stops at its LIMIT on the (account_id, created_at) index), and
 // added up one UTC day at a time. Memory is bounded by one day's key × model × provider
 // combinations and one page, never by the range. A day's rows come out sorted by key, model and
 // provider, days in order. Cost counts what was charged or is still reserved (pending,
@@ -48,19 +50,18 @@ type GenerationRow = {
   cost_millis: bigint;
 };
 
-type Cursor = { createdAt: Date; id: string };
-
 const DEFAULT_PAGE_SIZE = 5000;
 const CHARGED = new Set(["pending", "processing", "succeeded"]);
 
 export async function* usageExportDays(database: Db, scope: OneAccount, input: UsageExportDaysInput): AsyncGenerator<UsageExportDay> {
-  const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
-  let after: Cursor | null = null;
   let day: string | null = null;
   let groups = new Map<string, UsageExportDay>();
-
-  for (;;) {
-    const page: GenerationRow[] = await readPage(database, scope, input, after, pageSize);
+  const pages = timeOrderedPages(
+    generationReads(database, scope, input),
+    (row) => ({ createdAt: row.created_at, id: row.id }),
+    input.pageSize ?? DEFAULT_PAGE_SIZE,
+  );
+  for await (const page of pages) {
     for (const row of page) {
       if (row.day !== day) {
         yield* sorted(groups);
@@ -69,23 +70,26 @@ export async function* usageExportDays(database: Db, scope: OneAccount, input: U
       }
       add(groups, row);
     }
-    const last = page.at(-1);
-    if (!last || page.length < pageSize) break;
-    after = { createdAt: last.created_at, id: last.id };
   }
   yield* sorted(groups);
 }
 
-function readPage(database: Db, scope: OneAccount, input: UsageExportDaysInput, after: Cursor | null, limit: number) {
-  const afterCursor = after ? Prisma.sql`AND (created_at, id) > (${after.createdAt}, ${after.id}::uuid)` : Prisma.empty;
-  return database.$queryRaw<GenerationRow[]>`
-    SELECT id, created_at, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, api_key_id, model_identifier,
-           provider_used, status::text AS status, (estimated_cost * 1000)::bigint AS cost_millis
-      FROM generation
-     WHERE account_id = ${scope.accountId}::uuid AND region = ${input.region}::"Region"
-       AND created_at >= ${input.start} AND created_at < ${input.end} ${afterCursor}
-     ORDER BY created_at, id
-     LIMIT ${limit}`;
+const columns = Prisma.sql`id, created_at, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, api_key_id, model_identifier,
+  provider_used, status::text AS status, (estimated_cost * 1000)::bigint AS cost_millis`;
+
+function generationReads(database: Db, scope: OneAccount, input: UsageExportDaysInput): TimeOrderedReads<GenerationRow> {
+  const ofRange = Prisma.sql`account_id = ${scope.accountId}::uuid AND region = ${input.region}::"Region"
+    AND created_at >= ${input.start} AND created_at < ${input.end}`;
+  return {
+    after: (after, limit) => database.$queryRaw<GenerationRow[]>`
+      SELECT ${columns} FROM generation
+       WHERE ${ofRange} ${after ? Prisma.sql`AND created_at > ${after}` : Prisma.empty}
+       ORDER BY created_at LIMIT ${limit}`,
+    at: (at, afterId, limit) => database.$queryRaw<GenerationRow[]>`
+      SELECT ${columns} FROM generation
+       WHERE ${ofRange} AND created_at = ${at} ${afterId ? Prisma.sql`AND id > ${afterId}::uuid` : Prisma.empty}
+       ORDER BY id LIMIT ${limit}`,
+  };
 }
 
 function add(groups: Map<string, UsageExportDay>, row: GenerationRow) {
