@@ -1,9 +1,11 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Activity, BarChart3, Coins, Images, TriangleAlert } from "lucide-react";
+import { Activity, BarChart3, Coins, FileDown, Images, TriangleAlert } from "lucide-react";
 import { useSearchParams } from "next/navigation";
+import { useState } from "react";
 import { useAccount } from "@/components/dashboard/account-context";
+import { ExportDialog, utcDaysAgo } from "@/components/exports/export-dialog";
 import { formatCredits } from "@/components/dashboard/format-credits";
 import { errorMessage, useTRPC } from "@/components/trpc/react";
 import { Button, Card, CardBody, CardHeader, cn, EmptyState, PageHeader, Skeleton, Stat } from "@/components/ui";
@@ -17,11 +19,17 @@ import { EndpointsTable, ProvidersTable } from "./usage-tables";
 
 const rangeLabels: Record<UsageRange, string> = { 1: "24 hours", 7: "7 days", 30: "30 days", 90: "90 days" };
 
+const exportFormats = [
+  { value: "csv", label: "CSV: day × key × model × provider" },
+  { value: "focus", label: "FinOps FOCUS 1.0 (credits as USD)" },
+] as const;
+
 export function UsagePage() {
   const { accountId } = useAccount();
   const trpc = useTRPC();
   const days = readUsageRange(useSearchParams().get("days"));
   const usage = useQuery({ ...trpc.usage.summary.queryOptions({ accountId, days }), placeholderData: keepPreviousData });
+  const [exporting, setExporting] = useState<"csv" | "focus" | null>(null);
   const setDays = (next: UsageRange) =>
     window.history.replaceState(null, "", `${window.location.pathname}${next === 30 ? "" : `?days=${next}`}`);
 
@@ -38,23 +46,44 @@ export function UsagePage() {
         title="Usage"
         description={`API requests, generations and estimated spend: the figures GET /v1/usage returns for the same range${usage.data ? `, in this deployment's region (${usage.data.region})` : ""}.`}
         actions={
-          <div role="group" aria-label="Range" className="inline-flex rounded-md border border-zinc-200 bg-zinc-50 p-0.5">
-            {usageRanges.map((range) => (
-              <button
-                key={range}
-                type="button"
-                aria-pressed={days === range}
-                onClick={() => setDays(range)}
-                className={cn(
-                  "rounded px-2.5 py-1.5 text-xs font-medium transition-colors outline-none focus-visible:ring-2 focus-visible:ring-zinc-900/10",
-                  days === range ? "bg-white text-zinc-900 shadow-xs ring-1 ring-zinc-200" : "text-zinc-500 hover:text-zinc-900",
-                )}
-              >
-                {rangeLabels[range]}
-              </button>
-            ))}
+          <div className="flex flex-wrap items-center gap-2">
+            <Button variant="secondary" size="sm" onClick={() => setExporting("csv")}>
+              <FileDown aria-hidden />
+              Export CSV
+            </Button>
+            <Button variant="secondary" size="sm" onClick={() => setExporting("focus")}>
+              <FileDown aria-hidden />
+              Export FOCUS
+            </Button>
+            <div role="group" aria-label="Range" className="inline-flex rounded-md border border-zinc-200 bg-zinc-50 p-0.5">
+              {usageRanges.map((range) => (
+                <button
+                  key={range}
+                  type="button"
+                  aria-pressed={days === range}
+                  onClick={() => setDays(range)}
+                  className={cn(
+                    "rounded px-2.5 py-1.5 text-xs font-medium transition-colors outline-none focus-visible:ring-2 focus-visible:ring-zinc-900/10",
+                    days === range ? "bg-white text-zinc-900 shadow-xs ring-1 ring-zinc-200" : "text-zinc-500 hover:text-zinc-900",
+                  )}
+                >
+                  {rangeLabels[range]}
+                </button>
+              ))}
+            </div>
           </div>
         }
+      />
+      <ExportDialog
+        open={exporting !== null}
+        onOpenChange={(open) => !open && setExporting(null)}
+        title="Export usage"
+        description={`One row per UTC day, API key, model and provider of this region's generations${usage.data ? ` (${usage.data.region})` : ""}, streamed as a CSV file. The range may reach back as far as the plan keeps generation records.`}
+        route="/api/usage/export"
+        accountId={accountId}
+        formats={exportFormats}
+        format={exporting ?? "csv"}
+        defaultFrom={utcDaysAgo(days - 1)}
       />
 
       {usage.isError ? (

@@ -75,11 +75,12 @@ async function watch(context: BrowserContext, errors: string[], options: { polic
     if (message.type() !== "error") return;
     if (options.policyOnly && !/^(CSP violation|Refused to)/.test(message.text())) return;
     const { url, lineNumber } = message.location();
-    // A tRPC call (or a playground upload) refused with a 4xx is the app answering a bad input or a
-    // role rule, which the page shows in its UI; Chromium still logs it. 5xx and everything else stay errors.
+    // A tRPC call (or a playground upload, or an export's range check) refused with a 4xx is the app
+    // answering a bad input or a role rule, which the page shows in its UI; Chromium still logs it.
+    // 5xx and everything else stay errors.
     if (
       /^Failed to load resource: the server responded with a status of 4\d\d\b/.test(message.text()) &&
-      (url.includes("/api/trpc/") || url.includes("/api/playground/uploads"))
+      (url.includes("/api/trpc/") || url.includes("/api/playground/uploads") || /\/api\/(usage|activity)\/export\?/.test(url))
     )
       return;
     errors.push(`console.error: ${message.text()}${url ? ` (${url}:${lineNumber})` : ""}`);

@@ -9,10 +9,12 @@ import {
   HEADER,
   modelRequests,
   refName,
+  sdkDownloadOperations,
   sdkOperations,
   sdkStreamOperations,
   typeName,
   type Schema,
+  type SdkDownloadOperation,
   type SdkOperation,
   type SdkStreamOperation,
 } from "./document";
@@ -100,7 +102,7 @@ function typescriptTypes(document: OpenApiDocument): string {
   return parts.join("\n");
 }
 
-function typescriptOperations(operations: SdkOperation[], streams: SdkStreamOperation[]): string {
+function typescriptOperations(operations: SdkOperation[], streams: SdkStreamOperation[], downloads: SdkDownloadOperation[]): string {
   const table = operations.map((operation) => {
     const { data: _data, ...plain } = operation;
     return `  ${operation.operationId}: ${JSON.stringify(plain)},`;
@@ -160,6 +162,20 @@ function typescriptOperations(operations: SdkOperation[], streams: SdkStreamOper
           .join("\n")}\n  };`,
     ),
     "};",
+    "",
+    'export type DownloadOperationSpec = Omit<OperationSpec, "successStatus" | "paginated"> & {',
+    "  /** What the file is (`text/csv`). */",
+    "  contentType: string;",
+    "  /** Per `format`: the type one row's columns follow. */",
+    "  rows: Record<string, string>;",
+    "};",
+    "",
+    "/** The downloads: files streamed as they are read (the client's `download` helper). */",
+    "export const downloadOperations = {",
+    ...downloads.map((download) => `  ${download.operationId}: ${JSON.stringify(download)},`),
+    "} as const satisfies Record<string, DownloadOperationSpec>;",
+    "",
+    "export type DownloadOperationId = keyof typeof downloadOperations;",
     "",
   ].join("\n");
 }
@@ -229,7 +245,12 @@ function pyTypedDict(name: string, schema: Schema): string {
   ].join("\n");
 }
 
-function python(document: OpenApiDocument, operations: SdkOperation[], streams: SdkStreamOperation[]): string {
+function python(
+  document: OpenApiDocument,
+  operations: SdkOperation[],
+  streams: SdkStreamOperation[],
+  downloads: SdkDownloadOperation[],
+): string {
   const parts = [`# ${HEADER}`, "# fmt: off", "from typing import Any, Dict, List, Literal, Optional, TypedDict, Union", "", ""];
   for (const [component, schema] of sdkComponents(document)) {
     const name = typeName(component);
@@ -252,6 +273,12 @@ function python(document: OpenApiDocument, operations: SdkOperation[], streams: 
     "# and those after which the server ends the stream.",
     "STREAM_OPERATIONS: Dict[str, Dict[str, Any]] = {",
     ...streams.map((stream) => `    ${JSON.stringify(stream.operationId)}: ${pyLiteral(stream)},`),
+    "}",
+    "",
+    "# The downloads: files streamed as they are read (the client's download helper), with the type of a",
+    "# row per format.",
+    "DOWNLOAD_OPERATIONS: Dict[str, Dict[str, Any]] = {",
+    ...downloads.map((download) => `    ${JSON.stringify(download.operationId)}: ${pyLiteral(download)},`),
     "}",
     "",
   );
@@ -306,6 +333,7 @@ export async function generateSdkFiles(
 ): Promise<Record<string, string>> {
   const operations = sdkOperations(document);
   const streams = sdkStreamOperations(document);
+  const downloads = sdkDownloadOperations(document);
   const { client, resources } = sdkMethods(document);
   const families = sdkErrorFamilies(document);
   const typescript = async (key: keyof typeof GENERATED_PATHS, text: string) =>
@@ -321,9 +349,9 @@ export async function generateSdkFiles(
     [GENERATED_PATHS.pythonErrors]: pythonErrors(families),
     [GENERATED_PATHS.typescriptTypes]: await formatted(typescriptTypes(document), GENERATED_PATHS.typescriptTypes),
     [GENERATED_PATHS.typescriptOperations]: await formatted(
-      typescriptOperations(operations, streams),
+      typescriptOperations(operations, streams, downloads),
       GENERATED_PATHS.typescriptOperations,
     ),
-    [GENERATED_PATHS.python]: python(document, operations, streams),
+    [GENERATED_PATHS.python]: python(document, operations, streams, downloads),
   };
 }

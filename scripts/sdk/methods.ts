@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from "../../server/edge/http/openapi/build-document";
-import { modelRequests, modernOperations, refName, type ModernOperation, type Schema } from "./document";
+import { downloadContentType, modelRequests, modernOperations, refName, type ModernOperation, type Schema } from "./document";
 import { argumentNames, extendedResources, placements, resourceOfTag } from "./placement";
 
 // The SDKs' methods as both generators see them: one per modern operation, placed on a resource,
@@ -15,7 +15,8 @@ export type SdkMethod = {
   verb: string;
   path: string;
   /** `create`: a body, sent through the client's create helper (Idempotency-Key, wait, Cancel-After). */
-  kind: "json" | "create" | "stream";
+  /** `download`: a file, answered as it streams (the client's download helper). */
+  kind: "json" | "create" | "stream" | "download";
   pathParams: Array<{ wire: string; name: string }>;
   /** A stream's own `last_event_id` left out: the stream helper sends it. */
   query: QueryArgument[];
@@ -67,6 +68,7 @@ function methodOf(document: OpenApiDocument, found: ModernOperation): SdkMethod 
   const tag = ((found.operation.tags ?? []) as string[])[0] ?? "client";
   const placement = placements[operationId] ?? { resource: resourceOfTag(tag), method: operationId };
   const stream = "text/event-stream" in found.content;
+  const download = downloadContentType(found) !== null;
   const body = found.operation.requestBody as Schema | undefined;
   const bodyRef = ((body?.content as Record<string, Schema> | undefined)?.["application/json"]?.schema as { $ref?: string } | undefined)
     ?.$ref;
@@ -75,7 +77,7 @@ function methodOf(document: OpenApiDocument, found: ModernOperation): SdkMethod 
     (["image", "video"] as const).find(
       (kind) => requests[kind].length > 0 && body?.["x-darkroom-models"] && found.path.includes(`/${kind}/`),
     ) ?? null;
-  const { data, paginated } = stream ? { data: "unknown", paginated: false } : dataOf(document, found);
+  const { data, paginated } = stream || download ? { data: "unknown", paginated: false } : dataOf(document, found);
   const query = found.parameters
     .filter((parameter) => parameter.in === "query" && !(stream && parameter.name === "last_event_id"))
     .map((parameter) => ({ name: parameter.name as string, type: queryType((parameter.schema ?? {}) as Schema) }));
@@ -86,7 +88,7 @@ function methodOf(document: OpenApiDocument, found: ModernOperation): SdkMethod 
     summary: (found.operation.summary as string | undefined) ?? operationId,
     verb: found.method,
     path: found.path,
-    kind: stream ? "stream" : bodyRef ? "create" : "json",
+    kind: stream ? "stream" : download ? "download" : bodyRef ? "create" : "json",
     pathParams: found.parameters
       .filter((parameter) => parameter.in === "path")
       .map((parameter) => ({

@@ -11,6 +11,7 @@ export type Placement = {
 export const placements: Record<string, Placement> = {
   getStatus: { resource: null, method: "status" },
   getUsage: { resource: null, method: "usage", options: "UsageOptions" },
+  exportUsage: { resource: null, method: "exportUsage", options: "ExportUsageOptions" },
   getAccount: { resource: null, method: "account" },
   getBilling: { resource: null, method: "billing" },
   getEstimate: { resource: null, method: "estimate", options: "EstimateOptions" },

@@ -14,9 +14,12 @@ const IMPORTS = [
 ];
 
 const pyDoc = (text: string) => text.replace(/`/g, "``");
+/** A query parameter that is a Python keyword (`from`) is an argument with a trailing underscore (`from_`). */
+const PY_KEYWORDS = new Set(["from", "import", "class", "def", "return", "in", "is", "not", "and", "or", "global", "lambda", "pass"]);
+const pyName = (name: string) => (PY_KEYWORDS.has(name) ? `${name}_` : name);
 const mapping = (entries: Array<[string, string]>) => `{${entries.map(([key, value]) => `${JSON.stringify(key)}: ${value}`).join(", ")}}`;
 const pathParams = (method: SdkMethod) => mapping(method.pathParams.map((param) => [param.wire, param.name]));
-const queryParams = (method: SdkMethod) => mapping(method.query.map((argument) => [argument.name, argument.name]));
+const queryParams = (method: SdkMethod) => mapping(method.query.map((argument) => [argument.name, pyName(argument.name)]));
 const returnType = (method: SdkMethod) => (method.page || method.data === "unknown" ? "Dict[str, Any]" : `types.${typeName(method.data)}`);
 
 function signature(method: SdkMethod): string[] {
@@ -33,7 +36,7 @@ function signature(method: SdkMethod): string[] {
   }
   const keywords = [
     ...(method.kind === "stream" ? ["last_event_id: Optional[str] = None"] : []),
-    ...method.query.map((argument) => `${argument.name}: Optional[${QUERY_TYPES[argument.type]}] = None`),
+    ...method.query.map((argument) => `${pyName(argument.name)}: Optional[${QUERY_TYPES[argument.type]}] = None`),
   ];
   return [...positional, ...(keywords.length ? ["*", ...keywords] : [])];
 }
@@ -41,7 +44,7 @@ function signature(method: SdkMethod): string[] {
 /** The method's definition, calling the core through `client`. */
 function definition(method: SdkMethod, client: string): string[] {
   const id = JSON.stringify(method.operationId);
-  const returns = method.kind === "stream" ? "Iterator[StreamEvent]" : returnType(method);
+  const returns = method.kind === "stream" ? "Iterator[StreamEvent]" : method.kind === "download" ? "Download" : returnType(method);
   const head = `    def ${snake(method.name)}(${["self", ...signature(method)].join(", ")}) -> ${returns}:`;
   const docs = [`        """${pyDoc(method.summary)} (\`\`${method.verb} ${method.path}\`\`).`];
   if (method.kind === "create")
@@ -57,8 +60,9 @@ function definition(method: SdkMethod, client: string): string[] {
   else if (method.kind === "stream")
     body = `${client}.stream(${id}, ${pathParams(method)}, ${queryParams(method)}, last_event_id=last_event_id)`;
   else
-    body = `${client}.request(${[id, method.pathParams.length ? `params=${pathParams(method)}` : "", method.query.length ? `query=${queryParams(method)}` : ""].filter(Boolean).join(", ")})`;
-  const result = method.kind === "stream" || returns === "Dict[str, Any]" ? body : `cast(${returns}, ${body})`;
+    body = `${client}.${method.kind === "download" ? "download" : "request"}(${[id, method.pathParams.length ? `params=${pathParams(method)}` : "", method.query.length ? `query=${queryParams(method)}` : ""].filter(Boolean).join(", ")})`;
+  const result =
+    method.kind === "stream" || method.kind === "download" || returns === "Dict[str, Any]" ? body : `cast(${returns}, ${body})`;
   return [head, ...docs, `        return ${result}`, ""];
 }
 
@@ -86,6 +90,9 @@ export function pythonResources(resources: SdkResource[]): string {
     '"""The client\'s resources: one class per group of operations, calling the API through the client\'s core."""',
     ...IMPORTS,
     "from ._core import ClientCore",
+    ...(resources.some((resource) => resource.methods.some((method) => method.kind === "download"))
+      ? ["from ._downloads import Download"]
+      : []),
     "from ._sse import StreamEvent",
     "",
     "",
@@ -114,6 +121,7 @@ export function pythonClient(client: SdkMethod[], resources: SdkResource[]): str
     "from functools import cached_property",
     ...IMPORTS.slice(2),
     "from ._core import ClientCore",
+    ...(client.some((method) => method.kind === "download") ? ["from ._downloads import Download"] : []),
     ...resources
       .filter((resource) => resource.extendedIn)
       .map((resource) => `from ${resource.extendedIn?.python} import ${resource.className}`),

@@ -37,17 +37,19 @@ function call(method: SdkMethod, client: string): { args: string[]; body: string
       body: `${client}.stream(${id}, ${pathParams}, ${method.query.length ? queryObject(method, "options.") : "{}"}, options)`,
     };
   }
+  // A download answers the file as it streams; otherwise it is called like any read.
+  const callee = method.kind === "download" ? "download" : "request";
   const args = [...positional(method), `options: ${method.options ?? "RequestOptions"} = {}`];
   const parts = [
     method.pathParams.length ? `params: ${params(method)}` : "",
     method.query.length ? `query: ${queryObject(method, "")}` : "",
   ].filter(Boolean);
   if (!method.query.length)
-    return { args, body: `${client}.request(${id}, ${parts.length ? `{ ...options, ${parts.join(", ")} }` : "options"})` };
+    return { args, body: `${client}.${callee}(${id}, ${parts.length ? `{ ...options, ${parts.join(", ")} }` : "options"})` };
   const names = method.query.map((argument) => camel(argument.name)).join(", ");
   return {
     args,
-    body: `{\n    const { ${names}, ...rest } = options;\n    return ${client}.request(${id}, { ...rest, ${parts.join(", ")} });\n  }`,
+    body: `{\n    const { ${names}, ...rest } = options;\n    return ${client}.${callee}(${id}, { ...rest, ${parts.join(", ")} });\n  }`,
   };
 }
 

@@ -70,7 +70,7 @@ export async function listActivity(db: Db, scope: AccountScope, filters: Activit
 }
 
 /** Name (or e-mail) by user id, for the actors of these events that are users. */
-async function actorNames(db: Db, events: ReadonlyArray<{ actor: string }>): Promise<Map<string, string>> {
+export async function actorNames(db: Db, events: ReadonlyArray<{ actor: string }>): Promise<Map<string, string>> {
   const userIds = [...new Set(events.map((event) => event.actor).filter((actor) => userId.safeParse(actor).success))];
   if (userIds.length === 0) return new Map();
   const users = await db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true } });

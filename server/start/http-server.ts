@@ -69,7 +69,7 @@ export async function startHttpServer(options: { port: number; host: string; dev
       // where Next reloads route files as they change).
       const direct = !options.dev && decision.route ? directHandler(decision.route.path, req.method ?? "GET") : undefined;
       if (direct) {
-        serveV1Directly(req, res, direct, decision.route?.params ?? {}).catch(() => res.destroy());
+        serveV1Directly(req, res, direct, decision.route?.params ?? {}, decision.headAsGet).catch(() => res.destroy());
         return;
       }
     }

@@ -30,7 +30,7 @@ export function acceptsGzip(header: string | undefined): boolean {
 }
 
 /**
- * An event stream (the live /v1 streams) is written as it is produced, chunk by chunk, never
+ * An event stream (the live /v1 streams) or a download is written as it is produced, chunk by chunk, never
  * gzipped or buffered; the client hanging up cancels it. The next chunk is read only once the
  * socket took the last (`drain`), so what the client has not read stays counted in the stream's
  * queue, which ends a client too far behind by erroring: its connection is dropped then.
@@ -52,15 +52,29 @@ async function writeEventStream(response: Response, headers: Record<string, stri
   res.end();
 }
 
+/** Event streams and file downloads (`Content-Disposition: attachment`, the exports) go out as they are produced. */
+function isStreamed(response: Response): boolean {
+  return (
+    response.headers.get("content-type")?.startsWith("text/event-stream") === true ||
+    response.headers.get("content-disposition")?.startsWith("attachment") === true
+  );
+}
+
 /** Registered route handlers answer JSON envelopes: small enough to send whole, with a length. */
-async function writeResponse(response: Response, req: http.IncomingMessage, res: http.ServerResponse) {
+async function writeResponse(response: Response, req: http.IncomingMessage, res: http.ServerResponse, head = false) {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
-  if (response.headers.get("content-type")?.startsWith("text/event-stream")) return writeEventStream(response, headers, res);
+  if (isStreamed(response)) {
+    if (!head) return writeEventStream(response, headers, res);
+    // A HEAD gets the headers only: the stream (a whole export, say) is never produced.
+    await response.body?.cancel();
+    res.writeHead(response.status, headers);
+    return void res.end();
+  }
   let body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
   headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
   if (body && body.length >= COMPRESS_FROM_BYTES && !headers["content-encoding"] && acceptsGzip(req.headers["accept-encoding"])) {
@@ -138,6 +152,8 @@ export async function serveV1Directly(
   res: http.ServerResponse,
   handler: RouteHandler,
   params: Record<string, string>,
+  /** A HEAD served as GET: no body is sent, and a stream is not read. */
+  head = false,
 ) {
   const aborted = new AbortController();
   res.once("close", () => {
@@ -145,7 +161,7 @@ export async function serveV1Directly(
   });
   try {
     const response = await handler(requestOf(req, aborted.signal), { params: Promise.resolve(params) });
-    await writeResponse(response, req, res);
+    await writeResponse(response, req, res, head);
   } catch (error) {
     // Route handlers answer their own errors in the envelope; this is what escaped them.
     log.error("unhandled error serving a /v1 route directly", {

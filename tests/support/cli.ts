@@ -9,23 +9,34 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 export type CliRun = { code: number; body: Record<string, any>; stdout: string; stderr: string };
 
-export function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
+export type RawCliRun = { code: number; stdout: string; stderr: string };
+
+/** A run whose stdout is whatever the command wrote (an export's file), not one JSON object. */
+export function cliRaw(args: string[], env: Record<string, string> = {}): Promise<RawCliRun> {
+  return new Promise((resolve) => {
     // `npm run cli -- ...` without npm's start-up cost: the same script.
     execFile(
       process.execPath,
       [cliScript, ...args],
-      { cwd: root, env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL!, LOG_LEVEL: "info", ...env }, timeout: 90_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-        const lines = stdout.trim().split("\n").filter(Boolean);
-        if (lines.length !== 1) return reject(new Error(`expected one line on stdout, got ${JSON.stringify(stdout)}; stderr: ${stderr}`));
-        try {
-          resolve({ code, body: JSON.parse(lines[0]!), stdout, stderr });
-        } catch {
-          reject(new Error(`stdout is not JSON: ${stdout}`));
-        }
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL!, LOG_LEVEL: "info", ...env },
+        timeout: 90_000,
+        maxBuffer: 64 * 1024 * 1024,
       },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
     );
+  });
+}
+
+export function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return cliRaw(args, env).then(({ code, stdout, stderr }) => {
+    const lines = stdout.trim().split("\n").filter(Boolean);
+    if (lines.length !== 1) throw new Error(`expected one line on stdout, got ${JSON.stringify(stdout)}; stderr: ${stderr}`);
+    try {
+      return { code, body: JSON.parse(lines[0]!), stdout, stderr };
+    } catch {
+      throw new Error(`stdout is not JSON: ${stdout}`);
+    }
   });
 }

@@ -26,7 +26,13 @@ import type { SubscriptionStatus } from "@/server/base/generated/prisma/enums";
 import type { UsageSummary } from "@/server/usage/get-usage";
 import { buildOpenApiDocument, type OpenApiDocument } from "@/server/edge/http/openapi/build-document";
 import { exampleGenerationBody } from "@/server/edge/http/openapi/operation-object";
-import { allOperations, eventStreamOperations, legacyOperations, v1Operations } from "@/server/edge/http/openapi/routes";
+import {
+  allOperations,
+  downloadFileOperations,
+  eventStreamOperations,
+  legacyOperations,
+  v1Operations,
+} from "@/server/edge/http/openapi/routes";
 import { streamOperations } from "@/server/edge/http/operations";
 import {
   accountProfileSchema,
@@ -129,7 +135,7 @@ describe("the OpenAPI document: structure", () => {
     for (const route of Object.keys(document.paths)) expect(route).toMatch(/^\/(api\/)?v1\//);
     const ids = operations().map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.length).toBe(allOperations.length + eventStreamOperations.length + 1);
+    expect(ids.length).toBe(allOperations.length + eventStreamOperations.length + downloadFileOperations.length + 1);
   });
 
   it("resolves every $ref", () => {
@@ -235,6 +241,8 @@ describe("the OpenAPI document: structure", () => {
         const response = deref(raw);
         // A live stream's 200 is text/event-stream (its own test below); its errors are envelopes too.
         if (code.startsWith("2") && response.content["text/event-stream"]) continue;
+        // A download's 200 is a file (its own test below); its errors are envelopes too.
+        if (code.startsWith("2") && response.content["text/csv"]) continue;
         const schema = deref(response.content["application/json"].schema);
         if (code.startsWith("2")) {
           expect(schema.required).toEqual(expect.arrayContaining(["status", "request_id", "message", "timestamp", "data"]));
@@ -287,7 +295,7 @@ describe("the OpenAPI document: completeness", () => {
     for (const route of expanded) expect(Object.keys(document.paths), route).toContain(route);
   });
 
-  it("has the 17 routes and the 2 streams with their scopes", () => {
+  it("has the 17 routes, the 2 streams and the download with their scopes", () => {
     const scopeTable: Record<string, string[]> = {
       "generation:write": ["POST /v1/generate/image/{model_identifier}", "POST /v1/generate/video/{model_identifier}"],
       "generation:read": [
@@ -297,7 +305,7 @@ describe("the OpenAPI document: completeness", () => {
         "GET /v1/content/events",
       ],
       "generation:delete": ["DELETE /v1/content/{generation_id}", "POST /v1/content/generation/cancel/{generation_id}"],
-      "account:read": ["GET /v1/status", "GET /v1/usage", "GET /v1/user/account", "GET /v1/user/billing"],
+      "account:read": ["GET /v1/status", "GET /v1/usage", "GET /v1/usage/export", "GET /v1/user/account", "GET /v1/user/billing"],
       "health:read": [
         "GET /v1/health/inference/providers",
         "GET /v1/health/inference/models",
@@ -315,6 +323,40 @@ describe("the OpenAPI document: completeness", () => {
     for (const scope of apiKeyScopes) expect(documented[scope]?.sort(), scope).toEqual(scopeTable[scope]?.sort());
     expect(v1Operations).toHaveLength(17);
     expect(eventStreamOperations).toHaveLength(2);
+    expect(downloadFileOperations).toHaveLength(1);
+  });
+
+  it("documents the usage export as a text/csv attachment whose rows are components, per format", () => {
+    const operation = document.paths["/v1/usage/export"]?.get as Json;
+    expect(operation["x-required-scope"]).toBe("account:read");
+    const parameters = (operation.parameters as Json[]).map((parameter) => deref(parameter));
+    expect(parameters.map((parameter) => [parameter.name, parameter.required === true])).toEqual([
+      ["from", true],
+      ["to", false],
+      ["format", false],
+    ]);
+    const ok = deref(operation.responses["200"]);
+    expect(Object.keys(ok.content)).toEqual(["text/csv"]);
+    expect(ok.content["text/csv"]["x-rows"]).toEqual({
+      csv: { $ref: "#/components/schemas/UsageExportRow" },
+      focus: { $ref: "#/components/schemas/UsageExportFocusRow" },
+    });
+    expect(ok.headers["Content-Disposition"]).toBeDefined();
+    expect(ok.headers["X-RateLimit-Remaining"]).toBeDefined();
+    expect(Object.keys((document.components.schemas as Json).UsageExportRow.properties)).toEqual([
+      "date",
+      "api_key_id",
+      "api_key_name",
+      "model",
+      "provider",
+      "generations",
+      "succeeded",
+      "failed",
+      "canceled",
+      "estimated_cost",
+    ]);
+    expect(Object.keys((document.components.schemas as Json).UsageExportFocusRow.properties)).toContain("BilledCost");
+    expect(deref(operation.responses["400"]).content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ErrorResponse" });
   });
 
   it("counts the creates toward the generation bucket and everything else toward the general one", () => {

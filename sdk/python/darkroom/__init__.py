@@ -4,6 +4,7 @@ from . import _generated as types
 from ._client import Darkroom
 from ._core import TERMINAL_STATUSES, VERSION, is_terminal
 from ._darkroom_error import DarkroomError
+from ._downloads import Download
 from ._error_families import *  # noqa: F401,F403 (the error families, generated from the error table)
 from ._errors import DarkroomConnectionError, WaitTimeoutError, WebhookVerificationError, error_class_for
 from ._sse import StreamEvent, parse_event_stream
@@ -19,6 +20,7 @@ __all__ = [
     "is_terminal",
     "types",
     "DarkroomError",
+    "Download",
     *_error_families.__all__,
     "DarkroomConnectionError",
     "WaitTimeoutError",

@@ -8,6 +8,7 @@ from typing import Any, Dict, Iterator, Mapping, Optional, Union, cast
 
 from . import _generated as types
 from ._core import ClientCore
+from ._downloads import Download
 from ._generations import Generations
 from ._resources import Generate, Events, Health, Library
 
@@ -22,6 +23,10 @@ class Darkroom(ClientCore):
     def usage(self, *, days: Optional[int] = None) -> types.UsageSummary:
         """Usage summary (``GET /v1/usage``)."""
         return cast(types.UsageSummary, self.request("getUsage", query={"days": days}))
+
+    def export_usage(self, *, from_: Optional[str] = None, to: Optional[str] = None, format: Optional[str] = None) -> Download:
+        """Export usage as CSV (``GET /v1/usage/export``)."""
+        return self.download("exportUsage", query={"from": from_, "to": to, "format": format})
 
     def account(self) -> types.AccountProfile:
         """Account profile (``GET /v1/user/account``)."""

@@ -7,7 +7,8 @@ import os
 import uuid
 from typing import Any, Dict, Iterator, Mapping, Optional, Union
 
-from ._generated import OPERATIONS, STREAM_OPERATIONS
+from ._downloads import Download, download
+from ._generated import DOWNLOAD_OPERATIONS, OPERATIONS, STREAM_OPERATIONS
 from ._sse import StreamEvent, read_event_stream
 from ._transport import Result, Transport, fill_path
 from ._webhooks import Webhooks
@@ -83,6 +84,17 @@ class ClientCore:
         result = Result(data)
         result.last_response = meta
         return result
+
+    def download(
+        self,
+        operation_id: str,
+        *,
+        params: Optional[Mapping[str, str]] = None,
+        query: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> Download:
+        """Calls one download of the generated table: the file as it streams (``_downloads.Download``)."""
+        return download(self._transport, DOWNLOAD_OPERATIONS[operation_id], params=params, query=query, timeout=timeout)
 
     def stream(
         self,

@@ -88,6 +88,68 @@ class UsageSummary(_UsageSummaryRequired, _UsageSummaryOptional):
     pass
 
 
+# One row of the `csv` format: one UTC day × API key × model × provider, in this column order.
+_UsageExportRowRequired = TypedDict("_UsageExportRowRequired", {
+    "date": str,
+    "api_key_id": str,
+    "api_key_name": str,
+    "model": str,
+    "provider": str,
+    "generations": str,
+    "succeeded": str,
+    "failed": str,
+    "canceled": str,
+    "estimated_cost": str,
+})
+_UsageExportRowOptional = TypedDict("_UsageExportRowOptional", {
+}, total=False)
+
+
+class UsageExportRow(_UsageExportRowRequired, _UsageExportRowOptional):
+    pass
+
+
+# One row of the `focus` format (FinOps FOCUS 1.0), the same grain. Costs are USD (one credit is one USD); charge periods are the UTC day and billing periods the UTC month (ISO 8601 instants); ResourceId is the API key; SkuId the model; SubAccountId the account; Tags a JSON object with the provider.
+_UsageExportFocusRowRequired = TypedDict("_UsageExportFocusRowRequired", {
+    "BilledCost": str,
+    "EffectiveCost": str,
+    "ListCost": str,
+    "ContractedCost": str,
+    "BillingCurrency": str,
+    "BillingPeriodStart": str,
+    "BillingPeriodEnd": str,
+    "ChargePeriodStart": str,
+    "ChargePeriodEnd": str,
+    "ChargeCategory": str,
+    "ChargeDescription": str,
+    "ChargeFrequency": str,
+    "ConsumedQuantity": str,
+    "ConsumedUnit": str,
+    "PricingQuantity": str,
+    "PricingUnit": str,
+    "ProviderName": str,
+    "PublisherName": str,
+    "InvoiceIssuerName": str,
+    "RegionId": str,
+    "RegionName": str,
+    "ResourceId": str,
+    "ResourceName": str,
+    "ResourceType": str,
+    "ServiceCategory": str,
+    "ServiceName": str,
+    "SkuId": str,
+    "SubAccountId": str,
+    "SubAccountName": str,
+    "Tags": str,
+})
+_UsageExportFocusRowOptional = TypedDict("_UsageExportFocusRowOptional", {
+}, total=False)
+
+
+class UsageExportFocusRow(_UsageExportFocusRowRequired, _UsageExportFocusRowOptional):
+    pass
+
+
 _AccountProfileRequired = TypedDict("_AccountProfileRequired", {
     "account_id": str,
     "account_name": str,
@@ -2401,4 +2463,10 @@ OPERATIONS: Dict[str, Dict[str, Any]] = {
 STREAM_OPERATIONS: Dict[str, Dict[str, Any]] = {
     "streamAccountEvents": {"operationId": "streamAccountEvents", "method": "GET", "path": "/v1/content/events", "pathParams": [], "query": [{"name": "last_event_id", "required": False}, {"name": "model_identifier", "required": False}], "headers": ["Last-Event-ID"], "scope": "generation:read", "events": {"generation.created": "GenerationRecord", "generation.processing": "GenerationRecord", "generation.attempt": "GenerationAttemptEvent", "generation.completed": "GenerationRecord", "generation.failed": "GenerationRecord", "generation.canceled": "GenerationCanceledEvent", "stream.reset": "StreamResetEvent"}, "endsAfter": []},
     "streamGenerationEvents": {"operationId": "streamGenerationEvents", "method": "GET", "path": "/v1/content/{generation_id}/events", "pathParams": ["generation_id"], "query": [{"name": "last_event_id", "required": False}], "headers": ["Last-Event-ID"], "scope": "generation:read", "events": {"generation.snapshot": "GenerationRecord", "generation.processing": "GenerationRecord", "generation.attempt": "GenerationAttemptEvent", "generation.completed": "GenerationRecord", "generation.failed": "GenerationRecord", "generation.canceled": "GenerationCanceledEvent"}, "endsAfter": ["generation.completed", "generation.failed", "generation.canceled"]},
+}
+
+# The downloads: files streamed as they are read (the client's download helper), with the type of a
+# row per format.
+DOWNLOAD_OPERATIONS: Dict[str, Dict[str, Any]] = {
+    "exportUsage": {"operationId": "exportUsage", "method": "GET", "path": "/v1/usage/export", "pathParams": [], "query": [{"name": "from", "required": True}, {"name": "to", "required": False}, {"name": "format", "required": False}], "headers": [], "scope": "account:read", "contentType": "text/csv", "rows": {"csv": "UsageExportRow", "focus": "UsageExportFocusRow"}},
 }

@@ -154,6 +154,22 @@ def error_from_answer(status: int, headers: Mapping[str, str], body: Any) -> Dar
     )
 
 
+# What urllib raises when the API cannot be reached (or stops answering).
+CONNECTION_FAILURES = (urllib.error.URLError, http.client.HTTPException, OSError, socket.timeout)
+
+
+def connection_error(url: str, cause: BaseException) -> DarkroomConnectionError:
+    """A failure to reach the API (retryable), raised ``from cause``."""
+    return DarkroomConnectionError(
+        f"The connection to {url} failed: {getattr(cause, 'reason', cause)}",
+        code="connection_error",
+        type="connection_error",
+        status=0,
+        retryable=True,
+        request_id=None,
+    )
+
+
 @dataclass
 class Transport:
     api_key: str
@@ -223,16 +239,8 @@ class Transport:
                 status = response.status
                 answer_headers = {k.lower(): v for k, v in response.headers.items()}
                 text = response.read().decode("utf-8", "replace")
-        except (urllib.error.URLError, http.client.HTTPException, OSError, socket.timeout) as cause:
-            reason = getattr(cause, "reason", cause)
-            raise DarkroomConnectionError(
-                f"The connection to {url} failed: {reason}",
-                code="connection_error",
-                type="connection_error",
-                status=0,
-                retryable=True,
-                request_id=None,
-            ) from cause
+        except CONNECTION_FAILURES as cause:
+            raise connection_error(url, cause) from cause
         try:
             body = json.loads(text)
         except ValueError:

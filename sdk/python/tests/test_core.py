@@ -471,3 +471,57 @@ class Webhooks(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def _csv(handler, chunks: List[bytes]) -> None:  # type: ignore[no-untyped-def]
+    handler.send_response(200)
+    handler.send_header("content-type", "text/csv; charset=utf-8")
+    handler.send_header("content-disposition", 'attachment; filename="darkroom-usage-us-2026-12-01-to-2026-12-02.csv"')
+    handler.send_header("x-request-id", "00000000-0000-4000-8000-000000000003")
+    handler.send_header("transfer-encoding", "chunked")
+    handler.end_headers()
+    for chunk in chunks:
+        handler.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+    handler.wfile.write(b"0\r\n\r\n")
+
+
+class Downloads(unittest.TestCase):
+    def test_the_file_as_it_streams_with_its_name(self) -> None:
+        chunks = [b"date,api_key_id\r\n", b"2026-12-01,k\r\n", b"2026-12-02,k\r\n"]
+        with LocalServer(lambda h, _r: _csv(h, chunks)) as server:
+            client = Darkroom("dkr_x", base_url=server.base_url)
+            with client.export_usage(from_="2026-12-01", to="2026-12-02", format="csv") as file:
+                self.assertEqual(file.filename, "darkroom-usage-us-2026-12-01-to-2026-12-02.csv")
+                self.assertEqual(file.last_response.request_id, "00000000-0000-4000-8000-000000000003")
+                self.assertEqual(b"".join(file.iter_bytes(chunk_size=8)), b"".join(chunks))
+            sent = server.recorder.requests[0]
+            self.assertEqual(sent["path"], "/v1/usage/export?from=2026-12-01&to=2026-12-02&format=csv")
+            self.assertEqual(sent["headers"]["accept"], "text/csv, application/json")
+
+    def test_retries_until_the_file_starts_and_raises_a_refusal_as_its_family(self) -> None:
+        answers = [
+            lambda h: send_json(h, 503, error("ERR3001", "service_paused", True)),
+            lambda h: _csv(h, [b"date\r\n"]),
+        ]
+        with LocalServer(lambda h, _r: answers.pop(0)(h)) as server:
+            client = Darkroom("dkr_x", base_url=server.base_url)
+            file = client.export_usage(from_="2026-12-01")
+            self.assertEqual(file.text(), "date\r\n")
+            self.assertEqual(file.last_response.attempts, 2)
+        details = {"fields": [{"field": "from", "message": "must be a date as YYYY-MM-DD (UTC)"}]}
+        with LocalServer(lambda h, _r: send_json(h, 400, error("ERR1001", "invalid_request", False, details))) as server:
+            with self.assertRaises(ValidationError) as caught:
+                Darkroom("dkr_x", base_url=server.base_url).export_usage(from_="nope")
+            self.assertEqual(caught.exception.code, "ERR1001")
+            self.assertEqual(len(server.recorder.requests), 1)
+
+    def test_save_writes_the_file(self) -> None:
+        import os
+        import tempfile
+
+        with LocalServer(lambda h, _r: _csv(h, [b"a,b\r\n", b"1,2\r\n"])) as server:
+            path = os.path.join(tempfile.mkdtemp(), "usage.csv")
+            written = Darkroom("dkr_x", base_url=server.base_url).export_usage(from_="2026-12-01").save(path)
+            with open(path, "rb") as saved:
+                self.assertEqual(saved.read(), b"a,b\r\n1,2\r\n")
+            self.assertEqual(written, 10)

@@ -46,6 +46,12 @@ class EveryMethod(unittest.TestCase):
         self.assertEqual(status["account_id"], ENV["DARKROOM_TEST_ACCOUNT"])
         self.assertRegex(status.request_id, r"^[0-9a-f-]{36}$")  # type: ignore[attr-defined]
         self.assertEqual(darkroom.usage(days=7)["usage_period_days"], 7)
+        today = time.strftime("%Y-%m-%d", time.gmtime())
+        with darkroom.export_usage(from_=today) as file:
+            self.assertEqual(file.filename, f"darkroom-usage-us-{today}-to-{today}.csv")
+            self.assertTrue(file.text().startswith("date,api_key_id,api_key_name,model,provider,"))
+        with self.assertRaises(ValidationError):
+            darkroom.export_usage(from_="yesterday")
         self.assertEqual(darkroom.account()["account_id"], ENV["DARKROOM_TEST_ACCOUNT"])
         self.assertEqual(darkroom.billing()["billing_plan"], "pro")
         estimate = darkroom.estimate("darkroom/lumen-video", count=2, duration=4, resolution="720p", audio=True)

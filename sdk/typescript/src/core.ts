@@ -1,7 +1,10 @@
 import { DarkroomError } from "./errors.js";
+import { download, type FileDownload } from "./downloads.js";
 import {
+  downloadOperations,
   operations,
   streamOperations,
+  type DownloadOperationId,
   type OperationData,
   type OperationId,
   type StreamEventData,
@@ -153,6 +156,11 @@ export abstract class ClientCore {
         }
       : envelope.data;
     return withResponse(data as ResultOf<Id>, meta);
+  }
+
+  /** Calls one download of the generated table: the file as it streams, with its name and `lastResponse`. */
+  download(operationId: DownloadOperationId, input: CallInput = {}): Promise<FileDownload> {
+    return download(this.transport, downloadOperations[operationId], input);
   }
 
   /** Calls a create operation: always with an Idempotency-Key, so the client's own retries never start two generations. */

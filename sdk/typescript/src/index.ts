@@ -23,7 +23,8 @@ export type { StreamEvent, StreamOptions, RawEvent } from "./sse.js";
 export type { ResponseMeta, WithResponse, RequestOptions, FetchLike } from "./transport.js";
 export { verifyWebhook, SIGNATURE_HEADER, DEFAULT_TOLERANCE_SECONDS } from "./webhooks.js";
 export type { WebhookEvent, WebhookHeaders, VerifyOptions } from "./webhooks.js";
-export { operations, streamOperations } from "./generated/operations.js";
+export type { FileDownload } from "./downloads.js";
+export { downloadOperations, operations, streamOperations } from "./generated/operations.js";
 export type {
   OperationId,
   OperationData,
@@ -31,5 +32,7 @@ export type {
   StreamOperationId,
   StreamOperationSpec,
   StreamEventData,
+  DownloadOperationId,
+  DownloadOperationSpec,
 } from "./generated/operations.js";
 export type * from "./generated/types.js";

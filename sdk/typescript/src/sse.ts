@@ -1,5 +1,5 @@
 import { DarkroomConnectionError, DarkroomError } from "./errors.js";
-import { attemptSignal, backoffMs, errorFromAnswer, retryDelayMs, sleep, type Envelope, type Transport } from "./transport.js";
+import { attemptSignal, backoffMs, errorOfAnswer, retryDelayMs, sleep, type Transport } from "./transport.js";
 
 // Server-Sent Events over fetch (no EventSource: it cannot send an Authorization header). The
 // parser follows the WHATWG format (`id:`, `event:`, `data:` lines, a blank line ends an event,
@@ -134,14 +134,7 @@ export async function* readEventStream<T>(
         signal: timing.signal,
       });
       if (!response.ok || !(response.headers.get("content-type") ?? "").includes("text/event-stream") || !response.body) {
-        const text = await response.text().catch(() => "");
-        let envelope: Envelope | undefined;
-        try {
-          envelope = JSON.parse(text) as Envelope;
-        } catch {
-          envelope = undefined;
-        }
-        throw errorFromAnswer(response.status, response.headers, envelope);
+        throw await errorOfAnswer(response);
       }
       opened = true;
       for await (const raw of parseEventStream(response.body)) {

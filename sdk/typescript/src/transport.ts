@@ -219,20 +219,37 @@ export class Transport {
       const message = timing.timedOut()
         ? `No answer from ${method} ${url} within ${input.timeoutMs ?? this.options.timeoutMs} ms`
         : `The connection to ${url} failed: ${String((cause as Error)?.message ?? cause)}`;
-      throw new DarkroomConnectionError({
-        message,
-        code: "connection_error",
-        type: "connection_error",
-        status: 0,
-        retryable: true,
-        requestId: null,
-        cause,
-      });
+      throw connectionError(message, cause);
     } finally {
       timing.done();
     }
     return { envelope: parseEnvelope(response, text), response };
   }
+}
+
+/** A failure to reach the API (retryable): what a dropped connection or a timeout is thrown as. */
+export function connectionError(message: string, cause: unknown): DarkroomConnectionError {
+  return new DarkroomConnectionError({
+    message,
+    code: "connection_error",
+    type: "connection_error",
+    status: 0,
+    retryable: true,
+    requestId: null,
+    cause,
+  });
+}
+
+/** The error of an answer that is not what was asked for (a refusal's envelope, or its status alone); reads the body. */
+export async function errorOfAnswer(response: Response): Promise<DarkroomError> {
+  const text = await response.text().catch(() => "");
+  let envelope: Envelope | undefined;
+  try {
+    envelope = JSON.parse(text) as Envelope;
+  } catch {
+    envelope = undefined;
+  }
+  return errorFromAnswer(response.status, response.headers, envelope);
 }
 
 /** The success envelope, or the error it carries (or what the status says when there is no envelope) thrown. */

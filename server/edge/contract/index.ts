@@ -14,6 +14,7 @@ import {
   mediaKindRequestSchema,
 } from "./generations";
 import { cacheHealthSchema, modelsHealthSchema, providersHealthSchema, storageHealthSchema } from "./health";
+import { usageExportFocusRowSchema, usageExportRowSchema } from "./usage-export";
 import { generationAttemptEventSchema, generationCanceledEventSchema, streamResetEventSchema } from "./live-events";
 
 export * from "./account";
@@ -22,6 +23,7 @@ export * from "./common";
 export * from "./generations";
 export * from "./health";
 export * from "./live-events";
+export * from "./usage-export";
 export { parseQuery } from "./query";
 
 // The named shapes of the document: each becomes components.schemas[<name>] and is $ref'd
@@ -34,6 +36,8 @@ export const responseComponents = {
   ErrorResponse: errorEnvelopeSchema,
   KeyStatus: keyStatusSchema,
   UsageSummary: usageSummarySchema,
+  UsageExportRow: usageExportRowSchema,
+  UsageExportFocusRow: usageExportFocusRowSchema,
   AccountProfile: accountProfileSchema,
   BillingSummary: billingSummarySchema,
   Estimate: estimateSchema,

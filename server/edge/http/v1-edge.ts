@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { ApiError } from "../../base/error-table";
 import { errorBody, newRequestId, successBody } from "./envelope";
-import { streamOperations, v1Operations } from "./operations/index";
+import { downloadOperations, streamOperations, v1Operations } from "./operations/index";
 
 // The edge in front of Next for /v1 and /api/v1: what Next would refuse before a route handler
 // runs (malformed percent-encoding, methods it does not know, OPTIONS, the bare /v1) is answered
@@ -25,7 +25,7 @@ type Template = { path: string; segments: string[]; methods: Set<string> };
 
 function templatesFromRegistry(): Template[] {
   const byPath = new Map<string, Set<string>>([[DOCUMENT_PATH, new Set(["GET"])]]);
-  for (const operation of [...v1Operations, ...streamOperations]) {
+  for (const operation of [...v1Operations, ...streamOperations, ...downloadOperations]) {
     for (const path of [operation.path, ...operation.legacyPaths.map((legacy) => legacy.path)]) {
       const methods = byPath.get(path) ?? new Set<string>();
       methods.add(operation.method);

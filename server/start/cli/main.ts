@@ -25,9 +25,12 @@ import {
   type Command,
   type CommandResult,
   type DatabaseCommand,
+  type FileCommand,
   type Flags,
 } from "./commands/command";
 import { catalogCommands } from "./commands/catalog";
+import { exportCommands } from "./commands/export";
+import { writeFileOutput } from "./write-file-output";
 import { retentionCommands } from "./commands/retention";
 import { webhookCommands } from "./commands/webhook";
 import { hostnameCommands } from "./commands/hostname";
@@ -42,7 +45,7 @@ import { resealWebhookSecrets } from "../../webhooks/reseal-secrets";
 import { setServicePaused } from "../../service/service-state";
 
 // The operator CLI: `npm run cli -- <command> [--flag value]`. Prints exactly one JSON object on
-// stdout (logs go to stderr). Exit 0 on success, 2 on bad input (ERR1001, ERR1006), 1 otherwise.
+// stdout (logs go to stderr), except an export without --out, whose file is the stdout. Exit 0 on success, 2 on bad input (ERR1001, ERR1006), 1 otherwise.
 // Flags are parsed strictly (node:util parseArgs) and checked before the runtime boots (bootRuntime,
 // as the server); every mutation is one transaction, actor system.
 
@@ -227,6 +230,7 @@ const commands: Record<string, Command> = {
   ...retentionCommands,
   ...spendCommands,
   ...catalogCommands,
+  ...exportCommands,
 };
 
 function usageError(message: string): ApiError {
@@ -301,10 +305,8 @@ function print(body: unknown): Promise<void> {
 
 type Booted = { database?: DatabaseHandle; disconnectDb?: () => Promise<void> };
 
-/** Validates the flags, then boots as the server does (configuration, the database, embedded unless DATABASE_URL, migrations) and runs the work. */
-async function runWithDatabase(command: DatabaseCommand, flags: Flags, booted: Booted): Promise<CommandResult> {
-  const work = command.prepare(flags);
-  // Loaded only once the input is known to be good: bad input answers quickly.
+/** Boots as the server does, then imports what the work needs; loaded only once the input is known to be good. */
+async function boot(booted: Booted) {
   const [{ bootRuntime }, dbModule, { inTransaction }] = await Promise.all([
     import("../boot"),
     import("../../base/db"),
@@ -312,15 +314,38 @@ async function runWithDatabase(command: DatabaseCommand, flags: Flags, booted: B
   ]);
   booted.disconnectDb = dbModule.disconnectDb;
   booted.database = await bootRuntime({ quiet: true });
-  return command.transaction === false ? work(dbModule.db as unknown as Tx) : inTransaction(work, { maxWait: 10_000, timeout: 30_000 });
+  return { db: dbModule.db, inTransaction };
+}
+
+/** A file command: the file goes to stdout or --out as it is read; with --out, `{out, bytes}` is printed. */
+async function runFileCommand(command: FileCommand, flags: Flags, booted: Booted): Promise<CommandResult | null> {
+  const work = command.prepare(flags);
+  const { db } = await boot(booted);
+  const output = await work(db);
+  const bytes = await writeFileOutput(output.lines, flags.out);
+  return flags.out === undefined ? null : { out: flags.out, bytes, filename: output.filename };
+}
+
+/** Validates the flags, then boots as the server does (configuration, the database, embedded unless DATABASE_URL, migrations) and runs the work. */
+async function runWithDatabase(command: DatabaseCommand, flags: Flags, booted: Booted): Promise<CommandResult> {
+  const work = command.prepare(flags);
+  const { db, inTransaction } = await boot(booted);
+  return command.transaction === false ? work(db as unknown as Tx) : inTransaction(work, { maxWait: 10_000, timeout: 30_000 });
 }
 
 async function main(): Promise<number> {
   const booted: Booted = {};
   try {
     const { name, command, flags } = parseCommandLine(process.argv.slice(2));
-    const result = command.database === false ? await command.prepare(flags)() : await runWithDatabase(command, flags, booted);
+    const result =
+      command.database === false
+        ? await command.prepare(flags)()
+        : command.database === "file"
+          ? await runFileCommand(command, flags, booted)
+          : await runWithDatabase(command, flags, booted);
     log.info("cli: done", { command: name });
+    // A file written to stdout is the whole output.
+    if (result === null) return 0;
     await print(result);
     return command.succeeded?.(result) === false ? 1 : 0;
   } catch (error) {

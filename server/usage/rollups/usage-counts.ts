@@ -49,16 +49,3 @@ export function ledgerCounts(db: Db, accountId: string, buckets: UsageBuckets): 
      GROUP BY 1, 2
     HAVING sum(entries) <> 0 OR sum(amount_millis) <> 0`;
 }
-
-export type GenerationCountByKey = GenerationCount & { api_key_id: string | null; model: string; provider: string };
-
-/** Generations per day, key, model, provider and state (the usage export's grain); a null key: none. */
-export function generationCountsByKey(db: Db, scope: CounterScope, buckets: UsageBuckets): Promise<GenerationCountByKey[]> {
-  return db.$queryRaw<GenerationCountByKey[]>`
-    SELECT ${day} AS day, nullif(api_key_id, '00000000-0000-0000-0000-000000000000'::uuid)::text AS api_key_id, model, provider, state,
-           sum(generations)::int AS generations, sum(cost_millis)::bigint AS cost_millis
-      FROM (${rollupParts(generationCounters, scope, buckets)}) AS parts(at, api_key_id, model, provider, state, generations, cost_millis)
-     GROUP BY 1, 2, 3, 4, 5
-    HAVING sum(generations) <> 0 OR sum(cost_millis) <> 0
-     ORDER BY 1, 2, 3, 4, 5`;
-}

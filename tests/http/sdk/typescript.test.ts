@@ -53,6 +53,12 @@ describe("every method once", () => {
     expect(JSON.stringify(status)).not.toContain("lastResponse");
 
     expect((await darkroom.usage({ days: 7 })).usage_period_days).toBe(7);
+    const today = new Date().toISOString().slice(0, 10);
+    const file = await darkroom.exportUsage({ from: today, format: "focus" });
+    expect(file.filename).toBe(`darkroom-usage-focus-us-${today}-to-${today}.csv`);
+    expect(file.lastResponse.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await file.text()).startsWith("BilledCost,EffectiveCost,")).toBe(true);
+    expect(await refusal(darkroom.exportUsage({ from: "yesterday" }))).toBeInstanceOf(ValidationError);
     expect((await darkroom.account()).account_id).toBe(accountId);
     expect((await darkroom.billing()).billing_plan).toBe("pro");
     const estimate = await darkroom.estimate("darkroom/lumen-video", { count: 2, duration: 4, resolution: "720p", audio: true });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/server/edge/http/openapi/build-document";
 import { GENERATED_PATHS, generateSdkFiles, sdkOperations, sdkStreamOperations } from "@/scripts/sdk/generate";
 import { accountStreamEvents, generationStreamEvents } from "@/server/edge/contract/index";
-import { streamOperations as registryStreams } from "@/server/edge/http/operations";
+import { downloadOperations as registryDownloads, streamOperations as registryStreams } from "@/server/edge/http/operations";
 import { v1Operations } from "@/server/edge/http/openapi/routes";
 import { operations, streamOperations } from "@/sdk/typescript/src/generated/operations";
 import { sdkErrorFamilies } from "@/scripts/sdk/errors";
@@ -87,7 +87,7 @@ describe("npm run sdk:generate", () => {
       .join("\n");
     const placed = [...client, ...resources.flatMap((resource) => resource.methods)];
     expect(placed.map((method) => method.operationId).sort()).toEqual(
-      [...v1Operations, ...registryStreams].map((operation) => operation.operationId).sort(),
+      [...v1Operations, ...registryStreams, ...registryDownloads].map((operation) => operation.operationId).sort(),
     );
     for (const method of placed) {
       const owner = method.resource === null ? darkroom : darkroom[method.resource];

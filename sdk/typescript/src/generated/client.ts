@@ -3,7 +3,7 @@
 import { ClientCore } from "../core.js";
 import { Generations } from "../generations.js";
 import type { RequestOptions } from "../transport.js";
-import { Generate, Events, Health, Library, type UsageOptions, type EstimateOptions } from "./resources.js";
+import { Generate, Events, Health, Library, type UsageOptions, type ExportUsageOptions, type EstimateOptions } from "./resources.js";
 
 /** The Darkroom API client: one method per /v1 operation and per live stream, grouped as the resources below. */
 export class Darkroom extends ClientCore {
@@ -15,6 +15,11 @@ export class Darkroom extends ClientCore {
   usage(options: UsageOptions = {}) {
     const { days, ...rest } = options;
     return this.request("getUsage", { ...rest, query: { days } });
+  }
+  /** Export usage as CSV (`GET /v1/usage/export`). */
+  exportUsage(options: ExportUsageOptions = {}) {
+    const { from, to, format, ...rest } = options;
+    return this.download("exportUsage", { ...rest, query: { from, to, format } });
   }
   /** Account profile (`GET /v1/user/account`). */
   account(options: RequestOptions = {}) {

@@ -315,3 +315,31 @@ export type StreamEventData = {
     "generation.canceled": types.GenerationCanceledEvent;
   };
 };
+
+export type DownloadOperationSpec = Omit<OperationSpec, "successStatus" | "paginated"> & {
+  /** What the file is (`text/csv`). */
+  contentType: string;
+  /** Per `format`: the type one row's columns follow. */
+  rows: Record<string, string>;
+};
+
+/** The downloads: files streamed as they are read (the client's `download` helper). */
+export const downloadOperations = {
+  exportUsage: {
+    operationId: "exportUsage",
+    method: "GET",
+    path: "/v1/usage/export",
+    pathParams: [],
+    query: [
+      { name: "from", required: true },
+      { name: "to", required: false },
+      { name: "format", required: false },
+    ],
+    headers: [],
+    scope: "account:read",
+    contentType: "text/csv",
+    rows: { csv: "UsageExportRow", focus: "UsageExportFocusRow" },
+  },
+} as const satisfies Record<string, DownloadOperationSpec>;
+
+export type DownloadOperationId = keyof typeof downloadOperations;

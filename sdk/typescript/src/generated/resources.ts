@@ -8,6 +8,9 @@ import type * as types from "./types.js";
 /** The query of `getUsage`, with the per-call options. */
 export type UsageOptions = RequestOptions & { days?: number };
 
+/** The query of `exportUsage`, with the per-call options. */
+export type ExportUsageOptions = RequestOptions & { from?: string; to?: string; format?: string };
+
 /** The query of `getEstimate`, with the per-call options. */
 export type EstimateOptions = RequestOptions & { count?: number; ratio?: string; duration?: number; resolution?: string; audio?: boolean };
 

@@ -145,6 +145,64 @@ export type UsageSummary = {
   }>;
 };
 
+/** One row of the `csv` format: one UTC day × API key × model × provider, in this column order. */
+export type UsageExportRow = {
+  /** The UTC day, YYYY-MM-DD. */
+  date: string;
+  /** The key that created the generations; empty for the dashboard's runs without a key. */
+  api_key_id: string;
+  /** The key's current name; empty once the key is deleted. */
+  api_key_name: string;
+  /** The model identifier. */
+  model: string;
+  /** The provider that ran them; empty when none did. */
+  provider: string;
+  /** Generations created that day. */
+  generations: string;
+  /** Of them, succeeded. */
+  succeeded: string;
+  /** Of them, failed (refunded). */
+  failed: string;
+  /** Of them, canceled (refunded). */
+  canceled: string;
+  /** Credits charged or still reserved, three decimals (failed and canceled cost nothing). */
+  estimated_cost: string;
+};
+
+/** One row of the `focus` format (FinOps FOCUS 1.0), the same grain. Costs are USD (one credit is one USD); charge periods are the UTC day and billing periods the UTC month (ISO 8601 instants); ResourceId is the API key; SkuId the model; SubAccountId the account; Tags a JSON object with the provider. */
+export type UsageExportFocusRow = {
+  BilledCost: string;
+  EffectiveCost: string;
+  ListCost: string;
+  ContractedCost: string;
+  BillingCurrency: string;
+  BillingPeriodStart: string;
+  BillingPeriodEnd: string;
+  ChargePeriodStart: string;
+  ChargePeriodEnd: string;
+  ChargeCategory: string;
+  ChargeDescription: string;
+  ChargeFrequency: string;
+  ConsumedQuantity: string;
+  ConsumedUnit: string;
+  PricingQuantity: string;
+  PricingUnit: string;
+  ProviderName: string;
+  PublisherName: string;
+  InvoiceIssuerName: string;
+  RegionId: string;
+  RegionName: string;
+  ResourceId: string;
+  ResourceName: string;
+  ResourceType: string;
+  ServiceCategory: string;
+  ServiceName: string;
+  SkuId: string;
+  SubAccountId: string;
+  SubAccountName: string;
+  Tags: string;
+};
+
 export type AccountProfile = {
   account_id: string;
   account_name: string;

@@ -4,7 +4,8 @@ import { errorTable, type ErrorCode } from "../../../base/error-table";
 import { planLimits, planNames } from "../../../plans/plan-limits";
 import { buildComponents } from "./components";
 import { operationObject, type ResponseComponents } from "./operation-object";
-import { allOperations, eventStreamOperations, type HttpMethod, type V1Operation } from "./routes";
+import { downloadOperationObject } from "./download-operation-object";
+import { allOperations, downloadFileOperations, eventStreamOperations, type HttpMethod, type V1Operation } from "./routes";
 import { streamOperationObject } from "./stream-operation-object";
 
 // The OpenAPI 3.1 document of /v1, generated from the zod schemas and the route registry
@@ -62,6 +63,7 @@ function description(): string {
     `## Rate limits\nPer account, in fixed one-minute windows. The two create routes count toward the generation bucket, every other route toward the general bucket. Responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; every 429 adds \`Retry-After\` (whole seconds): for ERR1005 until the window resets, for ERR1009 (concurrency) an estimate of when the first in-flight generation of that media kind finishes, from its model's typical run time; an ERR1009 answer's \`X-RateLimit-Remaining\` is 0.\n\n${rateLimitTable()}`,
     "## Spend limits\nA key may have a spend limit per UTC day, week (from Monday), calendar month or in total, shared with the keys it was rotated from or to; an account may have a monthly limit over all its keys. Spend in a period is what generations created in it were charged plus what is still reserved for those in flight; refunds give room back. A create that would go past a limit is refused before anything is reserved: ERR1014 (402, not retryable) with `details: {scope, limit, used, requested, resets_at}`. `GET /v1/status` shows the key's budget, `GET /v1/estimate` the room left.",
     "## Live streams\n`GET /v1/content/{generation_id}/events` and `GET /v1/content/events` answer `text/event-stream`. Each operation's `x-item-schema` (OpenAPI 3.2's `itemSchema`) lists its events: name, id, and the component its `data:` JSON follows; `x-ends-stream` marks those after which the stream ends. Resume with `Last-Event-ID`: every later event comes once, in order, and no id the client has comes again.",
+    "## Downloads\n`GET /v1/usage/export` answers a file (`text/csv`, `Content-Disposition: attachment`), streamed as it is read; the operation's `x-rows` names the component each row's columns follow, per `format`. Errors before the file starts are the JSON error envelope.",
     "## Idempotency\nThe create routes accept an optional `Idempotency-Key` header; see the parameter.",
     `## Error codes\n${errorCodeTable()}\n\nA failed generation records its ERR4xxx code in \`generation_error_code\`. The document's \`x-error-codes\` holds this table with each code's family, and \`x-error-families\` the families (the SDKs' error classes) with the statuses that place an answer without the envelope.`,
   ].join("\n\n");
@@ -77,6 +79,7 @@ export function buildOpenApiDocument({ serverUrl }: { serverUrl: string }): Open
   };
   for (const entry of allOperations) add(entry, operationObject(entry, responses));
   for (const entry of eventStreamOperations) add(entry, streamOperationObject(entry, responses));
+  for (const entry of downloadFileOperations) add(entry, downloadOperationObject(entry, responses));
   paths[OPENAPI_DOCUMENT_PATH] = {
     get: {
       operationId: "getOpenApiDocument",

@@ -2,7 +2,13 @@ import "server-only";
 import type { ModelType } from "../../../catalog/index";
 import { operationErrors as errorsOf, pathParamsOf, type AnyOperation } from "../define-operation";
 import type { ErrorCode } from "../../../base/error-table";
-import { streamOperations as streamRegistry, streams, v1Operations as registry } from "../operations";
+import {
+  downloadOperations as downloadRegistry,
+  downloads,
+  streamOperations as streamRegistry,
+  streams,
+  v1Operations as registry,
+} from "../operations";
 import type { ApiKeyScope } from "../../../keys/scopes";
 import type { RateLimitBucket } from "../../../rate-limit/check-rate-limit";
 import type { z } from "zod";
@@ -38,6 +44,8 @@ export type V1Operation = {
   aliasOf?: string;
   /** Event streams (`text/event-stream`): each event's name, data and whether it ends the stream. */
   events?: Readonly<Record<string, LiveEventContract>>;
+  /** Downloads (files): the content type and, per `format`, the component of one row. */
+  download?: (typeof downloads.downloadRows)[string];
   /** The registry entry this describes. */
   operation: AnyOperation;
 };
@@ -97,6 +105,13 @@ export const eventStreamOperations: readonly V1Operation[] = streamRegistry.map(
   const events = streams.streamEvents[operation.operationId];
   if (!events) throw new Error(`No events listed for the stream ${operation.operationId}`);
   return { ...documented(operation), events };
+});
+
+/** The downloads (text/csv files): in the document with their rows, outside allOperations (no JSON envelope on success). */
+export const downloadFileOperations: readonly V1Operation[] = downloadRegistry.map((operation) => {
+  const download = downloads.downloadRows[operation.operationId];
+  if (!download) throw new Error(`No rows listed for the download ${operation.operationId}`);
+  return { ...documented(operation), download };
 });
 
 /** The error codes an operation can return: its own plus those of every authenticated route. */

@@ -35,7 +35,20 @@ export type OfflineCommand = CommandShape & {
   prepare(flags: Flags): () => Promise<CommandResult>;
 };
 
-export type Command = DatabaseCommand | OfflineCommand;
+/** What a file command produces: its lines, pulled as they are written, and the file's usual name. */
+export type FileOutput = { filename: string; lines: AsyncIterable<string> };
+
+/**
+ * Writes a file (an export) to stdout, or to `--out` (then prints `{out, bytes}`), instead of one
+ * JSON object; a refusal before the file starts is still the JSON error on stdout.
+ */
+export type FileCommand = CommandShape & {
+  database: "file";
+  /** Validates flags without the database; returns the work, run with the plain client. */
+  prepare(flags: Flags): (db: Db) => Promise<FileOutput>;
+};
+
+export type Command = DatabaseCommand | OfflineCommand | FileCommand;
 
 export const ACTOR = "system";
 
@@ -73,6 +86,16 @@ export function dateFlag(flags: Flags, name: string): Date | undefined {
     throw invalidRequest(`--${name} must be an ISO 8601 date-time.`, [{ field: name, message: "must be an ISO 8601 date-time" }]);
   }
   return date;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A YYYY-MM-DD flag (a UTC date), checked for shape here; the range rules are the export's. */
+export function dayFlag(flags: Flags, name: string): string | undefined {
+  const value = flags[name];
+  if (value !== undefined && !DAY.test(value))
+    throw invalidRequest(`--${name} must be a date as YYYY-MM-DD.`, [{ field: name, message: "must be a date as YYYY-MM-DD (UTC)" }]);
+  return value;
 }
 
 /** The account `--account` names, if it exists and is not deleted (else ERR1006). */
