@@ -5,8 +5,9 @@ import { ensureDatabase, recreateDatabase } from "../server/start/database";
 import { applyMigrations } from "../server/start/migrations";
 
 // `npm run bench:request-log-bytes` (and `npm run bench`): the request log's bytes on disk a row,
-// indexes included (issue #47: ≤ 150). A scratch database with the migrations applied, then
-// BENCH_REQUEST_LOG_ROWS (1,000,000) realistic rows bulk-loaded by SQL in time order, in batches
+// indexes included (issue #47: ≤ 150). A scratch database (BENCH_REQUEST_LOG_DATABASE) with the
+// migrations applied, then BENCH_REQUEST_LOG_ROWS (1,000,000) realistic rows of
+// BENCH_REQUEST_LOG_ACCOUNTS (2,000) accounts bulk-loaded by SQL in time order, in batches
 // of 500 as the writer sends them (ordered within a batch as it orders them), over four weeks: a
 // few busy accounts and many quiet ones, polls, creates, lists with their queries, refusals with
 // their error codes. Then VACUUM (as autovacuum would) and pg_total_relation_size of every
@@ -15,6 +16,7 @@ import { applyMigrations } from "../server/start/migrations";
 
 const ROWS = Number(process.env.BENCH_REQUEST_LOG_ROWS ?? 1_000_000);
 const ACCOUNTS = Number(process.env.BENCH_REQUEST_LOG_ACCOUNTS ?? 2_000);
+const DATABASE = process.env.BENCH_REQUEST_LOG_DATABASE ?? "darkroom_request_log_bytes";
 const BATCH = 500;
 const DAYS = 28;
 const START = "2026-11-02T00:00:00Z"; // a Monday: the load fills four weekly partitions
@@ -235,8 +237,9 @@ async function previousLayout(client: pg.Client): Promise<Sizes> {
   return sizesOf(client, "previous_request_log");
 }
 
+/** Loads and measures on a scratch database of `clusterUrl`'s server, dropped afterwards. */
 export async function measureRequestLogBytes(clusterUrl: string): Promise<RequestLogBytes> {
-  const url = await recreateDatabase(clusterUrl, "darkroom_request_log_bytes");
+  const url = await recreateDatabase(clusterUrl, DATABASE);
   await applyMigrations(url);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -273,17 +276,26 @@ export async function measureRequestLogBytes(clusterUrl: string): Promise<Reques
     };
   } finally {
     await client.end();
+    const admin = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: "/postgres" }).toString() });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`);
+    await admin.end();
   }
 }
 
+const root = path.resolve(import.meta.dirname, "..");
+
+/** bench/results/request-log-bytes.json, from a full-size run only: the figure of record. */
+export function writeRequestLogBytes(report: RequestLogBytes) {
+  if (ROWS !== 1_000_000) return;
+  fs.writeFileSync(path.join(root, "bench/results/request-log-bytes.json"), `${JSON.stringify(report, null, 2)}\n`);
+}
+
 async function main() {
-  const root = path.resolve(import.meta.dirname, "..");
   const cluster = await ensureDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: path.join(root, ".data-bench"), quiet: true });
   try {
     const report = await measureRequestLogBytes(cluster.url);
-    // Only a full-size run is the figure of record.
-    if (ROWS === 1_000_000)
-      fs.writeFileSync(path.join(root, "bench/results/request-log-bytes.json"), `${JSON.stringify(report, null, 2)}\n`);
+    writeRequestLogBytes(report);
     console.log(JSON.stringify(report, null, 2));
   } finally {
     await cluster.stop();

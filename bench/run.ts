@@ -25,6 +25,7 @@ import { startFakeEventApi } from "./fake-inngest-event-api";
 import { signalGroup } from "../tests/support/process-group";
 import { renderImageUncached } from "../server/providers/local/render-image";
 import { benchmarksMarkdown, latencySvg, throughputSvg, type Figure, type Report } from "./report";
+import { measureRequestLogBytes, writeRequestLogBytes } from "./request-log-bytes";
 
 // `npm run bench`: the built app on a fresh database, started as `npm start` starts it, loaded
 // from this process on loopback. Reports ratios against a bare route handler measured in the same
@@ -49,7 +50,8 @@ const CREATE_ACCOUNTS = Number(process.env.BENCH_CREATE_ACCOUNTS ?? 120);
 // bench/results/live.json); BENCH_ONLY=live-memory: RSS under a burst with 100 streams that read
 // and 100 that do not (bench/live-memory.ts; bench/results/live-memory.json); BENCH_ONLY=remote:
 // the remote-provider row set only; BENCH_ONLY=library: the library route with the whole catalog
-// (bench/results/library.json) (for profiling and quick comparisons; none of them writes the
+// (bench/results/library.json); BENCH_ONLY=request-log-bytes: the request log's bytes a row
+// (bench/request-log-bytes.ts; bench/results/request-log-bytes.json) (for profiling and quick comparisons; none of them writes the
 // docs). BENCH_STATEMENTS=1 loads pg_stat_statements
 // into the embedded cluster (a restart of it) so the remote row set counts statements per generation.
 const ONLY = process.env.BENCH_ONLY ?? "all";
@@ -334,6 +336,12 @@ async function main() {
   }
   let app: ChildProcess | null = null;
   try {
+    if (ONLY === "request-log-bytes") {
+      const bytes = await measureRequestLogBytes(cluster.url);
+      writeRequestLogBytes(bytes);
+      console.log(JSON.stringify(bytes, null, 2));
+      return;
+    }
     const databaseUrl = await recreateDatabase(cluster.url, "darkroom_bench");
     await applyMigrations(databaseUrl);
     ensureBuild();
@@ -1366,6 +1374,9 @@ async function main() {
     };
     fs.mkdirSync(path.join(root, "bench", "results"), { recursive: true });
     fs.writeFileSync(path.join(root, "bench", "results", "latest.json"), JSON.stringify(results, null, 2) + "\n");
+    // The app is idle by now: the load runs on a scratch database of the same cluster.
+    const requestLogBytes = await measureRequestLogBytes(cluster.url);
+    writeRequestLogBytes(requestLogBytes);
 
     const figures: Figure[] = [
       {
@@ -1479,6 +1490,14 @@ async function main() {
         target: "≥ 0.10 (goal)",
         met: null,
         note: `the read figures' ceiling: a node:http server in its own process answering a small JSON 404, no framework, database or auth; median of ${SLICES} alternating slices (${contentVsNodeHttp.slice_ratios.join(", ")})`,
+      },
+      {
+        label: "request log on disk, a row, indexes included",
+        value: requestLogBytes.bytes_per_row,
+        unit: "bytes",
+        target: "≤ 150 bytes",
+        met: requestLogBytes.bytes_per_row <= 150,
+        note: `${requestLogBytes.rows.toLocaleString("en")} rows bulk-loaded in ${requestLogBytes.partitions} weekly partitions (bench/request-log-bytes.ts); the previous layout: ${requestLogBytes.previous_layout_bytes_per_row} bytes`,
       },
     ];
     const report: Report = {

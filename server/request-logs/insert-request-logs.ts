@@ -257,51 +257,56 @@ routes AS (
   UNION ALL SELECT i.n, d.route_no FROM route_added d
     JOIN route_in i ON i.account_no = d.account_no AND i.method = d.method AND i.endpoint = d.endpoint AND i.region IS NOT DISTINCT FROM d.region
 ),
-logged AS (
-  INSERT INTO request_log_row (created_at, request_id, account_no, key_no, caller_no, route_no, latency_ms, status_code, error_code,
-                               idempotent_replay, request_ref, query)
-  SELECT r.created_at, r.request_id, a.account_no, k.key_no, c.caller_no, t.route_no, r.latency_ms, r.status_code, r.error_code,
-         r.idempotent_replay, r.request_ref, r.query
+numbered AS MATERIALIZED (
+  SELECT r.n, r.created_at, r.request_id, a.account_no, k.key_no, c.caller_no, t.route_no, r.latency_ms, r.status_code, r.error_code,
+         r.idempotent_replay, r.request_ref, r.query, nextval('request_log_row_id_seq')::integer AS id
     FROM unnest($16::int[], $17::int[], $18::int[], $19::int[], $20::timestamptz[], $21::uuid[], $22::text[], $23::int[], $24::int2[],
-                $25::int2[], $26::bool[], $27::text[])
-         AS r(account_n, key_n, caller_n, route_n, created_at, request_id, request_ref, latency_ms, status_code, error_code, idempotent_replay, query)
+                $25::int2[], $26::bool[], $27::text[]) WITH ORDINALITY
+         AS r(account_n, key_n, caller_n, route_n, created_at, request_id, request_ref, latency_ms, status_code, error_code, idempotent_replay, query, n)
     JOIN accounts a ON a.n = r.account_n
     JOIN keys k ON k.n = r.key_n
     JOIN callers c ON c.n = r.caller_n
     JOIN routes t ON t.n = r.route_n
+),
+logged AS (
+  INSERT INTO request_log_row (created_at, request_id, id, account_no, key_no, caller_no, route_no, latency_ms, status_code, error_code,
+                               idempotent_replay, request_ref, query)
+  SELECT created_at, request_id, id, account_no, key_no, caller_no, route_no, latency_ms, status_code, error_code, idempotent_replay, request_ref, query
+    FROM numbered
    -- An account's rows side by side on disk: its newest-first page reads fewer blocks.
-   ORDER BY a.account_no, r.created_at
-  RETURNING created_at, id
+   ORDER BY account_no, created_at
 ),
 touched AS (
   UPDATE api_key SET last_used_at = t.used_at
     FROM unnest($28::uuid[], $29::timestamptz[]) AS t(id, used_at)
    WHERE api_key.id = t.id AND (api_key.last_used_at IS NULL OR api_key.last_used_at < t.used_at)
 )
-SELECT created_at, id FROM logged`;
+SELECT n, created_at, id FROM numbered`;
 
 const NO_PARTITION = "23514";
 
 /**
- * Writes the batch in one statement; returns the ids of the rows written (none for rows of keys or
- * accounts that are gone). A row whose week has no partition yet (the weeks ahead are made at start
- * and hourly) has it made, and the statement runs again.
+ * Writes the batch in one statement; returns each row's request_log_id, in the batch's order (null
+ * for a row of a key or account that is gone). A row whose week has no partition yet (the weeks
+ * ahead are made at start and hourly) has it made, and the statement runs again.
  */
-export async function insertRequestLogs(pool: Queryable, batch: RequestLogRow[]): Promise<string[]> {
+export async function insertRequestLogs(pool: Queryable, batch: RequestLogRow[]): Promise<Array<string | null>> {
   if (batch.length === 0) return [];
   const values = params(batch);
   try {
-    return await run(pool, values);
+    return await run(pool, values, batch.length);
   } catch (error) {
     if ((error as { code?: string }).code !== NO_PARTITION || !/no partition of relation "request_log_row"/.test(String(error)))
       throw error;
     const times = batch.map((row) => row.createdAt.getTime());
     await ensureRequestLogPartitions(pool, new Date(Math.min(...times)), new Date(Math.max(...times)));
-    return run(pool, values);
+    return run(pool, values, batch.length);
   }
 }
 
-async function run(pool: Queryable, values: unknown[]) {
-  const { rows } = await pool.query<{ created_at: Date; id: number }>(STATEMENT, values);
-  return rows.map((row) => requestLogId({ createdAt: row.created_at, id: row.id }));
+async function run(pool: Queryable, values: unknown[], count: number) {
+  const { rows } = await pool.query<{ n: string; created_at: Date; id: number }>(STATEMENT, values);
+  const ids: Array<string | null> = Array.from({ length: count }, () => null);
+  for (const row of rows) ids[Number(row.n) - 1] = requestLogId({ createdAt: row.created_at, id: row.id });
+  return ids;
 }

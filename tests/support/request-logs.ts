@@ -18,34 +18,37 @@ export type LoggedRequest = {
   idempotentReplay?: boolean;
 };
 
-/**
- * Rows written by the log's own writer (server/request-logs/insert-request-logs.ts), with defaults
- * for what a case leaves out (no key, no region, now); returns their request_log_ids.
- */
+/** A row as the writer takes it, with defaults for what a case leaves out (no key, no region, now). */
+export function requestLogRow(row: Partial<RequestLogRow> & { accountId: string }): RequestLogRow {
+  return {
+    apiKeyId: null,
+    requestId: randomUUID(),
+    keyName: "k",
+    keyPrefix: "dkr_abcd",
+    keyStatus: "active",
+    method: "GET",
+    endpoint: "/v1/status",
+    query: {},
+    statusCode: 200,
+    errorCode: null,
+    idempotentReplay: false,
+    ipHash: "h",
+    userAgent: null,
+    latencyMs: 0,
+    region: null,
+    createdAt: new Date(),
+    touchLastUsed: false,
+    ...row,
+  };
+}
+
+/** Rows written by the log's own writer (server/request-logs/insert-request-logs.ts); returns their request_log_ids. */
 export async function seedRequestLogs(rows: Array<Partial<RequestLogRow> & { accountId: string }>): Promise<string[]> {
-  return insertRequestLogs(
-    sqlPool(),
-    rows.map((row) => ({
-      apiKeyId: null,
-      requestId: randomUUID(),
-      keyName: "k",
-      keyPrefix: "dkr_abcd",
-      keyStatus: "active",
-      method: "GET",
-      endpoint: "/v1/status",
-      query: {},
-      statusCode: 200,
-      errorCode: null,
-      idempotentReplay: false,
-      ipHash: "h",
-      userAgent: null,
-      latencyMs: 0,
-      region: null,
-      createdAt: new Date(),
-      touchLastUsed: false,
-      ...row,
-    })),
-  );
+  const ids = await insertRequestLogs(sqlPool(), rows.map(requestLogRow));
+  return ids.map((id, index) => {
+    if (id === null) throw new Error(`request log row ${index} was not written: its key or account is gone`);
+    return id;
+  });
 }
 
 export async function insertRequestLog(accountId: string, key: { id: string; name: string; prefix: string }, entry: LoggedRequest = {}) {
