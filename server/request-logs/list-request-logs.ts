@@ -5,7 +5,7 @@ import type { Db } from "../base/db";
 import { invalidRequest } from "../base/error-table";
 import { decodePositionCursor, encodePositionCursor } from "../base/pagination/position-cursor";
 import { findApiKey } from "../keys/find-key";
-import { errorCodeNumber } from "./insert-request-logs";
+import { errorCodeNumber } from "./request-log-batch";
 import { toRequestLogEntry, type RequestLogEntry, type RequestLogRecord } from "./request-log-entry";
 import { parseRequestLogId, requestLogId } from "./request-log-id";
 import { requestLogPageQuery } from "./request-log-page-query";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorTable } from "@/server/base/error-table";
-import { errorCodeNumber } from "@/server/request-logs/insert-request-logs";
+import { errorCodeNumber } from "@/server/request-logs/request-log-batch";
 import { parseRequestLogId, requestLogId } from "@/server/request-logs/request-log-id";
 import { toRequestLogEntry } from "@/server/request-logs/request-log-entry";
 
