@@ -40,19 +40,22 @@ export async function requestLogPartitions(pool: Queryable): Promise<RequestLogP
 
 export type DroppedPartitions = { partitions: string[]; rows: number };
 
+/** How long a detach waits for the transactions that may still see its week before the pass gives up (until the next). */
+const DETACH_WAIT = "5min";
+
 /**
  * Detaches and drops every week that ends at or before `cutoff`, oldest first: counted, detached
  * CONCURRENTLY (a read already running keeps its rows; one that starts later no longer sees them),
- * dropped, then afterRequestLogPartitionDropped. A detach interrupted earlier is finished first.
- * `pool` must not be inside a transaction (DETACH … CONCURRENTLY refuses to run in one).
+ * dropped, then afterRequestLogPartitionDropped. A detach that waited too long (a transaction held
+ * open elsewhere), or was cut short earlier, stays pending and is finished by a later pass.
  */
-export async function dropRequestLogPartitionsBefore(pool: Queryable, cutoff: Date): Promise<DroppedPartitions> {
+export async function dropRequestLogPartitionsBefore(pool: pg.Pool, cutoff: Date): Promise<DroppedPartitions> {
   const dropped: DroppedPartitions = { partitions: [], rows: 0 };
   for (const partition of await requestLogPartitions(pool)) {
     if (partition.until.getTime() > cutoff.getTime()) continue;
     const name = quoteIdent(partition.name);
     const { rows } = await pool.query<{ count: string }>(`SELECT count(*) FROM ${name}`);
-    await pool.query(`ALTER TABLE request_log_row DETACH PARTITION ${name} ${partition.pending ? "FINALIZE" : "CONCURRENTLY"}`);
+    if (!(await detach(pool, name, partition.pending))) return dropped;
     await pool.query(`DROP TABLE ${name}`);
     dropped.partitions.push(partition.name);
     dropped.rows += Number(rows[0]?.count ?? 0);
@@ -60,6 +63,23 @@ export async function dropRequestLogPartitionsBefore(pool: Queryable, cutoff: Da
     await afterRequestLogPartitionDropped(pool, { since: partition.since, until: partition.until });
   }
   return dropped;
+}
+
+/** DETACH … CONCURRENTLY (or FINALIZE) outside any transaction, as it must run; false when it waited too long. */
+async function detach(pool: pg.Pool, name: string, pending: boolean): Promise<boolean> {
+  const client = await pool.connect();
+  try {
+    await client.query(`SET lock_timeout = '${DETACH_WAIT}'`);
+    await client.query(`ALTER TABLE request_log_row DETACH PARTITION ${name} ${pending ? "FINALIZE" : "CONCURRENTLY"}`);
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code !== "55P03") throw error;
+    log.warn("request log: a week's detach waited too long, left for the next pass", { partition: name });
+    return false;
+  } finally {
+    await client.query("RESET lock_timeout").catch(() => undefined);
+    client.release();
+  }
 }
 
 function quoteIdent(name: string): string {
