@@ -69,6 +69,29 @@ describe("request log weeks past the longest window", () => {
     expect(left.rows[0]).toEqual({ routes: 0, callers: 0 });
   });
 
+  it("are finished by the next pass when a detach was cut short", async () => {
+    const week = new Date("2002-06-03T00:00:00Z");
+    const name = "request_log_row_20020603";
+    await ensureRequestLogPartitions(sqlPool(), week, week);
+    const reader = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    const detacher = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await Promise.all([reader.connect(), detacher.connect()]);
+    try {
+      await reader.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
+      await reader.query("SELECT count(*) FROM request_log_row");
+      await detacher.query("SET lock_timeout = '200ms'");
+      await expect(detacher.query(`ALTER TABLE request_log_row DETACH PARTITION "${name}" CONCURRENTLY`)).rejects.toMatchObject({
+        code: "55P03",
+      });
+      await reader.query("COMMIT");
+    } finally {
+      await Promise.all([reader.end(), detacher.end()]);
+    }
+    expect((await requestLogPartitions(sqlPool())).find((partition) => partition.name === name)?.pending).toBe(true);
+    await purgeRequestLogWeeks(new Date(week.getTime() + 7 * DAY + 366 * DAY));
+    expect((await requestLogPartitions(sqlPool())).map((partition) => partition.name)).not.toContain(name);
+  });
+
   it("are kept while a row in them is inside the longest window", async () => {
     await ensureRequestLogPartitions(sqlPool(), WEEK, WEEK);
     // The week ends 2003-03-10: a year after that, to the millisecond, it is not yet older.
