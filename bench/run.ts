@@ -25,6 +25,7 @@ import { startFakeEventApi } from "./fake-inngest-event-api";
 import { signalGroup } from "../tests/support/process-group";
 import { renderImageUncached } from "../server/providers/local/render-image";
 import { benchmarksMarkdown, latencySvg, throughputSvg, type Figure, type Report } from "./report";
+import { measureRequestLogBytes, writeRequestLogBytes } from "./request-log-bytes";
 
 // `npm run bench`: the built app on a fresh database, started as `npm start` starts it, loaded
 // from this process on loopback. Reports ratios against a bare route handler measured in the same
@@ -49,8 +50,10 @@ const CREATE_ACCOUNTS = Number(process.env.BENCH_CREATE_ACCOUNTS ?? 120);
 // bench/results/live.json); BENCH_ONLY=live-memory: RSS under a burst with 100 streams that read
 // and 100 that do not (bench/live-memory.ts; bench/results/live-memory.json); BENCH_ONLY=remote:
 // the remote-provider row set only; BENCH_ONLY=library: the library route with the whole catalog
-// (bench/results/library.json) (for profiling and quick comparisons; none of them writes the
-// docs); BENCH_ONLY=scale: the scale row set only (bench/scale.ts; bench/results/scale.json). BENCH_STATEMENTS=1 loads pg_stat_statements
+// (bench/results/library.json); BENCH_ONLY=request-log-bytes: the request log's bytes a row
+// (bench/request-log-bytes.ts; bench/results/request-log-bytes.json); BENCH_ONLY=scale: the scale row set only
+// (bench/scale.ts; bench/results/scale.json) (for profiling and quick comparisons; none of them writes the
+// docs). BENCH_STATEMENTS=1 loads pg_stat_statements
 // into the embedded cluster (a restart of it) so the remote row set counts statements per generation.
 const ONLY = process.env.BENCH_ONLY ?? "all";
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -334,6 +337,12 @@ async function main() {
   }
   let app: ChildProcess | null = null;
   try {
+    if (ONLY === "request-log-bytes") {
+      const bytes = await measureRequestLogBytes(cluster.url);
+      writeRequestLogBytes(bytes);
+      console.log(JSON.stringify(bytes, null, 2));
+      return;
+    }
     const databaseUrl = await recreateDatabase(cluster.url, "darkroom_bench");
     await applyMigrations(databaseUrl);
     ensureBuild();
@@ -1419,6 +1428,9 @@ async function main() {
       path.join(root, "bench", "results", "scale.json"),
       `${JSON.stringify({ ...scale.report, figures: scale.figures }, null, 2)}\n`,
     );
+    // The app is idle by now: the load runs on a scratch database of the same cluster.
+    const requestLogBytes = await measureRequestLogBytes(cluster.url);
+    writeRequestLogBytes(requestLogBytes);
 
     const figures: Figure[] = [
       {
@@ -1532,6 +1544,14 @@ async function main() {
         target: "≥ 0.10 (goal)",
         met: null,
         note: `the read figures' ceiling: a node:http server in its own process answering a small JSON 404, no framework, database or auth; median of ${SLICES} alternating slices (${contentVsNodeHttp.slice_ratios.join(", ")})`,
+      },
+      {
+        label: "request log on disk, a row, indexes included",
+        value: requestLogBytes.bytes_per_row,
+        unit: "bytes",
+        target: "≤ 150 bytes",
+        met: requestLogBytes.bytes_per_row <= 150,
+        note: `${requestLogBytes.rows.toLocaleString("en")} rows bulk-loaded in ${requestLogBytes.partitions} weekly partitions (bench/request-log-bytes.ts); the previous layout: ${requestLogBytes.previous_layout_bytes_per_row} bytes`,
       },
     ];
     figures.push(...scale.figures);

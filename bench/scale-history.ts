@@ -28,20 +28,49 @@ export async function loadHistory(
   const span = size.days * 86_400;
   try {
     for (const [table, trigger] of EVENT_TRIGGERS) await client.query(`ALTER TABLE ${table} DISABLE TRIGGER ${trigger}`);
+    // The request log's small tables (server/request-logs/README.md): the account, its key, two
+    // callers, five routes; then the rows, numbers only.
+    await client.query(`INSERT INTO request_log_account (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING`, [account.accountId]);
+    await client.query(
+      `INSERT INTO request_log_key (account_no, api_key_id) SELECT account_no, $2 FROM request_log_account WHERE account_id = $1
+       ON CONFLICT DO NOTHING`,
+      [account.accountId, account.keyId],
+    );
+    await client.query(
+      `INSERT INTO request_log_caller (key_no, key_name, key_prefix, key_state, ip_hash, user_agent, last_seen_at)
+       SELECT k.key_no, 'bench', 'dkr_bench', 'active', encode(sha256(('10.0.0.' || c)::bytea), 'hex'), 'darkroom-python/1.4 (bench)', now()
+         FROM request_log_key k CROSS JOIN generate_series(1, 2) c WHERE k.api_key_id = $1`,
+      [account.keyId],
+    );
+    await client.query(
+      `INSERT INTO request_log_route (account_no, method, endpoint, region, last_seen_at)
+       SELECT a.account_no, r.method, r.endpoint, 'us', now() FROM request_log_account a,
+              unnest(ARRAY['POST', 'GET', 'GET', 'GET', 'GET'],
+                     ARRAY['/v1/generate/image/{model}', '/v1/content/{generation_id}', '/v1/content/list', '/v1/usage', '/v1/status']) AS r(method, endpoint)
+        WHERE a.account_id = $1`,
+      [account.accountId],
+    );
+    await client.query(
+      `SELECT request_log_ensure_partitions($1::timestamptz - make_interval(days => $2 + 7), $1::timestamptz + interval '7 days')`,
+      [account.now.toISOString(), size.days],
+    );
     for (let from = 0; from < size.requests; from += CHUNK) {
       await client.query(
-        `INSERT INTO request_log (id, account_id, api_key_id, request_id, key_name, key_prefix, key_status, method, endpoint, query, status_code,
-                                  error_code, idempotent_replay, ip_hash, user_agent, latency_ms, region, created_at)
-         SELECT gen_random_uuid(), $1, $2, 'req_' || md5(i::text), 'bench', 'dkr_bench', 'active',
-                CASE WHEN i % 10 < 3 THEN 'POST' ELSE 'GET' END,
-                (ARRAY['/v1/generate/image/{model}', '/v1/content/{generation_id}', '/v1/content/list', '/v1/usage', '/v1/status'])[1 + i % 5],
-                CASE WHEN i % 5 = 2 THEN '{"limit":"100"}'::jsonb ELSE '{}'::jsonb END,
+        `WITH ids AS (
+           SELECT k.key_no, k.account_no,
+                  (SELECT array_agg(caller_no ORDER BY caller_no) FROM request_log_caller c WHERE c.key_no = k.key_no) AS callers,
+                  (SELECT array_agg(route_no ORDER BY route_no) FROM request_log_route t WHERE t.account_no = k.account_no) AS routes
+             FROM request_log_key k WHERE k.api_key_id = $1
+         )
+         INSERT INTO request_log_row (created_at, request_id, account_no, key_no, caller_no, route_no, latency_ms, status_code, error_code,
+                                      idempotent_replay, request_ref, query)
+         SELECT $2::timestamptz - make_interval(secs => (i::float8 * $3) / $4), gen_random_uuid(), ids.account_no, ids.key_no,
+                ids.callers[1 + i % 2], ids.routes[1 + i % 5], 20 + (i % 200)::int,
                 CASE WHEN i % 100 < 95 THEN 200 WHEN i % 100 < 98 THEN 400 + (i % 3) * 2 ELSE 500 END,
-                CASE WHEN i % 100 < 95 THEN NULL WHEN i % 100 < 98 THEN (ARRAY['ERR1001', 'ERR1004', 'ERR1006'])[1 + i % 3] ELSE 'ERR5000' END,
-                i % 50 = 0, encode(sha256(('10.0.0.' || (i % 40))::bytea), 'hex'), 'darkroom-python/1.4 (bench)', 20 + (i % 200)::int, 'us',
-                $3::timestamptz - make_interval(secs => (i::float8 * $4) / $5)
-           FROM generate_series($6::bigint, $7::bigint) AS i`,
-        [account.accountId, account.keyId, account.now.toISOString(), span, size.requests, from, Math.min(from + CHUNK, size.requests) - 1],
+                CASE WHEN i % 100 < 95 THEN 0 WHEN i % 100 < 98 THEN (ARRAY[1001, 1004, 1006])[1 + i % 3] ELSE 5000 END,
+                i % 50 = 0, '', CASE WHEN i % 5 = 2 THEN '{"limit":"100"}' ELSE '' END
+           FROM ids, generate_series($5::bigint, $6::bigint) AS i`,
+        [account.keyId, account.now.toISOString(), span, size.requests, from, Math.min(from + CHUNK, size.requests) - 1],
       );
     }
     for (let from = 0; from < size.generations; from += CHUNK) {

@@ -106,7 +106,8 @@ export async function measureScale(input: ScaleInput) {
 
     const bytes = (
       await pool.query<{ bytes: string; rows: string }>(
-        `SELECT pg_total_relation_size('request_log') AS bytes, (SELECT count(*) FROM request_log) AS rows`,
+        `SELECT (SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits WHERE inhparent = 'request_log_row'::regclass) AS bytes,
+                (SELECT count(*) FROM request_log_row) AS rows`,
       )
     ).rows[0]!;
     const bytesPerRow = round(Number(bytes.bytes) / Math.max(1, Number(bytes.rows)), 1);

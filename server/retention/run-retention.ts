@@ -8,6 +8,7 @@ import { purgeActivityEvents } from "./purge-activity-events";
 import { purgeGenerations } from "./purge-generations";
 import { purgeLedgerEntries } from "./purge-ledger-entries";
 import { purgeRequestLogs } from "./purge-request-logs";
+import { purgeRequestLogWeeks } from "./purge-request-log-weeks";
 import { purgeSentEmails } from "./purge-sent-emails";
 import { purgeGenerationEvents } from "./purge-generation-events";
 import { purgeWebhookLogs } from "./purge-webhook-logs";
@@ -15,7 +16,8 @@ import { retentionCutoffs } from "./retention-windows";
 
 // Retention by plan: for each account, by the plan it has now, everything older than the plan's
 // windows is deleted, kind by kind, in bounded batches; an operator's pass (every account) also
-// purges sent e-mails older than 7 days (./purge-sent-emails.ts). Run hourly by the `retention`
+// purges sent e-mails older than 7 days (./purge-sent-emails.ts) and drops the request log's weeks
+// older than the longest window (./purge-request-log-weeks.ts). Run hourly by the `retention`
 // Inngest function and on demand by `npm run cli -- retention:run [--now ISO] [--account A]`.
 
 export type RetentionRemoved = {
@@ -133,6 +135,7 @@ export async function runRetention(db: Db, scope: AccountScope, input: Retention
     after = page.last;
   } while (after !== null);
   if (!("accountId" in scope)) {
+    tally.removed.request_logs += await purgeRequestLogWeeks(now);
     tally.removed.sent_emails = await purgeSentEmails(now, options.batchSize ?? RETENTION_BATCH_SIZE);
     tally.removed.generation_events = await purgeGenerationEvents(now, options.batchSize ?? RETENTION_BATCH_SIZE);
   }

@@ -8,6 +8,12 @@ import { log } from "../base/log";
 // Everything before serving: configuration and secrets, the database (embedded when DATABASE_URL
 // is unset), migrations, and sealing any secret still in plain text. Shared by `npm start` and the CLI.
 
+/** The request log's weeks from last week to a few ahead (also made hourly, and by a writer that finds none). */
+async function requestLogWeeksAhead() {
+  const [{ sqlPool }, { ensureRequestLogWeeksAhead }] = await Promise.all([import("../base/db"), import("../request-logs/partitions")]);
+  await ensureRequestLogWeeksAhead(sqlPool(), new Date());
+}
+
 /** Webhook secrets stored before sealing existed are sealed once, at the first boot that has a key. */
 async function sealPlainTextSecrets() {
   const [{ db }, { resealWebhookSecrets }] = await Promise.all([import("../base/db"), import("../webhooks/reseal-secrets")]);
@@ -29,5 +35,6 @@ export async function bootRuntime(options: { quiet?: boolean } = {}): Promise<Da
   // A log line on stderr, not the embedded database's chatter that `quiet` silences.
   if (applied.length > 0) log.info("migrations applied", { applied });
   await sealPlainTextSecrets();
+  await requestLogWeeksAhead();
   return database;
 }

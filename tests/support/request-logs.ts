@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { db } from "@/server/base/db";
+import { db, sqlPool } from "@/server/base/db";
 import { hashClientIp } from "@/server/base/net/client-ip-hash";
+import { insertRequestLogs, type RequestLogRow } from "@/server/request-logs/insert-request-logs";
 import { api, requestIdOf } from "./http";
 import { until } from "./until";
 
@@ -17,9 +18,42 @@ export type LoggedRequest = {
   idempotentReplay?: boolean;
 };
 
+/** A row as the writer takes it, with defaults for what a case leaves out (no key, no region, now). */
+export function requestLogRow(row: Partial<RequestLogRow> & { accountId: string }): RequestLogRow {
+  return {
+    apiKeyId: null,
+    requestId: randomUUID(),
+    keyName: "k",
+    keyPrefix: "dkr_abcd",
+    keyStatus: "active",
+    method: "GET",
+    endpoint: "/v1/status",
+    query: {},
+    statusCode: 200,
+    errorCode: null,
+    idempotentReplay: false,
+    ipHash: "h",
+    userAgent: null,
+    latencyMs: 0,
+    region: null,
+    createdAt: new Date(),
+    touchLastUsed: false,
+    ...row,
+  };
+}
+
+/** Rows written by the log's own writer (server/request-logs/insert-request-logs.ts); returns their request_log_ids. */
+export async function seedRequestLogs(rows: Array<Partial<RequestLogRow> & { accountId: string }>): Promise<string[]> {
+  const ids = await insertRequestLogs(sqlPool(), rows.map(requestLogRow));
+  return ids.map((id, index) => {
+    if (id === null) throw new Error(`request log row ${index} was not written: its key or account is gone`);
+    return id;
+  });
+}
+
 export async function insertRequestLog(accountId: string, key: { id: string; name: string; prefix: string }, entry: LoggedRequest = {}) {
-  const row = await db.requestLog.create({
-    data: {
+  const [id] = await seedRequestLogs([
+    {
       accountId,
       apiKeyId: key.id,
       requestId: `req_${randomUUID()}`,
@@ -37,8 +71,8 @@ export async function insertRequestLog(accountId: string, key: { id: string; nam
       latencyMs: 12,
       createdAt: entry.createdAt ?? new Date(),
     },
-  });
-  return row.id;
+  ]);
+  return id!;
 }
 
 /** The app writes request-log rows in batches after the request: polls until `read` gives a value (a row, or a list with `count` rows). */

@@ -4,6 +4,7 @@ import type { GenerationStatus } from "@/server/base/generated/prisma/enums";
 import type { PlanName } from "@/server/plans/plan-limits";
 import { getStorage } from "@/server/storage/get-storage";
 import { outputKey } from "@/server/storage/output-expiry";
+import { seedRequestLogs } from "./request-logs";
 
 // Rows of every kind retention deletes, written at a chosen moment. The accounts are made directly
 // (no welcome credit, no activity) so that a pass's counts are exactly the rows a case wrote, and
@@ -69,21 +70,8 @@ export async function seedGeneration(accountId: string, createdAt: Date, status:
 }
 
 export async function seedRequestLog(accountId: string, createdAt: Date) {
-  const row = await db.requestLog.create({
-    data: {
-      accountId,
-      requestId: randomUUID(),
-      keyName: "k",
-      keyPrefix: "dkr_abcd",
-      keyStatus: "active",
-      method: "GET",
-      endpoint: "/v1/content/list",
-      statusCode: 200,
-      ipHash: "h",
-      createdAt,
-    },
-  });
-  return row.id;
+  const [id] = await seedRequestLogs([{ accountId, endpoint: "/v1/content/list", createdAt }]);
+  return id!;
 }
 
 export async function seedEndpoint(accountId: string) {

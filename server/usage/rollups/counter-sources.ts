@@ -7,8 +7,10 @@ export const requestCounters: CounterSource = {
   table: "request_usage",
   changes: "request_usage_change",
   columns: "api_key_id, endpoint, status_class, error_code, requests",
-  rawColumns: "darkroom_usage_key(api_key_id), endpoint, (status_code / 100)::smallint, coalesce(error_code, ''), 1::bigint",
+  // The request counters keep no key (prisma/migrations/20261204040000_request_usage_compact_log).
+  rawColumns: "darkroom_usage_key(NULL), endpoint, (status_code / 100)::smallint, coalesce(error_code, ''), 1::bigint",
   raw: "request_log",
+  rawBetween: "request_log_between",
   rawTime: "created_at",
 };
 

@@ -16,6 +16,8 @@ export type CounterSource = {
   rawColumns: string;
   raw: string;
   rawTime: string;
+  /** A set-returning function (account, since, until), both ends included, that reads the raw rows through their index. */
+  rawBetween?: string;
 };
 
 export function rollupParts(source: CounterSource, scope: { accountId: string; region: string | null }, buckets: UsageBuckets): Prisma.Sql {
@@ -33,9 +35,15 @@ export function rollupParts(source: CounterSource, scope: { accountId: string; r
     SELECT bucket, ${Prisma.raw(columns)} FROM ${Prisma.raw(changes)}
      WHERE ${own} AND bucket >= ${hoursFrom} AND bucket < ${hoursUntil}
     UNION ALL
-    SELECT ${time}, ${Prisma.raw(rawColumns)} FROM ${Prisma.raw(raw)}
+    SELECT ${time}, ${Prisma.raw(rawColumns)} FROM ${rawRows(source, scope.accountId, since, new Date(hoursFrom.getTime() - 1))}
      WHERE ${own} AND ${time} >= ${since} AND ${time} < ${hoursFrom}
     UNION ALL
-    SELECT ${time}, ${Prisma.raw(rawColumns)} FROM ${Prisma.raw(raw)}
+    SELECT ${time}, ${Prisma.raw(rawColumns)} FROM ${rawRows(source, scope.accountId, hoursUntil, until)}
      WHERE ${own} AND ${time} >= ${hoursUntil} AND ${time} <= ${until}`;
+}
+
+/** The raw table, or its range function over [from, to] (timestamps are to the millisecond). */
+function rawRows(source: CounterSource, accountId: string, from: Date, to: Date): Prisma.Sql {
+  if (!source.rawBetween) return Prisma.raw(source.raw);
+  return Prisma.sql`${Prisma.raw(source.rawBetween)}(${accountId}::uuid, ${from}::timestamptz, ${to}::timestamptz) AS ${Prisma.raw(source.raw)}`;
 }

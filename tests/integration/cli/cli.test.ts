@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/base/db";
 import { keyStateAt } from "@/server/keys/key-state";
 import { cli } from "@/tests/support/cli";
+import { seedRequestLogs } from "@/tests/support/request-logs";
 
 // The operator CLI as operators run it: a separate process, one JSON object on stdout, exit codes
 // 0 / 1 / 2, checked against the database it wrote.
@@ -189,8 +190,8 @@ describe("cli: keys", () => {
       cli(["key:create", "--account", accountId, "--name", "to revoke"]),
       cli(["key:create", "--account", accountId, "--name", "to delete"]),
     ]);
-    await db.requestLog.create({
-      data: {
+    await seedRequestLogs([
+      {
         accountId,
         apiKeyId: b.body.apikey_id,
         requestId: randomUUID(),
@@ -202,7 +203,7 @@ describe("cli: keys", () => {
         statusCode: 200,
         ipHash: sha256("203.0.113.7"),
       },
-    });
+    ]);
 
     const [revoked, deleted] = await Promise.all([
       cli(["key:revoke", "--key-id", a.body.apikey_id]),

@@ -10,6 +10,7 @@ import { RETENTION_BATCH_SIZE } from "@/server/retention/delete-in-batches";
 import { runRetention } from "@/server/retention/run-retention";
 import { inTransaction } from "@/server/base/transaction";
 import { uniqueEmail } from "@/tests/support/http";
+import { seedRequestLogs } from "@/tests/support/request-logs";
 import {
   balanceText,
   exists,
@@ -253,20 +254,9 @@ describe("runRetention", () => {
         createdAt: old,
       })),
     });
-    await db.requestLog.createMany({
-      data: Array.from({ length: RETENTION_BATCH_SIZE }, () => ({
-        accountId,
-        requestId: "r",
-        keyName: "k",
-        keyPrefix: "dkr_abcd",
-        keyStatus: "active",
-        method: "GET",
-        endpoint: "/v1/x",
-        statusCode: 200,
-        ipHash: "h",
-        createdAt: old,
-      })),
-    });
+    await seedRequestLogs(
+      Array.from({ length: RETENTION_BATCH_SIZE }, () => ({ accountId, requestId: "r", endpoint: "/v1/x", createdAt: old })),
+    );
     const young = await seedActivity(accountId, now);
     const pass = await runRetention(db, accountScope(accountId), { now });
     expect(pass.removed).toMatchObject({ activity_events: many, request_logs: RETENTION_BATCH_SIZE });

@@ -1,6 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/server/base/db";
+import { insertRequestLogs } from "@/server/request-logs/insert-request-logs";
+import { requestLogRow } from "@/tests/support/request-logs";
 import { seededRandom } from "@/server/providers/local/seeded-random";
 import { purgeAccountData } from "@/server/retention/run-retention";
 import { foldUsage } from "@/server/usage/rollups/fold-usage";
@@ -22,6 +24,7 @@ const STATES = ["pending", "processing", "succeeded", "failed", "canceled"] as c
 const OUTCOMES = ["running", "succeeded", "failed", "canceled", "discarded"] as const;
 const PROVIDERS = ["replicate", "fal", "bfl"];
 
+type Queryable = Pick<pg.Pool, "query">;
 let pool: pg.Pool;
 
 beforeAll(() => {
@@ -45,30 +48,19 @@ function randomFrom(seed: number) {
 type Random = ReturnType<typeof randomFrom>;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-async function writeRequests(accountId: string, random: Random, now: number, count: number) {
+async function writeRequests(accountId: string, random: Random, now: number, count: number, into: Queryable = pool) {
   const rows = Array.from({ length: count }, () => {
-    const status = random.pick([200, 200, 201, 400, 402, 404, 429, 500, 503]);
-    return {
+    const statusCode = random.pick([200, 200, 201, 400, 402, 404, 429, 500, 503]);
+    return requestLogRow({
+      accountId,
       region: random.pick(REGIONS),
       endpoint: random.pick(ENDPOINTS),
-      status,
-      error: status >= 400 ? random.pick(["ERR1001", "ERR1004", "ERR5000"]) : null,
-      at: iso(now - random.int(9 * DAY)),
-    };
+      statusCode,
+      errorCode: statusCode >= 400 ? random.pick(["ERR1001", "ERR1004", "ERR5000"]) : null,
+      createdAt: new Date(now - random.int(9 * DAY)),
+    });
   });
-  await pool.query(
-    `INSERT INTO request_log (id, account_id, request_id, key_name, key_prefix, key_status, method, endpoint, status_code, error_code, ip_hash, region, created_at)
-     SELECT gen_random_uuid(), $1, gen_random_uuid()::text, 'k', 'dkr_x', 'active', 'GET', r.endpoint, r.status, r.error, '0', r.region::"Region", r.at
-       FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::timestamptz[]) AS r(region, endpoint, status, error, at)`,
-    [
-      accountId,
-      rows.map((r) => r.region),
-      rows.map((r) => r.endpoint),
-      rows.map((r) => r.status),
-      rows.map((r) => r.error),
-      rows.map((r) => r.at),
-    ],
-  );
+  await insertRequestLogs(into, rows);
 }
 
 async function writeGenerations(accountId: string, random: Random, now: number, count: number): Promise<string[]> {
@@ -270,11 +262,7 @@ describe("usage counters equal the raw rows", () => {
     doomed.on("error", () => {});
     const { rows } = await doomed.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
     await doomed.query("BEGIN");
-    await doomed.query(
-      `INSERT INTO request_log (id, account_id, request_id, key_name, key_prefix, key_status, method, endpoint, status_code, ip_hash, region, created_at)
-       SELECT gen_random_uuid(), $1, gen_random_uuid()::text, 'k', 'dkr_x', 'active', 'GET', '/v1/usage', 200, '0', 'us', now() - interval '1 day' FROM generate_series(1, 500)`,
-      [accountId],
-    );
+    await writeRequests(accountId, random, now, 500, doomed);
     await pool.query("SELECT pg_terminate_backend($1)", [rows[0]!.pid]);
     await doomed.end().catch(() => {});
 

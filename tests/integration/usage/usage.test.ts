@@ -7,6 +7,7 @@ import { ApiError } from "@/server/base/error-table";
 import { accountScope } from "@/server/base/account-scope";
 import { getUsage } from "@/server/usage/get-usage";
 import { emptyUsage } from "@/tests/support/usage";
+import { seedRequestLogs } from "@/tests/support/request-logs";
 
 // Every row belongs to accounts made here, so other suites' data in the same database never counts.
 
@@ -33,8 +34,8 @@ async function logRequest(
   createdAt: Date,
   region: RegionName = "us",
 ) {
-  await db.requestLog.create({
-    data: {
+  await seedRequestLogs([
+    {
       accountId,
       region,
       requestId: randomUUID(),
@@ -48,7 +49,7 @@ async function logRequest(
       ipHash: "0".repeat(64),
       createdAt,
     },
-  });
+  ]);
 }
 
 async function createGeneration(
