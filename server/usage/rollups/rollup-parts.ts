@@ -21,7 +21,7 @@ export type CounterSource = {
 };
 
 export function rollupParts(source: CounterSource, scope: { accountId: string; region: string | null }, buckets: UsageBuckets): Prisma.Sql {
-  const { table, changes, columns, rawColumns, raw, rawTime } = source;
+  const { table, changes, columns, rawColumns, rawTime } = source;
   const own = Prisma.sql`account_id = ${scope.accountId}::uuid ${scope.region === null ? Prisma.empty : Prisma.sql`AND region = ${scope.region}::"Region"`}`;
   const { since, hoursFrom, daysFrom, daysUntil, hoursUntil, until } = buckets;
   const time = Prisma.raw(rawTime);
